@@ -1,0 +1,55 @@
+"""rofl: pictures into nonogram puzzles and back.
+
+``import rofl`` is cheap: numpy, numba and the image libraries load only
+when a function that needs them is first called.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+from rofl.errors import FormatError, ImageError, PuzzleError, RoflError, UnsolvableError, UsageError
+
+__version__ = "0.1.0"
+
+# public name -> module that defines it (loaded on first access)
+_LAZY = {
+    "Palette": "rofl.puzzle",
+    "Puzzle": "rofl.puzzle",
+    "solve": "rofl.solver.propagate",
+    "LineSolver": "rofl.solver.propagate",
+    "SolveResult": "rofl.solver.propagate",
+    "solve_line": "rofl.solver.line",
+}
+
+__all__ = [
+    "FormatError",
+    "ImageError",
+    "PuzzleError",
+    "RoflError",
+    "UnsolvableError",
+    "UsageError",
+    "__version__",
+    *_LAZY,
+]
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        msg = f"module 'rofl' has no attribute {name!r}"
+        raise AttributeError(msg)
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
+
+
+if TYPE_CHECKING:
+    from rofl.puzzle import Palette, Puzzle
+    from rofl.solver.line import solve_line
+    from rofl.solver.propagate import LineSolver, SolveResult, solve

@@ -1,0 +1,21 @@
+"""The ``rofl`` command line.
+
+Each command lives in its own module and registers itself on
+:data:`rofl.cli._app.main`; heavy libraries are imported inside the command
+functions so that ``rofl --help`` stays fast.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from rofl.cli._app import main
+
+_COMMAND_MODULES = (
+    "rofl.cli.solve",
+)
+
+for _name in _COMMAND_MODULES:
+    importlib.import_module(_name)
+
+__all__ = ["main"]

@@ -1,0 +1,36 @@
+"""The ``rofl`` command group and its error handling.
+
+Every expected failure is a :class:`rofl.RoflError` (or an ``OSError`` from
+the file system); both become one ``Error: ...`` line on stderr and exit
+status 1, never a traceback.
+"""
+
+from __future__ import annotations
+
+import click
+
+from rofl import __version__
+from rofl.errors import RoflError
+
+
+def _os_message(exc: OSError) -> str:
+    where = f"{exc.filename}: " if exc.filename else ""
+    return f"{where}{exc.strerror or exc}"
+
+
+class RoflGroup(click.Group):
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except RoflError as exc:
+            raise click.ClickException(str(exc)) from None
+        except OSError as exc:
+            raise click.ClickException(_os_message(exc)) from None
+        except MemoryError:
+            raise click.ClickException("out of memory: the input is too large") from None
+
+
+@click.group(cls=RoflGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="rofl")
+def main() -> None:
+    """rofl: pictures into nonogram puzzles and back."""

@@ -1,0 +1,32 @@
+"""rofl's exceptions: one small hierarchy, each class refining a built-in.
+
+The CLI turns any :class:`RoflError` into one line on stderr and a non-zero
+exit status; library callers can catch the built-in they already expect
+(``ValueError``, ``OSError``...).
+"""
+
+from __future__ import annotations
+
+
+class RoflError(Exception):
+    """Base class of every error rofl raises on purpose."""
+
+
+class PuzzleError(RoflError, ValueError):
+    """A puzzle (clues or palette) is inconsistent or impossible."""
+
+
+class FormatError(RoflError, ValueError):
+    """A file or string is not valid in the format it claims to be."""
+
+
+class UnsolvableError(RoflError, ValueError):
+    """A puzzle could not be solved to one picture (stalled, ambiguous, contradictory)."""
+
+
+class ImageError(RoflError, ValueError):
+    """A picture could not be read or turned into a grid."""
+
+
+class UsageError(RoflError, ValueError):
+    """An option or argument is invalid."""

@@ -1,0 +1,1 @@
+"""Showing puzzles and pictures: terminal text, images, sheets."""

@@ -1,0 +1,313 @@
+"""Compiled line-logic kernels (numba).  Private: call them through
+:mod:`rofl.solver.line` and :mod:`rofl.solver.propagate`, which check and
+convert their inputs.
+
+Cell states are int64 bitmasks: bit ``c`` set means colour ``c`` is still
+possible (bit 0 = background).  Masks are signed so that every operation
+stays in one integer type; with 64 colours bit 63 is the sign bit, which
+bitwise code does not mind.
+
+Clues arrive flat: ``lens``/``cols`` hold every group, line ``i`` owns
+``offs[i]:offs[i + 1]``; rows come first, then columns.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from rofl.solver._config import JIT
+
+SOLVED, STALLED, CONTRADICTION = 0, 1, 2
+
+# stats slots filled by _propagate
+ST_LINE_SOLVES, ST_SWEEPS, ST_HITS, ST_MISSES, ST_BAD_LINE = 0, 1, 2, 3, 4
+N_STATS = 5
+
+_FNV = np.int64(0x100000001B3)
+_SEED = np.int64(-3750763034362895579)  # FNV-1a offset basis as int64
+
+
+# --------------------------------------------------------------- one line
+
+
+@njit(**JIT)
+def _solve_line(cells, n, lens, cols, g0, g1, out, run, slot, gap, fwd, bwd, color_slot):
+    """Narrow one line by the colour DP of ``O(k * n)``.
+
+    Parameters
+    ----------
+    cells : (>= n,) int64 masks of the line, read only
+    n : line length
+    lens, cols, g0, g1 : the line's groups are ``lens[g0:g1]`` / ``cols[g0:g1]``
+    out : (>= n,) int64, receives for every cell the colours that appear
+        there in at least one arrangement consistent with ``cells``
+    run, slot, gap, fwd, bwd, color_slot : work buffers, see ``LineWork``
+
+    Returns
+    -------
+    bool
+        False when no arrangement fits (``out`` is then undefined).
+    """
+    k = g1 - g0
+    for c in range(color_slot.shape[0]):
+        color_slot[c] = -1
+    nslot = 0
+    # run[s, i]: how many cells from i on may all take slot s's colour, so a
+    # group of length L fits at i iff run[s, i] >= L (O(1) per test).
+    for j in range(k):
+        c = cols[g0 + j]
+        s = color_slot[c]
+        if s < 0:
+            s = nslot
+            nslot += 1
+            color_slot[c] = s
+            bit = np.int64(1) << np.int64(c)
+            run[s, n] = 0
+            for i in range(n - 1, -1, -1):
+                if cells[i] & bit:
+                    run[s, i] = run[s, i + 1] + 1
+                else:
+                    run[s, i] = 0
+        slot[j] = s
+        # A following group of the same colour needs one background cell in
+        # between: it is placed together with the group.
+        gap[j] = 1 if (j + 1 < k and cols[g0 + j + 1] == c) else 0
+
+    # fwd[j, i]: cells [0, i) can hold exactly groups 0..j-1.
+    for j in range(k + 1):
+        for i in range(n + 1):
+            fwd[j, i] = 0
+    fwd[0, 0] = 1
+    for j in range(k + 1):
+        length = lens[g0 + j] if j < k else 0
+        for i in range(n + 1):
+            if fwd[j, i] == 0:
+                continue
+            if i < n and (cells[i] & 1):
+                fwd[j, i + 1] = 1
+            if j < k:
+                e = i + length
+                if e <= n and run[slot[j], i] >= length:
+                    if gap[j]:
+                        if e < n and (cells[e] & 1):
+                            fwd[j + 1, e + 1] = 1
+                    else:
+                        fwd[j + 1, e] = 1
+    if fwd[k, n] == 0:
+        return False
+
+    # bwd[j, i]: cells [i, n) can hold exactly groups j..k-1.
+    for j in range(k + 1):
+        for i in range(n + 1):
+            bwd[j, i] = 0
+    bwd[k, n] = 1
+    for j in range(k, -1, -1):
+        length = lens[g0 + j] if j < k else 0
+        for i in range(n - 1, -1, -1):
+            v = 0
+            if (cells[i] & 1) and bwd[j, i + 1]:
+                v = 1
+            elif j < k:
+                e = i + length
+                if e <= n and run[slot[j], i] >= length:
+                    if gap[j]:
+                        if e < n and (cells[e] & 1) and bwd[j + 1, e + 1]:
+                            v = 1
+                    elif bwd[j + 1, e]:
+                        v = 1
+            bwd[j, i] = v
+
+    for i in range(n):
+        out[i] = 0
+    for j in range(k + 1):
+        for i in range(n):
+            if fwd[j, i] and bwd[j, i + 1] and (cells[i] & 1):
+                out[i] |= 1
+    for j in range(k):
+        length = lens[g0 + j]
+        bit = np.int64(1) << np.int64(cols[g0 + j])
+        g = gap[j]
+        s_run = slot[j]
+        last = -n - 1  # latest valid start so far
+        for i in range(n):
+            e = i + length
+            if fwd[j, i] and e + g <= n and run[s_run, i] >= length:
+                if g:
+                    if (cells[e] & 1) and bwd[j + 1, e + 1]:
+                        last = i
+                        out[e] |= 1
+                elif bwd[j + 1, e]:
+                    last = i
+            if last + length > i:
+                out[i] |= bit
+    return True
+
+
+# ------------------------------------------------------------ propagation
+
+
+@njit(**JIT)
+def _clue_hashes(lens, cols, offs, n_lines):
+    """A 64-bit hash of every line's clue (lengths and colours)."""
+    out = np.empty(n_lines, dtype=np.int64)
+    for line in range(n_lines):
+        h = _SEED
+        for g in range(offs[line], offs[line + 1]):
+            h = (h ^ np.int64(lens[g])) * _FNV
+            h = (h ^ (np.int64(cols[g]) + 257)) * _FNV
+        out[line] = (h ^ np.int64(offs[line + 1] - offs[line])) * _FNV
+    return out
+
+
+@njit(**JIT)
+def _propagate(
+    masks,
+    lens,
+    cols,
+    offs,
+    clue_hash,
+    queue_init,
+    work_run,
+    work_fwd,
+    work_bwd,
+    cache_key,
+    cache_clue,
+    cache_len,
+    cache_in,
+    cache_out,
+    use_cache,
+    stats,
+):
+    """Line logic to a fixpoint, in place on ``masks`` (H, W).
+
+    ``queue_init`` lists the lines to look at first (all of them for a fresh
+    solve; only the touched ones when resuming from an earlier state).  A
+    line whose cells change queues the crossing lines.  With ``use_cache``
+    every line result is kept in a direct-mapped table keyed by the clue and
+    the line's input masks, so a later solve of a similar puzzle skips the
+    DP for every line it has already seen in the same state.
+
+    Returns SOLVED, STALLED or CONTRADICTION; ``stats`` receives the line
+    solves, sweeps (the queue's generations), cache hits and misses, and the
+    line that failed.
+    """
+    height, width = masks.shape
+    n_lines = height + width
+    nmax = max(height, width)
+    buf = np.empty(nmax, dtype=np.int64)
+    res = np.empty(nmax, dtype=np.int64)
+    kmax = work_fwd.shape[0] - 1
+    slot = np.empty(max(kmax, 1), dtype=np.int64)
+    gap = np.empty(max(kmax, 1), dtype=np.int64)
+    color_slot = np.empty(64, dtype=np.int64)
+
+    queue = np.empty(n_lines, dtype=np.int64)
+    generation = np.zeros(n_lines, dtype=np.int64)
+    queued = np.zeros(n_lines, dtype=np.bool_)
+    head = 0
+    size = 0
+    for q in range(queue_init.shape[0]):
+        line = queue_init[q]
+        if not queued[line]:
+            queued[line] = True
+            generation[line] = 1
+            queue[(head + size) % n_lines] = line
+            size += 1
+
+    cap_mask = cache_key.shape[0] - 1
+    solves = 0
+    sweeps = 0
+    hits = 0
+    misses = 0
+    while size > 0:
+        line = queue[head]
+        head = (head + 1) % n_lines
+        size -= 1
+        queued[line] = False
+        gen = generation[line]
+        if gen > sweeps:
+            sweeps = gen
+        is_row = line < height
+        if is_row:
+            n = width
+            for i in range(n):
+                buf[i] = masks[line, i]
+        else:
+            n = height
+            c = line - height
+            for i in range(n):
+                buf[i] = masks[i, c]
+        g0 = offs[line]
+        g1 = offs[line + 1]
+        solves += 1
+
+        found = False
+        slot_index = 0
+        h = clue_hash[line]
+        if use_cache:
+            for i in range(n):
+                h = (h ^ buf[i]) * _FNV
+                h ^= h >> 29
+            slot_index = h & cap_mask
+            if cache_key[slot_index] == h and cache_clue[slot_index] == clue_hash[line] and cache_len[slot_index] == n:
+                found = True
+                for i in range(n):
+                    if cache_in[slot_index, i] != buf[i]:
+                        found = False
+                        break
+        if found:
+            hits += 1
+            ok = True
+            for i in range(n):
+                res[i] = cache_out[slot_index, i]
+                if res[i] == 0:
+                    ok = False  # a contradiction is stored as all-zero masks
+        else:
+            misses += 1
+            ok = _solve_line(buf, n, lens, cols, g0, g1, res, work_run, slot, gap, work_fwd, work_bwd, color_slot)
+            if not ok:
+                for i in range(n):
+                    res[i] = 0
+            if use_cache:
+                cache_key[slot_index] = h
+                cache_clue[slot_index] = clue_hash[line]
+                cache_len[slot_index] = n
+                for i in range(n):
+                    cache_in[slot_index, i] = buf[i]
+                    cache_out[slot_index, i] = res[i]
+        if not ok:
+            stats[0] = solves
+            stats[1] = sweeps
+            stats[2] = hits
+            stats[3] = misses
+            stats[4] = line
+            return CONTRADICTION
+
+        for i in range(n):
+            if res[i] != buf[i]:
+                if is_row:
+                    masks[line, i] = res[i]
+                    other = height + i
+                else:
+                    masks[i, line - height] = res[i]
+                    other = i
+                if not queued[other]:
+                    queued[other] = True
+                    generation[other] = gen + 1
+                    queue[(head + size) % n_lines] = other
+                    size += 1
+
+    stats[0] = solves
+    stats[1] = sweeps
+    stats[2] = hits
+    stats[3] = misses
+    stats[4] = -1
+    for r in range(height):
+        for c in range(width):
+            m = masks[r, c]
+            if m == 0:
+                return CONTRADICTION
+            if m & (m - 1):
+                return STALLED
+    return SOLVED

@@ -1,0 +1,293 @@
+"""Line logic over a whole puzzle: the public wrappers of the compiled kernels.
+
+:func:`solve` is the one-shot call.  :class:`LineSolver` keeps its work
+buffers and a cache of line results between calls, for callers that solve
+many similar puzzles (the generator changes one or two clues at a time) or
+resume from an earlier state (probing in the complete solver).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from rofl.errors import PuzzleError
+from rofl.puzzle import Puzzle
+
+STATUS_NAMES = ("solved", "stalled", "contradiction")
+
+
+def full_mask(n_colors: int) -> int:
+    """The int64 mask with bits ``0..n_colors-1`` set (``-1`` for 64 colours)."""
+    return -1 if n_colors >= 64 else (1 << n_colors) - 1
+
+
+def initial_masks(puzzle: Puzzle) -> np.ndarray:
+    """``(H, W)`` int64 masks with every colour of the palette possible."""
+    return np.full((puzzle.height, puzzle.width), full_mask(puzzle.n_colors), dtype=np.int64)
+
+
+def masks_to_grid(masks: np.ndarray) -> np.ndarray:
+    """Palette index of every single-bit mask, as an ``(H, W)`` uint8 array.
+
+    Cells that are not determined get the lowest colour still possible.
+    """
+    low = masks & -masks  # lowest set bit
+    # bit_length of a power of two; works for bit 63 (negative) too
+    u = low.view(np.uint64)
+    idx = np.zeros(masks.shape, dtype=np.uint8)
+    for shift in (32, 16, 8, 4, 2, 1):
+        big = u >= (np.uint64(1) << np.uint64(shift))
+        idx[big] += shift
+        u = np.where(big, u >> np.uint64(shift), u)
+    return idx
+
+
+def determined(masks: np.ndarray) -> np.ndarray:
+    """Boolean ``(H, W)``: cells with exactly one colour left."""
+    return (masks != 0) & ((masks & (masks - 1)) == 0)
+
+
+@dataclass(eq=False)
+class SolveResult:
+    """What line logic found.
+
+    Attributes
+    ----------
+    status : {"solved", "stalled", "contradiction"}
+    masks : (H, W) int64 array
+        Bit ``c`` of a cell is set when colour ``c`` is still possible.
+    line_solves : int
+        Lines solved (a difficulty figure; cache hits count too).
+    sweeps : int
+        Generations of the line queue: 1 when every line was solved once
+        with nothing left to learn, more for puzzles that need lines to
+        help each other back and forth.
+    cache_hits, cache_misses : int
+        Line results taken from the cache / computed.
+    bad_line : int or None
+        On a contradiction, the line (rows first, then columns) that had no
+        arrangement left.
+    """
+
+    puzzle: Puzzle = field(repr=False)
+    status: str
+    masks: np.ndarray = field(repr=False)
+    line_solves: int
+    sweeps: int
+    cache_hits: int = 0
+    cache_misses: int = 0
+    bad_line: int | None = None
+
+    @property
+    def solved(self) -> bool:
+        return self.status == "solved"
+
+    @property
+    def known(self) -> np.ndarray:
+        """Boolean ``(H, W)``: cells line logic determined."""
+        return determined(self.masks)
+
+    @property
+    def undetermined(self) -> int:
+        """Number of cells with more than one colour left."""
+        return int(self.masks.size - np.count_nonzero(self.known))
+
+    @property
+    def grid(self) -> np.ndarray | None:
+        """The ``(H, W)`` uint8 picture when solved, else None."""
+        return masks_to_grid(self.masks) if self.status == "solved" else None
+
+    def partial_grid(self, unknown: int = -1) -> np.ndarray:
+        """``(H, W)`` int16 picture with ``unknown`` where a cell is undetermined."""
+        grid = masks_to_grid(self.masks).astype(np.int16)
+        grid[~self.known] = unknown
+        return grid
+
+
+class LineSolver:
+    """Line-logic solver that keeps a cache of line results between calls.
+
+    Parameters
+    ----------
+    cache_mb : float
+        Memory for the line cache (0 disables it).  Entries are keyed by the
+        clue and the line's current masks, so they stay valid across
+        puzzles: a puzzle that differs from an earlier one in a few clues
+        re-solves mostly from the cache.
+    """
+
+    def __init__(self, cache_mb: float = 64.0) -> None:
+        self.cache_mb = float(cache_mb)
+        self._kmax = -1
+        self._nmax = -1
+        self._cache_n = -1
+        self._alloc_cache(1)
+        self.hits = 0
+        self.misses = 0
+
+    def _alloc_cache(self, nmax: int) -> None:
+        entries = 1
+        if self.cache_mb > 0:
+            budget = int(self.cache_mb * 2**20) // (16 * nmax + 32)
+            while entries * 2 <= min(budget, 1 << 18):
+                entries *= 2
+        use = self.cache_mb > 0 and entries > 1
+        width = nmax if use else 1
+        self._use_cache = use
+        self._cache_n = nmax
+        self._cache_key = np.zeros(entries, dtype=np.int64)
+        self._cache_clue = np.zeros(entries, dtype=np.int64)
+        self._cache_len = np.zeros(entries, dtype=np.int64)
+        self._cache_in = np.zeros((entries, width), dtype=np.int64)
+        self._cache_out = np.zeros((entries, width), dtype=np.int64)
+
+    def clear_cache(self) -> None:
+        self._cache_len[:] = 0
+        self._cache_key[:] = 0
+
+    def _buffers(self, kmax: int, nmax: int) -> None:
+        if kmax > self._kmax or nmax > self._nmax:
+            self._kmax = max(kmax, self._kmax, 1)
+            self._nmax = max(nmax, self._nmax)
+            self._run = np.empty((self._kmax, self._nmax + 1), dtype=np.int64)
+            self._fwd = np.empty((self._kmax + 1, self._nmax + 2), dtype=np.uint8)
+            self._bwd = np.empty((self._kmax + 1, self._nmax + 2), dtype=np.uint8)
+        if self.cache_mb > 0 and nmax > self._cache_n:
+            self._alloc_cache(nmax)
+
+    def solve(
+        self,
+        puzzle: Puzzle,
+        *,
+        start: np.ndarray | None = None,
+        lines: Iterable[int] | None = None,
+    ) -> SolveResult:
+        """Run line logic to its fixpoint.
+
+        Parameters
+        ----------
+        puzzle : Puzzle
+        start : (H, W) int64 array, optional
+            Masks to start from (copied), e.g. an earlier state of the same
+            puzzle with some cells narrowed.  The result is exact as long as
+            ``start`` excludes nothing that the puzzle's solutions need.
+            Default: every colour possible everywhere.
+        lines : iterable of int, optional
+            Lines to examine first (rows ``0..H-1``, then columns); default
+            all.  When resuming, pass the lines whose cells changed.
+
+        Returns
+        -------
+        SolveResult
+        """
+        from rofl.solver import _kernels as k
+
+        packed = _packed(puzzle)
+        if start is None:
+            masks = initial_masks(puzzle)
+        else:
+            masks = np.array(start, dtype=np.int64, order="C", copy=True)
+            if masks.shape != (puzzle.height, puzzle.width):
+                msg = f"start masks have shape {masks.shape}, the puzzle is {puzzle.height}x{puzzle.width}"
+                raise PuzzleError(msg)
+        if lines is None:
+            queue = np.arange(puzzle.n_lines, dtype=np.int64)
+        else:
+            queue = np.fromiter(lines, dtype=np.int64)
+            if queue.size and (queue.min() < 0 or queue.max() >= puzzle.n_lines):
+                msg = f"line indices must be within 0..{puzzle.n_lines - 1}"
+                raise PuzzleError(msg)
+        self._buffers(packed.kmax, max(puzzle.width, puzzle.height))
+        stats = np.zeros(k.N_STATS, dtype=np.int64)
+        status = k._propagate(
+            masks,
+            packed.lens,
+            packed.cols,
+            packed.offs,
+            packed.clue_hash,
+            queue,
+            self._run,
+            self._fwd,
+            self._bwd,
+            self._cache_key,
+            self._cache_clue,
+            self._cache_len,
+            self._cache_in,
+            self._cache_out,
+            self._use_cache,
+            stats,
+        )
+        self.hits += int(stats[k.ST_HITS])
+        self.misses += int(stats[k.ST_MISSES])
+        bad = int(stats[k.ST_BAD_LINE])
+        return SolveResult(
+            puzzle=puzzle,
+            status=STATUS_NAMES[status],
+            masks=masks,
+            line_solves=int(stats[k.ST_LINE_SOLVES]),
+            sweeps=int(stats[k.ST_SWEEPS]),
+            cache_hits=int(stats[k.ST_HITS]),
+            cache_misses=int(stats[k.ST_MISSES]),
+            bad_line=bad if bad >= 0 else None,
+        )
+
+
+@dataclass(frozen=True)
+class _Packed:
+    lens: np.ndarray
+    cols: np.ndarray
+    offs: np.ndarray
+    clue_hash: np.ndarray
+    kmax: int
+
+
+_PACK_CACHE: dict[int, tuple[Puzzle, _Packed]] = {}
+
+
+def _packed(puzzle: Puzzle) -> _Packed:
+    """The clue arrays in the kernels' types (writable int64), memoised per puzzle."""
+    hit = _PACK_CACHE.get(id(puzzle))
+    if hit is not None and hit[0] is puzzle:
+        return hit[1]
+    from rofl.solver import _kernels as k
+
+    lens = puzzle.lengths.astype(np.int64)
+    cols = puzzle.colors.astype(np.int64)
+    offs = puzzle.offsets.astype(np.int64)
+    counts = np.diff(offs)
+    packed = _Packed(
+        lens=lens,
+        cols=cols,
+        offs=offs,
+        clue_hash=k._clue_hashes(lens, cols, offs, puzzle.n_lines),
+        kmax=int(counts.max()) if counts.size else 0,
+    )
+    if len(_PACK_CACHE) > 64:
+        _PACK_CACHE.clear()
+    _PACK_CACHE[id(puzzle)] = (puzzle, packed)
+    return packed
+
+
+_DEFAULT: LineSolver | None = None
+
+
+def solve(puzzle: Puzzle, *, start: np.ndarray | None = None, lines: Iterable[int] | None = None) -> SolveResult:
+    """Solve ``puzzle`` by line logic alone (propagation, no guessing).
+
+    A thin wrapper over a shared :class:`LineSolver` without a cache; see
+    :meth:`LineSolver.solve` for the parameters.
+
+    Returns
+    -------
+    SolveResult
+        ``status`` is ``"solved"`` (``grid`` holds the picture),
+        ``"stalled"`` (line logic can go no further; ``masks`` tells what is
+        known) or ``"contradiction"`` (the clues have no solution).
+    """
+    global _DEFAULT
+    if _DEFAULT is None:
+        _DEFAULT = LineSolver(cache_mb=0)
+    return _DEFAULT.solve(puzzle, start=start, lines=lines)
