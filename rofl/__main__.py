@@ -1,0 +1,3 @@
+from rofl.cli import main
+
+main()
