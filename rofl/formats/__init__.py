@@ -63,3 +63,31 @@ def read_puzzle(path: str | Path):
     if solution is not None:
         solution = np.asarray(solution, dtype=np.uint8)
     return puzzle, solution
+
+
+# extension -> module exposing write_bytes(puzzle, solution=None) -> bytes
+_WRITERS: dict[str, str] = {
+    ".json": "rofl.formats.corpus",
+    ".rofl": "rofl.formats.rofl",
+}
+
+
+def write_puzzle(path: str | Path, puzzle, solution=None) -> None:
+    """Write ``puzzle`` to ``path`` atomically, in the format its extension names.
+
+    ``solution`` (an ``(H, W)`` grid) is stored when the format can hold it.
+
+    Raises
+    ------
+    FormatError
+        An extension no writer handles.
+    """
+    from rofl._io import atomic_write
+
+    path = Path(path)
+    module = _WRITERS.get(path.suffix.lower())
+    if module is None:
+        known = ", ".join(sorted(_WRITERS))
+        msg = f"{path}: cannot write puzzles with extension {path.suffix!r} (known: {known})"
+        raise FormatError(msg)
+    atomic_write(path, importlib.import_module(module).write_bytes(puzzle, solution))

@@ -119,3 +119,8 @@ def dumps(puzzle: Puzzle, solution: np.ndarray | None = None) -> str:
         else ["".join(_DIGITS[v] for v in row) for row in np.asarray(solution).tolist()],
     )
     return json.dumps(doc, indent=1) + "\n"
+
+
+def write_bytes(puzzle: Puzzle, solution: np.ndarray | None = None) -> bytes:
+    """The :func:`rofl.formats.write_puzzle` entry point."""
+    return dumps(puzzle, solution).encode()
