@@ -1,0 +1,273 @@
+"""Picture → puzzle: the whole of ``rofl make``.
+
+:func:`make` chains the image pipeline (:mod:`rofl.imaging`) and the
+refinement (:mod:`rofl.refine`): load, fit and average the cells in linear
+light, quantise, optionally clean up, then change as few and as little
+visible cells as possible until the line solver, reading the clues alone,
+proves the puzzle solved and unique.
+"""
+
+from __future__ import annotations
+
+import time
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from rofl.puzzle import Palette, Puzzle
+
+
+@dataclass(frozen=True)
+class MakeStats:
+    """Figures of one :func:`make` run.
+
+    Attributes
+    ----------
+    width, height, colors : int
+        Grid size and palette size.
+    n_changed : int
+        Cells refinement changed (final grid vs quantised grid).
+    changed_pct : float
+        The same as a percentage of all cells.
+    mean_delta_e : float
+        Mean ΔE2000 between each cell's final colour and its area-averaged
+        source colour (what the solver's picture looks like vs the photo).
+    mean_delta_e_quantised : float
+        The same for the quantised grid before refinement.
+    clues : int
+        Clue numbers (groups) over all rows and columns.
+    ones_share : float
+        Share of the clue numbers equal to 1 (0-1): a rough measure of
+        fiddliness.
+    sweeps, line_solves, iterations : int
+        Difficulty of the final solve (generations of line logic), work
+        spent by refinement, refinement rounds.
+    seconds, refine_seconds : float
+        Wall time of the whole run and of the refinement.
+    threshold : float or None
+        Black-and-white threshold used (sRGB grey level 0-255).
+    """
+
+    width: int
+    height: int
+    colors: int
+    n_changed: int
+    changed_pct: float
+    mean_delta_e: float
+    mean_delta_e_quantised: float
+    clues: int
+    ones_share: float
+    sweeps: int
+    line_solves: int
+    iterations: int
+    seconds: float
+    refine_seconds: float
+    threshold: float | None = None
+
+    def report(self) -> str:
+        """The figures as a few lines of text (what ``rofl make`` prints)."""
+        lines = [
+            f"puzzle: {self.width}x{self.height}, {self.colors} colours, {self.clues} clues "
+            f"({self.ones_share:.0%} of them 1s), solved by line logic in {self.sweeps} sweeps",
+            f"changed: {self.n_changed} cells ({self.changed_pct:.2f}%) to make it unique; "
+            f"mean ΔE2000 vs the picture {self.mean_delta_e:.2f} (quantised {self.mean_delta_e_quantised:.2f})",
+        ]
+        timing = f"time: {self.seconds:.2f} s (refinement {self.refine_seconds:.2f} s, {self.iterations} rounds"
+        timing += f", {self.line_solves} line solves)"
+        if self.threshold is not None:
+            timing += f"; threshold {self.threshold:.0f}/255"
+        lines.append(timing)
+        return "\n".join(lines)
+
+
+@dataclass(eq=False)
+class MakeResult:
+    """What :func:`make` produced.
+
+    Attributes
+    ----------
+    puzzle : Puzzle
+        Uniquely solvable by line logic; its solution is ``grid``.
+    grid : (H, W) uint8 array
+        The final picture (palette indices).
+    quantised : (H, W) uint8 array
+        The picture before refinement (after dithering and clean-up).
+    changed : (H, W) bool array
+        Cells where ``grid`` differs from ``quantised``.
+    palette : Palette
+    cells : (H, W, 3) uint8 array
+        The area-averaged sRGB colour of the picture in every cell.
+    cost : (H, W, K) float64 array
+        The cost array given to the refinement.
+    stats : MakeStats
+    """
+
+    puzzle: Puzzle
+    grid: np.ndarray
+    quantised: np.ndarray
+    changed: np.ndarray
+    palette: Palette
+    cells: np.ndarray
+    cost: np.ndarray
+    stats: MakeStats
+    _pixels: np.ndarray | None = field(default=None, repr=False)
+    _geometry: Any = field(default=None, repr=False)
+    _background: tuple[int, int, int] = field(default=(255, 255, 255), repr=False)
+
+    def source_image(self, cell: int) -> np.ndarray:
+        """The part of the picture the grid shows, area-averaged to ``cell`` pixels per cell.
+
+        Returns
+        -------
+        (H * cell, W * cell, 3) uint8 array
+        """
+        from rofl.imaging import Geometry, cell_colors, linear_to_srgb
+
+        if self._pixels is None or self._geometry is None:
+            return np.repeat(np.repeat(self.cells, cell, axis=0), cell, axis=1)
+        g = self._geometry
+        fine = Geometry(
+            g.box,
+            (g.size[0] * cell, g.size[1] * cell),
+            (g.grid[0] * cell, g.grid[1] * cell),
+            (g.offset[0] * cell, g.offset[1] * cell),
+        )
+        lin = cell_colors(self._pixels, fine, self._background)
+        return np.clip(np.rint(linear_to_srgb(lin) * 255), 0, 255).astype(np.uint8)
+
+
+def make(
+    image: Any,
+    *,
+    width: int | None = None,
+    height: int | None = None,
+    colors: int = 2,
+    palette: Any = None,
+    background: Any = None,
+    threshold: float | None = None,
+    mode: str = "fit",
+    dither: str = "none",
+    cleanup: bool = False,
+    title: str | None = None,
+    solver: Any = None,
+    progress: Callable[[int], None] | None = None,
+) -> MakeResult:
+    """Turn a picture into a nonogram that line logic solves to exactly one picture.
+
+    Parameters
+    ----------
+    image : path, bytes, PIL.Image.Image or numpy array
+        See :func:`rofl.imaging.load_pixels`.
+    width, height : int, optional
+        Grid size in cells; with one of them the other keeps the picture's
+        aspect ratio; with neither the longer side gets 40 cells (smaller
+        pictures keep one cell per pixel).
+    colors : int
+        2 for black and white; 3-64 for a colour puzzle with a palette found
+        by k-means in CIELAB.
+    palette : str or sequence of colours, optional
+        ``"#fff,#000,#f00"``: use these colours (``colors`` is ignored).
+    background : colour, optional
+        Palette index 0; default the colour covering the most cells.
+        Transparent pixels are composited onto it (onto white by default).
+    threshold : float, optional
+        Black-and-white threshold, sRGB grey 0-255; default Otsu's.
+    mode : {"fit", "crop", "pad"}
+        How the picture fills width x height when both are given.
+    dither : {"none", "ordered", "floyd-steinberg"}
+        Dithering warns (``UserWarning``): it multiplies clues and ambiguity.
+    cleanup : bool
+        Repaint isolated single cells before refinement.
+    title : str, optional
+        Stored in ``puzzle.meta["title"]``; default the file name.
+    solver : rofl.LineSolver, optional
+        Reused across calls (its line cache speeds up batches).
+    progress : callable(int), optional
+        Called by the refinement with the number of undetermined cells.
+
+    Returns
+    -------
+    MakeResult
+
+    Raises
+    ------
+    ImageError
+        The picture cannot be read.
+    UsageError
+        An invalid option.
+    """
+    from rofl import imaging
+    from rofl.refine import refine
+
+    start = time.perf_counter()
+    if dither not in imaging.DITHERS:
+        msg = f"unknown dither {dither!r} (use {', '.join(imaging.DITHERS)})"
+        from rofl.errors import UsageError
+
+        raise UsageError(msg)
+    bg_rgb = (
+        imaging.parse_color(background, "background") if background not in (None, "auto") else (255, 255, 255)
+    )
+    pixels = imaging.load_pixels(image)
+    geometry = imaging.fit(imaging.picture_size(pixels), width, height, mode)
+    cells_linear = imaging.cell_colors(pixels, geometry, bg_rgb)
+    if dither != "none":
+        warnings.warn(imaging.DITHER_WARNING, UserWarning, stacklevel=2)
+    q = imaging.quantise(
+        cells_linear, colors=colors, palette=palette, background=background, threshold=threshold, dither=dither
+    )
+    grid = q.grid
+    if cleanup:
+        grid = imaging.remove_isolated(grid, q.cost)
+
+    t_refine = time.perf_counter()
+    res = refine(grid, q.palette, cost=q.cost, solver=solver, progress=progress)
+    refine_seconds = time.perf_counter() - t_refine
+    final = np.asarray(res.grid, dtype=np.uint8)
+
+    meta = {"origin": "rofl make"}
+    name = title if title is not None else imaging.source_name(image)
+    if name:
+        meta["title"] = name
+    puzzle = Puzzle.from_grid(final, q.palette, meta=meta)
+
+    pal_lab = imaging.rgb8_to_lab(q.palette.to_array())
+    de = imaging.delta_e(q.lab, pal_lab)  # (H, W, K)
+    rows, cols = np.indices(final.shape)
+    lengths = np.asarray(puzzle.lengths)
+    changed = final != grid
+    h, w = final.shape
+    stats = MakeStats(
+        width=w,
+        height=h,
+        colors=len(q.palette),
+        n_changed=int(changed.sum()),
+        changed_pct=100.0 * float(changed.sum()) / final.size,
+        mean_delta_e=float(de[rows, cols, final].mean()),
+        mean_delta_e_quantised=float(de[rows, cols, grid].mean()),
+        clues=int(lengths.size),
+        ones_share=float((lengths == 1).mean()) if lengths.size else 0.0,
+        sweeps=int(res.sweeps),
+        line_solves=int(res.line_solves),
+        iterations=int(res.iterations),
+        seconds=time.perf_counter() - start,
+        refine_seconds=refine_seconds,
+        threshold=q.threshold,
+    )
+    cells = np.clip(np.rint(imaging.linear_to_srgb(cells_linear) * 255), 0, 255).astype(np.uint8)
+    return MakeResult(
+        puzzle=puzzle,
+        grid=final,
+        quantised=np.asarray(grid, dtype=np.uint8),
+        changed=changed,
+        palette=q.palette,
+        cells=cells,
+        cost=q.cost,
+        stats=stats,
+        _pixels=pixels,
+        _geometry=geometry,
+        _background=bg_rgb,
+    )
