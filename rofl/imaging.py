@@ -246,7 +246,7 @@ def _check_pixels(size: tuple[int, int], where: str, max_pixels: int) -> None:
 
 
 def _pil_pixels(image, where: str, max_pixels: int) -> np.ndarray:
-    from PIL import Image, ImageOps
+    from PIL import ImageOps
 
     _check_pixels(image.size, where, max_pixels)
     if getattr(image, "n_frames", 1) > 1:

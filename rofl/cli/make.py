@@ -1,0 +1,174 @@
+"""``rofl make``: turn a picture into a uniquely solvable puzzle."""
+
+from __future__ import annotations
+
+import click
+
+from rofl.cli._app import main
+
+_DITHERS = ("none", "ordered", "floyd-steinberg")
+
+
+def _check_output(path: str) -> None:
+    """Refuse an output extension no writer handles before doing any work."""
+    import importlib.util
+    from pathlib import Path
+
+    from rofl.formats import _WRITERS
+
+    suffix = Path(path).suffix.lower()
+    module = _WRITERS.get(suffix)
+    if module is None:
+        known = ", ".join(sorted(_WRITERS))
+        msg = f"cannot write puzzles with extension {suffix or '(none)'!r} (known: {known})"
+        raise click.BadParameter(msg, param_hint="'-o' / '--output'")
+    if importlib.util.find_spec(module) is None:
+        msg = f"this version of rofl has no {suffix} writer yet; use .json"
+        raise click.BadParameter(msg, param_hint="'-o' / '--output'")
+
+
+def _check_png(path: str | None, hint: str) -> None:
+    if path is None:
+        return
+    from pathlib import Path
+
+    from PIL import Image
+
+    Image.init()
+    if Path(path).suffix.lower() not in Image.EXTENSION:
+        msg = f"{path}: not a picture file name Pillow can write (use .png)"
+        raise click.BadParameter(msg, param_hint=hint)
+
+
+def _save(image, path: str) -> None:
+    import io
+    from pathlib import Path
+
+    from PIL import Image
+
+    from rofl._io import atomic_write
+
+    buf = io.BytesIO()
+    image.save(buf, format=Image.EXTENSION[Path(path).suffix.lower()])
+    atomic_write(path, buf.getvalue())
+
+
+@main.command()
+@click.argument("image", type=click.Path(dir_okay=False))
+@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="Puzzle file to write (.rofl, .json).")
+@click.option("-w", "--width", type=click.IntRange(1, 1024), help="Grid width in cells.")
+@click.option("-H", "--height", type=click.IntRange(1, 1024), help="Grid height in cells.")
+@click.option(
+    "--mode",
+    type=click.Choice(["fit", "crop", "pad"]),
+    default="fit",
+    show_default=True,
+    help="With both --width and --height: fit the whole picture (a side may be shorter), crop the excess, "
+    "or pad with background.",
+)
+@click.option("-c", "--colors", type=click.IntRange(2, 64), default=None, help="2 = black and white (default); 3-64 = colour.")
+@click.option("--palette", help="Colours to use instead of an automatic palette, e.g. '#fff,#000,#f00'.")
+@click.option("--background", help="Background colour (palette index 0); default: the colour covering most cells.")
+@click.option(
+    "--threshold", type=click.FloatRange(0, 255), help="Black-and-white threshold, grey level 0-255 (default: Otsu)."
+)
+@click.option("--dither", type=click.Choice(_DITHERS), default="none", show_default=True, help="Dithering (adds clues).")
+@click.option("--cleanup", is_flag=True, help="Repaint isolated single cells before refinement.")
+@click.option("--title", help="Puzzle title (default: the picture's file name).")
+@click.option("--preview", type=click.Path(dir_okay=False), help="Write the solution picture scaled up (PNG).")
+@click.option(
+    "--compare", type=click.Path(dir_okay=False), help="Write source, quantised and final grids side by side (PNG)."
+)
+@click.option("-q", "--quiet", is_flag=True, help="No progress bar, warnings or report.")
+def make(
+    image: str,
+    output: str,
+    width: int | None,
+    height: int | None,
+    mode: str,
+    colors: int | None,
+    palette: str | None,
+    background: str | None,
+    threshold: float | None,
+    dither: str,
+    cleanup: bool,
+    title: str | None,
+    preview: str | None,
+    compare: str | None,
+    quiet: bool,
+) -> None:
+    """Turn IMAGE into a puzzle that line logic solves to exactly one picture.
+
+    The picture is scaled by area averaging in linear light, quantised
+    (Otsu threshold for black and white, k-means in CIELAB for colour), and
+    refined: the fewest, least visible cells change until the line solver,
+    reading only the clues, proves the puzzle unique.
+    """
+    import warnings
+
+    from tqdm import tqdm
+
+    from rofl.formats import write_puzzle
+    from rofl.make import make as make_puzzle
+
+    _check_output(output)
+    _check_png(preview, "'--preview'")
+    _check_png(compare, "'--compare'")
+    if palette is not None and colors is not None:
+        from rofl.imaging import parse_palette
+
+        if len(parse_palette(palette)) != colors:
+            msg = f"--colors {colors} contradicts the {len(parse_palette(palette))} colours of --palette"
+            raise click.UsageError(msg)
+    if threshold is not None and (colors or 2) != 2:
+        raise click.UsageError("--threshold only applies to black-and-white puzzles (--colors 2)")
+
+    bar = None
+
+    def progress(undetermined: int) -> None:
+        nonlocal bar
+        if quiet:
+            return
+        if bar is None:
+            # delay: short runs never show a bar
+            bar = tqdm(total=undetermined, desc="refining", unit="cell", delay=1.0, leave=False)
+        done = max(0, bar.total - undetermined)
+        if done > bar.n:
+            bar.update(done - bar.n)  # update(), unlike refresh(), honours the delay
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", UserWarning)
+        try:
+            result = make_puzzle(
+                image,
+                width=width,
+                height=height,
+                colors=colors or 2,
+                palette=palette,
+                background=background,
+                threshold=threshold,
+                mode=mode,
+                dither=dither,
+                cleanup=cleanup,
+                title=title,
+                progress=progress,
+            )
+        finally:
+            if bar is not None:
+                bar.close()
+    if not quiet:
+        for w in caught:
+            click.echo(f"warning: {w.message}", err=True)
+
+    write_puzzle(output, result.puzzle, result.grid)
+    if preview:
+        from rofl.render.preview import solution_image
+
+        _save(solution_image(result.grid, result.palette), preview)
+    if compare:
+        from rofl.render.preview import compare_image
+
+        _save(compare_image(result), compare)
+    if not quiet:
+        click.echo(result.stats.report())
+        click.echo(f"wrote {output}")
