@@ -456,9 +456,7 @@ def area_weights(n_src: int, start: float, stop: float, n_out: int):
         rows.append(np.full(pix.size, j))
         cols.append(pix)
         vals.append(w / w.sum())
-    return sparse.csr_matrix(
-        (np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))), shape=(n_out, n_src)
-    )
+    return sparse.csr_matrix((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))), shape=(n_out, n_src))
 
 
 def _linear_lut(dtype) -> np.ndarray:
@@ -628,8 +626,9 @@ def _floyd_steinberg_lab(lab: np.ndarray, pal_lab: np.ndarray) -> np.ndarray:
     return out
 
 
-def kmeans_lab(points: np.ndarray, k: int, *, fixed: np.ndarray | None = None, seed: int = 0,
-               n_init: int = 4, max_iter: int = 100) -> np.ndarray:
+def kmeans_lab(
+    points: np.ndarray, k: int, *, fixed: np.ndarray | None = None, seed: int = 0, n_init: int = 4, max_iter: int = 100
+) -> np.ndarray:
     """Deterministic k-means (k-means++ seeding, Lloyd iterations) on CIELAB points.
 
     Parameters
@@ -737,8 +736,10 @@ def quantise(
         msg = f"background #{bg[0]:02x}{bg[1]:02x}{bg[2]:02x} is not one of the palette's colours"
         raise UsageError(msg)
     if threshold is not None:
-        if isinstance(threshold, bool) or not isinstance(threshold, int | float | np.number) or not (
-            0 <= threshold <= 255
+        if (
+            isinstance(threshold, bool)
+            or not isinstance(threshold, int | float | np.number)
+            or not (0 <= threshold <= 255)
         ):
             msg = f"threshold must be a grey level from 0 to 255, not {threshold!r}"
             raise UsageError(msg)

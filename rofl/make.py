@@ -208,9 +208,7 @@ def make(
         from rofl.errors import UsageError
 
         raise UsageError(msg)
-    bg_rgb = (
-        imaging.parse_color(background, "background") if background not in (None, "auto") else (255, 255, 255)
-    )
+    bg_rgb = imaging.parse_color(background, "background") if background not in (None, "auto") else (255, 255, 255)
     pixels = imaging.load_pixels(image)
     geometry = imaging.fit(imaging.picture_size(pixels), width, height, mode)
     cells_linear = imaging.cell_colors(pixels, geometry, bg_rgb)

@@ -55,7 +55,9 @@ def _save(image, path: str) -> None:
 
 @main.command()
 @click.argument("image", type=click.Path(dir_okay=False))
-@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="Puzzle file to write (.rofl, .json).")
+@click.option(
+    "-o", "--output", required=True, type=click.Path(dir_okay=False), help="Puzzle file to write (.rofl, .json)."
+)
 @click.option("-w", "--width", type=click.IntRange(1, 1024), help="Grid width in cells.")
 @click.option("-H", "--height", type=click.IntRange(1, 1024), help="Grid height in cells.")
 @click.option(
@@ -66,13 +68,17 @@ def _save(image, path: str) -> None:
     help="With both --width and --height: fit the whole picture (a side may be shorter), crop the excess, "
     "or pad with background.",
 )
-@click.option("-c", "--colors", type=click.IntRange(2, 64), default=None, help="2 = black and white (default); 3-64 = colour.")
+@click.option(
+    "-c", "--colors", type=click.IntRange(2, 64), default=None, help="2 = black and white (default); 3-64 = colour."
+)
 @click.option("--palette", help="Colours to use instead of an automatic palette, e.g. '#fff,#000,#f00'.")
 @click.option("--background", help="Background colour (palette index 0); default: the colour covering most cells.")
 @click.option(
     "--threshold", type=click.FloatRange(0, 255), help="Black-and-white threshold, grey level 0-255 (default: Otsu)."
 )
-@click.option("--dither", type=click.Choice(_DITHERS), default="none", show_default=True, help="Dithering (adds clues).")
+@click.option(
+    "--dither", type=click.Choice(_DITHERS), default="none", show_default=True, help="Dithering (adds clues)."
+)
 @click.option("--cleanup", is_flag=True, help="Repaint isolated single cells before refinement.")
 @click.option("--title", help="Puzzle title (default: the picture's file name).")
 @click.option("--preview", type=click.Path(dir_okay=False), help="Write the solution picture scaled up (PNG).")
@@ -121,7 +127,8 @@ def make(
             msg = f"--colors {colors} contradicts the {len(parse_palette(palette))} colours of --palette"
             raise click.UsageError(msg)
     if threshold is not None and (colors or 2) != 2:
-        raise click.UsageError("--threshold only applies to black-and-white puzzles (--colors 2)")
+        msg = "--threshold only applies to black-and-white puzzles (--colors 2)"
+        raise click.UsageError(msg)
 
     bar = None
 
