@@ -814,20 +814,49 @@ def quantise(
     if dither == "none":
         grid = cost.argmin(axis=2).astype(np.uint8)
     elif dither == "ordered":
-        spacing = _palette_spacing(rgb.astype(np.float64) / 255.0)
-        jitter = (_tile(_bayer(), (h, w)) - 0.5)[:, :, None] * spacing
-        grid = delta_e(rgb2lab(np.clip(srgb + jitter, 0, 1)), pal_lab).argmin(axis=2).astype(np.uint8)
+        pal_lin = srgb_to_linear(rgb.astype(np.float64) / 255.0)
+        grid = _ordered_mix(np.asarray(cells_linear, dtype=np.float64), pal_lin)
     else:
         grid = _floyd_steinberg_lab(lab, pal_lab)
     grid, rgb, cost = _order_background(grid, rgb, cost, bg)
     return Quantised(grid, Palette.from_array(rgb), cost, lab, None)
 
 
-def _palette_spacing(rgb: np.ndarray) -> float:
-    """Typical distance from a palette colour to its nearest neighbour (sRGB units per channel)."""
-    d = np.sqrt(((rgb[:, None, :] - rgb[None, :, :]) ** 2).sum(axis=2))
-    np.fill_diagonal(d, np.inf)
-    return float(np.median(d.min(axis=1)) / math.sqrt(3))
+def _ordered_mix(cells: np.ndarray, pal_lin: np.ndarray) -> np.ndarray:
+    """Ordered dithering for any palette (after Yliluoma's "algorithm 1").
+
+    Every cell finds the pair of palette colours whose mix (in linear light,
+    where mixing is physical) comes closest to it, plus a small penalty on
+    pairs far apart, and the Bayer matrix decides which of the two it shows,
+    in proportion to the mix.
+
+    Parameters
+    ----------
+    cells : (H, W, 3) linear RGB
+    pal_lin : (K, 3) linear RGB
+
+    Returns
+    -------
+    (H, W) uint8 palette indices
+    """
+    h, w, _ = cells.shape
+    k = len(pal_lin)
+    ii, jj = np.triu_indices(k)  # pairs (i, j), i <= j; i == j is the plain colour
+    a, d = pal_lin[ii], pal_lin[jj] - pal_lin[ii]  # (P, 3)
+    dd = np.maximum((d * d).sum(axis=1), 1e-12)
+    flat = cells.reshape(-1, 3)
+    threshold = _tile(_bayer(), (h, w)).ravel()
+    out = np.empty(flat.shape[0], dtype=np.uint8)
+    step = max(1, 400_000 // len(ii))
+    for s0 in range(0, flat.shape[0], step):
+        c = flat[s0 : s0 + step, None, :]  # (n, 1, 3)
+        t = np.clip(((c - a) * d).sum(axis=2) / dd, 0.0, 1.0)  # (n, P)
+        err = (((a + t[:, :, None] * d) - c) ** 2).sum(axis=2) + 0.1 * dd * t * (1 - t)
+        best = err.argmin(axis=1)
+        rows = np.arange(len(best))
+        pick_j = t[rows, best] > threshold[s0 : s0 + step]
+        out[s0 : s0 + step] = np.where(pick_j, jj[best], ii[best])
+    return out.reshape(h, w)
 
 
 def _order_background(grid: np.ndarray, rgb: np.ndarray, cost: np.ndarray, bg):
