@@ -1,0 +1,107 @@
+"""``rofl make`` from the command line: outputs, reports and one-line errors."""
+
+from __future__ import annotations
+
+import io
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+from PIL import Image
+
+from rofl.cli import main
+from rofl.formats import read_puzzle
+from rofl.solver import solve
+
+
+@pytest.fixture(scope="module")
+def picture(tmp_path_factory):
+    import skimage.data
+
+    p = tmp_path_factory.mktemp("pic") / "coffee.jpg"
+    Image.fromarray(skimage.data.coffee()).save(p)
+    return p
+
+
+def run(*args):
+    return CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
+
+
+def test_make_json_preview_compare(picture, tmp_path):
+    out, prev, comp = tmp_path / "c.json", tmp_path / "p.png", tmp_path / "c.png"
+    r = run("make", picture, "-o", out, "-w", 20, "-c", 3, "--preview", prev, "--compare", comp)
+    assert r.exit_code == 0, r.output
+    assert "changed:" in r.output and f"wrote {out}" in r.output
+    puzzle, solution = read_puzzle(out)
+    assert puzzle.width == 20 and puzzle.n_colors == 3
+    result = solve(puzzle)
+    assert result.status == "solved" and (result.grid == solution).all()
+    with Image.open(prev) as im:
+        assert im.width % 20 == 0 and im.height % puzzle.height == 0
+        cell = im.width // 20
+        rgb = np.asarray(im.convert("RGB"))[::cell, ::cell]
+        assert (rgb == puzzle.palette.to_array()[solution]).all()
+    with Image.open(comp) as im:
+        assert im.width > 3 * 20 * 4
+
+
+def test_quiet_prints_nothing(picture, tmp_path):
+    r = run("make", picture, "-o", tmp_path / "c.json", "-w", 10, "-q", "--dither", "ordered")
+    assert r.exit_code == 0 and r.output == ""
+
+
+def test_dither_warns(picture, tmp_path):
+    r = run("make", picture, "-o", tmp_path / "c.json", "-w", 10, "--dither", "floyd-steinberg")
+    assert r.exit_code == 0
+    assert "warning: dithering multiplies clues" in r.output
+
+
+def _one_line_error(r, *words):
+    assert r.exit_code != 0
+    lines = [line for line in r.output.strip().splitlines() if line.startswith("Error")]
+    assert len(lines) == 1, r.output
+    assert "Traceback" not in r.output
+    for w in words:
+        assert w in lines[0], lines[0]
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["-c", "1"], ["--colors"]),
+        (["-c", "99"], ["--colors"]),
+        (["-w", "0"], ["--width"]),
+        (["-H", "5000"], ["--height"]),
+        (["--mode", "zoom"], ["--mode"]),
+        (["--dither", "noise"], ["--dither"]),
+        (["--palette", "#fff,#nothex"], ["not a colour"]),
+        (["--palette", "#fff,#000", "-c", "3"], ["contradicts"]),
+        (["--background", "#123456"], ["white or black"]),
+        (["-c", "3", "--threshold", "100"], ["--threshold"]),
+        (["--threshold", "300"], ["--threshold"]),
+        (["--preview", "x.nope"], ["--preview"]),
+    ],
+)
+def test_bad_options_one_line(picture, tmp_path, args, words):
+    _one_line_error(run("make", picture, "-o", tmp_path / "x.json", *args), *words)
+
+
+def test_bad_output_extension(picture, tmp_path):
+    _one_line_error(run("make", picture, "-o", tmp_path / "x.txt"), "extension")
+
+
+def test_missing_output(picture):
+    _one_line_error(run("make", picture), "-o")
+
+
+def test_unreadable_inputs(tmp_path):
+    _one_line_error(run("make", tmp_path / "missing.png", "-o", tmp_path / "x.json"), "missing.png")
+    text = tmp_path / "text.png"
+    text.write_text("not a picture at all")
+    _one_line_error(run("make", text, "-o", tmp_path / "x.json"), "text.png", "not a picture")
+    buf = io.BytesIO()
+    Image.fromarray(np.random.default_rng(0).integers(0, 255, (50, 50, 3), dtype=np.uint8)).save(buf, "PNG")
+    trunc = tmp_path / "trunc.png"
+    trunc.write_bytes(buf.getvalue()[:200])
+    _one_line_error(run("make", trunc, "-o", tmp_path / "x.json"), "trunc.png", "cannot decode")
+    assert not (tmp_path / "x.json").exists()

@@ -1,0 +1,108 @@
+"""rofl.make end to end: every puzzle it makes is line-solved, from its clues alone, to its picture."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+import rofl
+from rofl.puzzle import Puzzle
+from rofl.solver import solve
+
+
+def check_result(res):
+    """The puzzle, re-derived from the final grid, is line-solved to exactly that grid."""
+    assert res.grid.dtype == np.uint8 and res.grid.shape == (res.stats.height, res.stats.width)
+    puzzle = Puzzle.from_grid(res.grid, res.palette)
+    assert puzzle == res.puzzle
+    solved = solve(puzzle)
+    assert solved.status == "solved"
+    assert (solved.grid == res.grid).all()
+    # the statistics describe the same run
+    assert (res.changed == (res.grid != res.quantised)).all()
+    assert res.stats.n_changed == int(res.changed.sum())
+    assert res.stats.changed_pct == pytest.approx(100 * res.changed.mean())
+    assert res.stats.clues == res.puzzle.n_groups
+    assert 0 <= res.stats.ones_share <= 1
+    assert res.cost.shape == (*res.grid.shape, len(res.palette))
+    return res
+
+
+@pytest.fixture(scope="module")
+def photos():
+    import skimage.data
+
+    return {name: getattr(skimage.data, name)() for name in ("astronaut", "camera", "coffee", "horse")}
+
+
+@pytest.mark.parametrize("name", ["astronaut", "camera", "coffee", "horse"])
+@pytest.mark.parametrize("colors", [2, 4])
+def test_photos(photos, name, colors):
+    res = check_result(rofl.make(photos[name], width=24, colors=colors))
+    assert res.stats.width == 24
+    assert len(res.palette) == colors
+
+
+def test_file_source_gets_title(tmp_path, photos):
+    from PIL import Image
+
+    p = tmp_path / "cat picture.png"
+    Image.fromarray(photos["coffee"]).save(p)
+    res = check_result(rofl.make(p, width=16, height=16, mode="crop", colors=3, cleanup=True))
+    assert res.puzzle.meta["title"] == "cat picture"
+    assert (res.stats.width, res.stats.height) == (16, 16)
+
+
+def test_pad_and_dither(photos):
+    with pytest.warns(UserWarning, match="dithering multiplies clues"):
+        res = check_result(rofl.make(photos["camera"], width=20, height=12, mode="pad", dither="ordered"))
+    assert (res.stats.width, res.stats.height) == (20, 12)
+    with pytest.warns(UserWarning):
+        check_result(rofl.make(photos["coffee"], width=12, colors=3, dither="floyd-steinberg"))
+
+
+def _checker(h, w):
+    return (np.indices((h, w)).sum(axis=0) % 2).astype(bool)
+
+
+ADVERSARIAL = {
+    "checkerboard": _checker(20, 20),
+    "noise": np.random.default_rng(7).random((20, 20, 3)),
+    "row": np.random.default_rng(8).random((1, 30)) > 0.5,
+    "column": np.random.default_rng(9).random((30, 1)) > 0.5,
+    "one colour": np.full((10, 10, 3), 0.3),
+    "one cell": np.zeros((1, 1), dtype=np.uint8),
+    "white cell": np.ones((1, 1)),
+}
+
+
+@pytest.mark.parametrize("name", list(ADVERSARIAL))
+@pytest.mark.parametrize("colors", [2, 3])
+def test_adversarial_inputs_terminate_with_valid_puzzles(name, colors):
+    res = check_result(rofl.make(ADVERSARIAL[name], colors=colors))
+    assert res.grid.shape == ADVERSARIAL[name].shape[:2]
+
+
+def test_make_is_deterministic(photos):
+    a = rofl.make(photos["astronaut"], width=20, colors=4)
+    b = rofl.make(photos["astronaut"], width=20, colors=4)
+    assert a.puzzle == b.puzzle and a.palette == b.palette
+
+
+def test_stats_report(photos):
+    res = rofl.make(photos["horse"], width=20)
+    text = res.stats.report()
+    assert "20x" in text and "changed:" in text and "ΔE2000" in text and "threshold" in text
+    assert res.source_image(3).shape == (res.stats.height * 3, 20 * 3, 3)
+
+
+@settings(deadline=None, max_examples=25)
+@given(
+    hnp.arrays(np.uint8, st.tuples(st.integers(1, 9), st.integers(1, 9), st.just(3))),
+    st.integers(2, 4),
+)
+def test_any_small_picture(pixels, colors):
+    check_result(rofl.make(pixels, colors=colors))
