@@ -21,8 +21,8 @@ _LAZY = {
     "LineSolver": "rofl.solver.propagate",
     "SolveResult": "rofl.solver.propagate",
     "solve_line": "rofl.solver.line",
-    "make": "rofl.make",
-    "MakeResult": "rofl.make",
+    "make": "rofl.maker",
+    "MakeResult": "rofl.maker",
 }
 
 __all__ = [
@@ -52,7 +52,7 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:
-    from rofl.make import MakeResult, make
+    from rofl.maker import MakeResult, make
     from rofl.puzzle import Palette, Puzzle
     from rofl.solver.line import solve_line
     from rofl.solver.propagate import LineSolver, SolveResult, solve

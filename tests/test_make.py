@@ -106,3 +106,9 @@ def test_stats_report(photos):
 )
 def test_any_small_picture(pixels, colors):
     check_result(rofl.make(pixels, colors=colors))
+
+
+def test_rofl_make_stays_the_function_after_the_cli_loads():
+    import rofl.cli  # noqa: F401 - imports rofl.maker; a module named rofl/make.py would shadow the function
+
+    assert callable(rofl.make) and rofl.make.__module__ == "rofl.maker"

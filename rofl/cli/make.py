@@ -115,7 +115,7 @@ def make(
     from tqdm import tqdm
 
     from rofl.formats import write_puzzle
-    from rofl.make import make as make_puzzle
+    from rofl.maker import make as make_puzzle
 
     _check_output(output)
     _check_png(preview, "'--preview'")

@@ -39,7 +39,7 @@ def compare_image(result, cell: int | None = None, gap: int | None = None):
 
     Parameters
     ----------
-    result : rofl.make.MakeResult
+    result : rofl.maker.MakeResult
     cell : int, optional
         Pixels per cell; default :func:`cell_size` for a third of 1200 pixels.
 
