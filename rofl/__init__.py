@@ -50,6 +50,6 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:
-    from rofl.puzzle import Palette, Puzzle
-    from rofl.solver.line import solve_line
-    from rofl.solver.propagate import LineSolver, SolveResult, solve
+    from rofl.puzzle import Palette, Puzzle  # noqa: F401
+    from rofl.solver.line import solve_line  # noqa: F401
+    from rofl.solver.propagate import LineSolver, SolveResult, solve  # noqa: F401
