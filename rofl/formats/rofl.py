@@ -198,6 +198,10 @@ def _fail(where: str, offset: int, message: str) -> FormatError:
     return FormatError(f"{where}: byte {offset}: {message}")
 
 
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
 def _line_name(line: int, height: int) -> str:
     return f"row {line + 1}" if line < height else f"column {line - height + 1}"
 
@@ -302,13 +306,15 @@ def parse(data: bytes | bytearray | memoryview, *, where: str = "<rofl>") -> Rof
         c = data[pos] if nb == 1 else (data[pos] << 8) | data[pos + 1]
         cap = w if i < h else h
         if c > cap:
-            raise _fail(where, pos, f"{_line_name(i, h)}: {c} groups cannot fit in {cap} cells")
+            raise _fail(where, pos, f"{_line_name(i, h)}: {_count(c, 'group')} cannot fit in {_count(cap, 'cell')}")
         if c and k == 1:
-            raise _fail(where, pos, f"{_line_name(i, h)}: {c} groups but the palette holds only the background")
+            msg = f"{_line_name(i, h)}: {_count(c, 'group')} but the palette holds only the background"
+            raise _fail(where, pos, msg)
         end = pos + nb + c * gsize
         if end > n:
             raise _fail(
-                where, pos, f"{_line_name(i, h)}: {c} groups need {c * gsize} bytes but only {n - pos - nb} remain"
+                where, pos, f"{_line_name(i, h)}: group count {c} needs {_count(c * gsize, 'byte')} "
+                f"but only {n - pos - nb} remain"
             )
         starts[i] = pos + nb
         counts[i] = c
@@ -364,11 +370,11 @@ def parse(data: bytes | bytearray | memoryview, *, where: str = "<rofl>") -> Rof
     skipped: list[str] = []
     if not head.extended:
         if pos != n:
-            raise _fail(where, pos, f"{n - pos} bytes after the last column clue (a plain file ends there)")
+            raise _fail(where, pos, f"{_count(n - pos, 'byte')} after the last column clue (a plain file ends there)")
     else:
         while pos < n:
             if n - pos < CHUNK_HEAD.sizeof():
-                raise _fail(where, pos, f"{n - pos} bytes left, too few for a chunk header (8 bytes)")
+                raise _fail(where, pos, f"{_count(n - pos, 'byte')} left, too few for a chunk header (8 bytes)")
             chunk = CHUNK_HEAD.parse(data[pos : pos + 8])
             tag = chunk.tag
             if not (tag.isascii() and tag.isalpha()):
