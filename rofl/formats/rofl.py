@@ -9,7 +9,8 @@ Two forms share one layout of clues:
 * **extended** -- byte 4 is ``0x00`` (a width no plain file can have), then a
   version byte, 16-bit width and height, the same colour count, palette and
   clue block, and finally a sequence of tagged chunks (metadata, a CRC-32 of
-  the solved picture) up to the end of the file.
+  the solved picture) closed by an empty ``IEND`` chunk, the last bytes of
+  the file.
 
 A group is its length followed by its colour index; with two colours or
 fewer the colour byte is left out (every group is colour 1).  Counts and
@@ -44,7 +45,6 @@ from construct import (
     ConstructError,
     Error,
     GreedyBytes,
-    GreedyRange,
     If,
     IfThenElse,
     Int8ub,
@@ -52,6 +52,7 @@ from construct import (
     Int32ub,
     Peek,
     Prefixed,
+    RepeatUntil,
     Struct,
     Switch,
     Terminated,
@@ -94,6 +95,7 @@ CHUNK_HEAD = Struct(
 )
 META_CHUNK = b"meta"
 CRC_CHUNK = b"pcrc"
+END_CHUNK = b"IEND"
 CRC_PAYLOAD = Struct("crc" / Int32ub, Terminated)
 
 
@@ -132,7 +134,14 @@ SCHEMA = Struct(
     "nbytes" / Computed(_count_field),
     "group_size" / Computed(lambda ctx: ctx.nbytes + (1 if ctx.ncolors >= 3 else 0)),
     "lines" / Array(this.head.width + this.head.height, _LINE),
-    "chunks" / If(this.extended, GreedyRange(Struct("tag" / Bytes(4), "data" / Prefixed(Int32ub, GreedyBytes)))),
+    "chunks"
+    / If(
+        this.extended,
+        RepeatUntil(
+            lambda chunk, chunks, ctx: chunk.tag == END_CHUNK,
+            Struct("tag" / Bytes(4), "data" / Prefixed(Int32ub, GreedyBytes)),
+        ),
+    ),
     Terminated,
 )
 
@@ -372,7 +381,11 @@ def parse(data: bytes | bytearray | memoryview, *, where: str = "<rofl>") -> Rof
         if pos != n:
             raise _fail(where, pos, f"{_count(n - pos, 'byte')} after the last column clue (a plain file ends there)")
     else:
-        while pos < n:
+        # chunks up to 'IEND', which must end the file: a file cut between
+        # two chunks is detected
+        while True:
+            if pos >= n:
+                raise _fail(where, pos, "the file ends before its 'IEND' chunk")
             if n - pos < CHUNK_HEAD.sizeof():
                 raise _fail(where, pos, f"{_count(n - pos, 'byte')} left, too few for a chunk header (8 bytes)")
             chunk = CHUNK_HEAD.parse(data[pos : pos + 8])
@@ -386,6 +399,11 @@ def parse(data: bytes | bytearray | memoryview, *, where: str = "<rofl>") -> Rof
                 )
             body = pos + 8
             payload = data[body : body + chunk.length]
+            if tag == END_CHUNK:
+                if chunk.length:
+                    raise _fail(where, pos + 4, f"chunk 'IEND': length {chunk.length}, must be 0")
+                pos = body
+                break
             if tag == META_CHUNK:
                 key, value = _parse_meta(payload, where, body)
                 if key in meta:
@@ -406,6 +424,8 @@ def parse(data: bytes | bytearray | memoryview, *, where: str = "<rofl>") -> Rof
                     f"unknown critical chunk {name!r} (upper-case first letter: a reader must understand it)",
                 )
             pos = body + chunk.length
+        if pos != n:
+            raise _fail(where, pos, f"{_count(n - pos, 'byte')} after the 'IEND' chunk")
 
     palette = Palette.from_array(np.frombuffer(head.palette, dtype=np.uint8).reshape(k, 3))
     try:
@@ -504,6 +524,8 @@ def dumps(
     else:
         head = MAGIC + PLAIN_HEAD.build({"width": w, "height": h})
     palette = puzzle.palette.to_array().tobytes()
+    if use_extended:
+        chunks.append(_chunk(END_CHUNK, b""))
     return b"".join([head, bytes([k]), palette, _clue_block(puzzle), *chunks])
 
 
