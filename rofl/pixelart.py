@@ -16,7 +16,7 @@ from rofl.errors import ImageError
 from rofl.puzzle import MAX_COLORS, Palette, _parse_color
 
 #: Largest picture accepted as pixel art (cells).
-MAX_PIXELS = 1 << 24
+MAX_PIXELS = 1 << 22
 
 
 def grid_from_image(image: Any, *, background: str | tuple[int, int, int] | None = None):

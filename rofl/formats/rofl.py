@@ -67,8 +67,9 @@ MAGIC = b"ROFL"
 VERSION = 1
 #: Largest file this reader accepts (the whole file is read before parsing).
 MAX_FILE_BYTES = 64 * 1024 * 1024
-#: Largest picture this reader decodes (cells); the solver keeps 8 bytes per cell.
-MAX_CELLS = 1 << 24
+#: Largest picture this reader decodes (cells): 2048 x 2048.  The solver keeps
+#: 8 bytes per cell and a hostile 16 KB file could otherwise ask for 4096 x 4096.
+MAX_CELLS = 1 << 22
 #: Largest side of either form.
 MAX_SIDE_PLAIN = 255
 MAX_SIDE_EXTENDED = 65535
