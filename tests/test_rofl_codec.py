@@ -178,6 +178,12 @@ def test_registries(tmp_path):
     assert read_puzzle(other)[0] == puzzle  # found by its magic
 
 
+def test_registry_writer_makes_metadata_storable(tmp_path):
+    puzzle = Puzzle.from_grid(HANDS_UP, meta={"Title": "a\x00b", "2nd key": "x", "": "dropped"})
+    write_puzzle(tmp_path / "m.rofl", puzzle)
+    assert dict(read_puzzle(tmp_path / "m.rofl")[0].meta) == {"title": "a b", "m2nd_key": "x"}
+
+
 def test_write_rejects_bad_solution_and_metadata():
     puzzle = Puzzle.from_grid(HANDS_UP)
     with pytest.raises(FormatError, match="does not satisfy"):

@@ -610,8 +610,25 @@ def read_bytes(data: bytes, *, where: str = "<rofl>") -> tuple[Puzzle, None]:
 
 
 def write_bytes(puzzle: Puzzle, solution: np.ndarray | None = None) -> bytes:
-    """The :func:`rofl.formats.write_puzzle` entry point: metadata and, given a solution, its CRC."""
-    return dumps(puzzle, solution)
+    """The :func:`rofl.formats.write_puzzle` entry point: metadata and, given a solution, its CRC.
+
+    Metadata from other formats is made storable instead of refused: keys
+    are lower-cased with other characters turned into ``_``, NUL characters
+    in values become spaces.
+    """
+    return dumps(puzzle, solution, meta=storable_meta(puzzle.meta))
+
+
+def storable_meta(meta: Mapping[str, str]) -> dict[str, str]:
+    """``meta`` with keys and values that a ``meta`` chunk can hold (see :func:`write_bytes`)."""
+    out: dict[str, str] = {}
+    for key, value in meta.items():
+        name = re.sub(r"[^a-z0-9_.-]", "_", str(key).lower())[:64]
+        if name and not name[0].isalpha():
+            name = ("m" + name)[:64]
+        if name and name not in out:
+            out[name] = str(value).replace("\x00", " ")
+    return out
 
 
 __all__ = [
