@@ -70,6 +70,24 @@ def test_invalid_vector_through_pillow(name):
             image.load()
 
 
+@pytest.mark.parametrize(
+    ("name", "hexdump"),
+    [  # as printed in spec/ROFL.md section 8
+        ("1x1-filled", "52 4F 46 4C 01 01 02 FF FF FF 00 00 00 01 01 01 01"),
+        ("1x1-blank", "52 4F 46 4C 01 01 01 FF EE DD 00 00"),
+        (
+            "1x1-meta-crc",
+            "52 4F 46 4C 00 01 00 01 00 01 02 FF FF FF 00 00 00 01 01 01 01 6D 65 74 61 00 00 00 09"
+            "74 69 74 6C 65 00 44 6F 74 70 63 72 63 00 00 00 04 A5 05 DF 1B 49 45 4E 44 00 00 00 00",
+        ),
+    ],
+)
+def test_spec_hexdumps(name, hexdump):
+    assert (VECTORS / f"{name}.rofl").read_bytes() == bytes.fromhex(hexdump)
+    spec = (VECTORS.parent / "ROFL.md").read_text(encoding="utf-8")
+    assert name in spec
+
+
 def test_generator_reproduces_the_files():
     spec = importlib.util.spec_from_file_location("make_vectors", VECTORS / "make_vectors.py")
     module = importlib.util.module_from_spec(spec)

@@ -45,6 +45,13 @@ def valid_cases():
     yield "colour-cross", "8x8, 4 colours, plain form, empty rows and columns", cross, RGBW, {}
     yield "1x1-filled", "1x1, one black cell", np.ones((1, 1), np.uint8), BW, {}
     yield (
+        "1x1-meta-crc",
+        "1x1 with a title and a CRC: every part of the extended form in 58 bytes",
+        np.ones((1, 1), np.uint8),
+        BW,
+        {"meta": {"title": "Dot"}, "crc": True},
+    )
+    yield (
         "1x1-blank",
         "1x1, palette of the background alone (1 colour, every line empty)",
         np.zeros((1, 1), np.uint8),
