@@ -33,6 +33,7 @@ __all__ = [
     "UnsolvableError",
     "UsageError",
     "__version__",
+    "register",
     *_LAZY,
 ]
 
@@ -51,8 +52,23 @@ def __dir__() -> list[str]:
     return sorted(__all__)
 
 
+def register() -> None:
+    """Register the ROFL format with Pillow (``Image.open``/``save`` of ``.rofl``); idempotent.
+
+    Called by ``import rofl``; costs only the import of ``PIL.Image``.
+    """
+    try:
+        from rofl import RoflImagePlugin
+    except ImportError:  # Pillow missing: everything but pictures still works
+        return
+    RoflImagePlugin.register()
+
+
+register()
+
+
 if TYPE_CHECKING:
-    from rofl.maker import MakeResult, make
-    from rofl.puzzle import Palette, Puzzle
-    from rofl.solver.line import solve_line
-    from rofl.solver.propagate import LineSolver, SolveResult, solve
+    from rofl.maker import MakeResult, make  # noqa: F401
+    from rofl.puzzle import Palette, Puzzle  # noqa: F401
+    from rofl.solver.line import solve_line  # noqa: F401
+    from rofl.solver.propagate import LineSolver, SolveResult, solve  # noqa: F401

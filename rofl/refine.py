@@ -103,8 +103,9 @@ def refine(
     locked: np.ndarray | None = None,
     solver: LineSolver | None = None,
     progress: Callable[[int], None] | None = None,
-    max_moves: int = 100000,
-    verify: int = 4,
+    verify: int = 12,
+    lazy_top: int = 256,
+    refresh_every: int = 8,
 ) -> Refinement:
     """Change as few, and as little visible, cells of ``grid`` as possible until
     its puzzle is uniquely line-solvable.
@@ -122,10 +123,14 @@ def refine(
         Reused for its line cache; a fresh one by default.
     progress : callable, optional
         Called with the number of undetermined cells after every round.
-    max_moves : int
-        Changes estimated per round (the cheapest ones).
+    lazy_top, refresh_every : int
+        Between full refreshes (every ``refresh_every`` rounds, or after a
+        round that gained nothing), only the ``lazy_top`` moves with the
+        best earlier estimates, and moves never estimated, are estimated
+        again.
     verify : int
-        Best-estimated changes judged by a full solve per round.
+        At most this many best-estimated changes are judged by a full
+        solve per round (fewer when the estimates prove no other can win).
 
     Returns
     -------
@@ -182,42 +187,61 @@ def refine(
     packed, result = full_solve(work)
     # Colour index -> bit, to test which colours line logic still allows.
     bits = np.int64(1) << np.arange(k, dtype=np.int64)
+    gain = np.full(work.shape, -1, dtype=np.int64)
+    refresh = True
     while result.status == "stalled":
         undetermined = result.undetermined
         if progress is not None:
             progress(undetermined)
         open_cells = ~result.known & ~frozen
-        moves = _ranked_moves(work, cost, result.masks, open_cells, bits, max_moves)
-        if not moves:
+        rows, cols, colours, added = _cheapest_moves(work, cost, result.masks, open_cells, bits)
+        if rows.size == 0:
             break  # every undetermined cell is locked: fallback below
-        # Cheap, optimistic estimate for every move (compiled): resume from
-        # the stalled state and propagate from the changed row and column
-        # only.  The state still contains the changed grid (the new colour
-        # was possible there), so this never fails; it may keep deductions
-        # that only the old clues justified, hence the honest check below.
-        move_array = np.array([(r, c, colour) for r, c, colour, _ in moves], dtype=np.int64)
+        # Cheap, optimistic estimate (compiled) of the cells each move would
+        # newly determine: resume from the stalled state and propagate from
+        # the changed row and column only.  The state still contains the
+        # changed grid (the new colour was possible there), so this never
+        # fails; it may keep deductions that only the old clues justified,
+        # hence the honest check below.  Estimates far from the last change
+        # rarely move, so between full refreshes only the promising moves
+        # and those never estimated are estimated again (lazy greedy).
+        known_gain = gain[rows, cols]
+        pick = known_gain < 0
+        if refresh or rows.size <= lazy_top:
+            pick[:] = True
+        else:
+            pick[np.argsort(-known_gain, kind="stable")[:lazy_top]] = True
+        idx = np.flatnonzero(pick)
+        move_array = np.stack([rows[idx], cols[idx], colours[idx]], axis=1).astype(np.int64)
         newly, status = solver.estimate_moves(work, result.masks, packed, move_array)
+        newly[status == 2] = -(10**9)  # cannot happen (see above); never pick it
+        gain[rows[idx], cols[idx]] = newly
+        scores = undetermined - gain[rows, cols]
+        order = np.lexsort((added, scores))
         estimates = [
-            (undetermined - int(newly[i]), added, r, c, colour)
-            for i, (r, c, colour, added) in enumerate(moves)
-            if status[i] != 2
+            (int(scores[i]), float(added[i]), int(rows[i]), int(cols[i]), int(colours[i])) for i in order[:verify]
         ]
-        estimates.sort()
+        # The estimate is a lower bound on the true count (resuming below
+        # the top of the lattice can only reach a narrower fixpoint), so
+        # judging candidates in estimate order can stop as soon as no
+        # remaining estimate could beat the best judged result.
         best = None
-        for _, added, r, c, colour in estimates[:verify]:
+        for estimate, added, r, c, colour in estimates[:verify]:
+            if best is not None and (estimate, added) >= best[0]:
+                break
             trial_grid = work.copy()
             trial_grid[r, c] = colour
             trial_packed, trial = full_solve(trial_grid)
             score = (trial.undetermined, added)
             if best is None or score < best[0]:
                 best = (score, r, c, trial_grid, trial_packed, trial)
-            if trial.status == "solved":
-                break
         if best is None:
             break
-        _, r, c, work, packed, result = best
+        (new_undetermined, _), r, c, work, packed, result = best
         frozen[r, c] = True
         iterations += 1
+        # Stale estimates misled us when the round gained little: refresh.
+        refresh = new_undetermined >= undetermined or iterations % refresh_every == 0
 
     fallback_lines = 0
     while result.status == "stalled":
@@ -282,38 +306,26 @@ def refine(
     )
 
 
-def _ranked_moves(
+def _cheapest_moves(
     grid: np.ndarray,
     cost: np.ndarray,
     masks: np.ndarray,
     open_cells: np.ndarray,
     bits: np.ndarray,
-    limit: int,
-) -> list[tuple[int, int, int, float]]:
-    """The ``limit`` cheapest changes ``(row, col, colour, added cost)`` on
-    open cells, to colours line logic still allows there, one per cell."""
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """One move per open cell: to the cheapest other colour that line logic
+    still allows there.  Returns rows, cols, colours and added costs."""
     rows, cols = np.nonzero(open_cells)
-    if rows.size == 0:
-        return []
     cell_masks = masks[rows, cols]
     current = grid[rows, cols]
     allowed = (cell_masks[:, None] & bits[None, :]) != 0
     allowed[np.arange(rows.size), current] = False
     added = cost[rows, cols, :] - cost[rows, cols, current][:, None]
     added = np.where(allowed, added, np.inf)
-    best_colour = np.argmin(added, axis=1)
-    best_added = added[np.arange(rows.size), best_colour]
-    usable = np.isfinite(best_added)
-    order = np.flatnonzero(usable)[np.argsort(best_added[usable], kind="stable")]
-    if order.size > limit:
-        # The cheapest half, plus an even spread over the rest so that every
-        # ambiguous region keeps a chance (a cheap change far from where the
-        # ambiguity can be broken is worth nothing).
-        head = order[: limit // 2]
-        rest = order[limit // 2 :]
-        spread = rest[np.linspace(0, rest.size - 1, limit - head.size).astype(np.intp)]
-        order = np.concatenate([head, spread])
-    return [(int(rows[i]), int(cols[i]), int(best_colour[i]), float(best_added[i])) for i in order]
+    colour = np.argmin(added, axis=1) if rows.size else np.zeros(0, dtype=np.intp)
+    best = added[np.arange(rows.size), colour]
+    usable = np.isfinite(best)
+    return rows[usable], cols[usable], colour[usable], best[usable]
 
 
 def unique_line_solvable(puzzle: Puzzle, solver: LineSolver | None = None) -> bool:
