@@ -105,3 +105,15 @@ def test_unreadable_inputs(tmp_path):
     trunc.write_bytes(buf.getvalue()[:200])
     _one_line_error(run("make", trunc, "-o", tmp_path / "x.json"), "trunc.png", "cannot decode")
     assert not (tmp_path / "x.json").exists()
+
+
+def test_make_rofl(picture, tmp_path):
+    from rofl.formats import rofl as codec
+
+    out = tmp_path / "c.rofl"
+    r = run("make", picture, "-o", out, "-w", 16, "-q")
+    assert r.exit_code == 0 and r.output == ""
+    stored = codec.read(out)
+    result = solve(stored.puzzle)
+    assert result.status == "solved" and stored.crc32 == codec.picture_crc(result.grid)
+    assert stored.puzzle.meta["title"] == "coffee"
