@@ -82,7 +82,8 @@ def main() -> None:
                     print(
                         f"    {name:28} {n}x{n} c={k} ok={ok} changed={s.n_changed} ({s.changed_pct:.2f}%) "
                         f"ΔE={s.mean_delta_e:.2f} clues={s.clues} sweeps={s.sweeps} {wall:.3f}s "
-                        f"(refine {s.refine_seconds:.3f}s, {s.iterations} rounds)"
+                        f"(refine {s.refine_seconds:.3f}s, {s.iterations} rounds, "
+                        f"{getattr(res.refinement, 'fallback_lines', 0)} fallback lines)"
                     )
             pct = [r[2].changed_pct for r in rows]
             times = [r[3] for r in rows]

@@ -103,6 +103,8 @@ class MakeResult:
     cost : (H, W, K) float64 array
         The cost array given to the refinement.
     stats : MakeStats
+    refinement : rofl.refine.Refinement
+        The refinement's own record (evaluations, fallback lines...).
     """
 
     puzzle: Puzzle
@@ -113,6 +115,7 @@ class MakeResult:
     cells: np.ndarray
     cost: np.ndarray
     stats: MakeStats
+    refinement: Any = field(default=None, repr=False)
     _pixels: np.ndarray | None = field(default=None, repr=False)
     _geometry: Any = field(default=None, repr=False)
     _background: tuple[int, int, int] = field(default=(255, 255, 255), repr=False)
@@ -265,6 +268,7 @@ def make(
         cells=cells,
         cost=q.cost,
         stats=stats,
+        refinement=res,
         _pixels=pixels,
         _geometry=geometry,
         _background=bg_rgb,
