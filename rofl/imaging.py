@@ -648,36 +648,45 @@ def kmeans_lab(
     (k, 3) float64 array of centres (``fixed`` first when given)
     """
     pts = np.asarray(points, dtype=np.float64)
+    n = len(pts)
     rng = np.random.default_rng(seed)
     n_fixed = 0 if fixed is None else 1
+    sq = (pts * pts).sum(axis=1)
+
+    def sq_dist(centres: np.ndarray) -> np.ndarray:
+        # |p - c|^2 = |p|^2 - 2 p.c + |c|^2: one matrix product instead of an (N, k, 3) temporary
+        d = sq[:, None] - 2.0 * (pts @ centres.T) + (centres * centres).sum(axis=1)[None, :]
+        return np.maximum(d, 0.0)
+
     best, best_inertia = None, np.inf
     for _ in range(n_init):
         centres = np.empty((k, 3))
-        if fixed is not None:
-            centres[0] = fixed
-        else:
-            centres[0] = pts[rng.integers(len(pts))]
-        d2 = ((pts - centres[0]) ** 2).sum(axis=1)
+        centres[0] = fixed if fixed is not None else pts[rng.integers(n)]
+        d2 = sq_dist(centres[:1])[:, 0]
         for i in range(1, k):
             total = d2.sum()
-            idx = int(rng.choice(len(pts), p=d2 / total)) if total > 0 else int(rng.integers(len(pts)))
+            idx = int(rng.choice(n, p=d2 / total)) if total > 0 else int(rng.integers(n))
             centres[i] = pts[idx]
-            d2 = np.minimum(d2, ((pts - centres[i]) ** 2).sum(axis=1))
+            d2 = np.minimum(d2, sq_dist(centres[i : i + 1])[:, 0])
         for _ in range(max_iter):
-            dist = ((pts[:, None, :] - centres[None, :, :]) ** 2).sum(axis=2)
+            dist = sq_dist(centres)
             label = dist.argmin(axis=1)
+            counts = np.bincount(label, minlength=k).astype(np.float64)
+            sums = np.stack([np.bincount(label, weights=pts[:, j], minlength=k) for j in range(3)], axis=1)
             new = centres.copy()
-            for i in range(n_fixed, k):
-                members = pts[label == i]
-                if len(members):
-                    new[i] = members.mean(axis=0)
-                else:  # an empty cluster takes the point worst served so far
-                    new[i] = pts[int(dist.min(axis=1).argmax())]
+            filled = counts > 0
+            filled[:n_fixed] = False
+            new[filled] = sums[filled] / counts[filled, None]
+            empty = np.flatnonzero(counts == 0)
+            empty = empty[empty >= n_fixed]
+            if empty.size:  # an empty cluster takes the points worst served so far
+                worst = np.argsort(dist.min(axis=1))[::-1][: empty.size]
+                new[empty] = pts[worst]
             moved = np.abs(new - centres).max()
             centres = new
             if moved < 1e-6:
                 break
-        inertia = ((pts[:, None, :] - centres[None, :, :]) ** 2).sum(axis=2).min(axis=1).sum()
+        inertia = sq_dist(centres).min(axis=1).sum()
         if inertia < best_inertia - 1e-9:
             best, best_inertia = centres, inertia
     assert best is not None
