@@ -9,10 +9,21 @@ from rofl.cli._app import main
 _DITHERS = ("none", "ordered", "floyd-steinberg")
 
 
+def _check_directory(path: str, hint: str) -> None:
+    from pathlib import Path
+
+    parent = Path(path).parent
+    if not parent.is_dir():
+        msg = f"{path}: the directory {str(parent)!r} does not exist"
+        raise click.BadParameter(msg, param_hint=hint)
+
+
 def _check_output(path: str) -> None:
-    """Refuse an output extension no writer handles before doing any work."""
+    """Refuse an output extension no writer handles, or a missing directory, before doing any work."""
     import importlib.util
     from pathlib import Path
+
+    _check_directory(path, "'-o' / '--output'")
 
     from rofl.formats import _WRITERS
 
@@ -31,6 +42,8 @@ def _check_png(path: str | None, hint: str) -> None:
     if path is None:
         return
     from pathlib import Path
+
+    _check_directory(path, hint)
 
     from PIL import Image
 
