@@ -92,7 +92,9 @@ def test_bad_output_extension(picture, tmp_path):
 
 def test_missing_output_directory(picture, tmp_path):
     _one_line_error(run("make", picture, "-o", tmp_path / "no" / "x.json"), "does not exist")
-    _one_line_error(run("make", picture, "-o", tmp_path / "x.json", "--compare", tmp_path / "no" / "c.png"), "--compare")
+    _one_line_error(
+        run("make", picture, "-o", tmp_path / "x.json", "--compare", tmp_path / "no" / "c.png"), "--compare"
+    )
 
 
 def test_missing_output(picture):

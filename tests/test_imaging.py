@@ -204,8 +204,10 @@ def test_fit_geometry():
     assert imaging.fit((1, 5000), 10).size == (10, 1024)  # clamped to MAX_CELLS
 
 
-@pytest.mark.parametrize(("kw", "words"), [({"width": 0}, "width"), ({"height": 2000}, "height"),
-                                            ({"width": 2.5}, "whole"), ({"mode": "zoom"}, "mode")])
+@pytest.mark.parametrize(
+    ("kw", "words"),
+    [({"width": 0}, "width"), ({"height": 2000}, "height"), ({"width": 2.5}, "whole"), ({"mode": "zoom"}, "mode")],
+)
 def test_fit_bad(kw, words):
     with pytest.raises(UsageError, match=words):
         imaging.fit((10, 10), **kw)
@@ -240,9 +242,13 @@ def _slow_cell_colors(pixels, g, bg):
 
 @pytest.mark.parametrize(
     ("shape", "w", "h", "mode", "dtype"),
-    [((13, 17, 3), 5, None, "fit", np.uint8), ((13, 17, 4), 4, 6, "crop", np.uint8),
-     ((9, 11, 3), 7, 7, "pad", np.uint16), ((5, 3, 3), 7, None, "fit", np.uint8),
-     ((10, 1, 3), None, 3, "fit", np.uint8)],
+    [
+        ((13, 17, 3), 5, None, "fit", np.uint8),
+        ((13, 17, 4), 4, 6, "crop", np.uint8),
+        ((9, 11, 3), 7, 7, "pad", np.uint16),
+        ((5, 3, 3), 7, None, "fit", np.uint8),
+        ((10, 1, 3), None, 3, "fit", np.uint8),
+    ],
 )
 def test_cell_colors_match_slow_reference(shape, w, h, mode, dtype):
     rng = np.random.default_rng(sum(shape))
