@@ -8,6 +8,8 @@ import zlib
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from PIL import Image
 
 from rofl import imaging
@@ -391,3 +393,48 @@ def test_remove_isolated():
     cost[0, 1] = [5, 9, 1]
     out = imaging.remove_isolated(np.array([[0, 1, 2]]), cost)
     assert out[0, 1] == 2  # the neighbouring colour that suits the cell best
+
+
+# ---------------------------------------------------------- hostile input
+
+
+def _seed_files():
+    rng = np.random.default_rng(3)
+    img = Image.fromarray(rng.integers(0, 255, (9, 11, 3), dtype=np.uint8))
+    out = []
+    for fmt, extra in [("PNG", {}), ("JPEG", {}), ("GIF", {}), ("BMP", {}), ("TIFF", {}), ("WEBP", {})]:
+        buf = io.BytesIO()
+        try:
+            img.save(buf, format=fmt, **extra)
+        except (KeyError, OSError):  # a codec this Pillow lacks
+            continue
+        out.append(buf.getvalue())
+    return out
+
+
+SEEDS = _seed_files()
+
+
+@pytest.mark.timeout(60)
+@settings(deadline=None, max_examples=150)
+@given(st.data())
+def test_mutated_files_give_an_array_or_one_image_error(data):
+    seed = data.draw(st.sampled_from(SEEDS))
+    buf = bytearray(seed)
+    for _ in range(data.draw(st.integers(1, 8))):
+        op = data.draw(st.integers(0, 2))
+        pos = data.draw(st.integers(0, len(buf) - 1))
+        if op == 0:
+            buf[pos] = data.draw(st.integers(0, 255))
+        elif op == 1:
+            del buf[pos : pos + data.draw(st.integers(1, 16))]
+        else:
+            buf[pos:pos] = data.draw(st.binary(min_size=1, max_size=16))
+        if not buf:
+            buf = bytearray(b"\0")
+    try:
+        px = imaging.load_pixels(bytes(buf))
+    except ImageError as exc:
+        assert "\n" not in str(exc)
+    else:
+        assert px.ndim == 3 and px.shape[2] in (3, 4) and px.dtype in (np.uint8, np.uint16)
