@@ -249,8 +249,8 @@ def _pil_pixels(image, where: str, max_pixels: int) -> np.ndarray:
     from PIL import ImageOps
 
     _check_pixels(image.size, where, max_pixels)
-    if getattr(image, "n_frames", 1) > 1:
-        image.seek(0)
+    # Image.open stands on the first frame of an animation; counting frames (n_frames) would
+    # read the whole file, so we do not ask
     image.load()
     image = ImageOps.exif_transpose(image)  # a copy of the current (first) frame, upright
     mode = image.mode
