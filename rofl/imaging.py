@@ -170,7 +170,8 @@ def load_pixels(source: Any, *, max_pixels: int = MAX_PIXELS) -> np.ndarray:
     Returns
     -------
     (H, W, 3) or (H, W, 4) uint8 or uint16 array
-        RGB(A), EXIF orientation applied; for animations the first frame.
+        RGB(A), EXIF orientation applied; for animations the first frame (for a
+        ``PIL.Image`` its current frame).
 
     Raises
     ------
