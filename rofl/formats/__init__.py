@@ -19,10 +19,12 @@ MAX_FILE_BYTES = 64 * 1024 * 1024
 # (module, function) pairs: function(data: bytes, where: str) -> (Puzzle, solution | None)
 _BY_MAGIC: list[tuple[bytes, str]] = [
     (b"ROFL", "rofl.formats.rofl"),
+    (b"NotMine{", "rofl.formats.notmine"),
 ]
 _BY_SUFFIX: dict[str, str] = {
     ".json": "rofl.formats.corpus",
     ".rofl": "rofl.formats.rofl",
+    ".notmine": "rofl.formats.notmine",
 }
 
 
@@ -69,6 +71,7 @@ def read_puzzle(path: str | Path):
 _WRITERS: dict[str, str] = {
     ".json": "rofl.formats.corpus",
     ".rofl": "rofl.formats.rofl",
+    ".notmine": "rofl.formats.notmine",
 }
 
 
