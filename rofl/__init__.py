@@ -21,6 +21,8 @@ _LAZY = {
     "LineSolver": "rofl.solver.propagate",
     "SolveResult": "rofl.solver.propagate",
     "solve_line": "rofl.solver.line",
+    "hide": "rofl.secret",
+    "reveal": "rofl.secret",
 }
 
 __all__ = [
@@ -51,5 +53,6 @@ def __dir__() -> list[str]:
 
 if TYPE_CHECKING:
     from rofl.puzzle import Palette, Puzzle
+    from rofl.secret import hide, reveal
     from rofl.solver.line import solve_line
     from rofl.solver.propagate import LineSolver, SolveResult, solve

@@ -210,7 +210,8 @@ def read_text(grid: np.ndarray) -> str:
     wrong = np.argwhere((grid != expected) & ~glyph_area)
     if wrong.size:
         r, c = (int(v) + 1 for v in wrong[0])
-        msg = f"not a rofl hidden text: row {r}, column {c} should be {'ink' if grid[r - 1, c - 1] == 0 else 'paper'} (frame or margin)"
+        should = "ink (frame)" if grid[r - 1, c - 1] == 0 else "paper (margin)"
+        msg = f"not a rofl hidden text: row {r}, column {c} should be {should}"
         raise FormatError(msg)
     by_bitmap = {g.tobytes(): ch for ch, g in font().items()}
     chars: list[str] = []

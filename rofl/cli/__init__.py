@@ -13,6 +13,7 @@ from rofl.cli._app import main
 
 _COMMAND_MODULES = (
     "rofl.cli.solve",
+    "rofl.cli.secret",
 )
 
 for _name in _COMMAND_MODULES:
