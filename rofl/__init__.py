@@ -52,7 +52,7 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:
-    from rofl.puzzle import Palette, Puzzle
-    from rofl.secret import hide, reveal
-    from rofl.solver.line import solve_line
-    from rofl.solver.propagate import LineSolver, SolveResult, solve
+    from rofl.puzzle import Palette, Puzzle  # noqa: F401
+    from rofl.secret import hide, reveal  # noqa: F401
+    from rofl.solver.line import solve_line  # noqa: F401
+    from rofl.solver.propagate import LineSolver, SolveResult, solve  # noqa: F401

@@ -254,7 +254,10 @@ class Puzzle:
             if colors[g] == 0:
                 msg = f"{where(g)}: colour 0 is the background and cannot form a group"
             else:
-                msg = f"{where(g)}: colour {colors[g]} is outside the palette ({len(palette)} colours, 0-{len(palette) - 1})"
+                msg = (
+                    f"{where(g)}: colour {colors[g]} is outside the palette "
+                    f"({len(palette)} colours, 0-{len(palette) - 1})"
+                )
             raise PuzzleError(msg)
         # Cells a line needs: its groups plus one background cell between
         # neighbours of the same colour.
@@ -437,7 +440,8 @@ class Puzzle:
         return f"<Puzzle {self.width}x{self.height}, {self.n_colors} colours, {self.n_groups} groups>"
 
     def __reduce__(self):
-        return (_rebuild, (self.width, self.height, self.palette.colors, self.lengths, self.colors, self.offsets, dict(self.meta)))
+        state = (self.width, self.height, self.palette.colors, self.lengths, self.colors, self.offsets, dict(self.meta))
+        return (_rebuild, state)
 
     def _repr_svg_(self) -> str:  # pragma: no cover - needs the renderer
         from rofl.render import svg  # type: ignore[attr-defined]

@@ -27,7 +27,8 @@ class RoflGroup(click.Group):
         except OSError as exc:
             raise click.ClickException(_os_message(exc)) from None
         except MemoryError:
-            raise click.ClickException("out of memory: the input is too large") from None
+            msg = "out of memory: the input is too large"
+            raise click.ClickException(msg) from None
 
 
 @click.group(cls=RoflGroup, context_settings={"help_option_names": ["-h", "--help"]})

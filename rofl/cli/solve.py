@@ -35,7 +35,9 @@ def solve(file: str, use_color: bool | None) -> None:
         click.echo(grid_text(result.partial_grid(), puzzle.palette, color=use_color))
     size = f"{puzzle.width}x{puzzle.height}"
     if result.status == "solved":
-        click.echo(f"solved: {size}, {puzzle.n_colors} colours, {result.line_solves} line solves, {result.sweeps} sweeps")
+        click.echo(
+            f"solved: {size}, {puzzle.n_colors} colours, {result.line_solves} line solves, {result.sweeps} sweeps"
+        )
         return
     if result.status == "stalled":
         click.echo(

@@ -49,7 +49,8 @@ def loads(text: str | bytes, *, where: str = "<json>") -> tuple[Puzzle, np.ndarr
     try:
         width, height = doc["width"], doc["height"]
         if not (isinstance(width, int) and isinstance(height, int)):
-            raise TypeError("width and height must be integers")
+            msg = "width and height must be integers"
+            raise TypeError(msg)
         palette = Palette(doc.get("colors") or ["#ffffff", "#000000"])
         meta = {k: str(doc[k]) for k in _META_KEYS if doc.get(k) is not None}
         puzzle = Puzzle(width, height, palette, _lines(doc["rows"]), _lines(doc["cols"]), meta=meta)
@@ -71,7 +72,8 @@ def loads(text: str | bytes, *, where: str = "<json>") -> tuple[Puzzle, np.ndarr
 
 def _lines(value: Any) -> list:
     if not isinstance(value, list) or not all(isinstance(line, list) for line in value):
-        raise TypeError("rows and cols must be lists of lists of [length, colour] pairs")
+        msg = "rows and cols must be lists of lists of [length, colour] pairs"
+        raise TypeError(msg)
     return value
 
 

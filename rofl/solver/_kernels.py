@@ -21,8 +21,8 @@ from rofl.solver._config import JIT
 SOLVED, STALLED, CONTRADICTION = 0, 1, 2
 
 # stats slots filled by _propagate
-ST_LINE_SOLVES, ST_SWEEPS, ST_HITS, ST_MISSES, ST_BAD_LINE = 0, 1, 2, 3, 4
-N_STATS = 5
+ST_LINE_SOLVES, ST_SWEEPS, ST_HITS, ST_MISSES, ST_BAD_LINE, ST_TRAIL, ST_NEWLY = 0, 1, 2, 3, 4, 5, 6
+N_STATS = 7
 
 _FNV = np.int64(0x100000001B3)
 _SEED = np.int64(-3750763034362895579)  # FNV-1a offset basis as int64
@@ -179,7 +179,47 @@ def _propagate(
     use_cache,
     stats,
 ):
+    """Line logic to a fixpoint, in place on ``masks`` (H, W); see :func:`_propagate_trail`."""
+    no_trail = np.empty(0, dtype=np.int64)
+    return _propagate_trail(
+        masks, lens, cols, offs, clue_hash, queue_init, work_run, work_fwd, work_bwd,
+        cache_key, cache_clue, cache_len, cache_in, cache_out, use_cache, stats,
+        no_trail, no_trail, no_trail, 0,
+    )
+
+
+@njit(**JIT)
+def _propagate_trail(
+    masks,
+    lens,
+    cols,
+    offs,
+    clue_hash,
+    queue_init,
+    work_run,
+    work_fwd,
+    work_bwd,
+    cache_key,
+    cache_clue,
+    cache_len,
+    cache_in,
+    cache_out,
+    use_cache,
+    stats,
+    trail_cell,
+    trail_old,
+    stamp,
+    stamp_value,
+):
     """Line logic to a fixpoint, in place on ``masks`` (H, W).
+
+    With ``stamp_value > 0``, the first change of every cell is logged:
+    ``trail_cell``/``trail_old`` (capacity ``H * W``) receive the flat cell
+    index and its mask before the call, and ``stamp`` (``H * W``) marks
+    logged cells with ``stamp_value`` -- so a caller can undo the call
+    (:func:`_undo`) without copying the masks.  ``stats[ST_TRAIL]`` is the
+    trail length and ``stats[ST_NEWLY]`` the number of cells that became
+    determined.
 
     ``queue_init`` lists the lines to look at first (all of them for a fresh
     solve; only the touched ones when resuming from an earlier state).  A
@@ -216,6 +256,8 @@ def _propagate(
             size += 1
 
     cap_mask = cache_key.shape[0] - 1
+    trail_len = 0
+    newly = 0
     solves = 0
     sweeps = 0
     hits = 0
@@ -282,6 +324,8 @@ def _propagate(
             stats[2] = hits
             stats[3] = misses
             stats[4] = line
+            stats[5] = trail_len
+            stats[6] = newly
             return CONTRADICTION
 
         for i in range(n):
@@ -289,9 +333,18 @@ def _propagate(
                 if is_row:
                     masks[line, i] = res[i]
                     other = height + i
+                    cell = line * width + i
                 else:
                     masks[i, line - height] = res[i]
                     other = i
+                    cell = i * width + (line - height)
+                if stamp_value > 0 and stamp[cell] != stamp_value:
+                    stamp[cell] = stamp_value
+                    trail_cell[trail_len] = cell
+                    trail_old[trail_len] = buf[i]
+                    trail_len += 1
+                if (buf[i] & (buf[i] - 1)) != 0 and (res[i] & (res[i] - 1)) == 0:
+                    newly += 1
                 if not queued[other]:
                     queued[other] = True
                     generation[other] = gen + 1
@@ -303,6 +356,8 @@ def _propagate(
     stats[2] = hits
     stats[3] = misses
     stats[4] = -1
+    stats[5] = trail_len
+    stats[6] = newly
     for r in range(height):
         for c in range(width):
             m = masks[r, c]
@@ -311,3 +366,169 @@ def _propagate(
             if m & (m - 1):
                 return STALLED
     return SOLVED
+
+
+# ------------------------------------------------------------ clues of a grid
+
+
+@njit(**JIT)
+def _grid_clues(grid):
+    """Clues of an ``(H, W)`` grid of palette indices, as flat arrays.
+
+    The compiled twin of :meth:`rofl.puzzle.Puzzle.from_grid` without the
+    validation, for the refinement loop that derives clues of thousands of
+    candidate grids.  Returns ``lens``, ``cols`` and ``offs`` (int64).
+    """
+    height, width = grid.shape
+    cap = 2 * height * width + 1  # rows and columns each hold at most H * W groups
+    lens = np.empty(cap, dtype=np.int64)
+    cols = np.empty(cap, dtype=np.int64)
+    offs = np.empty(height + width + 1, dtype=np.int64)
+    g = 0
+    offs[0] = 0
+    for r in range(height):
+        c = 0
+        while c < width:
+            v = grid[r, c]
+            e = c + 1
+            while e < width and grid[r, e] == v:
+                e += 1
+            if v != 0:
+                lens[g] = e - c
+                cols[g] = v
+                g += 1
+            c = e
+        offs[r + 1] = g
+    for c in range(width):
+        r = 0
+        while r < height:
+            v = grid[r, c]
+            e = r + 1
+            while e < height and grid[e, c] == v:
+                e += 1
+            if v != 0:
+                lens[g] = e - r
+                cols[g] = v
+                g += 1
+            r = e
+        offs[height + c + 1] = g
+    return lens[:g].copy(), cols[:g].copy(), offs
+
+
+# ------------------------------------------------------- refinement support
+
+
+@njit(**JIT)
+def _line_clue(grid, line, out_lens, out_cols):
+    """Groups of one line of ``grid`` (rows first, then columns); returns their count."""
+    height, width = grid.shape
+    is_row = line < height
+    n = width if is_row else height
+    g = 0
+    i = 0
+    while i < n:
+        v = grid[line, i] if is_row else grid[i, line - height]
+        e = i + 1
+        while e < n and (grid[line, e] if is_row else grid[e, line - height]) == v:
+            e += 1
+        if v != 0:
+            out_lens[g] = e - i
+            out_cols[g] = v
+            g += 1
+        i = e
+    return g
+
+
+@njit(**JIT)
+def _estimate_moves(
+    grid,
+    masks,
+    lens,
+    cols,
+    offs,
+    moves,
+    work_run,
+    work_fwd,
+    work_bwd,
+    cache_key,
+    cache_clue,
+    cache_len,
+    cache_in,
+    cache_out,
+    use_cache,
+    out_newly,
+    out_status,
+    totals,
+):
+    """Estimate, for every move ``(row, col, colour)``, how many cells line
+    logic would newly determine if that cell of ``grid`` took that colour.
+
+    Each move resumes from ``masks`` (a stalled fixpoint of ``grid``'s
+    clues) and propagates from the changed row and column only, then undoes
+    itself through the trail; ``grid`` and ``masks`` come back unchanged.
+    The estimate is optimistic: ``masks`` may hold deductions that only the
+    old clues justified.  ``totals`` accumulates line solves, cache hits and
+    misses.  ``work_fwd`` and ``work_run`` must have room for two more
+    groups than the longest clue (a change can split a group in three).
+    """
+    height, width = grid.shape
+    n_lines = height + width
+    n_cells = height * width
+    nmax = max(height, width)
+    g_total = lens.shape[0]
+    new_lens = np.empty(g_total + 4, dtype=np.int64)
+    new_cols = np.empty(g_total + 4, dtype=np.int64)
+    new_offs = np.empty(n_lines + 1, dtype=np.int64)
+    row_lens = np.empty(nmax, dtype=np.int64)
+    row_cols = np.empty(nmax, dtype=np.int64)
+    col_lens = np.empty(nmax, dtype=np.int64)
+    col_cols = np.empty(nmax, dtype=np.int64)
+    trail_cell = np.empty(n_cells, dtype=np.int64)
+    trail_old = np.empty(n_cells, dtype=np.int64)
+    stamp = np.zeros(n_cells, dtype=np.int64)
+    queue = np.empty(2, dtype=np.int64)
+    stats = np.zeros(N_STATS, dtype=np.int64)
+    for m in range(moves.shape[0]):
+        r = moves[m, 0]
+        c = moves[m, 1]
+        old = grid[r, c]
+        grid[r, c] = moves[m, 2]
+        nr = _line_clue(grid, r, row_lens, row_cols)
+        nc = _line_clue(grid, height + c, col_lens, col_cols)
+        # Splice the two new clues into copies of the flat arrays.
+        g = 0
+        for line in range(n_lines):
+            new_offs[line] = g
+            if line == r:
+                for j in range(nr):
+                    new_lens[g] = row_lens[j]
+                    new_cols[g] = row_cols[j]
+                    g += 1
+            elif line == height + c:
+                for j in range(nc):
+                    new_lens[g] = col_lens[j]
+                    new_cols[g] = col_cols[j]
+                    g += 1
+            else:
+                for j in range(offs[line], offs[line + 1]):
+                    new_lens[g] = lens[j]
+                    new_cols[g] = cols[j]
+                    g += 1
+        new_offs[n_lines] = g
+        line_hash = _clue_hashes(new_lens, new_cols, new_offs, n_lines)
+        queue[0] = r
+        queue[1] = height + c
+        status = _propagate_trail(
+            masks, new_lens, new_cols, new_offs, line_hash, queue, work_run, work_fwd, work_bwd,
+            cache_key, cache_clue, cache_len, cache_in, cache_out, use_cache, stats,
+            trail_cell, trail_old, stamp, m + 1,
+        )
+        out_status[m] = status
+        out_newly[m] = stats[ST_NEWLY]
+        totals[0] += stats[ST_LINE_SOLVES]
+        totals[1] += stats[ST_HITS]
+        totals[2] += stats[ST_MISSES]
+        for t in range(stats[ST_TRAIL]):
+            cell = trail_cell[t]
+            masks[cell // width, cell % width] = trail_old[t]
+        grid[r, c] = old

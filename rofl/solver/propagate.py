@@ -72,7 +72,7 @@ class SolveResult:
         arrangement left.
     """
 
-    puzzle: Puzzle = field(repr=False)
+    puzzle: Puzzle | None = field(repr=False)
     status: str
     masks: np.ndarray = field(repr=False)
     line_solves: int
@@ -183,8 +183,6 @@ class LineSolver:
         -------
         SolveResult
         """
-        from rofl.solver import _kernels as k
-
         packed = _packed(puzzle)
         if start is None:
             masks = initial_masks(puzzle)
@@ -194,13 +192,25 @@ class LineSolver:
                 msg = f"start masks have shape {masks.shape}, the puzzle is {puzzle.height}x{puzzle.width}"
                 raise PuzzleError(msg)
         if lines is None:
-            queue = np.arange(puzzle.n_lines, dtype=np.int64)
+            queue = None
         else:
             queue = np.fromiter(lines, dtype=np.int64)
             if queue.size and (queue.min() < 0 or queue.max() >= puzzle.n_lines):
                 msg = f"line indices must be within 0..{puzzle.n_lines - 1}"
                 raise PuzzleError(msg)
-        self._buffers(packed.kmax, max(puzzle.width, puzzle.height))
+        return self.run(packed, masks, queue, puzzle=puzzle)
+
+    def run(self, packed: Packed, masks: np.ndarray, queue: np.ndarray | None = None, *, puzzle=None) -> SolveResult:
+        """Propagate in place on ``masks`` (``(H, W)`` int64, C order) for packed clues.
+
+        The unchecked fast path behind :meth:`solve`, for callers (refinement,
+        search) that already hold :class:`Packed` clues and valid masks.
+        """
+        from rofl.solver import _kernels as k
+
+        if queue is None:
+            queue = np.arange(sum(masks.shape), dtype=np.int64)
+        self._buffers(packed.kmax, max(masks.shape))
         stats = np.zeros(k.N_STATS, dtype=np.int64)
         status = k._propagate(
             masks,
@@ -234,36 +244,105 @@ class LineSolver:
             bad_line=bad if bad >= 0 else None,
         )
 
+    def estimate_moves(
+        self, grid: np.ndarray, masks: np.ndarray, packed: Packed, moves: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """For refinement: how many cells each single-cell change would newly determine.
+
+        Parameters
+        ----------
+        grid : (H, W) uint8 array
+            The current picture; ``packed`` holds its clues.
+        masks : (H, W) int64 array
+            Line logic's stalled fixpoint for those clues.
+        moves : (M, 3) int64 array of ``(row, col, colour)``
+            Each colour must still be possible in its cell's mask.
+
+        Returns
+        -------
+        newly : (M,) int64 array
+            Cells newly determined by resuming from ``masks`` with the
+            changed clues -- an optimistic estimate (see
+            ``_kernels._estimate_moves``); judge the winner with a full solve.
+        status : (M,) int64 array
+            0 solved, 1 stalled, 2 contradiction, per move.
+        """
+        from rofl.solver import _kernels as k
+
+        # Recolouring the middle of a group splits it in three: room for two
+        # more groups per line.
+        self._buffers(packed.kmax + 2, max(grid.shape))
+        newly = np.zeros(len(moves), dtype=np.int64)
+        status = np.zeros(len(moves), dtype=np.int64)
+        totals = np.zeros(3, dtype=np.int64)
+        k._estimate_moves(
+            grid,
+            masks,
+            packed.lens,
+            packed.cols,
+            packed.offs,
+            np.ascontiguousarray(moves, dtype=np.int64).reshape(-1, 3),
+            self._run,
+            self._fwd,
+            self._bwd,
+            self._cache_key,
+            self._cache_clue,
+            self._cache_len,
+            self._cache_in,
+            self._cache_out,
+            self._use_cache,
+            newly,
+            status,
+            totals,
+        )
+        self.line_solves_estimated = getattr(self, "line_solves_estimated", 0) + int(totals[0])
+        self.hits += int(totals[1])
+        self.misses += int(totals[2])
+        return newly, status
+
 
 @dataclass(frozen=True)
-class _Packed:
+class Packed:
+    """Clues in the kernels' types: writable int64 flat arrays plus a hash per line."""
+
     lens: np.ndarray
     cols: np.ndarray
     offs: np.ndarray
     clue_hash: np.ndarray
     kmax: int
 
+    @classmethod
+    def from_arrays(cls, lens: np.ndarray, cols: np.ndarray, offs: np.ndarray) -> Packed:
+        from rofl.solver import _kernels as k
 
-_PACK_CACHE: dict[int, tuple[Puzzle, _Packed]] = {}
+        counts = np.diff(offs)
+        return cls(
+            lens=lens,
+            cols=cols,
+            offs=offs,
+            clue_hash=k._clue_hashes(lens, cols, offs, len(offs) - 1),
+            kmax=int(counts.max()) if counts.size else 0,
+        )
+
+    @classmethod
+    def from_grid(cls, grid: np.ndarray) -> Packed:
+        """Clues of an ``(H, W)`` grid (compiled, unvalidated: the caller
+        guarantees palette indices)."""
+        from rofl.solver import _kernels as k
+
+        return cls.from_arrays(*k._grid_clues(np.ascontiguousarray(grid, dtype=np.uint8)))
 
 
-def _packed(puzzle: Puzzle) -> _Packed:
-    """The clue arrays in the kernels' types (writable int64), memoised per puzzle."""
+_PACK_CACHE: dict[int, tuple[Puzzle, Packed]] = {}
+
+
+def _packed(puzzle: Puzzle) -> Packed:
+    """The clue arrays of ``puzzle`` in the kernels' types, memoised per puzzle."""
     hit = _PACK_CACHE.get(id(puzzle))
     if hit is not None and hit[0] is puzzle:
         return hit[1]
-    from rofl.solver import _kernels as k
-
-    lens = puzzle.lengths.astype(np.int64)
-    cols = puzzle.colors.astype(np.int64)
-    offs = puzzle.offsets.astype(np.int64)
-    counts = np.diff(offs)
-    packed = _Packed(
-        lens=lens,
-        cols=cols,
-        offs=offs,
-        clue_hash=k._clue_hashes(lens, cols, offs, puzzle.n_lines),
-        kmax=int(counts.max()) if counts.size else 0,
+    packed = Packed.from_arrays(
+        puzzle.lengths.astype(np.int64), puzzle.colors.astype(np.int64), puzzle.offsets.astype(np.int64)
     )
     if len(_PACK_CACHE) > 64:
         _PACK_CACHE.clear()

@@ -1,0 +1,336 @@
+"""Refinement: change a picture as little as possible until its puzzle is
+uniquely solvable by line logic.
+
+The solver reads clues only: every candidate grid is judged by deriving its
+clues and line-solving them from scratch (with :class:`LineSolver`'s cache of
+line results, so a grid that differs in one cell costs a fraction of a full
+solve).  A puzzle that line logic solves completely has exactly one solution.
+
+The loop
+--------
+1. Solve the current grid's clues.  Cells line logic leaves undetermined are
+   where the picture is ambiguous: the only candidates for a change.
+2. Rank candidate changes (cell, colour) by how visible they are: the cost of
+   the new colour for the cell minus the cost of its current colour (ΔE2000
+   for colour pictures, distance from the threshold for black and white).
+   Only colours that line logic still allows in the cell are tried: they are
+   the alternatives that make the picture ambiguous.
+3. Try the cheapest few, keep the one that leaves the fewest undetermined
+   cells (ties: the cheaper).  Changed cells are locked: a cell changes at
+   most once, so the loop cannot oscillate and ends after at most ``H * W``
+   changes.
+4. If every undetermined cell is locked and the puzzle still stalls, the
+   fallback blanks (sets to background) the unlocked cells of the line with
+   the most undetermined cells.  A blank line stays blank, and an all-blank
+   picture is trivially solvable, so this ends too.  It is a last resort that
+   real pictures do not reach.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from rofl.errors import PuzzleError, UnsolvableError
+from rofl.puzzle import Palette, Puzzle
+from rofl.solver.propagate import LineSolver, Packed, SolveResult, determined, full_mask
+
+
+@dataclass(eq=False)
+class Refinement:
+    """The outcome of :func:`refine`.
+
+    Attributes
+    ----------
+    grid : (H, W) uint8 array
+        The final picture; its puzzle is uniquely line-solvable.
+    puzzle : Puzzle
+        The clues of ``grid``.
+    changed : (H, W) bool array
+        Cells that differ from the input grid.
+    iterations : int
+        Refinement rounds (solves of a candidate grid that was kept).
+    evaluations : int
+        Candidate grids solved in all.
+    line_solves : int
+        Line solves spent over the whole run (cache hits included).
+    sweeps : int
+        Sweeps of the final solve: the puzzle's difficulty.
+    fallback_lines : int
+        Lines blanked by the last-resort fallback (0 for real pictures).
+    reverted : int
+        Changes undone at the end because later changes made them
+        unnecessary.
+    seconds : float
+    """
+
+    grid: np.ndarray = field(repr=False)
+    puzzle: Puzzle = field(repr=False)
+    changed: np.ndarray = field(repr=False)
+    iterations: int
+    evaluations: int
+    line_solves: int
+    sweeps: int
+    fallback_lines: int
+    reverted: int
+    seconds: float
+    result: SolveResult = field(repr=False)
+
+    @property
+    def n_changed(self) -> int:
+        return int(np.count_nonzero(self.changed))
+
+
+def initial_masks_for(height: int, width: int, n_colors: int) -> np.ndarray:
+    return np.full((height, width), full_mask(n_colors), dtype=np.int64)
+
+
+def default_cost(grid: np.ndarray, n_colors: int) -> np.ndarray:
+    """0 for each cell's own colour, 1 for any other: ``(H, W, K)`` float64."""
+    cost = np.ones((*grid.shape, n_colors), dtype=np.float64)
+    np.put_along_axis(cost, grid[..., None].astype(np.intp), 0.0, axis=2)
+    return cost
+
+
+def refine(
+    grid: np.ndarray,
+    palette: Palette,
+    *,
+    cost: np.ndarray | None = None,
+    locked: np.ndarray | None = None,
+    solver: LineSolver | None = None,
+    progress: Callable[[int], None] | None = None,
+    verify: int = 12,
+    lazy_top: int = 256,
+    refresh_every: int = 8,
+) -> Refinement:
+    """Change as few, and as little visible, cells of ``grid`` as possible until
+    its puzzle is uniquely line-solvable.
+
+    Parameters
+    ----------
+    grid : (H, W) integer array of palette indices
+    palette : Palette
+    cost : (H, W, K) float array, optional
+        ``cost[r, c, k]``: how visibly wrong colour ``k`` is for cell
+        ``(r, c)``.  Default: 0 for the grid's own colour, 1 for the others.
+    locked : (H, W) bool array, optional
+        Cells that must never change.
+    solver : LineSolver, optional
+        Reused for its line cache; a fresh one by default.
+    progress : callable, optional
+        Called with the number of undetermined cells after every round.
+    lazy_top, refresh_every : int
+        Between full refreshes (every ``refresh_every`` rounds, or after a
+        round that gained nothing), only the ``lazy_top`` moves with the
+        best earlier estimates, and moves never estimated, are estimated
+        again.
+    verify : int
+        At most this many best-estimated changes are judged by a full
+        solve per round (fewer when the estimates prove no other can win).
+
+    Returns
+    -------
+    Refinement
+
+    Raises
+    ------
+    PuzzleError
+        Bad shapes or values.
+    UnsolvableError
+        Only with ``locked`` cells: when the locked cells alone keep the
+        puzzle ambiguous.
+    """
+    start_time = time.perf_counter()
+    if not isinstance(palette, Palette):
+        palette = Palette(palette)
+    original = np.asarray(grid)
+    if original.ndim != 2 or original.size == 0:
+        msg = f"refine needs a non-empty (H, W) grid, not shape {original.shape}"
+        raise PuzzleError(msg)
+    k = len(palette)
+    work = original.astype(np.uint8, copy=True)
+    if original.min() < 0 or original.max() >= k:
+        msg = f"grid values must be palette indices 0..{k - 1}"
+        raise PuzzleError(msg)
+    if cost is None:
+        cost = default_cost(work, k)
+    cost = np.asarray(cost, dtype=np.float64)
+    if cost.shape != (*work.shape, k):
+        msg = f"cost must have shape {(*work.shape, k)}, not {cost.shape}"
+        raise PuzzleError(msg)
+    user_locked = np.zeros(work.shape, dtype=bool) if locked is None else np.asarray(locked, dtype=bool)
+    if user_locked.shape != work.shape:
+        msg = f"locked must have shape {work.shape}, not {user_locked.shape}"
+        raise PuzzleError(msg)
+    solver = solver if solver is not None else LineSolver()
+    frozen = user_locked.copy()  # cells that may not change (again)
+
+    line_solves = 0
+    evaluations = 0
+    iterations = 0
+    h, w = work.shape
+    full_masks = initial_masks_for(h, w, k)
+
+    def full_solve(candidate: np.ndarray) -> tuple[Packed, SolveResult]:
+        """Judge a grid the honest way: its clues alone, from nothing known."""
+        nonlocal line_solves, evaluations
+        packed = Packed.from_grid(candidate)
+        result = solver.run(packed, full_masks.copy())
+        line_solves += result.line_solves
+        evaluations += 1
+        return packed, result
+
+    packed, result = full_solve(work)
+    # Colour index -> bit, to test which colours line logic still allows.
+    bits = np.int64(1) << np.arange(k, dtype=np.int64)
+    gain = np.full(work.shape, -1, dtype=np.int64)
+    refresh = True
+    while result.status == "stalled":
+        undetermined = result.undetermined
+        if progress is not None:
+            progress(undetermined)
+        open_cells = ~result.known & ~frozen
+        rows, cols, colours, added = _cheapest_moves(work, cost, result.masks, open_cells, bits)
+        if rows.size == 0:
+            break  # every undetermined cell is locked: fallback below
+        # Cheap, optimistic estimate (compiled) of the cells each move would
+        # newly determine: resume from the stalled state and propagate from
+        # the changed row and column only.  The state still contains the
+        # changed grid (the new colour was possible there), so this never
+        # fails; it may keep deductions that only the old clues justified,
+        # hence the honest check below.  Estimates far from the last change
+        # rarely move, so between full refreshes only the promising moves
+        # and those never estimated are estimated again (lazy greedy).
+        known_gain = gain[rows, cols]
+        pick = known_gain < 0
+        if refresh or rows.size <= lazy_top:
+            pick[:] = True
+        else:
+            pick[np.argsort(-known_gain, kind="stable")[:lazy_top]] = True
+        idx = np.flatnonzero(pick)
+        move_array = np.stack([rows[idx], cols[idx], colours[idx]], axis=1).astype(np.int64)
+        newly, status = solver.estimate_moves(work, result.masks, packed, move_array)
+        newly[status == 2] = -(10**9)  # cannot happen (see above); never pick it
+        gain[rows[idx], cols[idx]] = newly
+        scores = undetermined - gain[rows, cols]
+        order = np.lexsort((added, scores))
+        estimates = [
+            (int(scores[i]), float(added[i]), int(rows[i]), int(cols[i]), int(colours[i])) for i in order[:verify]
+        ]
+        # The estimate is a lower bound on the true count (resuming below
+        # the top of the lattice can only reach a narrower fixpoint), so
+        # judging candidates in estimate order can stop as soon as no
+        # remaining estimate could beat the best judged result.
+        best = None
+        for estimate, added, r, c, colour in estimates[:verify]:
+            if best is not None and (estimate, added) >= best[0]:
+                break
+            trial_grid = work.copy()
+            trial_grid[r, c] = colour
+            trial_packed, trial = full_solve(trial_grid)
+            score = (trial.undetermined, added)
+            if best is None or score < best[0]:
+                best = (score, r, c, trial_grid, trial_packed, trial)
+        if best is None:
+            break
+        (new_undetermined, _), r, c, work, packed, result = best
+        frozen[r, c] = True
+        iterations += 1
+        # Stale estimates misled us when the round gained little: refresh.
+        refresh = new_undetermined >= undetermined or iterations % refresh_every == 0
+
+    fallback_lines = 0
+    while result.status == "stalled":
+        # Last resort: blank the line with the most undetermined cells.
+        unknown = ~result.known
+        h, w = work.shape
+        scores = np.concatenate([unknown.sum(axis=1), unknown.sum(axis=0)])
+        blankable = np.concatenate(
+            [((work != 0) & ~user_locked).any(axis=1), ((work != 0) & ~user_locked).any(axis=0)]
+        )
+        scores = np.where(blankable, scores, -1)
+        line = int(np.argmax(scores))
+        if scores[line] <= 0:
+            msg = (
+                f"the locked cells keep the puzzle ambiguous: {result.undetermined} cells stay undetermined"
+            )
+            raise UnsolvableError(msg)
+        if line < h:
+            work[line, ~user_locked[line]] = 0
+        else:
+            work[~user_locked[:, line - h], line - h] = 0
+        fallback_lines += 1
+        iterations += 1
+        packed, result = full_solve(work)
+
+    # Later changes often make earlier ones unnecessary: put back every
+    # changed cell whose original colour keeps the puzzle line-solvable,
+    # most visible change first.
+    reverted = 0
+    if result.status == "solved" and fallback_lines == 0:
+        changed_cells = np.argwhere(work != original)
+        gain = cost[changed_cells[:, 0], changed_cells[:, 1], work[work != original]] - cost[
+            changed_cells[:, 0], changed_cells[:, 1], original[work != original]
+        ]
+        for i in np.argsort(-gain, kind="stable"):
+            r, c = changed_cells[i]
+            trial_grid = work.copy()
+            trial_grid[r, c] = original[r, c]
+            trial_packed, trial = full_solve(trial_grid)
+            if trial.status == "solved":
+                work, packed, result = trial_grid, trial_packed, trial
+                reverted += 1
+
+    if result.status != "solved":  # pragma: no cover - a grid's own clues cannot contradict
+        msg = f"refinement ended in state {result.status!r}"
+        raise UnsolvableError(msg)
+    puzzle = Puzzle.from_grid(work, palette)
+    if progress is not None:
+        progress(0)
+    return Refinement(
+        grid=work,
+        puzzle=puzzle,
+        changed=work != original,
+        iterations=iterations,
+        evaluations=evaluations,
+        line_solves=line_solves,
+        sweeps=result.sweeps,
+        fallback_lines=fallback_lines,
+        reverted=reverted,
+        seconds=time.perf_counter() - start_time,
+        result=result,
+    )
+
+
+def _cheapest_moves(
+    grid: np.ndarray,
+    cost: np.ndarray,
+    masks: np.ndarray,
+    open_cells: np.ndarray,
+    bits: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """One move per open cell: to the cheapest other colour that line logic
+    still allows there.  Returns rows, cols, colours and added costs."""
+    rows, cols = np.nonzero(open_cells)
+    cell_masks = masks[rows, cols]
+    current = grid[rows, cols]
+    allowed = (cell_masks[:, None] & bits[None, :]) != 0
+    allowed[np.arange(rows.size), current] = False
+    added = cost[rows, cols, :] - cost[rows, cols, current][:, None]
+    added = np.where(allowed, added, np.inf)
+    colour = np.argmin(added, axis=1) if rows.size else np.zeros(0, dtype=np.intp)
+    best = added[np.arange(rows.size), colour]
+    usable = np.isfinite(best)
+    return rows[usable], cols[usable], colour[usable], best[usable]
+
+
+def unique_line_solvable(puzzle: Puzzle, solver: LineSolver | None = None) -> bool:
+    """Whether line logic alone solves ``puzzle`` (which proves it unique)."""
+    return (solver or LineSolver(cache_mb=0)).solve(puzzle).status == "solved"
+
+
+__all__ = ["Refinement", "default_cost", "refine", "unique_line_solvable", "determined"]

@@ -1,0 +1,134 @@
+"""Refinement: the result is always a uniquely line-solvable picture close to the input."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+
+from rofl.errors import PuzzleError, UnsolvableError
+from rofl.puzzle import Palette, Puzzle
+from rofl.refine import refine
+from rofl.solver import LineSolver, solve
+
+PALETTES = {
+    2: Palette.black_white(),
+    3: Palette(["#ffffff", "#000000", "#ff0000"]),
+    4: Palette(["#ffffff", "#000000", "#ff0000", "#00ff00"]),
+}
+
+
+def assert_valid(result, original, locked=None):
+    """The clues alone line-solve to exactly the final grid, and the report is honest."""
+    again = Puzzle.from_grid(result.grid, result.puzzle.palette)
+    assert again == result.puzzle
+    solved = solve(again)
+    assert solved.status == "solved"
+    np.testing.assert_array_equal(solved.grid, result.grid)
+    np.testing.assert_array_equal(result.changed, result.grid != original)
+    if locked is not None:
+        assert not (result.changed & locked).any()
+
+
+ADVERSARIAL = {
+    "checkerboard": (np.indices((30, 30)).sum(0) % 2).astype(np.uint8),
+    "checkerboard-3": (np.indices((21, 21)).sum(0) % 3).astype(np.uint8),
+    "noise": np.random.default_rng(1).integers(0, 2, (40, 40)).astype(np.uint8),
+    "noise-4": np.random.default_rng(2).integers(0, 4, (30, 30)).astype(np.uint8),
+    "1xN": np.random.default_rng(3).integers(0, 2, (1, 57)).astype(np.uint8),
+    "Nx1": np.random.default_rng(4).integers(0, 3, (57, 1)).astype(np.uint8),
+    "one colour": np.ones((20, 20), dtype=np.uint8),
+    "background only": np.zeros((7, 9), dtype=np.uint8),
+    "1x1": np.ones((1, 1), dtype=np.uint8),
+    "stripes": (np.indices((16, 16))[1] % 2).astype(np.uint8),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ADVERSARIAL))
+def test_adversarial_inputs_terminate_with_a_valid_puzzle(name):
+    grid = ADVERSARIAL[name]
+    palette = PALETTES[max(2, int(grid.max()) + 1)]
+    result = refine(grid, palette)
+    assert_valid(result, grid)
+    assert result.fallback_lines == 0
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.integers(2, 4).flatmap(
+        lambda k: st.tuples(
+            st.just(k),
+            arrays(np.uint8, st.tuples(st.integers(1, 9), st.integers(1, 9)), elements=st.integers(0, k - 1)),
+        )
+    )
+)
+def test_random_grids_become_uniquely_line_solvable(case):
+    k, grid = case
+    result = refine(grid, PALETTES[k])
+    assert_valid(result, grid)
+
+
+@settings(max_examples=40, deadline=None)
+@given(arrays(np.uint8, (8, 8), elements=st.integers(0, 1)), arrays(np.bool_, (8, 8)))
+def test_locked_cells_never_change(grid, locked):
+    try:
+        result = refine(grid, PALETTES[2], locked=locked)
+    except UnsolvableError as exc:
+        assert "locked cells" in str(exc)
+        return
+    assert_valid(result, grid, locked)
+
+
+def test_a_line_solvable_grid_is_left_alone():
+    grid = np.array([[1, 0, 1], [1, 1, 1], [0, 1, 0]], dtype=np.uint8)
+    result = refine(grid, PALETTES[2])
+    assert result.n_changed == 0
+    assert result.iterations == 0
+
+
+def test_the_cheapest_cell_is_the_one_changed():
+    # [[1, 0], [0, 1]] and its mirror share their clues; changing any one
+    # cell breaks the tie, and the cost says which one is least visible.
+    grid = np.array([[1, 0], [0, 1]], dtype=np.uint8)
+    for cheap in [(0, 0), (0, 1), (1, 0), (1, 1)]:
+        cost = np.full((2, 2, 2), 5.0)
+        for r in range(2):
+            for c in range(2):
+                cost[r, c, grid[r, c]] = 0.0
+        cost[cheap][1 - grid[cheap]] = 0.1
+        result = refine(grid, PALETTES[2], cost=cost)
+        assert result.n_changed == 1
+        assert result.changed[cheap]
+
+
+def test_locked_ambiguity_is_reported():
+    grid = np.array([[1, 0], [0, 1]], dtype=np.uint8)
+    with pytest.raises(UnsolvableError, match="2x2|locked cells keep the puzzle ambiguous: 4 cells"):
+        refine(grid, PALETTES[2], locked=np.ones((2, 2), dtype=bool))
+
+
+def test_a_shared_solver_gives_the_same_result():
+    grid = ADVERSARIAL["noise"]
+    fresh = refine(grid, PALETTES[2])
+    solver = LineSolver()
+    refine(ADVERSARIAL["checkerboard"], PALETTES[2], solver=solver)
+    shared = refine(grid, PALETTES[2], solver=solver)
+    np.testing.assert_array_equal(fresh.grid, shared.grid)
+    assert solver.hits > 0
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"grid": np.zeros((0, 3))}, "non-empty"),
+        ({"grid": np.full((2, 2), 7)}, "palette indices"),
+        ({"cost": np.zeros((2, 2))}, "cost must have shape"),
+        ({"locked": np.zeros((3, 3), dtype=bool)}, "locked must have shape"),
+    ],
+)
+def test_bad_arguments(kwargs, message):
+    args = {"grid": np.zeros((2, 2), dtype=np.uint8)} | kwargs
+    with pytest.raises(PuzzleError, match=message):
+        refine(args.pop("grid"), PALETTES[2], **args)
