@@ -57,6 +57,8 @@ def read_puzzle(path: str | Path):
         module = _BY_SUFFIX.get(path.suffix.lower())
     if module is None and data.lstrip()[:1] == b"{":
         module = "rofl.formats.corpus"
+    if module is None and data.lstrip().startswith(b"NotMine{"):
+        module = "rofl.formats.notmine"
     if module is None:
         known = ", ".join(sorted(_BY_SUFFIX))
         msg = f"{path}: unknown puzzle format (known extensions: {known})"
