@@ -14,18 +14,30 @@ from rofl.errors import FormatError, UsageError
 _SHEET_SUFFIXES = (".png", ".pdf")
 
 
+def _stdin_bytes() -> bytes:
+    """All of standard input, refusing more than a puzzle file may hold."""
+    from rofl.formats import MAX_FILE_BYTES
+
+    stream = getattr(sys.stdin, "buffer", None)
+    data = stream.read(MAX_FILE_BYTES + 1) if stream is not None else sys.stdin.read(MAX_FILE_BYTES + 1).encode()
+    if len(data) > MAX_FILE_BYTES:
+        msg = f"standard input: larger than the {MAX_FILE_BYTES}-byte limit"
+        raise FormatError(msg)
+    return data
+
+
 def _read_secret() -> str:
     """The secret from standard input, without its trailing newline.
 
     On a terminal the input is not echoed.
     """
-    stdin = click.get_text_stream("stdin")
-    if stdin.isatty():
+    if sys.stdin.isatty():
         return click.prompt("Secret", hide_input=True, confirmation_prompt=True, prompt_suffix=": ")
+    data = _stdin_bytes()
     try:
-        text = stdin.read()
+        text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        msg = f"standard input is not valid text ({exc.reason} at byte {exc.start + 1})"
+        msg = f"standard input is not UTF-8 text ({exc.reason} at byte {exc.start + 1})"
         raise UsageError(msg) from None
     if text.endswith("\n"):
         text = text[:-1]
@@ -85,16 +97,13 @@ def hide(text: str | None, output: str | None, sheet: str | None, cipher: bool) 
 
 def _load(source: str | None):
     """The puzzle of a file path, a cipher string, or standard input."""
-    from rofl.formats import _BY_MAGIC, MAX_FILE_BYTES, notmine, read_puzzle
+    from rofl.formats import _BY_MAGIC, notmine, read_puzzle
 
     if source is not None and source.lstrip().startswith(notmine.LEADER):
         return notmine.read_bytes(source, where="the cipher")[0]  # type: ignore[arg-type]
     if source is not None and source != "-":
         return read_puzzle(source)[0]
-    data = click.get_binary_stream("stdin").read(MAX_FILE_BYTES + 1)
-    if len(data) > MAX_FILE_BYTES:
-        msg = f"standard input: larger than the {MAX_FILE_BYTES}-byte limit"
-        raise FormatError(msg)
+    data = _stdin_bytes()
     if data.lstrip().startswith(notmine.LEADER.encode()):
         return notmine.read_bytes(data, where="standard input")[0]
     for magic, module in _BY_MAGIC:
