@@ -114,7 +114,8 @@ def test_missing_glyphs_are_blank_and_high_bits_are_ignored():
     short = notmine.loads("NotMine{2,3,*}")
     np.testing.assert_array_equal(short.picture, [[1, 1, 0], [0, 0, 0]])
     assert notmine.loads("NotMine{ 1, 2, a }") == notmine.loads("NotMine{ 1, 2, ! }")  # 'a' = 64 + 0
-    assert notmine.loads("NotMine{ 1, 2, ~ }").bits().tolist() == [[(ord("~") - 33) % 64 & 7, (ord("~") - 33) % 64 >> 3]]
+    tilde = (ord("~") - 33) % 64  # 93 - 64 = 29 = 0b011101
+    assert notmine.loads("NotMine{ 1, 2, ~ }").bits().tolist() == [[tilde & 7, tilde >> 3]] == [[5, 3]]
     assert notmine.loads("  NotMine{ 1, 4,\n  ** \n ** }\n") == notmine.loads("NotMine{ 1, 4, ** }")
 
 
