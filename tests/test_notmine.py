@@ -182,3 +182,28 @@ def test_writer_needs_black_and_white_and_a_solution():
     ambiguous = Puzzle.from_grid(np.eye(2, dtype=np.uint8), Palette.black_white())
     with pytest.raises(FormatError, match="give the solution"):
         notmine.write_bytes(ambiguous)
+
+
+def unescape_reference(content: str) -> str:
+    """Read left to right; a backslash before a quote or backslash escapes it."""
+    out, i = [], 0
+    while i < len(content):
+        if content[i] == "\\" and i + 1 < len(content) and content[i + 1] in '"\\':
+            out.append(content[i + 1])
+            i += 2
+        else:
+            out.append(content[i])
+            i += 1
+    return "".join(out)
+
+
+@settings(deadline=None, max_examples=300)
+@given(st.text(alphabet='\\"!ab', max_size=30))
+def test_unescape_matches_reference(content):
+    assert notmine._unescape(content) == unescape_reference(content)
+
+
+def test_large_cipher_is_read_quickly_enough_to_finish():
+    # a 4 MB content of escaped quotes must not take a character-by-character Python loop
+    field = notmine.loads("NotMine{ 2000, 2000, " + '\\"' * 2_000_000 + " }")
+    assert field.picture[:, 0::2].all() and not field.picture[:, 1::2].any()

@@ -46,6 +46,7 @@ MAX_CELLS = 1 << 24
 _HEADER = re.compile(r"\s*NotMine\{\s*([0-9]+)\s*,\s*([0-9]+)\s*,(.*)\}\s*", re.DOTALL)
 _OFFSET = ord("!")
 _NOT_GLYPH = re.compile(r"[^!-~]")
+_ESCAPE = re.compile(r'\\(["\\])')
 
 
 @dataclass(frozen=True, eq=False)
@@ -119,17 +120,8 @@ class Field:
 
 
 def _unescape(content: str) -> str:
-    out = []
-    i = 0
-    while i < len(content):
-        ch = content[i]
-        if ch == "\\" and i + 1 < len(content) and content[i + 1] in "\"\\":
-            out.append(content[i + 1])
-            i += 2
-            continue
-        out.append(ch)
-        i += 1
-    return "".join(out)
+    # left to right, like a string literal: \\ and \" stand for one character
+    return _ESCAPE.sub(r"\1", content)
 
 
 def loads(text: str | bytes, *, where: str = "NotMine cipher") -> Field:
