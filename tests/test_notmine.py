@@ -207,3 +207,26 @@ def test_large_cipher():
     # a million escaped quotes: every even cell filled
     field = notmine.loads("NotMine{ 1000, 2000, " + '\\"' * 1_000_000 + " }")
     assert field.picture[:, 0::2].all() and not field.picture[:, 1::2].any()
+
+
+@settings(deadline=None, max_examples=300)
+@given(
+    st.one_of(
+        st.binary(max_size=60),
+        st.text(max_size=60),
+        st.builds(lambda a, b: "NotMine{" + a + "}" + b, st.text(max_size=40), st.text(" \n}", max_size=3)),
+        st.builds(
+            lambda r, c, t: f"NotMine{{ {r}, {c}, {t} }}",
+            st.integers(-3, 40),
+            st.integers(-3, 40),
+            st.text(max_size=30),
+        ),
+    )
+)
+def test_hostile_ciphers_fail_cleanly(data):
+    try:
+        field = notmine.loads(data)
+    except FormatError:
+        return
+    assert field.rows >= 1 and field.cols >= 1
+    assert notmine.loads(notmine.dumps(field)) == field
