@@ -33,6 +33,7 @@ __all__ = [
     "UnsolvableError",
     "UsageError",
     "__version__",
+    "register",
     *_LAZY,
 ]
 
@@ -49,6 +50,21 @@ def __getattr__(name: str) -> Any:
 
 def __dir__() -> list[str]:
     return sorted(__all__)
+
+
+def register() -> None:
+    """Register the ROFL format with Pillow (``Image.open``/``save`` of ``.rofl``); idempotent.
+
+    Called by ``import rofl``; costs only the import of ``PIL.Image``.
+    """
+    try:
+        from rofl import RoflImagePlugin
+    except ImportError:  # Pillow missing: everything but pictures still works
+        return
+    RoflImagePlugin.register()
+
+
+register()
 
 
 if TYPE_CHECKING:

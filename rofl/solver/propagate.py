@@ -34,15 +34,11 @@ def masks_to_grid(masks: np.ndarray) -> np.ndarray:
 
     Cells that are not determined get the lowest colour still possible.
     """
-    low = masks & -masks  # lowest set bit
-    # bit_length of a power of two; works for bit 63 (negative) too
-    u = low.view(np.uint64)
-    idx = np.zeros(masks.shape, dtype=np.uint8)
-    for shift in (32, 16, 8, 4, 2, 1):
-        big = u >= (np.uint64(1) << np.uint64(shift))
-        idx[big] += shift
-        u = np.where(big, u >> np.uint64(shift), u)
-    return idx
+    low = (masks & -masks).view(np.uint64)  # lowest set bit, a power of two
+    # log2 of a power of two is exact in float64 (up to 2**63)
+    with np.errstate(divide="ignore"):
+        idx = np.log2(low.astype(np.float64))
+    return np.where(low == 0, 0, idx).astype(np.uint8)
 
 
 def determined(masks: np.ndarray) -> np.ndarray:

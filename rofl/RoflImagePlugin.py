@@ -1,0 +1,106 @@
+"""Pillow plugin for ROFL files: ``Image.open("x.rofl")`` solves the puzzle.
+
+Modelled on Pillow's ``QoiImagePlugin``: :func:`_accept` checks the magic,
+``_open`` reads the header only (size, palette) and raises ``SyntaxError``
+for files that are not ROFL so ``Image.open`` tries the next plugin; the
+decoder reads the whole file, parses it and solves the puzzle when the
+picture is loaded, so a broken or unsolvable file raises a
+:class:`rofl.FormatError` / :class:`rofl.UnsolvableError` from ``load()``.
+Saving follows ``rofl encode``: the picture's pixels are the cells, and the
+file is written only when line logic solves it back.
+
+``import rofl`` registers the plugin (:func:`register` is idempotent).
+"""
+
+from __future__ import annotations
+
+from typing import IO
+
+from PIL import Image, ImageFile, ImagePalette
+
+FORMAT = "ROFL"
+MIME = "image/x-rofl"
+EXTENSION = ".rofl"
+# magic + extended header + colour count + the largest palette
+_HEADER_BYTES = 11 + 3 * 255
+
+
+def _accept(prefix: bytes) -> bool:
+    return prefix[:4] == b"ROFL"
+
+
+class RoflImageFile(ImageFile.ImageFile):
+    format = FORMAT
+    format_description = "ROFL nonogram picture"
+
+    def _open(self) -> None:
+        from rofl.formats.rofl import parse_header
+
+        assert self.fp is not None
+        prefix = self.fp.read(_HEADER_BYTES)
+        if not _accept(prefix):
+            msg = "not a ROFL file"
+            raise SyntaxError(msg)
+        where = str(self.filename) if self.filename else "<rofl>"
+        header = parse_header(prefix, where=where)
+        self._size = (header.width, header.height)
+        self._mode = "P"
+        self.palette = ImagePalette.raw("RGB", header.palette)
+        self.info["rofl_form"] = "extended" if header.extended else "plain"
+        # the decoder fills self.info with the metadata once it has read the file
+        self.tile = [ImageFile._Tile("rofl", (0, 0, *self._size), 0, (where, self.info))]
+
+
+class RoflDecoder(ImageFile.PyDecoder):
+    _pulls_fd = True
+
+    def decode(self, buffer: bytes | Image.SupportsArrayInterface) -> tuple[int, int]:
+        from rofl.decode import solve_picture
+        from rofl.errors import FormatError
+        from rofl.formats.rofl import MAX_FILE_BYTES, parse
+
+        assert self.fd is not None
+        where, info = self.args
+        data = self.fd.read(MAX_FILE_BYTES + 1)
+        if len(data) > MAX_FILE_BYTES:
+            msg = f"{where}: larger than the {MAX_FILE_BYTES}-byte limit"
+            raise FormatError(msg)
+        rofl_file = parse(data, where=where)
+        puzzle = rofl_file.puzzle
+        if (puzzle.width, puzzle.height) != (self.state.xsize, self.state.ysize):
+            msg = f"{where}: the file changed while it was read"
+            raise FormatError(msg)
+        grid = solve_picture(puzzle, crc32=rofl_file.crc32, where=where)
+        info.update(puzzle.meta)
+        if rofl_file.crc32 is not None:
+            info["rofl_crc32"] = rofl_file.crc32
+        self.set_as_raw(grid.tobytes())
+        return -1, 0
+
+
+def _save(im: Image.Image, fp: IO[bytes], filename: str | bytes) -> None:
+    """Write ``im`` (one pixel per cell) as ROFL.
+
+    Options (``im.save(path, title=...)``): ``background``, ``title``,
+    ``author``, ``licence``, ``crc``.
+    """
+    from rofl.encode import encode_grid
+    from rofl.pixelart import grid_from_image
+
+    options = im.encoderinfo
+    grid, palette = grid_from_image(im, background=options.get("background"))
+    meta = {k: str(options[k]) for k in ("title", "author", "licence") if options.get(k)}
+    where = filename.decode() if isinstance(filename, bytes) else str(filename)
+    fp.write(encode_grid(grid, palette, meta=meta, crc=bool(options.get("crc", False)), where=where))
+
+
+def register() -> None:
+    """Register the ROFL format with Pillow (open, save, extension, MIME type); idempotent."""
+    Image.register_open(FORMAT, RoflImageFile, _accept)
+    Image.register_decoder("rofl", RoflDecoder)
+    Image.register_save(FORMAT, _save)
+    Image.register_extension(FORMAT, EXTENSION)
+    Image.register_mime(FORMAT, MIME)
+
+
+register()

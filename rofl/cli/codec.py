@@ -1,0 +1,164 @@
+"""``rofl decode``, ``rofl encode`` and ``rofl info``: the ROFL image format on the command line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from rofl.cli._app import main
+from rofl.errors import ImageError, UsageError
+
+
+def _read_any(file: str):
+    """(puzzle, crc32 or None, RoflFile or None) of a ROFL file or any other puzzle format."""
+    from rofl._io import read_capped
+    from rofl.formats import MAX_FILE_BYTES, read_puzzle
+    from rofl.formats import rofl as codec
+
+    data = read_capped(file, MAX_FILE_BYTES)
+    if data.startswith(codec.MAGIC) or Path(file).suffix.lower() == codec.EXTENSION:
+        info = codec.parse(data, where=file)
+        return info.puzzle, info.crc32, info
+    puzzle, _ = read_puzzle(file)
+    return puzzle, None, None
+
+
+def _pillow_format(path: Path) -> str:
+    from PIL import Image
+
+    Image.init()
+    fmt = Image.registered_extensions().get(path.suffix.lower())
+    if fmt is None or fmt not in Image.SAVE:
+        msg = f"{path}: Pillow cannot write files with extension {path.suffix or '(none)'!r}"
+        raise UsageError(msg)
+    return fmt
+
+
+@main.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Picture to write (default: FILE.png).")
+@click.option("--scale", type=click.IntRange(1, 64), default=1, show_default=True, help="Pixels per cell side.")
+def decode(file: str, output: str | None, scale: int) -> None:
+    """Solve the ROFL file FILE and write its picture.
+
+    The output format follows the extension of OUTPUT (any format Pillow
+    writes).  When the puzzle cannot be solved, or the solved picture does
+    not match the CRC-32 the file stores, nothing is written and the exit
+    status is 1.
+    """
+    from rofl._io import atomic_open
+    from rofl.decode import solve_picture
+    from rofl.pixelart import image_from_grid
+
+    out = Path(output) if output else Path(file).with_suffix(".png")
+    fmt = _pillow_format(out)
+    puzzle, crc, _ = _read_any(file)
+    grid = solve_picture(puzzle, crc32=crc, where=file)
+    image = image_from_grid(grid, puzzle.palette, scale=scale)
+    try:
+        with atomic_open(out, "wb") as f:
+            image.save(f, format=fmt)
+    except (OSError, ValueError, KeyError):
+        # some formats (JPEG...) have no palette mode
+        with atomic_open(out, "wb") as f:
+            image.convert("RGB").save(f, format=fmt)
+    click.echo(f"{out}: {puzzle.width}x{puzzle.height}, {puzzle.n_colors} colours ({fmt})")
+
+
+@main.command()
+@click.argument("picture", type=click.Path(dir_okay=False))
+@click.option("-o", "--output", type=click.Path(dir_okay=False), help="ROFL file to write (default: PICTURE.rofl).")
+@click.option("--background", metavar="COLOUR", help="Background colour #rrggbb (default: see `rofl info`).")
+@click.option("--title", help="Title to store in the file.")
+@click.option("--author", help="Author to store in the file.")
+@click.option("--licence", "licence", help="Licence to store in the file.")
+@click.option("--crc/--no-crc", default=False, show_default=True, help="Store a CRC-32 of the picture.")
+def encode(
+    picture: str,
+    output: str | None,
+    background: str | None,
+    title: str | None,
+    author: str | None,
+    licence: str | None,
+    crc: bool,
+) -> None:
+    """Store the pixel-art PICTURE (one pixel per cell) as a ROFL file.
+
+    Every pixel is a cell; a picture may have at most 64 colours (the
+    background included).  Transparent pixels are background.  The
+    background is --background, else white when the picture has transparent
+    pixels, else palette entry 0 of a palette picture, else the most
+    frequent colour.  The file is written only when line logic alone solves
+    the puzzle back to this picture; otherwise the command says how many
+    cells stay undetermined and exits with status 1 (`rofl make` turns any
+    picture into a solvable puzzle).
+    """
+    from PIL import Image, UnidentifiedImageError
+
+    from rofl._io import atomic_write
+    from rofl.encode import encode_grid
+    from rofl.pixelart import grid_from_image
+
+    out = Path(output) if output else Path(picture).with_suffix(".rofl")
+    try:
+        with Image.open(picture) as image:
+            image.load()
+            grid, palette = grid_from_image(image, background=background)
+    except UnidentifiedImageError:
+        msg = f"{picture}: not a picture Pillow can read"
+        raise ImageError(msg) from None
+    except Image.DecompressionBombError as exc:
+        msg = f"{picture}: {exc}"
+        raise ImageError(msg) from None
+    meta = {k: v for k, v in (("title", title), ("author", author), ("licence", licence)) if v}
+    data = encode_grid(grid, palette, meta=meta, crc=crc, where=picture)
+    atomic_write(out, data)
+    form = "extended" if data[4] == 0 else "plain"
+    click.echo(f"{out}: {len(data)} bytes, {grid.shape[1]}x{grid.shape[0]}, {len(palette)} colours ({form} form)")
+
+
+@main.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--solve/--no-solve", "do_solve", default=True, show_default=True, help="Try line logic.")
+def info(file: str, do_solve: bool) -> None:
+    """Describe the ROFL (or other puzzle) file FILE: size, colours, clues, metadata, solvability."""
+    import numpy as np
+
+    from rofl.decode import solve_picture
+    from rofl.errors import FormatError, UnsolvableError
+
+    puzzle, crc, rf = _read_any(file)
+    w, h = puzzle.width, puzzle.height
+    lines = []
+    if rf is not None:
+        version = f", version {rf.version}" if rf.version is not None else ""
+        lines.append(f"file: {file} ({rf.size} bytes, {rf.form} form{version})")
+    else:
+        lines.append(f"file: {file} (not ROFL)")
+    lines.append(f"size: {w}x{h} ({w * h} cells)")
+    colours = puzzle.palette.hex()
+    lines.append(f"colours: {len(colours)}: {colours[0]} (background) {' '.join(colours[1:])}".rstrip())
+    counts = np.diff(puzzle.offsets)
+    lengths = puzzle.lengths
+    filled = int(lengths[: puzzle.offsets[h]].sum())
+    mean = f", mean length {lengths.mean():.2f}" if lengths.size else ""
+    lines.append(
+        f"clues: {puzzle.n_groups} groups ({int(counts[:h].sum())} in rows, {int(counts[h:].sum())} in columns), "
+        f"at most {int(counts.max())} per line, {int((counts == 0).sum())} empty lines{mean}"
+    )
+    lines.append(f"filled cells: {filled} of {w * h} ({100 * filled / (w * h):.1f}%)")
+    for key, value in puzzle.meta.items():
+        lines.append(f"{key}: {value}")
+    if rf is not None and rf.skipped:
+        lines.append(f"skipped chunks: {' '.join(rf.skipped)}")
+    if crc is not None:
+        lines.append(f"crc-32: {crc:08x}")
+    if do_solve:
+        try:
+            solve_picture(puzzle, crc32=crc)
+            status = "solved" + (", CRC-32 matches" if crc is not None else "")
+        except (UnsolvableError, FormatError) as exc:
+            status = f"not decodable: {exc}"
+        lines.append(f"line logic: {status}")
+    click.echo("\n".join(lines))

@@ -1,0 +1,652 @@
+"""The ROFL file format: a picture stored as its nonogram (see ``spec/ROFL.md``).
+
+Two forms share one layout of clues:
+
+* **plain** -- exactly the original proposal: ``"ROFL"``, width, height and
+  colour count in one byte each, the palette (3-byte RGB, entry 0 is the
+  background), then for every row and then every column a group count
+  followed by the groups.  Nothing may follow the last column.
+* **extended** -- byte 4 is ``0x00`` (a width no plain file can have), then a
+  version byte, 16-bit width and height, the same colour count, palette and
+  clue block, and finally a sequence of tagged chunks (metadata, a CRC-32 of
+  the solved picture) closed by an empty ``IEND`` chunk, the last bytes of
+  the file.
+
+A group is its length followed by its colour index; with two colours or
+fewer the colour byte is left out (every group is colour 1).  Counts and
+lengths take one byte, or two (big-endian) when a side exceeds 255.
+
+Reading is done in two layers: ``construct`` structs describe the header and
+the chunks (and, in :data:`SCHEMA`, the whole file: the slow, obviously
+correct reference the tests compare against), while the clue block -- up to
+hundreds of thousands of groups -- is located line by line and decoded with
+numpy, never with one ``Struct`` per group.  Every count is checked against
+what its line can hold and against the bytes left before the array it sizes
+is touched; every error names the byte offset.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import zlib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+import numpy as np
+from construct import (
+    Array,
+    Bytes,
+    Check,
+    Computed,
+    Const,
+    ConstructError,
+    Error,
+    GreedyBytes,
+    If,
+    IfThenElse,
+    Int8ub,
+    Int16ub,
+    Int32ub,
+    Peek,
+    Prefixed,
+    RepeatUntil,
+    Struct,
+    Switch,
+    Terminated,
+    this,
+)
+
+from rofl.errors import FormatError, PuzzleError
+from rofl.puzzle import MAX_COLORS, Palette, Puzzle
+
+MAGIC = b"ROFL"
+#: Version written in the extended header; readers reject any other.
+VERSION = 1
+#: Largest file this reader accepts (the whole file is read before parsing).
+MAX_FILE_BYTES = 64 * 1024 * 1024
+#: Largest picture this reader decodes (cells): 2048 x 2048.  The solver keeps
+#: 8 bytes per cell and a hostile 16 KB file could otherwise ask for 4096 x 4096.
+MAX_CELLS = 1 << 22
+#: Largest side of either form.
+MAX_SIDE_PLAIN = 255
+MAX_SIDE_EXTENDED = 65535
+#: Metadata keys: short lowercase ASCII names.
+META_KEY = re.compile(r"[a-z][a-z0-9_.-]{0,63}")
+MIME = "image/x-rofl"
+EXTENSION = ".rofl"
+
+# ---------------------------------------------------------------- construct
+
+PLAIN_HEAD = Struct(
+    "width" / Int8ub,
+    "height" / Int8ub,
+)
+EXTENDED_HEAD = Struct(
+    "marker" / Const(b"\x00"),
+    "version" / Int8ub,
+    "width" / Int16ub,
+    "height" / Int16ub,
+)
+CHUNK_HEAD = Struct(
+    "tag" / Bytes(4),
+    "length" / Int32ub,
+)
+META_CHUNK = b"meta"
+CRC_CHUNK = b"pcrc"
+END_CHUNK = b"IEND"
+CRC_PAYLOAD = Struct("crc" / Int32ub, Terminated)
+
+
+def _count_field(ctx) -> int:
+    """Bytes of a count or a length: 1, or 2 when a side exceeds 255."""
+    return 2 if max(ctx.head.width, ctx.head.height) > MAX_SIDE_PLAIN else 1
+
+
+def _line_capacity(ctx) -> int:
+    """Cells of the line being parsed: rows come first, then columns."""
+    head = ctx._.head
+    return head.width if ctx._index < head.height else head.height
+
+
+_LINE = Struct(
+    "count" / Switch(this._.nbytes, {1: Int8ub, 2: Int16ub}, default=Error),
+    # a line of n cells holds at most n groups (groups of different colours may touch)
+    Check(lambda ctx: ctx.count <= _line_capacity(ctx)),
+    "groups" / Bytes(this.count * this._.group_size),
+)
+
+#: The whole file as one construct schema: the reference parser and builder.
+#: It walks one ``Struct`` per line (fine for tests, slow for big files) and
+#: checks the structure only; :func:`parse` is the fast reader and adds every
+#: semantic check.  Never ``compile()`` it: it may see untrusted data.
+SCHEMA = Struct(
+    "magic" / Const(MAGIC),
+    "first" / Peek(Int8ub),
+    "extended" / Computed(this.first == 0),
+    "head" / IfThenElse(this.extended, EXTENDED_HEAD, PLAIN_HEAD),
+    Check(lambda ctx: not ctx.extended or ctx.head.version == VERSION),
+    Check((this.head.width >= 1) & (this.head.height >= 1)),
+    "ncolors" / Int8ub,
+    Check(this.ncolors >= 1),
+    "palette" / Array(this.ncolors, Bytes(3)),
+    "nbytes" / Computed(_count_field),
+    "group_size" / Computed(lambda ctx: ctx.nbytes + (1 if ctx.ncolors >= 3 else 0)),
+    "lines" / Array(this.head.width + this.head.height, _LINE),
+    "chunks"
+    / If(
+        this.extended,
+        RepeatUntil(
+            lambda chunk, chunks, ctx: chunk.tag == END_CHUNK,
+            Struct("tag" / Bytes(4), "data" / Prefixed(Int32ub, GreedyBytes)),
+        ),
+    ),
+    Terminated,
+)
+
+
+# ------------------------------------------------------------------ reading
+
+
+@dataclass(frozen=True)
+class Header:
+    """What the first bytes of a ROFL file say (all a Pillow ``_open`` needs)."""
+
+    extended: bool
+    version: int | None
+    width: int
+    height: int
+    palette: bytes
+    #: offset of the first row's group count
+    clue_offset: int
+
+    @property
+    def n_colors(self) -> int:
+        return len(self.palette) // 3
+
+    @property
+    def count_bytes(self) -> int:
+        """Bytes of every count and length: 1, or 2 when a side exceeds 255."""
+        return 2 if max(self.width, self.height) > MAX_SIDE_PLAIN else 1
+
+
+@dataclass(frozen=True, eq=False)
+class RoflFile:
+    """A parsed ROFL file: the puzzle and what the container said about it.
+
+    Attributes
+    ----------
+    puzzle : Puzzle
+        Clues, palette and ``meta`` (from the ``meta`` chunks).
+    extended : bool
+        Whether the file uses the extended form.
+    version : int or None
+        The extended header's version; None for a plain file.
+    crc32 : int or None
+        CRC-32 of the solved picture, when the file stores one.
+    skipped : tuple of str
+        Tags of ancillary chunks this reader does not know and skipped.
+    size : int
+        Bytes in the file.
+    """
+
+    puzzle: Puzzle
+    extended: bool = False
+    version: int | None = None
+    crc32: int | None = None
+    skipped: tuple[str, ...] = field(default=())
+    size: int = 0
+
+    @property
+    def form(self) -> str:
+        return "extended" if self.extended else "plain"
+
+
+def _fail(where: str, offset: int, message: str) -> FormatError:
+    return FormatError(f"{where}: byte {offset}: {message}")
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def _line_name(line: int, height: int) -> str:
+    return f"row {line + 1}" if line < height else f"column {line - height + 1}"
+
+
+def parse_header(data: bytes, *, where: str = "<rofl>") -> Header:
+    """Parse the header and palette of a ROFL file.
+
+    Parameters
+    ----------
+    data : bytes
+        The file, or at least its first ``11 + 3 * 255`` bytes.
+
+    Raises
+    ------
+    FormatError
+        Not a ROFL file, an unknown version, a zero size, a colour count of
+        0 or above :data:`MAX_COLORS`, a picture larger than
+        :data:`MAX_CELLS`, or a file that ends inside the header.
+    """
+    n = len(data)
+    if bytes(data[:4]) != MAGIC:
+        msg = f"{where}: not a ROFL file (magic {bytes(data[:4])!r}, expected {MAGIC!r})"
+        raise FormatError(msg)
+    extended = n > 4 and data[4] == 0
+    form = "extended" if extended else "plain"
+    try:
+        head = (EXTENDED_HEAD if extended else PLAIN_HEAD).parse(bytes(data[4:11]))
+    except ConstructError:
+        raise _fail(where, 4, f"the file ends inside the {form} header ({n} bytes)") from None
+    version = head.version if extended else None
+    if extended and version != VERSION:
+        raise _fail(where, 5, f"ROFL version {version} is not supported (this reader knows version {VERSION})")
+    size_at = 6 if extended else 4
+    if head.width == 0:
+        raise _fail(where, size_at, "width 0: a picture needs at least one column")
+    if head.height == 0:
+        raise _fail(where, size_at + (2 if extended else 1), "height 0: a picture needs at least one row")
+    if head.width * head.height > MAX_CELLS:
+        raise _fail(
+            where,
+            size_at,
+            f"{head.width}x{head.height} is {head.width * head.height} cells; "
+            f"this reader decodes at most {MAX_CELLS}",
+        )
+    pos = 10 if extended else 6
+    if pos >= n:
+        raise _fail(where, pos, "the file ends before the colour count")
+    k = data[pos]
+    if k == 0:
+        raise _fail(where, pos, "colour count 0: the palette needs at least the background")
+    if k > MAX_COLORS:
+        raise _fail(where, pos, f"{k} colours; this reader supports at most {MAX_COLORS}")
+    end = pos + 1 + 3 * k
+    if end > n:
+        raise _fail(where, pos + 1, f"the palette of {k} colours needs {3 * k} bytes but only {n - pos - 1} remain")
+    return Header(extended, version, head.width, head.height, bytes(data[pos + 1 : end]), end)
+
+
+def parse(data: bytes | bytearray | memoryview, *, where: str = "<rofl>") -> RoflFile:
+    """Parse a whole ROFL file held in memory.
+
+    Parameters
+    ----------
+    data : bytes-like
+        The complete file.
+    where : str
+        Name used in error messages (usually the path).
+
+    Returns
+    -------
+    RoflFile
+
+    Raises
+    ------
+    FormatError
+        Any violation of the specification, with the byte offset where it
+        was found: truncation, a count larger than its line or than the
+        bytes left, a group of length 0, a colour outside the palette,
+        groups that do not fit their line, row and column totals that
+        disagree, trailing bytes, an unknown critical chunk, bad metadata.
+    """
+    data = bytes(data)
+    n = len(data)
+    if n > MAX_FILE_BYTES:
+        msg = f"{where}: {n} bytes, larger than the {MAX_FILE_BYTES}-byte limit"
+        raise FormatError(msg)
+    head = parse_header(data, where=where)
+    w, h, k = head.width, head.height, head.n_colors
+    nb = head.count_bytes
+    with_colour = k >= 3
+    gsize = nb + (1 if with_colour else 0)
+    n_lines = h + w
+
+    # Locate every line's groups.  One Python step per line (at most
+    # 131070), each count checked before the bytes it sizes are touched.
+    starts = np.empty(n_lines, dtype=np.int64)
+    counts = np.empty(n_lines, dtype=np.int64)
+    pos = head.clue_offset
+    for i in range(n_lines):
+        if pos + nb > n:
+            raise _fail(where, pos, f"{_line_name(i, h)}: the file ends before its group count")
+        c = data[pos] if nb == 1 else (data[pos] << 8) | data[pos + 1]
+        cap = w if i < h else h
+        if c > cap:
+            raise _fail(where, pos, f"{_line_name(i, h)}: {_count(c, 'group')} cannot fit in {_count(cap, 'cell')}")
+        if c and k == 1:
+            msg = f"{_line_name(i, h)}: {_count(c, 'group')} but the palette holds only the background"
+            raise _fail(where, pos, msg)
+        end = pos + nb + c * gsize
+        if end > n:
+            raise _fail(
+                where, pos, f"{_line_name(i, h)}: group count {c} needs {_count(c * gsize, 'byte')} "
+                f"but only {n - pos - nb} remain"
+            )
+        starts[i] = pos + nb
+        counts[i] = c
+        pos = end
+
+    offsets = np.zeros(n_lines + 1, dtype=np.int64)
+    np.cumsum(counts, out=offsets[1:])
+    total = int(offsets[-1])
+    buf = np.frombuffer(data, dtype=np.uint8)
+    line_of = np.repeat(np.arange(n_lines, dtype=np.int64), counts)
+    gpos = np.repeat(starts, counts) + (np.arange(total, dtype=np.int64) - offsets[line_of]) * gsize
+    lengths = buf[gpos].astype(np.int64)
+    if nb == 2:
+        lengths = (lengths << 8) | buf[gpos + 1]
+    colors = buf[gpos + nb].astype(np.int64) if with_colour else np.ones(total, dtype=np.int64)
+
+    def group_name(g: int) -> str:
+        return f"{_line_name(int(line_of[g]), h)}, group {int(g - offsets[line_of[g]]) + 1}"
+
+    bad = np.flatnonzero(lengths < 1)
+    if bad.size:
+        g = int(bad[0])
+        raise _fail(where, int(gpos[g]), f"{group_name(g)}: length 0 (every group needs at least 1 cell)")
+    if with_colour:
+        bad = np.flatnonzero((colors < 1) | (colors >= k))
+        if bad.size:
+            g = int(bad[0])
+            what = (
+                "colour 0 is the background and cannot form a group"
+                if colors[g] == 0
+                else f"colour {colors[g]} is outside the palette ({k} colours, 0-{k - 1})"
+            )
+            raise _fail(where, int(gpos[g]) + nb, f"{group_name(g)}: {what}")
+    # Cells each line needs: its groups plus one gap between neighbours of
+    # the same colour.
+    gaps = np.zeros(total, dtype=np.int64)
+    if total > 1:
+        gaps[1:] = (colors[1:] == colors[:-1]) & (line_of[1:] == line_of[:-1])
+    need = np.bincount(line_of, weights=lengths + gaps, minlength=n_lines).astype(np.int64)
+    capacity = np.concatenate([np.full(h, w), np.full(w, h)])
+    bad = np.flatnonzero(need > capacity)
+    if bad.size:
+        i = int(bad[0])
+        kind = "row" if i < h else "column"
+        raise _fail(
+            where,
+            int(starts[i]) - nb,
+            f"{_line_name(i, h)}: the groups need {need[i]} cells but the {kind} has {capacity[i]}",
+        )
+
+    meta: dict[str, str] = {}
+    crc: int | None = None
+    skipped: list[str] = []
+    if not head.extended:
+        if pos != n:
+            raise _fail(where, pos, f"{_count(n - pos, 'byte')} after the last column clue (a plain file ends there)")
+    else:
+        # chunks up to 'IEND', which must end the file: a file cut between
+        # two chunks is detected
+        while True:
+            if pos >= n:
+                raise _fail(where, pos, "the file ends before its 'IEND' chunk")
+            if n - pos < CHUNK_HEAD.sizeof():
+                raise _fail(where, pos, f"{_count(n - pos, 'byte')} left, too few for a chunk header (8 bytes)")
+            chunk = CHUNK_HEAD.parse(data[pos : pos + 8])
+            tag = chunk.tag
+            if not (tag.isascii() and tag.isalpha()):
+                raise _fail(where, pos, f"chunk tag {tag!r} is not four ASCII letters")
+            name = tag.decode("ascii")
+            if chunk.length > n - pos - 8:
+                raise _fail(
+                    where, pos + 4, f"chunk {name!r}: length {chunk.length} but only {n - pos - 8} bytes remain"
+                )
+            body = pos + 8
+            payload = data[body : body + chunk.length]
+            if tag == END_CHUNK:
+                if chunk.length:
+                    raise _fail(where, pos + 4, f"chunk 'IEND': length {chunk.length}, must be 0")
+                pos = body
+                break
+            if tag == META_CHUNK:
+                key, value = _parse_meta(payload, where, body)
+                if key in meta:
+                    raise _fail(where, body, f"metadata key {key!r} appears twice")
+                meta[key] = value
+            elif tag == CRC_CHUNK:
+                if crc is not None:
+                    raise _fail(where, pos, "a second 'pcrc' chunk")
+                if chunk.length != 4:
+                    raise _fail(where, pos + 4, f"chunk 'pcrc': length {chunk.length}, must be 4")
+                crc = CRC_PAYLOAD.parse(payload).crc
+            elif name[0].islower():
+                skipped.append(name)  # ancillary: safe to ignore
+            else:
+                raise _fail(
+                    where,
+                    pos,
+                    f"unknown critical chunk {name!r} (upper-case first letter: a reader must understand it)",
+                )
+            pos = body + chunk.length
+        if pos != n:
+            raise _fail(where, pos, f"{_count(n - pos, 'byte')} after the 'IEND' chunk")
+
+    palette = Palette.from_array(np.frombuffer(head.palette, dtype=np.uint8).reshape(k, 3))
+    try:
+        puzzle = Puzzle.from_arrays(w, h, palette, lengths, colors, offsets, meta=meta)
+    except PuzzleError as exc:
+        msg = f"{where}: {exc}"
+        raise FormatError(msg) from None
+    return RoflFile(puzzle, head.extended, head.version, crc, tuple(skipped), n)
+
+
+def _parse_meta(payload: bytes, where: str, offset: int) -> tuple[str, str]:
+    key, sep, value = payload.partition(b"\x00")
+    if not sep:
+        raise _fail(where, offset, "metadata chunk without the NUL byte that ends its key")
+    try:
+        key_text = key.decode("ascii")
+    except UnicodeDecodeError:
+        key_text = ""
+    if not META_KEY.fullmatch(key_text):
+        raise _fail(where, offset, f"metadata key {key!r} is not 1-64 lower-case ASCII letters, digits, '_.-'")
+    if b"\x00" in value:
+        raise _fail(where, offset + len(key) + 1, f"metadata {key_text!r}: the value contains a NUL byte")
+    try:
+        text = value.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise _fail(where, offset + len(key) + 1 + exc.start, f"metadata {key_text!r}: not UTF-8") from None
+    return key_text, text
+
+
+# ------------------------------------------------------------------ writing
+
+
+def picture_crc(grid: np.ndarray) -> int:
+    """CRC-32 (ISO-HDLC, as zlib) of a picture: its ``H * W`` palette indices, row by row, one byte each."""
+    return zlib.crc32(np.ascontiguousarray(grid, dtype=np.uint8).tobytes())
+
+
+def dumps(
+    puzzle: Puzzle,
+    solution: np.ndarray | None = None,
+    *,
+    meta: Mapping[str, str] | None = None,
+    extended: bool | None = None,
+) -> bytes:
+    """Encode a puzzle as a ROFL file.
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+    solution : (H, W) integer array, optional
+        The picture; when given, it must satisfy the clues and its CRC-32 is
+        stored (``pcrc`` chunk), so a reader can prove it decoded this very
+        picture.
+    meta : mapping of str to str, optional
+        Metadata to store (default: ``puzzle.meta``; pass ``{}`` for none).
+    extended : bool, optional
+        Force (True) or forbid (False) the extended form.  By default the
+        plain form -- the smallest file -- is written whenever nothing needs
+        the extended one (a side above 255, metadata, a CRC).
+
+    Raises
+    ------
+    FormatError
+        A picture too large for the format, metadata that cannot be stored,
+        ``extended=False`` with something that needs the extended form, or
+        a solution that does not satisfy the clues.
+    """
+    w, h, k = puzzle.width, puzzle.height, puzzle.n_colors
+    if max(w, h) > MAX_SIDE_EXTENDED:
+        msg = f"{w}x{h}: a ROFL picture has at most {MAX_SIDE_EXTENDED} cells per side"
+        raise FormatError(msg)
+    meta = dict(puzzle.meta if meta is None else meta)
+    chunks = []
+    for key, value in meta.items():
+        if not isinstance(key, str) or not META_KEY.fullmatch(key):
+            msg = f"metadata key {key!r} is not 1-64 lower-case ASCII letters, digits, '_.-' (starting with a letter)"
+            raise FormatError(msg)
+        value = str(value)
+        if "\x00" in value:
+            msg = f"metadata {key!r}: the value contains a NUL character"
+            raise FormatError(msg)
+        chunks.append(_chunk(META_CHUNK, key.encode("ascii") + b"\x00" + value.encode("utf-8")))
+    if solution is not None:
+        if not puzzle.is_solution(solution):
+            msg = "the solution does not satisfy the clues"
+            raise FormatError(msg)
+        chunks.append(_chunk(CRC_CHUNK, CRC_PAYLOAD.build({"crc": picture_crc(solution)})))
+    needs = max(w, h) > MAX_SIDE_PLAIN or bool(chunks)
+    if extended is False and needs:
+        msg = "this puzzle needs the extended form (a side above 255, metadata or a CRC)"
+        raise FormatError(msg)
+    use_extended = needs or bool(extended)
+
+    if use_extended:
+        head = MAGIC + EXTENDED_HEAD.build({"version": VERSION, "width": w, "height": h})
+    else:
+        head = MAGIC + PLAIN_HEAD.build({"width": w, "height": h})
+    palette = puzzle.palette.to_array().tobytes()
+    if use_extended:
+        chunks.append(_chunk(END_CHUNK, b""))
+    return b"".join([head, bytes([k]), palette, _clue_block(puzzle), *chunks])
+
+
+def _chunk(tag: bytes, payload: bytes) -> bytes:
+    return CHUNK_HEAD.build({"tag": tag, "length": len(payload)}) + payload
+
+
+def _clue_block(puzzle: Puzzle) -> bytes:
+    """Every line's count and groups, laid out with numpy (no per-group Python)."""
+    nb = 2 if max(puzzle.width, puzzle.height) > MAX_SIDE_PLAIN else 1
+    with_colour = puzzle.n_colors >= 3
+    gsize = nb + (1 if with_colour else 0)
+    offsets = puzzle.offsets
+    counts = np.diff(offsets)
+    n_lines = len(counts)
+    total = int(offsets[-1])
+    out = np.zeros(n_lines * nb + total * gsize, dtype=np.uint8)
+    line_pos = np.arange(n_lines, dtype=np.int64) * nb + offsets[:-1] * gsize
+    line_of = np.repeat(np.arange(n_lines, dtype=np.int64), counts)
+    gpos = np.arange(total, dtype=np.int64) * gsize + (line_of + 1) * nb
+    lengths = puzzle.lengths.astype(np.int64)
+    if nb == 1:
+        out[line_pos] = counts
+        out[gpos] = lengths
+    else:
+        out[line_pos] = counts >> 8
+        out[line_pos + 1] = counts & 0xFF
+        out[gpos] = lengths >> 8
+        out[gpos + 1] = lengths & 0xFF
+    if with_colour:
+        out[gpos + nb] = puzzle.colors
+    return out.tobytes()
+
+
+# -------------------------------------------------------- convenience layer
+
+
+def loads(data: bytes | bytearray | memoryview, *, where: str = "<bytes>") -> Puzzle:
+    """The puzzle of a ROFL file held in memory (see :func:`parse`)."""
+    return parse(data, where=where).puzzle
+
+
+def read(source: str | os.PathLike[str] | IO[bytes]) -> RoflFile:
+    """Parse a ROFL file from a path or a binary file object (read whole, under :data:`MAX_FILE_BYTES`)."""
+    if hasattr(source, "read"):
+        where = str(getattr(source, "name", "<file>"))
+        data = source.read(MAX_FILE_BYTES + 1)  # type: ignore[union-attr]
+        if len(data) > MAX_FILE_BYTES:
+            msg = f"{where}: larger than the {MAX_FILE_BYTES}-byte limit"
+            raise FormatError(msg)
+        return parse(data, where=where)
+    from rofl._io import read_capped
+
+    return parse(read_capped(source, MAX_FILE_BYTES), where=str(source))  # type: ignore[arg-type]
+
+
+def load(source: str | os.PathLike[str] | IO[bytes]) -> Puzzle:
+    """The puzzle of a ROFL file given by path or binary file object."""
+    return read(source).puzzle
+
+
+def dump(
+    puzzle: Puzzle,
+    target: str | os.PathLike[str] | IO[bytes],
+    solution: np.ndarray | None = None,
+    **options: Any,
+) -> None:
+    """Write a ROFL file to a path (atomically) or a binary file object; options as :func:`dumps`."""
+    data = dumps(puzzle, solution, **options)
+    if hasattr(target, "write"):
+        target.write(data)  # type: ignore[union-attr]
+        return
+    from rofl._io import atomic_write
+
+    atomic_write(Path(target), data)  # type: ignore[arg-type]
+
+
+def read_bytes(data: bytes, *, where: str = "<rofl>") -> tuple[Puzzle, None]:
+    """The :func:`rofl.formats.read_puzzle` entry point (a ROFL file stores no separate solution)."""
+    return parse(data, where=where).puzzle, None
+
+
+def write_bytes(puzzle: Puzzle, solution: np.ndarray | None = None) -> bytes:
+    """The :func:`rofl.formats.write_puzzle` entry point: metadata and, given a solution, its CRC.
+
+    Metadata from other formats is made storable instead of refused: keys
+    are lower-cased with other characters turned into ``_``, NUL characters
+    in values become spaces.
+    """
+    return dumps(puzzle, solution, meta=storable_meta(puzzle.meta))
+
+
+def storable_meta(meta: Mapping[str, str]) -> dict[str, str]:
+    """``meta`` with keys and values that a ``meta`` chunk can hold (see :func:`write_bytes`)."""
+    out: dict[str, str] = {}
+    for key, value in meta.items():
+        name = re.sub(r"[^a-z0-9_.-]", "_", str(key).lower())[:64]
+        if name and not name[0].isalpha():
+            name = ("m" + name)[:64]
+        if name and name not in out:
+            out[name] = str(value).replace("\x00", " ")
+    return out
+
+
+__all__ = [
+    "MAGIC",
+    "MAX_CELLS",
+    "MAX_FILE_BYTES",
+    "SCHEMA",
+    "VERSION",
+    "Header",
+    "RoflFile",
+    "dump",
+    "dumps",
+    "load",
+    "loads",
+    "parse",
+    "parse_header",
+    "picture_crc",
+    "read",
+    "read_bytes",
+    "write_bytes",
+]

@@ -1,0 +1,128 @@
+"""``rofl encode``, ``rofl decode`` and ``rofl info`` end to end."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+from PIL import Image
+
+from rofl.cli import main
+from rofl.formats import rofl as codec
+from rofl.pixelart import image_from_grid
+from rofl.puzzle import Palette, Puzzle
+
+VECTORS = Path(__file__).resolve().parent.parent / "spec" / "vectors"
+CROSS = np.zeros((8, 8), np.uint8)
+CROSS[1:7, 2] = 1
+CROSS[2, 1:7] = 2
+CROSS[6, 3:6] = 3
+PALETTE = Palette(["#ffffff", "#000000", "#d03030", "#3050d0"])
+
+
+def run(*args):
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+def rgb(path) -> np.ndarray:
+    with Image.open(path) as image:
+        return np.asarray(image.convert("RGB"))
+
+
+@pytest.mark.parametrize("mode", ["P", "RGB", "RGBA"])
+def test_encode_decode_round_trip(tmp_path, mode):
+    picture = tmp_path / "cross.png"
+    image_from_grid(CROSS, PALETTE).convert(mode).save(picture)
+    out = tmp_path / "cross.rofl"
+    result = run("encode", picture, "-o", out, "--title", "Cross", "--crc")
+    assert result.exit_code == 0, result.output
+    assert "extended form" in result.output
+    info = codec.read(out)
+    assert info.puzzle.meta["title"] == "Cross" and info.crc32 is not None
+    back = tmp_path / "back.png"
+    result = run("decode", out, "-o", back)
+    assert result.exit_code == 0, result.output
+    assert np.array_equal(rgb(back), rgb(picture)[..., :3])
+
+
+def test_decode_encode_gives_back_the_same_file(tmp_path):
+    source = VECTORS / "colour-cross.rofl"
+    png = tmp_path / "c.png"
+    assert run("decode", source, "-o", png).exit_code == 0
+    again = tmp_path / "c.rofl"
+    assert run("encode", png, "-o", again).exit_code == 0
+    assert again.read_bytes() == source.read_bytes()  # plain form, same palette order
+
+
+@pytest.mark.parametrize("suffix", [".gif", ".bmp", ".jpg", ".webp", ".tiff"])
+def test_decode_writes_any_pillow_format(tmp_path, suffix):
+    out = tmp_path / f"x{suffix}"
+    result = run("decode", VECTORS / "colour-cross.rofl", "-o", out, "--scale", 3)
+    assert result.exit_code == 0, result.output
+    with Image.open(out) as image:
+        assert image.size == (24, 24)
+    assert [p.name for p in tmp_path.iterdir()] == [out.name]
+
+
+def test_decode_refuses_and_writes_nothing(tmp_path):
+    out = tmp_path / "x.png"
+    result = run("decode", VECTORS / "ambiguous.rofl", "-o", out)
+    assert result.exit_code == 1 and "4 of 4 cells undetermined" in result.output
+    result = run("decode", VECTORS / "crc-mismatch.rofl", "-o", out)
+    assert result.exit_code == 1 and "CRC-32" in result.output
+    result = run("decode", VECTORS / "truncated-clues.rofl", "-o", out)
+    assert result.exit_code == 1 and "byte 34" in result.output
+    result = run("decode", VECTORS / "bw-hands-up.rofl", "-o", tmp_path / "x.nope")
+    assert result.exit_code == 1 and "cannot write" in result.output
+    assert not list(tmp_path.iterdir())
+    assert "Traceback" not in result.output
+
+
+def test_encode_refuses_undecodable_pictures(tmp_path):
+    picture = tmp_path / "eye.png"
+    image_from_grid(np.eye(4, dtype=np.uint8), Palette.black_white()).save(picture)
+    result = run("encode", picture, "-o", tmp_path / "eye.rofl")
+    assert result.exit_code == 1
+    assert "cells undetermined" in result.output and "rofl make" in result.output
+    assert not (tmp_path / "eye.rofl").exists()
+    noisy = tmp_path / "noisy.png"
+    Image.fromarray(np.random.default_rng(0).integers(0, 256, (9, 9, 3), dtype=np.uint8), "RGB").save(noisy)
+    result = run("encode", noisy)
+    assert result.exit_code == 1 and "at most 64" in result.output
+    junk = tmp_path / "junk.png"
+    junk.write_bytes(b"no picture")
+    result = run("encode", junk)
+    assert result.exit_code == 1 and "not a picture" in result.output
+    result = run("encode", tmp_path / "missing.png")
+    assert result.exit_code == 1 and "missing.png" in result.output
+
+
+def test_encode_background_option(tmp_path):
+    picture = tmp_path / "p.png"
+    image_from_grid(CROSS, PALETTE).convert("RGB").save(picture)
+    out = tmp_path / "p.rofl"
+    assert run("encode", picture, "-o", out).exit_code == 0
+    assert codec.load(out).palette[0] == (255, 255, 255)  # the most frequent colour
+    result = run("encode", picture, "-o", out, "--background", "#zz")
+    assert result.exit_code == 1 and "not a colour" in result.output
+
+
+def test_info(tmp_path):
+    result = run("info", VECTORS / "metadata.rofl")
+    assert result.exit_code == 0, result.output
+    for text in ("5x5 (25 cells)", "extended form, version 1", "title: Hands up", "line logic: solved"):
+        assert text in result.output
+    result = run("info", VECTORS / "crc.rofl")
+    assert "CRC-32 matches" in result.output
+    result = run("info", VECTORS / "ambiguous.rofl")
+    assert result.exit_code == 0 and "not decodable" in result.output and "4 of 4" in result.output
+    result = run("info", VECTORS / "zero-length.rofl")
+    assert result.exit_code == 1 and "length 0" in result.output
+    json_file = tmp_path / "p.json"
+    from rofl.formats import write_puzzle
+
+    write_puzzle(json_file, Puzzle.from_grid(CROSS, PALETTE))
+    result = run("info", json_file)
+    assert result.exit_code == 0 and "not ROFL" in result.output

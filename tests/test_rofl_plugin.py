@@ -1,0 +1,95 @@
+"""The Pillow plugin: open solves, save encodes, other formats untouched, registration idempotent."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from PIL import Image
+
+import rofl
+from rofl.errors import FormatError, ImageError, UnsolvableError
+from rofl.formats import rofl as codec
+from rofl.pixelart import image_from_grid
+from rofl.puzzle import Palette, Puzzle
+
+HANDS_UP = np.array([[1, 0, 1, 0, 1], [1, 1, 1, 1, 1], [0, 1, 1, 1, 0], [0, 1, 1, 1, 0], [0, 1, 0, 1, 0]], np.uint8)
+COLOURS = Palette(["#fafafa", "#101010", "#c02020"])
+
+
+def test_open_solves_and_save_encodes(tmp_path):
+    grid = HANDS_UP.copy()
+    grid[1, 1:4] = 2
+    path = tmp_path / "x.rofl"
+    image_from_grid(grid, COLOURS).save(path, title="Hands", crc=True)
+    assert codec.read(path).crc32 is not None
+    with Image.open(path) as image:
+        assert (image.format, image.mode, image.size) == ("ROFL", "P", (5, 5))
+        assert image.get_format_mimetype() == "image/x-rofl"
+        assert np.array_equal(np.asarray(image), grid)
+        assert image.info["title"] == "Hands"
+        assert image.getpalette()[:9] == [250, 250, 250, 16, 16, 16, 192, 32, 32]
+
+
+def test_save_from_rgb_and_rgba(tmp_path):
+    rgb = np.zeros((5, 5, 4), np.uint8)
+    rgb[HANDS_UP == 1] = (0, 0, 255, 255)  # the rest fully transparent
+    path = tmp_path / "t.rofl"
+    Image.fromarray(rgb, "RGBA").save(path)
+    puzzle = codec.load(path)
+    assert puzzle == Puzzle.from_grid(HANDS_UP, Palette(["#ffffff", "#0000ff"]))
+    Image.fromarray(rgb[..., :3], "RGB").convert("L").save(tmp_path / "l.rofl", background="#000000")
+    assert codec.load(tmp_path / "l.rofl").palette[0] == (0, 0, 0)
+
+
+def test_save_refuses_what_line_logic_cannot_decode(tmp_path):
+    path = tmp_path / "amb.rofl"
+    with pytest.raises(UnsolvableError, match="4 of 4 cells undetermined.*rofl make"):
+        image_from_grid(np.eye(2, dtype=np.uint8), Palette.black_white()).save(path)
+    assert not path.exists()
+    noisy = np.random.default_rng(0).integers(0, 256, (10, 10, 3), dtype=np.uint8)
+    with pytest.raises(ImageError, match="at most 64"):
+        Image.fromarray(noisy, "RGB").save(tmp_path / "noisy.rofl")
+
+
+def test_other_formats_are_untouched(tmp_path):
+    png = tmp_path / "a.png"
+    image_from_grid(HANDS_UP, Palette.black_white()).save(png)
+    with Image.open(png) as image:
+        assert image.format == "PNG"
+    junk = tmp_path / "junk.rofl"
+    junk.write_bytes(b"not a picture at all")
+    with pytest.raises(Image.UnidentifiedImageError):
+        Image.open(junk)
+
+
+def test_broken_file_fails_in_load(tmp_path):
+    data = codec.dumps(Puzzle.from_grid(HANDS_UP))
+    path = tmp_path / "cut.rofl"
+    path.write_bytes(data[:-3])
+    with Image.open(path) as image:  # the header is fine
+        assert image.size == (5, 5)
+        with pytest.raises(FormatError, match=r"cut\.rofl: byte \d+: column"):
+            image.load()
+    path.write_bytes(data[:9])
+    with pytest.raises(FormatError, match="palette"):
+        Image.open(path)
+
+
+def test_register_is_idempotent():
+    before = (list(Image.ID), dict(Image.OPEN), dict(Image.EXTENSION), dict(Image.MIME))
+    rofl.register()
+    rofl.register()
+    assert (list(Image.ID), dict(Image.OPEN), dict(Image.EXTENSION), dict(Image.MIME)) == before
+    assert Image.ID.count("ROFL") == 1 and Image.MIME["ROFL"] == "image/x-rofl"
+
+
+def test_import_rofl_registers_without_numba():
+    code = (
+        "import sys, rofl; from PIL import Image; "
+        "assert Image.registered_extensions()['.rofl'] == 'ROFL'; "
+        "assert 'numba' not in sys.modules and 'numpy' not in sys.modules, sorted(sys.modules)"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)

@@ -1,0 +1,103 @@
+"""The golden files in spec/vectors: every valid one decodes to its PNG, every invalid one fails as listed."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image
+
+import rofl  # registers the Pillow plugin
+from rofl.decode import decode_bytes
+from rofl.errors import FormatError, RoflError, UnsolvableError
+
+VECTORS = Path(__file__).resolve().parent.parent / "spec" / "vectors"
+MANIFEST = json.loads((VECTORS / "vectors.json").read_text(encoding="utf-8"))
+VALID = [v["file"] for v in MANIFEST["valid"]]
+INVALID = {v["file"]: v for v in MANIFEST["invalid"]}
+
+
+def png_grid(name: str):
+    """(indices, RGB palette array) of a vector's PNG."""
+    with Image.open(VECTORS / name) as image:
+        assert image.mode == "P"
+        indices = np.asarray(image)
+        palette = np.array(image.getpalette()[: 3 * (int(indices.max()) + 1)], dtype=np.uint8).reshape(-1, 3)
+    return indices, palette
+
+
+def test_counts():
+    assert len(VALID) >= 10 and len(INVALID) >= 10
+    assert sorted(p.name for p in VECTORS.glob("*.rofl")) == sorted([*VALID, *INVALID])
+
+
+@pytest.mark.parametrize("entry", MANIFEST["valid"], ids=lambda e: e["file"])
+def test_valid_vector_decodes_to_its_png(entry):
+    data = (VECTORS / entry["file"]).read_bytes()
+    grid, info = decode_bytes(data, where=entry["file"])
+    assert info.form == entry["form"] and len(data) == entry["bytes"]
+    indices, png_palette = png_grid(entry["picture"])
+    assert np.array_equal(grid, indices)
+    assert np.array_equal(info.puzzle.palette.to_array()[: len(png_palette)], png_palette)
+    # and through Pillow
+    with Image.open(VECTORS / entry["file"]) as image:
+        assert image.format == "ROFL" and image.mode == "P"
+        assert np.array_equal(np.asarray(image), indices)
+        assert dict(info.puzzle.meta).items() <= image.info.items()
+
+
+@pytest.mark.parametrize("name", sorted(INVALID))
+def test_invalid_vector_fails_as_listed(name):
+    entry = INVALID[name]
+    data = (VECTORS / name).read_bytes()
+    expected = {"FormatError": FormatError, "UnsolvableError": UnsolvableError}[entry["error"]]
+    with pytest.raises(expected) as info:
+        decode_bytes(data, where=name)
+    if expected is FormatError:
+        # solver messages may change when a stronger solver arrives; format messages may not
+        assert entry["fragment"] in str(info.value)
+        assert str(info.value) == f"{name}: {entry['message']}"
+
+
+@pytest.mark.parametrize("name", sorted(INVALID))
+def test_invalid_vector_through_pillow(name):
+    """Pillow: a clear rofl error from open() (header) or load() (body), never a wrong picture."""
+    with pytest.raises(RoflError if name != "bad-magic.rofl" else Image.UnidentifiedImageError):
+        with Image.open(VECTORS / name) as image:
+            image.load()
+
+
+@pytest.mark.parametrize(
+    ("name", "hexdump"),
+    [  # as printed in spec/ROFL.md section 8
+        ("1x1-filled", "52 4F 46 4C 01 01 02 FF FF FF 00 00 00 01 01 01 01"),
+        ("1x1-blank", "52 4F 46 4C 01 01 01 FF EE DD 00 00"),
+        (
+            "1x1-meta-crc",
+            "52 4F 46 4C 00 01 00 01 00 01 02 FF FF FF 00 00 00 01 01 01 01 6D 65 74 61 00 00 00 09"
+            "74 69 74 6C 65 00 44 6F 74 70 63 72 63 00 00 00 04 A5 05 DF 1B 49 45 4E 44 00 00 00 00",
+        ),
+    ],
+)
+def test_spec_hexdumps(name, hexdump):
+    assert (VECTORS / f"{name}.rofl").read_bytes() == bytes.fromhex(hexdump)
+    spec = (VECTORS.parent / "ROFL.md").read_text(encoding="utf-8")
+    assert name in spec
+
+
+def test_generator_reproduces_the_files():
+    spec = importlib.util.spec_from_file_location("make_vectors", VECTORS / "make_vectors.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    for name, _, grid, palette, options in module.valid_cases():
+        assert module.build(grid, palette, options) == (VECTORS / f"{name}.rofl").read_bytes(), name
+    for name, _, data, _, _ in module.invalid_cases():
+        assert data == (VECTORS / f"{name}.rofl").read_bytes(), name
+
+
+def test_plugin_is_registered():
+    assert rofl.register is not None
+    assert Image.registered_extensions()[".rofl"] == "ROFL"
