@@ -83,11 +83,11 @@ def hide(text: str | None, output: str | None, sheet: str | None, cipher: bool) 
 
         image = puzzle_sheet(puzzle, title="Solve me")
     if output:
-        write_puzzle(output, puzzle, grid)
+        write_puzzle(output, puzzle, grid, private=True)
     if image is not None:
         from rofl._io import atomic_open
 
-        with atomic_open(sheet, "wb") as f:
+        with atomic_open(sheet, "wb", private=True) as f:
             image.save(f, format=Path(sheet).suffix.lower().lstrip(".").upper())
     if cipher:
         from rofl.formats.notmine import Field, dumps

@@ -77,10 +77,11 @@ _WRITERS: dict[str, str] = {
 }
 
 
-def write_puzzle(path: str | Path, puzzle, solution=None) -> None:
+def write_puzzle(path: str | Path, puzzle, solution=None, *, private: bool = False) -> None:
     """Write ``puzzle`` to ``path`` atomically, in the format its extension names.
 
     ``solution`` (an ``(H, W)`` grid) is stored when the format can hold it.
+    ``private=True`` makes the file readable by its owner only (secrets).
 
     Raises
     ------
@@ -95,4 +96,4 @@ def write_puzzle(path: str | Path, puzzle, solution=None) -> None:
         known = ", ".join(sorted(_WRITERS))
         msg = f"{path}: cannot write puzzles with extension {path.suffix!r} (known: {known})"
         raise FormatError(msg)
-    atomic_write(path, importlib.import_module(module).write_bytes(puzzle, solution))
+    atomic_write(path, importlib.import_module(module).write_bytes(puzzle, solution), private=private)
