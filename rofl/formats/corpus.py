@@ -90,6 +90,13 @@ def _parse_solution(solution: Any, puzzle: Puzzle, where: str) -> np.ndarray:
                 msg = f"{where}: solution row {r + 1}, column {c + 1}: {ch!r} is not a colour index"
                 raise FormatError(msg)
             grid[r, c] = v
+    # The format promises that a given solution fits the clues; a file that
+    # breaks the promise would hand callers a wrong picture as the answer.
+    derived = Puzzle.from_grid(grid, puzzle.palette)
+    if derived != puzzle:
+        line = next(i for i in range(puzzle.n_lines) if derived.clue(i) != puzzle.clue(i))
+        msg = f"{where}: the solution does not match the clues ({puzzle.line_name(line)})"
+        raise FormatError(msg)
     return grid
 
 
