@@ -8,7 +8,7 @@ propagation re-solves every line until nothing changes.
 from __future__ import annotations
 
 import itertools
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 
@@ -35,7 +35,7 @@ def clues_of_grid(grid) -> tuple[list, list]:
 # ------------------------------------------------------ every filling of a line
 
 
-@lru_cache(maxsize=None)
+@cache
 def fillings(n: int, n_colors: int) -> tuple[np.ndarray, dict]:
     """Every filling of a line of ``n`` cells with ``n_colors`` colours, grouped by clue.
 

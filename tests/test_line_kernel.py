@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+import naive
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import naive
 from rofl.errors import PuzzleError
 from rofl.solver import solve_line
 

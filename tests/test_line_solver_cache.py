@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+import naive
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import naive
 from rofl.errors import PuzzleError
 from rofl.puzzle import Palette, Puzzle
 from rofl.solver import LineSolver, initial_masks, solve
@@ -92,7 +92,7 @@ def test_cached_contradictions():
     grid = _random_grid(rng, 8, 8, 3)
     puzzle = _puzzle(grid, 3)
     solver = LineSolver()
-    for trial in range(40):
+    for _ in range(40):
         start = initial_masks(puzzle)
         r, c = rng.integers(8), rng.integers(8)
         start[r, c] = 1 << rng.integers(3)

@@ -5,13 +5,13 @@ from __future__ import annotations
 import pickle
 import re
 
+import naive
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-import naive
 from rofl.errors import PuzzleError
 from rofl.puzzle import MAX_COLORS, Palette, Puzzle
 

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import naive
 import numpy as np
 import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-import naive
 from rofl.formats.corpus import load
 from rofl.puzzle import Palette, Puzzle
 from rofl.solver import determined, initial_masks, solve
