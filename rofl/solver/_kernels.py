@@ -16,7 +16,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from rofl.solver._config import JIT
+from rofl.solver._config import JIT, skip_blas_probe
+
+skip_blas_probe()
 
 SOLVED, STALLED, CONTRADICTION = 0, 1, 2
 
