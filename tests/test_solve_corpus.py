@@ -149,3 +149,21 @@ def test_from_grid_solve_picture():
     result = solve(Puzzle.from_grid(grid, _palette(4)))
     assert result.status == "solved"
     np.testing.assert_array_equal(result.grid, grid)
+
+
+def test_threads_may_solve_at_once():
+    # The kernels release the GIL; rofl.solve must not share work buffers between threads.
+    from concurrent.futures import ThreadPoolExecutor
+
+    rng = np.random.default_rng(5)
+    puzzles = []
+    for _ in range(120):
+        h, w = rng.integers(10, 40, size=2)
+        grid = (rng.random((h, w)) < rng.choice([0.5, 0.65, 0.8])).astype(np.uint8)
+        puzzles.append(Puzzle.from_grid(grid))
+    expected = [solve(p) for p in puzzles]
+    with ThreadPoolExecutor(4) as pool:
+        for _ in range(3):
+            for want, got in zip(expected, pool.map(solve, puzzles), strict=True):
+                assert got.status == want.status
+                np.testing.assert_array_equal(got.masks, want.masks)
