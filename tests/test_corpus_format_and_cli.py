@@ -190,3 +190,17 @@ def test_cli_directory(tmp_path):
     # exit status 2 means "stalled", so a bad argument must not look like one
     assert result.exit_code == 1
     assert result.stderr.splitlines() == [f"Error: {tmp_path}: Is a directory"]
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('{"width":1,"height":1,"rows":[[[Infinity,1]]],"cols":[[[1,1]]]}', r"row 1, group 1: \[inf, 1\] is not a"),
+        ('{"width":1,"height":1,"rows":[[[1,1]]],"cols":[[[1,1]]],"colors":[[0,0,Infinity],"#000"]}', "not a colour"),
+        ('{"width":1,"height":1,"rows":[[[1' + "0" * 30 + ',1]]],"cols":[[[1,1]]]}', "is out of range"),
+        ('{"width":1,"height":1,"rows":[[[1.5,1]]],"cols":[[[1,1]]]}', r"\[1\.5, 1\] is not a \(length, colour\) pair"),
+    ],
+)
+def test_reader_numbers_out_of_range(text, message):
+    with pytest.raises(FormatError, match=message):
+        loads(text, where="f.json")

@@ -200,3 +200,26 @@ def test_puzzle_value():
     assert not p.is_solution(np.zeros((3, 2), dtype=np.uint8))
     assert not p.is_solution(np.full((2, 3), 7))
     assert p.is_solution(grid)
+
+
+def test_values_that_are_not_clue_numbers():
+    # no silent truncation of 1.5, no parsing of "2", no overflow tracebacks
+    with _err("row 1, group 1: (1.5, 1) is not a (length, colour) pair"):
+        Puzzle(2, 1, RGB3, [[(1.5, 1)]], [[(1, 1)], []])
+    with _err("row 1, group 1: ('1', 1) is not a (length, colour) pair"):
+        Puzzle(2, 1, RGB3, [[("1", 1)]], [[(1, 1)], []])
+    with _err("row 1, group 1: (inf, 1) is not a (length, colour) pair"):
+        Puzzle(2, 1, RGB3, [[(float("inf"), 1)]], [[(1, 1)], []])
+    with _err(f"row 1, group 1: ({10**30}, 1) is out of range"):
+        Puzzle(2, 1, RGB3, [[(10**30, 1)]], [[(1, 1)], []])
+    with _err(f"column 2, group 1: (1, {-(10**30)}) is out of range"):
+        Puzzle(2, 1, RGB3, [[(1, 1)]], [[(1, 1)], [(1, -(10**30))]])
+    with _err("size 2.5x1 is not two integers"):
+        Puzzle(2.5, 1, RGB3, [[]], [[], []])
+    with _err(f"size {2**40}x1 is too large"):
+        Puzzle(2**40, 1, RGB3, [[]], [])
+    with _err("palette colour 0: (0, 0, inf) is not a colour (three integers 0-255)"):
+        Palette([(0, 0, float("inf"))])
+    # numpy integers are integers
+    p = Puzzle(np.int64(2), np.uint8(1), RGB3, [[(np.int32(1), np.uint8(1))]], [[(1, 1)], []])
+    assert p.rows == (((1, 1),),)
