@@ -8,6 +8,8 @@ import re
 import numpy as np
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rofl.cli import main
 from rofl.errors import FormatError
@@ -204,3 +206,37 @@ def test_cli_directory(tmp_path):
 def test_reader_numbers_out_of_range(text, message):
     with pytest.raises(FormatError, match=message):
         loads(text, where="f.json")
+
+
+# any JSON value in place of any part of a valid document: a FormatError or a valid puzzle, nothing else
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**70), 2**70) | st.floats() | st.text(max_size=5),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=3), inner, max_size=3),
+    max_leaves=10,
+)
+
+
+def _paths(value, prefix=()):
+    yield prefix
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for key, child in items:
+        yield from _paths(child, (*prefix, key))
+
+
+_BASE = _doc(title="t")
+
+
+@settings(deadline=None, max_examples=300)
+@given(st.sampled_from(list(_paths(_BASE))[1:]), _JSON)
+def test_reader_hostile_values(path, value):
+    doc = json.loads(json.dumps(_BASE))
+    parent = doc
+    for key in path[:-1]:
+        parent = parent[key]
+    parent[path[-1]] = value
+    try:
+        puzzle, solution = loads(json.dumps(doc), where="f.json")
+    except FormatError as exc:
+        assert str(exc).startswith("f.json: ")
+    else:
+        assert solution is None or puzzle.is_solution(solution)
