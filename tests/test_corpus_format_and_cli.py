@@ -240,3 +240,20 @@ def test_reader_hostile_values(path, value):
         assert str(exc).startswith("f.json: ")
     else:
         assert solution is None or puzzle.is_solution(solution)
+
+
+def test_writer_refuses_what_the_reader_would_reject():
+    p = Puzzle.from_grid(SOLVABLE, PALETTE)
+    with pytest.raises(FormatError, match=r"^the solution has shape \(2, 3\), the puzzle is 3x3$"):
+        dumps(p, SOLVABLE[:2])
+    with pytest.raises(FormatError, match=r"^the solution does not match the clues$"):
+        dumps(p, np.zeros((3, 3), dtype=np.uint8))
+    many = Palette([(i, i, i) for i in range(40)])
+    grid = np.arange(40, dtype=np.uint8).reshape(5, 8)
+    with pytest.raises(FormatError, match=r"^corpus JSON writes solutions of at most 36 colours"):
+        dumps(Puzzle.from_grid(grid, many), grid)
+    # the puzzle alone is fine, and 36 colours with a solution too
+    assert loads(dumps(Puzzle.from_grid(grid, many)))[0] == Puzzle.from_grid(grid, many)
+    grid36 = np.arange(36, dtype=np.uint8).reshape(6, 6)
+    p36 = Puzzle.from_grid(grid36, Palette(many.colors[:36]))
+    assert np.array_equal(loads(dumps(p36, grid36))[1], grid36)
