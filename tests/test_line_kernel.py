@@ -62,9 +62,13 @@ def test_black_white_every_clue(n):
         assert 0 < contradictions < checked
 
 
-@pytest.mark.parametrize(("n", "n_colors"), [(n, k) for k in (3, 4) for n in range(1, 9)])
+# palettes of 3 and 4 colours (background included) up to 8 cells; 5 (four inks) up to 6
+COLOUR_CASES = [(n, k) for k in (3, 4) for n in range(1, 9)] + [(n, 5) for n in range(1, 7)]
+
+
+@pytest.mark.parametrize(("n", "n_colors"), COLOUR_CASES)
 def test_colour_every_clue(n, n_colors):
-    samples = 1 if (n_colors == 4 and n >= 7) else 3
+    samples = 1 if (n_colors == 4 and n >= 7) or n_colors == 5 else 3
     checked, contradictions = _check_all_clues(n, n_colors, samples=samples, seed=100 * n_colors + n)
     if n >= 3:
         assert 0 < contradictions < checked
