@@ -8,6 +8,7 @@ resume from an earlier state (probing in the complete solver).
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -105,6 +106,9 @@ class SolveResult:
 
 class LineSolver:
     """Line-logic solver that keeps a cache of line results between calls.
+
+    One instance must not be used by two threads at once (it owns the
+    kernels' work buffers and the cache); give each thread its own.
 
     Parameters
     ----------
@@ -346,14 +350,17 @@ def _packed(puzzle: Puzzle) -> Packed:
     return packed
 
 
-_DEFAULT: LineSolver | None = None
+# One default solver per thread: the kernels release the GIL and write to the
+# solver's work buffers, so threads must not share one.
+_DEFAULT = threading.local()
 
 
 def solve(puzzle: Puzzle, *, start: np.ndarray | None = None, lines: Iterable[int] | None = None) -> SolveResult:
     """Solve ``puzzle`` by line logic alone (propagation, no guessing).
 
-    A thin wrapper over a shared :class:`LineSolver` without a cache; see
-    :meth:`LineSolver.solve` for the parameters.
+    A thin wrapper over a :class:`LineSolver` without a cache (one per
+    thread, so threads may call it at once); see :meth:`LineSolver.solve`
+    for the parameters.
 
     Returns
     -------
@@ -362,7 +369,7 @@ def solve(puzzle: Puzzle, *, start: np.ndarray | None = None, lines: Iterable[in
         ``"stalled"`` (line logic can go no further; ``masks`` tells what is
         known) or ``"contradiction"`` (the clues have no solution).
     """
-    global _DEFAULT
-    if _DEFAULT is None:
-        _DEFAULT = LineSolver(cache_mb=0)
-    return _DEFAULT.solve(puzzle, start=start, lines=lines)
+    solver = getattr(_DEFAULT, "solver", None)
+    if solver is None:
+        solver = _DEFAULT.solver = LineSolver(cache_mb=0)
+    return solver.solve(puzzle, start=start, lines=lines)
