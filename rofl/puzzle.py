@@ -269,13 +269,7 @@ class Puzzle:
                     f"({len(palette)} colours, 0-{len(palette) - 1})"
                 )
             raise PuzzleError(msg)
-        # Cells a line needs: its groups plus one background cell between
-        # neighbours of the same colour.
-        same = np.zeros(len(lengths), dtype=np.int64)
-        if len(lengths) > 1:
-            same[1:] = (colors[1:] == colors[:-1]) & (line_of_group[1:] == line_of_group[:-1])
-        per_line = np.bincount(line_of_group, weights=lengths + same, minlength=n_lines).astype(np.int64)
-        capacity = np.concatenate([np.full(height, width), np.full(width, height)])
+        per_line, capacity = cells_needed(width, height, lengths, colors, line_of_group)
         bad = np.flatnonzero(per_line > capacity)
         if bad.size:
             line = int(bad[0])
@@ -457,6 +451,24 @@ class Puzzle:
         from rofl.render import svg  # type: ignore[attr-defined]
 
         return svg.puzzle_svg(self)
+
+
+def cells_needed(
+    width: int, height: int, lengths: np.ndarray, colors: np.ndarray, line_of_group: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Cells every line's clue needs, and the cells it has.
+
+    A clue needs its groups plus one background cell between neighbours of
+    the same colour.  ``line_of_group`` gives each group's line (rows first).
+    Returns two ``(H + W,)`` int64 arrays: needed and available.
+    """
+    n_lines = width + height
+    same = np.zeros(len(lengths), dtype=np.int64)
+    if len(lengths) > 1:
+        same[1:] = (colors[1:] == colors[:-1]) & (line_of_group[1:] == line_of_group[:-1])
+    needed = np.bincount(line_of_group, weights=lengths + same, minlength=n_lines).astype(np.int64)
+    capacity = np.concatenate([np.full(height, width), np.full(width, height)]).astype(np.int64)
+    return needed, capacity
 
 
 def _rebuild(width, height, palette, lengths, colors, offsets, meta) -> Puzzle:

@@ -144,6 +144,20 @@ class LineSolver:
         self._cache_in = np.zeros((entries, width), dtype=np.int64)
         self._cache_out = np.zeros((entries, width), dtype=np.int64)
 
+    def _work(self) -> tuple:
+        """Work buffers and cache tables, in the order the kernels take them."""
+        return (
+            self._run,
+            self._fwd,
+            self._bwd,
+            self._cache_key,
+            self._cache_clue,
+            self._cache_len,
+            self._cache_in,
+            self._cache_out,
+            self._use_cache,
+        )
+
     def clear_cache(self) -> None:
         self._cache_len[:] = 0
         self._cache_key[:] = 0
@@ -219,15 +233,7 @@ class LineSolver:
             packed.offs,
             packed.clue_hash,
             queue,
-            self._run,
-            self._fwd,
-            self._bwd,
-            self._cache_key,
-            self._cache_clue,
-            self._cache_len,
-            self._cache_in,
-            self._cache_out,
-            self._use_cache,
+            *self._work(),
             stats,
         )
         self.hits += int(stats[k.ST_HITS])
@@ -282,15 +288,7 @@ class LineSolver:
             packed.cols,
             packed.offs,
             np.ascontiguousarray(moves, dtype=np.int64).reshape(-1, 3),
-            self._run,
-            self._fwd,
-            self._bwd,
-            self._cache_key,
-            self._cache_clue,
-            self._cache_len,
-            self._cache_in,
-            self._cache_out,
-            self._use_cache,
+            *self._work(),
             newly,
             status,
             totals,
