@@ -23,6 +23,8 @@ _LAZY = {
     "solve_line": "rofl.solver.line",
     "make": "rofl.maker",
     "MakeResult": "rofl.maker",
+    "hide": "rofl.secret",
+    "reveal": "rofl.secret",
 }
 
 __all__ = [
@@ -70,5 +72,6 @@ register()
 if TYPE_CHECKING:
     from rofl.maker import MakeResult, make  # noqa: F401
     from rofl.puzzle import Palette, Puzzle  # noqa: F401
+    from rofl.secret import hide, reveal  # noqa: F401
     from rofl.solver.line import solve_line  # noqa: F401
     from rofl.solver.propagate import LineSolver, SolveResult, solve  # noqa: F401

@@ -12,12 +12,20 @@ from typing import IO
 from rofl.errors import FormatError
 
 
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
 @contextlib.contextmanager
-def atomic_open(path: str | os.PathLike[str], mode: str = "wb") -> Iterator[IO]:
+def atomic_open(path: str | os.PathLike[str], mode: str = "wb", *, private: bool = False) -> Iterator[IO]:
     """Open a temporary file beside ``path``; on success rename it over ``path``.
 
     If the body raises, the temporary file is removed and ``path`` is left
-    exactly as it was (absent or with its old content).
+    exactly as it was (absent or with its old content).  The new file gets
+    the permissions of the file it replaces, or the usual ones for a new
+    file (``0o666`` less the umask); ``private=True`` makes it ``0o600``.
     """
     if mode not in ("wb", "w"):
         msg = f"atomic_open supports 'wb' and 'w', not {mode!r}"
@@ -26,6 +34,14 @@ def atomic_open(path: str | os.PathLike[str], mode: str = "wb") -> Iterator[IO]:
     directory = path.parent if str(path.parent) else Path(".")
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
     try:
+        if private:
+            permissions = 0o600
+        else:
+            try:
+                permissions = os.stat(path).st_mode & 0o7777
+            except OSError:
+                permissions = 0o666 & ~_umask()
+        os.chmod(tmp, permissions)
         with os.fdopen(fd, mode, **({} if "b" in mode else {"encoding": "utf-8"})) as f:
             yield f
             f.flush()
@@ -37,10 +53,10 @@ def atomic_open(path: str | os.PathLike[str], mode: str = "wb") -> Iterator[IO]:
         raise
 
 
-def atomic_write(path: str | os.PathLike[str], data: bytes | str) -> None:
-    """Write ``data`` to ``path`` atomically (temporary file + rename)."""
+def atomic_write(path: str | os.PathLike[str], data: bytes | str, *, private: bool = False) -> None:
+    """Write ``data`` to ``path`` atomically (temporary file + rename); see :func:`atomic_open`."""
     mode = "wb" if isinstance(data, bytes) else "w"
-    with atomic_open(path, mode) as f:
+    with atomic_open(path, mode, private=private) as f:
         f.write(data)
 
 

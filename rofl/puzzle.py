@@ -18,6 +18,7 @@ Messages number rows and columns from 1 (top, left), as people read them.
 
 from __future__ import annotations
 
+import operator
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
@@ -30,6 +31,10 @@ from rofl.errors import PuzzleError
 #: The most colours (background included) a puzzle may have: the solver keeps
 #: one bit per colour in a 64-bit mask per cell.
 MAX_COLORS = 64
+
+# Bound on sizes, lengths and colours read from input: far beyond any real
+# puzzle, and small enough for the int32/int64 arrays.
+_BIG = 2**31
 
 RGB = tuple[int, int, int]
 Group = tuple[int, int]
@@ -49,7 +54,7 @@ def _parse_color(value: Any, where: str) -> RGB:
         return (int(h[0:2], 16), int(h[2:4], 16), int(h[4:6], 16))
     try:
         r, g, b = (int(c) for c in value)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         msg = f"{where}: {value!r} is not a colour (three integers 0-255)"
         raise PuzzleError(msg) from None
     if not all(0 <= c <= 255 for c in (r, g, b)):
@@ -187,13 +192,18 @@ class Puzzle:
         offsets = [0]
         for line, clue in enumerate([*rows, *cols]):
             for index, group in enumerate(clue):
+                # operator.index: 1.5 or "2" is not a length (int() would truncate or parse it)
                 try:
-                    length, color = (int(v) for v in group)
+                    length, color = (operator.index(v) for v in group)
                 except (TypeError, ValueError):
                     msg = (
                         f"{_line_name(line, height)}, group {index + 1}: {group!r} is not a (length, colour) pair"
                     )
                     raise PuzzleError(msg) from None
+                if not (-_BIG < length < _BIG and -_BIG < color < _BIG):
+                    # beyond any line and any palette, and beyond what the arrays hold
+                    msg = f"{_line_name(line, height)}, group {index + 1}: {group!r} is out of range"
+                    raise PuzzleError(msg)
                 lengths.append(length)
                 colors.append(color)
             offsets.append(len(lengths))
@@ -259,13 +269,7 @@ class Puzzle:
                     f"({len(palette)} colours, 0-{len(palette) - 1})"
                 )
             raise PuzzleError(msg)
-        # Cells a line needs: its groups plus one background cell between
-        # neighbours of the same colour.
-        same = np.zeros(len(lengths), dtype=np.int64)
-        if len(lengths) > 1:
-            same[1:] = (colors[1:] == colors[:-1]) & (line_of_group[1:] == line_of_group[:-1])
-        per_line = np.bincount(line_of_group, weights=lengths + same, minlength=n_lines).astype(np.int64)
-        capacity = np.concatenate([np.full(height, width), np.full(width, height)])
+        per_line, capacity = cells_needed(width, height, lengths, colors, line_of_group)
         bad = np.flatnonzero(per_line > capacity)
         if bad.size:
             line = int(bad[0])
@@ -449,18 +453,39 @@ class Puzzle:
         return svg.puzzle_svg(self)
 
 
+def cells_needed(
+    width: int, height: int, lengths: np.ndarray, colors: np.ndarray, line_of_group: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Cells every line's clue needs, and the cells it has.
+
+    A clue needs its groups plus one background cell between neighbours of
+    the same colour.  ``line_of_group`` gives each group's line (rows first).
+    Returns two ``(H + W,)`` int64 arrays: needed and available.
+    """
+    n_lines = width + height
+    same = np.zeros(len(lengths), dtype=np.int64)
+    if len(lengths) > 1:
+        same[1:] = (colors[1:] == colors[:-1]) & (line_of_group[1:] == line_of_group[:-1])
+    needed = np.bincount(line_of_group, weights=lengths + same, minlength=n_lines).astype(np.int64)
+    capacity = np.concatenate([np.full(height, width), np.full(width, height)]).astype(np.int64)
+    return needed, capacity
+
+
 def _rebuild(width, height, palette, lengths, colors, offsets, meta) -> Puzzle:
     return Puzzle.from_arrays(width, height, Palette(palette), lengths, colors, offsets, meta=meta)
 
 
 def _check_size(width: Any, height: Any) -> tuple[int, int]:
     try:
-        width, height = int(width), int(height)
-    except (TypeError, ValueError):
+        width, height = operator.index(width), operator.index(height)
+    except TypeError:
         msg = f"size {width!r}x{height!r} is not two integers"
         raise PuzzleError(msg) from None
     if width < 1 or height < 1:
         msg = f"size {width}x{height}: a puzzle needs at least one row and one column"
+        raise PuzzleError(msg)
+    if width >= _BIG or height >= _BIG:
+        msg = f"size {width}x{height} is too large"
         raise PuzzleError(msg)
     return width, height
 

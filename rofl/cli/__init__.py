@@ -14,6 +14,7 @@ from rofl.cli._app import main
 _COMMAND_MODULES = (
     "rofl.cli.solve",
     "rofl.cli.make",
+    "rofl.cli.secret",
     "rofl.cli.codec",
 )
 

@@ -10,7 +10,9 @@ from rofl.cli._app import main
 
 
 @main.command()
-@click.argument("file", type=click.Path(dir_okay=False))
+# No dir_okay=False: click would report a directory as a usage error with exit
+# status 2, which means "stalled" here; reading it gives one "Error:" line and 1.
+@click.argument("file", type=click.Path())
 @click.option(
     "--color/--no-color",
     "use_color",
@@ -32,7 +34,9 @@ def solve(file: str, use_color: bool | None) -> None:
     if use_color is None:
         use_color = sys.stdout.isatty()
     if result.status != "contradiction":
-        click.echo(grid_text(result.partial_grid(), puzzle.palette, color=use_color))
+        # color= stops click from stripping the escapes when --color is asked
+        # for and the output is not a terminal
+        click.echo(grid_text(result.partial_grid(), puzzle.palette, color=use_color), color=use_color)
     size = f"{puzzle.width}x{puzzle.height}"
     if result.status == "solved":
         click.echo(

@@ -19,10 +19,12 @@ MAX_FILE_BYTES = 64 * 1024 * 1024
 # (module, function) pairs: function(data: bytes, where: str) -> (Puzzle, solution | None)
 _BY_MAGIC: list[tuple[bytes, str]] = [
     (b"ROFL", "rofl.formats.rofl"),
+    (b"NotMine{", "rofl.formats.notmine"),
 ]
 _BY_SUFFIX: dict[str, str] = {
     ".json": "rofl.formats.corpus",
     ".rofl": "rofl.formats.rofl",
+    ".notmine": "rofl.formats.notmine",
 }
 
 
@@ -55,6 +57,8 @@ def read_puzzle(path: str | Path):
         module = _BY_SUFFIX.get(path.suffix.lower())
     if module is None and data.lstrip()[:1] == b"{":
         module = "rofl.formats.corpus"
+    if module is None and data.lstrip().startswith(b"NotMine{"):
+        module = "rofl.formats.notmine"
     if module is None:
         known = ", ".join(sorted(_BY_SUFFIX))
         msg = f"{path}: unknown puzzle format (known extensions: {known})"
@@ -69,13 +73,15 @@ def read_puzzle(path: str | Path):
 _WRITERS: dict[str, str] = {
     ".json": "rofl.formats.corpus",
     ".rofl": "rofl.formats.rofl",
+    ".notmine": "rofl.formats.notmine",
 }
 
 
-def write_puzzle(path: str | Path, puzzle, solution=None) -> None:
+def write_puzzle(path: str | Path, puzzle, solution=None, *, private: bool = False) -> None:
     """Write ``puzzle`` to ``path`` atomically, in the format its extension names.
 
     ``solution`` (an ``(H, W)`` grid) is stored when the format can hold it.
+    ``private=True`` makes the file readable by its owner only (secrets).
 
     Raises
     ------
@@ -90,4 +96,4 @@ def write_puzzle(path: str | Path, puzzle, solution=None) -> None:
         known = ", ".join(sorted(_WRITERS))
         msg = f"{path}: cannot write puzzles with extension {path.suffix!r} (known: {known})"
         raise FormatError(msg)
-    atomic_write(path, importlib.import_module(module).write_bytes(puzzle, solution))
+    atomic_write(path, importlib.import_module(module).write_bytes(puzzle, solution), private=private)

@@ -92,6 +92,13 @@ def _parse_solution(solution: Any, puzzle: Puzzle, where: str) -> np.ndarray:
                 msg = f"{where}: solution row {r + 1}, column {c + 1}: {ch!r} is not a colour index"
                 raise FormatError(msg)
             grid[r, c] = v
+    # The format promises that a given solution fits the clues; a file that
+    # breaks the promise would hand callers a wrong picture as the answer.
+    derived = Puzzle.from_grid(grid, puzzle.palette)
+    if derived != puzzle:
+        line = next(i for i in range(puzzle.n_lines) if derived.clue(i) != puzzle.clue(i))
+        msg = f"{where}: the solution does not match the clues ({puzzle.line_name(line)})"
+        raise FormatError(msg)
     return grid
 
 
@@ -108,7 +115,26 @@ def read_bytes(data: bytes, *, where: str = "<json>") -> tuple[Puzzle, np.ndarra
 
 
 def dumps(puzzle: Puzzle, solution: np.ndarray | None = None) -> str:
-    """Write a puzzle (and optionally its solution) as corpus JSON."""
+    """Write a puzzle (and optionally its solution) as corpus JSON.
+
+    Raises
+    ------
+    FormatError
+        A solution this format cannot hold or :func:`loads` would reject:
+        not an ``(H, W)`` grid of the puzzle, a colour index above 35 (one
+        character per cell), or a picture that does not fit the clues.
+    """
+    if solution is not None:
+        solution = np.asarray(solution)
+        if solution.shape != (puzzle.height, puzzle.width):
+            msg = f"the solution has shape {solution.shape}, the puzzle is {puzzle.height}x{puzzle.width}"
+            raise FormatError(msg)
+        if solution.size and int(solution.max()) >= len(_DIGITS):
+            msg = f"corpus JSON writes solutions of at most {len(_DIGITS)} colours (one character per cell)"
+            raise FormatError(msg)
+        if not puzzle.is_solution(solution):
+            msg = "the solution does not match the clues"
+            raise FormatError(msg)
     doc: dict[str, Any] = dict(puzzle.meta)
     doc.update(
         width=puzzle.width,

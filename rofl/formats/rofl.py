@@ -60,7 +60,7 @@ from construct import (
 )
 
 from rofl.errors import FormatError, PuzzleError
-from rofl.puzzle import MAX_COLORS, Palette, Puzzle
+from rofl.puzzle import MAX_COLORS, Palette, Puzzle, cells_needed
 
 MAGIC = b"ROFL"
 #: Version written in the extended header; readers reject any other.
@@ -358,13 +358,7 @@ def parse(data: bytes | bytearray | memoryview, *, where: str = "<rofl>") -> Rof
                 else f"colour {colors[g]} is outside the palette ({k} colours, 0-{k - 1})"
             )
             raise _fail(where, int(gpos[g]) + nb, f"{group_name(g)}: {what}")
-    # Cells each line needs: its groups plus one gap between neighbours of
-    # the same colour.
-    gaps = np.zeros(total, dtype=np.int64)
-    if total > 1:
-        gaps[1:] = (colors[1:] == colors[:-1]) & (line_of[1:] == line_of[:-1])
-    need = np.bincount(line_of, weights=lengths + gaps, minlength=n_lines).astype(np.int64)
-    capacity = np.concatenate([np.full(h, w), np.full(w, h)])
+    need, capacity = cells_needed(w, h, lengths, colors, line_of)
     bad = np.flatnonzero(need > capacity)
     if bad.size:
         i = int(bad[0])

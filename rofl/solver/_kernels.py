@@ -16,7 +16,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from rofl.solver._config import JIT
+from rofl.solver._config import JIT, skip_blas_probe
+
+skip_blas_probe()
 
 SOLVED, STALLED, CONTRADICTION = 0, 1, 2
 
@@ -33,7 +35,10 @@ _SEED = np.int64(-3750763034362895579)  # FNV-1a offset basis as int64
 
 @njit(**JIT)
 def _solve_line(cells, n, lens, cols, g0, g1, out, run, slot, gap, fwd, bwd, color_slot):
-    """Narrow one line by the colour DP of ``O(k * n)``.
+    """Narrow one line by the colour DP, in ``O(k * (slack + 1) + n * c)``.
+
+    ``k`` groups, ``c`` distinct colours among them, ``slack`` = ``n`` minus
+    the cells the clue needs (at most ``n``).
 
     Parameters
     ----------
@@ -42,7 +47,10 @@ def _solve_line(cells, n, lens, cols, g0, g1, out, run, slot, gap, fwd, bwd, col
     lens, cols, g0, g1 : the line's groups are ``lens[g0:g1]`` / ``cols[g0:g1]``
     out : (>= n,) int64, receives for every cell the colours that appear
         there in at least one arrangement consistent with ``cells``
-    run, slot, gap, fwd, bwd, color_slot : work buffers, see ``LineWork``
+    run : (>= c, >= n + 1) int64 work buffer
+    slot, gap : (>= k,) int64 work buffers
+    fwd, bwd : (>= k + 1, >= n + 2) uint8 work buffers
+    color_slot : (64,) int64 work buffer
 
     Returns
     -------
@@ -74,73 +82,100 @@ def _solve_line(cells, n, lens, cols, g0, g1, out, run, slot, gap, fwd, bwd, col
         # between: it is placed together with the group.
         gap[j] = 1 if (j + 1 < k and cols[g0 + j + 1] == c) else 0
 
+    # Group j cannot start before lo_j (the cells groups 0..j-1 need at
+    # least), nor after lo_j + slack (the later groups must still fit), so
+    # both tables are only filled in that window of slack + 1 cells per row:
+    # O(k * slack) instead of O(k * n), a large saving on the tight lines
+    # that make up most of a puzzle.  Entries outside the window are never
+    # read.
+    total = 0
+    for j in range(k):
+        total += lens[g0 + j] + gap[j]
+    slack = n - total
+    if slack < 0:
+        return False
+
     # fwd[j, i]: cells [0, i) can hold exactly groups 0..j-1.
+    lo = 0
     for j in range(k + 1):
-        for i in range(n + 1):
+        for i in range(lo, lo + slack + 1):
             fwd[j, i] = 0
+        if j < k:
+            lo += lens[g0 + j] + gap[j]
     fwd[0, 0] = 1
+    lo = 0
     for j in range(k + 1):
         length = lens[g0 + j] if j < k else 0
-        for i in range(n + 1):
+        top = lo + slack
+        for i in range(lo, top + 1):
             if fwd[j, i] == 0:
                 continue
-            if i < n and (cells[i] & 1):
+            if i < top and (cells[i] & 1):
                 fwd[j, i + 1] = 1
-            if j < k:
-                e = i + length
-                if e <= n and run[slot[j], i] >= length:
-                    if gap[j]:
-                        if e < n and (cells[e] & 1):
-                            fwd[j + 1, e + 1] = 1
-                    else:
-                        fwd[j + 1, e] = 1
+            if j < k and run[slot[j], i] >= length:
+                e = i + length  # e + gap[j] <= n: inside row j + 1's window
+                if gap[j]:
+                    if cells[e] & 1:
+                        fwd[j + 1, e + 1] = 1
+                else:
+                    fwd[j + 1, e] = 1
+        if j < k:
+            lo += length + gap[j]
     if fwd[k, n] == 0:
         return False
 
     # bwd[j, i]: cells [i, n) can hold exactly groups j..k-1.
-    for j in range(k + 1):
-        for i in range(n + 1):
-            bwd[j, i] = 0
     bwd[k, n] = 1
+    lo = total  # window of row k: [total, n]
     for j in range(k, -1, -1):
         length = lens[g0 + j] if j < k else 0
-        for i in range(n - 1, -1, -1):
+        top = lo + slack
+        if j == k:
+            bwd[k, top] = 1  # top == n
+            first = top - 1
+        else:
+            first = top
+        for i in range(first, lo - 1, -1):
             v = 0
-            if (cells[i] & 1) and bwd[j, i + 1]:
+            if i < top and (cells[i] & 1) and bwd[j, i + 1]:
                 v = 1
-            elif j < k:
+            elif j < k and run[slot[j], i] >= length:
                 e = i + length
-                if e <= n and run[slot[j], i] >= length:
-                    if gap[j]:
-                        if e < n and (cells[e] & 1) and bwd[j + 1, e + 1]:
-                            v = 1
-                    elif bwd[j + 1, e]:
+                if gap[j]:
+                    if (cells[e] & 1) and bwd[j + 1, e + 1]:
                         v = 1
+                elif bwd[j + 1, e]:
+                    v = 1
             bwd[j, i] = v
+        if j > 0:
+            lo -= lens[g0 + j - 1] + gap[j - 1]
 
     for i in range(n):
         out[i] = 0
+    lo = 0
     for j in range(k + 1):
-        for i in range(n):
+        top = lo + slack
+        for i in range(lo, top):
             if fwd[j, i] and bwd[j, i + 1] and (cells[i] & 1):
                 out[i] |= 1
-    for j in range(k):
-        length = lens[g0 + j]
-        bit = np.int64(1) << np.int64(cols[g0 + j])
-        g = gap[j]
-        s_run = slot[j]
-        last = -n - 1  # latest valid start so far
-        for i in range(n):
-            e = i + length
-            if fwd[j, i] and e + g <= n and run[s_run, i] >= length:
-                if g:
-                    if (cells[e] & 1) and bwd[j + 1, e + 1]:
+        if j < k:
+            length = lens[g0 + j]
+            bit = np.int64(1) << np.int64(cols[g0 + j])
+            g = gap[j]
+            s_run = slot[j]
+            last = -n - 1  # latest valid start so far
+            for i in range(lo, min(top + length, n)):
+                if i <= top and fwd[j, i] and run[s_run, i] >= length:
+                    e = i + length
+                    if g:
+                        if (cells[e] & 1) and bwd[j + 1, e + 1]:
+                            last = i
+                            out[e] |= 1
+                    elif bwd[j + 1, e]:
                         last = i
-                        out[e] |= 1
-                elif bwd[j + 1, e]:
-                    last = i
-            if last + length > i:
-                out[i] |= bit
+                if last + length > i:
+                    out[i] |= bit
+            lo += length + g
     return True
 
 

@@ -8,6 +8,7 @@ resume from an earlier state (probing in the complete solver).
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -106,6 +107,9 @@ class SolveResult:
 class LineSolver:
     """Line-logic solver that keeps a cache of line results between calls.
 
+    One instance must not be used by two threads at once (it owns the
+    kernels' work buffers and the cache); give each thread its own.
+
     Parameters
     ----------
     cache_mb : float
@@ -139,6 +143,20 @@ class LineSolver:
         self._cache_len = np.zeros(entries, dtype=np.int64)
         self._cache_in = np.zeros((entries, width), dtype=np.int64)
         self._cache_out = np.zeros((entries, width), dtype=np.int64)
+
+    def _work(self) -> tuple:
+        """Work buffers and cache tables, in the order the kernels take them."""
+        return (
+            self._run,
+            self._fwd,
+            self._bwd,
+            self._cache_key,
+            self._cache_clue,
+            self._cache_len,
+            self._cache_in,
+            self._cache_out,
+            self._use_cache,
+        )
 
     def clear_cache(self) -> None:
         self._cache_len[:] = 0
@@ -215,15 +233,7 @@ class LineSolver:
             packed.offs,
             packed.clue_hash,
             queue,
-            self._run,
-            self._fwd,
-            self._bwd,
-            self._cache_key,
-            self._cache_clue,
-            self._cache_len,
-            self._cache_in,
-            self._cache_out,
-            self._use_cache,
+            *self._work(),
             stats,
         )
         self.hits += int(stats[k.ST_HITS])
@@ -278,15 +288,7 @@ class LineSolver:
             packed.cols,
             packed.offs,
             np.ascontiguousarray(moves, dtype=np.int64).reshape(-1, 3),
-            self._run,
-            self._fwd,
-            self._bwd,
-            self._cache_key,
-            self._cache_clue,
-            self._cache_len,
-            self._cache_in,
-            self._cache_out,
-            self._use_cache,
+            *self._work(),
             newly,
             status,
             totals,
@@ -346,14 +348,17 @@ def _packed(puzzle: Puzzle) -> Packed:
     return packed
 
 
-_DEFAULT: LineSolver | None = None
+# One default solver per thread: the kernels release the GIL and write to the
+# solver's work buffers, so threads must not share one.
+_DEFAULT = threading.local()
 
 
 def solve(puzzle: Puzzle, *, start: np.ndarray | None = None, lines: Iterable[int] | None = None) -> SolveResult:
     """Solve ``puzzle`` by line logic alone (propagation, no guessing).
 
-    A thin wrapper over a shared :class:`LineSolver` without a cache; see
-    :meth:`LineSolver.solve` for the parameters.
+    A thin wrapper over a :class:`LineSolver` without a cache (one per
+    thread, so threads may call it at once); see :meth:`LineSolver.solve`
+    for the parameters.
 
     Returns
     -------
@@ -362,7 +367,7 @@ def solve(puzzle: Puzzle, *, start: np.ndarray | None = None, lines: Iterable[in
         ``"stalled"`` (line logic can go no further; ``masks`` tells what is
         known) or ``"contradiction"`` (the clues have no solution).
     """
-    global _DEFAULT
-    if _DEFAULT is None:
-        _DEFAULT = LineSolver(cache_mb=0)
-    return _DEFAULT.solve(puzzle, start=start, lines=lines)
+    solver = getattr(_DEFAULT, "solver", None)
+    if solver is None:
+        solver = _DEFAULT.solver = LineSolver(cache_mb=0)
+    return solver.solve(puzzle, start=start, lines=lines)

@@ -1,0 +1,129 @@
+"""``rofl hide`` and ``rofl reveal``: a secret text as a puzzle and back."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from pathlib import Path
+
+import click
+
+from rofl.cli._app import main
+from rofl.errors import FormatError, UsageError
+
+_SHEET_SUFFIXES = (".png", ".pdf")
+
+
+def _stdin_bytes() -> bytes:
+    """All of standard input, refusing more than a puzzle file may hold."""
+    from rofl.formats import MAX_FILE_BYTES
+
+    stream = getattr(sys.stdin, "buffer", None)
+    data = stream.read(MAX_FILE_BYTES + 1) if stream is not None else sys.stdin.read(MAX_FILE_BYTES + 1).encode()
+    if len(data) > MAX_FILE_BYTES:
+        msg = f"standard input: larger than the {MAX_FILE_BYTES}-byte limit"
+        raise FormatError(msg)
+    return data
+
+
+def _read_secret() -> str:
+    """The secret from standard input, without its trailing newline.
+
+    On a terminal the input is not echoed.
+    """
+    if sys.stdin.isatty():
+        return click.prompt("Secret", hide_input=True, confirmation_prompt=True, prompt_suffix=": ")
+    data = _stdin_bytes()
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        msg = f"standard input is not UTF-8 text ({exc.reason} at byte {exc.start + 1})"
+        raise UsageError(msg) from None
+    if text.endswith("\n"):
+        text = text[:-1]
+        if text.endswith("\r"):
+            text = text[:-1]
+    return text
+
+
+@main.command()
+@click.argument("text", required=False)
+@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the puzzle (.rofl, .json, .notmine).")
+@click.option("--sheet", type=click.Path(dir_okay=False), help="Write a printable sheet with the clues (.png, .pdf).")
+@click.option("--cipher", is_flag=True, help="Print the NotMine cipher of the picture.")
+def hide(text: str | None, output: str | None, sheet: str | None, cipher: bool) -> None:
+    """Hide TEXT in a puzzle whose solution reads as TEXT.
+
+    Without TEXT the secret is read from standard input (so it stays out of
+    the shell history); a trailing newline is not part of it.  Printable
+    ASCII only.  This hides the text, it does not encrypt it: whoever solves
+    the puzzle reads it.
+    """
+    from rofl.formats import _WRITERS, write_puzzle
+    from rofl.secret import check_text
+    from rofl.secret import hide as hide_text
+
+    if not (output or sheet or cipher):
+        msg = "nothing to write: give -o FILE, --sheet FILE or --cipher"
+        raise UsageError(msg)
+    if output and Path(output).suffix.lower() not in _WRITERS:
+        known = ", ".join(sorted(_WRITERS))
+        msg = f"{output}: cannot write puzzles with extension {Path(output).suffix!r} (known: {known})"
+        raise FormatError(msg)
+    if sheet and Path(sheet).suffix.lower() not in _SHEET_SUFFIXES:
+        msg = f"{sheet}: a sheet is written as {' or '.join(_SHEET_SUFFIXES)}"
+        raise UsageError(msg)
+    if text is None:
+        text = _read_secret()
+    check_text(text)  # before anything is written
+    puzzle, grid = hide_text(text)
+    image = None
+    if sheet:
+        from rofl.render.sheet import puzzle_sheet
+
+        image = puzzle_sheet(puzzle, title="Solve me")
+    if output:
+        write_puzzle(output, puzzle, grid, private=True)
+    if image is not None:
+        from rofl._io import atomic_open
+
+        with atomic_open(sheet, "wb", private=True) as f:
+            image.save(f, format=Path(sheet).suffix.lower().lstrip(".").upper())
+    if cipher:
+        from rofl.formats.notmine import Field, dumps
+
+        click.echo(dumps(Field.from_picture(grid)))
+
+
+def _load(source: str | None):
+    """The puzzle of a file path, a cipher string, or standard input."""
+    from rofl.formats import _BY_MAGIC, notmine, read_puzzle
+
+    if source is not None and source.lstrip().startswith(notmine.LEADER):
+        return notmine.read_bytes(source, where="the cipher")[0]  # type: ignore[arg-type]
+    if source is not None and source != "-":
+        return read_puzzle(source)[0]
+    data = _stdin_bytes()
+    if data.lstrip().startswith(notmine.LEADER.encode()):
+        return notmine.read_bytes(data, where="standard input")[0]
+    for magic, module in _BY_MAGIC:
+        if data.startswith(magic):
+            return importlib.import_module(module).read_bytes(data, where="standard input")[0]
+    msg = "standard input: neither a NotMine cipher nor a ROFL file"
+    raise FormatError(msg)
+
+
+@main.command()
+@click.argument("source", required=False)
+def reveal(source: str | None) -> None:
+    """Solve a hidden text and print it (followed by one newline).
+
+    SOURCE is a puzzle file (.rofl, .json, .notmine) or a NotMine cipher
+    string; without SOURCE (or with -) a cipher or ROFL file is read from
+    standard input.
+    """
+    from rofl.secret import reveal as reveal_text
+
+    puzzle = _load(source)
+    sys.stdout.write(reveal_text(puzzle) + "\n")
+    sys.stdout.flush()

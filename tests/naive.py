@@ -1,0 +1,164 @@
+"""Slow, obviously-correct references for the compiled solver (stumpy's ``tests/naive.py``).
+
+Nothing here is clever: lines are solved by listing every filling (or
+every placement of the groups), clues are read off a row cell by cell, and
+propagation re-solves every line until nothing changes.
+"""
+
+from __future__ import annotations
+
+import itertools
+from functools import cache
+
+import numpy as np
+
+
+def clue_of(line) -> tuple[tuple[int, int], ...]:
+    """The ``(length, colour)`` groups of one line of palette indices, cell by cell."""
+    groups: list[list[int]] = []
+    prev = 0
+    for v in (int(x) for x in line):
+        if v != 0 and v == prev:
+            groups[-1][0] += 1
+        elif v != 0:
+            groups.append([1, v])
+        prev = v
+    return tuple((n, c) for n, c in groups)
+
+
+def clues_of_grid(grid) -> tuple[list, list]:
+    """Row and column clues of an ``(H, W)`` grid, one line at a time."""
+    grid = np.asarray(grid)
+    return [clue_of(r) for r in grid], [clue_of(c) for c in grid.T]
+
+
+# ------------------------------------------------------ every filling of a line
+
+
+@cache
+def fillings(n: int, n_colors: int) -> tuple[np.ndarray, dict]:
+    """Every filling of a line of ``n`` cells with ``n_colors`` colours, grouped by clue.
+
+    Returns
+    -------
+    all_fillings : (n_colors ** n, n) int64 array
+    by_clue : dict mapping a clue (tuple of ``(length, colour)``) to the
+        row indices of ``all_fillings`` that have that clue.
+    """
+    f = np.array(list(itertools.product(range(n_colors), repeat=n)), dtype=np.int64).reshape(-1, n)
+    # The clue of every filling at once: runs start where a cell is inked and
+    # differs from its left neighbour, and end where it differs from its right
+    # neighbour.  A filling's clue becomes a zero-padded row of codes.
+    pad = np.full((f.shape[0], n + 2), -1, dtype=np.int64)
+    pad[:, 1:-1] = f
+    starts = (f != 0) & (f != pad[:, :-2])
+    ends = (f != 0) & (f != pad[:, 2:])
+    sr, sc = np.nonzero(starts)
+    _, ec = np.nonzero(ends)
+    counts = np.bincount(sr, minlength=f.shape[0])
+    first = np.concatenate([[0], np.cumsum(counts)[:-1]])
+    pos = np.arange(sr.size) - first[sr]
+    codes = np.zeros((f.shape[0], max(n, 1)), dtype=np.int64)
+    codes[sr, pos] = (ec - sc + 1) * 64 + f[sr, sc]
+    keys, inverse = np.unique(codes, axis=0, return_inverse=True)
+    inverse = inverse.reshape(-1)
+    order = np.argsort(inverse, kind="stable")
+    bounds = np.searchsorted(inverse[order], np.arange(len(keys) + 1))
+    by_clue = {}
+    for i, key in enumerate(keys):
+        clue = tuple((int(v) // 64, int(v) % 64) for v in key if v)
+        by_clue[clue] = order[bounds[i] : bounds[i + 1]]
+    return f, by_clue
+
+
+def brute_line(cells, clue, n_colors: int) -> np.ndarray | None:
+    """Solve a line by listing every filling: the union of those that fit.
+
+    Parameters
+    ----------
+    cells : (n,) int64 masks (bit ``c``: colour ``c`` possible)
+    clue : tuple of ``(length, colour)``
+    n_colors : colours in the palette, background included
+
+    Returns
+    -------
+    (n,) int64 masks, or None when no filling has this clue and fits ``cells``.
+    """
+    cells = np.asarray(cells, dtype=np.int64)
+    f, by_clue = fillings(len(cells), n_colors)
+    rows = by_clue.get(tuple(tuple(int(v) for v in g) for g in clue))
+    if rows is None:
+        return None
+    cand = f[rows]
+    fits = np.all((cells[None, :] >> cand) & 1, axis=1)
+    if not fits.any():
+        return None
+    return np.bitwise_or.reduce(np.int64(1) << cand[fits], axis=0)
+
+
+# --------------------------------------------- every placement of the groups
+
+
+def placements(n: int, clue):
+    """Yield every filling of ``n`` cells with clue ``clue`` (recursive placement of groups)."""
+    clue = [tuple(g) for g in clue]
+
+    def rec(pos: int, j: int, line: list[int]):
+        if j == len(clue):
+            yield line + [0] * (n - pos)
+            return
+        length, color = clue[j]
+        # a group of the same colour as the previous one needs a gap
+        min_start = pos + (1 if j > 0 and clue[j - 1][1] == color else 0)
+        for start in range(min_start, n - length + 1):
+            yield from rec(start + length, j + 1, line + [0] * (start - pos) + [color] * length)
+
+    yield from rec(0, 0, [])
+
+
+def placement_line(cells, clue) -> np.ndarray | None:
+    """Solve a line by listing every placement of its groups (for lines too long to enumerate)."""
+    cells = [int(c) for c in cells]
+    out = [0] * len(cells)
+    found = False
+    for line in placements(len(cells), clue):
+        if all((m >> v) & 1 for m, v in zip(cells, line, strict=True)):
+            found = True
+            for i, v in enumerate(line):
+                out[i] |= 1 << v
+    return np.array(out, dtype=np.int64) if found else None
+
+
+# ------------------------------------------------------------ whole puzzles
+
+
+def propagate(puzzle, start=None, line_solver=None):
+    """Line logic by sweeping every line until nothing changes.
+
+    Returns ``(status, masks)`` with status ``"solved"``, ``"stalled"`` or
+    ``"contradiction"`` (masks undefined then).
+    """
+    h, w = puzzle.height, puzzle.width
+    k = puzzle.n_colors
+    full = (1 << k) - 1
+    masks = np.full((h, w), full, dtype=np.int64) if start is None else np.array(start, dtype=np.int64)
+    if line_solver is None:
+
+        def line_solver(cells, clue):
+            return brute_line(cells, clue, k)
+
+    changed = True
+    while changed:
+        changed = False
+        for line in range(h + w):
+            view = masks[line, :] if line < h else masks[:, line - h]
+            new = line_solver(view.copy(), puzzle.clue(line))
+            if new is None:
+                return "contradiction", masks
+            if np.any(new != view):
+                changed = True
+                view[:] = new
+    single = (masks & (masks - 1)) == 0
+    if np.any(masks == 0):
+        return "contradiction", masks
+    return ("solved" if single.all() else "stalled"), masks

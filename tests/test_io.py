@@ -1,0 +1,48 @@
+"""Atomic writes: all or nothing, with sensible permissions."""
+
+from __future__ import annotations
+
+import os
+import stat
+
+import pytest
+
+from rofl._io import atomic_open, atomic_write
+
+
+def mode(path) -> int:
+    return stat.S_IMODE(os.stat(path).st_mode)
+
+
+def test_a_failed_write_leaves_the_old_file_untouched(tmp_path):
+    target = tmp_path / "x.bin"
+    target.write_bytes(b"old content")
+    with pytest.raises(RuntimeError), atomic_open(target) as f:
+        f.write(b"half of the new")
+        raise RuntimeError
+    assert target.read_bytes() == b"old content"
+    assert os.listdir(tmp_path) == ["x.bin"]  # no temporary file left behind
+
+
+def test_a_failed_write_creates_nothing(tmp_path):
+    with pytest.raises(RuntimeError), atomic_open(tmp_path / "new.bin") as f:
+        f.write(b"x")
+        raise RuntimeError
+    assert os.listdir(tmp_path) == []
+
+
+def test_permissions(tmp_path):
+    old = os.umask(0o022)
+    try:
+        atomic_write(tmp_path / "a.txt", "text")
+        assert mode(tmp_path / "a.txt") == 0o644
+        existing = tmp_path / "b.bin"
+        existing.write_bytes(b"")
+        os.chmod(existing, 0o640)
+        atomic_write(existing, b"new")
+        assert mode(existing) == 0o640
+        assert existing.read_bytes() == b"new"
+        atomic_write(tmp_path / "secret.rofl", b"s", private=True)
+        assert mode(tmp_path / "secret.rofl") == 0o600
+    finally:
+        os.umask(old)
