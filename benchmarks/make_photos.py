@@ -61,8 +61,9 @@ def main() -> None:
     rofl.make(pics[0][1], width=12, colors=2)
 
     header = (
-        f"{'size':>7} {'colours':>7} {'runs':>4} {'success':>7} {'changed% mean':>13} {'max':>6} "
-        f"{'cells max':>9} {'ΔE2000':>7} {'clues':>6} {'1s':>4} {'time s mean':>11} {'max':>6} {'refine s':>8}"
+        f"{'size':>7} {'colours':>7} {'runs':>4} {'success':>7} {'changed% median':>15} {'mean':>6} {'max':>6} "
+        f"{'cells max':>9} {'ΔE2000':>7} {'clues':>6} {'1s':>4} {'time s median':>13} {'mean':>6} {'max':>6} "
+        f"{'refine s':>8}"
     )
     print(header)
     print("-" * len(header))
@@ -89,11 +90,12 @@ def main() -> None:
             times = [r[3] for r in rows]
             success = sum(r[1] for r in rows) / len(rows)
             print(
-                f"{f'{n}x{n}':>7} {k:>7} {len(rows):>4} {success:>7.0%} {statistics.mean(pct):>13.3f} {max(pct):>6.2f} "
+                f"{f'{n}x{n}':>7} {k:>7} {len(rows):>4} {success:>7.0%} {statistics.median(pct):>15.3f} "
+                f"{statistics.mean(pct):>6.2f} {max(pct):>6.2f} "
                 f"{max(r[2].n_changed for r in rows):>9} {statistics.mean(r[2].mean_delta_e for r in rows):>7.2f} "
                 f"{statistics.mean(r[2].clues for r in rows):>6.0f} "
                 f"{statistics.mean(r[2].ones_share for r in rows):>4.0%} "
-                f"{statistics.mean(times):>11.3f} {max(times):>6.2f} "
+                f"{statistics.median(times):>13.3f} {statistics.mean(times):>6.2f} {max(times):>6.2f} "
                 f"{statistics.mean(r[2].refine_seconds for r in rows):>8.3f}"
             )
             if success < 1:
