@@ -71,7 +71,9 @@ def _save(image, path: str) -> None:
 @click.option(
     "-o", "--output", required=True, type=click.Path(dir_okay=False), help="Puzzle file to write (.rofl, .json)."
 )
-@click.option("-w", "--width", type=click.IntRange(1, 1024), help="Grid width in cells.")
+@click.option(
+    "-w", "--width", type=click.IntRange(1, 1024), help="Grid width in cells (default: 40 on the longer side)."
+)
 @click.option("-H", "--height", type=click.IntRange(1, 1024), help="Grid height in cells.")
 @click.option(
     "--mode",
