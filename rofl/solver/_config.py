@@ -5,3 +5,7 @@
 """
 
 JIT = {"cache": True, "nogil": True, "boundscheck": False}
+
+# The complete search looks at the clock through numba's object mode, which
+# cannot release the GIL (numba warns when asked to).
+SEARCH_JIT = {"cache": True, "boundscheck": False}

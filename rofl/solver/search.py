@@ -1,0 +1,210 @@
+"""Complete solving: line logic, then probing and backtracking.
+
+:func:`solve_complete` decides every puzzle within its budget: it finds the
+unique solution, or two distinct solutions, or proves there is none.  The
+search itself is the compiled kernel in :mod:`rofl.solver._search`; this
+module checks the inputs, runs line logic first, calls the kernel and checks
+every solution it returns against the clues before handing it out.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from rofl.errors import UsageError
+from rofl.puzzle import Puzzle
+from rofl.solver.propagate import LineSolver, masks_to_grid
+
+STATUSES = ("unique", "multiple", "none", "budget")
+
+#: Memory for the line cache shared by the probes of one search.
+CACHE_MB = 64.0
+
+
+@dataclass(eq=False)
+class CompleteResult:
+    """What the complete solver found.
+
+    Attributes
+    ----------
+    status : {"unique", "multiple", "none", "budget"}
+        ``"unique"``: exactly one solution, proved.  ``"multiple"``: two
+        distinct solutions were found (there may be more).  ``"none"``: the
+        clues contradict each other, proved.  ``"budget"``: the time or node
+        budget ran out before the answer was known.
+    solutions : list of (H, W) uint8 arrays
+        Palette indices; one grid when unique, two distinct grids when
+        multiple, none when ``"none"``.  When the budget ran out it holds
+        the solution found so far, if any (a valid solution, but not proved
+        unique).  Every grid has been checked against the clues.
+    line_status : {"solved", "stalled", "contradiction"}
+        What line logic alone reached.
+    masks : (H, W) int64 array
+        The cells' possible colours after line logic (bit ``c`` = colour
+        ``c``), before any search.
+    nodes, probes, line_solves : int
+        Search nodes visited, probes run, lines solved (line logic included).
+    seconds : float
+        Wall time of the call.
+    """
+
+    puzzle: Puzzle = field(repr=False)
+    status: str
+    solutions: list[np.ndarray] = field(repr=False)
+    line_status: str
+    masks: np.ndarray = field(repr=False)
+    nodes: int = 0
+    probes: int = 0
+    line_solves: int = 0
+    max_depth: int = 0
+    seconds: float = 0.0
+
+    @property
+    def grid(self) -> np.ndarray | None:
+        """The ``(H, W)`` uint8 solution when it is unique, else None."""
+        return self.solutions[0] if self.status == "unique" else None
+
+    @property
+    def unique(self) -> bool:
+        return self.status == "unique"
+
+    @property
+    def line_solvable(self) -> bool:
+        """Whether line logic alone reaches the (unique) solution."""
+        return self.line_status == "solved"
+
+
+_LOCAL = threading.local()
+
+
+def _line_solver() -> LineSolver:
+    # one solver (and line cache) per thread: the kernels write into its buffers
+    solver = getattr(_LOCAL, "solver", None)
+    if solver is None:
+        solver = _LOCAL.solver = LineSolver(cache_mb=CACHE_MB)
+    return solver
+
+
+def solve_complete(
+    puzzle: Puzzle,
+    *,
+    time_budget: float | None = 10.0,
+    node_budget: int | None = None,
+    max_solutions: int = 2,
+) -> CompleteResult:
+    """Solve ``puzzle`` completely: line logic, then probing and backtracking.
+
+    A thin wrapper over the compiled search (:mod:`rofl.solver._search`):
+    it runs line logic, and when that stalls, searches with probing and
+    backtracking until it has proved the solution unique, found two
+    distinct solutions, proved that there is none, or run out of budget.
+    The answer is never wrong: every returned grid satisfies the clues, and
+    ``"unique"`` / ``"none"`` are only reported after the whole search tree
+    was covered.
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+    time_budget : float or None
+        Seconds for the whole call (None: no limit).  The search looks at
+        the clock every few probes, so it stops within milliseconds of it.
+    node_budget : int or None
+        Largest number of search nodes (None: no limit).
+    max_solutions : int
+        Stop after this many distinct solutions (``>= 2``; 2 is enough to
+        tell unique from multiple).
+
+    Returns
+    -------
+    CompleteResult
+
+    Raises
+    ------
+    UsageError
+        A budget that is not positive, or ``max_solutions < 2``.
+    """
+    from rofl.solver import _search as s
+    from rofl.solver.propagate import _packed
+
+    if time_budget is not None and not time_budget > 0:
+        msg = f"time_budget must be a positive number of seconds, not {time_budget!r}"
+        raise UsageError(msg)
+    if node_budget is not None and node_budget < 1:
+        msg = f"node_budget must be at least 1, not {node_budget!r}"
+        raise UsageError(msg)
+    if max_solutions < 2:
+        msg = f"max_solutions must be at least 2, not {max_solutions!r}"
+        raise UsageError(msg)
+
+    start = time.perf_counter()
+    deadline = start + time_budget if time_budget is not None else 0.0
+    solver = _line_solver()
+    line = solver.solve(puzzle)
+    root = line.masks.copy()
+
+    def result(status: str, solutions: list[np.ndarray], stats: np.ndarray | None = None) -> CompleteResult:
+        for grid in solutions:
+            if not puzzle.is_solution(grid):  # a bug in the search, never a wrong answer
+                msg = "complete solver returned a grid that does not satisfy the clues"
+                raise RuntimeError(msg)
+        extra = {}
+        if stats is not None:
+            extra = {
+                "nodes": int(stats[s.ST_NODES]),
+                "probes": int(stats[s.ST_PROBES]),
+                "line_solves": line.line_solves + int(stats[s.ST_LINE_SOLVES]),
+                "max_depth": int(stats[s.ST_MAX_DEPTH]),
+            }
+        else:
+            extra = {"line_solves": line.line_solves}
+        return CompleteResult(
+            puzzle=puzzle,
+            status=status,
+            solutions=solutions,
+            line_status=line.status,
+            masks=root,
+            seconds=time.perf_counter() - start,
+            **extra,
+        )
+
+    if line.status == "solved":
+        return result("unique", [line.grid])
+    if line.status == "contradiction":
+        return result("none", [])
+
+    packed = _packed(puzzle)
+    sols = np.zeros((max_solutions, puzzle.height, puzzle.width), dtype=np.int64)
+    stats = np.zeros(s.N_STATS, dtype=np.int64)
+    code = s._search(
+        line.masks,
+        packed.lens,
+        packed.cols,
+        packed.offs,
+        packed.clue_hash,
+        solver._run,
+        solver._fwd,
+        solver._bwd,
+        solver._cache_key,
+        solver._cache_clue,
+        solver._cache_len,
+        solver._cache_in,
+        solver._cache_out,
+        solver._use_cache,
+        sols,
+        max_solutions,
+        node_budget or 0,
+        deadline,
+        stats,
+    )
+    found = [masks_to_grid(sols[i]) for i in range(int(stats[s.ST_N_SOLUTIONS]))]
+    if code == s.BUDGET:
+        return result("budget", found[:1], stats)
+    status = "none" if not found else "unique" if len(found) == 1 else "multiple"
+    return result(status, found, stats)
+
+
+__all__ = ["STATUSES", "CompleteResult", "solve_complete"]
