@@ -31,11 +31,8 @@ from numba import njit, objmode
 from rofl.solver._config import SEARCH_JIT
 from rofl.solver._kernels import CONTRADICTION, SOLVED, STALLED, _propagate
 
-# return codes of _search
-DONE, BUDGET = 0, 1
-
 # stats slots
-ST_NODES, ST_PROBES, ST_LINE_SOLVES, ST_N_SOLUTIONS, ST_MAX_DEPTH, ST_SPLITS = 0, 1, 2, 3, 4, 5
+ST_NODES, ST_PROBES, ST_LINE_SOLVES, ST_MET, ST_MAX_DEPTH, ST_SPLITS = 0, 1, 2, 3, 4, 5
 N_STATS = 6
 
 # how many probes between two looks at the clock (a look costs ~1 us)
@@ -61,77 +58,84 @@ def _prop(masks, queue, ctx, use_cache, pstats, stats):
     return st
 
 
-@njit(**SEARCH_JIT)
-def _add_solution(masks, sols, stats):
-    """Record ``masks`` (all cells single-bit) unless it is already known.
-
-    Returns the number of distinct solutions now known.
-    """
-    n = stats[ST_N_SOLUTIONS]
-    height, width = masks.shape
-    for s in range(n):
-        same = True
-        for r in range(height):
-            for c in range(width):
-                if sols[s, r, c] != masks[r, c]:
-                    same = False
-                    break
-            if not same:
-                break
-        if same:
-            return n
-    if n < sols.shape[0]:
-        sols[n, :, :] = masks
-        n += 1
-        stats[ST_N_SOLUTIONS] = n
-    return n
+# _probe_region results beyond SOLVED / STALLED / CONTRADICTION
+_ENOUGH = 3  # ``want`` region solutions found by probes
+_ABORT = 4  # out of budget
 
 
 @njit(**SEARCH_JIT)
-def _count_undetermined(masks):
-    k = 0
-    for m in masks.ravel():
+def _region_done(masks, cells, ncell):
+    """Whether every cell of ``cells[:ncell]`` is determined."""
+    flat = masks.ravel()
+    for j in range(ncell):
+        m = flat[cells[j]]
         if m & (m - 1):
-            k += 1
-    return k
-
-
-# probe_node results beyond SOLVED / STALLED / CONTRADICTION
-_ENOUGH = 3  # max_solutions reached
-_OUT_OF_TIME = 4
+            return False
+    return True
 
 
 @njit(**SEARCH_JIT)
-def _probe_node(cur, ctx, use_cache, tmp, acc, score, first, sols, max_solutions, stats, deadline, pstats):
-    """Probe every undetermined cell of ``cur`` until no probe narrows it.
+def _keep(masks, out, nout):
+    """Append ``masks`` to ``out[:nout]`` unless already there; the new count."""
+    for s in range(nout):
+        if np.array_equal(out[s], masks):
+            return nout
+    if nout < out.shape[0]:
+        out[nout, :, :] = masks
+        nout += 1
+    return nout
 
-    Cells are visited cyclically; the loop ends once every undetermined cell
-    has been probed since the last change, so ``score`` / ``first`` of every
-    undetermined cell describe the final ``cur``: ``score`` the product of
-    ``1 + newly determined cells`` over the cell's surviving colours,
-    ``first`` the colour bit whose probe determined the most.
 
-    Returns SOLVED, STALLED, CONTRADICTION, _ENOUGH or _OUT_OF_TIME.
+@njit(**SEARCH_JIT)
+def _note_full(masks, anysol, stats):
+    # remembered for the caller when the budget runs out before a proof
+    if stats[ST_MET] == 0:
+        anysol[:, :] = masks
+        stats[ST_MET] = 1
+
+
+@njit(**SEARCH_JIT)
+def _out_of_budget(stats, deadline):
+    return deadline > 0 and _now() > deadline
+
+
+@njit(**SEARCH_JIT)
+def _probe_region(cur, cells, ncell, ctx, use_cache, work, score, first, out, nfound, want, anysol, stats, deadline):
+    """Probe the undetermined cells of ``cells[:ncell]`` until no probe narrows ``cur``.
+
+    Cells are visited cyclically; the loop ends once every undetermined
+    cell has been probed since the last change, so ``score`` / ``first`` of
+    every undetermined cell describe the final ``cur``: ``score`` is the
+    product of ``1 + newly determined cells`` over the cell's surviving
+    colours, ``first`` the colour bit whose probe determined the most.  A
+    probe that determines the whole region is a solution of it and goes to
+    ``out`` (``nfound[0]`` counts them).
+
+    Returns SOLVED (the region is determined), STALLED, CONTRADICTION,
+    _ENOUGH or _ABORT.
     """
+    tmp, acc, pstats, mark, lines, q2 = work
     height, width = cur.shape
     n = height * width
-    q2 = np.empty(2, dtype=np.int64)
-    mark = np.zeros(height + width, dtype=np.bool_)
-    lines = np.empty(height + width, dtype=np.int64)
-    n_und = _count_undetermined(cur)
-    if n_und == 0:
-        return SOLVED
     flat = cur.ravel()
     tflat = tmp.ravel()
     aflat = acc.ravel()
+    n_und = 0
+    for j in range(ncell):
+        m = flat[cells[j]]
+        if m & (m - 1):
+            n_und += 1
+    if n_und == 0:
+        return SOLVED
     quiet = 0
-    p = 0
+    j = 0
     while quiet < n_und:
+        p = cells[j]
+        j += 1
+        if j == ncell:
+            j = 0
         m = flat[p]
         if (m & (m - 1)) == 0:
-            p += 1
-            if p == n:
-                p = 0
             continue
         r = p // width
         c = p - r * width
@@ -149,12 +153,15 @@ def _probe_node(cur, ctx, use_cache, tmp, acc, score, first, sols, max_solutions
             q2[1] = height + c
             st = _prop(tmp, q2, ctx, use_cache, pstats, stats)
             stats[ST_PROBES] += 1
-            if deadline > 0 and stats[ST_PROBES] % _CLOCK_EVERY == 0 and _now() > deadline:
-                return _OUT_OF_TIME
+            if stats[ST_PROBES] % _CLOCK_EVERY == 0 and _out_of_budget(stats, deadline):
+                return _ABORT
             if st == CONTRADICTION:
                 continue
             if st == SOLVED:
-                if _add_solution(tmp, sols, stats) >= max_solutions:
+                _note_full(tmp, anysol, stats)
+            if st == SOLVED or _region_done(tmp, cells, ncell):
+                nfound[0] = _keep(tmp, out, nfound[0])
+                if nfound[0] >= want:
                     return _ENOUGH
             gain = 0
             if ok_bits == 0:
@@ -185,11 +192,8 @@ def _probe_node(cur, ctx, use_cache, tmp, acc, score, first, sols, max_solutions
             if nm != flat[i]:
                 flat[i] = nm
                 rr = i // width
-                if not mark[rr]:
-                    mark[rr] = True
-                cc = height + i - rr * width
-                if not mark[cc]:
-                    mark[cc] = True
+                mark[rr] = True
+                mark[height + i - rr * width] = True
                 changed = True
         if changed:
             k = 0
@@ -199,18 +203,102 @@ def _probe_node(cur, ctx, use_cache, tmp, acc, score, first, sols, max_solutions
                     k += 1
                     mark[line] = False
             st = _prop(cur, lines[:k], ctx, use_cache, pstats, stats)
-            if st != STALLED:
-                return st
-            n_und = _count_undetermined(cur)
+            if st == CONTRADICTION:
+                return CONTRADICTION
+            if st == SOLVED:
+                _note_full(cur, anysol, stats)
+            n_und = 0
+            for jj in range(ncell):
+                m = flat[cells[jj]]
+                if m & (m - 1):
+                    n_und += 1
+            if n_und == 0:
+                return SOLVED
             quiet = 0
         else:
             score[p] = prod
             first[p] = best_bit
             quiet += 1
-        p += 1
-        if p == n:
-            p = 0
     return STALLED
+
+
+@njit(**SEARCH_JIT)
+def _components(cur, cells, ncell, parent):
+    """Split the undetermined cells of ``cells[:ncell]`` into independent parts.
+
+    Two undetermined cells depend on each other when they share a row or a
+    column; the parts are the connected components of that relation, and
+    no line holds undetermined cells of two parts, so the parts can be
+    solved one by one and the solution count is the product.
+
+    Returns
+    -------
+    comp_cells : (m,) int64, the undetermined cells grouped by part (row-major within a part)
+    comp_start : (parts + 1,) int64, part ``i`` is ``comp_cells[comp_start[i]:comp_start[i + 1]]``
+    """
+    height, width = cur.shape
+    flat = cur.ravel()
+    last_col = np.full(width, -1, dtype=np.int64)
+    und = np.empty(ncell, dtype=np.int64)
+    m_und = 0
+    last_row = -1
+    last_in_row = -1
+    for j in range(ncell):
+        p = cells[j]
+        m = flat[p]
+        if (m & (m - 1)) == 0:
+            continue
+        und[m_und] = p
+        m_und += 1
+        parent[p] = p
+        r = p // width
+        c = p - r * width
+        if r == last_row:
+            _union(parent, p, last_in_row)
+        last_row = r
+        last_in_row = p
+        if last_col[c] >= 0:
+            _union(parent, p, last_col[c])
+        last_col[c] = p
+    # label parts by first appearance
+    counts = np.zeros(m_und + 1, dtype=np.int64)
+    label = np.empty(m_und, dtype=np.int64)
+    root_label = np.full(parent.shape[0], -1, dtype=np.int64)
+    parts = 0
+    for j in range(m_und):
+        root = _find(parent, und[j])
+        if root_label[root] < 0:
+            root_label[root] = parts
+            parts += 1
+        label[j] = root_label[root]
+        counts[label[j] + 1] += 1
+    comp_start = np.cumsum(counts[: parts + 1])
+    fill = comp_start[:parts].copy()
+    comp_cells = np.empty(m_und, dtype=np.int64)
+    for j in range(m_und):
+        comp_cells[fill[label[j]]] = und[j]
+        fill[label[j]] += 1
+    return comp_cells, comp_start
+
+
+@njit(**SEARCH_JIT)
+def _find(parent, x):
+    while parent[x] != x:
+        parent[x] = parent[parent[x]]
+        x = parent[x]
+    return x
+
+
+@njit(**SEARCH_JIT)
+def _union(parent, a, b):
+    ra = _find(parent, a)
+    rb = _find(parent, b)
+    if ra != rb:
+        parent[ra] = rb
+
+
+# frame phases of the search
+_ENTER, _SPLIT, _BRANCH = 0, 1, 2
 
 
 @njit(**SEARCH_JIT)
@@ -232,10 +320,21 @@ def _search(
     sols,
     max_solutions,
     node_budget,
-    deadline,
+    seconds,
     stats,
 ):
-    """Find up to ``max_solutions`` distinct solutions below ``root``.
+    """Find up to ``max_solutions`` distinct solutions of a stalled puzzle.
+
+    The search is a depth-first walk over frames kept on explicit stacks
+    (numba's cache cannot hold recursive functions).  A frame is a region
+    of the grid -- undetermined cells no line shares with cells outside it
+    -- in a state, and asks for up to ``want`` of its solutions.  Entering
+    a frame probes it; then it either is done (solved, contradiction,
+    enough solutions met by probes), or *splits* into independent parts
+    that are solved one after the other (the count is the product), or
+    *branches* on one cell (``cell == colour``, then ``cell != colour``:
+    the two sides share no solution, so the count is the sum).  A frame's
+    count is exact when below its ``want``.
 
     Parameters
     ----------
@@ -245,89 +344,232 @@ def _search(
     sols : (>= max_solutions, H, W) int64, receives the solutions (single-bit masks)
     max_solutions : stop after this many distinct solutions
     node_budget : stop after this many search nodes (<= 0: no limit)
-    deadline : stop when ``time.perf_counter()`` passes it (<= 0: no limit)
-    stats : (N_STATS,) int64, receives nodes, probes, line solves, solutions
-        found, the deepest stack, splits
+    seconds : stop after this long (<= 0: no limit); counted from the
+        call's start, so a first call's compilation does not eat the budget
+    stats : (N_STATS,) int64, receives nodes, probes, line solves, the
+        deepest frame stack and the number of splits into independent parts
 
     Returns
     -------
-    DONE (the tree is exhausted or enough solutions were found: the count is
-    ``stats[ST_N_SOLUTIONS]``) or BUDGET.
+    int
+        The number of solutions in ``sols`` (exact when below
+        ``max_solutions``), or -1 when the budget ran out; ``sols[0]`` then
+        holds a solution met on the way if ``stats[ST_MET]`` is 1.
     """
     ctx = (lens, cols, offs, clue_hash, run, fwd, bwd, ckey, cclue, clen, cin, cout)
     height, width = root.shape
     n = height * width
-    pstats = np.zeros(8, dtype=np.int64)
+    deadline = _now() + seconds if seconds > 0 else 0.0
     tmp = np.empty((height, width), dtype=np.int64)
     acc = np.empty((height, width), dtype=np.int64)
+    pstats = np.zeros(8, dtype=np.int64)
+    mark = np.zeros(height + width, dtype=np.bool_)
+    lines = np.empty(height + width, dtype=np.int64)
+    q2 = np.empty(2, dtype=np.int64)
+    work = (tmp, acc, pstats, mark, lines, q2)
     score = np.zeros(n, dtype=np.float64)
     first = np.zeros(n, dtype=np.int64)
-    q2 = np.empty(2, dtype=np.int64)
+    parent = np.empty(n, dtype=np.int64)
+    anysol = np.zeros((height, width), dtype=np.int64)
+    nfound = np.zeros(1, dtype=np.int64)
+    stats[ST_MET] = 0
+    keep = max(max_solutions, 2)
 
-    cap = 16
-    stack = np.empty((cap, height, width), dtype=np.int64)
-    stack_cell = np.empty(cap, dtype=np.int64)
-    stack[0, :, :] = root
-    stack_cell[0] = -1
-    top = 1
-    cur = np.empty((height, width), dtype=np.int64)
-    while top > 0:
-        top -= 1
-        cur[:, :] = stack[top]
-        cell = stack_cell[top]
-        stats[ST_NODES] += 1
-        if node_budget > 0 and stats[ST_NODES] > node_budget:
-            return BUDGET
-        if cell >= 0:
-            r = cell // width
-            q2[0] = r
-            q2[1] = height + cell - r * width
-            st = _prop(cur, q2, ctx, use_cache, pstats, stats)
-            if st == CONTRADICTION:
+    # per-depth frame storage, grown on demand
+    states = [root.copy()]
+    outs = [np.empty((keep, height, width), dtype=np.int64)]
+    combined = [np.empty((height, width), dtype=np.int64)]
+    seconds_sol = [np.empty((height, width), dtype=np.int64)]
+    cells_of = [np.arange(n, dtype=np.int64)]
+    part_cells = [np.empty(0, dtype=np.int64)]
+    part_start = [np.empty(0, dtype=np.int64)]
+    part_order = [np.empty(0, dtype=np.int64)]
+    want = np.empty(16, dtype=np.int64)
+    phase = np.empty(16, dtype=np.int64)
+    touch = np.empty(16, dtype=np.int64)
+    count = np.empty(16, dtype=np.int64)  # BRANCH: solutions so far; SPLIT: product so far
+    step = np.empty(16, dtype=np.int64)  # BRANCH: side (0, 1); SPLIT: part index in order
+    cell = np.empty(16, dtype=np.int64)  # BRANCH: the cell; SPLIT: the part with two solutions
+    bitv = np.empty(16, dtype=np.int64)  # BRANCH: the colour bit
+
+    want[0] = max_solutions
+    phase[0] = _ENTER
+    touch[0] = -1
+    top = 0  # index of the current frame
+    got = 0  # result of the frame that just finished
+    while top >= 0:
+        f = top
+        cur = states[f]
+        if phase[f] == _ENTER:
+            stats[ST_NODES] += 1
+            if f > stats[ST_MAX_DEPTH]:
+                stats[ST_MAX_DEPTH] = f
+            if node_budget > 0 and stats[ST_NODES] > node_budget:
+                break
+            if deadline > 0 and _now() > deadline:
+                break
+            if touch[f] >= 0:
+                r = touch[f] // width
+                q2[0] = r
+                q2[1] = height + touch[f] - r * width
+                if _prop(cur, q2, ctx, use_cache, pstats, stats) == CONTRADICTION:
+                    got = 0
+                    top -= 1
+                    continue
+            cells = cells_of[f]
+            nfound[0] = 0
+            st = _probe_region(
+                cur, cells, cells.shape[0], ctx, use_cache, work, score, first, outs[f], nfound, want[f], anysol,
+                stats, deadline,
+            )
+            if st == _ABORT:
+                break
+            if st != STALLED:
+                if st == _ENOUGH:
+                    got = want[f]
+                elif st == CONTRADICTION:
+                    got = 0
+                else:  # SOLVED: the region is determined
+                    got = _keep(cur, outs[f], 0)
+                top -= 1
                 continue
-        st = _probe_node(cur, ctx, use_cache, tmp, acc, score, first, sols, max_solutions, stats, deadline, pstats)
-        if st == _OUT_OF_TIME:
-            return BUDGET
-        if st == _ENOUGH:
-            return DONE
-        if st == CONTRADICTION:
-            continue
-        if st == SOLVED:
-            if _add_solution(cur, sols, stats) >= max_solutions:
-                return DONE
+            comp_cells, comp_start = _components(cur, cells, cells.shape[0], parent)
+            parts = comp_start.shape[0] - 1
+            # make room for a child frame
+            if f + 1 == len(states):
+                states.append(np.empty((height, width), dtype=np.int64))
+                outs.append(np.empty((keep, height, width), dtype=np.int64))
+                combined.append(np.empty((height, width), dtype=np.int64))
+                seconds_sol.append(np.empty((height, width), dtype=np.int64))
+                cells_of.append(comp_cells)
+                part_cells.append(comp_cells)
+                part_start.append(comp_start)
+                part_order.append(comp_start)
+                if f + 2 > want.shape[0]:
+                    size = 2 * want.shape[0]
+                    want = _grow(want, size)
+                    phase = _grow(phase, size)
+                    touch = _grow(touch, size)
+                    count = _grow(count, size)
+                    step = _grow(step, size)
+                    cell = _grow(cell, size)
+                    bitv = _grow(bitv, size)
+            if parts > 1:
+                stats[ST_SPLITS] += 1
+                # smallest parts first: a part without solutions ends the frame early
+                part_cells[f] = comp_cells
+                part_start[f] = comp_start
+                part_order[f] = np.argsort(np.diff(comp_start), kind="mergesort")
+                combined[f][:, :] = cur
+                phase[f] = _SPLIT
+                count[f] = 1
+                step[f] = 0
+                cell[f] = -1
+            else:
+                # branch on the cell whose weakest probe still narrows the most
+                flat = cur.ravel()
+                best = -1
+                best_score = -1.0
+                for j in range(comp_cells.shape[0]):
+                    p = comp_cells[j]
+                    if score[p] > best_score:
+                        best_score = score[p]
+                        best = p
+                bit = first[best]
+                if bit & flat[best] == 0:  # cannot happen after a full probe pass; stay safe
+                    bit = flat[best] & -flat[best]
+                cells_of[f] = comp_cells
+                phase[f] = _BRANCH
+                cell[f] = best
+                bitv[f] = bit
+                count[f] = 0
+                step[f] = 0
+            got = -2  # no child has finished yet
+
+        # f is SPLIT or BRANCH: take the finished child's result, start the next child
+        if phase[f] == _SPLIT:
+            order = part_order[f]
+            starts = part_start[f]
+            pcells = part_cells[f]
+            if got >= 0:
+                part = order[step[f]]
+                if got == 0:
+                    got = 0
+                    top -= 1
+                    continue
+                child_out = outs[f + 1]
+                cflat = combined[f].ravel()
+                s0 = child_out[0].ravel()
+                for j in range(starts[part], starts[part + 1]):
+                    cflat[pcells[j]] = s0[pcells[j]]
+                if got >= 2 and cell[f] < 0:
+                    cell[f] = part
+                    seconds_sol[f][:, :] = child_out[1]
+                count[f] = min(count[f] * got, want[f])
+                step[f] += 1
+            if step[f] == order.shape[0]:
+                total = count[f]
+                out = outs[f]
+                out[0, :, :] = combined[f]
+                if total >= 2:
+                    out[1, :, :] = combined[f]
+                    oflat = out[1].ravel()
+                    s1 = seconds_sol[f].ravel()
+                    part = cell[f]
+                    for j in range(starts[part], starts[part + 1]):
+                        oflat[pcells[j]] = s1[pcells[j]]
+                got = total
+                top -= 1
+                continue
+            part = order[step[f]]
+            a = starts[part]
+            b = starts[part + 1]
+            c = f + 1
+            states[c][:, :] = cur
+            cells_of[c] = pcells[a:b].copy()
+            want[c] = 1 if (count[f] >= want[f] or want[f] == 1) else 2
+            phase[c] = _ENTER
+            touch[c] = -1
+            top = c
             continue
 
-        # branch on the cell whose weakest probe still narrows the most
-        best = -1
-        best_score = -1.0
-        flat = cur.ravel()
-        for i in range(n):
-            m = flat[i]
-            if (m & (m - 1)) != 0 and score[i] > best_score:
-                best_score = score[i]
-                best = i
-        bit = first[best]
-        if bit & flat[best] == 0:  # cannot happen after a full probe pass; stay safe
-            bit = flat[best] & -flat[best]
-        if top + 2 > cap:
-            bigger = np.empty((cap * 2, height, width), dtype=np.int64)
-            bigger[:top] = stack[:top]
-            stack = bigger
-            bigger_cell = np.empty(cap * 2, dtype=np.int64)
-            bigger_cell[:top] = stack_cell[:top]
-            stack_cell = bigger_cell
-            cap *= 2
-        r = best // width
-        c = best - r * width
-        # cell != colour, explored second
-        stack[top, :, :] = cur
-        stack[top, r, c] = flat[best] & ~bit
-        stack_cell[top] = best
-        # cell == colour, explored first
-        stack[top + 1, :, :] = cur
-        stack[top + 1, r, c] = bit
-        stack_cell[top + 1] = best
-        top += 2
-        if top > stats[ST_MAX_DEPTH]:
-            stats[ST_MAX_DEPTH] = top
-    return DONE
+        # BRANCH
+        if got >= 0:
+            # the two sides share no solution, so their solutions are distinct
+            child_out = outs[f + 1]
+            out = outs[f]
+            for s in range(got):
+                out[count[f] + s, :, :] = child_out[s]
+            count[f] += got
+            step[f] += 1
+            if count[f] >= want[f]:
+                got = want[f]
+                top -= 1
+                continue
+        if step[f] == 2:
+            got = count[f]
+            top -= 1
+            continue
+        c = f + 1
+        best = cell[f]
+        states[c][:, :] = cur
+        cflat = states[c].ravel()
+        cflat[best] = bitv[f] if step[f] == 0 else cur.ravel()[best] & ~bitv[f]
+        cells_of[c] = cells_of[f]
+        want[c] = want[f] - count[f]
+        phase[c] = _ENTER
+        touch[c] = best
+        top = c
+
+    if top >= 0:  # out of budget
+        sols[0, :, :] = anysol
+        return -1
+    sols[:got] = outs[0][:got]
+    return got
+
+
+@njit(**SEARCH_JIT)
+def _grow(a, size):
+    b = np.empty(size, dtype=a.dtype)
+    b[: a.shape[0]] = a
+    return b

@@ -141,7 +141,6 @@ def solve_complete(
         raise UsageError(msg)
 
     start = time.perf_counter()
-    deadline = start + time_budget if time_budget is not None else 0.0
     solver = _line_solver()
     line = solver.solve(puzzle)
     root = line.masks.copy()
@@ -179,7 +178,7 @@ def solve_complete(
     packed = _packed(puzzle)
     sols = np.zeros((max_solutions, puzzle.height, puzzle.width), dtype=np.int64)
     stats = np.zeros(s.N_STATS, dtype=np.int64)
-    code = s._search(
+    got = s._search(
         line.masks,
         packed.lens,
         packed.cols,
@@ -197,12 +196,14 @@ def solve_complete(
         sols,
         max_solutions,
         node_budget or 0,
-        deadline,
+        max(time_budget - (time.perf_counter() - start), 1e-9) if time_budget is not None else 0.0,
         stats,
     )
-    found = [masks_to_grid(sols[i]) for i in range(int(stats[s.ST_N_SOLUTIONS]))]
-    if code == s.BUDGET:
-        return result("budget", found[:1], stats)
+    if got < 0:
+        # a solution met before the budget ran out: valid, but not proved unique
+        found = [masks_to_grid(sols[0])] if stats[s.ST_MET] else []
+        return result("budget", found, stats)
+    found = [masks_to_grid(sols[i]) for i in range(got)]
     status = "none" if not found else "unique" if len(found) == 1 else "multiple"
     return result(status, found, stats)
 
