@@ -21,6 +21,8 @@ _LAZY = {
     "LineSolver": "rofl.solver.propagate",
     "SolveResult": "rofl.solver.propagate",
     "solve_line": "rofl.solver.line",
+    "solve_complete": "rofl.solver.search",
+    "CompleteResult": "rofl.solver.search",
 }
 
 __all__ = [
@@ -53,3 +55,4 @@ if TYPE_CHECKING:
     from rofl.puzzle import Palette, Puzzle
     from rofl.solver.line import solve_line
     from rofl.solver.propagate import LineSolver, SolveResult, solve
+    from rofl.solver.search import CompleteResult, solve_complete

@@ -33,7 +33,7 @@ from rofl.solver._kernels import CONTRADICTION, SOLVED, STALLED, _propagate
 
 # stats slots
 ST_NODES, ST_PROBES, ST_LINE_SOLVES, ST_MET, ST_MAX_DEPTH, ST_SPLITS = 0, 1, 2, 3, 4, 5
-N_STATS = 6
+N_STATS = 8
 
 # how many probes between two looks at the clock (a look costs ~1 us)
 _CLOCK_EVERY = 16
@@ -141,7 +141,7 @@ def _probe_region(cur, cells, ncell, ctx, use_cache, work, score, first, out, nf
         c = p - r * width
         mm = m
         ok_bits = np.int64(0)
-        prod = 1.0
+        prod = 1.0 if stats[7] == 0 else (1e301 if stats[7] == 1 else 0.0)
         best_gain = -1
         best_bit = np.int64(0)
         while mm != 0:
@@ -179,10 +179,22 @@ def _probe_region(cur, cells, ncell, ctx, use_cache, work, score, first, out, nf
                     if (f & (f - 1)) != 0 and (t & (t - 1)) == 0:
                         gain += 1
             ok_bits |= low
-            prod *= gain + 1.0
-            if gain > best_gain:
-                best_gain = gain
-                best_bit = low
+            if stats[7] == 0:
+                prod *= gain + 1.0
+            elif stats[7] == 1:
+                prod = min(prod, gain * 1000.0) + gain if prod < 1e300 else gain * 1001.0
+            elif stats[7] == 2:
+                prod += gain
+            elif stats[7] == 3:
+                prod = max(prod, gain)
+            if stats[6] == 0:
+                if gain > best_gain:
+                    best_gain = gain
+                    best_bit = low
+            else:
+                if best_gain < 0 or gain < best_gain:
+                    best_gain = gain
+                    best_bit = low
         if ok_bits == 0:
             return CONTRADICTION
         # keep what every surviving branch agrees on
