@@ -152,7 +152,9 @@ def _line_only(puzzle, use_color: bool) -> None:
         click.echo(grid_text(result.partial_grid(), puzzle.palette, color=use_color))
     size = f"{puzzle.width}x{puzzle.height}"
     if result.status == "solved":
-        click.echo(f"solved: {size}, {puzzle.n_colors} colours, {result.line_solves} line solves, {result.sweeps} sweeps")
+        click.echo(
+            f"solved: {size}, {puzzle.n_colors} colours, {result.line_solves} line solves, {result.sweeps} sweeps"
+        )
         return
     if result.status == "stalled":
         click.echo(
