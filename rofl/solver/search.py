@@ -180,6 +180,7 @@ def solve_complete(
     packed = _packed(puzzle)
     sols = np.zeros((max_solutions, puzzle.height, puzzle.width), dtype=np.int64)
     stats = np.zeros(s.N_STATS, dtype=np.int64)
+    stats[6] = 1
     got = s._search(
         line.masks,
         packed.lens,
