@@ -110,6 +110,36 @@ def test_black_white_4x4_every_ambiguous_puzzle_and_a_sample():
         check(_puzzle(key, 4, 4, Palette.black_white()), count, grid)
 
 
+def test_restarts_in_every_order_prove_the_same(monkeypatch):
+    # One node for the first attempt: searches are cut short and restarted
+    # in other colour orders (most narrowing first, least, random), and must
+    # still prove what a single uninterrupted search proves.
+    from rofl.solver import search
+
+    rng = np.random.default_rng(7)
+    puzzles = []
+    for _ in range(120):
+        size = int(rng.integers(6, 16))
+        grid = (rng.random((size, size)) < 0.5).astype(np.uint8)
+        puzzles.append((Puzzle.from_grid(grid, Palette.black_white()), grid))
+    monkeypatch.setattr(search, "FIRST_ATTEMPT_NODES", 10**9)
+    single = [solve_complete(p, time_budget=None) for p, _ in puzzles]
+    monkeypatch.setattr(search, "FIRST_ATTEMPT_NODES", 1)
+    monkeypatch.setattr(search, "STRATEGIES", (0, 1, 2))
+    restarted = 0
+    for (puzzle, grid), one in zip(puzzles, single, strict=True):
+        again = solve_complete(puzzle, time_budget=None)
+        assert one.attempts <= 1  # 0: line logic alone
+        restarted += again.attempts > 1
+        assert again.status == one.status != "none"
+        if one.status == "unique":
+            assert np.array_equal(again.grid, grid) and np.array_equal(one.grid, grid)
+        else:
+            assert all(puzzle.is_solution(s) for s in again.solutions)
+            assert not np.array_equal(*again.solutions)
+    assert restarted > 20  # the restarts were exercised
+
+
 def test_every_three_colour_puzzle_of_2x3():
     for key, (count, grid) in all_puzzles(2, 3, 3).items():
         check(_puzzle(key, 3, 2, PALETTE3), count, grid)

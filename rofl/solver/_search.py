@@ -33,7 +33,7 @@ from rofl.solver._kernels import CONTRADICTION, SOLVED, STALLED, _propagate
 
 # stats slots
 ST_NODES, ST_PROBES, ST_LINE_SOLVES, ST_MET, ST_MAX_DEPTH, ST_SPLITS = 0, 1, 2, 3, 4, 5
-N_STATS = 8
+N_STATS = 6
 
 # how many probes between two looks at the clock (a look costs ~1 us)
 _CLOCK_EVERY = 16
@@ -64,6 +64,14 @@ _ABORT = 4  # out of budget
 
 
 @njit(**SEARCH_JIT)
+def _xorshift(x):
+    x ^= x << 13
+    x ^= (x >> 7) & 0x1FFFFFFFFFFFFFF
+    x ^= x << 17
+    return x
+
+
+@njit(**SEARCH_JIT)
 def _region_done(masks, cells, ncell):
     """Whether every cell of ``cells[:ncell]`` is determined."""
     flat = masks.ravel()
@@ -88,10 +96,9 @@ def _keep(masks, out, nout):
 
 @njit(**SEARCH_JIT)
 def _note_full(masks, anysol, stats):
-    # remembered for the caller when the budget runs out before a proof
-    if stats[ST_MET] == 0:
-        anysol[:, :] = masks
-        stats[ST_MET] = 1
+    # whole-grid solutions met on the way, for the caller when the budget
+    # runs out before the search could prove anything
+    stats[ST_MET] = _keep(masks, anysol, stats[ST_MET])
 
 
 @njit(**SEARCH_JIT)
@@ -100,14 +107,18 @@ def _out_of_budget(stats, deadline):
 
 
 @njit(**SEARCH_JIT)
-def _probe_region(cur, cells, ncell, ctx, use_cache, work, score, first, out, nfound, want, anysol, stats, deadline):
+def _probe_region(
+    cur, cells, ncell, ctx, use_cache, work, score, first, out, nfound, want, anysol, stats, deadline, strategy, seed
+):
     """Probe the undetermined cells of ``cells[:ncell]`` until no probe narrows ``cur``.
 
     Cells are visited cyclically; the loop ends once every undetermined
     cell has been probed since the last change, so ``score`` / ``first`` of
     every undetermined cell describe the final ``cur``: ``score`` is the
     product of ``1 + newly determined cells`` over the cell's surviving
-    colours, ``first`` the colour bit whose probe determined the most.  A
+    colours, ``first`` the colour to try first when branching on the cell:
+    the one whose probe determined the fewest cells (``strategy`` 1), the
+    most (0), or a random one (2, drawn from ``seed``).  A
     probe that determines the whole region is a solution of it and goes to
     ``out`` (``nfound[0]`` counts them).
 
@@ -141,8 +152,8 @@ def _probe_region(cur, cells, ncell, ctx, use_cache, work, score, first, out, nf
         c = p - r * width
         mm = m
         ok_bits = np.int64(0)
-        prod = 1.0 if stats[7] == 0 else (1e301 if stats[7] == 1 else 0.0)
-        best_gain = -1
+        prod = 1.0
+        best_key = 0
         best_bit = np.int64(0)
         while mm != 0:
             low = mm & -mm
@@ -179,22 +190,17 @@ def _probe_region(cur, cells, ncell, ctx, use_cache, work, score, first, out, nf
                     if (f & (f - 1)) != 0 and (t & (t - 1)) == 0:
                         gain += 1
             ok_bits |= low
-            if stats[7] == 0:
-                prod *= gain + 1.0
-            elif stats[7] == 1:
-                prod = min(prod, gain * 1000.0) + gain if prod < 1e300 else gain * 1001.0
-            elif stats[7] == 2:
-                prod += gain
-            elif stats[7] == 3:
-                prod = max(prod, gain)
-            if stats[6] == 0:
-                if gain > best_gain:
-                    best_gain = gain
-                    best_bit = low
-            else:
-                if best_gain < 0 or gain < best_gain:
-                    best_gain = gain
-                    best_bit = low
+            prod *= gain + 1.0
+            # the colour with the smallest key goes first
+            key = gain
+            if strategy == 2:
+                seed[0] = _xorshift(seed[0])
+                key = seed[0] & 0xFFFF
+            elif strategy == 0:
+                key = -gain
+            if best_bit == 0 or key < best_key:
+                best_key = key
+                best_bit = low
         if ok_bits == 0:
             return CONTRADICTION
         # keep what every surviving branch agrees on
@@ -334,6 +340,8 @@ def _search(
     node_budget,
     seconds,
     stats,
+    strategy,
+    seed,
 ):
     """Find up to ``max_solutions`` distinct solutions of a stalled puzzle.
 
@@ -360,13 +368,17 @@ def _search(
         call's start, so a first call's compilation does not eat the budget
     stats : (N_STATS,) int64, receives nodes, probes, line solves, the
         deepest frame stack and the number of splits into independent parts
+    strategy : which colour of the branching cell goes first: 1 the one
+        whose probe narrowed least, 0 the most, 2 random; the searches
+        differ only in the order of the tree, never in what they prove
+    seed : int, for strategy 2 and the choice among equally good cells
 
     Returns
     -------
     int
         The number of solutions in ``sols`` (exact when below
-        ``max_solutions``), or -1 when the budget ran out; ``sols[0]`` then
-        holds a solution met on the way if ``stats[ST_MET]`` is 1.
+        ``max_solutions``), or -1 when the budget ran out; ``sols`` then
+        holds the ``stats[ST_MET]`` distinct solutions met on the way.
     """
     ctx = (lens, cols, offs, clue_hash, run, fwd, bwd, ckey, cclue, clen, cin, cout)
     height, width = root.shape
@@ -382,8 +394,10 @@ def _search(
     score = np.zeros(n, dtype=np.float64)
     first = np.zeros(n, dtype=np.int64)
     parent = np.empty(n, dtype=np.int64)
-    anysol = np.zeros((height, width), dtype=np.int64)
+    anysol = np.zeros((max_solutions, height, width), dtype=np.int64)
     nfound = np.zeros(1, dtype=np.int64)
+    rng = np.empty(1, dtype=np.int64)
+    rng[0] = seed * 2654435761 + 88172645463325252
     stats[ST_MET] = 0
     keep = max(max_solutions, 2)
 
@@ -431,11 +445,29 @@ def _search(
             cells = cells_of[f]
             nfound[0] = 0
             st = _probe_region(
-                cur, cells, cells.shape[0], ctx, use_cache, work, score, first, outs[f], nfound, want[f], anysol,
-                stats, deadline,
+                cur,
+                cells,
+                cells.shape[0],
+                ctx,
+                use_cache,
+                work,
+                score,
+                first,
+                outs[f],
+                nfound,
+                want[f],
+                anysol,
+                stats,
+                deadline,
+                strategy,
+                rng,
             )
             if st == _ABORT:
                 break
+            if stats[ST_MET] >= max_solutions:
+                # distinct whole-grid solutions met anywhere in the tree settle it
+                sols[:, :, :] = anysol
+                return max_solutions
             if st != STALLED:
                 if st == _ENOUGH:
                     got = want[f]
@@ -484,8 +516,13 @@ def _search(
                 best_score = -1.0
                 for j in range(comp_cells.shape[0]):
                     p = comp_cells[j]
-                    if score[p] > best_score:
-                        best_score = score[p]
+                    sc = score[p]
+                    if strategy == 2:
+                        # break near-ties at random
+                        rng[0] = _xorshift(rng[0])
+                        sc *= 1.0 + (rng[0] & 0xFF) / 4096.0
+                    if sc > best_score:
+                        best_score = sc
                         best = p
                 bit = first[best]
                 if bit & flat[best] == 0:  # cannot happen after a full probe pass; stay safe
@@ -574,7 +611,7 @@ def _search(
         top = c
 
     if top >= 0:  # out of budget
-        sols[0, :, :] = anysol
+        sols[:, :, :] = anysol
         return -1
     sols[:got] = outs[0][:got]
     return got
