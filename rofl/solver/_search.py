@@ -12,13 +12,18 @@ is exactly the set of solutions of its masks:
   every surviving branch agrees on (the union of their masks); a colour
   whose branch contradicts is dropped.  A probe that ends solved is a
   solution and is recorded.
+* **independent parts**: when the undetermined cells fall into groups that
+  share no row or column, each group is a puzzle of its own; they are
+  solved one after the other and the count is the product.
 * **branching** splits a node that probing cannot narrow into ``cell ==
   colour`` and ``cell != colour``; the cell is the one whose probes narrowed
-  the grid the most in their weakest branch.  Pending nodes live on an
-  explicit stack of mask snapshots.
+  the grid the most (product over its colours of ``1 + cells determined``).
 
-The search stops at ``max_solutions`` distinct solutions, when the tree is
-exhausted, or when the node or time budget runs out.
+Frames live on explicit stacks (numba's on-disk cache cannot hold a
+recursive function).  The search stops at ``max_solutions`` distinct
+solutions, when the tree is exhausted, or when the node or time budget runs
+out; the wrapper restarts it in another colour order with a larger node
+budget (see :mod:`rofl.solver.search`).
 """
 
 from __future__ import annotations
