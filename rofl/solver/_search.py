@@ -367,7 +367,7 @@ def _search(
     lens, cols, offs, clue_hash : the clues, as for ``_propagate``
     run, fwd, bwd : line work buffers; ckey..cout, use_cache : line cache
     sols : (>= max_solutions, H, W) int64, receives the solutions (single-bit masks)
-    max_solutions : stop after this many distinct solutions
+    max_solutions : 1 or 2, stop after this many distinct solutions
     node_budget : stop after this many search nodes (<= 0: no limit)
     seconds : stop after this long (<= 0: no limit); counted from the
         call's start, so a first call's compilation does not eat the budget

@@ -107,7 +107,6 @@ def solve_complete(
     *,
     time_budget: float | None = 10.0,
     node_budget: int | None = None,
-    max_solutions: int = 2,
 ) -> CompleteResult:
     """Solve ``puzzle`` completely: line logic, then probing and backtracking.
 
@@ -129,9 +128,6 @@ def solve_complete(
         milliseconds of the budget.
     node_budget : int or None
         Largest number of search nodes (None: no limit).
-    max_solutions : int
-        Stop after this many distinct solutions (``>= 2``; 2 is enough to
-        tell unique from multiple).
 
     Returns
     -------
@@ -140,7 +136,7 @@ def solve_complete(
     Raises
     ------
     UsageError
-        A budget that is not positive, or ``max_solutions < 2``.
+        A budget that is not positive.
     """
     from rofl.solver import _search as s
     from rofl.solver.propagate import _packed
@@ -151,10 +147,8 @@ def solve_complete(
     if node_budget is not None and node_budget < 1:
         msg = f"node_budget must be at least 1, not {node_budget!r}"
         raise UsageError(msg)
-    if max_solutions < 2:
-        msg = f"max_solutions must be at least 2, not {max_solutions!r}"
-        raise UsageError(msg)
 
+    max_solutions = 2  # enough to tell unique from ambiguous
     start = time.perf_counter()
     solver = _line_solver()
     line = solver.solve(puzzle)
