@@ -57,6 +57,8 @@ class CompleteResult:
         Search nodes visited, probes run, lines solved (line logic included).
     max_depth : int
         Deepest nesting of search frames.
+    splits : int
+        Times the undetermined cells fell apart into independent parts.
     attempts : int
         Search attempts: the search restarts in another order, with a
         larger node limit, when an attempt runs out of nodes.
@@ -73,6 +75,7 @@ class CompleteResult:
     probes: int = 0
     line_solves: int = 0
     max_depth: int = 0
+    splits: int = 0
     attempts: int = 0
     seconds: float = 0.0
 
@@ -167,6 +170,7 @@ def solve_complete(
                 "probes": int(stats[s.ST_PROBES]),
                 "line_solves": line.line_solves + int(stats[s.ST_LINE_SOLVES]),
                 "max_depth": int(stats[s.ST_MAX_DEPTH]),
+                "splits": int(stats[s.ST_SPLITS]),
             }
         else:
             extra = {"line_solves": line.line_solves}
