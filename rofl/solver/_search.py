@@ -34,7 +34,7 @@ import numpy as np
 from numba import njit, objmode
 
 from rofl.solver._config import SEARCH_JIT
-from rofl.solver._kernels import CONTRADICTION, SOLVED, STALLED, _propagate
+from rofl.solver._kernels import _FNV, CONTRADICTION, SOLVED, STALLED, _propagate, _solve_line
 
 # stats slots
 ST_NODES, ST_PROBES, ST_LINE_SOLVES, ST_MET, ST_MAX_DEPTH, ST_SPLITS = 0, 1, 2, 3, 4, 5
@@ -77,17 +77,6 @@ def _xorshift(x):
 
 
 @njit(**SEARCH_JIT)
-def _region_done(masks, cells, ncell):
-    """Whether every cell of ``cells[:ncell]`` is determined."""
-    flat = masks.ravel()
-    for j in range(ncell):
-        m = flat[cells[j]]
-        if m & (m - 1):
-            return False
-    return True
-
-
-@njit(**SEARCH_JIT)
 def _keep(masks, out, nout):
     """Append ``masks`` to ``out[:nout]`` unless already there; the new count."""
     for s in range(nout):
@@ -112,6 +101,133 @@ def _out_of_budget(stats, deadline):
 
 
 @njit(**SEARCH_JIT)
+def _trial(cur, p, bit, ctx, use_cache, tw, stats):
+    """Set cell ``p`` of ``cur`` to ``bit`` and run line logic in place,
+    recording on a trail the old mask of every cell that changes.
+
+    The same propagation as ``_propagate`` (the same line kernel and line
+    cache), but its cost follows the cells that change instead of the grid
+    size: no copy of the grid, and the caller reads the changes from the
+    trail and takes them back with ``_undo``.
+
+    Returns
+    -------
+    status : CONTRADICTION or STALLED (whether the grid is now solved is for
+        the caller to tell from the trail)
+    ntr : the trail's length; ``trail[:ntr]`` are the cells, ``old[:ntr]``
+        their masks before the trial
+    """
+    lens, cols, offs, clue_hash, run, fwd, bwd, ckey, cclue, clen, cin, cout = ctx
+    trail, old, seen, queue, queued, buf, res, slot, gap, color_slot = tw
+    height, width = cur.shape
+    flat = cur.ravel()
+    n_lines = height + width
+    trail[0] = p
+    old[0] = flat[p]
+    seen[p] = True
+    ntr = 1
+    flat[p] = bit
+    r = p // width
+    queue[0] = r
+    queue[1] = height + p - r * width
+    queued[queue[0]] = True
+    queued[queue[1]] = True
+    head = 0
+    size = 2
+    status = STALLED
+    solves = 0
+    cap_mask = ckey.shape[0] - 1
+    while size > 0:
+        line = queue[head]
+        head += 1
+        if head == n_lines:
+            head = 0
+        size -= 1
+        queued[line] = False
+        if line < height:
+            n = width
+            base = line * width
+            step = 1
+        else:
+            n = height
+            base = line - height
+            step = width
+        for i in range(n):
+            buf[i] = flat[base + i * step]
+        solves += 1
+        found = False
+        slot_index = 0
+        h = clue_hash[line]
+        if use_cache:
+            for i in range(n):
+                h = (h ^ buf[i]) * _FNV
+                h ^= h >> 29
+            slot_index = h & cap_mask
+            if ckey[slot_index] == h and cclue[slot_index] == clue_hash[line] and clen[slot_index] == n:
+                found = True
+                for i in range(n):
+                    if cin[slot_index, i] != buf[i]:
+                        found = False
+                        break
+        if found:
+            ok = True
+            for i in range(n):
+                res[i] = cout[slot_index, i]
+                if res[i] == 0:
+                    ok = False  # a contradiction is stored as all-zero masks
+        else:
+            ok = _solve_line(buf, n, lens, cols, offs[line], offs[line + 1], res, run, slot, gap, fwd, bwd, color_slot)
+            if not ok:
+                for i in range(n):
+                    res[i] = 0
+            if use_cache:
+                ckey[slot_index] = h
+                cclue[slot_index] = clue_hash[line]
+                clen[slot_index] = n
+                for i in range(n):
+                    cin[slot_index, i] = buf[i]
+                    cout[slot_index, i] = res[i]
+        if not ok:
+            status = CONTRADICTION
+            break
+        for i in range(n):
+            if res[i] != buf[i]:
+                q = base + i * step
+                if not seen[q]:
+                    seen[q] = True
+                    trail[ntr] = q
+                    old[ntr] = buf[i]
+                    ntr += 1
+                flat[q] = res[i]
+                other = height + i if line < height else i
+                if not queued[other]:
+                    queued[other] = True
+                    t = head + size
+                    if t >= n_lines:
+                        t -= n_lines
+                    queue[t] = other
+                    size += 1
+    while size > 0:  # left over after a contradiction
+        queued[queue[head]] = False
+        head += 1
+        if head == n_lines:
+            head = 0
+        size -= 1
+    stats[ST_LINE_SOLVES] += solves
+    return status, ntr
+
+
+@njit(**SEARCH_JIT)
+def _undo(cur, tw, ntr):
+    """Take back the changes of the last ``_trial``."""
+    trail, old, seen = tw[0], tw[1], tw[2]
+    flat = cur.ravel()
+    for k in range(ntr - 1, -1, -1):
+        flat[trail[k]] = old[k]
+        seen[trail[k]] = False
+
+
+@njit(**SEARCH_JIT)
 def _probe_region(
     cur, cells, ncell, ctx, use_cache, work, score, first, out, nfound, want, anysol, stats, deadline, strategy, seed
 ):
@@ -130,22 +246,29 @@ def _probe_region(
     Returns SOLVED (the region is determined), STALLED, CONTRADICTION,
     _ENOUGH or _ABORT.
     """
-    tmp, acc, pstats, mark, lines, q2 = work
+    tw, accv, acnt, touched, inreg, pstats, mark, lines = work
+    trail, old = tw[0], tw[1]
     height, width = cur.shape
     n = height * width
     flat = cur.ravel()
-    tflat = tmp.ravel()
-    aflat = acc.ravel()
     n_und = 0
     for j in range(ncell):
         m = flat[cells[j]]
+        inreg[cells[j]] = True
         if m & (m - 1):
             n_und += 1
+    n_all = 0  # undetermined cells of the whole grid
+    for i in range(n):
+        m = flat[i]
+        if m & (m - 1):
+            n_all += 1
+    result = STALLED
     if n_und == 0:
-        return SOLVED
+        result = SOLVED
+    n_touched = 0
     quiet = 0
     j = 0
-    while quiet < n_und:
+    while result == STALLED and quiet < n_und:
         p = cells[j]
         j += 1
         if j == ncell:
@@ -153,71 +276,79 @@ def _probe_region(
         m = flat[p]
         if (m & (m - 1)) == 0:
             continue
-        r = p // width
-        c = p - r * width
         mm = m
-        ok_bits = np.int64(0)
+        ok_count = 0
+        n_touched = 0
         prod = 1.0
         best_key = 0
         best_bit = np.int64(0)
         while mm != 0:
             low = mm & -mm
             mm ^= low
-            tmp[:, :] = cur
-            tmp[r, c] = low
-            q2[0] = r
-            q2[1] = height + c
-            st = _prop(tmp, q2, ctx, use_cache, pstats, stats)
+            st, ntr = _trial(cur, p, low, ctx, use_cache, tw, stats)
             stats[ST_PROBES] += 1
-            if stats[ST_PROBES] % _CLOCK_EVERY == 0 and _out_of_budget(stats, deadline):
-                return _ABORT
             if st == CONTRADICTION:
-                continue
-            if st == SOLVED:
-                _note_full(tmp, anysol, stats)
-            if st == SOLVED or _region_done(tmp, cells, ncell):
-                nfound[0] = _keep(tmp, out, nfound[0])
-                if nfound[0] >= want:
-                    return _ENOUGH
-            gain = 0
-            if ok_bits == 0:
-                for i in range(n):
-                    t = tflat[i]
-                    aflat[i] = t
-                    f = flat[i]
-                    if (f & (f - 1)) != 0 and (t & (t - 1)) == 0:
-                        gain += 1
+                _undo(cur, tw, ntr)
             else:
-                for i in range(n):
-                    t = tflat[i]
-                    aflat[i] |= t
-                    f = flat[i]
-                    if (f & (f - 1)) != 0 and (t & (t - 1)) == 0:
+                gain = 0
+                region_gain = 0
+                for k in range(ntr):
+                    q = trail[k]
+                    o = old[k]
+                    v = flat[q]
+                    if (o & (o - 1)) != 0 and (v & (v - 1)) == 0:
                         gain += 1
-            ok_bits |= low
-            prod *= gain + 1.0
-            # the colour with the smallest key goes first
-            key = gain
-            if strategy == 2:
-                seed[0] = _xorshift(seed[0])
-                key = seed[0] & 0xFFFF
-            elif strategy == 0:
-                key = -gain
-            if best_bit == 0 or key < best_key:
-                best_key = key
-                best_bit = low
-        if ok_bits == 0:
-            return CONTRADICTION
-        # keep what every surviving branch agrees on
+                        if inreg[q]:
+                            region_gain += 1
+                    # what every surviving colour agrees on: only cells that
+                    # changed in all of them can narrow
+                    if ok_count == 0:
+                        accv[q] = v
+                        acnt[q] = 1
+                        touched[n_touched] = q
+                        n_touched += 1
+                    elif acnt[q] == ok_count:
+                        accv[q] |= v
+                        acnt[q] += 1
+                if gain == n_all:
+                    _note_full(cur, anysol, stats)
+                if region_gain == n_und:
+                    nfound[0] = _keep(cur, out, nfound[0])
+                _undo(cur, tw, ntr)
+                if nfound[0] >= want:
+                    result = _ENOUGH
+                    break
+                ok_count += 1
+                prod *= gain + 1.0
+                # the colour with the smallest key goes first
+                key = gain
+                if strategy == 2:
+                    seed[0] = _xorshift(seed[0])
+                    key = seed[0] & 0xFFFF
+                elif strategy == 0:
+                    key = -gain
+                if best_bit == 0 or key < best_key:
+                    best_key = key
+                    best_bit = low
+            if stats[ST_PROBES] % _CLOCK_EVERY == 0 and _out_of_budget(stats, deadline):
+                result = _ABORT
+                break
+        if result != STALLED:
+            break
+        if ok_count == 0:
+            result = CONTRADICTION
+            break
+        # keep what every surviving colour agrees on
         changed = False
-        for i in range(n):
-            nm = flat[i] & aflat[i]
-            if nm != flat[i]:
-                flat[i] = nm
-                rr = i // width
+        for k in range(n_touched):
+            q = touched[k]
+            if acnt[q] == ok_count and accv[q] != flat[q]:
+                flat[q] &= accv[q]
+                rr = q // width
                 mark[rr] = True
-                mark[height + i - rr * width] = True
+                mark[height + q - rr * width] = True
                 changed = True
+            acnt[q] = 0
         if changed:
             k = 0
             for line in range(height + width):
@@ -227,7 +358,8 @@ def _probe_region(
                     mark[line] = False
             st = _prop(cur, lines[:k], ctx, use_cache, pstats, stats)
             if st == CONTRADICTION:
-                return CONTRADICTION
+                result = CONTRADICTION
+                break
             if st == SOLVED:
                 _note_full(cur, anysol, stats)
             n_und = 0
@@ -236,13 +368,24 @@ def _probe_region(
                 if m & (m - 1):
                     n_und += 1
             if n_und == 0:
-                return SOLVED
+                result = SOLVED
+                break
+            n_all = 0
+            for i in range(n):
+                m = flat[i]
+                if m & (m - 1):
+                    n_all += 1
             quiet = 0
         else:
             score[p] = prod
             first[p] = best_bit
             quiet += 1
-    return STALLED
+    # leave the scratch arrays clean for the next call
+    for k in range(n_touched if result != STALLED else 0):
+        acnt[touched[k]] = 0
+    for jj in range(ncell):
+        inreg[cells[jj]] = False
+    return result
 
 
 @njit(**SEARCH_JIT)
@@ -389,13 +532,34 @@ def _search(
     height, width = root.shape
     n = height * width
     deadline = _now() + seconds if seconds > 0 else 0.0
-    tmp = np.empty((height, width), dtype=np.int64)
-    acc = np.empty((height, width), dtype=np.int64)
     pstats = np.zeros(8, dtype=np.int64)
     mark = np.zeros(height + width, dtype=np.bool_)
     lines = np.empty(height + width, dtype=np.int64)
     q2 = np.empty(2, dtype=np.int64)
-    work = (tmp, acc, pstats, mark, lines, q2)
+    nmax = max(height, width)
+    kmax = max(fwd.shape[0] - 1, 1)
+    tw = (
+        np.empty(n, dtype=np.int64),  # trail: cells
+        np.empty(n, dtype=np.int64),  # trail: old masks
+        np.zeros(n, dtype=np.bool_),  # on the trail already
+        np.empty(height + width, dtype=np.int64),  # line queue
+        np.zeros(height + width, dtype=np.bool_),  # queued
+        np.empty(nmax, dtype=np.int64),
+        np.empty(nmax, dtype=np.int64),
+        np.empty(kmax, dtype=np.int64),
+        np.empty(kmax, dtype=np.int64),
+        np.empty(64, dtype=np.int64),
+    )
+    work = (
+        tw,
+        np.zeros(n, dtype=np.int64),  # union of the surviving colours' masks
+        np.zeros(n, dtype=np.int64),  # how many surviving colours changed the cell
+        np.empty(n, dtype=np.int64),  # cells the first surviving colour changed
+        np.zeros(n, dtype=np.bool_),  # cells of the region being probed
+        pstats,
+        mark,
+        lines,
+    )
     score = np.zeros(n, dtype=np.float64)
     first = np.zeros(n, dtype=np.int64)
     parent = np.empty(n, dtype=np.int64)
