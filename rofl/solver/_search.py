@@ -229,7 +229,23 @@ def _undo(cur, tw, ntr):
 
 @njit(**SEARCH_JIT)
 def _probe_region(
-    cur, cells, ncell, ctx, use_cache, work, score, first, out, nfound, want, anysol, stats, deadline, strategy, seed
+    cur,
+    cells,
+    ncell,
+    ctx,
+    use_cache,
+    work,
+    score,
+    first,
+    out,
+    nfound,
+    want,
+    anysol,
+    stats,
+    deadline,
+    strategy,
+    seed,
+    start_cell,
 ):
     """Probe the undetermined cells of ``cells[:ncell]`` until no probe narrows ``cur``.
 
@@ -267,7 +283,13 @@ def _probe_region(
         result = SOLVED
     n_touched = 0
     quiet = 0
+    # start near the cell that changed last: its neighbours are the likeliest
+    # to teach something, and the pass ends one quiet round after the last lesson
     j = 0
+    if start_cell >= 0:
+        j = np.searchsorted(cells[:ncell], start_cell - 3 * width)
+        if j >= ncell:
+            j = 0
     while result == STALLED and quiet < n_und:
         p = cells[j]
         j += 1
@@ -630,6 +652,7 @@ def _search(
                 deadline,
                 strategy,
                 rng,
+                touch[f],
             )
             if st == _ABORT:
                 break
