@@ -528,7 +528,9 @@ def _search(
 
     Parameters
     ----------
-    root : (H, W) int64 masks, a line-logic fixpoint (not modified)
+    root : (H, W) int64 masks, a line-logic fixpoint; once probing at the
+        root finishes, it is narrowed to the probing fixpoint (same
+        solutions), so that a restart need not probe the root again
     lens, cols, offs, clue_hash : the clues, as for ``_propagate``
     run, fwd, bwd : line work buffers; ckey..cout, use_cache : line cache
     sols : (>= max_solutions, H, W) int64, receives the solutions (single-bit masks)
@@ -656,6 +658,8 @@ def _search(
             )
             if st == _ABORT:
                 break
+            if f == 0:
+                root[:, :] = cur
             if stats[ST_MET] >= max_solutions:
                 # distinct whole-grid solutions met anywhere in the tree settle it
                 sols[:, :, :] = anysol

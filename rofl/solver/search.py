@@ -197,6 +197,7 @@ def solve_complete(
     total = np.zeros(s.N_STATS, dtype=np.int64)
     met: list[np.ndarray] = []  # distinct solutions met by attempts cut short
     search_start = time.perf_counter()
+    probed = line.masks.copy()  # each attempt leaves here what probing the root taught
     attempt = 0
     while True:
         limit = FIRST_ATTEMPT_NODES << attempt
@@ -210,7 +211,7 @@ def solve_complete(
         sols = np.zeros((max_solutions, puzzle.height, puzzle.width), dtype=np.int64)
         stats = np.zeros(s.N_STATS, dtype=np.int64)
         got = s._search(
-            line.masks,
+            probed,
             packed.lens,
             packed.cols,
             packed.offs,
