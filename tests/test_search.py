@@ -265,6 +265,34 @@ def test_splits_into_independent_parts():
     assert all(puzzle.is_solution(s) for s in result.solutions)
 
 
+# two puzzles that need branching after probing (found among random grids)
+NEEDS_BRANCHING = [
+    ["00001010", "11110110", "00111010", "00010111", "01010000", "11101110", "11011001", "10000001"],
+    ["0101010010", "1111100000", "1011110001", "0010101000", "1011100101",
+     "0001001000", "0111000101", "0011100010", "0010100100", "1010011101"],
+]  # fmt: skip
+
+
+def _grid(rows):
+    return np.array([[int(ch) for ch in row] for row in rows], dtype=np.uint8)
+
+
+def test_block_diagonal_puzzles_split_into_parts():
+    # Two puzzles on a diagonal: once the search has settled which cells
+    # are empty, their undetermined cells share no row or column, and it
+    # solves them as separate parts and combines their solutions.
+    a, b = (_grid(rows) for rows in NEEDS_BRANCHING)
+    grid = np.zeros((a.shape[0] + b.shape[0], a.shape[1] + b.shape[1]), dtype=np.uint8)
+    grid[: a.shape[0], : a.shape[1]] = a
+    grid[a.shape[0] :, a.shape[1] :] = b
+    puzzle = Puzzle.from_grid(grid, Palette.black_white())
+    result = solve_complete(puzzle, time_budget=None)
+    assert result.status == "multiple" and result.splits > 0
+    first, second = result.solutions
+    assert puzzle.is_solution(first) and puzzle.is_solution(second)
+    assert not np.array_equal(first, second)
+
+
 # ------------------------------------------------------------ budget, API
 
 
