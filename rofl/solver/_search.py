@@ -28,6 +28,7 @@ budget (see :mod:`rofl.solver.search`).
 
 from __future__ import annotations
 
+import math
 import time
 
 import numpy as np
@@ -44,11 +45,27 @@ N_STATS = 6
 _CLOCK_EVERY = 16
 
 
+#: Set when Ctrl-C arrives during a search; the wrapper turns it back into
+#: KeyboardInterrupt once the kernel has returned.
+INTERRUPTED = [False]
+
+
+def _clock() -> float:
+    # Runs in object mode, where Ctrl-C surfaces (as KeyboardInterrupt, or
+    # as a SystemError wrapping it) and would escape as a SystemError: it
+    # is noted instead, and ends the search as if its time were up.
+    try:
+        return time.perf_counter()
+    except (KeyboardInterrupt, SystemError):
+        INTERRUPTED[0] = True
+        return math.inf
+
+
 @njit(**SEARCH_JIT)
 def _now():
     # numba has no clock of its own; object mode costs about a microsecond
     with objmode(t="float64"):
-        t = time.perf_counter()
+        t = _clock()
     return t
 
 
@@ -97,7 +114,9 @@ def _note_full(masks, anysol, stats):
 
 @njit(**SEARCH_JIT)
 def _out_of_budget(stats, deadline):
-    return deadline > 0 and _now() > deadline
+    # the clock is read even without a deadline: it is where Ctrl-C gets in
+    t = _now()
+    return t > deadline if deadline > 0 else t == math.inf
 
 
 @njit(**SEARCH_JIT)
@@ -625,7 +644,7 @@ def _search(
                 stats[ST_MAX_DEPTH] = f
             if node_budget > 0 and stats[ST_NODES] > node_budget:
                 break
-            if deadline > 0 and _now() > deadline:
+            if _out_of_budget(stats, deadline):
                 break
             if touch[f] >= 0:
                 r = touch[f] // width

@@ -233,6 +233,9 @@ def solve_complete(
             STRATEGIES[attempt % len(STRATEGIES)],
             attempt,
         )
+        if s.INTERRUPTED[0]:
+            s.INTERRUPTED[0] = False
+            raise KeyboardInterrupt
         depth = max(int(total[s.ST_MAX_DEPTH]), int(stats[s.ST_MAX_DEPTH]))
         total += stats
         total[s.ST_MAX_DEPTH] = depth
