@@ -25,6 +25,8 @@ _LAZY = {
     "MakeResult": "rofl.maker",
     "hide": "rofl.secret",
     "reveal": "rofl.secret",
+    "solve_complete": "rofl.solver.search",
+    "CompleteResult": "rofl.solver.search",
 }
 
 __all__ = [
@@ -75,3 +77,4 @@ if TYPE_CHECKING:
     from rofl.secret import hide, reveal  # noqa: F401
     from rofl.solver.line import solve_line  # noqa: F401
     from rofl.solver.propagate import LineSolver, SolveResult, solve  # noqa: F401
+    from rofl.solver.search import CompleteResult, solve_complete  # noqa: F401

@@ -119,7 +119,8 @@ def _write(tmp_path, grid, palette=PALETTE, name="p.json"):
 
 
 def test_cli_solved(tmp_path):
-    result = CliRunner().invoke(main, ["solve", "--no-color", _write(tmp_path, SOLVABLE)])
+    # line logic alone; the complete solver has its own tests (test_cli_solve.py)
+    result = CliRunner().invoke(main, ["solve", "--line-only", "--no-color", _write(tmp_path, SOLVABLE)])
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
     assert lines[:3] == ["##.", ".#1", "1.1"]
@@ -128,14 +129,14 @@ def test_cli_solved(tmp_path):
 
 
 def test_cli_solved_colour(tmp_path):
-    result = CliRunner().invoke(main, ["solve", "--color", _write(tmp_path, SOLVABLE)])
+    result = CliRunner().invoke(main, ["solve", "--line-only", "--color", _write(tmp_path, SOLVABLE)])
     assert result.exit_code == 0
     assert "\x1b[48;2;255;0;0m" in result.stdout
 
 
 def test_cli_stalled(tmp_path):
     # two diagonals fit the same clues: line logic decides nothing
-    result = CliRunner().invoke(main, ["solve", "--no-color", _write(tmp_path, np.eye(2, dtype=np.uint8))])
+    result = CliRunner().invoke(main, ["solve", "--line-only", "--no-color", _write(tmp_path, np.eye(2, dtype=np.uint8))])
     assert result.exit_code == 2
     assert result.stdout.splitlines() == ["??", "??"]
     assert result.stderr == "stalled: line logic leaves 4 of 4 cells undetermined (shown as ?)\n"
@@ -145,7 +146,7 @@ def test_cli_stalled_partly(tmp_path):
     grid = np.zeros((4, 5), dtype=np.uint8)
     grid[0] = 1
     grid[2:4, 1:3] = np.eye(2)
-    result = CliRunner().invoke(main, ["solve", "--no-color", _write(tmp_path, grid)])
+    result = CliRunner().invoke(main, ["solve", "--line-only", "--no-color", _write(tmp_path, grid)])
     assert result.exit_code == 2
     assert result.stdout.splitlines()[0] == "#####"
     assert result.stderr == "stalled: line logic leaves 4 of 20 cells undetermined (shown as ?)\n"
@@ -156,7 +157,7 @@ def test_cli_contradiction(tmp_path):
     doc = {"width": 2, "height": 1, "colors": ["#fff", "#000", "#f00"]}
     doc.update(rows=[[[1, 1], [1, 2]]], cols=[[[1, 2]], [[1, 1]]])
     path.write_text(json.dumps(doc))
-    result = CliRunner().invoke(main, ["solve", str(path)])
+    result = CliRunner().invoke(main, ["solve", "--line-only", str(path)])
     assert result.exit_code == 2
     assert result.stdout == ""
     expected = r"contradiction: the clues have no solution \((row 1|column [12]) cannot be filled\)\n"

@@ -1,12 +1,19 @@
-"""``rofl solve``: solve a puzzle file and print the picture."""
+"""``rofl solve``: solve a puzzle file completely and print the picture."""
 
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import click
 
 from rofl.cli._app import main
+
+# exit statuses (also in the command's help and the README)
+EXIT_UNIQUE = 0
+EXIT_NONE = 2
+EXIT_MULTIPLE = 3
+EXIT_BUDGET = 4
 
 
 @main.command()
@@ -14,25 +21,135 @@ from rofl.cli._app import main
 # status 2, which means "stalled" here; reading it gives one "Error:" line and 1.
 @click.argument("file", type=click.Path())
 @click.option(
+    "--budget",
+    "budget",
+    type=click.FloatRange(min=0, min_open=True),
+    default=10.0,
+    show_default=True,
+    metavar="SECONDS",
+    help="Time allowed for the search when line logic stalls.",
+)
+@click.option("--line-only", is_flag=True, help="Line logic only, no search (the generator's notion of solvable).")
+@click.option(
+    "--first",
+    "first_path",
+    type=click.Path(dir_okay=False, writable=True),
+    default=None,
+    metavar="PATH",
+    help="Write the solution (the first of two when ambiguous) to PATH: a picture "
+    "(.png, .gif, .bmp... one pixel per cell) or a puzzle file (.json, .rofl) holding it.",
+)
+@click.option(
+    "--solutions",
+    "solutions_dir",
+    type=click.Path(file_okay=False),
+    default=None,
+    metavar="DIR",
+    help="Write every solution found to DIR/solution-1.png, DIR/solution-2.png (DIR is created).",
+)
+@click.option(
     "--color/--no-color",
     "use_color",
     default=None,
     help="Draw cells in their colours (default: when the output is a terminal).",
 )
-def solve(file: str, use_color: bool | None) -> None:
-    """Solve FILE by line logic and print the picture and the status.
+def solve(
+    file: str,
+    budget: float,
+    line_only: bool,
+    first_path: str | None,
+    solutions_dir: str | None,
+    use_color: bool | None,
+) -> None:
+    """Solve FILE and print the picture and what was proved.
 
-    Exit status: 0 when solved, 2 when line logic stalls or the clues
-    contradict each other.
+    Line logic runs first; when it stalls, probing and backtracking decide
+    the puzzle: its one solution, two distinct solutions when it has
+    several, or a proof that it has none.
+
+    \b
+    Exit status:
+      0  unique solution (with --line-only: solved by line logic)
+      2  no solution (with --line-only: line logic stalls or contradicts)
+      3  more than one solution (two are printed)
+      4  the budget ran out before an answer
+      1  error (unreadable file, bad option)
     """
     from rofl.formats import read_puzzle
+
+    puzzle, _ = read_puzzle(file)
+    if use_color is None:
+        use_color = sys.stdout.isatty()
+    if line_only:
+        _line_only(puzzle, use_color)
+        return
+
+    from rofl.render.terminal import grid_text
+    from rofl.solver.search import solve_complete
+
+    result = solve_complete(puzzle, time_budget=budget)
+    size = f"{puzzle.width}x{puzzle.height}, {puzzle.n_colors} colours"
+    how = (
+        "line logic alone"
+        if result.line_solvable
+        else f"search: {result.nodes} nodes, {result.probes} probes"
+        if result.nodes
+        else "line logic"
+    )
+    timing = f"{result.seconds * 1000:.0f} ms"
+    if first_path is not None and result.solutions:
+        _write_solution(Path(first_path), puzzle, result.solutions[0])
+    if solutions_dir is not None and result.solutions:
+        directory = Path(solutions_dir)
+        directory.mkdir(parents=True, exist_ok=True)
+        for i, grid in enumerate(result.solutions, 1):
+            _write_solution(directory / f"solution-{i}.png", puzzle, grid)
+
+    if result.status == "unique":
+        click.echo(grid_text(result.grid, puzzle.palette, color=use_color))
+        click.echo(f"unique: {size}; {how}; {timing}")
+        return
+    if result.status == "multiple":
+        first, second = result.solutions[:2]
+        click.echo("solution 1:")
+        click.echo(grid_text(first, puzzle.palette, color=use_color))
+        click.echo("solution 2:")
+        click.echo(grid_text(second, puzzle.palette, color=use_color))
+        differ = int((first != second).sum())
+        click.echo(
+            f"multiple: {size}; the clues have more than one solution (two shown, they differ in "
+            f"{differ} cells); {how}; {timing}",
+            err=True,
+        )
+        sys.exit(EXIT_MULTIPLE)
+    if result.status == "none":
+        click.echo(f"none: {size}; the clues have no solution ({how}); {timing}", err=True)
+        sys.exit(EXIT_NONE)
+    # budget: show what line logic knows
+    partial = _partial(result.masks)
+    click.echo(grid_text(partial, puzzle.palette, color=use_color))
+    found = " (one solution found, not proved unique)" if result.solutions else ""
+    click.echo(
+        f"budget: no answer within {budget:g} s{found}; line logic leaves {int((partial < 0).sum())} of "
+        f"{puzzle.width * puzzle.height} cells undetermined (shown as ?); {how}",
+        err=True,
+    )
+    sys.exit(EXIT_BUDGET)
+
+
+def _partial(masks):
+    from rofl.solver.propagate import determined, masks_to_grid
+
+    grid = masks_to_grid(masks).astype("int16")
+    grid[~determined(masks)] = -1
+    return grid
+
+
+def _line_only(puzzle, use_color: bool) -> None:
     from rofl.render.terminal import grid_text
     from rofl.solver import solve as line_solve
 
-    puzzle, _ = read_puzzle(file)
     result = line_solve(puzzle)
-    if use_color is None:
-        use_color = sys.stdout.isatty()
     if result.status != "contradiction":
         # color= stops click from stripping the escapes when --color is asked
         # for and the output is not a terminal
@@ -52,4 +169,26 @@ def solve(file: str, use_color: bool | None) -> None:
     else:
         line = puzzle.line_name(result.bad_line) if result.bad_line is not None else "a line"
         click.echo(f"contradiction: the clues have no solution ({line} cannot be filled)", err=True)
-    sys.exit(2)
+    sys.exit(EXIT_NONE)
+
+
+def _write_solution(path: Path, puzzle, grid) -> None:
+    """Write ``grid`` as a picture (one pixel per cell) or, for a puzzle extension, as a puzzle file."""
+    from rofl.formats import _WRITERS, write_puzzle
+
+    if path.suffix.lower() in _WRITERS:
+        write_puzzle(path, puzzle, grid)
+        return
+    import numpy as np
+    from PIL import Image
+
+    from rofl._io import atomic_open
+    from rofl.errors import UsageError
+
+    fmt = Image.registered_extensions().get(path.suffix.lower())
+    if fmt is None:
+        msg = f"{path}: unknown picture extension {path.suffix!r} (use .png, .gif, .bmp... or .json, .rofl)"
+        raise UsageError(msg)
+    rgb = puzzle.palette.to_array()[np.asarray(grid)]
+    with atomic_open(path, "wb") as f:
+        Image.fromarray(np.ascontiguousarray(rgb, dtype=np.uint8), "RGB").save(f, format=fmt)

@@ -39,3 +39,8 @@ def skip_blas_probe() -> None:
         import numba.np.arraymath  # noqa: F401
     finally:
         sys.meta_path.remove(finder)
+
+
+# The complete search looks at the clock through numba's object mode, which
+# cannot release the GIL (numba warns when asked to).
+SEARCH_JIT = {"cache": True, "boundscheck": False}

@@ -1,0 +1,124 @@
+"""Complete solving of the shared corpus: time per puzzle, by category.
+
+Every puzzle is solved by :func:`rofl.solver.search.solve_complete` with a
+time budget (10 s by default) and sorted into a category by what the solver
+proved: line-solvable (line logic alone), needs search and unique, several
+solutions; the ones that ran out of budget are counted apart (their
+category is unknown).  Times are wall-clock seconds of the whole call
+(line logic included), after a warm-up call that loads the compiled code.
+
+Run from the repository root::
+
+    python benchmarks/search_corpus.py [--budget 10] [--jobs 1] [--corpus ../shared/corpus] [--list]
+
+For scale (the issue's figures, same corpus and kind of machine): pbnsolve
+median 13 ms, p90 1.3 s, max 6.6 s, 23 puzzles over 10 s; nonogrid 33 ms,
+1.2 s, 9.1 s, 15 over 10 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import numpy as np
+
+CATEGORIES = ("line-solvable", "search, unique", "several solutions", "no solution", "over budget")
+
+
+def _solve(args: tuple[str, float]) -> tuple[str, str, float, int, int]:
+    from rofl.formats import read_puzzle
+    from rofl.solver.search import solve_complete
+
+    path, budget = args
+    puzzle, _ = read_puzzle(path)
+    start = time.perf_counter()
+    result = solve_complete(puzzle, time_budget=budget)
+    seconds = time.perf_counter() - start
+    if result.status == "unique":
+        category = "line-solvable" if result.line_solvable else "search, unique"
+    elif result.status == "multiple":
+        category = "several solutions"
+    elif result.status == "none":
+        category = "no solution"
+    else:
+        category = "over budget"
+    return path, category, seconds, result.nodes, result.probes
+
+
+def _warm_up(_: object = None) -> None:
+    import rofl
+    from rofl.puzzle import Palette, Puzzle
+
+    # a 2x2 diagonal stalls line logic, so the search kernel loads too
+    rofl.solve_complete(Puzzle.from_grid(np.eye(2, dtype=np.uint8), Palette.black_white()))
+
+
+def _fmt(seconds: float) -> str:
+    return f"{seconds * 1000:.1f} ms" if seconds < 1 else f"{seconds:.2f} s"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--budget", type=float, default=10.0, help="seconds per puzzle (default 10)")
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1: cleanest timings)")
+    parser.add_argument("--corpus", type=Path, default=Path(__file__).resolve().parents[1] / ".." / "shared" / "corpus")
+    parser.add_argument("--only", default="", help="only folders whose name contains this")
+    parser.add_argument("--list", action="store_true", help="print every puzzle's line")
+    args = parser.parse_args()
+
+    corpus = args.corpus if args.corpus.is_dir() else Path("/work/shared/corpus")
+    paths = sorted(str(p) for p in corpus.glob("*/*.json") if args.only in p.parent.name)
+    if not paths:
+        sys.exit(f"no puzzles under {corpus}")
+    jobs = [(p, args.budget) for p in paths]
+    rows = []
+    start = time.perf_counter()
+    if args.jobs > 1:
+        with ProcessPoolExecutor(args.jobs, initializer=_warm_up) as pool:
+            for i, row in enumerate(pool.map(_solve, jobs), 1):
+                rows.append(row)
+                print(f"\r{i}/{len(jobs)}", end="", file=sys.stderr, flush=True)
+    else:
+        _warm_up()
+        for i, job in enumerate(jobs, 1):
+            rows.append(_solve(job))
+            print(f"\r{i}/{len(jobs)}", end="", file=sys.stderr, flush=True)
+    print(file=sys.stderr)
+    wall = time.perf_counter() - start
+
+    if args.list:
+        for path, category, seconds, nodes, probes in rows:
+            name = os.path.relpath(path, corpus)
+            print(f"{name:52s} {category:18s} {_fmt(seconds):>10s}  nodes {nodes:6d}  probes {probes:8d}")
+        print()
+
+    print(f"complete solving of {len(rows)} corpus puzzles, budget {args.budget:g} s, {args.jobs} job(s)")
+    print(f"{'category':20s} {'puzzles':>8s} {'median':>10s} {'p90':>10s} {'max':>10s}")
+    for category in CATEGORIES:
+        times = np.array([r[2] for r in rows if r[1] == category])
+        if times.size == 0:
+            continue
+        print(
+            f"{category:20s} {times.size:8d} {_fmt(np.median(times)):>10s} "
+            f"{_fmt(np.percentile(times, 90)):>10s} {_fmt(times.max()):>10s}"
+        )
+    times = np.array([r[2] for r in rows])
+    over = sum(r[1] == "over budget" for r in rows)
+    print(
+        f"{'all':20s} {times.size:8d} {_fmt(np.median(times)):>10s} "
+        f"{_fmt(np.percentile(times, 90)):>10s} {_fmt(times.max()):>10s}"
+    )
+    print(f"decided within {args.budget:g} s: {len(rows) - over} of {len(rows)}; over budget: {over}")
+    for path, category, *_ in rows:
+        if category == "over budget":
+            print(f"  over budget: {os.path.relpath(path, corpus)}")
+    print(f"wall time {wall:.1f} s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,839 @@
+"""Compiled complete search (numba): probing and backtracking on top of the
+line-logic kernels.  Private: call it through :mod:`rofl.solver.search`,
+which checks inputs, runs line logic first and wraps the result.
+
+The state is the same as line logic's: an ``(H, W)`` int64 array of colour
+bitmasks.  Every step only ever removes colours, and only ones that no
+solution below the current node needs, so the set of solutions under a node
+is exactly the set of solutions of its masks:
+
+* **probing** sets one undetermined cell to each colour it may still take,
+  propagates from that cell's row and column, and keeps in the node what
+  every surviving branch agrees on (the union of their masks); a colour
+  whose branch contradicts is dropped.  A probe that ends solved is a
+  solution and is recorded.
+* **independent parts**: when the undetermined cells fall into groups that
+  share no row or column, each group is a puzzle of its own; they are
+  solved one after the other and the count is the product.
+* **branching** splits a node that probing cannot narrow into ``cell ==
+  colour`` and ``cell != colour``; the cell is the one whose probes narrowed
+  the grid the most (product over its colours of ``1 + cells determined``).
+
+Frames live on explicit stacks (numba's on-disk cache cannot hold a
+recursive function).  The search stops at ``max_solutions`` distinct
+solutions, when the tree is exhausted, or when the node or time budget runs
+out; the wrapper restarts it in another colour order with a larger node
+budget (see :mod:`rofl.solver.search`).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+import numpy as np
+from numba import njit, objmode
+
+from rofl.solver._config import SEARCH_JIT
+from rofl.solver._kernels import _FNV, CONTRADICTION, SOLVED, STALLED, _propagate, _solve_line
+
+# stats slots
+ST_NODES, ST_PROBES, ST_LINE_SOLVES, ST_MET, ST_MAX_DEPTH, ST_SPLITS = 0, 1, 2, 3, 4, 5
+N_STATS = 6
+
+# how many probes between two looks at the clock (a look costs ~1 us)
+_CLOCK_EVERY = 16
+
+
+#: Set when Ctrl-C arrives during a search; the wrapper turns it back into
+#: KeyboardInterrupt once the kernel has returned.
+INTERRUPTED = [False]
+
+
+def _clock() -> float:
+    # Runs in object mode, where Ctrl-C surfaces (as KeyboardInterrupt, or
+    # as a SystemError wrapping it) and would escape as a SystemError: it
+    # is noted instead, and ends the search as if its time were up.
+    try:
+        return time.perf_counter()
+    except (KeyboardInterrupt, SystemError):
+        INTERRUPTED[0] = True
+        return math.inf
+
+
+@njit(**SEARCH_JIT)
+def _now():
+    # numba has no clock of its own; object mode costs about a microsecond
+    with objmode(t="float64"):
+        t = _clock()
+    return t
+
+
+@njit(**SEARCH_JIT)
+def _prop(masks, queue, ctx, use_cache, pstats, stats):
+    """``_propagate`` on ``masks`` from the lines in ``queue``; counts line solves."""
+    lens, cols, offs, clue_hash, run, fwd, bwd, ckey, cclue, clen, cin, cout = ctx
+    st = _propagate(
+        masks, lens, cols, offs, clue_hash, queue, run, fwd, bwd, ckey, cclue, clen, cin, cout, use_cache, pstats
+    )
+    stats[ST_LINE_SOLVES] += pstats[0]
+    return st
+
+
+# _probe_region results beyond SOLVED / STALLED / CONTRADICTION
+_ENOUGH = 3  # ``want`` region solutions found by probes
+_ABORT = 4  # out of budget
+
+
+@njit(**SEARCH_JIT)
+def _xorshift(x):
+    x ^= x << 13
+    x ^= (x >> 7) & 0x1FFFFFFFFFFFFFF
+    x ^= x << 17
+    return x
+
+
+@njit(**SEARCH_JIT)
+def _keep(masks, out, nout):
+    """Append ``masks`` to ``out[:nout]`` unless already there; the new count."""
+    for s in range(nout):
+        if np.array_equal(out[s], masks):
+            return nout
+    if nout < out.shape[0]:
+        out[nout, :, :] = masks
+        nout += 1
+    return nout
+
+
+@njit(**SEARCH_JIT)
+def _note_full(masks, anysol, stats):
+    # whole-grid solutions met on the way, for the caller when the budget
+    # runs out before the search could prove anything
+    stats[ST_MET] = _keep(masks, anysol, stats[ST_MET])
+
+
+@njit(**SEARCH_JIT)
+def _out_of_budget(stats, deadline):
+    # the clock is read even without a deadline: it is where Ctrl-C gets in
+    t = _now()
+    return t > deadline if deadline > 0 else t == math.inf
+
+
+@njit(**SEARCH_JIT)
+def _trial(cur, p, bit, ctx, use_cache, tw, stats):
+    """Set cell ``p`` of ``cur`` to ``bit`` and run line logic in place,
+    recording on a trail the old mask of every cell that changes.
+
+    The same propagation as ``_propagate`` (the same line kernel and line
+    cache), but its cost follows the cells that change instead of the grid
+    size: no copy of the grid, and the caller reads the changes from the
+    trail and takes them back with ``_undo``.
+
+    Returns
+    -------
+    status : CONTRADICTION or STALLED (whether the grid is now solved is for
+        the caller to tell from the trail)
+    ntr : the trail's length; ``trail[:ntr]`` are the cells, ``old[:ntr]``
+        their masks before the trial
+    """
+    lens, cols, offs, clue_hash, run, fwd, bwd, ckey, cclue, clen, cin, cout = ctx
+    trail, old, seen, queue, queued, buf, res, slot, gap, color_slot = tw
+    height, width = cur.shape
+    flat = cur.ravel()
+    n_lines = height + width
+    trail[0] = p
+    old[0] = flat[p]
+    seen[p] = True
+    ntr = 1
+    flat[p] = bit
+    r = p // width
+    queue[0] = r
+    queue[1] = height + p - r * width
+    queued[queue[0]] = True
+    queued[queue[1]] = True
+    head = 0
+    size = 2
+    status = STALLED
+    solves = 0
+    cap_mask = ckey.shape[0] - 1
+    while size > 0:
+        line = queue[head]
+        head += 1
+        if head == n_lines:
+            head = 0
+        size -= 1
+        queued[line] = False
+        if line < height:
+            n = width
+            base = line * width
+            step = 1
+        else:
+            n = height
+            base = line - height
+            step = width
+        for i in range(n):
+            buf[i] = flat[base + i * step]
+        solves += 1
+        found = False
+        slot_index = 0
+        h = clue_hash[line]
+        if use_cache:
+            for i in range(n):
+                h = (h ^ buf[i]) * _FNV
+                h ^= h >> 29
+            slot_index = h & cap_mask
+            if ckey[slot_index] == h and cclue[slot_index] == clue_hash[line] and clen[slot_index] == n:
+                found = True
+                for i in range(n):
+                    if cin[slot_index, i] != buf[i]:
+                        found = False
+                        break
+        if found:
+            ok = True
+            for i in range(n):
+                res[i] = cout[slot_index, i]
+                if res[i] == 0:
+                    ok = False  # a contradiction is stored as all-zero masks
+        else:
+            ok = _solve_line(buf, n, lens, cols, offs[line], offs[line + 1], res, run, slot, gap, fwd, bwd, color_slot)
+            if not ok:
+                for i in range(n):
+                    res[i] = 0
+            if use_cache:
+                ckey[slot_index] = h
+                cclue[slot_index] = clue_hash[line]
+                clen[slot_index] = n
+                for i in range(n):
+                    cin[slot_index, i] = buf[i]
+                    cout[slot_index, i] = res[i]
+        if not ok:
+            status = CONTRADICTION
+            break
+        for i in range(n):
+            if res[i] != buf[i]:
+                q = base + i * step
+                if not seen[q]:
+                    seen[q] = True
+                    trail[ntr] = q
+                    old[ntr] = buf[i]
+                    ntr += 1
+                flat[q] = res[i]
+                other = height + i if line < height else i
+                if not queued[other]:
+                    queued[other] = True
+                    t = head + size
+                    if t >= n_lines:
+                        t -= n_lines
+                    queue[t] = other
+                    size += 1
+    while size > 0:  # left over after a contradiction
+        queued[queue[head]] = False
+        head += 1
+        if head == n_lines:
+            head = 0
+        size -= 1
+    stats[ST_LINE_SOLVES] += solves
+    return status, ntr
+
+
+@njit(**SEARCH_JIT)
+def _undo(cur, tw, ntr):
+    """Take back the changes of the last ``_trial``."""
+    trail, old, seen = tw[0], tw[1], tw[2]
+    flat = cur.ravel()
+    for k in range(ntr - 1, -1, -1):
+        flat[trail[k]] = old[k]
+        seen[trail[k]] = False
+
+
+@njit(**SEARCH_JIT)
+def _probe_region(
+    cur,
+    cells,
+    ncell,
+    ctx,
+    use_cache,
+    work,
+    score,
+    first,
+    out,
+    nfound,
+    want,
+    anysol,
+    stats,
+    deadline,
+    strategy,
+    seed,
+    start_cell,
+):
+    """Probe the undetermined cells of ``cells[:ncell]`` until no probe narrows ``cur``.
+
+    Cells are visited cyclically; the loop ends once every undetermined
+    cell has been probed since the last change, so ``score`` / ``first`` of
+    every undetermined cell describe the final ``cur``: ``score`` is the
+    product of ``1 + newly determined cells`` over the cell's surviving
+    colours, ``first`` the colour to try first when branching on the cell:
+    the one whose probe determined the fewest cells (``strategy`` 1), the
+    most (0), or a random one (2, drawn from ``seed``).  A
+    probe that determines the whole region is a solution of it and goes to
+    ``out`` (``nfound[0]`` counts them).
+
+    Returns SOLVED (the region is determined), STALLED, CONTRADICTION,
+    _ENOUGH or _ABORT.
+    """
+    tw, accv, acnt, touched, inreg, pstats, mark, lines = work
+    trail, old = tw[0], tw[1]
+    height, width = cur.shape
+    n = height * width
+    flat = cur.ravel()
+    n_und = 0
+    for j in range(ncell):
+        m = flat[cells[j]]
+        inreg[cells[j]] = True
+        if m & (m - 1):
+            n_und += 1
+    n_all = 0  # undetermined cells of the whole grid
+    for i in range(n):
+        m = flat[i]
+        if m & (m - 1):
+            n_all += 1
+    result = STALLED
+    if n_und == 0:
+        result = SOLVED
+    n_touched = 0
+    quiet = 0
+    # start near the cell that changed last: its neighbours are the likeliest
+    # to teach something, and the pass ends one quiet round after the last lesson
+    j = 0
+    if start_cell >= 0:
+        j = np.searchsorted(cells[:ncell], start_cell - 3 * width)
+        if j >= ncell:
+            j = 0
+    while result == STALLED and quiet < n_und:
+        p = cells[j]
+        j += 1
+        if j == ncell:
+            j = 0
+        m = flat[p]
+        if (m & (m - 1)) == 0:
+            continue
+        mm = m
+        ok_count = 0
+        n_touched = 0
+        prod = 1.0
+        best_key = 0
+        best_bit = np.int64(0)
+        while mm != 0:
+            low = mm & -mm
+            mm ^= low
+            st, ntr = _trial(cur, p, low, ctx, use_cache, tw, stats)
+            stats[ST_PROBES] += 1
+            if st == CONTRADICTION:
+                _undo(cur, tw, ntr)
+            else:
+                gain = 0
+                region_gain = 0
+                for k in range(ntr):
+                    q = trail[k]
+                    o = old[k]
+                    v = flat[q]
+                    if (o & (o - 1)) != 0 and (v & (v - 1)) == 0:
+                        gain += 1
+                        if inreg[q]:
+                            region_gain += 1
+                    # what every surviving colour agrees on: only cells that
+                    # changed in all of them can narrow
+                    if ok_count == 0:
+                        accv[q] = v
+                        acnt[q] = 1
+                        touched[n_touched] = q
+                        n_touched += 1
+                    elif acnt[q] == ok_count:
+                        accv[q] |= v
+                        acnt[q] += 1
+                if gain == n_all:
+                    _note_full(cur, anysol, stats)
+                if region_gain == n_und:
+                    nfound[0] = _keep(cur, out, nfound[0])
+                _undo(cur, tw, ntr)
+                if nfound[0] >= want:
+                    result = _ENOUGH
+                    break
+                ok_count += 1
+                prod *= gain + 1.0
+                # the colour with the smallest key goes first
+                key = gain
+                if strategy == 2:
+                    seed[0] = _xorshift(seed[0])
+                    key = seed[0] & 0xFFFF
+                elif strategy == 0:
+                    key = -gain
+                if best_bit == 0 or key < best_key:
+                    best_key = key
+                    best_bit = low
+            if stats[ST_PROBES] % _CLOCK_EVERY == 0 and _out_of_budget(stats, deadline):
+                result = _ABORT
+                break
+        if result != STALLED:
+            break
+        if ok_count == 0:
+            result = CONTRADICTION
+            break
+        # keep what every surviving colour agrees on
+        changed = False
+        for k in range(n_touched):
+            q = touched[k]
+            if acnt[q] == ok_count and accv[q] != flat[q]:
+                flat[q] &= accv[q]
+                rr = q // width
+                mark[rr] = True
+                mark[height + q - rr * width] = True
+                changed = True
+            acnt[q] = 0
+        if changed:
+            k = 0
+            for line in range(height + width):
+                if mark[line]:
+                    lines[k] = line
+                    k += 1
+                    mark[line] = False
+            st = _prop(cur, lines[:k], ctx, use_cache, pstats, stats)
+            if st == CONTRADICTION:
+                result = CONTRADICTION
+                break
+            if st == SOLVED:
+                _note_full(cur, anysol, stats)
+            n_und = 0
+            for jj in range(ncell):
+                m = flat[cells[jj]]
+                if m & (m - 1):
+                    n_und += 1
+            if n_und == 0:
+                result = SOLVED
+                break
+            n_all = 0
+            for i in range(n):
+                m = flat[i]
+                if m & (m - 1):
+                    n_all += 1
+            quiet = 0
+        else:
+            score[p] = prod
+            first[p] = best_bit
+            quiet += 1
+    # leave the scratch arrays clean for the next call
+    for k in range(n_touched if result != STALLED else 0):
+        acnt[touched[k]] = 0
+    for jj in range(ncell):
+        inreg[cells[jj]] = False
+    return result
+
+
+@njit(**SEARCH_JIT)
+def _components(cur, cells, ncell, parent):
+    """Split the undetermined cells of ``cells[:ncell]`` into independent parts.
+
+    Two undetermined cells depend on each other when they share a row or a
+    column; the parts are the connected components of that relation, and
+    no line holds undetermined cells of two parts, so the parts can be
+    solved one by one and the solution count is the product.
+
+    Returns
+    -------
+    comp_cells : (m,) int64, the undetermined cells grouped by part (row-major within a part)
+    comp_start : (parts + 1,) int64, part ``i`` is ``comp_cells[comp_start[i]:comp_start[i + 1]]``
+    """
+    height, width = cur.shape
+    flat = cur.ravel()
+    last_col = np.full(width, -1, dtype=np.int64)
+    und = np.empty(ncell, dtype=np.int64)
+    m_und = 0
+    last_row = -1
+    last_in_row = -1
+    for j in range(ncell):
+        p = cells[j]
+        m = flat[p]
+        if (m & (m - 1)) == 0:
+            continue
+        und[m_und] = p
+        m_und += 1
+        parent[p] = p
+        r = p // width
+        c = p - r * width
+        if r == last_row:
+            _union(parent, p, last_in_row)
+        last_row = r
+        last_in_row = p
+        if last_col[c] >= 0:
+            _union(parent, p, last_col[c])
+        last_col[c] = p
+    # label parts by first appearance
+    counts = np.zeros(m_und + 1, dtype=np.int64)
+    label = np.empty(m_und, dtype=np.int64)
+    root_label = np.full(parent.shape[0], -1, dtype=np.int64)
+    parts = 0
+    for j in range(m_und):
+        root = _find(parent, und[j])
+        if root_label[root] < 0:
+            root_label[root] = parts
+            parts += 1
+        label[j] = root_label[root]
+        counts[label[j] + 1] += 1
+    comp_start = np.cumsum(counts[: parts + 1])
+    fill = comp_start[:parts].copy()
+    comp_cells = np.empty(m_und, dtype=np.int64)
+    for j in range(m_und):
+        comp_cells[fill[label[j]]] = und[j]
+        fill[label[j]] += 1
+    return comp_cells, comp_start
+
+
+@njit(**SEARCH_JIT)
+def _find(parent, x):
+    while parent[x] != x:
+        parent[x] = parent[parent[x]]
+        x = parent[x]
+    return x
+
+
+@njit(**SEARCH_JIT)
+def _union(parent, a, b):
+    ra = _find(parent, a)
+    rb = _find(parent, b)
+    if ra != rb:
+        parent[ra] = rb
+
+
+# frame phases of the search
+_ENTER, _SPLIT, _BRANCH = 0, 1, 2
+
+
+@njit(**SEARCH_JIT)
+def _search(
+    root,
+    lens,
+    cols,
+    offs,
+    clue_hash,
+    run,
+    fwd,
+    bwd,
+    ckey,
+    cclue,
+    clen,
+    cin,
+    cout,
+    use_cache,
+    sols,
+    max_solutions,
+    node_budget,
+    seconds,
+    stats,
+    strategy,
+    seed,
+):
+    """Find up to ``max_solutions`` distinct solutions of a stalled puzzle.
+
+    The search is a depth-first walk over frames kept on explicit stacks
+    (numba's cache cannot hold recursive functions).  A frame is a region
+    of the grid -- undetermined cells no line shares with cells outside it
+    -- in a state, and asks for up to ``want`` of its solutions.  Entering
+    a frame probes it; then it either is done (solved, contradiction,
+    enough solutions met by probes), or *splits* into independent parts
+    that are solved one after the other (the count is the product), or
+    *branches* on one cell (``cell == colour``, then ``cell != colour``:
+    the two sides share no solution, so the count is the sum).  A frame's
+    count is exact when below its ``want``.
+
+    Parameters
+    ----------
+    root : (H, W) int64 masks, a line-logic fixpoint; once probing at the
+        root finishes, it is narrowed to the probing fixpoint (same
+        solutions), so that a restart need not probe the root again
+    lens, cols, offs, clue_hash : the clues, as for ``_propagate``
+    run, fwd, bwd : line work buffers; ckey..cout, use_cache : line cache
+    sols : (>= max_solutions, H, W) int64, receives the solutions (single-bit masks)
+    max_solutions : 1 or 2, stop after this many distinct solutions
+    node_budget : stop after this many search nodes (<= 0: no limit)
+    seconds : stop after this long (<= 0: no limit); counted from the
+        call's start, so a first call's compilation does not eat the budget
+    stats : (N_STATS,) int64, receives nodes, probes, line solves, the
+        deepest frame stack and the number of splits into independent parts
+    strategy : which colour of the branching cell goes first: 1 the one
+        whose probe narrowed least, 0 the most, 2 random; the searches
+        differ only in the order of the tree, never in what they prove
+    seed : int, for strategy 2 and the choice among equally good cells
+
+    Returns
+    -------
+    int
+        The number of solutions in ``sols`` (exact when below
+        ``max_solutions``), or -1 when the budget ran out; ``sols`` then
+        holds the ``stats[ST_MET]`` distinct solutions met on the way.
+    """
+    ctx = (lens, cols, offs, clue_hash, run, fwd, bwd, ckey, cclue, clen, cin, cout)
+    height, width = root.shape
+    n = height * width
+    deadline = _now() + seconds if seconds > 0 else 0.0
+    pstats = np.zeros(8, dtype=np.int64)
+    mark = np.zeros(height + width, dtype=np.bool_)
+    lines = np.empty(height + width, dtype=np.int64)
+    q2 = np.empty(2, dtype=np.int64)
+    nmax = max(height, width)
+    kmax = max(fwd.shape[0] - 1, 1)
+    tw = (
+        np.empty(n, dtype=np.int64),  # trail: cells
+        np.empty(n, dtype=np.int64),  # trail: old masks
+        np.zeros(n, dtype=np.bool_),  # on the trail already
+        np.empty(height + width, dtype=np.int64),  # line queue
+        np.zeros(height + width, dtype=np.bool_),  # queued
+        np.empty(nmax, dtype=np.int64),
+        np.empty(nmax, dtype=np.int64),
+        np.empty(kmax, dtype=np.int64),
+        np.empty(kmax, dtype=np.int64),
+        np.empty(64, dtype=np.int64),
+    )
+    work = (
+        tw,
+        np.zeros(n, dtype=np.int64),  # union of the surviving colours' masks
+        np.zeros(n, dtype=np.int64),  # how many surviving colours changed the cell
+        np.empty(n, dtype=np.int64),  # cells the first surviving colour changed
+        np.zeros(n, dtype=np.bool_),  # cells of the region being probed
+        pstats,
+        mark,
+        lines,
+    )
+    score = np.zeros(n, dtype=np.float64)
+    first = np.zeros(n, dtype=np.int64)
+    parent = np.empty(n, dtype=np.int64)
+    anysol = np.zeros((max_solutions, height, width), dtype=np.int64)
+    nfound = np.zeros(1, dtype=np.int64)
+    rng = np.empty(1, dtype=np.int64)
+    rng[0] = seed * 2654435761 + 88172645463325252
+    stats[ST_MET] = 0
+    keep = max(max_solutions, 2)
+
+    # per-depth frame storage, grown on demand
+    states = [root.copy()]
+    outs = [np.empty((keep, height, width), dtype=np.int64)]
+    combined = [np.empty((height, width), dtype=np.int64)]
+    seconds_sol = [np.empty((height, width), dtype=np.int64)]
+    cells_of = [np.arange(n, dtype=np.int64)]
+    part_cells = [np.empty(0, dtype=np.int64)]
+    part_start = [np.empty(0, dtype=np.int64)]
+    part_order = [np.empty(0, dtype=np.int64)]
+    want = np.empty(16, dtype=np.int64)
+    phase = np.empty(16, dtype=np.int64)
+    touch = np.empty(16, dtype=np.int64)
+    count = np.empty(16, dtype=np.int64)  # BRANCH: solutions so far; SPLIT: product so far
+    step = np.empty(16, dtype=np.int64)  # BRANCH: side (0, 1); SPLIT: part index in order
+    cell = np.empty(16, dtype=np.int64)  # BRANCH: the cell; SPLIT: the part with two solutions
+    bitv = np.empty(16, dtype=np.int64)  # BRANCH: the colour bit
+
+    want[0] = max_solutions
+    phase[0] = _ENTER
+    touch[0] = -1
+    top = 0  # index of the current frame
+    got = 0  # result of the frame that just finished
+    while top >= 0:
+        f = top
+        cur = states[f]
+        if phase[f] == _ENTER:
+            stats[ST_NODES] += 1
+            if f > stats[ST_MAX_DEPTH]:
+                stats[ST_MAX_DEPTH] = f
+            if node_budget > 0 and stats[ST_NODES] > node_budget:
+                break
+            if _out_of_budget(stats, deadline):
+                break
+            if touch[f] >= 0:
+                r = touch[f] // width
+                q2[0] = r
+                q2[1] = height + touch[f] - r * width
+                if _prop(cur, q2, ctx, use_cache, pstats, stats) == CONTRADICTION:
+                    got = 0
+                    top -= 1
+                    continue
+            cells = cells_of[f]
+            nfound[0] = 0
+            st = _probe_region(
+                cur,
+                cells,
+                cells.shape[0],
+                ctx,
+                use_cache,
+                work,
+                score,
+                first,
+                outs[f],
+                nfound,
+                want[f],
+                anysol,
+                stats,
+                deadline,
+                strategy,
+                rng,
+                touch[f],
+            )
+            if st == _ABORT:
+                break
+            if f == 0:
+                root[:, :] = cur
+            if stats[ST_MET] >= max_solutions:
+                # distinct whole-grid solutions met anywhere in the tree settle it
+                sols[:, :, :] = anysol
+                return max_solutions
+            if st != STALLED:
+                if st == _ENOUGH:
+                    got = want[f]
+                elif st == CONTRADICTION:
+                    got = 0
+                else:  # SOLVED: the region is determined
+                    got = _keep(cur, outs[f], 0)
+                top -= 1
+                continue
+            comp_cells, comp_start = _components(cur, cells, cells.shape[0], parent)
+            parts = comp_start.shape[0] - 1
+            # make room for a child frame
+            if f + 1 == len(states):
+                states.append(np.empty((height, width), dtype=np.int64))
+                outs.append(np.empty((keep, height, width), dtype=np.int64))
+                combined.append(np.empty((height, width), dtype=np.int64))
+                seconds_sol.append(np.empty((height, width), dtype=np.int64))
+                cells_of.append(comp_cells)
+                part_cells.append(comp_cells)
+                part_start.append(comp_start)
+                part_order.append(comp_start)
+                if f + 2 > want.shape[0]:
+                    size = 2 * want.shape[0]
+                    want = _grow(want, size)
+                    phase = _grow(phase, size)
+                    touch = _grow(touch, size)
+                    count = _grow(count, size)
+                    step = _grow(step, size)
+                    cell = _grow(cell, size)
+                    bitv = _grow(bitv, size)
+            if parts > 1:
+                stats[ST_SPLITS] += 1
+                # smallest parts first: a part without solutions ends the frame early
+                part_cells[f] = comp_cells
+                part_start[f] = comp_start
+                part_order[f] = np.argsort(np.diff(comp_start), kind="mergesort")
+                combined[f][:, :] = cur
+                phase[f] = _SPLIT
+                count[f] = 1
+                step[f] = 0
+                cell[f] = -1
+            else:
+                # branch on the cell whose weakest probe still narrows the most
+                flat = cur.ravel()
+                best = -1
+                best_score = -1.0
+                for j in range(comp_cells.shape[0]):
+                    p = comp_cells[j]
+                    sc = score[p]
+                    if strategy == 2:
+                        # break near-ties at random
+                        rng[0] = _xorshift(rng[0])
+                        sc *= 1.0 + (rng[0] & 0xFF) / 4096.0
+                    if sc > best_score:
+                        best_score = sc
+                        best = p
+                bit = first[best]
+                if bit & flat[best] == 0:  # cannot happen after a full probe pass; stay safe
+                    bit = flat[best] & -flat[best]
+                cells_of[f] = comp_cells
+                phase[f] = _BRANCH
+                cell[f] = best
+                bitv[f] = bit
+                count[f] = 0
+                step[f] = 0
+            got = -2  # no child has finished yet
+
+        # f is SPLIT or BRANCH: take the finished child's result, start the next child
+        if phase[f] == _SPLIT:
+            order = part_order[f]
+            starts = part_start[f]
+            pcells = part_cells[f]
+            if got >= 0:
+                part = order[step[f]]
+                if got == 0:
+                    got = 0
+                    top -= 1
+                    continue
+                child_out = outs[f + 1]
+                cflat = combined[f].ravel()
+                s0 = child_out[0].ravel()
+                for j in range(starts[part], starts[part + 1]):
+                    cflat[pcells[j]] = s0[pcells[j]]
+                if got >= 2 and cell[f] < 0:
+                    cell[f] = part
+                    seconds_sol[f][:, :] = child_out[1]
+                count[f] = min(count[f] * got, want[f])
+                step[f] += 1
+            if step[f] == order.shape[0]:
+                total = count[f]
+                out = outs[f]
+                out[0, :, :] = combined[f]
+                if total >= 2:
+                    out[1, :, :] = combined[f]
+                    oflat = out[1].ravel()
+                    s1 = seconds_sol[f].ravel()
+                    part = cell[f]
+                    for j in range(starts[part], starts[part + 1]):
+                        oflat[pcells[j]] = s1[pcells[j]]
+                got = total
+                top -= 1
+                continue
+            part = order[step[f]]
+            a = starts[part]
+            b = starts[part + 1]
+            c = f + 1
+            states[c][:, :] = cur
+            cells_of[c] = pcells[a:b].copy()
+            want[c] = 1 if (count[f] >= want[f] or want[f] == 1) else 2
+            phase[c] = _ENTER
+            touch[c] = -1
+            top = c
+            continue
+
+        # BRANCH
+        if got >= 0:
+            # the two sides share no solution, so their solutions are distinct
+            child_out = outs[f + 1]
+            out = outs[f]
+            for s in range(got):
+                out[count[f] + s, :, :] = child_out[s]
+            count[f] += got
+            step[f] += 1
+            if count[f] >= want[f]:
+                got = want[f]
+                top -= 1
+                continue
+        if step[f] == 2:
+            got = count[f]
+            top -= 1
+            continue
+        c = f + 1
+        best = cell[f]
+        states[c][:, :] = cur
+        cflat = states[c].ravel()
+        cflat[best] = bitv[f] if step[f] == 0 else cur.ravel()[best] & ~bitv[f]
+        cells_of[c] = cells_of[f]
+        want[c] = want[f] - count[f]
+        phase[c] = _ENTER
+        touch[c] = best
+        top = c
+
+    if top >= 0:  # out of budget
+        sols[:, :, :] = anysol
+        return -1
+    sols[:got] = outs[0][:got]
+    return got
+
+
+@njit(**SEARCH_JIT)
+def _grow(a, size):
+    b = np.empty(size, dtype=a.dtype)
+    b[: a.shape[0]] = a
+    return b
