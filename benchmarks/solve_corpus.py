@@ -2,7 +2,7 @@
 
 Usage::
 
-    python benchmarks/solve_corpus.py [CORPUS_DIR] [--repeat N]
+    python benchmarks/solve_corpus.py [CORPUS_DIR] [--repeat N] [--search]
 
 Measures, in this order:
 
@@ -17,7 +17,9 @@ Measures, in this order:
   ``--repeat`` runs; counts and median / p90 / max / total per group;
 * a warm ``rofl solve`` of a 30x30 puzzle as a whole process (median of 5),
   wall and CPU time (CPU time does not grow when other jobs load the
-  machine).
+  machine);
+* with ``--search``, the complete solver on every puzzle by category
+  (issue 6; ``benchmarks/search_corpus.py``).
 
 Targets (issue 2): median <= 0.3 ms and max <= 20 ms on the puzzles line
 logic finishes; import <= 0.3 s with no compilation; whole-process ``rofl
@@ -125,6 +127,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("corpus", nargs="?", type=Path, default=DEFAULT_CORPUS)
     parser.add_argument("--repeat", type=int, default=5, help="runs per puzzle; the best counts (default 5)")
+    parser.add_argument(
+        "--search",
+        action="store_true",
+        help="then the complete solver by category (benchmarks/search_corpus.py, 10 s budget)",
+    )
     args = parser.parse_args()
     files = sorted(args.corpus.glob("*/*.json"))
     if not files:
@@ -181,6 +188,13 @@ def main() -> None:
             if target.exists():
                 wall, cpu, last = whole_process(target)
                 print(f"  {target.name}: {wall:.3f} s wall, {cpu:.3f} s CPU  [{last}]")
+
+    if args.search:
+        import runpy
+
+        print("\ncomplete solver (benchmarks/search_corpus.py):", flush=True)
+        sys.argv = [str(REPO / "benchmarks" / "search_corpus.py"), "--corpus", str(args.corpus)]
+        runpy.run_path(sys.argv[0], run_name="__main__")
 
 
 if __name__ == "__main__":

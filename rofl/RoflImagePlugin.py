@@ -81,8 +81,14 @@ class RoflDecoder(ImageFile.PyDecoder):
 def _save(im: Image.Image, fp: IO[bytes], filename: str | bytes) -> None:
     """Write ``im`` (one pixel per cell) as ROFL.
 
+    The whole file is built before the first byte is written, so a refused
+    picture writes nothing.  (Pillow itself opens a path with truncation
+    before calling any plugin, so replacing an existing file through
+    ``im.save(path)`` is not atomic; ``rofl encode`` is.)
+
     Options (``im.save(path, title=...)``): ``background``, ``title``,
-    ``author``, ``licence``, ``crc``.
+    ``author``, ``licence``, ``crc``, ``search`` (also store a picture that
+    only a complete search proves unique) and ``budget`` (its seconds).
     """
     from rofl.encode import encode_grid
     from rofl.pixelart import grid_from_image
@@ -91,7 +97,16 @@ def _save(im: Image.Image, fp: IO[bytes], filename: str | bytes) -> None:
     grid, palette = grid_from_image(im, background=options.get("background"))
     meta = {k: str(options[k]) for k in ("title", "author", "licence") if options.get(k)}
     where = filename.decode() if isinstance(filename, bytes) else str(filename)
-    fp.write(encode_grid(grid, palette, meta=meta, crc=bool(options.get("crc", False)), where=where))
+    data = encode_grid(
+        grid,
+        palette,
+        meta=meta,
+        crc=bool(options.get("crc", False)),
+        where=where,
+        search=bool(options.get("search", False)),
+        budget=float(options.get("budget", 10.0)),
+    )
+    fp.write(data)
 
 
 def register() -> None:

@@ -3,19 +3,34 @@
 :func:`solve_picture` is the one place that turns a puzzle into a picture;
 ``rofl decode``, ``rofl info`` and the Pillow plugin all call it, so a
 stronger solver plugs in here and nowhere else.  It never returns a picture
-it has not proved: when the solver cannot determine every cell it raises.
+it has not proved: line logic first, then the complete search within a
+time budget; an ambiguous puzzle, one with no solution or an exhausted
+budget raises.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from rofl.errors import FormatError, UnsolvableError
+from rofl.errors import AmbiguousError, FormatError, UnsolvableError
 from rofl.puzzle import Puzzle
 
+#: Seconds of complete search a reader spends on a puzzle line logic cannot finish.
+DEFAULT_BUDGET = 10.0
 
-def solve_picture(puzzle: Puzzle, *, crc32: int | None = None, where: str = "") -> np.ndarray:
+
+def solve_picture(
+    puzzle: Puzzle,
+    *,
+    crc32: int | None = None,
+    where: str = "",
+    budget: float = DEFAULT_BUDGET,
+) -> np.ndarray:
     """Solve ``puzzle`` into its picture.
+
+    Line logic first; when it stalls, the complete search
+    (:func:`rofl.solver.search.solve_complete`) within ``budget`` seconds.
+    Only a picture proved to be the puzzle's one solution is returned.
 
     Parameters
     ----------
@@ -25,6 +40,8 @@ def solve_picture(puzzle: Puzzle, *, crc32: int | None = None, where: str = "") 
         the solved picture must match it.
     where : str
         Prefix for error messages (a file name).
+    budget : float
+        Seconds the complete search may take.
 
     Returns
     -------
@@ -32,13 +49,13 @@ def solve_picture(puzzle: Puzzle, *, crc32: int | None = None, where: str = "") 
 
     Raises
     ------
+    AmbiguousError
+        The clues have several solutions (``exc.solutions`` holds two).
     UnsolvableError
-        Line logic stalls (the message gives the number of undetermined
-        cells) or the clues contradict each other.
+        The clues have no solution, or the search ran out of budget.
     FormatError
         The picture does not match the stored CRC-32.
     """
-    from rofl.formats.rofl import picture_crc
     from rofl.solver import solve
 
     prefix = f"{where}: " if where else ""
@@ -47,21 +64,51 @@ def solve_picture(puzzle: Puzzle, *, crc32: int | None = None, where: str = "") 
         line = puzzle.line_name(result.bad_line) if result.bad_line is not None else "a line"
         msg = f"{prefix}the clues have no solution ({line} cannot be filled)"
         raise UnsolvableError(msg)
-    if result.status != "solved":
-        cells = puzzle.width * puzzle.height
-        msg = (
-            f"{prefix}cannot decode: line logic leaves {result.undetermined} of {cells} cells undetermined "
-            f"(the puzzle needs guessing or has several solutions)"
-        )
-        raise UnsolvableError(msg)
-    grid = result.grid
+    if result.status == "solved":
+        grid = result.grid
+    else:
+        grid = _search(puzzle, result.undetermined, prefix, budget)
     assert grid is not None
-    if crc32 is not None:
-        actual = picture_crc(grid)
-        if actual != crc32:
-            msg = f"{prefix}the solved picture has CRC-32 {actual:08x} but the file says {crc32:08x}"
-            raise FormatError(msg)
+    check_crc(grid, crc32, prefix)
     return grid
+
+
+def _search(puzzle: Puzzle, undetermined: int, prefix: str, budget: float) -> np.ndarray:
+    from rofl.solver.search import solve_complete
+
+    complete = solve_complete(puzzle, time_budget=budget)
+    if complete.status == "unique":
+        assert complete.grid is not None
+        return complete.grid
+    if complete.status == "multiple":
+        first, second = complete.solutions[:2]
+        differ = int(np.count_nonzero(first != second))
+        msg = (
+            f"{prefix}the puzzle has several solutions (two of them differ in {differ} cells), "
+            "so it does not define one picture"
+        )
+        raise AmbiguousError(msg, complete.solutions)
+    if complete.status == "none":
+        msg = f"{prefix}the clues have no solution (proved by search)"
+        raise UnsolvableError(msg)
+    cells = puzzle.width * puzzle.height
+    msg = (
+        f"{prefix}not decoded within the {budget:g} s search budget: line logic leaves {undetermined} "
+        f"of {cells} cells undetermined and the search did not finish (try a larger --budget)"
+    )
+    raise UnsolvableError(msg)
+
+
+def check_crc(grid: np.ndarray, crc32: int | None, prefix: str = "") -> None:
+    """Raise :class:`FormatError` when ``grid`` does not match a stored CRC-32."""
+    if crc32 is None:
+        return
+    from rofl.formats.rofl import picture_crc
+
+    actual = picture_crc(grid)
+    if actual != crc32:
+        msg = f"{prefix}the solved picture has CRC-32 {actual:08x} but the file says {crc32:08x}"
+        raise FormatError(msg)
 
 
 def decode_bytes(data: bytes, *, where: str = "<rofl>"):
@@ -78,4 +125,12 @@ def decode_bytes(data: bytes, *, where: str = "<rofl>"):
     return solve_picture(info.puzzle, crc32=info.crc32, where=where), info
 
 
-__all__ = ["FormatError", "UnsolvableError", "decode_bytes", "solve_picture"]
+__all__ = [
+    "DEFAULT_BUDGET",
+    "AmbiguousError",
+    "FormatError",
+    "UnsolvableError",
+    "check_crc",
+    "decode_bytes",
+    "solve_picture",
+]

@@ -4,6 +4,8 @@ Shared by ``rofl encode`` and the Pillow plugin's save, so both follow one
 rule: a file is written only when line logic alone solves the puzzle to the
 very picture given (which also proves the solution unique); otherwise the
 error says how many cells stay undetermined and points to ``rofl make``.
+On request (``search=True``) a picture that a complete search proves to be
+the only solution is stored too.
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ def encode_grid(
     meta: Mapping[str, str] | None = None,
     crc: bool = False,
     where: str = "",
+    search: bool = False,
+    budget: float = 10.0,
 ) -> bytes:
     """The ROFL file of a picture, if line logic can decode it.
 
@@ -37,6 +41,11 @@ def encode_grid(
         Store the CRC-32 of the picture (extended form).
     where : str
         Prefix for error messages.
+    search : bool
+        Also accept a picture that line logic cannot reach but that a
+        complete search proves to be the puzzle's only solution (within
+        ``budget`` seconds).  Such files need a reader with search (see
+        ``spec/ROFL.md``).
 
     Returns
     -------
@@ -46,7 +55,9 @@ def encode_grid(
     Raises
     ------
     UnsolvableError
-        Line logic leaves cells undetermined (the message says how many).
+        Line logic leaves cells undetermined (the message says how many);
+        with ``search``, the puzzle has several solutions or the search did
+        not finish in time.
     PuzzleError, FormatError
         The grid does not fit the palette, or the picture the format.
     """
@@ -57,15 +68,37 @@ def encode_grid(
     puzzle = Puzzle.from_grid(grid, palette, meta=meta)
     result = solve(puzzle)
     prefix = f"{where}: " if where else ""
-    if result.status != "solved":
+    if result.status != "solved" and not search:
         msg = (
             f"{prefix}line logic leaves {result.undetermined} of {grid.size} cells undetermined, so the "
-            "puzzle would not decode to this picture; use `rofl make` to derive a solvable puzzle from it"
+            "puzzle would not decode to this picture; use `rofl make` to derive a solvable puzzle from it "
+            "(or --search to store it if a complete search proves it unique)"
         )
         raise UnsolvableError(msg)
-    # line logic reached a single grid; it is the picture because the picture
-    # satisfies the clues and line logic never removes a possible colour
-    assert np.array_equal(result.grid, grid)
+    if result.status != "solved":
+        from rofl.solver.search import solve_complete
+
+        complete = solve_complete(puzzle, time_budget=budget)
+        if complete.status == "multiple":
+            first, second = complete.solutions[:2]
+            msg = (
+                f"{prefix}the picture's clues have several solutions (two differ in "
+                f"{int(np.count_nonzero(first != second))} cells), so a reader could not tell which one "
+                "is meant; use `rofl make` to derive a unique puzzle from it"
+            )
+            raise UnsolvableError(msg)
+        if complete.status != "unique":
+            msg = (
+                f"{prefix}the search could not prove the picture unique within {budget:g} s "
+                "(try a larger --budget, or `rofl make`)"
+            )
+            raise UnsolvableError(msg)
+        solved = complete.grid
+    else:
+        solved = result.grid
+    # the solver reached a single grid; it is the picture because the picture
+    # satisfies the clues and the solvers never remove a possible colour
+    assert np.array_equal(solved, grid)
     return dumps(puzzle, grid if crc else None)
 
 

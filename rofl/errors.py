@@ -24,6 +24,14 @@ class UnsolvableError(RoflError, ValueError):
     """A puzzle could not be solved to one picture (stalled, ambiguous, contradictory)."""
 
 
+class AmbiguousError(UnsolvableError):
+    """The clues have several solutions; ``solutions`` holds two that differ."""
+
+    def __init__(self, message: str, solutions: list | None = None) -> None:
+        super().__init__(message)
+        self.solutions = solutions or []
+
+
 class ImageError(RoflError, ValueError):
     """A picture could not be read or turned into a grid."""
 

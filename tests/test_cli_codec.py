@@ -10,6 +10,7 @@ from click.testing import CliRunner
 from PIL import Image
 
 from rofl.cli import main
+from rofl.errors import UnsolvableError
 from rofl.formats import rofl as codec
 from rofl.pixelart import image_from_grid
 from rofl.puzzle import Palette, Puzzle
@@ -56,6 +57,17 @@ def test_decode_encode_gives_back_the_same_file(tmp_path):
     assert again.read_bytes() == source.read_bytes()  # plain form, same palette order
 
 
+def test_decode_first_writes_one_of_several_solutions(tmp_path):
+    out = tmp_path / "x.png"
+    result = run("decode", VECTORS / "ambiguous.rofl", "-o", out, "--first")
+    assert result.exit_code == 0, result.output
+    assert "writing the first solution found" in result.output
+    with Image.open(out) as image:
+        grid = np.asarray(image)
+    # the 2x2 diagonal: either diagonal satisfies the clues
+    assert grid.tolist() in ([[1, 0], [0, 1]], [[0, 1], [1, 0]])
+
+
 @pytest.mark.parametrize("suffix", [".gif", ".bmp", ".jpg", ".webp", ".tiff"])
 def test_decode_writes_any_pillow_format(tmp_path, suffix):
     out = tmp_path / f"x{suffix}"
@@ -69,7 +81,7 @@ def test_decode_writes_any_pillow_format(tmp_path, suffix):
 def test_decode_refuses_and_writes_nothing(tmp_path):
     out = tmp_path / "x.png"
     result = run("decode", VECTORS / "ambiguous.rofl", "-o", out)
-    assert result.exit_code == 1 and "4 of 4 cells undetermined" in result.output
+    assert result.exit_code == 1 and "several solutions (two of them differ in 4 cells)" in result.output
     result = run("decode", VECTORS / "crc-mismatch.rofl", "-o", out)
     assert result.exit_code == 1 and "CRC-32" in result.output
     result = run("decode", VECTORS / "truncated-clues.rofl", "-o", out)
@@ -126,3 +138,40 @@ def test_info(tmp_path):
     write_puzzle(json_file, Puzzle.from_grid(CROSS, PALETTE))
     result = run("info", json_file)
     assert result.exit_code == 0 and "not ROFL" in result.output
+
+
+def test_encode_stores_a_search_only_picture_on_request(tmp_path):
+    png = VECTORS / "needs-search.png"
+    out = tmp_path / "s.rofl"
+    result = run("encode", png, "-o", out)
+    assert result.exit_code == 1 and "20 of 25 cells undetermined" in result.output and "--search" in result.output
+    assert not out.exists()
+    result = run("encode", png, "-o", out, "--search")
+    assert result.exit_code == 0, result.output
+    with Image.open(out) as image, Image.open(png) as expected:
+        assert np.array_equal(np.asarray(image), np.asarray(expected))
+
+
+def test_encode_search_refuses_an_ambiguous_picture(tmp_path):
+    png = tmp_path / "diagonal.png"
+    image_from_grid(np.eye(2, dtype=np.uint8), Palette.black_white()).save(png)
+    result = run("encode", png, "-o", tmp_path / "d.rofl", "--search")
+    assert result.exit_code == 1 and "several solutions (two differ in 4 cells)" in result.output
+    assert [p.name for p in tmp_path.iterdir()] == ["diagonal.png"]
+
+
+def test_pillow_save_with_search(tmp_path):
+    with Image.open(VECTORS / "needs-search.png") as image:
+        with pytest.raises(UnsolvableError):
+            image.save(tmp_path / "a.rofl")
+        assert not (tmp_path / "a.rofl").exists()  # Pillow removes the file it created
+        image.save(tmp_path / "b.rofl", search=True)
+    with Image.open(tmp_path / "b.rofl") as again, Image.open(VECTORS / "needs-search.png") as expected:
+        assert np.array_equal(np.asarray(again), np.asarray(expected))
+
+
+def test_info_reports_search(tmp_path):
+    result = run("info", VECTORS / "needs-search.rofl")
+    assert result.exit_code == 0
+    assert "line logic: stalls, 20 of 25 cells undetermined" in result.output
+    assert "picture: decodes by complete search (unique), CRC-32 matches" in result.output

@@ -136,7 +136,8 @@ def test_cli_solved_colour(tmp_path):
 
 def test_cli_stalled(tmp_path):
     # two diagonals fit the same clues: line logic decides nothing
-    result = CliRunner().invoke(main, ["solve", "--line-only", "--no-color", _write(tmp_path, np.eye(2, dtype=np.uint8))])
+    path = _write(tmp_path, np.eye(2, dtype=np.uint8))
+    result = CliRunner().invoke(main, ["solve", "--line-only", "--no-color", path])
     assert result.exit_code == 2
     assert result.stdout.splitlines() == ["??", "??"]
     assert result.stderr == "stalled: line logic leaves 4 of 4 cells undetermined (shown as ?)\n"

@@ -39,22 +39,41 @@ def _pillow_format(path: Path) -> str:
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Picture to write (default: FILE.png).")
 @click.option("--scale", type=click.IntRange(1, 64), default=1, show_default=True, help="Pixels per cell side.")
-def decode(file: str, output: str | None, scale: int) -> None:
+@click.option(
+    "--budget",
+    type=click.FloatRange(0, min_open=True),
+    default=10.0,
+    show_default=True,
+    help="Seconds of complete search when line logic alone cannot finish.",
+)
+@click.option("--first", is_flag=True, help="If the puzzle has several solutions, write the first one found anyway.")
+def decode(file: str, output: str | None, scale: int, budget: float, first: bool) -> None:
     """Solve the ROFL file FILE and write its picture.
 
-    The output format follows the extension of OUTPUT (any format Pillow
-    writes).  When the puzzle cannot be solved, or the solved picture does
-    not match the CRC-32 the file stores, nothing is written and the exit
-    status is 1.
+    Line logic first, then a complete search (probing and backtracking)
+    within --budget seconds.  The output format follows the extension of
+    OUTPUT (any format Pillow writes).  When the puzzle has no solution,
+    several solutions (unless --first), or the search runs out of time, or
+    the solved picture does not match the CRC-32 the file stores, nothing
+    is written and the exit status is 1.
     """
     from rofl._io import atomic_open
-    from rofl.decode import solve_picture
+    from rofl.decode import check_crc, solve_picture
+    from rofl.errors import AmbiguousError
     from rofl.pixelart import image_from_grid
 
     out = Path(output) if output else Path(file).with_suffix(".png")
     fmt = _pillow_format(out)
     puzzle, crc, _ = _read_any(file)
-    grid = solve_picture(puzzle, crc32=crc, where=file)
+    try:
+        grid = solve_picture(puzzle, crc32=crc, where=file, budget=budget)
+    except AmbiguousError as exc:
+        if not first:
+            msg = f"{exc} (--first writes one of them anyway)"
+            raise click.ClickException(msg) from None
+        grid = exc.solutions[0]
+        check_crc(grid, crc, f"{file}: ")
+        click.echo(f"warning: {exc}; writing the first solution found", err=True)
     image = image_from_grid(grid, puzzle.palette, scale=scale)
     try:
         with atomic_open(out, "wb") as f:
@@ -74,6 +93,18 @@ def decode(file: str, output: str | None, scale: int) -> None:
 @click.option("--author", help="Author to store in the file.")
 @click.option("--licence", "licence", help="Licence to store in the file.")
 @click.option("--crc/--no-crc", default=False, show_default=True, help="Store a CRC-32 of the picture.")
+@click.option(
+    "--search",
+    is_flag=True,
+    help="Also store a picture line logic cannot reach if a complete search proves it the only solution.",
+)
+@click.option(
+    "--budget",
+    type=click.FloatRange(0, min_open=True),
+    default=10.0,
+    show_default=True,
+    help="Seconds for that search.",
+)
 def encode(
     picture: str,
     output: str | None,
@@ -82,6 +113,8 @@ def encode(
     author: str | None,
     licence: str | None,
     crc: bool,
+    search: bool,
+    budget: float,
 ) -> None:
     """Store the pixel-art PICTURE (one pixel per cell) as a ROFL file.
 
@@ -92,7 +125,9 @@ def encode(
     frequent colour.  The file is written only when line logic alone solves
     the puzzle back to this picture; otherwise the command says how many
     cells stay undetermined and exits with status 1 (`rofl make` turns any
-    picture into a solvable puzzle).
+    picture into a solvable puzzle).  With --search, a picture that a
+    complete search proves to be the puzzle's only solution is stored too
+    (readers then need search to decode it).
     """
     from PIL import Image, UnidentifiedImageError
 
@@ -112,7 +147,7 @@ def encode(
         msg = f"{picture}: {exc}"
         raise ImageError(msg) from None
     meta = {k: v for k, v in (("title", title), ("author", author), ("licence", licence)) if v}
-    data = encode_grid(grid, palette, meta=meta, crc=crc, where=picture)
+    data = encode_grid(grid, palette, meta=meta, crc=crc, where=picture, search=search, budget=budget)
     atomic_write(out, data)
     form = "extended" if data[4] == 0 else "plain"
     click.echo(f"{out}: {len(data)} bytes, {grid.shape[1]}x{grid.shape[0]}, {len(palette)} colours ({form} form)")
@@ -120,8 +155,15 @@ def encode(
 
 @main.command()
 @click.argument("file", type=click.Path(dir_okay=False))
-@click.option("--solve/--no-solve", "do_solve", default=True, show_default=True, help="Try line logic.")
-def info(file: str, do_solve: bool) -> None:
+@click.option("--solve/--no-solve", "do_solve", default=True, show_default=True, help="Try to solve it.")
+@click.option(
+    "--budget",
+    type=click.FloatRange(0, min_open=True),
+    default=10.0,
+    show_default=True,
+    help="Seconds of complete search when line logic alone cannot finish.",
+)
+def info(file: str, do_solve: bool, budget: float) -> None:
     """Describe the ROFL (or other puzzle) file FILE: size, colours, clues, metadata, solvability."""
     import numpy as np
 
@@ -155,10 +197,18 @@ def info(file: str, do_solve: bool) -> None:
     if crc is not None:
         lines.append(f"crc-32: {crc:08x}")
     if do_solve:
+        from rofl.solver import solve
+
+        line = solve(puzzle)
+        if line.status == "stalled":
+            lines.append(f"line logic: stalls, {line.undetermined} of {w * h} cells undetermined")
+        else:
+            lines.append(f"line logic: {line.status}")
         try:
-            solve_picture(puzzle, crc32=crc)
-            status = "solved" + (", CRC-32 matches" if crc is not None else "")
+            solve_picture(puzzle, crc32=crc, budget=budget)
+            how = "by line logic" if line.status == "solved" else "by complete search (unique)"
+            status = f"decodes {how}" + (", CRC-32 matches" if crc is not None else "")
         except (UnsolvableError, FormatError) as exc:
             status = f"not decodable: {exc}"
-        lines.append(f"line logic: {status}")
+        lines.append(f"picture: {status}")
     click.echo("\n".join(lines))
