@@ -188,6 +188,7 @@ def refine(
     # Colour index -> bit, to test which colours line logic still allows.
     bits = np.int64(1) << np.arange(k, dtype=np.int64)
     gain = np.full(work.shape, -1, dtype=np.int64)
+    tighten = np.zeros(work.shape, dtype=np.float64)
     refresh = True
     while result.status == "stalled":
         undetermined = result.undetermined
@@ -213,30 +214,56 @@ def refine(
             pick[np.argsort(-known_gain, kind="stable")[:lazy_top]] = True
         idx = np.flatnonzero(pick)
         move_array = np.stack([rows[idx], cols[idx], colours[idx]], axis=1).astype(np.int64)
-        newly, status = solver.estimate_moves(work, result.masks, packed, move_array)
+        newly, status, entropy = solver.estimate_moves(work, result.masks, packed, move_array)
         newly[status == 2] = -(10**9)  # cannot happen (see above); never pick it
         gain[rows[idx], cols[idx]] = newly
+        tighten[rows[idx], cols[idx]] = entropy
         scores = undetermined - gain[rows, cols]
-        order = np.lexsort((added, scores))
+        # Among moves that determine equally many cells -- on a plateau,
+        # where no single change determines anything, that is all of them --
+        # prefer the one that most cuts the arrangements of its row and
+        # column (log count), less its visual cost in units of a typical
+        # change: that walks towards a foothold for line logic.
+        positive = added[added > 0]
+        scale = float(np.median(positive)) if positive.size else 1.0
+        second = tighten[rows, cols] + added / scale
+        order = np.lexsort((added, second, scores))
         estimates = [
-            (int(scores[i]), float(added[i]), int(rows[i]), int(cols[i]), int(colours[i])) for i in order[:verify]
+            (int(scores[i]), float(second[i]), int(rows[i]), int(cols[i]), int(colours[i])) for i in order[:verify]
         ]
         # The estimate is a lower bound on the true count (resuming below
         # the top of the lattice can only reach a narrower fixpoint), so
         # judging candidates in estimate order can stop as soon as no
         # remaining estimate could beat the best judged result.
         best = None
-        for estimate, added, r, c, colour in estimates[:verify]:
-            if best is not None and (estimate, added) >= best[0]:
+        for estimate, key, r, c, colour in estimates[:verify]:
+            if best is not None and (estimate, key) >= best[0]:
                 break
             trial_grid = work.copy()
             trial_grid[r, c] = colour
             trial_packed, trial = full_solve(trial_grid)
-            score = (trial.undetermined, added)
+            score = (trial.undetermined, key)
             if best is None or score < best[0]:
                 best = (score, r, c, trial_grid, trial_packed, trial)
         if best is None:
             break
+        if best[0][0] >= undetermined:
+            # A plateau: no single change determines anything.  There the
+            # tightening of a move's row and column does not depend on moves
+            # in other rows and columns, so take the best tightening move of
+            # as many distinct rows and columns as possible in one round
+            # (the revert pass later drops those that turn out unneeded).
+            batch = _plateau_batch(order, rows, cols, colours, tighten, scores, undetermined, work.shape)
+            if len(batch) > 1:
+                trial_grid = work.copy()
+                trial_grid[rows[batch], cols[batch]] = colours[batch]
+                trial_packed, trial = full_solve(trial_grid)
+                if trial.undetermined <= best[0][0]:
+                    frozen[rows[batch], cols[batch]] = True
+                    work, packed, result = trial_grid, trial_packed, trial
+                    iterations += 1
+                    refresh = True
+                    continue
         (new_undetermined, _), r, c, work, packed, result = best
         frozen[r, c] = True
         iterations += 1
@@ -326,6 +353,30 @@ def _cheapest_moves(
     best = added[np.arange(rows.size), colour]
     usable = np.isfinite(best)
     return rows[usable], cols[usable], colour[usable], best[usable]
+
+
+def _plateau_batch(
+    order: np.ndarray,
+    rows: np.ndarray,
+    cols: np.ndarray,
+    colours: np.ndarray,
+    tighten: np.ndarray,
+    scores: np.ndarray,
+    undetermined: int,
+    shape: tuple[int, int],
+) -> np.ndarray:
+    """Moves (indices into ``rows``...) for one plateau round: in ``order``,
+    each that tightens its row and column, at most one per row and column."""
+    used_rows = np.zeros(shape[0], dtype=bool)
+    used_cols = np.zeros(shape[1], dtype=bool)
+    batch = []
+    for i in order:
+        r, c = rows[i], cols[i]
+        if scores[i] < undetermined or tighten[r, c] >= 0 or used_rows[r] or used_cols[c]:
+            continue
+        used_rows[r] = used_cols[c] = True
+        batch.append(i)
+    return np.array(batch, dtype=np.intp)
 
 
 def unique_line_solvable(puzzle: Puzzle, solver: LineSolver | None = None) -> bool:

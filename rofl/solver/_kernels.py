@@ -454,6 +454,19 @@ def _grid_clues(grid):
 
 
 @njit(**JIT)
+def _line_cells(masks, line, out):
+    """Copy line ``line`` of ``masks`` (rows first, then columns) into ``out``; returns its length."""
+    height, width = masks.shape
+    if line < height:
+        for i in range(width):
+            out[i] = masks[line, i]
+        return width
+    for i in range(height):
+        out[i] = masks[i, line - height]
+    return height
+
+
+@njit(**JIT)
 def _line_clue(grid, line, out_lens, out_cols):
     """Groups of one line of ``grid`` (rows first, then columns); returns their count."""
     height, width = grid.shape
@@ -475,6 +488,45 @@ def _line_clue(grid, line, out_lens, out_cols):
 
 
 @njit(**JIT)
+def _line_log_count(cells, n, lens, cols, g0, g1, cnt):
+    """Natural log of the number of arrangements of a clue that fit ``cells``.
+
+    The counting twin of the forward pass of :func:`_solve_line` (same
+    states, sums instead of flags); ``cnt`` is a ``(>= k + 1, >= n + 2)``
+    float64 work array.  Returns ``-inf`` when nothing fits.
+    """
+    k = g1 - g0
+    for j in range(k + 1):
+        for i in range(n + 2):
+            cnt[j, i] = 0.0
+    cnt[0, 0] = 1.0
+    for j in range(k + 1):
+        length = lens[g0 + j] if j < k else 0
+        bit = (np.int64(1) << np.int64(cols[g0 + j])) if j < k else np.int64(0)
+        gap = 1 if (j + 1 < k and cols[g0 + j + 1] == cols[g0 + j]) else 0
+        for i in range(n + 1):
+            v = cnt[j, i]
+            if v == 0.0:
+                continue
+            if i < n and (cells[i] & 1):
+                cnt[j, i + 1] += v
+            if j < k and i + length + gap <= n:
+                ok = True
+                for t in range(i, i + length):
+                    if not (cells[t] & bit):
+                        ok = False
+                        break
+                if ok and gap:
+                    ok = (cells[i + length] & 1) != 0
+                if ok:
+                    cnt[j + 1, i + length + gap] += v
+    total = cnt[k, n]
+    if total <= 0.0:
+        return -np.inf
+    return np.log(total)
+
+
+@njit(**JIT)
 def _estimate_moves(
     grid,
     masks,
@@ -493,10 +545,16 @@ def _estimate_moves(
     use_cache,
     out_newly,
     out_status,
+    out_entropy,
     totals,
 ):
     """Estimate, for every move ``(row, col, colour)``, how many cells line
     logic would newly determine if that cell of ``grid`` took that colour.
+
+    ``out_entropy`` receives how the changed row and column's arrangement
+    counts move (difference of natural logs, after propagation): the
+    progress a move makes when it determines no cell yet, e.g. on a
+    textured picture where line logic starts from almost nothing.
 
     Each move resumes from ``masks`` (a stalled fixpoint of ``grid``'s
     clues) and propagates from the changed row and column only, then undoes
@@ -523,6 +581,15 @@ def _estimate_moves(
     stamp = np.zeros(n_cells, dtype=np.int64)
     queue = np.empty(2, dtype=np.int64)
     stats = np.zeros(N_STATS, dtype=np.int64)
+    kmax = 0
+    for line in range(n_lines):
+        kmax = max(kmax, offs[line + 1] - offs[line])
+    cnt = np.empty((kmax + 3, nmax + 2), dtype=np.float64)
+    line_buf = np.empty(nmax, dtype=np.int64)
+    base = np.empty(n_lines, dtype=np.float64)  # log count of every line now
+    for line in range(n_lines):
+        n = _line_cells(masks, line, line_buf)
+        base[line] = _line_log_count(line_buf, n, lens, cols, offs[line], offs[line + 1], cnt)
     for m in range(moves.shape[0]):
         r = moves[m, 0]
         c = moves[m, 1]
@@ -560,6 +627,14 @@ def _estimate_moves(
         )
         out_status[m] = status
         out_newly[m] = stats[ST_NEWLY]
+        if status != CONTRADICTION:
+            n = _line_cells(masks, r, line_buf)
+            after = _line_log_count(line_buf, n, row_lens, row_cols, 0, nr, cnt)
+            n = _line_cells(masks, height + c, line_buf)
+            after += _line_log_count(line_buf, n, col_lens, col_cols, 0, nc, cnt)
+            out_entropy[m] = after - base[r] - base[height + c]
+        else:
+            out_entropy[m] = 0.0
         totals[0] += stats[ST_LINE_SOLVES]
         totals[1] += stats[ST_HITS]
         totals[2] += stats[ST_MISSES]

@@ -252,7 +252,7 @@ class LineSolver:
 
     def estimate_moves(
         self, grid: np.ndarray, masks: np.ndarray, packed: Packed, moves: np.ndarray
-    ) -> tuple[np.ndarray, np.ndarray]:
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """For refinement: how many cells each single-cell change would newly determine.
 
         Parameters
@@ -272,6 +272,9 @@ class LineSolver:
             ``_kernels._estimate_moves``); judge the winner with a full solve.
         status : (M,) int64 array
             0 solved, 1 stalled, 2 contradiction, per move.
+        entropy : (M,) float64 array
+            Change of ``log(arrangements)`` of the changed row plus column
+            (after propagation): negative when the move tightens them.
         """
         from rofl.solver import _kernels as k
 
@@ -280,6 +283,7 @@ class LineSolver:
         self._buffers(packed.kmax + 2, max(grid.shape))
         newly = np.zeros(len(moves), dtype=np.int64)
         status = np.zeros(len(moves), dtype=np.int64)
+        entropy = np.zeros(len(moves), dtype=np.float64)
         totals = np.zeros(3, dtype=np.int64)
         k._estimate_moves(
             grid,
@@ -291,12 +295,13 @@ class LineSolver:
             *self._work(),
             newly,
             status,
+            entropy,
             totals,
         )
         self.line_solves_estimated = getattr(self, "line_solves_estimated", 0) + int(totals[0])
         self.hits += int(totals[1])
         self.misses += int(totals[2])
-        return newly, status
+        return newly, status, entropy
 
 
 @dataclass(frozen=True)
