@@ -7,6 +7,9 @@ status 1, never a traceback.
 
 from __future__ import annotations
 
+import os
+import sys
+
 import click
 
 from rofl import __version__
@@ -24,6 +27,12 @@ class RoflGroup(click.Group):
             return super().invoke(ctx)
         except RoflError as exc:
             raise click.ClickException(str(exc)) from None
+        except BrokenPipeError:
+            # the reader went away (`rofl solve x | head`): stop quietly, as
+            # other Unix tools do, without a second error when Python flushes
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            ctx.exit(141)
         except OSError as exc:
             raise click.ClickException(_os_message(exc)) from None
         except MemoryError:
