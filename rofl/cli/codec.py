@@ -10,6 +10,12 @@ from rofl.cli._app import main
 from rofl.errors import ImageError, UsageError
 
 
+def _budget_option(help_text: str):
+    return click.option(
+        "--budget", type=click.FloatRange(0, min_open=True), default=10.0, show_default=True, help=help_text
+    )
+
+
 def _read_any(file: str):
     """(puzzle, crc32 or None, RoflFile or None) of a ROFL file or any other puzzle format."""
     from rofl._io import read_capped
@@ -39,13 +45,7 @@ def _pillow_format(path: Path) -> str:
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Picture to write (default: FILE.png).")
 @click.option("--scale", type=click.IntRange(1, 64), default=1, show_default=True, help="Pixels per cell side.")
-@click.option(
-    "--budget",
-    type=click.FloatRange(0, min_open=True),
-    default=10.0,
-    show_default=True,
-    help="Seconds of complete search when line logic alone cannot finish.",
-)
+@_budget_option("Seconds of complete search when line logic alone cannot finish.")
 @click.option("--first", is_flag=True, help="If the puzzle has several solutions, write the first one found anyway.")
 def decode(file: str, output: str | None, scale: int, budget: float, first: bool) -> None:
     """Solve the ROFL file FILE and write its picture.
@@ -98,13 +98,7 @@ def decode(file: str, output: str | None, scale: int, budget: float, first: bool
     is_flag=True,
     help="Also store a picture line logic cannot reach if a complete search proves it the only solution.",
 )
-@click.option(
-    "--budget",
-    type=click.FloatRange(0, min_open=True),
-    default=10.0,
-    show_default=True,
-    help="Seconds for that search.",
-)
+@_budget_option("Seconds for that search.")
 def encode(
     picture: str,
     output: str | None,
@@ -156,13 +150,7 @@ def encode(
 @main.command()
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--solve/--no-solve", "do_solve", default=True, show_default=True, help="Try to solve it.")
-@click.option(
-    "--budget",
-    type=click.FloatRange(0, min_open=True),
-    default=10.0,
-    show_default=True,
-    help="Seconds of complete search when line logic alone cannot finish.",
-)
+@_budget_option("Seconds of complete search when line logic alone cannot finish.")
 def info(file: str, do_solve: bool, budget: float) -> None:
     """Describe the ROFL (or other puzzle) file FILE: size, colours, clues, metadata, solvability."""
     import numpy as np
