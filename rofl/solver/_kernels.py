@@ -196,6 +196,59 @@ def _clue_hashes(lens, cols, offs, n_lines):
 
 
 @njit(**JIT)
+def _cached_line(
+    buf, n, lens, cols, g0, g1, line_hash, res, run, slot, gap, fwd, bwd, color_slot,
+    cache_key, cache_clue, cache_len, cache_in, cache_out, use_cache,
+):
+    """Solve one line (``buf[:n]`` into ``res[:n]``) through the line cache.
+
+    With ``use_cache`` the result is looked up in a direct-mapped table keyed
+    by the clue's hash and the line's input masks (checked in full, so a hash
+    collision costs a miss, never a wrong result), and stored after a miss;
+    a contradiction is stored as all-zero masks.
+
+    Returns
+    -------
+    ok : bool
+        False when no arrangement fits (``res`` is then all zero).
+    hit : bool
+        Whether the result came from the cache.
+    """
+    slot_index = 0
+    h = line_hash
+    if use_cache:
+        for i in range(n):
+            h = (h ^ buf[i]) * _FNV
+            h ^= h >> 29
+        slot_index = h & (cache_key.shape[0] - 1)
+        if cache_key[slot_index] == h and cache_clue[slot_index] == line_hash and cache_len[slot_index] == n:
+            found = True
+            for i in range(n):
+                if cache_in[slot_index, i] != buf[i]:
+                    found = False
+                    break
+            if found:
+                ok = True
+                for i in range(n):
+                    res[i] = cache_out[slot_index, i]
+                    if res[i] == 0:
+                        ok = False
+                return ok, True
+    ok = _solve_line(buf, n, lens, cols, g0, g1, res, run, slot, gap, fwd, bwd, color_slot)
+    if not ok:
+        for i in range(n):
+            res[i] = 0
+    if use_cache:
+        cache_key[slot_index] = h
+        cache_clue[slot_index] = line_hash
+        cache_len[slot_index] = n
+        for i in range(n):
+            cache_in[slot_index, i] = buf[i]
+            cache_out[slot_index, i] = res[i]
+    return ok, False
+
+
+@njit(**JIT)
 def _propagate(
     masks,
     lens,
@@ -290,7 +343,6 @@ def _propagate_trail(
             queue[(head + size) % n_lines] = line
             size += 1
 
-    cap_mask = cache_key.shape[0] - 1
     trail_len = 0
     newly = 0
     solves = 0
@@ -315,44 +367,15 @@ def _propagate_trail(
             c = line - height
             for i in range(n):
                 buf[i] = masks[i, c]
-        g0 = offs[line]
-        g1 = offs[line + 1]
         solves += 1
-
-        found = False
-        slot_index = 0
-        h = clue_hash[line]
-        if use_cache:
-            for i in range(n):
-                h = (h ^ buf[i]) * _FNV
-                h ^= h >> 29
-            slot_index = h & cap_mask
-            if cache_key[slot_index] == h and cache_clue[slot_index] == clue_hash[line] and cache_len[slot_index] == n:
-                found = True
-                for i in range(n):
-                    if cache_in[slot_index, i] != buf[i]:
-                        found = False
-                        break
-        if found:
+        ok, hit = _cached_line(
+            buf, n, lens, cols, offs[line], offs[line + 1], clue_hash[line], res, work_run, slot, gap,
+            work_fwd, work_bwd, color_slot, cache_key, cache_clue, cache_len, cache_in, cache_out, use_cache,
+        )
+        if hit:
             hits += 1
-            ok = True
-            for i in range(n):
-                res[i] = cache_out[slot_index, i]
-                if res[i] == 0:
-                    ok = False  # a contradiction is stored as all-zero masks
         else:
             misses += 1
-            ok = _solve_line(buf, n, lens, cols, g0, g1, res, work_run, slot, gap, work_fwd, work_bwd, color_slot)
-            if not ok:
-                for i in range(n):
-                    res[i] = 0
-            if use_cache:
-                cache_key[slot_index] = h
-                cache_clue[slot_index] = clue_hash[line]
-                cache_len[slot_index] = n
-                for i in range(n):
-                    cache_in[slot_index, i] = buf[i]
-                    cache_out[slot_index, i] = res[i]
         if not ok:
             stats[0] = solves
             stats[1] = sweeps

@@ -35,7 +35,7 @@ import numpy as np
 from numba import njit, objmode
 
 from rofl.solver._config import SEARCH_JIT
-from rofl.solver._kernels import _FNV, CONTRADICTION, SOLVED, STALLED, _propagate, _solve_line
+from rofl.solver._kernels import CONTRADICTION, SOLVED, STALLED, _cached_line, _propagate
 
 # stats slots
 ST_NODES, ST_PROBES, ST_LINE_SOLVES, ST_MET, ST_MAX_DEPTH, ST_SPLITS = 0, 1, 2, 3, 4, 5
@@ -155,7 +155,6 @@ def _trial(cur, p, bit, ctx, use_cache, tw, stats):
     size = 2
     status = STALLED
     solves = 0
-    cap_mask = ckey.shape[0] - 1
     while size > 0:
         line = queue[head]
         head += 1
@@ -174,38 +173,10 @@ def _trial(cur, p, bit, ctx, use_cache, tw, stats):
         for i in range(n):
             buf[i] = flat[base + i * step]
         solves += 1
-        found = False
-        slot_index = 0
-        h = clue_hash[line]
-        if use_cache:
-            for i in range(n):
-                h = (h ^ buf[i]) * _FNV
-                h ^= h >> 29
-            slot_index = h & cap_mask
-            if ckey[slot_index] == h and cclue[slot_index] == clue_hash[line] and clen[slot_index] == n:
-                found = True
-                for i in range(n):
-                    if cin[slot_index, i] != buf[i]:
-                        found = False
-                        break
-        if found:
-            ok = True
-            for i in range(n):
-                res[i] = cout[slot_index, i]
-                if res[i] == 0:
-                    ok = False  # a contradiction is stored as all-zero masks
-        else:
-            ok = _solve_line(buf, n, lens, cols, offs[line], offs[line + 1], res, run, slot, gap, fwd, bwd, color_slot)
-            if not ok:
-                for i in range(n):
-                    res[i] = 0
-            if use_cache:
-                ckey[slot_index] = h
-                cclue[slot_index] = clue_hash[line]
-                clen[slot_index] = n
-                for i in range(n):
-                    cin[slot_index, i] = buf[i]
-                    cout[slot_index, i] = res[i]
+        ok, _ = _cached_line(
+            buf, n, lens, cols, offs[line], offs[line + 1], clue_hash[line], res, run, slot, gap, fwd, bwd,
+            color_slot, ckey, cclue, clen, cin, cout, use_cache,
+        )
         if not ok:
             status = CONTRADICTION
             break
