@@ -155,6 +155,8 @@ def make(
     dither: str = "none",
     cleanup: bool = False,
     title: str | None = None,
+    effort: float = 1.0,
+    seed: int = 0,
     solver: Any = None,
     progress: Callable[[int], None] | None = None,
 ) -> MakeResult:
@@ -186,6 +188,13 @@ def make(
         Repaint isolated single cells before refinement.
     title : str, optional
         Stored in ``puzzle.meta["title"]``; default the file name.
+    effort : float
+        How hard refinement works, after its greedy pass, on changing fewer
+        cells: 0 stops after the greedy pass, 1 is the default, 2 spends
+        up to twice as long...  (see :func:`rofl.refine.refine`'s ``polish``).
+    seed : int
+        Seed of that search: the same picture, options and seed always give
+        the same puzzle.
     solver : rofl.LineSolver, optional
         Reused across calls (its line cache speeds up batches).
     progress : callable(int), optional
@@ -225,7 +234,7 @@ def make(
         grid = imaging.remove_isolated(grid, q.cost)
 
     t_refine = time.perf_counter()
-    res = refine(grid, q.palette, cost=q.cost, solver=solver, progress=progress)
+    res = refine(grid, q.palette, cost=q.cost, solver=solver, progress=progress, polish=effort, seed=seed)
     refine_seconds = time.perf_counter() - t_refine
     final = np.asarray(res.grid, dtype=np.uint8)
 

@@ -62,8 +62,10 @@ class Refinement:
     fallback_lines : int
         Lines blanked by the last-resort fallback (0 for real pictures).
     reverted : int
-        Changes undone at the end because later changes made them
-        unnecessary.
+        Changes undone at the end of the greedy pass because later changes
+        made them unnecessary.
+    polish_rounds : int
+        Local repairs tried by polishing.
     seconds : float
     """
 
@@ -76,6 +78,7 @@ class Refinement:
     sweeps: int
     fallback_lines: int
     reverted: int
+    polish_rounds: int
     seconds: float
     result: SolveResult = field(repr=False)
 
@@ -106,6 +109,8 @@ def refine(
     verify: int = 12,
     lazy_top: int = 256,
     refresh_every: int = 8,
+    polish: float = 1.0,
+    seed: int = 0,
 ) -> Refinement:
     """Change as few, and as little visible, cells of ``grid`` as possible until
     its puzzle is uniquely line-solvable.
@@ -131,6 +136,14 @@ def refine(
     verify : int
         At most this many best-estimated changes are judged by a full
         solve per round (fewer when the estimates prove no other can win).
+    polish : float
+        Effort spent after the greedy pass on changing fewer cells (0: none;
+        1: up to ``POLISH_WORK_PER_CELL`` line solves per cell; 2: twice
+        that...).  The budget counts line solves, not seconds, so results do
+        not depend on the machine.
+    seed : int
+        Seed of polishing's random choices: the same input, options and seed
+        give the same picture.
 
     Returns
     -------
@@ -167,151 +180,20 @@ def refine(
         msg = f"locked must have shape {work.shape}, not {user_locked.shape}"
         raise PuzzleError(msg)
     solver = solver if solver is not None else LineSolver()
-    frozen = user_locked.copy()  # cells that may not change (again)
+    run = _Run(solver, cost, work.shape, k, verify=verify, lazy_top=lazy_top, refresh_every=refresh_every)
 
-    line_solves = 0
-    evaluations = 0
-    iterations = 0
-    h, w = work.shape
-    full_masks = initial_masks_for(h, w, k)
-
-    def full_solve(candidate: np.ndarray) -> tuple[Packed, SolveResult]:
-        """Judge a grid the honest way: its clues alone, from nothing known."""
-        nonlocal line_solves, evaluations
-        packed = Packed.from_grid(candidate)
-        result = solver.run(packed, full_masks.copy())
-        line_solves += result.line_solves
-        evaluations += 1
-        return packed, result
-
-    packed, result = full_solve(work)
-    # Colour index -> bit, to test which colours line logic still allows.
-    bits = np.int64(1) << np.arange(k, dtype=np.int64)
-    gain = np.full(work.shape, -1, dtype=np.int64)
-    tighten = np.zeros(work.shape, dtype=np.float64)
-    refresh = True
-    while result.status == "stalled":
-        undetermined = result.undetermined
-        if progress is not None:
-            progress(undetermined)
-        open_cells = ~result.known & ~frozen
-        rows, cols, colours, added = _cheapest_moves(work, cost, result.masks, open_cells, bits)
-        if rows.size == 0:
-            break  # every undetermined cell is locked: fallback below
-        # Cheap, optimistic estimate (compiled) of the cells each move would
-        # newly determine: resume from the stalled state and propagate from
-        # the changed row and column only.  The state still contains the
-        # changed grid (the new colour was possible there), so this never
-        # fails; it may keep deductions that only the old clues justified,
-        # hence the honest check below.  Estimates far from the last change
-        # rarely move, so between full refreshes only the promising moves
-        # and those never estimated are estimated again (lazy greedy).
-        known_gain = gain[rows, cols]
-        pick = known_gain < 0
-        if refresh or rows.size <= lazy_top:
-            pick[:] = True
-        else:
-            pick[np.argsort(-known_gain, kind="stable")[:lazy_top]] = True
-        idx = np.flatnonzero(pick)
-        move_array = np.stack([rows[idx], cols[idx], colours[idx]], axis=1).astype(np.int64)
-        newly, status, entropy = solver.estimate_moves(work, result.masks, packed, move_array)
-        newly[status == 2] = -(10**9)  # cannot happen (see above); never pick it
-        gain[rows[idx], cols[idx]] = newly
-        tighten[rows[idx], cols[idx]] = entropy
-        scores = undetermined - gain[rows, cols]
-        # Among moves that determine equally many cells -- on a plateau,
-        # where no single change determines anything, that is all of them --
-        # prefer the one that most cuts the arrangements of its row and
-        # column (log count), less its visual cost in units of a typical
-        # change: that walks towards a foothold for line logic.
-        positive = added[added > 0]
-        scale = float(np.median(positive)) if positive.size else 1.0
-        second = tighten[rows, cols] + added / scale
-        order = np.lexsort((added, second, scores))
-        estimates = [
-            (int(scores[i]), float(second[i]), int(rows[i]), int(cols[i]), int(colours[i])) for i in order[:verify]
-        ]
-        # The estimate is a lower bound on the true count (resuming below
-        # the top of the lattice can only reach a narrower fixpoint), so
-        # judging candidates in estimate order can stop as soon as no
-        # remaining estimate could beat the best judged result.
-        best = None
-        for estimate, key, r, c, colour in estimates[:verify]:
-            if best is not None and (estimate, key) >= best[0]:
-                break
-            trial_grid = work.copy()
-            trial_grid[r, c] = colour
-            trial_packed, trial = full_solve(trial_grid)
-            score = (trial.undetermined, key)
-            if best is None or score < best[0]:
-                best = (score, r, c, trial_grid, trial_packed, trial)
-        if best is None:
-            break
-        if best[0][0] >= undetermined:
-            # A plateau: no single change determines anything.  There the
-            # tightening of a move's row and column does not depend on moves
-            # in other rows and columns, so take the best tightening move of
-            # as many distinct rows and columns as possible in one round
-            # (the revert pass later drops those that turn out unneeded).
-            batch = _plateau_batch(order, rows, cols, colours, tighten, scores, undetermined, work.shape)
-            if len(batch) > 1:
-                trial_grid = work.copy()
-                trial_grid[rows[batch], cols[batch]] = colours[batch]
-                trial_packed, trial = full_solve(trial_grid)
-                if trial.undetermined <= best[0][0]:
-                    frozen[rows[batch], cols[batch]] = True
-                    work, packed, result = trial_grid, trial_packed, trial
-                    iterations += 1
-                    refresh = True
-                    continue
-        (new_undetermined, _), r, c, work, packed, result = best
-        frozen[r, c] = True
-        iterations += 1
-        # Stale estimates misled us when the round gained little: refresh.
-        refresh = new_undetermined >= undetermined or iterations % refresh_every == 0
-
-    fallback_lines = 0
-    while result.status == "stalled":
-        # Last resort: blank the line with the most undetermined cells.
-        unknown = ~result.known
-        h, w = work.shape
-        scores = np.concatenate([unknown.sum(axis=1), unknown.sum(axis=0)])
-        blankable = np.concatenate(
-            [((work != 0) & ~user_locked).any(axis=1), ((work != 0) & ~user_locked).any(axis=0)]
-        )
-        scores = np.where(blankable, scores, -1)
-        line = int(np.argmax(scores))
-        if scores[line] <= 0:
-            msg = (
-                f"the locked cells keep the puzzle ambiguous: {result.undetermined} cells stay undetermined"
-            )
-            raise UnsolvableError(msg)
-        if line < h:
-            work[line, ~user_locked[line]] = 0
-        else:
-            work[~user_locked[:, line - h], line - h] = 0
-        fallback_lines += 1
-        iterations += 1
-        packed, result = full_solve(work)
-
-    # Later changes often make earlier ones unnecessary: put back every
-    # changed cell whose original colour keeps the puzzle line-solvable,
-    # most visible change first.
+    state = run.judge(work)
+    state = run.greedy(state, user_locked.copy(), progress)
+    state, fallback_lines = run.fallback(state, user_locked)
     reverted = 0
-    if result.status == "solved" and fallback_lines == 0:
-        changed_cells = np.argwhere(work != original)
-        gain = cost[changed_cells[:, 0], changed_cells[:, 1], work[work != original]] - cost[
-            changed_cells[:, 0], changed_cells[:, 1], original[work != original]
-        ]
-        for i in np.argsort(-gain, kind="stable"):
-            r, c = changed_cells[i]
-            trial_grid = work.copy()
-            trial_grid[r, c] = original[r, c]
-            trial_packed, trial = full_solve(trial_grid)
-            if trial.status == "solved":
-                work, packed, result = trial_grid, trial_packed, trial
-                reverted += 1
-
+    polish_rounds = 0
+    if state.result.status == "solved" and fallback_lines == 0:
+        # Later changes often make earlier ones unnecessary.
+        state, reverted = run.revert(state, original, np.argwhere(state.grid != original))
+        if polish:
+            budget = polish * POLISH_WORK_PER_CELL * work.size
+            state, polish_rounds = run.polish(state, original, user_locked, budget, seed)
+    work, result = state.grid, state.result
     if result.status != "solved":  # pragma: no cover - a grid's own clues cannot contradict
         msg = f"refinement ended in state {result.status!r}"
         raise UnsolvableError(msg)
@@ -322,15 +204,265 @@ def refine(
         grid=work,
         puzzle=puzzle,
         changed=work != original,
-        iterations=iterations,
-        evaluations=evaluations,
-        line_solves=line_solves,
+        iterations=run.iterations,
+        evaluations=run.evaluations,
+        line_solves=run.line_solves,
         sweeps=result.sweeps,
         fallback_lines=fallback_lines,
         reverted=reverted,
+        polish_rounds=polish_rounds,
         seconds=time.perf_counter() - start_time,
         result=result,
     )
+
+
+POLISH_WORK_PER_CELL = 40
+"""Line solves per cell that polishing may spend at ``polish=1``."""
+POLISH_VERIFY = 4
+
+
+@dataclass(frozen=True)
+class _State:
+    """A grid with its clues and what line logic makes of them."""
+
+    grid: np.ndarray
+    packed: Packed
+    result: SolveResult
+
+
+class _Run:
+    """One refinement: the solver, the costs and the work counters."""
+
+    def __init__(self, solver: LineSolver, cost: np.ndarray, shape, k: int, *, verify, lazy_top, refresh_every):
+        self.solver = solver
+        self.cost = cost
+        self.full_masks = initial_masks_for(*shape, k)
+        self.bits = np.int64(1) << np.arange(k, dtype=np.int64)
+        self.verify = verify
+        self.lazy_top = lazy_top
+        self.refresh_every = refresh_every
+        self.line_solves = 0  # by full solves
+        self.work = 0  # line solves by full solves and estimates: the deterministic clock of polishing
+        self.evaluations = 0
+        self.iterations = 0
+        self.when = np.full(shape, -1, dtype=np.int64)  # round in which each cell changed
+
+    def judge(self, grid: np.ndarray) -> _State:
+        """Judge a grid the honest way: its clues alone, from nothing known."""
+        packed = Packed.from_grid(grid)
+        result = self.solver.run(packed, self.full_masks.copy())
+        self.line_solves += result.line_solves
+        self.work += result.line_solves
+        self.evaluations += 1
+        return _State(grid, packed, result)
+
+    def greedy(self, state: _State, frozen: np.ndarray, progress=None, verify: int | None = None) -> _State:
+        """Change undetermined cells, one way each, until line logic solves the
+        grid or every undetermined cell is frozen.  ``frozen`` is updated."""
+        cost, bits = self.cost, self.bits
+        verify = self.verify if verify is None else verify
+        work, packed, result = state.grid, state.packed, state.result
+        gain = np.full(work.shape, -1, dtype=np.int64)
+        tighten = np.zeros(work.shape, dtype=np.float64)
+        refresh = True
+        rounds = 0
+        while result.status == "stalled":
+            undetermined = result.undetermined
+            if progress is not None:
+                progress(undetermined)
+            open_cells = ~result.known & ~frozen
+            rows, cols, colours, added = _cheapest_moves(work, cost, result.masks, open_cells, bits)
+            if rows.size == 0:
+                break  # every undetermined cell is frozen: the caller decides
+            # Cheap, optimistic estimate (compiled) of the cells each move would
+            # newly determine: resume from the stalled state and propagate from
+            # the changed row and column only.  The state still contains the
+            # changed grid (the new colour was possible there), so this never
+            # fails; it may keep deductions that only the old clues justified,
+            # hence the honest check below.  Estimates far from the last change
+            # rarely move, so between full refreshes only the promising moves
+            # and those never estimated are estimated again (lazy greedy).
+            known_gain = gain[rows, cols]
+            pick = known_gain < 0
+            if refresh or rows.size <= self.lazy_top:
+                pick[:] = True
+            else:
+                pick[np.argsort(-known_gain, kind="stable")[: self.lazy_top]] = True
+            idx = np.flatnonzero(pick)
+            move_array = np.stack([rows[idx], cols[idx], colours[idx]], axis=1).astype(np.int64)
+            before = getattr(self.solver, "line_solves_estimated", 0)
+            newly, status, entropy = self.solver.estimate_moves(work, result.masks, packed, move_array)
+            self.work += getattr(self.solver, "line_solves_estimated", 0) - before
+            newly[status == 2] = -(10**9)  # cannot happen (see above); never pick it
+            gain[rows[idx], cols[idx]] = newly
+            tighten[rows[idx], cols[idx]] = entropy
+            scores = undetermined - gain[rows, cols]
+            # Among moves that determine equally many cells -- on a plateau,
+            # where no single change determines anything, that is all of them --
+            # prefer the one that most cuts the arrangements of its row and
+            # column (log count), less its visual cost in units of a typical
+            # change: that walks towards a foothold for line logic.
+            positive = added[added > 0]
+            scale = float(np.median(positive)) if positive.size else 1.0
+            second = tighten[rows, cols] + added / scale
+            order = np.lexsort((added, second, scores))
+            # The estimate is a lower bound on the true count (resuming below
+            # the top of the lattice can only reach a narrower fixpoint), so
+            # judging candidates in estimate order can stop as soon as no
+            # remaining estimate could beat the best judged result.
+            best = None
+            for i in order[:verify]:
+                estimate, key = int(scores[i]), float(second[i])
+                if best is not None and (estimate, key) >= best[0]:
+                    break
+                trial_grid = work.copy()
+                trial_grid[rows[i], cols[i]] = colours[i]
+                trial = self.judge(trial_grid)
+                score = (trial.result.undetermined, key)
+                if best is None or score < best[0]:
+                    best = (score, i, trial)
+            if best is None:
+                break
+            if best[0][0] >= undetermined:
+                # A plateau: no single change determines anything.  There the
+                # tightening of a move's row and column does not depend on moves
+                # in other rows and columns, so take the best tightening move of
+                # as many distinct rows and columns as possible in one round
+                # (the revert pass later drops those that turn out unneeded).
+                batch = _plateau_batch(order, rows, cols, colours, tighten, scores, undetermined, work.shape)
+                if len(batch) > 1:
+                    trial_grid = work.copy()
+                    trial_grid[rows[batch], cols[batch]] = colours[batch]
+                    trial = self.judge(trial_grid)
+                    if trial.result.undetermined <= best[0][0]:
+                        frozen[rows[batch], cols[batch]] = True
+                        self.when[rows[batch], cols[batch]] = self.iterations
+                        work, packed, result = trial.grid, trial.packed, trial.result
+                        self.iterations += 1
+                        rounds += 1
+                        refresh = True
+                        continue
+            (new_undetermined, _), i, trial = best
+            frozen[rows[i], cols[i]] = True
+            self.when[rows[i], cols[i]] = self.iterations
+            work, packed, result = trial.grid, trial.packed, trial.result
+            self.iterations += 1
+            rounds += 1
+            # Stale estimates misled us when the round gained little: refresh.
+            refresh = new_undetermined >= undetermined or rounds % self.refresh_every == 0
+        return _State(work, packed, result)
+
+    def fallback(self, state: _State, user_locked: np.ndarray) -> tuple[_State, int]:
+        """Last resort: blank the line with the most undetermined cells until
+        line logic solves the grid.  Returns the state and the lines blanked."""
+        lines = 0
+        while state.result.status == "stalled":
+            work = state.grid.copy()
+            unknown = ~state.result.known
+            h = work.shape[0]
+            scores = np.concatenate([unknown.sum(axis=1), unknown.sum(axis=0)])
+            paintable = (work != 0) & ~user_locked
+            scores = np.where(np.concatenate([paintable.any(axis=1), paintable.any(axis=0)]), scores, -1)
+            line = int(np.argmax(scores))
+            if scores[line] <= 0:
+                msg = f"the locked cells keep the puzzle ambiguous: {state.result.undetermined} cells stay undetermined"
+                raise UnsolvableError(msg)
+            if line < h:
+                work[line, ~user_locked[line]] = 0
+            else:
+                work[~user_locked[:, line - h], line - h] = 0
+            lines += 1
+            self.iterations += 1
+            state = self.judge(work)
+        return state, lines
+
+    def revert(self, state: _State, original: np.ndarray, cells: np.ndarray) -> tuple[_State, int]:
+        """Put back every one of ``cells`` (changed, ``(N, 2)``) whose original
+        colour keeps the puzzle line-solvable.
+
+        The latest changes are tried first (ties: the most visible first):
+        early changes, made while line logic knew little, are what later
+        changes were chosen around, and trying them last keeps fewer changes
+        in the end on every benchmark picture.  Putting one cell back can
+        make another one's change unnecessary, so the cells that stayed are
+        tried again until a pass puts none back."""
+        if len(cells) == 0:
+            return state, 0
+        r, c = cells[:, 0], cells[:, 1]
+        saving = self.cost[r, c, state.grid[r, c]] - self.cost[r, c, original[r, c]]
+        todo = np.lexsort((-saving, -self.when[r, c]))
+        reverted = 0
+        while len(todo):
+            # Most changes of a long greedy pass turn out unnecessary, so try
+            # them in runs: a run that can go back goes back in one solve
+            # (and the next run is twice as long); one that cannot is halved.
+            kept = []
+            i, size = 0, 1
+            while i < len(todo):
+                run = todo[i : i + size]
+                trial_grid = state.grid.copy()
+                trial_grid[r[run], c[run]] = original[r[run], c[run]]
+                trial = self.judge(trial_grid)
+                if trial.result.status == "solved":
+                    state = trial
+                    reverted += len(run)
+                    i += len(run)
+                    size *= 2
+                elif size > 1:
+                    size //= 2
+                else:
+                    kept.append(todo[i])
+                    i += 1
+            todo = np.array(kept, dtype=np.intp) if len(kept) < len(todo) else ()
+        return state, reverted
+
+    def polish(
+        self, state: _State, original: np.ndarray, user_locked: np.ndarray, budget: float, seed: int
+    ) -> tuple[_State, int]:
+        """Iterated local repair: undo a few nearby changes, let the greedy
+        loop mend the picture around them with the other changes fixed, and
+        revert what is no longer needed; keep the outcome unless it changes
+        more cells (or as many, more visibly).  Stops after ``budget`` line
+        solves or when a long run of attempts finds nothing better."""
+        rng = np.random.default_rng(seed)
+        best_cost = self._visible(state.grid, original)
+        stop_at = self.work + budget
+        rounds = 0
+        failures = 0
+        while self.work < stop_at:
+            changed = np.argwhere(state.grid != original)
+            if len(changed) == 0 or failures > 2 * len(changed) + 8:
+                break
+            rounds += 1
+            centre = changed[rng.integers(len(changed))]
+            near = np.argsort(np.abs(changed - centre).max(axis=1), kind="stable")
+            undo = changed[near[: rng.integers(1, 6)]]
+            trial_grid = state.grid.copy()
+            trial_grid[undo[:, 0], undo[:, 1]] = original[undo[:, 0], undo[:, 1]]
+            # The undone cells stay undone: the repair must find another way.
+            frozen = user_locked | (state.grid != original)
+            trial = self.greedy(self.judge(trial_grid), frozen, verify=POLISH_VERIFY)
+            if trial.result.status != "solved":
+                failures += 1
+                continue
+            # Only changes that share a row or column with a cell this round
+            # touched are likely to have become unnecessary.
+            touched = trial.grid != state.grid
+            touched[undo[:, 0], undo[:, 1]] = True
+            near = (trial.grid != original) & (touched.any(axis=1)[:, None] | touched.any(axis=0)[None, :])
+            trial, _ = self.revert(trial, original, np.argwhere(near))
+            n_old, n_new = int((state.grid != original).sum()), int((trial.grid != original).sum())
+            trial_cost = self._visible(trial.grid, original)
+            if n_new < n_old or (n_new == n_old and trial_cost <= best_cost):
+                failures = 0 if n_new < n_old else failures + 1
+                state, best_cost = trial, trial_cost
+            else:
+                failures += 1
+        return state, rounds
+
+    def _visible(self, grid: np.ndarray, original: np.ndarray) -> float:
+        rows, cols = np.indices(grid.shape)
+        return float((self.cost[rows, cols, grid] - self.cost[rows, cols, original]).sum())
 
 
 def _cheapest_moves(
