@@ -137,10 +137,10 @@ def refine(
         At most this many best-estimated changes are judged by a full
         solve per round (fewer when the estimates prove no other can win).
     polish : float
-        Effort spent after the greedy pass on changing fewer cells (0: none;
-        1: up to ``POLISH_WORK_PER_CELL`` line solves per cell; 2: twice
-        that...).  The budget counts line solves, not seconds, so results do
-        not depend on the machine.
+        Effort spent after the greedy pass on changing fewer cells: about
+        this many local repair attempts per changed cell (0: none).  The
+        budget counts attempts, not seconds, so results do not depend on the
+        machine.
     seed : int
         Seed of polishing's random choices: the same input, options and seed
         give the same picture.
@@ -190,9 +190,8 @@ def refine(
     if state.result.status == "solved" and fallback_lines == 0:
         # Later changes often make earlier ones unnecessary.
         state, reverted = run.revert(state, original, np.argwhere(state.grid != original))
-        if polish:
-            budget = polish * POLISH_WORK_PER_CELL * work.size
-            state, polish_rounds = run.polish(state, original, user_locked, budget, seed)
+        if polish > 0:
+            state, polish_rounds = run.polish(state, original, user_locked, polish, seed)
     work, result = state.grid, state.result
     if result.status != "solved":  # pragma: no cover - a grid's own clues cannot contradict
         msg = f"refinement ended in state {result.status!r}"
@@ -216,9 +215,10 @@ def refine(
     )
 
 
-POLISH_WORK_PER_CELL = 40
-"""Line solves per cell that polishing may spend at ``polish=1``."""
-POLISH_VERIFY = 4
+POLISH_VERIFY = 4  # candidates judged per greedy round of a repair
+POLISH_RADIUS = 6  # a repair changes cells at most this far from the undone ones
+POLISH_UNDO = 3  # at most this many changes undone per attempt
+POLISH_EXTRA = 8  # attempts on top of one per changed cell
 
 
 @dataclass(frozen=True)
@@ -242,7 +242,6 @@ class _Run:
         self.lazy_top = lazy_top
         self.refresh_every = refresh_every
         self.line_solves = 0  # by full solves
-        self.work = 0  # line solves by full solves and estimates: the deterministic clock of polishing
         self.evaluations = 0
         self.iterations = 0
         self.when = np.full(shape, -1, dtype=np.int64)  # round in which each cell changed
@@ -252,13 +251,17 @@ class _Run:
         packed = Packed.from_grid(grid)
         result = self.solver.run(packed, self.full_masks.copy())
         self.line_solves += result.line_solves
-        self.work += result.line_solves
         self.evaluations += 1
         return _State(grid, packed, result)
 
-    def greedy(self, state: _State, frozen: np.ndarray, progress=None, verify: int | None = None) -> _State:
+    def greedy(
+        self, state: _State, frozen: np.ndarray, progress=None, verify: int | None = None, limit: int | None = None
+    ) -> _State:
         """Change undetermined cells, one way each, until line logic solves the
-        grid or every undetermined cell is frozen.  ``frozen`` is updated."""
+        grid or every undetermined cell is frozen.  ``frozen`` is updated.
+
+        With ``limit``, give up (return the stalled state) rather than make
+        more than ``limit`` changes, and never batch moves on a plateau."""
         cost, bits = self.cost, self.bits
         verify = self.verify if verify is None else verify
         work, packed, result = state.grid, state.packed, state.result
@@ -266,7 +269,10 @@ class _Run:
         tighten = np.zeros(work.shape, dtype=np.float64)
         refresh = True
         rounds = 0
+        made = 0
         while result.status == "stalled":
+            if limit is not None and made >= limit:
+                break
             undetermined = result.undetermined
             if progress is not None:
                 progress(undetermined)
@@ -290,9 +296,7 @@ class _Run:
                 pick[np.argsort(-known_gain, kind="stable")[: self.lazy_top]] = True
             idx = np.flatnonzero(pick)
             move_array = np.stack([rows[idx], cols[idx], colours[idx]], axis=1).astype(np.int64)
-            before = getattr(self.solver, "line_solves_estimated", 0)
             newly, status, entropy = self.solver.estimate_moves(work, result.masks, packed, move_array)
-            self.work += getattr(self.solver, "line_solves_estimated", 0) - before
             newly[status == 2] = -(10**9)  # cannot happen (see above); never pick it
             gain[rows[idx], cols[idx]] = newly
             tighten[rows[idx], cols[idx]] = entropy
@@ -323,7 +327,7 @@ class _Run:
                     best = (score, i, trial)
             if best is None:
                 break
-            if best[0][0] >= undetermined:
+            if best[0][0] >= undetermined and limit is None:
                 # A plateau: no single change determines anything.  There the
                 # tightening of a move's row and column does not depend on moves
                 # in other rows and columns, so take the best tightening move of
@@ -336,6 +340,7 @@ class _Run:
                     trial = self.judge(trial_grid)
                     if trial.result.undetermined <= best[0][0]:
                         frozen[rows[batch], cols[batch]] = True
+                        made += len(batch)
                         self.when[rows[batch], cols[batch]] = self.iterations
                         work, packed, result = trial.grid, trial.packed, trial.result
                         self.iterations += 1
@@ -344,6 +349,7 @@ class _Run:
                         continue
             (new_undetermined, _), i, trial = best
             frozen[rows[i], cols[i]] = True
+            made += 1
             self.when[rows[i], cols[i]] = self.iterations
             work, packed, result = trial.grid, trial.packed, trial.result
             self.iterations += 1
@@ -417,31 +423,41 @@ class _Run:
         return state, reverted
 
     def polish(
-        self, state: _State, original: np.ndarray, user_locked: np.ndarray, budget: float, seed: int
+        self, state: _State, original: np.ndarray, user_locked: np.ndarray, effort: float, seed: int
     ) -> tuple[_State, int]:
         """Iterated local repair: undo a few nearby changes, let the greedy
-        loop mend the picture around them with the other changes fixed, and
-        revert what is no longer needed; keep the outcome unless it changes
-        more cells (or as many, more visibly).  Stops after ``budget`` line
-        solves or when a long run of attempts finds nothing better."""
+        loop mend the picture near them (the undone cells and the other
+        changes held), and put back what is no longer needed; keep the
+        outcome unless it changes more cells (or as many, more visibly).
+
+        Makes about ``effort`` attempts per changed cell, and stops early
+        after as many attempts in a row without fewer changes."""
         rng = np.random.default_rng(seed)
         best_cost = self._visible(state.grid, original)
-        stop_at = self.work + budget
+        attempts = int(np.ceil(effort * (np.count_nonzero(state.grid != original) + POLISH_EXTRA)))
         rounds = 0
         failures = 0
-        while self.work < stop_at:
+        while rounds < attempts:
             changed = np.argwhere(state.grid != original)
-            if len(changed) == 0 or failures > 2 * len(changed) + 8:
+            if len(changed) == 0 or failures > effort * (len(changed) + POLISH_EXTRA):
                 break
             rounds += 1
             centre = changed[rng.integers(len(changed))]
             near = np.argsort(np.abs(changed - centre).max(axis=1), kind="stable")
-            undo = changed[near[: rng.integers(1, 6)]]
+            undo = changed[near[: rng.integers(1, POLISH_UNDO + 1)]]
             trial_grid = state.grid.copy()
             trial_grid[undo[:, 0], undo[:, 1]] = original[undo[:, 0], undo[:, 1]]
-            # The undone cells stay undone: the repair must find another way.
-            frozen = user_locked | (state.grid != original)
-            trial = self.greedy(self.judge(trial_grid), frozen, verify=POLISH_VERIFY)
+            # Undoing even a few changes can leave line logic with almost
+            # nothing, so the repair is kept near them (a far one is rarely
+            # better and costs many estimates), and the undone cells stay
+            # undone so that it finds another way.  It is worth finishing
+            # only while it could still come out ahead once the revert pass
+            # has had its say.
+            region = np.zeros(original.shape, dtype=bool)
+            for r, c in undo - POLISH_RADIUS:
+                region[max(0, r) : r + 2 * POLISH_RADIUS + 1, max(0, c) : c + 2 * POLISH_RADIUS + 1] = True
+            frozen = user_locked | (state.grid != original) | ~region
+            trial = self.greedy(self.judge(trial_grid), frozen, verify=POLISH_VERIFY, limit=len(undo) + 1)
             if trial.result.status != "solved":
                 failures += 1
                 continue
@@ -451,7 +467,7 @@ class _Run:
             touched[undo[:, 0], undo[:, 1]] = True
             near = (trial.grid != original) & (touched.any(axis=1)[:, None] | touched.any(axis=0)[None, :])
             trial, _ = self.revert(trial, original, np.argwhere(near))
-            n_old, n_new = int((state.grid != original).sum()), int((trial.grid != original).sum())
+            n_old, n_new = np.count_nonzero(state.grid != original), np.count_nonzero(trial.grid != original)
             trial_cost = self._visible(trial.grid, original)
             if n_new < n_old or (n_new == n_old and trial_cost <= best_cost):
                 failures = 0 if n_new < n_old else failures + 1

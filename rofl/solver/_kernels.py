@@ -187,12 +187,18 @@ def _clue_hashes(lens, cols, offs, n_lines):
     """A 64-bit hash of every line's clue (lengths and colours)."""
     out = np.empty(n_lines, dtype=np.int64)
     for line in range(n_lines):
-        h = _SEED
-        for g in range(offs[line], offs[line + 1]):
-            h = (h ^ np.int64(lens[g])) * _FNV
-            h = (h ^ (np.int64(cols[g]) + 257)) * _FNV
-        out[line] = (h ^ np.int64(offs[line + 1] - offs[line])) * _FNV
+        out[line] = _clue_hash(lens, cols, offs[line], offs[line + 1])
     return out
+
+
+@njit(**JIT)
+def _clue_hash(lens, cols, g0, g1):
+    """The hash of one clue, ``lens[g0:g1]`` and ``cols[g0:g1]``."""
+    h = _SEED
+    for g in range(g0, g1):
+        h = (h ^ np.int64(lens[g])) * _FNV
+        h = (h ^ (np.int64(cols[g]) + 257)) * _FNV
+    return (h ^ np.int64(g1 - g0)) * _FNV
 
 
 @njit(**JIT)
@@ -272,7 +278,7 @@ def _propagate(
     return _propagate_trail(
         masks, lens, cols, offs, clue_hash, queue_init, work_run, work_fwd, work_bwd,
         cache_key, cache_clue, cache_len, cache_in, cache_out, use_cache, stats,
-        no_trail, no_trail, no_trail, 0,
+        no_trail, no_trail, no_trail, 0, -1,
     )
 
 
@@ -298,6 +304,7 @@ def _propagate_trail(
     trail_old,
     stamp,
     stamp_value,
+    undetermined_before,
 ):
     """Line logic to a fixpoint, in place on ``masks`` (H, W).
 
@@ -307,7 +314,9 @@ def _propagate_trail(
     logged cells with ``stamp_value`` -- so a caller can undo the call
     (:func:`_undo`) without copying the masks.  ``stats[ST_TRAIL]`` is the
     trail length and ``stats[ST_NEWLY]`` the number of cells that became
-    determined.
+    determined.  A caller that knows how many cells were undetermined
+    before passes it as ``undetermined_before`` (else -1): the status then
+    follows from the count instead of a scan of the whole grid.
 
     ``queue_init`` lists the lines to look at first (all of them for a fresh
     solve; only the touched ones when resuming from an earlier state).  A
@@ -416,6 +425,8 @@ def _propagate_trail(
     stats[4] = -1
     stats[5] = trail_len
     stats[6] = newly
+    if undetermined_before >= 0:  # no mask became 0 (every line solve succeeded)
+        return SOLVED if newly == undetermined_before else STALLED
     for r in range(height):
         for c in range(width):
             m = masks[r, c]
@@ -556,6 +567,7 @@ def _estimate_moves(
     lens,
     cols,
     offs,
+    clue_hash,
     moves,
     work_run,
     work_fwd,
@@ -610,9 +622,15 @@ def _estimate_moves(
     cnt = np.empty((kmax + 3, nmax + 2), dtype=np.float64)
     line_buf = np.empty(nmax, dtype=np.int64)
     base = np.empty(n_lines, dtype=np.float64)  # log count of every line now
+    undetermined = 0
     for line in range(n_lines):
         n = _line_cells(masks, line, line_buf)
         base[line] = _line_log_count(line_buf, n, lens, cols, offs[line], offs[line + 1], cnt)
+        if line < height:
+            for i in range(n):
+                if line_buf[i] & (line_buf[i] - 1):
+                    undetermined += 1
+    line_hash = clue_hash.copy()
     for m in range(moves.shape[0]):
         r = moves[m, 0]
         c = moves[m, 1]
@@ -640,14 +658,17 @@ def _estimate_moves(
                     new_cols[g] = cols[j]
                     g += 1
         new_offs[n_lines] = g
-        line_hash = _clue_hashes(new_lens, new_cols, new_offs, n_lines)
+        line_hash[r] = _clue_hash(new_lens, new_cols, new_offs[r], new_offs[r + 1])
+        line_hash[height + c] = _clue_hash(new_lens, new_cols, new_offs[height + c], new_offs[height + c + 1])
         queue[0] = r
         queue[1] = height + c
         status = _propagate_trail(
             masks, new_lens, new_cols, new_offs, line_hash, queue, work_run, work_fwd, work_bwd,
             cache_key, cache_clue, cache_len, cache_in, cache_out, use_cache, stats,
-            trail_cell, trail_old, stamp, m + 1,
+            trail_cell, trail_old, stamp, m + 1, undetermined,
         )
+        line_hash[r] = clue_hash[r]
+        line_hash[height + c] = clue_hash[height + c]
         out_status[m] = status
         out_newly[m] = stats[ST_NEWLY]
         if status != CONTRADICTION:

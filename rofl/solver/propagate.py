@@ -291,6 +291,7 @@ class LineSolver:
             packed.lens,
             packed.cols,
             packed.offs,
+            packed.clue_hash,
             np.ascontiguousarray(moves, dtype=np.int64).reshape(-1, 3),
             *self._work(),
             newly,
