@@ -49,6 +49,8 @@ class MakeStats:
         Wall time of the whole run and of the refinement.
     threshold : float or None
         Black-and-white threshold used (sRGB grey level 0-255).
+    polish_rounds : int
+        Local repair attempts made by polishing (``effort``).
     """
 
     width: int
@@ -66,6 +68,7 @@ class MakeStats:
     seconds: float
     refine_seconds: float
     threshold: float | None = None
+    polish_rounds: int = 0
 
     def report(self) -> str:
         """The figures as a few lines of text (what ``rofl make`` prints)."""
@@ -76,6 +79,8 @@ class MakeStats:
             f"mean ΔE2000 vs the picture {self.mean_delta_e:.2f} (quantised {self.mean_delta_e_quantised:.2f})",
         ]
         timing = f"time: {self.seconds:.2f} s (refinement {self.refine_seconds:.2f} s, {self.iterations} rounds"
+        if self.polish_rounds:
+            timing += f", {self.polish_rounds} repair attempts"
         timing += f", {self.line_solves} line solves)"
         if self.threshold is not None:
             timing += f"; threshold {self.threshold:.0f}/255"
@@ -159,6 +164,7 @@ def make(
     seed: int = 0,
     solver: Any = None,
     progress: Callable[[int], None] | None = None,
+    polish_progress: Callable[[int, int], None] | None = None,
 ) -> MakeResult:
     """Turn a picture into a nonogram that line logic solves to exactly one picture.
 
@@ -199,6 +205,9 @@ def make(
         Reused across calls (its line cache speeds up batches).
     progress : callable(int), optional
         Called by the refinement with the number of undetermined cells.
+    polish_progress : callable(int, int), optional
+        Called while polishing with the attempts made and the most it will
+        make.
 
     Returns
     -------
@@ -215,10 +224,13 @@ def make(
     from rofl.refine import refine
 
     start = time.perf_counter()
+    from rofl.errors import UsageError
+
     if dither not in imaging.DITHERS:
         msg = f"unknown dither {dither!r} (use {', '.join(imaging.DITHERS)})"
-        from rofl.errors import UsageError
-
+        raise UsageError(msg)
+    if not 0 <= effort <= 1000:  # also refuses NaN
+        msg = f"effort must be between 0 and 1000, not {effort!r}"
         raise UsageError(msg)
     bg_rgb = imaging.parse_color(background, "background") if background not in (None, "auto") else (255, 255, 255)
     pixels = imaging.load_pixels(image)
@@ -234,7 +246,16 @@ def make(
         grid = imaging.remove_isolated(grid, q.cost)
 
     t_refine = time.perf_counter()
-    res = refine(grid, q.palette, cost=q.cost, solver=solver, progress=progress, polish=effort, seed=seed)
+    res = refine(
+        grid,
+        q.palette,
+        cost=q.cost,
+        solver=solver,
+        progress=progress,
+        polish=effort,
+        seed=seed,
+        polish_progress=polish_progress,
+    )
     refine_seconds = time.perf_counter() - t_refine
     final = np.asarray(res.grid, dtype=np.uint8)
 
@@ -266,6 +287,7 @@ def make(
         seconds=time.perf_counter() - start,
         refine_seconds=refine_seconds,
         threshold=q.threshold,
+        polish_rounds=int(res.polish_rounds),
     )
     cells = np.clip(np.rint(imaging.linear_to_srgb(cells_linear) * 255), 0, 255).astype(np.uint8)
     return MakeResult(

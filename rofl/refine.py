@@ -62,8 +62,8 @@ class Refinement:
     fallback_lines : int
         Lines blanked by the last-resort fallback (0 for real pictures).
     reverted : int
-        Changes undone at the end of the greedy pass because later changes
-        made them unnecessary.
+        Changes put back by the revert passes (after the greedy pass and
+        after polishing) because later changes made them unnecessary.
     polish_rounds : int
         Local repairs tried by polishing.
     seconds : float
@@ -111,6 +111,7 @@ def refine(
     refresh_every: int = 8,
     polish: float = 1.0,
     seed: int = 0,
+    polish_progress: Callable[[int, int], None] | None = None,
 ) -> Refinement:
     """Change as few, and as little visible, cells of ``grid`` as possible until
     its puzzle is uniquely line-solvable.
@@ -144,6 +145,9 @@ def refine(
     seed : int
         Seed of polishing's random choices: the same input, options and seed
         give the same picture.
+    polish_progress : callable, optional
+        Called while polishing with the attempts made and the most it will
+        make.
 
     Returns
     -------
@@ -179,6 +183,9 @@ def refine(
     if user_locked.shape != work.shape:
         msg = f"locked must have shape {work.shape}, not {user_locked.shape}"
         raise PuzzleError(msg)
+    if not 0 <= polish < float("inf"):  # also refuses NaN
+        msg = f"polish must be a finite number >= 0, not {polish!r}"
+        raise PuzzleError(msg)
     solver = solver if solver is not None else LineSolver()
     run = _Run(solver, cost, work.shape, k, verify=verify, lazy_top=lazy_top, refresh_every=refresh_every)
 
@@ -191,7 +198,12 @@ def refine(
         # Later changes often make earlier ones unnecessary.
         state, reverted = run.revert(state, original, np.argwhere(state.grid != original))
         if polish > 0:
-            state, polish_rounds = run.polish(state, original, user_locked, polish, seed)
+            polished, polish_rounds = run.polish(state, original, user_locked, polish, seed, polish_progress)
+            if polished is not state:
+                # Polishing reverts near its repairs only: one last full pass
+                # leaves no change that could go back on its own.
+                state, more = run.revert(polished, original, np.argwhere(polished.grid != original))
+                reverted += more
     work, result = state.grid, state.result
     if result.status != "solved":  # pragma: no cover - a grid's own clues cannot contradict
         msg = f"refinement ended in state {result.status!r}"
@@ -423,7 +435,13 @@ class _Run:
         return state, reverted
 
     def polish(
-        self, state: _State, original: np.ndarray, user_locked: np.ndarray, effort: float, seed: int
+        self,
+        state: _State,
+        original: np.ndarray,
+        user_locked: np.ndarray,
+        effort: float,
+        seed: int,
+        progress: Callable[[int, int], None] | None = None,
     ) -> tuple[_State, int]:
         """Iterated local repair: undo a few nearby changes, let the greedy
         loop mend the picture near them (the undone cells and the other
@@ -442,6 +460,8 @@ class _Run:
             if len(changed) == 0 or failures > effort * (len(changed) + POLISH_EXTRA):
                 break
             rounds += 1
+            if progress is not None:
+                progress(rounds, attempts)
             centre = changed[rng.integers(len(changed))]
             near = np.argsort(np.abs(changed - centre).max(axis=1), kind="stable")
             undo = changed[near[: rng.integers(1, POLISH_UNDO + 1)]]

@@ -80,6 +80,9 @@ def _one_line_error(r, *words):
         (["-c", "3", "--threshold", "100"], ["--threshold"]),
         (["--threshold", "300"], ["--threshold"]),
         (["--preview", "x.nope"], ["--preview"]),
+        (["--effort", "-1"], ["--effort"]),
+        (["--effort", "lots"], ["--effort"]),
+        (["--seed", "-3"], ["--seed"]),
     ],
 )
 def test_bad_options_one_line(picture, tmp_path, args, words):
@@ -124,3 +127,23 @@ def test_make_rofl(picture, tmp_path):
     result = solve(stored.puzzle)
     assert result.status == "solved" and stored.crc32 == codec.picture_crc(result.grid)
     assert stored.puzzle.meta["title"] == "coffee"
+
+
+def test_effort_and_seed(picture, tmp_path):
+    # --effort 0 stops after the greedy pass; the default polishes, which
+    # never changes more cells; the same seed gives the same puzzle.
+    reports = {}
+    for args in (["--effort", "0"], [], ["--seed", "0"], ["--effort", "2", "--seed", "5"]):
+        out = tmp_path / f"p{len(reports)}.json"
+        r = run("make", picture, "-o", out, "-w", "60", *args)
+        assert r.exit_code == 0, r.output
+        changed = int(r.output.split("changed: ")[1].split()[0])
+        puzzle, _ = read_puzzle(out)
+        assert solve(puzzle).status == "solved"
+        reports[" ".join(args)] = (changed, puzzle, r.output)
+    assert reports["--effort 0"][0] > 0  # something to polish
+    assert "repair attempts" not in reports["--effort 0"][2]
+    assert "repair attempts" in reports[""][2]
+    assert reports[""][0] <= reports["--effort 0"][0]
+    assert reports["--effort 2 --seed 5"][0] <= reports["--effort 0"][0]
+    assert reports[""][1] == reports["--seed 0"][1]

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import rofl
+from rofl.errors import UsageError
 from rofl.puzzle import Puzzle
 from rofl.solver import solve
 
@@ -90,6 +91,11 @@ def test_make_is_deterministic(photos):
     a = rofl.make(photos["astronaut"], width=20, colors=4)
     b = rofl.make(photos["astronaut"], width=20, colors=4)
     assert a.puzzle == b.puzzle and a.palette == b.palette
+
+
+def test_effort_is_checked():
+    with pytest.raises(UsageError, match="effort must be"):
+        rofl.make(np.zeros((4, 4, 3)), effort=float("nan"))
 
 
 def test_stats_report(photos):

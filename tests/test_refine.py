@@ -132,3 +132,66 @@ def test_bad_arguments(kwargs, message):
     args = {"grid": np.zeros((2, 2), dtype=np.uint8)} | kwargs
     with pytest.raises(PuzzleError, match=message):
         refine(args.pop("grid"), PALETTES[2], **args)
+
+
+def _revertable(result, original):
+    """Changed cells that could go back to their original colour on their own."""
+    out = []
+    for r, c in np.argwhere(result.changed):
+        trial = result.grid.copy()
+        trial[r, c] = original[r, c]
+        if solve(Puzzle.from_grid(trial, result.puzzle.palette)).status == "solved":
+            out.append((int(r), int(c)))
+    return out
+
+
+@pytest.mark.parametrize("polish", [0, 1])
+@pytest.mark.parametrize("name", ["noise", "noise-4", "checkerboard-3"])
+def test_no_change_is_unnecessary(name, polish):
+    # The revert passes run to a fixpoint: no single change can be undone.
+    grid = ADVERSARIAL[name]
+    result = refine(grid, PALETTES[max(2, int(grid.max()) + 1)], polish=polish)
+    assert_valid(result, grid)
+    assert _revertable(result, grid) == []
+
+
+@settings(max_examples=25, deadline=None)
+@given(arrays(np.uint8, st.tuples(st.integers(4, 14), st.integers(4, 14)), elements=st.integers(0, 1)))
+def test_polishing_never_changes_more_cells(grid):
+    plain = refine(grid, PALETTES[2], polish=0)
+    polished = refine(grid, PALETTES[2], polish=2)
+    assert_valid(polished, grid)
+    assert polished.n_changed <= plain.n_changed
+    assert plain.polish_rounds == 0
+
+
+def test_polishing_finds_fewer_changes_on_noise():
+    grid = np.random.default_rng(1).integers(0, 2, (30, 30)).astype(np.uint8)
+    plain = refine(grid, PALETTES[2], polish=0)
+    polished = refine(grid, PALETTES[2], polish=3)
+    assert_valid(polished, grid)
+    assert polished.polish_rounds > 0
+    assert polished.n_changed < plain.n_changed
+
+
+def test_polishing_is_reproducible_and_seeded():
+    grid = ADVERSARIAL["noise"]
+    first = refine(grid, PALETTES[2], seed=3)
+    again = refine(grid, PALETTES[2], seed=3, solver=LineSolver(cache_mb=1))
+    np.testing.assert_array_equal(first.grid, again.grid)
+    others = [refine(grid, PALETTES[2], seed=s).grid for s in range(4, 8)]
+    assert any((other != first.grid).any() for other in others)
+
+
+def test_polishing_keeps_locked_cells():
+    grid = ADVERSARIAL["noise"]
+    locked = np.zeros(grid.shape, dtype=bool)
+    locked[::2, ::3] = True
+    result = refine(grid, PALETTES[2], locked=locked, polish=2)
+    assert_valid(result, grid, locked)
+
+
+@pytest.mark.parametrize("polish", [-1, float("nan"), float("inf")])
+def test_bad_polish(polish):
+    with pytest.raises(PuzzleError, match="polish must be"):
+        refine(np.zeros((2, 2), dtype=np.uint8), PALETTES[2], polish=polish)

@@ -95,6 +95,21 @@ def _save(image, path: str) -> None:
     "--dither", type=click.Choice(_DITHERS), default="none", show_default=True, help="Dithering (adds clues)."
 )
 @click.option("--cleanup", is_flag=True, help="Repaint isolated single cells before refinement.")
+@click.option(
+    "--effort",
+    type=click.FloatRange(0, 1000),
+    default=1.0,
+    show_default=True,
+    help="How hard to look for fewer changed cells after the first pass: local repair attempts per changed "
+    "cell (0 = first pass only; more = slower, often fewer changes).",
+)
+@click.option(
+    "--seed",
+    type=click.IntRange(0),
+    default=0,
+    show_default=True,
+    help="Seed of that search: the same picture, options and seed always give the same puzzle.",
+)
 @click.option("--title", help="Puzzle title (default: the picture's file name).")
 @click.option("--preview", type=click.Path(dir_okay=False), help="Write the solution picture scaled up (PNG).")
 @click.option(
@@ -113,6 +128,8 @@ def make(
     threshold: float | None,
     dither: str,
     cleanup: bool,
+    effort: float,
+    seed: int,
     title: str | None,
     preview: str | None,
     compare: str | None,
@@ -146,6 +163,7 @@ def make(
         raise click.UsageError(msg)
 
     bar = None
+    polish_bar = None
 
     def progress(undetermined: int) -> None:
         nonlocal bar
@@ -157,6 +175,18 @@ def make(
         done = max(0, bar.total - undetermined)
         if done > bar.n:
             bar.update(done - bar.n)  # update(), unlike refresh(), honours the delay
+
+    def polish_progress(done: int, total: int) -> None:
+        nonlocal polish_bar
+        if quiet:
+            return
+        if polish_bar is None:
+            if bar is not None:
+                bar.update(bar.total - bar.n)
+                bar.close()
+            polish_bar = tqdm(total=total, desc="polishing", unit="try", delay=1.0, leave=False)
+        if done > polish_bar.n:
+            polish_bar.update(done - polish_bar.n)
 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", UserWarning)
@@ -172,12 +202,16 @@ def make(
                 mode=mode,
                 dither=dither,
                 cleanup=cleanup,
+                effort=effort,
+                seed=seed,
                 title=title,
                 progress=progress,
+                polish_progress=polish_progress,
             )
         finally:
-            if bar is not None:
-                bar.close()
+            for b in (bar, polish_bar):
+                if b is not None:
+                    b.close()
     if not quiet:
         for w in caught:
             click.echo(f"warning: {w.message}", err=True)
