@@ -87,6 +87,21 @@ def test_cache_across_sizes_and_palettes():
         _same(solver.solve(puzzle), solve(puzzle))
 
 
+def test_cache_switches_to_wide_masks_for_many_colours():
+    # Up to 8 colours the cache stores masks as bytes; a puzzle with more
+    # colours switches it to int64 for good, and no result changes.
+    rng = np.random.default_rng(4)
+    many = Palette([f"#{i * 12:02x}{255 - i * 12:02x}{(i * 37) % 256:02x}" for i in range(20)])
+    solver = LineSolver(cache_mb=1)
+    for h, w, k in [(9, 11, 3), (14, 12, 20), (9, 11, 3), (20, 16, 12), (6, 6, 2)]:
+        palette = Palette(many.colors[:k]) if k > 5 else Palette(PALETTE.colors[:k])
+        grid = _random_grid(rng, h, w, k)
+        puzzle = Puzzle.from_grid(grid, palette)
+        for _ in range(2):  # the second solve comes from the cache
+            _same(solver.solve(puzzle), solve(puzzle))
+    assert solver._cache_wide and solver.hits > 0
+
+
 def test_cached_contradictions():
     rng = np.random.default_rng(11)
     grid = _random_grid(rng, 8, 8, 3)

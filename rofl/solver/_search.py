@@ -72,9 +72,9 @@ def _now():
 @njit(**SEARCH_JIT)
 def _prop(masks, queue, ctx, use_cache, pstats, stats):
     """``_propagate`` on ``masks`` from the lines in ``queue``; counts line solves."""
-    lens, cols, offs, clue_hash, run, fwd, bwd, ckey, cclue, clen, cin, cout = ctx
+    lens, cols, offs, clue_hash, run, fwd, bwd, ctag, cio = ctx
     st = _propagate(
-        masks, lens, cols, offs, clue_hash, queue, run, fwd, bwd, ckey, cclue, clen, cin, cout, use_cache, pstats
+        masks, lens, cols, offs, clue_hash, queue, run, fwd, bwd, ctag, cio, use_cache, pstats
     )
     stats[ST_LINE_SOLVES] += pstats[0]
     return st
@@ -136,7 +136,7 @@ def _trial(cur, p, bit, ctx, use_cache, tw, stats):
     ntr : the trail's length; ``trail[:ntr]`` are the cells, ``old[:ntr]``
         their masks before the trial
     """
-    lens, cols, offs, clue_hash, run, fwd, bwd, ckey, cclue, clen, cin, cout = ctx
+    lens, cols, offs, clue_hash, run, fwd, bwd, ctag, cio = ctx
     trail, old, seen, queue, queued, buf, res, slot, gap, color_slot = tw
     height, width = cur.shape
     flat = cur.ravel()
@@ -175,7 +175,7 @@ def _trial(cur, p, bit, ctx, use_cache, tw, stats):
         solves += 1
         ok, _ = _cached_line(
             buf, n, lens, cols, offs[line], offs[line + 1], clue_hash[line], res, run, slot, gap, fwd, bwd,
-            color_slot, ckey, cclue, clen, cin, cout, use_cache,
+            color_slot, ctag, cio, use_cache,
         )
         if not ok:
             status = CONTRADICTION
@@ -489,11 +489,8 @@ def _search(
     run,
     fwd,
     bwd,
-    ckey,
-    cclue,
-    clen,
-    cin,
-    cout,
+    ctag,
+    cio,
     use_cache,
     sols,
     max_solutions,
@@ -522,7 +519,7 @@ def _search(
         root finishes, it is narrowed to the probing fixpoint (same
         solutions), so that a restart need not probe the root again
     lens, cols, offs, clue_hash : the clues, as for ``_propagate``
-    run, fwd, bwd : line work buffers; ckey..cout, use_cache : line cache
+    run, fwd, bwd : line work buffers; ctag, cio, use_cache : line cache
     sols : (>= max_solutions, H, W) int64, receives the solutions (single-bit masks)
     max_solutions : 1 or 2, stop after this many distinct solutions
     node_budget : stop after this many search nodes (<= 0: no limit)
@@ -542,7 +539,7 @@ def _search(
         ``max_solutions``), or -1 when the budget ran out; ``sols`` then
         holds the ``stats[ST_MET]`` distinct solutions met on the way.
     """
-    ctx = (lens, cols, offs, clue_hash, run, fwd, bwd, ckey, cclue, clen, cin, cout)
+    ctx = (lens, cols, offs, clue_hash, run, fwd, bwd, ctag, cio)
     height, width = root.shape
     n = height * width
     deadline = _now() + seconds if seconds > 0 else 0.0

@@ -128,21 +128,26 @@ class LineSolver:
         self.hits = 0
         self.misses = 0
 
-    def _alloc_cache(self, nmax: int) -> None:
+    def _alloc_cache(self, nmax: int, wide: bool = False) -> None:
+        # Masks of puzzles with at most 8 colours fit in a byte: the cache then
+        # stores bytes, holds 8 times as many lines and moves 8 times less
+        # memory per lookup.  A wider puzzle switches it to int64 for good.
+        itemsize = 8 if wide else 1
         entries = 1
         if self.cache_mb > 0:
-            budget = int(self.cache_mb * 2**20) // (16 * nmax + 32)
-            while entries * 2 <= min(budget, 1 << 18):
+            budget = int(self.cache_mb * 2**20) // (2 * itemsize * nmax + 24)
+            while entries * 2 <= min(budget, 1 << 20):
                 entries *= 2
         use = self.cache_mb > 0 and entries > 1
         width = nmax if use else 1
         self._use_cache = use
         self._cache_n = nmax
-        self._cache_key = np.zeros(entries, dtype=np.int64)
-        self._cache_clue = np.zeros(entries, dtype=np.int64)
-        self._cache_len = np.zeros(entries, dtype=np.int64)
-        self._cache_in = np.zeros((entries, width), dtype=np.int64)
-        self._cache_out = np.zeros((entries, width), dtype=np.int64)
+        self._cache_wide = wide
+        dtype = np.int64 if wide else np.uint8
+        # Per entry: (hash, clue hash, line length) in one row, and the
+        # line's input then output masks in another: two memory accesses.
+        self._cache_tag = np.zeros((entries, 3), dtype=np.int64)
+        self._cache_io = np.zeros((entries, 2 * width), dtype=dtype)
 
     def _work(self) -> tuple:
         """Work buffers and cache tables, in the order the kernels take them."""
@@ -150,27 +155,29 @@ class LineSolver:
             self._run,
             self._fwd,
             self._bwd,
-            self._cache_key,
-            self._cache_clue,
-            self._cache_len,
-            self._cache_in,
-            self._cache_out,
+            self._cache_tag,
+            self._cache_io,
             self._use_cache,
         )
 
     def clear_cache(self) -> None:
-        self._cache_len[:] = 0
-        self._cache_key[:] = 0
+        self._cache_tag[:] = 0
 
-    def _buffers(self, kmax: int, nmax: int) -> None:
+    def prepare(self, kmax: int, masks: np.ndarray) -> None:
+        """Size the work buffers and the cache for clues of up to ``kmax``
+        groups per line and a state ``masks`` (only narrowed from here on)."""
+        wide = bool((masks & ~np.int64(0xFF)).any())
+        self._buffers(kmax, max(masks.shape), wide)
+
+    def _buffers(self, kmax: int, nmax: int, wide: bool = False) -> None:
         if kmax > self._kmax or nmax > self._nmax:
             self._kmax = max(kmax, self._kmax, 1)
             self._nmax = max(nmax, self._nmax)
             self._run = np.empty((self._kmax, self._nmax + 1), dtype=np.int64)
             self._fwd = np.empty((self._kmax + 1, self._nmax + 2), dtype=np.uint8)
             self._bwd = np.empty((self._kmax + 1, self._nmax + 2), dtype=np.uint8)
-        if self.cache_mb > 0 and nmax > self._cache_n:
-            self._alloc_cache(nmax)
+        if self.cache_mb > 0 and (nmax > self._cache_n or (wide and not self._cache_wide)):
+            self._alloc_cache(max(nmax, self._cache_n), wide or self._cache_wide)
 
     def solve(
         self,
@@ -224,7 +231,7 @@ class LineSolver:
 
         if queue is None:
             queue = np.arange(sum(masks.shape), dtype=np.int64)
-        self._buffers(packed.kmax, max(masks.shape))
+        self.prepare(packed.kmax, masks)
         stats = np.zeros(k.N_STATS, dtype=np.int64)
         status = k._propagate(
             masks,
@@ -280,7 +287,7 @@ class LineSolver:
 
         # Recolouring the middle of a group splits it in three: room for two
         # more groups per line.
-        self._buffers(packed.kmax + 2, max(grid.shape))
+        self.prepare(packed.kmax + 2, masks)
         newly = np.zeros(len(moves), dtype=np.int64)
         status = np.zeros(len(moves), dtype=np.int64)
         entropy = np.zeros(len(moves), dtype=np.float64)

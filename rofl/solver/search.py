@@ -198,6 +198,7 @@ def solve_complete(
     met: list[np.ndarray] = []  # distinct solutions met by attempts cut short
     search_start = time.perf_counter()
     probed = line.masks.copy()  # each attempt leaves here what probing the root taught
+    solver.prepare(packed.kmax, probed)
     attempt = 0
     while True:
         limit = FIRST_ATTEMPT_NODES << attempt
