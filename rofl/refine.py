@@ -449,16 +449,13 @@ class _Run:
         outcome unless it changes more cells (or as many, more visibly).
 
         Makes about ``effort`` attempts per changed cell, and stops early
-        after as many attempts in a row without fewer changes, or once it
-        has judged ``effort`` times as many grids as the passes before it
-        (so that it costs about as much again as they did, at most)."""
+        after as many attempts in a row without fewer changes."""
         rng = np.random.default_rng(seed)
         best_cost = self._visible(state.grid, original)
         attempts = int(np.ceil(effort * (np.count_nonzero(state.grid != original) + POLISH_EXTRA)))
-        last_evaluation = self.evaluations + effort * self.evaluations
         rounds = 0
         failures = 0
-        while rounds < attempts and self.evaluations < last_evaluation:
+        while rounds < attempts:
             changed = np.argwhere(state.grid != original)
             if len(changed) == 0 or failures > effort * (len(changed) + POLISH_EXTRA):
                 break
