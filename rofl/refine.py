@@ -470,13 +470,14 @@ class _Run:
             # Undoing even a few changes can leave line logic with almost
             # nothing, so the repair is kept near them (a far one is rarely
             # better and costs many estimates), and the undone cells stay
-            # undone so that it finds another way, with no more changes than
-            # it undid (the revert pass after it can only save more).
+            # undone so that it finds another way.  It is worth finishing
+            # only while it could still come out ahead once the revert pass
+            # has had its say.
             region = np.zeros(original.shape, dtype=bool)
             for r, c in undo - POLISH_RADIUS:
                 region[max(0, r) : r + 2 * POLISH_RADIUS + 1, max(0, c) : c + 2 * POLISH_RADIUS + 1] = True
             frozen = user_locked | (state.grid != original) | ~region
-            trial = self.greedy(self.judge(trial_grid), frozen, verify=POLISH_VERIFY, limit=len(undo))
+            trial = self.greedy(self.judge(trial_grid), frozen, verify=POLISH_VERIFY, limit=len(undo) + 1)
             if trial.result.status != "solved":
                 failures += 1
                 continue
