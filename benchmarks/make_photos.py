@@ -62,10 +62,6 @@ def _warm() -> None:
         rofl.make(rng.random((24, 24, 3)), colors=k)
 
 
-def _ready() -> bool:
-    return True
-
-
 def _run(name: str, n: int, k: int, effort: float = 1.0) -> dict:
     import time
 
@@ -94,28 +90,45 @@ def _run(name: str, n: int, k: int, effort: float = 1.0) -> dict:
     }
 
 
+def _serve(conn) -> None:
+    """The worker process: warm up, then run jobs from ``conn`` until it closes."""
+    _warm()
+    conn.send("ready")
+    while True:
+        try:
+            args = conn.recv()
+        except EOFError:
+            return
+        conn.send(_run(*args))
+
+
 class Worker:
-    """One warm process; replaced when a run goes over the budget."""
+    """One warm process; killed and replaced when a run goes over the budget."""
 
     def __init__(self) -> None:
-        self.pool = None
+        self.process = None
+        self.conn = None
 
     def run(self, args: tuple, budget: float) -> dict | None:
-        if self.pool is None:
-            self.pool = mp.get_context("spawn").Pool(1, initializer=_warm)
-            self.pool.apply(_ready)  # waits for the initializer: warming up is not part of any budget
-        job = self.pool.apply_async(_run, args)
-        try:
-            return job.get(timeout=budget)
-        except mp.TimeoutError:
-            self.pool.terminate()
-            self.pool = None
-            return None
+        if self.process is None:
+            ctx = mp.get_context("spawn")
+            self.conn, child = ctx.Pipe()
+            self.process = ctx.Process(target=_serve, args=(child,), daemon=True)
+            self.process.start()
+            child.close()
+            self.conn.recv()  # waits for the warm-up: warming up is not part of any budget
+        self.conn.send(args)
+        if self.conn.poll(budget):
+            return self.conn.recv()
+        self.close()
+        return None
 
     def close(self) -> None:
-        if self.pool is not None:
-            self.pool.close()
-            self.pool.join()
+        if self.process is not None:
+            self.process.kill()
+            self.process.join()
+            self.conn.close()
+            self.process = self.conn = None
 
 
 def main() -> None:
