@@ -147,3 +147,22 @@ def test_effort_and_seed(picture, tmp_path):
     assert reports[""][0] <= reports["--effort 0"][0]
     assert reports["--effort 2 --seed 5"][0] <= reports["--effort 0"][0]
     assert reports[""][1] == reports["--seed 0"][1]
+
+
+def test_hint_when_many_cells_change(tmp_path):
+    # scattered specks, like a star field: line logic can place few of them
+    specks = np.where(np.random.default_rng(5).random((40, 40)) < 0.1, 0, 255).astype(np.uint8)
+    p = tmp_path / "specks.png"
+    Image.fromarray(specks).save(p)
+    r = run("make", p, "-o", tmp_path / "n.json", "--effort", "0")
+    assert r.exit_code == 0, r.output
+    changed = float(r.output.split("changed: ")[1].split("(")[1].split("%")[0])
+    assert changed > 2.0
+    assert "hint:" in r.output and "--cleanup" in r.output and "--threshold" in r.output
+    quiet = run("make", p, "-o", tmp_path / "n.json", "--effort", "0", "-q")
+    assert quiet.output == ""
+
+
+def test_no_hint_for_a_smooth_picture(picture, tmp_path):
+    r = run("make", picture, "-o", tmp_path / "c.json", "-w", "30")
+    assert r.exit_code == 0 and "hint:" not in r.output

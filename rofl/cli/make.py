@@ -7,6 +7,7 @@ import click
 from rofl.cli._app import main
 
 _DITHERS = ("none", "ordered", "floyd-steinberg")
+HINT_CHANGED_PCT = 2.0  # above this share of changed cells, rofl make suggests what could help
 
 
 def _check_directory(path: str, hint: str) -> None:
@@ -228,3 +229,12 @@ def make(
     if not quiet:
         click.echo(result.stats.report())
         click.echo(f"wrote {output}")
+        if result.stats.changed_pct > HINT_CHANGED_PCT:
+            tips = "fewer cells (-w/-H)" + ("" if cleanup else ", --cleanup")
+            if result.stats.colors == 2 and threshold is None:
+                tips += " or another --threshold"
+            click.echo(
+                f"hint: {result.stats.changed_pct:.1f}% of the cells had to change: at this size the picture is "
+                f"mostly fine texture that line logic cannot pin down; {tips} usually give a cleaner puzzle",
+                err=True,
+            )
