@@ -6,24 +6,28 @@ clues and line-solving them from scratch (with :class:`LineSolver`'s cache of
 line results, so a grid that differs in one cell costs a fraction of a full
 solve).  A puzzle that line logic solves completely has exactly one solution.
 
-The loop
---------
-1. Solve the current grid's clues.  Cells line logic leaves undetermined are
-   where the picture is ambiguous: the only candidates for a change.
-2. Rank candidate changes (cell, colour) by how visible they are: the cost of
-   the new colour for the cell minus the cost of its current colour (ΔE2000
-   for colour pictures, distance from the threshold for black and white).
-   Only colours that line logic still allows in the cell are tried: they are
-   the alternatives that make the picture ambiguous.
-3. Try the cheapest few, keep the one that leaves the fewest undetermined
-   cells (ties: the cheaper).  Changed cells are locked: a cell changes at
-   most once, so the loop cannot oscillate and ends after at most ``H * W``
-   changes.
-4. If every undetermined cell is locked and the puzzle still stalls, the
-   fallback blanks (sets to background) the unlocked cells of the line with
-   the most undetermined cells.  A blank line stays blank, and an all-blank
-   picture is trivially solvable, so this ends too.  It is a last resort that
-   real pictures do not reach.
+The passes (the README's "Refinement" section has the figures)
+----------------------------------------------------------------
+1. Greedy (:meth:`_Run.greedy`).  Solve the current grid's clues; the cells
+   line logic leaves undetermined are where the picture is ambiguous, the
+   only candidates for a change, and only towards colours line logic still
+   allows there.  Every candidate is estimated in compiled code (resume from
+   the stalled state: a lower bound on what stays undetermined), the best
+   estimates are judged by full solves, and the one leaving the fewest
+   undetermined cells is kept (ties, and plateaus where nothing determines
+   anything: the one that most cuts its row's and column's arrangements,
+   less its visual cost).  On a plateau the best such move of every free
+   row and column is taken at once.  A changed cell is locked, so the loop
+   cannot oscillate and ends after at most ``H * W`` changes.
+2. Fallback (:meth:`_Run.fallback`), a last resort real pictures do not
+   reach: blank the line with the most undetermined cells.  A blank line
+   stays blank and an all-blank picture is trivially solvable, so this ends.
+3. Revert (:meth:`_Run.revert`): put back every change whose original colour
+   keeps the puzzle line-solvable, latest first, until no single change can
+   go back.
+4. Polish (:meth:`_Run.polish`): iterated local repair -- undo a few nearby
+   changes, mend the picture near them with the greedy loop, revert, keep
+   the outcome unless it changes more cells -- then one more revert pass.
 """
 
 from __future__ import annotations
