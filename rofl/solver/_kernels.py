@@ -219,6 +219,9 @@ def _cached_line(
         False when no arrangement fits (``res`` is then all zero).
     hit : bool
         Whether the result came from the cache.
+    same : bool
+        The line solve deduced nothing: the result is the input (``res`` is
+        then left as it was on a cache hit; callers skip it).
     """
     slot_index = 0
     h = line_hash
@@ -252,24 +255,33 @@ def _cached_line(
                     found = False
                     break
             if found:
+                if cache_tag[slot_index, 3]:
+                    return True, True, True  # the line solve deduced nothing
                 ok = True
                 for i in range(n):
                     res[i] = cache_io[slot_index, n + i]
                     if res[i] == 0:
                         ok = False
-                return ok, True
+                return ok, True, False
     ok = _solve_line(buf, n, lens, cols, g0, g1, res, run, slot, gap, fwd, bwd, color_slot)
-    if not ok:
+    same = ok
+    if ok:
+        for i in range(n):
+            if res[i] != buf[i]:
+                same = False
+                break
+    else:
         for i in range(n):
             res[i] = 0
     if use_cache:
         cache_tag[slot_index, 0] = h
         cache_tag[slot_index, 1] = line_hash
         cache_tag[slot_index, 2] = n
+        cache_tag[slot_index, 3] = 1 if same else 0
         for i in range(n):
             cache_io[slot_index, i] = buf[i]
             cache_io[slot_index, n + i] = res[i]
-    return ok, False
+    return ok, False, same
 
 
 @njit(**JIT)
@@ -389,7 +401,7 @@ def _propagate_trail(
             for i in range(n):
                 buf[i] = masks[i, c]
         solves += 1
-        ok, hit = _cached_line(
+        ok, hit, same = _cached_line(
             buf, n, lens, cols, offs[line], offs[line + 1], clue_hash[line], res, work_run, slot, gap,
             work_fwd, work_bwd, color_slot, cache_tag, cache_io, use_cache,
         )
@@ -406,6 +418,8 @@ def _propagate_trail(
             stats[5] = trail_len
             stats[6] = newly
             return CONTRADICTION
+        if same:
+            continue
 
         for i in range(n):
             if res[i] != buf[i]:

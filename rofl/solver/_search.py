@@ -173,13 +173,15 @@ def _trial(cur, p, bit, ctx, use_cache, tw, stats):
         for i in range(n):
             buf[i] = flat[base + i * step]
         solves += 1
-        ok, _ = _cached_line(
+        ok, _, same = _cached_line(
             buf, n, lens, cols, offs[line], offs[line + 1], clue_hash[line], res, run, slot, gap, fwd, bwd,
             color_slot, ctag, cio, use_cache,
         )
         if not ok:
             status = CONTRADICTION
             break
+        if same:
+            continue
         for i in range(n):
             if res[i] != buf[i]:
                 q = base + i * step

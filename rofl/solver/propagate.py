@@ -135,7 +135,7 @@ class LineSolver:
         itemsize = 8 if wide else 1
         entries = 1
         if self.cache_mb > 0:
-            budget = int(self.cache_mb * 2**20) // (2 * itemsize * nmax + 24)
+            budget = int(self.cache_mb * 2**20) // (2 * itemsize * nmax + 32)
             while entries * 2 <= min(budget, 1 << 20):
                 entries *= 2
         use = self.cache_mb > 0 and entries > 1
@@ -144,9 +144,10 @@ class LineSolver:
         self._cache_n = nmax
         self._cache_wide = wide
         dtype = np.int64 if wide else np.uint8
-        # Per entry: (hash, clue hash, line length) in one row, and the
-        # line's input then output masks in another: two memory accesses.
-        self._cache_tag = np.zeros((entries, 3), dtype=np.int64)
+        # Per entry: (hash, clue hash, line length, "nothing deduced") in one
+        # row, and the line's input then output masks in another: two memory
+        # accesses, one when the line solve deduced nothing.
+        self._cache_tag = np.zeros((entries, 4), dtype=np.int64)
         self._cache_io = np.zeros((entries, 2 * width), dtype=dtype)
 
     def _work(self) -> tuple:
