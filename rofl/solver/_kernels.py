@@ -353,19 +353,62 @@ def _propagate_trail(
     solves, sweeps (the queue's generations), cache hits and misses, and the
     line that failed.
     """
-    height, width = masks.shape
+    scratch = _propagation_scratch(masks.shape, work_fwd.shape[0] - 1)
+    return _propagate_with(
+        masks, lens, cols, offs[:-1], offs[1:], clue_hash, queue_init, work_run, work_fwd, work_bwd,
+        cache_tag, cache_io, use_cache, stats, trail_cell, trail_old, stamp, stamp_value,
+        undetermined_before, scratch,
+    )
+
+
+@njit(**JIT)
+def _propagation_scratch(shape, kmax):
+    """Work arrays of :func:`_propagate_with`, for callers that propagate many
+    times (``queued`` must be all False between calls)."""
+    height, width = shape
     n_lines = height + width
     nmax = max(height, width)
-    buf = np.empty(nmax, dtype=np.int64)
-    res = np.empty(nmax, dtype=np.int64)
-    kmax = work_fwd.shape[0] - 1
-    slot = np.empty(max(kmax, 1), dtype=np.int64)
-    gap = np.empty(max(kmax, 1), dtype=np.int64)
-    color_slot = np.empty(64, dtype=np.int64)
+    return (
+        np.empty(nmax, dtype=np.int64),  # buf
+        np.empty(nmax, dtype=np.int64),  # res
+        np.empty(max(kmax, 1), dtype=np.int64),  # slot
+        np.empty(max(kmax, 1), dtype=np.int64),  # gap
+        np.empty(64, dtype=np.int64),  # color_slot
+        np.empty(n_lines, dtype=np.int64),  # queue
+        np.zeros(n_lines, dtype=np.int64),  # generation
+        np.zeros(n_lines, dtype=np.bool_),  # queued
+    )
 
-    queue = np.empty(n_lines, dtype=np.int64)
-    generation = np.zeros(n_lines, dtype=np.int64)
-    queued = np.zeros(n_lines, dtype=np.bool_)
+
+@njit(**JIT)
+def _propagate_with(
+    masks,
+    lens,
+    cols,
+    starts,
+    ends,
+    clue_hash,
+    queue_init,
+    work_run,
+    work_fwd,
+    work_bwd,
+    cache_tag,
+    cache_io,
+    use_cache,
+    stats,
+    trail_cell,
+    trail_old,
+    stamp,
+    stamp_value,
+    undetermined_before,
+    scratch,
+):
+    """:func:`_propagate_trail` with its work arrays given (``scratch``), and
+    line ``i``'s groups at ``lens[starts[i]:ends[i]]`` (so a caller can
+    relocate a line's clue without moving the others)."""
+    height, width = masks.shape
+    n_lines = height + width
+    buf, res, slot, gap, color_slot, queue, generation, queued = scratch
     head = 0
     size = 0
     for q in range(queue_init.shape[0]):
@@ -402,7 +445,7 @@ def _propagate_trail(
                 buf[i] = masks[i, c]
         solves += 1
         ok, hit, same = _cached_line(
-            buf, n, lens, cols, offs[line], offs[line + 1], clue_hash[line], res, work_run, slot, gap,
+            buf, n, lens, cols, starts[line], ends[line], clue_hash[line], res, work_run, slot, gap,
             work_fwd, work_bwd, color_slot, cache_tag, cache_io, use_cache,
         )
         if hit:
@@ -410,6 +453,10 @@ def _propagate_trail(
         else:
             misses += 1
         if not ok:
+            while size > 0:  # leave the scratch clean for the next call
+                queued[queue[head]] = False
+                head = (head + 1) % n_lines
+                size -= 1
             stats[0] = solves
             stats[1] = sweeps
             stats[2] = hits
@@ -626,10 +673,15 @@ def _estimate_moves(
     n_lines = height + width
     n_cells = height * width
     nmax = max(height, width)
+    # The clues of every move: the grid's, with the changed row's and
+    # column's new clues written after them and pointed at (starts, ends).
     g_total = lens.shape[0]
-    new_lens = np.empty(g_total + 4, dtype=np.int64)
-    new_cols = np.empty(g_total + 4, dtype=np.int64)
-    new_offs = np.empty(n_lines + 1, dtype=np.int64)
+    new_lens = np.empty(g_total + 2 * nmax, dtype=np.int64)
+    new_cols = np.empty(g_total + 2 * nmax, dtype=np.int64)
+    new_lens[:g_total] = lens
+    new_cols[:g_total] = cols
+    starts = offs[:-1].copy()
+    ends = offs[1:].copy()
     row_lens = np.empty(nmax, dtype=np.int64)
     row_cols = np.empty(nmax, dtype=np.int64)
     col_lens = np.empty(nmax, dtype=np.int64)
@@ -654,6 +706,7 @@ def _estimate_moves(
                 if line_buf[i] & (line_buf[i] - 1):
                     undetermined += 1
     line_hash = clue_hash.copy()
+    scratch = _propagation_scratch(grid.shape, work_fwd.shape[0] - 1)
     for m in range(moves.shape[0]):
         r = moves[m, 0]
         c = moves[m, 1]
@@ -661,37 +714,31 @@ def _estimate_moves(
         grid[r, c] = moves[m, 2]
         nr = _line_clue(grid, r, row_lens, row_cols)
         nc = _line_clue(grid, height + c, col_lens, col_cols)
-        # Splice the two new clues into copies of the flat arrays.
-        g = 0
-        for line in range(n_lines):
-            new_offs[line] = g
-            if line == r:
-                for j in range(nr):
-                    new_lens[g] = row_lens[j]
-                    new_cols[g] = row_cols[j]
-                    g += 1
-            elif line == height + c:
-                for j in range(nc):
-                    new_lens[g] = col_lens[j]
-                    new_cols[g] = col_cols[j]
-                    g += 1
-            else:
-                for j in range(offs[line], offs[line + 1]):
-                    new_lens[g] = lens[j]
-                    new_cols[g] = cols[j]
-                    g += 1
-        new_offs[n_lines] = g
-        line_hash[r] = _clue_hash(new_lens, new_cols, new_offs[r], new_offs[r + 1])
-        line_hash[height + c] = _clue_hash(new_lens, new_cols, new_offs[height + c], new_offs[height + c + 1])
+        for j in range(nr):
+            new_lens[g_total + j] = row_lens[j]
+            new_cols[g_total + j] = row_cols[j]
+        for j in range(nc):
+            new_lens[g_total + nmax + j] = col_lens[j]
+            new_cols[g_total + nmax + j] = col_cols[j]
+        starts[r] = g_total
+        ends[r] = g_total + nr
+        starts[height + c] = g_total + nmax
+        ends[height + c] = g_total + nmax + nc
+        line_hash[r] = _clue_hash(row_lens, row_cols, 0, nr)
+        line_hash[height + c] = _clue_hash(col_lens, col_cols, 0, nc)
         queue[0] = r
         queue[1] = height + c
-        status = _propagate_trail(
-            masks, new_lens, new_cols, new_offs, line_hash, queue, work_run, work_fwd, work_bwd,
+        status = _propagate_with(
+            masks, new_lens, new_cols, starts, ends, line_hash, queue, work_run, work_fwd, work_bwd,
             cache_tag, cache_io, use_cache, stats,
-            trail_cell, trail_old, stamp, m + 1, undetermined,
+            trail_cell, trail_old, stamp, m + 1, undetermined, scratch,
         )
         line_hash[r] = clue_hash[r]
         line_hash[height + c] = clue_hash[height + c]
+        starts[r] = offs[r]
+        ends[r] = offs[r + 1]
+        starts[height + c] = offs[height + c]
+        ends[height + c] = offs[height + c + 1]
         out_status[m] = status
         out_newly[m] = stats[ST_NEWLY]
         if status != CONTRADICTION:
