@@ -303,67 +303,15 @@ def _propagate(
     """Line logic to a fixpoint, in place on ``masks`` (H, W); see :func:`_propagate_trail`."""
     no_trail = np.empty(0, dtype=np.int64)
     return _propagate_trail(
-        masks, lens, cols, offs, clue_hash, queue_init, work_run, work_fwd, work_bwd,
-        cache_tag, cache_io, use_cache, stats,
-        no_trail, no_trail, no_trail, 0, -1,
-    )
-
-
-@njit(**JIT)
-def _propagate_trail(
-    masks,
-    lens,
-    cols,
-    offs,
-    clue_hash,
-    queue_init,
-    work_run,
-    work_fwd,
-    work_bwd,
-    cache_tag,
-    cache_io,
-    use_cache,
-    stats,
-    trail_cell,
-    trail_old,
-    stamp,
-    stamp_value,
-    undetermined_before,
-):
-    """Line logic to a fixpoint, in place on ``masks`` (H, W).
-
-    With ``stamp_value > 0``, the first change of every cell is logged:
-    ``trail_cell``/``trail_old`` (capacity ``H * W``) receive the flat cell
-    index and its mask before the call, and ``stamp`` (``H * W``) marks
-    logged cells with ``stamp_value`` -- so a caller can undo the call
-    (:func:`_undo`) without copying the masks.  ``stats[ST_TRAIL]`` is the
-    trail length and ``stats[ST_NEWLY]`` the number of cells that became
-    determined.  A caller that knows how many cells were undetermined
-    before passes it as ``undetermined_before`` (else -1): the status then
-    follows from the count instead of a scan of the whole grid.
-
-    ``queue_init`` lists the lines to look at first (all of them for a fresh
-    solve; only the touched ones when resuming from an earlier state).  A
-    line whose cells change queues the crossing lines.  With ``use_cache``
-    every line result is kept in a direct-mapped table keyed by the clue and
-    the line's input masks, so a later solve of a similar puzzle skips the
-    DP for every line it has already seen in the same state.
-
-    Returns SOLVED, STALLED or CONTRADICTION; ``stats`` receives the line
-    solves, sweeps (the queue's generations), cache hits and misses, and the
-    line that failed.
-    """
-    scratch = _propagation_scratch(masks.shape, work_fwd.shape[0] - 1)
-    return _propagate_with(
         masks, lens, cols, offs[:-1], offs[1:], clue_hash, queue_init, work_run, work_fwd, work_bwd,
-        cache_tag, cache_io, use_cache, stats, trail_cell, trail_old, stamp, stamp_value,
-        undetermined_before, scratch,
+        cache_tag, cache_io, use_cache, stats, no_trail, no_trail, no_trail, 0, -1,
+        _propagation_scratch(masks.shape, work_fwd.shape[0] - 1),
     )
 
 
 @njit(**JIT)
 def _propagation_scratch(shape, kmax):
-    """Work arrays of :func:`_propagate_with`, for callers that propagate many
+    """Work arrays of :func:`_propagate_trail`, for callers that propagate many
     times (``queued`` must be all False between calls)."""
     height, width = shape
     n_lines = height + width
@@ -381,7 +329,7 @@ def _propagation_scratch(shape, kmax):
 
 
 @njit(**JIT)
-def _propagate_with(
+def _propagate_trail(
     masks,
     lens,
     cols,
@@ -403,9 +351,34 @@ def _propagate_with(
     undetermined_before,
     scratch,
 ):
-    """:func:`_propagate_trail` with its work arrays given (``scratch``), and
-    line ``i``'s groups at ``lens[starts[i]:ends[i]]`` (so a caller can
-    relocate a line's clue without moving the others)."""
+    """Line logic to a fixpoint, in place on ``masks`` (H, W).
+
+    Line ``i``'s groups are ``lens[starts[i]:ends[i]]`` (and ``cols``), so
+    a caller can relocate one line's clue without moving the others.
+    ``scratch`` holds the work arrays (:func:`_propagation_scratch`), so a
+    caller that propagates many times allocates them once.
+
+    With ``stamp_value > 0``, the first change of every cell is logged:
+    ``trail_cell``/``trail_old`` (capacity ``H * W``) receive the flat cell
+    index and its mask before the call, and ``stamp`` (``H * W``) marks
+    logged cells with ``stamp_value`` -- so a caller can undo the call
+    without copying the masks.  ``stats[ST_TRAIL]`` is the trail length and
+    ``stats[ST_NEWLY]`` the number of cells that became determined.  A
+    caller that knows how many cells were undetermined before passes it as
+    ``undetermined_before`` (else -1): the status then follows from the
+    count instead of a scan of the whole grid.
+
+    ``queue_init`` lists the lines to look at first (all of them for a fresh
+    solve; only the touched ones when resuming from an earlier state).  A
+    line whose cells change queues the crossing lines.  With ``use_cache``
+    every line result is kept in a direct-mapped table keyed by the clue and
+    the line's input masks, so a later solve of a similar puzzle skips the
+    DP for every line it has already seen in the same state.
+
+    Returns SOLVED, STALLED or CONTRADICTION; ``stats`` receives the line
+    solves, sweeps (the queue's generations), cache hits and misses, and the
+    line that failed.
+    """
     height, width = masks.shape
     n_lines = height + width
     buf, res, slot, gap, color_slot, queue, generation, queued = scratch
@@ -728,7 +701,7 @@ def _estimate_moves(
         line_hash[height + c] = _clue_hash(col_lens, col_cols, 0, nc)
         queue[0] = r
         queue[1] = height + c
-        status = _propagate_with(
+        status = _propagate_trail(
             masks, new_lens, new_cols, starts, ends, line_hash, queue, work_run, work_fwd, work_bwd,
             cache_tag, cache_io, use_cache, stats,
             trail_cell, trail_old, stamp, m + 1, undetermined, scratch,
