@@ -22,6 +22,7 @@ The first half of :func:`rofl.make`'s data flow::
 
 from __future__ import annotations
 
+import contextlib
 import io
 import math
 import os
@@ -190,35 +191,69 @@ def load_pixels(source: Any, *, max_pixels: int = MAX_PIXELS) -> np.ndarray:
     if isinstance(source, bytes | bytearray | memoryview):
         data, where = bytes(source), "<bytes>"
     elif isinstance(source, str | os.PathLike):
-        from rofl._io import read_capped
-
-        where = str(source)
-        try:
-            data = read_capped(source, MAX_FILE_BYTES)
-        except IsADirectoryError:
-            msg = f"{where}: is a directory, not a picture"
-            raise ImageError(msg) from None
-        except ValueError as exc:  # FormatError from read_capped: too large
-            raise ImageError(str(exc)) from None
+        data, where = _read_picture_file(source), str(source)
     else:
         msg = f"cannot read a picture from a {type(source).__name__}"
         raise ImageError(msg)
-    return _decode(data, where, max_pixels)
+    with _picture_errors(where):
+        return _pil_pixels(_open(data, where, max_pixels), where, max_pixels)
 
 
-def _decode(data: bytes, where: str, max_pixels: int) -> np.ndarray:
-    from PIL import Image, UnidentifiedImageError
+def open_picture(path: str | os.PathLike, *, max_pixels: int = MAX_PIXELS):
+    """Open a picture file as a loaded ``PIL.Image`` (its first frame), as it
+    is: no orientation or colour conversion (``rofl encode`` needs its
+    palette and alpha).
+
+    Raises
+    ------
+    ImageError
+        The same refusals as :func:`load_pixels`, the message naming the file.
+    OSError
+        The file cannot be read (missing, permissions).
+    """
+    where = str(path)
+    data = _read_picture_file(path)
+    with _picture_errors(where):
+        image = _open(data, where, max_pixels)
+        image.load()
+        return image
+
+
+def _read_picture_file(path: str | os.PathLike) -> bytes:
+    from rofl._io import read_capped
+
+    try:
+        return read_capped(path, MAX_FILE_BYTES)
+    except IsADirectoryError:
+        msg = f"{path}: is a directory, not a picture"
+        raise ImageError(msg) from None
+    except ValueError as exc:  # FormatError from read_capped: too large
+        raise ImageError(str(exc)) from None
+
+
+def _open(data: bytes, where: str, max_pixels: int):
+    """``Image.open`` on ``data``, refusing empty files and too many pixels
+    before anything is decoded.  Call within :func:`_picture_errors`."""
+    from PIL import Image
 
     if not data:
         msg = f"{where}: empty file, not a picture"
         raise ImageError(msg)
+    image = Image.open(io.BytesIO(data))
+    _check_pixels(image.size, where, max_pixels)
+    return image
+
+
+@contextlib.contextmanager
+def _picture_errors(where: str):
+    """Turn every failure of Pillow on hostile data into one ImageError naming ``where``."""
+    from PIL import Image, UnidentifiedImageError
+
     with warnings.catch_warnings():
-        # Pillow warns (then errors) on huge pictures; we refuse them ourselves below
+        # Pillow warns (then errors) on huge pictures; we refuse them ourselves (_check_pixels)
         warnings.simplefilter("ignore", Image.DecompressionBombWarning)
         try:
-            image = Image.open(io.BytesIO(data))
-            _check_pixels(image.size, where, max_pixels)
-            return _pil_pixels(image, where, max_pixels)
+            yield
         except ImageError:
             raise
         except UnidentifiedImageError:

@@ -111,6 +111,27 @@ def test_encode_refuses_undecodable_pictures(tmp_path):
     assert result.exit_code == 1 and "missing.png" in result.output
 
 
+@pytest.mark.parametrize(
+    ("content", "words"),
+    [
+        (lambda png: png[: len(png) // 2], "cannot decode the picture"),  # truncated
+        (lambda png: b"", "empty file"),
+    ],
+    ids=["truncated", "empty"],
+)
+def test_encode_names_the_file_of_a_broken_picture(tmp_path, content, words):
+    # rofl encode opens pictures with make's loader: one error line naming the file
+    good = tmp_path / "good.png"
+    grid = np.random.default_rng(1).integers(0, 2, (64, 64), dtype=np.uint8)
+    image_from_grid(grid, Palette.black_white()).save(good)
+    broken = tmp_path / "broken.png"
+    broken.write_bytes(content(good.read_bytes()))
+    result = run("encode", broken)
+    assert result.exit_code == 1
+    lines = [line for line in result.output.splitlines() if line.startswith("Error")]
+    assert len(lines) == 1 and "broken.png" in lines[0] and words in lines[0], result.output
+
+
 def test_encode_background_option(tmp_path):
     picture = tmp_path / "p.png"
     image_from_grid(CROSS, PALETTE).convert("RGB").save(picture)

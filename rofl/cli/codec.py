@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from rofl.cli._app import main
-from rofl.errors import ImageError, UsageError
+from rofl.errors import UsageError
 
 
 def _budget_option(help_text: str):
@@ -123,23 +123,14 @@ def encode(
     complete search proves to be the puzzle's only solution is stored too
     (readers then need search to decode it).
     """
-    from PIL import Image, UnidentifiedImageError
-
     from rofl._io import atomic_write
     from rofl.encode import encode_grid
+    from rofl.imaging import open_picture
     from rofl.pixelart import grid_from_image
 
     out = Path(output) if output else Path(picture).with_suffix(".rofl")
-    try:
-        with Image.open(picture) as image:
-            image.load()
-            grid, palette = grid_from_image(image, background=background)
-    except UnidentifiedImageError:
-        msg = f"{picture}: not a picture Pillow can read"
-        raise ImageError(msg) from None
-    except Image.DecompressionBombError as exc:
-        msg = f"{picture}: {exc}"
-        raise ImageError(msg) from None
+    with open_picture(picture) as image:
+        grid, palette = grid_from_image(image, background=background)
     meta = {k: v for k, v in (("title", title), ("author", author), ("licence", licence)) if v}
     data = encode_grid(grid, palette, meta=meta, crc=crc, where=picture, search=search, budget=budget)
     atomic_write(out, data)
