@@ -105,36 +105,32 @@ def delta_e(lab_cells: np.ndarray, lab_palette: np.ndarray) -> np.ndarray:
     return np.asarray(out).reshape(*cells.shape[:-1], -1)
 
 
+_COLOR_NAMES = {"white": "#ffffff", "black": "#000000", "red": "#ff0000", "green": "#008000", "blue": "#0000ff"}
+
+
 def parse_color(value: Any, where: str = "colour") -> tuple[int, int, int]:
     """``"#rgb"``, ``"#rrggbb"``, a few names, or an ``(r, g, b)`` triple, as a 0-255 triple.
+
+    The palette's own parser (:class:`rofl.puzzle.Palette`) plus colour
+    names, with errors as :class:`UsageError` (a bad option, not a bad puzzle).
 
     Raises
     ------
     UsageError
         Anything else.
     """
-    names = {"white": "#ffffff", "black": "#000000", "red": "#ff0000", "green": "#008000", "blue": "#0000ff"}
+    from rofl.errors import PuzzleError
+    from rofl.puzzle import _parse_color
+
     if isinstance(value, str):
-        text = names.get(value.strip().lower(), value.strip())
-        digits = text[1:] if text.startswith("#") else text
-        if len(digits) == 3:
-            digits = "".join(ch * 2 for ch in digits)
-        if len(digits) == 6:
-            try:
-                return (int(digits[0:2], 16), int(digits[2:4], 16), int(digits[4:6], 16))
-            except ValueError:
-                pass
-        msg = f"{where}: {value!r} is not a colour (use #rrggbb, #rgb, white or black)"
-        raise UsageError(msg)
+        value = _COLOR_NAMES.get(value.strip().lower(), value)
     try:
-        r, g, b = (int(v) for v in value)
-    except (TypeError, ValueError):
-        msg = f"{where}: {value!r} is not a colour"
-        raise UsageError(msg) from None
-    if not all(0 <= v <= 255 for v in (r, g, b)):
-        msg = f"{where}: {value!r} has a component outside 0-255"
-        raise UsageError(msg)
-    return (r, g, b)
+        return _parse_color(value, where)
+    except PuzzleError as exc:
+        if isinstance(value, str):
+            msg = f"{where}: {value!r} is not a colour (use #rrggbb, #rgb, white or black)"
+            raise UsageError(msg) from None
+        raise UsageError(str(exc)) from None
 
 
 def parse_palette(value: Any) -> list[tuple[int, int, int]]:

@@ -438,3 +438,27 @@ def test_mutated_files_give_an_array_or_one_image_error(data):
         assert "\n" not in str(exc)
     else:
         assert px.ndim == 3 and px.shape[2] in (3, 4) and px.dtype in (np.uint8, np.uint16)
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [("#fff", (255, 255, 255)), (" White ", (255, 255, 255)), ("00ff00", (0, 255, 0)), ((1, 2, 3), (1, 2, 3))],
+)
+def test_parse_color(value, expected):
+    assert imaging.parse_color(value) == expected
+
+
+@pytest.mark.parametrize(
+    ("value", "words"),
+    [
+        ("#ggg", "use #rrggbb, #rgb, white or black"),
+        ("+12345", "is not a colour"),
+        ((1, 2), "is not a colour"),
+        ((1, 2, 300), "outside 0-255"),
+        ((float("inf"), 0, 0), "is not a colour"),
+        (None, "is not a colour"),
+    ],
+)
+def test_parse_color_refuses_with_a_usage_error(value, words):
+    with pytest.raises(UsageError, match=words.replace("+", r"\+")):
+        imaging.parse_color(value, "--background")
