@@ -343,7 +343,10 @@ class _Run:
                     best = (score, i, trial)
             if best is None:
                 break
-            if best[0][0] >= undetermined and limit is None:
+            (new_undetermined, _), i, trial = best
+            chosen = np.array([i])
+            batched = False
+            if new_undetermined >= undetermined and limit is None:
                 # A plateau: no single change determines anything.  There the
                 # tightening of a move's row and column does not depend on moves
                 # in other rows and columns, so take the best tightening move of
@@ -353,25 +356,18 @@ class _Run:
                 if len(batch) > 1:
                     trial_grid = work.copy()
                     trial_grid[rows[batch], cols[batch]] = colours[batch]
-                    trial = self.judge(trial_grid)
-                    if trial.result.undetermined <= best[0][0]:
-                        frozen[rows[batch], cols[batch]] = True
-                        made += len(batch)
-                        self.when[rows[batch], cols[batch]] = self.iterations
-                        work, packed, result = trial.grid, trial.packed, trial.result
-                        self.iterations += 1
-                        rounds += 1
-                        refresh = True
-                        continue
-            (new_undetermined, _), i, trial = best
-            frozen[rows[i], cols[i]] = True
-            made += 1
-            self.when[rows[i], cols[i]] = self.iterations
+                    batch_trial = self.judge(trial_grid)
+                    if batch_trial.result.undetermined <= new_undetermined:
+                        chosen, trial, batched = batch, batch_trial, True
+                        new_undetermined = batch_trial.result.undetermined
+            frozen[rows[chosen], cols[chosen]] = True
+            self.when[rows[chosen], cols[chosen]] = self.iterations
+            made += len(chosen)
             work, packed, result = trial.grid, trial.packed, trial.result
             self.iterations += 1
             rounds += 1
             # Stale estimates misled us when the round gained little: refresh.
-            refresh = new_undetermined >= undetermined or rounds % self.refresh_every == 0
+            refresh = batched or new_undetermined >= undetermined or rounds % self.refresh_every == 0
         return _State(work, packed, result)
 
     def fallback(self, state: _State, user_locked: np.ndarray) -> tuple[_State, int]:
