@@ -501,32 +501,9 @@ def _grid_clues(grid):
     offs = np.empty(height + width + 1, dtype=np.int64)
     g = 0
     offs[0] = 0
-    for r in range(height):
-        c = 0
-        while c < width:
-            v = grid[r, c]
-            e = c + 1
-            while e < width and grid[r, e] == v:
-                e += 1
-            if v != 0:
-                lens[g] = e - c
-                cols[g] = v
-                g += 1
-            c = e
-        offs[r + 1] = g
-    for c in range(width):
-        r = 0
-        while r < height:
-            v = grid[r, c]
-            e = r + 1
-            while e < height and grid[e, c] == v:
-                e += 1
-            if v != 0:
-                lens[g] = e - r
-                cols[g] = v
-                g += 1
-            r = e
-        offs[height + c + 1] = g
+    for line in range(height + width):
+        g += _line_clue(grid, line, lens[g:], cols[g:])
+        offs[line + 1] = g
     return lens[:g].copy(), cols[:g].copy(), offs
 
 
