@@ -189,3 +189,16 @@ def test_resume_arguments_are_checked():
         solve(puzzle, lines=[8])
     with pytest.raises(PuzzleError, match=r"line indices must be within 0..7"):
         solve(puzzle, lines=[-1])
+
+
+def test_lines_sharing_a_cache_set_do_not_evict_each_other():
+    # The table is two-way set-associative: every line of a large solve finds
+    # its entry again on the next solve, although with one way per slot some
+    # of them would share a slot and evict each other.
+    solver = LineSolver(cache_mb=16)
+    rng = np.random.default_rng(5)
+    for _ in range(6):
+        puzzle = _puzzle(_random_grid(rng, 40, 40, 4), 4)
+        first = solver.solve(puzzle)
+        again = solver.solve(puzzle)
+        assert again.cache_misses == 0 and again.cache_hits == first.line_solves

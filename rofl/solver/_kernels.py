@@ -27,6 +27,10 @@ ST_LINE_SOLVES, ST_SWEEPS, ST_HITS, ST_MISSES, ST_BAD_LINE, ST_TRAIL, ST_NEWLY =
 N_STATS = 7
 
 _FNV = np.int64(0x100000001B3)
+# Flags in a cache entry's tag row (column 3): the line solve deduced
+# nothing; the entry is the newer of its set.
+_SAME = np.int64(1)
+_NEWER = np.int64(2)
 _SEED = np.int64(-3750763034362895579)  # FNV-1a offset basis as int64
 
 
@@ -208,10 +212,10 @@ def _cached_line(
 ):
     """Solve one line (``buf[:n]`` into ``res[:n]``) through the line cache.
 
-    With ``use_cache`` the result is looked up in a direct-mapped table keyed
-    by the clue's hash and the line's input masks (checked in full, so a hash
-    collision costs a miss, never a wrong result), and stored after a miss;
-    a contradiction is stored as all-zero masks.
+    With ``use_cache`` the result is looked up in a two-way set-associative
+    table keyed by the clue's hash and the line's input masks (checked in
+    full, so a hash collision costs a miss, never a wrong result), and stored
+    after a miss; a contradiction is stored as all-zero masks.
 
     Returns
     -------
@@ -247,19 +251,23 @@ def _cached_line(
         for lane in (h1, h2, h3):
             h = (h ^ (lane ^ (lane >> 29))) * _FNV
             h ^= h >> 29
-        slot_index = h & (cache_tag.shape[0] - 1)
-        if cache_tag[slot_index, 0] == h and cache_tag[slot_index, 1] == line_hash and cache_tag[slot_index, 2] == n:
+        # Two ways per set: two lines whose keys share a set (a few percent
+        # of the lines of one large solve) no longer evict each other.
+        slot_index = h & (cache_tag.shape[0] - 2)
+        for way in range(slot_index, slot_index + 2):
+            if cache_tag[way, 0] != h or cache_tag[way, 1] != line_hash or cache_tag[way, 2] != n:
+                continue
             found = True
             for i in range(n):
-                if cache_io[slot_index, i] != buf[i]:
+                if cache_io[way, i] != buf[i]:
                     found = False
                     break
             if found:
-                if cache_tag[slot_index, 3]:
+                if cache_tag[way, 3] & _SAME:
                     return True, True, True  # the line solve deduced nothing
                 ok = True
                 for i in range(n):
-                    res[i] = cache_io[slot_index, n + i]
+                    res[i] = cache_io[way, n + i]
                     if res[i] == 0:
                         ok = False
                 return ok, True, False
@@ -274,13 +282,16 @@ def _cached_line(
         for i in range(n):
             res[i] = 0
     if use_cache:
-        cache_tag[slot_index, 0] = h
-        cache_tag[slot_index, 1] = line_hash
-        cache_tag[slot_index, 2] = n
-        cache_tag[slot_index, 3] = 1 if same else 0
+        # Replace the older entry of the set (first in, first out).
+        victim = slot_index + 1 if cache_tag[slot_index, 3] & _NEWER else slot_index
+        cache_tag[victim ^ 1, 3] &= ~_NEWER
+        cache_tag[victim, 0] = h
+        cache_tag[victim, 1] = line_hash
+        cache_tag[victim, 2] = n
+        cache_tag[victim, 3] = _NEWER | (_SAME if same else 0)
         for i in range(n):
-            cache_io[slot_index, i] = buf[i]
-            cache_io[slot_index, n + i] = res[i]
+            cache_io[victim, i] = buf[i]
+            cache_io[victim, n + i] = res[i]
     return ok, False, same
 
 
