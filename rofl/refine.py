@@ -410,6 +410,9 @@ class _Run:
         saving = self.cost[r, c, state.grid[r, c]] - self.cost[r, c, original[r, c]]
         todo = np.lexsort((-saving, -self.when[r, c]))
         reverted = 0
+        # A change that could not go back is tried again after the grid has
+        # changed since; while it has not, the same trial would fail again.
+        failed_at = np.full(len(cells), -1, dtype=np.int64)
         while len(todo):
             # Most changes of a long greedy pass turn out unnecessary, so try
             # them in runs: a run that can go back goes back in one solve
@@ -417,7 +420,12 @@ class _Run:
             kept = []
             i, size = 0, 1
             while i < len(todo):
+                if failed_at[todo[i]] == reverted:
+                    kept.append(todo[i])
+                    i += 1
+                    continue
                 run = todo[i : i + size]
+                run = run[: max(1, np.argmax(np.append(failed_at[run] == reverted, True)))]
                 trial_grid = state.grid.copy()
                 trial_grid[r[run], c[run]] = original[r[run], c[run]]
                 trial = self.judge(trial_grid)
@@ -429,6 +437,7 @@ class _Run:
                 elif size > 1:
                     size //= 2
                 else:
+                    failed_at[todo[i]] = reverted
                     kept.append(todo[i])
                     i += 1
             todo = np.array(kept, dtype=np.intp) if len(kept) < len(todo) else ()
