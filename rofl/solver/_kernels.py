@@ -257,12 +257,10 @@ def _cached_line(
         for way in range(slot_index, slot_index + 2):
             if cache_tag[way, 0] != h or cache_tag[way, 1] != line_hash or cache_tag[way, 2] != n:
                 continue
-            found = True
-            for i in range(n):
-                if cache_io[way, i] != buf[i]:
-                    found = False
-                    break
-            if found:
+            diff = 0
+            for i in range(n):  # no early exit: the loop vectorises
+                diff |= cache_io[way, i] ^ buf[i]
+            if diff == 0:
                 if cache_tag[way, 3] & _SAME:
                     return True, True, True  # the line solve deduced nothing
                 ok = True
