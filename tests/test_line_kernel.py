@@ -166,3 +166,29 @@ def test_placements_agree_with_fillings(case):
     assert (a is None) == (b is None)
     if a is not None:
         assert a.tolist() == b.tolist()
+
+
+def _count_fitting(cells, clue) -> int:
+    return sum(all((int(m) >> v) & 1 for m, v in zip(cells, line, strict=True)) for line in naive.placements(len(cells), clue))
+
+
+@settings(deadline=None, max_examples=300)
+@given(st.integers(0, 2**32 - 1), st.integers(1, 12), st.integers(2, 4))
+def test_arrangement_count_matches_enumeration(seed, n, n_colors):
+    # The log count behind refinement's "tightening" figure: the number of
+    # placements of the clue's groups that fit the line's masks.
+    from rofl.solver import _kernels as k
+
+    rng = np.random.default_rng(seed)
+    line = np.where(rng.random(n) < 0.5, rng.integers(1, n_colors, size=n), 0)
+    clue = naive.clue_of(line)
+    cells = _knowledge(rng, line[None, :], n_colors)[0]
+    lens = np.array([g[0] for g in clue], dtype=np.int64)
+    cols = np.array([g[1] for g in clue], dtype=np.int64)
+    cnt = np.empty((len(clue) + 1, n + 2), dtype=np.float64)
+    got = k._line_log_count(cells, n, lens, cols, 0, len(clue), cnt)
+    want = _count_fitting(cells, clue)
+    if want == 0:
+        assert got == -np.inf
+    else:
+        assert got == pytest.approx(np.log(want), rel=1e-12, abs=1e-12)
