@@ -558,25 +558,38 @@ def _line_log_count(cells, n, lens, cols, g0, g1, cnt):
     """Natural log of the number of arrangements of a clue that fit ``cells``.
 
     The counting twin of the forward pass of :func:`_solve_line` (same
-    states, sums instead of flags); ``cnt`` is a ``(>= k + 1, >= n + 2)``
-    float64 work array.  Returns ``-inf`` when nothing fits.
+    states, sums instead of flags), over the band of positions each group
+    can take: state ``(j, d)`` -- ``j`` groups placed, the next cell at
+    ``d`` past the leftmost place for it -- with ``d`` up to the line's
+    slack.  ``cnt`` is a ``(>= k + 1, >= n + 1)`` float64 work array.
+    Returns ``-inf`` when nothing fits.
     """
     k = g1 - g0
-    for j in range(k + 1):
-        for i in range(n + 2):
-            cnt[j, i] = 0.0
+    need = 0
+    for j in range(k):
+        need += lens[g0 + j] + (1 if j + 1 < k and cols[g0 + j + 1] == cols[g0 + j] else 0)
+    slack = n - need
+    if slack < 0:
+        return -np.inf
+    for d in range(slack + 1):
+        cnt[0, d] = 0.0
     cnt[0, 0] = 1.0
+    start = 0  # leftmost cell after j groups
     for j in range(k + 1):
         length = lens[g0 + j] if j < k else 0
         bit = (np.int64(1) << np.int64(cols[g0 + j])) if j < k else np.int64(0)
         gap = 1 if (j + 1 < k and cols[g0 + j + 1] == cols[g0 + j]) else 0
-        for i in range(n + 1):
-            v = cnt[j, i]
+        if j < k:
+            for d in range(slack + 1):
+                cnt[j + 1, d] = 0.0
+        for d in range(slack + 1):
+            v = cnt[j, d]
             if v == 0.0:
                 continue
-            if i < n and (cells[i] & 1):
-                cnt[j, i + 1] += v
-            if j < k and i + length + gap <= n:
+            i = start + d
+            if d < slack and (cells[i] & 1):  # a background cell
+                cnt[j, d + 1] += v
+            if j < k:  # group j from cell i on
                 ok = True
                 for t in range(i, i + length):
                     if not (cells[t] & bit):
@@ -585,8 +598,9 @@ def _line_log_count(cells, n, lens, cols, g0, g1, cnt):
                 if ok and gap:
                     ok = (cells[i + length] & 1) != 0
                 if ok:
-                    cnt[j + 1, i + length + gap] += v
-    total = cnt[k, n]
+                    cnt[j + 1, d] += v
+        start += length + gap
+    total = cnt[k, slack]
     if total <= 0.0:
         return -np.inf
     return np.log(total)
