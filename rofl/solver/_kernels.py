@@ -669,20 +669,21 @@ def _estimate_moves(
         kmax = max(kmax, offs[line + 1] - offs[line])
     cnt = np.empty((kmax + 3, nmax + 2), dtype=np.float64)
     line_buf = np.empty(nmax, dtype=np.int64)
-    base = np.empty(n_lines, dtype=np.float64)  # log count of every line now
+    base = np.full(n_lines, np.nan)  # log count of each line now, once needed
     undetermined = 0
-    for line in range(n_lines):
-        n = _line_cells(masks, line, line_buf)
-        base[line] = _line_log_count(line_buf, n, lens, cols, offs[line], offs[line + 1], cnt)
-        if line < height:
-            for i in range(n):
-                if line_buf[i] & (line_buf[i] - 1):
-                    undetermined += 1
+    for r in range(height):
+        for c in range(width):
+            if masks[r, c] & (masks[r, c] - 1):
+                undetermined += 1
     line_hash = clue_hash.copy()
     scratch = _propagation_scratch(grid.shape, work_fwd.shape[0] - 1)
     for m in range(moves.shape[0]):
         r = moves[m, 0]
         c = moves[m, 1]
+        for line in (r, height + c):
+            if np.isnan(base[line]):
+                n = _line_cells(masks, line, line_buf)
+                base[line] = _line_log_count(line_buf, n, lens, cols, offs[line], offs[line + 1], cnt)
         old = grid[r, c]
         grid[r, c] = moves[m, 2]
         nr = _line_clue(grid, r, row_lens, row_cols)
