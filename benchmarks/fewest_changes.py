@@ -91,7 +91,8 @@ def main(argv: list[str] | None = None) -> int:
     cells = n * n
     exact = [(m, b) for m, b in zip(made, bounds, strict=True) if b <= 2]
     print(
-        f"rofl changes the fewest possible cells on {sum(m == b for m, b in exact)} of the {len(exact)} pictures that need at most 2"
+        f"rofl changes the fewest possible cells on {sum(m == b for m, b in exact)} of the"
+        f" {len(exact)} pictures that need at most 2"
     )
     print(
         f"median changed: rofl {statistics.median(made) / cells:.2%};"
