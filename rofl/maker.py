@@ -165,6 +165,7 @@ def make(
     solver: Any = None,
     progress: Callable[[int], None] | None = None,
     polish_progress: Callable[[int, int], None] | None = None,
+    revert_progress: Callable[[int, int], None] | None = None,
 ) -> MakeResult:
     """Turn a picture into a nonogram that line logic solves to exactly one picture.
 
@@ -208,6 +209,9 @@ def make(
     polish_progress : callable(int, int), optional
         Called while polishing with the attempts made and the most it will
         make.
+    revert_progress : callable(int, int), optional
+        Called while unneeded changes are put back, with the changes tried
+        so far in the current pass and the pass's total.
 
     Returns
     -------
@@ -255,6 +259,7 @@ def make(
         polish=effort,
         seed=seed,
         polish_progress=polish_progress,
+        revert_progress=revert_progress,
     )
     refine_seconds = time.perf_counter() - t_refine
     final = np.asarray(res.grid, dtype=np.uint8)

@@ -116,6 +116,7 @@ def refine(
     polish: float = 1.0,
     seed: int = 0,
     polish_progress: Callable[[int, int], None] | None = None,
+    revert_progress: Callable[[int, int], None] | None = None,
 ) -> Refinement:
     """Change as few, and as little visible, cells of ``grid`` as possible until
     its puzzle is uniquely line-solvable.
@@ -152,6 +153,10 @@ def refine(
     polish_progress : callable, optional
         Called while polishing with the attempts made and the most it will
         make.
+    revert_progress : callable, optional
+        Called during each pass that puts back unneeded changes (after the
+        greedy pass and after polishing) with the changes tried so far and
+        the pass's total; a new pass starts again from 0.
 
     Returns
     -------
@@ -200,13 +205,14 @@ def refine(
     polish_rounds = 0
     if state.result.status == "solved" and fallback_lines == 0:
         # Later changes often make earlier ones unnecessary.
-        state, reverted = run.revert(state, original, np.argwhere(state.grid != original))
+        state, reverted = run.revert(state, original, np.argwhere(state.grid != original), revert_progress)
         if polish > 0:
             polished, polish_rounds = run.polish(state, original, user_locked, polish, seed, polish_progress)
             if polished is not state:
                 # Polishing reverts near its repairs only: one last full pass
                 # leaves no change that could go back on its own.
-                state, more = run.revert(polished, original, np.argwhere(polished.grid != original))
+                changed = np.argwhere(polished.grid != original)
+                state, more = run.revert(polished, original, changed, revert_progress)
                 reverted += more
     work, result = state.grid, state.result
     if result.status != "solved":  # pragma: no cover - a grid's own clues cannot contradict
@@ -394,9 +400,12 @@ class _Run:
             state = self.judge(work)
         return state, lines
 
-    def revert(self, state: _State, original: np.ndarray, cells: np.ndarray) -> tuple[_State, int]:
+    def revert(
+        self, state: _State, original: np.ndarray, cells: np.ndarray, progress: Callable[[int, int], None] | None = None
+    ) -> tuple[_State, int]:
         """Put back every one of ``cells`` (changed, ``(N, 2)``) whose original
-        colour keeps the puzzle line-solvable.
+        colour keeps the puzzle line-solvable.  ``progress`` is called with
+        the cells tried so far in a pass and the pass's total.
 
         The latest changes are tried first (ties: the most visible first):
         early changes, made while line logic knew little, are what later
@@ -420,6 +429,8 @@ class _Run:
             kept = []
             i, size = 0, 1
             while i < len(todo):
+                if progress is not None:
+                    progress(i, len(todo))
                 if failed_at[todo[i]] == reverted:
                     kept.append(todo[i])
                     i += 1

@@ -166,3 +166,45 @@ def test_hint_when_many_cells_change(tmp_path):
 def test_no_hint_for_a_smooth_picture(picture, tmp_path):
     r = run("make", picture, "-o", tmp_path / "c.json", "-w", "30")
     assert r.exit_code == 0 and "hint:" not in r.output
+
+
+class _FakeBar:
+    def __init__(self, log, total, desc, unit, delay, leave):
+        self.log, self.total, self.desc, self.n = log, total, desc, 0
+        log.append(("open", desc, total))
+
+    def update(self, k):
+        self.n += k
+
+    def reset(self, total=None):
+        self.total, self.n = total, 0
+        self.log.append(("reset", self.desc, total))
+
+    def close(self):
+        self.log.append(("close", self.desc, self.n))
+
+
+def test_one_bar_per_stage():
+    from rofl.cli.make import _StageBars
+
+    log = []
+    bars = _StageBars(lambda **kw: _FakeBar(log, **kw), quiet=False)
+    bars.show("refining", "cell", 0, 50)
+    bars.show("refining", "cell", 50, 50)
+    bars.show("checking changes", "change", 0, 20)
+    bars.show("checking changes", "change", 19, 20)
+    bars.show("checking changes", "change", 0, 7)  # the next pass
+    bars.show("polishing", "try", 3, 30)
+    bars.close()
+    assert log == [
+        ("open", "refining", 50),
+        ("close", "refining", 50),
+        ("open", "checking changes", 20),
+        ("reset", "checking changes", 7),
+        ("close", "checking changes", 0),
+        ("open", "polishing", 30),
+        ("close", "polishing", 3),
+    ]
+    quiet = _StageBars(lambda **kw: _FakeBar(log, **kw), quiet=True)
+    quiet.show("refining", "cell", 0, 5)
+    assert len(log) == 7

@@ -169,7 +169,8 @@ def test_placements_agree_with_fillings(case):
 
 
 def _count_fitting(cells, clue) -> int:
-    return sum(all((int(m) >> v) & 1 for m, v in zip(cells, line, strict=True)) for line in naive.placements(len(cells), clue))
+    placements = naive.placements(len(cells), clue)
+    return sum(all((int(m) >> v) & 1 for m, v in zip(cells, line, strict=True)) for line in placements)
 
 
 @settings(deadline=None, max_examples=300)

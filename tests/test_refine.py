@@ -195,3 +195,25 @@ def test_polishing_keeps_locked_cells():
 def test_bad_polish(polish):
     with pytest.raises(PuzzleError, match="polish must be"):
         refine(np.zeros((2, 2), dtype=np.uint8), PALETTES[2], polish=polish)
+
+
+def test_progress_of_every_stage():
+    grid = ADVERSARIAL["noise"]
+    calls = {"refining": [], "checking": [], "polishing": []}
+    result = refine(
+        grid,
+        PALETTES[2],
+        progress=calls["refining"].append,
+        revert_progress=lambda done, total: calls["checking"].append((done, total)),
+        polish_progress=lambda done, total: calls["polishing"].append((done, total)),
+    )
+    assert_valid(result, grid)
+    assert calls["refining"][0] > 0 and calls["refining"][-1] == 0
+    assert calls["polishing"] and all(0 < done <= total for done, total in calls["polishing"])
+    checks = calls["checking"]
+    assert checks and all(0 <= done < total for done, total in checks)
+    # every pass starts from 0 and counts up
+    passes = [i for i, (done, _) in enumerate(checks) if done == 0]
+    assert passes[0] == 0 and len(passes) >= 2
+    for a, b in zip(passes, [*passes[1:], len(checks)], strict=True):
+        assert [done for done, _ in checks[a:b]] == sorted(done for done, _ in checks[a:b])

@@ -163,31 +163,20 @@ def make(
         msg = "--threshold only applies to black-and-white puzzles (--colors 2)"
         raise click.UsageError(msg)
 
-    bar = None
-    polish_bar = None
+    bars = _StageBars(tqdm, quiet)
+    start: list[int] = []
 
     def progress(undetermined: int) -> None:
-        nonlocal bar
-        if quiet:
-            return
-        if bar is None:
-            # delay: short runs never show a bar
-            bar = tqdm(total=undetermined, desc="refining", unit="cell", delay=1.0, leave=False)
-        done = max(0, bar.total - undetermined)
-        if done > bar.n:
-            bar.update(done - bar.n)  # update(), unlike refresh(), honours the delay
+        if bars.stage not in (None, "refining"):
+            return  # the closing call, after the later stages
+        start[:] = start or [undetermined]
+        bars.show("refining", "cell", start[0] - undetermined, start[0])
+
+    def revert_progress(done: int, total: int) -> None:
+        bars.show("checking changes", "change", done, total)
 
     def polish_progress(done: int, total: int) -> None:
-        nonlocal polish_bar
-        if quiet:
-            return
-        if polish_bar is None:
-            if bar is not None:
-                bar.update(bar.total - bar.n)
-                bar.close()
-            polish_bar = tqdm(total=total, desc="polishing", unit="try", delay=1.0, leave=False)
-        if done > polish_bar.n:
-            polish_bar.update(done - polish_bar.n)
+        bars.show("polishing", "try", done, total)
 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", UserWarning)
@@ -208,11 +197,10 @@ def make(
                 title=title,
                 progress=progress,
                 polish_progress=polish_progress,
+                revert_progress=revert_progress,
             )
         finally:
-            for b in (bar, polish_bar):
-                if b is not None:
-                    b.close()
+            bars.close()
     if not quiet:
         for w in caught:
             click.echo(f"warning: {w.message}", err=True)
@@ -238,3 +226,31 @@ def make(
                 f"mostly fine texture that line logic cannot pin down; {tips} usually give a cleaner puzzle",
                 err=True,
             )
+
+
+class _StageBars:
+    """One progress bar at a time, for the stage refinement is in (shown only
+    on runs longer than a second; none with ``--quiet``)."""
+
+    def __init__(self, tqdm, quiet: bool) -> None:
+        self.tqdm = tqdm
+        self.quiet = quiet
+        self.bar = None
+        self.stage = None
+
+    def show(self, stage: str, unit: str, done: int, total: int) -> None:
+        if self.quiet:
+            return
+        if stage != self.stage:
+            self.close()
+            self.stage = stage
+            self.bar = self.tqdm(total=total, desc=stage, unit=unit, delay=1.0, leave=False)
+        elif done < self.bar.n or total != self.bar.total:
+            self.bar.reset(total=total)  # a new pass of the same stage
+        if done > self.bar.n:
+            self.bar.update(done - self.bar.n)  # update(), unlike refresh(), honours the delay
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+            self.bar = None
