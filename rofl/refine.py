@@ -32,10 +32,8 @@ The passes (the README's "Refinement" section has the figures)
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -119,7 +117,6 @@ def refine(
     seed: int = 0,
     polish_progress: Callable[[int, int], None] | None = None,
     revert_progress: Callable[[int, int], None] | None = None,
-    threads: int | None = None,
 ) -> Refinement:
     """Change as few, and as little visible, cells of ``grid`` as possible until
     its puzzle is uniquely line-solvable.
@@ -160,11 +157,6 @@ def refine(
         Called during each pass that puts back unneeded changes (after the
         greedy pass and after polishing) with the changes tried so far and
         the pass's total; a new pass starts again from 0.
-    threads : int, optional
-        2: while one candidate grid is judged, judge the next likely one on
-        a second thread (with a line solver of its own); 1: one thread.
-        Default: 2 for grids of at least ``PARALLEL_CELLS`` cells on a
-        machine with two cores or more.  The result is the same either way.
 
     Returns
     -------
@@ -204,27 +196,24 @@ def refine(
         msg = f"polish must be a finite number >= 0, not {polish!r}"
         raise PuzzleError(msg)
     solver = solver if solver is not None else LineSolver()
-    if threads is None:
-        threads = 2 if work.size >= PARALLEL_CELLS and _cores() >= 2 else 1
-    with _Run(
-        solver, cost, work.shape, k, verify=verify, lazy_top=lazy_top, refresh_every=refresh_every, threads=threads
-    ) as run:
-        state = run.judge(work)
-        state = run.greedy(state, user_locked.copy(), progress)
-        state, fallback_lines = run.fallback(state, user_locked)
-        reverted = 0
-        polish_rounds = 0
-        if state.result.status == "solved" and fallback_lines == 0:
-            # Later changes often make earlier ones unnecessary.
-            state, reverted = run.revert(state, original, np.argwhere(state.grid != original), revert_progress)
-            if polish > 0:
-                polished, polish_rounds = run.polish(state, original, user_locked, polish, seed, polish_progress)
-                if polished is not state:
-                    # Polishing reverts near its repairs only: one last full pass
-                    # leaves no change that could go back on its own.
-                    changed = np.argwhere(polished.grid != original)
-                    state, more = run.revert(polished, original, changed, revert_progress)
-                    reverted += more
+    run = _Run(solver, cost, work.shape, k, verify=verify, lazy_top=lazy_top, refresh_every=refresh_every)
+
+    state = run.judge(work)
+    state = run.greedy(state, user_locked.copy(), progress)
+    state, fallback_lines = run.fallback(state, user_locked)
+    reverted = 0
+    polish_rounds = 0
+    if state.result.status == "solved" and fallback_lines == 0:
+        # Later changes often make earlier ones unnecessary.
+        state, reverted = run.revert(state, original, np.argwhere(state.grid != original), revert_progress)
+        if polish > 0:
+            polished, polish_rounds = run.polish(state, original, user_locked, polish, seed, polish_progress)
+            if polished is not state:
+                # Polishing reverts near its repairs only: one last full pass
+                # leaves no change that could go back on its own.
+                changed = np.argwhere(polished.grid != original)
+                state, more = run.revert(polished, original, changed, revert_progress)
+                reverted += more
     work, result = state.grid, state.result
     if result.status != "solved":  # pragma: no cover - a grid's own clues cannot contradict
         msg = f"refinement ended in state {result.status!r}"
@@ -248,7 +237,6 @@ def refine(
     )
 
 
-PARALLEL_CELLS = 1600  # smaller grids solve too fast for a second thread to pay
 POLISH_VERIFY = 4  # candidates judged per greedy round of a repair
 POLISH_RADIUS = 6  # a repair changes cells at most this far from the undone ones
 POLISH_UNDO = 3  # at most this many changes undone per attempt
@@ -267,16 +255,8 @@ class _State:
 class _Run:
     """One refinement: the solver, the costs and the work counters."""
 
-    def __init__(
-        self, solver: LineSolver, cost: np.ndarray, shape, k: int, *, verify, lazy_top, refresh_every, threads=1
-    ):
+    def __init__(self, solver: LineSolver, cost: np.ndarray, shape, k: int, *, verify, lazy_top, refresh_every):
         self.solver = solver
-        # With a second thread, the grid the caller will most likely judge
-        # next is judged there meanwhile (the kernels release the GIL), by a
-        # solver of its own: a solver's buffers and cache belong to one thread.
-        self.pool = ThreadPoolExecutor(1, thread_name_prefix="rofl-judge") if threads > 1 else None
-        self.helper = LineSolver(cache_mb=solver.cache_mb) if threads > 1 else None
-        self.pending: tuple[np.ndarray, Future] | None = None
         self.cost = cost
         self.full_masks = initial_masks_for(*shape, k)
         self.bits = np.int64(1) << np.arange(k, dtype=np.int64)
@@ -290,34 +270,11 @@ class _Run:
 
     def judge(self, grid: np.ndarray) -> _State:
         """Judge a grid the honest way: its clues alone, from nothing known."""
-        if self.prefetched(grid):
-            state = self.pending[1].result()
-            self.pending = None
-        else:
-            state = self._judge_with(self.solver, grid)
-        self.line_solves += state.result.line_solves
-        self.evaluations += 1
-        return state
-
-    def prefetch(self, grid: np.ndarray) -> None:
-        """Start judging ``grid`` on the second thread, if there is one, for a
-        later :meth:`judge` of this very array (an unclaimed one is dropped)."""
-        if self.pool is not None:
-            self.pending = (grid, self.pool.submit(self._judge_with, self.helper, grid))
-
-    def prefetched(self, grid: np.ndarray) -> bool:
-        return self.pending is not None and self.pending[0] is grid
-
-    def __enter__(self) -> _Run:
-        return self
-
-    def __exit__(self, *exc) -> None:
-        if self.pool is not None:
-            self.pool.shutdown(wait=True)
-
-    def _judge_with(self, solver: LineSolver, grid: np.ndarray) -> _State:
         packed = Packed.from_grid(grid)
-        return _State(grid, packed, solver.run(packed, self.full_masks.copy()))
+        result = self.solver.run(packed, self.full_masks.copy())
+        self.line_solves += result.line_solves
+        self.evaluations += 1
+        return _State(grid, packed, result)
 
     def greedy(
         self, state: _State, frozen: np.ndarray, progress=None, verify: int | None = None, limit: int | None = None
@@ -380,19 +337,12 @@ class _Run:
             # judging candidates in estimate order can stop as soon as no
             # remaining estimate could beat the best judged result.
             best = None
-            candidates = order[:verify]
-            trial_grids = [None] * len(candidates)
-            for pos, i in enumerate(candidates):
+            for i in order[:verify]:
                 estimate, key = int(scores[i]), float(second[i])
                 if best is not None and (estimate, key) >= best[0]:
                     break
-                for at in range(pos, min(pos + 2, len(candidates))):
-                    if trial_grids[at] is None:
-                        trial_grids[at] = work.copy()
-                        trial_grids[at][rows[candidates[at]], cols[candidates[at]]] = colours[candidates[at]]
-                trial_grid = trial_grids[pos]
-                if pos + 1 < len(candidates) and not self.prefetched(trial_grid):
-                    self.prefetch(trial_grids[pos + 1])  # the next candidate, meanwhile
+                trial_grid = work.copy()
+                trial_grid[rows[i], cols[i]] = colours[i]
                 trial = self.judge(trial_grid)
                 score = (trial.result.undetermined, key)
                 if best is None or score < best[0]:
@@ -473,60 +423,36 @@ class _Run:
         # changed since; while it has not, the same trial would fail again.
         failed_at = np.full(len(cells), -1, dtype=np.int64)
         while len(todo):
-            state, reverted, kept = self._revert_pass(state, original, cells, todo, failed_at, reverted, progress)
-            todo = kept if len(kept) < len(todo) else ()
+            # Most changes of a long greedy pass turn out unnecessary, so try
+            # them in runs: a run that can go back goes back in one solve
+            # (and the next run is twice as long); one that cannot is halved.
+            kept = []
+            i, size = 0, 1
+            while i < len(todo):
+                if progress is not None:
+                    progress(i, len(todo))
+                if failed_at[todo[i]] == reverted:
+                    kept.append(todo[i])
+                    i += 1
+                    continue
+                run = todo[i : i + size]
+                run = run[: max(1, np.argmax(np.append(failed_at[run] == reverted, True)))]
+                trial_grid = state.grid.copy()
+                trial_grid[r[run], c[run]] = original[r[run], c[run]]
+                trial = self.judge(trial_grid)
+                if trial.result.status == "solved":
+                    state = trial
+                    reverted += len(run)
+                    i += len(run)
+                    size *= 2
+                elif size > 1:
+                    size //= 2
+                else:
+                    failed_at[todo[i]] = reverted
+                    kept.append(todo[i])
+                    i += 1
+            todo = np.array(kept, dtype=np.intp) if len(kept) < len(todo) else ()
         return state, reverted
-
-    def _revert_pass(self, state, original, cells, todo, failed_at, reverted, progress):
-        """One pass of :meth:`revert` over ``todo`` (indices into ``cells``).
-        Returns the state, the changes gone back so far and those kept."""
-        r, c = cells[:, 0], cells[:, 1]
-
-        def trial_grid(state: _State, run: np.ndarray) -> np.ndarray:
-            grid = state.grid.copy()
-            grid[r[run], c[run]] = original[r[run], c[run]]
-            return grid
-
-        # Most changes of a long greedy pass turn out unnecessary, so try
-        # them in runs: a run that can go back goes back in one solve (and
-        # the next run is twice as long); one that cannot is halved.  A
-        # change that failed while nothing has gone back since would fail
-        # again: it stays without a trial.
-        gone = np.zeros(len(todo), dtype=bool)
-        i, size = 0, 1
-        if progress is not None:
-            progress(0, len(todo))
-        spare = None  # (run, grid) judged on the second thread: the next try if this one fails
-        while True:
-            while i < len(todo) and failed_at[todo[i]] == reverted:
-                i += 1
-            if i == len(todo):
-                break
-            if progress is not None:
-                progress(i, len(todo))
-            run = todo[i : i + size]
-            run = run[: max(1, np.argmax(np.append(failed_at[run] == reverted, True)))]
-            grid = spare[1] if spare is not None and np.array_equal(spare[0], run) else trial_grid(state, run)
-            spare = None
-            if self.pool is not None and not self.prefetched(grid):
-                after = run[: size // 2] if size > 1 else todo[i + 1 : i + 2]
-                if len(after) and (size > 1 or failed_at[after[0]] != reverted):
-                    spare = (after, trial_grid(state, after))
-                    self.prefetch(spare[1])
-            trial = self.judge(grid)
-            if trial.result.status == "solved":
-                state = trial
-                reverted += len(run)
-                gone[i : i + len(run)] = True
-                i += len(run)
-                size *= 2
-                spare = None  # judged against the grid before this change
-            elif size > 1:
-                size //= 2
-            else:
-                failed_at[todo[i]] = reverted
-                i += 1
-        return state, reverted, todo[~gone]
 
     def polish(
         self,
@@ -593,13 +519,6 @@ class _Run:
     def _visible(self, grid: np.ndarray, original: np.ndarray) -> float:
         rows, cols = np.indices(grid.shape)
         return float((self.cost[rows, cols, grid] - self.cost[rows, cols, original]).sum())
-
-
-def _cores() -> int:
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # pragma: no cover - not on Linux
-        return os.cpu_count() or 1
 
 
 def _cheapest_moves(
