@@ -323,6 +323,11 @@ class _Run:
             gain[rows[idx], cols[idx]] = newly
             tighten[rows[idx], cols[idx]] = entropy
             scores = undetermined - gain[rows, cols]
+            if limit is not None and made + 1 >= limit and pick.all() and scores.min() > 0:
+                # Every move was estimated just now, and the estimates are
+                # lower bounds: none leaves line logic nothing to do, and
+                # this is the last move allowed, so the repair cannot succeed.
+                break
             # Among moves that determine equally many cells -- on a plateau,
             # where no single change determines anything, that is all of them --
             # prefer the one that most cuts the arrangements of its row and
