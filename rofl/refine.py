@@ -323,11 +323,12 @@ class _Run:
             gain[rows[idx], cols[idx]] = newly
             tighten[rows[idx], cols[idx]] = entropy
             scores = undetermined - gain[rows, cols]
-            if limit is not None and made + 1 >= limit and pick.all() and scores.min() > 0:
-                # Every move was estimated just now, and the estimates are
-                # lower bounds: none leaves line logic nothing to do, and
-                # this is the last move allowed, so the repair cannot succeed.
-                break
+            # With every move estimated just now (the estimates are lower
+            # bounds), the last move a limited repair may make is worth
+            # judging only where its estimate leaves nothing undetermined.
+            last = limit is not None and made + 1 >= limit and bool(pick.all())
+            if last and scores.min() > 0:
+                break  # the repair cannot succeed
             # Among moves that determine equally many cells -- on a plateau,
             # where no single change determines anything, that is all of them --
             # prefer the one that most cuts the arrangements of its row and
@@ -344,7 +345,7 @@ class _Run:
             best = None
             for i in order[:verify]:
                 estimate, key = int(scores[i]), float(second[i])
-                if best is not None and (estimate, key) >= best[0]:
+                if (best is not None and (estimate, key) >= best[0]) or (last and estimate > 0):
                     break
                 trial_grid = work.copy()
                 trial_grid[rows[i], cols[i]] = colours[i]
