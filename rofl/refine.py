@@ -442,7 +442,9 @@ class _Run:
                     i += 1
                     continue
                 run = todo[i : i + size]
-                run = run[: max(1, np.argmax(np.append(failed_at[run] == reverted, True)))]
+                known_to_fail = np.flatnonzero(failed_at[run] == reverted)
+                if len(known_to_fail):
+                    run = run[: known_to_fail[0]]  # (the first one is not: see above)
                 trial_grid = state.grid.copy()
                 trial_grid[r[run], c[run]] = original[r[run], c[run]]
                 trial = self.judge(trial_grid)
