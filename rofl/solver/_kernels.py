@@ -380,9 +380,10 @@ def _propagate_trail(
     ``queue_init`` lists the lines to look at first (all of them for a fresh
     solve; only the touched ones when resuming from an earlier state).  A
     line whose cells change queues the crossing lines.  With ``use_cache``
-    every line result is kept in a two-way set-associative table keyed by the clue and
-    the line's input masks, so a later solve of a similar puzzle skips the
-    DP for every line it has already seen in the same state.
+    every line result is kept in a two-way set-associative table keyed by
+    the clue and the line's input masks, so a later solve of a similar
+    puzzle skips the DP for every line it has already seen in the same
+    state.
 
     Returns SOLVED, STALLED or CONTRADICTION; ``stats`` receives the line
     solves, sweeps (the queue's generations), cache hits and misses, and the
