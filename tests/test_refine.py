@@ -217,3 +217,54 @@ def test_progress_of_every_stage():
     assert passes[0] == 0 and len(passes) >= 2
     for a, b in zip(passes, [*passes[1:], len(checks)], strict=True):
         assert [done for done, _ in checks[a:b]] == sorted(done for done, _ in checks[a:b])
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from([2, 3]), st.integers(6, 20), st.sampled_from([2, 10, 200]))
+def test_cheap_failure_proofs_change_nothing(seed, k, side, budget):
+    # A revert trial proved unsolvable from an earlier stalled state is one a
+    # full solve would also find unsolvable: same pictures with and without,
+    # whether the proofs run out of line solves often (small budgets) or not.
+    import rofl.refine as refine_module
+
+    rng = np.random.default_rng(seed)
+    grid = np.where(rng.random((side, side + 2)) < 0.5, rng.integers(1, k, (side, side + 2)), 0).astype(np.uint8)
+    honest, default_budget = refine_module._Run.judge_unless_ambiguous, refine_module.PROOF_SOLVES
+    try:
+        refine_module.PROOF_SOLVES = budget
+        with_proofs = refine(grid, PALETTES[k], seed=seed)
+        refine_module._Run.judge_unless_ambiguous = refine_module._Run.judge
+        without = refine(grid, PALETTES[k], seed=seed)
+    finally:
+        refine_module._Run.judge_unless_ambiguous = honest
+        refine_module.PROOF_SOLVES = default_budget
+    np.testing.assert_array_equal(with_proofs.grid, without.grid)
+    assert (with_proofs.reverted, with_proofs.polish_rounds) == (without.reverted, without.polish_rounds)
+
+
+@pytest.mark.parametrize("k", [2, 3])
+def test_cheap_failure_proof_is_sound(k):
+    # Along a random walk of grids near a line-solvable one, the cheap proof
+    # never calls a line-solvable grid unsolvable, and it does fire.
+    from rofl.refine import _Run, default_cost
+
+    rng = np.random.default_rng(k)
+    start = refine(np.where(rng.random((14, 16)) < 0.5, rng.integers(1, k, (14, 16)), 0).astype(np.uint8), PALETTES[k])
+    grid = start.grid
+    run = _Run(LineSolver(), default_cost(grid, k), grid.shape, k, verify=12, lazy_top=256, refresh_every=8)
+    proved = solvable = 0
+    for _ in range(400):
+        trial = grid.copy()
+        for _ in range(rng.integers(1, 3)):
+            trial[rng.integers(14), rng.integers(16)] = rng.integers(k)
+        claimed = run.judge_unless_ambiguous(trial)
+        truth = run.judge(trial).result.status
+        if claimed is None:
+            proved += 1
+            assert truth != "solved"
+        else:
+            assert claimed.result.status == truth
+        solvable += truth == "solved"
+        if truth == "solved" or rng.random() < 0.2:
+            grid = trial  # wander, but stay near solvable pictures
+    assert proved >= 3 and solvable >= 20, (proved, solvable)
