@@ -237,7 +237,6 @@ def refine(
     )
 
 
-PROOF_SOLVES = 200  # line solves a cheap proof that a revert trial fails may take
 POLISH_VERIFY = 4  # candidates judged per greedy round of a repair
 POLISH_RADIUS = 6  # a repair changes cells at most this far from the undone ones
 POLISH_UNDO = 3  # at most this many changes undone per attempt
@@ -268,44 +267,14 @@ class _Run:
         self.evaluations = 0
         self.iterations = 0
         self.when = np.full(shape, -1, dtype=np.int64)  # round in which each cell changed
-        self.ambiguous: tuple[np.ndarray, np.ndarray] | None = None  # a grid line logic cannot solve, its masks
 
-    def judge(self, grid: np.ndarray, packed: Packed | None = None) -> _State:
-        """Judge a grid the honest way: its clues alone, from nothing known
-        (``packed``: its clues, when already derived)."""
-        packed = Packed.from_grid(grid) if packed is None else packed
+    def judge(self, grid: np.ndarray) -> _State:
+        """Judge a grid the honest way: its clues alone, from nothing known."""
+        packed = Packed.from_grid(grid)
         result = self.solver.run(packed, self.full_masks.copy())
         self.line_solves += result.line_solves
         self.evaluations += 1
         return _State(grid, packed, result)
-
-    def judge_unless_ambiguous(self, grid: np.ndarray) -> _State | None:
-        """:meth:`judge` ``grid``, or return None when a cheap proof shows that
-        line logic cannot solve its clues.
-
-        The proof: resume line logic, with ``grid``'s clues, from the stalled
-        state of the last grid this found unsolvable, propagating from the
-        lines whose clues differ.  A state propagation ends in without a
-        contradiction is a fixpoint, and every fixpoint lies within the one
-        line logic reaches from nothing: if it leaves a cell undetermined
-        (or pins down another picture, a second solution), so does line
-        logic.  Most trials of a revert pass fail, and most such proofs take
-        a few dozen line solves; one that takes more than
-        ``PROOF_SOLVES`` is dropped for the honest solve."""
-        packed = None
-        if self.ambiguous is not None:
-            seen, masks = self.ambiguous
-            rows, cols = np.nonzero(grid != seen)
-            lines = np.unique(np.concatenate([rows, grid.shape[0] + cols]))
-            packed = Packed.from_grid(grid)
-            result = self.solver.run(packed, masks.copy(), lines, max_solves=PROOF_SOLVES)
-            self.line_solves += result.line_solves
-            if result.status == "stalled" or (result.status == "solved" and (result.grid != grid).any()):
-                return None
-        state = self.judge(grid, packed)
-        if state.result.status == "stalled":
-            self.ambiguous = (grid, state.result.masks)
-        return state
 
     def greedy(
         self, state: _State, frozen: np.ndarray, progress=None, verify: int | None = None, limit: int | None = None
@@ -478,8 +447,8 @@ class _Run:
                     run = run[: known_to_fail[0]]  # (the first one is not: see above)
                 trial_grid = state.grid.copy()
                 trial_grid[r[run], c[run]] = original[r[run], c[run]]
-                trial = self.judge_unless_ambiguous(trial_grid)
-                if trial is not None and trial.result.status == "solved":
+                trial = self.judge(trial_grid)
+                if trial.result.status == "solved":
                     state = trial
                     reverted += len(run)
                     i += len(run)

@@ -202,24 +202,3 @@ def test_lines_sharing_a_cache_set_do_not_evict_each_other():
         first = solver.solve(puzzle)
         again = solver.solve(puzzle)
         assert again.cache_misses == 0 and again.cache_hits == first.line_solves
-
-
-@pytest.mark.parametrize("cache_mb", [0, 4])
-def test_budget_stops_part_way_and_leaves_the_solver_clean(cache_mb):
-    # max_solves: "unfinished" after exactly that many line solves, with
-    # masks that still allow the solution; the next run is unaffected.
-    from rofl.solver.propagate import Packed
-
-    rng = np.random.default_rng(9)
-    grid = _random_grid(rng, 25, 30, 3)
-    puzzle = _puzzle(grid, 3)
-    solver = LineSolver(cache_mb=cache_mb)
-    packed = Packed.from_grid(grid)
-    full = solve(puzzle)
-    assert full.line_solves > 10
-    part = solver.run(packed, initial_masks(puzzle), max_solves=10)
-    assert part.status == "unfinished" and part.line_solves == 10
-    assert ((part.masks >> grid.astype(np.int64)) & 1).all()
-    assert (part.masks | full.masks == part.masks).all()  # no narrower than the fixpoint
-    _same(solver.run(packed, initial_masks(puzzle)), full)
-    _same(solver.run(packed, initial_masks(puzzle), max_solves=10**6), full)

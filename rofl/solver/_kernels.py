@@ -20,7 +20,7 @@ from rofl.solver._config import JIT, skip_blas_probe
 
 skip_blas_probe()
 
-SOLVED, STALLED, CONTRADICTION, UNFINISHED = 0, 1, 2, 3
+SOLVED, STALLED, CONTRADICTION = 0, 1, 2
 
 # stats slots filled by _propagate
 ST_LINE_SOLVES, ST_SWEEPS, ST_HITS, ST_MISSES, ST_BAD_LINE, ST_TRAIL, ST_NEWLY = 0, 1, 2, 3, 4, 5, 6
@@ -314,34 +314,7 @@ def _propagate(
     return _propagate_trail(
         masks, lens, cols, offs[:-1], offs[1:], clue_hash, queue_init, work_run, work_fwd, work_bwd,
         cache_tag, cache_io, use_cache, stats, no_trail, no_trail, no_trail, 0, -1,
-        _propagation_scratch(masks.shape, work_fwd.shape[0] - 1), 0,
-    )
-
-
-@njit(**JIT)
-def _propagate_budget(
-    masks,
-    lens,
-    cols,
-    offs,
-    clue_hash,
-    queue_init,
-    work_run,
-    work_fwd,
-    work_bwd,
-    cache_tag,
-    cache_io,
-    use_cache,
-    stats,
-    max_solves,
-):
-    """:func:`_propagate`, giving up (UNFINISHED, ``masks`` part-way) after
-    ``max_solves`` line solves."""
-    no_trail = np.empty(0, dtype=np.int64)
-    return _propagate_trail(
-        masks, lens, cols, offs[:-1], offs[1:], clue_hash, queue_init, work_run, work_fwd, work_bwd,
-        cache_tag, cache_io, use_cache, stats, no_trail, no_trail, no_trail, 0, -1,
-        _propagation_scratch(masks.shape, work_fwd.shape[0] - 1), max_solves,
+        _propagation_scratch(masks.shape, work_fwd.shape[0] - 1),
     )
 
 
@@ -386,7 +359,6 @@ def _propagate_trail(
     stamp_value,
     undetermined_before,
     scratch,
-    max_solves,
 ):
     """Line logic to a fixpoint, in place on ``masks`` (H, W).
 
@@ -413,9 +385,6 @@ def _propagate_trail(
     puzzle skips the DP for every line it has already seen in the same
     state.
 
-    With ``max_solves > 0``, stop after that many line solves and return
-    UNFINISHED (the masks are then part-way, sound but not a fixpoint).
-
     Returns SOLVED, STALLED or CONTRADICTION; ``stats`` receives the line
     solves, sweeps (the queue's generations), cache hits and misses, and the
     line that failed.
@@ -440,19 +409,6 @@ def _propagate_trail(
     hits = 0
     misses = 0
     while size > 0:
-        if max_solves > 0 and solves >= max_solves:
-            while size > 0:  # leave the scratch clean for the next call
-                queued[queue[head]] = False
-                head = (head + 1) % n_lines
-                size -= 1
-            stats[0] = solves
-            stats[1] = sweeps
-            stats[2] = hits
-            stats[3] = misses
-            stats[4] = -1
-            stats[5] = trail_len
-            stats[6] = newly
-            return UNFINISHED
         line = queue[head]
         head = (head + 1) % n_lines
         size -= 1
@@ -750,7 +706,7 @@ def _estimate_moves(
         status = _propagate_trail(
             masks, new_lens, new_cols, starts, ends, line_hash, queue, work_run, work_fwd, work_bwd,
             cache_tag, cache_io, use_cache, stats,
-            trail_cell, trail_old, stamp, m + 1, undetermined, scratch, 0,
+            trail_cell, trail_old, stamp, m + 1, undetermined, scratch,
         )
         line_hash[r] = clue_hash[r]
         line_hash[height + c] = clue_hash[height + c]

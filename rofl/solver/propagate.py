@@ -17,7 +17,7 @@ import numpy as np
 from rofl.errors import PuzzleError
 from rofl.puzzle import Puzzle
 
-STATUS_NAMES = ("solved", "stalled", "contradiction", "unfinished")
+STATUS_NAMES = ("solved", "stalled", "contradiction")
 
 
 def full_mask(n_colors: int) -> int:
@@ -53,8 +53,7 @@ class SolveResult:
 
     Attributes
     ----------
-    status : {"solved", "stalled", "contradiction", "unfinished"}
-        ("unfinished" only from :meth:`LineSolver.run` with ``max_solves``)
+    status : {"solved", "stalled", "contradiction"}
     masks : (H, W) int64 array
         Bit ``c`` of a cell is set when colour ``c`` is still possible.
     line_solves : int
@@ -223,16 +222,11 @@ class LineSolver:
                 raise PuzzleError(msg)
         return self.run(packed, masks, queue, puzzle=puzzle)
 
-    def run(
-        self, packed: Packed, masks: np.ndarray, queue: np.ndarray | None = None, *, puzzle=None, max_solves: int = 0
-    ) -> SolveResult:
+    def run(self, packed: Packed, masks: np.ndarray, queue: np.ndarray | None = None, *, puzzle=None) -> SolveResult:
         """Propagate in place on ``masks`` (``(H, W)`` int64, C order) for packed clues.
 
         The unchecked fast path behind :meth:`solve`, for callers (refinement,
         search) that already hold :class:`Packed` clues and valid masks.
-        With ``max_solves > 0`` it gives up after that many line solves, with
-        status ``"unfinished"`` (``masks`` part-way: nothing wrong excluded,
-        but not a fixpoint).
         """
         from rofl.solver import _kernels as k
 
@@ -240,8 +234,16 @@ class LineSolver:
             queue = np.arange(sum(masks.shape), dtype=np.int64)
         self.prepare(packed.kmax, masks)
         stats = np.zeros(k.N_STATS, dtype=np.int64)
-        args = (masks, packed.lens, packed.cols, packed.offs, packed.clue_hash, queue, *self._work(), stats)
-        status = k._propagate_budget(*args, max_solves) if max_solves > 0 else k._propagate(*args)
+        status = k._propagate(
+            masks,
+            packed.lens,
+            packed.cols,
+            packed.offs,
+            packed.clue_hash,
+            queue,
+            *self._work(),
+            stats,
+        )
         self.hits += int(stats[k.ST_HITS])
         self.misses += int(stats[k.ST_MISSES])
         bad = int(stats[k.ST_BAD_LINE])
