@@ -21,7 +21,7 @@ import argparse
 import statistics
 import sys
 import time
-from itertools import product
+from itertools import combinations, product
 from pathlib import Path
 
 import numpy as np
@@ -49,22 +49,13 @@ def fewest_bound(grid: np.ndarray, n_colors: int, solver: LineSolver, most: int 
     flat = grid.ravel()
     others = [[c for c in range(n_colors) if c != v] for v in flat]
     for size in range(1, most + 1):
-        for cells in _combinations(flat.size, size):
+        for cells in combinations(range(flat.size), size):
             for colours in product(*(others[i] for i in cells)):
                 trial = flat.copy()
                 trial[list(cells)] = colours
                 if solvable(trial.reshape(grid.shape)):
                     return size
     return most + 1
-
-
-def _combinations(n: int, size: int):
-    if size == 1:
-        yield from ((i,) for i in range(n))
-    else:
-        for i in range(n):
-            for j in range(i + 1, n):
-                yield (i, j)
 
 
 def main(argv: list[str] | None = None) -> int:
