@@ -225,11 +225,10 @@ def make(
         An invalid option.
     """
     from rofl import imaging
+    from rofl.errors import UsageError
     from rofl.refine import refine
 
     start = time.perf_counter()
-    from rofl.errors import UsageError
-
     if dither not in imaging.DITHERS:
         msg = f"unknown dither {dither!r} (use {', '.join(imaging.DITHERS)})"
         raise UsageError(msg)
