@@ -32,7 +32,10 @@ def atomic_open(path: str | os.PathLike[str], mode: str = "wb", *, private: bool
         raise ValueError(msg)
     path = Path(path)
     directory = path.parent if str(path.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+    except OSError as e:  # name the file the user asked for, not the temporary one
+        raise OSError(e.errno, e.strerror, str(path)) from None
     try:
         if private:
             permissions = 0o600
@@ -46,7 +49,10 @@ def atomic_open(path: str | os.PathLike[str], mode: str = "wb", *, private: bool
             yield f
             f.flush()
             os.fsync(f.fileno())
-        os.replace(tmp, path)
+        try:
+            os.replace(tmp, path)
+        except OSError as e:
+            raise OSError(e.errno, e.strerror, str(path)) from None
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)

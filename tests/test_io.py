@@ -46,3 +46,15 @@ def test_permissions(tmp_path):
         assert mode(tmp_path / "secret.rofl") == 0o600
     finally:
         os.umask(old)
+
+
+def test_errors_name_the_target_not_the_temporary_file(tmp_path):
+    with pytest.raises(OSError) as missing:
+        atomic_write(tmp_path / "no-such-dir" / "x.rofl", b"x")
+    assert missing.value.filename == str(tmp_path / "no-such-dir" / "x.rofl")
+    (tmp_path / "a-dir").mkdir()
+    (tmp_path / "a-dir" / "inside").write_bytes(b"")
+    with pytest.raises(OSError) as onto_dir:
+        atomic_write(tmp_path / "a-dir", b"x")  # a rename cannot replace a non-empty directory
+    assert onto_dir.value.filename == str(tmp_path / "a-dir")
+    assert sorted(os.listdir(tmp_path)) == ["a-dir"]  # the temporary file is gone
