@@ -196,3 +196,29 @@ def test_info_reports_search(tmp_path):
     assert result.exit_code == 0
     assert "line logic: stalls, 20 of 25 cells undetermined" in result.output
     assert "picture: decodes by complete search (unique), CRC-32 matches" in result.output
+
+
+def _noise_rgba() -> np.ndarray:
+    pixels = np.random.default_rng(2).integers(0, 256, (16, 16, 4), dtype=np.uint8)
+    pixels[..., 3] = 255  # opaque, but 256 colours
+    return pixels
+
+
+def _half_transparent_rgba() -> np.ndarray:
+    pixels = np.zeros((4, 4, 4), np.uint8)
+    pixels[..., 3] = 128
+    return pixels
+
+
+@pytest.mark.parametrize(
+    ("pixels", "words"),
+    [(_noise_rgba, "colours"), (_half_transparent_rgba, "partly transparent")],
+    ids=["photo", "half-transparent"],
+)
+def test_encode_names_the_picture_that_is_not_pixel_art(tmp_path, pixels, words):
+    picture = tmp_path / "photo.png"
+    Image.fromarray(pixels(), "RGBA").save(picture)
+    result = run("encode", picture)
+    assert result.exit_code == 1
+    lines = [line for line in result.output.splitlines() if line.startswith("Error")]
+    assert len(lines) == 1 and "photo.png" in lines[0] and words in lines[0], result.output

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from rofl.cli._app import main
-from rofl.errors import UsageError
+from rofl.errors import ImageError, UsageError
 
 
 def _budget_option(help_text: str):
@@ -130,7 +130,11 @@ def encode(
 
     out = Path(output) if output else Path(picture).with_suffix(".rofl")
     with open_picture(picture) as image:
-        grid, palette = grid_from_image(image, background=background)
+        try:
+            grid, palette = grid_from_image(image, background=background)
+        except ImageError as e:  # say which picture
+            msg = f"{picture}: {e}"
+            raise ImageError(msg) from None
     meta = {k: v for k, v in (("title", title), ("author", author), ("licence", licence)) if v}
     data = encode_grid(grid, palette, meta=meta, crc=crc, where=picture, search=search, budget=budget)
     atomic_write(out, data)
