@@ -208,3 +208,25 @@ def test_one_bar_per_stage():
     quiet = _StageBars(lambda **kw: _FakeBar(log, **kw), quiet=True)
     quiet.show("refining", "cell", 0, 5)
     assert len(log) == 7
+
+
+def test_the_refining_bar_never_starts_over():
+    # undetermined cells after each greedy round; a plateau move may add some
+    from rofl.cli.make import _StageBars
+
+    log = []
+    bars = _StageBars(lambda **kw: _FakeBar(log, **kw), quiet=False)
+    shown = []
+    for undetermined in (50, 40, 45, 42, 30, 0):
+        bars.refining(undetermined)
+        shown.append(bars.bar.n)
+    assert shown == [0, 10, 10, 10, 20, 50]
+    bars.show("checking changes", "change", 0, 5)
+    bars.refining(0)  # refine's closing call comes after the later stages: ignored
+    bars.close()
+    assert log == [
+        ("open", "refining", 50),
+        ("close", "refining", 50),
+        ("open", "checking changes", 5),
+        ("close", "checking changes", 0),
+    ]

@@ -164,13 +164,6 @@ def make(
         raise click.UsageError(msg)
 
     bars = _StageBars(tqdm, quiet)
-    start: list[int] = []
-
-    def progress(undetermined: int) -> None:
-        if bars.stage not in (None, "refining"):
-            return  # the closing call, after the later stages
-        start[:] = start or [undetermined]
-        bars.show("refining", "cell", start[0] - undetermined, start[0])
 
     def revert_progress(done: int, total: int) -> None:
         bars.show("checking changes", "change", done, total)
@@ -195,7 +188,7 @@ def make(
                 effort=effort,
                 seed=seed,
                 title=title,
-                progress=progress,
+                progress=bars.refining,
                 polish_progress=polish_progress,
                 revert_progress=revert_progress,
             )
@@ -237,6 +230,20 @@ class _StageBars:
         self.quiet = quiet
         self.bar = None
         self.stage = None
+        self.start: int | None = None  # undetermined cells when refining began
+        self.best = 0
+
+    def refining(self, undetermined: int) -> None:
+        """Refinement's ``progress`` callback: cells determined so far."""
+        if self.stage not in (None, "refining"):
+            return  # the closing call, after the later stages
+        if self.start is None:
+            self.start = undetermined
+        # A move on a plateau may leave a few more cells undetermined for a
+        # while; the bar shows the most determined so far instead of starting
+        # over.
+        self.best = max(self.best, self.start - undetermined)
+        self.show("refining", "cell", self.best, self.start)
 
     def show(self, stage: str, unit: str, done: int, total: int) -> None:
         if self.quiet:
