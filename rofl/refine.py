@@ -40,7 +40,7 @@ import numpy as np
 
 from rofl.errors import PuzzleError, UnsolvableError
 from rofl.puzzle import Palette, Puzzle
-from rofl.solver.propagate import LineSolver, Packed, SolveResult, determined, full_mask
+from rofl.solver.propagate import LineSolver, Packed, SolveResult, Trajectory, determined, full_mask
 
 
 @dataclass(eq=False)
@@ -214,7 +214,10 @@ def refine(
                 changed = np.argwhere(polished.grid != original)
                 state, more = run.revert(polished, original, changed, revert_progress)
                 reverted += more
-    work, result = state.grid, state.result
+    work = state.grid
+    # Replayed solves count no sweeps: the difficulty figure comes from a
+    # plain solve (first in, first out) of the final grid.
+    result = solver.run(state.packed, run.full_masks.copy())
     if result.status != "solved":  # pragma: no cover - a grid's own clues cannot contradict
         msg = f"refinement ended in state {result.status!r}"
         raise UnsolvableError(msg)
@@ -250,6 +253,7 @@ class _State:
     grid: np.ndarray
     packed: Packed
     result: SolveResult
+    record: Trajectory | None = None  # how line logic got there, to replay for similar grids
 
 
 class _Run:
@@ -259,6 +263,7 @@ class _Run:
         self.solver = solver
         self.cost = cost
         self.full_masks = initial_masks_for(*shape, k)
+        self.k = k
         self.bits = np.int64(1) << np.arange(k, dtype=np.int64)
         self.verify = verify
         self.lazy_top = lazy_top
@@ -268,13 +273,22 @@ class _Run:
         self.iterations = 0
         self.when = np.full(shape, -1, dtype=np.int64)  # round in which each cell changed
 
-    def judge(self, grid: np.ndarray) -> _State:
-        """Judge a grid the honest way: its clues alone, from nothing known."""
+    def judge(self, grid: np.ndarray, near: _State | None = None) -> _State:
+        """Judge a grid the honest way: its clues alone, from nothing known.
+
+        With ``near``, a judged grid that differs from ``grid`` in a few
+        cells, the solve replays ``near``'s wherever the two puzzles agree
+        (:meth:`LineSolver.replay`): the same fixpoint for a fraction of the
+        line solves."""
         packed = Packed.from_grid(grid)
-        result = self.solver.run(packed, self.full_masks.copy())
+        base, changed = None, None
+        if near is not None and near.record is not None:
+            diff = grid != near.grid
+            base, changed = near.record, np.concatenate([diff.any(axis=1), diff.any(axis=0)])
+        result, record = self.solver.replay(packed, grid.shape, self.k, base, changed)
         self.line_solves += result.line_solves
         self.evaluations += 1
-        return _State(grid, packed, result)
+        return _State(grid, packed, result, record)
 
     def greedy(
         self, state: _State, frozen: np.ndarray, progress=None, verify: int | None = None, limit: int | None = None
@@ -287,6 +301,7 @@ class _Run:
         cost, bits = self.cost, self.bits
         verify = self.verify if verify is None else verify
         work, packed, result = state.grid, state.packed, state.result
+        current = state
         gain = np.full(work.shape, -1, dtype=np.int64)
         tighten = np.zeros(work.shape, dtype=np.float64)
         refresh = True
@@ -349,7 +364,7 @@ class _Run:
                     break
                 trial_grid = work.copy()
                 trial_grid[rows[i], cols[i]] = colours[i]
-                trial = self.judge(trial_grid)
+                trial = self.judge(trial_grid, current)
                 score = (trial.result.undetermined, key)
                 if best is None or score < best[0]:
                     best = (score, i, trial)
@@ -368,7 +383,7 @@ class _Run:
                 if len(batch) > 1:
                     trial_grid = work.copy()
                     trial_grid[rows[batch], cols[batch]] = colours[batch]
-                    batch_trial = self.judge(trial_grid)
+                    batch_trial = self.judge(trial_grid, current)
                     if batch_trial.result.undetermined <= new_undetermined:
                         chosen, trial, batched = batch, batch_trial, True
                         new_undetermined = batch_trial.result.undetermined
@@ -376,11 +391,12 @@ class _Run:
             self.when[rows[chosen], cols[chosen]] = self.iterations
             made += len(chosen)
             work, packed, result = trial.grid, trial.packed, trial.result
+            current = trial
             self.iterations += 1
             rounds += 1
             # Stale estimates misled us when the round gained little: refresh.
             refresh = batched or new_undetermined >= undetermined or rounds % self.refresh_every == 0
-        return _State(work, packed, result)
+        return current
 
     def fallback(self, state: _State, user_locked: np.ndarray) -> tuple[_State, int]:
         """Last resort: blank the line with the most undetermined cells until
@@ -403,7 +419,7 @@ class _Run:
                 work[~user_locked[:, line - h], line - h] = 0
             lines += 1
             self.iterations += 1
-            state = self.judge(work)
+            state = self.judge(work, state)
         return state, lines
 
     def revert(
@@ -447,7 +463,7 @@ class _Run:
                     run = run[: known_to_fail[0]]  # (the first one is not: see above)
                 trial_grid = state.grid.copy()
                 trial_grid[r[run], c[run]] = original[r[run], c[run]]
-                trial = self.judge(trial_grid)
+                trial = self.judge(trial_grid, state)
                 if trial.result.status == "solved":
                     state = trial
                     reverted += len(run)
@@ -505,7 +521,7 @@ class _Run:
             for r, c in undo - POLISH_RADIUS:
                 region[max(0, r) : r + 2 * POLISH_RADIUS + 1, max(0, c) : c + 2 * POLISH_RADIUS + 1] = True
             frozen = user_locked | (state.grid != original) | ~region
-            trial = self.greedy(self.judge(trial_grid), frozen, verify=POLISH_VERIFY, limit=len(undo) + 1)
+            trial = self.greedy(self.judge(trial_grid, state), frozen, verify=POLISH_VERIFY, limit=len(undo) + 1)
             if trial.result.status != "solved":
                 failures += 1
                 continue

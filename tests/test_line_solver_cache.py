@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from rofl.errors import PuzzleError
 from rofl.puzzle import Palette, Puzzle
 from rofl.solver import LineSolver, initial_masks, solve
+from rofl.solver.propagate import Packed
 
 PALETTE = Palette(["#ffffff", "#000000", "#ff0000", "#00ff00", "#0000ff"])
 
@@ -202,3 +203,55 @@ def test_lines_sharing_a_cache_set_do_not_evict_each_other():
         first = solver.solve(puzzle)
         again = solver.solve(puzzle)
         assert again.cache_misses == 0 and again.cache_hits == first.line_solves
+
+
+def _changed_lines(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    diff = a != b
+    return np.concatenate([diff.any(axis=1), diff.any(axis=0)])
+
+
+@settings(deadline=None, max_examples=150)
+@given(edit_sequences(), st.sampled_from([0.0, 0.001, 64.0]))
+def test_replaying_a_similar_solve_reaches_the_same_fixpoint(case, cache_mb):
+    # Each grid is solved by replaying the previous grid's record (itself a
+    # replay), and sometimes the record before that (more cells differ).
+    grids, n_colors = case
+    solver = LineSolver(cache_mb=cache_mb)
+    shape = grids[0].shape
+    records = []
+    for i, grid in enumerate(grids):
+        expected = solve(_puzzle(grid, n_colors))
+        packed = Packed.from_grid(grid)
+        bases = [None] + [j for j in (i - 1, i - 2) if j >= 0]
+        for j in bases:
+            base, changed = (None, None) if j is None else (records[j], _changed_lines(grid, grids[j]))
+            result, record = solver.replay(packed, shape, n_colors, base, changed)
+            assert result.status == expected.status
+            np.testing.assert_array_equal(result.masks, expected.masks)
+            assert record is not None
+        records.append(record)
+
+
+def test_replay_skips_the_lines_it_can_and_says_so_when_its_record_is_full():
+    rng = np.random.default_rng(3)
+    grid = _random_grid(rng, 30, 30, 2)
+    solver = LineSolver(cache_mb=0)
+    packed = Packed.from_grid(grid)
+    first, record = solver.replay(packed, grid.shape, 2, None, None)
+    assert first.line_solves >= 60 and len(record.line) > 0
+    # the same puzzle again: every recorded visit replays, nothing is solved
+    again, _ = solver.replay(packed, grid.shape, 2, record, np.zeros(60, dtype=bool))
+    assert again.line_solves == 0
+    np.testing.assert_array_equal(again.masks, first.masks)
+    # one cell off: far fewer line solves than from nothing
+    edited = grid.copy()
+    edited[4, 7] ^= 1
+    near, _ = solver.replay(Packed.from_grid(edited), grid.shape, 2, record, _changed_lines(edited, grid))
+    full = solve(_puzzle(edited, 2))
+    np.testing.assert_array_equal(near.masks, full.masks)
+    assert near.line_solves < full.line_solves
+    grid = edited
+    # a record without room: the solve is still right, the record is None
+    tight, none = solver.replay(Packed.from_grid(grid), grid.shape, 2, None, None, room=3)
+    assert none is None
+    np.testing.assert_array_equal(tight.masks, full.masks)

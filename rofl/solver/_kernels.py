@@ -493,6 +493,238 @@ def _propagate_trail(
     return SOLVED
 
 
+# ------------------------------------------------------- replaying a solve
+
+
+@njit(**JIT)
+def _replay(
+    masks,
+    lens,
+    cols,
+    offs,
+    clue_hash,
+    changed,
+    base_line,
+    base_start,
+    base_cell,
+    base_mask,
+    out_line,
+    out_start,
+    out_cell,
+    out_mask,
+    work_run,
+    work_fwd,
+    work_bwd,
+    cache_tag,
+    cache_io,
+    use_cache,
+    stats,
+):
+    """Line logic to a fixpoint from nothing known (``masks`` all full on
+    entry, narrowed in place), replaying the recorded solve of a similar
+    puzzle instead of solving every line again.
+
+    A recorded solve (a *trajectory*) lists its line visits in order: visit
+    ``v`` solved line ``base_line[v]`` and set cells ``base_cell[j]`` (flat
+    indices) to ``base_mask[j]`` for ``j`` in ``base_start[v]:base_start[v +
+    1]`` (none for a visit that deduced nothing).  ``changed`` flags the
+    lines whose clue may differ from the recorded puzzle's (a superset is
+    fine).
+
+    The replay walks the recorded visits in order and keeps a shadow copy of
+    the recorded puzzle's state.  A visit of a line whose clue is unchanged
+    and whose cells all equal the shadow's had exactly the recorded input,
+    so its recorded result holds as it is: it is applied without solving
+    anything.  Any other visit solves its line for real (through the line
+    cache), unless none of the line's cells changed since its last visit.
+    Each step is a sound line deduction for this puzzle, so the state never
+    loses a solution; afterwards every line changed since its last visit is
+    solved again until nothing changes (a first-in, first-out queue).  That
+    is a fixpoint reached from nothing known: the same one
+    :func:`_propagate` reaches, whatever the order.
+
+    This solve's visits are recorded in ``out_*`` (same layout; room for
+    ``out_line.shape[0]`` visits and ``out_cell.shape[0]`` cell changes),
+    so it can be replayed in turn.  ``stats``: line solves, 0 sweeps (no
+    generations here), cache hits and misses, the contradicting line,
+    visits recorded (-1 when the room ran out: the record is then
+    unusable), visits replayed without solving.  An empty trajectory with
+    every line flagged is a plain solve from nothing known.
+    """
+    height, width = masks.shape
+    n_lines = height + width
+    n_cells = height * width
+    nmax = max(height, width)
+    flat = masks.reshape(n_cells)
+    shadow = flat.copy()
+    off_shadow = np.zeros(n_lines, dtype=np.int64)  # cells differing from the shadow, per line
+    stale = np.ones(n_lines, dtype=np.bool_)  # not known to be at their fixpoint: changed since their last visit
+    buf = np.empty(nmax, dtype=np.int64)
+    res = np.empty(nmax, dtype=np.int64)
+    kmax = max(work_fwd.shape[0] - 1, 1)
+    slot = np.empty(kmax, dtype=np.int64)
+    gap = np.empty(kmax, dtype=np.int64)
+    color_slot = np.empty(64, dtype=np.int64)
+    capacity = out_cell.shape[0]
+    n_visits = 0
+    n_set = 0
+    recording = True
+    out_start[0] = 0
+    solves = 0
+    replayed = 0
+    for v in range(base_line.shape[0]):
+        line = base_line[v]
+        is_row = line < height
+        if off_shadow[line] == 0 and not changed[line]:
+            replayed += 1
+            d1 = base_start[v + 1]
+            if recording and (n_set + d1 - base_start[v] > capacity or n_visits == out_line.shape[0]):
+                recording = False
+            for j in range(base_start[v], d1):
+                cell = base_cell[j]
+                shadow[cell] = base_mask[j]
+                flat[cell] = base_mask[j]
+                stale[height + cell % width if is_row else cell // width] = True
+                if recording:
+                    out_cell[n_set] = cell
+                    out_mask[n_set] = base_mask[j]
+                    n_set += 1
+            stale[line] = False
+            if recording:
+                out_line[n_visits] = line
+                n_visits += 1
+                out_start[n_visits] = n_set
+            continue
+        # The shadow moves on; the line is solved for real if any of its
+        # cells changed since its last visit (else it is at its fixpoint).
+        for j in range(base_start[v], base_start[v + 1]):
+            cell = base_cell[j]
+            was = flat[cell] != shadow[cell]
+            shadow[cell] = base_mask[j]
+            if was != (flat[cell] != shadow[cell]):
+                step = -1 if was else 1
+                off_shadow[cell // width] += step
+                off_shadow[height + cell % width] += step
+        if not stale[line]:
+            continue
+        status, n_visits, n_set, recording = _replay_visit(
+            line, flat, shadow, off_shadow, stale, height, width, lens, cols, offs, clue_hash, buf, res,
+            work_run, slot, gap, work_fwd, work_bwd, color_slot, cache_tag, cache_io, use_cache, stats,
+            out_line, out_start, out_cell, out_mask, n_visits, n_set, recording,
+        )
+        solves += 1
+        if status == CONTRADICTION:
+            return _replay_end(stats, solves, line, n_visits, recording, replayed, CONTRADICTION)
+    # Then to a fixpoint: every line changed since its last visit.
+    queue = np.empty(n_lines, dtype=np.int64)
+    queued = np.zeros(n_lines, dtype=np.bool_)
+    head = 0
+    size = 0
+    for line in range(n_lines):
+        if stale[line]:
+            queued[line] = True
+            queue[size] = line
+            size += 1
+    while size > 0:
+        line = queue[head]
+        head = (head + 1) % n_lines
+        size -= 1
+        queued[line] = False
+        status, n_visits, n_set, recording = _replay_visit(
+            line, flat, shadow, off_shadow, stale, height, width, lens, cols, offs, clue_hash, buf, res,
+            work_run, slot, gap, work_fwd, work_bwd, color_slot, cache_tag, cache_io, use_cache, stats,
+            out_line, out_start, out_cell, out_mask, n_visits, n_set, recording,
+        )
+        solves += 1
+        if status == CONTRADICTION:
+            return _replay_end(stats, solves, line, n_visits, recording, replayed, CONTRADICTION)
+        # queue the lines this visit changed (marked stale by _replay_visit)
+        if line < height:
+            for i in range(width):
+                other = height + i
+                if stale[other] and not queued[other]:
+                    queued[other] = True
+                    queue[(head + size) % n_lines] = other
+                    size += 1
+        else:
+            for i in range(height):
+                if stale[i] and not queued[i]:
+                    queued[i] = True
+                    queue[(head + size) % n_lines] = i
+                    size += 1
+    status = SOLVED
+    for cell in range(n_cells):
+        m = flat[cell]
+        if m == 0:
+            status = CONTRADICTION
+            break
+        if m & (m - 1):
+            status = STALLED
+    return _replay_end(stats, solves, -1, n_visits, recording, replayed, status)
+
+
+@njit(**JIT)
+def _replay_visit(
+    line, flat, shadow, off_shadow, stale, height, width, lens, cols, offs, clue_hash, buf, res,
+    work_run, slot, gap, work_fwd, work_bwd, color_slot, cache_tag, cache_io, use_cache, stats,
+    out_line, out_start, out_cell, out_mask, n_visits, n_set, recording,
+):
+    """Solve one line for real during :func:`_replay`: narrow its cells,
+    keep the per-line count of cells off the shadow, mark crossing lines
+    stale and record the visit.  Returns the status (SOLVED for "went
+    fine"), the record's new lengths and whether it still records."""
+    is_row = line < height
+    n = width if is_row else height
+    for i in range(n):
+        buf[i] = flat[line * width + i] if is_row else flat[i * width + line - height]
+    ok, hit, same = _cached_line(
+        buf, n, lens, cols, offs[line], offs[line + 1], clue_hash[line], res, work_run, slot, gap,
+        work_fwd, work_bwd, color_slot, cache_tag, cache_io, use_cache,
+    )
+    if hit:
+        stats[ST_HITS] += 1
+    else:
+        stats[ST_MISSES] += 1
+    stale[line] = False
+    if not ok:
+        return CONTRADICTION, n_visits, n_set, recording
+    for i in range(n):
+        if same or res[i] == buf[i]:
+            continue
+        cell = line * width + i if is_row else i * width + line - height
+        was = flat[cell] != shadow[cell]
+        flat[cell] = res[i]
+        if was != (flat[cell] != shadow[cell]):
+            step = -1 if was else 1
+            off_shadow[cell // width] += step
+            off_shadow[height + cell % width] += step
+        stale[height + i if is_row else i] = True
+        if recording:
+            if n_set == out_cell.shape[0]:
+                recording = False
+            else:
+                out_cell[n_set] = cell
+                out_mask[n_set] = res[i]
+                n_set += 1
+    if recording and n_visits == out_line.shape[0]:
+        recording = False
+    if recording:  # even when nothing changed: a later replay learns the line was at its fixpoint
+        out_line[n_visits] = line
+        n_visits += 1
+        out_start[n_visits] = n_set
+    return SOLVED, n_visits, n_set, recording
+
+
+@njit(**JIT)
+def _replay_end(stats, solves, bad_line, n_visits, recording, replayed, status):
+    stats[ST_LINE_SOLVES] = solves
+    stats[ST_SWEEPS] = 0
+    stats[ST_BAD_LINE] = bad_line
+    stats[ST_TRAIL] = n_visits if recording else -1
+    stats[ST_NEWLY] = replayed
+    return status
+
+
 # ------------------------------------------------------------ clues of a grid
 
 

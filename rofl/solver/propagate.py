@@ -258,6 +258,98 @@ class LineSolver:
             bad_line=bad if bad >= 0 else None,
         )
 
+    def replay(
+        self,
+        packed: Packed,
+        shape: tuple[int, int],
+        n_colors: int,
+        base: Trajectory | None,
+        changed: np.ndarray | None,
+        *,
+        room: int | None = None,
+    ) -> tuple[SolveResult, Trajectory | None]:
+        """Line logic from nothing known, replaying the recorded solve ``base``
+        of a similar puzzle: the lines whose clue is unchanged and whose cells
+        are as they were in that solve take its recorded results without
+        solving anything.  Same fixpoint as :meth:`run` from full masks
+        (``sweeps`` is 0: no generations here); see ``_kernels._replay``.
+
+        Parameters
+        ----------
+        packed : Packed
+            The puzzle's clues.
+        shape : (H, W)
+        n_colors : int
+        base : Trajectory or None
+            A recorded solve of a puzzle of the same shape and colours (None:
+            solve every line).
+        changed : (H + W,) bool array
+            Lines whose clue may differ from ``base``'s puzzle (ignored
+            without ``base``).
+
+        room : int, optional
+            Cell changes the record of this solve may hold; by default
+            ``min(K - 1, 8)`` per cell, which only a solve of more than 9
+            colours can exceed.
+
+        Returns
+        -------
+        SolveResult, and the record of this solve (None if it did not fit
+        its room).
+        """
+        from rofl.solver import _kernels as k
+
+        height, width = shape
+        masks = np.full(shape, full_mask(n_colors), dtype=np.int64)
+        if base is None:
+            base = Trajectory.empty()
+            changed = np.ones(height + width, dtype=bool)
+        self.prepare(packed.kmax, masks)
+        capacity = height * width * max(1, min(n_colors - 1, 8)) if room is None else room
+        # every visit but the first of each line follows a cell change
+        out_line = np.empty(capacity + height + width, dtype=np.int64)
+        out_start = np.empty(capacity + height + width + 1, dtype=np.int64)
+        out_cell = np.empty(capacity, dtype=np.int64)
+        out_mask = np.empty(capacity, dtype=np.int64)
+        stats = np.zeros(k.N_STATS, dtype=np.int64)
+        status = k._replay(
+            masks,
+            packed.lens,
+            packed.cols,
+            packed.offs,
+            packed.clue_hash,
+            np.ascontiguousarray(changed, dtype=np.bool_),
+            base.line,
+            base.start,
+            base.cell,
+            base.mask,
+            out_line,
+            out_start,
+            out_cell,
+            out_mask,
+            *self._work(),
+            stats,
+        )
+        self.hits += int(stats[k.ST_HITS])
+        self.misses += int(stats[k.ST_MISSES])
+        bad = int(stats[k.ST_BAD_LINE])
+        result = SolveResult(
+            puzzle=None,
+            status=STATUS_NAMES[status],
+            masks=masks,
+            line_solves=int(stats[k.ST_LINE_SOLVES]),
+            sweeps=0,
+            cache_hits=int(stats[k.ST_HITS]),
+            cache_misses=int(stats[k.ST_MISSES]),
+            bad_line=bad if bad >= 0 else None,
+        )
+        visits = int(stats[k.ST_TRAIL])
+        if visits < 0:
+            return result, None
+        n_set = int(out_start[visits])
+        record = Trajectory(out_line[:visits], out_start[: visits + 1], out_cell[:n_set], out_mask[:n_set])
+        return result, record
+
     def estimate_moves(
         self, grid: np.ndarray, masks: np.ndarray, packed: Packed, moves: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -311,6 +403,24 @@ class LineSolver:
         self.hits += int(totals[1])
         self.misses += int(totals[2])
         return newly, status, entropy
+
+
+@dataclass(frozen=True)
+class Trajectory:
+    """A recorded line-logic solve (see :meth:`LineSolver.replay`): visit
+    ``v`` solved line ``line[v]`` and set the flat cells
+    ``cell[start[v]:start[v + 1]]`` to ``mask[start[v]:start[v + 1]]``
+    (none when it deduced nothing)."""
+
+    line: np.ndarray
+    start: np.ndarray
+    cell: np.ndarray
+    mask: np.ndarray
+
+    @classmethod
+    def empty(cls) -> Trajectory:
+        none = np.zeros(0, dtype=np.int64)
+        return cls(none, np.zeros(1, dtype=np.int64), none, none)
 
 
 @dataclass(frozen=True)
