@@ -572,6 +572,11 @@ def _replay(
     out_start[0] = 0
     solves = 0
     replayed = 0
+    # what _replay_visit reads and writes
+    state = (flat, shadow, off_shadow, stale, height, width)
+    clues = (lens, cols, offs, clue_hash)
+    work = (buf, res, work_run, slot, gap, work_fwd, work_bwd, color_slot, cache_tag, cache_io, use_cache, stats)
+    record = (out_line, out_start, out_cell, out_mask)
     for v in range(base_line.shape[0]):
         line = base_line[v]
         is_row = line < height
@@ -607,11 +612,7 @@ def _replay(
                 off_shadow[height + cell % width] += step
         if not stale[line]:
             continue
-        status, n_visits, n_set, recording = _replay_visit(
-            line, flat, shadow, off_shadow, stale, height, width, lens, cols, offs, clue_hash, buf, res,
-            work_run, slot, gap, work_fwd, work_bwd, color_slot, cache_tag, cache_io, use_cache, stats,
-            out_line, out_start, out_cell, out_mask, n_visits, n_set, recording,
-        )
+        status, n_visits, n_set, recording = _replay_visit(line, state, clues, work, record, n_visits, n_set, recording)
         solves += 1
         if status == CONTRADICTION:
             return _replay_end(stats, solves, line, n_visits, recording, replayed, CONTRADICTION)
@@ -630,11 +631,7 @@ def _replay(
         head = (head + 1) % n_lines
         size -= 1
         queued[line] = False
-        status, n_visits, n_set, recording = _replay_visit(
-            line, flat, shadow, off_shadow, stale, height, width, lens, cols, offs, clue_hash, buf, res,
-            work_run, slot, gap, work_fwd, work_bwd, color_slot, cache_tag, cache_io, use_cache, stats,
-            out_line, out_start, out_cell, out_mask, n_visits, n_set, recording,
-        )
+        status, n_visits, n_set, recording = _replay_visit(line, state, clues, work, record, n_visits, n_set, recording)
         solves += 1
         if status == CONTRADICTION:
             return _replay_end(stats, solves, line, n_visits, recording, replayed, CONTRADICTION)
@@ -664,15 +661,15 @@ def _replay(
 
 
 @njit(**JIT)
-def _replay_visit(
-    line, flat, shadow, off_shadow, stale, height, width, lens, cols, offs, clue_hash, buf, res,
-    work_run, slot, gap, work_fwd, work_bwd, color_slot, cache_tag, cache_io, use_cache, stats,
-    out_line, out_start, out_cell, out_mask, n_visits, n_set, recording,
-):
+def _replay_visit(line, state, clues, work, record, n_visits, n_set, recording):
     """Solve one line for real during :func:`_replay`: narrow its cells,
     keep the per-line count of cells off the shadow, mark crossing lines
     stale and record the visit.  Returns the status (SOLVED for "went
     fine"), the record's new lengths and whether it still records."""
+    flat, shadow, off_shadow, stale, height, width = state
+    lens, cols, offs, clue_hash = clues
+    buf, res, work_run, slot, gap, work_fwd, work_bwd, color_slot, cache_tag, cache_io, use_cache, stats = work
+    out_line, out_start, out_cell, out_mask = record
     is_row = line < height
     n = width if is_row else height
     for i in range(n):
