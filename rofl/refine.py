@@ -60,7 +60,8 @@ class Refinement:
     evaluations : int
         Candidate grids solved in all.
     line_solves : int
-        Line solves spent over the whole run (cache hits included).
+        Line solves spent over the whole run (cache hits included; line
+        visits a replay takes from a recorded solve are not solves).
     sweeps : int
         Sweeps of the final solve: the puzzle's difficulty.
     fallback_lines : int
