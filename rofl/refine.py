@@ -2,9 +2,11 @@
 uniquely solvable by line logic.
 
 The solver reads clues only: every candidate grid is judged by deriving its
-clues and line-solving them from scratch (with :class:`LineSolver`'s cache of
-line results, so a grid that differs in one cell costs a fraction of a full
-solve).  A puzzle that line logic solves completely has exactly one solution.
+clues and line-solving them from nothing known -- replaying the recorded
+solve of the judged grid it came from (:meth:`LineSolver.replay`) and
+through :class:`LineSolver`'s cache of line results, so a grid that differs
+in one cell costs a fraction of a full solve.  A puzzle that line logic
+solves completely has exactly one solution.
 
 The passes (the README's "Refinement" section has the figures)
 ----------------------------------------------------------------

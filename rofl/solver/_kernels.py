@@ -483,13 +483,18 @@ def _propagate_trail(
     stats[6] = newly
     if undetermined_before >= 0:  # no mask became 0 (every line solve succeeded)
         return SOLVED if newly == undetermined_before else STALLED
-    for r in range(height):
-        for c in range(width):
-            m = masks[r, c]
-            if m == 0:
-                return CONTRADICTION
-            if m & (m - 1):
-                return STALLED
+    return _status(masks.reshape(height * width))
+
+
+@njit(**JIT)
+def _status(flat):
+    """SOLVED, STALLED or CONTRADICTION for a fixpoint's masks (flat)."""
+    for i in range(flat.shape[0]):
+        m = flat[i]
+        if m == 0:
+            return CONTRADICTION
+        if m & (m - 1):
+            return STALLED
     return SOLVED
 
 
@@ -548,30 +553,23 @@ def _replay(
     so it can be replayed in turn.  ``stats``: line solves, 0 sweeps (no
     generations here), cache hits and misses, the contradicting line,
     visits recorded (-1 when the room ran out: the record is then
-    unusable), visits replayed without solving.  An empty trajectory with
+    unusable).  An empty trajectory with
     every line flagged is a plain solve from nothing known.
     """
     height, width = masks.shape
     n_lines = height + width
     n_cells = height * width
-    nmax = max(height, width)
     flat = masks.reshape(n_cells)
     shadow = flat.copy()
     off_shadow = np.zeros(n_lines, dtype=np.int64)  # cells differing from the shadow, per line
     stale = np.ones(n_lines, dtype=np.bool_)  # not known to be at their fixpoint: changed since their last visit
-    buf = np.empty(nmax, dtype=np.int64)
-    res = np.empty(nmax, dtype=np.int64)
-    kmax = max(work_fwd.shape[0] - 1, 1)
-    slot = np.empty(kmax, dtype=np.int64)
-    gap = np.empty(kmax, dtype=np.int64)
-    color_slot = np.empty(64, dtype=np.int64)
+    buf, res, slot, gap, color_slot, queue, _, queued = _propagation_scratch(masks.shape, work_fwd.shape[0] - 1)
     capacity = out_cell.shape[0]
     n_visits = 0
     n_set = 0
     recording = True
     out_start[0] = 0
     solves = 0
-    replayed = 0
     # what _replay_visit reads and writes
     state = (flat, shadow, off_shadow, stale, height, width)
     clues = (lens, cols, offs, clue_hash)
@@ -581,7 +579,6 @@ def _replay(
         line = base_line[v]
         is_row = line < height
         if off_shadow[line] == 0 and not changed[line]:
-            replayed += 1
             d1 = base_start[v + 1]
             if recording and (n_set + d1 - base_start[v] > capacity or n_visits == out_line.shape[0]):
                 recording = False
@@ -615,10 +612,8 @@ def _replay(
         status, n_visits, n_set, recording = _replay_visit(line, state, clues, work, record, n_visits, n_set, recording)
         solves += 1
         if status == CONTRADICTION:
-            return _replay_end(stats, solves, line, n_visits, recording, replayed, CONTRADICTION)
+            return _replay_end(stats, solves, line, n_visits, recording, CONTRADICTION)
     # Then to a fixpoint: every line changed since its last visit.
-    queue = np.empty(n_lines, dtype=np.int64)
-    queued = np.zeros(n_lines, dtype=np.bool_)
     head = 0
     size = 0
     for line in range(n_lines):
@@ -634,7 +629,7 @@ def _replay(
         status, n_visits, n_set, recording = _replay_visit(line, state, clues, work, record, n_visits, n_set, recording)
         solves += 1
         if status == CONTRADICTION:
-            return _replay_end(stats, solves, line, n_visits, recording, replayed, CONTRADICTION)
+            return _replay_end(stats, solves, line, n_visits, recording, CONTRADICTION)
         # queue the lines this visit changed (marked stale by _replay_visit)
         if line < height:
             for i in range(width):
@@ -649,15 +644,7 @@ def _replay(
                     queued[i] = True
                     queue[(head + size) % n_lines] = i
                     size += 1
-    status = SOLVED
-    for cell in range(n_cells):
-        m = flat[cell]
-        if m == 0:
-            status = CONTRADICTION
-            break
-        if m & (m - 1):
-            status = STALLED
-    return _replay_end(stats, solves, -1, n_visits, recording, replayed, status)
+    return _replay_end(stats, solves, -1, n_visits, recording, _status(flat))
 
 
 @njit(**JIT)
@@ -713,12 +700,11 @@ def _replay_visit(line, state, clues, work, record, n_visits, n_set, recording):
 
 
 @njit(**JIT)
-def _replay_end(stats, solves, bad_line, n_visits, recording, replayed, status):
+def _replay_end(stats, solves, bad_line, n_visits, recording, status):
     stats[ST_LINE_SOLVES] = solves
     stats[ST_SWEEPS] = 0
     stats[ST_BAD_LINE] = bad_line
     stats[ST_TRAIL] = n_visits if recording else -1
-    stats[ST_NEWLY] = replayed
     return status
 
 

@@ -244,6 +244,12 @@ class LineSolver:
             *self._work(),
             stats,
         )
+        return self._result(status, masks, stats, puzzle)
+
+    def _result(self, status: int, masks: np.ndarray, stats: np.ndarray, puzzle: Puzzle | None) -> SolveResult:
+        """A kernel's outcome as a :class:`SolveResult`; counts its cache hits and misses."""
+        from rofl.solver import _kernels as k
+
         self.hits += int(stats[k.ST_HITS])
         self.misses += int(stats[k.ST_MISSES])
         bad = int(stats[k.ST_BAD_LINE])
@@ -286,7 +292,6 @@ class LineSolver:
         changed : (H + W,) bool array
             Lines whose clue may differ from ``base``'s puzzle (ignored
             without ``base``).
-
         room : int, optional
             Cell changes the record of this solve may hold; by default
             ``min(K - 1, 8)`` per cell, which only a solve of more than 9
@@ -330,19 +335,7 @@ class LineSolver:
             *self._work(),
             stats,
         )
-        self.hits += int(stats[k.ST_HITS])
-        self.misses += int(stats[k.ST_MISSES])
-        bad = int(stats[k.ST_BAD_LINE])
-        result = SolveResult(
-            puzzle=None,
-            status=STATUS_NAMES[status],
-            masks=masks,
-            line_solves=int(stats[k.ST_LINE_SOLVES]),
-            sweeps=0,
-            cache_hits=int(stats[k.ST_HITS]),
-            cache_misses=int(stats[k.ST_MISSES]),
-            bad_line=bad if bad >= 0 else None,
-        )
+        result = self._result(status, masks, stats, None)  # the kernel counts 0 sweeps
         visits = int(stats[k.ST_TRAIL])
         if visits < 0:
             return result, None
