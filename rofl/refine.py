@@ -26,7 +26,8 @@ The passes (the README's "Refinement" section has the figures)
    stays blank and an all-blank picture is trivially solvable, so this ends.
 3. Revert (:meth:`_Run.revert`): put back every change whose original colour
    keeps the puzzle line-solvable, latest first, until no single change can
-   go back.
+   go back.  Most trials fail; a failure certificate (:meth:`_Run._still_fails`)
+   proves most of those failures without a solve.
 4. Polish (:meth:`_Run.polish`): iterated local repair -- undo a few nearby
    changes, mend the picture near them with the greedy loop, revert, keep
    the outcome unless it changes more cells -- then one more revert pass.
@@ -199,7 +200,7 @@ def refine(
         msg = f"polish must be a finite number >= 0, not {polish!r}"
         raise PuzzleError(msg)
     solver = solver if solver is not None else LineSolver()
-    run = _Run(solver, cost, work.shape, k, verify=verify, lazy_top=lazy_top, refresh_every=refresh_every)
+    run = _Run(solver, cost, work, verify=verify, lazy_top=lazy_top, refresh_every=refresh_every)
 
     state = run.judge(work)
     state = run.greedy(state, user_locked.copy(), progress)
@@ -208,14 +209,14 @@ def refine(
     polish_rounds = 0
     if state.result.status == "solved" and fallback_lines == 0:
         # Later changes often make earlier ones unnecessary.
-        state, reverted = run.revert(state, original, np.argwhere(state.grid != original), revert_progress)
+        state, reverted = run.revert(state, np.argwhere(state.grid != original), revert_progress)
         if polish > 0:
-            polished, polish_rounds = run.polish(state, original, user_locked, polish, seed, polish_progress)
+            polished, polish_rounds = run.polish(state, user_locked, polish, seed, polish_progress)
             if polished is not state:
                 # Polishing reverts near its repairs only: one last full pass
                 # leaves no change that could go back on its own.
                 changed = np.argwhere(polished.grid != original)
-                state, more = run.revert(polished, original, changed, revert_progress)
+                state, more = run.revert(polished, changed, revert_progress)
                 reverted += more
     work = state.grid
     # Replayed solves count no sweeps: the difficulty figure comes from a
@@ -246,6 +247,8 @@ def refine(
 POLISH_VERIFY = 4  # candidates judged per greedy round of a repair
 POLISH_RADIUS = 6  # a repair changes cells at most this far from the undone ones
 POLISH_UNDO = 3  # at most this many changes undone per attempt
+FAILURE_REUSE = 64  # cells a grid may differ from a failure's certificate for it to be tried
+FAILURE_BYTES = 64 << 20  # memory for those certificates
 POLISH_EXTRA = 8  # attempts on top of one per changed cell
 
 
@@ -259,12 +262,31 @@ class _State:
     record: Trajectory | None = None  # how line logic got there, to replay for similar grids
 
 
+@dataclass(frozen=True)
+class _Failure:
+    """A grid in which putting a change back left line logic stalled: the
+    grid's cells that differ from the original (flat indices and colours)
+    and its stalled fixpoint's undetermined cells (flat indices and masks;
+    every other cell is determined to the grid's colour)."""
+
+    diff: np.ndarray
+    colours: np.ndarray
+    open_: np.ndarray
+    masks: np.ndarray
+
+    @property
+    def nbytes(self) -> int:
+        return self.diff.nbytes + self.colours.nbytes + self.open_.nbytes + self.masks.nbytes
+
+
 class _Run:
     """One refinement: the solver, the costs and the work counters."""
 
-    def __init__(self, solver: LineSolver, cost: np.ndarray, shape, k: int, *, verify, lazy_top, refresh_every):
+    def __init__(self, solver: LineSolver, cost: np.ndarray, original: np.ndarray, *, verify, lazy_top, refresh_every):
         self.solver = solver
         self.cost = cost
+        self.original = original.copy()  # the picture before any change
+        shape, k = original.shape, cost.shape[2]
         self.full_masks = initial_masks_for(*shape, k)
         self.k = k
         self.bits = np.int64(1) << np.arange(k, dtype=np.int64)
@@ -275,6 +297,10 @@ class _Run:
         self.evaluations = 0
         self.iterations = 0
         self.when = np.full(shape, -1, dtype=np.int64)  # round in which each cell changed
+        # Per changed cell, proof that putting it back failed in a recent grid
+        # (oldest first, FAILURE_BYTES of them at most).
+        self.failures: dict[tuple[int, int], _Failure] = {}
+        self.failure_bytes = 0
 
     def judge(self, grid: np.ndarray, near: _State | None = None) -> _State:
         """Judge a grid the honest way: its clues alone, from nothing known.
@@ -390,6 +416,10 @@ class _Run:
                     if batch_trial.result.undetermined <= new_undetermined:
                         chosen, trial, batched = batch, batch_trial, True
                         new_undetermined = batch_trial.result.undetermined
+            # The stalled grid before this round is where putting these
+            # cells back would lead: proof that the revert pass cannot.
+            cells = list(zip(rows[chosen].tolist(), cols[chosen].tolist(), strict=True))
+            self._remember_failure(cells, work, result.masks)
             frozen[rows[chosen], cols[chosen]] = True
             self.when[rows[chosen], cols[chosen]] = self.iterations
             made += len(chosen)
@@ -426,7 +456,7 @@ class _Run:
         return state, lines
 
     def revert(
-        self, state: _State, original: np.ndarray, cells: np.ndarray, progress: Callable[[int, int], None] | None = None
+        self, state: _State, cells: np.ndarray, progress: Callable[[int, int], None] | None = None
     ) -> tuple[_State, int]:
         """Put back every one of ``cells`` (changed, ``(N, 2)``) whose original
         colour keeps the puzzle line-solvable.  ``progress`` is called with
@@ -440,6 +470,7 @@ class _Run:
         tried again until a pass puts none back."""
         if len(cells) == 0:
             return state, 0
+        original = self.original
         r, c = cells[:, 0], cells[:, 1]
         saving = self.cost[r, c, state.grid[r, c]] - self.cost[r, c, original[r, c]]
         todo = np.lexsort((-saving, -self.when[r, c]))
@@ -466,6 +497,12 @@ class _Run:
                     run = run[: known_to_fail[0]]  # (the first one is not: see above)
                 trial_grid = state.grid.copy()
                 trial_grid[r[run], c[run]] = original[r[run], c[run]]
+                cell = (int(r[run[0]]), int(c[run[0]]))
+                if len(run) == 1 and self._still_fails(cell, trial_grid):
+                    failed_at[todo[i]] = reverted
+                    kept.append(todo[i])
+                    i += 1
+                    continue
                 trial = self.judge(trial_grid, state)
                 if trial.result.status == "solved":
                     state = trial
@@ -475,6 +512,7 @@ class _Run:
                 elif size > 1:
                     size //= 2
                 else:
+                    self._remember_failure([cell], trial_grid, trial.result.masks)
                     failed_at[todo[i]] = reverted
                     kept.append(todo[i])
                     i += 1
@@ -484,7 +522,6 @@ class _Run:
     def polish(
         self,
         state: _State,
-        original: np.ndarray,
         user_locked: np.ndarray,
         effort: float,
         seed: int,
@@ -497,8 +534,9 @@ class _Run:
 
         Makes about ``effort`` attempts per changed cell, and stops early
         after as many attempts in a row without fewer changes."""
+        original = self.original
         rng = np.random.default_rng(seed)
-        best_cost = self._visible(state.grid, original)
+        best_cost = self._visible(state.grid)
         attempts = int(np.ceil(effort * (np.count_nonzero(state.grid != original) + POLISH_EXTRA)))
         rounds = 0
         failures = 0
@@ -533,9 +571,9 @@ class _Run:
             touched = trial.grid != state.grid
             touched[undo[:, 0], undo[:, 1]] = True
             near = (trial.grid != original) & (touched.any(axis=1)[:, None] | touched.any(axis=0)[None, :])
-            trial, _ = self.revert(trial, original, np.argwhere(near))
+            trial, _ = self.revert(trial, np.argwhere(near))
             n_old, n_new = np.count_nonzero(state.grid != original), np.count_nonzero(trial.grid != original)
-            trial_cost = self._visible(trial.grid, original)
+            trial_cost = self._visible(trial.grid)
             if n_new < n_old or (n_new == n_old and trial_cost <= best_cost):
                 failures = 0 if n_new < n_old else failures + 1
                 state, best_cost = trial, trial_cost
@@ -543,9 +581,66 @@ class _Run:
                 failures += 1
         return state, rounds
 
-    def _visible(self, grid: np.ndarray, original: np.ndarray) -> float:
+    def _remember_failure(self, cells, grid: np.ndarray, masks: np.ndarray) -> None:
+        """Keep the stalled fixpoint ``masks`` of ``grid``, in which each of
+        ``cells`` has its original colour, as a certificate that putting
+        them back fails (see :meth:`_still_fails`): the grid as its cells
+        that differ from the original, and the fixpoint's undetermined
+        cells."""
+        flat_grid, flat_masks = grid.ravel(), masks.ravel()
+        diff = np.flatnonzero(flat_grid != self.original.ravel())
+        open_ = np.flatnonzero((flat_masks & (flat_masks - 1)) != 0)
+        failure = _Failure(diff, flat_grid[diff], open_, flat_masks[open_])
+        for cell in cells:
+            self._forget(cell)
+            self.failures[cell] = failure
+            self.failure_bytes += failure.nbytes
+        while self.failure_bytes > FAILURE_BYTES:
+            self._forget(next(iter(self.failures)))
+
+    def _forget(self, cell) -> None:
+        failure = self.failures.pop(cell, None)
+        if failure is not None:
+            self.failure_bytes -= failure.nbytes
+
+    def _still_fails(self, cell, grid: np.ndarray) -> bool:
+        """Whether putting ``cell`` back, giving ``grid``, provably leaves the
+        puzzle ambiguous again, without a full solve.
+
+        The certificate: the stalled fixpoint ``M`` of the last grid ``G``
+        in which putting ``cell`` back failed.  Widen ``M`` by ``grid``'s
+        colours where ``grid`` differs from ``G`` and propagate from there
+        with the rows and columns of those cells queued (every other line is
+        unchanged and at its fixpoint in ``M``).  That reaches a fixpoint of
+        ``grid``'s puzzle which contains ``grid``; propagation from nothing
+        known reaches the greatest fixpoint, which contains every other
+        one.  So when this one still has an undetermined cell, so has line
+        logic's answer: the trial fails.  Otherwise it proves nothing and the
+        trial is judged."""
+        failure = self.failures.get(cell)
+        if failure is None:
+            return False
+        height, width = grid.shape
+        before = self.original.ravel().copy()
+        before[failure.diff] = failure.colours
+        flat = grid.ravel()
+        moved = np.flatnonzero(flat != before)
+        if len(moved) > FAILURE_REUSE:
+            return False  # too far from the certificate to be cheaper than a solve
+        masks = self.bits[before]
+        masks[failure.open_] = failure.masks
+        masks[moved] |= self.bits[flat[moved]]
+        queue = np.unique(np.concatenate([moved // width, height + moved % width]))
+        result = self.solver.run(Packed.from_grid(grid), masks.reshape(height, width), queue)
+        self.line_solves += result.line_solves
+        if result.status != "stalled":
+            return False
+        self._remember_failure([cell], grid, result.masks)  # a nearer certificate for next time
+        return True
+
+    def _visible(self, grid: np.ndarray) -> float:
         rows, cols = np.indices(grid.shape)
-        return float((self.cost[rows, cols, grid] - self.cost[rows, cols, original]).sum())
+        return float((self.cost[rows, cols, grid] - self.cost[rows, cols, self.original]).sum())
 
 
 def _cheapest_moves(

@@ -217,3 +217,56 @@ def test_progress_of_every_stage():
     assert passes[0] == 0 and len(passes) >= 2
     for a, b in zip(passes, [*passes[1:], len(checks)], strict=True):
         assert [done for done, _ in checks[a:b]] == sorted(done for done, _ in checks[a:b])
+
+
+def _checked_certificates(monkeypatch):
+    """Make every failure certificate that refinement trusts be checked by a
+    plain solve of the trial grid; returns the list of (proved, stalled)."""
+    from rofl import refine as refine_module
+
+    seen = []
+    trusted = refine_module._Run._still_fails
+
+    def still_fails(self, cell, grid):
+        proved = trusted(self, cell, grid)
+        if proved:
+            seen.append(solve(Puzzle.from_grid(grid, PALETTES[self.k])).status)
+        return proved
+
+    monkeypatch.setattr(refine_module._Run, "_still_fails", still_fails)
+    return seen
+
+
+@pytest.mark.parametrize("name", ["noise", "noise-4", "checkerboard-3"])
+def test_a_proof_that_a_change_cannot_go_back_is_never_wrong(name, monkeypatch):
+    seen = _checked_certificates(monkeypatch)
+    grid = ADVERSARIAL[name]
+    refine(grid, PALETTES[max(2, int(grid.max()) + 1)])
+    assert len(seen) > 10  # the certificates did skip solves
+    assert set(seen) == {"stalled"}
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    st.integers(2, 4).flatmap(
+        lambda k: st.tuples(
+            st.just(k),
+            arrays(np.uint8, st.tuples(st.integers(3, 14), st.integers(3, 14)), elements=st.integers(0, k - 1)),
+        )
+    )
+)
+def test_failure_certificates_only_save_time(case):
+    # Trusting certificates changes no decision: without them (every trial
+    # judged by a solve) refinement makes exactly the same picture.
+    from rofl import refine as refine_module
+
+    k, grid = case
+    with_proofs = refine(grid, PALETTES[k])
+    saved = refine_module.FAILURE_REUSE
+    refine_module.FAILURE_REUSE = -1  # no certificate is close enough
+    try:
+        without = refine(grid, PALETTES[k])
+    finally:
+        refine_module.FAILURE_REUSE = saved
+    np.testing.assert_array_equal(with_proofs.grid, without.grid)
+    assert with_proofs.evaluations <= without.evaluations
