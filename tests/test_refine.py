@@ -270,3 +270,64 @@ def test_failure_certificates_only_save_time(case):
         refine_module.FAILURE_REUSE = saved
     np.testing.assert_array_equal(with_proofs.grid, without.grid)
     assert with_proofs.evaluations <= without.evaluations
+
+
+def _log_arrangements(cells, clue) -> float:
+    import naive
+
+    fits = (all((m >> v) & 1 for m, v in zip(cells, line, strict=True)) for line in naive.placements(len(cells), clue))
+    n = sum(fits)
+    return float(np.log(n)) if n else -np.inf
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.integers(2, 3).flatmap(
+        lambda k: st.tuples(
+            st.just(k),
+            arrays(np.uint8, st.tuples(st.integers(2, 7), st.integers(2, 7)), elements=st.integers(0, k - 1)),
+        )
+    )
+)
+def test_move_estimates_match_a_slow_reference(case):
+    # Every move's estimate is line logic resumed from the stalled state with
+    # the changed clues (swept to its fixpoint by the naive solver), and its
+    # entropy is the change of the row's and column's log arrangement counts.
+    # The second call answers the counts from the memo.
+    import naive
+
+    from rofl.solver.propagate import Packed
+
+    k, grid = case
+    palette = PALETTES[k]
+    height = grid.shape[0]
+    solver = LineSolver()
+    masks = np.full(grid.shape, (1 << k) - 1, dtype=np.int64)
+    solver.run(Packed.from_grid(grid), masks)
+    moves = [
+        (r, c, colour)
+        for r, c in np.argwhere((masks & (masks - 1)) != 0)
+        for colour in range(k)
+        if colour != grid[r, c] and (masks[r, c] >> colour) & 1
+    ]
+    if not moves:
+        return
+    moves = np.array(moves, dtype=np.int64)
+    packed = Packed.from_grid(grid)
+    results = [s.estimate_moves(grid, masks, packed, moves) for s in (solver, solver, LineSolver(cache_mb=0))]
+    before = Puzzle.from_grid(grid, palette)
+    for m, (r, c, colour) in enumerate(moves):
+        changed = grid.copy()
+        changed[r, c] = colour
+        puzzle = Puzzle.from_grid(changed, palette)
+        status, after = naive.propagate(puzzle, start=masks)
+        assert status != "contradiction"
+        newly = int(np.count_nonzero(((after & (after - 1)) == 0) & ((masks & (masks - 1)) != 0)))
+        entropy = 0.0
+        for line, cells_before, cells_after in ((r, masks[r], after[r]), (height + c, masks[:, c], after[:, c])):
+            entropy += _log_arrangements(cells_after, puzzle.clue(line))
+            entropy -= _log_arrangements(cells_before, before.clue(line))
+        for got_newly, got_status, got_entropy in results:
+            assert got_newly[m] == newly
+            assert got_status[m] == ("solved", "stalled").index(status)
+            assert got_entropy[m] == pytest.approx(entropy, abs=1e-9)

@@ -823,6 +823,34 @@ def _line_log_count(cells, n, lens, cols, g0, g1, cnt):
 
 
 @njit(**JIT)
+def _memo_log_count(cells, n, lens, cols, g0, g1, clue_h, cnt, memo_tag, memo_io, memo_val, use_memo):
+    """:func:`_line_log_count` through a direct-mapped memo keyed by the
+    clue's hash and the line's masks (compared in full, so a hash collision
+    costs a recount, never a wrong count)."""
+    if not use_memo:
+        return _line_log_count(cells, n, lens, cols, g0, g1, cnt)
+    h = clue_h
+    for i in range(n):
+        h = (h ^ cells[i]) * _FNV
+    h ^= h >> 29
+    slot = h & (memo_tag.shape[0] - 1)
+    if memo_tag[slot, 0] == h and memo_tag[slot, 1] == clue_h and memo_tag[slot, 2] == n:
+        diff = 0
+        for i in range(n):  # no early exit: the loop vectorises
+            diff |= memo_io[slot, i] ^ cells[i]
+        if diff == 0:
+            return memo_val[slot]
+    value = _line_log_count(cells, n, lens, cols, g0, g1, cnt)
+    memo_tag[slot, 0] = h
+    memo_tag[slot, 1] = clue_h
+    memo_tag[slot, 2] = n
+    for i in range(n):
+        memo_io[slot, i] = cells[i]
+    memo_val[slot] = value
+    return value
+
+
+@njit(**JIT)
 def _estimate_moves(
     grid,
     masks,
@@ -837,6 +865,9 @@ def _estimate_moves(
     cache_tag,
     cache_io,
     use_cache,
+    memo_tag,
+    memo_io,
+    memo_val,
     out_newly,
     out_status,
     out_entropy,
@@ -899,7 +930,10 @@ def _estimate_moves(
         for line in (r, height + c):
             if np.isnan(base[line]):
                 n = _line_cells(masks, line, line_buf)
-                base[line] = _line_log_count(line_buf, n, lens, cols, offs[line], offs[line + 1], cnt)
+                base[line] = _memo_log_count(
+                    line_buf, n, lens, cols, offs[line], offs[line + 1], clue_hash[line], cnt,
+                    memo_tag, memo_io, memo_val, use_cache,
+                )
         old = grid[r, c]
         grid[r, c] = moves[m, 2]
         nr = _line_clue(grid, r, row_lens, row_cols)
@@ -914,8 +948,10 @@ def _estimate_moves(
         ends[r] = g_total + nr
         starts[height + c] = g_total + nmax
         ends[height + c] = g_total + nmax + nc
-        line_hash[r] = _clue_hash(row_lens, row_cols, 0, nr)
-        line_hash[height + c] = _clue_hash(col_lens, col_cols, 0, nc)
+        row_hash = _clue_hash(row_lens, row_cols, 0, nr)
+        col_hash = _clue_hash(col_lens, col_cols, 0, nc)
+        line_hash[r] = row_hash
+        line_hash[height + c] = col_hash
         queue[0] = r
         queue[1] = height + c
         status = _propagate_trail(
@@ -933,9 +969,13 @@ def _estimate_moves(
         out_newly[m] = stats[ST_NEWLY]
         if status != CONTRADICTION:
             n = _line_cells(masks, r, line_buf)
-            after = _line_log_count(line_buf, n, row_lens, row_cols, 0, nr, cnt)
+            after = _memo_log_count(
+                line_buf, n, row_lens, row_cols, 0, nr, row_hash, cnt, memo_tag, memo_io, memo_val, use_cache
+            )
             n = _line_cells(masks, height + c, line_buf)
-            after += _line_log_count(line_buf, n, col_lens, col_cols, 0, nc, cnt)
+            after += _memo_log_count(
+                line_buf, n, col_lens, col_cols, 0, nc, col_hash, cnt, memo_tag, memo_io, memo_val, use_cache
+            )
             out_entropy[m] = after - base[r] - base[height + c]
         else:
             out_entropy[m] = 0.0

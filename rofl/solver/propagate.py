@@ -113,7 +113,8 @@ class LineSolver:
     Parameters
     ----------
     cache_mb : float
-        Memory for the line cache (0 disables it).  Entries are keyed by the
+        Memory for the line cache (0 disables it), and for a memo of
+        arrangement counts an eighth its size (refinement's estimates).  Entries are keyed by the
         clue and the line's current masks, so they stay valid across
         puzzles: a puzzle that differs from an earlier one in a few clues
         re-solves mostly from the cache.
@@ -149,6 +150,14 @@ class LineSolver:
         # accesses, one when the line solve deduced nothing.
         self._cache_tag = np.zeros((entries, 4), dtype=np.int64)
         self._cache_io = np.zeros((entries, 2 * width), dtype=dtype)
+        # A smaller memo of arrangement counts (log) for refinement's
+        # estimates, keyed the same way: 1/8 of the budget.
+        memo = 1
+        while use and memo * 2 <= entries // 8:
+            memo *= 2
+        self._memo_tag = np.zeros((memo, 3), dtype=np.int64)
+        self._memo_io = np.zeros((memo, width), dtype=dtype)
+        self._memo_val = np.zeros(memo, dtype=np.float64)
 
     def _work(self) -> tuple:
         """Work buffers and cache tables, in the order the kernels take them."""
@@ -163,6 +172,7 @@ class LineSolver:
 
     def clear_cache(self) -> None:
         self._cache_tag[:] = 0
+        self._memo_tag[:] = 0
 
     def prepare(self, kmax: int, masks: np.ndarray) -> None:
         """Size the work buffers and the cache for clues of up to ``kmax``
@@ -387,6 +397,9 @@ class LineSolver:
             packed.clue_hash,
             np.ascontiguousarray(moves, dtype=np.int64).reshape(-1, 3),
             *self._work(),
+            self._memo_tag,
+            self._memo_io,
+            self._memo_val,
             newly,
             status,
             entropy,
