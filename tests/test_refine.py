@@ -32,6 +32,15 @@ def assert_valid(result, original, locked=None):
         assert not (result.changed & locked).any()
 
 
+def _palette_grids(most_colours: int, least_side: int, most_side: int):
+    """Hypothesis strategy: ``(k, grid)`` with ``k`` colours (2..most_colours)
+    and a grid of side lengths least_side..most_side."""
+    side = st.integers(least_side, most_side)
+    return st.integers(2, most_colours).flatmap(
+        lambda k: st.tuples(st.just(k), arrays(np.uint8, st.tuples(side, side), elements=st.integers(0, k - 1)))
+    )
+
+
 ADVERSARIAL = {
     "checkerboard": (np.indices((30, 30)).sum(0) % 2).astype(np.uint8),
     "checkerboard-3": (np.indices((21, 21)).sum(0) % 3).astype(np.uint8),
@@ -56,14 +65,7 @@ def test_adversarial_inputs_terminate_with_a_valid_puzzle(name):
 
 
 @settings(max_examples=60, deadline=None)
-@given(
-    st.integers(2, 4).flatmap(
-        lambda k: st.tuples(
-            st.just(k),
-            arrays(np.uint8, st.tuples(st.integers(1, 9), st.integers(1, 9)), elements=st.integers(0, k - 1)),
-        )
-    )
-)
+@given(_palette_grids(4, 1, 9))
 def test_random_grids_become_uniquely_line_solvable(case):
     k, grid = case
     result = refine(grid, PALETTES[k])
@@ -247,14 +249,7 @@ def test_a_proof_that_a_change_cannot_go_back_is_never_wrong(name, monkeypatch):
 
 
 @settings(max_examples=30, deadline=None)
-@given(
-    st.integers(2, 4).flatmap(
-        lambda k: st.tuples(
-            st.just(k),
-            arrays(np.uint8, st.tuples(st.integers(3, 14), st.integers(3, 14)), elements=st.integers(0, k - 1)),
-        )
-    )
-)
+@given(_palette_grids(4, 3, 14))
 def test_failure_certificates_only_save_time(case):
     # Trusting certificates changes no decision: without them (every trial
     # judged by a solve) refinement makes exactly the same picture.
@@ -281,14 +276,7 @@ def _log_arrangements(cells, clue) -> float:
 
 
 @settings(max_examples=40, deadline=None)
-@given(
-    st.integers(2, 3).flatmap(
-        lambda k: st.tuples(
-            st.just(k),
-            arrays(np.uint8, st.tuples(st.integers(2, 7), st.integers(2, 7)), elements=st.integers(0, k - 1)),
-        )
-    )
-)
+@given(_palette_grids(3, 2, 7))
 def test_move_estimates_match_a_slow_reference(case):
     # Every move's estimate is line logic resumed from the stalled state with
     # the changed clues (swept to its fixpoint by the naive solver), and its
