@@ -206,6 +206,43 @@ def _clue_hash(lens, cols, g0, g1):
 
 
 @njit(**JIT)
+def _masks_hash(buf, n, seed):
+    """64-bit hash of a line's masks ``buf[:n]``, mixed into ``seed`` (the
+    clue's hash): the key of the line cache and of the count memo."""
+    # Four independent lanes (the CPU overlaps their multiplications), mixed
+    # at the end.
+    h0 = seed
+    h1 = seed ^ np.int64(0x5851F42D4C957F2D)
+    h2 = seed ^ np.int64(0x14057B7EF767814F)
+    h3 = seed ^ np.int64(0x2545F4914F6CDD1D)
+    i = 0
+    while i + 4 <= n:
+        h0 = (h0 ^ buf[i]) * _FNV
+        h1 = (h1 ^ buf[i + 1]) * _FNV
+        h2 = (h2 ^ buf[i + 2]) * _FNV
+        h3 = (h3 ^ buf[i + 3]) * _FNV
+        i += 4
+    while i < n:
+        h0 = (h0 ^ buf[i]) * _FNV
+        h0 ^= h0 >> 29
+        i += 1
+    h = h0
+    for lane in (h1, h2, h3):
+        h = (h ^ (lane ^ (lane >> 29))) * _FNV
+        h ^= h >> 29
+    return h
+
+
+@njit(**JIT)
+def _same_masks(stored, buf, n):
+    """Whether a table row holds exactly the masks ``buf[:n]``."""
+    diff = 0
+    for i in range(n):  # no early exit: the loop vectorises
+        diff |= stored[i] ^ buf[i]
+    return diff == 0
+
+
+@njit(**JIT)
 def _cached_line(
     buf, n, lens, cols, g0, g1, line_hash, res, run, slot, gap, fwd, bwd, color_slot,
     cache_tag, cache_io, use_cache,
@@ -230,37 +267,14 @@ def _cached_line(
     slot_index = 0
     h = line_hash
     if use_cache:
-        # Four independent lanes (the CPU overlaps their multiplications),
-        # mixed at the end.
-        h0 = h
-        h1 = h ^ np.int64(0x5851F42D4C957F2D)
-        h2 = h ^ np.int64(0x14057B7EF767814F)
-        h3 = h ^ np.int64(0x2545F4914F6CDD1D)
-        i = 0
-        while i + 4 <= n:
-            h0 = (h0 ^ buf[i]) * _FNV
-            h1 = (h1 ^ buf[i + 1]) * _FNV
-            h2 = (h2 ^ buf[i + 2]) * _FNV
-            h3 = (h3 ^ buf[i + 3]) * _FNV
-            i += 4
-        while i < n:
-            h0 = (h0 ^ buf[i]) * _FNV
-            h0 ^= h0 >> 29
-            i += 1
-        h = h0
-        for lane in (h1, h2, h3):
-            h = (h ^ (lane ^ (lane >> 29))) * _FNV
-            h ^= h >> 29
+        h = _masks_hash(buf, n, line_hash)
         # Two ways per set: two lines whose keys share a set (a few percent
         # of the lines of one large solve) no longer evict each other.
         slot_index = h & (cache_tag.shape[0] - 2)
         for way in range(slot_index, slot_index + 2):
             if cache_tag[way, 0] != h or cache_tag[way, 1] != line_hash or cache_tag[way, 2] != n:
                 continue
-            diff = 0
-            for i in range(n):  # no early exit: the loop vectorises
-                diff |= cache_io[way, i] ^ buf[i]
-            if diff == 0:
+            if _same_masks(cache_io[way], buf, n):
                 if cache_tag[way, 3] & _SAME:
                     return True, True, True  # the line solve deduced nothing
                 ok = True
@@ -603,10 +617,7 @@ def _replay(
             cell = base_cell[j]
             was = flat[cell] != shadow[cell]
             shadow[cell] = base_mask[j]
-            if was != (flat[cell] != shadow[cell]):
-                step = -1 if was else 1
-                off_shadow[cell // width] += step
-                off_shadow[height + cell % width] += step
+            _recount_off_shadow(cell, was, flat, shadow, off_shadow, height, width)
         if not stale[line]:
             continue
         status, n_visits, n_set, recording = _replay_visit(line, state, clues, work, record, n_visits, n_set, recording)
@@ -678,10 +689,7 @@ def _replay_visit(line, state, clues, work, record, n_visits, n_set, recording):
         cell = line * width + i if is_row else i * width + line - height
         was = flat[cell] != shadow[cell]
         flat[cell] = res[i]
-        if was != (flat[cell] != shadow[cell]):
-            step = -1 if was else 1
-            off_shadow[cell // width] += step
-            off_shadow[height + cell % width] += step
+        _recount_off_shadow(cell, was, flat, shadow, off_shadow, height, width)
         stale[height + i if is_row else i] = True
         if recording:
             if n_set == out_cell.shape[0]:
@@ -697,6 +705,16 @@ def _replay_visit(line, state, clues, work, record, n_visits, n_set, recording):
         n_visits += 1
         out_start[n_visits] = n_set
     return SOLVED, n_visits, n_set, recording
+
+
+@njit(**JIT)
+def _recount_off_shadow(cell, was, flat, shadow, off_shadow, height, width):
+    """After ``flat[cell]`` or ``shadow[cell]`` changed: keep the per-line
+    counts of cells off the shadow (``was``: the cell was off before)."""
+    if was != (flat[cell] != shadow[cell]):
+        step = -1 if was else 1
+        off_shadow[cell // width] += step
+        off_shadow[height + cell % width] += step
 
 
 @njit(**JIT)
@@ -829,16 +847,10 @@ def _memo_log_count(cells, n, lens, cols, g0, g1, clue_h, cnt, memo_tag, memo_io
     costs a recount, never a wrong count)."""
     if not use_memo:
         return _line_log_count(cells, n, lens, cols, g0, g1, cnt)
-    h = clue_h
-    for i in range(n):
-        h = (h ^ cells[i]) * _FNV
-    h ^= h >> 29
+    h = _masks_hash(cells, n, clue_h)
     slot = h & (memo_tag.shape[0] - 1)
     if memo_tag[slot, 0] == h and memo_tag[slot, 1] == clue_h and memo_tag[slot, 2] == n:
-        diff = 0
-        for i in range(n):  # no early exit: the loop vectorises
-            diff |= memo_io[slot, i] ^ cells[i]
-        if diff == 0:
+        if _same_masks(memo_io[slot], cells, n):
             return memo_val[slot]
     value = _line_log_count(cells, n, lens, cols, g0, g1, cnt)
     memo_tag[slot, 0] = h

@@ -114,10 +114,10 @@ class LineSolver:
     ----------
     cache_mb : float
         Memory for the line cache (0 disables it), and for a memo of
-        arrangement counts an eighth its size (refinement's estimates).  Entries are keyed by the
-        clue and the line's current masks, so they stay valid across
-        puzzles: a puzzle that differs from an earlier one in a few clues
-        re-solves mostly from the cache.
+        arrangement counts an eighth its size (refinement's estimates).
+        Entries are keyed by the clue and the line's current masks, so they
+        stay valid across puzzles: a puzzle that differs from an earlier one
+        in a few clues re-solves mostly from the cache.
     """
 
     def __init__(self, cache_mb: float = 64.0) -> None:
