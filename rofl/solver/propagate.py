@@ -246,10 +246,7 @@ class LineSolver:
         stats = np.zeros(k.N_STATS, dtype=np.int64)
         status = k._propagate(
             masks,
-            packed.lens,
-            packed.cols,
-            packed.offs,
-            packed.clue_hash,
+            *packed.clues,
             queue,
             *self._work(),
             stats,
@@ -329,10 +326,7 @@ class LineSolver:
         stats = np.zeros(k.N_STATS, dtype=np.int64)
         status = k._replay(
             masks,
-            packed.lens,
-            packed.cols,
-            packed.offs,
-            packed.clue_hash,
+            *packed.clues,
             np.ascontiguousarray(changed, dtype=np.bool_),
             base.line,
             base.start,
@@ -391,10 +385,7 @@ class LineSolver:
         k._estimate_moves(
             grid,
             masks,
-            packed.lens,
-            packed.cols,
-            packed.offs,
-            packed.clue_hash,
+            *packed.clues,
             np.ascontiguousarray(moves, dtype=np.int64).reshape(-1, 3),
             *self._work(),
             self._memo_tag,
@@ -438,6 +429,11 @@ class Packed:
     offs: np.ndarray
     clue_hash: np.ndarray
     kmax: int
+
+    @property
+    def clues(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """``(lens, cols, offs, clue_hash)``, in the order the kernels take them."""
+        return self.lens, self.cols, self.offs, self.clue_hash
 
     @classmethod
     def from_arrays(cls, lens: np.ndarray, cols: np.ndarray, offs: np.ndarray) -> Packed:

@@ -213,10 +213,7 @@ def solve_complete(
         stats = np.zeros(s.N_STATS, dtype=np.int64)
         got = s._search(
             probed,
-            packed.lens,
-            packed.cols,
-            packed.offs,
-            packed.clue_hash,
+            *packed.clues,
             *solver._work(),
             sols,
             max_solutions,
