@@ -51,6 +51,9 @@ class MakeStats:
         Black-and-white threshold used (sRGB grey level 0-255).
     polish_rounds : int
         Local repair attempts made by polishing (``effort``).
+    relocated : int
+        Changes moved elsewhere, each letting another one go back (``effort``
+        2 and more).
     """
 
     width: int
@@ -69,6 +72,7 @@ class MakeStats:
     refine_seconds: float
     threshold: float | None = None
     polish_rounds: int = 0
+    relocated: int = 0
 
     def report(self) -> str:
         """The figures as a few lines of text (what ``rofl make`` prints)."""
@@ -81,6 +85,8 @@ class MakeStats:
         timing = f"time: {self.seconds:.2f} s (refinement {self.refine_seconds:.2f} s, {self.iterations} rounds"
         if self.polish_rounds:
             timing += f", {self.polish_rounds} repair attempts"
+        if self.relocated:
+            timing += f", {self.relocated} changes moved"
         timing += f", {self.line_solves} line solves)"
         if self.threshold is not None:
             timing += f"; threshold {self.threshold:.0f}/255"
@@ -166,6 +172,7 @@ def make(
     progress: Callable[[int], None] | None = None,
     polish_progress: Callable[[int, int], None] | None = None,
     revert_progress: Callable[[int, int], None] | None = None,
+    relocate_progress: Callable[[int, int], None] | None = None,
 ) -> MakeResult:
     """Turn a picture into a nonogram that line logic solves to exactly one picture.
 
@@ -197,8 +204,10 @@ def make(
         Stored in ``puzzle.meta["title"]``; default the file name.
     effort : float
         How hard refinement works, after its greedy pass, on changing fewer
-        cells: 0 stops after the greedy pass, 1 is the default, 2 spends
-        up to twice as long...  (see :func:`rofl.refine.refine`'s ``polish``).
+        cells: 0 stops after the greedy pass, 1 is the default, 2 and more
+        also move changes elsewhere, up to ``effort - 1`` passes, for about
+        twice the time (see :func:`rofl.refine.refine`'s ``polish`` and
+        ``relocate``).
     seed : int
         Seed of that search: the same picture, options and seed always give
         the same puzzle.
@@ -212,6 +221,9 @@ def make(
     revert_progress : callable(int, int), optional
         Called while unneeded changes are put back, with the changes tried
         so far in the current pass and the pass's total.
+    relocate_progress : callable(int, int), optional
+        Called while changes are moved (effort 2 and more), with the changes
+        tried so far in the current pass and the pass's total.
 
     Returns
     -------
@@ -259,6 +271,8 @@ def make(
         seed=seed,
         polish_progress=polish_progress,
         revert_progress=revert_progress,
+        relocate=max(0, int(effort) - 1),
+        relocate_progress=relocate_progress,
     )
     refine_seconds = time.perf_counter() - t_refine
     final = np.asarray(res.grid, dtype=np.uint8)
@@ -292,6 +306,7 @@ def make(
         refine_seconds=refine_seconds,
         threshold=q.threshold,
         polish_rounds=int(res.polish_rounds),
+        relocated=int(res.relocated),
     )
     cells = np.clip(np.rint(imaging.linear_to_srgb(cells_linear) * 255), 0, 255).astype(np.uint8)
     return MakeResult(

@@ -74,6 +74,9 @@ class Refinement:
         after polishing) because later changes made them unnecessary.
     polish_rounds : int
         Local repairs tried by polishing.
+    relocated : int
+        Changes moved elsewhere by relocation, each time letting at least
+        one other change go back.
     seconds : float
     """
 
@@ -87,6 +90,7 @@ class Refinement:
     fallback_lines: int
     reverted: int
     polish_rounds: int
+    relocated: int
     seconds: float
     result: SolveResult = field(repr=False)
 
@@ -121,6 +125,8 @@ def refine(
     seed: int = 0,
     polish_progress: Callable[[int, int], None] | None = None,
     revert_progress: Callable[[int, int], None] | None = None,
+    relocate: int = 0,
+    relocate_progress: Callable[[int, int], None] | None = None,
 ) -> Refinement:
     """Change as few, and as little visible, cells of ``grid`` as possible until
     its puzzle is uniquely line-solvable.
@@ -157,6 +163,12 @@ def refine(
     polish_progress : callable, optional
         Called while polishing with the attempts made and the most it will
         make.
+    relocate : int
+        At most this many passes, after polishing, that try to move each
+        change elsewhere (0: none); they stop after a pass without a gain.
+    relocate_progress : callable, optional
+        Called during each relocation pass with the changes tried so far
+        and the pass's total.
     revert_progress : callable, optional
         Called during each pass that puts back unneeded changes (after the
         greedy pass and after polishing) with the changes tried so far and
@@ -199,6 +211,9 @@ def refine(
     if not 0 <= polish < float("inf"):  # also refuses NaN
         msg = f"polish must be a finite number >= 0, not {polish!r}"
         raise PuzzleError(msg)
+    if isinstance(relocate, bool) or not isinstance(relocate, (int, np.integer)) or relocate < 0:
+        msg = f"relocate must be a whole number >= 0, not {relocate!r}"
+        raise PuzzleError(msg)
     solver = solver if solver is not None else LineSolver()
     run = _Run(solver, cost, work, verify=verify, lazy_top=lazy_top, refresh_every=refresh_every)
 
@@ -207,6 +222,7 @@ def refine(
     state, fallback_lines = run.fallback(state, user_locked)
     reverted = 0
     polish_rounds = 0
+    relocated = 0
     if state.result.status == "solved" and fallback_lines == 0:
         # Later changes often make earlier ones unnecessary.
         state, reverted = run.revert(state, np.argwhere(state.grid != original), revert_progress)
@@ -218,6 +234,8 @@ def refine(
                 changed = np.argwhere(polished.grid != original)
                 state, more = run.revert(polished, changed, revert_progress)
                 reverted += more
+        if relocate > 0:
+            state, relocated = run.relocate(state, user_locked, relocate, relocate_progress)
     work = state.grid
     # Replayed solves count no sweeps: the difficulty figure comes from a
     # plain solve (first in, first out) of the final grid.
@@ -239,6 +257,7 @@ def refine(
         fallback_lines=fallback_lines,
         reverted=reverted,
         polish_rounds=polish_rounds,
+        relocated=relocated,
         seconds=time.perf_counter() - start_time,
         result=result,
     )
@@ -581,6 +600,72 @@ class _Run:
                 failures += 1
         return state, rounds
 
+    def relocate(
+        self,
+        state: _State,
+        user_locked: np.ndarray,
+        passes: int,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> tuple[_State, int]:
+        """Move changes: put one change back, make instead a single change
+        anywhere else that makes the puzzle line-solvable again, and keep
+        that if the revert pass can then put back at least one other change
+        (a two-for-one swap that polishing's local repairs miss: the new
+        cell is often far from the old one).  Every changed cell is tried
+        once per pass; up to ``passes`` passes, while one gains.  Returns
+        the state and the number of changes moved.
+
+        The single changes that could work are found without a solve each.
+        Let ``G`` be the grid with the change put back and ``M`` its stalled
+        fixpoint; a candidate recolours one open cell to a colour its mask
+        in ``M`` still allows, giving ``G'``.  ``G'`` lies in ``M`` and
+        satisfies its own clues, so propagating ``G'``'s clues from ``M``
+        (the estimate) cannot contradict and reaches a fixpoint of ``G'``'s
+        puzzle, inside the greatest one -- the one a solve from nothing
+        known reaches.  So a candidate whose estimate leaves a cell
+        undetermined fails, and only the others (a few in a thousand) are
+        judged, the least visible first.
+        """
+        original = self.original
+        moved = 0
+        for _ in range(passes):
+            gained = False
+            cells = np.argwhere(state.grid != original)
+            for done, cell in enumerate(map(tuple, cells)):
+                if progress is not None:
+                    progress(done, len(cells))
+                if state.grid[cell] == original[cell]:
+                    continue  # put back earlier in this pass
+                n_now = np.count_nonzero(state.grid != original)
+                trial_grid = state.grid.copy()
+                trial_grid[cell] = original[cell]
+                undone = self.judge(trial_grid, state)
+                if undone.result.status == "solved":  # only after a relocation
+                    state, gained = undone, True
+                    continue
+                masks = undone.result.masks
+                self._remember_failure([cell], trial_grid, masks)
+                frozen = user_locked | (state.grid != original)  # the cell too: it was just undone
+                moves = _all_moves(trial_grid, masks, ~undone.result.known & ~frozen, self.k)
+                newly, _, _ = self.solver.estimate_moves(trial_grid, masks, undone.packed, moves, counts=False)
+                hopeful = moves[newly == undone.result.undetermined]
+                r, c, colour = hopeful[:, 0], hopeful[:, 1], hopeful[:, 2]
+                added = self.cost[r, c, colour] - self.cost[r, c, trial_grid[r, c]]
+                for r, c, colour in hopeful[np.argsort(added, kind="stable")]:
+                    swapped_grid = trial_grid.copy()
+                    swapped_grid[r, c] = colour
+                    swapped = self.judge(swapped_grid, undone)
+                    if swapped.result.status != "solved":
+                        continue
+                    swapped, _ = self.revert(swapped, np.argwhere(swapped_grid != original))
+                    if np.count_nonzero(swapped.grid != original) < n_now:
+                        state, gained = swapped, True
+                        moved += 1
+                        break
+            if not gained:
+                break
+        return state, moved
+
     def _remember_failure(self, cells, grid: np.ndarray, masks: np.ndarray) -> None:
         """Keep the stalled fixpoint ``masks`` of ``grid``, in which each of
         ``cells`` has its original colour, as a certificate that putting
@@ -663,6 +748,18 @@ def _cheapest_moves(
     best = added[np.arange(rows.size), colour]
     usable = np.isfinite(best)
     return rows[usable], cols[usable], colour[usable], best[usable]
+
+
+def _all_moves(grid: np.ndarray, masks: np.ndarray, open_cells: np.ndarray, k: int) -> np.ndarray:
+    """Every change of an ``open_cells`` cell to another colour its mask
+    allows, as ``(M, 3)`` rows of ``(row, col, colour)``: row-major, colours
+    in order within a cell."""
+    rows, cols = np.nonzero(open_cells)
+    colours = np.arange(k)
+    allowed = ((masks[rows, cols, None] >> colours) & 1).astype(bool)
+    allowed &= grid[rows, cols, None] != colours
+    which, colour = np.nonzero(allowed)
+    return np.stack([rows[which], cols[which], colour], axis=1).astype(np.int64)
 
 
 def _plateau_batch(

@@ -10,6 +10,7 @@ from hypothesis.extra.numpy import arrays
 
 from rofl.errors import PuzzleError, UnsolvableError
 from rofl.puzzle import Palette, Puzzle
+from rofl import refine as refine_module
 from rofl.refine import refine
 from rofl.solver import LineSolver, solve
 
@@ -224,8 +225,6 @@ def test_progress_of_every_stage():
 def _checked_certificates(monkeypatch):
     """Make every failure certificate that refinement trusts be checked by a
     plain solve of the trial grid; returns the list of (proved, stalled)."""
-    from rofl import refine as refine_module
-
     seen = []
     trusted = refine_module._Run._still_fails
 
@@ -253,8 +252,6 @@ def test_a_proof_that_a_change_cannot_go_back_is_never_wrong(name, monkeypatch):
 def test_failure_certificates_only_save_time(case):
     # Trusting certificates changes no decision: without them (every trial
     # judged by a solve) refinement makes exactly the same picture.
-    from rofl import refine as refine_module
-
     k, grid = case
     with_proofs = refine(grid, PALETTES[k])
     saved = refine_module.FAILURE_REUSE
@@ -315,7 +312,124 @@ def test_move_estimates_match_a_slow_reference(case):
         for line, cells_before, cells_after in ((r, masks[r], after[r]), (height + c, masks[:, c], after[:, c])):
             entropy += _log_arrangements(cells_after, puzzle.clue(line))
             entropy -= _log_arrangements(cells_before, before.clue(line))
+        # The estimate never determines fewer cells than a solve from
+        # nothing known: relocation relies on that to skip hopeless moves.
+        _, solved = naive.propagate(puzzle)
+        still_open = int(np.count_nonzero((solved & (solved - 1)) != 0))
+        assert still_open >= int(np.count_nonzero((masks & (masks - 1)) != 0)) - newly
         for got_newly, got_status, got_entropy in results:
             assert got_newly[m] == newly
             assert got_status[m] == ("solved", "stalled").index(status)
             assert got_entropy[m] == pytest.approx(entropy, abs=1e-9)
+
+
+def test_estimates_without_counts_agree():
+    # counts=False skips the arrangement counts only: same estimates, no entropy.
+    from rofl.solver.propagate import Packed
+
+    grid = ADVERSARIAL["noise"]
+    solver = LineSolver()
+    masks = np.full(grid.shape, 3, dtype=np.int64)
+    packed = Packed.from_grid(grid)
+    solver.run(packed, masks)
+    open_cells = (masks & (masks - 1)) != 0
+    moves = refine_module._all_moves(grid, masks, open_cells, 2)
+    assert len(moves) > 100
+    newly, status, entropy = solver.estimate_moves(grid, masks, packed, moves)
+    newly_fast, status_fast, entropy_fast = solver.estimate_moves(grid, masks, packed, moves, counts=False)
+    np.testing.assert_array_equal(newly, newly_fast)
+    np.testing.assert_array_equal(status, status_fast)
+    assert entropy.any() and not entropy_fast.any()
+
+
+@settings(max_examples=40, deadline=None)
+@given(_palette_grids(4, 1, 8), st.data())
+def test_all_moves_match_a_slow_reference(case, data):
+    k, grid = case
+    masks = data.draw(arrays(np.int64, grid.shape, elements=st.integers(1, (1 << k) - 1)))
+    open_cells = data.draw(arrays(np.bool_, grid.shape))
+    expected = [
+        (r, c, colour)
+        for r in range(grid.shape[0])
+        for c in range(grid.shape[1])
+        for colour in range(k)
+        if open_cells[r, c] and colour != grid[r, c] and (masks[r, c] >> colour) & 1
+    ]
+    got = refine_module._all_moves(grid, masks, open_cells, k)
+    assert got.dtype == np.int64 and got.shape == (len(expected), 3)
+    assert [tuple(map(int, move)) for move in got] == expected
+
+
+@settings(max_examples=25, deadline=None)
+@given(_palette_grids(3, 4, 14))
+def test_relocation_never_changes_more_cells(case):
+    k, grid = case
+    plain = refine(grid, PALETTES[k])
+    moved = refine(grid, PALETTES[k], relocate=3)
+    assert_valid(moved, grid)
+    assert moved.n_changed <= plain.n_changed
+    assert plain.relocated == 0
+    assert moved.n_changed <= plain.n_changed - moved.relocated
+
+
+def test_relocation_moves_changes_on_noise():
+    grid = np.random.default_rng(5).integers(0, 2, (30, 30)).astype(np.uint8)
+    plain = refine(grid, PALETTES[2])
+    moved = refine(grid, PALETTES[2], relocate=5)
+    assert_valid(moved, grid)
+    assert moved.relocated > 0
+    assert moved.n_changed < plain.n_changed
+    assert _revertable(moved, grid) == []
+
+
+def _gaining_swaps(result, original):
+    """Brute force: changed cells ``a`` and single changes ``x`` elsewhere such
+    that putting ``a`` back and making ``x`` leaves a puzzle line logic
+    solves (a plain solve each), after which the revert pass keeps fewer
+    changes than ``result``."""
+    palette = result.puzzle.palette
+    cost = refine_module.default_cost(original, len(palette))
+    run = refine_module._Run(LineSolver(), cost, original, verify=12, lazy_top=256, refresh_every=8)
+    out = []
+    for a in map(tuple, np.argwhere(result.changed)):
+        for x in map(tuple, np.argwhere(~result.changed)):
+            for colour in range(len(palette)):
+                if colour == original[x]:
+                    continue
+                swapped = result.grid.copy()
+                swapped[a] = original[a]
+                swapped[x] = colour
+                if solve(Puzzle.from_grid(swapped, palette)).status != "solved":
+                    continue
+                after, _ = run.revert(run.judge(swapped), np.argwhere(swapped != original))
+                if np.count_nonzero(after.grid != original) < result.n_changed:
+                    out.append((a, x))
+    return out
+
+
+def test_relocation_leaves_no_two_for_one_swap():
+    # Relocation's filter skips no useful swap: where brute force finds one,
+    # relocation takes it, and after it stops no swap is left.
+    grid = np.random.default_rng(8).integers(0, 2, (18, 18)).astype(np.uint8)
+    plain = refine(grid, PALETTES[2])
+    assert _gaining_swaps(plain, grid)
+    result = refine(grid, PALETTES[2], relocate=100)
+    assert_valid(result, grid)
+    assert result.relocated > 0 and result.n_changed < plain.n_changed
+    assert _gaining_swaps(result, grid) == []
+
+
+def test_relocation_keeps_locked_cells_and_reports_progress():
+    grid = ADVERSARIAL["noise"]
+    locked = np.zeros(grid.shape, dtype=bool)
+    locked[::2, ::3] = True
+    calls = []
+    result = refine(grid, PALETTES[2], locked=locked, relocate=2, relocate_progress=lambda *a: calls.append(a))
+    assert_valid(result, grid, locked)
+    assert calls and all(0 <= done < total for done, total in calls)
+
+
+@pytest.mark.parametrize("relocate", [-1, 1.5, True, "2"])
+def test_bad_relocate(relocate):
+    with pytest.raises(PuzzleError, match="relocate must be"):
+        refine(np.zeros((2, 2), dtype=np.uint8), PALETTES[2], relocate=relocate)

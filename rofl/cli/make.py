@@ -102,7 +102,8 @@ def _save(image, path: str) -> None:
     default=1.0,
     show_default=True,
     help="How hard to look for fewer changed cells after the first pass: local repair attempts per changed "
-    "cell (0 = first pass only; more = slower, often fewer changes).",
+    "cell, and from 2 on up to EFFORT-1 passes that move changes elsewhere (0 = first pass only; more = "
+    "slower, often fewer changes).",
 )
 @click.option(
     "--seed",
@@ -171,6 +172,9 @@ def make(
     def polish_progress(done: int, total: int) -> None:
         bars.show("polishing", "try", done, total)
 
+    def relocate_progress(done: int, total: int) -> None:
+        bars.show("moving changes", "change", done, total)
+
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", UserWarning)
         try:
@@ -191,6 +195,7 @@ def make(
                 progress=bars.refining,
                 polish_progress=polish_progress,
                 revert_progress=revert_progress,
+                relocate_progress=relocate_progress,
             )
         finally:
             bars.close()

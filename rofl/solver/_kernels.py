@@ -884,6 +884,7 @@ def _estimate_moves(
     out_status,
     out_entropy,
     totals,
+    counts,
 ):
     """Estimate, for every move ``(row, col, colour)``, how many cells line
     logic would newly determine if that cell of ``grid`` took that colour.
@@ -940,7 +941,7 @@ def _estimate_moves(
         r = moves[m, 0]
         c = moves[m, 1]
         for line in (r, height + c):
-            if np.isnan(base[line]):
+            if counts and np.isnan(base[line]):
                 n = _line_cells(masks, line, line_buf)
                 base[line] = _memo_log_count(
                     line_buf, n, lens, cols, offs[line], offs[line + 1], clue_hash[line], cnt,
@@ -979,7 +980,7 @@ def _estimate_moves(
         ends[height + c] = offs[height + c + 1]
         out_status[m] = status
         out_newly[m] = stats[ST_NEWLY]
-        if status != CONTRADICTION:
+        if counts and status != CONTRADICTION:
             n = _line_cells(masks, r, line_buf)
             after = _memo_log_count(
                 line_buf, n, row_lens, row_cols, 0, nr, row_hash, cnt, memo_tag, memo_io, memo_val, use_cache

@@ -348,7 +348,7 @@ class LineSolver:
         return result, record
 
     def estimate_moves(
-        self, grid: np.ndarray, masks: np.ndarray, packed: Packed, moves: np.ndarray
+        self, grid: np.ndarray, masks: np.ndarray, packed: Packed, moves: np.ndarray, counts: bool = True
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """For refinement: how many cells each single-cell change would newly determine.
 
@@ -360,6 +360,9 @@ class LineSolver:
             Line logic's stalled fixpoint for those clues.
         moves : (M, 3) int64 array of ``(row, col, colour)``
             Each colour must still be possible in its cell's mask.
+        counts : bool
+            Whether to work out ``entropy`` (about a tenth of the time; all
+            zeros without it).
 
         Returns
         -------
@@ -395,6 +398,7 @@ class LineSolver:
             status,
             entropy,
             totals,
+            counts,
         )
         self.line_solves_estimated = getattr(self, "line_solves_estimated", 0) + int(totals[0])
         self.hits += int(totals[1])
