@@ -8,9 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
+from rofl import refine as refine_module
 from rofl.errors import PuzzleError, UnsolvableError
 from rofl.puzzle import Palette, Puzzle
-from rofl import refine as refine_module
 from rofl.refine import refine
 from rofl.solver import LineSolver, solve
 
