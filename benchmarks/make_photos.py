@@ -86,6 +86,7 @@ def _run(name: str, n: int, k: int, effort: float = 1.0) -> dict:
         "refine": s.refine_seconds,
         "rounds": s.iterations,
         "polish": s.polish_rounds,
+        "moved": s.relocated,
         "fallback": getattr(res.refinement, "fallback_lines", 0),
     }
 
@@ -170,7 +171,8 @@ def main() -> None:
                     print(
                         f"    {name:28} {n}x{n} c={k} changed={r['n_changed']} ({r['pct']:.2f}%) ΔE={r['de']:.2f} "
                         f"clues={r['clues']} sweeps={r['sweeps']} {r['wall']:.3f}s (refine {r['refine']:.3f}s, "
-                        f"{r['rounds']} rounds, {r['polish']} repair attempts, {r['fallback']} fallback lines)"
+                        f"{r['rounds']} rounds, {r['polish']} repair attempts, {r['moved']} changes moved, "
+                        f"{r['fallback']} fallback lines)"
                     )
             total = len(rows) + len(failed)
             success = len(rows) / total

@@ -31,6 +31,10 @@ The passes (the README's "Refinement" section has the figures)
 4. Polish (:meth:`_Run.polish`): iterated local repair -- undo a few nearby
    changes, mend the picture near them with the greedy loop, revert, keep
    the outcome unless it changes more cells -- then one more revert pass.
+5. Relocate (:meth:`_Run.relocate`, off by default): put one change back,
+   make one change anywhere else instead that line logic shows could solve
+   the puzzle, and keep the swap when the revert pass then puts back
+   another change.
 """
 
 from __future__ import annotations
