@@ -653,8 +653,8 @@ class _Run:
                 moves = _all_moves(trial_grid, masks, ~undone.result.known & ~frozen, self.k)
                 newly, _, _ = self.solver.estimate_moves(trial_grid, masks, undone.packed, moves, counts=False)
                 hopeful = moves[newly == undone.result.undetermined]
-                r, c, colour = hopeful[:, 0], hopeful[:, 1], hopeful[:, 2]
-                added = self.cost[r, c, colour] - self.cost[r, c, trial_grid[r, c]]
+                rows, cols = hopeful[:, 0], hopeful[:, 1]
+                added = self.cost[rows, cols, hopeful[:, 2]] - self.cost[rows, cols, trial_grid[rows, cols]]
                 for r, c, colour in hopeful[np.argsort(added, kind="stable")]:
                     swapped_grid = trial_grid.copy()
                     swapped_grid[r, c] = colour
