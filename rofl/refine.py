@@ -650,7 +650,7 @@ class _Run:
                 masks = undone.result.masks
                 self._remember_failure([cell], trial_grid, masks)
                 frozen = user_locked | (state.grid != original)  # the cell too: it was just undone
-                moves = _all_moves(trial_grid, masks, ~undone.result.known & ~frozen, self.k)
+                moves = _all_moves(trial_grid, masks, ~undone.result.known & ~frozen, self.bits)
                 newly, _, _ = self.solver.estimate_moves(trial_grid, masks, undone.packed, moves, counts=False)
                 hopeful = moves[newly == undone.result.undetermined]
                 rows, cols = hopeful[:, 0], hopeful[:, 1]
@@ -732,6 +732,17 @@ class _Run:
         return float((self.cost[rows, cols, grid] - self.cost[rows, cols, self.original]).sum())
 
 
+def _allowed_moves(
+    grid: np.ndarray, masks: np.ndarray, open_cells: np.ndarray, bits: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The open cells (rows, cols, row-major) and, per cell and colour,
+    whether line logic still allows that other colour there: ``(N, K)``."""
+    rows, cols = np.nonzero(open_cells)
+    allowed = (masks[rows, cols][:, None] & bits[None, :]) != 0
+    allowed[np.arange(rows.size), grid[rows, cols]] = False
+    return rows, cols, allowed
+
+
 def _cheapest_moves(
     grid: np.ndarray,
     cost: np.ndarray,
@@ -741,11 +752,8 @@ def _cheapest_moves(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """One move per open cell: to the cheapest other colour that line logic
     still allows there.  Returns rows, cols, colours and added costs."""
-    rows, cols = np.nonzero(open_cells)
-    cell_masks = masks[rows, cols]
+    rows, cols, allowed = _allowed_moves(grid, masks, open_cells, bits)
     current = grid[rows, cols]
-    allowed = (cell_masks[:, None] & bits[None, :]) != 0
-    allowed[np.arange(rows.size), current] = False
     added = cost[rows, cols, :] - cost[rows, cols, current][:, None]
     added = np.where(allowed, added, np.inf)
     colour = np.argmin(added, axis=1) if rows.size else np.zeros(0, dtype=np.intp)
@@ -754,14 +762,11 @@ def _cheapest_moves(
     return rows[usable], cols[usable], colour[usable], best[usable]
 
 
-def _all_moves(grid: np.ndarray, masks: np.ndarray, open_cells: np.ndarray, k: int) -> np.ndarray:
-    """Every change of an ``open_cells`` cell to another colour its mask
-    allows, as ``(M, 3)`` rows of ``(row, col, colour)``: row-major, colours
+def _all_moves(grid: np.ndarray, masks: np.ndarray, open_cells: np.ndarray, bits: np.ndarray) -> np.ndarray:
+    """Every move of an open cell to another colour line logic still allows
+    there, as ``(M, 3)`` rows of ``(row, col, colour)``: row-major, colours
     in order within a cell."""
-    rows, cols = np.nonzero(open_cells)
-    colours = np.arange(k)
-    allowed = ((masks[rows, cols, None] >> colours) & 1).astype(bool)
-    allowed &= grid[rows, cols, None] != colours
+    rows, cols, allowed = _allowed_moves(grid, masks, open_cells, bits)
     which, colour = np.nonzero(allowed)
     return np.stack([rows[which], cols[which], colour], axis=1).astype(np.int64)
 

@@ -333,7 +333,7 @@ def test_estimates_without_counts_agree():
     packed = Packed.from_grid(grid)
     solver.run(packed, masks)
     open_cells = (masks & (masks - 1)) != 0
-    moves = refine_module._all_moves(grid, masks, open_cells, 2)
+    moves = refine_module._all_moves(grid, masks, open_cells, np.array([1, 2], dtype=np.int64))
     assert len(moves) > 100
     newly, status, entropy = solver.estimate_moves(grid, masks, packed, moves)
     newly_fast, status_fast, entropy_fast = solver.estimate_moves(grid, masks, packed, moves, counts=False)
@@ -355,7 +355,7 @@ def test_all_moves_match_a_slow_reference(case, data):
         for colour in range(k)
         if open_cells[r, c] and colour != grid[r, c] and (masks[r, c] >> colour) & 1
     ]
-    got = refine_module._all_moves(grid, masks, open_cells, k)
+    got = refine_module._all_moves(grid, masks, open_cells, np.int64(1) << np.arange(k, dtype=np.int64))
     assert got.dtype == np.int64 and got.shape == (len(expected), 3)
     assert [tuple(map(int, move)) for move in got] == expected
 
