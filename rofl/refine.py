@@ -521,7 +521,7 @@ class _Run:
                 trial_grid = state.grid.copy()
                 trial_grid[r[run], c[run]] = original[r[run], c[run]]
                 cell = (int(r[run[0]]), int(c[run[0]]))
-                if len(run) == 1 and self._still_fails(cell, trial_grid):
+                if len(run) == 1 and self._still_fails(cell, trial_grid, state):
                     failed_at[todo[i]] = reverted
                     kept.append(todo[i])
                     i += 1
@@ -692,9 +692,10 @@ class _Run:
         if failure is not None:
             self.failure_bytes -= failure.nbytes
 
-    def _still_fails(self, cell, grid: np.ndarray) -> bool:
-        """Whether putting ``cell`` back, giving ``grid``, provably leaves the
-        puzzle ambiguous again, without a full solve.
+    def _still_fails(self, cell, grid: np.ndarray, near: _State) -> bool:
+        """Whether putting ``cell`` back, giving ``grid`` (``near``'s grid
+        with a few cells changed), provably leaves the puzzle ambiguous
+        again, without a full solve.
 
         The certificate: the stalled fixpoint ``M`` of the last grid ``G``
         in which putting ``cell`` back failed.  Widen ``M`` by ``grid``'s
@@ -709,18 +710,12 @@ class _Run:
         failure = self.failures.get(cell)
         if failure is None:
             return False
-        height, width = grid.shape
-        before = self.original.ravel().copy()
-        before[failure.diff] = failure.colours
-        flat = grid.ravel()
-        moved = np.flatnonzero(flat != before)
-        if len(moved) > FAILURE_REUSE:
+        certificate = (failure.diff, failure.colours, failure.open_, failure.masks)
+        result = self.solver.resume_certificate(
+            grid, near.grid, near.packed, self.original, certificate, FAILURE_REUSE
+        )
+        if result is None:
             return False  # too far from the certificate to be cheaper than a solve
-        masks = self.bits[before]
-        masks[failure.open_] = failure.masks
-        masks[moved] |= self.bits[flat[moved]]
-        queue = np.unique(np.concatenate([moved // width, height + moved % width]))
-        result = self.solver.run(Packed.from_grid(grid), masks.reshape(height, width), queue)
         self.line_solves += result.line_solves
         if result.status != "stalled":
             return False

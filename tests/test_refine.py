@@ -228,8 +228,8 @@ def _checked_certificates(monkeypatch):
     seen = []
     trusted = refine_module._Run._still_fails
 
-    def still_fails(self, cell, grid):
-        proved = trusted(self, cell, grid)
+    def still_fails(self, cell, grid, near):
+        proved = trusted(self, cell, grid, near)
         if proved:
             seen.append(solve(Puzzle.from_grid(grid, PALETTES[self.k])).status)
         return proved
@@ -321,6 +321,48 @@ def test_move_estimates_match_a_slow_reference(case):
             assert got_newly[m] == newly
             assert got_status[m] == ("solved", "stalled").index(status)
             assert got_entropy[m] == pytest.approx(entropy, abs=1e-9)
+
+
+@settings(max_examples=60, deadline=None)
+@given(_palette_grids(3, 2, 7), st.data())
+def test_resuming_from_a_certificate_matches_a_slow_reference(case, data):
+    # The compiled certificate check: start from the certificate grid's
+    # fixpoint, widened by the trial grid's colours where the two differ,
+    # and propagate the trial grid's clues (derived from a third, nearby
+    # grid's) -- the naive solver from the same start agrees.
+    import naive
+
+    from rofl.solver.propagate import Packed
+
+    k, original = case
+    palette = PALETTES[k]
+    shape = original.shape
+    colours = st.integers(0, k - 1)
+
+    def grid():
+        return data.draw(arrays(np.uint8, shape, elements=colours))
+
+    certified = grid()
+    trial = np.where(data.draw(arrays(np.bool_, shape)), grid(), certified)
+    near = np.where(data.draw(arrays(np.bool_, shape)), grid(), trial)
+    _, fixpoint = naive.propagate(Puzzle.from_grid(certified, palette))
+    flat_fix = fixpoint.ravel()
+    diff = np.flatnonzero(certified.ravel() != original.ravel())
+    open_cells = np.flatnonzero((flat_fix & (flat_fix - 1)) != 0)
+    certificate = (diff, certified.ravel()[diff], open_cells, flat_fix[open_cells])
+    start = (np.int64(1) << certified.astype(np.int64)) | np.where(
+        trial != certified, np.int64(1) << trial.astype(np.int64), 0
+    )
+    start.ravel()[open_cells] |= flat_fix[open_cells]
+    status, expected = naive.propagate(Puzzle.from_grid(trial, palette), start=start)
+    assert status != "contradiction"  # the start contains the trial grid
+    moved = int(np.count_nonzero(trial != certified))
+    solver = LineSolver(cache_mb=data.draw(st.sampled_from([0, 1])))
+    got = solver.resume_certificate(trial, near, Packed.from_grid(near), original, certificate, moved)
+    assert got is not None and got.status == status
+    np.testing.assert_array_equal(got.masks, expected)
+    if moved:
+        assert solver.resume_certificate(trial, near, Packed.from_grid(near), original, certificate, moved - 1) is None
 
 
 def test_estimates_without_counts_agree():

@@ -863,6 +863,111 @@ def _memo_log_count(cells, n, lens, cols, g0, g1, clue_h, cnt, memo_tag, memo_io
 
 
 @njit(**JIT)
+def _resume_certificate(
+    grid,
+    near_grid,
+    lens,
+    cols,
+    offs,
+    clue_hash,
+    original,
+    diff,
+    colours,
+    open_cells,
+    open_masks,
+    limit,
+    work_run,
+    work_fwd,
+    work_bwd,
+    cache_tag,
+    cache_io,
+    use_cache,
+    stats,
+    masks,
+):
+    """Propagate ``grid``'s clues from a stalled fixpoint of another grid.
+
+    The other grid (the certificate's) is ``original`` (flat) with the flat
+    cells ``diff`` set to ``colours``; its fixpoint has every cell
+    determined to that grid's colour except ``open_cells``, whose masks are
+    ``open_masks``.  Where ``grid`` differs from it, the cell also gets
+    ``grid``'s colour, and the rows and columns of those cells are queued.
+    The clues are ``near_grid``'s (``lens``...), with every row and column
+    in which ``grid`` differs from ``near_grid`` re-derived from ``grid``.
+
+    Writes the fixpoint into ``masks`` ((H, W)) and returns its status, or
+    -1 without propagating when more than ``limit`` cells differ from the
+    certificate's grid, or when a re-derived line has more groups than the
+    work buffers hold.
+    """
+    height, width = grid.shape
+    n_cells = height * width
+    n_lines = height + width
+    flat_grid = grid.reshape(n_cells)
+    flat_masks = masks.reshape(n_cells)
+    before = original.copy()
+    for j in range(diff.shape[0]):
+        before[diff[j]] = colours[j]
+    for i in range(n_cells):
+        flat_masks[i] = np.int64(1) << np.int64(before[i])
+    for j in range(open_cells.shape[0]):
+        flat_masks[open_cells[j]] = open_masks[j]
+    queued = np.zeros(n_lines, dtype=np.bool_)
+    moved = 0
+    for i in range(n_cells):
+        if flat_grid[i] != before[i]:
+            moved += 1
+            if moved > limit:
+                return -1
+            flat_masks[i] |= np.int64(1) << np.int64(flat_grid[i])
+            queued[i // width] = True
+            queued[height + i % width] = True
+    # Clues: near_grid's, with the lines where grid differs re-derived and
+    # written after them (pointed at by starts and ends).
+    relined = np.zeros(n_lines, dtype=np.bool_)
+    n_relined = 0
+    for r in range(height):
+        for c in range(width):
+            if grid[r, c] != near_grid[r, c]:
+                for line in (r, height + c):
+                    if not relined[line]:
+                        relined[line] = True
+                        n_relined += 1
+    nmax = max(height, width)
+    g_total = lens.shape[0]
+    new_lens = np.empty(g_total + n_relined * nmax, dtype=np.int64)
+    new_cols = np.empty(g_total + n_relined * nmax, dtype=np.int64)
+    new_lens[:g_total] = lens
+    new_cols[:g_total] = cols
+    starts = offs[:-1].copy()
+    ends = offs[1:].copy()
+    line_hash = clue_hash.copy()
+    room = work_fwd.shape[0] - 1
+    g = g_total
+    for line in range(n_lines):
+        if relined[line]:
+            count = _line_clue(grid, line, new_lens[g:], new_cols[g:])
+            if count > room:
+                return -1
+            starts[line] = g
+            ends[line] = g + count
+            line_hash[line] = _clue_hash(new_lens, new_cols, g, g + count)
+            g += count
+    queue = np.empty(n_lines, dtype=np.int64)
+    n_queue = 0
+    for line in range(n_lines):
+        if queued[line]:
+            queue[n_queue] = line
+            n_queue += 1
+    no_trail = np.empty(0, dtype=np.int64)
+    return _propagate_trail(
+        masks, new_lens, new_cols, starts, ends, line_hash, queue[:n_queue], work_run, work_fwd, work_bwd,
+        cache_tag, cache_io, use_cache, stats, no_trail, no_trail, no_trail, 0, -1,
+        _propagation_scratch(masks.shape, room),
+    )
+
+
+@njit(**JIT)
 def _estimate_moves(
     grid,
     masks,

@@ -347,6 +347,56 @@ class LineSolver:
         record = Trajectory(out_line[:visits], out_start[: visits + 1], out_cell[:n_set], out_mask[:n_set])
         return result, record
 
+    def resume_certificate(
+        self,
+        grid: np.ndarray,
+        near_grid: np.ndarray,
+        near_packed: Packed,
+        original: np.ndarray,
+        certificate: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+        limit: int,
+    ) -> SolveResult | None:
+        """For refinement: propagate ``grid``'s clues from a stalled fixpoint
+        of a grid near it (a certificate), instead of from nothing known.
+
+        Parameters
+        ----------
+        grid : (H, W) uint8 array
+        near_grid : (H, W) uint8 array
+            A grid whose clues ``near_packed`` holds; ``grid``'s are derived
+            from them, only the rows and columns where the two differ anew.
+        original : (H, W) uint8 array
+        certificate : (diff, colours, open_cells, open_masks)
+            The other grid: ``original`` with the flat cells ``diff`` set to
+            ``colours``; its fixpoint: every cell determined to that grid's
+            colour except the flat cells ``open_cells``, which have
+            ``open_masks``.  Where ``grid`` differs from that grid, the cell
+            gets ``grid``'s colour too, and its row and column are queued.
+        limit : int
+            Give up (None) when ``grid`` differs from the certificate's grid
+            in more cells than this.
+
+        Returns
+        -------
+        SolveResult or None
+            A fixpoint of ``grid``'s puzzle that contains ``grid`` (so
+            narrower than or equal to the one line logic reaches from
+            nothing known), or None.
+        """
+        from rofl.solver import _kernels as k
+
+        # A changed cell can split a group in three: two more groups per line.
+        wide = int(grid.max()) >= 8 or int(original.max()) >= 8 or bool((certificate[3] & ~np.int64(0xFF)).any())
+        self._buffers(near_packed.kmax + 2, max(grid.shape), wide)
+        masks = np.empty(grid.shape, dtype=np.int64)
+        stats = np.zeros(k.N_STATS, dtype=np.int64)
+        status = k._resume_certificate(
+            grid, near_grid, *near_packed.clues, original.ravel(), *certificate, limit, *self._work(), stats, masks
+        )
+        if status < 0:
+            return None
+        return self._result(status, masks, stats, None)
+
     def estimate_moves(
         self, grid: np.ndarray, masks: np.ndarray, packed: Packed, moves: np.ndarray, counts: bool = True
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
