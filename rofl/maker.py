@@ -53,7 +53,7 @@ class MakeStats:
         Local repair attempts made by polishing (``effort``).
     relocated : int
         Changes moved elsewhere, each letting another one go back (``effort``
-        2 and more).
+        1 and more).
     """
 
     width: int
@@ -204,10 +204,11 @@ def make(
         Stored in ``puzzle.meta["title"]``; default the file name.
     effort : float
         How hard refinement works, after its greedy pass, on changing fewer
-        cells: 0 stops after the greedy pass, 1 is the default, 2 and more
-        also move changes elsewhere, up to ``effort - 1`` passes, for about
-        twice the time (see :func:`rofl.refine.refine`'s ``polish`` and
-        ``relocate``).
+        cells: about ``effort`` local repair attempts per changed cell, then,
+        from 1 on, up to ``int(effort)`` passes that move changes elsewhere
+        (see :func:`rofl.refine.refine`'s ``polish`` and ``relocate``).  0
+        stops after the greedy pass; 1 is the default; 2 and more take
+        longer for a few changes fewer.
     seed : int
         Seed of that search: the same picture, options and seed always give
         the same puzzle.
@@ -222,7 +223,7 @@ def make(
         Called while unneeded changes are put back, with the changes tried
         so far in the current pass and the pass's total.
     relocate_progress : callable(int, int), optional
-        Called while changes are moved (effort 2 and more), with the changes
+        Called while changes are moved (effort 1 and more), with the changes
         tried so far in the current pass and the pass's total.
 
     Returns
@@ -271,7 +272,7 @@ def make(
         seed=seed,
         polish_progress=polish_progress,
         revert_progress=revert_progress,
-        relocate=max(0, int(effort) - 1),
+        relocate=int(effort),
         relocate_progress=relocate_progress,
     )
     refine_seconds = time.perf_counter() - t_refine

@@ -31,7 +31,7 @@ The passes (the README's "Refinement" section has the figures)
 4. Polish (:meth:`_Run.polish`): iterated local repair -- undo a few nearby
    changes, mend the picture near them with the greedy loop, revert, keep
    the outcome unless it changes more cells -- then one more revert pass.
-5. Relocate (:meth:`_Run.relocate`, off by default): put one change back,
+5. Relocate (:meth:`_Run.relocate`): put one change back,
    make one change anywhere else instead that line logic shows could solve
    the puzzle, and keep the swap when the revert pass then puts back
    another change.
@@ -129,7 +129,7 @@ def refine(
     seed: int = 0,
     polish_progress: Callable[[int, int], None] | None = None,
     revert_progress: Callable[[int, int], None] | None = None,
-    relocate: int = 0,
+    relocate: int = 1,
     relocate_progress: Callable[[int, int], None] | None = None,
 ) -> Refinement:
     """Change as few, and as little visible, cells of ``grid`` as possible until
@@ -158,9 +158,9 @@ def refine(
         solve per round (fewer when the estimates prove no other can win).
     polish : float
         Effort spent after the greedy pass on changing fewer cells: about
-        this many local repair attempts per changed cell (0: none).  The
-        budget counts attempts, not seconds, so results do not depend on the
-        machine.
+        this many local repair attempts per changed cell, for at most
+        ``POLISH_MOST`` (256) changed cells (0: none).  The budget counts
+        attempts, not seconds, so results do not depend on the machine.
     seed : int
         Seed of polishing's random choices: the same input, options and seed
         give the same picture.
@@ -273,6 +273,10 @@ POLISH_UNDO = 3  # at most this many changes undone per attempt
 FAILURE_REUSE = 64  # cells a grid may differ from a failure's certificate for it to be tried
 FAILURE_BYTES = 64 << 20  # memory for those certificates
 POLISH_EXTRA = 8  # attempts on top of one per changed cell
+POLISH_MOST = 256  # attempts per unit of effort at most (pictures with many more changes)
+RELOCATE_TRIES = 2  # candidates that solve and get a revert pass, per change put back
+RELOCATE_OPEN = 0.3  # a change whose undoing leaves more of the cells open than this stays...
+RELOCATE_OPEN_CELLS = 1000  # ...and more cells than this (a small grid's searches are all cheap)
 
 
 @dataclass(frozen=True)
@@ -555,17 +559,21 @@ class _Run:
         changes held), and put back what is no longer needed; keep the
         outcome unless it changes more cells (or as many, more visibly).
 
-        Makes about ``effort`` attempts per changed cell, and stops early
-        after as many attempts in a row without fewer changes."""
+        Makes about ``effort`` attempts per changed cell (counting at most
+        ``POLISH_MOST`` changed cells: a picture with many more changes is
+        mostly fine texture, where each attempt costs more and gains less),
+        and stops early after as many attempts in a row without fewer
+        changes."""
         original = self.original
         rng = np.random.default_rng(seed)
         best_cost = self._visible(state.grid)
-        attempts = int(np.ceil(effort * (np.count_nonzero(state.grid != original) + POLISH_EXTRA)))
+        per_unit = min(np.count_nonzero(state.grid != original) + POLISH_EXTRA, POLISH_MOST)
+        attempts = int(np.ceil(effort * per_unit))
         rounds = 0
         failures = 0
         while rounds < attempts:
             changed = np.argwhere(state.grid != original)
-            if len(changed) == 0 or failures > effort * (len(changed) + POLISH_EXTRA):
+            if len(changed) == 0 or failures > effort * min(len(changed) + POLISH_EXTRA, POLISH_MOST):
                 break
             rounds += 1
             if progress is not None:
@@ -615,9 +623,8 @@ class _Run:
         anywhere else that makes the puzzle line-solvable again, and keep
         that if the revert pass can then put back at least one other change
         (a two-for-one swap that polishing's local repairs miss: the new
-        cell is often far from the old one).  Every changed cell is tried
-        once per pass; up to ``passes`` passes, while one gains.  Returns
-        the state and the number of changes moved.
+        cell is often far from the old one).  Returns the state and the
+        number of changes moved.
 
         The single changes that could work are found without a solve each.
         Let ``G`` be the grid with the change put back and ``M`` its stalled
@@ -628,7 +635,17 @@ class _Run:
         puzzle, inside the greatest one -- the one a solve from nothing
         known reaches.  So a candidate whose estimate leaves a cell
         undetermined fails, and only the others (a few in a thousand) are
-        judged, the least visible first.
+        judged, the least visible first; the first ``RELOCATE_TRIES`` of
+        them that solve get a revert pass (nearly every swap that gains is
+        the first or second).
+
+        A change whose undoing leaves more than ``RELOCATE_OPEN`` of the
+        cells (and more than ``RELOCATE_OPEN_CELLS``) undetermined -- one
+        that much of line logic's deductions hang on -- stays: its search
+        costs the most estimates, with the longest cascades, and finds a
+        swap several times less often.  Every other
+        change is tried once per pass; up to ``passes`` passes, while one
+        gains.
         """
         original = self.original
         moved = 0
@@ -649,12 +666,15 @@ class _Run:
                     continue
                 masks = undone.result.masks
                 self._remember_failure([cell], trial_grid, masks)
+                if undone.result.undetermined > max(RELOCATE_OPEN * original.size, RELOCATE_OPEN_CELLS):
+                    continue  # costly to search, and rarely moves
                 frozen = user_locked | (state.grid != original)  # the cell too: it was just undone
                 moves = _all_moves(trial_grid, masks, ~undone.result.known & ~frozen, self.bits)
                 newly, _, _ = self.solver.estimate_moves(trial_grid, masks, undone.packed, moves, counts=False)
                 hopeful = moves[newly == undone.result.undetermined]
                 rows, cols = hopeful[:, 0], hopeful[:, 1]
                 added = self.cost[rows, cols, hopeful[:, 2]] - self.cost[rows, cols, trial_grid[rows, cols]]
+                tries = 0
                 for r, c, colour in hopeful[np.argsort(added, kind="stable")]:
                     swapped_grid = trial_grid.copy()
                     swapped_grid[r, c] = colour
@@ -666,6 +686,9 @@ class _Run:
                         state, gained = swapped, True
                         moved += 1
                         break
+                    tries += 1
+                    if tries >= RELOCATE_TRIES:
+                        break  # the first that solve are the ones that gain
             if not gained:
                 break
         return state, moved

@@ -163,20 +163,21 @@ def test_hint_when_many_cells_change(tmp_path):
     assert quiet.output == ""
 
 
-def test_effort_2_and_more_moves_changes(tmp_path):
+def test_effort_1_and_more_moves_changes(tmp_path):
+    # Below 1, polishing only; from 1 on (the default) relocation too.
     specks = np.where(np.random.default_rng(9).random((40, 40)) < 0.1, 0, 255).astype(np.uint8)
     p = tmp_path / "specks.png"
     Image.fromarray(specks).save(p)
     changed = {}
-    for effort in ("1", "3"):
+    for effort in ("0.99", "1"):
         out = tmp_path / f"e{effort}.rofl"
         r = run("make", p, "-o", out, "--effort", effort)
         assert r.exit_code == 0, r.output
-        assert ("changes moved" in r.output) == (effort == "3")
+        assert ("changes moved" in r.output) == (effort == "1")
         changed[effort] = int(r.output.split("changed: ")[1].split()[0])
         puzzle, _ = read_puzzle(out)
         assert solve(puzzle).status == "solved"
-    assert changed["3"] < changed["1"]
+    assert changed["1"] < changed["0.99"]
 
 
 def test_no_hint_for_a_smooth_picture(picture, tmp_path):

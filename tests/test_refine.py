@@ -359,6 +359,11 @@ def test_resuming_from_a_certificate_matches_a_slow_reference(case, data):
     moved = int(np.count_nonzero(trial != certified))
     solver = LineSolver(cache_mb=data.draw(st.sampled_from([0, 1])))
     got = solver.resume_certificate(trial, near, Packed.from_grid(near), original, certificate, moved)
+    if Packed.from_grid(trial).kmax > Packed.from_grid(near).kmax + 2:
+        # More groups in a line than one changed cell can make: the work
+        # buffers are not sized for it, and the call says so.
+        assert got is None
+        return
     assert got is not None and got.status == status
     np.testing.assert_array_equal(got.masks, expected)
     if moved:
@@ -406,7 +411,7 @@ def test_all_moves_match_a_slow_reference(case, data):
 @given(_palette_grids(3, 4, 14))
 def test_relocation_never_changes_more_cells(case):
     k, grid = case
-    plain = refine(grid, PALETTES[k])
+    plain = refine(grid, PALETTES[k], relocate=0)
     moved = refine(grid, PALETTES[k], relocate=3)
     assert_valid(moved, grid)
     assert moved.n_changed <= plain.n_changed
@@ -416,7 +421,7 @@ def test_relocation_never_changes_more_cells(case):
 
 def test_relocation_moves_changes_on_noise():
     grid = np.random.default_rng(5).integers(0, 2, (30, 30)).astype(np.uint8)
-    plain = refine(grid, PALETTES[2])
+    plain = refine(grid, PALETTES[2], relocate=0)
     moved = refine(grid, PALETTES[2], relocate=5)
     assert_valid(moved, grid)
     assert moved.relocated > 0
@@ -449,11 +454,15 @@ def _gaining_swaps(result, original):
     return out
 
 
-def test_relocation_leaves_no_two_for_one_swap():
+def test_relocation_leaves_no_two_for_one_swap(monkeypatch):
     # Relocation's filter skips no useful swap: where brute force finds one,
-    # relocation takes it, and after it stops no swap is left.
+    # relocation takes it, and after it stops no swap is left -- once its
+    # two shortcuts (skip the changes most deductions hang on; revert after
+    # the first two candidates that solve only) are off.
+    monkeypatch.setattr(refine_module, "RELOCATE_OPEN", 1.0)
+    monkeypatch.setattr(refine_module, "RELOCATE_TRIES", 10**9)
     grid = np.random.default_rng(8).integers(0, 2, (18, 18)).astype(np.uint8)
-    plain = refine(grid, PALETTES[2])
+    plain = refine(grid, PALETTES[2], relocate=0)
     assert _gaining_swaps(plain, grid)
     result = refine(grid, PALETTES[2], relocate=100)
     assert_valid(result, grid)

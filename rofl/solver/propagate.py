@@ -381,7 +381,10 @@ class LineSolver:
         SolveResult or None
             A fixpoint of ``grid``'s puzzle that contains ``grid`` (so
             narrower than or equal to the one line logic reaches from
-            nothing known), or None.
+            nothing known).  None past ``limit``, or when a line of ``grid``
+            has more than two groups more than ``near_packed``'s longest
+            clue: the work buffers are sized for grids that differ from
+            ``near_grid`` in one cell.
         """
         from rofl.solver import _kernels as k
 
