@@ -643,9 +643,8 @@ class _Run:
         cells (and more than ``RELOCATE_OPEN_CELLS``) undetermined -- one
         that much of line logic's deductions hang on -- stays: its search
         costs the most estimates, with the longest cascades, and finds a
-        swap several times less often.  Every other
-        change is tried once per pass; up to ``passes`` passes, while one
-        gains.
+        swap about half as often.  Every other change is tried once per
+        pass; up to ``passes`` passes, while one gains.
         """
         original = self.original
         moved = 0
