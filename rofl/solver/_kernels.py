@@ -788,6 +788,18 @@ def _line_clue(grid, line, out_lens, out_cols):
 
 
 @njit(**JIT)
+def _rederive_line(grid, line, lens, cols, at, starts, ends, line_hash):
+    """Write the clue of ``grid``'s line ``line`` into ``lens``/``cols`` from
+    index ``at`` on and point ``starts``, ``ends`` and ``line_hash`` at it
+    (the other lines keep theirs); returns its number of groups."""
+    count = _line_clue(grid, line, lens[at:], cols[at:])
+    starts[line] = at
+    ends[line] = at + count
+    line_hash[line] = _clue_hash(lens, cols, at, at + count)
+    return count
+
+
+@njit(**JIT)
 def _line_log_count(cells, n, lens, cols, g0, g1, cnt):
     """Natural log of the number of arrangements of a clue that fit ``cells``.
 
@@ -946,12 +958,9 @@ def _resume_certificate(
     g = g_total
     for line in range(n_lines):
         if relined[line]:
-            count = _line_clue(grid, line, new_lens[g:], new_cols[g:])
+            count = _rederive_line(grid, line, new_lens, new_cols, g, starts, ends, line_hash)
             if count > room:
                 return -1
-            starts[line] = g
-            ends[line] = g + count
-            line_hash[line] = _clue_hash(new_lens, new_cols, g, g + count)
             g += count
     queue = np.empty(n_lines, dtype=np.int64)
     n_queue = 0
@@ -1020,10 +1029,6 @@ def _estimate_moves(
     new_cols[:g_total] = cols
     starts = offs[:-1].copy()
     ends = offs[1:].copy()
-    row_lens = np.empty(nmax, dtype=np.int64)
-    row_cols = np.empty(nmax, dtype=np.int64)
-    col_lens = np.empty(nmax, dtype=np.int64)
-    col_cols = np.empty(nmax, dtype=np.int64)
     trail_cell = np.empty(n_cells, dtype=np.int64)
     trail_old = np.empty(n_cells, dtype=np.int64)
     stamp = np.zeros(n_cells, dtype=np.int64)
@@ -1054,22 +1059,11 @@ def _estimate_moves(
                 )
         old = grid[r, c]
         grid[r, c] = moves[m, 2]
-        nr = _line_clue(grid, r, row_lens, row_cols)
-        nc = _line_clue(grid, height + c, col_lens, col_cols)
-        for j in range(nr):
-            new_lens[g_total + j] = row_lens[j]
-            new_cols[g_total + j] = row_cols[j]
-        for j in range(nc):
-            new_lens[g_total + nmax + j] = col_lens[j]
-            new_cols[g_total + nmax + j] = col_cols[j]
-        starts[r] = g_total
-        ends[r] = g_total + nr
-        starts[height + c] = g_total + nmax
-        ends[height + c] = g_total + nmax + nc
-        row_hash = _clue_hash(row_lens, row_cols, 0, nr)
-        col_hash = _clue_hash(col_lens, col_cols, 0, nc)
-        line_hash[r] = row_hash
-        line_hash[height + c] = col_hash
+        row_at, col_at = g_total, g_total + nmax
+        nr = _rederive_line(grid, r, new_lens, new_cols, row_at, starts, ends, line_hash)
+        nc = _rederive_line(grid, height + c, new_lens, new_cols, col_at, starts, ends, line_hash)
+        row_hash = line_hash[r]
+        col_hash = line_hash[height + c]
         queue[0] = r
         queue[1] = height + c
         status = _propagate_trail(
@@ -1088,11 +1082,13 @@ def _estimate_moves(
         if counts and status != CONTRADICTION:
             n = _line_cells(masks, r, line_buf)
             after = _memo_log_count(
-                line_buf, n, row_lens, row_cols, 0, nr, row_hash, cnt, memo_tag, memo_io, memo_val, use_cache
+                line_buf, n, new_lens, new_cols, row_at, row_at + nr, row_hash, cnt, memo_tag, memo_io, memo_val,
+                use_cache,
             )
             n = _line_cells(masks, height + c, line_buf)
             after += _memo_log_count(
-                line_buf, n, col_lens, col_cols, 0, nc, col_hash, cnt, memo_tag, memo_io, memo_val, use_cache
+                line_buf, n, new_lens, new_cols, col_at, col_at + nc, col_hash, cnt, memo_tag, memo_io, memo_val,
+                use_cache,
             )
             out_entropy[m] = after - base[r] - base[height + c]
         else:
