@@ -567,13 +567,12 @@ class _Run:
         original = self.original
         rng = np.random.default_rng(seed)
         best_cost = self._visible(state.grid)
-        per_unit = min(np.count_nonzero(state.grid != original) + POLISH_EXTRA, POLISH_MOST)
-        attempts = int(np.ceil(effort * per_unit))
+        attempts = int(np.ceil(effort * _polish_unit(np.count_nonzero(state.grid != original))))
         rounds = 0
         failures = 0
         while rounds < attempts:
             changed = np.argwhere(state.grid != original)
-            if len(changed) == 0 or failures > effort * min(len(changed) + POLISH_EXTRA, POLISH_MOST):
+            if len(changed) == 0 or failures > effort * _polish_unit(len(changed)):
                 break
             rounds += 1
             if progress is not None:
@@ -656,7 +655,7 @@ class _Run:
                     progress(done, len(cells))
                 if state.grid[cell] == original[cell]:
                     continue  # put back earlier in this pass
-                n_now = np.count_nonzero(state.grid != original)
+                changed = state.grid != original
                 trial_grid = state.grid.copy()
                 trial_grid[cell] = original[cell]
                 undone = self.judge(trial_grid, state)
@@ -667,7 +666,7 @@ class _Run:
                 self._remember_failure([cell], trial_grid, masks)
                 if undone.result.undetermined > max(RELOCATE_OPEN * original.size, RELOCATE_OPEN_CELLS):
                     continue  # costly to search, and rarely moves
-                frozen = user_locked | (state.grid != original)  # the cell too: it was just undone
+                frozen = user_locked | changed  # the cell too: it was just undone
                 moves = _all_moves(trial_grid, masks, ~undone.result.known & ~frozen, self.bits)
                 newly, _, _ = self.solver.estimate_moves(trial_grid, masks, undone.packed, moves, counts=False)
                 hopeful = moves[newly == undone.result.undetermined]
@@ -681,7 +680,7 @@ class _Run:
                     if swapped.result.status != "solved":
                         continue
                     swapped, _ = self.revert(swapped, np.argwhere(swapped_grid != original))
-                    if np.count_nonzero(swapped.grid != original) < n_now:
+                    if np.count_nonzero(swapped.grid != original) < np.count_nonzero(changed):
                         state, gained = swapped, True
                         moved += 1
                         break
@@ -747,6 +746,12 @@ class _Run:
     def _visible(self, grid: np.ndarray) -> float:
         rows, cols = np.indices(grid.shape)
         return float((self.cost[rows, cols, grid] - self.cost[rows, cols, self.original]).sum())
+
+
+def _polish_unit(n_changed: int) -> int:
+    """Polishing's attempts per unit of effort for ``n_changed`` changes (and
+    its patience: failed attempts in a row before it stops)."""
+    return min(n_changed + POLISH_EXTRA, POLISH_MOST)
 
 
 def _allowed_moves(
