@@ -3,7 +3,8 @@
 Runs every sample picture (``samples/*.jpg|png``) and scikit-image's bundled
 photos at 30x30, 50x50 and 100x100 cells (``mode="crop"``), black and white
 and 4 colours, and prints per configuration: success rate (the puzzle
-line-solves to exactly the final grid within the time budget), cells
+line-solves to exactly the final grid; a run still going after ``--budget``
+seconds counts as failed, a guard against hangs, not a time target), cells
 changed by refinement (% of all cells: median, mean, worst), mean ΔE2000 of
 the final grid against the area-averaged picture, clue numbers and the share
 of 1s, and warm wall time of the whole ``make`` (loading, scaling,
@@ -14,7 +15,7 @@ seconds is stopped and counted as a failure (the worker is replaced).
 
 Usage::
 
-    python benchmarks/make_photos.py [--sizes 30,50,100] [--colors 2,4] [--budget 120] [--effort 1] [-v]
+    python benchmarks/make_photos.py [--sizes 30,50,100] [--colors 2,4] [--budget 600] [--effort 1] [-v]
 
 Targets (issue 4): 100% success; changed <= 0.3% at 30-50 cells, <= 0.5% at
 100; warm time <= 0.1 s at 30x30, <= 0.5 s at 50x50, <= 3 s at 100x100.
@@ -136,7 +137,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", default="30,50,100")
     parser.add_argument("--colors", default="2,4")
-    parser.add_argument("--budget", type=float, default=120.0, help="seconds per run before it counts as failed")
+    parser.add_argument(
+        "--budget", type=float, default=600.0, help="seconds per run before it counts as failed (a hang guard)"
+    )
     parser.add_argument("--effort", type=float, default=1.0, help="rofl make's --effort (default 1, as rofl make)")
     parser.add_argument("-v", "--verbose", action="store_true", help="one line per picture")
     args = parser.parse_args()

@@ -525,7 +525,12 @@ class _Run:
                 trial_grid = state.grid.copy()
                 trial_grid[r[run], c[run]] = original[r[run], c[run]]
                 cell = (int(r[run[0]]), int(c[run[0]]))
-                if len(run) == 1 and self._still_fails(cell, trial_grid, state):
+                # The first cell's certificate (see _still_fails) also proves
+                # that a whole run cannot go back, if it stays ambiguous.
+                if self._still_fails(cell, trial_grid, state):
+                    if len(run) > 1:
+                        size //= 2
+                        continue
                     failed_at[todo[i]] = reverted
                     kept.append(todo[i])
                     i += 1
