@@ -541,9 +541,12 @@ class _Run:
                     reverted += len(run)
                     i += len(run)
                     size *= 2
-                elif size > 1:
+                elif len(run) > 1:
                     size //= 2
                 else:
+                    # A run cut to its first cell fails for good: halving
+                    # ``size`` down to 1 would only repeat this same solve.
+                    size = 1
                     self._remember_failure([cell], trial_grid, trial.result.masks)
                     failed_at[todo[i]] = reverted
                     kept.append(todo[i])
