@@ -447,10 +447,11 @@ class Puzzle:
         state = (self.width, self.height, self.palette.colors, self.lengths, self.colors, self.offsets, dict(self.meta))
         return (_rebuild, state)
 
-    def _repr_svg_(self) -> str:  # pragma: no cover - needs the renderer
-        from rofl.render import svg  # type: ignore[attr-defined]
+    def _repr_svg_(self) -> str:
+        """The puzzle's sheet as SVG, which notebooks show (the renderer loads on first use)."""
+        from rofl.render.svg import puzzle_svg
 
-        return svg.puzzle_svg(self)
+        return puzzle_svg(self)
 
 
 def cells_needed(

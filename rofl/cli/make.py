@@ -54,6 +54,19 @@ def _check_png(path: str | None, hint: str) -> None:
         raise click.BadParameter(msg, param_hint=hint)
 
 
+def _check_sheet(path: str | None) -> None:
+    if path is None:
+        return
+    from rofl.errors import UsageError
+    from rofl.render.sheet import check_sheet_path
+
+    _check_directory(path, "'--sheet'")
+    try:
+        check_sheet_path(path)
+    except UsageError as exc:
+        raise click.BadParameter(str(exc), param_hint="'--sheet'") from None
+
+
 def _save(image, path: str) -> None:
     import io
     from pathlib import Path
@@ -117,6 +130,9 @@ def _save(image, path: str) -> None:
 @click.option(
     "--compare", type=click.Path(dir_okay=False), help="Write source, quantised and final grids side by side (PNG)."
 )
+@click.option(
+    "--sheet", type=click.Path(dir_okay=False), help="Write a printable sheet of the puzzle (.png, .pdf, .svg)."
+)
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar, warnings or report.")
 def make(
     image: str,
@@ -135,6 +151,7 @@ def make(
     title: str | None,
     preview: str | None,
     compare: str | None,
+    sheet: str | None,
     quiet: bool,
 ) -> None:
     """Turn IMAGE into a puzzle that line logic solves to exactly one picture.
@@ -154,6 +171,7 @@ def make(
     _check_output(output)
     _check_png(preview, "'--preview'")
     _check_png(compare, "'--compare'")
+    _check_sheet(sheet)
     if palette is not None and colors is not None:
         from rofl.imaging import parse_palette
 
@@ -212,6 +230,13 @@ def make(
         from rofl.render.preview import compare_image
 
         _save(compare_image(result), compare)
+    if sheet:
+        from pathlib import Path
+
+        from rofl._io import atomic_write
+        from rofl.render.sheet import sheet_bytes
+
+        atomic_write(sheet, sheet_bytes(result.puzzle, Path(sheet).suffix))
     if not quiet:
         click.echo(result.stats.report())
         click.echo(f"wrote {output}")

@@ -11,8 +11,6 @@ import click
 from rofl.cli._app import main
 from rofl.errors import FormatError, UsageError
 
-_SHEET_SUFFIXES = (".png", ".pdf")
-
 
 def _stdin_bytes() -> bytes:
     """All of standard input, refusing more than a puzzle file may hold."""
@@ -49,7 +47,9 @@ def _read_secret() -> str:
 @main.command()
 @click.argument("text", required=False)
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the puzzle (.rofl, .json, .notmine).")
-@click.option("--sheet", type=click.Path(dir_okay=False), help="Write a printable sheet with the clues (.png, .pdf).")
+@click.option(
+    "--sheet", type=click.Path(dir_okay=False), help="Write a printable sheet with the clues (.png, .pdf, .svg)."
+)
 @click.option("--cipher", is_flag=True, help="Print the NotMine cipher of the picture.")
 def hide(text: str | None, output: str | None, sheet: str | None, cipher: bool) -> None:
     """Hide TEXT in a puzzle whose solution reads as TEXT.
@@ -60,6 +60,7 @@ def hide(text: str | None, output: str | None, sheet: str | None, cipher: bool) 
     the puzzle reads it.
     """
     from rofl.formats import _WRITERS, write_puzzle
+    from rofl.render.sheet import check_sheet_path
     from rofl.secret import check_text
     from rofl.secret import hide as hide_text
 
@@ -70,25 +71,23 @@ def hide(text: str | None, output: str | None, sheet: str | None, cipher: bool) 
         known = ", ".join(sorted(_WRITERS))
         msg = f"{output}: cannot write puzzles with extension {Path(output).suffix!r} (known: {known})"
         raise FormatError(msg)
-    if sheet and Path(sheet).suffix.lower() not in _SHEET_SUFFIXES:
-        msg = f"{sheet}: a sheet is written as {' or '.join(_SHEET_SUFFIXES)}"
-        raise UsageError(msg)
+    if sheet:
+        check_sheet_path(sheet)
     if text is None:
         text = _read_secret()
     check_text(text)  # before anything is written
     puzzle, grid = hide_text(text)
-    image = None
+    sheet_data = None
     if sheet:
-        from rofl.render.sheet import puzzle_sheet
+        from rofl.render.sheet import sheet_bytes
 
-        image = puzzle_sheet(puzzle, title="Solve me")
+        sheet_data = sheet_bytes(puzzle, Path(sheet).suffix, title="Solve me")
     if output:
         write_puzzle(output, puzzle, grid, private=True)
-    if image is not None:
-        from rofl._io import atomic_open
+    if sheet_data is not None:
+        from rofl._io import atomic_write
 
-        with atomic_open(sheet, "wb", private=True) as f:
-            image.save(f, format=Path(sheet).suffix.lower().lstrip(".").upper())
+        atomic_write(sheet, sheet_data, private=True)
     if cipher:
         from rofl.formats.notmine import Field, dumps
 

@@ -1,0 +1,80 @@
+"""``rofl sheet``: a printable sheet of any puzzle, empty or with its solution."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from rofl.cli._app import main
+
+
+def _read(file: str):
+    """(puzzle, stored solution or None, CRC-32 or None) of a puzzle file of any format."""
+    from rofl._io import read_capped
+    from rofl.formats import MAX_FILE_BYTES, read_puzzle
+    from rofl.formats import rofl as codec
+
+    data = read_capped(file, MAX_FILE_BYTES)
+    if data.startswith(codec.MAGIC) or Path(file).suffix.lower() == codec.EXTENSION:
+        info = codec.parse(data, where=file)
+        return info.puzzle, None, info.crc32
+    puzzle, solution = read_puzzle(file)
+    return puzzle, solution, None
+
+
+@main.command()
+@click.argument("puzzle_file", metavar="PUZZLE", type=click.Path())
+@click.option(
+    "-o",
+    "--output",
+    required=True,
+    type=click.Path(),
+    help="Sheet to write: .png, .pdf or .svg (the extension chooses).",
+)
+@click.option("--solution", is_flag=True, help="Fill the grid with the solution (solving the puzzle if need be).")
+@click.option("--cell", type=int, metavar="PIXELS", help="Cell size (default: 26, 22 beyond 80 cells, 18 beyond 160).")
+@click.option("--title", help="Title above the grid (default: the puzzle's title; '' for none).")
+@click.option(
+    "--budget",
+    type=click.FloatRange(0, min_open=True),
+    default=10.0,
+    show_default=True,
+    metavar="SECONDS",
+    help="With --solution: seconds of complete search when line logic alone cannot finish.",
+)
+def sheet(puzzle_file: str, output: str, solution: bool, cell: int | None, title: str | None, budget: float) -> None:
+    """Write a printable sheet of PUZZLE: the grid with its clues.
+
+    PUZZLE is any puzzle file rofl reads (.rofl, .json, .notmine).  The
+    sheet prints on A4 or Letter paper: PNG and PDF at 96 dpi, or denser
+    when a large puzzle needs it to fit the page; SVG is vector, sized in
+    millimetres at the same scale.
+
+    With --solution the cells are filled with the solution: the one the
+    file stores, else the one the solver proves (line logic, then a
+    complete search within --budget).  A puzzle with several solutions, none,
+    or none found in time is an error and nothing is written.
+    """
+    from rofl._io import atomic_write
+    from rofl.errors import UsageError
+    from rofl.render.sheet import check_sheet_path, sheet_bytes
+
+    suffix = check_sheet_path(output)
+    parent = Path(output).parent
+    if not parent.is_dir():
+        msg = f"{output}: the directory {str(parent)!r} does not exist"
+        raise UsageError(msg)
+    puzzle, stored, crc = _read(puzzle_file)
+    grid = None
+    if solution:
+        if stored is not None:
+            grid = stored  # the readers check that a stored solution fits the clues
+        else:
+            from rofl.decode import solve_picture
+
+            grid = solve_picture(puzzle, crc32=crc, where=puzzle_file, budget=budget)
+    data = sheet_bytes(puzzle, suffix, solution=grid, cell=cell, title=title)
+    atomic_write(output, data)
+    what = "solution sheet" if solution else "sheet"
+    click.echo(f"{output}: {what} of a {puzzle.width}x{puzzle.height} puzzle, {puzzle.n_colors} colours")

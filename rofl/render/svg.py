@@ -1,0 +1,181 @@
+"""Puzzle sheets as SVG: vector drawings that notebooks show and printers scale.
+
+:func:`puzzle_svg` draws the layout of :func:`rofl.render.sheet.sheet_layout`
+(the one the PNG and PDF sheets use) as plain SVG 1.1 text, with no
+dependency beyond the standard library.  It returns an :class:`SvgString`,
+which Jupyter displays as a picture; ``Puzzle._repr_svg_`` calls it, so a
+puzzle shows as its sheet in a notebook (python-chess ``chess/svg.py`` does
+the same for boards).
+
+The document is structured so that programs can read it back: the grid is
+``<g id="grid" transform="translate(x0 y0)">`` with one ``<rect>`` per run
+of same-coloured cells of the solution (cell units times the cell size)
+and the lines; the clue numbers are ``<text>`` elements in
+``<g id="row-clues">`` and ``<g id="column-clues">``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+from xml.sax.saxutils import escape
+
+if TYPE_CHECKING:  # pragma: no cover
+    from rofl.puzzle import Puzzle
+
+#: Advance of a digit, in em.  Helvetica and Arial digits are 0.556 em,
+#: DejaVu Sans 0.636 em: numbers are placed by their right end (rows) or
+#: centre (columns), so an estimate only changes the spaces between them.
+DIGIT_EM = 0.62
+#: Average advance of a title's characters, in em (a little above most fonts').
+TEXT_EM = 0.68
+FONT_FAMILY = "Helvetica, Arial, 'DejaVu Sans', sans-serif"
+
+# Characters XML 1.0 cannot hold at all (control characters, surrogates,
+# U+FFFE/U+FFFF); a title may come from any file.
+_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+class SvgString(str):
+    """An SVG document; notebooks (IPython, Jupyter) display it as a picture."""
+
+    __slots__ = ()
+
+    def _repr_svg_(self) -> SvgString:
+        return self
+
+
+def _text(value: str) -> str:
+    """``value`` as XML character data: escaped, and with characters XML
+    cannot hold replaced by U+FFFD."""
+    return escape(_NOT_XML.sub("\ufffd", value))
+
+
+def _n(value: float) -> str:
+    """A coordinate: at most two decimals, no trailing zeros."""
+    text = f"{value:.2f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
+def _hex(rgb) -> str:
+    return "#{:02x}{:02x}{:02x}".format(*rgb)
+
+
+def _width(text: str, size: int) -> float:
+    # digits are all one width in the fonts named; the letters of a title
+    # vary, so they get a generous average (the sheet widens to hold it)
+    return len(text) * (DIGIT_EM if text.isdigit() else TEXT_EM) * size
+
+
+def _title_height(text: str, size: int) -> float:
+    return 0.75 * size  # cap height and a little more
+
+
+def puzzle_svg(puzzle: Puzzle, *, solution=None, cell: int | None = None, title: str | None = None) -> SvgString:
+    """Draw ``puzzle``'s sheet as an SVG document.
+
+    The same sheet as :func:`rofl.render.sheet.puzzle_sheet`: clues left of
+    the rows and above the columns (each number in its group's colour in
+    colour puzzles, darkened when too light to read), thin lines between
+    cells, thick lines every fifth, an optional title.  Sized in millimetres
+    to print at :func:`rofl.render.sheet.print_dpi`.
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+    solution : (H, W) uint8 array of palette indices, optional
+        Fill the cells with this picture (a solution sheet); it must fit
+        the clues.
+    cell : int, optional
+        Cell size in SVG user units (pixels at 96 dpi); default
+        :func:`rofl.render.sheet.default_cell`.
+    title : str, optional
+        Defaults to ``puzzle.meta["title"]``; an empty string prints none.
+
+    Returns
+    -------
+    SvgString
+        A standalone SVG 1.1 document (UTF-8 text).
+
+    Raises
+    ------
+    rofl.UsageError
+        A cell smaller than :data:`rofl.render.sheet.MIN_CELL`, a sheet
+        larger than :data:`rofl.render.sheet.MAX_SIDE` a side, or a
+        solution that does not fit the puzzle.
+    """
+    from rofl.render.sheet import BAND, THIN, check_solution, print_dpi, sheet_layout
+
+    grid = None if solution is None else check_solution(puzzle, solution)
+    if title is None:
+        title = puzzle.meta.get("title")
+    layout = sheet_layout(puzzle, cell=cell, title=title, text_width=_width, title_height=_title_height)
+    cell = layout.cell
+    w, h = layout.width, layout.height
+    mm = 25.4 / print_dpi(w, h)
+    out = [
+        '<?xml version="1.0" encoding="UTF-8" standalone="no"?>',
+        f'<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="{_n(w * mm)}mm" '
+        f'height="{_n(h * mm)}mm" viewBox="0 0 {w} {h}">',
+    ]
+    if layout.title:
+        out.append(f"<title>{_text(layout.title)}</title>")
+    out.append(f'<rect width="{w}" height="{h}" fill="#ffffff"/>')
+    if layout.bands:
+        out.append(f'<g id="bands" fill="{_hex(BAND)}">')
+        out.extend(
+            f'<rect x="{_n(x1)}" y="{_n(y1)}" width="{_n(x2 - x1)}" height="{_n(y2 - y1)}"/>'
+            for x1, y1, x2, y2 in layout.bands
+        )
+        out.append("</g>")
+
+    out.append(f'<g id="grid" transform="translate({layout.x0} {layout.y0})">')
+    if grid is not None:
+        colors = puzzle.palette.hex()
+        out.append('<g id="solution" shape-rendering="crispEdges">')
+        out.append(f'<rect width="{puzzle.width * cell}" height="{puzzle.height * cell}" fill="{colors[0]}"/>')
+        # one rectangle per run of same-coloured cells in a row keeps the file small
+        for i, row in enumerate(grid.tolist()):
+            j = 0
+            while j < len(row):
+                k = j
+                while k < len(row) and row[k] == row[j]:
+                    k += 1
+                if row[j]:
+                    out.append(
+                        f'<rect x="{j * cell}" y="{i * cell}" width="{(k - j) * cell}" height="{cell}" '
+                        f'fill="{colors[row[j]]}"/>'
+                    )
+                j = k
+        out.append("</g>")
+    x0, y0 = layout.x0, layout.y0
+    for bold in (False, True):
+        path = " ".join(
+            f"M{_n(x1 - x0)} {_n(y1 - y0)}{'H' + _n(x2 - x0) if y1 == y2 else 'V' + _n(y2 - y0)}"
+            for x1, y1, x2, y2, b in layout.lines
+            if b == bold
+        )
+        stroke = '"#000000" stroke-width="2" stroke-linecap="square"' if bold else f'"{_hex(THIN)}" stroke-width="1"'
+        out.append(f'<path id="{"thick" if bold else "thin"}-lines" d="{path}" fill="none" stroke={stroke}/>')
+    out.append("</g>")
+
+    # rows: right-aligned, baseline about half a digit's height below the centre
+    common = f'font-family="{FONT_FAMILY}" font-size="{layout.font_size}"'
+    shift = 0.36 * layout.font_size
+    for in_row, name, anchor in ((True, "row-clues", "end"), (False, "column-clues", "middle")):
+        out.append(f'<g id="{name}" {common} text-anchor="{anchor}">')
+        out.extend(
+            f'<text x="{_n(num.x)}" y="{_n(num.y + shift if in_row else num.y)}" fill="{_hex(num.color)}">'
+            f"{num.text}</text>"
+            for num in layout.numbers
+            if num.in_row == in_row
+        )
+        out.append("</g>")
+    if layout.title:
+        baseline = layout.margin + 0.75 * layout.title_size
+        out.append(
+            f'<text id="title" x="{layout.margin}" y="{_n(baseline)}" font-family="{FONT_FAMILY}" '
+            f'font-size="{layout.title_size}" fill="#000000">{_text(layout.title)}</text>'
+        )
+    out.append("</svg>")
+    return SvgString("\n".join(out) + "\n")
