@@ -16,6 +16,7 @@ _COMMAND_MODULES = (
     "rofl.cli.make",
     "rofl.cli.secret",
     "rofl.cli.codec",
+    "rofl.cli.page",
     "rofl.cli.sheet",
 )
 

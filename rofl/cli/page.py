@@ -1,0 +1,42 @@
+"""``rofl page``: a puzzle as a self-contained HTML page to solve in a browser."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from rofl.cli._app import main
+from rofl.errors import UsageError
+
+_PAGE_SUFFIXES = (".html", ".htm")
+
+
+@main.command()
+@click.argument("puzzle", type=click.Path(dir_okay=False))
+@click.option(
+    "-o", "--output", type=click.Path(dir_okay=False), help="Page to write, .html or .htm (default: PUZZLE.html)."
+)
+@click.option("--title", help="Heading of the page (default: the puzzle's title, else its size).")
+def page(puzzle: str, output: str | None, title: str | None) -> None:
+    """Write PUZZLE (any puzzle format rofl reads) as an HTML page to solve by hand.
+
+    One file with everything inline: it works opened from disk, offline.
+    Left button paints, right button marks a cell empty, drags draw straight
+    lines; undo and redo, a check, a timer, and progress kept in the
+    browser.  The page holds the clues, not the solution: it knows the grid
+    is solved when every row and column has its clue.
+    """
+    from rofl._io import atomic_write
+    from rofl.formats import read_puzzle
+    from rofl.render.page import puzzle_page
+
+    out = Path(output) if output else Path(puzzle).with_suffix(".html")
+    if out.suffix.lower() not in _PAGE_SUFFIXES:
+        msg = f"{out}: a page is written as .html or .htm, not {out.suffix or '(no extension)'!r}"
+        raise UsageError(msg)
+    loaded, _ = read_puzzle(puzzle)
+    text = puzzle_page(loaded, title=title)
+    atomic_write(out, text.encode("utf-8"))
+    colours = f", {loaded.n_colors - 1} colours" if loaded.n_colors > 2 else ""
+    click.echo(f"{out}: {loaded.width}x{loaded.height}{colours}, {len(text.encode('utf-8'))} bytes")

@@ -1,0 +1,930 @@
+/* rofl puzzle page: solve a nonogram by hand in a browser.
+ *
+ * Two halves.  The first is pure logic (clues of a line, line status, the
+ * solved check, the storage key, stroke geometry): no DOM, so the test suite
+ * runs it in V8 and compares it with rofl's Python reference.  The second
+ * builds and drives the page and only runs where a `document` exists.
+ *
+ * Cell states: 0 unknown, -1 known empty (the player's dot), k >= 1 painted
+ * with palette colour k.  A grid is a flat row-major array of W * H states.
+ * The page never holds the solution: it derives the clues of the player's
+ * grid and compares them with the puzzle's.
+ */
+(function (root) {
+  "use strict";
+
+  var UNKNOWN = 0;
+  var EMPTY = -1;
+
+  // ------------------------------------------------------------ pure logic
+
+  /** The [length, colour] groups of one line of states (dots and unknowns are background). */
+  function lineClue(cells) {
+    var groups = [];
+    var prev = 0;
+    for (var i = 0; i < cells.length; i++) {
+      var v = cells[i] > 0 ? cells[i] : 0;
+      if (v !== 0 && v === prev) {
+        groups[groups.length - 1][0] += 1;
+      } else if (v !== 0) {
+        groups.push([1, v]);
+      }
+      prev = v;
+    }
+    return groups;
+  }
+
+  function sameClue(a, b) {
+    if (a.length !== b.length) return false;
+    for (var i = 0; i < a.length; i++) {
+      if (a[i][0] !== b[i][0] || a[i][1] !== b[i][1]) return false;
+    }
+    return true;
+  }
+
+  /**
+   * Whether the unknown cells of a line can still be filled so that it has
+   * `clue`: painted cells keep their colour, dots stay background.  Reads
+   * the clue only, never a solution.  Dynamic programme over (groups placed,
+   * cells used), O(groups * cells).
+   */
+  function lineFits(cells, clue) {
+    var n = cells.length;
+    var m = clue.length;
+    var i, j;
+    // canEmpty[i]: cells [0, i) can all be background
+    var bgPrefix = new Array(n + 1);
+    bgPrefix[0] = 0;
+    for (i = 0; i < n; i++) bgPrefix[i + 1] = bgPrefix[i] + (cells[i] > 0 ? 1 : 0);
+    // ended[i]: the groups placed so far end exactly at cell i - 1;
+    // gap[i]: cell i - 1 is background (or i == 0)
+    var ended = new Array(n + 1).fill(false);
+    var gap = new Array(n + 1).fill(false);
+    gap[0] = true;
+    for (i = 0; i < n; i++) {
+      if (gap[i] && cells[i] <= 0) gap[i + 1] = true;
+    }
+    var prevColour = -1;
+    for (j = 0; j < m; j++) {
+      var len = clue[j][0];
+      var colour = clue[j][1];
+      // cells that cannot hold this colour, counted from the left
+      var blocked = new Array(n + 1);
+      blocked[0] = 0;
+      for (i = 0; i < n; i++) {
+        var s = cells[i];
+        blocked[i + 1] = blocked[i] + (s === UNKNOWN || s === colour ? 0 : 1);
+      }
+      var nEnded = new Array(n + 1).fill(false);
+      var nGap = new Array(n + 1).fill(false);
+      for (i = 0; i + len <= n; i++) {
+        var before = gap[i] || (ended[i] && prevColour !== colour);
+        if (before && blocked[i + len] - blocked[i] === 0) nEnded[i + len] = true;
+      }
+      for (i = 0; i < n; i++) {
+        if ((nEnded[i] || nGap[i]) && cells[i] <= 0) nGap[i + 1] = true;
+      }
+      ended = nEnded;
+      gap = nGap;
+      prevColour = colour;
+    }
+    return ended[n] || gap[n];
+  }
+
+  function colourCounts(groups, counts) {
+    for (var g = 0; g < groups.length; g++) {
+      counts[groups[g][1]] = (counts[groups[g][1]] || 0) + groups[g][0];
+    }
+    return counts;
+  }
+
+  /**
+   * "done" when the painted cells have exactly the clue (dots and unknowns
+   * both count as background); "wrong" when they do not and the line is
+   * full: no unknown cell left, or every colour already painted as many
+   * times as the clue holds (so painting more cannot help), or some colour
+   * painted more often than that; "open" otherwise.
+   */
+  function lineStatus(cells, clue) {
+    var derived = lineClue(cells);
+    if (sameClue(derived, clue)) return "done";
+    var unknown = 0;
+    for (var i = 0; i < cells.length; i++) if (cells[i] === UNKNOWN) unknown++;
+    if (unknown === 0) return "wrong";
+    var want = colourCounts(clue, {});
+    var have = colourCounts(derived, {});
+    var full = true;
+    var c;
+    for (c in have) if ((want[c] || 0) < have[c]) return "wrong";
+    for (c in want) if ((have[c] || 0) < want[c]) full = false;
+    return full ? "wrong" : "open";
+  }
+
+  function row(grid, width, r) {
+    return Array.prototype.slice.call(grid, r * width, (r + 1) * width);
+  }
+
+  function column(grid, width, height, c) {
+    var out = new Array(height);
+    for (var r = 0; r < height; r++) out[r] = grid[r * width + c];
+    return out;
+  }
+
+  /** Every line of the grid against the puzzle: statuses, counts, solved. */
+  function gridReport(puzzle, grid) {
+    var w = puzzle.width;
+    var h = puzzle.height;
+    var rows = [];
+    var cols = [];
+    var wrong = [];
+    var unfit = [];
+    var matched = 0;
+    function one(cells, clue, name, out) {
+      var status = lineStatus(cells, clue);
+      out.push(status);
+      if (status === "done") matched++;
+      if (status === "wrong") wrong.push(name);
+      if (!lineFits(cells, clue)) unfit.push(name);
+    }
+    for (var r = 0; r < h; r++) one(row(grid, w, r), puzzle.rows[r], "row " + (r + 1), rows);
+    for (var c = 0; c < w; c++) one(column(grid, w, h, c), puzzle.cols[c], "column " + (c + 1), cols);
+    return { rows: rows, cols: cols, solved: matched === w + h, wrong: wrong, unfit: unfit };
+  }
+
+  /** Whether every row and column of the grid has its clue (unique puzzles: the picture). */
+  function isSolved(puzzle, grid) {
+    var w = puzzle.width;
+    var h = puzzle.height;
+    for (var r = 0; r < h; r++) if (!sameClue(lineClue(row(grid, w, r)), puzzle.rows[r])) return false;
+    for (var c = 0; c < w; c++) if (!sameClue(lineClue(column(grid, w, h, c)), puzzle.cols[c])) return false;
+    return true;
+  }
+
+  /** FNV-1a, 64 bits, of the UTF-16 code units (ASCII here) of `text`, as 16 hex digits. */
+  function fnv1a64(text) {
+    var mask = (BigInt(1) << BigInt(64)) - BigInt(1);
+    var prime = BigInt("0x100000001b3");
+    var h = BigInt("0xcbf29ce484222325");
+    for (var i = 0; i < text.length; i++) {
+      h = ((h ^ BigInt(text.charCodeAt(i))) * prime) & mask;
+    }
+    return h.toString(16).padStart(16, "0");
+  }
+
+  /** The localStorage key of a puzzle: a hash of its size, colour count and clues. */
+  function storageKey(puzzle) {
+    var canonical = JSON.stringify([puzzle.width, puzzle.height, puzzle.palette.length, puzzle.rows, puzzle.cols]);
+    return "rofl-page:" + fnv1a64(canonical);
+  }
+
+  /** A grid as text, one character a cell: "." unknown, "-" dot, "1".."o" colours 1-63. */
+  function encodeCells(grid) {
+    var out = new Array(grid.length);
+    for (var i = 0; i < grid.length; i++) {
+      var v = grid[i];
+      out[i] = v === UNKNOWN ? "." : v === EMPTY ? "-" : String.fromCharCode(48 + v);
+    }
+    return out.join("");
+  }
+
+  /** The inverse of encodeCells, or null when the text does not fit this puzzle. */
+  function decodeCells(text, size, nColours) {
+    if (typeof text !== "string" || text.length !== size) return null;
+    var out = new Array(size);
+    for (var i = 0; i < size; i++) {
+      var ch = text.charAt(i);
+      if (ch === ".") out[i] = UNKNOWN;
+      else if (ch === "-") out[i] = EMPTY;
+      else {
+        var v = text.charCodeAt(i) - 48;
+        if (!(v >= 1 && v < nColours)) return null;
+        out[i] = v;
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The cells a drag from (r0, c0) to (r1, c1) covers: a straight run along
+   * the row or the column of its start, whichever the pointer moved further
+   * along (the row on a tie), from the start to the pointer.
+   */
+  function strokeCells(r0, c0, r1, c1) {
+    var out = [];
+    var step;
+    if (Math.abs(c1 - c0) >= Math.abs(r1 - r0)) {
+      step = c1 >= c0 ? 1 : -1;
+      for (var c = c0; c !== c1 + step; c += step) out.push([r0, c]);
+    } else {
+      step = r1 >= r0 ? 1 : -1;
+      for (var r = r0; r !== r1 + step; r += step) out.push([r, c0]);
+    }
+    return out;
+  }
+
+  /** What a stroke sets: the tool's state, or unknown when it starts on a cell the tool already made. */
+  function strokeTarget(startState, tool) {
+    return startState === tool ? UNKNOWN : tool;
+  }
+
+  /**
+   * Whether a stroke from a cell in state `from` to `to` changes a cell in
+   * state `state`: cells like the first one always; unknown cells too when
+   * the stroke paints or marks.  So a drag never overwrites other work, and
+   * clearing a run leaves its neighbours' dots alone.
+   */
+  function strokeChanges(state, from, to) {
+    if (state === to) return false;
+    return state === from || (to !== UNKNOWN && state === UNKNOWN);
+  }
+
+  /** "m:ss", or "h:mm:ss" from an hour on. */
+  function formatTime(seconds) {
+    seconds = Math.max(0, Math.floor(seconds));
+    var h = Math.floor(seconds / 3600);
+    var m = Math.floor((seconds % 3600) / 60);
+    var s = seconds % 60;
+    var ss = (s < 10 ? "0" : "") + s;
+    if (h > 0) return h + ":" + (m < 10 ? "0" : "") + m + ":" + ss;
+    return m + ":" + ss;
+  }
+
+  /** Black or white, whichever reads better on the colour "#rrggbb". */
+  function textOn(hex) {
+    var r = parseInt(hex.slice(1, 3), 16);
+    var g = parseInt(hex.slice(3, 5), 16);
+    var b = parseInt(hex.slice(5, 7), 16);
+    return 0.299 * r + 0.587 * g + 0.114 * b > 150 ? "#000000" : "#ffffff";
+  }
+
+  var logic = {
+    UNKNOWN: UNKNOWN,
+    EMPTY: EMPTY,
+    lineClue: lineClue,
+    sameClue: sameClue,
+    lineFits: lineFits,
+    lineStatus: lineStatus,
+    gridReport: gridReport,
+    isSolved: isSolved,
+    fnv1a64: fnv1a64,
+    storageKey: storageKey,
+    encodeCells: encodeCells,
+    decodeCells: decodeCells,
+    strokeCells: strokeCells,
+    strokeTarget: strokeTarget,
+    strokeChanges: strokeChanges,
+    formatTime: formatTime,
+    textOn: textOn,
+  };
+  root.RoflPage = logic;
+
+  if (typeof document === "undefined") return;
+
+  // ------------------------------------------------------------------- page
+
+  var HISTORY_LIMIT = 2000;
+
+  function el(tag, attrs, text) {
+    var node = document.createElement(tag);
+    if (attrs) for (var k in attrs) node.setAttribute(k, attrs[k]);
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+
+  function start() {
+    var puzzle = JSON.parse(document.getElementById("rofl-puzzle").textContent);
+    var W = puzzle.width;
+    var H = puzzle.height;
+    var palette = puzzle.palette;
+    var nColours = palette.length;
+    var multi = nColours > 2;
+    var grid = new Array(W * H).fill(UNKNOWN);
+    var key = storageKey(puzzle);
+    var undoStack = [];
+    var redoStack = [];
+    var tool = 1;
+    var elapsed = 0; // seconds before the current running span
+    var runningSince = null; // Date.now() when the timer last started
+    var solved = false;
+    var stroke = null;
+    var cursor = { r: 0, c: 0, shown: false };
+    var hover = { r: -1, c: -1 };
+    var rowStatus = new Array(H).fill("open");
+    var colStatus = new Array(W).fill("open");
+    var unfitRows = {};
+    var unfitCols = {};
+
+    var board = document.getElementById("board");
+    var statusLine = document.getElementById("status");
+    var timerEl = document.getElementById("timer");
+    var toolsEl = document.getElementById("tools");
+    var undoBtn = document.getElementById("undo");
+    var redoBtn = document.getElementById("redo");
+    document.documentElement.style.setProperty("--bg", palette[0]);
+
+    // ------------------------------------------------------------ the table
+    var cells = new Array(W * H);
+    var rowHeads = new Array(H);
+    var colHeads = new Array(W);
+    var trs = new Array(H);
+    var table = el("table", { class: "grid" });
+    var head = el("tr", { class: "colclues" });
+    head.appendChild(el("td", { class: "corner" }));
+
+    function clueNumbers(container, clue) {
+      if (clue.length === 0) {
+        container.appendChild(el("span", { class: "n zero" }, "0"));
+        return;
+      }
+      for (var g = 0; g < clue.length; g++) {
+        var span = el("span", { class: "n" }, String(clue[g][0]));
+        if (multi) {
+          var colour = palette[clue[g][1]];
+          span.className = "n chip";
+          span.style.background = colour;
+          span.style.color = textOn(colour);
+        }
+        container.appendChild(span);
+      }
+    }
+
+    function clueLabel(clue) {
+      if (clue.length === 0) return "0";
+      return clue
+        .map(function (g) {
+          return multi ? g[0] + " of colour " + g[1] : String(g[0]);
+        })
+        .join(", ");
+    }
+
+    for (var c = 0; c < W; c++) {
+      var th = el("th", { scope: "col", class: "cc" });
+      if ((c + 1) % 5 === 0 && c + 1 < W) th.classList.add("b5");
+      var box = el("div", { class: "nums" });
+      box.appendChild(el("span", { class: "flag", "aria-hidden": "true" }, "\u2717"));
+      clueNumbers(box, puzzle.cols[c]);
+      th.appendChild(box);
+      th.dataset.label = "column " + (c + 1) + ": " + clueLabel(puzzle.cols[c]);
+      colHeads[c] = th;
+      head.appendChild(th);
+    }
+    table.appendChild(head);
+    for (var r = 0; r < H; r++) {
+      var tr = el("tr");
+      if ((r + 1) % 5 === 0 && r + 1 < H) tr.classList.add("b5");
+      var rh = el("th", { scope: "row", class: "rc" });
+      var rbox = el("div", { class: "nums" });
+      rbox.appendChild(el("span", { class: "flag", "aria-hidden": "true" }, "\u2717"));
+      clueNumbers(rbox, puzzle.rows[r]);
+      rh.appendChild(rbox);
+      rh.dataset.label = "row " + (r + 1) + ": " + clueLabel(puzzle.rows[r]);
+      rowHeads[r] = rh;
+      tr.appendChild(rh);
+      for (c = 0; c < W; c++) {
+        var td = el("td", { class: "cell" });
+        if ((c + 1) % 5 === 0 && c + 1 < W) td.classList.add("b5");
+        td.dataset.i = String(r * W + c);
+        cells[r * W + c] = td;
+        tr.appendChild(td);
+      }
+      trs[r] = tr;
+      table.appendChild(tr);
+    }
+    board.appendChild(table);
+
+    // ----------------------------------------------------------- tool bar
+    var toolButtons = {};
+    function addTool(value, label, aria) {
+      var b = el("button", { type: "button", class: "tool", "aria-pressed": "false", "aria-label": aria, title: aria });
+      var sw = el("span", { class: "swatch", "aria-hidden": "true" });
+      if (value > 0) sw.style.background = palette[value];
+      else sw.classList.add("dot");
+      b.appendChild(sw);
+      b.appendChild(el("span", { class: "key" }, label));
+      b.addEventListener("click", function () {
+        selectTool(value);
+      });
+      toolButtons[value] = b;
+      toolsEl.appendChild(b);
+    }
+    for (var k = 1; k < nColours; k++) {
+      var shortcut = k <= 9 ? String(k) : "";
+      var name = nColours > 2 ? "colour " + k + " (" + palette[k] + ")" : "fill";
+      addTool(k, shortcut, "Paint " + name + (shortcut ? ", key " + shortcut : ""));
+    }
+    addTool(EMPTY, "X", "Mark cells known empty, key X");
+
+    function selectTool(value) {
+      tool = value;
+      for (var v in toolButtons) toolButtons[v].setAttribute("aria-pressed", String(Number(v) === value));
+    }
+    selectTool(1);
+
+    // ------------------------------------------------------------- drawing
+    function paintCell(i) {
+      var td = cells[i];
+      var v = grid[i];
+      td.classList.toggle("x", v === EMPTY);
+      td.classList.toggle("f", v > 0);
+      td.style.background = v > 0 ? palette[v] : "";
+    }
+
+    function setFlag(th, status, unfit) {
+      var bad = status === "wrong" || unfit;
+      th.classList.toggle("done", status === "done");
+      th.classList.toggle("wrong", bad);
+      var note = status === "done" ? " \u2014 matches" : bad ? " \u2014 wrong" : "";
+      th.setAttribute("aria-label", th.dataset.label + note);
+      th.title = th.dataset.label.charAt(0).toUpperCase() + th.dataset.label.slice(1) + note;
+    }
+
+    function refreshRow(r) {
+      var line = row(grid, W, r);
+      rowStatus[r] = lineStatus(line, puzzle.rows[r]);
+      setFlag(rowHeads[r], rowStatus[r], !!unfitRows[r]);
+    }
+
+    function refreshCol(c) {
+      var line = column(grid, W, H, c);
+      colStatus[c] = lineStatus(line, puzzle.cols[c]);
+      setFlag(colHeads[c], colStatus[c], !!unfitCols[c]);
+    }
+
+    function refreshAll() {
+      for (var i = 0; i < W * H; i++) paintCell(i);
+      for (var r = 0; r < H; r++) refreshRow(r);
+      for (var c = 0; c < W; c++) refreshCol(c);
+      afterChange();
+    }
+
+    /** Set cells (index -> state), redraw them and their lines' clues. */
+    function setCells(indices, values) {
+      var rowsTouched = {};
+      var colsTouched = {};
+      for (var n = 0; n < indices.length; n++) {
+        var i = indices[n];
+        grid[i] = values[n];
+        paintCell(i);
+        var rr = Math.floor(i / W);
+        var cc = i % W;
+        rowsTouched[rr] = true;
+        colsTouched[cc] = true;
+        // a line the check flagged stays flagged until it changes
+        delete unfitRows[rr];
+        delete unfitCols[cc];
+      }
+      for (var r in rowsTouched) refreshRow(Number(r));
+      for (var c in colsTouched) refreshCol(Number(c));
+    }
+
+    function afterChange() {
+      var nowSolved = rowStatus.every(isDone) && colStatus.every(isDone);
+      if (nowSolved && !solved) {
+        solved = true;
+        stopTimer();
+        say("Solved in " + formatTime(elapsed) + "!");
+      } else if (!nowSolved && solved) {
+        solved = false;
+        startTimer();
+      }
+      board.classList.toggle("solved", solved);
+      document.body.classList.toggle("is-solved", solved);
+      undoBtn.disabled = undoStack.length === 0;
+      redoBtn.disabled = redoStack.length === 0;
+      save();
+    }
+
+    function isDone(s) {
+      return s === "done";
+    }
+
+    // ------------------------------------------------------------- history
+    function record(action) {
+      if (action.idx.length === 0) return;
+      undoStack.push(action);
+      if (undoStack.length > HISTORY_LIMIT) undoStack.shift();
+      redoStack = [];
+    }
+
+    function undo() {
+      var a = undoStack.pop();
+      if (!a) return;
+      redoStack.push(a);
+      setCells(a.idx, a.before);
+      afterChange();
+    }
+
+    function redo() {
+      var a = redoStack.pop();
+      if (!a) return;
+      undoStack.push(a);
+      setCells(a.idx, a.after);
+      afterChange();
+    }
+
+    function clearAll() {
+      var idx = [];
+      var before = [];
+      var after = [];
+      for (var i = 0; i < W * H; i++) {
+        if (grid[i] !== UNKNOWN) {
+          idx.push(i);
+          before.push(grid[i]);
+          after.push(UNKNOWN);
+        }
+      }
+      unfitRows = {};
+      unfitCols = {};
+      record({ idx: idx, before: before, after: after });
+      setCells(idx, after);
+      for (var r = 0; r < H; r++) refreshRow(r);
+      for (var c = 0; c < W; c++) refreshCol(c);
+      elapsed = 0;
+      runningSince = null;
+      solved = false;
+      startTimer();
+      say(idx.length ? "Cleared; Undo brings the cells back." : "The grid is already empty.");
+      afterChange();
+    }
+
+    function check() {
+      var report = gridReport(puzzle, grid);
+      unfitRows = {};
+      unfitCols = {};
+      report.unfit.forEach(function (name) {
+        var parts = name.split(" ");
+        var n = Number(parts[1]) - 1;
+        if (parts[0] === "row") unfitRows[n] = true;
+        else unfitCols[n] = true;
+      });
+      for (var r = 0; r < H; r++) refreshRow(r);
+      for (var c = 0; c < W; c++) refreshCol(c);
+      if (report.solved) {
+        say("Solved! Every row and column matches its clue.");
+      } else if (report.unfit.length) {
+        var n = report.unfit.length;
+        var list = report.unfit.slice(0, 8).join(", ") + (n > 8 ? ", \u2026" : "");
+        say(
+          n === 1
+            ? "1 line is wrong: it cannot match its clue as it stands: " + list + "."
+            : n + " lines are wrong: they cannot match their clues as they stand: " + list + "."
+        );
+      } else {
+        var left = report.rows.concat(report.cols).filter(function (s) {
+          return s !== "done";
+        }).length;
+        say("No mistakes so far; " + left + (left === 1 ? " line" : " lines") + " still to finish.");
+      }
+    }
+
+    // --------------------------------------------------------------- timer
+    function now() {
+      return Date.now();
+    }
+    function seconds() {
+      return elapsed + (runningSince === null ? 0 : (now() - runningSince) / 1000);
+    }
+    function startTimer() {
+      if (runningSince === null && !solved && !document.hidden) runningSince = now();
+    }
+    function stopTimer() {
+      if (runningSince !== null) {
+        elapsed += (now() - runningSince) / 1000;
+        runningSince = null;
+      }
+    }
+    function showTime() {
+      timerEl.textContent = formatTime(seconds());
+    }
+    setInterval(showTime, 1000);
+    document.addEventListener("visibilitychange", function () {
+      if (document.hidden) {
+        stopTimer();
+        save();
+      } else {
+        startTimer();
+      }
+    });
+
+    // -------------------------------------------------------------- storage
+    var storage = null;
+    try {
+      storage = window.localStorage;
+      storage.getItem(key);
+    } catch (e) {
+      storage = null; // disabled or blocked for file:// pages: play without saving
+    }
+
+    function save() {
+      if (!storage) return;
+      try {
+        storage.setItem(key, JSON.stringify({ v: 1, cells: encodeCells(grid), time: seconds(), solved: solved }));
+      } catch (e) {
+        /* quota or privacy mode: keep playing */
+      }
+    }
+
+    function restore() {
+      if (!storage) return;
+      var saved;
+      try {
+        saved = JSON.parse(storage.getItem(key) || "null");
+      } catch (e) {
+        return;
+      }
+      if (!saved || saved.v !== 1) return;
+      var back = decodeCells(saved.cells, W * H, nColours);
+      if (!back) return;
+      grid = back;
+      if (typeof saved.time === "number" && isFinite(saved.time) && saved.time >= 0) elapsed = saved.time;
+    }
+    window.addEventListener("pagehide", save);
+
+    // --------------------------------------------------------------- status
+    function say(text) {
+      statusLine.textContent = text;
+    }
+
+    // ---------------------------------------------------------- highlighting
+    function setHover(r, c) {
+      if (r === hover.r && c === hover.c) return;
+      if (hover.r >= 0) {
+        trs[hover.r].classList.remove("hl");
+        rowHeads[hover.r].classList.remove("hl");
+      }
+      if (hover.c >= 0) {
+        colHeads[hover.c].classList.remove("hl");
+        for (var rr = 0; rr < H; rr++) cells[rr * W + hover.c].classList.remove("hlc");
+      }
+      hover = { r: r, c: c };
+      if (r >= 0) {
+        trs[r].classList.add("hl");
+        rowHeads[r].classList.add("hl");
+      }
+      if (c >= 0) {
+        colHeads[c].classList.add("hl");
+        for (rr = 0; rr < H; rr++) cells[rr * W + c].classList.add("hlc");
+      }
+      var where = document.getElementById("where");
+      where.textContent = r >= 0 ? "row " + (r + 1) + ", column " + (c + 1) : "";
+    }
+
+    function showCursor(show) {
+      var i = cursor.r * W + cursor.c;
+      for (var n = 0; n < cells.length; n++) if (n !== i) cells[n].classList.remove("cur");
+      cells[i].classList.toggle("cur", show);
+      cursor.shown = show;
+    }
+
+    // ---------------------------------------------------------------- mouse
+    var rowEdges = null;
+    var colEdges = null;
+
+    function measure() {
+      colEdges = [];
+      rowEdges = [];
+      for (var c = 0; c < W; c++) colEdges.push(cells[c].getBoundingClientRect().left);
+      for (var r = 0; r < H; r++) rowEdges.push(cells[r * W].getBoundingClientRect().top);
+    }
+
+    function nearest(edges, x) {
+      var lo = 0;
+      var hi = edges.length - 1;
+      if (x < edges[0]) return 0;
+      while (lo < hi) {
+        var mid = (lo + hi + 1) >> 1;
+        if (edges[mid] <= x) lo = mid;
+        else hi = mid - 1;
+      }
+      return lo;
+    }
+
+    function cellOf(target) {
+      var td = target && target.closest ? target.closest("td.cell") : null;
+      if (!td || !board.contains(td)) return null;
+      var i = Number(td.dataset.i);
+      return { r: Math.floor(i / W), c: i % W };
+    }
+
+    function beginStroke(r, c, useTool, pointerId) {
+      var i = r * W + c;
+      stroke = {
+        r0: r,
+        c0: c,
+        from: grid[i],
+        to: strokeTarget(grid[i], useTool),
+        before: {}, // index -> state before the stroke, for cells it changed
+        pointerId: pointerId,
+        r1: r,
+        c1: c,
+      };
+      extendStroke(r, c);
+    }
+
+    function extendStroke(r, c) {
+      stroke.r1 = r;
+      stroke.c1 = c;
+      var want = {};
+      strokeCells(stroke.r0, stroke.c0, r, c).forEach(function (rc) {
+        want[rc[0] * W + rc[1]] = true;
+      });
+      var idx = [];
+      var vals = [];
+      var i;
+      for (i in stroke.before) {
+        if (!want[i]) {
+          idx.push(Number(i));
+          vals.push(stroke.before[i]);
+          delete stroke.before[i];
+        }
+      }
+      for (i in want) {
+        i = Number(i);
+        if (!(i in stroke.before) && strokeChanges(grid[i], stroke.from, stroke.to)) {
+          stroke.before[i] = grid[i];
+          idx.push(i);
+          vals.push(stroke.to);
+        }
+      }
+      if (idx.length) setCells(idx, vals);
+      var n = Object.keys(want).length;
+      document.getElementById("where").textContent =
+        "row " + (r + 1) + ", column " + (c + 1) + (n > 1 ? " \u2014 " + n + " cells" : "");
+    }
+
+    function endStroke() {
+      if (!stroke) return;
+      var idx = [];
+      var before = [];
+      var after = [];
+      for (var i in stroke.before) {
+        idx.push(Number(i));
+        before.push(stroke.before[i]);
+        after.push(grid[Number(i)]);
+      }
+      stroke = null;
+      if (idx.length) {
+        record({ idx: idx, before: before, after: after });
+        startTimer();
+      }
+      afterChange();
+    }
+
+    board.addEventListener("pointerdown", function (e) {
+      var at = cellOf(e.target);
+      if (!at || stroke) return;
+      var useTool;
+      if (e.button === 0 && !e.ctrlKey) useTool = e.shiftKey ? EMPTY : tool;
+      else if (e.button === 2 || (e.button === 0 && e.ctrlKey)) useTool = EMPTY;
+      else return;
+      e.preventDefault();
+      measure();
+      try {
+        board.setPointerCapture(e.pointerId);
+      } catch (err) {
+        /* not capturable (synthetic event): fine */
+      }
+      showCursor(false);
+      beginStroke(at.r, at.c, useTool, e.pointerId);
+    });
+
+    board.addEventListener("pointermove", function (e) {
+      if (stroke && e.pointerId === stroke.pointerId) {
+        var r = nearest(rowEdges, e.clientY);
+        var c = nearest(colEdges, e.clientX);
+        setHover(r, c);
+        if (r !== stroke.r1 || c !== stroke.c1) extendStroke(r, c);
+        return;
+      }
+      var at = cellOf(e.target);
+      if (at) setHover(at.r, at.c);
+      else setHover(-1, -1);
+    });
+
+    function finish(e) {
+      if (stroke && e.pointerId === stroke.pointerId) endStroke();
+    }
+    board.addEventListener("pointerup", finish);
+    board.addEventListener("pointercancel", finish);
+    board.addEventListener("lostpointercapture", finish);
+    board.addEventListener("pointerleave", function (e) {
+      if (!stroke && e.pointerType === "mouse") setHover(-1, -1);
+    });
+    board.addEventListener("contextmenu", function (e) {
+      e.preventDefault();
+    });
+
+    // ------------------------------------------------------------- keyboard
+    function applyAt(r, c, useTool) {
+      var i = r * W + c;
+      var to = strokeTarget(grid[i], useTool);
+      var before = grid[i];
+      if (before === to) return;
+      record({ idx: [i], before: [before], after: [to] });
+      setCells([i], [to]);
+      startTimer();
+      afterChange();
+    }
+
+    document.addEventListener("keydown", function (e) {
+      var k = e.key;
+      var mod = e.ctrlKey || e.metaKey;
+      if (mod && (k === "z" || k === "Z") && !e.shiftKey) {
+        e.preventDefault();
+        undo();
+        return;
+      }
+      if (mod && (k === "y" || k === "Y" || ((k === "z" || k === "Z") && e.shiftKey))) {
+        e.preventDefault();
+        redo();
+        return;
+      }
+      if (mod || e.altKey) return;
+      if (/^[1-9]$/.test(k) && Number(k) < nColours) {
+        selectTool(Number(k));
+        return;
+      }
+      if (k === "x" || k === "X") {
+        selectTool(tool === EMPTY ? 1 : EMPTY);
+        return;
+      }
+      if (document.activeElement !== board) return;
+      var moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+      if (moves[k]) {
+        e.preventDefault();
+        cursor.r = Math.min(H - 1, Math.max(0, cursor.r + moves[k][0]));
+        cursor.c = Math.min(W - 1, Math.max(0, cursor.c + moves[k][1]));
+        showCursor(true);
+        setHover(cursor.r, cursor.c);
+      } else if (k === " " || k === "Enter") {
+        e.preventDefault();
+        showCursor(true);
+        applyAt(cursor.r, cursor.c, tool);
+      } else if (k === "." || k === "Delete" || k === "Backspace") {
+        e.preventDefault();
+        showCursor(true);
+        if (k === ".") applyAt(cursor.r, cursor.c, EMPTY);
+        else if (grid[cursor.r * W + cursor.c] !== UNKNOWN) applyAt(cursor.r, cursor.c, grid[cursor.r * W + cursor.c]);
+      }
+    });
+    board.addEventListener("focus", function () {
+      showCursor(true);
+      setHover(cursor.r, cursor.c);
+    });
+    board.addEventListener("blur", function () {
+      showCursor(false);
+    });
+
+    undoBtn.addEventListener("click", undo);
+    redoBtn.addEventListener("click", redo);
+    document.getElementById("check").addEventListener("click", check);
+    document.getElementById("clear").addEventListener("click", clearAll);
+
+    // ------------------------------------------------------------ cell size
+    var printing = false;
+    function fit() {
+      var side = printing ? 24 : 28;
+      document.documentElement.style.setProperty("--cell", side + "px");
+      var rect = table.getBoundingClientRect();
+      var availW = printing ? 680 : Math.max(200, document.documentElement.clientWidth - 32);
+      var availH = printing ? 960 : Math.max(200, window.innerHeight - board.getBoundingClientRect().top - 16);
+      var byW = (side * availW) / rect.width;
+      var byH = (side * availH) / rect.height;
+      var cell = printing ? Math.min(byW, byH) : Math.min(byW, Math.max(byH, 18));
+      cell = Math.floor(Math.max(printing ? 5 : 14, Math.min(printing ? 28 : 36, cell)));
+      document.documentElement.style.setProperty("--cell", cell + "px");
+      // a board taller than the window scrolls inside itself, its clues sticky
+      var boardH = Math.max(240, window.innerHeight - board.getBoundingClientRect().top - 12);
+      document.documentElement.style.setProperty("--board-h", printing ? "none" : boardH + "px");
+    }
+    var resizeTimer = null;
+    window.addEventListener("resize", function () {
+      clearTimeout(resizeTimer);
+      resizeTimer = setTimeout(fit, 100);
+    });
+    window.addEventListener("beforeprint", function () {
+      printing = true;
+      setHover(-1, -1);
+      showCursor(false);
+      fit();
+    });
+    window.addEventListener("afterprint", function () {
+      printing = false;
+      fit();
+    });
+
+    restore();
+    refreshAll();
+    fit();
+    if (!solved) startTimer();
+    showTime();
+    say(
+      solved
+        ? "Solved in " + formatTime(elapsed) + "!"
+        : "Left button paints, right button marks a cell empty; drag for a straight line."
+    );
+  }
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
+})(typeof globalThis !== "undefined" ? globalThis : this);

@@ -1,0 +1,148 @@
+"""A puzzle as one self-contained HTML page to solve by hand in a browser.
+
+The page holds the clues, the palette, the size and the title as JSON in a
+``<script type="application/json">`` element; its script (``page.js``) and
+style sheet (``page.css``), shipped beside this module, are inlined, so the
+file works opened from disk without a network.
+
+The solution is not in the page.  It tells a solved grid by deriving the
+clues of the player's cells and comparing them with the puzzle's: any grid
+that has every clue counts as solved, and for rofl's puzzles, which have
+one solution, that grid is the picture.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from functools import cache
+from importlib import resources
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # pragma: no cover
+    from rofl.puzzle import Puzzle
+
+#: ``format`` and ``version`` of the embedded JSON, for anyone reading it back.
+PAGE_FORMAT = "rofl-page"
+PAGE_VERSION = 1
+
+_TEMPLATE = """\
+<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="generator" content="rofl {version}">
+<title>{title}</title>
+<style>
+{css}</style>
+</head>
+<body>
+<header>
+<h1>{title}</h1>
+<p class="meta">{size}</p>
+</header>
+<div class="toolbar" role="toolbar" aria-label="Tools">
+<div id="tools" class="tools" role="group" aria-label="Tool: paint or mark"></div>
+<button type="button" id="undo" aria-label="Undo (Ctrl+Z)" title="Undo (Ctrl+Z)">&#x21b6; Undo</button>
+<button type="button" id="redo" aria-label="Redo (Ctrl+Y)" title="Redo (Ctrl+Y)">&#x21b7; Redo</button>
+<button type="button" id="check" aria-label="Check the grid" title="Check the grid">Check</button>
+<button type="button" id="clear" aria-label="Clear the grid and the timer (undoable)" \
+title="Clear the grid and the timer (undoable)">Clear</button>
+<span id="timer" class="timer" role="timer" aria-label="Time spent">0:00</span>
+</div>
+<p id="status" role="status" aria-live="polite"></p>
+<div id="board" tabindex="0" \
+aria-label="Puzzle grid. Arrow keys move, Space paints, full stop marks empty, Delete clears."></div>
+<p id="where" aria-hidden="true"></p>
+<noscript><p>This page needs JavaScript to play.</p></noscript>
+<details class="help">
+<summary>How to play</summary>
+<ul>
+<li>Each number is a run of that many filled cells in its row (read left to right) or column (top to bottom), \
+in that order; runs of the same colour have at least one empty cell between them, runs of different colours \
+may touch. A &ldquo;0&rdquo; means the line is empty.</li>
+<li>Left button or tap: paint with the selected tool. Right button (or Shift-click): mark a cell known empty. \
+A click on a cell the tool already made clears it. Dragging paints a straight line and leaves other work alone.</li>
+<li>Keys: <kbd>1</kbd>&ndash;<kbd>9</kbd> pick a colour, <kbd>X</kbd> switches between painting and marking, \
+<kbd>Ctrl</kbd>+<kbd>Z</kbd> undoes, <kbd>Ctrl</kbd>+<kbd>Y</kbd> redoes; on the grid the arrow keys move, \
+<kbd>Space</kbd> paints, <kbd>.</kbd> marks, <kbd>Delete</kbd> clears.</li>
+<li>A clue turns grey when its line&rsquo;s painted cells match it; a full line that cannot match is shown \
+in red with &#x2717;. Check lists the lines that cannot be completed as they stand.</li>
+<li>Progress and time are kept in this browser (local storage) and come back when the page is opened again.</li>
+</ul>
+</details>
+<script type="application/json" id="rofl-puzzle">{data}</script>
+<script>
+{js}</script>
+</body>
+</html>
+"""
+
+
+@cache
+def _asset(name: str) -> str:
+    text = resources.files("rofl.render").joinpath(name).read_text(encoding="utf-8")
+    # the assets are ours, but a stray closing tag would end the inline element early
+    closing = "</script" if name.endswith(".js") else "</style"
+    if closing in text.lower():  # pragma: no cover - a packaging mistake, not user input
+        msg = f"rofl/render/{name} contains {closing!r} and cannot be inlined"
+        raise RuntimeError(msg)
+    return text
+
+
+def _script_json(value: object) -> str:
+    """JSON safe inside a ``<script>`` element: no ``<``, ``>`` or ``&`` (so no ``</script>`` or ``<!--``)."""
+    text = json.dumps(value, ensure_ascii=True, separators=(",", ":"))
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def page_data(puzzle: Puzzle, title: str) -> dict:
+    """The JSON the page embeds: size, palette (``"#rrggbb"``, index 0 background), clues and title."""
+    return {
+        "format": PAGE_FORMAT,
+        "version": PAGE_VERSION,
+        "title": title,
+        "width": puzzle.width,
+        "height": puzzle.height,
+        "palette": puzzle.palette.hex(),
+        "rows": [[list(g) for g in line] for line in puzzle.rows],
+        "cols": [[list(g) for g in line] for line in puzzle.cols],
+    }
+
+
+def puzzle_page(puzzle: Puzzle, *, title: str | None = None) -> str:
+    """One self-contained HTML5 page to solve ``puzzle`` by hand.
+
+    Inline CSS and JavaScript, no network, no solution in the file (the page
+    compares the clues of the player's grid with the puzzle's; see the
+    module docstring).  Progress is kept in the browser's local storage
+    under a hash of the clues.
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+    title : str, optional
+        Shown as the page's heading and window title; defaults to
+        ``puzzle.meta["title"]``, else ``"Nonogram WxH"``.  HTML-escaped.
+
+    Returns
+    -------
+    str
+        The page, UTF-8 text.
+    """
+    from rofl import __version__
+
+    if not title:
+        title = puzzle.meta.get("title") or f"Nonogram {puzzle.width}\u00d7{puzzle.height}"
+    size = f"{puzzle.width} \u00d7 {puzzle.height}"
+    if puzzle.n_colors > 2:
+        size += f", {puzzle.n_colors - 1} colours"
+    return _TEMPLATE.format(
+        version=html.escape(__version__),
+        title=html.escape(title, quote=True),
+        size=size,
+        css=_asset("page.css"),
+        data=_script_json(page_data(puzzle, title)),
+        js=_asset("page.js"),
+    )
