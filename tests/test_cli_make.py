@@ -93,6 +93,20 @@ def test_bad_output_extension(picture, tmp_path):
     _one_line_error(run("make", picture, "-o", tmp_path / "x.txt"), "extension")
 
 
+@pytest.mark.parametrize("name", ["x.non", "x.nin", "x.notmine"])
+@pytest.mark.parametrize("args", [["-c", "3"], ["--palette", "#fff,#000,#f00"]])
+def test_colour_into_a_black_and_white_format_is_refused_before_the_work(picture, tmp_path, name, args):
+    _one_line_error(run("make", picture, "-o", tmp_path / name, *args), "black-and-white puzzles only", "3 colours")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_black_and_white_text_formats(picture, tmp_path):
+    for name in ("x.non", "x.nin", "x.xml", "x.g"):
+        r = run("make", picture, "-o", tmp_path / name, "-w", "12", "-q")
+        assert r.exit_code == 0, r.output
+        assert run("solve", tmp_path / name, "--line-only").exit_code == 0
+
+
 def test_missing_output_directory(picture, tmp_path):
     _one_line_error(run("make", picture, "-o", tmp_path / "no" / "x.json"), "does not exist")
     _one_line_error(

@@ -50,6 +50,18 @@ def test_hide_reads_stdin_without_its_trailing_newline(tmp_path):
         assert run(["reveal", str(out)]).output == secret + "\n"
 
 
+@pytest.mark.parametrize("suffix", [".rofl", ".json", ".xml", ".non"])
+def test_reveal_reads_any_recognisable_puzzle_from_stdin(tmp_path, suffix):
+    out = tmp_path / f"p{suffix}"
+    assert run(["hide", "Tr0ub4dor&3", "-o", str(out)]).exit_code == 0
+    shown = run(["reveal"], input=out.read_bytes())
+    if suffix == ".non":  # no signature: only a file name says what it is
+        assert shown.exit_code == 1 and "not a puzzle" in shown.output
+    else:
+        assert shown.output == "Tr0ub4dor&3\n"
+        assert run(["reveal", str(out)]).output == "Tr0ub4dor&3\n"
+
+
 @pytest.mark.parametrize(
     ("args", "input", "message"),
     [
@@ -89,7 +101,8 @@ def test_reveal_refuses_what_hides_nothing(tmp_path):
     result = CliRunner().invoke(main, ["reveal", "NotMine{ 2, 8, NONO\x01GRAM }"])
     assert "content character 5" in result.output and result.exit_code == 1
     result = CliRunner().invoke(main, ["reveal"], input="hello")
-    assert result.output == "Error: standard input: neither a NotMine cipher nor a ROFL file\n"
+    assert result.output.startswith("Error: standard input: not a puzzle (neither a NotMine cipher nor a ROFL")
+    assert result.output.count("\n") == 1 and result.exit_code == 1
     result = CliRunner().invoke(main, ["reveal", str(tmp_path / "missing.rofl")])
     assert result.exit_code == 1 and "missing.rofl" in result.output
 

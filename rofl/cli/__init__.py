@@ -16,6 +16,7 @@ _COMMAND_MODULES = (
     "rofl.cli.make",
     "rofl.cli.secret",
     "rofl.cli.codec",
+    "rofl.cli.convert",
     "rofl.cli.page",
     "rofl.cli.sheet",
 )

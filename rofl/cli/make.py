@@ -162,22 +162,29 @@ def make(
     reading only the clues, proves the puzzle unique.
     """
     import warnings
+    from pathlib import Path
 
     from tqdm import tqdm
 
-    from rofl.formats import write_puzzle
+    from rofl.formats import BLACK_WHITE_ONLY, write_puzzle
     from rofl.maker import make as make_puzzle
 
     _check_output(output)
     _check_png(preview, "'--preview'")
     _check_png(compare, "'--compare'")
     _check_sheet(sheet)
-    if palette is not None and colors is not None:
+    n_colors = colors or 2
+    if palette is not None:
         from rofl.imaging import parse_palette
 
-        if len(parse_palette(palette)) != colors:
-            msg = f"--colors {colors} contradicts the {len(parse_palette(palette))} colours of --palette"
+        n_colors = len(parse_palette(palette))
+        if colors is not None and n_colors != colors:
+            msg = f"--colors {colors} contradicts the {n_colors} colours of --palette"
             raise click.UsageError(msg)
+    suffix = Path(output).suffix.lower()
+    if n_colors > 2 and suffix in BLACK_WHITE_ONLY:
+        msg = f"the {suffix} format holds black-and-white puzzles only, not {n_colors} colours"
+        raise click.BadParameter(msg, param_hint="'-o' / '--output'")
     if threshold is not None and (colors or 2) != 2:
         msg = "--threshold only applies to black-and-white puzzles (--colors 2)"
         raise click.UsageError(msg)

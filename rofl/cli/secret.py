@@ -96,20 +96,18 @@ def hide(text: str | None, output: str | None, sheet: str | None, cipher: bool) 
 
 def _load(source: str | None):
     """The puzzle of a file path, a cipher string, or standard input."""
-    from rofl.formats import _BY_MAGIC, notmine, read_puzzle
+    from rofl.formats import _reader, notmine, read_puzzle
 
     if source is not None and source.lstrip().startswith(notmine.LEADER):
         return notmine.read_bytes(source, where="the cipher")[0]  # type: ignore[arg-type]
     if source is not None and source != "-":
         return read_puzzle(source)[0]
     data = _stdin_bytes()
-    if data.lstrip().startswith(notmine.LEADER.encode()):
-        return notmine.read_bytes(data, where="standard input")[0]
-    for magic, module in _BY_MAGIC:
-        if data.startswith(magic):
-            return importlib.import_module(module).read_bytes(data, where="standard input")[0]
-    msg = "standard input: neither a NotMine cipher nor a ROFL file"
-    raise FormatError(msg)
+    module = _reader(data, "")
+    if module is None:
+        msg = "standard input: not a puzzle (neither a NotMine cipher nor a ROFL, webpbn XML or JSON puzzle)"
+        raise FormatError(msg)
+    return importlib.import_module(module).read_bytes(data, where="standard input")[0]
 
 
 @main.command()

@@ -16,16 +16,45 @@ from rofl.errors import FormatError
 #: Largest puzzle file any reader accepts.
 MAX_FILE_BYTES = 64 * 1024 * 1024
 
-# (module, function) pairs: function(data: bytes, where: str) -> (Puzzle, solution | None)
+# A file is recognised by its first bytes (text formats after a byte-order
+# mark and white space), then by its extension; module.read_bytes(data,
+# where=...) -> (Puzzle, solution | None).
 _BY_MAGIC: list[tuple[bytes, str]] = [
     (b"ROFL", "rofl.formats.rofl"),
-    (b"NotMine{", "rofl.formats.notmine"),
 ]
+_BY_TEXT_START: list[tuple[bytes, str]] = [
+    (b"NotMine{", "rofl.formats.notmine"),
+    (b"<?xml", "rofl.formats.webpbn"),
+    (b"<puzzleset", "rofl.formats.webpbn"),
+]
+# The .non, .nin and .g formats have no signature (pbnsolve cannot sniff
+# them either): only their extension names them.
 _BY_SUFFIX: dict[str, str] = {
     ".json": "rofl.formats.corpus",
     ".rofl": "rofl.formats.rofl",
     ".notmine": "rofl.formats.notmine",
+    ".xml": "rofl.formats.webpbn",
+    ".non": "rofl.formats.non",
+    ".nin": "rofl.formats.nin",
+    ".g": "rofl.formats.olsak",
 }
+_BOM_AND_SPACE = b"\xef\xbb\xbf \t\r\n"
+
+
+def _reader(data: bytes, suffix: str) -> str | None:
+    """The module that reads ``data`` (a file with extension ``suffix``), or None."""
+    head = data.lstrip(_BOM_AND_SPACE)[:16]
+    for magic, name in _BY_MAGIC:
+        if data.startswith(magic):
+            return name
+    for start, name in _BY_TEXT_START:
+        if head.startswith(start):
+            return name
+    if suffix in _BY_SUFFIX:
+        return _BY_SUFFIX[suffix]
+    if head.startswith(b"{"):
+        return "rofl.formats.corpus"
+    return None
 
 
 def read_puzzle(path: str | Path):
@@ -48,17 +77,7 @@ def read_puzzle(path: str | Path):
 
     path = Path(path)
     data = read_capped(path, MAX_FILE_BYTES)
-    module = None
-    for magic, name in _BY_MAGIC:
-        if data.startswith(magic):
-            module = name
-            break
-    if module is None:
-        module = _BY_SUFFIX.get(path.suffix.lower())
-    if module is None and data.lstrip()[:1] == b"{":
-        module = "rofl.formats.corpus"
-    if module is None and data.lstrip().startswith(b"NotMine{"):
-        module = "rofl.formats.notmine"
+    module = _reader(data, path.suffix.lower())
     if module is None:
         known = ", ".join(sorted(_BY_SUFFIX))
         msg = f"{path}: unknown puzzle format (known extensions: {known})"
@@ -74,7 +93,15 @@ _WRITERS: dict[str, str] = {
     ".json": "rofl.formats.corpus",
     ".rofl": "rofl.formats.rofl",
     ".notmine": "rofl.formats.notmine",
+    ".xml": "rofl.formats.webpbn",
+    ".non": "rofl.formats.non",
+    ".nin": "rofl.formats.nin",
+    ".g": "rofl.formats.olsak",
 }
+
+
+#: Writers that hold black-and-white puzzles only.
+BLACK_WHITE_ONLY = frozenset({".non", ".nin", ".notmine"})
 
 
 def write_puzzle(path: str | Path, puzzle, solution=None, *, private: bool = False) -> None:

@@ -1,0 +1,60 @@
+"""``rofl convert``: a puzzle file from one format into another."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from rofl.cli._app import main
+
+# What each writer does with a solution it is given (the README lists the same).
+_SOLUTION_KEPT = {
+    ".json": "solution kept",
+    ".xml": "solution kept (goal)",
+    ".non": "solution kept (goal)",
+    ".notmine": "solution kept",
+    ".rofl": "solution kept as its CRC-32",
+}
+
+
+@main.command()
+@click.argument("source", metavar="IN", type=click.Path())
+@click.argument("target", metavar="OUT", type=click.Path())
+def convert(source: str, target: str) -> None:
+    """Convert the puzzle file IN into OUT, in the format OUT's extension names.
+
+    \b
+    Formats read (by content, then by extension) and written (by extension):
+      .json     corpus JSON                 colour, solution
+      .rofl     ROFL                        colour, CRC-32 of the solution
+      .notmine  NotMine cipher              black and white, the picture
+      .xml      webpbn XML (Jan Wolter)     colour, goal picture
+      .non      Steve Simpson's format      black and white, goal picture
+      .nin      Jakub Wilk's format         black and white, clues only
+      .g        Olsak's grid format         colour, clues only
+
+    The solution (goal picture) travels along when IN has one and OUT can
+    hold it; title, author and licence/copyright travel where both formats
+    have room for them.  A colour puzzle cannot be written to a
+    black-and-white format: that is an error and OUT is left untouched.
+    """
+    from rofl.errors import FormatError, RoflError, UsageError
+    from rofl.formats import _WRITERS, read_puzzle, write_puzzle
+
+    suffix = Path(target).suffix.lower()
+    if suffix not in _WRITERS:
+        known = ", ".join(sorted(_WRITERS))
+        msg = f"{target}: cannot write puzzles with extension {suffix or '(none)'!r} (known: {known})"
+        raise UsageError(msg)
+    puzzle, solution = read_puzzle(source)
+    try:
+        write_puzzle(target, puzzle, solution)
+    except RoflError as exc:  # the writers' messages do not name the file
+        msg = f"cannot convert {source} to {target}: {exc}"
+        raise FormatError(msg) from None
+    if solution is None:
+        kept = "no solution in the input"
+    else:
+        kept = _SOLUTION_KEPT.get(suffix, f"solution not kept ({suffix} holds clues only)")
+    click.echo(f"{target}: {puzzle.width}x{puzzle.height}, {puzzle.n_colors} colours, {kept}")

@@ -1,0 +1,178 @@
+"""Helpers shared by the readers and writers of other tools' text formats.
+
+The webpbn XML, ``.non``, ``.nin`` and Olšák ``.g`` modules all turn
+numbers and colour names from a file into a :class:`~rofl.puzzle.Puzzle`
+and must fail the same way: one :class:`~rofl.errors.FormatError` naming
+the file and the line (or element).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+
+from rofl.errors import FormatError, PuzzleError
+from rofl.puzzle import RGB, Palette, Puzzle
+
+#: Most decimal digits read for one number: ten hold every size and length
+#: rofl accepts (below 2**31), and a hostile 100 000-digit number never
+#: reaches ``int()``.
+MAX_DIGITS = 10
+
+#: Sides at or above this are refused (the bound of :mod:`rofl.puzzle`).
+MAX_SIDE = 2**31 - 1
+
+_BOM = "\ufeff"
+
+
+def fail(where: str, place: str | int | None, message: str) -> FormatError:
+    """A :class:`FormatError` ``"{where}: line {place}: {message}"`` (``place`` may be a phrase)."""
+    if place is None:
+        return FormatError(f"{where}: {message}")
+    if isinstance(place, int):
+        place = f"line {place}"
+    return FormatError(f"{where}: {place}: {message}")
+
+
+def decode(data: bytes | str, where: str) -> str:
+    """Text of a file: UTF-8 (a BOM is dropped), else Latin-1.
+
+    Real files of these formats are ASCII with, at most, comments in a
+    national 8-bit encoding (Olšák's examples are Czech); Latin-1 reads
+    every byte, so such comments never stop a puzzle from loading.  A NUL
+    byte means the file is binary: refused.
+    """
+    if isinstance(data, str):
+        text = data
+    else:
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            text = data.decode("latin-1")
+    if text.startswith(_BOM):
+        text = text[1:]
+    nul = text.find("\x00")
+    if nul >= 0:
+        line = text.count("\n", 0, nul) + 1
+        raise fail(where, line, "a NUL byte: this is not a text file")
+    return text
+
+
+def number(token: str, where: str, place: str | int | None, what: str = "number") -> int:
+    """A non-negative decimal integer of at most :data:`MAX_DIGITS` digits."""
+    if not token.isascii() or not token.isdigit():
+        raise fail(where, place, f"expected a {what}, not {_show(token)}")
+    if len(token.lstrip("0")) > MAX_DIGITS:
+        raise fail(where, place, f"{what} {_show(token)} is too large")
+    return int(token)
+
+
+def size(token: str, where: str, place: str | int | None, what: str) -> int:
+    """A puzzle side: a number from 1 to :data:`MAX_SIDE`."""
+    value = number(token, where, place, what)
+    if value < 1:
+        raise fail(where, place, f"the {what} must be at least 1, not {value}")
+    if value > MAX_SIDE:
+        raise fail(where, place, f"the {what} {value} is larger than rofl's limit ({MAX_SIDE})")
+    return value
+
+
+def _show(token: str) -> str:
+    return repr(token if len(token) <= 20 else token[:20] + "...")
+
+
+def build(
+    width: int,
+    height: int,
+    palette: Palette,
+    rows: Sequence[Sequence[tuple[int, int]]],
+    cols: Sequence[Sequence[tuple[int, int]]],
+    meta: Mapping[str, str] | None,
+    where: str,
+) -> Puzzle:
+    """The :class:`Puzzle`, its validation errors (a clue that does not fit...) named with the file."""
+    try:
+        return Puzzle(width, height, palette, rows, cols, meta=meta)
+    except PuzzleError as exc:
+        raise fail(where, None, str(exc)) from None
+
+
+def check_goal(puzzle: Puzzle, grid: np.ndarray, where: str, place: str | int | None) -> np.ndarray:
+    """``grid`` if it satisfies the clues; else a FormatError naming the first line it breaks."""
+    derived = Puzzle.from_grid(grid, puzzle.palette)
+    if derived != puzzle:
+        line = next(i for i in range(puzzle.n_lines) if derived.clue(i) != puzzle.clue(i))
+        raise fail(where, place, f"the goal picture does not match the clues ({puzzle.line_name(line)})")
+    return grid
+
+
+def check_writable(puzzle: Puzzle, solution, fmt: str, *, colours: bool) -> np.ndarray | None:
+    """Refuse what a writer's format cannot hold; return the solution as an array (or None).
+
+    ``colours=False``: the format holds black-and-white puzzles only.
+    """
+    if not colours and puzzle.n_colors > 2:
+        msg = (
+            f"the {fmt} format holds black-and-white puzzles only; this puzzle has "
+            f"{puzzle.n_colors} colours (background included) -- use .xml, .g, .json or .rofl"
+        )
+        raise FormatError(msg)
+    if solution is None:
+        return None
+    grid = np.asarray(solution)
+    if grid.shape != (puzzle.height, puzzle.width):
+        msg = f"the solution has shape {grid.shape}, the puzzle is {puzzle.height}x{puzzle.width}"
+        raise FormatError(msg)
+    if not puzzle.is_solution(grid):
+        msg = "the solution does not match the clues"
+        raise FormatError(msg)
+    return grid
+
+
+# ---------------------------------------------------------------- colour names
+
+# X11's rgb.txt (which XPM and Olšák's files name colours from) differs from
+# the CSS table Pillow ships in these four names.
+_X11_DIFFERENT = {
+    "gray": (190, 190, 190),
+    "grey": (190, 190, 190),
+    "green": (0, 255, 0),
+    "maroon": (176, 48, 96),
+    "purple": (160, 32, 240),
+}
+_GREY_LEVEL = re.compile(r"gr[ae]y(\d{1,3})")
+_XPM_HEX = re.compile(r"#([0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{9}|[0-9a-fA-F]{12})")
+
+
+def named_colour(name: str, *, x11: bool = False) -> RGB | None:
+    """RGB of a colour name (CSS/X11, case and spaces ignored) or ``#rgb`` spec; None if unknown.
+
+    ``x11=True`` gives X11's values where they differ from CSS (``green``
+    is ``#00ff00``) and knows ``grey0``-``grey100``; hex specs may then also
+    have 3 or 4 digits per channel, as in XPM.
+    """
+    m = _XPM_HEX.fullmatch(name.strip())
+    if m:
+        digits = m.group(1)
+        n = len(digits) // 3
+        channels = [digits[i * n : (i + 1) * n] for i in range(3)]
+        if n == 1:
+            return tuple(int(c * 2, 16) for c in channels)  # type: ignore[return-value]
+        return tuple(int(c[:2], 16) for c in channels)  # type: ignore[return-value]
+    key = "".join(name.split()).lower()
+    if x11:
+        if key in _X11_DIFFERENT:
+            return _X11_DIFFERENT[key]
+        level = _GREY_LEVEL.fullmatch(key)
+        if level and int(level.group(1)) <= 100:
+            v = int(int(level.group(1)) * 255 / 100 + 0.5)
+            return (v, v, v)
+    from PIL import ImageColor
+
+    if key not in ImageColor.colormap:  # names only, not Pillow's other colour syntaxes
+        return None
+    # (getrgb, not colormap[key]: Pillow replaces the map's strings by tuples as it uses them)
+    rgb = ImageColor.getrgb(key)
+    return (rgb[0], rgb[1], rgb[2])

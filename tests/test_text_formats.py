@@ -1,0 +1,505 @@
+"""Other tools' puzzle formats: webpbn XML, Simpson's .non, Wilk's .nin, Olšák's .g.
+
+Round trips (hypothesis), hand-written samples in ``tests/data/formats/``
+with the quirks real files have, every corpus puzzle through every format
+that can hold it, and hostile input that must end in one FormatError.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+
+from rofl.errors import FormatError
+from rofl.formats import corpus as corpus_json
+from rofl.formats import nin, non, olsak, read_puzzle, webpbn, write_puzzle
+from rofl.puzzle import Palette, Puzzle
+
+DATA = Path(__file__).resolve().parent / "data" / "formats"
+CORPUS = Path("/work/shared/corpus")
+BW = Palette.black_white()
+
+# every text format: module, extension, holds colour, holds the solution
+FORMATS = [
+    pytest.param(webpbn, ".xml", True, True, id="webpbn"),
+    pytest.param(non, ".non", False, True, id="non"),
+    pytest.param(nin, ".nin", False, False, id="nin"),
+    pytest.param(olsak, ".g", True, False, id="olsak"),
+]
+MODULES = {"webpbn": webpbn, "non": non, "nin": nin, "olsak": olsak}
+
+HOUSE = np.array(
+    [
+        [c == "X" for c in row]
+        for row in ["...X...", "..XXX..", ".XXXXX.", "XX...XX", ".X.X.X.", ".X.X.X.", ".......", ".XXXXX."]
+    ],
+    dtype=np.uint8,
+)
+FLAG = np.array([[0, 2, 2, 0, 3, 3], [1, 2, 0, 0, 3, 0], [1, 1, 1, 3, 3, 0], [0, 0, 2, 2, 0, 1]], dtype=np.uint8)
+FLAG_PALETTE = Palette(["#ffffff", "#000000", "#ff0000", "#0000ff"])
+
+
+def read(module, data: bytes | str, where: str = "test.file"):
+    """(puzzle, solution or None) through a module's read_bytes."""
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    return module.read_bytes(data, where=where)
+
+
+# ------------------------------------------------------------------ round trips
+
+
+def bw_grids():
+    return st.tuples(st.integers(1, 14), st.integers(1, 14)).flatmap(
+        lambda shape: arrays(np.uint8, shape, elements=st.integers(0, 1))
+    )
+
+
+def colour_puzzles():
+    """(grid, palette): up to 8 colours, random (possibly repeated) RGB values."""
+    rgb = st.tuples(st.integers(0, 255), st.integers(0, 255), st.integers(0, 255))
+    return st.integers(2, 8).flatmap(
+        lambda k: st.tuples(
+            st.tuples(st.integers(1, 12), st.integers(1, 12)).flatmap(
+                lambda shape: arrays(np.uint8, shape, elements=st.integers(0, k - 1))
+            ),
+            st.lists(rgb, min_size=k, max_size=k).map(Palette),
+        )
+    )
+
+
+@pytest.mark.parametrize(("module", "suffix", "colour", "keeps"), FORMATS)
+@settings(deadline=None, max_examples=150)
+@given(grid=bw_grids())
+def test_black_and_white_round_trip(module, suffix, colour, keeps, grid):
+    puzzle = Puzzle.from_grid(grid, BW)
+    back, solution = read(module, module.write_bytes(puzzle, grid))
+    assert back == puzzle
+    if keeps:
+        assert np.array_equal(solution, grid)
+    else:
+        assert solution is None
+    # without a solution nothing is invented
+    assert read(module, module.write_bytes(puzzle))[0] == puzzle
+
+
+@pytest.mark.parametrize("module", [webpbn, olsak], ids=["webpbn", "olsak"])
+@settings(deadline=None, max_examples=150)
+@given(case=colour_puzzles())
+def test_colour_round_trip(module, case):
+    grid, palette = case
+    puzzle = Puzzle.from_grid(grid, palette)
+    back, solution = read(module, module.write_bytes(puzzle, grid))
+    assert back == puzzle and back.palette == palette
+    if module is webpbn:
+        assert np.array_equal(solution, grid)
+
+
+def test_the_largest_palette_round_trips():
+    palette = Palette([(i, 255 - i, (7 * i) % 256) for i in range(64)])
+    grid = np.arange(63, dtype=np.uint8).reshape(7, 9) + 1
+    puzzle = Puzzle.from_grid(grid, palette)
+    for module in (webpbn, olsak):
+        back, solution = read(module, module.write_bytes(puzzle, grid))
+        assert back == puzzle
+    assert np.array_equal(read(webpbn, webpbn.write_bytes(puzzle, grid))[1], grid)
+
+
+meta_text = (
+    st.text(
+        st.characters(blacklist_categories=("Cs", "Cc"), blacklist_characters="\ufffe\uffff"), min_size=1, max_size=40
+    )
+    .map(str.strip)
+    .filter(bool)
+)
+
+
+@pytest.mark.parametrize("module", [webpbn, non], ids=["webpbn", "non"])
+@settings(deadline=None, max_examples=100)
+@given(title=meta_text, author=meta_text, licence=meta_text)
+def test_title_author_copyright_round_trip(module, title, author, licence):
+    puzzle = Puzzle.from_grid(HOUSE, BW, meta={"title": title, "author": author, "licence": licence})
+    back, _ = read(module, module.write_bytes(puzzle))
+    assert {k: back.meta.get(k) for k in ("title", "author", "licence")} == {
+        "title": title,
+        "author": author,
+        "licence": licence,
+    }
+
+
+def test_non_keeps_line_ends_in_properties_as_references():
+    puzzle = Puzzle.from_grid(HOUSE, BW, meta={"notes": 'two\nlines & a "quote"', "title": "Zürich"})
+    text = non.dumps(puzzle)
+    assert 'notes "two&#10;lines &amp; a &quot;quote&quot;"' in text and 'title "Z&#252;rich"' in text
+    assert text.isascii()
+    assert dict(non.loads(text)[0].meta) == dict(puzzle.meta)
+
+
+def test_write_puzzle_and_read_puzzle_use_the_extensions(tmp_path):
+    puzzle = Puzzle.from_grid(HOUSE, BW)
+    for suffix in (".xml", ".non", ".nin", ".g"):
+        path = tmp_path / f"house{suffix.upper()}"  # extensions are case-insensitive
+        write_puzzle(path, puzzle, HOUSE)
+        assert read_puzzle(path)[0] == puzzle
+
+
+# ---------------------------------------------------------------- the samples
+
+
+def house_puzzle():
+    return Puzzle.from_grid(HOUSE, BW)
+
+
+@pytest.mark.parametrize(
+    ("name", "solution"),
+    [
+        ("house.non", True),
+        ("house-pbnsolve.non", True),
+        ("house.nin", False),
+        ("house.g", False),
+        ("house-numberloom.xml", True),
+    ],
+)
+def test_house_samples(name, solution):
+    puzzle, grid = read_puzzle(DATA / name)
+    assert puzzle == house_puzzle()
+    if solution:
+        assert np.array_equal(grid, HOUSE)
+    else:
+        assert grid is None
+
+
+def test_house_non_properties():
+    puzzle, _ = read_puzzle(DATA / "house.non")
+    # HTML character references decoded; unknown keywords (maxrule, difficulty, saved) ignored
+    assert dict(puzzle.meta) == {
+        "id": "rofl-test-1",
+        "title": "House with a fence",
+        "author": "René O'Test",
+        "licence": "(c) 2026 the rofl authors, CC0",
+    }
+
+
+def test_flag_xml_sample():
+    puzzle, grid = read_puzzle(DATA / "flag.xml")
+    assert puzzle == Puzzle.from_grid(FLAG, FLAG_PALETTE)
+    assert np.array_equal(grid, FLAG)  # the goal, not the 'saved' image
+    assert puzzle.meta["notes"] == "A small colour picture & its goal."
+    assert puzzle.meta["licence"] == "(c) 2026 the rofl authors, CC0"
+    assert puzzle.meta["id"] == "#1 (v.1)"
+
+
+def test_flag_g_sample():
+    puzzle, grid = read_puzzle(DATA / "flag.g")
+    # palette: background (redefined by 0:), then r, 1, b in declaration order
+    assert puzzle.palette == Palette(["#ffffff", "#ff0000", "#000000", "#0000ff"])
+    remap = np.array([0, 2, 1, 3], dtype=np.uint8)  # FLAG's indices -> the file's
+    assert puzzle == Puzzle.from_grid(remap[FLAG], puzzle.palette)
+    assert grid is None
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in DATA.iterdir()))
+def test_samples_survive_crlf_bom_and_latin1(tmp_path, name):
+    """Windows line ends, a UTF-8 byte-order mark and an 8-bit comment change nothing."""
+    original = read_puzzle(DATA / name)
+    data = (DATA / name).read_bytes()
+    variants = [data.replace(b"\n", b"\r\n"), b"\xef\xbb\xbf" + data]
+    if name.endswith(".g"):
+        variants.append(b"Koment\xe1\xf8 v k\xf3dov\xe1n\xed Latin-2\n" + data)
+    for i, variant in enumerate(variants):
+        path = tmp_path / f"v{i}-{name}"
+        path.write_bytes(variant)
+        puzzle, grid = read_puzzle(path)
+        assert puzzle == original[0] and dict(puzzle.meta) == dict(original[0].meta)
+        assert (grid is None) == (original[1] is None)
+
+
+def test_xml_is_found_by_its_content(tmp_path):
+    path = tmp_path / "flag.txt"
+    path.write_bytes(b"\n  " + (DATA / "flag.xml").read_bytes())
+    assert read_puzzle(path)[0] == read_puzzle(DATA / "flag.xml")[0]
+
+
+def test_xml_with_goal_only_gets_its_clues_from_the_goal():
+    text = """<puzzleset><puzzle><solution><image>|.X|\n|XX|</image></solution></puzzle></puzzleset>"""
+    puzzle, grid = read(webpbn, text)
+    assert puzzle == Puzzle.from_grid(np.array([[0, 1], [1, 1]]), BW)
+    assert np.array_equal(grid, [[0, 1], [1, 1]])
+
+
+def test_xml_puzzleset_metadata_and_first_puzzle():
+    text = """<puzzleset><author>Set Author</author><title>A series</title>
+    <puzzle><title>One</title><clues type="rows"><line><count>1</count></line></clues>
+    <clues type="columns"><line><count>1</count></line></clues></puzzle>
+    <puzzle><title>Two</title></puzzle></puzzleset>"""
+    puzzle, _ = read(webpbn, text)
+    assert puzzle.meta["title"] == "One" and puzzle.meta["author"] == "Set Author"
+    assert puzzle.rows == (((1, 1),),)
+
+
+def test_xml_lone_zero_count_is_an_empty_line():
+    text = """<puzzleset><puzzle><clues type="rows"><line><count>0</count></line><line><count>1</count></line>
+    </clues><clues type="columns"><line><count>1</count></line></clues></puzzle></puzzleset>"""
+    assert read(webpbn, text)[0].rows == ((), ((1, 1),))
+
+
+def test_xml_undeclared_css_colour_and_background_attribute():
+    text = """<puzzleset><puzzle backgroundcolor="yellow" defaultcolor="navy">
+    <clues type="rows"><line><count>1</count><count color="red">1</count></line></clues>
+    <clues type="columns"><line><count>1</count></line><line><count color="red">1</count></line></clues>
+    </puzzle></puzzleset>"""
+    puzzle, _ = read(webpbn, text)
+    assert puzzle.palette == Palette(["#ffff00", "#000080", "#ff0000"])
+
+
+def test_non_goal_variants_agree():
+    base = "width 2\nheight 2\nrows\n1\n2\ncolumns\n1\n2\n"
+    goals = ['goal "0111"', "goal 0111", "goal\n01\n11", "goal '01 11'"]
+    for goal in goals:
+        puzzle, grid = read(non, base + goal + "\n")
+        assert np.array_equal(grid, [[0, 1], [1, 1]]), goal
+
+
+def test_non_columns_keyword_as_width():
+    text = "columns 3\nheight 1\nrows\n1,1\ncolumns\n1\n0\n1\n"
+    puzzle, _ = read(non, text)
+    assert puzzle.width == 3 and puzzle.rows == (((1, 1), (1, 1)),)
+
+
+def test_g_without_closing_colon_ignores_trailing_blank_lines():
+    text = ": rows\n1\n\n: columns\n1\n\n\n\n"
+    puzzle, _ = read(olsak, text)
+    assert (puzzle.width, puzzle.height) == (1, 2)
+
+
+def test_g_lone_zero_and_commas():
+    text = ": rows\n0\n1, 1\n: columns\n1\n0\n1\n:\n"
+    puzzle, _ = read(olsak, text)
+    assert puzzle.rows == ((), ((1, 1), (1, 1)))
+
+
+def test_g_x11_names():
+    text = "#d\n 0: gray50\n g:g green\n p:p Purple\n: rows\n1g 1p\n: columns\n1g\n1p\n:\n"
+    puzzle, _ = read(olsak, text)
+    assert puzzle.palette == Palette([(128, 128, 128), (0, 255, 0), (160, 32, 240)])
+
+
+def test_g_writer_forms():
+    plain = olsak.dumps(house_puzzle())
+    assert not plain.startswith("#d") and "\n\n5\n" in plain  # blank line = empty row
+    two = Puzzle.from_grid(HOUSE, Palette(["#ffffff", "#2040c0"]))
+    text = olsak.dumps(two)
+    assert "1:*  #2040c0" in text and "2 2" in text
+    assert read(olsak, text)[0] == two
+
+
+def test_nin_and_non_writers_keep_zero_for_empty_lines():
+    assert "\n0\n" in nin.dumps(house_puzzle())
+    assert "\n0\n" in non.dumps(house_puzzle())
+
+
+# ------------------------------------------------------------------ the corpus
+
+
+def corpus_files():
+    if not CORPUS.is_dir():
+        return []
+    return sorted(CORPUS.glob("*/*.json"))
+
+
+@pytest.mark.skipif(not CORPUS.is_dir(), reason="corpus not available")
+def test_the_corpus_is_there():
+    assert len(corpus_files()) > 400
+
+
+@pytest.mark.parametrize("path", corpus_files(), ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_corpus_puzzle_through_every_format(path):
+    puzzle, solution = corpus_json.load(path)
+    for name, module in MODULES.items():
+        if module in (non, nin) and puzzle.n_colors > 2:
+            with pytest.raises(FormatError, match="black-and-white"):
+                module.write_bytes(puzzle, solution)
+            continue
+        back, grid = read(module, module.write_bytes(puzzle, solution), where=str(path))
+        assert back == puzzle, name
+        if module in (webpbn, non) and solution is not None:
+            assert np.array_equal(grid, solution), name
+        if module is webpbn:
+            for key in ("title", "author", "licence", "source", "id", "notes"):
+                assert back.meta.get(key) == puzzle.meta.get(key, None), key
+
+
+# ---------------------------------------------------------------- hostile input
+
+BOMB = b"""<?xml version="1.0"?>
+<!DOCTYPE lolz [
+ <!ENTITY lol "lol">
+ <!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">
+ <!ENTITY lol3 "&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;">
+ <!ENTITY lol9 "&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;">
+]>
+<puzzleset><puzzle><title>&lol9;</title></puzzle></puzzleset>"""
+EXTERNAL = b"""<?xml version="1.0"?>
+<!DOCTYPE puzzleset [<!ENTITY secret SYSTEM "file:///etc/passwd">]>
+<puzzleset><puzzle><title>&secret;</title></puzzle></puzzleset>"""
+PARAMETER = b"""<?xml version="1.0"?>
+<!DOCTYPE puzzleset [<!ENTITY % remote SYSTEM "http://127.0.0.1:9/evil.dtd"> %remote;]>
+<puzzleset/>"""
+
+XML_ROWS = '<clues type="rows"><line><count>1</count></line></clues>'
+XML_COLS = '<clues type="columns"><line><count>1</count></line></clues>'
+
+
+def xml(body: str, attrs: str = "") -> bytes:
+    return f"<puzzleset><puzzle{attrs}>{body}</puzzle></puzzleset>".encode()
+
+
+HOSTILE = [
+    # webpbn XML
+    ("webpbn", BOMB, r"declares entities \('lol"),
+    ("webpbn", EXTERNAL, r"declares entities \('secret'\)"),
+    ("webpbn", PARAMETER, r"declares entities"),
+    ("webpbn", b"", r"not well-formed XML"),
+    ("webpbn", b"<puzzleset><puzzle>", r"not well-formed XML"),
+    ("webpbn", b"\x00\xff\xfe junk \x89PNG", r"not well-formed XML"),
+    ("webpbn", b"<html><body/></html>", r"root element is <html>"),
+    ("webpbn", b"<puzzleset/>", r"no <puzzle>"),
+    ("webpbn", xml("", ' type="triddler"'), r"grid puzzles only"),
+    ("webpbn", xml(XML_ROWS), r'no <clues type="columns">'),
+    ("webpbn", xml(""), r"neither <clues> nor a goal"),
+    (
+        "webpbn",
+        xml(XML_ROWS.replace(">1<", ">99999999999999999999<") + XML_COLS),
+        r"<count> 1: block length .* too large",
+    ),
+    ("webpbn", xml(XML_ROWS.replace(">1<", ">-1<") + XML_COLS), r"expected a block length, not '-1'"),
+    ("webpbn", xml(XML_ROWS.replace(">1<", ">7<") + XML_COLS), r"row 1: clue needs 7 cells but the row has 1"),
+    ("webpbn", xml(XML_ROWS.replace("<count>", '<count color="mauvish">') + XML_COLS), r"'mauvish' is used"),
+    ("webpbn", xml(XML_ROWS + XML_COLS, ' defaultcolor="white"'), r"background colour 'white'"),
+    ("webpbn", xml('<color name="black">zzz</color>' + XML_ROWS + XML_COLS), r"'zzz' is not an RGB value"),
+    (
+        "webpbn",
+        xml(XML_ROWS + XML_COLS + '<solution type="goal"><image>|XX|</image></solution>'),
+        r"goal image is 2x1, the clues are 1x1",
+    ),
+    (
+        "webpbn",
+        xml(XML_ROWS + XML_COLS + '<solution type="goal"><image>|.|</image></solution>'),
+        r"goal picture does not match the clues \(row 1\)",
+    ),
+    (
+        "webpbn",
+        xml(XML_ROWS + XML_COLS + '<solution type="goal"><image>|[X.]|</image></solution>'),
+        r"row 1, column 1: '\[': not one colour",
+    ),
+    # .non
+    ("non", b"", r"no 'width' line"),
+    ("non", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", r"a NUL byte"),
+    ("non", b"width 2\nheight 2\nrows\n1\n", r"'rows' has 1 rules where the height is 2"),
+    ("non", b"width 2\nheight 1\nrows\n1\ncolumns\n1\n0\n1\n", r"line 8: a rule outside"),
+    ("non", b"width 3000000000\nheight 1\n", r"line 1: the width 3000000000 is larger than rofl's limit"),
+    ("non", b"width 99999999999999999999999\n", r"line 1: width '9999.* is too large"),
+    ("non", b"width 0\n", r"the width must be at least 1"),
+    ("non", b"width 2\nwidth 3\n", r"line 2: the width is given twice"),
+    ("non", b"rows\n1\n", r"line 1: 'rows' before the height"),
+    ("non", b"width 1\nheight 1\nrows\n2\ncolumns\n1\n", r"row 1: clue needs 2 cells but the row has 1"),
+    ("non", b"width 1\nheight 1\nrows\n1\ncolumns\n1\ngoal 0\n", r"line 7: the goal picture does not match"),
+    ("non", b"width 2\nheight 1\nrows\n1\ncolumns\n1\n0\ngoal 1\n", r"line 8: the goal has 1 cells"),
+    ("non", b"width 1\nheight 1\nrows\n1 0\ncolumns\n1\n", r"line 4: a block of length 0"),
+    (
+        "non",
+        b"width 2\nheight 1\ncolor red ff0000 r\nrows\nred 1\ncolumns\n0\nred 1\n",
+        r"colour .non file \('color' on line 3",
+    ),
+    # .nin
+    ("nin", b"", r"empty file"),
+    ("nin", b"\x00\x01\x02", r"a NUL byte"),
+    ("nin", b"2 2\n1\n1\n1\n", r"3 clue lines where the 'W H' line promises 4"),
+    ("nin", b"1 1\n1\n1\n1\n", r"line 4: more clue lines"),
+    ("nin", b"1 1 1\n1\n1\n", r"line 1: expected 'width height'"),
+    ("nin", b"99999999999 1\n", r"width '99999999999' is too large"),
+    ("nin", b"1 1\nx\n1\n", r"line 2: expected a block length, not 'x'"),
+    ("nin", b"1 1\n1 0\n1\n", r"a block of length 0"),
+    ("nin", b"2 1\n1\n0\n0\n", r"colour 1: the rows hold 1 cells but the columns hold 0"),
+    # Olšák .g
+    ("olsak", b"", r"no ':' line"),
+    ("olsak", b"just some text\nwithout clues\n", r"no ':' line"),
+    ("olsak", b": rows\n1\n", r"only one clue section"),
+    ("olsak", b"#t\n: rows\n", r"line 1: a triddler"),
+    ("olsak", b"#d\n  a:a  black/white\n: rows\n", r"line 2: 'black/white' is a triangle colour"),
+    ("olsak", b"#d\n  a:a  notacolour\n: rows\n", r"line 2: 'notacolour' is not a colour"),
+    ("olsak", b"#d\n  a:a  red\n: rows\n1\n: columns\n1a\n:\n", r"line 4: block '1' has no colour letter"),
+    ("olsak", b"#d\n  a:a  red\n: rows\n1z\n: columns\n1a\n:\n", r"line 4: block '1z': no colour 'z'"),
+    ("olsak", b"#d\n  5:5  red\n: rows\n", r"line 2: '5' cannot name a colour"),
+    ("olsak", b": rows\n1x2\n: columns\n1\n:\n", r"line 2: '1x2' is not a block"),
+    ("olsak", b": rows\n123456789012\n: columns\n1\n:\n", r"too large"),
+    ("olsak", b": rows\n: columns\n:\n", r"at least one row and one column"),
+]
+
+
+@pytest.mark.timeout(30)
+@pytest.mark.parametrize(("fmt", "data", "message"), HOSTILE, ids=[f"{h[0]}-{i}" for i, h in enumerate(HOSTILE)])
+def test_hostile_input_is_one_format_error(fmt, data, message):
+    with pytest.raises(FormatError) as info:
+        read(MODULES[fmt], data, where="bad.file")
+    text = str(info.value)
+    assert text.startswith("bad.file: ") and "\n" not in text
+    assert re.search(message, text), text
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("name", sorted(p.name for p in DATA.iterdir()))
+def test_every_truncation_of_a_sample_is_a_puzzle_or_one_format_error(name):
+    data = (DATA / name).read_bytes()
+    module = {".xml": webpbn, ".non": non, ".nin": nin, ".g": olsak}[Path(name).suffix]
+    errors = 0
+    for cut in range(len(data)):
+        try:
+            read(module, data[:cut], where=name)
+        except FormatError as exc:
+            assert str(exc).startswith(f"{name}: ")
+            errors += 1
+    assert errors > len(data) // 2  # most cuts are not a valid puzzle
+
+
+@pytest.mark.parametrize("module", MODULES.values(), ids=MODULES.keys())
+@settings(deadline=None, max_examples=300)
+@given(data=st.binary(max_size=300) | st.text('0123456789 ,:#\n\r\tabrowsclumnwidthegl<>/"=', max_size=200))
+def test_junk_is_a_puzzle_or_one_format_error(module, data):
+    try:
+        read(module, data)
+    except FormatError as exc:
+        assert str(exc).startswith("test.file: ")
+
+
+def test_writers_refuse_what_the_format_cannot_hold():
+    colour = Puzzle.from_grid(FLAG, FLAG_PALETTE)
+    for module, name in ((non, ".non"), (nin, ".nin")):
+        with pytest.raises(FormatError, match=rf"the {name} format holds black-and-white puzzles only; .* 4 colours"):
+            module.write_bytes(colour)
+    wrong = HOUSE.copy()
+    wrong[0, 0] = 1
+    for module in MODULES.values():
+        with pytest.raises(FormatError, match="does not match the clues"):
+            module.write_bytes(house_puzzle(), wrong)
+
+
+def test_colour_names_after_pillow_has_used_them():
+    """Pillow's ImageColor.getrgb replaces colormap strings by tuples as it
+    goes; looking a name up must work before and after that."""
+    from PIL import ImageColor
+
+    from rofl.formats._text import named_colour
+
+    assert named_colour("Light Blue") == (0xAD, 0xD8, 0xE6)
+    ImageColor.getrgb("lightblue")
+    ImageColor.getrgb("orchid")
+    assert named_colour("lightblue") == (0xAD, 0xD8, 0xE6)
+    assert named_colour("orchid") == (0xDA, 0x70, 0xD6)
+    assert named_colour("rgb(1,2,3)") is None  # names only
