@@ -83,7 +83,11 @@ def _save(image, path: str) -> None:
 @main.command()
 @click.argument("image", type=click.Path(dir_okay=False))
 @click.option(
-    "-o", "--output", required=True, type=click.Path(dir_okay=False), help="Puzzle file to write (.rofl, .json)."
+    "-o",
+    "--output",
+    required=True,
+    type=click.Path(dir_okay=False),
+    help="Puzzle file to write (.rofl, .json, .xml, .non, .nin, .g, .notmine).",
 )
 @click.option(
     "-w", "--width", type=click.IntRange(1, 1024), help="Grid width in cells (default: 40 on the longer side)."

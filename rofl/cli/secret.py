@@ -46,7 +46,12 @@ def _read_secret() -> str:
 
 @main.command()
 @click.argument("text", required=False)
-@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the puzzle (.rofl, .json, .notmine).")
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False),
+    help="Write the puzzle (.rofl, .json, .notmine, .xml, .non, .nin, .g).",
+)
 @click.option(
     "--sheet", type=click.Path(dir_okay=False), help="Write a printable sheet with the clues (.png, .pdf, .svg)."
 )
@@ -115,7 +120,7 @@ def _load(source: str | None):
 def reveal(source: str | None) -> None:
     """Solve a hidden text and print it (followed by one newline).
 
-    SOURCE is a puzzle file (.rofl, .json, .notmine) or a NotMine cipher
+    SOURCE is a puzzle file (.rofl, .json, .notmine, .xml, .non, ...) or a NotMine cipher
     string; without SOURCE (or with -) a cipher or ROFL file is read from
     standard input.
     """
