@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import io
+import json
+import re
 
 import numpy as np
 import pytest
@@ -11,6 +13,7 @@ from PIL import Image
 
 from rofl.cli import main
 from rofl.formats import read_puzzle
+from rofl.render.page import page_data
 from rofl.solver import solve
 
 
@@ -31,7 +34,7 @@ def test_make_json_preview_compare(picture, tmp_path):
     out, prev, comp = tmp_path / "c.json", tmp_path / "p.png", tmp_path / "c.png"
     r = run("make", picture, "-o", out, "-w", 20, "-c", 3, "--preview", prev, "--compare", comp)
     assert r.exit_code == 0, r.output
-    assert "changed:" in r.output and f"wrote {out}" in r.output
+    assert "changed:" in r.output and f"wrote {out}, {prev}, {comp}\n" in r.output
     puzzle, solution = read_puzzle(out)
     assert puzzle.width == 20 and puzzle.n_colors == 3
     result = solve(puzzle)
@@ -97,6 +100,23 @@ def test_bad_output_extension(picture, tmp_path):
 @pytest.mark.parametrize("args", [["-c", "3"], ["--palette", "#fff,#000,#f00"]])
 def test_colour_into_a_black_and_white_format_is_refused_before_the_work(picture, tmp_path, name, args):
     _one_line_error(run("make", picture, "-o", tmp_path / name, *args), "black-and-white puzzles only", "3 colours")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_make_sheet_and_page(picture, tmp_path):
+    out, sheet, page = tmp_path / "p.rofl", tmp_path / "s.svg", tmp_path / "p.html"
+    r = run("make", picture, "-o", out, "-w", 12, "--sheet", sheet, "--page", page)
+    assert r.exit_code == 0, r.output
+    assert f"wrote {out}, {sheet}, {page}\n" in r.output
+    assert sheet.read_text().startswith("<?xml") and "<svg" in sheet.read_text()
+    html = page.read_text(encoding="utf-8")
+    assert html.startswith("<!DOCTYPE html>")
+    data = json.loads(re.search(r'<script type="application/json" id="rofl-puzzle">(.*?)</script>', html, re.S)[1])
+    assert data == page_data(read_puzzle(out)[0], data["title"])  # the clues of the puzzle just made
+
+
+def test_bad_page_name_is_refused_before_the_work(picture, tmp_path):
+    _one_line_error(run("make", picture, "-o", tmp_path / "x.rofl", "--page", tmp_path / "x.txt"), "--page", ".html")
     assert list(tmp_path.iterdir()) == []
 
 

@@ -67,6 +67,19 @@ def _check_sheet(path: str | None) -> None:
         raise click.BadParameter(str(exc), param_hint="'--sheet'") from None
 
 
+def _check_page(path: str | None) -> None:
+    if path is None:
+        return
+    from rofl.errors import UsageError
+    from rofl.render.page import check_page_path
+
+    _check_directory(path, "'--page'")
+    try:
+        check_page_path(path)
+    except UsageError as exc:
+        raise click.BadParameter(str(exc), param_hint="'--page'") from None
+
+
 def _save(image, path: str) -> None:
     import io
     from pathlib import Path
@@ -137,6 +150,7 @@ def _save(image, path: str) -> None:
 @click.option(
     "--sheet", type=click.Path(dir_okay=False), help="Write a printable sheet of the puzzle (.png, .pdf, .svg)."
 )
+@click.option("--page", type=click.Path(dir_okay=False), help="Write an HTML page to solve the puzzle in a browser.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar, warnings or report.")
 def make(
     image: str,
@@ -156,6 +170,7 @@ def make(
     preview: str | None,
     compare: str | None,
     sheet: str | None,
+    page: str | None,
     quiet: bool,
 ) -> None:
     """Turn IMAGE into a puzzle that line logic solves to exactly one picture.
@@ -177,6 +192,7 @@ def make(
     _check_png(preview, "'--preview'")
     _check_png(compare, "'--compare'")
     _check_sheet(sheet)
+    _check_page(page)
     n_colors = colors or 2
     if palette is not None:
         from rofl.imaging import parse_palette
@@ -248,9 +264,15 @@ def make(
         from rofl.render.sheet import sheet_bytes
 
         atomic_write(sheet, sheet_bytes(result.puzzle, Path(sheet).suffix))
+    if page:
+        from rofl._io import atomic_write
+        from rofl.render.page import puzzle_page
+
+        atomic_write(page, puzzle_page(result.puzzle).encode("utf-8"))
     if not quiet:
         click.echo(result.stats.report())
-        click.echo(f"wrote {output}")
+        written = [path for path in (output, preview, compare, sheet, page) if path]
+        click.echo(f"wrote {', '.join(written)}")
         if result.stats.changed_pct > HINT_CHANGED_PCT:
             tips = "fewer cells (-w/-H)" + ("" if cleanup else ", --cleanup")
             if result.stats.colors == 2 and threshold is None:

@@ -7,9 +7,6 @@ from pathlib import Path
 import click
 
 from rofl.cli._app import main
-from rofl.errors import UsageError
-
-_PAGE_SUFFIXES = (".html", ".htm")
 
 
 @main.command()
@@ -29,14 +26,11 @@ def page(puzzle: str, output: str | None, title: str | None) -> None:
     """
     from rofl._io import atomic_write
     from rofl.formats import read_puzzle
-    from rofl.render.page import puzzle_page
+    from rofl.render.page import check_page_path, puzzle_page
 
     out = Path(output) if output else Path(puzzle).with_suffix(".html")
-    if out.suffix.lower() not in _PAGE_SUFFIXES:
-        msg = f"{out}: a page is written as .html or .htm, not {out.suffix or '(no extension)'!r}"
-        raise UsageError(msg)
+    check_page_path(out)
     loaded, _ = read_puzzle(puzzle)
     text = puzzle_page(loaded, title=title)
     atomic_write(out, text.encode("utf-8"))
-    colours = f", {loaded.n_colors - 1} colours" if loaded.n_colors > 2 else ""
-    click.echo(f"{out}: {loaded.width}x{loaded.height}{colours}, {len(text.encode('utf-8'))} bytes")
+    click.echo(f"{out}: {loaded.width}x{loaded.height}, {loaded.n_colors} colours, {len(text.encode('utf-8'))} bytes")

@@ -111,6 +111,22 @@ def page_data(puzzle: Puzzle, title: str) -> dict:
     }
 
 
+#: Extensions a page is written under.
+SUFFIXES = (".html", ".htm")
+
+
+def check_page_path(path) -> None:
+    """Raise :class:`~rofl.errors.UsageError` unless ``path`` names an HTML file."""
+    from pathlib import Path
+
+    from rofl.errors import UsageError
+
+    suffix = Path(path).suffix
+    if suffix.lower() not in SUFFIXES:
+        msg = f"{path}: a page is written as .html or .htm, not {suffix or '(no extension)'!r}"
+        raise UsageError(msg)
+
+
 def puzzle_page(puzzle: Puzzle, *, title: str | None = None) -> str:
     """One self-contained HTML5 page to solve ``puzzle`` by hand.
 
