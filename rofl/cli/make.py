@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import click
 
 from rofl.cli._app import main
@@ -55,29 +57,28 @@ def _check_png(path: str | None, hint: str) -> None:
 
 
 def _check_sheet(path: str | None) -> None:
-    if path is None:
-        return
-    from rofl.errors import UsageError
     from rofl.render.sheet import check_sheet_path
 
-    _check_directory(path, "'--sheet'")
-    try:
-        check_sheet_path(path)
-    except UsageError as exc:
-        raise click.BadParameter(str(exc), param_hint="'--sheet'") from None
+    _check_file(path, "'--sheet'", check_sheet_path)
 
 
 def _check_page(path: str | None) -> None:
+    from rofl.render.page import check_page_path
+
+    _check_file(path, "'--page'", check_page_path)
+
+
+def _check_file(path: str | None, hint: str, check_name: Callable[[str], object]) -> None:
+    """Refuse a missing directory or a name ``check_name`` refuses, before any work."""
     if path is None:
         return
     from rofl.errors import UsageError
-    from rofl.render.page import check_page_path
 
-    _check_directory(path, "'--page'")
+    _check_directory(path, hint)
     try:
-        check_page_path(path)
+        check_name(path)
     except UsageError as exc:
-        raise click.BadParameter(str(exc), param_hint="'--page'") from None
+        raise click.BadParameter(str(exc), param_hint=hint) from None
 
 
 def _save(image, path: str) -> None:
