@@ -32,8 +32,13 @@ from rofl.errors import PuzzleError
 #: one bit per colour in a 64-bit mask per cell.
 MAX_COLORS = 64
 
-# Bound on sizes, lengths and colours read from input: far beyond any real
-# puzzle, and small enough for the int32/int64 arrays.
+#: The most rows or columns a puzzle may have: the ROFL format's limit, far
+#: beyond any puzzle a person solves, and it keeps a hostile file from
+#: asking for millions of lines.
+MAX_SIDE = 65535
+
+# Bound on lengths and colours read from input: small enough for the
+# int32/int64 arrays (a too-long clue is then refused with its line named).
 _BIG = 2**31
 
 RGB = tuple[int, int, int]
@@ -485,8 +490,8 @@ def _check_size(width: Any, height: Any) -> tuple[int, int]:
     if width < 1 or height < 1:
         msg = f"size {width}x{height}: a puzzle needs at least one row and one column"
         raise PuzzleError(msg)
-    if width >= _BIG or height >= _BIG:
-        msg = f"size {width}x{height} is too large"
+    if width > MAX_SIDE or height > MAX_SIDE:
+        msg = f"size {width}x{height} is too large (at most {MAX_SIDE} cells a side)"
         raise PuzzleError(msg)
     return width, height
 

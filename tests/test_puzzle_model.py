@@ -216,8 +216,11 @@ def test_values_that_are_not_clue_numbers():
         Puzzle(2, 1, RGB3, [[(1, 1)]], [[(1, 1)], [(1, -(10**30))]])
     with _err("size 2.5x1 is not two integers"):
         Puzzle(2.5, 1, RGB3, [[]], [[], []])
-    with _err(f"size {2**40}x1 is too large"):
+    with _err(f"size {2**40}x1 is too large (at most 65535 cells a side)"):
         Puzzle(2**40, 1, RGB3, [[]], [])
+    with _err("size 1x65536 is too large (at most 65535 cells a side)"):
+        Puzzle(1, 65536, RGB3, [[]] * 65536, [[]])
+    assert Puzzle(1, 65535, RGB3, [[]] * 65535, [[]]).height == 65535
     with _err("palette colour 0: (0, 0, inf) is not a colour (three integers 0-255)"):
         Palette([(0, 0, float("inf"))])
     # numpy integers are integers

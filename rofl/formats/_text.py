@@ -14,15 +14,22 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from rofl.errors import FormatError, PuzzleError
+from rofl.puzzle import MAX_SIDE as PUZZLE_MAX_SIDE
 from rofl.puzzle import RGB, Palette, Puzzle
 
-#: Most decimal digits read for one number: ten hold every size and length
-#: rofl accepts (below 2**31), and a hostile 100 000-digit number never
-#: reaches ``int()``.
+#: Most decimal digits read for one number: ten hold every length rofl
+#: accepts (below 2**31), and a hostile 100 000-digit number never reaches
+#: ``int()``.
 MAX_DIGITS = 10
 
-#: Sides at or above this are refused (the bound of :mod:`rofl.puzzle`).
-MAX_SIDE = 2**31 - 1
+#: Sides above this are refused (the bound of :mod:`rofl.puzzle`).
+MAX_SIDE = PUZZLE_MAX_SIDE
+
+#: Most lines in a text puzzle file: a line per row and column, twice over
+#: for a goal picture, header and comments.  A file of millions of empty
+#: lines (a few megabytes) would otherwise become a puzzle of millions of
+#: empty rows, and cost minutes and gigabytes before the size is refused.
+MAX_LINES = 4 * (MAX_SIDE + 1)
 
 _BOM = "\ufeff"
 
@@ -53,6 +60,9 @@ def decode(data: bytes | str, where: str) -> str:
             text = data.decode("latin-1")
     if text.startswith(_BOM):
         text = text[1:]
+    n_lines = text.count("\n")
+    if n_lines > MAX_LINES:
+        raise fail(where, None, f"{n_lines} lines: more than any puzzle of at most {MAX_SIDE} rows and columns needs")
     nul = text.find("\x00")
     if nul >= 0:
         line = text.count("\n", 0, nul) + 1
