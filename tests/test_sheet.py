@@ -329,6 +329,7 @@ def check_sheet_file(path: Path, puzzle: Puzzle, solution: np.ndarray | None, ce
         np.testing.assert_array_equal(got, want)
     else:
         assert data.startswith(b"%PDF") and data.rstrip().endswith(b"%%EOF")
+        check_pdf_sheet(data, puzzle, solution)  # vector: clues and fills read back
 
 
 @pytest.mark.parametrize("suffix", [".png", ".pdf", ".svg"])
@@ -447,3 +448,263 @@ def test_hide_sheet_svg_is_private(tmp_path):
     assert read_clues(root, puzzle, default_cell(puzzle.width, puzzle.height)) == expected_clues(puzzle)
     if os.name == "posix":
         assert sheet.stat().st_mode & 0o777 == 0o600
+
+
+# ------------------------------------------------------------------ PDF
+#
+# The page is read back with pypdf: a small interpreter of the content stream
+# collects every text, filled rectangle and stroked line with its colour, in
+# points from the page's top left corner.  The grid is found from the lines
+# alone (every line ends on the grid's right or bottom edge), the clue numbers
+# by where they stand, as for the SVG.
+
+HELVETICA_DIGIT = 0.556  # advance of every digit in Helvetica, in em
+A4 = (595.28, 841.89)
+
+
+def _hex(values) -> str:
+    if len(values) == 1:  # gray
+        values = values * 3
+    return "#{:02x}{:02x}{:02x}".format(*(round(float(v) * 255) for v in values))
+
+
+def _string(operand) -> str:
+    raw = operand.get_original_bytes() if hasattr(operand, "get_original_bytes") else bytes(operand)
+    return raw.decode("windows-1252")
+
+
+def read_pdf(data: bytes) -> dict:
+    import io
+
+    import pypdf
+    from pypdf.generic import ContentStream
+
+    reader = pypdf.PdfReader(io.BytesIO(data))
+    assert len(reader.pages) == 1
+    page = reader.pages[0]
+    assert "/XObject" not in page["/Resources"]  # no image: all vector
+    width, height = float(page.mediabox.width), float(page.mediabox.height)
+    state = {"fill": "#000000", "stroke": "#000000", "width": 1.0}
+    stack, path, texts, rects, lines = [], [], [], [], []
+    size = x = y = 0.0
+    for operands, op in ContentStream(page.get_contents(), reader).operations:
+        op = op.decode()
+        if op == "q":
+            stack.append(dict(state))
+        elif op == "Q":
+            state = stack.pop()
+        elif op in ("rg", "g"):
+            state["fill"] = _hex(operands)
+        elif op in ("RG", "G"):
+            state["stroke"] = _hex(operands)
+        elif op == "w":
+            state["width"] = float(operands[0])
+        elif op == "Tf":
+            size = float(operands[1])
+        elif op == "BT":
+            x = y = 0.0
+        elif op == "Td":
+            x, y = x + float(operands[0]), y + float(operands[1])
+        elif op == "Tj":
+            texts.append({"x": x, "y": height - y, "size": size, "fill": state["fill"], "text": _string(operands[0])})
+        elif op == "re":
+            rx, ry, rw, rh = (float(v) for v in operands)
+            path.append(("re", rx, height - max(ry, ry + rh), abs(rw), abs(rh)))
+        elif op == "f":
+            rects.extend({"x": p[1], "y": p[2], "w": p[3], "h": p[4], "fill": state["fill"]} for p in path)
+            path = []
+        elif op in ("m", "l"):
+            path.append((op, float(operands[0]), height - float(operands[1])))
+        elif op == "S":
+            for (_, x1, y1), (b, x2, y2) in zip(path, path[1:], strict=False):
+                assert b == "l"
+                lines.append({"x1": x1, "y1": y1, "x2": x2, "y2": y2, "stroke": state["stroke"], "w": state["width"]})
+            path = []
+        else:
+            assert op in ("J", "ET", "gs"), op  # nothing else is drawn
+    return {"reader": reader, "width": width, "height": height, "texts": texts, "rects": rects, "lines": lines}
+
+
+def pdf_grid(page: dict, puzzle: Puzzle) -> tuple[float, float, float]:
+    """The grid's top left corner and its cell size, in points, from the lines."""
+    xs = [v for line in page["lines"] if line["x1"] == line["x2"] for v in (line["x1"],)]
+    ys = [v for line in page["lines"] if line["y1"] == line["y2"] for v in (line["y1"],)]
+    left, right, top, bottom = min(xs), max(xs), min(ys), max(ys)
+    cell = (right - left) / puzzle.width
+    assert (bottom - top) / puzzle.height == pytest.approx(cell, abs=0.01)  # square cells
+    return left, top, cell
+
+
+def pdf_clues(page: dict, puzzle: Puzzle):
+    """Every row's and column's numbers as ``(number, "#rrggbb")``, as :func:`read_clues`
+    (the title, in a larger font, is left out); also checks that columns' numbers
+    are centred on them and rows' right-aligned."""
+    x0, y0, cell = pdf_grid(page, puzzle)
+    rows: list[list] = [[] for _ in range(puzzle.height)]
+    cols: list[list] = [[] for _ in range(puzzle.width)]
+    size = min(t["size"] for t in page["texts"])
+    assert sum(t["size"] != size for t in page["texts"]) <= 1  # a title at most
+    for t in page["texts"]:
+        if t["size"] != size:
+            continue
+        assert t["text"].isdigit()
+        right = t["x"] + HELVETICA_DIGIT * t["size"] * len(t["text"])
+        assert 0 <= t["x"] and right <= page["width"] and 0 <= t["y"] <= page["height"]  # on the page
+        if right <= x0:
+            i = math.floor((t["y"] - y0) / cell)
+            assert 0 <= i < puzzle.height, t
+            rows[i].append((t["x"], int(t["text"]), t["fill"], right))
+        else:
+            assert t["y"] <= y0, t
+            centre = (t["x"] + right) / 2
+            j = math.floor((centre - x0) / cell)
+            assert 0 <= j < puzzle.width, t
+            assert centre == pytest.approx(x0 + (j + 0.5) * cell, abs=0.02)
+            cols[j].append((-t["y"], int(t["text"]), t["fill"]))
+    # every row's last number ends at the same place, just left of the grid
+    ends = {round(max(line)[3], 1) for line in rows}
+    assert len(ends) == 1 and x0 - cell < ends.pop() < x0
+    return [[(n, fill) for _, n, fill, *_ in sorted(line)] for line in rows], [
+        [(n, fill) for _, n, fill in sorted(line, reverse=True)] for line in cols
+    ]
+
+
+def pdf_fills(page: dict, puzzle: Puzzle) -> np.ndarray:
+    """The colour every cell ends up painted, as :func:`read_fills`."""
+    x0, y0, cell = pdf_grid(page, puzzle)
+    painted = np.full((puzzle.height, puzzle.width), "", dtype=object)
+    for r in page["rects"]:
+        if r["x"] < x0 - 0.01 or r["y"] < y0 - 0.01:
+            assert r["fill"] == "#eeeeee"  # a band behind the clues
+            continue
+        edges = [(r["x"] - x0) / cell, (r["y"] - y0) / cell, r["w"] / cell, r["h"] / cell]
+        for v in edges:
+            assert v == pytest.approx(round(v), abs=0.01)  # whole cells
+        j, i, w, h = (round(v) for v in edges)
+        painted[i : i + h, j : j + w] = r["fill"]
+    return painted
+
+
+def check_pdf_sheet(data: bytes, puzzle: Puzzle, solution: np.ndarray | None) -> dict:
+    page = read_pdf(data)
+    assert pdf_clues(page, puzzle) == expected_clues(puzzle)
+    if solution is None:
+        assert all(r["fill"] == "#eeeeee" for r in page["rects"])
+    else:
+        np.testing.assert_array_equal(pdf_fills(page, puzzle), np.array(puzzle.palette.hex())[solution])
+    return page
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(pictures(), st.sampled_from([None, 6, 13, 26]), st.booleans())
+def test_pdf_clues_and_solution_read_back(case, cell, with_solution):
+    from rofl.render.pdf import puzzle_pdf
+
+    puzzle, grid = case
+    solution = grid if with_solution else None
+    page = check_pdf_sheet(puzzle_pdf(puzzle, solution=solution, cell=cell), puzzle, solution)
+    # small sheets print at the PNG's and SVG's scale: 96 layout pixels to the inch
+    size = cell or default_cell(puzzle.width, puzzle.height)
+    assert pdf_grid(page, puzzle)[2] == pytest.approx(size * 72 / 96, abs=0.01)
+
+
+@pytest.mark.parametrize("grid", SMALL, ids=lambda g: "x".join(map(str, g.shape)))
+def test_pdf_small_and_empty_lines(grid):
+    from rofl.render.pdf import puzzle_pdf
+
+    puzzle = Puzzle.from_grid(grid, FOUR)
+    page = check_pdf_sheet(sheet_bytes(puzzle, ".pdf", solution=grid, cell=20), puzzle, grid)
+    texts = [t["text"] for t in page["texts"]]
+    empty = sum(not clue for clue in (*puzzle.rows, *puzzle.cols))
+    assert len(texts) == puzzle.n_groups + empty and texts.count("0") == empty
+    # yellow clues print darker; thick lines are black and twice as wide as the thin grey ones
+    assert {t["fill"] for t in page["texts"]} <= {"#000000", "#ff0000", "#8c8c00"}
+    widths = {(line["stroke"], line["w"]) for line in page["lines"]}
+    assert {s for s, _ in widths} <= {"#000000", "#a0a0a0"}
+    for stroke, w in widths:
+        assert w == pytest.approx(1.5 if stroke == "#000000" else 0.75)
+    check_pdf_sheet(puzzle_pdf(puzzle, cell=20), puzzle, None)
+
+
+def test_pdf_background_colour_fills_the_grid():
+    from rofl.render.pdf import puzzle_pdf
+
+    palette = Palette(["#203040", "#ffffff"])  # white figure on a dark background
+    grid = np.array([[0, 1], [1, 1]])
+    puzzle = Puzzle.from_grid(grid, palette)
+    page = read_pdf(puzzle_pdf(puzzle, solution=grid, cell=10))
+    assert pdf_fills(page, puzzle).tolist() == [["#203040", "#ffffff"], ["#ffffff", "#ffffff"]]
+
+
+@pytest.mark.parametrize(
+    ("title", "printed"),
+    [
+        ("<&>", "<&>"),
+        (HOSTILE_TITLE, HOSTILE_TITLE),
+        ("Ωμέγα 日本", "????? ??"),  # Helvetica has no Greek nor CJK
+        ("Café – “ﬁne” Łódź ő", "Café – “fine” ?ódz o"),  # Windows-1252 prints; ligature and accents plainer
+        ("a\x00\x1b\ud800b", "a???b"),  # control characters, a lone surrogate from a file
+    ],
+    ids=["xml", "hostile", "greek-cjk", "western", "control"],
+)
+def test_pdf_title(title, printed):
+    from rofl.render.pdf import puzzle_pdf
+
+    grid = np.array([[1, 0], [1, 1]])
+    puzzle = Puzzle.from_grid(grid, meta={"title": title})
+    page = read_pdf(puzzle_pdf(puzzle))
+    big = max(t["size"] for t in page["texts"])
+    assert [t["text"] for t in page["texts"] if t["size"] == big] == [printed]
+    # the metadata keeps the title itself, less what no PDF string can hold
+    want = "".join("\ufffd" if ch in "\x00\x1b\ud800" else ch for ch in title)
+    assert page["reader"].metadata.title == want
+    # the title stands above the clues and the grid; the clues still read back
+    title_text = next(t for t in page["texts"] if t["size"] == big)
+    assert all(title_text["y"] < t["y"] - t["size"] for t in page["texts"] if t is not title_text)
+    assert pdf_clues(page, puzzle) == expected_clues(puzzle)
+    untitled = read_pdf(puzzle_pdf(puzzle, title=""))
+    assert untitled["reader"].metadata.title is None
+    assert pdf_clues(untitled, puzzle) == expected_clues(puzzle)
+
+
+def test_pdf_page_and_scale(monkeypatch):
+    from rofl.render.pdf import puzzle_pdf
+
+    def extent(page):
+        xs = [v for line in page["lines"] for v in (line["x1"], line["x2"])] + [t["x"] for t in page["texts"]]
+        ys = [v for line in page["lines"] for v in (line["y1"], line["y2"])] + [t["y"] for t in page["texts"]]
+        return min(xs), min(ys), max(xs), max(ys)
+
+    tall = Puzzle.from_grid(np.eye(120, 60, dtype=np.uint8))
+    wide = Puzzle.from_grid(np.eye(40, 200, dtype=np.uint8))
+    for puzzle, size, area in ((tall, A4, (540, 720)), (wide, A4[::-1], (720, 540))):
+        page = check_pdf_sheet(puzzle_pdf(puzzle), puzzle, None)
+        assert (page["width"], page["height"]) == pytest.approx(size)  # A4, turned for a wide sheet
+        left, top, right, bottom = extent(page)
+        # a large sheet shrinks to the printable area A4 and Letter share, centred on the page
+        margins = ((page["width"] - area[0]) / 2, (page["height"] - area[1]) / 2)
+        assert left >= margins[0] - 0.1 and top >= margins[1] - 0.1
+        assert right <= page["width"] - margins[0] + 0.1 and bottom <= page["height"] - margins[1] + 0.1
+        assert max(left - margins[0], top - margins[1]) > 20  # centred: not stuck in a corner
+        assert min(left - margins[0], top - margins[1]) < 30  # and it fills one way
+    # the same bytes every time when SOURCE_DATE_EPOCH fixes the creation date
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    first = puzzle_pdf(tall)
+    assert puzzle_pdf(tall) == first and b"D:20231114221320Z" in first
+
+
+def test_hide_and_make_sheet_pdf(tmp_path):
+    from rofl.secret import hide
+
+    sheet = tmp_path / "s.pdf"
+    result = run("hide", "hi", "--sheet", sheet)
+    assert result.exit_code == 0, result.output
+    puzzle, _ = hide("hi")
+    page = check_pdf_sheet(sheet.read_bytes(), puzzle, None)
+    assert page["reader"].metadata.title == "Solve me"
+    if os.name == "posix":
+        assert sheet.stat().st_mode & 0o777 == 0o600
+    out, sheet = tmp_path / "h.json", tmp_path / "h.pdf"
+    assert run("make", SAMPLES / "horse.png", "-o", out, "-w", 12, "-q", "--sheet", sheet).exit_code == 0
+    made, _ = read_puzzle(out)
+    check_pdf_sheet(sheet.read_bytes(), made, None)

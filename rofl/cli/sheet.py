@@ -46,10 +46,11 @@ def _read(file: str):
 def sheet(puzzle_file: str, output: str, solution: bool, cell: int | None, title: str | None, budget: float) -> None:
     """Write a printable sheet of PUZZLE: the grid with its clues.
 
-    PUZZLE is any puzzle file rofl reads (.rofl, .json, .xml, .non, .nin, .g, .notmine).  The
-    sheet prints on A4 or Letter paper: PNG and PDF at 96 dpi, or denser
-    when a large puzzle needs it to fit the page; SVG is vector, sized in
-    millimetres at the same scale.
+    PUZZLE is any puzzle file rofl reads (.rofl, .json, .xml, .non, .nin,
+    .g, .notmine).  OUT's extension picks the format: PNG (96 dpi, or
+    denser when a large puzzle needs it to fit the page), PDF (vector, one
+    A4 page that also prints on Letter) or SVG (vector, sized in millimetres
+    at the PNG's scale).
 
     With --solution the cells are filled with the solution: the one the
     file stores, else the one the solver proves (line logic, then a

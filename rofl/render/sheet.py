@@ -1,9 +1,10 @@
 """Printable puzzle sheets: the grid with its clues, empty or filled with the solution.
 
 :func:`sheet_layout` places every clue number, band and line once;
-:func:`puzzle_sheet` draws that layout with Pillow and
-:func:`rofl.render.svg.puzzle_svg` writes it as SVG, so a PNG, a PDF and an
-SVG sheet of one puzzle look alike.  :func:`sheet_bytes` gives the bytes of
+:func:`puzzle_sheet` draws that layout with Pillow,
+:func:`rofl.render.svg.puzzle_svg` writes it as SVG and
+:func:`rofl.render.pdf.puzzle_pdf` as a vector PDF, so a PNG, an SVG and a
+PDF sheet of one puzzle look alike.  :func:`sheet_bytes` gives the bytes of
 a ``.png``, ``.pdf`` or ``.svg`` sheet file, sized to print on A4 or Letter.
 """
 
@@ -395,10 +396,11 @@ def sheet_bytes(
 ) -> bytes:
     """The bytes of a sheet file: ``suffix`` is ``".png"``, ``".pdf"`` or ``".svg"``.
 
-    PNG and PDF are drawn by :func:`puzzle_sheet` and marked to print at
-    :func:`print_dpi` (so they fit A4 and Letter paper); the SVG sheet is
+    The PNG sheet is drawn by :func:`puzzle_sheet` and marked to print at
+    :func:`print_dpi` (so it fits A4 and Letter paper); the SVG sheet is
     :func:`rofl.render.svg.puzzle_svg`, sized in millimetres at the same
-    scale.  Arguments as for :func:`puzzle_sheet`.
+    scale; the PDF sheet is :func:`rofl.render.pdf.puzzle_pdf`, vector
+    drawing on one A4 page.  Arguments as for :func:`puzzle_sheet`.
 
     Raises
     ------
@@ -417,15 +419,12 @@ def sheet_bytes(
         from rofl.render.svg import puzzle_svg
 
         return puzzle_svg(puzzle, solution=solution, cell=cell, title=title).encode("utf-8")
+    if suffix == ".pdf":
+        from rofl.render.pdf import puzzle_pdf
+
+        return puzzle_pdf(puzzle, solution=solution, cell=cell, title=title)
     image = puzzle_sheet(puzzle, solution=solution, cell=cell, title=title)
     dpi = round(print_dpi(*image.size), 2)
     buf = io.BytesIO()
-    if suffix == ".png":
-        image.save(buf, format="PNG", dpi=(dpi, dpi))
-    else:
-        # Pillow stores an RGB page as JPEG: best quality and no chroma
-        # subsampling keep the thin lines and coloured digits crisp
-        title = puzzle.meta.get("title") if title is None else title
-        extra = {"title": title} if title else {}
-        image.save(buf, format="PDF", resolution=dpi, quality=95, subsampling=0, **extra)
+    image.save(buf, format="PNG", dpi=(dpi, dpi))
     return buf.getvalue()
