@@ -6,9 +6,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from click.testing import CliRunner
+from clirun import one_error_line, run
 
-from rofl.cli import main
 from rofl.formats import corpus as corpus_json
 from rofl.formats import read_puzzle, write_puzzle
 from rofl.formats import rofl as codec
@@ -20,16 +19,6 @@ DANCER = CORPUS / "webpbn-survey" / "webpbn-00001.json"
 COLOUR = CORPUS / "webpbn-survey-color" / "webpbn-00047.json"
 
 
-def run(*args):
-    return CliRunner().invoke(main, [str(a) for a in args])
-
-
-def one_error_line(result) -> str:
-    assert result.exit_code == 1, result.output
-    lines = result.output.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("Error: "), result.output
-    assert "Traceback" not in result.output
-    return lines[0]
 
 
 def needs(path: Path) -> Path:

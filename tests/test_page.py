@@ -17,13 +17,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from click.testing import CliRunner
+from clirun import one_error_line, run
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 from naive import brute_line, clue_of, fillings
 
-from rofl.cli import main
 from rofl.formats import read_puzzle, write_puzzle
 from rofl.puzzle import Palette, Puzzle
 from rofl.render.page import _asset, page_data, puzzle_page
@@ -484,16 +483,6 @@ def test_hostile_title_is_escaped():
 # ------------------------------------------------------------ the command
 
 
-def run(*args):
-    return CliRunner().invoke(main, [str(a) for a in args])
-
-
-def one_error_line(result) -> str:
-    assert result.exit_code == 1, result.output
-    lines = result.output.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("Error: "), result.output
-    assert result.exception is None or isinstance(result.exception, SystemExit)
-    return lines[0]
 
 
 @pytest.mark.parametrize("suffix", [".rofl", ".json", ".notmine"])

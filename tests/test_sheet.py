@@ -15,12 +15,11 @@ from pathlib import Path
 import defusedxml.ElementTree as ET
 import numpy as np
 import pytest
-from click.testing import CliRunner
+from clirun import one_error_line, run
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from PIL import Image
 
-from rofl.cli import main
 from rofl.errors import UsageError
 from rofl.formats import read_puzzle, write_puzzle
 from rofl.puzzle import Palette, Puzzle
@@ -292,15 +291,6 @@ def test_sheet_bytes_formats():
 # ------------------------------------------------------------------ rofl sheet
 
 
-def run(*args):
-    return CliRunner().invoke(main, [str(a) for a in args])
-
-
-def one_line_error(result, *words):
-    assert result.exit_code == 1, result.output
-    assert result.output.startswith("Error: ") and result.output.count("\n") == 1, result.output
-    for w in words:
-        assert w in result.output, result.output
 
 
 @pytest.fixture(scope="module")
@@ -402,7 +392,7 @@ def test_cli_sheet_errors(made, tmp_path, monkeypatch):
         (["sheet", made, "-o", "nowhere/out.png"], ["nowhere/out.png", "does not exist"]),
     ]
     for args, words in cases:
-        one_line_error(run(*args), *words)
+        one_error_line(run(*args), *words)
     assert sorted(p.name for p in tmp_path.iterdir()) == before
     # without --solution an ambiguous puzzle still has a sheet to solve
     assert run("sheet", ambiguous, "-o", "ok.svg").exit_code == 0
