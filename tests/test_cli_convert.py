@@ -7,6 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from clirun import one_error_line, run
+from places import CORPUS
 
 from rofl.formats import corpus as corpus_json
 from rofl.formats import read_puzzle, write_puzzle
@@ -14,7 +15,6 @@ from rofl.formats import rofl as codec
 from rofl.puzzle import Palette, Puzzle
 
 DATA = Path(__file__).resolve().parent / "data" / "formats"
-CORPUS = Path("/work/shared/corpus")
 DANCER = CORPUS / "webpbn-survey" / "webpbn-00001.json"
 COLOUR = CORPUS / "webpbn-survey-color" / "webpbn-00047.json"
 

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 from PIL import Image
+from places import CORPUS
 
 from rofl.cli import main
 from rofl.formats import read_puzzle, write_puzzle
@@ -85,7 +86,7 @@ def test_no_solution(tmp_path):
 
 
 def test_budget_exhausted(tmp_path):
-    path = Path("/work/shared/corpus/webpbn-survey/knotty.json")
+    path = CORPUS / "webpbn-survey" / "knotty.json"
     if not path.exists():
         pytest.skip("corpus not available")
     result = _run(str(path), "--budget", "0.05", "--no-color")

@@ -22,12 +22,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 from naive import brute_line, clue_of, fillings
+from places import CORPUS
 
 from rofl.formats import read_puzzle, write_puzzle
 from rofl.puzzle import Palette, Puzzle
 from rofl.render.page import _asset, page_data, puzzle_page
 
-CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
 CORPUS_FILES = sorted(CORPUS.glob("*/*.json"))
 PAGE_JS = Path(__file__).resolve().parents[1] / "rofl" / "render" / "page.js"
 

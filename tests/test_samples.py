@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
+from places import SAMPLES
 
 from rofl.formats import read_puzzle
 from rofl.solver import solve
 
-SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 PICTURES = sorted(p for p in SAMPLES.iterdir() if p.suffix in (".jpg", ".png"))
 
 

@@ -10,12 +10,12 @@ from __future__ import annotations
 import itertools
 import random
 from collections import Counter
-from pathlib import Path
 
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from places import CORPUS
 
 from rofl.errors import UsageError
 from rofl.puzzle import Palette, Puzzle
@@ -299,7 +299,7 @@ def test_block_diagonal_puzzles_split_into_parts():
 def _hard():
     from rofl.formats import read_puzzle
 
-    path = Path("/work/shared/corpus/webpbn-survey/knotty.json")
+    path = CORPUS / "webpbn-survey" / "knotty.json"
     if not path.exists():
         pytest.skip("corpus not available")
     return read_puzzle(path)[0]

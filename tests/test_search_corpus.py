@@ -10,14 +10,9 @@ benchmark's business (``benchmarks/search_corpus.py``).
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
-
-CORPUS = Path(__file__).resolve().parents[1] / ".." / "shared" / "corpus"
-if not CORPUS.is_dir():
-    CORPUS = Path("/work/shared/corpus")
+from places import CORPUS
 
 FOLDERS = sorted(p.name for p in CORPUS.iterdir() if p.is_dir()) if CORPUS.is_dir() else []
 # the 25x25 tournament puzzles are the slow ones; give each a little less

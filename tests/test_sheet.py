@@ -19,6 +19,7 @@ from clirun import one_error_line, run
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from PIL import Image
+from places import CORPUS, SAMPLES
 
 from rofl.errors import UsageError
 from rofl.formats import read_puzzle, write_puzzle
@@ -37,9 +38,6 @@ from rofl.render.svg import SvgString, puzzle_svg
 from rofl.solver import solve
 
 SVG = "{http://www.w3.org/2000/svg}"
-ROOT = Path(__file__).resolve().parent.parent
-SAMPLES = ROOT / "samples"
-CORPUS = Path("/work/shared/corpus")
 HOSTILE_TITLE = 'a</text><script>alert("x")</script> & "q" <b> \'s\' ]]>'
 
 

@@ -2,21 +2,19 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import naive
 import numpy as np
 import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
+from places import CORPUS
 
 from rofl.formats.corpus import load
 from rofl.puzzle import Palette, Puzzle
 from rofl.solver import determined, initial_masks, solve
 
 # CI clones the repository with shared/ beside it.
-CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
 CORPUS_FILES = sorted(CORPUS.glob("*/*.json"))
 
 needs_corpus = pytest.mark.skipif(not CORPUS_FILES, reason=f"the puzzle corpus is not at {CORPUS}")

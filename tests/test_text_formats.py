@@ -15,6 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
+from places import CORPUS
 
 from rofl.errors import FormatError
 from rofl.formats import corpus as corpus_json
@@ -22,7 +23,6 @@ from rofl.formats import nin, non, olsak, read_puzzle, webpbn, write_puzzle
 from rofl.puzzle import Palette, Puzzle
 
 DATA = Path(__file__).resolve().parent / "data" / "formats"
-CORPUS = Path("/work/shared/corpus")
 BW = Palette.black_white()
 
 # every text format: module, extension, holds colour, holds the solution
