@@ -513,3 +513,36 @@ def test_colour_names_after_pillow_has_used_them():
     assert named_colour("lightblue") == (0xAD, 0xD8, 0xE6)
     assert named_colour("orchid") == (0xDA, 0x70, 0xD6)
     assert named_colour("rgb(1,2,3)") is None  # names only
+
+
+_SUFFIX_MODULE = {".xml": webpbn, ".non": non, ".nin": nin, ".g": olsak}
+_SPLICES = [b"0", b"9", b"99999999999", b"-1", b",", b" ", b"\n", b"\r", b"<", b">", b"&", b"#", b":", b'"', b"\xff"]
+_SPLICES += [b"rows", b"columns", b"goal", b"<count>", b"</line>", b"<line/>", b"#d\n", b"2a", b"&#0;", b"\t"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.sampled_from(sorted(p.name for p in DATA.iterdir())),
+    st.lists(st.tuples(st.floats(0, 1), st.integers(0, 2), st.sampled_from(_SPLICES), st.integers(1, 12)), max_size=6),
+)
+def test_mangled_samples_are_a_puzzle_or_one_format_error(name, edits):
+    """Cut, splice and overwrite a real-looking file anywhere: the reader
+    returns a valid puzzle (whose goal, if any, fits its clues) or raises
+    one FormatError naming the file -- never another exception."""
+    data = bytearray((DATA / name).read_bytes())
+    for where, kind, splice, length in edits:
+        i = int(where * len(data))
+        if kind == 0:
+            del data[i : i + length]
+        elif kind == 1:
+            data[i:i] = splice
+        elif data:
+            data[min(i, len(data) - 1)] = splice[0]
+    try:
+        puzzle, goal = read(_SUFFIX_MODULE[Path(name).suffix], bytes(data), where=name)
+    except FormatError as exc:
+        assert str(exc).startswith(f"{name}: ") and "\n" not in str(exc)
+        return
+    assert isinstance(puzzle, Puzzle)
+    if goal is not None:
+        assert puzzle.is_solution(goal)
