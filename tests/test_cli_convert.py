@@ -9,8 +9,8 @@ import pytest
 from clirun import one_error_line, run
 from places import CORPUS
 
+from rofl.formats import FORMAT_NAMES, _reader, read_puzzle, write_puzzle
 from rofl.formats import corpus as corpus_json
-from rofl.formats import read_puzzle, write_puzzle
 from rofl.formats import rofl as codec
 from rofl.puzzle import Palette, Puzzle
 
@@ -129,7 +129,8 @@ def test_samples_through_solve_and_info():
     for name in ("house.non", "house.nin", "house.g", "house-numberloom.xml", "flag.xml", "flag.g"):
         result = run("info", DATA / name, "--no-solve")
         assert result.exit_code == 0, result.output
-        assert f"file: {DATA / name} (not ROFL)" in result.output
+        assert f"file: {DATA / name} ({(DATA / name).stat().st_size} bytes, " in result.output
+        assert f"{FORMAT_NAMES[_reader((DATA / name).read_bytes(), Path(name).suffix)]}, not ROFL)" in result.output
     result = run("solve", DATA / "house.g", "--no-color")
     assert result.exit_code == 0, result.output
     assert result.output.startswith("...#...\n..###..\n")

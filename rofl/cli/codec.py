@@ -17,17 +17,19 @@ def _budget_option(help_text: str):
 
 
 def _read_any(file: str):
-    """(puzzle, crc32 or None, RoflFile or None) of a ROFL file or any other puzzle format."""
+    """(puzzle, crc32 or None, RoflFile or None, what the file is) of a ROFL
+    file or any other puzzle format."""
     from rofl._io import read_capped
-    from rofl.formats import MAX_FILE_BYTES, read_puzzle
+    from rofl.formats import MAX_FILE_BYTES, format_name, read_puzzle
     from rofl.formats import rofl as codec
 
     data = read_capped(file, MAX_FILE_BYTES)
     if data.startswith(codec.MAGIC) or Path(file).suffix.lower() == codec.EXTENSION:
         info = codec.parse(data, where=file)
-        return info.puzzle, info.crc32, info
+        version = f", version {info.version}" if info.version is not None else ""
+        return info.puzzle, info.crc32, info, f"{info.size} bytes, {info.form} form{version}"
     puzzle, _ = read_puzzle(file)
-    return puzzle, None, None
+    return puzzle, None, None, f"{len(data)} bytes, {format_name(data, file)}, not ROFL"
 
 
 def _pillow_format(path: Path) -> str:
@@ -64,7 +66,7 @@ def decode(file: str, output: str | None, scale: int, budget: float, first: bool
 
     out = Path(output) if output else Path(file).with_suffix(".png")
     fmt = _pillow_format(out)
-    puzzle, crc, _ = _read_any(file)
+    puzzle, crc, _, _ = _read_any(file)
     try:
         grid = solve_picture(puzzle, crc32=crc, where=file, budget=budget)
     except AmbiguousError as exc:
@@ -153,14 +155,9 @@ def info(file: str, do_solve: bool, budget: float) -> None:
     from rofl.decode import solve_picture
     from rofl.errors import FormatError, UnsolvableError
 
-    puzzle, crc, rf = _read_any(file)
+    puzzle, crc, rf, what = _read_any(file)
     w, h = puzzle.width, puzzle.height
-    lines = []
-    if rf is not None:
-        version = f", version {rf.version}" if rf.version is not None else ""
-        lines.append(f"file: {file} ({rf.size} bytes, {rf.form} form{version})")
-    else:
-        lines.append(f"file: {file} (not ROFL)")
+    lines = [f"file: {file} ({what})"]
     lines.append(f"size: {w}x{h} ({w * h} cells)")
     colours = puzzle.palette.hex()
     lines.append(f"colours: {len(colours)}: {colours[0]} (background) {' '.join(colours[1:])}".rstrip())

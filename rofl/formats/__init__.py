@@ -40,6 +40,17 @@ _BY_SUFFIX: dict[str, str] = {
 }
 _BOM_AND_SPACE = b"\xef\xbb\xbf \t\r\n"
 
+#: What each reader's format is called in messages and reports.
+FORMAT_NAMES: dict[str, str] = {
+    "rofl.formats.rofl": "ROFL",
+    "rofl.formats.corpus": "corpus JSON",
+    "rofl.formats.notmine": "NotMine cipher",
+    "rofl.formats.webpbn": "webpbn XML",
+    "rofl.formats.non": "Simpson .non",
+    "rofl.formats.nin": "Wilk .nin",
+    "rofl.formats.olsak": "Olsak .g",
+}
+
 
 def _reader(data: bytes, suffix: str) -> str | None:
     """The module that reads ``data`` (a file with extension ``suffix``), or None."""
@@ -55,6 +66,12 @@ def _reader(data: bytes, suffix: str) -> str | None:
     if head.startswith(b"{"):
         return "rofl.formats.corpus"
     return None
+
+
+def format_name(data: bytes, path: str | Path) -> str | None:
+    """The name of the format ``data`` (read from ``path``) would be read as, or None."""
+    module = _reader(data, Path(path).suffix.lower())
+    return None if module is None else FORMAT_NAMES[module]
 
 
 def read_puzzle(path: str | Path):
