@@ -1,0 +1,87 @@
+"""Other tools' text formats on the whole corpus: round trips, file sizes, speed.
+
+    PYTHONPATH=. python benchmarks/text_formats.py [--corpus ../shared/corpus]
+
+Every corpus puzzle is written in every format that can hold it (webpbn
+XML, .non, .nin, Olsak .g, plus corpus JSON and ROFL for comparison) and
+read back; the round trip must give the same clues (and the same goal
+picture where the format keeps it).  Prints, per format, how many puzzles
+it holds, failures, total bytes, and the total write and read times (best
+of three).  Also times the reader on the largest file of each format.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+import numpy as np
+
+from rofl.errors import FormatError
+from rofl.formats import corpus as corpus_json
+from rofl.formats import nin, non, olsak, webpbn
+from rofl.formats import rofl as codec
+
+ROOT = Path(__file__).resolve().parent.parent
+FORMATS = {
+    ".json": corpus_json,
+    ".rofl": codec,
+    ".xml": webpbn,
+    ".non": non,
+    ".nin": nin,
+    ".g": olsak,
+}
+
+
+def best_of(fn, repeat: int = 3) -> float:
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return min(times)
+
+
+def row(suffix: str, module, puzzles) -> str:
+    """One table row: round trips, sizes and times of ``module`` on ``puzzles``."""
+    blobs, failures = [], 0
+    for puzzle, solution in puzzles:
+        try:
+            data = module.write_bytes(puzzle, solution)
+        except FormatError:
+            continue  # the format cannot hold it (colour into a black-and-white format)
+        back, goal = module.read_bytes(data, where=suffix)
+        same_goal = goal is None or (solution is not None and np.array_equal(goal, solution))
+        if back != puzzle or not same_goal:
+            failures += 1
+        blobs.append((puzzle, solution, data))
+    write = best_of(lambda: [module.write_bytes(p, s) for p, s, _ in blobs])
+    read = best_of(lambda: [module.read_bytes(d, where=suffix) for _, _, d in blobs])
+    largest = max((d for _, _, d in blobs), key=len)
+    one = best_of(lambda: module.read_bytes(largest, where=suffix), repeat=5)
+    size = sum(len(d) for _, _, d in blobs)
+    return (
+        f"| {suffix} | {len(blobs)} | {failures} | {size:,} | {write * 1e3:.0f} ms | {read * 1e3:.0f} ms "
+        f"| {len(largest):,} B in {one * 1e3:.2f} ms |"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--corpus", type=Path, default=ROOT.parent / "shared" / "corpus")
+    args = parser.parse_args()
+    files = sorted(args.corpus.glob("*/*.json"))
+    if not files:
+        msg = f"no puzzles under {args.corpus}"
+        raise SystemExit(msg)
+    puzzles = [corpus_json.load(f) for f in files]
+    print(f"{len(puzzles)} corpus puzzles ({sum(p.n_colors > 2 for p, _ in puzzles)} in colour)\n")
+    print("| format | holds | round-trip failures | bytes | write all | read all | largest file, read |")
+    print("|---|---|---|---|---|---|---|")
+    for suffix, module in FORMATS.items():
+        print(row(suffix, module, puzzles))
+
+
+if __name__ == "__main__":
+    main()
