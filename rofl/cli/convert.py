@@ -35,8 +35,9 @@ def convert(source: str, target: str) -> None:
       .g        Olsak's grid format         colour, clues only
 
     The solution (goal picture) travels along when IN has one and OUT can
-    hold it; title, author and licence/copyright travel where both formats
-    have room for them.  A colour puzzle cannot be written to a
+    hold it; when IN has none, it is added if line logic finds it.  Title,
+    author and licence/copyright travel where both formats have room for
+    them.  A colour puzzle cannot be written to a
     black-and-white format: that is an error and OUT is left untouched.
     """
     from rofl.errors import FormatError, RoflError, UsageError
@@ -48,13 +49,24 @@ def convert(source: str, target: str) -> None:
         msg = f"{target}: cannot write puzzles with extension {suffix or '(none)'!r} (known: {known})"
         raise UsageError(msg)
     puzzle, solution = read_puzzle(source)
+    derived = False
+    if solution is None and suffix in _SOLUTION_KEPT and suffix != ".rofl":
+        # Files of these formats usually carry the picture: add it when line
+        # logic finds it (then it is the puzzle's only solution).
+        from rofl.solver import solve
+
+        result = solve(puzzle)
+        if result.status == "solved":
+            solution, derived = result.grid, True
     try:
         write_puzzle(target, puzzle, solution)
     except RoflError as exc:  # the writers' messages do not name the file
         msg = f"cannot convert {source} to {target}: {exc}"
         raise FormatError(msg) from None
     if solution is None:
-        kept = "no solution in the input"
+        kept = "no solution in the input, and line logic does not find one"
+    elif derived:
+        kept = "solution added (line logic finds it)"
     else:
         kept = _SOLUTION_KEPT.get(suffix, f"solution not kept ({suffix} holds clues only)")
     click.echo(f"{target}: {puzzle.width}x{puzzle.height}, {puzzle.n_colors} colours, {kept}")
