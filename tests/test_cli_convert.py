@@ -71,12 +71,40 @@ def test_colour_to_a_black_and_white_format_is_one_error(tmp_path):
     source = tmp_path / "flag.json"
     grid = np.array([[0, 1, 2], [2, 1, 0]], dtype=np.uint8)
     write_puzzle(source, Puzzle.from_grid(grid, Palette(["#ffffff", "#000000", "#ff0000"])), grid)
-    for suffix in (".non", ".nin"):
-        target = tmp_path / f"flag{suffix}"
-        line = one_error_line(run("convert", source, target))
-        assert f"cannot convert {source} to {target}" in line
-        assert f"the {suffix} format holds black-and-white puzzles only; this puzzle has 3 colours" in line
-        assert not target.exists()
+    target = tmp_path / "flag.nin"
+    line = one_error_line(run("convert", source, target))
+    assert f"cannot convert {source} to {target}" in line
+    assert "the .nin format holds black-and-white puzzles only; this puzzle has 3 colours" in line
+    assert not target.exists()
+
+
+def test_colour_to_non_and_back(tmp_path):
+    """.non holds colour in Nonny's extension ('color' lines), without a goal."""
+    source = tmp_path / "flag.json"
+    grid = np.array([[0, 1, 2], [2, 1, 0]], dtype=np.uint8)
+    puzzle = Puzzle.from_grid(grid, Palette(["#ffffff", "#000000", "#ff0000"]))
+    write_puzzle(source, puzzle, grid)
+    target = tmp_path / "flag.non"
+    result = run("convert", source, target)
+    assert result.exit_code == 0, result.output
+    kept = "solution not kept (.non holds the goal of black-and-white puzzles only)"
+    assert result.output == f"{target}: 3x2, 3 colours, {kept}\n"
+    text = target.read_text()
+    assert "color black 000000 X\ncolor red FF0000 #\n" in text and "goal" not in text
+    assert read_puzzle(target) == (puzzle, None)
+    back = run("convert", target, tmp_path / "again.json")
+    assert back.exit_code == 0 and "solution added (line logic finds it)" in back.output
+    assert read_puzzle(tmp_path / "again.json")[0] == puzzle
+    assert np.array_equal(read_puzzle(tmp_path / "again.json")[1], grid)
+
+
+def test_colour_corpus_puzzle_to_non_then_solve(tmp_path):
+    puzzle, _ = corpus_json.load(needs(COLOUR))
+    target = tmp_path / "colour.non"
+    assert run("convert", COLOUR, target).exit_code == 0
+    assert read_puzzle(target)[0] == puzzle
+    result = run("solve", target, "--no-color")
+    assert result.exit_code == 0, result.output
 
 
 def test_existing_output_is_untouched_when_conversion_fails(tmp_path):
@@ -110,7 +138,7 @@ HOSTILE_FILES = {
     "huge.nin": b"99999999999999999999999999 2\n1\n",
     "short.nin": b"3 3\n1\n1\n1\n1\n",
     "toolong.non": b"width 1\nheight 1\nrows\n5\ncolumns\n1\n",
-    "colour.non": b"width 1\nheight 1\ncolor red ff0000 r\nrows\nred 1\ncolumns\nred 1\n",
+    "colour.non": b"width 1\nheight 1\ncolor red ff0000 r\nrows\nblue 1\ncolumns\nred 1\n",
     "triddler.g": b"#t\n: rows\n",
 }
 

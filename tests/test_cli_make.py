@@ -96,11 +96,22 @@ def test_bad_output_extension(picture, tmp_path):
     _one_line_error(run("make", picture, "-o", tmp_path / "x.txt"), "extension")
 
 
-@pytest.mark.parametrize("name", ["x.non", "x.nin", "x.notmine"])
+@pytest.mark.parametrize("name", ["x.nin", "x.notmine"])
 @pytest.mark.parametrize("args", [["-c", "3"], ["--palette", "#fff,#000,#f00"]])
 def test_colour_into_a_black_and_white_format_is_refused_before_the_work(picture, tmp_path, name, args):
     _one_line_error(run("make", picture, "-o", tmp_path / name, *args), "black-and-white puzzles only", "3 colours")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_colour_into_non(picture, tmp_path):
+    """.non holds colour puzzles in Nonny's extension."""
+    out = tmp_path / "x.non"
+    r = run("make", picture, "-o", out, "-w", 12, "-c", 3, "-q")
+    assert r.exit_code == 0, r.output
+    puzzle, goal = read_puzzle(out)
+    assert puzzle.n_colors == 3 and goal is None
+    assert out.read_text().count("\ncolor ") >= 2
+    assert solve(puzzle).status == "solved"
 
 
 def test_make_sheet_and_page(picture, tmp_path):

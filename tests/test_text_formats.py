@@ -28,7 +28,7 @@ BW = Palette.black_white()
 # every text format: module, extension, holds colour, holds the solution
 FORMATS = [
     pytest.param(webpbn, ".xml", True, True, id="webpbn"),
-    pytest.param(non, ".non", False, True, id="non"),
+    pytest.param(non, ".non", True, True, id="non"),
     pytest.param(nin, ".nin", False, False, id="nin"),
     pytest.param(olsak, ".g", True, False, id="olsak"),
 ]
@@ -322,14 +322,17 @@ def test_the_corpus_is_there():
 def test_corpus_puzzle_through_every_format(path):
     puzzle, solution = corpus_json.load(path)
     for name, module in MODULES.items():
-        if module in (non, nin) and puzzle.n_colors > 2:
+        if module is nin and puzzle.n_colors > 2:
             with pytest.raises(FormatError, match="black-and-white"):
                 module.write_bytes(puzzle, solution)
             continue
         back, grid = read(module, module.write_bytes(puzzle, solution), where=str(path))
         assert back == puzzle, name
-        if module in (webpbn, non) and solution is not None:
+        if module is webpbn and solution is not None:
             assert np.array_equal(grid, solution), name
+        if module is non and solution is not None:
+            # pbnsolve's goal is black and white; Nonny has no colour goal
+            assert np.array_equal(grid, solution) if puzzle.n_colors == 2 else grid is None, name
         if module is webpbn:
             for key in ("title", "author", "licence", "source", "id", "notes"):
                 assert back.meta.get(key) == puzzle.meta.get(key, None), key
@@ -359,6 +362,8 @@ XML_COLS = '<clues type="columns"><line><count>1</count></line></clues>'
 def xml(body: str, attrs: str = "") -> bytes:
     return f"<puzzleset><puzzle{attrs}>{body}</puzzle></puzzleset>".encode()
 
+
+NONNY = b"width 1\nheight 1\ncolor red ff0000 r\n"
 
 HOSTILE = [
     # webpbn XML
@@ -412,11 +417,38 @@ HOSTILE = [
     ("non", b"width 1\nheight 1\nrows\n1\ncolumns\n1\ngoal 0\n", r"line 7: the goal picture does not match"),
     ("non", b"width 2\nheight 1\nrows\n1\ncolumns\n1\n0\ngoal 1\n", r"line 8: the goal has 1 cells"),
     ("non", b"width 1\nheight 1\nrows\n1 0\ncolumns\n1\n", r"line 4: a block of length 0"),
+    # Nonny's colour lines
+    ("non", NONNY + b"rows\nblue 1\ncolumns\nred 1\n", r"line 5: colour 'blue' is not declared before this rule"),
+    ("non", NONNY + b"rows\nred 1 mauve 1\n", r"line 5: colour 'mauve' is not declared"),
+    ("non", b"width 1\nheight 1\nrows\nred 1\ncolumns\n1\n", r"line 4: 'red' is not a number, and no 'color'"),
+    ("non", NONNY + b"color red 00ff00\n", r"line 4: colour 'red' is declared twice \(first on line 3\)"),
+    ("non", b"color background ffffff\ncolor background 000000\n", r"line 2: colour 'background' is declared twice"),
+    ("non", b"color red ff00zz r\n", r"line 1: colour 'red': 'ff00zz' is not six hex digits RRGGBB"),
+    ("non", b"color red #ff0000 r\n", r"line 1: colour 'red': '#ff0000' is not six hex digits"),
+    ("non", b"color red fff r\n", r"line 1: colour 'red': 'fff' is not six hex digits"),
+    ("non", b"color red\n", r"line 1: expected 'color NAME RRGGBB \[SYMBOL\]', not 'color red'"),
+    ("non", b"color red ff0000 r extra\n", r"line 1: expected 'color NAME RRGGBB \[SYMBOL\]'"),
+    ("non", b"color red ff0000 rr\n", r"line 1: colour 'red': the symbol 'rr' is not one character"),
+    ("non", b"color 1st ff0000\n", r"line 1: colour name '1st' must start with a letter"),
+    ("non", b"color re:d ff0000\n", r"line 1: colour name 're:d' must start with a letter and hold no"),
+    ("non", b"".join(b"color c%d %06x\n" % (i, i) for i in range(64)), r"line 64: more than 64 colours"),
+    ("non", NONNY + b"rows\nbackground 1\n", r"line 5: a block in the background colour"),
+    ("non", NONNY + b"rows\n1\ncolor black 101010\n", r"line 6: 'color black' after line 5 already used"),
+    ("non", NONNY + b"rows\nred 1 0\n", r"line 5: a block of length 0"),
+    ("non", NONNY + b"rows\nred 99999999999\n", r"line 5: block length '99999999999' is too large"),
+    ("non", NONNY + b"rows\nred -1\n", r"'rows' has 0 rules where the height is 1"),
     (
         "non",
-        b"width 2\nheight 1\ncolor red ff0000 r\nrows\nred 1\ncolumns\n0\nred 1\n",
-        r"colour .non file \('color' on line 3",
+        NONNY + b"color blue 0000ff\nrows\nred 1\ncolumns\nred 1\ngoal 1\n",
+        r"line 9: the goal is pbnsolve's black-and-white picture; this puzzle has 3 colours",
     ),
+    (
+        "non",
+        b"width 1\nheight 1\n" + b"".join(b"color c%d %06x\n" % (i, i) for i in range(63)) + b"rows\n1\n"
+        b"columns\n1\n",
+        r"line 67: the default black makes more than 64 colours",
+    ),
+    ("non", NONNY + b"rows\nred 1\ncolumns\nred 2\n", r"column 1: clue needs 2 cells"),
     # .nin
     ("nin", b"", r"empty file"),
     ("nin", b"\x00\x01\x02", r"a NUL byte"),
@@ -490,9 +522,8 @@ def test_junk_is_a_puzzle_or_one_format_error(module, data):
 
 def test_writers_refuse_what_the_format_cannot_hold():
     colour = Puzzle.from_grid(FLAG, FLAG_PALETTE)
-    for module, name in ((non, ".non"), (nin, ".nin")):
-        with pytest.raises(FormatError, match=rf"the {name} format holds black-and-white puzzles only; .* 4 colours"):
-            module.write_bytes(colour)
+    with pytest.raises(FormatError, match=r"the .nin format holds black-and-white puzzles only; .* 4 colours"):
+        nin.write_bytes(colour)
     wrong = HOUSE.copy()
     wrong[0, 0] = 1
     for module in MODULES.values():
@@ -546,3 +577,137 @@ def test_mangled_samples_are_a_puzzle_or_one_format_error(name, edits):
     assert isinstance(puzzle, Puzzle)
     if goal is not None:
         assert puzzle.is_solution(goal)
+
+
+# ------------------------------------------------------- .non: Nonny's colours
+
+
+def many_colour_puzzles():
+    """(grid, palette) of 3 to 8 colours, random (possibly repeated) RGB values."""
+    return colour_puzzles().filter(lambda case: len(case[1]) > 2)
+
+
+@settings(deadline=None, max_examples=200)
+@given(case=many_colour_puzzles(), title=meta_text, author=meta_text)
+def test_non_colour_round_trip(case, title, author):
+    grid, palette = case
+    puzzle = Puzzle.from_grid(grid, palette, meta={"title": title, "author": author})
+    text = non.dumps(puzzle, grid)
+    back, solution = read(non, text)
+    assert back == puzzle and back.palette == palette
+    assert (back.meta["title"], back.meta["author"]) == (title, author)
+    assert solution is None  # neither pbnsolve nor Nonny has a colour goal
+    assert "goal" not in text and text.isascii()
+    assert read(non, non.dumps(puzzle))[0] == puzzle
+
+
+@settings(deadline=None, max_examples=100)
+@given(grid=bw_grids())
+def test_non_two_colours_stay_plain_simpson(grid):
+    text = non.dumps(Puzzle.from_grid(grid, BW), grid)
+    assert "color" not in text and ":" not in text and "goal" in text
+
+
+def test_non_largest_palette_round_trips():
+    palette = Palette([(i, 255 - i, (7 * i) % 256) for i in range(64)])
+    grid = np.arange(63, dtype=np.uint8).reshape(7, 9) + 1
+    puzzle = Puzzle.from_grid(grid, palette)
+    text = non.dumps(puzzle, grid)
+    assert text.count("\ncolor ") == 64  # the background is not white: declared too
+    assert read(non, text) == (puzzle, None)
+
+
+def test_non_colour_writer_is_nonny_style():
+    text = non.dumps(Puzzle.from_grid(FLAG, FLAG_PALETTE, meta={"title": "Flag"}), FLAG)
+    assert text == (
+        'title "Flag"\nwidth 6\nheight 4\n\n'
+        "color black 000000 X\ncolor red FF0000 #\ncolor blue 0000FF @\n\n"
+        "rows\nred: 2, blue: 2\nblack: 1, red: 1, blue: 1\nblack: 3, blue: 2\nred: 2, black: 1\n\n"
+        "columns\nblack: 2\nred: 2, black: 1\nred: 1, black: 1, red: 1\nblue: 1, red: 1\n"
+        "blue: 3\nblue: 1, black: 1\n"
+    )
+
+
+def test_non_colour_names_repeat_and_fall_back():
+    # two reds, a colour without a CSS name, a background that is not white
+    palette = Palette(["#102030", "#ff0000", "#123457", "#ff0000"])
+    grid = np.array([[1, 0, 2, 3]], dtype=np.uint8)
+    text = non.dumps(Puzzle.from_grid(grid, palette))
+    assert "color background 102030 .\ncolor red FF0000 #\ncolor color2 123457 @\ncolor red3 FF0000 %\n" in text
+    assert "\nred: 1, color2: 1, red3: 1\n" in text
+    assert read(non, text)[0] == Puzzle.from_grid(grid, palette)
+
+
+RAINBOW = np.array(
+    [
+        [0, 2, 2, 2, 2, 2, 0],
+        [2, 3, 3, 3, 3, 3, 2],
+        [2, 3, 4, 4, 4, 3, 2],
+        [2, 3, 4, 0, 4, 3, 2],
+        [1, 1, 1, 1, 1, 1, 1],
+    ],
+    dtype=np.uint8,
+)
+
+
+def test_rainbow_nonny_sample():
+    """Nonny's hand-written style: names before numbers, 'green 1 1', a
+    writer-style 'red: 1, ...' line, bare numbers and an undeclared 'black'
+    (Nonny's built-in black, placed after the declared background)."""
+    puzzle, grid = read_puzzle(DATA / "rainbow-nonny.non")
+    palette = Palette(["#d0e8ff", "#000000", "#ff0000", "#ffe000", "#30a040"])
+    assert puzzle.palette == palette
+    assert puzzle == Puzzle.from_grid(RAINBOW, palette)
+    assert puzzle.rows[3] == ((1, 2), (1, 3), (1, 4), (1, 4), (1, 3), (1, 2))
+    assert puzzle.cols[1] == ((1, 2), (3, 3), (1, 1))
+    assert grid is None
+    assert dict(puzzle.meta) == {
+        "title": "Rainbow over a field",
+        "author": "The rofl authors",
+        "licence": "(c) 2026 the rofl authors, CC0",
+    }
+    assert read(non, non.dumps(puzzle)) == (puzzle, None)
+
+
+def test_non_colour_rule_forms():
+    """Nonny's parse_clue_line: any of ',: ' separates, a name holds until the
+    next one, each rule starts in black, '3red' is 3 (black) then red."""
+    head = "width 4\nheight 1\ncolor red FF0000\ncolor Red 00FF00\n"
+    forms = ["1 red 1 Red 1", "black: 1, red: 1, Red: 1", "1red 1Red 1", "1,red,1,Red:1", "black 1 red\t1 Red 1"]
+    for form in forms:
+        puzzle, _ = read(non, f"{head}rows\n{form}\ncolumns\n1\nred 1\nRed 1\n0\n")
+        assert puzzle.palette == Palette(["#ffffff", "#000000", "#ff0000", "#00ff00"]), form
+        assert puzzle.rows == (((1, 1), (1, 2), (1, 3)),), form
+    # a declared black replaces the built-in one; unused colours stay in the palette
+    text = "width 1\nheight 1\ncolor ink 0000FF\ncolor black 202020\ncolor spare 00FF00\nrows\n1\ncolumns\nblack 1\n"
+    puzzle, _ = read(non, text)
+    assert puzzle.palette == Palette(["#ffffff", "#0000ff", "#202020", "#00ff00"])
+    assert puzzle.rows == (((1, 2),),)
+    # colours without a bare number: no black; 'red 0' is an empty line
+    puzzle, _ = read(non, "width 2\nheight 1\ncolor red FF0000\nrows\nred 1\ncolumns\nred 1\nred 0\n")
+    assert puzzle.palette == Palette(["#ffffff", "#ff0000"]) and puzzle.cols == (((1, 1),), ())
+
+
+def test_non_two_colour_file_with_colour_lines_keeps_its_goal():
+    text = "width 2\nheight 1\ncolor background FFFFCC\nrows\n1\ncolumns\n1\n0\ngoal 10\n"
+    puzzle, grid = read(non, text)
+    assert puzzle.palette == Palette(["#ffffcc", "#000000"]) and np.array_equal(grid, [[1, 0]])
+
+
+def colour_corpus_files():
+    return [p for p in corpus_files() if corpus_json.load(p)[0].n_colors > 2]
+
+
+@pytest.mark.skipif(not CORPUS.is_dir(), reason="corpus not available")
+def test_every_colour_corpus_puzzle_through_non(tmp_path):
+    files = colour_corpus_files()
+    assert len(files) >= 10
+    for path in files:
+        puzzle, solution = corpus_json.load(path)
+        target = tmp_path / f"{path.stem}.non"
+        write_puzzle(target, puzzle, solution)
+        back, grid = read_puzzle(target)
+        assert back == puzzle, path
+        assert grid is None, path
+        for key in ("title", "author", "licence", "id"):
+            assert back.meta.get(key) == puzzle.meta.get(key), (path, key)

@@ -118,7 +118,7 @@ _WRITERS: dict[str, str] = {
 
 
 #: Writers that hold black-and-white puzzles only.
-BLACK_WHITE_ONLY = frozenset({".non", ".nin", ".notmine"})
+BLACK_WHITE_ONLY = frozenset({".nin", ".notmine"})
 
 
 def write_puzzle(path: str | Path, puzzle, solution=None, *, private: bool = False) -> None:
