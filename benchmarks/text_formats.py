@@ -13,7 +13,7 @@ of three).  Also times the reader on the largest file of each format.
 from __future__ import annotations
 
 import argparse
-import time
+import timeit
 from pathlib import Path
 
 import numpy as np
@@ -35,12 +35,7 @@ FORMATS = {
 
 
 def best_of(fn, repeat: int = 3) -> float:
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return min(times)
+    return min(timeit.repeat(fn, number=1, repeat=repeat))
 
 
 def row(suffix: str, module, puzzles) -> str:
