@@ -1,7 +1,7 @@
 """``rofl page``: the HTML page, its JavaScript logic run in V8, and the command.
 
-The page's logic (clues of a line, line status, the solved check, the
-storage key, strokes) runs here for real in V8 (mini-racer, else ``node``)
+The page's logic (clues of a line, line status, the solved check, line
+deductions and hints, the storage key, strokes) runs here for real in V8 (mini-racer, else ``node``)
 and is compared with rofl's Python reference: ``Puzzle.from_grid``,
 ``Puzzle.is_solution`` and the brute-force line solver in ``tests/naive.py``.
 """
@@ -21,12 +21,13 @@ from clirun import one_error_line, run
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
-from naive import brute_line, clue_of, fillings
+from naive import brute_line, clue_of, fillings, propagate
 from places import CORPUS
 
 from rofl.formats import read_puzzle, write_puzzle
 from rofl.puzzle import Palette, Puzzle
 from rofl.render.page import _asset, page_data, puzzle_page
+from rofl.solver import solve_line
 
 CORPUS_FILES = sorted(CORPUS.glob("*/*.json"))
 PAGE_JS = Path(__file__).resolve().parents[1] / "rofl" / "render" / "page.js"
@@ -592,3 +593,336 @@ def test_corpus_solutions_are_solved_in_the_page(js):
     assert checked > 0
     distinct = {clue_key(read_puzzle(f)[0]) for f in CORPUS_FILES}
     assert len(keys) == len(distinct)  # one key per distinct puzzle: no collisions
+
+
+# ------------------------------------------------------------------ hints
+#
+# lineDeductions against every filling of short lines (tests/naive.py) and
+# against rofl's compiled line solver on long ones; hint against a Python
+# reference step, and applied over and over from empty, correct, wrong and
+# stuck grids.
+
+
+def player_masks(cells, n_colors: int) -> list[int]:
+    """A player's line as solver masks: unknown = any colour, dot = background, painted = its colour."""
+    everything = (1 << n_colors) - 1
+    return [everything if v == 0 else 1 if v == -1 else 1 << int(v) for v in cells]
+
+
+def mask_states(masks, n_colors: int) -> list[list[int]]:
+    return [[c for c in range(n_colors) if int(m) >> c & 1] for m in masks]
+
+
+def py_deductions(cells, clue, n_colors: int) -> list[list[int]] | None:
+    """What each cell of a player's line can still be, by listing every filling."""
+    got = brute_line(player_masks(cells, n_colors), tuple(map(tuple, clue)), n_colors)
+    return None if got is None else mask_states(got, n_colors)
+
+
+def truth_states(grid) -> np.ndarray:
+    """A picture as a finished player's grid: background marked with dots."""
+    grid = np.asarray(grid, dtype=np.int64)
+    return np.where(grid == 0, -1, grid)
+
+
+def player_lines_of(puzzle: Puzzle, shown: np.ndarray):
+    """Every line as (kind, index, view into ``shown``, clue, flat indices), rows first."""
+    h, w = shown.shape
+    for r in range(h):
+        yield "row", r, shown[r, :], puzzle.rows[r], r * w + np.arange(w)
+    for c in range(w):
+        yield "column", c, shown[:, c], puzzle.cols[c], np.arange(h) * w + c
+
+
+def named_line(puzzle: Puzzle, shown: np.ndarray, where: dict):
+    """The cells and the clue of the line a hint names."""
+    k = where["index"]
+    return (shown[k], puzzle.rows[k]) if where["kind"] == "row" else (shown[:, k], puzzle.cols[k])
+
+
+def forced_states(view, masks) -> list[tuple[int, int]]:
+    """(position, page state) of the unknown cells that the masks decide."""
+    out = []
+    for i, m in enumerate(int(v) for v in masks):
+        if view[i] == 0 and m & (m - 1) == 0:
+            out.append((i, -1 if m == 1 else m.bit_length() - 1))
+    return out
+
+
+def py_hint(puzzle: Puzzle, shown: np.ndarray) -> dict | None:
+    """The page's hint, from its definition, with rofl's line solver."""
+    best = None
+    for kind, index, view, clue, flat in player_lines_of(puzzle, shown):
+        got = solve_line(np.array(player_masks(view, puzzle.n_colors)), clue)
+        if got is None:
+            return {"contradiction": {"kind": kind, "index": index}}
+        forced = [[int(flat[i]), s] for i, s in forced_states(view, got)]
+        if forced and (best is None or len(forced) > len(best["cells"])):
+            best = {"line": {"kind": kind, "index": index}, "cells": forced}
+    return best
+
+
+def py_fixpoint(puzzle: Puzzle, shown: np.ndarray) -> tuple[str, np.ndarray]:
+    """What a player reaches by line logic alone, sweeping the lines in order (not the hint's order).
+
+    Deductions only grow as cells are decided, so the end does not depend on
+    the order: "solved", "stalled" or "contradiction".
+    """
+    shown = np.array(shown, dtype=np.int64)
+    changed = True
+    while changed:
+        changed = False
+        for _, _, view, clue, _ in player_lines_of(puzzle, shown):
+            got = solve_line(np.array(player_masks(view, puzzle.n_colors)), clue)
+            if got is None:
+                return "contradiction", shown
+            for i, state in forced_states(view, got):
+                view[i] = state
+                changed = True
+    return ("solved" if np.all(shown != 0) else "stalled"), shown
+
+
+def follow_hints(js, puzzle: Puzzle, shown: np.ndarray, truth: np.ndarray | None = None):
+    """Ask the page for hints and fill what they say until it has none.
+
+    Returns the last answer (None or a contradiction), the grid reached and
+    the number of hints applied.  With ``truth``, every filled cell is checked
+    against it as it is filled.
+    """
+    spec = page_data(puzzle, "hints")
+    shown = np.array(shown, dtype=np.int64)
+    flat = shown.reshape(-1)
+    for steps in range(shown.size + 1):
+        answer = js.call("hint", spec, player_view(shown))
+        if answer is None or "contradiction" in answer:
+            return answer, shown, steps
+        assert answer["cells"], answer
+        for i, state in answer["cells"]:
+            assert flat[i] == 0, (answer, i)  # only unknown cells are filled
+            if truth is not None:
+                assert truth.reshape(-1)[i] == state, (answer, i)
+            flat[i] = state
+    pytest.fail("more hints than cells")
+
+
+@st.composite
+def lines_with_clues(draw):
+    n_colors, cells = draw(player_lines())
+    n = len(cells)
+    f, by_clue = fillings(n, n_colors)
+    choice = draw(st.sampled_from(["revealed", "revealed", "marks", "any", "too long"]))
+    if choice == "revealed":
+        # some cells of a filling shown: the line can always be completed
+        filling = f[draw(st.integers(0, len(f) - 1), label="filling")]
+        shown = draw(st.lists(st.booleans(), min_size=n, max_size=n), label="shown")
+        cells = [(-1 if v == 0 else int(v)) if s else 0 for v, s in zip(filling, shown, strict=True)]
+        clue = py_clue(filling)
+    elif choice == "marks":
+        clue = py_clue(cells)  # the clue the marks already show: the unknowns can only be empty
+    elif choice == "any":
+        clue = [list(g) for g in draw(st.sampled_from(sorted(by_clue)), label="clue")]
+    else:
+        clue = [[n + 1, 1]]
+    return n_colors, cells, clue
+
+
+@given(lines_with_clues())
+@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_line_deductions_agree_with_brute_force(js, case):
+    n_colors, cells, clue = case
+    got = js.call("lineDeductions", cells, clue, n_colors)
+    assert got == py_deductions(cells, clue, n_colors)
+    assert (got is not None) is js.call("lineFits", cells, clue)
+
+
+@given(st.data())
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_line_deductions_agree_with_the_line_solver(js, data):
+    n_colors = data.draw(st.sampled_from([2, 3, 5, 11]), label="colours")
+    n = data.draw(st.integers(1, 70), label="cells")
+    ink = st.sampled_from([0, 0, *range(1, n_colors)])
+    filling = data.draw(st.lists(ink, min_size=n, max_size=n), label="filling")
+    # each cell unknown (most), shown as in the filling, or set to any state (a mistake, maybe)
+    how = data.draw(st.lists(st.sampled_from("uuuuussx"), min_size=n, max_size=n), label="how")
+    other = data.draw(st.lists(st.integers(-1, n_colors - 1), min_size=n, max_size=n), label="other")
+    cells = [
+        0 if h == "u" else (-1 if v == 0 else v) if h == "s" else o
+        for h, v, o in zip(how, filling, other, strict=True)
+    ]
+    clue = py_clue(filling)
+    want = solve_line(np.array(player_masks(cells, n_colors)), clue)
+    got = js.call("lineDeductions", cells, clue, n_colors)
+    assert got == (None if want is None else mask_states(want, n_colors))
+
+
+def test_line_deductions_examples(js):
+    # the overlap rule: a 7 in 10 cells covers cells 3-6 wherever it lies
+    got = js.call("lineDeductions", [0] * 10, [[7, 1]], 2)
+    assert [i for i, s in enumerate(got) if s == [1]] == [3, 4, 5, 6]
+    # a painted cell next to the wall: the 3 starts there, the rest is empty
+    assert js.call("lineDeductions", [1, 0, 0, 0, 0, 0], [[3, 1]], 2) == [[1], [1], [1], [0], [0], [0]]
+    # a dot splits the line: the 3 cannot fit before it
+    assert js.call("lineDeductions", [0, 0, -1, 0, 0, 0], [[3, 1]], 2) == [[0], [0], [0], [1], [1], [1]]
+    # groups of different colours may touch, of one colour may not
+    assert js.call("lineDeductions", [0, 0, 0], [[2, 1], [1, 2]], 3) == [[1], [1], [2]]
+    assert js.call("lineDeductions", [0, 0, 0], [[2, 1], [1, 1]], 3) is None
+    assert js.call("lineDeductions", [0, 0, 0, 0], [[2, 1], [1, 1]], 3) == [[1], [1], [0], [1]]
+    # an empty clue empties the line; ink in it cannot be completed
+    assert js.call("lineDeductions", [0, -1, 0], [], 2) == [[0], [0], [0]]
+    assert js.call("lineDeductions", [0, 2, 0], [], 3) is None
+
+
+@given(grids(), st.data())
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_hint_is_the_reference_step(js, case, data):
+    palette, grid = case
+    puzzle = Puzzle.from_grid(grid, palette)
+    truth = truth_states(grid)
+    # most cells unknown, some shown as in the picture, a few set to anything (mistakes, often)
+    how = data.draw(arrays(np.uint8, grid.shape, elements=st.sampled_from(b"uuuuusssx")), label="how")
+    other = data.draw(arrays(np.int64, grid.shape, elements=st.integers(-1, len(palette) - 1)), label="other")
+    shown = np.where(how == ord("u"), 0, np.where(how == ord("s"), truth, other))
+    answer = js.call("hint", page_data(puzzle, "t"), player_view(shown))
+    assert answer == py_hint(puzzle, shown)
+    if answer is not None and "contradiction" in answer:
+        line, clue = named_line(puzzle, shown, answer["contradiction"])
+        assert not py_fits_long(line, clue, len(palette))
+
+
+@given(grids(), st.data())
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_hints_from_right_marks_are_right(js, case, data):
+    # marks that agree with a picture: every hinted cell agrees with it too
+    # (the picture is one completion of each line), and no line is ever
+    # called impossible; the hints end where line logic ends, in any order
+    palette, grid = case
+    puzzle = Puzzle.from_grid(grid, palette)
+    truth = truth_states(grid)
+    shown = np.where(data.draw(arrays(bool, grid.shape), label="shown"), truth, 0)
+    answer, reached, _ = follow_hints(js, puzzle, shown, truth)
+    assert answer is None
+    status, fixpoint = py_fixpoint(puzzle, shown)
+    np.testing.assert_array_equal(reached, fixpoint)
+    assert status != "contradiction"
+    if palette is BW:  # deciding a cell is all that line logic can do in black and white
+        line_status, masks = propagate(puzzle, np.array([player_masks(r, 2) for r in shown]))
+        assert line_status == status
+        np.testing.assert_array_equal(np.where(masks == 3, 0, np.where(masks == 1, -1, 1)), reached)
+    if status == "solved":
+        np.testing.assert_array_equal(reached, truth)
+
+
+# a picture line logic solves: a boat, in black and white and in three colours
+BOAT = np.array(
+    [
+        [0, 0, 0, 0, 1, 0, 0, 0, 0, 0],
+        [0, 0, 0, 0, 1, 1, 0, 0, 0, 0],
+        [0, 0, 0, 0, 1, 1, 1, 0, 0, 0],
+        [0, 0, 0, 0, 1, 1, 1, 1, 0, 0],
+        [0, 0, 0, 0, 1, 0, 0, 0, 0, 0],
+        [1, 1, 1, 1, 1, 1, 1, 1, 1, 1],
+        [0, 1, 1, 1, 1, 1, 1, 1, 1, 0],
+        [0, 0, 1, 1, 1, 1, 1, 1, 0, 0],
+    ],
+    np.uint8,
+)
+BOAT_COLOURS = BOAT * np.array([[2]] * 5 + [[3]] * 3, np.uint8)  # red sail, blue hull
+BOAT_COLOURS[0:5, 4] = 1  # black mast
+# unique, but line logic alone stalls: it needs reasoning across lines
+STUCK = np.array(
+    [[1, 1, 0, 1, 0], [1, 0, 1, 1, 1], [0, 0, 0, 0, 1], [0, 1, 1, 1, 0], [1, 0, 0, 0, 1]],
+    np.uint8,
+)
+
+
+@pytest.mark.parametrize(("grid", "palette"), [(BOAT, BW), (BOAT_COLOURS, COLOURS)], ids=["bw", "colour"])
+def test_hints_solve_a_line_solvable_picture(js, grid, palette):
+    puzzle = Puzzle.from_grid(grid, palette)
+    truth = truth_states(grid)
+    empty = np.zeros(grid.shape, np.int64)
+    assert py_fixpoint(puzzle, empty)[0] == "solved"  # the premise
+    answer, reached, steps = follow_hints(js, puzzle, empty, truth)
+    assert answer is None
+    np.testing.assert_array_equal(reached, truth)
+    assert js.call("isSolved", page_data(puzzle, "t"), player_view(reached)) is True
+    assert steps >= 3
+    # the first hint: the line whose clue forces the most cells (the full row 6), rows before columns
+    first = js.call("hint", page_data(puzzle, "t"), player_view(empty))
+    assert first["line"] == {"kind": "row", "index": 5}
+    assert first["cells"] == [[50 + c, int(truth[5, c])] for c in range(10)]
+
+
+def test_hints_stop_where_line_logic_stops(js):
+    puzzle = Puzzle.from_grid(STUCK)
+    empty = np.zeros(STUCK.shape, np.int64)
+    assert propagate(puzzle)[0] == "stalled"
+    answer, reached, _ = follow_hints(js, puzzle, empty, truth_states(STUCK))
+    assert answer is None
+    assert 0 < np.count_nonzero(reached == 0) < STUCK.size  # some cells found, not all
+    np.testing.assert_array_equal(reached, py_fixpoint(puzzle, empty)[1])
+    # two solutions (the diagonals): nothing at all follows from one line
+    two = Puzzle.from_grid(np.eye(2, dtype=np.uint8))
+    assert js.call("hint", page_data(two, "t"), [0, 0, 0, 0]) is None
+    # a finished grid has nothing left to say
+    assert js.call("hint", page_data(puzzle, "t"), player_view(truth_states(STUCK))) is None
+
+
+@pytest.mark.parametrize(("grid", "palette"), [(BOAT, BW), (BOAT_COLOURS, COLOURS)], ids=["bw", "colour"])
+def test_a_wrong_mark_ends_in_a_contradiction_or_a_stall(js, grid, palette):
+    # Line logic solves these pictures from nothing, so each has one
+    # solution and no grid holding a wrong mark can ever be solved.  Hints
+    # may fill more wrong cells (they follow from the mark), but they end
+    # in a line that cannot be completed (named, never the cell), or in a
+    # stall: exactly where the reference ends.
+    puzzle = Puzzle.from_grid(grid, palette)
+    truth = truth_states(grid)
+    spec = page_data(puzzle, "t")
+    ends = {"contradiction": 0, "stalled": 0}
+    for r in range(grid.shape[0]):
+        for c in range(grid.shape[1]):
+            for wrong in (-1, *range(1, len(palette))):
+                if wrong == truth[r, c]:
+                    continue
+                start = np.zeros(grid.shape, np.int64)
+                start[r, c] = wrong
+                answer, reached, _ = follow_hints(js, puzzle, start)
+                status, fixpoint = py_fixpoint(puzzle, start)
+                assert js.call("isSolved", spec, player_view(reached)) is False
+                if answer is None:
+                    assert status == "stalled", (r, c, wrong)
+                    np.testing.assert_array_equal(reached, fixpoint)
+                else:
+                    assert status == "contradiction", (r, c, wrong)
+                    line, clue = named_line(puzzle, reached, answer["contradiction"])
+                    assert not py_fits_long(line, clue, len(palette))
+                ends[status] += 1
+    assert ends["contradiction"] > 0
+
+
+@pytest.mark.skipif(not CORPUS_FILES, reason=f"the puzzle corpus is not at {CORPUS}")
+def test_corpus_hints_agree_with_the_solutions(js):
+    # real puzzles up to 25x25: hints from an empty grid fill only right
+    # cells, and end where rofl's own line logic ends
+    from rofl.solver import solve
+
+    checked = solved = 0
+    for path in CORPUS_FILES:
+        puzzle, solution = read_puzzle(path)
+        if solution is None or puzzle.width * puzzle.height > 625:
+            continue
+        empty = np.zeros((puzzle.height, puzzle.width), np.int64)
+        answer, reached, _ = follow_hints(js, puzzle, empty, truth_states(solution))
+        assert answer is None, path
+        if puzzle.n_colors == 2:
+            assert (solve(puzzle).status == "solved") is bool(np.all(reached != 0)), path
+        solved += bool(np.all(reached != 0))
+        checked += 1
+    assert checked > 0 and solved > 0
+
+
+def test_page_has_the_hint_buttons():
+    page = puzzle_page(Puzzle.from_grid(BOAT))
+    buttons = {attrs.get("id"): attrs for tag, attrs in parse(page).tags if tag == "button"}
+    assert "hint" in buttons and "(H)" in buttons["hint"]["title"]
+    assert "hidden" in buttons["apply"]  # shown with a hint that fills cells
+    assert "<kbd>H</kbd> hints" in page

@@ -1,14 +1,16 @@
 /* rofl puzzle page: solve a nonogram by hand in a browser.
  *
  * Two halves.  The first is pure logic (clues of a line, line status, the
- * solved check, the storage key, stroke geometry): no DOM, so the test suite
- * runs it in V8 and compares it with rofl's Python reference.  The second
- * builds and drives the page and only runs where a `document` exists.
+ * solved check, line deductions and hints, the storage key, stroke
+ * geometry): no DOM, so the test suite runs it in V8 and compares it with
+ * rofl's Python reference.  The second builds and drives the page and only
+ * runs where a `document` exists.
  *
  * Cell states: 0 unknown, -1 known empty (the player's dot), k >= 1 painted
  * with palette colour k.  A grid is a flat row-major array of W * H states.
  * The page never holds the solution: it derives the clues of the player's
- * grid and compares them with the puzzle's.
+ * grid and compares them with the puzzle's, and its hints follow from the
+ * clues and the player's marks alone.
  */
 (function (root) {
   "use strict";
@@ -42,53 +44,139 @@
     return true;
   }
 
+  /** blocked[i]: how many of the cells [0, i) cannot hold `colour` (painted another colour, or dotted). */
+  function blockedCounts(cells, colour) {
+    var blocked = new Int32Array(cells.length + 1);
+    for (var i = 0; i < cells.length; i++) {
+      var s = cells[i];
+      blocked[i + 1] = blocked[i] + (s === UNKNOWN || s === colour ? 0 : 1);
+    }
+    return blocked;
+  }
+
+  /**
+   * The left-to-right half of the line dynamic programme, over (groups
+   * placed, cells used).  After the first j groups of `clue` are placed in
+   * cells [0, i), consistently with the painted cells (which keep their
+   * colour) and the dots (which stay background):
+   *   end[j * (n + 1) + i]: some placement has group j - 1 ending at cell i - 1;
+   *   gap[j * (n + 1) + i]: some placement has cell i - 1 background (or i == 0).
+   * Groups of one colour need a background cell between them, groups of
+   * different colours may touch.  O(groups * cells) time and memory, in
+   * two flat arrays (one allocation each: a hint runs this 400 times).
+   */
+  function forwardPass(cells, clue) {
+    var n = cells.length;
+    var m = clue.length;
+    var w = n + 1;
+    var i, j;
+    var end = new Uint8Array((m + 1) * w);
+    var gap = new Uint8Array((m + 1) * w);
+    gap[0] = 1;
+    for (i = 0; i < n; i++) gap[i + 1] = gap[i] && cells[i] <= 0 ? 1 : 0;
+    var blockedBy = {};
+    for (j = 1; j <= m; j++) {
+      var len = clue[j - 1][0];
+      var colour = clue[j - 1][1];
+      var touches = j >= 2 && clue[j - 2][1] !== colour; // may follow the previous group directly
+      var blocked = blockedBy[colour] || (blockedBy[colour] = blockedCounts(cells, colour));
+      var prev = (j - 1) * w;
+      var here = j * w;
+      for (i = 0; i + len <= n; i++) {
+        if ((gap[prev + i] || (touches && end[prev + i])) && blocked[i + len] === blocked[i]) end[here + i + len] = 1;
+      }
+      for (i = 0; i < n; i++) {
+        if ((end[here + i] || gap[here + i]) && cells[i] <= 0) gap[here + i + 1] = 1;
+      }
+    }
+    return { end: end, gap: gap, width: w };
+  }
+
+  /** Whether forwardPass placed every group and reached the end of the line. */
+  function passFits(f, m, n) {
+    return f.end[m * f.width + n] === 1 || f.gap[m * f.width + n] === 1;
+  }
+
   /**
    * Whether the unknown cells of a line can still be filled so that it has
    * `clue`: painted cells keep their colour, dots stay background.  Reads
-   * the clue only, never a solution.  Dynamic programme over (groups placed,
-   * cells used), O(groups * cells).
+   * the clue only, never a solution.  O(groups * cells): forwardPass.
    */
   function lineFits(cells, clue) {
+    return passFits(forwardPass(cells, clue), clue.length, cells.length);
+  }
+
+  /**
+   * What the clue and the player's marks still allow in each cell of a line.
+   *
+   * For every cell, the sorted list of states it takes in at least one
+   * completion of the line that has `clue` and keeps the player's marks:
+   * 0 for background (a dot or an unknown cell left empty), k >= 1 for
+   * colour k.  A marked cell's list is its own state; an unknown cell whose
+   * list has a single state is forced.  null when no completion exists.
+   * `nColours` is the palette's length (colours 1 .. nColours - 1), as
+   * the puzzle's clues use.
+   *
+   * Forward and backward passes (the backward one is the forward one over
+   * the reversed line and clue) meet at each cell: O(groups * cells +
+   * colours * cells) per line, so a hint scanning all 200 lines of a
+   * 100x100 puzzle stays in milliseconds whatever the palette.  Trying each
+   * state of each unknown cell with lineFits would cost cells * colours
+   * times as much: about 10^9 steps for such a puzzle with 10 colours.
+   */
+  function lineDeductions(cells, clue, nColours) {
     var n = cells.length;
     var m = clue.length;
     var i, j;
-    // canEmpty[i]: cells [0, i) can all be background
-    var bgPrefix = new Array(n + 1);
-    bgPrefix[0] = 0;
-    for (i = 0; i < n; i++) bgPrefix[i + 1] = bgPrefix[i] + (cells[i] > 0 ? 1 : 0);
-    // ended[i]: the groups placed so far end exactly at cell i - 1;
-    // gap[i]: cell i - 1 is background (or i == 0)
-    var ended = new Array(n + 1).fill(false);
-    var gap = new Array(n + 1).fill(false);
-    gap[0] = true;
-    for (i = 0; i < n; i++) {
-      if (gap[i] && cells[i] <= 0) gap[i + 1] = true;
+    var w = n + 1;
+    var f = forwardPass(cells, clue);
+    if (!passFits(f, m, n)) return null;
+    var rev = Array.prototype.slice.call(cells).reverse();
+    var b = forwardPass(rev, clue.slice().reverse());
+    // groups j.. fill cells [i, n) with group j starting at cell i / with cell i background
+    function startsAt(jj, ii) {
+      return jj < m && b.end[(m - jj) * w + n - ii] === 1;
     }
-    var prevColour = -1;
+    function bgAt(jj, ii) {
+      return b.gap[(m - jj) * w + n - ii] === 1;
+    }
+    var bg = new Uint8Array(n);
+    for (i = 0; i < n; i++) {
+      if (cells[i] > 0) continue;
+      for (j = 0; j <= m && !bg[i]; j++) {
+        if ((f.end[j * w + i] || f.gap[j * w + i]) && (startsAt(j, i + 1) || bgAt(j, i + 1))) bg[i] = 1;
+      }
+    }
+    // runs of each colour every group can occupy, summed with a difference array
+    var cover = new Array(nColours); // colour -> difference array, for the clue's colours
+    var blockedBy = {};
     for (j = 0; j < m; j++) {
       var len = clue[j][0];
       var colour = clue[j][1];
-      // cells that cannot hold this colour, counted from the left
-      var blocked = new Array(n + 1);
-      blocked[0] = 0;
-      for (i = 0; i < n; i++) {
-        var s = cells[i];
-        blocked[i + 1] = blocked[i] + (s === UNKNOWN || s === colour ? 0 : 1);
+      var blocked = blockedBy[colour] || (blockedBy[colour] = blockedCounts(cells, colour));
+      var prevTouches = j >= 1 && clue[j - 1][1] !== colour;
+      var nextTouches = j + 1 < m && clue[j + 1][1] !== colour;
+      var diff = cover[colour] || (cover[colour] = new Int32Array(n + 1));
+      for (var st = 0; st + len <= n; st++) {
+        if (blocked[st + len] !== blocked[st]) continue;
+        if (!(f.gap[j * w + st] || (prevTouches && f.end[j * w + st]))) continue;
+        if (!(bgAt(j + 1, st + len) || (nextTouches && startsAt(j + 1, st + len)))) continue;
+        diff[st] += 1;
+        diff[st + len] -= 1;
       }
-      var nEnded = new Array(n + 1).fill(false);
-      var nGap = new Array(n + 1).fill(false);
-      for (i = 0; i + len <= n; i++) {
-        var before = gap[i] || (ended[i] && prevColour !== colour);
-        if (before && blocked[i + len] - blocked[i] === 0) nEnded[i + len] = true;
-      }
-      for (i = 0; i < n; i++) {
-        if ((nEnded[i] || nGap[i]) && cells[i] <= 0) nGap[i + 1] = true;
-      }
-      ended = nEnded;
-      gap = nGap;
-      prevColour = colour;
     }
-    return ended[n] || gap[n];
+    var out = new Array(n);
+    for (i = 0; i < n; i++) out[i] = bg[i] ? [0] : [];
+    for (var c = 1; c < nColours; c++) {
+      var d = cover[c];
+      if (!d) continue;
+      var run = 0;
+      for (i = 0; i < n; i++) {
+        run += d[i];
+        if (run > 0) out[i].push(c);
+      }
+    }
+    return out;
   }
 
   function colourCounts(groups, counts) {
@@ -158,6 +246,64 @@
     for (var r = 0; r < h; r++) if (!sameClue(lineClue(row(grid, w, r)), puzzle.rows[r])) return false;
     for (var c = 0; c < w; c++) if (!sameClue(lineClue(column(grid, w, h, c)), puzzle.cols[c])) return false;
     return true;
+  }
+
+  /**
+   * One step of line logic from the player's marks, for the Hint button.
+   *
+   * Every row and column is run through lineDeductions.  Returns
+   *   {contradiction: L} for the first line (rows top to bottom, then
+   *     columns left to right) that can no longer be completed: the player
+   *     made a mistake there or in a crossing line, and the page, which
+   *     does not know the solution, cannot say which cell;
+   *   else {line: L, cells: [[i, state], ...]} for the line whose clue
+   *     forces the most unknown cells (ties: rows before columns, then the
+   *     lower index), with i the cell's index in the flat grid and state
+   *     the colour k >= 1 to paint or EMPTY (-1, a dot), in line order;
+   *   else null: no single line decides a new cell (the grid is complete,
+   *     or the puzzle needs reasoning across lines from here).
+   * L is {kind: "row" | "column", index: 0-based}.  The cells follow from
+   * the line's clue and the marks already in it, so they are right
+   * whenever those marks are.
+   */
+  function hint(puzzle, grid) {
+    var w = puzzle.width;
+    var h = puzzle.height;
+    var nColours = puzzle.palette.length;
+    var best = null;
+    function scan(kind, index, cells, clue, gridIndex) {
+      var unknown = false;
+      for (var i = 0; i < cells.length && !unknown; i++) unknown = cells[i] === UNKNOWN;
+      if (!unknown) return lineFits(cells, clue); // nothing to deduce, only to check
+      var possible = lineDeductions(cells, clue, nColours);
+      if (possible === null) return false;
+      var forced = [];
+      for (i = 0; i < cells.length; i++) {
+        if (cells[i] === UNKNOWN && possible[i].length === 1) {
+          forced.push([gridIndex(i), possible[i][0] === 0 ? EMPTY : possible[i][0]]);
+        }
+      }
+      if (forced.length && (best === null || forced.length > best.cells.length)) {
+        best = { line: { kind: kind, index: index }, cells: forced };
+      }
+      return true;
+    }
+    var r, c;
+    for (r = 0; r < h; r++) {
+      var rowStart = r * w;
+      var rowOk = scan("row", r, row(grid, w, r), puzzle.rows[r], function (i) {
+        return rowStart + i;
+      });
+      if (!rowOk) return { contradiction: { kind: "row", index: r } };
+    }
+    for (c = 0; c < w; c++) {
+      var col = c;
+      var colOk = scan("column", c, column(grid, w, h, c), puzzle.cols[c], function (i) {
+        return i * w + col;
+      });
+      if (!colOk) return { contradiction: { kind: "column", index: c } };
+    }
+    return best;
   }
 
   /** FNV-1a, 64 bits, of the UTF-16 code units (ASCII here) of `text`, as 16 hex digits. */
@@ -266,6 +412,8 @@
     lineStatus: lineStatus,
     gridReport: gridReport,
     isSolved: isSolved,
+    lineDeductions: lineDeductions,
+    hint: hint,
     fnv1a64: fnv1a64,
     storageKey: storageKey,
     encodeCells: encodeCells,
@@ -320,6 +468,8 @@
     var toolsEl = document.getElementById("tools");
     var undoBtn = document.getElementById("undo");
     var redoBtn = document.getElementById("redo");
+    var applyBtn = document.getElementById("apply");
+    var shownHint = null; // the hint on show: its answer and the elements it marked
     document.documentElement.style.setProperty("--bg", palette[0]);
 
     // ------------------------------------------------------------ the table
@@ -459,6 +609,7 @@
 
     /** Set cells (index -> state), redraw them and their lines' clues. */
     function setCells(indices, values) {
+      clearHint(); // any edit makes a hint stale
       var rowsTouched = {};
       var colsTouched = {};
       for (var n = 0; n < indices.length; n++) {
@@ -548,6 +699,7 @@
     }
 
     function check() {
+      clearHint();
       var report = gridReport(puzzle, grid);
       unfitRows = {};
       unfitCols = {};
@@ -575,6 +727,117 @@
         }).length;
         say("No mistakes so far; " + left + (left === 1 ? " line" : " lines") + " still to finish.");
       }
+    }
+
+    // ---------------------------------------------------------------- hints
+    function lineName(line) {
+      return (line.kind === "row" ? "Row " : "Column ") + (line.index + 1);
+    }
+
+    function lineCells(line) {
+      var out = [];
+      if (line.kind === "row") for (var c = 0; c < W; c++) out.push(cells[line.index * W + c]);
+      else for (var r = 0; r < H; r++) out.push(cells[r * W + line.index]);
+      return out;
+    }
+
+    function clearHint() {
+      if (!shownHint) return;
+      shownHint.head.classList.remove("hint-head");
+      shownHint.line.forEach(function (td) {
+        td.classList.remove("hint-line");
+      });
+      shownHint.marked.forEach(function (td) {
+        td.classList.remove("hint-fill", "hint-empty");
+        td.style.removeProperty("--hint");
+      });
+      applyBtn.hidden = true;
+      shownHint = null;
+    }
+
+    /** Work out a hint from the player's marks and show it: the line, the cells it decides, a message. */
+    function showHint() {
+      clearHint();
+      if (solved) {
+        say("Solved in " + formatTime(elapsed) + " \u2014 there is nothing left to find.");
+        return;
+      }
+      var answer = hint(puzzle, grid);
+      if (answer === null) {
+        say("No single row or column gives a new cell: from here the puzzle needs reasoning across lines.");
+        return;
+      }
+      var line = answer.line || answer.contradiction;
+      var head = line.kind === "row" ? rowHeads[line.index] : colHeads[line.index];
+      shownHint = { answer: answer, head: head, line: lineCells(line), marked: [] };
+      head.classList.add("hint-head");
+      shownHint.line.forEach(function (td) {
+        td.classList.add("hint-line");
+      });
+      if (answer.contradiction) {
+        // flagged like Check does, until the line changes
+        if (line.kind === "row") {
+          unfitRows[line.index] = true;
+          refreshRow(line.index);
+        } else {
+          unfitCols[line.index] = true;
+          refreshCol(line.index);
+        }
+        say(lineName(line) + " cannot be completed as it stands \u2014 check it (Undo steps back).");
+        head.scrollIntoView({ block: "nearest", inline: "nearest" });
+        return;
+      }
+      var fill = 0;
+      answer.cells.forEach(function (cell) {
+        var td = cells[cell[0]];
+        if (cell[1] === EMPTY) {
+          td.classList.add("hint-empty");
+        } else {
+          td.classList.add("hint-fill");
+          td.style.setProperty("--hint", palette[cell[1]]);
+          fill++;
+        }
+        shownHint.marked.push(td);
+      });
+      applyBtn.hidden = false;
+      var n = answer.cells.length;
+      var parts = [];
+      if (fill) parts.push(fill + " to paint");
+      if (n - fill) parts.push(n - fill + " empty");
+      say(
+        lineName(line) + ": " + n + (n === 1 ? " cell follows" : " cells follow") +
+          " from its clue (" + parts.join(", ") + ") \u2014 press Hint again or Apply to fill " + (n === 1 ? "it." : "them.")
+      );
+      shownHint.marked[0].scrollIntoView({ block: "nearest", inline: "nearest" });
+    }
+
+    /** Fill the cells of the hint on show, as one undoable step. */
+    function applyHint() {
+      var answer = shownHint.answer;
+      var idx = [];
+      var before = [];
+      var after = [];
+      answer.cells.forEach(function (cell) {
+        if (grid[cell[0]] !== UNKNOWN) return;
+        idx.push(cell[0]);
+        before.push(UNKNOWN);
+        after.push(cell[1]);
+      });
+      record({ idx: idx, before: before, after: after });
+      setCells(idx, after);
+      startTimer();
+      afterChange();
+      if (!solved) {
+        var n = idx.length;
+        say("Filled " + n + (n === 1 ? " cell" : " cells") + " in " + lineName(answer.line).toLowerCase() +
+          "; Undo takes " + (n === 1 ? "it" : "them") + " back.");
+      }
+    }
+
+    /** The Hint button and H: show a hint, or fill the one on show. */
+    function hintPress() {
+      if (shownHint && shownHint.answer.cells) applyHint();
+      else showHint();
     }
 
     // --------------------------------------------------------------- timer
@@ -848,6 +1111,16 @@
         selectTool(tool === EMPTY ? 1 : EMPTY);
         return;
       }
+      if (k === "h" || k === "H") {
+        e.preventDefault();
+        hintPress();
+        return;
+      }
+      if (k === "Escape" && shownHint) {
+        clearHint();
+        say("");
+        return;
+      }
       if (document.activeElement !== board) return;
       var moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
       if (moves[k]) {
@@ -878,6 +1151,10 @@
     undoBtn.addEventListener("click", undo);
     redoBtn.addEventListener("click", redo);
     document.getElementById("check").addEventListener("click", check);
+    document.getElementById("hint").addEventListener("click", hintPress);
+    applyBtn.addEventListener("click", function () {
+      if (shownHint && shownHint.answer.cells) applyHint();
+    });
     document.getElementById("clear").addEventListener("click", clearAll);
 
     // ------------------------------------------------------------ cell size

@@ -47,6 +47,10 @@ _TEMPLATE = """\
 <button type="button" id="undo" aria-label="Undo (Ctrl+Z)" title="Undo (Ctrl+Z)">&#x21b6; Undo</button>
 <button type="button" id="redo" aria-label="Redo (Ctrl+Y)" title="Redo (Ctrl+Y)">&#x21b7; Redo</button>
 <button type="button" id="check" aria-label="Check the grid" title="Check the grid">Check</button>
+<button type="button" id="hint" aria-label="Hint: a row or column that decides new cells (H)" \
+title="Hint: a row or column that decides new cells (H)">Hint</button>
+<button type="button" id="apply" hidden aria-label="Fill the hinted cells (H)" title="Fill the hinted cells (H)">\
+Apply</button>
 <button type="button" id="clear" aria-label="Clear the grid and the timer (undoable)" \
 title="Clear the grid and the timer (undoable)">Clear</button>
 <span id="timer" class="timer" role="timer" aria-label="Time spent">0:00</span>
@@ -65,10 +69,15 @@ may touch. A &ldquo;0&rdquo; means the line is empty.</li>
 <li>Left button or tap: paint with the selected tool. Right button (or Shift-click): mark a cell known empty. \
 A click on a cell the tool already made clears it. Dragging paints a straight line and leaves other work alone.</li>
 <li>Keys: <kbd>1</kbd>&ndash;<kbd>9</kbd> pick a colour, <kbd>X</kbd> switches between painting and marking, \
-<kbd>Ctrl</kbd>+<kbd>Z</kbd> undoes, <kbd>Ctrl</kbd>+<kbd>Y</kbd> redoes; on the grid the arrow keys move, \
-<kbd>Space</kbd> paints, <kbd>.</kbd> marks, <kbd>Delete</kbd> clears.</li>
+<kbd>Ctrl</kbd>+<kbd>Z</kbd> undoes, <kbd>Ctrl</kbd>+<kbd>Y</kbd> redoes, <kbd>H</kbd> hints; \
+on the grid the arrow keys move, <kbd>Space</kbd> paints, <kbd>.</kbd> marks, <kbd>Delete</kbd> clears.</li>
 <li>A clue turns grey when its line&rsquo;s painted cells match it; a full line that cannot match is shown \
 in red with &#x2717;. Check lists the lines that cannot be completed as they stand.</li>
+<li>Hint (<kbd>H</kbd>) shows a row or column whose clue, with the marks already in it, decides more \
+cells: they get a dashed outline and a marker (&#x25cf; paint, &times; empty). Press Hint again, or Apply, \
+to fill them (Undo takes them back). The page does not know the solution: a hint follows from your marks, \
+so after a mistake it names a line that can no longer be completed; when no single line decides anything, \
+it says so. <kbd>Esc</kbd> hides a hint.</li>
 <li>Progress and time are kept in this browser (local storage) and come back when the page is opened again.</li>
 </ul>
 </details>
