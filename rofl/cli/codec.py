@@ -144,7 +144,7 @@ def encode(
     click.echo(f"{out}: {len(data)} bytes, {grid.shape[1]}x{grid.shape[0]}, {len(palette)} colours ({form} form)")
 
 
-@main.command()
+@main.command(short_help="Describe a puzzle file: size, colours, clues, solvability.")
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--solve/--no-solve", "do_solve", default=True, show_default=True, help="Try to solve it.")
 @_budget_option("Seconds of complete search when line logic alone cannot finish.")

@@ -19,7 +19,7 @@ _SOLUTION_KEPT = {
 }
 
 
-@main.command()
+@main.command(short_help="Convert a puzzle file into another format.")
 @click.argument("source", metavar="IN", type=click.Path())
 @click.argument("target", metavar="OUT", type=click.Path())
 def convert(source: str, target: str) -> None:

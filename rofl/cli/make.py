@@ -94,7 +94,7 @@ def _save(image, path: str) -> None:
     atomic_write(path, buf.getvalue())
 
 
-@main.command()
+@main.command(short_help="Turn a picture into a unique, line-solvable puzzle.")
 @click.argument("image", type=click.Path(dir_okay=False))
 @click.option(
     "-o",

@@ -9,7 +9,7 @@ import click
 from rofl.cli._app import main
 
 
-@main.command()
+@main.command(short_help="Write an HTML page to solve a puzzle in a browser.")
 @click.argument("puzzle", type=click.Path(dir_okay=False))
 @click.option(
     "-o", "--output", type=click.Path(dir_okay=False), help="Page to write, .html or .htm (default: PUZZLE.html)."
