@@ -409,6 +409,18 @@ class Puzzle:
         """``"row 3"`` or ``"column 5"`` for line index ``line`` (1-based in the text)."""
         return _line_name(line, self.height)
 
+    def unmet_line(self, grid: np.ndarray) -> int | None:
+        """The first line (rows, then columns) whose clue ``grid`` does not
+        give, or None when it gives every clue.
+
+        ``grid`` is an ``(H, W)`` array of palette indices of this puzzle's
+        shape; a value outside the palette raises :class:`PuzzleError`.
+        """
+        derived = Puzzle.from_grid(grid, self.palette)
+        if derived == self:
+            return None
+        return next(i for i in range(self.n_lines) if derived.clue(i) != self.clue(i))
+
     def is_solution(self, grid: np.ndarray) -> bool:
         """Whether ``grid`` (an ``(H, W)`` array of palette indices) satisfies every clue."""
         grid = np.asarray(grid)

@@ -200,6 +200,12 @@ def test_puzzle_value():
     assert not p.is_solution(np.zeros((3, 2), dtype=np.uint8))
     assert not p.is_solution(np.full((2, 3), 7))
     assert p.is_solution(grid)
+    assert p.unmet_line(grid) is None
+    wrong = np.array(grid, copy=True)
+    wrong[1, 2] = 0 if wrong[1, 2] else 1
+    assert p.unmet_line(wrong) == 1  # row 2 is the first line the change breaks (then column 3)
+    with pytest.raises(PuzzleError):
+        p.unmet_line(np.full((2, 3), 7))
 
 
 def test_values_that_are_not_clue_numbers():

@@ -94,9 +94,8 @@ def _parse_solution(solution: Any, puzzle: Puzzle, where: str) -> np.ndarray:
             grid[r, c] = v
     # The format promises that a given solution fits the clues; a file that
     # breaks the promise would hand callers a wrong picture as the answer.
-    derived = Puzzle.from_grid(grid, puzzle.palette)
-    if derived != puzzle:
-        line = next(i for i in range(puzzle.n_lines) if derived.clue(i) != puzzle.clue(i))
+    line = puzzle.unmet_line(grid)
+    if line is not None:
         msg = f"{where}: the solution does not match the clues ({puzzle.line_name(line)})"
         raise FormatError(msg)
     return grid

@@ -94,19 +94,17 @@ def check_solution(puzzle: Puzzle, solution) -> np.ndarray:
     import numpy as np
 
     from rofl.errors import PuzzleError, UsageError
-    from rofl.puzzle import Puzzle
 
     grid = np.asarray(solution)
     if grid.shape != (puzzle.height, puzzle.width):
         msg = f"the solution has shape {grid.shape} but the puzzle is {puzzle.height} rows by {puzzle.width} columns"
         raise UsageError(msg)
     try:
-        derived = Puzzle.from_grid(grid, puzzle.palette)
+        line = puzzle.unmet_line(grid)
     except PuzzleError as exc:
         msg = f"the solution: {exc}"
         raise UsageError(msg) from None
-    if derived != puzzle:
-        line = next(i for i in range(puzzle.n_lines) if derived.clue(i) != puzzle.clue(i))
+    if line is not None:
         msg = f"the solution does not fit the clues ({puzzle.line_name(line)})"
         raise UsageError(msg)
     return grid.astype(np.uint8)
