@@ -25,11 +25,6 @@ if TYPE_CHECKING:  # pragma: no cover
 
 #: A4 in PostScript points (1/72 inch), portrait.
 A4_POINTS = (595.28, 841.89)
-#: Where a row's clue baseline sits below the row's centre, in em: half the
-#: height of Helvetica's digits (0.70 em), as in the SVG sheet.
-DIGIT_DROP = 0.36
-#: Height of a title set in Helvetica, in em (cap height 0.72, and a little more).
-TITLE_EM = 0.75
 #: Encoding of the core fonts' text: Windows-1252 prints Latin-1 and the
 #: typographic quotes, dashes and euro sign too.
 CORE_ENCODING = "windows-1252"
@@ -114,11 +109,19 @@ def puzzle_pdf(puzzle: Puzzle, *, solution=None, cell: int | None = None, title:
     """
     from fpdf import FPDF
 
-    from rofl.render.sheet import BAND, BASE_DPI, PAGE_INCHES, THIN, check_solution, sheet_layout
+    from rofl.render.sheet import (
+        BAND,
+        BASE_DPI,
+        DIGIT_DROP,
+        PAGE_INCHES,
+        THIN,
+        TITLE_EM,
+        fill_runs,
+        sheet_inputs,
+        sheet_layout,
+    )
 
-    grid = None if solution is None else check_solution(puzzle, solution)
-    if title is None:
-        title = puzzle.meta.get("title")
+    grid, title = sheet_inputs(puzzle, solution, title)
     shown = printable(title) if title else None
 
     pdf = FPDF(unit="pt", format="A4")
@@ -168,17 +171,9 @@ def puzzle_pdf(puzzle: Puzzle, *, solution=None, cell: int | None = None, title:
         palette = puzzle.palette
         pdf.set_fill_color(*palette[0])
         pdf.rect(px(layout.x0), py(layout.y0), puzzle.width * c, puzzle.height * c, style="F")
-        # one rectangle per run of same-coloured cells in a row keeps the file small
-        for i, row in enumerate(grid.tolist()):
-            j = 0
-            while j < len(row):
-                k = j
-                while k < len(row) and row[k] == row[j]:
-                    k += 1
-                if row[j]:
-                    pdf.set_fill_color(*palette[row[j]])
-                    pdf.rect(px(layout.x0) + j * c, py(layout.y0) + i * c, (k - j) * c, c, style="F")
-                j = k
+        for i, j, k, colour in fill_runs(grid):
+            pdf.set_fill_color(*palette[colour])
+            pdf.rect(px(layout.x0) + j * c, py(layout.y0) + i * c, (k - j) * c, c, style="F")
 
     # a row's numbers end at x and are centred on y; a column's are centred
     # on x and stand on y

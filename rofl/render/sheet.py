@@ -10,7 +10,7 @@ a ``.png``, ``.pdf`` or ``.svg`` sheet file, sized to print on A4 or Letter.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -37,6 +37,13 @@ PAGE_INCHES = (7.5, 10.0)
 #: 26-pixel cell is 6.9 mm, a comfortable square to fill with a pencil.
 #: Larger sheets print at a higher density so they fit the page.
 BASE_DPI = 96
+
+#: Font metrics the vector sheets (SVG, PDF) place text by, in em: how far a
+#: row's clue baseline sits below the row's centre (half the 0.70 em height
+#: of Helvetica's digits), and the height of a title (cap height and a
+#: little more).
+DIGIT_DROP = 0.36
+TITLE_EM = 0.75
 
 RGB = tuple[int, int, int]
 BAND = (238, 238, 238)  # behind every other group of five lines
@@ -108,6 +115,28 @@ def check_solution(puzzle: Puzzle, solution) -> np.ndarray:
         msg = f"the solution does not fit the clues ({puzzle.line_name(line)})"
         raise UsageError(msg)
     return grid.astype(np.uint8)
+
+
+def sheet_inputs(puzzle: Puzzle, solution, title: str | None) -> tuple[np.ndarray | None, str | None]:
+    """What every renderer draws: the checked solution grid (None without
+    one, see :func:`check_solution`) and the title (default: the puzzle's)."""
+    grid = None if solution is None else check_solution(puzzle, solution)
+    return grid, puzzle.meta.get("title") if title is None else title
+
+
+def fill_runs(grid: np.ndarray) -> Iterator[tuple[int, int, int, int]]:
+    """``(row, start, stop, colour)`` of every run of same-coloured cells
+    that are not background, row by row: the vector sheets draw one
+    rectangle per run, which keeps their files small."""
+    for i, row in enumerate(grid.tolist()):
+        j = 0
+        while j < len(row):
+            k = j
+            while k < len(row) and row[k] == row[j]:
+                k += 1
+            if row[j]:
+                yield i, j, k, row[j]
+            j = k
 
 
 # ------------------------------------------------------------------ layout
@@ -342,9 +371,7 @@ def puzzle_sheet(puzzle: Puzzle, *, solution=None, cell: int | None = None, titl
     import numpy as np
     from PIL import Image, ImageDraw
 
-    grid = None if solution is None else check_solution(puzzle, solution)
-    if title is None:
-        title = puzzle.meta.get("title")
+    grid, title = sheet_inputs(puzzle, solution, title)
     fonts: dict[int, object] = {}
 
     def font(size: int):

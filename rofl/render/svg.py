@@ -20,6 +20,17 @@ import re
 from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape
 
+from rofl.render.sheet import (
+    BAND,
+    DIGIT_DROP,
+    THIN,
+    TITLE_EM,
+    fill_runs,
+    print_dpi,
+    sheet_inputs,
+    sheet_layout,
+)
+
 if TYPE_CHECKING:  # pragma: no cover
     from rofl.puzzle import Puzzle
 
@@ -68,7 +79,7 @@ def _width(text: str, size: int) -> float:
 
 
 def _title_height(text: str, size: int) -> float:
-    return 0.75 * size  # cap height and a little more
+    return TITLE_EM * size
 
 
 def puzzle_svg(puzzle: Puzzle, *, solution=None, cell: int | None = None, title: str | None = None) -> SvgString:
@@ -104,11 +115,7 @@ def puzzle_svg(puzzle: Puzzle, *, solution=None, cell: int | None = None, title:
         larger than :data:`rofl.render.sheet.MAX_SIDE` a side, or a
         solution that does not fit the puzzle.
     """
-    from rofl.render.sheet import BAND, THIN, check_solution, print_dpi, sheet_layout
-
-    grid = None if solution is None else check_solution(puzzle, solution)
-    if title is None:
-        title = puzzle.meta.get("title")
+    grid, title = sheet_inputs(puzzle, solution, title)
     layout = sheet_layout(puzzle, cell=cell, title=title, text_width=_width, title_height=_title_height)
     cell = layout.cell
     w, h = layout.width, layout.height
@@ -134,19 +141,10 @@ def puzzle_svg(puzzle: Puzzle, *, solution=None, cell: int | None = None, title:
         colors = puzzle.palette.hex()
         out.append('<g id="solution" shape-rendering="crispEdges">')
         out.append(f'<rect width="{puzzle.width * cell}" height="{puzzle.height * cell}" fill="{colors[0]}"/>')
-        # one rectangle per run of same-coloured cells in a row keeps the file small
-        for i, row in enumerate(grid.tolist()):
-            j = 0
-            while j < len(row):
-                k = j
-                while k < len(row) and row[k] == row[j]:
-                    k += 1
-                if row[j]:
-                    out.append(
-                        f'<rect x="{j * cell}" y="{i * cell}" width="{(k - j) * cell}" height="{cell}" '
-                        f'fill="{colors[row[j]]}"/>'
-                    )
-                j = k
+        out.extend(
+            f'<rect x="{j * cell}" y="{i * cell}" width="{(k - j) * cell}" height="{cell}" fill="{colors[colour]}"/>'
+            for i, j, k, colour in fill_runs(grid)
+        )
         out.append("</g>")
     x0, y0 = layout.x0, layout.y0
     for bold in (False, True):
@@ -161,7 +159,7 @@ def puzzle_svg(puzzle: Puzzle, *, solution=None, cell: int | None = None, title:
 
     # rows: right-aligned, baseline about half a digit's height below the centre
     common = f'font-family="{FONT_FAMILY}" font-size="{layout.font_size}"'
-    shift = 0.36 * layout.font_size
+    shift = DIGIT_DROP * layout.font_size
     for in_row, name, anchor in ((True, "row-clues", "end"), (False, "column-clues", "middle")):
         out.append(f'<g id="{name}" {common} text-anchor="{anchor}">')
         out.extend(
@@ -172,7 +170,7 @@ def puzzle_svg(puzzle: Puzzle, *, solution=None, cell: int | None = None, title:
         )
         out.append("</g>")
     if layout.title:
-        baseline = layout.margin + 0.75 * layout.title_size
+        baseline = layout.margin + TITLE_EM * layout.title_size
         out.append(
             f'<text id="title" x="{layout.margin}" y="{_n(baseline)}" font-family="{FONT_FAMILY}" '
             f'font-size="{layout.title_size}" fill="#000000">{_text(layout.title)}</text>'
