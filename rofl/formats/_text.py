@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from xml.sax.saxutils import escape
 
 import numpy as np
 
@@ -32,6 +33,17 @@ MAX_SIDE = PUZZLE_MAX_SIDE
 MAX_LINES = 4 * (MAX_SIDE + 1)
 
 _BOM = "\ufeff"
+
+
+# Characters XML 1.0 cannot hold at all (control characters, surrogates,
+# U+FFFE/U+FFFF); a title may come from any file.
+_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def xml_text(value: str) -> str:
+    """``value`` as XML character data (webpbn files, SVG sheets): escaped,
+    and with the characters XML cannot hold replaced by U+FFFD."""
+    return escape(_NOT_XML.sub("\ufffd", value))
 
 
 def fail(where: str, place: str | int | None, message: str) -> FormatError:

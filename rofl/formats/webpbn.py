@@ -53,7 +53,7 @@ Writing
 from __future__ import annotations
 
 import re
-from xml.sax.saxutils import escape, quoteattr
+from xml.sax.saxutils import quoteattr
 
 import numpy as np
 
@@ -70,7 +70,6 @@ _BUILTIN = {"white": ((255, 255, 255), "."), "black": ((0, 0, 0), "X")}
 # characters the writer gives colours in the goal image: printable, none of
 # the image's syntax (| [ ] ?), nothing XML must escape
 _CHARS = "X" + "".join(c for c in map(chr, range(33, 127)) if c not in "|[]?<>&\"'.X" and not c.isspace())
-_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 
 def _children(element, tag: str) -> list:
@@ -326,10 +325,6 @@ def _chars(palette: Palette) -> list[str]:
     return chars
 
 
-def _xml_text(value: str) -> str:
-    return escape(_NOT_XML.sub("\ufffd", value))
-
-
 def dumps(puzzle: Puzzle, solution: np.ndarray | None = None) -> str:
     """The webpbn XML of ``puzzle`` (and of its goal picture when ``solution`` is given).
 
@@ -356,7 +351,7 @@ def dumps(puzzle: Puzzle, solution: np.ndarray | None = None) -> str:
         _DESCRIPTION,
     ):
         if puzzle.meta.get(key):
-            out.append(f"<{tag}>{_xml_text(str(puzzle.meta[key]))}</{tag}>")
+            out.append(f"<{tag}>{_text.xml_text(str(puzzle.meta[key]))}</{tag}>")
     for name, char, rgb in zip(names, chars, puzzle.palette.hex(), strict=True):
         out.append(f"<color name={quoteattr(name)} char={quoteattr(char)}>{rgb[1:]}</color>")
     for kind, lines in (("columns", puzzle.cols), ("rows", puzzle.rows)):

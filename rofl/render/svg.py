@@ -16,10 +16,9 @@ and the lines; the clue numbers are ``<text>`` elements in
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING
-from xml.sax.saxutils import escape
 
+from rofl.formats._text import xml_text
 from rofl.render.sheet import (
     BAND,
     DIGIT_DROP,
@@ -42,9 +41,6 @@ DIGIT_EM = 0.62
 TEXT_EM = 0.68
 FONT_FAMILY = "Helvetica, Arial, 'DejaVu Sans', sans-serif"
 
-# Characters XML 1.0 cannot hold at all (control characters, surrogates,
-# U+FFFE/U+FFFF); a title may come from any file.
-_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 
 class SvgString(str):
@@ -54,12 +50,6 @@ class SvgString(str):
 
     def _repr_svg_(self) -> SvgString:
         return self
-
-
-def _text(value: str) -> str:
-    """``value`` as XML character data: escaped, and with characters XML
-    cannot hold replaced by U+FFFD."""
-    return escape(_NOT_XML.sub("\ufffd", value))
 
 
 def _n(value: float) -> str:
@@ -126,7 +116,7 @@ def puzzle_svg(puzzle: Puzzle, *, solution=None, cell: int | None = None, title:
         f'height="{_n(h * mm)}mm" viewBox="0 0 {w} {h}">',
     ]
     if layout.title:
-        out.append(f"<title>{_text(layout.title)}</title>")
+        out.append(f"<title>{xml_text(layout.title)}</title>")
     out.append(f'<rect width="{w}" height="{h}" fill="#ffffff"/>')
     if layout.bands:
         out.append(f'<g id="bands" fill="{_hex(BAND)}">')
@@ -173,7 +163,7 @@ def puzzle_svg(puzzle: Puzzle, *, solution=None, cell: int | None = None, title:
         baseline = layout.margin + TITLE_EM * layout.title_size
         out.append(
             f'<text id="title" x="{layout.margin}" y="{_n(baseline)}" font-family="{FONT_FAMILY}" '
-            f'font-size="{layout.title_size}" fill="#000000">{_text(layout.title)}</text>'
+            f'font-size="{layout.title_size}" fill="#000000">{xml_text(layout.title)}</text>'
         )
     out.append("</svg>")
     return SvgString("\n".join(out) + "\n")
