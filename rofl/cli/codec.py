@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from rofl.cli._app import main
+from rofl.cli._files import load_puzzle
 from rofl.errors import ImageError, UsageError
 
 
@@ -14,22 +15,6 @@ def _budget_option(help_text: str):
     return click.option(
         "--budget", type=click.FloatRange(0, min_open=True), default=10.0, show_default=True, help=help_text
     )
-
-
-def _read_any(file: str):
-    """(puzzle, crc32 or None, RoflFile or None, what the file is) of a ROFL
-    file or any other puzzle format."""
-    from rofl._io import read_capped
-    from rofl.formats import MAX_FILE_BYTES, format_name, read_puzzle
-    from rofl.formats import rofl as codec
-
-    data = read_capped(file, MAX_FILE_BYTES)
-    if data.startswith(codec.MAGIC) or Path(file).suffix.lower() == codec.EXTENSION:
-        info = codec.parse(data, where=file)
-        version = f", version {info.version}" if info.version is not None else ""
-        return info.puzzle, info.crc32, info, f"{info.size} bytes, {info.form} form{version}"
-    puzzle, _ = read_puzzle(file)
-    return puzzle, None, None, f"{len(data)} bytes, {format_name(data, file)}, not ROFL"
 
 
 def _pillow_format(path: Path) -> str:
@@ -66,7 +51,8 @@ def decode(file: str, output: str | None, scale: int, budget: float, first: bool
 
     out = Path(output) if output else Path(file).with_suffix(".png")
     fmt = _pillow_format(out)
-    puzzle, crc, _, _ = _read_any(file)
+    loaded = load_puzzle(file)
+    puzzle, crc = loaded.puzzle, loaded.crc32
     try:
         grid = solve_picture(puzzle, crc32=crc, where=file, budget=budget)
     except AmbiguousError as exc:
@@ -155,7 +141,7 @@ def info(file: str, do_solve: bool, budget: float) -> None:
     from rofl.decode import solve_picture
     from rofl.errors import FormatError, UnsolvableError
 
-    puzzle, crc, rf, what = _read_any(file)
+    puzzle, _, crc, rf, what = load_puzzle(file)
     w, h = puzzle.width, puzzle.height
     lines = [f"file: {file} ({what})"]
     lines.append(f"size: {w}x{h} ({w * h} cells)")

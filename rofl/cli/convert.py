@@ -42,14 +42,11 @@ def convert(source: str, target: str) -> None:
     them.  A colour puzzle cannot be written to a black-and-white format
     (.nin, .notmine): that is an error and OUT is left untouched.
     """
-    from rofl.errors import FormatError, RoflError, UsageError
-    from rofl.formats import _WRITERS, read_puzzle, write_puzzle
+    from rofl.errors import FormatError, RoflError
+    from rofl.formats import read_puzzle, write_puzzle, writer_for
 
+    writer_for(target)
     suffix = Path(target).suffix.lower()
-    if suffix not in _WRITERS:
-        known = ", ".join(sorted(_WRITERS))
-        msg = f"{target}: cannot write puzzles with extension {suffix or '(none)'!r} (known: {known})"
-        raise UsageError(msg)
     puzzle, solution = read_puzzle(source)
     keeps = suffix in _SOLUTION_KEPT and not (suffix == ".non" and puzzle.n_colors > 2)
     derived = False

@@ -7,53 +7,34 @@ from collections.abc import Callable
 import click
 
 from rofl.cli._app import main
+from rofl.cli._files import check_parent
 
 _DITHERS = ("none", "ordered", "floyd-steinberg")
 HINT_CHANGED_PCT = 2.0  # above this share of changed cells, rofl make suggests what could help
 
 
-def _check_directory(path: str, hint: str) -> None:
-    from pathlib import Path
-
-    parent = Path(path).parent
-    if not parent.is_dir():
-        msg = f"{path}: the directory {str(parent)!r} does not exist"
-        raise click.BadParameter(msg, param_hint=hint)
-
-
 def _check_output(path: str) -> None:
     """Refuse an output extension no writer handles, or a missing directory, before doing any work."""
-    import importlib.util
-    from pathlib import Path
+    from rofl.formats import writer_for
 
-    _check_directory(path, "'-o' / '--output'")
-
-    from rofl.formats import _WRITERS
-
-    suffix = Path(path).suffix.lower()
-    module = _WRITERS.get(suffix)
-    if module is None:
-        known = ", ".join(sorted(_WRITERS))
-        msg = f"cannot write puzzles with extension {suffix or '(none)'!r} (known: {known})"
-        raise click.BadParameter(msg, param_hint="'-o' / '--output'")
-    if importlib.util.find_spec(module) is None:
-        msg = f"this version of rofl has no {suffix} writer yet; use .json"
-        raise click.BadParameter(msg, param_hint="'-o' / '--output'")
+    _check_file(path, "'-o' / '--output'", writer_for)
 
 
 def _check_png(path: str | None, hint: str) -> None:
-    if path is None:
-        return
+    _check_file(path, hint, _picture_name)
+
+
+def _picture_name(path: str) -> None:
     from pathlib import Path
 
-    _check_directory(path, hint)
-
     from PIL import Image
+
+    from rofl.errors import UsageError
 
     Image.init()
     if Path(path).suffix.lower() not in Image.EXTENSION:
         msg = f"{path}: not a picture file name Pillow can write (use .png)"
-        raise click.BadParameter(msg, param_hint=hint)
+        raise UsageError(msg)
 
 
 def _check_sheet(path: str | None) -> None:
@@ -72,12 +53,12 @@ def _check_file(path: str | None, hint: str, check_name: Callable[[str], object]
     """Refuse a missing directory or a name ``check_name`` refuses, before any work."""
     if path is None:
         return
-    from rofl.errors import UsageError
+    from rofl.errors import RoflError
 
-    _check_directory(path, hint)
     try:
+        check_parent(path)
         check_name(path)
-    except UsageError as exc:
+    except RoflError as exc:
         raise click.BadParameter(str(exc), param_hint=hint) from None
 
 
@@ -259,8 +240,6 @@ def make(
 
         _save(compare_image(result), compare)
     if sheet:
-        from pathlib import Path
-
         from rofl._io import atomic_write
         from rofl.render.sheet import sheet_bytes
 

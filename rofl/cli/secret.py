@@ -64,7 +64,7 @@ def hide(text: str | None, output: str | None, sheet: str | None, cipher: bool) 
     ASCII only.  This hides the text, it does not encrypt it: whoever solves
     the puzzle reads it.
     """
-    from rofl.formats import _WRITERS, write_puzzle
+    from rofl.formats import write_puzzle, writer_for
     from rofl.render.sheet import check_sheet_path
     from rofl.secret import check_text
     from rofl.secret import hide as hide_text
@@ -72,10 +72,8 @@ def hide(text: str | None, output: str | None, sheet: str | None, cipher: bool) 
     if not (output or sheet or cipher):
         msg = "nothing to write: give -o FILE, --sheet FILE or --cipher"
         raise UsageError(msg)
-    if output and Path(output).suffix.lower() not in _WRITERS:
-        known = ", ".join(sorted(_WRITERS))
-        msg = f"{output}: cannot write puzzles with extension {Path(output).suffix!r} (known: {known})"
-        raise FormatError(msg)
+    if output:
+        writer_for(output)
     if sheet:
         check_sheet_path(sheet)
     if text is None:

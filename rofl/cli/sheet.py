@@ -2,25 +2,10 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import click
 
 from rofl.cli._app import main
-
-
-def _read(file: str):
-    """(puzzle, stored solution or None, CRC-32 or None) of a puzzle file of any format."""
-    from rofl._io import read_capped
-    from rofl.formats import MAX_FILE_BYTES, read_puzzle
-    from rofl.formats import rofl as codec
-
-    data = read_capped(file, MAX_FILE_BYTES)
-    if data.startswith(codec.MAGIC) or Path(file).suffix.lower() == codec.EXTENSION:
-        info = codec.parse(data, where=file)
-        return info.puzzle, None, info.crc32
-    puzzle, solution = read_puzzle(file)
-    return puzzle, solution, None
+from rofl.cli._files import check_parent, load_puzzle
 
 
 @main.command()
@@ -58,15 +43,11 @@ def sheet(puzzle_file: str, output: str, solution: bool, cell: int | None, title
     or none found in time is an error and nothing is written.
     """
     from rofl._io import atomic_write
-    from rofl.errors import UsageError
     from rofl.render.sheet import check_sheet_path, sheet_bytes
 
     suffix = check_sheet_path(output)
-    parent = Path(output).parent
-    if not parent.is_dir():
-        msg = f"{output}: the directory {str(parent)!r} does not exist"
-        raise UsageError(msg)
-    puzzle, stored, crc = _read(puzzle_file)
+    check_parent(output)
+    puzzle, stored, crc, _, _ = load_puzzle(puzzle_file)
     grid = None
     if solution:
         if stored is not None:

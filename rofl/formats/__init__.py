@@ -93,7 +93,13 @@ def read_puzzle(path: str | Path):
     from rofl._io import read_capped
 
     path = Path(path)
-    data = read_capped(path, MAX_FILE_BYTES)
+    return read_puzzle_data(read_capped(path, MAX_FILE_BYTES), path)
+
+
+def read_puzzle_data(data: bytes, path: str | Path):
+    """:func:`read_puzzle` of the bytes ``data`` already read from ``path``
+    (whose name picks the format when the bytes do not)."""
+    path = Path(path)
     module = _reader(data, path.suffix.lower())
     if module is None:
         known = ", ".join(sorted(_BY_SUFFIX))
@@ -134,10 +140,22 @@ def write_puzzle(path: str | Path, puzzle, solution=None, *, private: bool = Fal
     """
     from rofl._io import atomic_write
 
-    path = Path(path)
-    module = _WRITERS.get(path.suffix.lower())
+    module = writer_for(path)
+    atomic_write(path, importlib.import_module(module).write_bytes(puzzle, solution), private=private)
+
+
+def writer_for(path: str | Path) -> str:
+    """The module that writes puzzles under ``path``'s extension.
+
+    Raises
+    ------
+    FormatError
+        An extension no writer handles (the message lists the known ones).
+    """
+    suffix = Path(path).suffix.lower()
+    module = _WRITERS.get(suffix)
     if module is None:
         known = ", ".join(sorted(_WRITERS))
-        msg = f"{path}: cannot write puzzles with extension {path.suffix!r} (known: {known})"
+        msg = f"{path}: cannot write puzzles with extension {suffix or '(none)'!r} (known: {known})"
         raise FormatError(msg)
-    atomic_write(path, importlib.import_module(module).write_bytes(puzzle, solution), private=private)
+    return module

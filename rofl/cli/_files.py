@@ -1,0 +1,47 @@
+"""Reading and writing checks the commands share."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, NamedTuple
+
+if TYPE_CHECKING:  # pragma: no cover
+    import numpy as np
+
+    from rofl.formats.rofl import RoflFile
+    from rofl.puzzle import Puzzle
+
+
+class Loaded(NamedTuple):
+    """A puzzle file as the commands need it."""
+
+    puzzle: Puzzle
+    solution: np.ndarray | None  # the picture the file stores (never for ROFL)
+    crc32: int | None  # the CRC-32 a ROFL file stores for its picture
+    rofl: RoflFile | None  # the parsed ROFL file (chunks, form), None for other formats
+    description: str  # size and format, e.g. "201 bytes, extended form, version 1"
+
+
+def load_puzzle(file: str) -> Loaded:
+    """Read a ROFL file (keeping what only ROFL stores) or any other puzzle format, reading it once."""
+    from rofl._io import read_capped
+    from rofl.formats import MAX_FILE_BYTES, format_name, read_puzzle_data
+    from rofl.formats import rofl as codec
+
+    data = read_capped(file, MAX_FILE_BYTES)
+    if data.startswith(codec.MAGIC) or Path(file).suffix.lower() == codec.EXTENSION:
+        info = codec.parse(data, where=file)
+        version = f", version {info.version}" if info.version is not None else ""
+        return Loaded(info.puzzle, None, info.crc32, info, f"{info.size} bytes, {info.form} form{version}")
+    puzzle, solution = read_puzzle_data(data, file)
+    return Loaded(puzzle, solution, None, None, f"{len(data)} bytes, {format_name(data, file)}, not ROFL")
+
+
+def check_parent(path: str) -> None:
+    """Refuse to write ``path`` when its directory does not exist (before any work is done)."""
+    from rofl.errors import UsageError
+
+    parent = Path(path).parent
+    if not parent.is_dir():
+        msg = f"{path}: the directory {str(parent)!r} does not exist"
+        raise UsageError(msg)
