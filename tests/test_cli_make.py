@@ -81,6 +81,7 @@ def _one_line_error(r, *words):
         (["--palette", "#fff,#000", "-c", "3"], ["contradicts"]),
         (["--background", "#123456"], ["white or black"]),
         (["-c", "3", "--threshold", "100"], ["--threshold"]),
+        (["--palette", "#fff,#000,#f00", "--threshold", "100"], ["--threshold", "3 colours"]),
         (["--threshold", "300"], ["--threshold"]),
         (["--preview", "x.nope"], ["--preview"]),
         (["--effort", "-1"], ["--effort"]),

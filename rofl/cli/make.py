@@ -187,8 +187,8 @@ def make(
     if n_colors > 2 and suffix in BLACK_WHITE_ONLY:
         msg = f"the {suffix} format holds black-and-white puzzles only, not {n_colors} colours"
         raise click.BadParameter(msg, param_hint="'-o' / '--output'")
-    if threshold is not None and (colors or 2) != 2:
-        msg = "--threshold only applies to black-and-white puzzles (--colors 2)"
+    if threshold is not None and n_colors != 2:
+        msg = f"--threshold only applies to black-and-white puzzles, not {n_colors} colours"
         raise click.UsageError(msg)
 
     bars = _StageBars(tqdm, quiet)
