@@ -9,8 +9,8 @@ import pytest
 from clirun import one_error_line, run
 from places import CORPUS
 
-from rofl.formats import FORMAT_NAMES, _reader, read_puzzle, write_puzzle
 from rofl.formats import corpus as corpus_json
+from rofl.formats import format_name, read_puzzle, write_puzzle
 from rofl.formats import rofl as codec
 from rofl.puzzle import Palette, Puzzle
 
@@ -87,7 +87,7 @@ def test_colour_to_non_and_back(tmp_path):
     target = tmp_path / "flag.non"
     result = run("convert", source, target)
     assert result.exit_code == 0, result.output
-    kept = "solution not kept (.non holds the goal of black-and-white puzzles only)"
+    kept = "solution not kept (.non holds the solutions of black-and-white puzzles only)"
     assert result.output == f"{target}: 3x2, 3 colours, {kept}\n"
     text = target.read_text()
     assert "color black 000000 X\ncolor red FF0000 #\n" in text and "goal" not in text
@@ -160,7 +160,7 @@ def test_samples_through_solve_and_info():
         result = run("info", DATA / name, "--no-solve")
         assert result.exit_code == 0, result.output
         assert f"file: {DATA / name} ({(DATA / name).stat().st_size} bytes, " in result.output
-        assert f"{FORMAT_NAMES[_reader((DATA / name).read_bytes(), Path(name).suffix)]}, not ROFL)" in result.output
+        assert f"{format_name((DATA / name).read_bytes(), name)}, not ROFL)" in result.output
     result = run("solve", DATA / "house.g", "--no-color")
     assert result.exit_code == 0, result.output
     assert result.output.startswith("...#...\n..###..\n")

@@ -2,21 +2,9 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import click
 
 from rofl.cli._app import main
-
-# What each writer does with a solution it is given (the README lists the same).
-# .non keeps a goal for black-and-white puzzles only (Nonny's colour files have none).
-_SOLUTION_KEPT = {
-    ".json": "solution kept",
-    ".xml": "solution kept (goal)",
-    ".non": "solution kept (goal)",
-    ".notmine": "solution kept",
-    ".rofl": "solution kept as its CRC-32",
-}
 
 
 @main.command(short_help="Convert a puzzle file into another format.")
@@ -45,12 +33,11 @@ def convert(source: str, target: str) -> None:
     from rofl.errors import FormatError, RoflError
     from rofl.formats import read_puzzle, write_puzzle, writer_for
 
-    writer_for(target)
-    suffix = Path(target).suffix.lower()
+    fmt = writer_for(target)
     puzzle, solution = read_puzzle(source)
-    keeps = suffix in _SOLUTION_KEPT and not (suffix == ".non" and puzzle.n_colors > 2)
+    keeps = fmt.keeps_solution(puzzle)
     derived = False
-    if solution is None and keeps and suffix != ".rofl":
+    if solution is None and keeps and fmt.picture:
         # Files of these formats usually carry the picture: add it when line
         # logic finds it (then it is the puzzle's only solution).
         from rofl.solver import solve
@@ -64,12 +51,12 @@ def convert(source: str, target: str) -> None:
         msg = f"cannot convert {source} to {target}: {exc}"
         raise FormatError(msg) from None
     if not keeps:
-        holds = "the goal of black-and-white puzzles only" if suffix == ".non" else "clues only"
-        kept = f"solution not kept ({suffix} holds {holds})"
+        holds = "the solutions of black-and-white puzzles only" if fmt.solution else "clues only"
+        kept = f"solution not kept ({fmt.extension} holds {holds})"
     elif solution is None:
         kept = "no solution in the input, and line logic does not find one"
     elif derived:
         kept = "solution added (line logic finds it)"
     else:
-        kept = _SOLUTION_KEPT[suffix]
+        kept = fmt.solution
     click.echo(f"{target}: {puzzle.width}x{puzzle.height}, {puzzle.n_colors} colours, {kept}")

@@ -167,7 +167,7 @@ def make(
 
     from tqdm import tqdm
 
-    from rofl.formats import BLACK_WHITE_ONLY, write_puzzle
+    from rofl.formats import write_puzzle, writer_for
     from rofl.maker import make as make_puzzle
 
     _check_output(output)
@@ -183,9 +183,8 @@ def make(
         if colors is not None and n_colors != colors:
             msg = f"--colors {colors} contradicts the {n_colors} colours of --palette"
             raise click.UsageError(msg)
-    suffix = Path(output).suffix.lower()
-    if n_colors > 2 and suffix in BLACK_WHITE_ONLY:
-        msg = f"the {suffix} format holds black-and-white puzzles only, not {n_colors} colours"
+    if n_colors > 2 and not writer_for(output).colour:
+        msg = f"the {Path(output).suffix.lower()} format holds black-and-white puzzles only, not {n_colors} colours"
         raise click.BadParameter(msg, param_hint="'-o' / '--output'")
     if threshold is not None and n_colors != 2:
         msg = f"--threshold only applies to black-and-white puzzles, not {n_colors} colours"

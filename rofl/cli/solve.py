@@ -174,9 +174,9 @@ def _line_only(puzzle, use_color: bool) -> None:
 
 def _write_solution(path: Path, puzzle, grid) -> None:
     """Write ``grid`` as a picture (one pixel per cell) or, for a puzzle extension, as a puzzle file."""
-    from rofl.formats import _WRITERS, write_puzzle
+    from rofl.formats import is_puzzle_path, write_puzzle
 
-    if path.suffix.lower() in _WRITERS:
+    if is_puzzle_path(path):
         write_puzzle(path, puzzle, grid)
         return
     import numpy as np

@@ -7,6 +7,7 @@ by the file's first bytes, then by its extension.
 from __future__ import annotations
 
 import importlib
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -16,9 +17,63 @@ from rofl.errors import FormatError
 #: Largest puzzle file any reader accepts.
 MAX_FILE_BYTES = 64 * 1024 * 1024
 
+
+@dataclass(frozen=True)
+class Format:
+    """What rofl knows of one puzzle file format: its module has
+    ``read_bytes(data, where=...) -> (Puzzle, solution | None)`` and
+    ``write_bytes(puzzle, solution=None) -> bytes``.
+
+    Attributes
+    ----------
+    name : str
+        What the format is called in messages and reports.
+    module : str
+    extension : str
+        The extension that names it (lower case, with the dot).
+    colour : bool
+        Whether it holds colour puzzles, not only black-and-white ones.
+    solution : str
+        What its writer does with a solution it is given ("" when it writes
+        clues only), in the words ``rofl convert`` reports.
+    colour_solution : bool
+        Whether that also holds for colour puzzles (Nonny's colour ``.non``
+        files have no goal).
+    picture : bool
+        Whether the solution is stored as the picture itself (ROFL stores a
+        checksum of it).
+    """
+
+    name: str
+    module: str
+    extension: str
+    colour: bool
+    solution: str
+    colour_solution: bool = True
+    picture: bool = True
+
+    def keeps_solution(self, puzzle) -> bool:
+        """Whether a solution of ``puzzle`` written in this format is kept."""
+        return bool(self.solution) and (self.colour_solution or puzzle.n_colors <= 2)
+
+
+#: Every format rofl reads and writes, one per extension.
+FORMATS: tuple[Format, ...] = (
+    Format("ROFL", "rofl.formats.rofl", ".rofl", True, "solution kept as its CRC-32", picture=False),
+    Format("corpus JSON", "rofl.formats.corpus", ".json", True, "solution kept"),
+    Format("NotMine cipher", "rofl.formats.notmine", ".notmine", False, "solution kept"),
+    Format("webpbn XML", "rofl.formats.webpbn", ".xml", True, "solution kept (goal)"),
+    Format("Simpson .non", "rofl.formats.non", ".non", True, "solution kept (goal)", colour_solution=False),
+    Format("Wilk .nin", "rofl.formats.nin", ".nin", False, ""),
+    Format("Olsak .g", "rofl.formats.olsak", ".g", True, ""),
+)
+_BY_EXTENSION: dict[str, Format] = {f.extension: f for f in FORMATS}
+_BY_MODULE: dict[str, Format] = {f.module: f for f in FORMATS}
+
 # A file is recognised by its first bytes (text formats after a byte-order
-# mark and white space), then by its extension; module.read_bytes(data,
-# where=...) -> (Puzzle, solution | None).
+# mark and white space), then by its extension.  The .non, .nin and .g
+# formats have no signature (pbnsolve cannot sniff them either): only their
+# extension names them.
 _BY_MAGIC: list[tuple[bytes, str]] = [
     (b"ROFL", "rofl.formats.rofl"),
 ]
@@ -27,29 +82,7 @@ _BY_TEXT_START: list[tuple[bytes, str]] = [
     (b"<?xml", "rofl.formats.webpbn"),
     (b"<puzzleset", "rofl.formats.webpbn"),
 ]
-# The .non, .nin and .g formats have no signature (pbnsolve cannot sniff
-# them either): only their extension names them.
-_BY_SUFFIX: dict[str, str] = {
-    ".json": "rofl.formats.corpus",
-    ".rofl": "rofl.formats.rofl",
-    ".notmine": "rofl.formats.notmine",
-    ".xml": "rofl.formats.webpbn",
-    ".non": "rofl.formats.non",
-    ".nin": "rofl.formats.nin",
-    ".g": "rofl.formats.olsak",
-}
 _BOM_AND_SPACE = b"\xef\xbb\xbf \t\r\n"
-
-#: What each reader's format is called in messages and reports.
-FORMAT_NAMES: dict[str, str] = {
-    "rofl.formats.rofl": "ROFL",
-    "rofl.formats.corpus": "corpus JSON",
-    "rofl.formats.notmine": "NotMine cipher",
-    "rofl.formats.webpbn": "webpbn XML",
-    "rofl.formats.non": "Simpson .non",
-    "rofl.formats.nin": "Wilk .nin",
-    "rofl.formats.olsak": "Olsak .g",
-}
 
 
 def _reader(data: bytes, suffix: str) -> str | None:
@@ -61,8 +94,8 @@ def _reader(data: bytes, suffix: str) -> str | None:
     for start, name in _BY_TEXT_START:
         if head.startswith(start):
             return name
-    if suffix in _BY_SUFFIX:
-        return _BY_SUFFIX[suffix]
+    if suffix in _BY_EXTENSION:
+        return _BY_EXTENSION[suffix].module
     if head.startswith(b"{"):
         return "rofl.formats.corpus"
     return None
@@ -71,7 +104,7 @@ def _reader(data: bytes, suffix: str) -> str | None:
 def format_name(data: bytes, path: str | Path) -> str | None:
     """The name of the format ``data`` (read from ``path``) would be read as, or None."""
     module = _reader(data, Path(path).suffix.lower())
-    return None if module is None else FORMAT_NAMES[module]
+    return None if module is None else _BY_MODULE[module].name
 
 
 def read_puzzle(path: str | Path):
@@ -102,29 +135,13 @@ def read_puzzle_data(data: bytes, path: str | Path):
     path = Path(path)
     module = _reader(data, path.suffix.lower())
     if module is None:
-        known = ", ".join(sorted(_BY_SUFFIX))
+        known = ", ".join(sorted(_BY_EXTENSION))
         msg = f"{path}: unknown puzzle format (known extensions: {known})"
         raise FormatError(msg)
     puzzle, solution = importlib.import_module(module).read_bytes(data, where=str(path))
     if solution is not None:
         solution = np.asarray(solution, dtype=np.uint8)
     return puzzle, solution
-
-
-# extension -> module exposing write_bytes(puzzle, solution=None) -> bytes
-_WRITERS: dict[str, str] = {
-    ".json": "rofl.formats.corpus",
-    ".rofl": "rofl.formats.rofl",
-    ".notmine": "rofl.formats.notmine",
-    ".xml": "rofl.formats.webpbn",
-    ".non": "rofl.formats.non",
-    ".nin": "rofl.formats.nin",
-    ".g": "rofl.formats.olsak",
-}
-
-
-#: Writers that hold black-and-white puzzles only.
-BLACK_WHITE_ONLY = frozenset({".nin", ".notmine"})
 
 
 def write_puzzle(path: str | Path, puzzle, solution=None, *, private: bool = False) -> None:
@@ -140,12 +157,12 @@ def write_puzzle(path: str | Path, puzzle, solution=None, *, private: bool = Fal
     """
     from rofl._io import atomic_write
 
-    module = writer_for(path)
-    atomic_write(path, importlib.import_module(module).write_bytes(puzzle, solution), private=private)
+    fmt = writer_for(path)
+    atomic_write(path, importlib.import_module(fmt.module).write_bytes(puzzle, solution), private=private)
 
 
-def writer_for(path: str | Path) -> str:
-    """The module that writes puzzles under ``path``'s extension.
+def writer_for(path: str | Path) -> Format:
+    """The format of puzzles written under ``path``'s extension.
 
     Raises
     ------
@@ -153,9 +170,14 @@ def writer_for(path: str | Path) -> str:
         An extension no writer handles (the message lists the known ones).
     """
     suffix = Path(path).suffix.lower()
-    module = _WRITERS.get(suffix)
-    if module is None:
-        known = ", ".join(sorted(_WRITERS))
+    fmt = _BY_EXTENSION.get(suffix)
+    if fmt is None:
+        known = ", ".join(sorted(_BY_EXTENSION))
         msg = f"{path}: cannot write puzzles with extension {suffix or '(none)'!r} (known: {known})"
         raise FormatError(msg)
-    return module
+    return fmt
+
+
+def is_puzzle_path(path: str | Path) -> bool:
+    """Whether ``path``'s extension names a puzzle format (rather than a picture)."""
+    return Path(path).suffix.lower() in _BY_EXTENSION

@@ -1,0 +1,44 @@
+"""The table of formats (rofl.formats.FORMATS) says what every writer does."""
+
+from __future__ import annotations
+
+import importlib
+
+import numpy as np
+import pytest
+
+from rofl.errors import FormatError
+from rofl.formats import FORMATS, format_name, is_puzzle_path, read_puzzle_data, writer_for
+from rofl.puzzle import Palette, Puzzle
+
+BW = np.array([[1, 0, 1], [0, 1, 1]], dtype=np.uint8)
+COLOUR = np.array([[1, 2, 0], [2, 2, 1]], dtype=np.uint8)
+PALETTES = {2: Palette(["#ffffff", "#000000"]), 3: Palette(["#ffffff", "#000000", "#c80000"])}
+
+
+@pytest.mark.parametrize("fmt", FORMATS, ids=lambda f: f.extension)
+@pytest.mark.parametrize("grid", [BW, COLOUR], ids=["bw", "colour"])
+def test_writer_does_what_the_table_says(fmt, grid):
+    n_colors = int(grid.max()) + 1
+    puzzle = Puzzle.from_grid(grid, PALETTES[n_colors])
+    module = importlib.import_module(fmt.module)
+    assert getattr(module, "EXTENSION", fmt.extension) == fmt.extension
+    assert writer_for(f"x{fmt.extension.upper()}") is fmt
+    if n_colors > 2 and not fmt.colour:
+        with pytest.raises(FormatError):
+            module.write_bytes(puzzle, grid)
+        return
+    data = module.write_bytes(puzzle, grid)
+    assert format_name(data, f"x{fmt.extension}") == fmt.name
+    back, solution = read_puzzle_data(data, f"x{fmt.extension}")
+    assert back.rows == puzzle.rows and back.cols == puzzle.cols
+    kept = solution is not None
+    assert kept == (fmt.keeps_solution(puzzle) and fmt.picture)
+    if kept:
+        assert (solution == grid).all()
+
+
+def test_one_format_per_extension_and_puzzle_paths():
+    assert len({f.extension for f in FORMATS}) == len(FORMATS)
+    assert all(is_puzzle_path(f"a/b{f.extension}") for f in FORMATS)
+    assert not is_puzzle_path("a/b.png") and not is_puzzle_path("a/b")
