@@ -27,7 +27,7 @@ from places import CORPUS
 from rofl.formats import read_puzzle, write_puzzle
 from rofl.puzzle import Palette, Puzzle
 from rofl.render.page import _asset, page_data, puzzle_page
-from rofl.solver import solve_line
+from rofl.solver import solve, solve_line
 
 CORPUS_FILES = sorted(CORPUS.glob("*/*.json"))
 PAGE_JS = Path(__file__).resolve().parents[1] / "rofl" / "render" / "page.js"
@@ -651,6 +651,14 @@ def forced_states(view, masks) -> list[tuple[int, int]]:
 
 def py_hint(puzzle: Puzzle, shown: np.ndarray) -> dict | None:
     """The page's hint, from its definition, with rofl's line solver."""
+    best = py_hint_whole_cells(puzzle, shown)
+    if best is None and puzzle.n_colors > 2:
+        return py_deep_hint(puzzle, shown)
+    return best
+
+
+def py_hint_whole_cells(puzzle: Puzzle, shown: np.ndarray) -> dict | None:
+    """py_hint without the reasoning over colours ruled out (deepHint)."""
     best = None
     for kind, index, view, clue, flat in player_lines_of(puzzle, shown):
         got = solve_line(np.array(player_masks(view, puzzle.n_colors)), clue)
@@ -660,6 +668,58 @@ def py_hint(puzzle: Puzzle, shown: np.ndarray) -> dict | None:
         if forced and (best is None or len(forced) > len(best["cells"])):
             best = {"line": {"kind": kind, "index": index}, "cells": forced}
     return best
+
+
+def py_deep_hint(puzzle: Puzzle, shown: np.ndarray) -> dict | None:
+    """The page's deepHint, from its definition: masks narrowed line by line
+    from a queue, with rofl's line solver."""
+    h, w = shown.shape
+    flat = np.asarray(shown, dtype=np.int64).reshape(-1)
+    masks = np.array(player_masks(flat, puzzle.n_colors), dtype=np.int64)
+    narrowed_by: list[list[int]] = [[] for _ in range(h * w)]
+    lines = [(puzzle.rows[r], [r * w + c for c in range(w)]) for r in range(h)]
+    lines += [(puzzle.cols[c], [r * w + c for r in range(h)]) for c in range(w)]
+
+    def named(line: int) -> dict:
+        return {"kind": "row", "index": line} if line < h else {"kind": "column", "index": line - h}
+
+    queue = list(range(h + w))
+    queued = set(queue)
+    while queue:
+        line = queue.pop(0)
+        queued.discard(line)
+        clue, idx = lines[line]
+        got = solve_line(masks[idx], clue)
+        if got is None:
+            return {"contradiction": named(line)}
+        using = {other for cell in idx for other in narrowed_by[cell] if other != line}
+        decided = []
+        for cell, new in zip(idx, (int(v) for v in got), strict=True):
+            if new == masks[cell]:
+                continue
+            masks[cell] = new
+            narrowed_by[cell].append(line)
+            if flat[cell] == 0 and new & (new - 1) == 0:
+                decided.append([cell, -1 if new == 1 else new.bit_length() - 1])
+            crossing = h + cell % w if line < h else cell // w
+            if crossing not in queued:
+                queued.add(crossing)
+                queue.append(crossing)
+        if decided:
+            return {"line": named(line), "cells": decided, "using": [named(o) for o in sorted(using)]}
+    return None
+
+
+def masks_fixpoint(puzzle: Puzzle, shown: np.ndarray) -> tuple[str, np.ndarray]:
+    """What line logic over what each cell can still be (rofl's solver, as the
+    hints reason in colour) decides from a player's marks, as a player's grid."""
+    from rofl.solver import LineSolver, masks_to_grid
+
+    start = np.array(player_masks(np.asarray(shown).reshape(-1), puzzle.n_colors), dtype=np.int64)
+    result = LineSolver(cache_mb=0).solve(puzzle, start=start.reshape(shown.shape))
+    single = (result.masks & (result.masks - 1)) == 0
+    grid = masks_to_grid(result.masks).astype(np.int64)
+    return result.status, np.where(single, np.where(grid == 0, -1, grid), 0)
 
 
 def py_fixpoint(puzzle: Puzzle, shown: np.ndarray) -> tuple[str, np.ndarray]:
@@ -785,8 +845,12 @@ def test_hint_is_the_reference_step(js, case, data):
     answer = js.call("hint", page_data(puzzle, "t"), player_view(shown))
     assert answer == py_hint(puzzle, shown)
     if answer is not None and "contradiction" in answer:
+        # the line cannot be completed from the marks, or from what line logic
+        # rules out of its cells (then the marks have no completion at all)
         line, clue = named_line(puzzle, shown, answer["contradiction"])
-        assert not py_fits_long(line, clue, len(palette))
+        assert not py_fits_long(line, clue, len(palette)) or masks_fixpoint(puzzle, shown)[0] == "contradiction"
+    if answer is not None and "using" in answer:
+        assert len(palette) > 2 and py_hint_whole_cells(puzzle, shown) is None
 
 
 @given(grids(), st.data())
@@ -794,17 +858,20 @@ def test_hint_is_the_reference_step(js, case, data):
 def test_hints_from_right_marks_are_right(js, case, data):
     # marks that agree with a picture: every hinted cell agrees with it too
     # (the picture is one completion of each line), and no line is ever
-    # called impossible; the hints end where line logic ends, in any order
+    # called impossible; the hints end where rofl's line logic ends (which
+    # rules colours out of cells), in any order
     palette, grid = case
     puzzle = Puzzle.from_grid(grid, palette)
     truth = truth_states(grid)
     shown = np.where(data.draw(arrays(bool, grid.shape), label="shown"), truth, 0)
     answer, reached, _ = follow_hints(js, puzzle, shown, truth)
     assert answer is None
-    status, fixpoint = py_fixpoint(puzzle, shown)
+    status, fixpoint = masks_fixpoint(puzzle, shown)
     np.testing.assert_array_equal(reached, fixpoint)
     assert status != "contradiction"
     if palette is BW:  # deciding a cell is all that line logic can do in black and white
+        assert py_fixpoint(puzzle, shown)[0] == status
+        np.testing.assert_array_equal(py_fixpoint(puzzle, shown)[1], reached)
         line_status, masks = propagate(puzzle, np.array([player_masks(r, 2) for r in shown]))
         assert line_status == status
         np.testing.assert_array_equal(np.where(masks == 3, 0, np.where(masks == 1, -1, 1)), reached)
@@ -833,6 +900,38 @@ STUCK = np.array(
     [[1, 1, 0, 1, 0], [1, 0, 1, 1, 1], [0, 0, 0, 0, 1], [0, 1, 1, 1, 0], [1, 0, 0, 0, 1]],
     np.uint8,
 )
+
+
+# three colours, unique and solved by rofl's line logic, but no line decides
+# a whole cell from nothing: the lines must first rule colours out of cells
+RULED_OUT = np.array(
+    [[1, 0, 0, 2, 1, 2], [2, 1, 0, 1, 2, 0], [0, 0, 1, 1, 1, 0], [0, 0, 1, 0, 0, 0], [2, 0, 0, 0, 2, 2]],
+    np.uint8,
+)
+THREE = Palette(["#ffffff", "#000000", "#d03030"])
+
+
+def test_colour_hints_use_the_colours_lines_rule_out(js):
+    puzzle = Puzzle.from_grid(RULED_OUT, THREE)
+    empty = np.zeros(RULED_OUT.shape, np.int64)
+    assert solve(puzzle).status == "solved"  # the premise
+    assert py_hint_whole_cells(puzzle, empty) is None and py_fixpoint(puzzle, empty)[0] == "stalled"
+    first = js.call("hint", page_data(puzzle, "t"), player_view(empty))
+    assert first == py_deep_hint(puzzle, empty)
+    assert first["cells"] and first["using"]  # the lines that ruled colours out of its cells
+    assert first["line"] not in first["using"]
+    answer, reached, steps = follow_hints(js, puzzle, empty, truth_states(RULED_OUT))
+    assert answer is None and steps >= 2
+    np.testing.assert_array_equal(reached, truth_states(RULED_OUT))
+    # a wrong mark that every single line accepts: the reasoning over colours finds it
+    for r, c in np.ndindex(RULED_OUT.shape):
+        for wrong in (-1, 1, 2):
+            start = empty.copy()
+            start[r, c] = wrong
+            if wrong == truth_states(RULED_OUT)[r, c] or py_hint_whole_cells(puzzle, start) is not None:
+                continue
+            got = js.call("hint", page_data(puzzle, "t"), player_view(start))
+            assert got == py_deep_hint(puzzle, start)
 
 
 @pytest.mark.parametrize(("grid", "palette"), [(BOAT, BW), (BOAT_COLOURS, COLOURS)], ids=["bw", "colour"])
@@ -873,7 +972,7 @@ def test_a_wrong_mark_ends_in_a_contradiction_or_a_stall(js, grid, palette):
     # solution and no grid holding a wrong mark can ever be solved.  Hints
     # may fill more wrong cells (they follow from the mark), but they end
     # in a line that cannot be completed (named, never the cell), or in a
-    # stall: exactly where the reference ends.
+    # stall: exactly where rofl's line logic from the same marks ends.
     puzzle = Puzzle.from_grid(grid, palette)
     truth = truth_states(grid)
     spec = page_data(puzzle, "t")
@@ -886,15 +985,14 @@ def test_a_wrong_mark_ends_in_a_contradiction_or_a_stall(js, grid, palette):
                 start = np.zeros(grid.shape, np.int64)
                 start[r, c] = wrong
                 answer, reached, _ = follow_hints(js, puzzle, start)
-                status, fixpoint = py_fixpoint(puzzle, start)
+                status, fixpoint = masks_fixpoint(puzzle, start)
                 assert js.call("isSolved", spec, player_view(reached)) is False
                 if answer is None:
                     assert status == "stalled", (r, c, wrong)
                     np.testing.assert_array_equal(reached, fixpoint)
                 else:
                     assert status == "contradiction", (r, c, wrong)
-                    line, clue = named_line(puzzle, reached, answer["contradiction"])
-                    assert not py_fits_long(line, clue, len(palette))
+                    assert answer == py_hint(puzzle, reached)
                 ends[status] += 1
     assert ends["contradiction"] > 0
 
@@ -903,9 +1001,7 @@ def test_a_wrong_mark_ends_in_a_contradiction_or_a_stall(js, grid, palette):
 def test_corpus_hints_agree_with_the_solutions(js):
     # real puzzles up to 25x25: hints from an empty grid fill only right
     # cells, and end where rofl's own line logic ends
-    from rofl.solver import solve
-
-    checked = solved = 0
+    checked = solved = ruled_out = 0
     for path in CORPUS_FILES:
         puzzle, solution = read_puzzle(path)
         if solution is None or puzzle.width * puzzle.height > 625:
@@ -913,11 +1009,13 @@ def test_corpus_hints_agree_with_the_solutions(js):
         empty = np.zeros((puzzle.height, puzzle.width), np.int64)
         answer, reached, _ = follow_hints(js, puzzle, empty, truth_states(solution))
         assert answer is None, path
-        if puzzle.n_colors == 2:
-            assert (solve(puzzle).status == "solved") is bool(np.all(reached != 0)), path
+        assert (solve(puzzle).status == "solved") is bool(np.all(reached != 0)), path
+        np.testing.assert_array_equal(reached, masks_fixpoint(puzzle, empty)[1])
         solved += bool(np.all(reached != 0))
+        # colour puzzles that whole cells alone leave unsolved
+        ruled_out += bool(np.all(reached != 0)) and py_fixpoint(puzzle, empty)[0] == "stalled"
         checked += 1
-    assert checked > 0 and solved > 0
+    assert checked > 0 and solved > 0 and ruled_out > 0
 
 
 def test_page_has_the_hint_buttons():

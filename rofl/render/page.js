@@ -44,12 +44,22 @@
     return true;
   }
 
+  // A cell of a line is a player's state (UNKNOWN, EMPTY or a colour k >= 1)
+  // or, inside the hint's reasoning, the sorted list of states it can still
+  // take (0 for background).
+  function mayBeBackground(s) {
+    return typeof s === "number" ? s <= 0 : s[0] === 0;
+  }
+
+  function mayBe(s, colour) {
+    return typeof s === "number" ? s === UNKNOWN || s === colour : s.indexOf(colour) >= 0;
+  }
+
   /** blocked[i]: how many of the cells [0, i) cannot hold `colour` (painted another colour, or dotted). */
   function blockedCounts(cells, colour) {
     var blocked = new Int32Array(cells.length + 1);
     for (var i = 0; i < cells.length; i++) {
-      var s = cells[i];
-      blocked[i + 1] = blocked[i] + (s === UNKNOWN || s === colour ? 0 : 1);
+      blocked[i + 1] = blocked[i] + (mayBe(cells[i], colour) ? 0 : 1);
     }
     return blocked;
   }
@@ -73,7 +83,7 @@
     var end = new Uint8Array((m + 1) * w);
     var gap = new Uint8Array((m + 1) * w);
     gap[0] = 1;
-    for (i = 0; i < n; i++) gap[i + 1] = gap[i] && cells[i] <= 0 ? 1 : 0;
+    for (i = 0; i < n; i++) gap[i + 1] = gap[i] && mayBeBackground(cells[i]) ? 1 : 0;
     var blockedBy = {};
     for (j = 1; j <= m; j++) {
       var len = clue[j - 1][0];
@@ -86,7 +96,7 @@
         if ((gap[prev + i] || (touches && end[prev + i])) && blocked[i + len] === blocked[i]) end[here + i + len] = 1;
       }
       for (i = 0; i < n; i++) {
-        if ((end[here + i] || gap[here + i]) && cells[i] <= 0) gap[here + i + 1] = 1;
+        if ((end[here + i] || gap[here + i]) && mayBeBackground(cells[i])) gap[here + i + 1] = 1;
       }
     }
     return { end: end, gap: gap, width: w };
@@ -114,6 +124,8 @@
    * 0 for background (a dot or an unknown cell left empty), k >= 1 for
    * colour k.  A marked cell's list is its own state; an unknown cell whose
    * list has a single state is forced.  null when no completion exists.
+   * A cell may also be given as the sorted list of states it can still take
+   * (the hint's reasoning across lines); its answer is part of that list.
    * `nColours` is the palette's length (colours 1 .. nColours - 1), as
    * the puzzle's clues use.
    *
@@ -142,7 +154,7 @@
     }
     var bg = new Uint8Array(n);
     for (i = 0; i < n; i++) {
-      if (cells[i] > 0) continue;
+      if (!mayBeBackground(cells[i])) continue;
       for (j = 0; j <= m && !bg[i]; j++) {
         if ((f.end[j * w + i] || f.gap[j * w + i]) && (startsAt(j, i + 1) || bgAt(j, i + 1))) bg[i] = 1;
       }
@@ -260,8 +272,9 @@
    *     forces the most unknown cells (ties: rows before columns, then the
    *     lower index), with i the cell's index in the flat grid and state
    *     the colour k >= 1 to paint or EMPTY (-1, a dot), in line order;
-   *   else null: no single line decides a new cell (the grid is complete,
-   *     or the puzzle needs reasoning across lines from here).
+   *   else deepHint's answer: no single line decides a cell from the marks
+   *     alone, but lines may rule colours out of cells (only in colour
+   *     puzzles, where a cell has more than two possible states).
    * L is {kind: "row" | "column", index: 0-based}.  The cells follow from
    * the line's clue and the marks already in it, so they are right
    * whenever those marks are.
@@ -303,7 +316,96 @@
       });
       if (!colOk) return { contradiction: { kind: "column", index: c } };
     }
-    return best;
+    if (best !== null || nColours <= 2) return best; // two states: a narrowed cell is decided
+    return deepHint(puzzle, grid);
+  }
+
+  /**
+   * The hint when no line decides a cell from the player's marks alone:
+   * line logic over what each cell can still be, as rofl's solver does it.
+   *
+   * Every cell starts with the states the player's mark allows (all of
+   * them when unknown).  Lines are taken from a queue -- first every row
+   * top to bottom then every column left to right, then each crossing line
+   * of a cell whose list shrank, once at a time -- and each line's cells
+   * are narrowed to lineDeductions.  Returns, for the first line that
+   * leaves an unknown cell a single state,
+   *   {line: L, cells: [[i, state], ...], using: [L, ...]}
+   * with the cells as in hint and `using` the other lines that ruled
+   * states out of this line's cells before (rows first, then by index):
+   * what the player must have worked out to see it.  {contradiction: L}
+   * for the first line with no completion on the way (a mistake in the
+   * marks); null when the reasoning ends with no new cell decided.
+   */
+  function deepHint(puzzle, grid) {
+    var w = puzzle.width;
+    var h = puzzle.height;
+    var nColours = puzzle.palette.length;
+    var every = [];
+    for (var k = 0; k < nColours; k++) every.push(k);
+    var may = new Array(w * h);
+    var by = new Array(w * h); // the lines that narrowed each cell
+    for (var i = 0; i < w * h; i++) {
+      var s = grid[i];
+      may[i] = s === UNKNOWN ? every : [s === EMPTY ? 0 : s];
+      by[i] = null;
+    }
+    var nLines = h + w;
+    var queued = new Uint8Array(nLines).fill(1);
+    var queue = [];
+    for (var q = 0; q < nLines; q++) queue.push(q);
+    function cellsOf(line) {
+      var out = [];
+      if (line < h) for (var c = 0; c < w; c++) out.push(line * w + c);
+      else for (var r = 0; r < h; r++) out.push(r * w + line - h);
+      return out;
+    }
+    function named(line) {
+      return line < h ? { kind: "row", index: line } : { kind: "column", index: line - h };
+    }
+    for (var head = 0; head < queue.length; head++) {
+      var line = queue[head];
+      queued[line] = 0;
+      var idx = cellsOf(line);
+      var possible = lineDeductions(
+        idx.map(function (j) {
+          return may[j];
+        }),
+        line < h ? puzzle.rows[line] : puzzle.cols[line - h],
+        nColours
+      );
+      if (possible === null) return { contradiction: named(line) };
+      var decided = [];
+      var using = {};
+      for (var p = 0; p < idx.length; p++) {
+        var cell = idx[p];
+        if (by[cell] !== null) {
+          by[cell].forEach(function (other) {
+            if (other !== line) using[other] = true;
+          });
+        }
+        if (possible[p].length === may[cell].length) continue;
+        may[cell] = possible[p];
+        (by[cell] || (by[cell] = [])).push(line);
+        if (grid[cell] === UNKNOWN && possible[p].length === 1) {
+          decided.push([cell, possible[p][0] === 0 ? EMPTY : possible[p][0]]);
+        }
+        var crossing = line < h ? h + (cell % w) : Math.floor(cell / w);
+        if (!queued[crossing]) {
+          queued[crossing] = 1;
+          queue.push(crossing);
+        }
+      }
+      if (decided.length) {
+        var lines = Object.keys(using)
+          .map(Number)
+          .sort(function (a, b) {
+            return a - b;
+          });
+        return { line: named(line), cells: decided, using: lines.map(named) };
+      }
+    }
+    return null;
   }
 
   /** FNV-1a, 64 bits, of the UTF-16 code units (ASCII here) of `text`, as 16 hex digits. */
@@ -414,6 +516,7 @@
     isSolved: isSolved,
     lineDeductions: lineDeductions,
     hint: hint,
+    deepHint: deepHint,
     fnv1a64: fnv1a64,
     storageKey: storageKey,
     encodeCells: encodeCells,
@@ -734,6 +837,27 @@
       return (line.kind === "row" ? "Row " : "Column ") + (line.index + 1);
     }
 
+    /** "rows 1, 2 and 5 and column 3": lines named for a message, at most six numbers of each kind. */
+    function lineList(lines) {
+      function and(words) {
+        return words.length <= 1 ? words.join("") : words.slice(0, -1).join(", ") + " and " + words[words.length - 1];
+      }
+      var parts = [];
+      ["row", "column"].forEach(function (kind) {
+        var numbers = lines
+          .filter(function (l) {
+            return l.kind === kind;
+          })
+          .map(function (l) {
+            return String(l.index + 1);
+          });
+        if (!numbers.length) return;
+        if (numbers.length > 6) numbers = numbers.slice(0, 5).concat([numbers.length - 5 + " more"]);
+        parts.push(kind + (numbers.length > 1 ? "s " : " ") + and(numbers));
+      });
+      return parts.join(" and ");
+    }
+
     function lineCells(line) {
       var out = [];
       if (line.kind === "row") for (var c = 0; c < W; c++) out.push(cells[line.index * W + c]);
@@ -744,6 +868,9 @@
     function clearHint() {
       if (!shownHint) return;
       shownHint.head.classList.remove("hint-head");
+      shownHint.using.forEach(function (th) {
+        th.classList.remove("hint-using");
+      });
       shownHint.line.forEach(function (td) {
         td.classList.remove("hint-line");
       });
@@ -764,13 +891,19 @@
       }
       var answer = hint(puzzle, grid);
       if (answer === null) {
-        say("No single row or column gives a new cell: from here the puzzle needs reasoning across lines.");
+        say("Line logic gives no new cell from here: the rest needs reasoning beyond single lines, or a mark is wrong.");
         return;
       }
       var line = answer.line || answer.contradiction;
       var head = line.kind === "row" ? rowHeads[line.index] : colHeads[line.index];
-      shownHint = { answer: answer, head: head, line: lineCells(line), marked: [] };
+      var using = (answer.using || []).map(function (other) {
+        return other.kind === "row" ? rowHeads[other.index] : colHeads[other.index];
+      });
+      shownHint = { answer: answer, head: head, line: lineCells(line), marked: [], using: using };
       head.classList.add("hint-head");
+      using.forEach(function (th) {
+        th.classList.add("hint-using");
+      });
       shownHint.line.forEach(function (td) {
         td.classList.add("hint-line");
       });
@@ -804,9 +937,14 @@
       var parts = [];
       if (fill) parts.push(fill + " to paint");
       if (n - fill) parts.push(n - fill + " empty");
+      var from = " from its clue";
+      if (answer.using) {
+        // colour puzzles: the crossing lines ruled some colours out of its cells first
+        from += " and the colours that " + lineList(answer.using) + " rule out of its cells (outlined)";
+      }
       say(
-        lineName(line) + ": " + n + (n === 1 ? " cell follows" : " cells follow") +
-          " from its clue (" + parts.join(", ") + ") \u2014 press Hint again or Apply to fill " + (n === 1 ? "it." : "them.")
+        lineName(line) + ": " + n + (n === 1 ? " cell follows" : " cells follow") + from +
+          " (" + parts.join(", ") + ") \u2014 press Hint again or Apply to fill " + (n === 1 ? "it." : "them.")
       );
       shownHint.marked[0].scrollIntoView({ block: "nearest", inline: "nearest" });
     }

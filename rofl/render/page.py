@@ -75,9 +75,10 @@ on the grid the arrow keys move, <kbd>Space</kbd> paints, <kbd>.</kbd> marks, <k
 in red with &#x2717;. Check lists the lines that cannot be completed as they stand.</li>
 <li>Hint (<kbd>H</kbd>) shows a row or column whose clue, with the marks already in it, decides more \
 cells: they get a dashed outline and a marker (&#x25cf; paint, &times; empty). Press Hint again, or Apply, \
-to fill them (Undo takes them back). The page does not know the solution: a hint follows from your marks, \
-so after a mistake it names a line that can no longer be completed; when no single line decides anything, \
-it says so. <kbd>Esc</kbd> hides a hint.</li>
+to fill them (Undo takes them back). In colour puzzles a hint may also use the colours that crossing lines \
+rule out of its cells (those lines are outlined). The page does not know the solution: a hint follows from \
+your marks, so after a mistake it names a line that can no longer be completed; when line logic decides \
+nothing more, it says so. <kbd>Esc</kbd> hides a hint.</li>
 <li>Progress and time are kept in this browser (local storage) and come back when the page is opened again.</li>
 </ul>
 </details>
