@@ -135,9 +135,12 @@ def check_writable(puzzle: Puzzle, solution, fmt: str, *, colours: bool) -> np.n
     ``colours=False``: the format holds black-and-white puzzles only.
     """
     if not colours and puzzle.n_colors > 2:
+        from rofl.formats import FORMATS
+
+        others = [f.extension for f in FORMATS if f.colour]
         msg = (
             f"the {fmt} format holds black-and-white puzzles only; this puzzle has "
-            f"{puzzle.n_colors} colours (background included) -- use .xml, .g, .json or .rofl"
+            f"{puzzle.n_colors} colours (background included) -- use {', '.join(others[:-1])} or {others[-1]}"
         )
         raise FormatError(msg)
     if solution is None:
