@@ -690,9 +690,9 @@ def py_deep_hint(puzzle: Puzzle, shown: np.ndarray) -> dict | None:
         queued.discard(line)
         clue, idx = lines[line]
         got = solve_line(masks[idx], clue)
+        using = [named(o) for o in sorted({other for cell in idx for other in narrowed_by[cell] if other != line})]
         if got is None:
-            return {"contradiction": named(line)}
-        using = {other for cell in idx for other in narrowed_by[cell] if other != line}
+            return {"contradiction": named(line), "using": using}
         decided = []
         for cell, new in zip(idx, (int(v) for v in got), strict=True):
             if new == masks[cell]:
@@ -706,7 +706,7 @@ def py_deep_hint(puzzle: Puzzle, shown: np.ndarray) -> dict | None:
                 queued.add(crossing)
                 queue.append(crossing)
         if decided:
-            return {"line": named(line), "cells": decided, "using": [named(o) for o in sorted(using)]}
+            return {"line": named(line), "cells": decided, "using": using}
     return None
 
 
@@ -844,13 +844,16 @@ def test_hint_is_the_reference_step(js, case, data):
     shown = np.where(how == ord("u"), 0, np.where(how == ord("s"), truth, other))
     answer = js.call("hint", page_data(puzzle, "t"), player_view(shown))
     assert answer == py_hint(puzzle, shown)
-    if answer is not None and "contradiction" in answer:
-        # the line cannot be completed from the marks, or from what line logic
-        # rules out of its cells (then the marks have no completion at all)
-        line, clue = named_line(puzzle, shown, answer["contradiction"])
-        assert not py_fits_long(line, clue, len(palette)) or masks_fixpoint(puzzle, shown)[0] == "contradiction"
-    if answer is not None and "using" in answer:
+    if answer is not None and "using" in answer:  # reasoning over colours ruled out
         assert len(palette) > 2 and py_hint_whole_cells(puzzle, shown) is None
+    if answer is not None and "contradiction" in answer:
+        line, clue = named_line(puzzle, shown, answer["contradiction"])
+        if "using" in answer:
+            # the marks have no completion at all, though each line alone has one
+            assert answer["using"] and py_fits_long(line, clue, len(palette))
+            assert masks_fixpoint(puzzle, shown)[0] == "contradiction"
+        else:
+            assert not py_fits_long(line, clue, len(palette))
 
 
 @given(grids(), st.data())
@@ -923,15 +926,32 @@ def test_colour_hints_use_the_colours_lines_rule_out(js):
     answer, reached, steps = follow_hints(js, puzzle, empty, truth_states(RULED_OUT))
     assert answer is None and steps >= 2
     np.testing.assert_array_equal(reached, truth_states(RULED_OUT))
-    # a wrong mark that every single line accepts: the reasoning over colours finds it
+    # a wrong mark: hints build on it and end where the reference ends
     for r, c in np.ndindex(RULED_OUT.shape):
         for wrong in (-1, 1, 2):
+            if wrong == truth_states(RULED_OUT)[r, c]:
+                continue
             start = empty.copy()
             start[r, c] = wrong
-            if wrong == truth_states(RULED_OUT)[r, c] or py_hint_whole_cells(puzzle, start) is not None:
-                continue
-            got = js.call("hint", page_data(puzzle, "t"), player_view(start))
-            assert got == py_deep_hint(puzzle, start)
+            answer, reached, _ = follow_hints(js, puzzle, start)
+            assert answer == py_hint(puzzle, reached)
+            assert masks_fixpoint(puzzle, start)[0] == ("stalled" if answer is None else "contradiction")
+
+
+def test_colour_hints_find_mistakes_only_the_ruled_out_colours_show(js):
+    # every line accepts the wrong dot at (1, 1) on its own, and no line
+    # decides a whole cell; the colours the rows rule out of column 2 show
+    # that it cannot be completed
+    grid = np.array([[0, 0, 2, 0, 2], [2, 1, 0, 0, 0], [0, 0, 2, 2, 0], [2, 2, 0, 0, 1]], np.uint8)
+    puzzle = Puzzle.from_grid(grid, THREE)
+    start = np.zeros(grid.shape, np.int64)
+    start[1, 1] = -1
+    assert py_hint_whole_cells(puzzle, start) is None
+    answer = js.call("hint", page_data(puzzle, "t"), player_view(start))
+    rows = [{"kind": "row", "index": r} for r in (0, 2, 3)]
+    assert answer == {"contradiction": {"kind": "column", "index": 1}, "using": rows} == py_hint(puzzle, start)
+    assert py_fits_long(start[:, 1], puzzle.cols[1], 3)
+    assert masks_fixpoint(puzzle, start)[0] == "contradiction"
 
 
 @pytest.mark.parametrize(("grid", "palette"), [(BOAT, BW), (BOAT_COLOURS, COLOURS)], ids=["bw", "colour"])

@@ -333,9 +333,10 @@
    *   {line: L, cells: [[i, state], ...], using: [L, ...]}
    * with the cells as in hint and `using` the other lines that ruled
    * states out of this line's cells before (rows first, then by index):
-   * what the player must have worked out to see it.  {contradiction: L}
-   * for the first line with no completion on the way (a mistake in the
-   * marks); null when the reasoning ends with no new cell decided.
+   * what the player must have worked out to see it.  {contradiction: L,
+   * using: [L, ...]} for the first line with no completion on the way (a
+   * mistake in the marks: in L or in those lines); null when the reasoning
+   * ends with no new cell decided.
    */
   function deepHint(puzzle, grid) {
     var w = puzzle.width;
@@ -363,6 +364,21 @@
     function named(line) {
       return line < h ? { kind: "row", index: line } : { kind: "column", index: line - h };
     }
+    /** The lines other than `line` that narrowed the cells `idx`, rows first. */
+    function usedBy(idx, line) {
+      var seen = {};
+      idx.forEach(function (cell) {
+        (by[cell] || []).forEach(function (other) {
+          if (other !== line) seen[other] = true;
+        });
+      });
+      return Object.keys(seen)
+        .map(Number)
+        .sort(function (a, b) {
+          return a - b;
+        })
+        .map(named);
+    }
     for (var head = 0; head < queue.length; head++) {
       var line = queue[head];
       queued[line] = 0;
@@ -374,16 +390,10 @@
         line < h ? puzzle.rows[line] : puzzle.cols[line - h],
         nColours
       );
-      if (possible === null) return { contradiction: named(line) };
+      if (possible === null) return { contradiction: named(line), using: usedBy(idx, line) };
       var decided = [];
-      var using = {};
       for (var p = 0; p < idx.length; p++) {
         var cell = idx[p];
-        if (by[cell] !== null) {
-          by[cell].forEach(function (other) {
-            if (other !== line) using[other] = true;
-          });
-        }
         if (possible[p].length === may[cell].length) continue;
         may[cell] = possible[p];
         (by[cell] || (by[cell] = [])).push(line);
@@ -396,14 +406,7 @@
           queue.push(crossing);
         }
       }
-      if (decided.length) {
-        var lines = Object.keys(using)
-          .map(Number)
-          .sort(function (a, b) {
-            return a - b;
-          });
-        return { line: named(line), cells: decided, using: lines.map(named) };
-      }
+      if (decided.length) return { line: named(line), cells: decided, using: usedBy(idx, line) };
     }
     return null;
   }
@@ -916,7 +919,14 @@
           unfitCols[line.index] = true;
           refreshCol(line.index);
         }
-        say(lineName(line) + " cannot be completed as it stands \u2014 check it (Undo steps back).");
+        if (answer.using && answer.using.length) {
+          say(
+            lineName(line) + " cannot be completed with the colours that " + lineList(answer.using) +
+              " rule out of its cells (outlined) \u2014 a mark in these lines is wrong (Undo steps back)."
+          );
+        } else {
+          say(lineName(line) + " cannot be completed as it stands \u2014 check it (Undo steps back).");
+        }
         head.scrollIntoView({ block: "nearest", inline: "nearest" });
         return;
       }
