@@ -2,8 +2,10 @@
 
     PYTHONPATH=. python benchmarks/text_formats.py [--corpus ../shared/corpus]
 
-Every corpus puzzle is written in every format that can hold it (webpbn
-XML, .non, .nin, Olsak .g, plus corpus JSON and ROFL for comparison) and
+Every corpus puzzle is written in every puzzle format of
+``rofl.formats.FORMATS`` that can hold it (corpus JSON, ROFL, webpbn XML,
+.non, .nin, Olsak .g and .mk, .cwd; not the NotMine cipher, which holds a
+picture rather than clues) and
 read back; the round trip must give the same clues (and the same goal
 picture where the format keeps it).  Prints, per format, how many puzzles
 it holds, failures, total bytes, and the total write and read times (best
@@ -13,25 +15,18 @@ of three).  Also times the reader on the largest file of each format.
 from __future__ import annotations
 
 import argparse
+import importlib
 import timeit
 from pathlib import Path
 
 import numpy as np
 
 from rofl.errors import FormatError
+from rofl.formats import FORMATS as TABLE
 from rofl.formats import corpus as corpus_json
-from rofl.formats import nin, non, olsak, webpbn
-from rofl.formats import rofl as codec
 
 ROOT = Path(__file__).resolve().parent.parent
-FORMATS = {
-    ".json": corpus_json,
-    ".rofl": codec,
-    ".xml": webpbn,
-    ".non": non,
-    ".nin": nin,
-    ".g": olsak,
-}
+FORMATS = {f.extension: importlib.import_module(f.module) for f in TABLE if f.extension != ".notmine"}
 
 
 def best_of(fn, repeat: int = 3) -> float:

@@ -156,7 +156,8 @@ def test_hostile_files_are_one_error_line(tmp_path, name):
 
 
 def test_samples_through_solve_and_info():
-    for name in ("house.non", "house.nin", "house.g", "house-numberloom.xml", "flag.xml", "flag.g"):
+    names = ("house.non", "house.nin", "house.g", "house.mk", "house.cwd", "house-numberloom.xml", "flag.xml", "flag.g")
+    for name in names:
         result = run("info", DATA / name, "--no-solve")
         assert result.exit_code == 0, result.output
         assert f"file: {DATA / name} ({(DATA / name).stat().st_size} bytes, " in result.output

@@ -66,14 +66,16 @@ FORMATS: tuple[Format, ...] = (
     Format("Simpson .non", "rofl.formats.non", ".non", True, "solution kept (goal)", colour_solution=False),
     Format("Wilk .nin", "rofl.formats.nin", ".nin", False, ""),
     Format("Olsak .g", "rofl.formats.olsak", ".g", True, ""),
+    Format("Olsak .mk", "rofl.formats.mk", ".mk", False, ""),
+    Format("QNonograms .cwd", "rofl.formats.cwd", ".cwd", False, ""),
 )
 _BY_EXTENSION: dict[str, Format] = {f.extension: f for f in FORMATS}
 _BY_MODULE: dict[str, Format] = {f.module: f for f in FORMATS}
 
 # A file is recognised by its first bytes (text formats after a byte-order
-# mark and white space), then by its extension.  The .non, .nin and .g
-# formats have no signature (pbnsolve cannot sniff them either): only their
-# extension names them.
+# mark and white space), then by its extension.  The .non, .nin, .g, .mk and
+# .cwd formats have no signature (pbnsolve cannot sniff them either): only
+# their extension names them.
 _BY_MAGIC: list[tuple[bytes, str]] = [
     (b"ROFL", "rofl.formats.rofl"),
 ]

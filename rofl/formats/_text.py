@@ -101,6 +101,27 @@ def size(token: str, where: str, place: str | int | None, what: str) -> int:
     return value
 
 
+_BW_SEPARATORS = re.compile(r"[\s,]+")
+
+
+def bw_clue(text: str, where: str, line: int) -> list[tuple[int, int]]:
+    """A black-and-white clue line of the plain formats (``.nin``, ``.mk``,
+    ``.cwd``): block lengths separated by white space or commas; a lone
+    ``0`` (or nothing) is an empty line."""
+    tokens = [t for t in _BW_SEPARATORS.split(text) if t]
+    lengths = [number(t, where, line, "block length") for t in tokens]
+    if lengths in ([], [0]):
+        return []
+    if 0 in lengths:
+        raise fail(where, line, "a block of length 0 (only a lone 0 marks an empty line)")
+    return [(n, 1) for n in lengths]
+
+
+def bw_clue_text(line: Sequence[tuple[int, int]]) -> str:
+    """The clue line that :func:`bw_clue` reads back (``0`` for an empty line)."""
+    return " ".join(str(n) for n, _ in line) if line else "0"
+
+
 def _show(token: str) -> str:
     return repr(token if len(token) <= 20 else token[:20] + "...")
 

@@ -40,16 +40,6 @@ def _content_lines(text: str):
             yield number, stripped
 
 
-def _clue(text: str, where: str, line: int) -> list[tuple[int, int]]:
-    tokens = [t for t in _SEPARATORS.split(text) if t]
-    lengths = [_text.number(t, where, line, "block length") for t in tokens]
-    if lengths == [0]:
-        return []
-    if 0 in lengths:
-        raise _text.fail(where, line, "a block of length 0 (only a lone 0 marks an empty line)")
-    return [(n, 1) for n in lengths]
-
-
 def loads(text: str | bytes, *, where: str = "<nin>") -> Puzzle:
     """Parse a ``.nin`` document.
 
@@ -77,7 +67,7 @@ def loads(text: str | bytes, *, where: str = "<nin>") -> Puzzle:
             raise _text.fail(
                 where, last, f"more clue lines than the {height} rows and {width} columns of the 'W H' line"
             )
-        clues.append(_clue(content, where, last))
+        clues.append(_text.bw_clue(content, where, last))
     if len(clues) < height + width:
         have_rows = min(len(clues), height)
         msg = (
@@ -100,7 +90,7 @@ def dumps(puzzle: Puzzle) -> str:
     _text.check_writable(puzzle, None, ".nin", colours=False)
     out = [f"{puzzle.width} {puzzle.height}"]
     for line in (*puzzle.rows, *puzzle.cols):
-        out.append(" ".join(str(n) for n, _ in line) if line else "0")
+        out.append(_text.bw_clue_text(line))
     return "\n".join(out) + "\n"
 
 

@@ -1,0 +1,101 @@
+"""The ``.cwd`` format of Meshcheryakov's QNonograms and Sukhoy's solver:
+black-and-white clues only.
+
+No specification or sample file of it was found; pbnsolve's README
+("MESHCHERYAKOV AND SUKHOY'S .CWD FORMAT") describes it as the ``.mk``
+format with the height and the width on separate lines and always a blank
+line between the row clues and the column clues::
+
+    H                 height
+    W                 width
+    row 1 clue        one line per row, top to bottom
+    ...
+                      a blank line
+    column 1 clue     one line per column, left to right
+    ...
+
+Since blank lines separate, an empty line of the puzzle is a lone ``0``.
+This reader skips blank lines wherever they are and takes the first ``H``
+clue lines as the rows and the next ``W`` as the columns; it also takes
+``H W`` on one line and commas between numbers.  The format has no room
+for a title or a solution: the writer drops them.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from rofl.formats import _text
+from rofl.puzzle import Palette, Puzzle
+
+EXTENSION = ".cwd"
+_SEPARATORS = re.compile(r"[\s,]+")
+
+
+def loads(text: str | bytes, *, where: str = "<cwd>") -> Puzzle:
+    """Parse a ``.cwd`` document.
+
+    Raises
+    ------
+    FormatError
+        No height and width, a clue that is not numbers, more or fewer than
+        ``H + W`` clue lines, or clues that are not a valid puzzle (the
+        message names the line).
+    """
+    lines = [
+        (number, line.strip())
+        for number, line in enumerate(_text.decode(text, where).splitlines(), 1)
+        if line.strip()
+    ]
+    numbers: list[str] = []
+    used = 0
+    while used < len(lines) and len(numbers) < 2:
+        number, content = lines[used]
+        tokens = [t for t in _SEPARATORS.split(content) if t]
+        if len(numbers) + len(tokens) > 2:
+            raise _text.fail(where, number, f"expected the height, then the width, not {content[:40]!r}")
+        numbers += tokens
+        used += 1
+    if len(numbers) < 2:
+        raise _text.fail(where, None, "no height and width (a .cwd file starts with them, one per line)")
+    place = lines[used - 1][0]
+    height = _text.size(numbers[0], where, place, "height")
+    width = _text.size(numbers[1], where, place, "width")
+    clue_lines = lines[used:]
+    if len(clue_lines) != height + width:
+        msg = (
+            f"{len(clue_lines)} clue lines where the header promises {height + width} "
+            f"({height} rows, then {width} columns; write 0 for an empty line)"
+        )
+        raise _text.fail(where, f"line {clue_lines[-1][0]}" if clue_lines else None, msg)
+    clues = [_text.bw_clue(content, where, number) for number, content in clue_lines]
+    return _text.build(width, height, Palette.black_white(), clues[:height], clues[height:], None, where)
+
+
+def dumps(puzzle: Puzzle) -> str:
+    """The ``.cwd`` text of a black-and-white puzzle (the palette's exact colours are not kept).
+
+    Raises
+    ------
+    FormatError
+        A puzzle with more than two colours.
+    """
+    _text.check_writable(puzzle, None, EXTENSION, colours=False)
+    out = [str(puzzle.height), str(puzzle.width)]
+    out += [_text.bw_clue_text(line) for line in puzzle.rows]
+    out.append("")
+    out += [_text.bw_clue_text(line) for line in puzzle.cols]
+    return "\n".join(out) + "\n"
+
+
+def read_bytes(data: bytes, *, where: str = "<cwd>") -> tuple[Puzzle, None]:
+    """The :func:`rofl.formats.read_puzzle` entry point (the format holds no solution)."""
+    return loads(data, where=where), None
+
+
+def write_bytes(puzzle: Puzzle, solution: np.ndarray | None = None) -> bytes:
+    """The :func:`rofl.formats.write_puzzle` entry point; ``solution`` is checked, then dropped."""
+    _text.check_writable(puzzle, solution, EXTENSION, colours=False)
+    return dumps(puzzle).encode("ascii")

@@ -1,0 +1,109 @@
+"""Olšák's ``.mk`` format: black-and-white clues only.
+
+The plain format of Mirek and Petr Olšák's ``grid`` solver, which pbnsolve
+reads too; the description in pbnsolve's README ("OLSAK .MK FORMAT"), its
+reader (``load_mk_puzzle`` in ``pbnsolve/read_bw.c``) and the ``.mk``
+example files that come with it (``examples/*.mk``) were followed::
+
+    H W               height, then width
+    row 1 clue        one line per row, top to bottom
+    ...
+    #                 a line starting with '#' ends the rows
+    column 1 clue     one line per column, left to right
+    ...
+
+A clue is its block lengths separated by spaces (pbnsolve also takes
+commas).  An empty line of the puzzle is a lone ``0`` or, as pbnsolve
+reads it, a blank line: so blank lines count, and this reader only lets
+surplus blank lines go at the end of the rows and of the file.  ``H`` and
+``W`` may also stand on two lines.  The format has no room for a title or a
+solution: the writer drops them, and writes ``0`` for an empty line.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from rofl.formats import _text
+from rofl.puzzle import Palette, Puzzle
+
+EXTENSION = ".mk"
+_SEPARATORS = re.compile(r"[\s,]+")
+
+
+def _numbered(lines: list[str], first: int) -> list[tuple[int, str]]:
+    return [(first + i, line.strip()) for i, line in enumerate(lines)]
+
+
+def _section(lines: list[tuple[int, str]], count: int, what: str, where: str, end: str) -> list:
+    """``count`` clues from ``lines``, after dropping surplus blank lines at the end."""
+    while len(lines) > count and not lines[-1][1]:
+        lines = lines[:-1]
+    if len(lines) != count:
+        place = f"line {lines[-1][0]}" if lines else None
+        msg = (
+            f"{len(lines)} {what} clue lines {end} where the header promises {count} "
+            "(a lone 0 or a blank line is an empty line)"
+        )
+        raise _text.fail(where, place, msg)
+    return [_text.bw_clue(text, where, number) for number, text in lines]
+
+
+def loads(text: str | bytes, *, where: str = "<mk>") -> Puzzle:
+    """Parse a ``.mk`` document.
+
+    Raises
+    ------
+    FormatError
+        No ``H W`` header, no ``#`` line, a clue that is not numbers, more
+        or fewer clue lines than the header promises, or clues that are not
+        a valid puzzle (the message names the line).
+    """
+    lines = _text.decode(text, where).splitlines()
+    numbers: list[str] = []
+    at = 0
+    while at < len(lines) and len(numbers) < 2:
+        tokens = [t for t in _SEPARATORS.split(lines[at]) if t]
+        if len(numbers) + len(tokens) > 2:
+            raise _text.fail(where, at + 1, f"expected 'height width', not {lines[at].strip()[:40]!r}")
+        numbers += tokens
+        at += 1
+    if len(numbers) < 2:
+        raise _text.fail(where, None, "no 'height width' header (a .mk file starts with it)")
+    height = _text.size(numbers[0], where, at, "height")
+    width = _text.size(numbers[1], where, at, "width")
+    hash_at = next((i for i in range(at, len(lines)) if lines[i].lstrip().startswith("#")), None)
+    if hash_at is None:
+        raise _text.fail(where, None, "no '#' line between the row and the column clues")
+    rows = _section(_numbered(lines[at:hash_at], at + 1), height, "row", where, "before the '#' line")
+    cols = _section(_numbered(lines[hash_at + 1 :], hash_at + 2), width, "column", where, "after the '#' line")
+    return _text.build(width, height, Palette.black_white(), rows, cols, None, where)
+
+
+def dumps(puzzle: Puzzle) -> str:
+    """The ``.mk`` text of a black-and-white puzzle (the palette's exact colours are not kept).
+
+    Raises
+    ------
+    FormatError
+        A puzzle with more than two colours.
+    """
+    _text.check_writable(puzzle, None, EXTENSION, colours=False)
+    out = [f"{puzzle.height} {puzzle.width}"]
+    out += [_text.bw_clue_text(line) for line in puzzle.rows]
+    out.append("#")
+    out += [_text.bw_clue_text(line) for line in puzzle.cols]
+    return "\n".join(out) + "\n"
+
+
+def read_bytes(data: bytes, *, where: str = "<mk>") -> tuple[Puzzle, None]:
+    """The :func:`rofl.formats.read_puzzle` entry point (the format holds no solution)."""
+    return loads(data, where=where), None
+
+
+def write_bytes(puzzle: Puzzle, solution: np.ndarray | None = None) -> bytes:
+    """The :func:`rofl.formats.write_puzzle` entry point; ``solution`` is checked, then dropped."""
+    _text.check_writable(puzzle, solution, EXTENSION, colours=False)
+    return dumps(puzzle).encode("ascii")
