@@ -22,7 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 from naive import brute_line, clue_of, fillings, propagate
-from places import CORPUS
+from places import CORPUS, SAMPLES
 
 from rofl.formats import read_puzzle, write_puzzle
 from rofl.puzzle import Palette, Puzzle
@@ -936,6 +936,21 @@ def test_colour_hints_use_the_colours_lines_rule_out(js):
             answer, reached, _ = follow_hints(js, puzzle, start)
             assert answer == py_hint(puzzle, reached)
             assert masks_fixpoint(puzzle, start)[0] == ("stalled" if answer is None else "contradiction")
+
+
+def test_hints_solve_colour_puzzles_rofl_makes(js):
+    # the README's promise: a puzzle rofl make writes is solved to the end by
+    # Hint and Apply, even where whole cells alone stall (the cat in three
+    # colours at 20 cells needs colours ruled out many times)
+    import rofl
+
+    made = rofl.make(str(SAMPLES / "chelsea.jpg"), width=20, height=20, colors=3)
+    puzzle, truth = made.puzzle, truth_states(made.grid)
+    empty = np.zeros(made.grid.shape, np.int64)
+    assert py_fixpoint(puzzle, empty)[0] == "stalled"  # whole cells alone do not get there
+    answer, reached, steps = follow_hints(js, puzzle, empty, truth)
+    assert answer is None
+    np.testing.assert_array_equal(reached, truth)
 
 
 def test_colour_hints_find_mistakes_only_the_ruled_out_colours_show(js):
