@@ -42,3 +42,14 @@ def test_one_format_per_extension_and_puzzle_paths():
     assert len({f.extension for f in FORMATS}) == len(FORMATS)
     assert all(is_puzzle_path(f"a/b{f.extension}") for f in FORMATS)
     assert not is_puzzle_path("a/b.png") and not is_puzzle_path("a/b")
+
+
+def test_convert_help_and_readme_list_every_format():
+    from clirun import run
+    from places import REPO
+
+    help_text = run("convert", "--help").output
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    for fmt in FORMATS:
+        assert f"  {fmt.extension} " in help_text, fmt.extension
+        assert f"`{fmt.extension}`" in readme, fmt.extension
