@@ -101,20 +101,51 @@ def size(token: str, where: str, place: str | int | None, what: str) -> int:
     return value
 
 
-_BW_SEPARATORS = re.compile(r"[\s,]+")
+#: What separates the numbers of the plain black-and-white formats.
+BW_SEPARATORS = re.compile(r"[\s,]+")
 
 
 def bw_clue(text: str, where: str, line: int) -> list[tuple[int, int]]:
     """A black-and-white clue line of the plain formats (``.nin``, ``.mk``,
     ``.cwd``): block lengths separated by white space or commas; a lone
     ``0`` (or nothing) is an empty line."""
-    tokens = [t for t in _BW_SEPARATORS.split(text) if t]
+    tokens = [t for t in BW_SEPARATORS.split(text) if t]
     lengths = [number(t, where, line, "block length") for t in tokens]
     if lengths in ([], [0]):
         return []
     if 0 in lengths:
         raise fail(where, line, "a block of length 0 (only a lone 0 marks an empty line)")
     return [(n, 1) for n in lengths]
+
+
+def bw_size_header(lines: Sequence[tuple[int, str]], where: str, expected: str, missing: str) -> tuple[int, int, int]:
+    """``(height, width, lines used)`` from the first of ``lines`` ((line
+    number, text) pairs): two numbers on one line or on two, blank lines
+    before or between them skipped.  ``expected`` names the header in the
+    error for a line with too many numbers; ``missing`` is the error when
+    there are fewer than two."""
+    numbers: list[str] = []
+    used = 0
+    while used < len(lines) and len(numbers) < 2:
+        place, content = lines[used]
+        tokens = [t for t in BW_SEPARATORS.split(content) if t]
+        if len(numbers) + len(tokens) > 2:
+            raise fail(where, place, f"expected {expected}, not {content.strip()[:40]!r}")
+        numbers += tokens
+        used += 1
+    if len(numbers) < 2:
+        raise fail(where, None, missing)
+    place = lines[used - 1][0]
+    return size(numbers[0], where, place, "height"), size(numbers[1], where, place, "width"), used
+
+
+def bw_text(puzzle: Puzzle, fmt: str, header: Sequence[str], between: Sequence[str]) -> str:
+    """A plain black-and-white format's text: the ``header`` lines, a clue
+    line per row, the ``between`` lines, a clue line per column (``0`` for
+    an empty line).  Refuses a puzzle with more than two colours."""
+    check_writable(puzzle, None, fmt, colours=False)
+    out = [*header, *map(bw_clue_text, puzzle.rows), *between, *map(bw_clue_text, puzzle.cols)]
+    return "\n".join(out) + "\n"
 
 
 def bw_clue_text(line: Sequence[tuple[int, int]]) -> str:

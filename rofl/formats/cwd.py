@@ -23,15 +23,12 @@ for a title or a solution: the writer drops them.
 
 from __future__ import annotations
 
-import re
-
 import numpy as np
 
 from rofl.formats import _text
 from rofl.puzzle import Palette, Puzzle
 
 EXTENSION = ".cwd"
-_SEPARATORS = re.compile(r"[\s,]+")
 
 
 def loads(text: str | bytes, *, where: str = "<cwd>") -> Puzzle:
@@ -49,20 +46,9 @@ def loads(text: str | bytes, *, where: str = "<cwd>") -> Puzzle:
         for number, line in enumerate(_text.decode(text, where).splitlines(), 1)
         if line.strip()
     ]
-    numbers: list[str] = []
-    used = 0
-    while used < len(lines) and len(numbers) < 2:
-        number, content = lines[used]
-        tokens = [t for t in _SEPARATORS.split(content) if t]
-        if len(numbers) + len(tokens) > 2:
-            raise _text.fail(where, number, f"expected the height, then the width, not {content[:40]!r}")
-        numbers += tokens
-        used += 1
-    if len(numbers) < 2:
-        raise _text.fail(where, None, "no height and width (a .cwd file starts with them, one per line)")
-    place = lines[used - 1][0]
-    height = _text.size(numbers[0], where, place, "height")
-    width = _text.size(numbers[1], where, place, "width")
+    height, width, used = _text.bw_size_header(
+        lines, where, "the height, then the width", "no height and width (a .cwd file starts with them, one per line)"
+    )
     clue_lines = lines[used:]
     if len(clue_lines) != height + width:
         msg = (
@@ -82,12 +68,7 @@ def dumps(puzzle: Puzzle) -> str:
     FormatError
         A puzzle with more than two colours.
     """
-    _text.check_writable(puzzle, None, EXTENSION, colours=False)
-    out = [str(puzzle.height), str(puzzle.width)]
-    out += [_text.bw_clue_text(line) for line in puzzle.rows]
-    out.append("")
-    out += [_text.bw_clue_text(line) for line in puzzle.cols]
-    return "\n".join(out) + "\n"
+    return _text.bw_text(puzzle, EXTENSION, [str(puzzle.height), str(puzzle.width)], [""])
 
 
 def read_bytes(data: bytes, *, where: str = "<cwd>") -> tuple[Puzzle, None]:

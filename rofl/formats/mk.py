@@ -22,19 +22,12 @@ solution: the writer drops them, and writes ``0`` for an empty line.
 
 from __future__ import annotations
 
-import re
-
 import numpy as np
 
 from rofl.formats import _text
 from rofl.puzzle import Palette, Puzzle
 
 EXTENSION = ".mk"
-_SEPARATORS = re.compile(r"[\s,]+")
-
-
-def _numbered(lines: list[str], first: int) -> list[tuple[int, str]]:
-    return [(first + i, line.strip()) for i, line in enumerate(lines)]
 
 
 def _section(lines: list[tuple[int, str]], count: int, what: str, where: str, end: str) -> list:
@@ -61,24 +54,15 @@ def loads(text: str | bytes, *, where: str = "<mk>") -> Puzzle:
         or fewer clue lines than the header promises, or clues that are not
         a valid puzzle (the message names the line).
     """
-    lines = _text.decode(text, where).splitlines()
-    numbers: list[str] = []
-    at = 0
-    while at < len(lines) and len(numbers) < 2:
-        tokens = [t for t in _SEPARATORS.split(lines[at]) if t]
-        if len(numbers) + len(tokens) > 2:
-            raise _text.fail(where, at + 1, f"expected 'height width', not {lines[at].strip()[:40]!r}")
-        numbers += tokens
-        at += 1
-    if len(numbers) < 2:
-        raise _text.fail(where, None, "no 'height width' header (a .mk file starts with it)")
-    height = _text.size(numbers[0], where, at, "height")
-    width = _text.size(numbers[1], where, at, "width")
-    hash_at = next((i for i in range(at, len(lines)) if lines[i].lstrip().startswith("#")), None)
+    lines = [(number, line.strip()) for number, line in enumerate(_text.decode(text, where).splitlines(), 1)]
+    height, width, at = _text.bw_size_header(
+        lines, where, "'height width'", "no 'height width' header (a .mk file starts with it)"
+    )
+    hash_at = next((i for i in range(at, len(lines)) if lines[i][1].startswith("#")), None)
     if hash_at is None:
         raise _text.fail(where, None, "no '#' line between the row and the column clues")
-    rows = _section(_numbered(lines[at:hash_at], at + 1), height, "row", where, "before the '#' line")
-    cols = _section(_numbered(lines[hash_at + 1 :], hash_at + 2), width, "column", where, "after the '#' line")
+    rows = _section(lines[at:hash_at], height, "row", where, "before the '#' line")
+    cols = _section(lines[hash_at + 1 :], width, "column", where, "after the '#' line")
     return _text.build(width, height, Palette.black_white(), rows, cols, None, where)
 
 
@@ -90,12 +74,7 @@ def dumps(puzzle: Puzzle) -> str:
     FormatError
         A puzzle with more than two colours.
     """
-    _text.check_writable(puzzle, None, EXTENSION, colours=False)
-    out = [f"{puzzle.height} {puzzle.width}"]
-    out += [_text.bw_clue_text(line) for line in puzzle.rows]
-    out.append("#")
-    out += [_text.bw_clue_text(line) for line in puzzle.cols]
-    return "\n".join(out) + "\n"
+    return _text.bw_text(puzzle, EXTENSION, [f"{puzzle.height} {puzzle.width}"], ["#"])
 
 
 def read_bytes(data: bytes, *, where: str = "<mk>") -> tuple[Puzzle, None]:

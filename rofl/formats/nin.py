@@ -21,15 +21,12 @@ room for a title or a solution: the writer drops them.
 
 from __future__ import annotations
 
-import re
-
 import numpy as np
 
 from rofl.formats import _text
 from rofl.puzzle import Palette, Puzzle
 
 EXTENSION = ".nin"
-_SEPARATORS = re.compile(r"[\s,]+")
 
 
 def _content_lines(text: str):
@@ -55,7 +52,7 @@ def loads(text: str | bytes, *, where: str = "<nin>") -> Puzzle:
         first, header = next(lines)
     except StopIteration:
         raise _text.fail(where, None, "empty file (a .nin file starts with a 'width height' line)") from None
-    parts = _SEPARATORS.split(header)
+    parts = _text.BW_SEPARATORS.split(header)
     if len(parts) != 2:
         raise _text.fail(where, first, f"expected 'width height', not {header[:40]!r}")
     width = _text.size(parts[0], where, first, "width")
@@ -87,11 +84,7 @@ def dumps(puzzle: Puzzle) -> str:
     FormatError
         A puzzle with more than two colours.
     """
-    _text.check_writable(puzzle, None, ".nin", colours=False)
-    out = [f"{puzzle.width} {puzzle.height}"]
-    for line in (*puzzle.rows, *puzzle.cols):
-        out.append(_text.bw_clue_text(line))
-    return "\n".join(out) + "\n"
+    return _text.bw_text(puzzle, EXTENSION, [f"{puzzle.width} {puzzle.height}"], [])
 
 
 def read_bytes(data: bytes, *, where: str = "<nin>") -> tuple[Puzzle, None]:
@@ -101,5 +94,5 @@ def read_bytes(data: bytes, *, where: str = "<nin>") -> tuple[Puzzle, None]:
 
 def write_bytes(puzzle: Puzzle, solution: np.ndarray | None = None) -> bytes:
     """The :func:`rofl.formats.write_puzzle` entry point; ``solution`` is checked, then dropped."""
-    _text.check_writable(puzzle, solution, ".nin", colours=False)
+    _text.check_writable(puzzle, solution, EXTENSION, colours=False)
     return dumps(puzzle).encode("ascii")
