@@ -1,4 +1,5 @@
-"""``rofl sheet``: a printable sheet of any puzzle, empty or with its solution."""
+"""``rofl sheet``: printable sheets of puzzles, empty or with their solutions,
+one puzzle to a file or several in a PDF puzzle book."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from rofl.cli._files import check_parent, load_puzzle
 
 
 @main.command()
-@click.argument("puzzle_file", metavar="PUZZLE", type=click.Path())
+@click.argument("puzzle_files", metavar="PUZZLE...", nargs=-1, required=True, type=click.Path())
 @click.option(
     "-o",
     "--output",
@@ -18,24 +19,47 @@ from rofl.cli._files import check_parent, load_puzzle
     help="Sheet to write: .png, .pdf or .svg (the extension chooses).",
 )
 @click.option("--solution", is_flag=True, help="Fill the grid with the solution (solving the puzzle if need be).")
+@click.option(
+    "--answers",
+    is_flag=True,
+    help="PDF: after the puzzle pages, pages with every puzzle's solution, six to a page.",
+)
 @click.option("--cell", type=int, metavar="PIXELS", help="Cell size (default: 26, 22 beyond 80 cells, 18 beyond 160).")
 @click.option("--title", help="Title above the grid (default: the puzzle's title; '' for none).")
+@click.option(
+    "--font",
+    type=click.Path(dir_okay=False),
+    metavar="FILE",
+    help="TrueType or OpenType font for numbers and titles (.png, .pdf), for titles in any script.",
+)
 @click.option(
     "--budget",
     type=click.FloatRange(0, min_open=True),
     default=10.0,
     show_default=True,
     metavar="SECONDS",
-    help="With --solution: seconds of complete search when line logic alone cannot finish.",
+    help="With --solution or --answers: seconds of complete search per puzzle when line logic cannot finish.",
 )
-def sheet(puzzle_file: str, output: str, solution: bool, cell: int | None, title: str | None, budget: float) -> None:
+def sheet(
+    puzzle_files: tuple[str, ...],
+    output: str,
+    solution: bool,
+    answers: bool,
+    cell: int | None,
+    title: str | None,
+    font: str | None,
+    budget: float,
+) -> None:
     """Write a printable sheet of PUZZLE: the grid with its clues.
 
     PUZZLE is any puzzle file rofl reads (.rofl, .json, .xml, .non, .nin,
-    .g, .notmine).  OUT's extension picks the format: PNG (96 dpi, or
+    .g, .notmine, ...).  OUT's extension picks the format: PNG (96 dpi, or
     denser when a large puzzle needs it to fit the page), PDF (vector, one
     A4 page that also prints on Letter) or SVG (vector, sized in millimetres
     at the PNG's scale).
+
+    Several PUZZLEs make a puzzle book: one PDF, a page per puzzle, each
+    title numbered; --answers adds pages with the solutions, six to a page.
 
     With --solution the cells are filled with the solution: the one the
     file stores, else the one the solver proves (line logic, then a
@@ -43,20 +67,90 @@ def sheet(puzzle_file: str, output: str, solution: bool, cell: int | None, title
     or none found in time is an error and nothing is written.
     """
     from rofl._io import atomic_write
+    from rofl.errors import UsageError
     from rofl.render.sheet import check_sheet_path, sheet_bytes
 
     suffix = check_sheet_path(output)
+    book = len(puzzle_files) > 1 or answers
+    if book and suffix != ".pdf":
+        what = "several puzzles" if len(puzzle_files) > 1 else "--answers"
+        msg = f"{output}: {what} need a .pdf output (a page per puzzle), not {suffix!r}"
+        raise UsageError(msg)
+    if answers and solution:
+        msg = "--answers adds pages of solutions after the puzzles; --solution fills the puzzles' own grids: choose one"
+        raise UsageError(msg)
+    if title is not None and len(puzzle_files) > 1:
+        msg = "--title names one sheet; in a book every page takes its puzzle's title"
+        raise UsageError(msg)
+    chosen = _font(font, suffix)
     check_parent(output)
-    puzzle, stored, crc, _, _ = load_puzzle(puzzle_file)
-    grid = None
-    if solution:
-        if stored is not None:
-            grid = stored  # the readers check that a stored solution fits the clues
-        else:
-            from rofl.decode import solve_picture
 
-            grid = solve_picture(puzzle, crc32=crc, where=puzzle_file, budget=budget)
-    data = sheet_bytes(puzzle, suffix, solution=grid, cell=cell, title=title)
+    puzzles, grids = [], []
+    for file in puzzle_files:
+        loaded = load_puzzle(file)
+        puzzles.append(loaded.puzzle)
+        grids.append(_solution(file, loaded, budget) if solution or answers else None)
+    _warn_unprintable(puzzles, title, suffix, chosen)
+
+    if book:
+        from rofl.render.pdf import puzzle_book
+
+        data = puzzle_book(
+            puzzles,
+            solutions=None if answers else grids,
+            answers=grids if answers else None,
+            titles=None if title is None else [title],
+            cell=cell,
+            font=chosen,
+        )
+    else:
+        data = sheet_bytes(puzzles[0], suffix, solution=grids[0], cell=cell, title=title, font=chosen)
     atomic_write(output, data)
-    what = "solution sheet" if solution else "sheet"
-    click.echo(f"{output}: {what} of a {puzzle.width}x{puzzle.height} puzzle, {puzzle.n_colors} colours")
+    if book:
+        pages = len(puzzles) + (-(-len(puzzles) // 6) if answers else 0)
+        what = f"{len(puzzles)} puzzle{'s' if len(puzzles) > 1 else ''}" + (" and their solutions" if answers else "")
+        click.echo(f"{output}: {what}, {pages} pages")
+    else:
+        puzzle = puzzles[0]
+        what = "solution sheet" if solution else "sheet"
+        click.echo(f"{output}: {what} of a {puzzle.width}x{puzzle.height} puzzle, {puzzle.n_colors} colours")
+
+
+def _font(path: str | None, suffix: str):
+    """The ``--font`` file, read and checked (before any puzzle is solved)."""
+    if path is None:
+        return None
+    from rofl.errors import UsageError
+    from rofl.render.fonts import load_font
+    from rofl.render.sheet import SVG_FONT
+
+    if suffix == ".svg":
+        msg = f"--font: {SVG_FONT}"
+        raise UsageError(msg)
+    return load_font(path)
+
+
+def _solution(file: str, loaded, budget: float):
+    """The picture the file stores, else the one the solver proves."""
+    if loaded.solution is not None:
+        return loaded.solution  # the readers check that a stored solution fits the clues
+    from rofl.decode import solve_picture
+
+    return solve_picture(loaded.puzzle, crc32=loaded.crc32, where=file, budget=budget)
+
+
+def _warn_unprintable(puzzles: list, title: str | None, suffix: str, font) -> None:
+    """Warn when a title has characters the sheet's font cannot print."""
+    if suffix == ".svg":
+        return
+    from rofl.render.fonts import core_covers, missing, pillow_covers
+
+    covers = font.covers if font is not None else core_covers if suffix == ".pdf" else pillow_covers
+    titles = [title] if title is not None else [p.meta.get("title") for p in puzzles]
+    lacking = "".join(dict.fromkeys("".join(missing(t, covers) for t in titles if t)))
+    if not lacking:
+        return
+    shown = " ".join(repr(ch)[1:-1] for ch in lacking[:12]) + (" ..." if len(lacking) > 12 else "")
+    whose = f"the font {font.name!r}" if font is not None else "the built-in font"
+    hint = "" if font is not None else "; --font FILE.ttf names a font that has them"
+    click.echo(f"warning: {whose} lacks characters of the title ({shown}): printed plainer or as '?'{hint}", err=True)

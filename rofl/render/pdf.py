@@ -1,12 +1,18 @@
-"""Puzzle sheets as vector PDF, drawn with fpdf2.
+"""Puzzle sheets and puzzle books as vector PDF, drawn with fpdf2.
 
 :func:`puzzle_pdf` draws the layout of :func:`rofl.render.sheet.sheet_layout`
 (the one the PNG and SVG sheets use) on one A4 page: lines, bands and filled
 cells as paths, clue numbers as text in Helvetica, one of the fonts every PDF
 reader has, so no font is embedded and the sheet prints sharp at any size.
+:func:`puzzle_book` puts several puzzles in one file, a page each, numbered,
+and may end with pages of their solutions, six to a page.
 
-The page is portrait A4, landscape when the sheet is wider than tall.  The
-sheet is centred in the area that A4 and US Letter paper share less
+Helvetica prints Windows-1252 only; for a title in another script, pass a
+font file (:func:`rofl.render.fonts.load_font`): the PDF then embeds the
+part of it the pages use, and prints the numbers and titles in it.
+
+A sheet's page is portrait A4, landscape when the sheet is wider than tall.
+The sheet is centred in the area that A4 and US Letter paper share less
 margins (:data:`rofl.render.sheet.PAGE_INCHES`, turned with the page), at
 the scale the PNG and SVG sheets print at (:data:`rofl.render.sheet.BASE_DPI`,
 a 26-pixel cell is 6.9 mm) or smaller when it would not fit: a small puzzle
@@ -17,42 +23,38 @@ from __future__ import annotations
 
 import os
 import unicodedata
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
+from rofl.render.fonts import CORE_ENCODING, FontFile, core_covers, quiet_fonttools, reason, shown
+
 if TYPE_CHECKING:  # pragma: no cover
+    import numpy as np
+
     from rofl.puzzle import Puzzle
 
 #: A4 in PostScript points (1/72 inch), portrait.
 A4_POINTS = (595.28, 841.89)
-#: Encoding of the core fonts' text: Windows-1252 prints Latin-1 and the
-#: typographic quotes, dashes and euro sign too.
-CORE_ENCODING = "windows-1252"
+#: Solutions on one answer page: columns and rows of pictures.
+ANSWER_GRID = (2, 3)
+#: Largest cell of an answer picture, in points (a small puzzle's solution
+#: is not blown up to fill its place).
+ANSWER_CELL = 12.0
+#: Type sizes of the answer pages, in points: heading and labels.
+ANSWER_HEADING = 16.0
+ANSWER_LABEL = 10.0
+#: The family name an embedded font is registered under.
+EMBEDDED = "rofl-embedded"
 
 
 def printable(text: str) -> str:
-    """``text`` with every character Helvetica cannot print without an
-    embedded font replaced: an accented letter outside Windows-1252 by its
-    base letter (``"ő"`` -> ``"o"``), a compatibility character by its plain
-    form (``"ﬁ"`` -> ``"fi"``), anything else (Greek, CJK, control
-    characters) by ``"?"``."""
-    out = []
-    for ch in text:
-        if unicodedata.category(ch) in ("Cc", "Cs"):
-            out.append("?")
-            continue
-        for candidate in (ch, unicodedata.normalize("NFKD", ch)):
-            kept = "".join(c for c in candidate if not unicodedata.combining(c))
-            try:
-                kept.encode(CORE_ENCODING)
-            except UnicodeEncodeError:
-                continue
-            if kept:
-                out.append(kept)
-                break
-        else:
-            out.append("?")
-    return "".join(out)
+    """``text`` as Helvetica, unembedded, prints it: an accented letter
+    outside Windows-1252 by its base letter (``"ő"`` -> ``"o"``), a
+    compatibility character by its plain form (``"ﬁ"`` -> ``"fi"``),
+    anything else (Greek, CJK, control characters) by ``"?"``; see
+    :func:`rofl.render.fonts.shown`."""
+    return shown(text, core_covers)
 
 
 def _metadata_text(text: str) -> str:
@@ -70,7 +72,14 @@ def _creation_date() -> datetime:
     return datetime.now(UTC)
 
 
-def puzzle_pdf(puzzle: Puzzle, *, solution=None, cell: int | None = None, title: str | None = None) -> bytes:
+def puzzle_pdf(
+    puzzle: Puzzle,
+    *,
+    solution=None,
+    cell: int | None = None,
+    title: str | None = None,
+    font: FontFile | None = None,
+) -> bytes:
     """Draw ``puzzle``'s sheet as a one-page vector PDF.
 
     The same sheet as :func:`rofl.render.sheet.puzzle_sheet`: clues left of
@@ -90,9 +99,12 @@ def puzzle_pdf(puzzle: Puzzle, *, solution=None, cell: int | None = None, title:
         down); default :func:`rofl.render.sheet.default_cell`.
     title : str, optional
         Defaults to ``puzzle.meta["title"]``; an empty string prints none.
-        Printed in Helvetica, so characters outside Windows-1252 print as
-        a stand-in (see :func:`printable`); the document's title metadata
+        Characters the font lacks print as a stand-in (see
+        :func:`rofl.render.fonts.shown`); the document's title metadata
         keeps the title as given.
+    font : FontFile, optional
+        Print numbers and title in this font, embedded (default Helvetica,
+        which covers Windows-1252 and is not embedded).
 
     Returns
     -------
@@ -104,96 +116,264 @@ def puzzle_pdf(puzzle: Puzzle, *, solution=None, cell: int | None = None, title:
     ------
     rofl.UsageError
         A cell smaller than :data:`rofl.render.sheet.MIN_CELL`, a sheet
-        larger than :data:`rofl.render.sheet.MAX_SIDE` a side, or a
-        solution that does not fit the puzzle.
+        larger than :data:`rofl.render.sheet.MAX_SIDE` a side, a solution
+        that does not fit the puzzle, or a font fpdf2 cannot embed.
     """
-    from fpdf import FPDF
-
-    from rofl.render.sheet import (
-        BAND,
-        BASE_DPI,
-        DIGIT_DROP,
-        PAGE_INCHES,
-        THIN,
-        TITLE_EM,
-        fill_runs,
-        sheet_inputs,
-        sheet_layout,
-    )
+    from rofl.render.sheet import sheet_inputs
 
     grid, title = sheet_inputs(puzzle, solution, title)
-    shown = printable(title) if title else None
-
-    pdf = FPDF(unit="pt", format="A4")
-    pdf.core_fonts_encoding = CORE_ENCODING
-    pdf.set_font("helvetica", size=12)
-    widths: dict[str, float] = {}  # in em, whatever the size set
-
-    def text_width(text: str, size: float) -> float:
-        if text not in widths:
-            widths[text] = pdf.get_string_width(text) / pdf.font_size_pt
-        return widths[text] * size
-
-    layout = sheet_layout(
-        puzzle, cell=cell, title=shown, text_width=text_width, title_height=lambda text, size: TITLE_EM * size
-    )
-    w, h = layout.width, layout.height
-    landscape = w > h
-    page_w, page_h = sorted(A4_POINTS, reverse=landscape)
-    area_w, area_h = (72 * side for side in sorted(PAGE_INCHES, reverse=landscape))
-    scale = min(72 / BASE_DPI, area_w / w, area_h / h)  # points per layout pixel
-    left, top = (page_w - w * scale) / 2, (page_h - h * scale) / 2
-
-    def px(x: float) -> float:
-        return left + x * scale
-
-    def py(y: float) -> float:
-        return top + y * scale
-
-    pdf.set_auto_page_break(False)
-    pdf.set_margin(0)
-    pdf.add_page(orientation="L" if landscape else "P")
-    pdf.set_creation_date(_creation_date())
-    pdf.set_creator("rofl")
-    pdf.set_display_mode("fullpage")
+    doc = _Document(font)
     if title:
-        pdf.set_title(_metadata_text(title))
+        doc.pdf.set_title(_metadata_text(title))
+    doc.sheet_page(puzzle, grid, title, cell)
+    return doc.output()
 
-    if layout.title:
-        pdf.set_font("helvetica", size=layout.title_size * scale)
-        pdf.set_text_color(0, 0, 0)
-        pdf.text(px(layout.margin), py(layout.margin + TITLE_EM * layout.title_size), layout.title)
-    pdf.set_fill_color(*BAND)
-    for x1, y1, x2, y2 in layout.bands:
-        pdf.rect(px(x1), py(y1), (x2 - x1) * scale, (y2 - y1) * scale, style="F")
-    if grid is not None:
-        c = layout.cell * scale
-        palette = puzzle.palette
-        pdf.set_fill_color(*palette[0])
-        pdf.rect(px(layout.x0), py(layout.y0), puzzle.width * c, puzzle.height * c, style="F")
-        for i, j, k, colour in fill_runs(grid):
-            pdf.set_fill_color(*palette[colour])
-            pdf.rect(px(layout.x0) + j * c, py(layout.y0) + i * c, (k - j) * c, c, style="F")
 
-    # a row's numbers end at x and are centred on y; a column's are centred
-    # on x and stand on y
-    pdf.set_font("helvetica", size=layout.font_size * scale)
-    for number in layout.numbers:
-        pdf.set_text_color(*number.color)
-        width = text_width(number.text, layout.font_size)
-        if number.in_row:
-            x, y = number.x - width, number.y + DIGIT_DROP * layout.font_size
-        else:
-            x, y = number.x - width / 2, number.y
-        pdf.text(px(x), py(y), number.text)
+def puzzle_book(
+    puzzles: Sequence[Puzzle],
+    *,
+    solutions: Sequence | None = None,
+    answers: Sequence | None = None,
+    titles: Sequence[str | None] | None = None,
+    cell: int | None = None,
+    font: FontFile | None = None,
+    document_title: str | None = None,
+) -> bytes:
+    """Several puzzles in one PDF: a page each, then optionally their solutions.
 
-    # thin lines first so that the thick ones stay whole where they cross;
-    # fpdf2 (like FPDF) starts every page with square line caps ("2 J"),
-    # which close the corners of the thick frame
-    for bold in (False, True):
-        pdf.set_draw_color(*((0, 0, 0) if bold else THIN))
-        pdf.set_line_width((2 if bold else 1) * scale)
-        for x1, y1, x2, y2, b in layout.lines:
-            if b == bold:
-                pdf.line(px(x1), py(y1), px(x2), py(y2))
-    return bytes(pdf.output())
+    Each puzzle's page is its sheet as :func:`puzzle_pdf` draws it, its
+    title numbered (``"3. Astronaut"``, or ``"3"`` for a puzzle without a
+    title) so that the answer pages can refer to it.
+
+    Parameters
+    ----------
+    puzzles : sequence of Puzzle
+        At least one.
+    solutions : sequence of grids or None, optional
+        Fill the grid of puzzle ``i``'s page with ``solutions[i]`` (solution
+        sheets); None entries stay empty.
+    answers : sequence of grids, optional
+        After the puzzle pages, pages headed "Solutions" with every
+        puzzle's picture, six to a page in puzzle order, each labelled with
+        its number and title; one grid per puzzle, each must fit its clues.
+    titles : sequence of str or None, optional
+        Titles instead of the puzzles' own (None entries: the puzzle's).
+    cell : int, optional
+        Cell size of every sheet, as for :func:`puzzle_pdf`.
+    font : FontFile, optional
+        As for :func:`puzzle_pdf`.
+    document_title : str, optional
+        The PDF's title metadata (viewers show it); none by default.
+
+    Raises
+    ------
+    rofl.UsageError
+        No puzzle, lists of the wrong length, or as :func:`puzzle_pdf`.
+    """
+    from rofl.errors import UsageError
+    from rofl.render.sheet import check_solution, sheet_inputs
+
+    n = len(puzzles)
+    if n == 0:
+        msg = "a puzzle book needs at least one puzzle"
+        raise UsageError(msg)
+    for name, values in (("solutions", solutions), ("answers", answers), ("titles", titles)):
+        if values is not None and len(values) != n:
+            msg = f"{name} has {len(values)} entries for {n} puzzles"
+            raise UsageError(msg)
+    fills = solutions if solutions is not None else [None] * n
+    names = titles if titles is not None else [None] * n
+    labels, grids = [], []
+    for number, (puzzle, fill, name) in enumerate(zip(puzzles, fills, names, strict=True), 1):
+        grid, title = sheet_inputs(puzzle, fill, name)
+        labels.append(f"{number}. {title}" if title else f"{number}")
+        grids.append(grid)
+    pictures = None if answers is None else [check_solution(p, a) for p, a in zip(puzzles, answers, strict=True)]
+
+    doc = _Document(font)
+    if document_title:
+        doc.pdf.set_title(_metadata_text(document_title))
+    for puzzle, grid, label in zip(puzzles, grids, labels, strict=True):
+        doc.sheet_page(puzzle, grid, label, cell)
+    if pictures is not None:
+        doc.answer_pages(list(zip(puzzles, pictures, labels, strict=True)))
+    return doc.output()
+
+
+def _cannot_embed(font: FontFile, exc: Exception) -> str:
+    return f"{font.path}: fpdf2 cannot embed this font ({reason(exc)})"
+
+
+class _Document:
+    """One PDF under construction: pages are added by :meth:`sheet_page` and
+    :meth:`answer_pages`, in one font."""
+
+    def __init__(self, font: FontFile | None) -> None:
+        from fpdf import FPDF
+
+        from rofl.errors import UsageError
+
+        pdf = FPDF(unit="pt", format="A4")
+        pdf.core_fonts_encoding = CORE_ENCODING
+        pdf.set_auto_page_break(False)
+        pdf.set_margin(0)
+        pdf.set_creation_date(_creation_date())
+        pdf.set_creator("rofl")
+        pdf.set_display_mode("fullpage")
+        self.family = "helvetica"
+        self.covers = core_covers
+        self.font = font
+        if font is not None:
+            try:
+                with quiet_fonttools():
+                    pdf.add_font(EMBEDDED, fname=font.path)
+            except Exception as exc:  # noqa: BLE001 - fpdf2 refuses fonts it cannot embed in many ways
+                raise UsageError(_cannot_embed(font, exc)) from None
+            self.family = EMBEDDED
+            self.covers = font.covers
+        pdf.set_font(self.family, size=12)
+        self.pdf = pdf
+        self._widths: dict[str, float] = {}  # in em, whatever the size set
+
+    def text_width(self, text: str, size: float) -> float:
+        if text not in self._widths:
+            self._widths[text] = self.pdf.get_string_width(text) / self.pdf.font_size_pt
+        return self._widths[text] * size
+
+    def output(self) -> bytes:
+        """The PDF file (fpdf2 embeds the part of a font file the pages use here)."""
+        if self.font is None:
+            return bytes(self.pdf.output())
+        from rofl.errors import UsageError
+
+        try:
+            with quiet_fonttools():
+                return bytes(self.pdf.output())
+        except Exception as exc:  # noqa: BLE001 - a damaged font fails fpdf2's subsetting in many ways
+            raise UsageError(_cannot_embed(self.font, exc)) from None
+
+    def sheet_page(self, puzzle: Puzzle, grid: np.ndarray | None, title: str | None, cell: int | None) -> None:
+        """Add a page with ``puzzle``'s sheet (filled with ``grid`` if given)."""
+        from rofl.render.sheet import (
+            BAND,
+            BASE_DPI,
+            DIGIT_DROP,
+            PAGE_INCHES,
+            THIN,
+            TITLE_EM,
+            fill_runs,
+            sheet_layout,
+        )
+
+        pdf = self.pdf
+        shown_title = shown(title, self.covers) if title else None
+        layout = sheet_layout(
+            puzzle,
+            cell=cell,
+            title=shown_title,
+            text_width=self.text_width,
+            title_height=lambda text, size: TITLE_EM * size,
+        )
+        w, h = layout.width, layout.height
+        landscape = w > h
+        page_w, page_h = sorted(A4_POINTS, reverse=landscape)
+        area_w, area_h = (72 * side for side in sorted(PAGE_INCHES, reverse=landscape))
+        scale = min(72 / BASE_DPI, area_w / w, area_h / h)  # points per layout pixel
+        left, top = (page_w - w * scale) / 2, (page_h - h * scale) / 2
+
+        def px(x: float) -> float:
+            return left + x * scale
+
+        def py(y: float) -> float:
+            return top + y * scale
+
+        pdf.add_page(orientation="L" if landscape else "P")
+        if layout.title:
+            pdf.set_font(self.family, size=layout.title_size * scale)
+            pdf.set_text_color(0, 0, 0)
+            pdf.text(px(layout.margin), py(layout.margin + TITLE_EM * layout.title_size), layout.title)
+        pdf.set_fill_color(*BAND)
+        for x1, y1, x2, y2 in layout.bands:
+            pdf.rect(px(x1), py(y1), (x2 - x1) * scale, (y2 - y1) * scale, style="F")
+        if grid is not None:
+            c = layout.cell * scale
+            palette = puzzle.palette
+            pdf.set_fill_color(*palette[0])
+            pdf.rect(px(layout.x0), py(layout.y0), puzzle.width * c, puzzle.height * c, style="F")
+            for i, j, k, colour in fill_runs(grid):
+                pdf.set_fill_color(*palette[colour])
+                pdf.rect(px(layout.x0) + j * c, py(layout.y0) + i * c, (k - j) * c, c, style="F")
+
+        # a row's numbers end at x and are centred on y; a column's are centred
+        # on x and stand on y
+        pdf.set_font(self.family, size=layout.font_size * scale)
+        for number in layout.numbers:
+            pdf.set_text_color(*number.color)
+            width = self.text_width(number.text, layout.font_size)
+            if number.in_row:
+                x, y = number.x - width, number.y + DIGIT_DROP * layout.font_size
+            else:
+                x, y = number.x - width / 2, number.y
+            pdf.text(px(x), py(y), number.text)
+
+        # thin lines first so that the thick ones stay whole where they cross;
+        # fpdf2 (like FPDF) starts every page with square line caps ("2 J"),
+        # which close the corners of the thick frame
+        for bold in (False, True):
+            pdf.set_draw_color(*((0, 0, 0) if bold else THIN))
+            pdf.set_line_width((2 if bold else 1) * scale)
+            for x1, y1, x2, y2, b in layout.lines:
+                if b == bold:
+                    pdf.line(px(x1), py(y1), px(x2), py(y2))
+
+    def answer_pages(self, items: list[tuple[Puzzle, np.ndarray, str]]) -> None:
+        """Add portrait pages headed "Solutions" with the pictures of
+        ``items`` (puzzle, solution, label), :data:`ANSWER_GRID` to a page,
+        each as large as its place allows up to :data:`ANSWER_CELL` points a
+        cell, under its label, framed by a thin line."""
+        from rofl.render.sheet import PAGE_INCHES, THIN, TITLE_EM, fill_runs
+
+        pdf = self.pdf
+        page_w, page_h = A4_POINTS
+        area_w, area_h = (72 * side for side in PAGE_INCHES)
+        left, top = (page_w - area_w) / 2, (page_h - area_h) / 2
+        columns, rows = ANSWER_GRID
+        gap = 18.0
+        body_top = top + ANSWER_HEADING * 2
+        slot_w = (area_w - gap * (columns - 1)) / columns
+        slot_h = (top + area_h - body_top - gap * (rows - 1)) / rows
+        label_h = ANSWER_LABEL * 1.6
+        per_page = columns * rows
+        heading = shown("Solutions", self.covers)
+        for at, (puzzle, grid, label) in enumerate(items):
+            slot = at % per_page
+            if slot == 0:
+                pdf.add_page(orientation="P")
+                pdf.set_font(self.family, size=ANSWER_HEADING)
+                pdf.set_text_color(0, 0, 0)
+                pdf.text(left, top + TITLE_EM * ANSWER_HEADING, heading)
+            x = left + (slot % columns) * (slot_w + gap)
+            y = body_top + (slot // columns) * (slot_h + gap)
+            pdf.set_font(self.family, size=ANSWER_LABEL)
+            pdf.set_text_color(0, 0, 0)
+            pdf.text(x, y + TITLE_EM * ANSWER_LABEL, self._fit(shown(label, self.covers), ANSWER_LABEL, slot_w))
+            c = min(ANSWER_CELL, slot_w / puzzle.width, (slot_h - label_h) / puzzle.height)
+            y0 = y + label_h
+            palette = puzzle.palette
+            pdf.set_fill_color(*palette[0])
+            pdf.rect(x, y0, puzzle.width * c, puzzle.height * c, style="F")
+            for i, j, k, colour in fill_runs(grid):
+                pdf.set_fill_color(*palette[colour])
+                pdf.rect(x + j * c, y0 + i * c, (k - j) * c, c, style="F")
+            pdf.set_draw_color(*THIN)
+            pdf.set_line_width(0.5)
+            pdf.rect(x, y0, puzzle.width * c, puzzle.height * c, style="D")
+
+    def _fit(self, text: str, size: float, width: float) -> str:
+        """``text``, cut short with an ellipsis when wider than ``width`` points."""
+        ellipsis = "\u2026" if self.covers("\u2026") else "..."
+        if self.text_width(text, size) <= width:
+            return text
+        while text and self.text_width(text + ellipsis, size) > width:
+            text = text[:-1]
+        return text.rstrip() + ellipsis

@@ -20,6 +20,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from PIL import Image
 
     from rofl.puzzle import Puzzle
+    from rofl.render.fonts import FontFile
 
 #: Largest sheet drawn, in pixels (SVG: user units) per side.
 MAX_SIDE = 30000
@@ -30,6 +31,11 @@ MAX_PIXELS = 64_000_000
 MIN_CELL = 6
 #: File name extensions a sheet can be written as.
 SUFFIXES = (".png", ".pdf", ".svg")
+#: Why an SVG sheet takes no font file.
+SVG_FONT = (
+    "a font file is for .png and .pdf sheets: an SVG sheet names its fonts "
+    "(Helvetica, Arial, DejaVu Sans) and the viewer draws its title in any script"
+)
 #: Printable area A4 (8.27 x 11.69 in) and US Letter (8.5 x 11 in) share,
 #: less margins of about 1/2 inch, in inches (width, height).
 PAGE_INCHES = (7.5, 10.0)
@@ -326,16 +332,33 @@ def _place(puzzle: Puzzle, cell: int, title: str | None, text_width: Measure, ti
 # ------------------------------------------------------------------ raster
 
 
-def _font(size: int):
+def _font(size: int, font: FontFile | None = None):
+    import io
+
     from PIL import ImageFont
 
+    if font is not None:
+        try:
+            return ImageFont.truetype(io.BytesIO(font.data), size=size)
+        except OSError as exc:
+            from rofl.errors import UsageError
+
+            msg = f"{font.path}: Pillow cannot draw with this font ({exc})"
+            raise UsageError(msg) from None
     try:
         return ImageFont.load_default(size=size)
     except (TypeError, OSError):  # pragma: no cover - Pillow without FreeType
         return ImageFont.load_default()
 
 
-def puzzle_sheet(puzzle: Puzzle, *, solution=None, cell: int | None = None, title: str | None = None) -> Image.Image:
+def puzzle_sheet(
+    puzzle: Puzzle,
+    *,
+    solution=None,
+    cell: int | None = None,
+    title: str | None = None,
+    font: FontFile | None = None,
+) -> Image.Image:
     """Draw ``puzzle`` as a sheet to print and solve by hand.
 
     Row clues stand left of their rows, column clues above their columns,
@@ -355,7 +378,11 @@ def puzzle_sheet(puzzle: Puzzle, *, solution=None, cell: int | None = None, titl
         numbers are about 55 % of it, so two digits fit a column).
     title : str, optional
         Printed above the grid; defaults to ``puzzle.meta["title"]``; an
-        empty string prints none.
+        empty string prints none.  Characters the font lacks print as a
+        stand-in (see :func:`rofl.render.fonts.shown`).
+    font : FontFile, optional
+        Draw numbers and title in this font (default: the small font Pillow
+        ships, which covers little more than ASCII).
 
     Returns
     -------
@@ -371,19 +398,23 @@ def puzzle_sheet(puzzle: Puzzle, *, solution=None, cell: int | None = None, titl
     import numpy as np
     from PIL import Image, ImageDraw
 
-    grid, title = sheet_inputs(puzzle, solution, title)
-    fonts: dict[int, object] = {}
+    from rofl.render.fonts import pillow_covers, shown
 
-    def font(size: int):
-        if size not in fonts:
-            fonts[size] = _font(size)
-        return fonts[size]
+    grid, title = sheet_inputs(puzzle, solution, title)
+    if title:
+        title = shown(title, pillow_covers if font is None else font.covers)
+    faces: dict[int, object] = {}
+
+    def face(size: int):
+        if size not in faces:
+            faces[size] = _font(size, font)
+        return faces[size]
 
     def text_width(text: str, size: int) -> float:
-        return font(size).getlength(text)  # type: ignore[attr-defined]
+        return face(size).getlength(text)  # type: ignore[attr-defined]
 
     def title_height(text: str, size: int) -> float:
-        box = font(size).getbbox(text)  # type: ignore[attr-defined]
+        box = face(size).getbbox(text)  # type: ignore[attr-defined]
         return box[3] - box[1]
 
     layout = sheet_layout(
@@ -393,14 +424,14 @@ def puzzle_sheet(puzzle: Puzzle, *, solution=None, cell: int | None = None, titl
     image = Image.new("RGB", (layout.width, layout.height), "white")
     draw = ImageDraw.Draw(image)
     if layout.title:
-        draw.text((layout.margin, layout.margin), layout.title, fill="black", font=font(layout.title_size))
+        draw.text((layout.margin, layout.margin), layout.title, fill="black", font=face(layout.title_size))
     for left, top, right, bottom in layout.bands:
         draw.rectangle([left, top, right - 1, bottom - 1], fill=BAND)
     if grid is not None:
         rgb = puzzle.palette.to_array()[grid]
         block = np.repeat(np.repeat(rgb, cell, axis=0), cell, axis=1)
         image.paste(Image.fromarray(np.ascontiguousarray(block), "RGB"), (layout.x0, layout.y0))
-    number_font = font(layout.font_size)
+    number_font = face(layout.font_size)
     for number in layout.numbers:
         anchor = "rm" if number.in_row else "mb"
         draw.text((number.x, number.y), number.text, fill=number.color, font=number_font, anchor=anchor)
@@ -417,7 +448,13 @@ def puzzle_sheet(puzzle: Puzzle, *, solution=None, cell: int | None = None, titl
 
 
 def sheet_bytes(
-    puzzle: Puzzle, suffix: str, *, solution=None, cell: int | None = None, title: str | None = None
+    puzzle: Puzzle,
+    suffix: str,
+    *,
+    solution=None,
+    cell: int | None = None,
+    title: str | None = None,
+    font: FontFile | None = None,
 ) -> bytes:
     """The bytes of a sheet file: ``suffix`` is ``".png"``, ``".pdf"`` or ``".svg"``.
 
@@ -430,7 +467,8 @@ def sheet_bytes(
     Raises
     ------
     rofl.UsageError
-        An unknown suffix, or as :func:`puzzle_sheet`.
+        An unknown suffix, a font for an SVG sheet (SVG names its fonts and
+        the viewer draws the text), or as :func:`puzzle_sheet`.
     """
     import io
 
@@ -443,12 +481,14 @@ def sheet_bytes(
     if suffix == ".svg":
         from rofl.render.svg import puzzle_svg
 
+        if font is not None:
+            raise UsageError(SVG_FONT)
         return puzzle_svg(puzzle, solution=solution, cell=cell, title=title).encode("utf-8")
     if suffix == ".pdf":
         from rofl.render.pdf import puzzle_pdf
 
-        return puzzle_pdf(puzzle, solution=solution, cell=cell, title=title)
-    image = puzzle_sheet(puzzle, solution=solution, cell=cell, title=title)
+        return puzzle_pdf(puzzle, solution=solution, cell=cell, title=title, font=font)
+    image = puzzle_sheet(puzzle, solution=solution, cell=cell, title=title, font=font)
     dpi = round(print_dpi(*image.size), 2)
     buf = io.BytesIO()
     image.save(buf, format="PNG", dpi=(dpi, dpi))
