@@ -25,6 +25,7 @@ import os
 import unicodedata
 from collections.abc import Sequence
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rofl.render.fonts import CORE_ENCODING, FontFile, core_covers, quiet_fonttools, reason, shown
@@ -46,6 +47,8 @@ ANSWER_HEADING = 16.0
 ANSWER_LABEL = 10.0
 #: The family name an embedded font is registered under.
 EMBEDDED = "rofl-embedded"
+#: Font file names fpdf2 accepts (it goes by the name).
+FPDF_SUFFIXES = (".ttf", ".otf", ".ttc", ".otc", ".woff", ".woff2")
 
 
 def printable(text: str) -> str:
@@ -224,6 +227,9 @@ class _Document:
         self.covers = core_covers
         self.font = font
         if font is not None:
+            if Path(font.path).suffix.lower() not in FPDF_SUFFIXES:
+                msg = f"{font.path}: fpdf2 embeds font files named {', '.join(FPDF_SUFFIXES)}; rename it"
+                raise UsageError(msg)
             try:
                 with quiet_fonttools():
                     pdf.add_font(EMBEDDED, fname=font.path)

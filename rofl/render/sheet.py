@@ -395,14 +395,26 @@ def puzzle_sheet(
         A cell smaller than :data:`MIN_CELL`, a sheet too large, or a
         solution that does not fit the puzzle.
     """
-    import numpy as np
-    from PIL import Image, ImageDraw
-
     from rofl.render.fonts import pillow_covers, shown
 
     grid, title = sheet_inputs(puzzle, solution, title)
     if title:
         title = shown(title, pillow_covers if font is None else font.covers)
+    if font is None:
+        return _draw_sheet(puzzle, grid, cell, title, None)
+    try:
+        return _draw_sheet(puzzle, grid, cell, title, font)
+    except OSError as exc:  # FreeType meets a damaged glyph only when it draws it
+        from rofl.errors import UsageError
+
+        msg = f"{font.path}: Pillow cannot draw with this font ({exc})"
+        raise UsageError(msg) from None
+
+
+def _draw_sheet(puzzle: Puzzle, grid, cell: int | None, title: str | None, font: FontFile | None) -> Image.Image:
+    import numpy as np
+    from PIL import Image, ImageDraw
+
     faces: dict[int, object] = {}
 
     def face(size: int):
