@@ -1,4 +1,5 @@
-"""Other tools' puzzle formats: webpbn XML, Simpson's .non, Wilk's .nin, Olšák's .g and .mk, .cwd.
+"""Other tools' puzzle formats: webpbn XML, Simpson's .non, Wilk's .nin, Olšák's .g and .mk, .cwd,
+and saved games of Tatham's Pattern (.sav).
 
 Round trips (hypothesis), hand-written samples in ``tests/data/formats/``
 with the quirks real files have, every corpus puzzle through every format
@@ -19,7 +20,7 @@ from places import CORPUS
 
 from rofl.errors import FormatError
 from rofl.formats import corpus as corpus_json
-from rofl.formats import cwd, mk, nin, non, olsak, read_puzzle, webpbn, write_puzzle
+from rofl.formats import cwd, mk, nin, non, olsak, read_puzzle, tatham, webpbn, write_puzzle
 from rofl.puzzle import Palette, Puzzle
 
 DATA = Path(__file__).resolve().parent / "data" / "formats"
@@ -33,10 +34,11 @@ FORMATS = [
     pytest.param(olsak, ".g", True, False, id="olsak"),
     pytest.param(mk, ".mk", False, False, id="mk"),
     pytest.param(cwd, ".cwd", False, False, id="cwd"),
+    pytest.param(tatham, ".sav", False, False, id="tatham"),
 ]
-MODULES = {"webpbn": webpbn, "non": non, "nin": nin, "olsak": olsak, "mk": mk, "cwd": cwd}
-BLACK_WHITE_ONLY = (nin, mk, cwd)
-BY_SUFFIX = {".xml": webpbn, ".non": non, ".nin": nin, ".g": olsak, ".mk": mk, ".cwd": cwd}
+MODULES = {"webpbn": webpbn, "non": non, "nin": nin, "olsak": olsak, "mk": mk, "cwd": cwd, "tatham": tatham}
+BLACK_WHITE_ONLY = (nin, mk, cwd, tatham)
+BY_SUFFIX = {".xml": webpbn, ".non": non, ".nin": nin, ".g": olsak, ".mk": mk, ".cwd": cwd, ".sav": tatham}
 
 HOUSE = np.array(
     [
@@ -169,6 +171,7 @@ def house_puzzle():
         ("house.g", False),
         ("house.mk", False),
         ("house.cwd", False),
+        ("house.sav", False),
         ("house-numberloom.xml", True),
     ],
 )
@@ -391,6 +394,15 @@ def xml(body: str, attrs: str = "") -> bytes:
 
 NONNY = b"width 1\nheight 1\ncolor red ff0000 r\n"
 
+SAVE = b"SAVEFILE:41:Simon Tatham's Portable Puzzle Collection\nVERSION :1:1\n"
+
+
+def pattern_save(params: str, desc: str) -> bytes:
+    """A minimal saved game of Pattern with these CPARAMS and DESC."""
+    fields = [("GAME", "Pattern"), ("PARAMS", params), ("CPARAMS", params), ("DESC", desc)]
+    return SAVE + "".join(f"{k:<8}:{len(v)}:{v}\n" for k, v in fields).encode("ascii")
+
+
 HOSTILE = [
     # webpbn XML
     ("webpbn", BOMB, r"declares entities \('lol"),
@@ -500,6 +512,26 @@ HOSTILE = [
     ("cwd", b"2\n2\n1\n1\n\n1\n", r"line 6: 3 clue lines where the header promises 4"),
     ("cwd", b"1\n1\n1 0\n\n1\n", r"line 3: a block of length 0"),
     ("cwd", b"1\n2\n1\n\n0\n0\n", r"colour 1: the rows hold 1 cells but the columns hold 0"),
+    # Tatham's Pattern .sav
+    ("tatham", b"", r"an empty file, not a saved game"),
+    ("tatham", b"GAME    :7:Pattern\n", r"not a saved game of Simon Tatham's"),
+    ("tatham", SAVE + b"GAME    :4:Mine\n", r"a saved game of 'Mine', not of Pattern"),
+    ("tatham", SAVE + b"VERSION :1:2\n", r"saved-game format version '2'; rofl reads version 1"),
+    ("tatham", SAVE + b"GAME    :7:Pattern\nDESC    :3:1/1\n", r"no CPARAMS record"),
+    ("tatham", SAVE + b"GAME    :7:Pattern\nCPARAMS :3:1x1\n", r"no DESC record"),
+    ("tatham", SAVE + b"GAME    :7:Pat", r"record 3 \(byte 67\): the GAME record is cut short \(7 bytes promised\)"),
+    ("tatham", SAVE + b"GAME    :x:Pattern\n", r"record 3 \(byte 67\): the GAME record has no length"),
+    ("tatham", SAVE + b"GAME:7:Pattern\n", r"record 3 \(byte 67\): expected an 8-character key and ':'"),
+    ("tatham", SAVE + b"DESC    :2:\x01\x02\n", r"the DESC record holds characters other than printable ASCII"),
+    ("tatham", pattern_save("1x1", "1/1,a"), r"gives some cells in advance"),
+    ("tatham", pattern_save("axb", "1/1"), r"the size: expected W or WxH, not 'axb'"),
+    ("tatham", pattern_save("0x1", "/"), r"the width must be at least 1"),
+    ("tatham", pattern_save("2x1", "1/1"), r"2 clues where a 2x1 puzzle has 3 \(columns, then rows\)"),
+    ("tatham", pattern_save("1x1", "1/x"), r"description character 3: unexpected 'x'"),
+    ("tatham", pattern_save("1x1", "1/1.0"), r"row 1: a block of length 0"),
+    ("tatham", pattern_save("1x1", "1/2"), r"row 1: clue needs 2 cells but the row has 1"),
+    ("tatham", pattern_save("1x1", "1/."), r"row 1: expected a block length, not ''"),
+    ("tatham", pattern_save("2x1", "1/1/"), r"colour 1: the rows hold 0 cells but the columns hold 2"),
     # Olšák .g
     ("olsak", b"", r"no ':' line"),
     ("olsak", b"just some text\nwithout clues\n", r"no ':' line"),
@@ -752,3 +784,117 @@ def test_every_colour_corpus_puzzle_through_non(tmp_path):
         assert grid is None, path
         for key in ("title", "author", "licence", "id"):
             assert back.meta.get(key) == puzzle.meta.get(key), (path, key)
+
+
+# ---------------------------------------------------------------- Tatham's Pattern
+
+
+def pattern_new_game(params: str, desc: str) -> tuple[int, int, list[list[int]]]:
+    """Pattern's own reading of a size and a description, line for line as
+    ``decode_params``, ``validate_desc`` and ``new_game`` in ``pattern.c``
+    do it (a C string walked with a pointer): ``(w, h, rowdata)``, columns
+    first.  Raises AssertionError where ``validate_desc`` returns an error."""
+    digits = re.match(r"\d*", params).group()
+    w = int(digits or 0)
+    rest = params[len(digits) :]
+    h = int(re.match(r"\d*", rest[1:]).group() or 0) if rest.startswith("x") else w
+    assert w > 0 and h > 0
+    s = desc + "\0"
+    at = 0
+    rowdata: list[list[int]] = []
+    for i in range(w + h):
+        rowspace = h + 1 if i < w else w + 1
+        data: list[int] = []
+        if s[at].isdigit():
+            while True:
+                start = at
+                while s[at].isdigit():
+                    at += 1
+                n = int(s[start:at])
+                rowspace -= n + 1
+                assert rowspace >= 0, "more numbers than will fit"
+                data.append(n)
+                at += 1
+                if s[at - 1] != ".":
+                    break
+        else:
+            at += 1  # expect a slash immediately
+        end = s[at - 1]
+        if end == "/":
+            assert i + 1 < w + h, "too many row/column specifications"
+        elif end in ("\0", ","):
+            assert i + 1 == w + h, "too few row/column specifications"
+        else:
+            pytest.fail("unrecognised character in game specification")
+        rowdata.append(data)
+    assert s[at - 1] == "\0"  # no clue squares after a ','
+    return w, h, rowdata
+
+
+def midend_records(data: bytes) -> list[tuple[str, str]]:
+    """The records of a saved game as ``midend_deserialise_internal`` reads
+    them: newlines skipped, an 8-byte key ending at ':' or ' ', ':', a
+    decimal length, ':', exactly that many bytes."""
+    out, at = [], 0
+    while at < len(data):
+        while at < len(data) and data[at : at + 1] in (b"\r", b"\n"):
+            at += 1
+        if at == len(data):
+            break
+        key = data[at : at + 9]
+        assert key[8:9] == b":"
+        name = re.match(rb"[^: ]*", key[:8]).group().decode()
+        at += 9
+        length = 0
+        while data[at : at + 1] != b":":
+            assert data[at : at + 1].isdigit()
+            length = length * 10 + int(data[at : at + 1])
+            at += 1
+        value = data[at + 1 : at + 1 + length]
+        assert len(value) == length and all(32 <= b < 127 for b in value)
+        out.append((name, value.decode()))
+        at += 1 + length
+    return out
+
+
+@settings(deadline=None, max_examples=200)
+@given(grid=bw_grids())
+def test_pattern_reads_what_the_writer_writes(grid):
+    """Pattern's own parsing (transliterated) of every record and of the
+    description the writer produces gives the puzzle's clues back."""
+    puzzle = Puzzle.from_grid(grid, BW)
+    fields = dict(midend_records(tatham.write_bytes(puzzle)))
+    assert midend_records(tatham.write_bytes(puzzle))[0] == ("SAVEFILE", tatham.MAGIC)
+    assert fields["VERSION"] == "1" and fields["GAME"] == "Pattern"
+    assert fields["NSTATES"] == "1" and fields["STATEPOS"] == "1"  # a game not yet started
+    assert fields["PARAMS"] == fields["CPARAMS"] == f"{puzzle.width}x{puzzle.height}"
+    w, h, rowdata = pattern_new_game(fields["CPARAMS"], fields["DESC"])
+    assert (w, h) == (puzzle.width, puzzle.height)
+    want = [[n for n, _ in clue] for clue in (*puzzle.cols, *puzzle.rows)]
+    assert rowdata == want
+    assert tatham.game_id(puzzle) == f"{fields['CPARAMS']}:{fields['DESC']}"
+
+
+def test_pattern_sources_own_game_id():
+    # pattern.c's comment gives this puzzle (Bella Image's): unique, but no
+    # single row or column starts it
+    from rofl.solver import solve
+    from rofl.solver.search import solve_complete
+
+    puzzle = tatham.parse_game_id("4x4:2/1/2/1/1.1/2/1/1")
+    assert [[n for n, _ in c] for c in puzzle.cols] == [[2], [1], [2], [1]]
+    assert [[n for n, _ in c] for c in puzzle.rows] == [[1, 1], [2], [1], [1]]
+    assert solve(puzzle).status == "stalled"
+    assert solve_complete(puzzle).status == "unique"
+    # a lone W is a square; a lone 0 is an empty line, as in Pattern
+    assert tatham.parse_game_id("2:0/2/1/1") == Puzzle.from_grid(np.array([[0, 1], [0, 1]], dtype=np.uint8), BW)
+    with pytest.raises(FormatError, match="no ':' found"):
+        tatham.parse_game_id("4x4")
+    with pytest.raises(FormatError, match="black-and-white puzzles only"):
+        tatham.game_id(Puzzle.from_grid(FLAG, FLAG_PALETTE))
+
+
+def test_pattern_save_file_is_found_by_its_content(tmp_path):
+    path = tmp_path / "puzzle.txt"
+    path.write_bytes((DATA / "house.sav").read_bytes())
+    assert read_puzzle(path)[0] == house_puzzle()

@@ -25,12 +25,13 @@ def convert(source: str, target: str) -> None:
       .g        Olsak's grid format         colour, clues only
       .mk       Olsak's plain format        black and white, clues only
       .cwd      QNonograms' format          black and white, clues only
+      .sav      Tatham's Pattern saved game black and white, clues only
 
     The solution (goal picture) travels along when IN has one and OUT can
     hold it; when IN has none, it is added if line logic finds it.  Title,
     author and licence/copyright travel where both formats have room for
     them.  A colour puzzle cannot be written to a black-and-white format
-    (.nin, .mk, .cwd, .notmine): that is an error and OUT is left untouched.
+    (.nin, .mk, .cwd, .sav, .notmine): that is an error and OUT is left untouched.
     """
     from rofl.errors import FormatError, RoflError
     from rofl.formats import read_puzzle, write_puzzle, writer_for

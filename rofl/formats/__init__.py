@@ -68,6 +68,7 @@ FORMATS: tuple[Format, ...] = (
     Format("Olsak .g", "rofl.formats.olsak", ".g", True, ""),
     Format("Olsak .mk", "rofl.formats.mk", ".mk", False, ""),
     Format("QNonograms .cwd", "rofl.formats.cwd", ".cwd", False, ""),
+    Format("Tatham's Pattern .sav", "rofl.formats.tatham", ".sav", False, ""),
 )
 _BY_EXTENSION: dict[str, Format] = {f.extension: f for f in FORMATS}
 _BY_MODULE: dict[str, Format] = {f.module: f for f in FORMATS}
@@ -83,6 +84,7 @@ _BY_TEXT_START: list[tuple[bytes, str]] = [
     (b"NotMine{", "rofl.formats.notmine"),
     (b"<?xml", "rofl.formats.webpbn"),
     (b"<puzzleset", "rofl.formats.webpbn"),
+    (b"SAVEFILE:", "rofl.formats.tatham"),
 ]
 _BOM_AND_SPACE = b"\xef\xbb\xbf \t\r\n"
 
