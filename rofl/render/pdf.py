@@ -21,6 +21,8 @@ keeps pencil-sized cells instead of being blown up to fill the paper.
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import os
 import unicodedata
 from collections.abc import Sequence
@@ -203,6 +205,20 @@ def puzzle_book(
     return doc.output()
 
 
+def _close_fonts(pdf) -> None:
+    """Close the font files of an fpdf2 document that will not be output.
+
+    fpdf2 reads a font file lazily, keeping it open, and closes it once it
+    has written the font into the PDF; a document given up on (a damaged
+    font) would otherwise keep it open until some later garbage collection.
+    """
+    for face in pdf.fonts.values():
+        close = getattr(face, "close", None)
+        if close is not None:
+            with contextlib.suppress(Exception):
+                close()
+
+
 def _cannot_embed(font: FontFile, exc: Exception) -> str:
     return f"{font.path}: fpdf2 cannot embed this font ({reason(exc)})"
 
@@ -230,11 +246,17 @@ class _Document:
             if Path(font.path).suffix.lower() not in FPDF_SUFFIXES:
                 msg = f"{font.path}: fpdf2 embeds font files named {', '.join(FPDF_SUFFIXES)}; rename it"
                 raise UsageError(msg)
+            failure = None
             try:
                 with quiet_fonttools():
                     pdf.add_font(EMBEDDED, fname=font.path)
             except Exception as exc:  # noqa: BLE001 - fpdf2 refuses fonts it cannot embed in many ways
-                raise UsageError(_cannot_embed(font, exc)) from None
+                failure = _cannot_embed(font, exc)
+            if failure is not None:
+                _close_fonts(pdf)
+                del pdf
+                gc.collect()  # what fpdf2 had not registered yet: its file too
+                raise UsageError(failure)
             self.family = EMBEDDED
             self.covers = font.covers
         pdf.set_font(self.family, size=12)
@@ -256,7 +278,9 @@ class _Document:
             with quiet_fonttools():
                 return bytes(self.pdf.output())
         except Exception as exc:  # noqa: BLE001 - a damaged font fails fpdf2's subsetting in many ways
-            raise UsageError(_cannot_embed(self.font, exc)) from None
+            failure = _cannot_embed(self.font, exc)
+        _close_fonts(self.pdf)
+        raise UsageError(failure)
 
     def sheet_page(self, puzzle: Puzzle, grid: np.ndarray | None, title: str | None, cell: int | None) -> None:
         """Add a page with ``puzzle``'s sheet (filled with ``grid`` if given)."""
