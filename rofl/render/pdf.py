@@ -127,11 +127,11 @@ def puzzle_pdf(
     from rofl.render.sheet import sheet_inputs
 
     grid, title = sheet_inputs(puzzle, solution, title)
-    doc = _Document(font)
-    if title:
-        doc.pdf.set_title(_metadata_text(title))
-    doc.sheet_page(puzzle, grid, title, cell)
-    return doc.output()
+    with _Document(font) as doc:
+        if title:
+            doc.pdf.set_title(_metadata_text(title))
+        doc.sheet_page(puzzle, grid, title, cell)
+        return doc.output()
 
 
 def puzzle_book(
@@ -195,14 +195,14 @@ def puzzle_book(
         grids.append(grid)
     pictures = None if answers is None else [check_solution(p, a) for p, a in zip(puzzles, answers, strict=True)]
 
-    doc = _Document(font)
-    if document_title:
-        doc.pdf.set_title(_metadata_text(document_title))
-    for puzzle, grid, label in zip(puzzles, grids, labels, strict=True):
-        doc.sheet_page(puzzle, grid, label, cell)
-    if pictures is not None:
-        doc.answer_pages(list(zip(puzzles, pictures, labels, strict=True)))
-    return doc.output()
+    with _Document(font) as doc:
+        if document_title:
+            doc.pdf.set_title(_metadata_text(document_title))
+        for puzzle, grid, label in zip(puzzles, grids, labels, strict=True):
+            doc.sheet_page(puzzle, grid, label, cell)
+        if pictures is not None:
+            doc.answer_pages(list(zip(puzzles, pictures, labels, strict=True)))
+        return doc.output()
 
 
 def _close_fonts(pdf) -> None:
@@ -263,6 +263,14 @@ class _Document:
         self.pdf = pdf
         self._widths: dict[str, float] = {}  # in em, whatever the size set
 
+    def __enter__(self) -> _Document:
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        # fpdf2 closes an embedded font's file once it is written; a
+        # document given up on (a sheet too large, say) closes it here
+        _close_fonts(self.pdf)
+
     def text_width(self, text: str, size: float) -> float:
         if text not in self._widths:
             self._widths[text] = self.pdf.get_string_width(text) / self.pdf.font_size_pt
@@ -279,7 +287,6 @@ class _Document:
                 return bytes(self.pdf.output())
         except Exception as exc:  # noqa: BLE001 - a damaged font fails fpdf2's subsetting in many ways
             failure = _cannot_embed(self.font, exc)
-        _close_fonts(self.pdf)
         raise UsageError(failure)
 
     def sheet_page(self, puzzle: Puzzle, grid: np.ndarray | None, title: str | None, cell: int | None) -> None:
