@@ -10,6 +10,7 @@ font installed on the machine.
 from __future__ import annotations
 
 import gc
+import io
 from pathlib import Path
 
 import numpy as np
@@ -119,8 +120,6 @@ def answer_pictures(page: dict, puzzles: list[Puzzle]) -> list[np.ndarray]:
 
 def check_book(data: bytes, puzzles: list[Puzzle], answers: list[np.ndarray] | None, titles: list[str]) -> None:
     """Every page of a book as it must be: the numbered puzzle pages, then the answers."""
-    import io
-
     import pypdf
 
     per_page = ANSWER_GRID[0] * ANSWER_GRID[1]
@@ -268,7 +267,7 @@ def test_png_draws_with_the_font(box_font):
     assert (boxed < 128).sum() > 200
     # sheet_bytes passes the font on; an SVG sheet takes none
     png = sheet_bytes(puzzle, ".png", title="Ёж", font=font)
-    assert Image.open(__import__("io").BytesIO(png)).size[0] > 0
+    assert Image.open(io.BytesIO(png)).size[0] > 0
     with pytest.raises(UsageError, match="for .png and .pdf sheets"):
         sheet_bytes(puzzle, ".svg", font=font)
 

@@ -107,7 +107,10 @@ def sheet(
         data = sheet_bytes(puzzles[0], suffix, solution=grids[0], cell=cell, title=title, font=chosen)
     atomic_write(output, data)
     if book:
-        pages = len(puzzles) + (-(-len(puzzles) // 6) if answers else 0)
+        from rofl.render.pdf import ANSWER_GRID
+
+        per_page = ANSWER_GRID[0] * ANSWER_GRID[1]
+        pages = len(puzzles) + (-(-len(puzzles) // per_page) if answers else 0)
         what = f"{len(puzzles)} puzzle{'s' if len(puzzles) > 1 else ''}" + (" and their solutions" if answers else "")
         click.echo(f"{output}: {what}, {pages} pages")
     else:
@@ -143,9 +146,9 @@ def _warn_unprintable(puzzles: list, title: str | None, suffix: str, font) -> No
     """Warn when a title has characters the sheet's font cannot print."""
     if suffix == ".svg":
         return
-    from rofl.render.fonts import core_covers, missing, pillow_covers
+    from rofl.render.fonts import missing, sheet_covers
 
-    covers = font.covers if font is not None else core_covers if suffix == ".pdf" else pillow_covers
+    covers = sheet_covers(suffix, font)
     titles = [title] if title is not None else [p.meta.get("title") for p in puzzles]
     lacking = "".join(dict.fromkeys("".join(missing(t, covers) for t in titles if t)))
     if not lacking:

@@ -14,11 +14,12 @@ the command line can warn.
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
 import logging
 import struct
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -132,23 +133,29 @@ def core_covers(ch: str) -> bool:
     return True
 
 
-_PILLOW_CHARS: frozenset[int] | None = None
+@functools.cache
+def _pillow_chars() -> frozenset[int]:
+    from fontTools.ttLib import TTFont
+    from PIL import ImageFont
+
+    data = getattr(ImageFont.load_default(size=10), "font_bytes", None)
+    if data is None:  # pragma: no cover - Pillow without FreeType: the bitmap font, ASCII
+        return frozenset(range(32, 127))
+    return frozenset(TTFont(io.BytesIO(data)).getBestCmap())
 
 
 def pillow_covers(ch: str) -> bool:
     """Whether Pillow's built-in font (Aileron, a small character set) has ``ch``."""
-    global _PILLOW_CHARS
-    if _PILLOW_CHARS is None:
-        from fontTools.ttLib import TTFont
-        from PIL import ImageFont
+    return ord(ch) in _pillow_chars()
 
-        default = ImageFont.load_default(size=10)
-        data = getattr(default, "font_bytes", None)
-        if data is None:  # pragma: no cover - Pillow without FreeType: the bitmap font, ASCII
-            _PILLOW_CHARS = frozenset(range(32, 127))
-        else:
-            _PILLOW_CHARS = frozenset(TTFont(io.BytesIO(data)).getBestCmap())
-    return ord(ch) in _PILLOW_CHARS
+
+def sheet_covers(suffix: str, font: FontFile | None) -> Callable[[str], bool]:
+    """Which characters a ``.png`` or ``.pdf`` sheet prints as they are:
+    those of ``font``, else of the built-in font (Helvetica in a PDF,
+    Pillow's in a PNG)."""
+    if font is not None:
+        return font.covers
+    return core_covers if suffix == ".pdf" else pillow_covers
 
 
 #: Plain stand-ins for typographic characters a small font may lack.

@@ -30,7 +30,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from rofl.render.fonts import CORE_ENCODING, FontFile, core_covers, quiet_fonttools, reason, shown
+from rofl.render.fonts import CORE_ENCODING, FontFile, quiet_fonttools, reason, sheet_covers, shown
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
@@ -51,15 +51,6 @@ ANSWER_LABEL = 10.0
 EMBEDDED = "rofl-embedded"
 #: Font file names fpdf2 accepts (it goes by the name).
 FPDF_SUFFIXES = (".ttf", ".otf", ".ttc", ".otc", ".woff", ".woff2")
-
-
-def printable(text: str) -> str:
-    """``text`` as Helvetica, unembedded, prints it: an accented letter
-    outside Windows-1252 by its base letter (``"ő"`` -> ``"o"``), a
-    compatibility character by its plain form (``"ﬁ"`` -> ``"fi"``),
-    anything else (Greek, CJK, control characters) by ``"?"``; see
-    :func:`rofl.render.fonts.shown`."""
-    return shown(text, core_covers)
 
 
 def _metadata_text(text: str) -> str:
@@ -240,7 +231,7 @@ class _Document:
         pdf.set_creator("rofl")
         pdf.set_display_mode("fullpage")
         self.family = "helvetica"
-        self.covers = core_covers
+        self.covers = sheet_covers(".pdf", font)
         self.font = font
         if font is not None:
             if Path(font.path).suffix.lower() not in FPDF_SUFFIXES:
@@ -258,7 +249,6 @@ class _Document:
                 gc.collect()  # what fpdf2 had not registered yet: its file too
                 raise UsageError(failure)
             self.family = EMBEDDED
-            self.covers = font.covers
         pdf.set_font(self.family, size=12)
         self.pdf = pdf
         self._widths: dict[str, float] = {}  # in em, whatever the size set

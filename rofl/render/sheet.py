@@ -395,16 +395,16 @@ def puzzle_sheet(
         A cell smaller than :data:`MIN_CELL`, a sheet too large, or a
         solution that does not fit the puzzle.
     """
-    from rofl.render.fonts import pillow_covers, shown
+    from rofl.render.fonts import sheet_covers, shown
 
     grid, title = sheet_inputs(puzzle, solution, title)
     if title:
-        title = shown(title, pillow_covers if font is None else font.covers)
-    if font is None:
-        return _draw_sheet(puzzle, grid, cell, title, None)
+        title = shown(title, sheet_covers(".png", font))
     try:
         return _draw_sheet(puzzle, grid, cell, title, font)
     except OSError as exc:  # FreeType meets a damaged glyph only when it draws it
+        if font is None:
+            raise
         from rofl.errors import UsageError
 
         msg = f"{font.path}: Pillow cannot draw with this font ({exc})"
