@@ -191,3 +191,23 @@ def test_convert_in_place_to_the_same_format(tmp_path):
     after = read_puzzle(path)
     assert after[0] == before[0] and np.array_equal(after[1], before[1])
     assert dict(after[0].meta) == dict(before[0].meta)
+
+
+def test_gnonograms_round_trip_and_its_size_warning(tmp_path):
+    """.gno keeps the picture and the title; a puzzle Gnonograms cannot open
+    (it takes 5 to 54 rows and columns) is written with a warning."""
+    house = DATA / "house.gno"
+    xml, gno = tmp_path / "house.xml", tmp_path / "house.gno"
+    assert run("convert", house, xml).exit_code == 0
+    result = run("convert", xml, gno)
+    assert result.exit_code == 0 and result.output == f"{gno}: 7x8, 2 colours, solution kept\n"
+    back, grid = read_puzzle(gno)
+    assert back == read_puzzle(house)[0] and back.meta["title"] == "House"
+    assert np.array_equal(grid, read_puzzle(house)[1])
+    small = tmp_path / "small.json"
+    write_puzzle(small, Puzzle.from_grid(np.eye(3, dtype=np.uint8), Palette.black_white()))
+    result = run("convert", small, tmp_path / "small.gno")
+    assert result.exit_code == 0, result.output
+    assert "warning: " in result.output and "Gnonograms opens puzzles of 5 to 54 rows and columns only" in result.output
+    assert "this one is 3x3" in result.output
+    assert read_puzzle(tmp_path / "small.gno")[0] == read_puzzle(small)[0]  # rofl reads it all the same

@@ -133,10 +133,18 @@ def test_bad_page_name_is_refused_before_the_work(picture, tmp_path):
 
 
 def test_black_and_white_text_formats(picture, tmp_path):
-    for name in ("x.non", "x.nin", "x.xml", "x.g"):
+    for name in ("x.non", "x.nin", "x.xml", "x.g", "x.gno"):
         r = run("make", picture, "-o", tmp_path / name, "-w", "12", "-q")
         assert r.exit_code == 0, r.output
         assert run("solve", tmp_path / name, "--line-only").exit_code == 0
+
+
+def test_gnonograms_size_warning(picture, tmp_path):
+    r = run("make", picture, "-o", tmp_path / "x.gno", "-w", "60")
+    assert r.exit_code == 0, r.output
+    assert f"warning: {tmp_path / 'x.gno'}: Gnonograms opens puzzles of 5 to 54 rows and columns only" in r.output
+    assert "warning:" not in run("make", picture, "-o", tmp_path / "y.gno", "-w", "60", "-q").output
+    assert "warning:" not in run("make", picture, "-o", tmp_path / "z.gno", "-w", "30").output
 
 
 def test_missing_output_directory(picture, tmp_path):

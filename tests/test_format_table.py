@@ -53,3 +53,17 @@ def test_convert_help_and_readme_list_every_format():
     for fmt in FORMATS:
         assert f"  {fmt.extension} " in help_text, fmt.extension
         assert f"`{fmt.extension}`" in readme, fmt.extension
+
+
+def test_caveat_only_where_the_program_cannot_open_the_puzzle():
+    from rofl.formats import caveat
+
+    small = Puzzle.from_grid(BW, PALETTES[2])  # 3x2: Gnonograms opens 5 to 54 a side
+    for fmt in FORMATS:
+        note = caveat(f"x{fmt.extension}", small)
+        assert (note is None) == (fmt.extension != ".gno"), fmt.extension
+    assert "this one is 3x2" in caveat("x.gno", small)
+    assert caveat("x.gno", Puzzle.from_grid(np.zeros((5, 54), dtype=np.uint8), PALETTES[2])) is None
+    assert "55x5" in caveat("x.GNO", Puzzle.from_grid(np.zeros((5, 55), dtype=np.uint8), PALETTES[2]))
+    with pytest.raises(FormatError):
+        caveat("x.png", small)

@@ -1,5 +1,5 @@
 """Other tools' puzzle formats: webpbn XML, Simpson's .non, Wilk's .nin, Olšák's .g and .mk, .cwd,
-and saved games of Tatham's Pattern (.sav).
+saved games of Tatham's Pattern (.sav) and Gnonograms' puzzle files (.gno).
 
 Round trips (hypothesis), hand-written samples in ``tests/data/formats/``
 with the quirks real files have, every corpus puzzle through every format
@@ -20,7 +20,7 @@ from places import CORPUS
 
 from rofl.errors import FormatError
 from rofl.formats import corpus as corpus_json
-from rofl.formats import cwd, mk, nin, non, olsak, read_puzzle, tatham, webpbn, write_puzzle
+from rofl.formats import cwd, gnonograms, mk, nin, non, olsak, read_puzzle, tatham, webpbn, write_puzzle
 from rofl.puzzle import Palette, Puzzle
 
 DATA = Path(__file__).resolve().parent / "data" / "formats"
@@ -35,10 +35,29 @@ FORMATS = [
     pytest.param(mk, ".mk", False, False, id="mk"),
     pytest.param(cwd, ".cwd", False, False, id="cwd"),
     pytest.param(tatham, ".sav", False, False, id="tatham"),
+    pytest.param(gnonograms, ".gno", False, True, id="gnonograms"),
 ]
-MODULES = {"webpbn": webpbn, "non": non, "nin": nin, "olsak": olsak, "mk": mk, "cwd": cwd, "tatham": tatham}
-BLACK_WHITE_ONLY = (nin, mk, cwd, tatham)
-BY_SUFFIX = {".xml": webpbn, ".non": non, ".nin": nin, ".g": olsak, ".mk": mk, ".cwd": cwd, ".sav": tatham}
+MODULES = {
+    "webpbn": webpbn,
+    "non": non,
+    "nin": nin,
+    "olsak": olsak,
+    "mk": mk,
+    "cwd": cwd,
+    "tatham": tatham,
+    "gnonograms": gnonograms,
+}
+BLACK_WHITE_ONLY = (nin, mk, cwd, tatham, gnonograms)
+BY_SUFFIX = {
+    ".xml": webpbn,
+    ".non": non,
+    ".nin": nin,
+    ".g": olsak,
+    ".mk": mk,
+    ".cwd": cwd,
+    ".sav": tatham,
+    ".gno": gnonograms,
+}
 
 HOUSE = np.array(
     [
@@ -172,6 +191,7 @@ def house_puzzle():
         ("house.mk", False),
         ("house.cwd", False),
         ("house.sav", False),
+        ("house.gno", True),
         ("house-numberloom.xml", True),
     ],
 )
@@ -357,13 +377,16 @@ def test_corpus_puzzle_through_every_format(path):
             continue
         back, grid = read(module, module.write_bytes(puzzle, solution), where=str(path))
         assert back == puzzle, name
-        if module is webpbn and solution is not None:
+        if module in (webpbn, gnonograms) and solution is not None:
             assert np.array_equal(grid, solution), name
         if module is non and solution is not None:
             # pbnsolve's goal is black and white; Nonny has no colour goal
             assert np.array_equal(grid, solution) if puzzle.n_colors == 2 else grid is None, name
         if module is webpbn:
             for key in ("title", "author", "licence", "source", "id", "notes"):
+                assert back.meta.get(key) == puzzle.meta.get(key, None), key
+        if module is gnonograms:
+            for key in ("title", "author", "licence"):
                 assert back.meta.get(key) == puzzle.meta.get(key, None), key
 
 
@@ -402,6 +425,13 @@ def pattern_save(params: str, desc: str) -> bytes:
     fields = [("GAME", "Pattern"), ("PARAMS", params), ("CPARAMS", params), ("DESC", desc)]
     return SAVE + "".join(f"{k:<8}:{len(v)}:{v}\n" for k, v in fields).encode("ascii")
 
+
+def gno(*sections: str) -> bytes:
+    """A Gnonograms file of these sections ("[Heading]\nbody lines")."""
+    return "\n".join(sections).encode()
+
+
+GNO_2X2 = "[Dimensions]\n2\n2"
 
 HOSTILE = [
     # webpbn XML
@@ -532,6 +562,22 @@ HOSTILE = [
     ("tatham", pattern_save("1x1", "1/2"), r"row 1: clue needs 2 cells but the row has 1"),
     ("tatham", pattern_save("1x1", "1/."), r"row 1: expected a block length, not ''"),
     ("tatham", pattern_save("2x1", "1/1/"), r"colour 1: the rows hold 0 cells but the columns hold 2"),
+    # Gnonograms .gno
+    ("gnonograms", b"", r"no \[section\] found: not a Gnonograms puzzle"),
+    ("gnonograms", gno("[Description]", "x"), r"no \[Dimensions\] section"),
+    ("gnonograms", gno("[Dimensions", "2", "2"), r"line 1: a section heading with no closing '\]'"),
+    ("gnonograms", gno("[Dimensions]", "2"), r"line 2: \[Dimensions\] must hold two numbers \(rows, then columns\)"),
+    ("gnonograms", gno("[Dimensions]", "0", "2"), r"the number of rows must be at least 1"),
+    ("gnonograms", gno("[Dimensions]", "2", "99999999999"), r"number of columns '99999999999' is too large"),
+    ("gnonograms", gno(GNO_2X2), r"no \[Row clues\] section and no \[Solution grid\]"),
+    ("gnonograms", gno(GNO_2X2, "[Row clues]", "1", "1"), r"no \[Column clues\] section"),
+    ("gnonograms", gno(GNO_2X2, "[Row clues]", "1", "[Column clues]", "1", "1"), r"line 5: 1 row clues where"),
+    ("gnonograms", gno(GNO_2X2, "[Row clues]", "1", "x", "[Col]", "1", "1"), r"line 6: expected a block length"),
+    ("gnonograms", gno(GNO_2X2, "[Row clues]", "3", "0", "[Col]", "1", "1"), r"row 1: clue needs 3 cells"),
+    ("gnonograms", gno(GNO_2X2, "[Solution]", "1 2"), r"line 5: 1 rows in the solution grid where the dimensions"),
+    ("gnonograms", gno(GNO_2X2, "[Solution]", "1 2", "1"), r"line 6: 1 cells in a solution row where"),
+    ("gnonograms", gno(GNO_2X2, "[Solution]", "1 2", "0 2"), r"line 6: cell 1 of the solution is '0'; expected 1"),
+    ("gnonograms", gno(GNO_2X2, "[Row]", "1", "1", "[Col]", "2", "0", "[Sol]", "1 2", "1 2"), r"does not match"),
     # Olšák .g
     ("olsak", b"", r"no ':' line"),
     ("olsak", b"just some text\nwithout clues\n", r"no ':' line"),
@@ -585,7 +631,7 @@ def test_every_truncation_of_a_sample_is_a_puzzle_or_one_format_error(name):
 
 @pytest.mark.parametrize("module", MODULES.values(), ids=MODULES.keys())
 @settings(deadline=None, max_examples=300)
-@given(data=st.binary(max_size=300) | st.text('0123456789 ,:#\n\r\tabrowsclumnwidthegl<>/"=', max_size=200))
+@given(data=st.binary(max_size=300) | st.text('0123456789 ,:#\n\r\tabrowsclumnwidthegl<>/"=[]DS', max_size=200))
 def test_junk_is_a_puzzle_or_one_format_error(module, data):
     try:
         read(module, data)
@@ -622,6 +668,7 @@ def test_colour_names_after_pillow_has_used_them():
 
 _SPLICES = [b"0", b"9", b"99999999999", b"-1", b",", b" ", b"\n", b"\r", b"<", b">", b"&", b"#", b":", b'"', b"\xff"]
 _SPLICES += [b"rows", b"columns", b"goal", b"<count>", b"</line>", b"<line/>", b"#d\n", b"2a", b"&#0;", b"\t"]
+_SPLICES += [b"[", b"]", b"[Solution]\n", b"[Row clues]\n", b"%", b"%zz"]
 
 
 @settings(max_examples=300, deadline=None)
@@ -898,3 +945,166 @@ def test_pattern_save_file_is_found_by_its_content(tmp_path):
     path = tmp_path / "puzzle.txt"
     path.write_bytes((DATA / "house.sav").read_bytes())
     assert read_puzzle(path)[0] == house_puzzle()
+
+
+# ------------------------------------------------------- .gno: Gnonograms
+
+
+def glib_unescape(text: str) -> str | None:
+    """``g_uri_unescape_string(text, NULL)``: %XX sequences decoded as UTF-8
+    bytes; None for a '%' not followed by two hex digits or an escaped NUL."""
+    out = bytearray()
+    at = 0
+    raw = text.encode("utf-8")
+    while at < len(raw):
+        if raw[at : at + 1] == b"%":
+            pair = raw[at + 1 : at + 3]
+            if len(pair) < 2 or not all(chr(b) in "0123456789abcdefABCDEF" for b in pair) or pair == b"00":
+                return None
+            out.append(int(pair, 16))
+            at += 3
+        else:
+            out.append(raw[at])
+            at += 1
+    return out.decode("utf-8", "replace")
+
+
+def gnonograms_read(text: str) -> dict:
+    """Gnonograms' own reading of a file, as ``Filereader.vala`` does it
+    (``parse_gnonogram_game_file``: read up to '[', then heading up to ']'
+    and body up to '[' in turn; headings matched by their first three
+    letters; ``remove_blank_lines``; clue lines split at ',' and ' ' with
+    the remaining space checked; cell states parsed and clamped) and
+    ``Controller.load_common`` (its size limits, the solution preferred to
+    the clues).  Raises AssertionError where Gnonograms reports an error."""
+    at = text.index("[") + 1
+    headings, bodies = [], []
+    while True:
+        end = text.find("]", at)
+        headings.append(text[at:] if end < 0 else text[at:end])
+        if end < 0:
+            break
+        at = end + 1
+        end = text.find("[", at)
+        bodies.append(text[at:] if end < 0 else text[at:end])
+        if end < 0:
+            break
+        at = end + 1
+        if headings[-1] == "" or bodies[-1] == "":
+            break
+    assert len(headings) >= 3 and len(headings) == len(bodies)
+
+    def lines(body):
+        return [s for s in body.split("\n") if s != ""]
+
+    def numbers(line):
+        return [int(t) for t in re.split("[, ]", line) if t != ""]
+
+    def clue(line, maxblock):
+        blocks, zero_count, remaining = [], 0, maxblock
+        for b in numbers(line):
+            if b == 0 and zero_count > 0:
+                continue
+            zero_count += 1
+            assert 0 <= b <= remaining, "Invalid clue"
+            blocks.append(b)
+            if b > 0:
+                remaining -= b + 1
+        return blocks
+
+    got: dict = {"name": "", "difficulty": 99}
+    for heading, body in zip(headings, bodies, strict=True):
+        key = heading[:3].upper()
+        if key == "DIM":
+            s = lines(body)
+            assert len(s) == 2, "Wrong number of dimensions"
+            got["rows"], got["cols"] = int(s[0]), int(s[1])
+        elif key in ("ROW", "COL"):
+            got[key] = [clue(line, got["cols"] if key == "ROW" else got["rows"]) for line in lines(body)]
+        elif key == "SOL":
+            grid = [[min(max(v, 0), 4) for v in numbers(line)] for line in lines(body)]
+            assert len(grid) == got["rows"] and all(len(row) == got["cols"] for row in grid)
+            assert all(v in (1, 2) for row in grid for v in row), "Invalid cell state"
+            got["solution"] = grid
+        elif key == "DES":
+            s = lines(body)
+            got["name"] = glib_unescape(s[0]) if s else ""
+            grade = s[2].strip() if len(s) >= 3 else ""
+            got["difficulty"] = int(grade) if len(grade) == 1 and grade.isdigit() else 99
+        elif key == "LOC":
+            got["locked"] = lines(body)[0].lower() == "true"
+    assert len(got.get("ROW", [])) in (0, got["rows"]) and len(got.get("COL", [])) in (0, got["cols"])
+    assert got.get("solution") or ("ROW" in got and "COL" in got), "Clues missing"
+    return got
+
+
+@settings(deadline=None, max_examples=200)
+@given(grid=bw_grids(), title=st.text(max_size=12), author=st.text(max_size=6), licence=st.text(max_size=6))
+def test_gnonograms_reads_what_the_writer_writes(grid, title, author, licence):
+    """Gnonograms' own parsing (transliterated) of the writer's file gives
+    the picture, the clues and the title back; rofl reads its metadata back."""
+    meta = {"title": title, "author": author, "licence": licence}
+    puzzle = Puzzle.from_grid(grid, BW, meta=meta)
+    data = gnonograms.write_bytes(puzzle, grid)
+    got = gnonograms_read(data.decode("utf-8"))
+    assert (got["rows"], got["cols"]) == grid.shape
+    assert np.array_equal(np.array(got["solution"]) == 2, grid)
+    assert got["ROW"] == [[n for n, _ in line] or [0] for line in puzzle.rows]
+    assert got["COL"] == [[n for n, _ in line] or [0] for line in puzzle.cols]
+    # the name is written on one line and unescaped back (line ends and
+    # other control characters aside, which no name needs)
+    stripped = title.strip()
+    if stripped and all(ch.isprintable() for ch in stripped):
+        assert got["name"] == stripped
+    assert got["difficulty"] == 99 and got["locked"]  # not graded; Save asks for a new file
+    back, solution = read(gnonograms, data)
+    assert back == puzzle and np.array_equal(solution, grid)
+    for key, value in meta.items():
+        if value.strip() and all(ch.isprintable() for ch in value.strip()):
+            assert back.meta[key] == value.strip(), key
+
+
+def test_gnonograms_house_sample_metadata_and_progress():
+    puzzle, grid = read_puzzle(DATA / "house.gno")
+    # no author line (blank), so the date comes second; the game's progress is read past
+    assert dict(puzzle.meta) == {"title": "House", "date": "2026-11-23T10:15:00+01", "licence": "CC0-1.0"}
+    got = gnonograms_read((DATA / "house.gno").read_text())
+    assert got["name"] == "House" and got["difficulty"] == 1 and not got["locked"]
+
+
+def test_gnonograms_description_forms():
+    clues = "[Dimensions]\n1\n1\n[Row clues]\n1\n[Column clues]\n1\n"
+    four = read(gnonograms, "[Description]\nMeaning of life\nFido\n2010/06/27\n4\n" + clues)[0]
+    assert dict(four.meta) == {"title": "Meaning of life", "author": "Fido", "date": "2010/06/27"}
+    untitled = read(gnonograms, "[description]\nUntitled\n\n2026-01-01\n99\n" + clues)[0]
+    assert dict(untitled.meta) == {"date": "2026-01-01"}
+    escaped = read(gnonograms, "[Description]\n100%25 %5Bsure%5D\n" + clues)[0]
+    assert escaped.meta["title"] == "100% [sure]"
+    # no description at all; a repeated section: the last counts, as in Gnonograms
+    repeated = "[Dimensions]\n1\n1\n[Row clues]\n0\n[Column clues]\n1\n[Row clues]\n1\n"
+    assert read(gnonograms, repeated)[0] == Puzzle.from_grid(np.ones((1, 1), dtype=np.uint8), BW)
+
+
+def test_gnonograms_solution_alone_gives_the_clues():
+    puzzle, grid = read(gnonograms, "[Dimensions]\n8\n7\n[Solution]\n" + gnonograms_rows(HOUSE))
+    assert puzzle == house_puzzle() and np.array_equal(grid, HOUSE)
+
+
+def gnonograms_rows(grid) -> str:
+    return "".join(" ".join("2" if v else "1" for v in row) + " \n" for row in grid)
+
+
+def test_gnonograms_writer_form(monkeypatch):
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1767225600")  # 2026-01-01
+    text = gnonograms.write_bytes(house_puzzle()).decode()
+    assert text.startswith("[Description]\nUntitled\n\n2026-01-01\n99\n[Dimensions]\n8\n7\n[Row clues]\n1\n3\n")
+    assert "2, 2\n" in text and "\n0\n" in text and "[Solution grid]" not in text
+    assert text.endswith("[Locked]\ntrue\n")
+    assert gnonograms.write_bytes(house_puzzle()) == gnonograms.write_bytes(house_puzzle())
+
+
+def test_gnonograms_file_is_found_by_its_content(tmp_path):
+    path = tmp_path / "puzzle.txt"
+    path.write_bytes(gnonograms.write_bytes(house_puzzle(), HOUSE))
+    puzzle, grid = read_puzzle(path)
+    assert puzzle == house_puzzle() and np.array_equal(grid, HOUSE)

@@ -37,6 +37,19 @@ def load_puzzle(file: str) -> Loaded:
     return Loaded(puzzle, solution, None, None, f"{len(data)} bytes, {format_name(data, file)}, not ROFL")
 
 
+def write_puzzle_file(path, puzzle, solution=None, *, private: bool = False, quiet: bool = False) -> None:
+    """:func:`rofl.formats.write_puzzle`, then a warning on stderr (unless
+    ``quiet``) when the program the format belongs to cannot open the puzzle."""
+    import click
+
+    from rofl.formats import caveat, write_puzzle
+
+    write_puzzle(path, puzzle, solution, private=private)
+    note = caveat(path, puzzle)
+    if note and not quiet:
+        click.echo(f"warning: {path}: {note}", err=True)
+
+
 def check_parent(path: str) -> None:
     """Refuse to write ``path`` when its directory does not exist (before any work is done)."""
     from rofl.errors import UsageError

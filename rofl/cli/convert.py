@@ -26,15 +26,19 @@ def convert(source: str, target: str) -> None:
       .mk       Olsak's plain format        black and white, clues only
       .cwd      QNonograms' format          black and white, clues only
       .sav      Tatham's Pattern saved game black and white, clues only
+      .gno      Gnonograms puzzle           black and white, solution grid
 
     The solution (goal picture) travels along when IN has one and OUT can
     hold it; when IN has none, it is added if line logic finds it.  Title,
     author and licence/copyright travel where both formats have room for
     them.  A colour puzzle cannot be written to a black-and-white format
-    (.nin, .mk, .cwd, .sav, .notmine): that is an error and OUT is left untouched.
+    (.nin, .mk, .cwd, .sav, .gno, .notmine): that is an error and OUT is left
+    untouched.  A warning says when the program a format belongs to cannot
+    open the puzzle (Gnonograms opens 5 to 54 rows and columns).
     """
+    from rofl.cli._files import write_puzzle_file
     from rofl.errors import FormatError, RoflError
-    from rofl.formats import read_puzzle, write_puzzle, writer_for
+    from rofl.formats import read_puzzle, writer_for
 
     fmt = writer_for(target)
     puzzle, solution = read_puzzle(source)
@@ -49,7 +53,7 @@ def convert(source: str, target: str) -> None:
         if result.status == "solved":
             solution, derived = result.grid, True
     try:
-        write_puzzle(target, puzzle, solution)
+        write_puzzle_file(target, puzzle, solution)
     except RoflError as exc:  # the writers' messages do not name the file
         msg = f"cannot convert {source} to {target}: {exc}"
         raise FormatError(msg) from None

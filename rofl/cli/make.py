@@ -7,7 +7,7 @@ from collections.abc import Callable
 import click
 
 from rofl.cli._app import main
-from rofl.cli._files import check_parent
+from rofl.cli._files import check_parent, write_puzzle_file
 
 _DITHERS = ("none", "ordered", "floyd-steinberg")
 HINT_CHANGED_PCT = 2.0  # above this share of changed cells, rofl make suggests what could help
@@ -167,7 +167,7 @@ def make(
 
     from tqdm import tqdm
 
-    from rofl.formats import write_puzzle, writer_for
+    from rofl.formats import writer_for
     from rofl.maker import make as make_puzzle
 
     _check_output(output)
@@ -229,7 +229,7 @@ def make(
         for w in caught:
             click.echo(f"warning: {w.message}", err=True)
 
-    write_puzzle(output, result.puzzle, result.grid)
+    write_puzzle_file(output, result.puzzle, result.grid, quiet=quiet)
     if preview:
         from rofl.render.preview import solution_image
 

@@ -64,7 +64,8 @@ def hide(text: str | None, output: str | None, sheet: str | None, cipher: bool) 
     ASCII only.  This hides the text, it does not encrypt it: whoever solves
     the puzzle reads it.
     """
-    from rofl.formats import write_puzzle, writer_for
+    from rofl.cli._files import write_puzzle_file
+    from rofl.formats import writer_for
     from rofl.render.sheet import check_sheet_path
     from rofl.secret import check_text
     from rofl.secret import hide as hide_text
@@ -86,7 +87,7 @@ def hide(text: str | None, output: str | None, sheet: str | None, cipher: bool) 
 
         sheet_data = sheet_bytes(puzzle, Path(sheet).suffix, title="Solve me")
     if output:
-        write_puzzle(output, puzzle, grid, private=True)
+        write_puzzle_file(output, puzzle, grid, private=True)
     if sheet_data is not None:
         from rofl._io import atomic_write
 

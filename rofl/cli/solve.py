@@ -174,10 +174,11 @@ def _line_only(puzzle, use_color: bool) -> None:
 
 def _write_solution(path: Path, puzzle, grid) -> None:
     """Write ``grid`` as a picture (one pixel per cell) or, for a puzzle extension, as a puzzle file."""
-    from rofl.formats import is_puzzle_path, write_puzzle
+    from rofl.cli._files import write_puzzle_file
+    from rofl.formats import is_puzzle_path
 
     if is_puzzle_path(path):
-        write_puzzle(path, puzzle, grid)
+        write_puzzle_file(path, puzzle, grid)
         return
     import numpy as np
     from PIL import Image

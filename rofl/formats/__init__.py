@@ -69,6 +69,7 @@ FORMATS: tuple[Format, ...] = (
     Format("Olsak .mk", "rofl.formats.mk", ".mk", False, ""),
     Format("QNonograms .cwd", "rofl.formats.cwd", ".cwd", False, ""),
     Format("Tatham's Pattern .sav", "rofl.formats.tatham", ".sav", False, ""),
+    Format("Gnonograms .gno", "rofl.formats.gnonograms", ".gno", False, "solution kept"),
 )
 _BY_EXTENSION: dict[str, Format] = {f.extension: f for f in FORMATS}
 _BY_MODULE: dict[str, Format] = {f.module: f for f in FORMATS}
@@ -85,6 +86,8 @@ _BY_TEXT_START: list[tuple[bytes, str]] = [
     (b"<?xml", "rofl.formats.webpbn"),
     (b"<puzzleset", "rofl.formats.webpbn"),
     (b"SAVEFILE:", "rofl.formats.tatham"),
+    (b"[Description]", "rofl.formats.gnonograms"),
+    (b"[Dimensions]", "rofl.formats.gnonograms"),
 ]
 _BOM_AND_SPACE = b"\xef\xbb\xbf \t\r\n"
 
@@ -163,6 +166,22 @@ def write_puzzle(path: str | Path, puzzle, solution=None, *, private: bool = Fal
 
     fmt = writer_for(path)
     atomic_write(path, importlib.import_module(fmt.module).write_bytes(puzzle, solution), private=private)
+
+
+def caveat(path: str | Path, puzzle) -> str | None:
+    """What the program the format of ``path`` belongs to cannot do with
+    ``puzzle`` although rofl reads it back (Gnonograms opens puzzles of 5 to
+    54 rows and columns only): a sentence for a warning, or None.
+
+    A format module says so with an optional ``caveat(puzzle)`` function.
+
+    Raises
+    ------
+    FormatError
+        An extension no writer handles.
+    """
+    check = getattr(importlib.import_module(writer_for(path).module), "caveat", None)
+    return None if check is None else check(puzzle)
 
 
 def writer_for(path: str | Path) -> Format:
