@@ -159,6 +159,20 @@ def test_info(tmp_path):
     write_puzzle(json_file, Puzzle.from_grid(CROSS, PALETTE))
     result = run("info", json_file)
     assert result.exit_code == 0 and "not ROFL" in result.output
+    assert "Pattern game ID" not in result.output  # a colour puzzle
+
+
+def test_info_gives_the_pattern_game_id_of_black_and_white_puzzles(tmp_path):
+    from rofl.formats import tatham, write_puzzle
+
+    grid = np.array([[0, 1, 1], [1, 0, 1]], dtype=np.uint8)
+    path = tmp_path / "p.non"
+    write_puzzle(path, Puzzle.from_grid(grid, Palette.black_white()))
+    result = run("info", path, "--no-solve")
+    assert result.exit_code == 0, result.output
+    line = next(x for x in result.output.splitlines() if x.startswith("Pattern game ID: "))
+    assert line == "Pattern game ID: 3x2:1/1/2/2/1.1"
+    assert tatham.parse_game_id(line.split(": ", 1)[1]) == Puzzle.from_grid(grid, Palette.black_white())
 
 
 def test_encode_stores_a_search_only_picture_on_request(tmp_path):

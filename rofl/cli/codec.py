@@ -158,6 +158,10 @@ def info(file: str, do_solve: bool, budget: float) -> None:
     lines.append(f"filled cells: {filled} of {w * h} ({100 * filled / (w * h):.1f}%)")
     for key, value in puzzle.meta.items():
         lines.append(f"{key}: {value}")
+    if puzzle.n_colors == 2:
+        from rofl.formats.tatham import game_id
+
+        lines.append(f"Pattern game ID: {game_id(puzzle)}")
     if rf is not None and rf.skipped:
         lines.append(f"skipped chunks: {' '.join(rf.skipped)}")
     if crc is not None:
