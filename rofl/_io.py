@@ -6,10 +6,21 @@ import contextlib
 import os
 import tempfile
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO
 
 from rofl.errors import FormatError
+
+
+def stamp_time() -> datetime:
+    """The time a writer stamps into a file (a PDF's creation date, a
+    Gnonograms file's date): now, or ``SOURCE_DATE_EPOCH`` when that is set
+    (the reproducible-builds convention), so the file is byte for byte the same."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH", "")
+    if epoch.isdigit():
+        return datetime.fromtimestamp(int(epoch), UTC)
+    return datetime.now(UTC)
 
 
 def _umask() -> int:

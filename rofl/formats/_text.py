@@ -148,9 +148,9 @@ def bw_text(puzzle: Puzzle, fmt: str, header: Sequence[str], between: Sequence[s
     return "\n".join(out) + "\n"
 
 
-def bw_clue_text(line: Sequence[tuple[int, int]]) -> str:
+def bw_clue_text(line: Sequence[tuple[int, int]], sep: str = " ") -> str:
     """The clue line that :func:`bw_clue` reads back (``0`` for an empty line)."""
-    return " ".join(str(n) for n, _ in line) if line else "0"
+    return sep.join(str(n) for n, _ in line) if line else "0"
 
 
 def _show(token: str) -> str:

@@ -53,14 +53,12 @@ is percent-escaped, as Gnonograms' reader unescapes the name.
 
 from __future__ import annotations
 
-import os
-import re
 import unicodedata
-from datetime import UTC, datetime
 from urllib.parse import quote, unquote
 
 import numpy as np
 
+from rofl._io import stamp_time
 from rofl.formats import _text
 from rofl.puzzle import Palette, Puzzle
 
@@ -73,8 +71,6 @@ UNGRADED = "99"
 #: Cell states of a solution grid (``CellState`` in Gnonograms' ``Enums.vala``).
 EMPTY, FILLED = "1", "2"
 
-# Gnonograms' BLOCKSEPARATOR is ", "; its readers split at either character.
-_SEPARATORS = re.compile(r"[ ,\t]+")
 # Escaped in text lines: the escape character, the section brackets and line ends.
 _ESCAPED = "%[]\r\n"
 
@@ -105,7 +101,8 @@ def _sections(text: str, where: str) -> list[tuple[str, int, list[tuple[int, str
 
 
 def _numbers(content: str) -> list[str]:
-    return [t for t in _SEPARATORS.split(content) if t]
+    # Gnonograms' BLOCKSEPARATOR is ", "; its readers split at either character
+    return [t for t in _text.BW_SEPARATORS.split(content) if t]
 
 
 def _clues(lines, count: int, what: str, where: str, heading: int) -> list[list[tuple[int, int]]]:
@@ -141,7 +138,8 @@ def _description(lines) -> dict[str, str]:
     if len(values) >= 4:
         name, author, date = values[:3]
     else:
-        name, author, date = (values + ["", ""])[0], "", (values[1] if len(values) == 3 else "")
+        name = values[0] if values else ""
+        author, date = "", (values[1] if len(values) == 3 else "")
     meta = {"title": name if name != UNTITLED else "", "author": author, "date": date}
     return {key: value for key, value in meta.items() if value}
 
@@ -203,12 +201,6 @@ def _line(value: str) -> str:
     )
 
 
-def _today() -> str:
-    epoch = os.environ.get("SOURCE_DATE_EPOCH", "")
-    when = datetime.fromtimestamp(int(epoch), UTC) if epoch.isdigit() else datetime.now(UTC)
-    return when.date().isoformat()
-
-
 def dumps(puzzle: Puzzle, solution: np.ndarray | None = None) -> str:
     """The ``.gno`` text of a black-and-white puzzle, with its solution grid when given.
 
@@ -224,22 +216,18 @@ def dumps(puzzle: Puzzle, solution: np.ndarray | None = None) -> str:
         "[Description]",
         _line(meta.get("title") or UNTITLED),
         _line(meta.get("author", "")),
-        _line(meta.get("date") or _today()),
+        _line(meta.get("date") or stamp_time().date().isoformat()),
         UNGRADED,
     ]
     if meta.get("licence"):
         out += ["[License]", _line(meta["licence"])]
     out += ["[Dimensions]", str(puzzle.height), str(puzzle.width)]
-    out += ["[Row clues]", *map(_clue_text, puzzle.rows)]
-    out += ["[Column clues]", *map(_clue_text, puzzle.cols)]
+    out += ["[Row clues]", *(_text.bw_clue_text(line, ", ") for line in puzzle.rows)]
+    out += ["[Column clues]", *(_text.bw_clue_text(line, ", ") for line in puzzle.cols)]
     if grid is not None:
         out += ["[Solution grid]", *(" ".join(FILLED if v else EMPTY for v in row) for row in grid)]
     out += ["[Locked]", "true"]
     return "\n".join(out) + "\n"
-
-
-def _clue_text(line) -> str:
-    return ", ".join(str(n) for n, _ in line) if line else "0"
 
 
 def caveat(puzzle: Puzzle) -> str | None:

@@ -46,7 +46,6 @@ from rofl.puzzle import MAX_COLORS, Palette, Puzzle
 EXTENSION = ".g"
 
 _BLOCK = re.compile(r"([0-9]+)(\S?)")
-_SEPARATORS = re.compile(r"[\s,]+")
 # <inchar>s the writer uses, colour 1 first
 _INCHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ!$%&*+-./;<=>?@^_~"
 
@@ -88,7 +87,7 @@ def _declaration(line: str, number: int, colours: _Colours, where: str) -> None:
 
 
 def _clue(line: str, number: int, colours: _Colours, where: str) -> list[tuple[int, int]]:
-    tokens = [t for t in _SEPARATORS.split(line.strip()) if t]
+    tokens = [t for t in _text.BW_SEPARATORS.split(line.strip()) if t]
     if tokens == ["0"]:
         return []
     groups = []

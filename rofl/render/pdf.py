@@ -23,13 +23,12 @@ from __future__ import annotations
 
 import contextlib
 import gc
-import os
 import unicodedata
 from collections.abc import Sequence
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from rofl._io import stamp_time
 from rofl.render.fonts import CORE_ENCODING, FontFile, quiet_fonttools, reason, sheet_covers, shown
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -57,15 +56,6 @@ def _metadata_text(text: str) -> str:
     # the document title is UTF-16 and holds any character, but not lone
     # surrogates (a title may come from any file) or control characters
     return "".join("\ufffd" if unicodedata.category(ch) in ("Cc", "Cs") else ch for ch in text)
-
-
-def _creation_date() -> datetime:
-    # fpdf2 always writes a creation date; SOURCE_DATE_EPOCH (the
-    # reproducible-builds convention) makes the file byte for byte the same
-    epoch = os.environ.get("SOURCE_DATE_EPOCH", "")
-    if epoch.isdigit():
-        return datetime.fromtimestamp(int(epoch), UTC)
-    return datetime.now(UTC)
 
 
 def puzzle_pdf(
@@ -227,7 +217,7 @@ class _Document:
         pdf.core_fonts_encoding = CORE_ENCODING
         pdf.set_auto_page_break(False)
         pdf.set_margin(0)
-        pdf.set_creation_date(_creation_date())
+        pdf.set_creation_date(stamp_time())  # fpdf2 always writes one
         pdf.set_creator("rofl")
         pdf.set_display_mode("fullpage")
         self.family = "helvetica"
