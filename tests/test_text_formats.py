@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 from places import CORPUS
@@ -1040,6 +1040,7 @@ def gnonograms_read(text: str) -> dict:
 
 @settings(deadline=None, max_examples=200)
 @given(grid=bw_grids(), title=st.text(max_size=12), author=st.text(max_size=6), licence=st.text(max_size=6))
+@example(grid=np.zeros((1, 1), dtype=np.uint8), title=" ", author="0", licence="")  # a blank title
 def test_gnonograms_reads_what_the_writer_writes(grid, title, author, licence):
     """Gnonograms' own parsing (transliterated) of the writer's file gives
     the picture, the clues and the title back; rofl reads its metadata back."""
@@ -1101,6 +1102,8 @@ def test_gnonograms_writer_form(monkeypatch):
     assert "2, 2\n" in text and "\n0\n" in text and "[Solution grid]" not in text
     assert text.endswith("[Locked]\ntrue\n")
     assert gnonograms.write_bytes(house_puzzle()) == gnonograms.write_bytes(house_puzzle())
+    blank = Puzzle.from_grid(HOUSE, BW, meta={"title": " \t", "date": " "})  # blanks would shift the lines
+    assert gnonograms.write_bytes(blank).decode().startswith("[Description]\nUntitled\n\n2026-01-01\n99\n")
 
 
 def test_gnonograms_file_is_found_by_its_content(tmp_path):

@@ -214,9 +214,10 @@ def dumps(puzzle: Puzzle, solution: np.ndarray | None = None) -> str:
     meta = puzzle.meta
     out = [
         "[Description]",
-        _line(meta.get("title") or UNTITLED),
+        # a blank name or date line would shift the lines after it
+        _line(meta.get("title", "")) or UNTITLED,
         _line(meta.get("author", "")),
-        _line(meta.get("date") or stamp_time().date().isoformat()),
+        _line(meta.get("date", "")) or stamp_time().date().isoformat(),
         UNGRADED,
     ]
     if meta.get("licence"):
