@@ -25,16 +25,25 @@ class Loaded(NamedTuple):
 def load_puzzle(file: str) -> Loaded:
     """Read a ROFL file (keeping what only ROFL stores) or any other puzzle format, reading it once."""
     from rofl._io import read_capped
-    from rofl.formats import MAX_FILE_BYTES, format_name, read_puzzle_data
+    from rofl.formats import MAX_FILE_BYTES, format_name, read_puzzle_data, sheets
     from rofl.formats import rofl as codec
 
     data = read_capped(file, MAX_FILE_BYTES)
+    sheet = None if data.startswith(codec.MAGIC) else sheets.kind(data)
+    if sheet is not None:  # the ROFL file a sheet rofl drew carries
+        info = codec.parse(sheets.extract(data, where=file), where=f"{file}: its ROFL puzzle")
+        what = f"{len(data)} bytes, {sheets.NAMES[sheet]} carrying a ROFL puzzle: {_rofl_form(info)}"
+        return Loaded(info.puzzle, None, info.crc32, info, what)
     if data.startswith(codec.MAGIC) or Path(file).suffix.lower() == codec.EXTENSION:
         info = codec.parse(data, where=file)
-        version = f", version {info.version}" if info.version is not None else ""
-        return Loaded(info.puzzle, None, info.crc32, info, f"{info.size} bytes, {info.form} form{version}")
+        return Loaded(info.puzzle, None, info.crc32, info, _rofl_form(info))
     puzzle, solution = read_puzzle_data(data, file)
     return Loaded(puzzle, solution, None, None, f"{len(data)} bytes, {format_name(data, file)}, not ROFL")
+
+
+def _rofl_form(info: RoflFile) -> str:
+    version = f", version {info.version}" if info.version is not None else ""
+    return f"{info.size} bytes, {info.form} form{version}"
 
 
 def write_puzzle_file(path, puzzle, solution=None, *, private: bool = False, quiet: bool = False) -> None:

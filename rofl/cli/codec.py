@@ -37,6 +37,8 @@ def _pillow_format(path: Path) -> str:
 def decode(file: str, output: str | None, scale: int, budget: float, first: bool) -> None:
     """Solve the ROFL file FILE and write its picture.
 
+    FILE may also be any puzzle file, or a sheet rofl drew (PNG, SVG, PDF).
+
     Line logic first, then a complete search (probing and backtracking)
     within --budget seconds.  The output format follows the extension of
     OUTPUT (any format Pillow writes).  When the puzzle has no solution,
@@ -50,6 +52,9 @@ def decode(file: str, output: str | None, scale: int, budget: float, first: bool
     from rofl.pixelart import image_from_grid
 
     out = Path(output) if output else Path(file).with_suffix(".png")
+    if output is None and out == Path(file):
+        msg = f"{file}: the picture would replace the sheet it is read from; name another file with -o"
+        raise UsageError(msg)
     fmt = _pillow_format(out)
     loaded = load_puzzle(file)
     puzzle, crc = loaded.puzzle, loaded.crc32

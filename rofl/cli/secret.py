@@ -109,7 +109,10 @@ def _load(source: str | None):
     data = _stdin_bytes()
     module = _reader(data, "")
     if module is None:
-        msg = "standard input: not a puzzle (neither a NotMine cipher nor a ROFL, webpbn XML or JSON puzzle)"
+        msg = (
+            "standard input: not a puzzle (neither a NotMine cipher nor a ROFL, webpbn XML or JSON puzzle, "
+            "nor a sheet rofl drew)"
+        )
         raise FormatError(msg)
     return importlib.import_module(module).read_bytes(data, where="standard input")[0]
 

@@ -92,12 +92,22 @@ _BY_TEXT_START: list[tuple[bytes, str]] = [
 _BOM_AND_SPACE = b"\xef\xbb\xbf \t\r\n"
 
 
+#: Reads the puzzle a PNG, SVG or PDF sheet rofl drew carries (no writer:
+#: ``rofl sheet`` and ``--sheet`` write sheets, and a ``.png`` given to
+#: ``solve --first`` is the solution picture).
+SHEETS = "rofl.formats.sheets"
+
+
 def _reader(data: bytes, suffix: str) -> str | None:
     """The module that reads ``data`` (a file with extension ``suffix``), or None."""
+    from rofl.formats import sheets
+
     head = data.lstrip(_BOM_AND_SPACE)[:16]
     for magic, name in _BY_MAGIC:
         if data.startswith(magic):
             return name
+    if sheets.kind(data) is not None:
+        return SHEETS
     for start, name in _BY_TEXT_START:
         if head.startswith(start):
             return name
@@ -111,6 +121,10 @@ def _reader(data: bytes, suffix: str) -> str | None:
 def format_name(data: bytes, path: str | Path) -> str | None:
     """The name of the format ``data`` (read from ``path``) would be read as, or None."""
     module = _reader(data, Path(path).suffix.lower())
+    if module == SHEETS:
+        from rofl.formats import sheets
+
+        return sheets.NAMES[sheets.kind(data)]
     return None if module is None else _BY_MODULE[module].name
 
 
@@ -143,7 +157,7 @@ def read_puzzle_data(data: bytes, path: str | Path):
     module = _reader(data, path.suffix.lower())
     if module is None:
         known = ", ".join(sorted(_BY_EXTENSION))
-        msg = f"{path}: unknown puzzle format (known extensions: {known})"
+        msg = f"{path}: unknown puzzle format (known extensions: {known}; and the PNG, SVG and PDF sheets rofl draws)"
         raise FormatError(msg)
     puzzle, solution = importlib.import_module(module).read_bytes(data, where=str(path))
     if solution is not None:

@@ -252,3 +252,33 @@ def named_colour(name: str, *, x11: bool = False) -> RGB | None:
     # (getrgb, not colormap[key]: Pillow replaces the map's strings by tuples as it uses them)
     rgb = ImageColor.getrgb(key)
     return (rgb[0], rgb[1], rgb[2])
+
+
+def parse_xml(data: bytes | str, where: str):
+    """``data`` parsed by defusedxml (entity declarations refused, a DOCTYPE
+    accepted and never fetched); errors are one :class:`FormatError` naming ``where``."""
+    import defusedxml.ElementTree as SafeET
+    from defusedxml import DefusedXmlException
+
+    # some exporters leave blank lines (or a byte-order mark and blank lines)
+    # before the XML declaration, which expat refuses
+    if isinstance(data, bytes):
+        data = data.removeprefix(b"\xef\xbb\xbf").lstrip(b" \t\r\n")
+    else:
+        data = data.removeprefix("\ufeff").lstrip(" \t\r\n")
+    try:
+        return SafeET.fromstring(data, forbid_dtd=False, forbid_entities=True, forbid_external=True)
+    except DefusedXmlException as exc:
+        name = getattr(exc, "name", None)
+        what = f" ({name!r})" if name else ""
+        msg = (
+            f"{where}: the XML declares entities{what}, which rofl refuses "
+            "(they can expand without bound or read other files)"
+        )
+        raise FormatError(msg) from None
+    except SyntaxError as exc:  # xml.etree.ElementTree.ParseError
+        msg = f"{where}: not well-formed XML ({exc})"
+        raise FormatError(msg) from None
+    except (ValueError, RecursionError) as exc:
+        msg = f"{where}: not readable XML ({exc})"
+        raise FormatError(msg) from None

@@ -502,7 +502,12 @@ def dumps(
         if "\x00" in value:
             msg = f"metadata {key!r}: the value contains a NUL character"
             raise FormatError(msg)
-        chunks.append(_chunk(META_CHUNK, key.encode("ascii") + b"\x00" + value.encode("utf-8")))
+        try:
+            encoded = value.encode("utf-8")
+        except UnicodeEncodeError:
+            msg = f"metadata {key!r}: the value contains a lone surrogate, which UTF-8 cannot hold"
+            raise FormatError(msg) from None
+        chunks.append(_chunk(META_CHUNK, key.encode("ascii") + b"\x00" + encoded))
     if solution is not None:
         if not puzzle.is_solution(solution):
             msg = "the solution does not satisfy the clues"
@@ -608,9 +613,13 @@ def write_bytes(puzzle: Puzzle, solution: np.ndarray | None = None) -> bytes:
 
     Metadata from other formats is made storable instead of refused: keys
     are lower-cased with other characters turned into ``_``, NUL characters
-    in values become spaces.
+    in values become spaces and lone surrogates (from a JSON ``\\ud800``
+    escape, say) U+FFFD.
     """
     return dumps(puzzle, solution, meta=storable_meta(puzzle.meta))
+
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def storable_meta(meta: Mapping[str, str]) -> dict[str, str]:
@@ -621,7 +630,7 @@ def storable_meta(meta: Mapping[str, str]) -> dict[str, str]:
         if name and not name[0].isalpha():
             name = ("m" + name)[:64]
         if name and name not in out:
-            out[name] = str(value).replace("\x00", " ")
+            out[name] = _LONE_SURROGATE.sub("\ufffd", str(value).replace("\x00", " "))
     return out
 
 

@@ -57,7 +57,6 @@ from xml.sax.saxutils import quoteattr
 
 import numpy as np
 
-from rofl.errors import FormatError
 from rofl.formats import _text
 from rofl.puzzle import MAX_COLORS, Palette, Puzzle
 
@@ -124,34 +123,6 @@ class _Colours:
             if self.char[i] is None and builtin:
                 self.char[i] = builtin[1]
         return Palette([c for c in self.rgb if c is not None])
-
-
-def _parse_xml(data: bytes | str, where: str):
-    import defusedxml.ElementTree as SafeET
-    from defusedxml import DefusedXmlException
-
-    # some exporters leave blank lines (or a byte-order mark and blank lines)
-    # before the XML declaration, which expat refuses
-    if isinstance(data, bytes):
-        data = data.removeprefix(b"\xef\xbb\xbf").lstrip(b" \t\r\n")
-    else:
-        data = data.removeprefix("\ufeff").lstrip(" \t\r\n")
-    try:
-        return SafeET.fromstring(data, forbid_dtd=False, forbid_entities=True, forbid_external=True)
-    except DefusedXmlException as exc:
-        name = getattr(exc, "name", None)
-        what = f" ({name!r})" if name else ""
-        msg = (
-            f"{where}: the XML declares entities{what}, which rofl refuses "
-            "(they can expand without bound or read other files)"
-        )
-        raise FormatError(msg) from None
-    except SyntaxError as exc:  # xml.etree.ElementTree.ParseError
-        msg = f"{where}: not well-formed XML ({exc})"
-        raise FormatError(msg) from None
-    except (ValueError, RecursionError) as exc:
-        msg = f"{where}: not readable XML ({exc})"
-        raise FormatError(msg) from None
 
 
 def _rgb_of(element, name: str, where: str):
@@ -229,7 +200,7 @@ def loads(data: bytes | str, *, where: str = "<xml>") -> tuple[Puzzle, np.ndarra
         does not fit the clues, or clues that are not a valid puzzle (the
         message names the element).
     """
-    root = _parse_xml(data, where)
+    root = _text.parse_xml(data, where)
     if not isinstance(root.tag, str) or root.tag.lower() != "puzzleset":
         raise _text.fail(where, None, f"the root element is <{root.tag}>, not <puzzleset> (not a webpbn file)")
     puzzles = _children(root, "puzzle")

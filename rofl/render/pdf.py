@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rofl._io import stamp_time
+from rofl.formats.sheets import attach
 from rofl.render.fonts import CORE_ENCODING, FontFile, quiet_fonttools, reason, sheet_covers, shown
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -96,7 +97,9 @@ def puzzle_pdf(
     -------
     bytes
         The PDF file: one A4 page.  Its creation date is the current time,
-        or ``SOURCE_DATE_EPOCH`` when that is set.
+        or ``SOURCE_DATE_EPOCH`` when that is set.  The puzzle is attached
+        as ``puzzle.rofl`` (with the CRC-32 of ``solution`` when given), so
+        rofl reads the sheet back (:mod:`rofl.formats.sheets`).
 
     Raises
     ------
@@ -112,6 +115,7 @@ def puzzle_pdf(
         if title:
             doc.pdf.set_title(_metadata_text(title))
         doc.sheet_page(puzzle, grid, title, cell)
+        attach(doc.pdf, puzzle, grid, "puzzle.rofl", _metadata_text(title) if title else None)
         return doc.output()
 
 
@@ -126,6 +130,10 @@ def puzzle_book(
     document_title: str | None = None,
 ) -> bytes:
     """Several puzzles in one PDF: a page each, then optionally their solutions.
+
+    Puzzle ``n`` is attached as ``puzzle-n.rofl`` (with the CRC-32 of its
+    solution or answer picture when given): PDF viewers list the files, and
+    each one saved from there is a puzzle rofl reads.
 
     Each puzzle's page is its sheet as :func:`puzzle_pdf` draws it, its
     title numbered (``"3. Astronaut"``, or ``"3"`` for a puzzle without a
@@ -179,8 +187,10 @@ def puzzle_book(
     with _Document(font) as doc:
         if document_title:
             doc.pdf.set_title(_metadata_text(document_title))
-        for puzzle, grid, label in zip(puzzles, grids, labels, strict=True):
+        for number, (puzzle, grid, label) in enumerate(zip(puzzles, grids, labels, strict=True), 1):
             doc.sheet_page(puzzle, grid, label, cell)
+            picture = grid if grid is not None or pictures is None else pictures[number - 1]
+            attach(doc.pdf, puzzle, picture, f"puzzle-{number}.rofl", _metadata_text(label))
         if pictures is not None:
             doc.answer_pages(list(zip(puzzles, pictures, labels, strict=True)))
         return doc.output()

@@ -476,6 +476,10 @@ def sheet_bytes(
     scale; the PDF sheet is :func:`rofl.render.pdf.puzzle_pdf`, vector
     drawing on one A4 page.  Arguments as for :func:`puzzle_sheet`.
 
+    Every sheet carries its puzzle as a ROFL file (with the CRC-32 of
+    ``solution`` when given), so rofl reads it back as that puzzle
+    (:mod:`rofl.formats.sheets`).
+
     Raises
     ------
     rofl.UsageError
@@ -500,8 +504,10 @@ def sheet_bytes(
         from rofl.render.pdf import puzzle_pdf
 
         return puzzle_pdf(puzzle, solution=solution, cell=cell, title=title, font=font)
+    from rofl.formats.sheets import png_info
+
     image = puzzle_sheet(puzzle, solution=solution, cell=cell, title=title, font=font)
     dpi = round(print_dpi(*image.size), 2)
     buf = io.BytesIO()
-    image.save(buf, format="PNG", dpi=(dpi, dpi))
+    image.save(buf, format="PNG", dpi=(dpi, dpi), pnginfo=png_info(puzzle, solution))
     return buf.getvalue()

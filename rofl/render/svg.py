@@ -11,7 +11,9 @@ The document is structured so that programs can read it back: the grid is
 ``<g id="grid" transform="translate(x0 y0)">`` with one ``<rect>`` per run
 of same-coloured cells of the solution (cell units times the cell size)
 and the lines; the clue numbers are ``<text>`` elements in
-``<g id="row-clues">`` and ``<g id="column-clues">``.
+``<g id="row-clues">`` and ``<g id="column-clues">``.  The puzzle itself is
+in ``<metadata>`` as a ROFL file (:mod:`rofl.formats.sheets`), so rofl reads
+the sheet back exactly.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rofl.formats._text import xml_text
+from rofl.formats.sheets import svg_metadata
 from rofl.render.sheet import (
     BAND,
     DIGIT_DROP,
@@ -117,6 +120,7 @@ def puzzle_svg(puzzle: Puzzle, *, solution=None, cell: int | None = None, title:
     ]
     if layout.title:
         out.append(f"<title>{xml_text(layout.title)}</title>")
+    out.append(svg_metadata(puzzle, grid))
     out.append(f'<rect width="{w}" height="{h}" fill="#ffffff"/>')
     if layout.bands:
         out.append(f'<g id="bands" fill="{_hex(BAND)}">')

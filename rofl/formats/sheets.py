@@ -1,0 +1,223 @@
+"""Sheets that carry their puzzle: the PNG, SVG and PDF files rofl draws.
+
+Every sheet rofl writes (``rofl sheet``, ``--sheet``, :func:`rofl.render.sheet.sheet_bytes`,
+:func:`rofl.render.pdf.puzzle_book`) holds, next to the drawing, the puzzle
+it shows as a ROFL file (:mod:`rofl.formats.rofl`: clues, palette, metadata,
+and the CRC-32 of the picture when the sheet shows the solution).  So any
+rofl command reads a sheet back as that very puzzle, exactly: ``rofl solve
+sheet.png``, ``rofl reveal secret.pdf``, ``rofl convert sheet.svg out.non``.
+Nothing is read from the drawing itself.
+
+Where the ROFL file goes (``spec/ROFL.md``, "ROFL inside other files")
+    PNG
+        A private ancillary chunk of type ``roFl`` (safe to copy) before the
+        image data, holding the ROFL file's bytes.
+    SVG
+        ``<metadata><rofl:puzzle xmlns:rofl="urn:x-rofl:puzzle"
+        encoding="base64">...</rofl:puzzle></metadata>``: the ROFL file in
+        base64 (RFC 4648; white space inside is ignored).
+    PDF
+        An attached file (an embedded file in the document's
+        ``/EmbeddedFiles`` name tree) whose name ends in ``.rofl``, MIME type
+        ``application/x-rofl``; PDF viewers list it with the attachments.  A
+        puzzle book attaches one per puzzle (``puzzle-1.rofl``...).
+
+Reading
+    A file is a sheet by its signature (PNG, ``%PDF-``) or its root element
+    (``<svg>``).  A sheet with no puzzle in it (a picture, or a sheet some
+    other program drew), with more than one (a puzzle book), or with a
+    damaged one is one :class:`~rofl.errors.FormatError`.  PNG is read with
+    Pillow (chunk CRCs checked), SVG with defusedxml, PDF with pypdf.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import contextlib
+import io
+import logging
+import re
+import warnings
+from typing import TYPE_CHECKING
+
+from rofl.errors import FormatError
+
+if TYPE_CHECKING:  # pragma: no cover
+    import numpy as np
+
+    from rofl.puzzle import Puzzle
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+PDF_SIGNATURE = b"%PDF-"
+#: The PNG chunk type: ancillary, private, safe to copy.
+PNG_CHUNK = b"roFl"
+SVG_NAMESPACE = "urn:x-rofl:puzzle"
+MIME_TYPE = "application/x-rofl"
+#: What each kind of sheet is called in reports (``rofl info``).
+NAMES = {"png": "PNG sheet", "svg": "SVG sheet", "pdf": "PDF sheet"}
+
+# the root element of an XML document, after its declaration, comments and DOCTYPE
+_SVG_ROOT = re.compile(rb"(?:\s|<\?.*?\?>|<!--.*?-->|<!DOCTYPE[^>\[]*(?:\[.*?\])?\s*>)*<(?:[\w.-]+:)?svg[\s/>]", re.S)
+
+
+def kind(data: bytes) -> str | None:
+    """``"png"``, ``"svg"`` or ``"pdf"`` when ``data`` is a file of that
+    kind (whether or not it carries a puzzle), else None."""
+    if data.startswith(PNG_SIGNATURE):
+        return "png"
+    if data.startswith(PDF_SIGNATURE):
+        return "pdf"
+    if _SVG_ROOT.match(data.removeprefix(b"\xef\xbb\xbf")[:4096]):
+        return "svg"
+    return None
+
+
+# ------------------------------------------------------------------ writing
+
+
+def rofl_bytes(puzzle: Puzzle, solution: np.ndarray | None = None) -> bytes:
+    """The ROFL file a sheet carries: ``puzzle`` with its metadata and, when
+    the sheet shows ``solution``, that picture's CRC-32."""
+    from rofl.formats import rofl
+
+    return rofl.write_bytes(puzzle, solution)
+
+
+def png_info(puzzle: Puzzle, solution: np.ndarray | None = None):
+    """A :class:`PIL.PngImagePlugin.PngInfo` holding the ``roFl`` chunk (pass it as ``pnginfo``)."""
+    from PIL.PngImagePlugin import PngInfo
+
+    info = PngInfo()
+    info.add(PNG_CHUNK, rofl_bytes(puzzle, solution))
+    return info
+
+
+def svg_metadata(puzzle: Puzzle, solution: np.ndarray | None = None) -> str:
+    """The ``<metadata>`` element of an SVG sheet, base64 in lines of 76 characters."""
+    text = base64.encodebytes(rofl_bytes(puzzle, solution)).decode("ascii").strip()
+    return (
+        f'<metadata><rofl:puzzle xmlns:rofl="{SVG_NAMESPACE}" encoding="base64">\n{text}\n</rofl:puzzle></metadata>'
+    )
+
+
+def attach(pdf, puzzle: Puzzle, solution: np.ndarray | None, name: str, description: str | None) -> None:
+    """Attach ``puzzle`` to the fpdf2 document ``pdf`` as the file ``name``."""
+    from rofl._io import stamp_time
+
+    pdf.embed_file(
+        bytes=rofl_bytes(puzzle, solution),
+        basename=name,
+        modification_date=stamp_time(),
+        mime_type=MIME_TYPE,
+        desc=description or "the puzzle of this sheet, as a ROFL file",
+    )
+
+
+# ------------------------------------------------------------------ reading
+
+
+def extract(data: bytes, *, where: str = "<sheet>") -> bytes:
+    """The ROFL file that the sheet ``data`` carries.
+
+    Raises
+    ------
+    FormatError
+        Not a PNG, SVG or PDF file, a damaged one, or one with no puzzle or
+        several puzzles in it.
+    """
+    found = kind(data)
+    if found == "png":
+        puzzles = _png_puzzles(data, where)
+    elif found == "svg":
+        puzzles = _svg_puzzles(data, where)
+    elif found == "pdf":
+        puzzles = _pdf_puzzles(data, where)
+    else:
+        msg = f"{where}: not a PNG, SVG or PDF sheet"
+        raise FormatError(msg)
+    if not puzzles:
+        article = "an" if found == "svg" else "a"
+        msg = (
+            f"{where}: {article} {found.upper()} file with no rofl puzzle in it "
+            "(only the sheets rofl draws carry one; `rofl make` turns a picture into a puzzle)"
+        )
+        raise FormatError(msg)
+    if len(puzzles) > 1:
+        msg = (
+            f"{where}: {len(puzzles)} puzzles in one file (a puzzle book); rofl reads one puzzle a file: "
+            "save the one you want from the PDF's attachments"
+            if found == "pdf"
+            else f"{where}: {len(puzzles)} rofl puzzles in one file; a sheet carries one"
+        )
+        raise FormatError(msg)
+    return puzzles[0]
+
+
+def read_bytes(data: bytes, *, where: str = "<sheet>") -> tuple[Puzzle, None]:
+    """The :func:`rofl.formats.read_puzzle` entry point: the puzzle the sheet carries."""
+    from rofl.formats import rofl
+
+    return rofl.parse(extract(data, where=where), where=f"{where}: its ROFL puzzle").puzzle, None
+
+
+def _png_puzzles(data: bytes, where: str) -> list[bytes]:
+    # Pillow's PNG reader itself rather than Image.open, which hides why a
+    # file is refused: only the chunks before the image data are read (CRCs
+    # checked), never the pixels
+    from PIL.PngImagePlugin import PngImageFile
+
+    try:
+        with PngImageFile(io.BytesIO(data)) as image:
+            chunks = list(image.private_chunks)
+    except Exception as exc:  # noqa: BLE001 - Pillow reports damaged PNG files in many ways
+        msg = f"{where}: damaged PNG: {exc or type(exc).__name__}"
+        raise FormatError(msg) from None
+    return [chunk[1] for chunk in chunks if chunk[0] == PNG_CHUNK]
+
+
+def _svg_puzzles(data: bytes, where: str) -> list[bytes]:
+    from rofl.formats._text import parse_xml
+
+    root = parse_xml(data, where)
+    out = []
+    for element in root.iter(f"{{{SVG_NAMESPACE}}}puzzle"):
+        encoding = element.get("encoding", "base64")
+        if encoding != "base64":
+            msg = f"{where}: <rofl:puzzle encoding={encoding!r}>: only base64 is defined"
+            raise FormatError(msg)
+        text = re.sub(r"\s+", "", "".join(element.itertext()))
+        try:
+            out.append(base64.b64decode(text, validate=True))
+        except (binascii.Error, ValueError) as exc:
+            msg = f"{where}: <rofl:puzzle> is not base64 ({exc})"
+            raise FormatError(msg) from None
+    return out
+
+
+def _pdf_puzzles(data: bytes, where: str) -> list[bytes]:
+    from pypdf import PdfReader
+
+    try:
+        with _quiet_pypdf():
+            reader = PdfReader(io.BytesIO(data))
+            attachments = reader.attachments
+            names = sorted(name for name in attachments if name.lower().endswith(".rofl"))
+            return [content for name in names for content in attachments[name]]
+    except Exception as exc:  # noqa: BLE001 - pypdf reports damaged PDF files in many ways
+        msg = f"{where}: damaged PDF: {exc or type(exc).__name__}"
+        raise FormatError(msg) from None
+
+
+@contextlib.contextmanager
+def _quiet_pypdf():
+    """pypdf logs what it repairs and warns about oddities: rofl reports one error or nothing."""
+    logger = logging.getLogger("pypdf")  # its modules log under it, at its level unless they set their own
+    level = logger.level
+    logger.setLevel(logging.CRITICAL + 1)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            yield
+    finally:
+        logger.setLevel(level)
