@@ -182,9 +182,9 @@ def test_registries(tmp_path):
 
 
 def test_registry_writer_makes_metadata_storable(tmp_path):
-    puzzle = Puzzle.from_grid(HANDS_UP, meta={"Title": "a\x00b", "2nd key": "x", "": "dropped"})
+    puzzle = Puzzle.from_grid(HANDS_UP, meta={"Title": "a\x00b", "2nd key": "x", "": "dropped", "notes": "\ud800!"})
     write_puzzle(tmp_path / "m.rofl", puzzle)
-    assert dict(read_puzzle(tmp_path / "m.rofl")[0].meta) == {"title": "a b", "m2nd_key": "x"}
+    assert dict(read_puzzle(tmp_path / "m.rofl")[0].meta) == {"title": "a b", "m2nd_key": "x", "notes": "\ufffd!"}
 
 
 def test_write_rejects_bad_solution_and_metadata():
@@ -195,6 +195,8 @@ def test_write_rejects_bad_solution_and_metadata():
         codec.dumps(puzzle, meta={"Title": "x"})
     with pytest.raises(FormatError, match="NUL"):
         codec.dumps(puzzle, meta={"title": "a\x00b"})
+    with pytest.raises(FormatError, match="lone surrogate"):
+        codec.dumps(puzzle, meta={"title": "a\udfffb"})  # e.g. from a JSON "\udfff" escape
 
 
 def test_solve_picture_checks_the_crc():

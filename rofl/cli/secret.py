@@ -122,8 +122,9 @@ def _load(source: str | None):
 def reveal(source: str | None) -> None:
     """Solve a hidden text and print it (followed by one newline).
 
-    SOURCE is a puzzle file (.rofl, .json, .notmine, .xml, .non, ...) or a NotMine cipher
-    string; without SOURCE (or with -) a cipher or ROFL file is read from
+    SOURCE is a puzzle file (.rofl, .json, .notmine, .xml, .non, ..., or a
+    PNG, SVG or PDF sheet rofl drew) or a NotMine cipher string; without
+    SOURCE (or with -) a cipher, a ROFL file or a sheet is read from
     standard input.
     """
     from rofl.secret import reveal as reveal_text

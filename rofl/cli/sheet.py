@@ -53,10 +53,11 @@ def sheet(
     """Write a printable sheet of PUZZLE: the grid with its clues.
 
     PUZZLE is any puzzle file rofl reads (.rofl, .json, .xml, .non, .nin,
-    .g, .notmine, ...).  OUT's extension picks the format: PNG (96 dpi, or
-    denser when a large puzzle needs it to fit the page), PDF (vector, one
-    A4 page that also prints on Letter) or SVG (vector, sized in millimetres
-    at the PNG's scale).
+    .g, .notmine, ..., or a sheet rofl drew).  OUT's extension picks the
+    format: PNG (96 dpi, or denser when a large puzzle needs it to fit the
+    page), PDF (vector, one A4 page that also prints on Letter) or SVG
+    (vector, sized in millimetres at the PNG's scale).  Every sheet carries
+    its puzzle, so rofl reads it back as that puzzle.
 
     Several PUZZLEs make a puzzle book: one PDF, a page per puzzle, each
     title numbered; --answers adds pages with the solutions, six to a page.
