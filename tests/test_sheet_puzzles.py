@@ -174,6 +174,7 @@ HOSTILE = [
     ("x.svg", _svg(f"<rofl:puzzle>{base64.b64encode(b'ROFL').decode()}</rofl:puzzle>"), "its ROFL puzzle"),
     ("x.svg", _svg("<a>&lol;</a>", '<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY lol "lol">]>'), "entities"),
     ("x.svg", _svg("<unclosed>"), "not well-formed"),
+    ("x.svg", _svg("", '<?xml version="1.0" encoding="UTF-R8"?>'), "unknown encoding"),
     ("x.pdf", b"%PDF-1.4 junk", "damaged PDF"),
     ("x.pdf", _pdf(b"<< /Type /Catalog /Pages 2 0 R >>", PAGES), "PDF file with no rofl puzzle"),
     ("x.pdf", _pdf(_catalog(b"3 0 R"), PAGES, b"<< /Kids [3 0 R] >>"), "no rofl puzzle"),  # a loop
@@ -260,3 +261,32 @@ def test_decode_will_not_replace_the_png_sheet_it_reads(tmp_path):
     before = sheet.read_bytes()
     one_error_line(run("decode", sheet), "would replace the sheet", "-o")
     assert sheet.read_bytes() == before
+
+
+_SHEETS = {suffix: sheet_bytes(puzzle_of(PLUS, title="plus"), suffix) for suffix in KINDS}
+_SPLICES = [b"\x00", b"\xff", b"<", b">", b"&", b"obj", b"endobj", b"stream", b"/Kids [", b"R", b"roFl", b"=", b"\n"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.sampled_from(KINDS),
+    st.lists(st.tuples(st.floats(0, 1), st.integers(0, 2), st.sampled_from(_SPLICES), st.integers(1, 12)), max_size=6),
+)
+def test_mangled_sheets_are_their_puzzle_or_one_format_error(suffix, edits):
+    """Cut, splice and overwrite a sheet anywhere: it reads as a puzzle or
+    as one FormatError naming the file -- never another exception."""
+    data = bytearray(_SHEETS[suffix])
+    for where, kind, splice, length in edits:
+        i = int(where * len(data))
+        if kind == 0:
+            del data[i : i + length]
+        elif kind == 1:
+            data[i:i] = splice
+        elif data:
+            data[min(i, len(data) - 1)] = splice[0]
+    try:
+        puzzle, _ = read_puzzle_data(bytes(data), f"x{suffix}")
+    except FormatError as exc:
+        assert str(exc).startswith(f"x{suffix}: ") and "\n" not in str(exc)
+        return
+    assert isinstance(puzzle, Puzzle)

@@ -442,6 +442,7 @@ HOSTILE = [
     ("webpbn", b"<puzzleset><puzzle>", r"not well-formed XML"),
     ("webpbn", b"\x00\xff\xfe junk \x89PNG", r"not well-formed XML"),
     ("webpbn", b"<html><body/></html>", r"root element is <html>"),
+    ("webpbn", b'<?xml version="1.0" encoding="UTRF-8"?><puzzleset/>', r"declares an unknown encoding: UTRF-8"),
     ("webpbn", b"<puzzleset/>", r"no <puzzle>"),
     ("webpbn", xml("", ' type="triddler"'), r"grid puzzles only"),
     ("webpbn", xml(XML_ROWS), r'no <clues type="columns">'),

@@ -282,3 +282,6 @@ def parse_xml(data: bytes | str, where: str):
     except (ValueError, RecursionError) as exc:
         msg = f"{where}: not readable XML ({exc})"
         raise FormatError(msg) from None
+    except LookupError as exc:  # <?xml ... encoding="..."?> names no codec Python knows
+        msg = f"{where}: the XML declares an {exc}"
+        raise FormatError(msg) from None
