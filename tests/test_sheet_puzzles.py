@@ -290,3 +290,11 @@ def test_mangled_sheets_are_their_puzzle_or_one_format_error(suffix, edits):
         assert str(exc).startswith(f"x{suffix}: ") and "\n" not in str(exc)
         return
     assert isinstance(puzzle, Puzzle)
+
+
+def test_puzzle_writers_point_to_rofl_sheet_for_sheets(tmp_path):
+    made = tmp_path / "s.rofl"
+    made.write_bytes(ROFL_PLUS)
+    for suffix in KINDS:
+        one_error_line(run("convert", made, tmp_path / f"s{suffix}"), "cannot write puzzles", "`rofl sheet`")
+    one_error_line(run("convert", made, tmp_path / "s.txt"), "cannot write puzzles")

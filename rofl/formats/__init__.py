@@ -211,6 +211,8 @@ def writer_for(path: str | Path) -> Format:
     if fmt is None:
         known = ", ".join(sorted(_BY_EXTENSION))
         msg = f"{path}: cannot write puzzles with extension {suffix or '(none)'!r} (known: {known})"
+        if suffix in (".png", ".svg", ".pdf"):
+            msg += "; a printable sheet, which carries its puzzle, is written by `rofl sheet` or --sheet"
         raise FormatError(msg)
     return fmt
 
