@@ -25,20 +25,22 @@ class Loaded(NamedTuple):
 def load_puzzle(file: str) -> Loaded:
     """Read a ROFL file (keeping what only ROFL stores) or any other puzzle format, reading it once."""
     from rofl._io import read_capped
-    from rofl.formats import MAX_FILE_BYTES, format_name, read_puzzle_data, sheets
+    from rofl.formats import MAX_FILE_BYTES, format_name, read_puzzle_data, sheets, split_number
     from rofl.formats import rofl as codec
 
-    data = read_capped(file, MAX_FILE_BYTES)
+    path, number = split_number(file)
+    data = read_capped(path, MAX_FILE_BYTES)
     sheet = None if data.startswith(codec.MAGIC) else sheets.kind(data)
     if sheet is not None:  # the ROFL file a sheet rofl drew carries
-        info = codec.parse(sheets.extract(data, where=file), where=f"{file}: its ROFL puzzle")
+        where = file if number is None else f"{path}#{number}"
+        info = codec.parse(sheets.extract(data, where=where, number=number), where=f"{where}: its ROFL puzzle")
         what = f"{len(data)} bytes, {sheets.NAMES[sheet]} carrying a ROFL puzzle: {_rofl_form(info)}"
         return Loaded(info.puzzle, None, info.crc32, info, what)
-    if data.startswith(codec.MAGIC) or Path(file).suffix.lower() == codec.EXTENSION:
+    if number is None and (data.startswith(codec.MAGIC) or path.suffix.lower() == codec.EXTENSION):
         info = codec.parse(data, where=file)
         return Loaded(info.puzzle, None, info.crc32, info, _rofl_form(info))
-    puzzle, solution = read_puzzle_data(data, file)
-    return Loaded(puzzle, solution, None, None, f"{len(data)} bytes, {format_name(data, file)}, not ROFL")
+    puzzle, solution = read_puzzle_data(data, path, number=number)
+    return Loaded(puzzle, solution, None, None, f"{len(data)} bytes, {format_name(data, path)}, not ROFL")
 
 
 def _rofl_form(info: RoflFile) -> str:

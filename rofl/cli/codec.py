@@ -49,9 +49,10 @@ def decode(file: str, output: str | None, scale: int, budget: float, first: bool
     from rofl._io import atomic_open
     from rofl.decode import check_crc, solve_picture
     from rofl.errors import AmbiguousError
+    from rofl.formats import default_output
     from rofl.pixelart import image_from_grid
 
-    out = Path(output) if output else Path(file).with_suffix(".png")
+    out = Path(output) if output else default_output(file, ".png")
     if output is None and out == Path(file):
         msg = f"{file}: the picture would replace the sheet it is read from; name another file with -o"
         raise UsageError(msg)

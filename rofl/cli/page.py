@@ -25,10 +25,10 @@ def page(puzzle: str, output: str | None, title: str | None) -> None:
     is solved when every row and column has its clue.
     """
     from rofl._io import atomic_write
-    from rofl.formats import read_puzzle
+    from rofl.formats import default_output, read_puzzle
     from rofl.render.page import check_page_path, puzzle_page
 
-    out = Path(output) if output else Path(puzzle).with_suffix(".html")
+    out = Path(output) if output else default_output(puzzle, ".html")
     check_page_path(out)
     loaded, _ = read_puzzle(puzzle)
     text = puzzle_page(loaded, title=title)

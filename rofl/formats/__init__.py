@@ -7,6 +7,7 @@ by the file's first bytes, then by its extension.
 from __future__ import annotations
 
 import importlib
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -96,11 +97,14 @@ _BOM_AND_SPACE = b"\xef\xbb\xbf \t\r\n"
 #: ``rofl sheet`` and ``--sheet`` write sheets, and a ``.png`` given to
 #: ``solve --first`` is the solution picture).
 SHEETS = "rofl.formats.sheets"
+#: Reads the tournament files of the computer-olympiad contests (no writer:
+#: their ``.txt`` is no name to claim, and they hold 1000 puzzles each).
+TAAI = "rofl.formats.taai"
 
 
 def _reader(data: bytes, suffix: str) -> str | None:
     """The module that reads ``data`` (a file with extension ``suffix``), or None."""
-    from rofl.formats import sheets
+    from rofl.formats import sheets, taai
 
     head = data.lstrip(_BOM_AND_SPACE)[:16]
     for magic, name in _BY_MAGIC:
@@ -108,6 +112,8 @@ def _reader(data: bytes, suffix: str) -> str | None:
             return name
     if sheets.kind(data) is not None:
         return SHEETS
+    if taai.looks_like(data):
+        return TAAI
     for start, name in _BY_TEXT_START:
         if head.startswith(start):
             return name
@@ -125,7 +131,29 @@ def format_name(data: bytes, path: str | Path) -> str | None:
         from rofl.formats import sheets
 
         return sheets.NAMES[sheets.kind(data)]
+    if module == TAAI:
+        from rofl.formats import taai
+
+        return taai.NAME
     return None if module is None else _BY_MODULE[module].name
+
+
+def default_output(path: str | Path, suffix: str) -> Path:
+    """Where a command writes by default what it makes of puzzle file
+    ``path``: the file with ``suffix`` (``book-3.png`` for ``book.pdf#3``)."""
+    base, number = split_number(path)
+    return base.with_suffix(suffix) if number is None else base.with_name(f"{base.stem}-{number}{suffix}")
+
+
+def split_number(path: str | Path) -> tuple[Path, int | None]:
+    """``FILE#N`` names puzzle ``N`` of a file that holds several (a TAAI
+    tournament file, a PDF puzzle book): ``(FILE, N)``.  A path that exists
+    as it is, or has no such ending, is ``(path, None)``."""
+    whole = Path(path)
+    found = re.fullmatch(r"(.+)#([0-9]{1,9})", str(path))
+    if found is None or whole.exists() or not Path(found.group(1)).is_file():
+        return whole, None
+    return Path(found.group(1)), int(found.group(2))
 
 
 def read_puzzle(path: str | Path):
@@ -146,20 +174,30 @@ def read_puzzle(path: str | Path):
     """
     from rofl._io import read_capped
 
-    path = Path(path)
-    return read_puzzle_data(read_capped(path, MAX_FILE_BYTES), path)
+    path, number = split_number(path)
+    return read_puzzle_data(read_capped(path, MAX_FILE_BYTES), path, number=number)
 
 
-def read_puzzle_data(data: bytes, path: str | Path):
+def read_puzzle_data(data: bytes, path: str | Path, *, number: int | None = None):
     """:func:`read_puzzle` of the bytes ``data`` already read from ``path``
-    (whose name picks the format when the bytes do not)."""
+    (whose name picks the format when the bytes do not); ``number`` picks
+    puzzle ``number`` of a file that holds several (see :func:`split_number`)."""
     path = Path(path)
     module = _reader(data, path.suffix.lower())
     if module is None:
         known = ", ".join(sorted(_BY_EXTENSION))
         msg = f"{path}: unknown puzzle format (known extensions: {known}; and the PNG, SVG and PDF sheets rofl draws)"
         raise FormatError(msg)
-    puzzle, solution = importlib.import_module(module).read_bytes(data, where=str(path))
+    reader = importlib.import_module(module)
+    if number is None:
+        puzzle, solution = reader.read_bytes(data, where=str(path))
+    elif getattr(reader, "MANY", False):
+        puzzle, solution = reader.read_bytes(data, where=f"{path}#{number}", number=number)
+    elif number == 1:
+        puzzle, solution = reader.read_bytes(data, where=str(path))
+    else:
+        msg = f"{path}#{number}: a {format_name(data, path)} file holds one puzzle, so there is no puzzle {number}"
+        raise FormatError(msg)
     if solution is not None:
         solution = np.asarray(solution, dtype=np.uint8)
     return puzzle, solution

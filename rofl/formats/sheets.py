@@ -54,6 +54,8 @@ PDF_SIGNATURE = b"%PDF-"
 PNG_CHUNK = b"roFl"
 SVG_NAMESPACE = "urn:x-rofl:puzzle"
 MIME_TYPE = "application/x-rofl"
+#: Reads files of several puzzles (``number=``: a PDF book).
+MANY = True
 #: What each kind of sheet is called in reports (``rofl info``).
 NAMES = {"png": "PNG sheet", "svg": "SVG sheet", "pdf": "PDF sheet"}
 
@@ -117,48 +119,51 @@ def attach(pdf, puzzle: Puzzle, solution: np.ndarray | None, name: str, descript
 # ------------------------------------------------------------------ reading
 
 
-def extract(data: bytes, *, where: str = "<sheet>") -> bytes:
-    """The ROFL file that the sheet ``data`` carries.
+def extract(data: bytes, *, where: str = "<sheet>", number: int | None = None) -> bytes:
+    """The ROFL file that the sheet ``data`` carries: puzzle ``number`` of a
+    PDF book (its attachment ``puzzle-<number>.rofl``), or the only one.
 
     Raises
     ------
     FormatError
-        Not a PNG, SVG or PDF file, a damaged one, or one with no puzzle or
-        several puzzles in it.
+        Not a PNG, SVG or PDF file, a damaged one, one with no puzzle, no
+        puzzle ``number``, or several puzzles and no ``number``.
     """
     found = kind(data)
     if found == "png":
-        puzzles = _png_puzzles(data, where)
+        puzzles = dict(enumerate(_png_puzzles(data, where), 1))
     elif found == "svg":
-        puzzles = _svg_puzzles(data, where)
+        puzzles = dict(enumerate(_svg_puzzles(data, where), 1))
     elif found == "pdf":
         puzzles = _pdf_puzzles(data, where)
     else:
         msg = f"{where}: not a PNG, SVG or PDF sheet"
         raise FormatError(msg)
+    article = "an" if found == "svg" else "a"
     if not puzzles:
-        article = "an" if found == "svg" else "a"
         msg = (
             f"{where}: {article} {found.upper()} file with no rofl puzzle in it "
             "(only the sheets rofl draws carry one; `rofl make` turns a picture into a puzzle)"
         )
         raise FormatError(msg)
-    if len(puzzles) > 1:
-        msg = (
-            f"{where}: {len(puzzles)} puzzles in one file (a puzzle book); rofl reads one puzzle a file: "
-            "save the one you want from the PDF's attachments"
-            if found == "pdf"
-            else f"{where}: {len(puzzles)} rofl puzzles in one file; a sheet carries one"
-        )
+    if number is None:
+        if len(puzzles) > 1:
+            what = "a puzzle book" if found == "pdf" else f"{article} {found.upper()} file"
+            msg = f"{where}: {len(puzzles)} puzzles in one file ({what}); name one as {where}#N, e.g. {where}#1"
+            raise FormatError(msg)
+        return next(iter(puzzles.values()))
+    if number not in puzzles:
+        msg = f"{where}: no puzzle {number} (the file holds {len(puzzles)}: {', '.join(map(str, sorted(puzzles)))})"
         raise FormatError(msg)
-    return puzzles[0]
+    return puzzles[number]
 
 
-def read_bytes(data: bytes, *, where: str = "<sheet>") -> tuple[Puzzle, None]:
-    """The :func:`rofl.formats.read_puzzle` entry point: the puzzle the sheet carries."""
+def read_bytes(data: bytes, *, where: str = "<sheet>", number: int | None = None) -> tuple[Puzzle, None]:
+    """The :func:`rofl.formats.read_puzzle` entry point: the puzzle the sheet
+    carries (puzzle ``number`` of a PDF book)."""
     from rofl.formats import rofl
 
-    return rofl.parse(extract(data, where=where), where=f"{where}: its ROFL puzzle").puzzle, None
+    return rofl.parse(extract(data, where=where, number=number), where=f"{where}: its ROFL puzzle").puzzle, None
 
 
 def _png_puzzles(data: bytes, where: str) -> list[bytes]:
@@ -195,18 +200,36 @@ def _svg_puzzles(data: bytes, where: str) -> list[bytes]:
     return out
 
 
-def _pdf_puzzles(data: bytes, where: str) -> list[bytes]:
+def _pdf_puzzles(data: bytes, where: str) -> dict[int, bytes]:
+    """Number -> ROFL file of every ``.rofl`` attachment: ``puzzle-N.rofl``
+    is number ``N``, others (``puzzle.rofl``...) take the next free numbers
+    in name order."""
     from pypdf import PdfReader
 
     try:
         with _quiet_pypdf():
             reader = PdfReader(io.BytesIO(data))
             attachments = reader.attachments
-            names = sorted(name for name in attachments if name.lower().endswith(".rofl"))
-            return [content for name in names for content in attachments[name]]
+            files = [(name, content) for name in sorted(attachments) for content in attachments[name]]
     except Exception as exc:  # noqa: BLE001 - pypdf reports damaged PDF files in many ways
         msg = f"{where}: damaged PDF: {exc or type(exc).__name__}"
         raise FormatError(msg) from None
+    files = [(name, content) for name, content in files if name.lower().endswith(".rofl")]
+    numbered: dict[int, bytes] = {}
+    others = []
+    for name, content in files:
+        found = _BOOK_NAME.fullmatch(name.lower())
+        if found and int(found.group(1)) not in numbered:
+            numbered[int(found.group(1))] = content
+        else:
+            others.append(content)
+    free = (n for n in range(1, len(files) + 2) if n not in numbered)
+    for content in others:
+        numbered[next(free)] = content
+    return dict(sorted(numbered.items()))
+
+
+_BOOK_NAME = re.compile(r"puzzle-([1-9][0-9]{0,8})\.rofl")
 
 
 @contextlib.contextmanager
