@@ -24,9 +24,11 @@ Where the ROFL file goes (``spec/ROFL.md``, "ROFL inside other files")
 
 Reading
     A file is a sheet by its signature (PNG, ``%PDF-``) or its root element
-    (``<svg>``).  A sheet with no puzzle in it (a picture, or a sheet some
-    other program drew), with more than one (a puzzle book), or with a
-    damaged one is one :class:`~rofl.errors.FormatError`.  PNG is read with
+    (``<svg>``).  A puzzle book's puzzle ``N`` is its attachment
+    ``puzzle-N.rofl`` (``number=N``; ``book.pdf#N`` on the command line).
+    A sheet with no puzzle in it (a picture, or a sheet some other program
+    drew), a book read without a number, or a damaged puzzle is one
+    :class:`~rofl.errors.FormatError`.  PNG is read with
     Pillow (chunk CRCs checked), SVG with defusedxml, PDF with pypdf.
 """
 
