@@ -13,6 +13,7 @@ import pytest
 from clirun import one_error_line, run
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from mangle import edits, mangle
 from PIL import Image
 from places import REPO
 
@@ -270,22 +271,14 @@ _SPLICES = [b"\x00", b"\xff", b"<", b">", b"&", b"obj", b"endobj", b"stream", b"
 @settings(max_examples=200, deadline=None)
 @given(
     st.sampled_from(KINDS),
-    st.lists(st.tuples(st.floats(0, 1), st.integers(0, 2), st.sampled_from(_SPLICES), st.integers(1, 12)), max_size=6),
+    edits(_SPLICES),
 )
-def test_mangled_sheets_are_their_puzzle_or_one_format_error(suffix, edits):
+def test_mangled_sheets_are_their_puzzle_or_one_format_error(suffix, changes):
     """Cut, splice and overwrite a sheet anywhere: it reads as a puzzle or
     as one FormatError naming the file -- never another exception."""
-    data = bytearray(_SHEETS[suffix])
-    for where, kind, splice, length in edits:
-        i = int(where * len(data))
-        if kind == 0:
-            del data[i : i + length]
-        elif kind == 1:
-            data[i:i] = splice
-        elif data:
-            data[min(i, len(data) - 1)] = splice[0]
+    data = mangle(_SHEETS[suffix], changes)
     try:
-        puzzle, _ = read_puzzle_data(bytes(data), f"x{suffix}")
+        puzzle, _ = read_puzzle_data(data, f"x{suffix}")
     except FormatError as exc:
         assert str(exc).startswith(f"x{suffix}: ") and "\n" not in str(exc)
         return

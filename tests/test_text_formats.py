@@ -16,6 +16,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
+from mangle import edits, mangle
 from places import CORPUS
 
 from rofl.errors import FormatError
@@ -675,23 +676,15 @@ _SPLICES += [b"[", b"]", b"[Solution]\n", b"[Row clues]\n", b"%", b"%zz"]
 @settings(max_examples=300, deadline=None)
 @given(
     st.sampled_from(sorted(p.name for p in DATA.iterdir())),
-    st.lists(st.tuples(st.floats(0, 1), st.integers(0, 2), st.sampled_from(_SPLICES), st.integers(1, 12)), max_size=6),
+    edits(_SPLICES),
 )
-def test_mangled_samples_are_a_puzzle_or_one_format_error(name, edits):
+def test_mangled_samples_are_a_puzzle_or_one_format_error(name, changes):
     """Cut, splice and overwrite a real-looking file anywhere: the reader
     returns a valid puzzle (whose goal, if any, fits its clues) or raises
     one FormatError naming the file -- never another exception."""
-    data = bytearray((DATA / name).read_bytes())
-    for where, kind, splice, length in edits:
-        i = int(where * len(data))
-        if kind == 0:
-            del data[i : i + length]
-        elif kind == 1:
-            data[i:i] = splice
-        elif data:
-            data[min(i, len(data) - 1)] = splice[0]
+    data = mangle((DATA / name).read_bytes(), changes)
     try:
-        puzzle, goal = read(BY_SUFFIX[Path(name).suffix], bytes(data), where=name)
+        puzzle, goal = read(BY_SUFFIX[Path(name).suffix], data, where=name)
     except FormatError as exc:
         assert str(exc).startswith(f"{name}: ") and "\n" not in str(exc)
         return
