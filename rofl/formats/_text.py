@@ -285,3 +285,32 @@ def parse_xml(data: bytes | str, where: str):
     except LookupError as exc:  # <?xml ... encoding="..."?> names no codec Python knows
         msg = f"{where}: the XML declares an {exc}"
         raise FormatError(msg) from None
+
+
+def pick_numbered(items: Mapping[int, object], number: int | None, where: str, mark: str = "", what: str = ""):
+    """The item numbered ``number`` of a file of several puzzles (``items``
+    in file order), or its only one when ``number`` is None; ``mark``
+    prefixes numbers in messages (``$`` for tournament labels), ``what``
+    says what the file is instead of listing its numbers ("a puzzle book").
+
+    Raises
+    ------
+    FormatError
+        Several items and no ``number`` (the message says to name one as
+        ``FILE#N``), or no item ``number`` (the message lists those there are).
+    """
+    keys = list(items)
+    if len(keys) <= 10:
+        span = ", ".join(f"{mark}{key}" for key in keys)
+    elif keys == sorted(keys):
+        span = f"{mark}{keys[0]} to {mark}{keys[-1]}"
+    else:
+        span = f"{mark}{keys[0]}, {mark}{keys[1]}, ... {mark}{keys[-1]}"
+    if number is None:
+        if len(keys) > 1:
+            msg = f"{len(keys)} puzzles in one file ({what or span}); name one as {where}#N, e.g. {where}#{keys[0]}"
+            raise fail(where, None, msg)
+        number = keys[0]
+    if number not in items:
+        raise fail(where, None, f"no puzzle {mark}{number} (the file holds {len(keys)}: {span})")
+    return items[number]

@@ -44,6 +44,7 @@ import warnings
 from typing import TYPE_CHECKING
 
 from rofl.errors import FormatError
+from rofl.formats._text import parse_xml, pick_numbered
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
@@ -148,16 +149,8 @@ def extract(data: bytes, *, where: str = "<sheet>", number: int | None = None) -
             "(only the sheets rofl draws carry one; `rofl make` turns a picture into a puzzle)"
         )
         raise FormatError(msg)
-    if number is None:
-        if len(puzzles) > 1:
-            what = "a puzzle book" if found == "pdf" else f"{article} {found.upper()} file"
-            msg = f"{where}: {len(puzzles)} puzzles in one file ({what}); name one as {where}#N, e.g. {where}#1"
-            raise FormatError(msg)
-        return next(iter(puzzles.values()))
-    if number not in puzzles:
-        msg = f"{where}: no puzzle {number} (the file holds {len(puzzles)}: {', '.join(map(str, sorted(puzzles)))})"
-        raise FormatError(msg)
-    return puzzles[number]
+    what = "a puzzle book" if found == "pdf" else f"{article} {found.upper()} file"
+    return pick_numbered(puzzles, number, where, what=what)
 
 
 def read_bytes(data: bytes, *, where: str = "<sheet>", number: int | None = None) -> tuple[Puzzle, None]:
@@ -184,8 +177,6 @@ def _png_puzzles(data: bytes, where: str) -> list[bytes]:
 
 
 def _svg_puzzles(data: bytes, where: str) -> list[bytes]:
-    from rofl.formats._text import parse_xml
-
     root = parse_xml(data, where)
     out = []
     for element in root.iter(f"{{{SVG_NAMESPACE}}}puzzle"):

@@ -126,20 +126,5 @@ def read_bytes(data: bytes, *, where: str = "<taai>", number: int | None = None)
     blocks = _blocks(_text.decode(data, where), where)
     if not blocks:
         raise _text.fail(where, None, "no puzzle (a TAAI file is '$1' and its clue lines, then '$2'...)")
-    if number is None:
-        if len(blocks) > 1:
-            first = next(iter(blocks))
-            msg = f"{len(blocks)} puzzles in one file ({_span(blocks)}); name one as {where}#N, e.g. {where}#{first}"
-            raise _text.fail(where, None, msg)
-        number = next(iter(blocks))
-    if number not in blocks:
-        raise _text.fail(where, None, f"no puzzle ${number} (the file holds {len(blocks)}: {_span(blocks)})")
-    at, lines = blocks[number]
-    return _puzzle(number, at, lines, where)
-
-
-def _span(blocks) -> str:
-    keys = list(blocks)
-    if len(keys) <= 10:
-        return ", ".join(f"${key}" for key in keys)
-    return f"${keys[0]} to ${keys[-1]}" if keys == sorted(keys) else f"${keys[0]}, ${keys[1]}, ... ${keys[-1]}"
+    label, at, lines = _text.pick_numbered({k: (k, *v) for k, v in blocks.items()}, number, where, "$")
+    return _puzzle(label, at, lines, where)
