@@ -93,27 +93,32 @@ _BY_TEXT_START: list[tuple[bytes, str]] = [
 _BOM_AND_SPACE = b"\xef\xbb\xbf \t\r\n"
 
 
-#: Reads the puzzle a PNG, SVG or PDF sheet rofl drew carries (no writer:
-#: ``rofl sheet`` and ``--sheet`` write sheets, and a ``.png`` given to
-#: ``solve --first`` is the solution picture).
-SHEETS = "rofl.formats.sheets"
-#: Reads the tournament files of the computer-olympiad contests (no writer:
-#: their ``.txt`` is no name to claim, and they hold 1000 puzzles each).
-TAAI = "rofl.formats.taai"
+#: Formats rofl reads but does not write, found by their content only; each
+#: module's ``sniff(data)`` names the format ``data`` is in, or gives None.
+#: Sheets: a ``.png`` is the solution picture for ``solve --first``, and
+#: ``rofl sheet`` / ``--sheet`` write them.  Tournament files: ``.txt`` is
+#: no name to claim, and they hold 1000 puzzles each.
+_SNIFFED = ("rofl.formats.sheets", "rofl.formats.taai")
+
+
+def _sniffed(data: bytes) -> tuple[str, str] | None:
+    """``(module, format name)`` of the read-only format ``data`` is in, or None."""
+    for module in _SNIFFED:
+        name = importlib.import_module(module).sniff(data)
+        if name is not None:
+            return module, name
+    return None
 
 
 def _reader(data: bytes, suffix: str) -> str | None:
     """The module that reads ``data`` (a file with extension ``suffix``), or None."""
-    from rofl.formats import sheets, taai
-
     head = data.lstrip(_BOM_AND_SPACE)[:16]
     for magic, name in _BY_MAGIC:
         if data.startswith(magic):
             return name
-    if sheets.kind(data) is not None:
-        return SHEETS
-    if taai.looks_like(data):
-        return TAAI
+    sniffed = _sniffed(data)
+    if sniffed is not None:
+        return sniffed[0]
     for start, name in _BY_TEXT_START:
         if head.startswith(start):
             return name
@@ -127,14 +132,8 @@ def _reader(data: bytes, suffix: str) -> str | None:
 def format_name(data: bytes, path: str | Path) -> str | None:
     """The name of the format ``data`` (read from ``path``) would be read as, or None."""
     module = _reader(data, Path(path).suffix.lower())
-    if module == SHEETS:
-        from rofl.formats import sheets
-
-        return sheets.NAMES[sheets.kind(data)]
-    if module == TAAI:
-        from rofl.formats import taai
-
-        return taai.NAME
+    if module in _SNIFFED:
+        return importlib.import_module(module).sniff(data)
     return None if module is None else _BY_MODULE[module].name
 
 

@@ -78,6 +78,13 @@ def kind(data: bytes) -> str | None:
     return None
 
 
+def sniff(data: bytes) -> str | None:
+    """The format name (:data:`NAMES`) of a PNG, SVG or PDF file, else None
+    (the :mod:`rofl.formats` hook for formats found by content)."""
+    found = kind(data)
+    return None if found is None else NAMES[found]
+
+
 # ------------------------------------------------------------------ writing
 
 

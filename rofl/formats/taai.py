@@ -50,6 +50,11 @@ def looks_like(data: bytes) -> bool:
     return re.match(rb"\$[0-9]+[ \t]*(\r?\n|$)", head) is not None
 
 
+def sniff(data: bytes) -> str | None:
+    """:data:`NAME` when :func:`looks_like`, else None (the :mod:`rofl.formats` hook for formats found by content)."""
+    return NAME if looks_like(data) else None
+
+
 def _blocks(text: str, where: str) -> dict[int, tuple[int, list[tuple[int, str]]]]:
     """Label -> (line of the label, [(line number, text)...]) for every block."""
     blocks: dict[int, tuple[int, list[tuple[int, str]]]] = {}
