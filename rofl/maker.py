@@ -206,9 +206,10 @@ def make(
         How hard refinement works, after its greedy pass, on changing fewer
         cells: about ``effort`` local repair attempts per changed cell, then,
         from 1 on, up to ``int(effort)`` passes that move changes elsewhere
-        (see :func:`rofl.refine.refine`'s ``polish`` and ``relocate``).  0
-        stops after the greedy pass; 1 is the default; 2 and more take
-        longer for a few changes fewer.
+        (see :func:`rofl.refine.refine`'s ``polish`` and ``relocate``), and
+        from 2 on they also swap two nearby changes for one elsewhere
+        (``pairs``).  0 stops after the greedy pass; 1 is the default; 2 and
+        more take longer for a few changes fewer.
     seed : int
         Seed of that search: the same picture, options and seed always give
         the same puzzle.
@@ -274,6 +275,7 @@ def make(
         revert_progress=revert_progress,
         relocate=int(effort),
         relocate_progress=relocate_progress,
+        pairs=effort >= 2,
     )
     refine_seconds = time.perf_counter() - t_refine
     final = np.asarray(res.grid, dtype=np.uint8)

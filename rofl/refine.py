@@ -34,7 +34,8 @@ The passes (the README's "Refinement" section has the figures)
 5. Relocate (:meth:`_Run.relocate`): put one change back,
    make one change anywhere else instead that line logic shows could solve
    the puzzle, and keep the swap when the revert pass then puts back
-   another change.
+   another change; with ``pairs``, also put back two nearby changes and
+   make one elsewhere.
 """
 
 from __future__ import annotations
@@ -131,6 +132,7 @@ def refine(
     revert_progress: Callable[[int, int], None] | None = None,
     relocate: int = 1,
     relocate_progress: Callable[[int, int], None] | None = None,
+    pairs: bool = False,
 ) -> Refinement:
     """Change as few, and as little visible, cells of ``grid`` as possible until
     its puzzle is uniquely line-solvable.
@@ -173,6 +175,10 @@ def refine(
     relocate_progress : callable, optional
         Called during each relocation pass with the changes tried so far
         and the pass's total.
+    pairs : bool
+        Relocation also tries two for one: put back a change and one of the
+        ``PAIR_PARTNERS`` (3) changes nearest to it, and make a single change
+        anywhere instead (``rofl make --effort 2`` and more).
     revert_progress : callable, optional
         Called during each pass that puts back unneeded changes (after the
         greedy pass and after polishing) with the changes tried so far and
@@ -239,7 +245,7 @@ def refine(
                 state, more = run.revert(polished, changed, revert_progress)
                 reverted += more
         if relocate > 0:
-            state, relocated = run.relocate(state, user_locked, relocate, relocate_progress)
+            state, relocated = run.relocate(state, user_locked, relocate, relocate_progress, pairs=pairs)
     work = state.grid
     # Replayed solves count no sweeps: the difficulty figure comes from a
     # plain solve (first in, first out) of the final grid.
@@ -277,6 +283,7 @@ POLISH_MOST = 256  # attempts per unit of effort at most (pictures with many mor
 RELOCATE_TRIES = 2  # candidates that solve and get a revert pass, per change put back
 RELOCATE_OPEN = 0.3  # a change whose undoing leaves more of the cells open than this stays...
 RELOCATE_OPEN_CELLS = 1000  # ...and more cells than this (a small grid's searches are all cheap)
+PAIR_PARTNERS = 3  # nearest changes tried as the second of a pair put back together
 
 
 @dataclass(frozen=True)
@@ -625,6 +632,8 @@ class _Run:
         user_locked: np.ndarray,
         passes: int,
         progress: Callable[[int, int], None] | None = None,
+        *,
+        pairs: bool = False,
     ) -> tuple[_State, int]:
         """Move changes: put one change back, make instead a single change
         anywhere else that makes the puzzle line-solvable again, and keep
@@ -652,9 +661,17 @@ class _Run:
         costs the most estimates, with the longest cascades, and finds a
         swap about half as often.  Every other change is tried once per
         pass; up to ``passes`` passes, while one gains.
+
+        With ``pairs``, a change for which no such swap gains is also put
+        back together with each of the ``PAIR_PARTNERS`` changes nearest to
+        it, and the same filter looks for a single change anywhere that
+        makes that grid line-solvable: two changes for one.  A pair is not
+        tried again until the grid has changed.
         """
         original = self.original
+        open_limit = max(RELOCATE_OPEN * original.size, RELOCATE_OPEN_CELLS)
         moved = 0
+        tried_pairs: set[frozenset] = set()
         for _ in range(passes):
             gained = False
             cells = np.argwhere(state.grid != original)
@@ -663,41 +680,86 @@ class _Run:
                     progress(done, len(cells))
                 if state.grid[cell] == original[cell]:
                     continue  # put back earlier in this pass
-                changed = state.grid != original
                 trial_grid = state.grid.copy()
                 trial_grid[cell] = original[cell]
                 undone = self.judge(trial_grid, state)
                 if undone.result.status == "solved":  # only after a relocation
                     state, gained = undone, True
                     continue
-                masks = undone.result.masks
-                self._remember_failure([cell], trial_grid, masks)
-                if undone.result.undetermined > max(RELOCATE_OPEN * original.size, RELOCATE_OPEN_CELLS):
-                    continue  # costly to search, and rarely moves
+                self._remember_failure([cell], trial_grid, undone.result.masks)
+                changed = state.grid != original
                 frozen = user_locked | changed  # the cell too: it was just undone
-                moves = _all_moves(trial_grid, masks, ~undone.result.known & ~frozen, self.bits)
-                newly, _, _ = self.solver.estimate_moves(trial_grid, masks, undone.packed, moves, counts=False)
-                hopeful = moves[newly == undone.result.undetermined]
-                rows, cols = hopeful[:, 0], hopeful[:, 1]
-                added = self.cost[rows, cols, hopeful[:, 2]] - self.cost[rows, cols, trial_grid[rows, cols]]
-                tries = 0
-                for r, c, colour in hopeful[np.argsort(added, kind="stable")]:
-                    swapped_grid = trial_grid.copy()
-                    swapped_grid[r, c] = colour
-                    swapped = self.judge(swapped_grid, undone)
-                    if swapped.result.status != "solved":
-                        continue
-                    swapped, _ = self.revert(swapped, np.argwhere(swapped_grid != original))
-                    if np.count_nonzero(swapped.grid != original) < np.count_nonzero(changed):
-                        state, gained = swapped, True
-                        moved += 1
-                        break
-                    tries += 1
-                    if tries >= RELOCATE_TRIES:
-                        break  # the first that solve are the ones that gain
+                swapped = None
+                if undone.result.undetermined <= open_limit:  # else costly to search, and rarely moves
+                    swapped = self._swap_in(undone, frozen, RELOCATE_TRIES, np.count_nonzero(changed))
+                if swapped is None and pairs:
+                    # No single change elsewhere lets another go back: try
+                    # putting back a nearby change too and making one change
+                    # instead of the two.
+                    swapped = self._pair_swap(state, cell, frozen, open_limit, tried_pairs)
+                if swapped is not None:
+                    state, gained = swapped, True
+                    moved += 1
+                    tried_pairs.clear()  # in the new grid they may work
             if not gained:
                 break
         return state, moved
+
+    def _swap_in(self, undone: _State, frozen: np.ndarray, tries: int, beat: int) -> _State | None:
+        """The grid of ``undone`` (stalled) with one more change anywhere
+        that makes it line-solvable, and after a revert pass fewer than
+        ``beat`` changes -- or None.  Changes are looked for among the open
+        cells not ``frozen`` (see :meth:`relocate` for the filter), the
+        least visible first; at most ``tries`` of those that solve get a
+        revert pass."""
+        original, grid, masks = self.original, undone.grid, undone.result.masks
+        moves = _all_moves(grid, masks, ~undone.result.known & ~frozen, self.bits)
+        newly, _, _ = self.solver.estimate_moves(grid, masks, undone.packed, moves, counts=False)
+        hopeful = moves[newly == undone.result.undetermined]
+        rows, cols = hopeful[:, 0], hopeful[:, 1]
+        added = self.cost[rows, cols, hopeful[:, 2]] - self.cost[rows, cols, grid[rows, cols]]
+        for r, c, colour in hopeful[np.argsort(added, kind="stable")]:
+            swapped_grid = grid.copy()
+            swapped_grid[r, c] = colour
+            swapped = self.judge(swapped_grid, undone)
+            if swapped.result.status != "solved":
+                continue
+            swapped, _ = self.revert(swapped, np.argwhere(swapped_grid != original))
+            if np.count_nonzero(swapped.grid != original) < beat:
+                return swapped
+            tries -= 1
+            if tries <= 0:
+                break  # the first that solve are the ones that gain
+        return None
+
+    def _pair_swap(
+        self, state: _State, cell, frozen: np.ndarray, open_limit: float, tried: set[frozenset]
+    ) -> _State | None:
+        """Two for one: put back ``cell`` and one of the ``PAIR_PARTNERS``
+        changes nearest to it, and make one change anywhere instead that
+        makes the puzzle line-solvable (then revert) -- or None.  Pairs in
+        ``tried`` are skipped, and every pair tried is added to it."""
+        original = self.original
+        changed = np.argwhere(state.grid != original)
+        distance = np.abs(changed - np.asarray(cell)).max(axis=1)
+        for j in np.argsort(distance, kind="stable")[1 : PAIR_PARTNERS + 1]:
+            partner = tuple(changed[j])
+            pair = frozenset((cell, partner))
+            if pair in tried:
+                continue
+            tried.add(pair)
+            trial_grid = state.grid.copy()
+            trial_grid[cell] = original[cell]
+            trial_grid[partner] = original[partner]
+            undone = self.judge(trial_grid, state)
+            if undone.result.status == "solved":
+                return self.revert(undone, np.argwhere(trial_grid != original))[0]
+            if undone.result.undetermined > open_limit:
+                continue
+            swapped = self._swap_in(undone, frozen, 1, len(changed))
+            if swapped is not None:
+                return swapped
+        return None
 
     def _remember_failure(self, cells, grid: np.ndarray, masks: np.ndarray) -> None:
         """Keep the stalled fixpoint ``masks`` of ``grid``, in which each of

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -476,6 +478,58 @@ def test_relocation_leaves_no_two_for_one_swap(monkeypatch):
     assert_valid(result, grid)
     assert result.relocated > 0 and result.n_changed < plain.n_changed
     assert _gaining_swaps(result, grid) == []
+
+
+@settings(max_examples=25, deadline=None)
+@given(_palette_grids(3, 4, 14))
+def test_pair_swaps_never_change_more_cells(case):
+    k, grid = case
+    plain = refine(grid, PALETTES[k], relocate=0)
+    paired = refine(grid, PALETTES[k], relocate=2, pairs=True)
+    assert_valid(paired, grid)
+    assert paired.n_changed <= plain.n_changed - paired.relocated
+
+
+def _pair_swaps_left(result, original):
+    """Brute force: changed cells ``a``, one of their ``PAIR_PARTNERS``
+    nearest changes ``b`` (as relocation chooses them) and a change of a
+    cell ``x`` that line logic leaves open once both are back (or no
+    change) such that putting ``a`` and ``b`` back and making ``x`` leaves a
+    puzzle line logic solves (a plain solve each)."""
+    palette = result.puzzle.palette
+    changed = np.argwhere(result.changed)
+    out = []
+    for a in changed:
+        distance = np.abs(changed - a).max(axis=1)
+        for j in np.argsort(distance, kind="stable")[1 : refine_module.PAIR_PARTNERS + 1]:
+            b = changed[j]
+            both = result.grid.copy()
+            both[tuple(a)], both[tuple(b)] = original[tuple(a)], original[tuple(b)]
+            fixpoint = LineSolver(cache_mb=0).solve(Puzzle.from_grid(both, palette)).masks
+            trials = [both]
+            for x in map(tuple, np.argwhere(((fixpoint & (fixpoint - 1)) != 0) & ~result.changed)):
+                for colour in range(len(palette)):
+                    if colour != both[x]:
+                        swapped = both.copy()
+                        swapped[x] = colour
+                        trials.append(swapped)
+            out += [(tuple(a), tuple(b)) for t in trials if solve(Puzzle.from_grid(t, palette)).status == "solved"]
+    return out
+
+
+def test_pair_swaps_leave_no_two_for_one(monkeypatch):
+    # The pair search skips no useful pair swap: where brute force finds
+    # one, the search takes it, and after it stops none is left -- with its
+    # shortcut (skip pairs whose undoing leaves most cells open) off.
+    monkeypatch.setattr(refine_module, "RELOCATE_OPEN", 1.0)
+    text = (Path(__file__).parent / "data" / "refine" / "coffee30.txt").read_text()
+    grid = np.array([[int(v) for v in line] for line in text.splitlines() if not line.startswith("#")], dtype=np.uint8)
+    single = refine(grid, PALETTES[2], relocate=100)
+    assert _pair_swaps_left(single, grid)
+    result = refine(grid, PALETTES[2], relocate=100, pairs=True)
+    assert_valid(result, grid)
+    assert result.relocated > single.relocated and result.n_changed < single.n_changed
+    assert _pair_swaps_left(result, grid) == []
 
 
 def test_relocation_keeps_locked_cells_and_reports_progress():

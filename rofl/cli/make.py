@@ -114,8 +114,8 @@ def _save(image, path: str) -> None:
     default=1.0,
     show_default=True,
     help="How hard to look for fewer changed cells after the first pass: local repair attempts per changed "
-    "cell, and from 1 on up to int(EFFORT) passes that move changes elsewhere (0 = first pass only; more = "
-    "slower, often fewer changes).",
+    "cell, from 1 on up to int(EFFORT) passes that move changes elsewhere, from 2 on also two nearby changes "
+    "swapped for one (0 = first pass only; more = slower, often fewer changes).",
 )
 @click.option(
     "--seed",
