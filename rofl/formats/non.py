@@ -159,7 +159,28 @@ def _property(value: str) -> str:
     if value[:1] in ("'", '"'):
         end = value.find(value[0], 1)
         value = value[1:] if end < 0 else value[1:end]
-    return html.unescape(value)
+    return _unescape(value)
+
+
+_NUMERIC_REFERENCE = re.compile(r"(&#(?:[xX][0-9a-fA-F]+|[0-9]+);)")
+
+
+def _unescape(value: str) -> str:
+    """HTML references resolved, but a numeric one as the code point it
+    names: :func:`html.unescape` follows HTML in dropping noncharacters such
+    as U+FDD0 and reading C1 controls as Windows-1252, and :func:`_quote`
+    writes every non-ASCII character as a numeric reference."""
+    parts = _NUMERIC_REFERENCE.split(value)
+    for i in range(1, len(parts), 2):
+        digits = parts[i][2:-1]
+        code = int(digits[1:], 16) if digits[:1] in "xX" else int(digits)
+        if 0 < code <= 0x10FFFF and not 0xD800 <= code <= 0xDFFF:
+            parts[i] = chr(code)
+        else:
+            parts[i] = html.unescape(parts[i])  # U+FFFD, as HTML reads it
+    for i in range(0, len(parts), 2):
+        parts[i] = html.unescape(parts[i])
+    return "".join(parts)
 
 
 def _tokens(text: str) -> list[re.Match[str]] | None:
