@@ -696,7 +696,7 @@ class _Run:
                     # No single change elsewhere lets another go back: try
                     # putting back a nearby change too and making one change
                     # instead of the two.
-                    swapped = self._pair_swap(state, cell, frozen, open_limit, tried_pairs)
+                    swapped = self._pair_swap(state, cell, np.argwhere(changed), frozen, open_limit, tried_pairs)
                 if swapped is not None:
                     state, gained = swapped, True
                     moved += 1
@@ -733,14 +733,14 @@ class _Run:
         return None
 
     def _pair_swap(
-        self, state: _State, cell, frozen: np.ndarray, open_limit: float, tried: set[frozenset]
+        self, state: _State, cell, changed: np.ndarray, frozen: np.ndarray, open_limit: float, tried: set[frozenset]
     ) -> _State | None:
         """Two for one: put back ``cell`` and one of the ``PAIR_PARTNERS``
-        changes nearest to it, and make one change anywhere instead that
-        makes the puzzle line-solvable (then revert) -- or None.  Pairs in
-        ``tried`` are skipped, and every pair tried is added to it."""
+        changes nearest to it (``changed``: ``state``'s changed cells,
+        ``(N, 2)``), and make one change anywhere instead that makes the
+        puzzle line-solvable (then revert) -- or None.  Pairs in ``tried``
+        are skipped, and every pair tried is added to it."""
         original = self.original
-        changed = np.argwhere(state.grid != original)
         distance = np.abs(changed - np.asarray(cell)).max(axis=1)
         for j in np.argsort(distance, kind="stable")[1 : PAIR_PARTNERS + 1]:
             partner = tuple(changed[j])

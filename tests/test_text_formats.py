@@ -703,7 +703,7 @@ def many_colour_puzzles():
 
 @settings(deadline=None, max_examples=200)
 @given(case=many_colour_puzzles(), title=meta_text, author=meta_text)
-# a noncharacter, which html.unescape drops (found by this test on CI)
+# a noncharacter, which html.unescape drops (found by this test in a fresh clone)
 @example(case=(np.zeros((1, 1), dtype=np.uint8), Palette(["#000", "#000", "#000"])), title="0", author="\ufdd0")
 def test_non_colour_round_trip(case, title, author):
     grid, palette = case
