@@ -56,7 +56,7 @@ class RoflDecoder(ImageFile.PyDecoder):
 
     def decode(self, buffer: bytes | Image.SupportsArrayInterface) -> tuple[int, int]:
         from rofl.decode import solve_picture
-        from rofl.errors import FormatError
+        from rofl.errors import FormatError, LimitError
         from rofl.formats.rofl import MAX_FILE_BYTES, parse
 
         assert self.fd is not None
@@ -64,7 +64,7 @@ class RoflDecoder(ImageFile.PyDecoder):
         data = self.fd.read(MAX_FILE_BYTES + 1)
         if len(data) > MAX_FILE_BYTES:
             msg = f"{where}: larger than the {MAX_FILE_BYTES}-byte limit"
-            raise FormatError(msg)
+            raise LimitError(msg)
         rofl_file = parse(data, where=where)
         puzzle = rofl_file.puzzle
         if (puzzle.width, puzzle.height) != (self.state.xsize, self.state.ysize):

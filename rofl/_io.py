@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO
 
-from rofl.errors import FormatError
+from rofl.errors import LimitError
 
 
 def stamp_time() -> datetime:
@@ -83,5 +83,5 @@ def read_capped(path: str | os.PathLike[str], limit: int) -> bytes:
         data = f.read(limit + 1)
     if len(data) > limit:
         msg = f"{path}: larger than the {limit}-byte limit"
-        raise FormatError(msg)
+        raise LimitError(msg)
     return data

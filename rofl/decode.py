@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rofl.errors import AmbiguousError, FormatError, UnsolvableError
+from rofl.errors import AmbiguousError, BudgetError, FormatError, UnsolvableError
 from rofl.puzzle import Puzzle
 
 #: Seconds of complete search a reader spends on a puzzle line logic cannot finish.
@@ -52,7 +52,10 @@ def solve_picture(
     AmbiguousError
         The clues have several solutions (``exc.solutions`` holds two).
     UnsolvableError
-        The clues have no solution, or the search ran out of budget.
+        The clues have no solution: the file is invalid.
+    BudgetError
+        (an :class:`UnsolvableError`) The search ran out of budget: the
+        file was not decoded, which does not make it invalid.
     FormatError
         The picture does not match the stored CRC-32.
     """
@@ -96,7 +99,7 @@ def _search(puzzle: Puzzle, undetermined: int, prefix: str, budget: float) -> np
         f"{prefix}not decoded within the {budget:g} s search budget: line logic leaves {undetermined} "
         f"of {cells} cells undetermined and the search did not finish (try a larger --budget)"
     )
-    raise UnsolvableError(msg)
+    raise BudgetError(msg)
 
 
 def check_crc(grid: np.ndarray, crc32: int | None, prefix: str = "") -> None:

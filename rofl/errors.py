@@ -38,3 +38,20 @@ class ImageError(RoflError, ValueError):
 
 class UsageError(RoflError, ValueError):
     """An option or argument is invalid."""
+
+
+class NotDecodedError(RoflError):
+    """A file that may well be valid was not decoded: it is beyond this reader's limits or its search budget.
+
+    ``spec/ROFL.md`` section 5 keeps this result apart from "invalid file":
+    the fault is the reader's, and a larger limit or budget (or another
+    reader) may decode the file.  Catch this class to tell the two apart.
+    """
+
+
+class LimitError(NotDecodedError, FormatError):
+    """A file beyond a limit of this reader (colours, cells, file size), not a broken one."""
+
+
+class BudgetError(NotDecodedError, UnsolvableError):
+    """The complete search did not finish within its time budget: not decoded, not known to be invalid."""

@@ -85,7 +85,7 @@ def test_decode_refuses_and_writes_nothing(tmp_path):
     result = run("decode", VECTORS / "crc-mismatch.rofl", "-o", out)
     assert result.exit_code == 1 and "CRC-32" in result.output
     result = run("decode", VECTORS / "truncated-clues.rofl", "-o", out)
-    assert result.exit_code == 1 and "byte 34" in result.output
+    assert result.exit_code == 1 and "byte 35" in result.output
     result = run("decode", VECTORS / "bw-hands-up.rofl", "-o", tmp_path / "x.nope")
     assert result.exit_code == 1 and "cannot write" in result.output
     assert not list(tmp_path.iterdir())

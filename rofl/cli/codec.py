@@ -145,7 +145,7 @@ def info(file: str, do_solve: bool, budget: float) -> None:
     import numpy as np
 
     from rofl.decode import solve_picture
-    from rofl.errors import FormatError, UnsolvableError
+    from rofl.errors import FormatError, NotDecodedError, UnsolvableError
 
     puzzle, _, crc, rf, what = load_puzzle(file)
     w, h = puzzle.width, puzzle.height
@@ -185,6 +185,7 @@ def info(file: str, do_solve: bool, budget: float) -> None:
             how = "by line logic" if line.status == "solved" else "by complete search (unique)"
             status = f"decodes {how}" + (", CRC-32 matches" if crc is not None else "")
         except (UnsolvableError, FormatError) as exc:
-            status = f"not decodable: {exc}"
+            # a search out of budget says nothing against the file (spec section 5)
+            status = f"{'not decoded' if isinstance(exc, NotDecodedError) else 'not decodable'}: {exc}"
         lines.append(f"picture: {status}")
     click.echo("\n".join(lines))

@@ -22,7 +22,11 @@ correct reference the tests compare against), while the clue block -- up to
 hundreds of thousands of groups -- is located line by line and decoded with
 numpy, never with one ``Struct`` per group.  Every count is checked against
 what its line can hold and against the bytes left before the array it sizes
-is touched; every error names the byte offset.
+is touched.  Every error names the byte offset the specification assigns to
+its rule (section 5): the first byte of the field that is wrong or that the
+file ends in, the tag of a repeated chunk.  A file beyond this reader's
+limits raises :class:`~rofl.errors.LimitError`, which says "not decoded"
+rather than "invalid".
 """
 
 from __future__ import annotations
@@ -59,7 +63,7 @@ from construct import (
     this,
 )
 
-from rofl.errors import FormatError, PuzzleError
+from rofl.errors import FormatError, LimitError, PuzzleError
 from rofl.puzzle import MAX_COLORS, Palette, Puzzle, cells_needed
 
 MAGIC = b"ROFL"
@@ -204,8 +208,8 @@ class RoflFile:
         return "extended" if self.extended else "plain"
 
 
-def _fail(where: str, offset: int, message: str) -> FormatError:
-    return FormatError(f"{where}: byte {offset}: {message}")
+def _fail(where: str, offset: int, message: str, error: type[FormatError] = FormatError) -> FormatError:
+    return error(f"{where}: byte {offset}: {message}")
 
 
 def _count(n: int, word: str) -> str:
@@ -227,20 +231,23 @@ def parse_header(data: bytes, *, where: str = "<rofl>") -> Header:
     Raises
     ------
     FormatError
-        Not a ROFL file, an unknown version, a zero size, a colour count of
-        0 or above :data:`MAX_COLORS`, a picture larger than
-        :data:`MAX_CELLS`, or a file that ends inside the header.
+        Not a ROFL file, a version other than 1, a zero size, a colour count
+        of 0, or a file that ends inside the header or the palette.
+    LimitError
+        (a :class:`FormatError`) More than :data:`MAX_COLORS` colours or a
+        picture larger than :data:`MAX_CELLS`: valid, but not for this reader.
     """
     n = len(data)
     if bytes(data[:4]) != MAGIC:
-        msg = f"{where}: not a ROFL file (magic {bytes(data[:4])!r}, expected {MAGIC!r})"
-        raise FormatError(msg)
+        raise _fail(where, 0, f"not a ROFL file (magic {bytes(data[:4])!r}, expected {MAGIC!r})")
     extended = n > 4 and data[4] == 0
     form = "extended" if extended else "plain"
+    struct = EXTENDED_HEAD if extended else PLAIN_HEAD
     try:
-        head = (EXTENDED_HEAD if extended else PLAIN_HEAD).parse(bytes(data[4:11]))
+        head = struct.parse(bytes(data[4:11]))
     except ConstructError:
-        raise _fail(where, 4, f"the file ends inside the {form} header ({n} bytes)") from None
+        at, name = _cut_field(struct, 4, n)
+        raise _fail(where, at, f"the file ends inside the {form} header, in the {name} ({n} bytes)") from None
     version = head.version if extended else None
     if extended and version != VERSION:
         raise _fail(where, 5, f"ROFL version {version} is not supported (this reader knows version {VERSION})")
@@ -255,6 +262,7 @@ def parse_header(data: bytes, *, where: str = "<rofl>") -> Header:
             size_at,
             f"{head.width}x{head.height} is {head.width * head.height} cells; "
             f"this reader decodes at most {MAX_CELLS}",
+            LimitError,
         )
     pos = 10 if extended else 6
     if pos >= n:
@@ -263,11 +271,20 @@ def parse_header(data: bytes, *, where: str = "<rofl>") -> Header:
     if k == 0:
         raise _fail(where, pos, "colour count 0: the palette needs at least the background")
     if k > MAX_COLORS:
-        raise _fail(where, pos, f"{k} colours; this reader supports at most {MAX_COLORS}")
+        raise _fail(where, pos, f"{k} colours; this reader supports at most {MAX_COLORS}", LimitError)
     end = pos + 1 + 3 * k
     if end > n:
         raise _fail(where, pos + 1, f"the palette of {k} colours needs {3 * k} bytes but only {n - pos - 1} remain")
     return Header(extended, version, head.width, head.height, bytes(data[pos + 1 : end]), end)
+
+
+def _cut_field(struct: Struct, start: int, n: int) -> tuple[int, str]:
+    """(offset, name) of the first field of ``struct`` (at ``start``) that a file of ``n`` bytes cuts."""
+    for sub in struct.subcons:
+        if start + sub.sizeof() > n:
+            break
+        start += sub.sizeof()
+    return start, sub.name
 
 
 def parse(data: bytes | bytearray | memoryview, *, where: str = "<rofl>") -> RoflFile:
@@ -292,12 +309,14 @@ def parse(data: bytes | bytearray | memoryview, *, where: str = "<rofl>") -> Rof
         bytes left, a group of length 0, a colour outside the palette,
         groups that do not fit their line, row and column totals that
         disagree, trailing bytes, an unknown critical chunk, bad metadata.
+    LimitError
+        (a :class:`FormatError`) A file beyond this reader's limits.
     """
     data = bytes(data)
     n = len(data)
     if n > MAX_FILE_BYTES:
         msg = f"{where}: {n} bytes, larger than the {MAX_FILE_BYTES}-byte limit"
-        raise FormatError(msg)
+        raise LimitError(msg)
     head = parse_header(data, where=where)
     w, h, k = head.width, head.height, head.n_colors
     nb = head.count_bytes
@@ -322,8 +341,9 @@ def parse(data: bytes | bytearray | memoryview, *, where: str = "<rofl>") -> Rof
             raise _fail(where, pos, msg)
         end = pos + nb + c * gsize
         if end > n:
+            # the line's groups are one field, checked whole before any is read
             raise _fail(
-                where, pos, f"{_line_name(i, h)}: group count {c} needs {_count(c * gsize, 'byte')} "
+                where, pos + nb, f"{_line_name(i, h)}: group count {c} needs {_count(c * gsize, 'byte')} "
                 f"but only {n - pos - nb} remain"
             )
         starts[i] = pos + nb
@@ -381,13 +401,15 @@ def parse(data: bytes | bytearray | memoryview, *, where: str = "<rofl>") -> Rof
         while True:
             if pos >= n:
                 raise _fail(where, pos, "the file ends before its 'IEND' chunk")
-            if n - pos < CHUNK_HEAD.sizeof():
-                raise _fail(where, pos, f"{_count(n - pos, 'byte')} left, too few for a chunk header (8 bytes)")
-            chunk = CHUNK_HEAD.parse(data[pos : pos + 8])
-            tag = chunk.tag
+            tag = data[pos : pos + 4]
+            if len(tag) < 4:
+                raise _fail(where, pos, f"{_count(n - pos, 'byte')} left, too few for a chunk tag (4 bytes)")
             if not (tag.isascii() and tag.isalpha()):
                 raise _fail(where, pos, f"chunk tag {tag!r} is not four ASCII letters")
             name = tag.decode("ascii")
+            if n - pos < CHUNK_HEAD.sizeof():
+                raise _fail(where, pos + 4, f"chunk {name!r}: the file ends inside its length (4 bytes)")
+            chunk = CHUNK_HEAD.parse(data[pos : pos + 8])
             if chunk.length > n - pos - 8:
                 raise _fail(
                     where, pos + 4, f"chunk {name!r}: length {chunk.length} but only {n - pos - 8} bytes remain"
@@ -402,7 +424,7 @@ def parse(data: bytes | bytearray | memoryview, *, where: str = "<rofl>") -> Rof
             if tag == META_CHUNK:
                 key, value = _parse_meta(payload, where, body)
                 if key in meta:
-                    raise _fail(where, body, f"metadata key {key!r} appears twice")
+                    raise _fail(where, pos, f"metadata key {key!r} appears twice")
                 meta[key] = value
             elif tag == CRC_CHUNK:
                 if crc is not None:
@@ -444,9 +466,14 @@ def _parse_meta(payload: bytes, where: str, offset: int) -> tuple[str, str]:
     if b"\x00" in value:
         raise _fail(where, offset + len(key) + 1, f"metadata {key_text!r}: the value contains a NUL byte")
     try:
+        # Python's strict decoder is RFC 3629: no overlong forms, no
+        # surrogates (CESU-8), nothing above U+10FFFF; a BOM is U+FEFF, kept
         text = value.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise _fail(where, offset + len(key) + 1 + exc.start, f"metadata {key_text!r}: not UTF-8") from None
+        start = offset + len(key) + 1
+        bad = value[exc.start : exc.end].hex(" ")
+        msg = f"metadata {key_text!r}: the value is not well-formed UTF-8 (bytes {bad} at byte {start + exc.start})"
+        raise _fail(where, start, msg) from None
     return key_text, text
 
 
@@ -575,7 +602,7 @@ def read(source: str | os.PathLike[str] | IO[bytes]) -> RoflFile:
         data = source.read(MAX_FILE_BYTES + 1)  # type: ignore[union-attr]
         if len(data) > MAX_FILE_BYTES:
             msg = f"{where}: larger than the {MAX_FILE_BYTES}-byte limit"
-            raise FormatError(msg)
+            raise LimitError(msg)
         return parse(data, where=where)
     from rofl._io import read_capped
 

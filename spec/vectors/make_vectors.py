@@ -4,23 +4,29 @@
 
 Valid vectors are written with the codec and checked: each must decode to
 the picture stored beside it as a palette PNG (by line logic, except the
-``NEEDS_SEARCH`` ones, which only a complete search decodes).  Invalid ones
-are a valid file with one thing broken by hand (bytes spelled out below),
-and ``vectors.json`` records the error each must raise.  ``README.md`` is
-rewritten from the same table.
+``NEEDS_SEARCH`` ones, which only a complete search decodes).  Limit vectors
+are valid files beyond this reader's limits, spelled out byte by byte (the
+codec refuses to write them): they come with their picture too, and with the
+"not decoded" error this reader gives.  Invalid ones are a valid file with
+one thing broken by hand (bytes spelled out below), and ``vectors.json``
+records the error each must raise and the byte offset it must name
+(``spec/ROFL.md`` section 5 says which byte each rule names).  ``README.md``
+is rewritten from the same table.  Every run writes the same bytes.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 
 import numpy as np
+from PIL import Image
 
 from rofl.decode import decode_bytes
 from rofl.errors import RoflError
-from rofl.formats.rofl import dumps
+from rofl.formats.rofl import MAX_COLORS, dumps
 from rofl.pixelart import image_from_grid
 from rofl.puzzle import Palette, Puzzle
 from rofl.solver import solve
@@ -105,6 +111,38 @@ def valid_cases():
         BW,
         {"crc": True},
     )
+    two_blacks = hands_up()
+    two_blacks[1, 1:4] = 2
+    two_blacks[2:4, 2] = 2
+    yield (
+        "duplicate-colours",
+        "5x5 whose palette holds black twice (entries 1 and 2): a reader keeps them apart",
+        two_blacks,
+        Palette(["#ffffff", "#000000", "#000000"]),
+        {},
+    )
+    yield (
+        "unused-colour",
+        "5x5 with a palette entry (2, red) that no group uses; 3 colours, so groups carry colour bytes",
+        hands_up(),
+        Palette(RGBW.colors[:3]),
+        {},
+    )
+    yield "meta-empty-value", "5x5 with a 'meta' chunk whose value is empty", hands_up(), BW, {"meta": {"title": ""}}
+    yield (
+        "meta-bom",
+        "5x5 whose title starts with U+FEFF (EF BB BF): an ordinary character, kept",
+        hands_up(),
+        BW,
+        {"meta": {"title": "\ufeffHands up"}},
+    )
+    yield (
+        "meta-key-64",
+        "5x5 with a metadata key of 64 characters, the longest allowed",
+        hands_up(),
+        BW,
+        {"meta": {"k" + "0123456789._-" * 4 + "abcdefghijk": "x"}},
+    )
 
 
 #: Valid vectors that line logic alone cannot decode (unique, proved by search).
@@ -126,42 +164,68 @@ def chunk(tag: bytes, payload: bytes) -> bytes:
     return tag + len(payload).to_bytes(4, "big") + payload
 
 
+def limit_cases():
+    """(name, description, grid, palette bytes, file bytes, limit, error class, message fragment, offset).
+
+    Valid files beyond a limit of this reader: the format allows 255 colours,
+    rofl decodes at most 64.  A reader without the limit decodes the picture.
+    """
+    grid = np.arange(1, 65, dtype=np.uint8).reshape(8, 8)  # colours 1-64, one cell each, no background
+    palette = bytes([255, 255, 255]) + bytes(c for i in range(1, 65) for c in ((i * 37) % 256, (i * 91) % 256, i))
+    # every line: 8 touching groups of length 1 (K >= 3: length then colour)
+    rows = b"".join(b"\x08" + b"".join(bytes([1, c]) for c in row) for row in grid)
+    cols = b"".join(b"\x08" + b"".join(bytes([1, c]) for c in col) for col in grid.T)
+    data = b"ROFL\x08\x08" + bytes([65]) + palette + rows + cols
+    yield (
+        "65-colours",
+        "8x8, 65 colours (64 used, one cell each): valid, beyond this reader's limit of 64",
+        grid,
+        palette,
+        data,
+        MAX_COLORS,
+        "LimitError",
+        "65 colours",
+        6,
+    )
+
+
 def invalid_cases():
-    """(name, description, bytes, error class, message fragment)."""
-    bw = build(hands_up(), BW, {})  # 52 4F 46 4C 05 05 02 ...
+    """(name, description, bytes, error class, message fragment, offset the error names or None)."""
+    bw = build(hands_up(), BW, {})  # 52 4F 46 4C 05 05 02 ...; rows from byte 13
     colour = build(np.array([[1, 2], [0, 1]], np.uint8), RGBW, {})
     ext_full = build(hands_up(), BW, {"extended": True})
-    ext, iend = ext_full[:-8], ext_full[-8:]  # chunks go before 'IEND'
-    assert iend == b"IEND" + bytes(4)
-    yield "bad-magic", "magic 'ROFX'", b"ROFX" + bw[4:], "FormatError", "not a ROFL file"
-    yield "truncated-header", "file ends after the width", bw[:5], "FormatError", "ends inside the plain header"
+    ext, iend = ext_full[:-8], ext_full[-8:]  # chunks go before 'IEND', at byte 40
+    assert iend == b"IEND" + bytes(4) and len(ext) == 40
+    pcrc = build(hands_up(), BW, {"crc": True})[40:-8]  # the right 'pcrc' chunk, 12 bytes
+    assert pcrc[:8] == b"pcrc" + bytes([0, 0, 0, 4])
+
+    def meta(payload: bytes) -> bytes:  # payload at byte 48, a value after 'title' 00 at 54
+        return ext + chunk(b"meta", payload) + iend
+
+    yield "bad-magic", "magic 'ROFX'", b"ROFX" + bw[4:], "FormatError", "not a ROFL file", 0
+    yield "truncated-header", "file ends after the width", bw[:5], "FormatError", "ends inside the plain header", 5
     yield (
         "version-2",
         "extended header with version 2",
         ext_full[:5] + b"\x02" + ext_full[6:],
         "FormatError",
         "version 2",
+        5,
     )
-    yield "zero-height", "plain header with height 0", bw[:5] + b"\x00" + bw[6:], "FormatError", "height 0"
-    yield "zero-colours", "colour count 0", bw[:6] + b"\x00" + bw[7:], "FormatError", "colour count 0"
-    yield (
-        "65-colours",
-        "colour count 65 (legal in the format, above this reader's limit of 64)",
-        bw[:6] + bytes([65]) + bytes(195) + b"\x00" * 10,
-        "FormatError",
-        "65 colours",
-    )
-    yield "truncated-palette", "file ends inside the palette", bw[:10], "FormatError", "palette of 2 colours"
-    yield "truncated-clues", "file cut inside the last column clue", bw[:-1], "FormatError", "only 0 remain"
+    yield "zero-height", "plain header with height 0", bw[:5] + b"\x00" + bw[6:], "FormatError", "height 0", 5
+    yield "zero-colours", "colour count 0", bw[:6] + b"\x00" + bw[7:], "FormatError", "colour count 0", 6
+    yield "truncated-palette", "file ends inside the palette", bw[:10], "FormatError", "palette of 2 colours", 7
+    yield "truncated-clues", "file cut inside the last column clue", bw[:-1], "FormatError", "only 0 remain", 35
     yield (
         "count-too-large",
         "row 1 says 9 groups in a 5-cell row",
         bw[:13] + b"\x09" + bw[14:],
         "FormatError",
         ("9 groups cannot fit in 5 cells"),
+        13,
     )
     # hands-up row 1 is 03 01 01 01 at offset 13
-    yield "zero-length", "a group of length 0", bw[:14] + b"\x00" + bw[15:], "FormatError", "length 0"
+    yield "zero-length", "a group of length 0", bw[:14] + b"\x00" + bw[15:], "FormatError", "length 0", 14
     # colour file: 2x2, 4 colours, rows at 19: 02 01 01 01 02 (count, length, colour, length, colour)
     yield (
         "colour-out-of-range",
@@ -169,6 +233,7 @@ def invalid_cases():
         colour[:23] + b"\x05" + colour[24:],
         "FormatError",
         ("colour 5 is outside the palette"),
+        23,
     )
     yield (
         "colour-zero",
@@ -176,6 +241,7 @@ def invalid_cases():
         colour[:23] + b"\x00" + colour[24:],
         "FormatError",
         ("colour 0 is the background"),
+        23,
     )
     yield (
         "line-overflow",
@@ -183,6 +249,7 @@ def invalid_cases():
         bw[:17] + b"\x02\x05\x01" + bw[19:],
         "FormatError",
         ("need 7 cells but the row has 5"),
+        17,
     )
     yield (
         "totals-mismatch",
@@ -190,6 +257,7 @@ def invalid_cases():
         bw[:18] + b"\x04" + bw[19:],
         ("FormatError"),
         "the rows hold",
+        None,
     )
     yield (
         "trailing-bytes",
@@ -197,6 +265,7 @@ def invalid_cases():
         bw + b"\x00",
         "FormatError",
         ("after the last column"),
+        36,
     )
     yield (
         "unknown-critical-chunk",
@@ -204,6 +273,7 @@ def invalid_cases():
         ext + chunk(b"ABCD", b"x") + iend,
         "FormatError",
         ("unknown critical chunk 'ABCD'"),
+        40,
     )
     yield (
         "chunk-overrun",
@@ -211,14 +281,23 @@ def invalid_cases():
         ext + b"meta" + (100).to_bytes(4, "big") + (b"title\x00x"),
         "FormatError",
         "length 100 but only 7 bytes remain",
+        44,
     )
-    yield "bad-chunk-tag", "chunk tag '12ab'", ext + chunk(b"12ab", b"") + iend, "FormatError", "not four ASCII letters"
+    yield (
+        "bad-chunk-tag",
+        "chunk tag '12ab'",
+        ext + chunk(b"12ab", b"") + iend,
+        "FormatError",
+        "not four ASCII letters",
+        40,
+    )
     yield (
         "meta-not-utf8",
-        "metadata value that is not UTF-8",
-        ext + chunk(b"meta", b"title\x00\xff") + iend,
+        "metadata value that is not UTF-8 (byte FF)",
+        meta(b"title\x00\xff"),
         ("FormatError"),
-        "not UTF-8",
+        "not well-formed UTF-8",
+        54,
     )
     yield (
         "meta-twice",
@@ -226,6 +305,7 @@ def invalid_cases():
         ext + chunk(b"meta", b"title\x00a") + chunk(b"meta", b"title\x00b") + iend,
         "FormatError",
         "appears twice",
+        55,
     )
     yield (
         "crc-mismatch",
@@ -233,16 +313,18 @@ def invalid_cases():
         ext + chunk(b"pcrc", b"\x12\x34\x56\x78") + iend,
         "FormatError",
         "CRC-32",
+        None,
     )
     contradiction = b"ROFL\x02\x02\x02\xff\xff\xff\x00\x00\x00" + b"\x01\x02" + b"\x00" + b"\x01\x02" + b"\x00"
-    yield "missing-iend", "extended file cut before its 'IEND' chunk", ext, "FormatError", "before its 'IEND'"
-    yield "after-iend", "a byte after the 'IEND' chunk", ext_full + b"\x00", "FormatError", "after the 'IEND'"
+    yield "missing-iend", "extended file cut before its 'IEND' chunk", ext, "FormatError", "before its 'IEND'", 40
+    yield "after-iend", "a byte after the 'IEND' chunk", ext_full + b"\x00", "FormatError", "after the 'IEND'", 48
     yield (
         "contradiction",
         "2x2 whose clues agree in total but have no solution",
         contradiction,
         ("UnsolvableError"),
         "no solution",
+        None,
     )
     ambiguous = b"ROFL\x02\x02\x02\xff\xff\xff\x00\x00\x00" + b"\x01\x01" * 4
     yield (
@@ -251,7 +333,152 @@ def invalid_cases():
         ambiguous,
         "AmbiguousError",
         "several solutions",
+        None,
     )
+    # added in version 1.1 of the document: one vector for every rule
+    yield (
+        "version-0",
+        "extended header with version 0",
+        ext_full[:5] + b"\x00" + ext_full[6:],
+        "FormatError",
+        "version 0",
+        5,
+    )
+    yield (
+        "truncated-extended-header",
+        "extended file that ends inside the width",
+        ext_full[:7],
+        "FormatError",
+        "ends inside the extended header, in the width",
+        6,
+    )
+    yield (
+        "extended-zero-width",
+        "extended header with width 0",
+        ext_full[:6] + b"\x00\x00" + ext_full[8:],
+        "FormatError",
+        "width 0",
+        6,
+    )
+    yield (
+        "extended-zero-height",
+        "extended header with height 0",
+        ext_full[:8] + b"\x00\x00" + ext_full[10:],
+        "FormatError",
+        "height 0",
+        8,
+    )
+    yield (
+        "count-with-one-colour",
+        "1x1 with the background alone (K = 1) whose row and column say 1 group",
+        b"ROFL\x01\x01\x01\xff\xee\xdd" + b"\x01\x01" * 2,
+        "FormatError",
+        "palette holds only the background",
+        10,
+    )
+    yield (
+        "colour-line-overflow",
+        "2x2 row 1 is (1, colour 1) (1, colour 1): equal colours need a gap, 3 cells",
+        colour[:23] + b"\x01" + colour[24:],
+        "FormatError",
+        "need 3 cells but the row has 2",
+        19,
+    )
+    yield (
+        "truncated-chunk-tag",
+        "extended file that ends inside a chunk tag ('IE')",
+        ext + b"IE",
+        "FormatError",
+        "too few for a chunk tag",
+        40,
+    )
+    yield (
+        "truncated-chunk-length",
+        "extended file that ends inside a chunk length ('IEND' 00 00)",
+        ext + b"IEND\x00\x00",
+        "FormatError",
+        "ends inside its length",
+        44,
+    )
+    yield (
+        "iend-not-empty",
+        "'IEND' with length 1 (and its byte)",
+        ext + chunk(b"IEND", b"\x00"),
+        "FormatError",
+        "length 1, must be 0",
+        44,
+    )
+    yield "meta-no-nul", "'meta' chunk without a 00", meta(b"title"), "FormatError", "without the NUL", 48
+    yield "meta-bad-key", "metadata key 'Title' (upper case)", meta(b"Title\x00x"), "FormatError", "b'Title'", 48
+    yield (
+        "meta-key-newline",
+        "metadata key 'title' followed by a line feed (a '$'-anchored pattern would accept it)",
+        meta(b"title\n\x00x"),
+        "FormatError",
+        "b'title\\n'",
+        48,
+    )
+    yield (
+        "meta-key-too-long",
+        "metadata key of 65 letters",
+        meta(b"a" * 65 + b"\x00x"),
+        "FormatError",
+        "is not 1-64",
+        48,
+    )
+    yield "meta-empty-key", "metadata with an empty key", meta(b"\x00x"), "FormatError", "key b''", 48
+    yield (
+        "meta-nul-in-value",
+        "metadata value with a 00 (the payload splits at its first 00)",
+        meta(b"title\x00a\x00b"),
+        "FormatError",
+        "contains a NUL",
+        54,
+    )
+    yield (
+        "meta-overlong",
+        "metadata value 'x' then C0 AF, an overlong '/'",
+        meta(b"title\x00x\xc0\xaf"),
+        "FormatError",
+        "bytes c0 at byte 55",
+        54,
+    )
+    yield (
+        "meta-surrogate",
+        "metadata value ED A0 80 ED B0 80: U+10000 as two surrogates (CESU-8)",
+        meta(b"title\x00\xed\xa0\x80\xed\xb0\x80"),
+        "FormatError",
+        "not well-formed UTF-8",
+        54,
+    )
+    yield (
+        "pcrc-bad-length",
+        "'pcrc' chunk of 5 bytes",
+        ext + chunk(b"pcrc", pcrc[8:] + b"\x00") + iend,
+        "FormatError",
+        "must be 4",
+        44,
+    )
+    yield "pcrc-twice", "two (right) 'pcrc' chunks", ext + pcrc + pcrc + iend, "FormatError", "second 'pcrc'", 52
+
+
+def offset_of(message: str) -> int | None:
+    """The byte offset a message of this reader names, or None."""
+    found = re.match(r"byte (\d+): ", message)
+    return int(found[1]) if found else None
+
+
+def refusal(name: str, data: bytes, error: str, fragment: str, offset: int | None) -> str:
+    """This reader's message for a file it must refuse, checked against the expected error and offset."""
+    try:
+        decode_bytes(data, where=name)
+    except RoflError as exc:
+        message = str(exc).removeprefix(f"{name}: ")
+        assert type(exc).__name__ == error and fragment in message, (name, exc)
+        assert offset_of(message) == offset, (name, exc, offset)
+        return message
+    msg = f"{name} decoded"
+    raise AssertionError(msg)
 
 
 def main() -> None:
@@ -272,26 +499,41 @@ def main() -> None:
                 "form": info.form,
                 "size": f"{grid.shape[1]}x{grid.shape[0]}",
                 "colours": len(palette),
+                "line_logic": "stalls" if name in NEEDS_SEARCH else "solves",
                 "description": text,
             }
         )
-    for name, text, data, error, fragment in invalid_cases():
-        try:
-            decode_bytes(data, where=name)
-        except RoflError as exc:
-            assert type(exc).__name__ == error and fragment in str(exc), (name, exc)
-            message = str(exc)
-        else:
-            msg = f"{name} decoded"
-            raise AssertionError(msg)
+    for name, text, grid, palette, data, limit, error, fragment, offset in limit_cases():
+        message = refusal(name, data, error, fragment, offset)
+        (HERE / f"{name}.rofl").write_bytes(data)
+        image = Image.frombytes("P", (grid.shape[1], grid.shape[0]), grid.tobytes())
+        image.putpalette(palette)
+        image.save(HERE / f"{name}.png", optimize=True)
+        manifest["valid"].append(
+            {
+                "file": f"{name}.rofl",
+                "picture": f"{name}.png",
+                "bytes": len(data),
+                "form": "plain" if data[4] else "extended",
+                "size": f"{grid.shape[1]}x{grid.shape[0]}",
+                "colours": len(palette) // 3,
+                "line_logic": "solves",
+                "reader_limit": limit,
+                "beyond_limit": {"result": "not decoded", "error": error, "offset": offset, "message": message},
+                "description": text,
+            }
+        )
+    for name, text, data, error, fragment, offset in invalid_cases():
+        message = refusal(name, data, error, fragment, offset)
         (HERE / f"{name}.rofl").write_bytes(data)
         manifest["invalid"].append(
             {
                 "file": f"{name}.rofl",
                 "bytes": len(data),
                 "error": error,
+                "offset": offset,
                 "fragment": fragment,
-                "message": message.removeprefix(f"{name}: "),
+                "message": message,
                 "description": text,
             }
         )
@@ -309,18 +551,32 @@ def write_readme(manifest) -> None:
         "# ROFL test vectors",
         "",
         "Generated by `make_vectors.py` (run `PYTHONPATH=. python spec/vectors/make_vectors.py` from the",
-        "repository root); `vectors.json` holds the same table for programs.  See `../ROFL.md`.",
+        "repository root); `vectors.json` holds the same table for programs.  See `../ROFL.md`: each rule",
+        "of its section 5 names its vectors, and every vector here is named by a rule.",
+        "",
+        "A reader's result for a file is one of three (section 5): **decoded** (the picture), **invalid**",
+        "(the file breaks a rule, or its puzzle has no solution or several), or **not decoded** (the file",
+        "is beyond the reader's limits, or its solver could not finish: a fault of the reader, not the file).",
         "",
         "## Valid files",
         "",
         "Each `NAME.rofl` must decode to `NAME.png` (a palette PNG whose palette is the file's palette).",
+        "`line logic` says whether line logic alone decodes it: a reader without a complete search must",
+        "report *not decoded* for `stalls`, never *invalid*.  An entry with `reader_limit` is a valid file",
+        "beyond a limit of this reader (`vectors.json`: `beyond_limit` holds what this reader says);",
+        "a reader without that limit decodes it.",
         "",
-        "| file | size | colours | form | bytes | what it exercises |",
-        "|---|---|---|---|---|---|",
+        "| file | size | colours | form | bytes | line logic | what it exercises |",
+        "|---|---|---|---|---|---|---|",
     ]
     for v in manifest["valid"]:
+        text = v["description"]
+        if "reader_limit" in v:
+            beyond = v["beyond_limit"]
+            text += f"; a reader limited to {v['reader_limit']} colours: not decoded ({beyond['message']})"
         lines.append(
-            f"| `{v['file']}` | {v['size']} | {v['colours']} | {v['form']} | {v['bytes']} | {v['description']} |"
+            f"| `{v['file']}` | {v['size']} | {v['colours']} | {v['form']} | {v['bytes']} | {v['line_logic']} "
+            f"| {text} |"
         )
     lines += [
         "",
@@ -328,15 +584,19 @@ def write_readme(manifest) -> None:
         "",
         "Each must be rejected.  `FormatError` files break a rule of the format and must fail when parsed (or,",
         "for `crc-mismatch`, when the solved picture is checked); `UnsolvableError` files are well formed but",
-        "their puzzle has no solution or several, so no picture may be produced.  The message column is what",
-        "this implementation says (after the file name); other readers need only reject the file.",
+        "their puzzle has no solution or several, so no picture may be produced.  The offset is the byte the",
+        "rule names (section 5; empty: the rule names none).  The message column is what this implementation",
+        "says (after the file name); other readers need only reject the file, naming that offset if they name one.",
         "",
-        "| file | bytes | error | what is wrong | message |",
-        "|---|---|---|---|---|",
+        "| file | bytes | error | offset | what is wrong | message |",
+        "|---|---|---|---|---|---|",
     ]
     for v in manifest["invalid"]:
         message = v["message"].replace("|", "\\|")
-        lines.append(f"| `{v['file']}` | {v['bytes']} | {v['error']} | {v['description']} | {message} |")
+        offset = "" if v["offset"] is None else v["offset"]
+        lines.append(
+            f"| `{v['file']}` | {v['bytes']} | {v['error']} | {offset} | {v['description']} | {message} |"
+        )
     (HERE / "README.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
