@@ -335,131 +335,47 @@ def invalid_cases():
         "several solutions",
         None,
     )
-    # added in version 1.1 of the document: one vector for every rule
-    yield (
-        "version-0",
-        "extended header with version 0",
-        ext_full[:5] + b"\x00" + ext_full[6:],
-        "FormatError",
-        "version 0",
-        5,
-    )
-    yield (
-        "truncated-extended-header",
-        "extended file that ends inside the width",
-        ext_full[:7],
-        "FormatError",
-        "ends inside the extended header, in the width",
-        6,
-    )
-    yield (
-        "extended-zero-width",
-        "extended header with width 0",
-        ext_full[:6] + b"\x00\x00" + ext_full[8:],
-        "FormatError",
-        "width 0",
-        6,
-    )
-    yield (
-        "extended-zero-height",
-        "extended header with height 0",
-        ext_full[:8] + b"\x00\x00" + ext_full[10:],
-        "FormatError",
-        "height 0",
-        8,
-    )
-    yield (
-        "count-with-one-colour",
-        "1x1 with the background alone (K = 1) whose row and column say 1 group",
-        b"ROFL\x01\x01\x01\xff\xee\xdd" + b"\x01\x01" * 2,
-        "FormatError",
-        "palette holds only the background",
-        10,
-    )
-    yield (
-        "colour-line-overflow",
-        "2x2 row 1 is (1, colour 1) (1, colour 1): equal colours need a gap, 3 cells",
-        colour[:23] + b"\x01" + colour[24:],
-        "FormatError",
-        "need 3 cells but the row has 2",
-        19,
-    )
-    yield (
-        "truncated-chunk-tag",
-        "extended file that ends inside a chunk tag ('IE')",
-        ext + b"IE",
-        "FormatError",
-        "too few for a chunk tag",
-        40,
-    )
-    yield (
-        "truncated-chunk-length",
-        "extended file that ends inside a chunk length ('IEND' 00 00)",
-        ext + b"IEND\x00\x00",
-        "FormatError",
-        "ends inside its length",
-        44,
-    )
-    yield (
-        "iend-not-empty",
-        "'IEND' with length 1 (and its byte)",
-        ext + chunk(b"IEND", b"\x00"),
-        "FormatError",
-        "length 1, must be 0",
-        44,
-    )
-    yield "meta-no-nul", "'meta' chunk without a 00", meta(b"title"), "FormatError", "without the NUL", 48
-    yield "meta-bad-key", "metadata key 'Title' (upper case)", meta(b"Title\x00x"), "FormatError", "b'Title'", 48
-    yield (
-        "meta-key-newline",
-        "metadata key 'title' followed by a line feed (a '$'-anchored pattern would accept it)",
-        meta(b"title\n\x00x"),
-        "FormatError",
-        "b'title\\n'",
-        48,
-    )
-    yield (
-        "meta-key-too-long",
-        "metadata key of 65 letters",
-        meta(b"a" * 65 + b"\x00x"),
-        "FormatError",
-        "is not 1-64",
-        48,
-    )
-    yield "meta-empty-key", "metadata with an empty key", meta(b"\x00x"), "FormatError", "key b''", 48
-    yield (
-        "meta-nul-in-value",
-        "metadata value with a 00 (the payload splits at its first 00)",
-        meta(b"title\x00a\x00b"),
-        "FormatError",
-        "contains a NUL",
-        54,
-    )
-    yield (
-        "meta-overlong",
-        "metadata value 'x' then C0 AF, an overlong '/'",
-        meta(b"title\x00x\xc0\xaf"),
-        "FormatError",
-        "bytes c0 at byte 55",
-        54,
-    )
-    yield (
-        "meta-surrogate",
-        "metadata value ED A0 80 ED B0 80: U+10000 as two surrogates (CESU-8)",
-        meta(b"title\x00\xed\xa0\x80\xed\xb0\x80"),
-        "FormatError",
-        "not well-formed UTF-8",
-        54,
-    )
-    yield (
-        "pcrc-bad-length",
-        "'pcrc' chunk of 5 bytes",
-        ext + chunk(b"pcrc", pcrc[8:] + b"\x00") + iend,
-        "FormatError",
-        "must be 4",
-        44,
-    )
-    yield "pcrc-twice", "two (right) 'pcrc' chunks", ext + pcrc + pcrc + iend, "FormatError", "second 'pcrc'", 52
+    # added in revision 2 of spec/ROFL.md, a vector for every rule:
+    # (name, what is wrong, bytes, error, fragment of the message, offset)
+    fe = "FormatError"
+    # fmt: off
+    yield from [
+        ("truncated-count", "plain file that ends right before the last column's count", bw[:-2], fe,
+         "ends before its group count", 34),
+        ("version-0", "extended header with version 0", ext_full[:5] + b"\x00" + ext_full[6:], fe, "version 0", 5),
+        ("truncated-extended-header", "extended file that ends inside the width", ext_full[:7], fe,
+         "ends inside the extended header, in the width", 6),
+        ("extended-zero-width", "extended header with width 0", ext_full[:6] + b"\x00\x00" + ext_full[8:], fe,
+         "width 0", 6),
+        ("extended-zero-height", "extended header with height 0", ext_full[:8] + b"\x00\x00" + ext_full[10:], fe,
+         "height 0", 8),
+        ("count-with-one-colour", "1x1 with the background alone (K = 1) whose row and column say 1 group",
+         b"ROFL\x01\x01\x01\xff\xee\xdd" + b"\x01\x01" * 2, fe, "palette holds only the background", 10),
+        ("colour-line-overflow", "2x2 row 1 is (1, colour 1) (1, colour 1): equal colours need a gap, 3 cells",
+         colour[:23] + b"\x01" + colour[24:], fe, "need 3 cells but the row has 2", 19),
+        ("truncated-chunk-tag", "extended file that ends inside a chunk tag ('IE')", ext + b"IE", fe,
+         "too few for a chunk tag", 40),
+        ("truncated-chunk-length", "extended file that ends inside a chunk length ('IEND' 00 00)",
+         ext + b"IEND\x00\x00", fe, "ends inside its length", 44),
+        ("iend-not-empty", "'IEND' with length 1 (and its byte)", ext + chunk(b"IEND", b"\x00"), fe,
+         "length 1, must be 0", 44),
+        ("meta-no-nul", "'meta' chunk without a 00", meta(b"title"), fe, "without the NUL", 48),
+        ("meta-bad-key", "metadata key 'Title' (upper case)", meta(b"Title\x00x"), fe, "b'Title'", 48),
+        ("meta-key-newline", "metadata key 'title' followed by a line feed (a '$'-anchored pattern would accept it)",
+         meta(b"title\n\x00x"), fe, "b'title\\n'", 48),
+        ("meta-key-too-long", "metadata key of 65 letters", meta(b"a" * 65 + b"\x00x"), fe, "is not 1-64", 48),
+        ("meta-empty-key", "metadata with an empty key", meta(b"\x00x"), fe, "key b''", 48),
+        ("meta-nul-in-value", "metadata value with a 00 (the payload splits at its first 00)",
+         meta(b"title\x00a\x00b"), fe, "contains a NUL", 54),
+        ("meta-overlong", "metadata value 'x' then C0 AF, an overlong '/'", meta(b"title\x00x\xc0\xaf"), fe,
+         "bytes c0 at byte 55", 54),
+        ("meta-surrogate", "metadata value ED A0 80 ED B0 80: U+10000 as two surrogates (CESU-8)",
+         meta(b"title\x00\xed\xa0\x80\xed\xb0\x80"), fe, "not well-formed UTF-8", 54),
+        ("pcrc-bad-length", "'pcrc' chunk of 5 bytes", ext + chunk(b"pcrc", pcrc[8:] + b"\x00") + iend, fe,
+         "must be 4", 44),
+        ("pcrc-twice", "two (right) 'pcrc' chunks", ext + pcrc + pcrc + iend, fe, "second 'pcrc'", 52),
+    ]
+    # fmt: on
 
 
 def offset_of(message: str) -> int | None:
@@ -594,9 +510,7 @@ def write_readme(manifest) -> None:
     for v in manifest["invalid"]:
         message = v["message"].replace("|", "\\|")
         offset = "" if v["offset"] is None else v["offset"]
-        lines.append(
-            f"| `{v['file']}` | {v['bytes']} | {v['error']} | {offset} | {v['description']} | {message} |"
-        )
+        lines.append(f"| `{v['file']}` | {v['bytes']} | {v['error']} | {offset} | {v['description']} | {message} |")
     (HERE / "README.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
