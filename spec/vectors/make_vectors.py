@@ -21,7 +21,7 @@ import numpy as np
 from rofl.decode import decode_bytes
 from rofl.errors import RoflError
 from rofl.formats.rofl import dumps
-from rofl.pixelart import image_from_grid
+from rofl.picture import image_from_grid
 from rofl.puzzle import Palette, Puzzle
 from rofl.solver import solve
 
