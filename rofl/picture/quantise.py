@@ -14,16 +14,7 @@ from typing import Any
 import numpy as np
 
 from rofl.errors import OptionError
-from rofl.picture.colour import (
-    delta_e,
-    grey_of_lightness,
-    lab_to_rgb8,
-    lightness_of_grey,
-    linear_to_srgb,
-    parse_color,
-    parse_palette,
-    rgb8_to_lab,
-)
+from rofl.picture import colour
 from rofl.picture.dither import check_dither, dither_palette, dither_two
 from rofl.puzzle import Palette
 
@@ -165,13 +156,13 @@ def quantise(
         outside 2-64, or a threshold outside 0-255 or for more than 2 colours.
     """
     check_dither(dither)
-    given = parse_palette(palette) if palette is not None else None
+    given = colour.parse_palette(palette) if palette is not None else None
     if given is not None:
         colors = len(given)
     if isinstance(colors, bool) or not isinstance(colors, int | np.integer) or not 2 <= colors <= 64:
         msg = f"colors must be a whole number from 2 to 64, not {colors!r}"
         raise OptionError(msg)
-    bg = parse_color(background, "background") if background not in (None, "auto") else None
+    bg = colour.parse_color(background, "background") if background not in (None, "auto") else None
     if given is not None and bg is not None and bg not in given:
         msg = f"background #{bg[0]:02x}{bg[1]:02x}{bg[2]:02x} is not one of the palette's colours"
         raise OptionError(msg)
@@ -189,7 +180,7 @@ def quantise(
 
     from skimage.color import rgb2lab
 
-    srgb = linear_to_srgb(cells_linear)
+    srgb = colour.linear_to_srgb(cells_linear)
     lab = rgb2lab(srgb)
     h, w = lab.shape[:2]
 
@@ -201,12 +192,12 @@ def quantise(
                 raise OptionError(msg)
         else:
             two = given
-        pal_lab = rgb8_to_lab(np.array(two))
+        pal_lab = colour.rgb8_to_lab(np.array(two))
         light = int(np.argmax(pal_lab[:, 0]))
         dark = 1 - light
         big_l = lab[:, :, 0]
         if threshold is not None:
-            t = lightness_of_grey(float(threshold))
+            t = colour.lightness_of_grey(float(threshold))
         elif np.ptp(big_l) < 1e-6:
             t = 50.0  # one colour only: a dark picture stays dark, a light one light
         else:
@@ -229,7 +220,7 @@ def quantise(
         cost[:, :, light] = np.where(big_l < t, off, 0.0)
         rgb = np.array(two, dtype=np.uint8)
         grid, rgb, cost = _order_background(grid, rgb, cost, bg)
-        return Quantised(grid, Palette.from_array(rgb), cost, lab, grey_of_lightness(t))
+        return Quantised(grid, Palette.from_array(rgb), cost, lab, colour.grey_of_lightness(t))
 
     if given is not None:
         rgb = np.array(given, dtype=np.uint8)
@@ -237,20 +228,20 @@ def quantise(
         flat = lab.reshape(-1, 3)
         distinct = np.unique(np.round(flat, 3), axis=0)
         k = int(min(colors, len(distinct) + (1 if bg is not None else 0)))
-        fixed = rgb8_to_lab(np.array(bg)) if bg is not None else None
+        fixed = colour.rgb8_to_lab(np.array(bg)) if bg is not None else None
         centres = kmeans_lab(flat, max(k, 1), fixed=fixed)
-        rgb = lab_to_rgb8(centres)
+        rgb = colour.lab_to_rgb8(centres)
         if bg is not None:
             rgb[0] = bg
         _, first = np.unique(rgb, axis=0, return_index=True)
         rgb = rgb[np.sort(first)]
         if len(rgb) < 2:  # a one-colour picture: add its opposite so the palette has ink
-            other = (0, 0, 0) if rgb8_to_lab(rgb[0])[0] >= 50 else (255, 255, 255)
+            other = (0, 0, 0) if colour.rgb8_to_lab(rgb[0])[0] >= 50 else (255, 255, 255)
             if tuple(int(v) for v in rgb[0]) == other:
                 other = (255, 255, 255) if other == (0, 0, 0) else (0, 0, 0)
             rgb = np.vstack([rgb, np.array(other, dtype=np.uint8)])
-    pal_lab = rgb8_to_lab(rgb)
-    cost = delta_e(lab, pal_lab)
+    pal_lab = colour.rgb8_to_lab(rgb)
+    cost = colour.delta_e(lab, pal_lab)
     if dither == "none":
         grid = cost.argmin(axis=2).astype(np.uint8)
     else:
