@@ -164,7 +164,7 @@ def cell_colors(
 
     Parameters
     ----------
-    pixels : (H, W, 3|4) uint8 or uint16 array from :func:`load_pixels`
+    pixels : (H, W, 3|4) uint8 or uint16 array from :func:`rofl.picture.load_pixels`
     geometry : Geometry from :func:`fit`
     background : (r, g, b)
         Transparent pixels are composited onto it (in linear light), and

@@ -31,8 +31,8 @@ def grid_from_image(image: Any, *, background: str | tuple[int, int, int] | None
         transparent pixels are background; partly transparent ones are
         refused (they have no single colour).
     background : colour, optional
-        A colour string (``"#rrggbb"``, a CSS name...: see
-        :func:`rofl.puzzle.parse_color`) or an RGB triple for palette entry 0.  Default: white
+        Palette entry 0: a colour string (``"#rrggbb"``, a CSS name...: see
+        :func:`rofl.puzzle.parse_color`) or an RGB triple.  Default: white
         when the picture has transparent pixels; for a palette (``P``)
         picture the colour of its lowest palette index in use; else the
         most frequent colour (ties: the lightest).
