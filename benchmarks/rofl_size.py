@@ -25,7 +25,7 @@ from rofl.decode import solve_picture
 from rofl.errors import RoflError
 from rofl.formats import read_puzzle
 from rofl.formats import rofl as codec
-from rofl.pixelart import image_from_grid
+from rofl.picture import image_from_grid
 from rofl.puzzle import Palette, Puzzle
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -91,7 +91,7 @@ def _save(im: Image.Image, fp: IO[bytes], filename: str | bytes) -> None:
     only a complete search proves unique) and ``budget`` (its seconds).
     """
     from rofl.encode import encode_grid
-    from rofl.pixelart import grid_from_image
+    from rofl.picture import grid_from_image
 
     options = im.encoderinfo
     grid, palette = grid_from_image(im, background=options.get("background"))

@@ -9,7 +9,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from rofl.errors import FormatError, ImageError, PuzzleError, RoflError, UnsolvableError, UsageError
+from rofl.errors import FormatError, ImageError, OptionError, PuzzleError, RoflError, UnsolvableError, UsageError
 
 __version__ = "0.1.0"
 
@@ -32,6 +32,7 @@ _LAZY = {
 __all__ = [
     "FormatError",
     "ImageError",
+    "OptionError",
     "PuzzleError",
     "RoflError",
     "UnsolvableError",

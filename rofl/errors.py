@@ -3,6 +3,11 @@
 The CLI turns any :class:`RoflError` into one line on stderr and a non-zero
 exit status; library callers can catch the built-in they already expect
 (``ValueError``, ``OSError``...).
+
+A bad argument to a library function (``rofl.make(width=0)``, a palette
+string that names no colour, an unknown dither) is an :class:`OptionError`;
+:class:`UsageError` is its subclass for the checks the command line makes
+itself, so ``except OptionError`` catches both.
 """
 
 from __future__ import annotations
@@ -36,8 +41,12 @@ class ImageError(RoflError, ValueError):
     """A picture could not be read or turned into a grid."""
 
 
-class UsageError(RoflError, ValueError):
-    """An option or argument is invalid."""
+class OptionError(RoflError, ValueError):
+    """An option or argument given to a library function is invalid."""
+
+
+class UsageError(OptionError):
+    """A command-line argument is invalid (raised by :mod:`rofl.cli`'s own checks)."""
 
 
 class NotDecodedError(RoflError):

@@ -1,6 +1,6 @@
 """Picture → puzzle: the whole of ``rofl make``.
 
-:func:`make` chains the image pipeline (:mod:`rofl.imaging`) and the
+:func:`make` chains the picture pipeline (:mod:`rofl.picture`) and the
 refinement (:mod:`rofl.refine`): load, fit and average the cells in linear
 light, quantise, optionally clean up, then change as few and as little
 visible cells as possible until the line solver, reading the clues alone,
@@ -138,7 +138,7 @@ class MakeResult:
         -------
         (H * cell, W * cell, 3) uint8 array
         """
-        from rofl.imaging import Geometry, cell_colors, linear_to_srgb
+        from rofl.picture import Geometry, cell_colors, linear_to_srgb
 
         if self._pixels is None or self._geometry is None:
             return np.repeat(np.repeat(self.cells, cell, axis=0), cell, axis=1)
@@ -179,7 +179,7 @@ def make(
     Parameters
     ----------
     image : path, bytes, PIL.Image.Image or numpy array
-        See :func:`rofl.imaging.load_pixels`.
+        See :func:`rofl.picture.load_pixels`.
     width, height : int, optional
         Grid size in cells; with one of them the other keeps the picture's
         aspect ratio; with neither the longer side gets 40 cells (smaller
@@ -235,32 +235,30 @@ def make(
     ------
     ImageError
         The picture cannot be read.
-    UsageError
+    OptionError
         An invalid option.
     """
-    from rofl import imaging
-    from rofl.errors import UsageError
+    from rofl import picture
+    from rofl.errors import OptionError
     from rofl.refine import refine
 
     start = time.perf_counter()
-    if dither not in imaging.DITHERS:
-        msg = f"unknown dither {dither!r} (use {', '.join(imaging.DITHERS)})"
-        raise UsageError(msg)
+    picture.check_dither(dither)
     if not 0 <= effort <= 1000:  # also refuses NaN
         msg = f"effort must be between 0 and 1000, not {effort!r}"
-        raise UsageError(msg)
-    bg_rgb = imaging.parse_color(background, "background") if background not in (None, "auto") else (255, 255, 255)
-    pixels = imaging.load_pixels(image)
-    geometry = imaging.fit(imaging.picture_size(pixels), width, height, mode)
-    cells_linear = imaging.cell_colors(pixels, geometry, bg_rgb)
+        raise OptionError(msg)
+    bg_rgb = picture.parse_color(background, "background") if background not in (None, "auto") else (255, 255, 255)
+    pixels = picture.load_pixels(image)
+    geometry = picture.fit(picture.picture_size(pixels), width, height, mode)
+    cells_linear = picture.cell_colors(pixels, geometry, bg_rgb)
     if dither != "none":
-        warnings.warn(imaging.DITHER_WARNING, UserWarning, stacklevel=2)
-    q = imaging.quantise(
+        warnings.warn(picture.DITHER_WARNING, UserWarning, stacklevel=2)
+    q = picture.quantise(
         cells_linear, colors=colors, palette=palette, background=background, threshold=threshold, dither=dither
     )
     grid = q.grid
     if cleanup:
-        grid = imaging.remove_isolated(grid, q.cost)
+        grid = picture.remove_isolated(grid, q.cost)
 
     t_refine = time.perf_counter()
     res = refine(
@@ -281,13 +279,13 @@ def make(
     final = np.asarray(res.grid, dtype=np.uint8)
 
     meta = {"origin": "rofl make"}
-    name = title if title is not None else imaging.source_name(image)
+    name = title if title is not None else picture.source_name(image)
     if name:
         meta["title"] = name
     puzzle = Puzzle.from_grid(final, q.palette, meta=meta)
 
-    pal_lab = imaging.rgb8_to_lab(q.palette.to_array())
-    de = imaging.delta_e(q.lab, pal_lab)  # (H, W, K)
+    pal_lab = picture.rgb8_to_lab(q.palette.to_array())
+    de = picture.delta_e(q.lab, pal_lab)  # (H, W, K)
     rows, cols = np.indices(final.shape)
     lengths = np.asarray(puzzle.lengths)
     changed = final != grid
@@ -311,7 +309,7 @@ def make(
         polish_rounds=int(res.polish_rounds),
         relocated=int(res.relocated),
     )
-    cells = np.clip(np.rint(imaging.linear_to_srgb(cells_linear) * 255), 0, 255).astype(np.uint8)
+    cells = np.clip(np.rint(picture.linear_to_srgb(cells_linear) * 255), 0, 255).astype(np.uint8)
     return MakeResult(
         puzzle=puzzle,
         grid=final,

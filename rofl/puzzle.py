@@ -44,27 +44,61 @@ _BIG = 2**31
 RGB = tuple[int, int, int]
 Group = tuple[int, int]
 
-_HEX = re.compile(r"#?([0-9a-fA-F]{6}|[0-9a-fA-F]{3})")
+# bare hex digits: read as "#..." (rofl has always accepted "ff0000"; Pillow does not)
+_BARE_HEX = re.compile(r"[0-9a-fA-F]{3}|[0-9a-fA-F]{6}")
 
 
-def _parse_color(value: Any, where: str) -> RGB:
+def parse_color(value: Any, where: str = "colour", *, error: type[Exception] = PuzzleError) -> RGB:
+    """A colour as an ``(r, g, b)`` triple of 0-255 integers.
+
+    rofl's one reader of colour strings: a palette, ``--background`` and
+    ``--palette`` options, and pixel art's background all go through it.
+
+    Parameters
+    ----------
+    value : str or sequence of 3 integers
+        A string :func:`PIL.ImageColor.getrgb` reads (``#rgb``, ``#rrggbb``,
+        a CSS colour name, ``rgb(...)``, ``hsl(...)``, ``hsv(...)``; case and
+        surrounding spaces ignored) or 3 or 6 hex digits without ``#``; or
+        an ``(r, g, b)`` triple.  A form with alpha (``#rgba``,
+        ``#rrggbbaa``, ``rgba(...)``) is accepted only when fully opaque:
+        puzzle colours have no transparency, and dropping a partial alpha
+        would silently give another colour than the one asked for.
+    where : str
+        What the value is, for the message (``"background"``, ``"palette colour 2"``).
+    error : exception class
+        Raised for a value that is not a colour: :class:`PuzzleError` for a
+        puzzle's palette, :class:`rofl.errors.OptionError` for an option.
+
+    Raises
+    ------
+    error
+        One line naming ``where`` and the value.
+    """
     if isinstance(value, str):
-        m = _HEX.fullmatch(value.strip())
-        if not m:
-            msg = f"{where}: {value!r} is not a colour (#rrggbb or #rgb)"
-            raise PuzzleError(msg)
-        h = m.group(1)
-        if len(h) == 3:
-            h = "".join(c * 2 for c in h)
-        return (int(h[0:2], 16), int(h[2:4], 16), int(h[4:6], 16))
-    try:
-        r, g, b = (int(c) for c in value)
-    except (TypeError, ValueError, OverflowError):
-        msg = f"{where}: {value!r} is not a colour (three integers 0-255)"
-        raise PuzzleError(msg) from None
-    if not all(0 <= c <= 255 for c in (r, g, b)):
+        text = value.strip()
+        if _BARE_HEX.fullmatch(text):
+            text = "#" + text
+        from PIL import ImageColor  # here, not at the top: the model imports no Pillow until a string comes
+
+        try:
+            rgb = ImageColor.getrgb(text)
+        except ValueError:
+            msg = f"{where}: {value!r} is not a colour (#rrggbb, #rgb or a CSS colour name)"
+            raise error(msg) from None
+        if len(rgb) == 4 and rgb[3] != 255:
+            msg = f"{where}: {value!r} is partly transparent (alpha {rgb[3]}); puzzle colours are opaque"
+            raise error(msg)
+        r, g, b = rgb[:3]
+    else:
+        try:
+            r, g, b = (int(c) for c in value)
+        except (TypeError, ValueError, OverflowError):
+            msg = f"{where}: {value!r} is not a colour (three integers 0-255)"
+            raise error(msg) from None
+    if not all(0 <= c <= 255 for c in (r, g, b)):  # also rgb(300, 0, 0), which Pillow passes through
         msg = f"{where}: {value!r} has a component outside 0-255"
-        raise PuzzleError(msg)
+        raise error(msg)
     return (r, g, b)
 
 
@@ -73,7 +107,8 @@ class Palette:
 
     Parameters
     ----------
-    colors : sequence of ``(r, g, b)`` tuples or ``"#rrggbb"`` strings
+    colors : sequence of ``(r, g, b)`` tuples or colour strings
+        (``"#rrggbb"``, ``"#rgb"``, CSS names...: see :func:`parse_color`).
         At least one and at most :data:`MAX_COLORS` colours.
 
     Raises
@@ -85,7 +120,7 @@ class Palette:
     __slots__ = ("_colors",)
 
     def __init__(self, colors: Iterable[RGB | str | Sequence[int]]) -> None:
-        parsed = tuple(_parse_color(c, f"palette colour {i}") for i, c in enumerate(colors))
+        parsed = tuple(parse_color(c, f"palette colour {i}") for i, c in enumerate(colors))
         if not parsed:
             msg = "the palette is empty: it needs at least the background colour"
             raise PuzzleError(msg)

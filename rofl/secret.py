@@ -45,7 +45,7 @@ from importlib import resources
 
 import numpy as np
 
-from rofl.errors import FormatError, UnsolvableError, UsageError
+from rofl.errors import FormatError, OptionError, UnsolvableError
 
 #: Size of a glyph in cells (width, height).
 GLYPH_W, GLYPH_H = 5, 9
@@ -103,26 +103,26 @@ def check_text(text: str) -> None:
 
     Raises
     ------
-    UsageError
+    OptionError
         Empty, longer than :data:`MAX_CHARS`, or a character outside
         printable ASCII (the message gives its position, 1-based).
     """
     if not isinstance(text, str):
         msg = f"the secret must be text (str), not {type(text).__name__}"
-        raise UsageError(msg)
+        raise OptionError(msg)
     if not text:
         msg = "the secret is empty"
-        raise UsageError(msg)
+        raise OptionError(msg)
     if len(text) > MAX_CHARS:
         msg = f"the secret has {len(text)} characters; rofl hides at most {MAX_CHARS}"
-        raise UsageError(msg)
+        raise OptionError(msg)
     for pos, ch in enumerate(text, 1):
         if not (" " <= ch <= "~"):
             msg = (
                 f"character {pos} of the secret ({ch!r}, U+{ord(ch):04X}) cannot be hidden: "
                 "rofl's font draws printable ASCII only (space to '~')"
             )
-            raise UsageError(msg)
+            raise OptionError(msg)
 
 
 def layout(n_chars: int) -> tuple[int, int]:
@@ -149,7 +149,7 @@ def text_grid(text: str) -> np.ndarray:
 
     Raises
     ------
-    UsageError
+    OptionError
         The text cannot be drawn (see :func:`check_text`).
     """
     check_text(text)
@@ -250,7 +250,7 @@ def hide(text: str):
 
     Raises
     ------
-    UsageError
+    OptionError
         The text cannot be drawn (see :func:`check_text`).
     UnsolvableError
         Line logic does not reach the picture.  The layout rules this out

@@ -22,7 +22,7 @@ from pdfread import expected_clues, pdf_clues, pdf_fills, read_pdf
 from PIL import Image
 from places import SAMPLES
 
-from rofl.errors import UsageError
+from rofl.errors import OptionError
 from rofl.formats import read_puzzle, write_puzzle
 from rofl.puzzle import Palette, Puzzle
 from rofl.render.fonts import core_covers, load_font, missing, pillow_covers, shown
@@ -188,11 +188,11 @@ def test_book_answers_keep_their_place_and_size():
 
 def test_book_refuses_bad_lists():
     p = Puzzle.from_grid(np.array([[1, 0]]))
-    with pytest.raises(UsageError, match="at least one puzzle"):
+    with pytest.raises(OptionError, match="at least one puzzle"):
         puzzle_book([])
-    with pytest.raises(UsageError, match="answers has 1 entries for 2 puzzles"):
+    with pytest.raises(OptionError, match="answers has 1 entries for 2 puzzles"):
         puzzle_book([p, p], answers=[np.array([[1, 0]])])
-    with pytest.raises(UsageError, match="does not fit the clues"):
+    with pytest.raises(OptionError, match="does not fit the clues"):
         puzzle_book([p], answers=[np.array([[0, 1]])])
 
 
@@ -268,22 +268,22 @@ def test_png_draws_with_the_font(box_font):
     # sheet_bytes passes the font on; an SVG sheet takes none
     png = sheet_bytes(puzzle, ".png", title="Ёж", font=font)
     assert Image.open(io.BytesIO(png)).size[0] > 0
-    with pytest.raises(UsageError, match="for .png and .pdf sheets"):
+    with pytest.raises(OptionError, match="for .png and .pdf sheets"):
         sheet_bytes(puzzle, ".svg", font=font)
 
 
 def test_load_font_refuses_what_is_not_a_usable_font(tmp_path):
     png = tmp_path / "x.ttf"
     png.write_bytes((SAMPLES / "horse.png").read_bytes())
-    with pytest.raises(UsageError, match=r"x\.ttf: not a TrueType or OpenType font file"):
+    with pytest.raises(OptionError, match=r"x\.ttf: not a TrueType or OpenType font file"):
         load_font(png)
-    with pytest.raises(UsageError, match="has no digit 5, 6, 7, 8, 9"):
+    with pytest.raises(OptionError, match="has no digit 5, 6, 7, 8, 9"):
         load_font(make_font(tmp_path / "few.ttf", "01234 abc"))
-    with pytest.raises(UsageError, match="no Unicode character map"):
+    with pytest.raises(OptionError, match="no Unicode character map"):
         load_font(make_font(tmp_path / "nomap.ttf", cmap=False))
     empty = tmp_path / "empty.ttf"
     empty.write_bytes(b"")
-    with pytest.raises(UsageError, match="not a TrueType"):
+    with pytest.raises(OptionError, match="not a TrueType"):
         load_font(empty)
 
 
@@ -294,7 +294,7 @@ def test_load_font_refuses_what_is_not_a_usable_font(tmp_path):
 @given(data=st.data())
 def test_damaged_fonts_give_a_clear_error(tmp_path, box_font, data):
     """A truncated or corrupted font file is either drawn with or refused
-    with a UsageError naming it, whichever step notices: never another
+    with an OptionError naming it, whichever step notices: never another
     exception, never a log line."""
     raw = bytearray(Path(box_font).read_bytes())
     if data.draw(st.booleans()):
@@ -309,7 +309,7 @@ def test_damaged_fonts_give_a_clear_error(tmp_path, box_font, data):
         font = load_font(path)
         for suffix in (".png", ".pdf"):
             sheet_bytes(puzzle, suffix, font=font)
-    except UsageError as exc:
+    except OptionError as exc:
         assert str(exc).startswith(f"{path}: ")
     finally:
         gc.collect()  # whatever fpdf2 left open is closed here, not in a later test

@@ -12,7 +12,7 @@ from PIL import Image
 from rofl.cli import main
 from rofl.errors import UnsolvableError
 from rofl.formats import rofl as codec
-from rofl.pixelart import image_from_grid
+from rofl.picture import image_from_grid
 from rofl.puzzle import Palette, Puzzle
 
 VECTORS = Path(__file__).resolve().parent.parent / "spec" / "vectors"

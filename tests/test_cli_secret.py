@@ -160,10 +160,10 @@ def test_sheet_colours_and_sizes():
     assert ((pixels[:, 0] > 200) & (pixels[:, 1] < 80) & (pixels[:, 2] < 80)).any()  # red numbers
     empty = Puzzle.from_grid(np.zeros((2, 2), dtype=np.uint8))
     assert puzzle_sheet(empty).size[0] > 0
-    from rofl.errors import UsageError
+    from rofl.errors import OptionError
 
-    with pytest.raises(UsageError, match="too small"):
+    with pytest.raises(OptionError, match="too small"):
         puzzle_sheet(empty, cell=3)
     big = Puzzle.from_grid(np.zeros((1, 2000), dtype=np.uint8))
-    with pytest.raises(UsageError, match="too large"):
+    with pytest.raises(OptionError, match="too large"):
         puzzle_sheet(big, cell=20)

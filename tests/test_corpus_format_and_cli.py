@@ -66,7 +66,7 @@ def test_defaults_and_letters():
         (json.dumps({"height": 1}), r"^f\.json: missing field 'width'$"),
         (json.dumps(_doc(rows=5)), r"^f\.json: invalid puzzle \(rows and cols must be lists of lists"),
         (json.dumps(_doc(cols=[[], 1, []])), r"^f\.json: invalid puzzle \(rows and cols must be lists of lists"),
-        (json.dumps(_doc(colors=["#fff", "blue"])), r"^f\.json: palette colour 1: 'blue' is not a colour"),
+        (json.dumps(_doc(colors=["#fff", "bleu"])), r"^f\.json: palette colour 1: 'bleu' is not a colour"),
         (json.dumps(_doc(rows=[[[1, 1]], [[1, 1], [1, 2]], [[1, 2], [1, 2]]])), r"^f\.json: colour 1: the rows hold 2"),
         (json.dumps(_doc(rows=[[[4, 1]], [], []])), r"^f\.json: row 1: clue needs 4 cells but the row has 3$"),
         (json.dumps(_doc(cols=[[[1, 3]], [], []])), r"^f\.json: column 1, group 1: colour 3 is outside the palette"),

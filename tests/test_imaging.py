@@ -12,8 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image
 
-from rofl import imaging
-from rofl.errors import ImageError, UsageError
+from rofl import picture
+from rofl.errors import ImageError, OptionError
 
 # ------------------------------------------------------------------ loading
 
@@ -25,7 +25,7 @@ def _save(img: Image.Image, path, **kw):
 
 def test_rgb_jpeg(tmp_path):
     p = _save(Image.new("RGB", (7, 5), (200, 10, 30)), tmp_path / "a.jpg", quality=100)
-    px = imaging.load_pixels(p)
+    px = picture.load_pixels(p)
     assert px.shape == (5, 7, 3) and px.dtype == np.uint8
     assert np.abs(px.astype(int) - [200, 10, 30]).max() <= 3
 
@@ -34,19 +34,19 @@ def test_rgba_alpha_composited_onto_background(tmp_path):
     a = np.zeros((4, 4, 4), dtype=np.uint8)
     a[..., 0] = 255  # red, fully transparent
     p = _save(Image.fromarray(a, "RGBA"), tmp_path / "a.png")
-    px = imaging.load_pixels(p)
+    px = picture.load_pixels(p)
     assert px.shape == (4, 4, 4)
-    g = imaging.fit((4, 4), 1, 1)
-    lin = imaging.cell_colors(px, g, (0, 0, 255))
+    g = picture.fit((4, 4), 1, 1)
+    lin = picture.cell_colors(px, g, (0, 0, 255))
     assert np.allclose(lin[0, 0], [0, 0, 1])  # only the background shows
-    lin = imaging.cell_colors(px, g, (255, 255, 255))
+    lin = picture.cell_colors(px, g, (255, 255, 255))
     assert np.allclose(lin[0, 0], [1, 1, 1])
 
 
 def test_half_transparent_composites_in_linear_light():
     a = np.zeros((1, 1, 4), dtype=np.uint8)
     a[..., 3] = 255 * 0 + 128  # black at ~50% opacity on white
-    lin = imaging.cell_colors(imaging.load_pixels(a), imaging.fit((1, 1)), (255, 255, 255))
+    lin = picture.cell_colors(picture.load_pixels(a), picture.fit((1, 1)), (255, 255, 255))
     assert lin[0, 0, 0] == pytest.approx(1 - 128 / 255, abs=1e-3)
 
 
@@ -55,7 +55,7 @@ def test_palette_gif_with_transparency(tmp_path):
     img.putpalette([0, 0, 0, 255, 0, 0] + [0] * 762)
     img.paste(1, (0, 0, 3, 6))
     p = _save(img, tmp_path / "a.gif", transparency=0)
-    px = imaging.load_pixels(p)
+    px = picture.load_pixels(p)
     assert px.shape[2] == 4
     assert (px[:, :3, 3] == 255).all() and (px[:, 3:, 3] == 0).all()
     assert (px[:, :3, 0] == 255).all()
@@ -68,7 +68,7 @@ def test_other_modes(tmp_path, mode):
     img = img.convert(mode)
     fmt = {"CMYK": "a.jpg", "RGBX": "a.tiff"}.get(mode, "a.png")
     p = _save(img, tmp_path / fmt)
-    px = imaging.load_pixels(p)
+    px = picture.load_pixels(p)
     assert px.shape[:2] == (8, 8)
     grey = px[..., :3].astype(int).mean(axis=2)
     assert grey[:, :3].max() < 40 and grey[:, 5:].min() > 215
@@ -77,17 +77,17 @@ def test_other_modes(tmp_path, mode):
 def test_16_bit_grey_png(tmp_path):
     a = np.array([[0, 65535], [32768, 1000]], dtype=np.uint16)
     p = _save(Image.fromarray(a), tmp_path / "a.png")
-    px = imaging.load_pixels(p)
+    px = picture.load_pixels(p)
     assert px.dtype == np.uint16
     assert px[0, 0, 0] == 0 and px[0, 1, 0] == 65535 and px[1, 0, 0] == 32768 and px[1, 1, 0] == 1000
 
 
 def test_32_bit_and_float_tiff(tmp_path):
     a = np.array([[0, 255]], dtype=np.int32)
-    px = imaging.load_pixels(_save(Image.fromarray(a, "I"), tmp_path / "i.tiff"))
+    px = picture.load_pixels(_save(Image.fromarray(a, "I"), tmp_path / "i.tiff"))
     assert px[0, 0, 0] == 0 and px[0, 1, 0] == 65535
     f = np.array([[0.0, 1.0, 0.5]], dtype=np.float32)
-    px = imaging.load_pixels(_save(Image.fromarray(f, "F"), tmp_path / "f.tiff"))
+    px = picture.load_pixels(_save(Image.fromarray(f, "F"), tmp_path / "f.tiff"))
     assert px[0, 0, 0] == 0 and px[0, 1, 0] == 65535 and abs(int(px[0, 2, 0]) - 32768) <= 1
 
 
@@ -95,7 +95,7 @@ def test_first_frame_of_animation(tmp_path):
     frames = [Image.new("RGB", (4, 4), c) for c in [(255, 0, 0), (0, 0, 255), (0, 255, 0)]]
     p = tmp_path / "a.gif"
     frames[0].save(p, save_all=True, append_images=frames[1:], duration=50)
-    px = imaging.load_pixels(p)
+    px = picture.load_pixels(p)
     assert tuple(px[0, 0, :3]) == (255, 0, 0)
 
 
@@ -105,7 +105,7 @@ def test_exif_orientation_applied(tmp_path):
     exif = Image.Exif()
     exif[0x0112] = 6  # rotate 90 degrees clockwise to display
     p = _save(img, tmp_path / "a.jpg", exif=exif, quality=100)
-    px = imaging.load_pixels(p)
+    px = picture.load_pixels(p)
     assert px.shape[:2] == (6, 3)
     assert px[0, :, 0].mean() < 60 and px[-1, :, 0].mean() > 200  # the left column is now the top row
 
@@ -121,7 +121,7 @@ def test_exif_orientation_applied(tmp_path):
     ],
 )
 def test_arrays(array, shape):
-    assert imaging.load_pixels(array).shape == shape
+    assert picture.load_pixels(array).shape == shape
 
 
 @pytest.mark.parametrize(
@@ -137,7 +137,7 @@ def test_arrays(array, shape):
 )
 def test_bad_arrays(array, words):
     with pytest.raises(ImageError, match=words.replace("[", r"\[").replace("]", r"\]")):
-        imaging.load_pixels(array)
+        picture.load_pixels(array)
 
 
 def _png_bytes(w=2, h=2):
@@ -168,7 +168,7 @@ def test_unreadable_files_raise_one_image_error(tmp_path, data, words):
     p = tmp_path / "bad.png"
     p.write_bytes(data)
     with pytest.raises(ImageError, match=words) as info:
-        imaging.load_pixels(p)
+        picture.load_pixels(p)
     assert str(p) in str(info.value) and "\n" not in str(info.value)
 
 
@@ -179,31 +179,31 @@ def test_truncated_jpeg(tmp_path):
     p = tmp_path / "t.jpg"
     p.write_bytes(buf.getvalue()[: len(buf.getvalue()) // 2])
     with pytest.raises(ImageError, match="cannot decode"):
-        imaging.load_pixels(p)
+        picture.load_pixels(p)
 
 
 def test_missing_file_and_directory(tmp_path):
     with pytest.raises(FileNotFoundError):
-        imaging.load_pixels(tmp_path / "nope.png")
+        picture.load_pixels(tmp_path / "nope.png")
     with pytest.raises(ImageError, match="directory"):
-        imaging.load_pixels(tmp_path)
+        picture.load_pixels(tmp_path)
 
 
 # --------------------------------------------------------------- fit, scale
 
 
 def test_fit_geometry():
-    assert imaging.fit((400, 200), 40).size == (40, 20)
-    assert imaging.fit((400, 200), height=10).size == (20, 10)
-    assert imaging.fit((20, 10)).size == (20, 10)  # small pictures: a cell per pixel
-    assert imaging.fit((800, 400)).size == (imaging.DEFAULT_SIDE, imaging.DEFAULT_SIDE // 2)
-    g = imaging.fit((400, 200), 30, 30, "fit")
+    assert picture.fit((400, 200), 40).size == (40, 20)
+    assert picture.fit((400, 200), height=10).size == (20, 10)
+    assert picture.fit((20, 10)).size == (20, 10)  # small pictures: a cell per pixel
+    assert picture.fit((800, 400)).size == (picture.DEFAULT_SIDE, picture.DEFAULT_SIDE // 2)
+    g = picture.fit((400, 200), 30, 30, "fit")
     assert g.size == g.grid == (30, 15)
-    g = imaging.fit((400, 200), 30, 30, "crop")
+    g = picture.fit((400, 200), 30, 30, "crop")
     assert g.size == (30, 30) and g.box == (100.0, 0.0, 300.0, 200.0)
-    g = imaging.fit((400, 200), 30, 30, "pad")
+    g = picture.fit((400, 200), 30, 30, "pad")
     assert g.size == (30, 15) and g.grid == (30, 30) and g.offset == (0, 7)
-    assert imaging.fit((1, 5000), 10).size == (10, 1024)  # clamped to MAX_CELLS
+    assert picture.fit((1, 5000), 10).size == (10, 1024)  # clamped to MAX_CELLS
 
 
 @pytest.mark.parametrize(
@@ -211,16 +211,16 @@ def test_fit_geometry():
     [({"width": 0}, "width"), ({"height": 2000}, "height"), ({"width": 2.5}, "whole"), ({"mode": "zoom"}, "mode")],
 )
 def test_fit_bad(kw, words):
-    with pytest.raises(UsageError, match=words):
-        imaging.fit((10, 10), **kw)
+    with pytest.raises(OptionError, match=words):
+        picture.fit((10, 10), **kw)
 
 
 def _slow_cell_colors(pixels, g, bg):
     """Obviously correct area averaging: every pixel's overlap with every cell, in linear light."""
-    lin = imaging.srgb_to_linear(pixels[..., :3] / (255 if pixels.dtype == np.uint8 else 65535))
+    lin = picture.srgb_to_linear(pixels[..., :3] / (255 if pixels.dtype == np.uint8 else 65535))
     if pixels.shape[2] == 4:
         a = pixels[..., 3:4] / (255 if pixels.dtype == np.uint8 else 65535)
-        lin = lin * a + imaging.srgb_to_linear(np.array(bg) / 255) * (1 - a)
+        lin = lin * a + picture.srgb_to_linear(np.array(bg) / 255) * (1 - a)
     x0, y0, x1, y1 = g.box
     cw, ch = g.size
     out = np.zeros((ch, cw, 3))
@@ -237,7 +237,7 @@ def _slow_cell_colors(pixels, g, bg):
                     tot += oy * ox
             out[j, i] = acc / tot
     grid = np.empty((g.grid[1], g.grid[0], 3))
-    grid[:] = imaging.srgb_to_linear(np.array(bg) / 255)
+    grid[:] = picture.srgb_to_linear(np.array(bg) / 255)
     grid[g.offset[1] : g.offset[1] + ch, g.offset[0] : g.offset[0] + cw] = out
     return grid
 
@@ -256,16 +256,16 @@ def test_cell_colors_match_slow_reference(shape, w, h, mode, dtype):
     rng = np.random.default_rng(sum(shape))
     top = 255 if dtype == np.uint8 else 65535
     pixels = rng.integers(0, top + 1, shape).astype(dtype)
-    g = imaging.fit((shape[1], shape[0]), w, h, mode)
-    fast = imaging.cell_colors(pixels, g, (10, 200, 30))
+    g = picture.fit((shape[1], shape[0]), w, h, mode)
+    fast = picture.cell_colors(pixels, g, (10, 200, 30))
     slow = _slow_cell_colors(pixels, g, (10, 200, 30))
     np.testing.assert_allclose(fast, slow, atol=1e-5)
 
 
 def test_averaging_is_in_linear_light():
     checker = np.indices((8, 8)).sum(axis=0) % 2 * 255
-    lin = imaging.cell_colors(imaging.load_pixels(checker.astype(np.uint8)), imaging.fit((8, 8), 1))
-    grey = imaging.linear_to_srgb(lin)[0, 0, 0] * 255
+    lin = picture.cell_colors(picture.load_pixels(checker.astype(np.uint8)), picture.fit((8, 8), 1))
+    grey = picture.linear_to_srgb(lin)[0, 0, 0] * 255
     assert 186 < grey < 189  # not 127.5: half the light of white is a light grey
 
 
@@ -273,14 +273,14 @@ def test_averaging_is_in_linear_light():
 
 
 def _lin(rgb8):
-    return imaging.srgb_to_linear(np.asarray(rgb8, dtype=np.float64) / 255)
+    return picture.srgb_to_linear(np.asarray(rgb8, dtype=np.float64) / 255)
 
 
 def test_bw_otsu_and_cost():
     cells = np.zeros((4, 6, 3))
     cells[:, :2] = _lin([30, 30, 30])
     cells[:, 2:] = _lin([220, 220, 220])
-    q = imaging.quantise(cells)
+    q = picture.quantise(cells)
     assert q.palette.hex() == ["#ffffff", "#000000"]
     assert (q.grid[:, :2] == 1).all() and (q.grid[:, 2:] == 0).all()
     assert 30 < q.threshold < 220
@@ -293,16 +293,16 @@ def test_bw_background_is_the_larger_colour_unless_told():
     cells = np.zeros((4, 6, 3))
     cells[:, :5] = _lin([10, 10, 10])
     cells[:, 5:] = _lin([250, 250, 250])
-    q = imaging.quantise(cells)
+    q = picture.quantise(cells)
     assert q.palette.hex() == ["#000000", "#ffffff"] and (q.grid[:, :5] == 0).all()
-    q = imaging.quantise(cells, background="white")
+    q = picture.quantise(cells, background="white")
     assert q.palette.hex() == ["#ffffff", "#000000"] and (q.grid[:, :5] == 1).all()
 
 
 def test_manual_threshold():
     cells = np.broadcast_to(_lin([100, 100, 100]), (2, 2, 3))
-    assert (imaging.quantise(cells, threshold=90).grid == 0).all()  # lighter than 90: white
-    q = imaging.quantise(cells, threshold=110, background="white")
+    assert (picture.quantise(cells, threshold=90).grid == 0).all()  # lighter than 90: white
+    q = picture.quantise(cells, threshold=110, background="white")
     assert (q.grid == 1).all()
     assert q.threshold == pytest.approx(110, abs=0.01)
 
@@ -311,8 +311,8 @@ def test_colour_palette_is_deterministic_and_background_first():
     rng = np.random.default_rng(5)
     cells = rng.random((12, 12, 3))
     cells[:, :6] = _lin([250, 250, 240])
-    a = imaging.quantise(cells, colors=5)
-    b = imaging.quantise(cells, colors=5)
+    a = picture.quantise(cells, colors=5)
+    b = picture.quantise(cells, colors=5)
     assert a.palette == b.palette and (a.grid == b.grid).all()
     assert len(a.palette) == 5
     counts = np.bincount(a.grid.ravel(), minlength=5)
@@ -323,9 +323,9 @@ def test_colour_palette_is_deterministic_and_background_first():
 def test_fewer_distinct_colours_than_asked():
     cells = np.zeros((4, 4, 3))
     cells[:2] = _lin([255, 0, 0])
-    q = imaging.quantise(cells, colors=8)
+    q = picture.quantise(cells, colors=8)
     assert len(q.palette) == 2
-    q = imaging.quantise(np.zeros((3, 3, 3)), colors=4)  # one colour: a second is added
+    q = picture.quantise(np.zeros((3, 3, 3)), colors=4)  # one colour: a second is added
     assert len(q.palette) == 2 and (q.grid == 0).all()
 
 
@@ -333,12 +333,12 @@ def test_user_palette_and_fixed_background():
     cells = np.zeros((2, 3, 3))
     cells[:, 0] = _lin([250, 0, 0])
     cells[:, 1:] = _lin([0, 0, 250])
-    q = imaging.quantise(cells, palette="#fff,#f00,#00f")
+    q = picture.quantise(cells, palette="#fff,#f00,#00f")
     assert q.palette.hex() == ["#0000ff", "#ffffff", "#ff0000"]
     assert (q.grid[:, 0] == 2).all() and (q.grid[:, 1:] == 0).all()
-    q = imaging.quantise(cells, palette="#fff,#f00,#00f", background="#fff")
+    q = picture.quantise(cells, palette="#fff,#f00,#00f", background="#fff")
     assert q.palette.hex()[0] == "#ffffff"
-    q = imaging.quantise(cells, colors=3, background="#00ff00")
+    q = picture.quantise(cells, colors=3, background="#00ff00")
     assert q.palette.hex()[0] == "#00ff00"
 
 
@@ -358,8 +358,8 @@ def test_user_palette_and_fixed_background():
     ],
 )
 def test_bad_quantise_options(kw, words):
-    with pytest.raises(UsageError, match=words):
-        imaging.quantise(np.zeros((2, 2, 3)), **kw)
+    with pytest.raises(OptionError, match=words):
+        picture.quantise(np.zeros((2, 2, 3)), **kw)
 
 
 @pytest.mark.parametrize("dither", ["ordered", "floyd-steinberg"])
@@ -368,8 +368,8 @@ def test_dithering_mixes_a_mid_grey(dither):
     cells[:, :8] = _lin([0, 0, 0])
     cells[:, 8:] = _lin([255, 255, 255])
     cells[4:12, 4:12] = _lin([128, 128, 128])
-    plain = imaging.quantise(cells, threshold=128, background="white")
-    q = imaging.quantise(cells, threshold=128, dither=dither, background="white")
+    plain = picture.quantise(cells, threshold=128, background="white")
+    q = picture.quantise(cells, threshold=128, dither=dither, background="white")
     mid = q.grid[4:12, 4:12]
     assert 0.2 < mid.mean() < 0.8  # a mixture, not one colour
     assert len(np.unique(plain.grid[4:12, 4:12])) == 1
@@ -378,7 +378,7 @@ def test_dithering_mixes_a_mid_grey(dither):
 @pytest.mark.parametrize("dither", ["ordered", "floyd-steinberg"])
 def test_colour_dithering(dither):
     cells = np.broadcast_to(_lin([128, 0, 128]), (8, 8, 3)).copy()
-    q = imaging.quantise(cells, palette="#f00,#00f,#fff", dither=dither)
+    q = picture.quantise(cells, palette="#f00,#00f,#fff", dither=dither)
     assert len(np.unique(q.grid)) >= 2
 
 
@@ -386,12 +386,12 @@ def test_remove_isolated():
     g = np.zeros((5, 5), dtype=np.uint8)
     g[2, 2] = 1  # isolated
     g[0, 0:2] = 2  # a pair: kept
-    out = imaging.remove_isolated(g)
+    out = picture.remove_isolated(g)
     assert out[2, 2] == 0 and (out[0, 0:2] == 2).all()
-    assert imaging.remove_isolated(np.array([[1]]))[0, 0] == 1  # nothing to compare with
+    assert picture.remove_isolated(np.array([[1]]))[0, 0] == 1  # nothing to compare with
     cost = np.zeros((1, 3, 3))
     cost[0, 1] = [5, 9, 1]
-    out = imaging.remove_isolated(np.array([[0, 1, 2]]), cost)
+    out = picture.remove_isolated(np.array([[0, 1, 2]]), cost)
     assert out[0, 1] == 2  # the neighbouring colour that suits the cell best
 
 
@@ -433,7 +433,7 @@ def test_mutated_files_give_an_array_or_one_image_error(data):
         if not buf:
             buf = bytearray(b"\0")
     try:
-        px = imaging.load_pixels(bytes(buf))
+        px = picture.load_pixels(bytes(buf))
     except ImageError as exc:
         assert "\n" not in str(exc)
     else:
@@ -445,13 +445,13 @@ def test_mutated_files_give_an_array_or_one_image_error(data):
     [("#fff", (255, 255, 255)), (" White ", (255, 255, 255)), ("00ff00", (0, 255, 0)), ((1, 2, 3), (1, 2, 3))],
 )
 def test_parse_color(value, expected):
-    assert imaging.parse_color(value) == expected
+    assert picture.parse_color(value) == expected
 
 
 @pytest.mark.parametrize(
     ("value", "words"),
     [
-        ("#ggg", "use #rrggbb, #rgb, white or black"),
+        ("#ggg", "#rrggbb, #rgb or a CSS colour name"),
         ("+12345", "is not a colour"),
         ((1, 2), "is not a colour"),
         ((1, 2, 300), "outside 0-255"),
@@ -459,6 +459,6 @@ def test_parse_color(value, expected):
         (None, "is not a colour"),
     ],
 )
-def test_parse_color_refuses_with_a_usage_error(value, words):
-    with pytest.raises(UsageError, match=words.replace("+", r"\+")):
-        imaging.parse_color(value, "--background")
+def test_parse_color_refuses_with_an_option_error(value, words):
+    with pytest.raises(OptionError, match=words.replace("+", r"\+")):
+        picture.parse_color(value, "--background")

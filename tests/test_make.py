@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import rofl
-from rofl.errors import UsageError
+from rofl.errors import OptionError
 from rofl.puzzle import Puzzle
 from rofl.solver import solve
 
@@ -94,7 +94,7 @@ def test_make_is_deterministic(photos):
 
 
 def test_effort_is_checked():
-    with pytest.raises(UsageError, match="effort must be"):
+    with pytest.raises(OptionError, match="effort must be"):
         rofl.make(np.zeros((4, 4, 3)), effort=float("nan"))
 
 

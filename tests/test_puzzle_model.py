@@ -146,7 +146,7 @@ def test_palette_errors():
         Palette([])
     with _err(f"the palette has {MAX_COLORS + 1} colours; rofl supports at most {MAX_COLORS}"):
         Palette([(i, i, i) for i in range(MAX_COLORS + 1)])
-    with _err("palette colour 1: '#12345' is not a colour (#rrggbb or #rgb)"):
+    with _err("palette colour 1: '#12345' is not a colour (#rrggbb, #rgb or a CSS colour name)"):
         Palette(["#fff", "#12345"])
     with _err("palette colour 0: (1, 2) is not a colour (three integers 0-255)"):
         Palette([(1, 2)])

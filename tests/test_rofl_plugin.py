@@ -12,7 +12,7 @@ from PIL import Image
 import rofl
 from rofl.errors import FormatError, ImageError, UnsolvableError
 from rofl.formats import rofl as codec
-from rofl.pixelart import image_from_grid
+from rofl.picture import image_from_grid
 from rofl.puzzle import Palette, Puzzle
 
 HANDS_UP = np.array([[1, 0, 1, 0, 1], [1, 1, 1, 1, 1], [0, 1, 1, 1, 0], [0, 1, 1, 1, 0], [0, 1, 0, 1, 0]], np.uint8)

@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from places import CORPUS
 
-from rofl.errors import UsageError
+from rofl.errors import OptionError
 from rofl.puzzle import Palette, Puzzle
 from rofl.solver.search import solve_complete
 
@@ -334,7 +334,7 @@ def test_line_solvable_puzzle_needs_no_search():
 )
 def test_bad_budgets(kwargs):
     puzzle = Puzzle.from_grid(np.eye(3, dtype=np.uint8), Palette.black_white())
-    with pytest.raises(UsageError, match="budget"):
+    with pytest.raises(OptionError, match="budget"):
         solve_complete(puzzle, **kwargs)
 
 

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rofl import secret
-from rofl.errors import FormatError, UnsolvableError, UsageError
+from rofl.errors import FormatError, OptionError, UnsolvableError
 from rofl.puzzle import Palette, Puzzle
 from rofl.solver import solve
 
@@ -152,12 +152,12 @@ def test_edge_texts_round_trip(text):
     ],
 )
 def test_unsupported_text_is_refused(text, message):
-    with pytest.raises(UsageError, match=message):
+    with pytest.raises(OptionError, match=message):
         secret.hide(text)
 
 
 def test_non_text_is_refused():
-    with pytest.raises(UsageError, match="must be text"):
+    with pytest.raises(OptionError, match="must be text"):
         secret.text_grid(b"bytes")  # type: ignore[arg-type]
 
 

@@ -22,7 +22,7 @@ from pdfread import A4, check_pdf_sheet, expected_clues, pdf_clues, pdf_fills, p
 from PIL import Image
 from places import CORPUS, SAMPLES
 
-from rofl.errors import UsageError
+from rofl.errors import OptionError
 from rofl.formats import read_puzzle, write_puzzle
 from rofl.puzzle import Palette, Puzzle
 from rofl.render.sheet import (
@@ -210,26 +210,26 @@ def test_bad_solutions_are_refused():
     grid = np.array([[1, 0], [1, 1]])
     puzzle = Puzzle.from_grid(grid)
     for render in (puzzle_svg, puzzle_sheet):
-        with pytest.raises(UsageError, match=r"shape \(3, 2\)"):
+        with pytest.raises(OptionError, match=r"shape \(3, 2\)"):
             render(puzzle, solution=np.zeros((3, 2), dtype=np.uint8))
-        with pytest.raises(UsageError, match="row 1, column 2: value 5 is outside the palette"):
+        with pytest.raises(OptionError, match="row 1, column 2: value 5 is outside the palette"):
             render(puzzle, solution=np.array([[1, 5], [1, 1]]))
-        with pytest.raises(UsageError, match=r"does not fit the clues \(row 1\)"):
+        with pytest.raises(OptionError, match=r"does not fit the clues \(row 1\)"):
             render(puzzle, solution=np.array([[1, 1], [1, 1]]))
 
 
 def test_size_limits():
     big = Puzzle.from_grid(np.zeros((1, 2000), dtype=np.uint8))
     for render in (puzzle_svg, puzzle_sheet):
-        with pytest.raises(UsageError, match="too large"):
+        with pytest.raises(OptionError, match="too large"):
             render(big, cell=20)
-        with pytest.raises(UsageError, match="too small"):
+        with pytest.raises(OptionError, match="too small"):
             render(big, cell=5)
     # by default the cell shrinks until the sheet fits
     root = parse(puzzle_svg(big))
     _, _, w, h = (float(v) for v in root.get("viewBox").split())
     assert w <= MAX_SIDE and h <= MAX_SIDE and w > 2000 * 6
-    with pytest.raises(UsageError, match="too large"):
+    with pytest.raises(OptionError, match="too large"):
         puzzle_svg(Puzzle.from_grid(np.zeros((1, 6000), dtype=np.uint8)))
 
     def width(text, size):
@@ -273,7 +273,7 @@ def test_sheet_bytes_formats():
         assert image.info["dpi"][0] == pytest.approx(print_dpi(*image.size), abs=0.05)  # stored per metre
     assert sheet_bytes(puzzle, "pdf").startswith(b"%PDF")
     parse(sheet_bytes(puzzle, "SVG"))
-    with pytest.raises(UsageError, match=r"written as \.png, \.pdf or \.svg, not '\.gif'"):
+    with pytest.raises(OptionError, match=r"written as \.png, \.pdf or \.svg, not '\.gif'"):
         sheet_bytes(puzzle, ".gif")
 
 

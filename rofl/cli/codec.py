@@ -50,7 +50,7 @@ def decode(file: str, output: str | None, scale: int, budget: float, first: bool
     from rofl.decode import check_crc, solve_picture
     from rofl.errors import AmbiguousError
     from rofl.formats import default_output
-    from rofl.pixelart import image_from_grid
+    from rofl.picture import image_from_grid
 
     out = Path(output) if output else default_output(file, ".png")
     if output is None and out == Path(file):
@@ -119,8 +119,7 @@ def encode(
     """
     from rofl._io import atomic_write
     from rofl.encode import encode_grid
-    from rofl.imaging import open_picture
-    from rofl.pixelart import grid_from_image
+    from rofl.picture import grid_from_image, open_picture
 
     out = Path(output) if output else Path(picture).with_suffix(".rofl")
     with open_picture(picture) as image:

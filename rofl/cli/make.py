@@ -177,7 +177,7 @@ def make(
     _check_page(page)
     n_colors = colors or 2
     if palette is not None:
-        from rofl.imaging import parse_palette
+        from rofl.picture import parse_palette
 
         n_colors = len(parse_palette(palette))
         if colors is not None and n_colors != colors:

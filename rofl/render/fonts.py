@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rofl.errors import UsageError
+from rofl.errors import OptionError
 
 #: Encoding of the PDF core fonts' text: Windows-1252 prints Latin-1 and the
 #: typographic quotes, dashes and euro sign too.
@@ -80,7 +80,7 @@ def load_font(path: str | Path) -> FontFile:
 
     Raises
     ------
-    rofl.UsageError
+    rofl.OptionError
         The file cannot be read, is not a single font that fontTools can
         parse (a ``.ttc`` collection, say), has no Unicode character map, or
         lacks the digits the clues are printed with.
@@ -101,18 +101,18 @@ def load_font(path: str | Path) -> FontFile:
             name = font["name"].getBestFullName() if "name" in font else None
     except TTLibError:
         msg = f"{path}: not a TrueType or OpenType font file"
-        raise UsageError(msg) from None
+        raise OptionError(msg) from None
     except Exception as exc:  # noqa: BLE001 - fontTools raises many kinds on a damaged file
         msg = f"{path}: a damaged font file ({reason(exc)})"
-        raise UsageError(msg) from None
+        raise OptionError(msg) from None
     if not cmap:
         msg = f"{path}: the font has no Unicode character map"
-        raise UsageError(msg)
+        raise OptionError(msg)
     chars = frozenset(cmap)
     lacking = [d for d in DIGITS if ord(d) not in chars]
     if lacking:
         msg = f"{path}: the font has no digit {', '.join(lacking)}, which clue numbers need"
-        raise UsageError(msg)
+        raise OptionError(msg)
     return FontFile(path, data, name or Path(path).stem, chars)
 
 

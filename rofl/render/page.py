@@ -126,15 +126,15 @@ SUFFIXES = (".html", ".htm")
 
 
 def check_page_path(path) -> None:
-    """Raise :class:`~rofl.errors.UsageError` unless ``path`` names an HTML file."""
+    """Raise :class:`~rofl.errors.OptionError` unless ``path`` names an HTML file."""
     from pathlib import Path
 
-    from rofl.errors import UsageError
+    from rofl.errors import OptionError
 
     suffix = Path(path).suffix
     if suffix.lower() not in SUFFIXES:
         msg = f"{path}: a page is written as .html or .htm, not {suffix or '(no extension)'!r}"
-        raise UsageError(msg)
+        raise OptionError(msg)
 
 
 def puzzle_page(puzzle: Puzzle, *, title: str | None = None) -> str:

@@ -103,7 +103,7 @@ def puzzle_pdf(
 
     Raises
     ------
-    rofl.UsageError
+    rofl.OptionError
         A cell smaller than :data:`rofl.render.sheet.MIN_CELL`, a sheet
         larger than :data:`rofl.render.sheet.MAX_SIDE` a side, a solution
         that does not fit the puzzle, or a font fpdf2 cannot embed.
@@ -161,20 +161,20 @@ def puzzle_book(
 
     Raises
     ------
-    rofl.UsageError
+    rofl.OptionError
         No puzzle, lists of the wrong length, or as :func:`puzzle_pdf`.
     """
-    from rofl.errors import UsageError
+    from rofl.errors import OptionError
     from rofl.render.sheet import check_solution, sheet_inputs
 
     n = len(puzzles)
     if n == 0:
         msg = "a puzzle book needs at least one puzzle"
-        raise UsageError(msg)
+        raise OptionError(msg)
     for name, values in (("solutions", solutions), ("answers", answers), ("titles", titles)):
         if values is not None and len(values) != n:
             msg = f"{name} has {len(values)} entries for {n} puzzles"
-            raise UsageError(msg)
+            raise OptionError(msg)
     fills = solutions if solutions is not None else [None] * n
     names = titles if titles is not None else [None] * n
     labels, grids = [], []
@@ -221,7 +221,7 @@ class _Document:
     def __init__(self, font: FontFile | None) -> None:
         from fpdf import FPDF
 
-        from rofl.errors import UsageError
+        from rofl.errors import OptionError
 
         pdf = FPDF(unit="pt", format="A4")
         pdf.core_fonts_encoding = CORE_ENCODING
@@ -236,7 +236,7 @@ class _Document:
         if font is not None:
             if Path(font.path).suffix.lower() not in FPDF_SUFFIXES:
                 msg = f"{font.path}: fpdf2 embeds font files named {', '.join(FPDF_SUFFIXES)}; rename it"
-                raise UsageError(msg)
+                raise OptionError(msg)
             failure = None
             try:
                 with quiet_fonttools():
@@ -247,7 +247,7 @@ class _Document:
                 _close_fonts(pdf)
                 del pdf
                 gc.collect()  # what fpdf2 had not registered yet: its file too
-                raise UsageError(failure)
+                raise OptionError(failure)
             self.family = EMBEDDED
         pdf.set_font(self.family, size=12)
         self.pdf = pdf
@@ -270,14 +270,14 @@ class _Document:
         """The PDF file (fpdf2 embeds the part of a font file the pages use here)."""
         if self.font is None:
             return bytes(self.pdf.output())
-        from rofl.errors import UsageError
+        from rofl.errors import OptionError
 
         try:
             with quiet_fonttools():
                 return bytes(self.pdf.output())
         except Exception as exc:  # noqa: BLE001 - a damaged font fails fpdf2's subsetting in many ways
             failure = _cannot_embed(self.font, exc)
-        raise UsageError(failure)
+        raise OptionError(failure)
 
     def sheet_page(self, puzzle: Puzzle, grid: np.ndarray | None, title: str | None, cell: int | None) -> None:
         """Add a page with ``puzzle``'s sheet (filled with ``grid`` if given)."""

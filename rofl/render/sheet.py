@@ -83,14 +83,14 @@ def _choices() -> str:
 
 
 def check_sheet_path(path: str | Path) -> str:
-    """The lower-case extension of a sheet file name, or :class:`UsageError`
+    """The lower-case extension of a sheet file name, or :class:`OptionError`
     when no sheet can be written under it."""
-    from rofl.errors import UsageError
+    from rofl.errors import OptionError
 
     suffix = Path(path).suffix.lower()
     if suffix not in SUFFIXES:
         msg = f"{path}: a sheet is written as {_choices()}, not {suffix or '(no extension)'!r}"
-        raise UsageError(msg)
+        raise OptionError(msg)
     return suffix
 
 
@@ -99,27 +99,27 @@ def check_solution(puzzle: Puzzle, solution) -> np.ndarray:
 
     Raises
     ------
-    rofl.UsageError
+    rofl.OptionError
         Wrong shape, a value outside the palette, or a grid whose rows or
         columns do not give the puzzle's clues (the message names the first
         such line).
     """
     import numpy as np
 
-    from rofl.errors import PuzzleError, UsageError
+    from rofl.errors import OptionError, PuzzleError
 
     grid = np.asarray(solution)
     if grid.shape != (puzzle.height, puzzle.width):
         msg = f"the solution has shape {grid.shape} but the puzzle is {puzzle.height} rows by {puzzle.width} columns"
-        raise UsageError(msg)
+        raise OptionError(msg)
     try:
         line = puzzle.unmet_line(grid)
     except PuzzleError as exc:
         msg = f"the solution: {exc}"
-        raise UsageError(msg) from None
+        raise OptionError(msg) from None
     if line is not None:
         msg = f"the solution does not fit the clues ({puzzle.line_name(line)})"
-        raise UsageError(msg)
+        raise OptionError(msg)
     return grid.astype(np.uint8)
 
 
@@ -214,16 +214,16 @@ def sheet_layout(
 
     Raises
     ------
-    rofl.UsageError
+    rofl.OptionError
         A cell smaller than :data:`MIN_CELL`, or a sheet larger than
         :data:`MAX_SIDE` a side (or ``max_pixels`` in all).
     """
-    from rofl.errors import UsageError
+    from rofl.errors import OptionError
 
     if cell is not None:
         if cell < MIN_CELL:
             msg = f"cell size {cell} px is too small to print clues (at least {MIN_CELL})"
-            raise UsageError(msg)
+            raise OptionError(msg)
         layout = _place(puzzle, cell, title, text_width, title_height)
     else:
         cell = default_cell(puzzle.width, puzzle.height)
@@ -241,7 +241,7 @@ def sheet_layout(
             + (f", {max_pixels // 1_000_000} million in all" if max_pixels else "")
             + "); choose a smaller cell size"
         )
-        raise UsageError(msg)
+        raise OptionError(msg)
     return layout
 
 
@@ -341,10 +341,10 @@ def _font(size: int, font: FontFile | None = None):
         try:
             return ImageFont.truetype(io.BytesIO(font.data), size=size)
         except OSError as exc:
-            from rofl.errors import UsageError
+            from rofl.errors import OptionError
 
             msg = f"{font.path}: Pillow cannot draw with this font ({exc})"
-            raise UsageError(msg) from None
+            raise OptionError(msg) from None
     try:
         return ImageFont.load_default(size=size)
     except (TypeError, OSError):  # pragma: no cover - Pillow without FreeType
@@ -391,7 +391,7 @@ def puzzle_sheet(
 
     Raises
     ------
-    rofl.UsageError
+    rofl.OptionError
         A cell smaller than :data:`MIN_CELL`, a sheet too large, or a
         solution that does not fit the puzzle.
     """
@@ -405,10 +405,10 @@ def puzzle_sheet(
     except OSError as exc:  # FreeType meets a damaged glyph only when it draws it
         if font is None:
             raise
-        from rofl.errors import UsageError
+        from rofl.errors import OptionError
 
         msg = f"{font.path}: Pillow cannot draw with this font ({exc})"
-        raise UsageError(msg) from None
+        raise OptionError(msg) from None
 
 
 def _draw_sheet(puzzle: Puzzle, grid, cell: int | None, title: str | None, font: FontFile | None) -> Image.Image:
@@ -482,23 +482,23 @@ def sheet_bytes(
 
     Raises
     ------
-    rofl.UsageError
+    rofl.OptionError
         An unknown suffix, a font for an SVG sheet (SVG names its fonts and
         the viewer draws the text), or as :func:`puzzle_sheet`.
     """
     import io
 
-    from rofl.errors import UsageError
+    from rofl.errors import OptionError
 
     suffix = suffix.lower() if suffix.startswith(".") else "." + suffix.lower()
     if suffix not in SUFFIXES:
         msg = f"a sheet is written as {_choices()}, not {suffix!r}"
-        raise UsageError(msg)
+        raise OptionError(msg)
     if suffix == ".svg":
         from rofl.render.svg import puzzle_svg
 
         if font is not None:
-            raise UsageError(SVG_FONT)
+            raise OptionError(SVG_FONT)
         return puzzle_svg(puzzle, solution=solution, cell=cell, title=title).encode("utf-8")
     if suffix == ".pdf":
         from rofl.render.pdf import puzzle_pdf

@@ -103,7 +103,7 @@ def puzzle_svg(puzzle: Puzzle, *, solution=None, cell: int | None = None, title:
 
     Raises
     ------
-    rofl.UsageError
+    rofl.OptionError
         A cell smaller than :data:`rofl.render.sheet.MIN_CELL`, a sheet
         larger than :data:`rofl.render.sheet.MAX_SIDE` a side, or a
         solution that does not fit the puzzle.

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from rofl.errors import UsageError
+from rofl.errors import OptionError
 from rofl.puzzle import Puzzle
 from rofl.solver.propagate import LineSolver, masks_to_grid
 
@@ -138,7 +138,7 @@ def solve_complete(
 
     Raises
     ------
-    UsageError
+    OptionError
         A budget that is not positive.
     """
     from rofl.solver import _search as s
@@ -146,10 +146,10 @@ def solve_complete(
 
     if time_budget is not None and not time_budget > 0:
         msg = f"time_budget must be a positive number of seconds, not {time_budget!r}"
-        raise UsageError(msg)
+        raise OptionError(msg)
     if node_budget is not None and node_budget < 1:
         msg = f"node_budget must be at least 1, not {node_budget!r}"
-        raise UsageError(msg)
+        raise OptionError(msg)
 
     max_solutions = 2  # enough to tell unique from ambiguous
     start = time.perf_counter()

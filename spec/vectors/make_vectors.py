@@ -27,7 +27,7 @@ from PIL import Image
 from rofl.decode import decode_bytes
 from rofl.errors import RoflError
 from rofl.formats.rofl import MAX_COLORS, dumps
-from rofl.pixelart import image_from_grid
+from rofl.picture import image_from_grid
 from rofl.puzzle import Palette, Puzzle
 from rofl.solver import solve
 

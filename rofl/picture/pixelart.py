@@ -2,8 +2,9 @@
 
 ``rofl encode`` and the Pillow plugin's save use :func:`grid_from_image`;
 ``rofl decode`` and the plugin's load use :func:`image_from_grid`.  Nothing
-here scales or quantises (that is the photo pipeline's job): a picture with
-more colours than a puzzle may hold is refused.
+here scales or quantises (that is the photo pipeline's job: :mod:`.fit`,
+:mod:`.quantise`): a picture with more colours than a puzzle may hold is
+refused.
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ from typing import Any
 import numpy as np
 
 from rofl.errors import ImageError
-from rofl.puzzle import MAX_COLORS, Palette, _parse_color
+from rofl.picture.colour import parse_color
+from rofl.puzzle import MAX_COLORS, Palette
 
 #: Largest picture accepted as pixel art (cells).
 MAX_PIXELS = 1 << 22
@@ -29,7 +31,8 @@ def grid_from_image(image: Any, *, background: str | tuple[int, int, int] | None
         transparent pixels are background; partly transparent ones are
         refused (they have no single colour).
     background : colour, optional
-        ``"#rrggbb"`` or an RGB triple for palette entry 0.  Default: white
+        Palette entry 0: a colour string (``"#rrggbb"``, a CSS name...: see
+        :func:`rofl.puzzle.parse_color`) or an RGB triple.  Default: white
         when the picture has transparent pixels; for a palette (``P``)
         picture the colour of its lowest palette index in use; else the
         most frequent colour (ties: the lightest).
@@ -46,6 +49,8 @@ def grid_from_image(image: Any, *, background: str | tuple[int, int, int] | None
     ImageError
         Too large, partly transparent pixels, or more colours than
         :data:`rofl.puzzle.MAX_COLORS`.
+    OptionError
+        ``background`` is not a colour.
     """
     width, height = image.size
     if width * height > MAX_PIXELS:
@@ -77,7 +82,7 @@ def grid_from_image(image: Any, *, background: str | tuple[int, int, int] | None
     else:
         rank = -freq.astype(np.int64)
     if background is not None:
-        bg_rgb = _parse_color(background, "background")
+        bg_rgb = parse_color(background, "background")
         bg_key = (bg_rgb[0] << 16) | (bg_rgb[1] << 8) | bg_rgb[2]
     elif values[0] == -1:
         bg_key = 0xFFFFFF

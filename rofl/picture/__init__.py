@@ -1,0 +1,77 @@
+"""Pictures into grids of palette indices, and pixel art both ways.
+
+The first half of :func:`rofl.make`'s data flow, one module per stage::
+
+    picture file ──load──▶ pixels ──fit──▶ cell colours ──quantise (+dither)──▶ grid + palette + cost ──cleanup──▶ grid
+
+* :mod:`.load`: any file Pillow reads, or an array, as sRGB-encoded pixels
+  (:func:`load_pixels`, :func:`open_picture`).
+* :mod:`.fit`: which part of the picture becomes how many cells
+  (:func:`fit`), averaged in linear light (:func:`cell_colors`).
+* :mod:`.colour`: sRGB, linear light, CIELAB and ΔE2000, and the colour
+  options (:func:`parse_color`, :func:`parse_palette`).
+* :mod:`.quantise`: a threshold or a k-means palette in CIELAB, and the
+  cost of every colour for every cell (:func:`quantise`).
+* :mod:`.dither`: ordered and Floyd–Steinberg dithering, for :func:`quantise`.
+* :mod:`.cleanup`: isolated cells repainted (:func:`remove_isolated`).
+* :mod:`.pixelart`: pictures whose pixels already are the cells
+  (``rofl encode`` / ``decode`` and the Pillow plugin).
+
+The package sits above the puzzle model and beside :mod:`rofl.refine`: it
+imports neither the refinement, the formats, the renderers nor the CLI.
+A bad option (an unknown mode or dither, a colour that is not one) raises
+:class:`rofl.errors.OptionError`; a picture that cannot be read raises
+:class:`rofl.errors.ImageError`.
+"""
+
+from __future__ import annotations
+
+from rofl.picture.cleanup import remove_isolated
+from rofl.picture.colour import (
+    delta_e,
+    grey_of_lightness,
+    lab_to_rgb8,
+    lightness_of_grey,
+    linear_to_srgb,
+    parse_color,
+    parse_palette,
+    rgb8_to_lab,
+    srgb_to_linear,
+)
+from rofl.picture.dither import DITHER_WARNING, DITHERS, check_dither
+from rofl.picture.fit import DEFAULT_SIDE, MAX_CELLS, MODES, Geometry, area_weights, cell_colors, fit
+from rofl.picture.load import load_pixels, open_picture, picture_size, source_name
+from rofl.picture.pixelart import grid_from_image, image_from_grid
+from rofl.picture.quantise import Quantised, kmeans_lab, quantise
+
+__all__ = [
+    "DEFAULT_SIDE",
+    "DITHERS",
+    "DITHER_WARNING",
+    "MAX_CELLS",
+    "MODES",
+    "Geometry",
+    "Quantised",
+    "area_weights",
+    "cell_colors",
+    "check_dither",
+    "delta_e",
+    "fit",
+    "grey_of_lightness",
+    "grid_from_image",
+    "image_from_grid",
+    "kmeans_lab",
+    "lab_to_rgb8",
+    "lightness_of_grey",
+    "linear_to_srgb",
+    "load_pixels",
+    "open_picture",
+    "parse_color",
+    "parse_palette",
+    "picture_size",
+    "quantise",
+    "remove_isolated",
+    "rgb8_to_lab",
+    "source_name",
+    "srgb_to_linear",
+]

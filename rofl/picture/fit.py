@@ -1,0 +1,211 @@
+"""Fit and scale: which part of the picture becomes how many cells, averaged in linear light.
+
+:func:`fit` decides the grid size and the part of the picture it shows
+(``fit`` / ``crop`` / ``pad``); :func:`cell_colors` averages each cell's
+area of the picture **in linear light** (a box filter with fractional
+coverage at the edges, never nearest-neighbour): averaging the encoded sRGB
+values would make every fine black-and-white texture too dark.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from rofl.errors import OptionError
+from rofl.picture.colour import srgb_to_linear
+
+#: Largest number of cells on a side of a made puzzle.
+MAX_CELLS = 1024
+#: Longest side of the grid when neither width nor height is given.
+DEFAULT_SIDE = 40
+
+MODES = ("fit", "crop", "pad")
+
+
+@dataclass(frozen=True)
+class Geometry:
+    """Where the picture goes.
+
+    Attributes
+    ----------
+    box : (x0, y0, x1, y1) floats
+        The part of the picture (in pixels) that becomes the cells.
+    size : (width, height)
+        Cells the box is averaged into.
+    grid : (width, height)
+        Size of the whole grid (larger than ``size`` in ``pad`` mode).
+    offset : (left, top)
+        Where the picture's cells sit in the grid.
+    """
+
+    box: tuple[float, float, float, float]
+    size: tuple[int, int]
+    grid: tuple[int, int]
+    offset: tuple[int, int]
+
+
+def _check_cells(value: Any, name: str) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | np.integer):
+        msg = f"{name} must be a whole number of cells, not {value!r}"
+        raise OptionError(msg)
+    if not 1 <= value <= MAX_CELLS:
+        msg = f"{name} must be between 1 and {MAX_CELLS} cells, not {value}"
+        raise OptionError(msg)
+    return int(value)
+
+
+def fit(
+    image_size: tuple[int, int], width: int | None = None, height: int | None = None, mode: str = "fit"
+) -> Geometry:
+    """Decide the grid size and the part of the picture it shows.
+
+    Parameters
+    ----------
+    image_size : (width, height) in pixels
+    width, height : int, optional
+        Cells.  With one of them the other follows from the picture's
+        aspect ratio (cells are square).  With neither, a picture no larger
+        than :data:`DEFAULT_SIDE` pixels keeps one cell per pixel (pixel
+        art), a larger one gets :data:`DEFAULT_SIDE` cells on its longer side.
+    mode : {"fit", "crop", "pad"}
+        Only matters when both width and height are given: ``fit`` shows
+        the whole picture in at most width x height cells (one side may be
+        shorter), ``crop`` fills exactly width x height cells and cuts the
+        excess off both ends of the longer side, ``pad`` shows the whole
+        picture centred in exactly width x height cells, with background
+        margins.
+
+    Raises
+    ------
+    OptionError
+        A size outside 1..MAX_CELLS or an unknown mode.
+    """
+    if mode not in MODES:
+        msg = f"unknown fit mode {mode!r} (use {', '.join(MODES)})"
+        raise OptionError(msg)
+    width = _check_cells(width, "width")
+    height = _check_cells(height, "height")
+    iw, ih = image_size
+    full = (0.0, 0.0, float(iw), float(ih))
+
+    def clamp(n: float) -> int:
+        return int(min(MAX_CELLS, max(1, round(n))))
+
+    if width is None and height is None:
+        if max(iw, ih) <= DEFAULT_SIDE:
+            size = (iw, ih)
+        else:
+            scale = DEFAULT_SIDE / max(iw, ih)
+            size = (clamp(iw * scale), clamp(ih * scale))
+        return Geometry(full, size, size, (0, 0))
+    if height is None:
+        assert width is not None
+        size = (width, clamp(width * ih / iw))
+        return Geometry(full, size, size, (0, 0))
+    if width is None:
+        size = (clamp(height * iw / ih), height)
+        return Geometry(full, size, size, (0, 0))
+    if mode == "crop":
+        scale = max(width / iw, height / ih)
+        cw, ch = width / scale, height / scale
+        x0, y0 = (iw - cw) / 2, (ih - ch) / 2
+        return Geometry((x0, y0, x0 + cw, y0 + ch), (width, height), (width, height), (0, 0))
+    scale = min(width / iw, height / ih)
+    size = (min(width, clamp(iw * scale)), min(height, clamp(ih * scale)))
+    if mode == "fit":
+        return Geometry(full, size, size, (0, 0))
+    offset = ((width - size[0]) // 2, (height - size[1]) // 2)
+    return Geometry(full, size, (width, height), offset)
+
+
+def area_weights(n_src: int, start: float, stop: float, n_out: int):
+    """Box-filter weights of ``n_out`` cells over source pixels ``[start, stop)``.
+
+    Returns
+    -------
+    scipy.sparse.csr_matrix of shape (n_out, n_src)
+        Row ``j`` holds the fraction of cell ``j``'s extent each pixel
+        covers; every row sums to 1.
+    """
+    from scipy import sparse
+
+    edges = start + (stop - start) * np.arange(n_out + 1, dtype=np.float64) / n_out
+    rows, cols, vals = [], [], []
+    for j in range(n_out):
+        lo, hi = edges[j], edges[j + 1]
+        first = max(0, int(math.floor(lo)))
+        last = min(n_src, max(first + 1, int(math.ceil(hi))))
+        pix = np.arange(first, last)
+        w = np.minimum(pix + 1, hi) - np.maximum(pix, lo)
+        w = np.clip(w, 0.0, None)
+        if w.sum() <= 0:  # a cell thinner than rounding: take the pixel it sits in
+            pix, w = np.array([min(n_src - 1, first)]), np.array([1.0])
+        rows.append(np.full(pix.size, j))
+        cols.append(pix)
+        vals.append(w / w.sum())
+    return sparse.csr_matrix((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))), shape=(n_out, n_src))
+
+
+def _linear_lut(dtype) -> np.ndarray:
+    top = 255 if dtype == np.uint8 else 65535
+    return srgb_to_linear(np.arange(top + 1) / top).astype(np.float32)
+
+
+def cell_colors(
+    pixels: np.ndarray, geometry: Geometry, background: tuple[int, int, int] = (255, 255, 255)
+) -> np.ndarray:
+    """Average each cell's area of the picture in linear light.
+
+    Parameters
+    ----------
+    pixels : (H, W, 3|4) uint8 or uint16 array from :func:`rofl.picture.load_pixels`
+    geometry : Geometry from :func:`fit`
+    background : (r, g, b)
+        Transparent pixels are composited onto it (in linear light), and
+        ``pad`` margins take it.
+
+    Returns
+    -------
+    (rows, cols, 3) float64 array
+        Linear-light RGB in [0, 1] of every cell of the grid.
+    """
+    h_img, w_img = pixels.shape[:2]
+    x0, y0, x1, y1 = geometry.box
+    cw, ch = geometry.size
+    gw, gh = geometry.grid
+    ax = area_weights(w_img, x0, x1, cw)  # (cw, W)
+    ay = area_weights(h_img, y0, y1, ch).tocsc()  # (ch, H)
+    lut = _linear_lut(pixels.dtype)
+    bg = srgb_to_linear(np.asarray(background, dtype=np.float64) / 255.0).astype(np.float32)
+    cols_used = np.flatnonzero(np.asarray(ax.sum(axis=0)).ravel() > 0)
+    c0, c1 = int(cols_used[0]), int(cols_used[-1]) + 1
+    ax = ax[:, c0:c1]
+    rows_used = np.flatnonzero(np.diff(ay.indptr) > 0)
+    out = np.zeros((ch, cw, 3), dtype=np.float64)
+    # strips of rows keep the float copy of a large picture small
+    strip = max(1, 2_000_000 // max(1, c1 - c0))
+    for r0 in range(int(rows_used[0]), int(rows_used[-1]) + 1, strip):
+        r1 = min(int(rows_used[-1]) + 1, r0 + strip)
+        block = pixels[r0:r1, c0:c1]
+        lin = lut[block[:, :, :3]]
+        if block.shape[2] == 4:
+            alpha = block[:, :, 3:4].astype(np.float32) / (255 if pixels.dtype == np.uint8 else 65535)
+            lin = lin * alpha + bg * (1 - alpha)
+        s = r1 - r0
+        # columns: (cw, c) @ (c, s*3) -> cells across, then rows: (ch, s) @ (s, cw*3)
+        across = ax @ lin.transpose(1, 0, 2).reshape(c1 - c0, s * 3)
+        across = across.reshape(cw, s, 3).transpose(1, 0, 2).reshape(s, cw * 3)
+        out += (ay[:, r0:r1] @ across).reshape(ch, cw, 3)
+    if (gw, gh) == (cw, ch):
+        return np.clip(out, 0.0, 1.0)
+    grid = np.empty((gh, gw, 3), dtype=np.float64)
+    grid[:] = bg
+    left, top = geometry.offset
+    grid[top : top + ch, left : left + cw] = out
+    return np.clip(grid, 0.0, 1.0)
