@@ -27,6 +27,8 @@ _LAZY = {
     "reveal": "rofl.secret",
     "solve_complete": "rofl.solver.search",
     "CompleteResult": "rofl.solver.search",
+    "open_puzzle": "rofl.formats",
+    "PuzzleFile": "rofl.formats",
 }
 
 __all__ = [
@@ -72,6 +74,7 @@ register()
 
 
 if TYPE_CHECKING:
+    from rofl.formats import PuzzleFile, open_puzzle  # noqa: F401
     from rofl.maker import MakeResult, make  # noqa: F401
     from rofl.puzzle import Palette, Puzzle  # noqa: F401
     from rofl.secret import hide, reveal  # noqa: F401

@@ -103,9 +103,8 @@ import string
 import numpy as np
 
 from rofl.formats import _text
+from rofl.formats._format import Format
 from rofl.puzzle import MAX_COLORS, RGB, Palette, Puzzle
-
-EXTENSION = ".non"
 
 # property keyword -> puzzle.meta key
 _META_IN = {
@@ -572,3 +571,16 @@ def read_bytes(data: bytes, *, where: str = "<non>") -> tuple[Puzzle, np.ndarray
 def write_bytes(puzzle: Puzzle, solution: np.ndarray | None = None) -> bytes:
     """The :func:`rofl.formats.write_puzzle` entry point."""
     return dumps(puzzle, solution).encode("ascii")
+
+
+#: How :mod:`rofl.formats` knows the format.
+FORMAT = Format(
+    name="Simpson .non",
+    read=read_bytes,
+    write=write_bytes,
+    extensions=(".non",),
+    colour=True,
+    keeps="solution kept (goal)",
+    colour_keeps=False,
+)
+FORMATS = (FORMAT,)

@@ -36,6 +36,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from rofl.errors import FormatError
+from rofl.formats._format import Format
 
 LEADER = "NotMine{"
 TRAILER = "}"
@@ -233,3 +234,15 @@ def write_bytes(puzzle, solution=None) -> bytes:
             raise FormatError(msg)
         solution = result.grid
     return (dumps(Field.from_picture(solution)) + "\n").encode("ascii")
+
+
+#: How :mod:`rofl.formats` knows the format.
+FORMAT = Format(
+    name="NotMine cipher",
+    read=read_bytes,
+    write=write_bytes,
+    extensions=(".notmine",),
+    starts=(b"NotMine{",),
+    keeps="solution kept",
+)
+FORMATS = (FORMAT,)

@@ -269,7 +269,7 @@ def main() -> None:
                 "file": f"{name}.rofl",
                 "picture": f"{name}.png",
                 "bytes": len(data),
-                "form": info.form,
+                "form": info.rofl.form,
                 "size": f"{grid.shape[1]}x{grid.shape[0]}",
                 "colours": len(palette),
                 "description": text,
