@@ -9,9 +9,8 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
+from rofl._version import __version__
 from rofl.errors import FormatError, ImageError, PuzzleError, RoflError, UnsolvableError, UsageError
-
-__version__ = "0.1.0"
 
 # public name -> module that defines it (loaded on first access)
 _LAZY = {

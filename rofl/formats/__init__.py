@@ -57,19 +57,19 @@ MAX_FILE_BYTES = 64 * 1024 * 1024
 #: The modules that declare formats (their ``FORMATS``), in table order;
 #: imported on first use of the table.
 _MODULES = (
-    "rofl",
-    "corpus",
-    "notmine",
-    "webpbn",
-    "non",
-    "nin",
-    "olsak",
-    "mk",
-    "cwd",
-    "tatham",
-    "gnonograms",
-    "sheets",
-    "taai",
+    "rofl.formats.rofl",
+    "rofl.formats.corpus",
+    "rofl.formats.notmine",
+    "rofl.formats.webpbn",
+    "rofl.formats.non",
+    "rofl.formats.nin",
+    "rofl.formats.olsak",
+    "rofl.formats.mk",
+    "rofl.formats.cwd",
+    "rofl.formats.tatham",
+    "rofl.formats.gnonograms",
+    "rofl.formats.sheets",
+    "rofl.formats.taai",
 )
 
 
@@ -77,7 +77,7 @@ _MODULES = (
 def _table() -> tuple[Format, ...]:
     formats: list[Format] = []
     for name in _MODULES:
-        formats.extend(importlib.import_module(f"{__name__}.{name}").FORMATS)
+        formats.extend(importlib.import_module(name).FORMATS)
     return tuple(formats)
 
 
