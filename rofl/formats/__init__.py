@@ -103,18 +103,15 @@ def find_format(data: bytes, name: str | Path = "") -> Format | None:
     """
     formats = _table()
     head = data.lstrip(BOM_AND_SPACE)[:16]
-    for found in (
-        next((f for f in formats if f.magic and data.startswith(f.magic)), None),
-        next((f for f in formats if f.sniff is not None and f.sniff(data)), None),
-        next((f for f in formats if f.starts and head.startswith(f.starts)), None),
-    ):
-        if found is not None:
-            return found
     suffix = Path(name).suffix.lower()
-    by_name = next((f for f in formats if suffix in f.extensions), None) if suffix else None
-    if by_name is not None:
-        return by_name
-    return next((f for f in formats if f.guess and head.startswith(f.guess)), None)
+    found = (
+        [f for f in formats if f.magic and data.startswith(f.magic)]
+        or [f for f in formats if f.sniff is not None and f.sniff(data)]
+        or [f for f in formats if f.starts and head.startswith(f.starts)]
+        or [f for f in formats if suffix and suffix in f.extensions]
+        or [f for f in formats if f.guess and head.startswith(f.guess)]
+    )
+    return found[0] if found else None
 
 
 @dataclass(frozen=True, eq=False)

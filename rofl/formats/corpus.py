@@ -110,7 +110,7 @@ def load(path: str | Path) -> tuple[Puzzle, np.ndarray | None]:
 
 
 def read_bytes(data: bytes, *, where: str = "<json>") -> tuple[Puzzle, np.ndarray | None]:
-    """The :func:`rofl.formats.read_puzzle` entry point."""
+    """The reader :func:`rofl.formats.open_puzzle` calls."""
     return loads(data, where=where)
 
 

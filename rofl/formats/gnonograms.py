@@ -242,7 +242,7 @@ def caveat(puzzle: Puzzle) -> str | None:
 
 
 def read_bytes(data: bytes, *, where: str = "<gno>") -> tuple[Puzzle, np.ndarray | None]:
-    """The :func:`rofl.formats.read_puzzle` entry point."""
+    """The reader :func:`rofl.formats.open_puzzle` calls."""
     return loads(data, where=where)
 
 

@@ -564,7 +564,7 @@ def dumps(puzzle: Puzzle, solution: np.ndarray | None = None) -> str:
 
 
 def read_bytes(data: bytes, *, where: str = "<non>") -> tuple[Puzzle, np.ndarray | None]:
-    """The :func:`rofl.formats.read_puzzle` entry point."""
+    """The reader :func:`rofl.formats.open_puzzle` calls."""
     return loads(data, where=where)
 
 

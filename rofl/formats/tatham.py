@@ -204,7 +204,7 @@ def dumps(puzzle: Puzzle) -> str:
 
 
 def read_bytes(data: bytes, *, where: str = "<sav>") -> tuple[Puzzle, None]:
-    """The :func:`rofl.formats.read_puzzle` entry point (the format holds no solution)."""
+    """The reader :func:`rofl.formats.open_puzzle` calls (the format holds no solution)."""
     return loads(data, where=where), None
 
 
