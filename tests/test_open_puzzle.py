@@ -102,6 +102,7 @@ def _bad_secret(tmp_path):
         ("page", "{file}", "-o", "{out}.html"),
         ("decode", "{file}", "-o", "{out}.png"),
         ("sheet", "{file}", "--solution", "-o", "{out}.png"),
+        ("sheet", "{file}", "-o", "{out}.svg"),
     ],
     ids=" ".join,
 )

@@ -29,7 +29,9 @@ def convert(source: str, target: str) -> None:
       .gno      Gnonograms puzzle           black and white, solution grid
 
     The solution (goal picture) travels along when IN has one and OUT can
-    hold it; when IN has none, it is added if line logic finds it.  Title,
+    hold it; when IN has none, it is added if line logic finds it.  A
+    CRC-32 of the picture that IN stores (ROFL, a sheet) is checked against
+    the picture the clues define, and kept in a .rofl OUT.  Title,
     author and licence/copyright travel where both formats have room for
     them.  A colour puzzle cannot be written to a black-and-white format
     (.nin, .mk, .cwd, .sav, .gno, .notmine): that is an error and OUT is left

@@ -98,7 +98,7 @@ def hide(text: str | None, output: str | None, sheet: str | None, cipher: bool) 
 
 
 def _load(source: str | None):
-    """The puzzle file of a path, a cipher string, or standard input."""
+    """The puzzle of a file path, a cipher string, or standard input (a stored CRC-32 checked)."""
     from rofl.formats import find_format, notmine, open_puzzle
 
     if source is not None and source.lstrip().startswith(notmine.LEADER):

@@ -68,6 +68,7 @@ def sheet(
     or none found in time is an error and nothing is written.
     """
     from rofl._io import atomic_write
+    from rofl.decode import check_stored_crc
     from rofl.errors import UsageError
     from rofl.formats import open_puzzle
     from rofl.render.sheet import check_sheet_path, sheet_bytes
@@ -91,7 +92,11 @@ def sheet(
     for file in puzzle_files:
         opened = open_puzzle(file)
         puzzles.append(opened.puzzle)
-        grids.append(_solution(file, opened, budget) if solution or answers else None)
+        if solution or answers:
+            grids.append(_solution(file, opened, budget))
+        else:
+            check_stored_crc(opened, budget=budget)
+            grids.append(None)
     _warn_unprintable(puzzles, title, suffix, chosen)
 
     if book:
