@@ -15,7 +15,6 @@ of three).  Also times the reader on the largest file of each format.
 from __future__ import annotations
 
 import argparse
-import importlib
 import timeit
 from pathlib import Path
 
@@ -24,32 +23,34 @@ import numpy as np
 from rofl.errors import FormatError
 from rofl.formats import FORMATS as TABLE
 from rofl.formats import corpus as corpus_json
+from rofl.formats import open_puzzle
 
 ROOT = Path(__file__).resolve().parent.parent
-FORMATS = {f.extension: importlib.import_module(f.module) for f in TABLE if f.extension != ".notmine"}
+FORMATS = {f.extension: f for f in TABLE if f.write is not None and f.extension != ".notmine"}
 
 
 def best_of(fn, repeat: int = 3) -> float:
     return min(timeit.repeat(fn, number=1, repeat=repeat))
 
 
-def row(suffix: str, module, puzzles) -> str:
-    """One table row: round trips, sizes and times of ``module`` on ``puzzles``."""
+def row(suffix: str, fmt, puzzles) -> str:
+    """One table row: round trips, sizes and times of the format ``fmt`` on ``puzzles``."""
     blobs, failures = [], 0
     for puzzle, solution in puzzles:
         try:
-            data = module.write_bytes(puzzle, solution)
+            data = fmt.write(puzzle, solution)
         except FormatError:
             continue  # the format cannot hold it (colour into a black-and-white format)
-        back, goal = module.read_bytes(data, where=suffix)
+        opened = open_puzzle(data, name=f"x{suffix}")
+        back, goal = opened.puzzle, opened.solution
         same_goal = goal is None or (solution is not None and np.array_equal(goal, solution))
         if back != puzzle or not same_goal:
             failures += 1
         blobs.append((puzzle, solution, data))
-    write = best_of(lambda: [module.write_bytes(p, s) for p, s, _ in blobs])
-    read = best_of(lambda: [module.read_bytes(d, where=suffix) for _, _, d in blobs])
+    write = best_of(lambda: [fmt.write(p, s) for p, s, _ in blobs])
+    read = best_of(lambda: [open_puzzle(d, name=f"x{suffix}") for _, _, d in blobs])
     largest = max((d for _, _, d in blobs), key=len)
-    one = best_of(lambda: module.read_bytes(largest, where=suffix), repeat=5)
+    one = best_of(lambda: open_puzzle(largest, name=f"x{suffix}"), repeat=5)
     size = sum(len(d) for _, _, d in blobs)
     return (
         f"| {suffix} | {len(blobs)} | {failures} | {size:,} | {write * 1e3:.0f} ms | {read * 1e3:.0f} ms "
@@ -69,8 +70,8 @@ def main() -> None:
     print(f"{len(puzzles)} corpus puzzles ({sum(p.n_colors > 2 for p, _ in puzzles)} in colour)\n")
     print("| format | holds | round-trip failures | bytes | write all | read all | largest file, read |")
     print("|---|---|---|---|---|---|---|")
-    for suffix, module in FORMATS.items():
-        print(row(suffix, module, puzzles))
+    for suffix, fmt in FORMATS.items():
+        print(row(suffix, fmt, puzzles))
 
 
 if __name__ == "__main__":

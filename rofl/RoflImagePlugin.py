@@ -57,7 +57,7 @@ class RoflDecoder(ImageFile.PyDecoder):
     def decode(self, buffer: bytes | Image.SupportsArrayInterface) -> tuple[int, int]:
         from rofl.decode import solve_picture
         from rofl.errors import FormatError, LimitError
-        from rofl.formats.rofl import MAX_FILE_BYTES, parse
+        from rofl.formats import MAX_FILE_BYTES, open_puzzle
 
         assert self.fd is not None
         where, info = self.args
@@ -65,15 +65,15 @@ class RoflDecoder(ImageFile.PyDecoder):
         if len(data) > MAX_FILE_BYTES:
             msg = f"{where}: larger than the {MAX_FILE_BYTES}-byte limit"
             raise LimitError(msg)
-        rofl_file = parse(data, where=where)
-        puzzle = rofl_file.puzzle
-        if (puzzle.width, puzzle.height) != (self.state.xsize, self.state.ysize):
+        opened = open_puzzle(data, name=where)
+        puzzle = opened.puzzle
+        if opened.rofl is None or (puzzle.width, puzzle.height) != (self.state.xsize, self.state.ysize):
             msg = f"{where}: the file changed while it was read"
             raise FormatError(msg)
-        grid = solve_picture(puzzle, crc32=rofl_file.crc32, where=where)
-        info.update(puzzle.meta)
-        if rofl_file.crc32 is not None:
-            info["rofl_crc32"] = rofl_file.crc32
+        grid = solve_picture(puzzle, crc32=opened.crc32, where=where)
+        info.update(opened.metadata)
+        if opened.crc32 is not None:
+            info["rofl_crc32"] = opened.crc32
         self.set_as_raw(grid.tobytes())
         return -1, 0
 

@@ -9,9 +9,8 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
+from rofl._version import __version__
 from rofl.errors import FormatError, ImageError, OptionError, PuzzleError, RoflError, UnsolvableError, UsageError
-
-__version__ = "0.1.0"
 
 # public name -> module that defines it (loaded on first access)
 _LAZY = {
@@ -27,6 +26,8 @@ _LAZY = {
     "reveal": "rofl.secret",
     "solve_complete": "rofl.solver.search",
     "CompleteResult": "rofl.solver.search",
+    "open_puzzle": "rofl.formats",
+    "PuzzleFile": "rofl.formats",
 }
 
 __all__ = [
@@ -73,6 +74,7 @@ register()
 
 
 if TYPE_CHECKING:
+    from rofl.formats import PuzzleFile, open_puzzle  # noqa: F401
     from rofl.maker import MakeResult, make  # noqa: F401
     from rofl.puzzle import Palette, Puzzle  # noqa: F401
     from rofl.secret import hide, reveal  # noqa: F401

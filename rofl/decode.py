@@ -10,6 +10,8 @@ budget raises.
 
 from __future__ import annotations
 
+import contextlib
+
 import numpy as np
 
 from rofl.errors import AmbiguousError, BudgetError, FormatError, UnsolvableError
@@ -114,18 +116,55 @@ def check_crc(grid: np.ndarray, crc32: int | None, prefix: str = "") -> None:
         raise FormatError(msg)
 
 
+def check_stored_crc(opened, *, budget: float = DEFAULT_BUDGET) -> None:
+    """Check the CRC-32 a file stores for its picture where the command itself
+    needs no picture (``rofl page``, ``rofl convert``, ``rofl reveal``): the
+    puzzle is solved as by :func:`solve_picture` and the picture compared.
+
+    Nothing is checked when the file stores no CRC-32, nor when the clues do
+    not define one picture within ``budget`` seconds (several solutions, none,
+    or a search out of time): the command goes on as it would without one.
+
+    Parameters
+    ----------
+    opened : rofl.formats.PuzzleFile
+
+    Raises
+    ------
+    FormatError
+        The picture the clues define does not match the stored CRC-32.
+    """
+    if opened.crc32 is None:
+        return
+    # AmbiguousError is an UnsolvableError: no one picture to check
+    with contextlib.suppress(UnsolvableError):
+        solve_picture(opened.puzzle, crc32=opened.crc32, where=opened.name, budget=budget)
+
+
 def decode_bytes(data: bytes, *, where: str = "<rofl>"):
-    """Parse and solve a ROFL file held in memory.
+    """Open and solve a puzzle file held in memory (a ROFL file, or any
+    format :func:`rofl.formats.open_puzzle` reads).
+
+    ``where`` names the file in messages; its extension picks the format
+    when the bytes do not.
 
     Returns
     -------
     grid : (H, W) uint8 array of palette indices
-    rofl_file : rofl.formats.rofl.RoflFile
-    """
-    from rofl.formats.rofl import parse
+    puzzle_file : rofl.formats.PuzzleFile
+        What the file holds besides (its ``rofl`` is the parsed ROFL file).
 
-    info = parse(data, where=where)
-    return solve_picture(info.puzzle, crc32=info.crc32, where=where), info
+    Raises
+    ------
+    FormatError
+        A malformed file, or a picture that does not match its stored CRC-32.
+    AmbiguousError, UnsolvableError
+        As :func:`solve_picture`.
+    """
+    from rofl.formats import open_puzzle
+
+    opened = open_puzzle(data, name=where)
+    return solve_picture(opened.puzzle, crc32=opened.crc32, where=where), opened
 
 
 __all__ = [
@@ -134,6 +173,7 @@ __all__ = [
     "FormatError",
     "UnsolvableError",
     "check_crc",
+    "check_stored_crc",
     "decode_bytes",
     "solve_picture",
 ]

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from rofl.puzzle import Puzzle
-from rofl.render.sheet import ink
+from rofl.render.layout import ink
 
 
 def expected_clues(puzzle: Puzzle):

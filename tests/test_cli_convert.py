@@ -10,7 +10,7 @@ from clirun import one_error_line, run
 from places import CORPUS
 
 from rofl.formats import corpus as corpus_json
-from rofl.formats import format_name, read_puzzle, write_puzzle
+from rofl.formats import find_format, read_puzzle, write_puzzle
 from rofl.formats import rofl as codec
 from rofl.puzzle import Palette, Puzzle
 
@@ -161,7 +161,7 @@ def test_samples_through_solve_and_info():
         result = run("info", DATA / name, "--no-solve")
         assert result.exit_code == 0, result.output
         assert f"file: {DATA / name} ({(DATA / name).stat().st_size} bytes, " in result.output
-        assert f"{format_name((DATA / name).read_bytes(), name)}, not ROFL)" in result.output
+        assert f"{find_format((DATA / name).read_bytes(), name).name}, not ROFL)" in result.output
     result = run("solve", DATA / "house.g", "--no-color")
     assert result.exit_code == 0, result.output
     assert result.output.startswith("...#...\n..###..\n")

@@ -52,7 +52,7 @@ def test_counts():
 def test_valid_vector_decodes_to_its_png(entry):
     data = (VECTORS / entry["file"]).read_bytes()
     grid, info = decode_bytes(data, where=entry["file"])
-    assert info.form == entry["form"] and len(data) == entry["bytes"]
+    assert info.rofl.form == entry["form"] and len(data) == entry["bytes"]
     indices, png_palette = png_grid(entry["picture"])
     assert np.array_equal(grid, indices)
     assert np.array_equal(info.puzzle.palette.to_array()[: len(png_palette)], png_palette)

@@ -25,15 +25,8 @@ from places import CORPUS, SAMPLES
 from rofl.errors import OptionError
 from rofl.formats import read_puzzle, write_puzzle
 from rofl.puzzle import Palette, Puzzle
-from rofl.render.sheet import (
-    MAX_PIXELS,
-    MAX_SIDE,
-    default_cell,
-    print_dpi,
-    puzzle_sheet,
-    sheet_bytes,
-    sheet_layout,
-)
+from rofl.render.layout import MAX_PIXELS, MAX_SIDE, default_cell, print_dpi, sheet_layout
+from rofl.render.sheet import puzzle_sheet, sheet_bytes
 from rofl.render.svg import SvgString, puzzle_svg
 from rofl.solver import solve
 

@@ -18,7 +18,7 @@ from PIL import Image
 from places import REPO
 
 from rofl.errors import FormatError
-from rofl.formats import format_name, read_puzzle, read_puzzle_data, sheets
+from rofl.formats import find_format, open_puzzle, read_puzzle, sheets
 from rofl.formats import rofl as codec
 from rofl.puzzle import Palette, Puzzle
 from rofl.render.pdf import puzzle_book
@@ -54,8 +54,9 @@ grids = st.integers(1, 3).flatmap(
 def test_a_sheet_reads_back_as_its_puzzle(suffix, grid, title):
     puzzle = puzzle_of(grid, title=title) if title else puzzle_of(grid)
     data = sheet_bytes(puzzle, suffix)
-    assert format_name(data, f"x{suffix}") == sheets.NAMES[suffix[1:]]
-    back, solution = read_puzzle_data(data, "any.name")  # found by its content
+    assert find_format(data, f"x{suffix}").name == sheets.NAMES[suffix[1:]]
+    opened = open_puzzle(data, name="any.name")
+    back, solution = opened.puzzle, opened.solution  # found by its content
     assert solution is None
     expected = codec.loads(codec.write_bytes(puzzle))  # what ROFL keeps of the metadata
     assert same(back, expected)
@@ -94,7 +95,7 @@ def test_the_spec_example_is_the_plus_sign():
     spec = (REPO / "spec" / "ROFL.md").read_text(encoding="utf-8")
     snippet = re.search(r"```xml\n\s*(<metadata>.*?</metadata>)\n\s*```", spec, re.S).group(1)
     svg = f'<svg xmlns="http://www.w3.org/2000/svg">{snippet}</svg>'.encode()
-    back, _ = sheets.read_bytes(svg, where="spec")
+    back = sheets.read_file(svg, where="spec").puzzle
     assert same(back, puzzle_of(PLUS))
 
 
@@ -109,7 +110,7 @@ def test_a_book_attaches_every_puzzle_and_is_refused_as_one():
     assert same(first.puzzle, a) and same(second.puzzle, b)
     assert first.crc32 == codec.picture_crc(PLUS)  # the answer pages show the pictures
     with pytest.raises(FormatError, match="2 puzzles in one file"):
-        sheets.read_bytes(data, where="book.pdf")
+        sheets.read_file(data, where="book.pdf")
 
 
 def test_pdf_sheets_stay_reproducible(monkeypatch):
@@ -198,7 +199,7 @@ HOSTILE = [
 @pytest.mark.parametrize(("name", "data", "message"), HOSTILE, ids=[f"{h[0]}-{i}" for i, h in enumerate(HOSTILE)])
 def test_hostile_sheets_are_one_format_error(tmp_path, name, data, message):
     with pytest.raises(FormatError) as caught:
-        read_puzzle_data(data, name)
+        open_puzzle(data, name=name)
     assert message in str(caught.value) and str(caught.value).startswith(name)
     path = tmp_path / name
     path.write_bytes(data)
@@ -211,7 +212,7 @@ def test_every_truncation_of_a_sheet_is_its_puzzle_or_one_format_error(suffix):
     data = sheet_bytes(puzzle, suffix)
     for end in range(len(data)):
         try:
-            back, _ = read_puzzle_data(data[:end], f"x{suffix}")
+            back = open_puzzle(data[:end], name=f"x{suffix}").puzzle
         except FormatError:
             continue
         assert same(back, puzzle)
@@ -278,7 +279,7 @@ def test_mangled_sheets_are_their_puzzle_or_one_format_error(suffix, changes):
     as one FormatError naming the file -- never another exception."""
     data = mangle(_SHEETS[suffix], changes)
     try:
-        puzzle, _ = read_puzzle_data(data, f"x{suffix}")
+        puzzle = open_puzzle(data, name=f"x{suffix}").puzzle
     except FormatError as exc:
         assert str(exc).startswith(f"x{suffix}: ") and "\n" not in str(exc)
         return

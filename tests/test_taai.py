@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from places import CORPUS
 
 from rofl.errors import FormatError
-from rofl.formats import default_output, format_name, read_puzzle, read_puzzle_data, split_number, taai
+from rofl.formats import default_output, find_format, open_puzzle, read_puzzle, split_number, taai
 from rofl.puzzle import Palette, Puzzle
 from rofl.render.pdf import puzzle_book
 
@@ -52,15 +52,17 @@ def test_every_puzzle_of_a_file_reads_by_its_label(grids, sep):
     data = question(puzzles, sep)
     assert taai.labels(data) == list(puzzles)
     for label, puzzle in puzzles.items():
-        back, solution = read_puzzle_data(data, "q.txt", number=label)
+        opened = open_puzzle(data, name="q.txt", number=label)
+        back, solution = opened.puzzle, opened.solution
         assert back.rows == puzzle.rows and back.cols == puzzle.cols and solution is None
         assert back.meta["id"] == str(label)
     answers = answer(dict(zip(puzzles, grids, strict=True)))
     for label, grid in zip(puzzles, grids, strict=True):
-        back, solution = read_puzzle_data(answers, "a.txt", number=label)
+        opened = open_puzzle(answers, name="a.txt", number=label)
+        back, solution = opened.puzzle, opened.solution
         assert (solution == grid).all() and back.is_solution(grid)
     if len(puzzles) == 1:
-        assert read_puzzle_data(data, "q.txt")[0].rows == puzzles[1].rows  # one puzzle: no number needed
+        assert open_puzzle(data, name="q.txt").puzzle.rows == puzzles[1].rows  # one puzzle: no number needed
 
 
 @pytest.mark.skipif(not TAAI.is_dir(), reason="corpus not present")
@@ -70,13 +72,13 @@ def test_the_corpus_tournament_puzzles_read_back():
     puzzles = {i: read_puzzle(f)[0] for i, f in enumerate(files[:30], 1)}
     data = question(puzzles)
     for i, record in enumerate(records, 1):
-        back, _ = read_puzzle_data(data, "q.txt", number=i)
+        back = open_puzzle(data, name="q.txt", number=i).puzzle
         assert [[n for n, _ in line] for line in back.rows] == [[n for n, _ in line] for line in record["rows"]]
 
 
 def test_found_by_content_and_named():
     data = question({1: Puzzle.from_grid(np.eye(3, dtype=np.uint8), Palette.black_white())})
-    assert format_name(b"\xef\xbb\xbf\n" + data, "x.dat") == taai.NAME
+    assert find_format(b"\xef\xbb\xbf\n" + data, "x.dat") is taai.FORMAT
     assert not taai.looks_like(b"$ 1\n") and not taai.looks_like(b"$1x\n") and taai.looks_like(b"$12\r\n1")
 
 

@@ -7,7 +7,6 @@ from pathlib import Path
 import click
 
 from rofl.cli._app import main
-from rofl.cli._files import load_puzzle
 from rofl.errors import ImageError, UsageError
 
 
@@ -49,7 +48,7 @@ def decode(file: str, output: str | None, scale: int, budget: float, first: bool
     from rofl._io import atomic_open
     from rofl.decode import check_crc, solve_picture
     from rofl.errors import AmbiguousError
-    from rofl.formats import default_output
+    from rofl.formats import default_output, open_puzzle
     from rofl.picture import image_from_grid
 
     out = Path(output) if output else default_output(file, ".png")
@@ -57,8 +56,8 @@ def decode(file: str, output: str | None, scale: int, budget: float, first: bool
         msg = f"{file}: the picture would replace the sheet it is read from; name another file with -o"
         raise UsageError(msg)
     fmt = _pillow_format(out)
-    loaded = load_puzzle(file)
-    puzzle, crc = loaded.puzzle, loaded.crc32
+    opened = open_puzzle(file)
+    puzzle, crc = opened.puzzle, opened.crc32
     try:
         grid = solve_picture(puzzle, crc32=crc, where=file, budget=budget)
     except AmbiguousError as exc:
@@ -145,10 +144,12 @@ def info(file: str, do_solve: bool, budget: float) -> None:
 
     from rofl.decode import solve_picture
     from rofl.errors import FormatError, NotDecodedError, UnsolvableError
+    from rofl.formats import open_puzzle
 
-    puzzle, _, crc, rf, what = load_puzzle(file)
+    opened = open_puzzle(file)
+    puzzle, crc = opened.puzzle, opened.crc32
     w, h = puzzle.width, puzzle.height
-    lines = [f"file: {file} ({what})"]
+    lines = [f"file: {file} ({opened.details})"]
     lines.append(f"size: {w}x{h} ({w * h} cells)")
     colours = puzzle.palette.hex()
     lines.append(f"colours: {len(colours)}: {colours[0]} (background) {' '.join(colours[1:])}".rstrip())
@@ -161,14 +162,14 @@ def info(file: str, do_solve: bool, budget: float) -> None:
         f"at most {int(counts.max())} per line, {int((counts == 0).sum())} empty lines{mean}"
     )
     lines.append(f"filled cells: {filled} of {w * h} ({100 * filled / (w * h):.1f}%)")
-    for key, value in puzzle.meta.items():
+    for key, value in opened.metadata.items():
         lines.append(f"{key}: {value}")
     if puzzle.n_colors == 2:
         from rofl.formats.tatham import game_id
 
         lines.append(f"Pattern game ID: {game_id(puzzle)}")
-    if rf is not None and rf.skipped:
-        lines.append(f"skipped chunks: {' '.join(rf.skipped)}")
+    if opened.rofl is not None and opened.rofl.skipped:
+        lines.append(f"skipped chunks: {' '.join(opened.rofl.skipped)}")
     if crc is not None:
         lines.append(f"crc-32: {crc:08x}")
     if do_solve:

@@ -29,7 +29,9 @@ def convert(source: str, target: str) -> None:
       .gno      Gnonograms puzzle           black and white, solution grid
 
     The solution (goal picture) travels along when IN has one and OUT can
-    hold it; when IN has none, it is added if line logic finds it.  Title,
+    hold it; when IN has none, it is added if line logic finds it.  A
+    CRC-32 of the picture that IN stores (ROFL, a sheet) is checked against
+    the picture the clues define, and kept in a .rofl OUT.  Title,
     author and licence/copyright travel where both formats have room for
     them.  A colour puzzle cannot be written to a black-and-white format
     (.nin, .mk, .cwd, .sav, .gno, .notmine): that is an error and OUT is left
@@ -37,11 +39,13 @@ def convert(source: str, target: str) -> None:
     open the puzzle (Gnonograms opens 5 to 54 rows and columns).
     """
     from rofl.cli._files import write_puzzle_file
+    from rofl.decode import check_crc, check_stored_crc
     from rofl.errors import FormatError, RoflError
-    from rofl.formats import read_puzzle, writer_for
+    from rofl.formats import open_puzzle, writer_for
 
     fmt = writer_for(target)
-    puzzle, solution = read_puzzle(source)
+    opened = open_puzzle(source)
+    puzzle, solution = opened.puzzle, opened.solution
     keeps = fmt.keeps_solution(puzzle)
     derived = False
     if solution is None and keeps and fmt.picture:
@@ -51,19 +55,22 @@ def convert(source: str, target: str) -> None:
 
         result = solve(puzzle)
         if result.status == "solved":
+            check_crc(result.grid, opened.crc32, f"{opened.name}: ")
             solution, derived = result.grid, True
+    if not derived:
+        check_stored_crc(opened)
     try:
-        write_puzzle_file(target, puzzle, solution)
+        write_puzzle_file(target, puzzle, solution, crc32=opened.crc32)
     except RoflError as exc:  # the writers' messages do not name the file
         msg = f"cannot convert {source} to {target}: {exc}"
         raise FormatError(msg) from None
     if not keeps:
-        holds = "the solutions of black-and-white puzzles only" if fmt.solution else "clues only"
+        holds = "the solutions of black-and-white puzzles only" if fmt.keeps else "clues only"
         kept = f"solution not kept ({fmt.extension} holds {holds})"
-    elif solution is None:
+    elif solution is None and (opened.crc32 is None or not fmt.keeps_crc()):
         kept = "no solution in the input, and line logic does not find one"
     elif derived:
         kept = "solution added (line logic finds it)"
     else:
-        kept = fmt.solution
+        kept = fmt.keeps
     click.echo(f"{target}: {puzzle.width}x{puzzle.height}, {puzzle.n_colors} colours, {kept}")

@@ -25,12 +25,15 @@ def page(puzzle: str, output: str | None, title: str | None) -> None:
     is solved when every row and column has its clue.
     """
     from rofl._io import atomic_write
-    from rofl.formats import default_output, read_puzzle
+    from rofl.decode import check_stored_crc
+    from rofl.formats import default_output, open_puzzle
     from rofl.render.page import check_page_path, puzzle_page
 
     out = Path(output) if output else default_output(puzzle, ".html")
     check_page_path(out)
-    loaded, _ = read_puzzle(puzzle)
+    opened = open_puzzle(puzzle)
+    check_stored_crc(opened)
+    loaded = opened.puzzle
     text = puzzle_page(loaded, title=title)
     atomic_write(out, text.encode("utf-8"))
     click.echo(f"{out}: {loaded.width}x{loaded.height}, {loaded.n_colors} colours, {len(text.encode('utf-8'))} bytes")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 import sys
 from pathlib import Path
 
@@ -99,22 +98,27 @@ def hide(text: str | None, output: str | None, sheet: str | None, cipher: bool) 
 
 
 def _load(source: str | None):
-    """The puzzle of a file path, a cipher string, or standard input."""
-    from rofl.formats import _reader, notmine, read_puzzle
+    """The puzzle of a file path, a cipher string, or standard input (a stored CRC-32 checked)."""
+    from rofl.formats import find_format, notmine, open_puzzle
 
     if source is not None and source.lstrip().startswith(notmine.LEADER):
+        # a cipher given as the argument: text, not a file
         return notmine.read_bytes(source, where="the cipher")[0]  # type: ignore[arg-type]
     if source is not None and source != "-":
-        return read_puzzle(source)[0]
-    data = _stdin_bytes()
-    module = _reader(data, "")
-    if module is None:
-        msg = (
-            "standard input: not a puzzle (neither a NotMine cipher nor a ROFL, webpbn XML or JSON puzzle, "
-            "nor a sheet rofl drew)"
-        )
-        raise FormatError(msg)
-    return importlib.import_module(module).read_bytes(data, where="standard input")[0]
+        opened = open_puzzle(source)
+    else:
+        data = _stdin_bytes()
+        if find_format(data) is None:
+            msg = (
+                "standard input: not a puzzle (neither a NotMine cipher nor a ROFL, webpbn XML or JSON puzzle, "
+                "nor a sheet rofl drew)"
+            )
+            raise FormatError(msg)
+        opened = open_puzzle(data, name="standard input")
+    from rofl.decode import check_stored_crc
+
+    check_stored_crc(opened)
+    return opened.puzzle
 
 
 @main.command()

@@ -6,7 +6,7 @@ from __future__ import annotations
 import click
 
 from rofl.cli._app import main
-from rofl.cli._files import check_parent, load_puzzle
+from rofl.cli._files import check_parent
 
 
 @main.command()
@@ -68,7 +68,9 @@ def sheet(
     or none found in time is an error and nothing is written.
     """
     from rofl._io import atomic_write
+    from rofl.decode import check_stored_crc
     from rofl.errors import UsageError
+    from rofl.formats import open_puzzle
     from rofl.render.sheet import check_sheet_path, sheet_bytes
 
     suffix = check_sheet_path(output)
@@ -88,9 +90,13 @@ def sheet(
 
     puzzles, grids = [], []
     for file in puzzle_files:
-        loaded = load_puzzle(file)
-        puzzles.append(loaded.puzzle)
-        grids.append(_solution(file, loaded, budget) if solution or answers else None)
+        opened = open_puzzle(file)
+        puzzles.append(opened.puzzle)
+        if solution or answers:
+            grids.append(_solution(file, opened, budget))
+        else:
+            check_stored_crc(opened, budget=budget)
+            grids.append(None)
     _warn_unprintable(puzzles, title, suffix, chosen)
 
     if book:
@@ -134,13 +140,13 @@ def _font(path: str | None, suffix: str):
     return load_font(path)
 
 
-def _solution(file: str, loaded, budget: float):
+def _solution(file: str, opened, budget: float):
     """The picture the file stores, else the one the solver proves."""
-    if loaded.solution is not None:
-        return loaded.solution  # the readers check that a stored solution fits the clues
+    if opened.solution is not None:
+        return opened.solution  # the readers check that a stored solution fits the clues
     from rofl.decode import solve_picture
 
-    return solve_picture(loaded.puzzle, crc32=loaded.crc32, where=file, budget=budget)
+    return solve_picture(opened.puzzle, crc32=opened.crc32, where=file, budget=budget)
 
 
 def _warn_unprintable(puzzles: list, title: str | None, suffix: str, font) -> None:

@@ -75,19 +75,23 @@ def solve(
       4  the budget ran out before an answer
       1  error (unreadable file, bad option)
     """
-    from rofl.formats import read_puzzle
+    from rofl.decode import check_crc
+    from rofl.formats import open_puzzle
 
-    puzzle, _ = read_puzzle(file)
+    opened = open_puzzle(file)
+    puzzle = opened.puzzle
     if use_color is None:
         use_color = sys.stdout.isatty()
     if line_only:
-        _line_only(puzzle, use_color)
+        _line_only(opened, use_color)
         return
 
     from rofl.render.terminal import grid_text
     from rofl.solver.search import solve_complete
 
     result = solve_complete(puzzle, time_budget=budget)
+    if result.status == "unique":
+        check_crc(result.grid, opened.crc32, f"{opened.name}: ")
     size = f"{puzzle.width}x{puzzle.height}, {puzzle.n_colors} colours"
     how = (
         "line logic alone"
@@ -145,11 +149,15 @@ def _partial(masks):
     return grid
 
 
-def _line_only(puzzle, use_color: bool) -> None:
+def _line_only(opened, use_color: bool) -> None:
+    from rofl.decode import check_crc
     from rofl.render.terminal import grid_text
     from rofl.solver import solve as line_solve
 
+    puzzle = opened.puzzle
     result = line_solve(puzzle)
+    if result.status == "solved":
+        check_crc(result.grid, opened.crc32, f"{opened.name}: ")
     if result.status != "contradiction":
         # color= stops click from stripping the escapes when --color is asked
         # for and the output is not a terminal

@@ -1,140 +1,245 @@
-"""Readers and writers of puzzle files.
+"""Readers and writers of puzzle files, and :func:`open_puzzle`, the one way to open one.
 
-Each format lives in its own module.  :func:`read_puzzle` picks the reader
-by the file's first bytes, then by its extension.
+:func:`open_puzzle` reads a puzzle file of any format (a path, ``FILE#N``
+for puzzle ``N`` of a file that holds several, or bytes) into a
+:class:`PuzzleFile`: the puzzle, the solution the file stores, the CRC-32 a
+ROFL file keeps of its picture, the format and a description.  Every
+command, :func:`rofl.decode.decode_bytes` and the Pillow plugin open files
+through it.  :func:`write_puzzle` writes a puzzle in the format a file
+name's extension names.
+
+A file is recognised by its signature first (a ROFL or PNG magic, the
+start of a text format, or a format's own ``sniff``), then by its
+extension, then by a guess from its first character (JSON's ``{``).  The
+``.non``, ``.nin``, ``.g``, ``.mk`` and ``.cwd`` formats have no signature
+(pbnsolve cannot sniff them either): only their extension names them.
+
+How to add a format
+    Write one module here, ``rofl/formats/<name>.py``, with a reader
+    ``read_bytes(data, *, where) -> (puzzle, solution or None)`` that raises
+    one :class:`~rofl.errors.FormatError` naming ``where`` for any bad file,
+    a writer ``write_bytes(puzzle, solution=None) -> bytes`` if rofl writes
+    the format, and at its end the declaration ``FORMAT = Format(name=...,
+    read=read_bytes, write=write_bytes, extensions=(".ext",), ...)`` and
+    ``FORMATS = (FORMAT,)``: the signature (``magic``, ``starts`` or
+    ``sniff``), whether it holds colour and what its writer keeps of a
+    solution (see :class:`~rofl.formats._format.Format`).  Then add the
+    module's name to :data:`_MODULES`; the order there is the order of the
+    table.  Nothing else names a format: reading, writing, ``rofl convert``,
+    ``rofl info`` and the tests of the table take it from the declaration.
+    Add the format to the list in ``rofl convert --help`` and to the README,
+    which a test checks.
 """
 
 from __future__ import annotations
 
+import functools
 import importlib
 import re
 from dataclasses import dataclass
 from pathlib import Path
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from rofl.errors import FormatError
+from rofl.formats._format import BOM_AND_SPACE, Format
+
+if TYPE_CHECKING:  # pragma: no cover
+    from collections.abc import Mapping
+
+    import numpy as np
+
+    from rofl.formats.rofl import RoflFile
+    from rofl.puzzle import Puzzle
 
 #: Largest puzzle file any reader accepts.
 MAX_FILE_BYTES = 64 * 1024 * 1024
 
+#: The modules that declare formats (their ``FORMATS``), in table order;
+#: imported on first use of the table.
+_MODULES = (
+    "rofl.formats.rofl",
+    "rofl.formats.corpus",
+    "rofl.formats.notmine",
+    "rofl.formats.webpbn",
+    "rofl.formats.non",
+    "rofl.formats.nin",
+    "rofl.formats.olsak",
+    "rofl.formats.mk",
+    "rofl.formats.cwd",
+    "rofl.formats.tatham",
+    "rofl.formats.gnonograms",
+    "rofl.formats.sheets",
+    "rofl.formats.taai",
+)
 
-@dataclass(frozen=True)
-class Format:
-    """What rofl knows of one puzzle file format: its module has
-    ``read_bytes(data, where=...) -> (Puzzle, solution | None)`` and
-    ``write_bytes(puzzle, solution=None) -> bytes``.
+
+@functools.cache
+def _table() -> tuple[Format, ...]:
+    formats: list[Format] = []
+    for name in _MODULES:
+        formats.extend(importlib.import_module(name).FORMATS)
+    return tuple(formats)
+
+
+@functools.cache
+def _writers() -> dict[str, Format]:
+    """Extension -> the format written under it."""
+    return {f.extension: f for f in _table() if f.write is not None}
+
+
+def __getattr__(name: str) -> Any:
+    if name == "FORMATS":  # built on first use: it imports every format module
+        return _table()
+    msg = f"module {__name__!r} has no attribute {name!r}"
+    raise AttributeError(msg)
+
+
+def find_format(data: bytes, name: str | Path = "") -> Format | None:
+    """The format the file ``data`` (named ``name``) is read as, or None.
+
+    Signatures first (magic bytes, then the formats' own ``sniff``, then
+    the start of a text format), then the extension of ``name``, then a
+    guess from the first character.
+    """
+    formats = _table()
+    head = data.lstrip(BOM_AND_SPACE)[:16]
+    suffix = Path(name).suffix.lower()
+    found = (
+        [f for f in formats if f.magic and data.startswith(f.magic)]
+        or [f for f in formats if f.sniff is not None and f.sniff(data)]
+        or [f for f in formats if f.starts and head.startswith(f.starts)]
+        or [f for f in formats if suffix and suffix in f.extensions]
+        or [f for f in formats if f.guess and head.startswith(f.guess)]
+    )
+    return found[0] if found else None
+
+
+@dataclass(frozen=True, eq=False)
+class PuzzleFile:
+    """A puzzle file as :func:`open_puzzle` read it.
 
     Attributes
     ----------
+    puzzle : Puzzle
+        Clues, palette and metadata.
+    solution : (H, W) uint8 array or None
+        The picture the file stores (never for ROFL, which stores its CRC-32).
+    crc32 : int or None
+        The CRC-32 of the picture a ROFL file stores (also inside a sheet).
+        Whoever derives the picture checks it
+        (:func:`rofl.decode.check_crc`).
+    format : Format
+        The format the file was read as.
+    details : str
+        Its size and form, as ``rofl info`` says: ``"201 bytes, extended
+        form, version 1"``, ``"2331 bytes, PNG sheet carrying a ROFL puzzle:
+        64 bytes, plain form"``, ``"120 bytes, Wilk .nin, not ROFL"``.
     name : str
-        What the format is called in messages and reports.
-    module : str
-    extension : str
-        The extension that names it (lower case, with the dot).
-    colour : bool
-        Whether it holds colour puzzles, not only black-and-white ones.
-    solution : str
-        What its writer does with a solution it is given ("" when it writes
-        clues only), in the words ``rofl convert`` reports.
-    colour_solution : bool
-        Whether that also holds for colour puzzles (Nonny's colour ``.non``
-        files have no goal).
-    picture : bool
-        Whether the solution is stored as the picture itself (ROFL stores a
-        checksum of it).
+        The file as error messages name it (``book.pdf#3``).
+    rofl : RoflFile or None
+        The ROFL file read, for formats that are or carry one: its form,
+        version and the ancillary chunks skipped.
     """
 
+    puzzle: Puzzle
+    solution: np.ndarray | None
+    crc32: int | None
+    format: Format
+    details: str
     name: str
-    module: str
-    extension: str
-    colour: bool
-    solution: str
-    colour_solution: bool = True
-    picture: bool = True
+    rofl: RoflFile | None = None
 
-    def keeps_solution(self, puzzle) -> bool:
-        """Whether a solution of ``puzzle`` written in this format is kept."""
-        return bool(self.solution) and (self.colour_solution or puzzle.n_colors <= 2)
+    @property
+    def metadata(self) -> Mapping[str, str]:
+        """Title, author, licence... (the puzzle's ``meta``)."""
+        return self.puzzle.meta
 
 
-#: Every format rofl reads and writes, one per extension.
-FORMATS: tuple[Format, ...] = (
-    Format("ROFL", "rofl.formats.rofl", ".rofl", True, "solution kept as its CRC-32", picture=False),
-    Format("corpus JSON", "rofl.formats.corpus", ".json", True, "solution kept"),
-    Format("NotMine cipher", "rofl.formats.notmine", ".notmine", False, "solution kept"),
-    Format("webpbn XML", "rofl.formats.webpbn", ".xml", True, "solution kept (goal)"),
-    Format("Simpson .non", "rofl.formats.non", ".non", True, "solution kept (goal)", colour_solution=False),
-    Format("Wilk .nin", "rofl.formats.nin", ".nin", False, ""),
-    Format("Olsak .g", "rofl.formats.olsak", ".g", True, ""),
-    Format("Olsak .mk", "rofl.formats.mk", ".mk", False, ""),
-    Format("QNonograms .cwd", "rofl.formats.cwd", ".cwd", False, ""),
-    Format("Tatham's Pattern .sav", "rofl.formats.tatham", ".sav", False, ""),
-    Format("Gnonograms .gno", "rofl.formats.gnonograms", ".gno", False, "solution kept"),
-)
-_BY_EXTENSION: dict[str, Format] = {f.extension: f for f in FORMATS}
-_BY_MODULE: dict[str, Format] = {f.module: f for f in FORMATS}
+def open_puzzle(
+    source: str | Path | bytes,
+    *,
+    name: str | Path | None = None,
+    number: int | None = None,
+) -> PuzzleFile:
+    """Open a puzzle file of any format rofl reads.
 
-# A file is recognised by its first bytes (text formats after a byte-order
-# mark and white space), then by its extension.  The .non, .nin, .g, .mk and
-# .cwd formats have no signature (pbnsolve cannot sniff them either): only
-# their extension names them.
-_BY_MAGIC: list[tuple[bytes, str]] = [
-    (b"ROFL", "rofl.formats.rofl"),
-]
-_BY_TEXT_START: list[tuple[bytes, str]] = [
-    (b"NotMine{", "rofl.formats.notmine"),
-    (b"<?xml", "rofl.formats.webpbn"),
-    (b"<puzzleset", "rofl.formats.webpbn"),
-    (b"SAVEFILE:", "rofl.formats.tatham"),
-    (b"[Description]", "rofl.formats.gnonograms"),
-    (b"[Dimensions]", "rofl.formats.gnonograms"),
-]
-_BOM_AND_SPACE = b"\xef\xbb\xbf \t\r\n"
+    Parameters
+    ----------
+    source : str, path or bytes
+        A file name (``FILE#N`` names puzzle ``N`` of a file that holds
+        several, see :func:`split_number`) or the bytes of a file.
+    name : str or path, optional
+        For bytes: the file name whose extension picks a format the bytes do
+        not reveal, and that messages give (default ``"<bytes>"``).  For a
+        path: what messages call the file (default: the path).
+    number : int, optional
+        Puzzle ``number`` of a file that holds several (a TAAI tournament
+        file, a PDF puzzle book).
 
+    Returns
+    -------
+    PuzzleFile
 
-#: Formats rofl reads but does not write, found by their content only; each
-#: module's ``sniff(data)`` names the format ``data`` is in, or gives None.
-#: Sheets: a ``.png`` is the solution picture for ``solve --first``, and
-#: ``rofl sheet`` / ``--sheet`` write them.  Tournament files: ``.txt`` is
-#: no name to claim, and they hold 1000 puzzles each.
-_SNIFFED = ("rofl.formats.sheets", "rofl.formats.taai")
+    Raises
+    ------
+    FormatError
+        An unknown format or a malformed file (the message names the file).
+    OSError
+        The file cannot be read.
+    """
+    if isinstance(source, bytes | bytearray | memoryview):
+        data = bytes(source)
+        where = str(name) if name is not None else "<bytes>"
+        path = Path(where)
+    else:
+        from rofl._io import read_capped
 
-
-def _sniffed(data: bytes) -> tuple[str, str] | None:
-    """``(module, format name)`` of the read-only format ``data`` is in, or None."""
-    for module in _SNIFFED:
-        name = importlib.import_module(module).sniff(data)
+        path, split = split_number(source)
+        where = str(source) if split is None else str(source).rpartition("#")[0]
         if name is not None:
-            return module, name
-    return None
+            where = str(name)
+        number = split if split is not None else number
+        data = read_capped(path, MAX_FILE_BYTES)
+    fmt = find_format(data, path)
+    if fmt is None:
+        known = ", ".join(sorted(_writers()))
+        msg = f"{where}: unknown puzzle format (known extensions: {known}; and the PNG, SVG and PDF sheets rofl draws)"
+        raise FormatError(msg)
+    if number is not None:
+        if fmt.many:
+            where = f"{where}#{number}"
+        elif number != 1:
+            msg = f"{where}#{number}: a {fmt.name} file holds one puzzle, so there is no puzzle {number}"
+            raise FormatError(msg)
+    found = fmt.read(data, where=where, number=number) if fmt.many else fmt.read(data, where=where)
+    if fmt.carries_rofl:
+        form = f"{found.size} bytes, {found.form} form" + (
+            f", version {found.version}" if found.version is not None else ""
+        )
+        # a ROFL file is the whole file; a sheet carries one among its other bytes
+        details = form if found.size == len(data) else f"{len(data)} bytes, {fmt.name} carrying a ROFL puzzle: {form}"
+        return PuzzleFile(found.puzzle, None, found.crc32, fmt, details, where, found)
+    puzzle, solution = found
+    if solution is not None:
+        import numpy as np
+
+        solution = np.asarray(solution, dtype=np.uint8)
+    return PuzzleFile(puzzle, solution, None, fmt, f"{len(data)} bytes, {fmt.name}, not ROFL", where)
 
 
-def _reader(data: bytes, suffix: str) -> str | None:
-    """The module that reads ``data`` (a file with extension ``suffix``), or None."""
-    head = data.lstrip(_BOM_AND_SPACE)[:16]
-    for magic, name in _BY_MAGIC:
-        if data.startswith(magic):
-            return name
-    sniffed = _sniffed(data)
-    if sniffed is not None:
-        return sniffed[0]
-    for start, name in _BY_TEXT_START:
-        if head.startswith(start):
-            return name
-    if suffix in _BY_EXTENSION:
-        return _BY_EXTENSION[suffix].module
-    if head.startswith(b"{"):
-        return "rofl.formats.corpus"
-    return None
+def read_puzzle(path: str | Path):
+    """``(puzzle, solution or None)`` of a puzzle file: :func:`open_puzzle`, for
+    callers that need nothing else.
 
-
-def format_name(data: bytes, path: str | Path) -> str | None:
-    """The name of the format ``data`` (read from ``path``) would be read as, or None."""
-    module = _reader(data, Path(path).suffix.lower())
-    if module in _SNIFFED:
-        return importlib.import_module(module).sniff(data)
-    return None if module is None else _BY_MODULE[module].name
+    Raises
+    ------
+    FormatError
+        Unknown format or a malformed file (the message names the file).
+    OSError
+        The file cannot be read.
+    """
+    opened = open_puzzle(path)
+    return opened.puzzle, opened.solution
 
 
 def default_output(path: str | Path, suffix: str) -> Path:
@@ -155,68 +260,37 @@ def split_number(path: str | Path) -> tuple[Path, int | None]:
     return Path(found.group(1)), int(found.group(2))
 
 
-def read_puzzle(path: str | Path):
-    """Read a puzzle file of any supported format.
-
-    Returns
-    -------
-    puzzle : Puzzle
-    solution : (H, W) uint8 array or None
-        The picture stored with the puzzle, when the format carries one.
-
-    Raises
-    ------
-    FormatError
-        Unknown format or a malformed file (the message names the file).
-    OSError
-        The file cannot be read.
-    """
-    from rofl._io import read_capped
-
-    path, number = split_number(path)
-    return read_puzzle_data(read_capped(path, MAX_FILE_BYTES), path, number=number)
-
-
-def read_puzzle_data(data: bytes, path: str | Path, *, number: int | None = None):
-    """:func:`read_puzzle` of the bytes ``data`` already read from ``path``
-    (whose name picks the format when the bytes do not); ``number`` picks
-    puzzle ``number`` of a file that holds several (see :func:`split_number`)."""
-    path = Path(path)
-    module = _reader(data, path.suffix.lower())
-    if module is None:
-        known = ", ".join(sorted(_BY_EXTENSION))
-        msg = f"{path}: unknown puzzle format (known extensions: {known}; and the PNG, SVG and PDF sheets rofl draws)"
-        raise FormatError(msg)
-    reader = importlib.import_module(module)
-    if number is None:
-        puzzle, solution = reader.read_bytes(data, where=str(path))
-    elif getattr(reader, "MANY", False):
-        puzzle, solution = reader.read_bytes(data, where=f"{path}#{number}", number=number)
-    elif number == 1:
-        puzzle, solution = reader.read_bytes(data, where=str(path))
-    else:
-        msg = f"{path}#{number}: a {format_name(data, path)} file holds one puzzle, so there is no puzzle {number}"
-        raise FormatError(msg)
-    if solution is not None:
-        solution = np.asarray(solution, dtype=np.uint8)
-    return puzzle, solution
-
-
-def write_puzzle(path: str | Path, puzzle, solution=None, *, private: bool = False) -> None:
+def write_puzzle(path: str | Path, puzzle, solution=None, *, crc32: int | None = None, private: bool = False) -> None:
     """Write ``puzzle`` to ``path`` atomically, in the format its extension names.
 
     ``solution`` (an ``(H, W)`` grid) is stored when the format can hold it.
-    ``private=True`` makes the file readable by its owner only (secrets).
+    ``crc32``, the CRC-32 of a picture another file stored
+    (:attr:`PuzzleFile.crc32`), is kept when no solution is given and the
+    format stores one (ROFL).  ``private=True`` makes the file readable by
+    its owner only (secrets).
 
     Raises
     ------
     FormatError
-        An extension no writer handles.
+        An extension no writer handles, a colour puzzle for a
+        black-and-white format, or what the format cannot hold.
     """
     from rofl._io import atomic_write
 
     fmt = writer_for(path)
-    atomic_write(path, importlib.import_module(fmt.module).write_bytes(puzzle, solution), private=private)
+    if not fmt.colour and puzzle.n_colors > 2:
+        others = [f.extension for f in _writers().values() if f.colour]
+        msg = (
+            f"the {fmt.extension} format holds black-and-white puzzles only; this puzzle has "
+            f"{puzzle.n_colors} colours (background included) -- use {', '.join(others[:-1])} or {others[-1]}"
+        )
+        raise FormatError(msg)
+    assert fmt.write is not None
+    if crc32 is not None and solution is None and fmt.keeps_crc():
+        data = fmt.write(puzzle, crc32=crc32)
+    else:
+        data = fmt.write(puzzle, solution)
+    atomic_write(path, data, private=private)
 
 
 def caveat(path: str | Path, puzzle) -> str | None:
@@ -224,14 +298,14 @@ def caveat(path: str | Path, puzzle) -> str | None:
     ``puzzle`` although rofl reads it back (Gnonograms opens puzzles of 5 to
     54 rows and columns only): a sentence for a warning, or None.
 
-    A format module says so with an optional ``caveat(puzzle)`` function.
+    A format declares it with ``Format(caveat=...)``.
 
     Raises
     ------
     FormatError
         An extension no writer handles.
     """
-    check = getattr(importlib.import_module(writer_for(path).module), "caveat", None)
+    check = writer_for(path).caveat
     return None if check is None else check(puzzle)
 
 
@@ -244,16 +318,18 @@ def writer_for(path: str | Path) -> Format:
         An extension no writer handles (the message lists the known ones).
     """
     suffix = Path(path).suffix.lower()
-    fmt = _BY_EXTENSION.get(suffix)
+    writers = _writers()
+    fmt = writers.get(suffix)
     if fmt is None:
-        known = ", ".join(sorted(_BY_EXTENSION))
+        known = ", ".join(sorted(writers))
         msg = f"{path}: cannot write puzzles with extension {suffix or '(none)'!r} (known: {known})"
-        if suffix in (".png", ".svg", ".pdf"):
-            msg += "; a printable sheet, which carries its puzzle, is written by `rofl sheet` or --sheet"
+        read_only = next((f for f in _table() if suffix and suffix in f.extensions), None)
+        if read_only is not None and read_only.not_written:
+            msg += f"; {read_only.not_written}"
         raise FormatError(msg)
     return fmt
 
 
 def is_puzzle_path(path: str | Path) -> bool:
-    """Whether ``path``'s extension names a puzzle format (rather than a picture)."""
-    return Path(path).suffix.lower() in _BY_EXTENSION
+    """Whether ``path``'s extension names a puzzle format rofl writes (rather than a picture)."""
+    return Path(path).suffix.lower() in _writers()

@@ -184,15 +184,14 @@ def check_goal(puzzle: Puzzle, grid: np.ndarray, where: str, place: str | int | 
 def check_writable(puzzle: Puzzle, solution, fmt: str, *, colours: bool) -> np.ndarray | None:
     """Refuse what a writer's format cannot hold; return the solution as an array (or None).
 
-    ``colours=False``: the format holds black-and-white puzzles only.
+    ``colours=False``: the format holds black-and-white puzzles only
+    (:func:`rofl.formats.write_puzzle` refuses a colour puzzle first, naming
+    the formats that hold colour).
     """
     if not colours and puzzle.n_colors > 2:
-        from rofl.formats import FORMATS
-
-        others = [f.extension for f in FORMATS if f.colour]
         msg = (
             f"the {fmt} format holds black-and-white puzzles only; this puzzle has "
-            f"{puzzle.n_colors} colours (background included) -- use {', '.join(others[:-1])} or {others[-1]}"
+            f"{puzzle.n_colors} colours (background included)"
         )
         raise FormatError(msg)
     if solution is None:

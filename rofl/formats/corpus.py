@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from rofl.errors import FormatError, PuzzleError
+from rofl.formats._format import Format
 from rofl.puzzle import Palette, Puzzle
 
 _DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
@@ -109,7 +110,7 @@ def load(path: str | Path) -> tuple[Puzzle, np.ndarray | None]:
 
 
 def read_bytes(data: bytes, *, where: str = "<json>") -> tuple[Puzzle, np.ndarray | None]:
-    """The :func:`rofl.formats.read_puzzle` entry point."""
+    """The reader :func:`rofl.formats.open_puzzle` calls."""
     return loads(data, where=where)
 
 
@@ -151,3 +152,16 @@ def dumps(puzzle: Puzzle, solution: np.ndarray | None = None) -> str:
 def write_bytes(puzzle: Puzzle, solution: np.ndarray | None = None) -> bytes:
     """The :func:`rofl.formats.write_puzzle` entry point."""
     return dumps(puzzle, solution).encode()
+
+
+#: How :mod:`rofl.formats` knows the format.
+FORMAT = Format(
+    name="corpus JSON",
+    read=read_bytes,
+    write=write_bytes,
+    extensions=(".json",),
+    guess=b"{",
+    colour=True,
+    keeps="solution kept",
+)
+FORMATS = (FORMAT,)

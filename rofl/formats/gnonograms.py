@@ -60,9 +60,9 @@ import numpy as np
 
 from rofl._io import stamp_time
 from rofl.formats import _text
+from rofl.formats._format import Format
 from rofl.puzzle import Palette, Puzzle
 
-EXTENSION = ".gno"
 UNTITLED = "Untitled"
 #: The sizes Gnonograms opens (``MINSIZE`` and ``MAXSIZE`` in its ``Constants.vala``).
 SMALLEST, LARGEST = 5, 54
@@ -210,7 +210,7 @@ def dumps(puzzle: Puzzle, solution: np.ndarray | None = None) -> str:
         A puzzle with more than two colours, or a solution that does not
         satisfy the clues.
     """
-    grid = _text.check_writable(puzzle, solution, EXTENSION, colours=False)
+    grid = _text.check_writable(puzzle, solution, FORMAT.extension, colours=False)
     meta = puzzle.meta
     out = [
         "[Description]",
@@ -242,10 +242,23 @@ def caveat(puzzle: Puzzle) -> str | None:
 
 
 def read_bytes(data: bytes, *, where: str = "<gno>") -> tuple[Puzzle, np.ndarray | None]:
-    """The :func:`rofl.formats.read_puzzle` entry point."""
+    """The reader :func:`rofl.formats.open_puzzle` calls."""
     return loads(data, where=where)
 
 
 def write_bytes(puzzle: Puzzle, solution: np.ndarray | None = None) -> bytes:
     """The :func:`rofl.formats.write_puzzle` entry point."""
     return dumps(puzzle, solution).encode("utf-8")
+
+
+#: How :mod:`rofl.formats` knows the format.
+FORMAT = Format(
+    name="Gnonograms .gno",
+    read=read_bytes,
+    write=write_bytes,
+    extensions=(".gno",),
+    starts=(b"[Description]", b"[Dimensions]"),
+    keeps="solution kept",
+    caveat=caveat,
+)
+FORMATS = (FORMAT,)

@@ -103,9 +103,8 @@ import string
 import numpy as np
 
 from rofl.formats import _text
+from rofl.formats._format import Format
 from rofl.puzzle import MAX_COLORS, RGB, Palette, Puzzle
-
-EXTENSION = ".non"
 
 # property keyword -> puzzle.meta key
 _META_IN = {
@@ -565,10 +564,23 @@ def dumps(puzzle: Puzzle, solution: np.ndarray | None = None) -> str:
 
 
 def read_bytes(data: bytes, *, where: str = "<non>") -> tuple[Puzzle, np.ndarray | None]:
-    """The :func:`rofl.formats.read_puzzle` entry point."""
+    """The reader :func:`rofl.formats.open_puzzle` calls."""
     return loads(data, where=where)
 
 
 def write_bytes(puzzle: Puzzle, solution: np.ndarray | None = None) -> bytes:
     """The :func:`rofl.formats.write_puzzle` entry point."""
     return dumps(puzzle, solution).encode("ascii")
+
+
+#: How :mod:`rofl.formats` knows the format.
+FORMAT = Format(
+    name="Simpson .non",
+    read=read_bytes,
+    write=write_bytes,
+    extensions=(".non",),
+    colour=True,
+    keeps="solution kept (goal)",
+    colour_keeps=False,
+)
+FORMATS = (FORMAT,)

@@ -24,7 +24,7 @@ From Project NotMine (October 2017), sections 8 and 9 of
 
 :class:`Field` holds the picture and the player's state; :func:`loads` and
 :func:`dumps` convert, :func:`read_bytes` / :func:`write_bytes` plug the
-cipher into :func:`rofl.formats.read_puzzle` / ``write_puzzle`` (extension
+cipher into :func:`rofl.formats.open_puzzle` / ``write_puzzle`` (extension
 ``.notmine``, or any file starting with ``NotMine{``).
 """
 
@@ -36,6 +36,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from rofl.errors import FormatError
+from rofl.formats._format import Format
 
 LEADER = "NotMine{"
 TRAILER = "}"
@@ -193,7 +194,7 @@ def dumps(field: Field, *, escape: bool = True) -> str:
 
 
 def read_bytes(data: bytes, *, where: str = "NotMine cipher"):
-    """Read a cipher as a puzzle (for :func:`rofl.formats.read_puzzle`).
+    """Read a cipher as a puzzle (the reader :func:`rofl.formats.open_puzzle` calls).
 
     Returns
     -------
@@ -233,3 +234,15 @@ def write_bytes(puzzle, solution=None) -> bytes:
             raise FormatError(msg)
         solution = result.grid
     return (dumps(Field.from_picture(solution)) + "\n").encode("ascii")
+
+
+#: How :mod:`rofl.formats` knows the format.
+FORMAT = Format(
+    name="NotMine cipher",
+    read=read_bytes,
+    write=write_bytes,
+    extensions=(".notmine",),
+    starts=(b"NotMine{",),
+    keeps="solution kept",
+)
+FORMATS = (FORMAT,)

@@ -41,9 +41,8 @@ import re
 import numpy as np
 
 from rofl.formats import _text
+from rofl.formats._format import Format
 from rofl.puzzle import MAX_COLORS, Palette, Puzzle
-
-EXTENSION = ".g"
 
 _BLOCK = re.compile(r"([0-9]+)(\S?)")
 # <inchar>s the writer uses, colour 1 first
@@ -196,7 +195,7 @@ def dumps(puzzle: Puzzle) -> str:
 
 
 def read_bytes(data: bytes, *, where: str = "<g>") -> tuple[Puzzle, None]:
-    """The :func:`rofl.formats.read_puzzle` entry point (the format holds no solution)."""
+    """The reader :func:`rofl.formats.open_puzzle` calls (the format holds no solution)."""
     return loads(data, where=where), None
 
 
@@ -204,3 +203,14 @@ def write_bytes(puzzle: Puzzle, solution: np.ndarray | None = None) -> bytes:
     """The :func:`rofl.formats.write_puzzle` entry point; ``solution`` is checked, then dropped."""
     _text.check_writable(puzzle, solution, "Olšák .g", colours=True)
     return dumps(puzzle).encode("ascii")
+
+
+#: How :mod:`rofl.formats` knows the format.
+FORMAT = Format(
+    name="Olsak .g",
+    read=read_bytes,
+    write=write_bytes,
+    extensions=(".g",),
+    colour=True,
+)
+FORMATS = (FORMAT,)

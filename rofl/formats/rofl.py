@@ -64,6 +64,7 @@ from construct import (
 )
 
 from rofl.errors import FormatError, LimitError, PuzzleError
+from rofl.formats._format import Format
 from rofl.puzzle import MAX_COLORS, Palette, Puzzle, cells_needed
 
 MAGIC = b"ROFL"
@@ -80,7 +81,6 @@ MAX_SIDE_EXTENDED = 65535
 #: Metadata keys: short lowercase ASCII names.
 META_KEY = re.compile(r"[a-z][a-z0-9_.-]{0,63}")
 MIME = "image/x-rofl"
-EXTENSION = ".rofl"
 
 # ---------------------------------------------------------------- construct
 
@@ -491,6 +491,7 @@ def dumps(
     *,
     meta: Mapping[str, str] | None = None,
     extended: bool | None = None,
+    crc32: int | None = None,
 ) -> bytes:
     """Encode a puzzle as a ROFL file.
 
@@ -507,6 +508,9 @@ def dumps(
         Force (True) or forbid (False) the extended form.  By default the
         plain form -- the smallest file -- is written whenever nothing needs
         the extended one (a side above 255, metadata, a CRC).
+    crc32 : int, optional
+        The CRC-32 to store when no ``solution`` is given: the one another
+        file stored (``rofl convert`` keeps it).
 
     Raises
     ------
@@ -539,7 +543,9 @@ def dumps(
         if not puzzle.is_solution(solution):
             msg = "the solution does not satisfy the clues"
             raise FormatError(msg)
-        chunks.append(_chunk(CRC_CHUNK, CRC_PAYLOAD.build({"crc": picture_crc(solution)})))
+        crc32 = picture_crc(solution)
+    if crc32 is not None:
+        chunks.append(_chunk(CRC_CHUNK, CRC_PAYLOAD.build({"crc": crc32})))
     needs = max(w, h) > MAX_SIDE_PLAIN or bool(chunks)
     if extended is False and needs:
         msg = "this puzzle needs the extended form (a side above 255, metadata or a CRC)"
@@ -630,20 +636,16 @@ def dump(
     atomic_write(Path(target), data)  # type: ignore[arg-type]
 
 
-def read_bytes(data: bytes, *, where: str = "<rofl>") -> tuple[Puzzle, None]:
-    """The :func:`rofl.formats.read_puzzle` entry point (a ROFL file stores no separate solution)."""
-    return parse(data, where=where).puzzle, None
-
-
-def write_bytes(puzzle: Puzzle, solution: np.ndarray | None = None) -> bytes:
-    """The :func:`rofl.formats.write_puzzle` entry point: metadata and, given a solution, its CRC.
+def write_bytes(puzzle: Puzzle, solution: np.ndarray | None = None, *, crc32: int | None = None) -> bytes:
+    """The :func:`rofl.formats.write_puzzle` entry point: metadata and, given a
+    solution (or the ``crc32`` another file stored), its CRC.
 
     Metadata from other formats is made storable instead of refused: keys
     are lower-cased with other characters turned into ``_``, NUL characters
     in values become spaces and lone surrogates (from a JSON ``\\ud800``
     escape, say) U+FFFD.
     """
-    return dumps(puzzle, solution, meta=storable_meta(puzzle.meta))
+    return dumps(puzzle, solution, meta=storable_meta(puzzle.meta), crc32=crc32)
 
 
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
@@ -661,7 +663,23 @@ def storable_meta(meta: Mapping[str, str]) -> dict[str, str]:
     return out
 
 
+#: How :mod:`rofl.formats` knows the format.
+FORMAT = Format(
+    name="ROFL",
+    read=parse,
+    write=write_bytes,
+    extensions=(".rofl",),
+    magic=MAGIC,
+    colour=True,
+    keeps="solution kept as its CRC-32",
+    picture=False,
+    carries_rofl=True,
+)
+FORMATS = (FORMAT,)
+
+
 __all__ = [
+    "FORMAT",
     "MAGIC",
     "MAX_CELLS",
     "MAX_FILE_BYTES",
@@ -677,6 +695,5 @@ __all__ = [
     "parse_header",
     "picture_crc",
     "read",
-    "read_bytes",
     "write_bytes",
 ]

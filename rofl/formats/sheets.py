@@ -44,11 +44,13 @@ import warnings
 from typing import TYPE_CHECKING
 
 from rofl.errors import FormatError
+from rofl.formats._format import Format
 from rofl.formats._text import parse_xml, pick_numbered
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
 
+    from rofl.formats.rofl import RoflFile
     from rofl.puzzle import Puzzle
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -57,8 +59,6 @@ PDF_SIGNATURE = b"%PDF-"
 PNG_CHUNK = b"roFl"
 SVG_NAMESPACE = "urn:x-rofl:puzzle"
 MIME_TYPE = "application/x-rofl"
-#: Reads files of several puzzles (``number=``: a PDF book).
-MANY = True
 #: What each kind of sheet is called in reports (``rofl info``).
 NAMES = {"png": "PNG sheet", "svg": "SVG sheet", "pdf": "PDF sheet"}
 
@@ -73,16 +73,14 @@ def kind(data: bytes) -> str | None:
         return "png"
     if data.startswith(PDF_SIGNATURE):
         return "pdf"
-    if _SVG_ROOT.match(data.removeprefix(b"\xef\xbb\xbf")[:4096]):
+    if is_svg(data):
         return "svg"
     return None
 
 
-def sniff(data: bytes) -> str | None:
-    """The format name (:data:`NAMES`) of a PNG, SVG or PDF file, else None
-    (the :mod:`rofl.formats` hook for formats found by content)."""
-    found = kind(data)
-    return None if found is None else NAMES[found]
+def is_svg(data: bytes) -> bool:
+    """Whether ``data`` is an SVG file (its root element, after an XML declaration, comments and a DOCTYPE)."""
+    return _SVG_ROOT.match(data.removeprefix(b"\xef\xbb\xbf")[:4096]) is not None
 
 
 # ------------------------------------------------------------------ writing
@@ -160,12 +158,12 @@ def extract(data: bytes, *, where: str = "<sheet>", number: int | None = None) -
     return pick_numbered(puzzles, number, where, what=what)
 
 
-def read_bytes(data: bytes, *, where: str = "<sheet>", number: int | None = None) -> tuple[Puzzle, None]:
-    """The :func:`rofl.formats.read_puzzle` entry point: the puzzle the sheet
-    carries (puzzle ``number`` of a PDF book)."""
+def read_file(data: bytes, *, where: str = "<sheet>", number: int | None = None) -> RoflFile:
+    """The :mod:`rofl.formats` reader: the ROFL file the sheet carries
+    (puzzle ``number`` of a PDF book), parsed."""
     from rofl.formats import rofl
 
-    return rofl.parse(extract(data, where=where, number=number), where=f"{where}: its ROFL puzzle").puzzle, None
+    return rofl.parse(extract(data, where=where, number=number), where=f"{where}: its ROFL puzzle")
 
 
 def _png_puzzles(data: bytes, where: str) -> list[bytes]:
@@ -244,3 +242,21 @@ def _quiet_pypdf():
             yield
     finally:
         logger.setLevel(level)
+
+
+# ------------------------------------------------------------------ declaration
+
+_SHEET = {
+    "read": read_file,
+    "many": True,
+    "colour": True,
+    "carries_rofl": True,
+    "not_written": "a printable sheet, which carries its puzzle, is written by `rofl sheet` or --sheet",
+}
+#: How :mod:`rofl.formats` knows the three kinds of sheet (read only: the
+#: renderer draws them).
+FORMATS = (
+    Format(name=NAMES["png"], extensions=(".png",), magic=PNG_SIGNATURE, **_SHEET),
+    Format(name=NAMES["svg"], extensions=(".svg",), sniff=is_svg, **_SHEET),
+    Format(name=NAMES["pdf"], extensions=(".pdf",), magic=PDF_SIGNATURE, **_SHEET),
+)

@@ -34,12 +34,8 @@ import re
 import numpy as np
 
 from rofl.formats import _text
+from rofl.formats._format import Format
 from rofl.puzzle import Palette, Puzzle
-
-#: The name ``rofl info`` reports.
-NAME = "TAAI tournament file"
-#: This module reads files of several puzzles (``number=``).
-MANY = True
 
 _LABEL = re.compile(r"\$(\S*)")
 
@@ -48,11 +44,6 @@ def looks_like(data: bytes) -> bool:
     """Whether ``data`` starts (after a byte-order mark and white space) with a ``$1``-style label line."""
     head = data.lstrip(b"\xef\xbb\xbf \t\r\n")[:24]
     return re.match(rb"\$[0-9]+[ \t]*(\r?\n|$)", head) is not None
-
-
-def sniff(data: bytes) -> str | None:
-    """:data:`NAME` when :func:`looks_like`, else None (the :mod:`rofl.formats` hook for formats found by content)."""
-    return NAME if looks_like(data) else None
 
 
 def _blocks(text: str, where: str) -> dict[int, tuple[int, list[tuple[int, str]]]]:
@@ -119,7 +110,7 @@ def _puzzle(label: int, at: int, lines: list[tuple[int, str]], where: str) -> tu
 
 
 def read_bytes(data: bytes, *, where: str = "<taai>", number: int | None = None) -> tuple[Puzzle, np.ndarray | None]:
-    """The :func:`rofl.formats.read_puzzle` entry point: the puzzle labelled
+    """The :mod:`rofl.formats` reader: the puzzle labelled
     ``$number``, or the only one when ``number`` is None.
 
     Raises
@@ -133,3 +124,9 @@ def read_bytes(data: bytes, *, where: str = "<taai>", number: int | None = None)
         raise _text.fail(where, None, "no puzzle (a TAAI file is '$1' and its clue lines, then '$2'...)")
     label, at, lines = _text.pick_numbered({k: (k, *v) for k, v in blocks.items()}, number, where, "$")
     return _puzzle(label, at, lines, where)
+
+
+#: How :mod:`rofl.formats` knows the format (read only; a ``.txt`` is no
+#: name to claim, so it is found by its content).
+FORMAT = Format(name="TAAI tournament file", read=read_bytes, sniff=looks_like, many=True)
+FORMATS = (FORMAT,)

@@ -39,9 +39,9 @@ import re
 import numpy as np
 
 from rofl.formats import _text
+from rofl.formats._format import Format
 from rofl.puzzle import Palette, Puzzle
 
-EXTENSION = ".sav"
 MAGIC = "Simon Tatham's Portable Puzzle Collection"
 GAME = "Pattern"
 #: The version of the saved-game format (``SERIALISE_VERSION``).
@@ -182,7 +182,7 @@ def game_id(puzzle: Puzzle) -> str:
     FormatError
         A puzzle with more than two colours.
     """
-    _text.check_writable(puzzle, None, EXTENSION, colours=False)
+    _text.check_writable(puzzle, None, FORMAT.extension, colours=False)
     clues = (".".join(str(n) for n, _ in clue) for clue in (*puzzle.cols, *puzzle.rows))
     return f"{puzzle.width}x{puzzle.height}:" + "/".join(clues)
 
@@ -204,11 +204,22 @@ def dumps(puzzle: Puzzle) -> str:
 
 
 def read_bytes(data: bytes, *, where: str = "<sav>") -> tuple[Puzzle, None]:
-    """The :func:`rofl.formats.read_puzzle` entry point (the format holds no solution)."""
+    """The reader :func:`rofl.formats.open_puzzle` calls (the format holds no solution)."""
     return loads(data, where=where), None
 
 
 def write_bytes(puzzle: Puzzle, solution: np.ndarray | None = None) -> bytes:
     """The :func:`rofl.formats.write_puzzle` entry point; ``solution`` is checked, then dropped."""
-    _text.check_writable(puzzle, solution, EXTENSION, colours=False)
+    _text.check_writable(puzzle, solution, FORMAT.extension, colours=False)
     return dumps(puzzle).encode("ascii")
+
+
+#: How :mod:`rofl.formats` knows the format.
+FORMAT = Format(
+    name="Tatham's Pattern .sav",
+    read=read_bytes,
+    write=write_bytes,
+    extensions=(".sav",),
+    starts=(b"SAVEFILE:",),
+)
+FORMATS = (FORMAT,)

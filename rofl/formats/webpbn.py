@@ -58,9 +58,8 @@ from xml.sax.saxutils import quoteattr
 import numpy as np
 
 from rofl.formats import _text
+from rofl.formats._format import Format
 from rofl.puzzle import MAX_COLORS, Palette, Puzzle
-
-EXTENSION = ".xml"
 
 _META = (("title", "title"), ("author", "author"), ("copyright", "licence"), ("source", "source"), ("id", "id"))
 _DESCRIPTION = ("description", "notes")
@@ -342,10 +341,23 @@ def dumps(puzzle: Puzzle, solution: np.ndarray | None = None) -> str:
 
 
 def read_bytes(data: bytes, *, where: str = "<xml>") -> tuple[Puzzle, np.ndarray | None]:
-    """The :func:`rofl.formats.read_puzzle` entry point."""
+    """The reader :func:`rofl.formats.open_puzzle` calls."""
     return loads(data, where=where)
 
 
 def write_bytes(puzzle: Puzzle, solution: np.ndarray | None = None) -> bytes:
     """The :func:`rofl.formats.write_puzzle` entry point."""
     return dumps(puzzle, solution).encode("utf-8")
+
+
+#: How :mod:`rofl.formats` knows the format.
+FORMAT = Format(
+    name="webpbn XML",
+    read=read_bytes,
+    write=write_bytes,
+    extensions=(".xml",),
+    starts=(b"<?xml", b"<puzzleset"),
+    colour=True,
+    keeps="solution kept (goal)",
+)
+FORMATS = (FORMAT,)

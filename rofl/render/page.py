@@ -157,7 +157,7 @@ def puzzle_page(puzzle: Puzzle, *, title: str | None = None) -> str:
     str
         The page, UTF-8 text.
     """
-    from rofl import __version__
+    from rofl._version import __version__
 
     if not title:
         title = puzzle.meta.get("title") or f"Nonogram {puzzle.width}\u00d7{puzzle.height}"

@@ -1,6 +1,6 @@
 """Puzzle sheets and puzzle books as vector PDF, drawn with fpdf2.
 
-:func:`puzzle_pdf` draws the layout of :func:`rofl.render.sheet.sheet_layout`
+:func:`puzzle_pdf` draws the layout of :func:`rofl.render.layout.sheet_layout`
 (the one the PNG and SVG sheets use) on one A4 page: lines, bands and filled
 cells as paths, clue numbers as text in Helvetica, one of the fonts every PDF
 reader has, so no font is embedded and the sheet prints sharp at any size.
@@ -13,8 +13,8 @@ part of it the pages use, and prints the numbers and titles in it.
 
 A sheet's page is portrait A4, landscape when the sheet is wider than tall.
 The sheet is centred in the area that A4 and US Letter paper share less
-margins (:data:`rofl.render.sheet.PAGE_INCHES`, turned with the page), at
-the scale the PNG and SVG sheets print at (:data:`rofl.render.sheet.BASE_DPI`,
+margins (:data:`rofl.render.layout.PAGE_INCHES`, turned with the page), at
+the scale the PNG and SVG sheets print at (:data:`rofl.render.layout.BASE_DPI`,
 a 26-pixel cell is 6.9 mm) or smaller when it would not fit: a small puzzle
 keeps pencil-sized cells instead of being blown up to fill the paper.
 """
@@ -31,6 +31,18 @@ from typing import TYPE_CHECKING
 from rofl._io import stamp_time
 from rofl.formats.sheets import attach
 from rofl.render.fonts import CORE_ENCODING, FontFile, quiet_fonttools, reason, sheet_covers, shown
+from rofl.render.layout import (
+    BAND,
+    BASE_DPI,
+    DIGIT_DROP,
+    PAGE_INCHES,
+    THIN,
+    TITLE_EM,
+    check_solution,
+    fill_runs,
+    sheet_inputs,
+    sheet_layout,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
@@ -83,7 +95,7 @@ def puzzle_pdf(
         the clues.
     cell : int, optional
         Cell size in layout pixels (at 96 dpi; the page may scale it
-        down); default :func:`rofl.render.sheet.default_cell`.
+        down); default :func:`rofl.render.layout.default_cell`.
     title : str, optional
         Defaults to ``puzzle.meta["title"]``; an empty string prints none.
         Characters the font lacks print as a stand-in (see
@@ -104,12 +116,10 @@ def puzzle_pdf(
     Raises
     ------
     rofl.OptionError
-        A cell smaller than :data:`rofl.render.sheet.MIN_CELL`, a sheet
-        larger than :data:`rofl.render.sheet.MAX_SIDE` a side, a solution
+        A cell smaller than :data:`rofl.render.layout.MIN_CELL`, a sheet
+        larger than :data:`rofl.render.layout.MAX_SIDE` a side, a solution
         that does not fit the puzzle, or a font fpdf2 cannot embed.
     """
-    from rofl.render.sheet import sheet_inputs
-
     grid, title = sheet_inputs(puzzle, solution, title)
     with _Document(font) as doc:
         if title:
@@ -165,8 +175,6 @@ def puzzle_book(
         No puzzle, lists of the wrong length, or as :func:`puzzle_pdf`.
     """
     from rofl.errors import OptionError
-    from rofl.render.sheet import check_solution, sheet_inputs
-
     n = len(puzzles)
     if n == 0:
         msg = "a puzzle book needs at least one puzzle"
@@ -281,17 +289,6 @@ class _Document:
 
     def sheet_page(self, puzzle: Puzzle, grid: np.ndarray | None, title: str | None, cell: int | None) -> None:
         """Add a page with ``puzzle``'s sheet (filled with ``grid`` if given)."""
-        from rofl.render.sheet import (
-            BAND,
-            BASE_DPI,
-            DIGIT_DROP,
-            PAGE_INCHES,
-            THIN,
-            TITLE_EM,
-            fill_runs,
-            sheet_layout,
-        )
-
         pdf = self.pdf
         shown_title = shown(title, self.covers) if title else None
         layout = sheet_layout(
@@ -358,8 +355,6 @@ class _Document:
         ``items`` (puzzle, solution, label), :data:`ANSWER_GRID` to a page,
         each as large as its place allows up to :data:`ANSWER_CELL` points a
         cell, under its label, framed by a thin line."""
-        from rofl.render.sheet import PAGE_INCHES, THIN, TITLE_EM, fill_runs
-
         pdf = self.pdf
         page_w, page_h = A4_POINTS
         area_w, area_h = (72 * side for side in PAGE_INCHES)

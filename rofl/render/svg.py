@@ -1,6 +1,6 @@
 """Puzzle sheets as SVG: vector drawings that notebooks show and printers scale.
 
-:func:`puzzle_svg` draws the layout of :func:`rofl.render.sheet.sheet_layout`
+:func:`puzzle_svg` draws the layout of :func:`rofl.render.layout.sheet_layout`
 (the one the PNG and PDF sheets use) as plain SVG 1.1 text, with no
 dependency beyond the standard library.  It returns an :class:`SvgString`,
 which Jupyter displays as a picture; ``Puzzle._repr_svg_`` calls it, so a
@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 from rofl.formats._text import xml_text
 from rofl.formats.sheets import svg_metadata
-from rofl.render.sheet import (
+from rofl.render.layout import (
     BAND,
     DIGIT_DROP,
     THIN,
@@ -82,7 +82,7 @@ def puzzle_svg(puzzle: Puzzle, *, solution=None, cell: int | None = None, title:
     the rows and above the columns (each number in its group's colour in
     colour puzzles, darkened when too light to read), thin lines between
     cells, thick lines every fifth, an optional title.  Sized in millimetres
-    to print at :func:`rofl.render.sheet.print_dpi`.
+    to print at :func:`rofl.render.layout.print_dpi`.
 
     Parameters
     ----------
@@ -92,7 +92,7 @@ def puzzle_svg(puzzle: Puzzle, *, solution=None, cell: int | None = None, title:
         the clues.
     cell : int, optional
         Cell size in SVG user units (pixels at 96 dpi); default
-        :func:`rofl.render.sheet.default_cell`.
+        :func:`rofl.render.layout.default_cell`.
     title : str, optional
         Defaults to ``puzzle.meta["title"]``; an empty string prints none.
 
@@ -104,8 +104,8 @@ def puzzle_svg(puzzle: Puzzle, *, solution=None, cell: int | None = None, title:
     Raises
     ------
     rofl.OptionError
-        A cell smaller than :data:`rofl.render.sheet.MIN_CELL`, a sheet
-        larger than :data:`rofl.render.sheet.MAX_SIDE` a side, or a
+        A cell smaller than :data:`rofl.render.layout.MIN_CELL`, a sheet
+        larger than :data:`rofl.render.layout.MAX_SIDE` a side, or a
         solution that does not fit the puzzle.
     """
     grid, title = sheet_inputs(puzzle, solution, title)

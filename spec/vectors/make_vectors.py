@@ -412,7 +412,7 @@ def main() -> None:
                 "file": f"{name}.rofl",
                 "picture": f"{name}.png",
                 "bytes": len(data),
-                "form": info.form,
+                "form": info.rofl.form,
                 "size": f"{grid.shape[1]}x{grid.shape[0]}",
                 "colours": len(palette),
                 "line_logic": "stalls" if name in NEEDS_SEARCH else "solves",

@@ -1,0 +1,171 @@
+"""The package's layers only point down, and no modules import each other in a circle.
+
+Every module under ``rofl/`` is parsed with :mod:`ast`: its imports at
+module level, inside functions and under ``TYPE_CHECKING`` all count, and
+so do the modules a module names in a string when it calls
+``importlib.import_module`` (the lazy tables of ``rofl/__init__.py``,
+``rofl/cli/__init__.py`` and ``rofl/formats/__init__.py``).  The one
+exception is the IPython display hook ``Puzzle._repr_svg_``, which imports
+the SVG renderer when a notebook shows a puzzle (``shared/DESIGN.md``).
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import rofl
+
+PACKAGE = Path(rofl.__file__).parent
+REPO = PACKAGE.parent
+
+#: Lowest first: a module may import its own layer and the layers above it
+#: in this list, never one below.  Both the present and the planned names
+#: of the picture and refinement packages are listed.
+LAYERS: list[tuple[str, tuple[str, ...]]] = [
+    ("errors", ("rofl.errors", "rofl._io", "rofl._version")),
+    ("puzzle", ("rofl.puzzle",)),
+    ("solver", ("rofl.solver",)),
+    ("picture, refine", ("rofl.picture", "rofl.imaging", "rofl.pixelart", "rofl.refine")),
+    ("formats", ("rofl.formats",)),
+    # what turns files into pictures and pictures into puzzles, on top of the formats
+    ("codec", ("rofl.decode", "rofl.encode", "rofl.maker", "rofl.secret", "rofl.RoflImagePlugin")),
+    ("render", ("rofl.render",)),
+    ("batch", ("rofl.batch",)),
+    # the package's face (``import rofl``: lazy names, the Pillow plugin) and the command line
+    ("cli", ("rofl", "rofl.cli", "rofl.__main__")),
+]
+
+#: (importer, imported, function): the imports allowed to point up.
+EXCEPTIONS = {("rofl.puzzle", "rofl.render.svg", "_repr_svg_")}
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(REPO).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+MODULES = {module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
+
+
+def layer_of(module: str) -> int:
+    best, index = "", -1
+    for i, (_, prefixes) in enumerate(LAYERS):
+        for prefix in prefixes:
+            if (module == prefix or module.startswith(prefix + ".")) and len(prefix) > len(best):
+                best, index = prefix, i
+    assert index >= 0, f"{module} belongs to no layer: add it to LAYERS"
+    return index
+
+
+def _target(name: str) -> str | None:
+    """The rofl module ``name`` is, or is in (``rofl.formats.rofl.parse`` -> ``rofl.formats.rofl``)."""
+    while name:
+        if name in MODULES:
+            return name
+        name = name.rpartition(".")[0]
+    return None
+
+
+def imports(module: str) -> list[tuple[str, str, int]]:
+    """``(imported module, enclosing function or "", line)`` of every rofl import in ``module``."""
+    tree = ast.parse(MODULES[module].read_text(encoding="utf-8"))
+    found: list[tuple[str, str, int]] = []
+    dynamic = "import_module" in ast.unparse(tree)
+
+    def visit(node: ast.AST, function: str) -> None:
+        names: list[str] = []
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            assert node.level == 0, f"{module}: relative import"
+            base = node.module or ""
+            names = [f"{base}.{alias.name}" if f"{base}.{alias.name}" in MODULES else base for alias in node.names]
+        elif dynamic and isinstance(node, ast.Constant) and isinstance(node.value, str):
+            names = [node.value] if node.value in MODULES else []
+        for name in names:
+            target = _target(name)
+            if target is not None and target != module:
+                found.append((target, function, node.lineno))  # type: ignore[attr-defined]
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            function = node.name
+        for child in ast.iter_child_nodes(node):
+            visit(child, function)
+
+    visit(tree, "")
+    return found
+
+
+GRAPH = {module: imports(module) for module in MODULES}
+
+
+def test_every_module_has_a_layer():
+    assert len(MODULES) > 40
+    for module in MODULES:
+        layer_of(module)
+
+
+def test_imports_only_point_down():
+    upward = []
+    for module, targets in GRAPH.items():
+        for target, function, line in targets:
+            if layer_of(target) > layer_of(module) and (module, target, function) not in EXCEPTIONS:
+                here, there = LAYERS[layer_of(module)][0], LAYERS[layer_of(target)][0]
+                place = f"{MODULES[module].relative_to(REPO)}:{line}"
+                upward.append(f"{place}: {module} ({here}) imports {target} ({there})")
+    assert not upward, "\n".join(upward)
+
+
+def test_the_display_hook_is_the_only_exception_and_stays_lazy():
+    for module, target, function in EXCEPTIONS:
+        assert any(t == target and f == function for t, f, _ in GRAPH[module])
+        assert all(f for t, f, _ in GRAPH[module] if t == target)  # never at module level
+
+
+def test_no_circle_of_imports():
+    edges = {
+        module: {t for t, f, _ in targets if (module, t, f) not in EXCEPTIONS} for module, targets in GRAPH.items()
+    }
+    circles = [sorted(c) for c in _strongly_connected(edges) if len(c) > 1]
+    assert not circles, circles
+
+
+def _strongly_connected(edges: dict[str, set[str]]) -> list[list[str]]:
+    """Tarjan's algorithm, iteratively (the graph is small, but recursion limits are not)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    components: list[list[str]] = []
+    for root in edges:
+        if root in index:
+            continue
+        work = [(root, iter(sorted(edges[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = len(index)
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(edges[child]))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                components.append(component)
+    return components
