@@ -108,11 +108,11 @@ def test_a_valid_vector_decodes_or_is_beyond_a_stated_limit(name):
     entry = VALID[name]
     if "reader_limit" in entry:
         with pytest.raises(LimitError) as info:
-            decode_bytes(data, where=name)
+            decode_bytes(data, where=f"{name}.rofl")
         assert isinstance(info.value, NotDecodedError)
-        assert str(info.value) == f"{name}: {entry['beyond_limit']['message']}"
+        assert str(info.value) == f"{name}.rofl: {entry['beyond_limit']['message']}"
         return
-    grid, _ = decode_bytes(data, where=name)
+    grid, _ = decode_bytes(data, where=f"{name}.rofl")
     with Image.open(VECTORS / entry["picture"]) as image:
         assert np.array_equal(grid, np.asarray(image))
 
@@ -121,9 +121,9 @@ def test_a_valid_vector_decodes_or_is_beyond_a_stated_limit(name):
 def test_an_invalid_vector_is_invalid_at_its_offset(name):
     entry = INVALID[name]
     with pytest.raises(RoflError) as info:
-        decode_bytes((VECTORS / f"{name}.rofl").read_bytes(), where=name)
+        decode_bytes((VECTORS / f"{name}.rofl").read_bytes(), where=f"{name}.rofl")
     assert not isinstance(info.value, NotDecodedError)
-    message = str(info.value).removeprefix(f"{name}: ")
+    message = str(info.value).removeprefix(f"{name}.rofl: ")
     named = re.match(r"byte (\d+): ", message)
     assert (int(named[1]) if named else None) == entry["offset"]
 

@@ -80,7 +80,7 @@ def check_solution(puzzle: Puzzle, solution) -> np.ndarray:
     """
     import numpy as np
 
-    from rofl.errors import PuzzleError, OptionError
+    from rofl.errors import OptionError, PuzzleError
 
     grid = np.asarray(solution)
     if grid.shape != (puzzle.height, puzzle.width):
