@@ -21,9 +21,10 @@ What is run
     (ambiguous, unsolvable, a tournament file, garbage); error cases check
     that messages stay the same.  For each corpus puzzle (``--corpus``, in
     sorted order): ``info --budget 1``, ``solve --budget 1``, ``convert`` to
-    ``.rofl``, and ``convert`` to one text format, chosen in turn so that all
+    ``.rofl``, ``convert`` to one text format, chosen in turn so that all
     writers see the corpus (the black-and-white-only ones only get
-    black-and-white puzzles).
+    black-and-white puzzles), and ``info --no-solve`` of the ROFL file
+    written.
 
 How it is run
     ``record`` starts one worker process (this script, ``_worker``) per batch
@@ -34,7 +35,7 @@ How it is run
     step through click's ``CliRunner`` with ``prog_name="rofl"``: the same
     parsing, output and exit status as the installed command with its output
     piped, without paying rofl's start-up (about 1.5 s with numba) per step.
-    Warnings are reset around each case, as a fresh process would have them.
+    Warnings are reset around each step, as a fresh process would have them.
 
 What is recorded, and what is masked
     For each step: the command line, standard input, exit status, standard
@@ -45,23 +46,37 @@ What is recorded, and what is masked
     of small text files, the size and mode of pictures and the page count
     and text of PDFs, for a readable diff.  Masked, because they vary from
     run to run and say nothing of behaviour: timings (``0.49 s``, ``12 ms``),
-    tqdm progress bars (shown only on runs longer than a second), the
-    temporary directory and the checkout's path, and memory addresses.  PDFs
-    need no masking: with ``SOURCE_DATE_EPOCH`` set rofl dates them with it,
-    and fpdf2 derives the ``/ID`` from the content, so the bytes are stable.
+    tqdm progress bars, the temporary directory and the checkout's path, and
+    memory addresses.  Progress bars are removed whole: whether one shows
+    depends on time (``delay=1.0``), and a bar that ``rofl make`` restarts
+    with ``tqdm.reset()`` is drawn at once and never wiped (``reset`` ignores
+    the delay and restarts the clock ``close`` checks), so the next message
+    follows it on the same line.  PDFs need no masking: with
+    ``SOURCE_DATE_EPOCH`` set rofl dates them with it, and fpdf2 derives the
+    ``/ID`` from the content, so the bytes are stable (without it both the
+    ``/CreationDate`` and the ``/ID`` change every second).
 
 Time-dependent results
-    A search that runs out of its time budget gives an answer that depends on
-    the machine's speed.  A case in which a step reports an exhausted budget
-    (``solve`` exit status 4, or the budget messages of ``info``, ``decode``,
-    ``encode --search`` and ``sheet --solution``) is marked ``volatile``;
-    ``compare`` skips a case that is volatile in either record and says how
-    many it skipped.
+    A search that runs out of its time budget (wall-clock seconds) gives an
+    answer that depends on the machine's speed and load.  A step that reports
+    an exhausted budget (``solve`` exit status 4, or the budget messages of
+    ``info``, ``decode``, ``encode --search`` and ``sheet --solution``) is
+    marked ``volatile``; ``compare`` skips a step that is volatile in either
+    record and says how many it skipped.  On the corpus these were 30 to 51
+    puzzles (3 webpbn survey puzzles, the rest TAAI tournament puzzles that
+    line logic leaves mostly undetermined), in ``info`` and ``solve``: the
+    more load, the more of them.  Nothing else varied:
+    records made twice, in a shuffled case order (``--shuffle``) and with
+    another ``PYTHONHASHSEED`` (``--env``) were the same.
 
 Run time
-    About 4-5 minutes on one core of the development machine for the samples
-    and the whole corpus, most of it in ``make`` (the samples) and in the
-    searches of the few corpus puzzles that line logic does not solve.
+    About 3.5 minutes on the shared two-core development machine for the
+    samples and the whole corpus (about 70 s of CPU; the rest is waiting for
+    the CPU, and the 1 s search budgets of the 30-50 corpus puzzles that line
+    logic leaves open, which count wall-clock time).  The first record of a
+    checkout compiles its numba kernels, 1-3 minutes more; the compiled code
+    is kept under ``$TMPDIR/rofl-behaviour-numba``, not in the checkout.  All
+    five corpus commands are cheap, so none had to be left out.
 """
 
 from __future__ import annotations
@@ -81,8 +96,7 @@ import time
 from pathlib import Path
 
 FORMAT_VERSION = 1
-HERE = Path(__file__).resolve().parent
-REPO = HERE.parent
+REPO = Path(__file__).resolve().parent.parent
 SAMPLES = REPO / "samples"
 CORPUS = Path("/work/shared/corpus")
 
@@ -183,10 +197,6 @@ SYNTHETIC = {
     "notes.txt": "hello, I am not a puzzle\n",
     "empty.rofl": "",
 }
-
-
-def _rofl(*args: str) -> list[str]:
-    return list(args)
 
 
 def _case(name: str, inputs: dict, *steps) -> dict:
@@ -605,8 +615,8 @@ def corpus_cases(corpus: Path, limit: int | None) -> list[dict]:
 
 # A tqdm bar: "{desc}: {percent}%|{bar}| {n}/{total} [{elapsed}<{remaining}, {rate}]",
 # written after a carriage return; a bar that closes with leave=False is wiped
-# by "\r<spaces>\r".  (A bar that reset() redrew after the delay stays, with
-# no line end: the next message follows it on the same line.)
+# by "\r<spaces>\r".  (A bar drawn by reset() is never wiped: the next message
+# follows it on the same line.)
 _TQDM_BAR = re.compile(r"\r?[^\r\n|]*: *\d+%\|[^|\r\n]*\|[^\r\n\[]*\[[^\]\r\n]*\]")
 _TQDM_WIPE = re.compile(r"\r *(?=\r)|\r")
 _MASKS = (
@@ -614,7 +624,7 @@ _MASKS = (
     (re.compile(r"\b\d+\.\d{2} s\b"), "<time> s"),
     (re.compile(r"\b0x[0-9a-fA-F]{6,}\b"), "0x<address>"),
 )
-#: Messages of a search that ran out of time: the case depends on the machine.
+#: Messages of a search that ran out of time: the step depends on the machine.
 _BUDGET = re.compile(
     r"^budget: no answer within|search budget|could not prove the picture unique within|not decoded within",
     re.MULTILINE,
@@ -638,7 +648,7 @@ TEXT_SUFFIXES = {".json", ".xml", ".non", ".nin", ".g", ".mk", ".cwd", ".sav", "
 MAX_TEXT = 64 * 1024
 
 
-def describe_file(path: Path, paths: dict[str, str]) -> dict:
+def describe_file(path: Path) -> dict:
     """What a case wrote to ``path``: sha256, size, and something readable."""
     data = path.read_bytes()
     out: dict = {"sha256": hashlib.sha256(data).hexdigest(), "size": len(data)}
@@ -706,8 +716,10 @@ def run_case(case: dict, runner, main, checkout: str) -> dict:
                 stdin = step.get("stdin")
                 if "stdin_file" in step:
                     stdin = Path(step["stdin_file"]).read_bytes() if Path(step["stdin_file"]).exists() else b""
-                with warnings.catch_warnings():  # warnings "once" per case, as in a fresh process
-                    warnings.simplefilter("default")
+                # catch_warnings() restores the filters afterwards and makes
+                # Python forget which warnings it showed: each step starts
+                # with the warnings of a fresh process
+                with warnings.catch_warnings():
                     # CliRunner forces help to 80 columns; a terminal of COLUMNS=80
                     # gives click 78, as the installed command would have
                     result = runner.invoke(
@@ -736,7 +748,7 @@ def run_case(case: dict, runner, main, checkout: str) -> dict:
         for path in sorted(Path(tmp).rglob("*")):
             if path.is_file():
                 rel = path.relative_to(tmp).as_posix()
-                entry = describe_file(path, paths)
+                entry = describe_file(path)
                 if before.get(rel) != entry["sha256"]:
                     files[rel] = entry
     for s in steps:
