@@ -88,6 +88,7 @@ import hashlib
 import json
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -121,6 +122,8 @@ FIXED_ENV = {
 #   steps   [{"argv": [...], "stdin": text (optional)}]; "{out}" in an argument
 #           is replaced by the previous step's standard output, stripped, and
 #           "stdin_file" names a file of the directory to feed as input.
+#           :func:`_case` also takes a step as a command line without the
+#           "rofl", split as the shell would, or as an argv list.
 
 PICTURES = ("astronaut.jpg", "camera.jpg", "chelsea.jpg", "coffee.jpg", "horse.png", "rocket.jpg")
 PUZZLES = (
@@ -199,8 +202,15 @@ SYNTHETIC = {
 }
 
 
-def _case(name: str, inputs: dict, *steps) -> dict:
-    return {"name": name, "inputs": inputs, "steps": [s if isinstance(s, dict) else {"argv": s} for s in steps]}
+def _case(name: str, inputs: dict, *steps: str | list | dict) -> dict:
+    """A case; a step is a command line as the shell would split it, an argv list, or a step dict."""
+
+    def step(s):
+        if isinstance(s, str):
+            return {"argv": shlex.split(s)}
+        return s if isinstance(s, dict) else {"argv": s}
+
+    return {"name": name, "inputs": inputs, "steps": [step(s) for s in steps]}
 
 
 def _sample(*names: str) -> dict:
@@ -220,363 +230,230 @@ def _inputs(*names: str) -> dict:
 
 def sample_cases() -> list[dict]:
     """The cases on ``samples/`` and the synthetic puzzles, every command."""
-    cases = [
-        _case("help", {}, ["--help"], ["-h"], ["--version"], ["frobnicate"], []),
-        *(_case(f"help/{c}", {}, [c, "--help"]) for c in COMMANDS),
-    ]
-    puzzles_and_more = (*PUZZLES, "ambiguous.json", "none.json", "colour.json")
+    cases = [_case("help", {}, "--help", "-h", "--version", "frobnicate", "")]
+    cases += [_case(f"help/{c}", {}, f"{c} --help") for c in COMMANDS]
+    with_synthetic = (*PUZZLES, "ambiguous.json", "none.json", "colour.json")
+    with_colour = (*PUZZLES, "colour.json")
 
-    # info
-    for p in puzzles_and_more:
-        cases.append(_case(f"info/{p}", _inputs(p), ["info", p], ["info", "--no-solve", p]))
-    cases.append(
-        _case(
-            "info/tournament",
-            _inputs("tournament.txt"),
-            ["info", "tournament.txt#1"],
-            ["info", "tournament.txt#2"],
-            ["info", "tournament.txt#3"],
-            ["info", "tournament.txt"],
-        )
-    )
-
-    # solve
-    for p in puzzles_and_more:
-        cases.append(_case(f"solve/{p}", _inputs(p), ["solve", p], ["solve", "--line-only", p]))
+    # info and solve
+    cases += [_case(f"info/{p}", _inputs(p), f"info {p}", f"info --no-solve {p}") for p in with_synthetic]
+    tournament = ("info tournament.txt#1", "info tournament.txt#2", "info tournament.txt#3", "info tournament.txt")
+    cases.append(_case("info/tournament", _inputs("tournament.txt"), *tournament))
+    cases += [_case(f"solve/{p}", _inputs(p), f"solve {p}", f"solve --line-only {p}") for p in with_synthetic]
     for p in ("horse.rofl", "coffee.rofl", "hands-up.json", "ambiguous.json"):
-        cases.append(
-            _case(
-                f"solve-out/{p}",
-                _inputs(p),
-                ["solve", p, "--first", "x.png"],
-                ["solve", p, "--first", "x.json"],
-                ["solve", p, "--first", "x.rofl"],
-                ["solve", p, "--first", "x.gif"],
-                ["solve", p, "--solutions", "sols"],
-                ["solve", "--color", p],
-                ["solve", "--line-only", "--color", p],
-                ["solve", "--no-color", p],
-            )
-        )
-    cases.append(
-        _case(
-            "solve-errors",
-            _inputs("horse.rofl"),
-            ["solve", "horse.rofl", "--first", "x.unknown"],
-            ["solve", "horse.rofl", "--budget", "0"],
-            ["solve", "horse.rofl", "--budget", "x"],
-            ["solve", "."],
-        )
-    )
+        firsts = [f"solve {p} --first x{ext}" for ext in (".png", ".json", ".rofl", ".gif")]
+        colours = (f"solve --color {p}", f"solve --line-only --color {p}", f"solve --no-color {p}")
+        cases.append(_case(f"solve-out/{p}", _inputs(p), *firsts, f"solve {p} --solutions sols", *colours))
+    bad_solve = ("--first x.unknown", "--budget 0", "--budget x")
+    cases.append(_case("solve-errors", _inputs("horse.rofl"), *(f"solve horse.rofl {o}" for o in bad_solve), "solve ."))
 
-    # decode / encode
-    for p in (*PUZZLES, "colour.json"):
-        cases.append(
-            _case(
-                f"decode/{p}",
-                _inputs(p),
-                ["decode", p],
-                ["decode", p, "-o", "big.gif", "--scale", "3"],
-                ["decode", p, "-o", "out.jpg"],
-                ["decode", p, "-o", "out.bmp", "--budget", "5"],
-            )
-        )
-    cases.append(
-        _case(
-            "decode/ambiguous",
-            _inputs("ambiguous.json", "none.json"),
-            ["decode", "ambiguous.json"],
-            ["decode", "ambiguous.json", "--first", "-o", "a.png"],
-            ["decode", "none.json"],
-            ["decode", "none.json", "--first"],
-        )
-    )
-    cases.append(
-        _case(
-            "decode-errors",
-            _inputs("horse.rofl"),
-            ["decode", "horse.rofl", "-o", "x.unknown"],
-            ["decode", "horse.rofl", "--scale", "0"],
-            ["decode", "horse.rofl", "--scale", "65"],
-            ["decode", "missing.rofl"],
-        )
-    )
+    # decode and encode
+    decodes = ("", "-o big.gif --scale 3", "-o out.jpg", "-o out.bmp --budget 5")
+    cases += [_case(f"decode/{p}", _inputs(p), *(f"decode {p} {o}" for o in decodes)) for p in with_colour]
+    ambiguous = ("ambiguous.json", "ambiguous.json --first -o a.png", "none.json", "none.json --first")
+    cases.append(_case("decode/ambiguous", _inputs("ambiguous.json", "none.json"), *(f"decode {o}" for o in ambiguous)))
+    bad_decode = ("horse.rofl -o x.unknown", "horse.rofl --scale 0", "horse.rofl --scale 65", "missing.rofl")
+    cases.append(_case("decode-errors", _inputs("horse.rofl"), *(f"decode {o}" for o in bad_decode)))
     for p in ("horse.rofl", "camera.rofl", "coffee.rofl", "astronaut.rofl", "colour.json"):
-        stem = Path(p).stem
-        cases.append(
-            _case(
-                f"encode/{p}",
-                _inputs(p),
-                ["decode", p, "-o", "cells.png"],
-                ["encode", "cells.png"],
-                ["encode", "cells.png", "-o", "crc.rofl", "--crc", "--title", "T", "--author", "A", "--licence", "L"],
-                ["encode", "cells.png", "-o", "nocrc.rofl", "--no-crc"],
-                ["encode", "cells.png", "-o", "search.rofl", "--search", "--budget", "5"],
-                ["info", "crc.rofl"],
-                ["decode", "crc.rofl", "-o", f"{stem}-back.png"],
-            )
+        encodes = (
+            "",
+            "-o crc.rofl --crc --title T --author A --licence L",
+            "-o nocrc.rofl --no-crc",
+            "-o search.rofl --search --budget 5",
         )
-    cases.append(
-        _case(
-            "encode/horse.png",
-            _inputs("horse.png"),
-            ["encode", "horse.png"],
-            ["encode", "horse.png", "--search", "--budget", "5", "-o", "s.rofl"],
-            ["encode", "horse.png", "--background", "#000000", "-o", "b.rofl"],
-            ["encode", "horse.png", "--background", "nonsense", "-o", "c.rofl"],
-        )
-    )
-    cases.append(
-        _case(
-            "encode/ambiguous",
-            _inputs("ambiguous.json"),
-            ["decode", "ambiguous.json", "--first", "-o", "amb.png"],
-            ["encode", "amb.png"],
-            ["encode", "amb.png", "--search", "--budget", "5", "-o", "s.rofl"],
-        )
-    )
-    cases.append(
-        _case(
-            "encode-errors",
-            _inputs("garbage.png", "coffee.jpg"),
-            ["encode", "garbage.png"],
-            ["encode", "missing.png"],
-            ["encode", "coffee.jpg"],
-        )
-    )
+        steps = (f"decode {p} -o cells.png", *(f"encode cells.png {o}" for o in encodes))
+        back = ("info crc.rofl", f"decode crc.rofl -o {Path(p).stem}-back.png")
+        cases.append(_case(f"encode/{p}", _inputs(p), *steps, *back))
+    horse = ("", "--search --budget 5 -o s.rofl", "--background '#000000' -o b.rofl", "--background nonsense -o c.rofl")
+    cases.append(_case("encode/horse.png", _inputs("horse.png"), *(f"encode horse.png {o}" for o in horse)))
+    amb = ("decode ambiguous.json --first -o amb.png", "encode amb.png", "encode amb.png --search --budget 5 -o s.rofl")
+    cases.append(_case("encode/ambiguous", _inputs("ambiguous.json"), *amb))
+    bad_encode = ("encode garbage.png", "encode missing.png", "encode coffee.jpg")
+    cases.append(_case("encode-errors", _inputs("garbage.png", "coffee.jpg"), *bad_encode))
 
     # convert: every sample puzzle into every writable format, and back
-    for p in (*PUZZLES, "colour.json"):
-        for ext in WRITABLE:
-            out = "out" + ext
-            cases.append(
-                _case(
-                    f"convert/{p}/{ext}",
-                    _inputs(p),
-                    ["convert", p, out],
-                    ["convert", out, "back.json"],
-                    ["convert", out, "back.rofl"],
-                    ["info", "--no-solve", out],
-                )
-            )
-    cases.append(
-        _case(
-            "convert/tournament",
-            _inputs("tournament.txt"),
-            ["convert", "tournament.txt#1", "one.json"],
-            ["convert", "tournament.txt#2", "two.xml"],
-            ["convert", "tournament.txt", "all.json"],
-        )
+    for p, ext in ((p, ext) for p in with_colour for ext in WRITABLE):
+        back = (f"convert out{ext} back.json", f"convert out{ext} back.rofl", f"info --no-solve out{ext}")
+        cases.append(_case(f"convert/{p}/{ext}", _inputs(p), f"convert {p} out{ext}", *back))
+    tournament = ("tournament.txt#1 one.json", "tournament.txt#2 two.xml", "tournament.txt all.json")
+    cases.append(_case("convert/tournament", _inputs("tournament.txt"), *(f"convert {o}" for o in tournament)))
+    bad_convert = (
+        "horse.rofl x.foo",
+        "missing.rofl x.json",
+        "garbage.rofl x.json",
+        "garbage.json x.rofl",
+        "garbage.xml x.rofl",
+        "garbage.non x.rofl",
+        "notes.txt x.rofl",
+        "empty.rofl x.json",
+        "horse.rofl nodir/x.json",
+        "horse.rofl",
     )
-    cases.append(
-        _case(
-            "convert-errors",
-            _inputs(
-                "horse.rofl", "garbage.rofl", "garbage.json", "garbage.xml", "garbage.non", "notes.txt", "empty.rofl"
-            ),
-            ["convert", "horse.rofl", "x.foo"],
-            ["convert", "missing.rofl", "x.json"],
-            ["convert", "garbage.rofl", "x.json"],
-            ["convert", "garbage.json", "x.rofl"],
-            ["convert", "garbage.xml", "x.rofl"],
-            ["convert", "garbage.non", "x.rofl"],
-            ["convert", "notes.txt", "x.rofl"],
-            ["convert", "empty.rofl", "x.json"],
-            ["convert", "horse.rofl", "nodir/x.json"],
-            ["convert", "horse.rofl"],
-        )
-    )
+    garbage = ("horse.rofl", "garbage.rofl", "garbage.json", "garbage.xml", "garbage.non", "notes.txt", "empty.rofl")
+    cases.append(_case("convert-errors", _inputs(*garbage), *(f"convert {o}" for o in bad_convert)))
 
     # sheet, and reading sheets back
-    for p in (*PUZZLES, "colour.json"):
-        steps = []
-        for ext in (".png", ".svg", ".pdf"):
-            steps += [["sheet", p, "-o", "sheet" + ext], ["sheet", p, "--solution", "-o", "solved" + ext]]
-        steps += [
-            ["info", "sheet.png"],
-            ["solve", "sheet.svg"],
-            ["convert", "sheet.pdf", "from-sheet.json"],
-            ["decode", "solved.png"],
-            ["decode", "solved.png", "-o", "decoded.png"],
+    for p in with_colour:
+        sheets = [
+            (f"sheet {p} -o sheet{ext}", f"sheet {p} --solution -o solved{ext}") for ext in (".png", ".svg", ".pdf")
         ]
-        cases.append(_case(f"sheet/{p}", _inputs(p), *steps))
+        back = (
+            "info sheet.png",
+            "solve sheet.svg",
+            "convert sheet.pdf from-sheet.json",
+            "decode solved.png",
+            "decode solved.png -o decoded.png",
+        )
+        cases.append(_case(f"sheet/{p}", _inputs(p), *(s for pair in sheets for s in pair), *back))
+    title = "--title 'A horse, ¿qué? 馬'"
+    sheet_options = (
+        "coffee.rofl --cell 10 -o small.png",
+        "coffee.rofl --cell 40 --title '' -o untitled.svg",
+        f"horse.rofl {title} -o t.png",
+        f"horse.rofl {title} -o t.pdf",
+        f"horse.rofl {title} -o t.svg",
+        "coffee.rofl horse.rofl hands-up.json -o book.pdf",
+        "coffee.rofl horse.rofl hands-up.json --answers -o answers.pdf",
+    )
+    bad_sheet = (
+        "coffee.rofl horse.rofl -o book.png",
+        "coffee.rofl --answers --solution -o x.pdf",
+        "coffee.rofl horse.rofl --title X -o x.pdf",
+        "coffee.rofl --font nofont.ttf -o x.svg",
+        "coffee.rofl --font nofont.ttf -o x.png",
+        "coffee.rofl -o x.gif",
+        "ambiguous.json --solution -o amb.png",
+        "coffee.rofl -o nodir/x.png",
+    )
+    books = ("info book.pdf#2", "decode answers.pdf#3 -o third.png", "info book.pdf#9")
     cases.append(
         _case(
             "sheet-options",
             _inputs("coffee.rofl", "horse.rofl", "hands-up.json", "ambiguous.json"),
-            ["sheet", "coffee.rofl", "--cell", "10", "-o", "small.png"],
-            ["sheet", "coffee.rofl", "--cell", "40", "--title", "", "-o", "untitled.svg"],
-            ["sheet", "horse.rofl", "--title", "A horse, ¿qué? 馬", "-o", "t.png"],
-            ["sheet", "horse.rofl", "--title", "A horse, ¿qué? 馬", "-o", "t.pdf"],
-            ["sheet", "horse.rofl", "--title", "A horse, ¿qué? 馬", "-o", "t.svg"],
-            ["sheet", "coffee.rofl", "horse.rofl", "hands-up.json", "-o", "book.pdf"],
-            ["sheet", "coffee.rofl", "horse.rofl", "hands-up.json", "--answers", "-o", "answers.pdf"],
-            ["info", "book.pdf#2"],
-            ["decode", "answers.pdf#3", "-o", "third.png"],
-            ["info", "book.pdf#9"],
-            ["sheet", "coffee.rofl", "horse.rofl", "-o", "book.png"],
-            ["sheet", "coffee.rofl", "--answers", "--solution", "-o", "x.pdf"],
-            ["sheet", "coffee.rofl", "horse.rofl", "--title", "X", "-o", "x.pdf"],
-            ["sheet", "coffee.rofl", "--font", "nofont.ttf", "-o", "x.svg"],
-            ["sheet", "coffee.rofl", "--font", "nofont.ttf", "-o", "x.png"],
-            ["sheet", "coffee.rofl", "-o", "x.gif"],
-            ["sheet", "ambiguous.json", "--solution", "-o", "amb.png"],
-            ["sheet", "coffee.rofl", "-o", "nodir/x.png"],
+            *(f"sheet {o}" for o in sheet_options),
+            *books,
+            *(f"sheet {o}" for o in bad_sheet),
         )
     )
 
     # page
-    for p in (*PUZZLES, "colour.json"):
-        cases.append(_case(f"page/{p}", _inputs(p), ["page", p], ["page", p, "-o", "x.htm", "--title", "Solve me"]))
-    cases.append(
-        _case("page-errors", _inputs("horse.rofl"), ["page", "horse.rofl", "-o", "x.txt"], ["page", "missing.rofl"])
-    )
+    cases += [_case(f"page/{p}", _inputs(p), f"page {p}", f"page {p} -o x.htm --title 'Solve me'") for p in with_colour]
+    cases.append(_case("page-errors", _inputs("horse.rofl"), "page horse.rofl -o x.txt", "page missing.rofl"))
 
-    # hide / reveal
+    # hide and reveal
     for i, text in enumerate(TEXTS):
+        said = shlex.quote(text)
         steps = [
-            ["hide", text, "-o", "s.rofl", "--sheet", "s.png"],
-            ["reveal", "s.rofl"],
-            ["reveal", "s.png"],
-            ["hide", text, "--cipher"],
+            f"hide {said} -o s.rofl --sheet s.png",
+            "reveal s.rofl",
+            "reveal s.png",
+            f"hide {said} --cipher",
             ["reveal", "{out}"],
             {"argv": ["reveal"], "stdin_file": "s.rofl"},
             {"argv": ["reveal", "-"], "stdin_file": "s.png"},
         ]
         for ext in (".json", ".notmine", ".xml", ".non", ".nin", ".g"):
-            steps += [["hide", text, "-o", "s" + ext], ["reveal", "s" + ext]]
-        steps += [
-            ["hide", text, "--sheet", "s.svg"],
-            ["reveal", "s.svg"],
-            ["hide", text, "--sheet", "s.pdf"],
-            ["reveal", "s.pdf"],
-        ]
+            steps += [f"hide {said} -o s{ext}", f"reveal s{ext}"]
+        for ext in (".svg", ".pdf"):
+            steps += [f"hide {said} --sheet s{ext}", f"reveal s{ext}"]
         cases.append(_case(f"hide/{i}", {}, *steps))
-    cases.append(
-        _case(
-            "hide-stdin",
-            {},
-            {"argv": ["hide", "-o", "a.rofl"], "stdin": "from stdin\n"},
-            ["reveal", "a.rofl"],
-            {"argv": ["hide", "-o", "b.rofl"], "stdin": "crlf\r\n"},
-            ["reveal", "b.rofl"],
-            {"argv": ["reveal"], "stdin": "NotMine{not a real cipher}"},
-            {"argv": ["reveal"], "stdin": "hello"},
-        )
+    stdin = (
+        {"argv": ["hide", "-o", "a.rofl"], "stdin": "from stdin\n"},
+        "reveal a.rofl",
+        {"argv": ["hide", "-o", "b.rofl"], "stdin": "crlf\r\n"},
+        "reveal b.rofl",
+        {"argv": ["reveal"], "stdin": "NotMine{not a real cipher}"},
+        {"argv": ["reveal"], "stdin": "hello"},
     )
-    cases.append(
-        _case(
-            "hide-errors",
-            _inputs("horse.rofl"),
-            ["hide", "HELLO"],
-            ["hide", "héllo", "-o", "x.rofl"],
-            ["hide", "", "-o", "x.rofl"],
-            ["hide", "x" * 300, "-o", "x.rofl"],
-            ["hide", "tab\there", "-o", "x.rofl"],
-            ["hide", "HELLO", "-o", "x.mk"],
-            ["hide", "HELLO", "-o", "x.foo"],
-            ["hide", "HELLO", "--sheet", "x.gif"],
-            ["reveal", "horse.rofl"],
-            ["reveal", "missing.rofl"],
-        )
+    cases.append(_case("hide-stdin", {}, *stdin))
+    bad_hide = (
+        "HELLO",
+        "héllo -o x.rofl",
+        "'' -o x.rofl",
+        f"{'x' * 300} -o x.rofl",
+        "'tab\there' -o x.rofl",
+        "HELLO -o x.mk",
+        "HELLO -o x.foo",
+        "HELLO --sheet x.gif",
     )
+    bad_reveal = ("reveal horse.rofl", "reveal missing.rofl")
+    cases.append(_case("hide-errors", _inputs("horse.rofl"), *(f"hide {o}" for o in bad_hide), *bad_reveal))
 
     # make
     for pic in PICTURES:
         stem = Path(pic).stem
-        cases.append(
-            _case(f"make/{pic}/default", _inputs(pic), ["make", pic, "-o", stem + ".rofl"], ["solve", stem + ".rofl"])
-        )
-        cases.append(_case(f"make/{pic}/c4w40", _inputs(pic), ["make", pic, "-c", "4", "-w", "40", "-o", "c4.json"]))
-        cases.append(_case(f"make/{pic}/bw30", _inputs(pic), ["make", pic, "-w", "30", "-o", "bw.non"]))
-    cases.append(
-        _case(
-            "make/coffee.jpg/outputs",
-            _inputs("coffee.jpg"),
-            [
-                "make",
-                "coffee.jpg",
-                "-c",
-                "3",
-                "-w",
-                "30",
-                "-o",
-                "c.rofl",
-                "--preview",
-                "p.png",
-                "--compare",
-                "cmp.png",
-                "--sheet",
-                "s.pdf",
-                "--page",
-                "p.html",
-            ],
-            ["make", "coffee.jpg", "-w", "25", "-o", "c.xml", "--sheet", "s.svg", "-q"],
-            ["make", "coffee.jpg", "-w", "25", "-o", "c.g", "--sheet", "s.png", "--title", "Cup"],
-        )
+        cases += [
+            _case(f"make/{pic}/default", _inputs(pic), f"make {pic} -o {stem}.rofl", f"solve {stem}.rofl"),
+            _case(f"make/{pic}/c4w40", _inputs(pic), f"make {pic} -c 4 -w 40 -o c4.json"),
+            _case(f"make/{pic}/bw30", _inputs(pic), f"make {pic} -w 30 -o bw.non"),
+        ]
+    outputs = (
+        "-c 3 -w 30 -o c.rofl --preview p.png --compare cmp.png --sheet s.pdf --page p.html",
+        "-w 25 -o c.xml --sheet s.svg -q",
+        "-w 25 -o c.g --sheet s.png --title Cup",
     )
+    cases.append(_case("make/coffee.jpg/outputs", _inputs("coffee.jpg"), *(f"make coffee.jpg {o}" for o in outputs)))
     options = {
-        "dither-ordered": ["-w", "30", "--dither", "ordered"],
-        "dither-fs": ["-w", "30", "-c", "3", "--dither", "floyd-steinberg"],
-        "cleanup": ["-w", "30", "--cleanup"],
-        "effort0": ["-w", "30", "--effort", "0"],
-        "effort2": ["-w", "30", "--effort", "2"],
-        "seed1": ["-w", "30", "--seed", "1"],
-        "crop": ["-w", "20", "-H", "25", "--mode", "crop"],
-        "pad": ["-w", "20", "-H", "25", "--mode", "pad"],
-        "fit": ["-w", "20", "-H", "25"],
-        "height": ["-H", "20"],
-        "palette": ["-w", "25", "--palette", "#fff,#000,#f00"],
-        "background": ["-w", "25", "-c", "3", "--background", "#ffffff"],
-        "threshold": ["-w", "25", "--threshold", "100"],
-        "notmine": ["-w", "20", "-o", "x.notmine"],
-        "nin": ["-w", "20", "-o", "x.nin"],
+        "dither-ordered": "-w 30 --dither ordered",
+        "dither-fs": "-w 30 -c 3 --dither floyd-steinberg",
+        "cleanup": "-w 30 --cleanup",
+        "effort0": "-w 30 --effort 0",
+        "effort2": "-w 30 --effort 2",
+        "seed1": "-w 30 --seed 1",
+        "crop": "-w 20 -H 25 --mode crop",
+        "pad": "-w 20 -H 25 --mode pad",
+        "fit": "-w 20 -H 25",
+        "height": "-H 20",
+        "palette": "-w 25 --palette '#fff,#000,#f00'",
+        "background": "-w 25 -c 3 --background '#ffffff'",
+        "threshold": "-w 25 --threshold 100",
+        "notmine": "-w 20 -o x.notmine",
+        "nin": "-w 20 -o x.nin",
     }
     for label, opts in options.items():
-        out = [] if "-o" in opts else ["-o", "x.rofl"]
-        cases.append(_case(f"make/chelsea.jpg/{label}", _inputs("chelsea.jpg"), ["make", "chelsea.jpg", *opts, *out]))
-    cases.append(
-        _case(
-            "make-errors",
-            _inputs("coffee.jpg", "garbage.png", "notes.txt"),
-            ["make", "coffee.jpg", "-c", "4", "-o", "x.nin"],
-            ["make", "coffee.jpg", "-c", "3", "--threshold", "100", "-o", "x.rofl"],
-            ["make", "coffee.jpg", "-c", "4", "--palette", "#fff,#000", "-o", "x.rofl"],
-            ["make", "coffee.jpg", "--palette", "#fff,nocolour", "-o", "x.rofl"],
-            ["make", "coffee.jpg", "--background", "nocolour", "-o", "x.rofl"],
-            ["make", "coffee.jpg", "-w", "0", "-o", "x.rofl"],
-            ["make", "coffee.jpg", "-c", "1", "-o", "x.rofl"],
-            ["make", "coffee.jpg", "--dither", "bogus", "-o", "x.rofl"],
-            ["make", "coffee.jpg", "-o", "nodir/x.rofl"],
-            ["make", "coffee.jpg", "-o", "x.foo"],
-            ["make", "coffee.jpg", "-o", "x.rofl", "--preview", "x.txt"],
-            ["make", "coffee.jpg", "-o", "x.rofl", "--sheet", "x.gif"],
-            ["make", "coffee.jpg", "-o", "x.rofl", "--page", "x.txt"],
-            ["make", "coffee.jpg"],
-            ["make", "missing.jpg", "-o", "x.rofl"],
-            ["make", "garbage.png", "-o", "x.rofl"],
-            ["make", "notes.txt", "-o", "x.rofl"],
-        )
+        out = "" if "-o" in opts else " -o x.rofl"
+        cases.append(_case(f"make/chelsea.jpg/{label}", _inputs("chelsea.jpg"), f"make chelsea.jpg {opts}{out}"))
+    bad_make = (
+        "coffee.jpg -c 4 -o x.nin",
+        "coffee.jpg -c 3 --threshold 100 -o x.rofl",
+        "coffee.jpg -c 4 --palette '#fff,#000' -o x.rofl",
+        "coffee.jpg --palette '#fff,nocolour' -o x.rofl",
+        "coffee.jpg --background nocolour -o x.rofl",
+        "coffee.jpg -w 0 -o x.rofl",
+        "coffee.jpg -c 1 -o x.rofl",
+        "coffee.jpg --dither bogus -o x.rofl",
+        "coffee.jpg -o nodir/x.rofl",
+        "coffee.jpg -o x.foo",
+        "coffee.jpg -o x.rofl --preview x.txt",
+        "coffee.jpg -o x.rofl --sheet x.gif",
+        "coffee.jpg -o x.rofl --page x.txt",
+        "coffee.jpg",
+        "missing.jpg -o x.rofl",
+        "garbage.png -o x.rofl",
+        "notes.txt -o x.rofl",
     )
     cases.append(
-        _case(
-            "errors/missing-and-garbage",
-            _inputs("garbage.rofl", "garbage.json", "empty.rofl", "notes.txt"),
-            ["info", "missing.rofl"],
-            ["info", "garbage.rofl"],
-            ["info", "garbage.json"],
-            ["info", "empty.rofl"],
-            ["info", "notes.txt"],
-            ["solve", "garbage.rofl"],
-            ["decode", "garbage.json"],
-            ["sheet", "garbage.rofl", "-o", "x.png"],
-            ["page", "garbage.json"],
-            ["reveal", "garbage.rofl"],
-            ["info"],
-            ["info", "a", "b"],
-            ["info", "--budget", "-1", "garbage.rofl"],
-        )
+        _case("make-errors", _inputs("coffee.jpg", "garbage.png", "notes.txt"), *(f"make {o}" for o in bad_make))
     )
+
+    # errors every command shares
+    errors = (
+        "info missing.rofl",
+        "info garbage.rofl",
+        "info garbage.json",
+        "info empty.rofl",
+        "info notes.txt",
+        "solve garbage.rofl",
+        "decode garbage.json",
+        "sheet garbage.rofl -o x.png",
+        "page garbage.json",
+        "reveal garbage.rofl",
+        "info",
+        "info a b",
+        "info --budget -1 garbage.rofl",
+    )
+    inputs = _inputs("garbage.rofl", "garbage.json", "empty.rofl", "notes.txt")
+    cases.append(_case("errors/missing-and-garbage", inputs, *errors))
     return cases
 
 
