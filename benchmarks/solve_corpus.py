@@ -128,8 +128,6 @@ def _ms(seconds: list[float]) -> str:
 
 def _md_ms(seconds: list[float]) -> str:
     """Median, p90, max and total as Markdown table cells."""
-    if not seconds:
-        return "| | | |"
     s = sorted(seconds)
     p90 = s[min(len(s) - 1, int(round(0.9 * (len(s) - 1))))]
     return " | ".join(f"{t * 1e3:.2g} ms" for t in (statistics.median(s), p90, s[-1], sum(s)))
@@ -197,9 +195,9 @@ def main() -> None:
         print(f"  {kind:6} {len(group):3} puzzles: {len(solved)} solved, {len(stalled)} stalled, {other} other")
         print(f"           solved : {_ms(solved)}")
         print(f"           stalled: {_ms(stalled)}")
-        if kind != "all":
-            report.append(f"| {kind}, solved | {len(solved)} | {_md_ms(solved)} |")
-            report.append(f"| {kind}, stalled | {len(stalled)} | {_md_ms(stalled)} |")
+        for status, times in (("solved", solved), ("stalled", stalled)):
+            if kind != "all" and times:  # no row for a group with no puzzles
+                report.append(f"| {kind}, {status} | {len(times)} | {_md_ms(times)} |")
     slow = sorted(rows, key=lambda r: -r[3])[:5]
     print("  slowest:")
     for path, puzzle, result, t in slow:
