@@ -130,7 +130,8 @@ def _md_ms(seconds: list[float]) -> str:
     """Median, p90, max and total as Markdown table cells."""
     s = sorted(seconds)
     p90 = s[min(len(s) - 1, int(round(0.9 * (len(s) - 1))))]
-    return " | ".join(f"{t * 1e3:.2g} ms" for t in (statistics.median(s), p90, s[-1], sum(s)))
+    cells = [t * 1e3 for t in (statistics.median(s), p90, s[-1], sum(s))]
+    return " | ".join(f"{ms:.2g} ms" if ms < 10 else f"{ms:.0f} ms" for ms in cells)
 
 
 def main() -> None:
