@@ -2,7 +2,7 @@
 
 Usage::
 
-    python benchmarks/incremental.py [CORPUS_DIR] [--steps N]
+    python benchmarks/incremental.py [CORPUS_DIR] [--steps N] [--write-docs]
 
 The generator changes one or two cells of a picture, derives the new clues
 and re-solves, thousands of times.  This replays that on line-solvable
@@ -20,7 +20,8 @@ the recorded solve of the picture each variant came from
 a cache; all give the same results (``tests/test_line_solver_cache.py``).
 Printed: cache hit rate, lines examined per re-solve, CPU time per
 re-solve, the speed-ups, and the time ``Puzzle.from_grid`` takes to derive
-each variant's clues (not part of the solve times).
+each variant's clues (not part of the solve times).  ``--write-docs`` also
+writes the table into section ``incremental`` of ``docs/benchmarks.md``.
 """
 
 from __future__ import annotations
@@ -161,6 +162,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("corpus", nargs="?", type=Path, default=DEFAULT_CORPUS)
     parser.add_argument("--steps", type=int, default=40, help="re-solves per picture (default 40)")
+    parser.add_argument("--write-docs", action="store_true", help="write the table into docs/benchmarks.md")
     args = parser.parse_args()
 
     rng = np.random.default_rng(1)
@@ -180,6 +182,13 @@ def main() -> None:
         + f"{'mean / median ms':>17} {'mean / median ms':>17} {'mean / median ms':>17} {'cached / replay':>15} "
         + f"{'mean ms':>9}"
     )
+    table = [
+        f"{args.steps} re-solves per picture, 1-2 cells changed each time; CPU time per re-solve, mean / median.",
+        "",
+        "| pictures | mode | cache hit rate | lines | re-solve, cached | replayed | no cache "
+        "| speed-up, cached / replayed | `from_grid` |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
     for name, pictures in groups.items():
         for mode in ("walk", "probe"):
             r = run(pictures, args.steps, mode, seed=2)
@@ -192,6 +201,18 @@ def main() -> None:
                 f"{r['speed-up']:6.2f}x / {r['replay speed-up']:5.2f}x "
                 f"{r['clues mean ms']:9.3f}"
             )
+            table.append(
+                f"| {label} | {mode} | {r['hit rate']:.0%} | {r['line solves per re-solve']:.0f} "
+                f"| {r['cached mean ms']:.3f} / {r['cached median ms']:.3f} ms "
+                f"| {r['replay mean ms']:.3f} / {r['replay median ms']:.3f} ms "
+                f"| {r['plain mean ms']:.3f} / {r['plain median ms']:.3f} ms "
+                f"| {r['speed-up']:.1f}× / {r['replay speed-up']:.1f}× | {r['clues mean ms']:.3f} ms |"
+            )
+    if args.write_docs:
+        sys.path.insert(0, str(REPO / "benchmarks"))
+        from _docs import stamp, write_section
+
+        write_section("incremental", "\n".join([stamp(), "", *table]))
 
 
 if __name__ == "__main__":

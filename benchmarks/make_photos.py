@@ -16,6 +16,10 @@ seconds is stopped and counted as a failure (the worker is replaced).
 Usage::
 
     python benchmarks/make_photos.py [--sizes 30,50,100] [--colors 2,4] [--budget 600] [--effort 1] [-v]
+                                     [--write-docs]
+
+``--write-docs`` also writes the table into section ``make-photos-effort-E``
+of ``docs/benchmarks.md``.
 
 Targets (issue 4): 100% success; changed <= 0.3% at 30-50 cells, <= 0.5% at
 100; warm time <= 0.1 s at 30x30, <= 0.5 s at 50x50, <= 3 s at 100x100.
@@ -33,6 +37,7 @@ from pathlib import Path
 print = functools.partial(print, flush=True)  # noqa: A001 - progress of a long run shows as it goes
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
 
 SKIMAGE_PHOTOS = ("astronaut", "camera", "chelsea", "coffee", "rocket", "hubble_deep_field")
 TARGET_CHANGED = {30: 0.3, 50: 0.3, 100: 0.5}
@@ -142,6 +147,7 @@ def main() -> None:
     )
     parser.add_argument("--effort", type=float, default=1.0, help="rofl make's --effort (default 1, as rofl make)")
     parser.add_argument("-v", "--verbose", action="store_true", help="one line per picture")
+    parser.add_argument("--write-docs", action="store_true", help="write the table into docs/benchmarks.md")
     args = parser.parse_args()
     print(f"effort {args.effort:g}")
     sizes = [int(s) for s in args.sizes.split(",")]
@@ -158,6 +164,10 @@ def main() -> None:
     print(header)
     print("-" * len(header))
     misses = []
+    table = [
+        "| cells | colours | success | changed: median / mean / worst | ΔE2000 | time: median / worst |",
+        "|---|---|---|---|---|---|",
+    ]
     for n in sizes:
         for k in palettes:
             rows, failed = [], []
@@ -191,8 +201,14 @@ def main() -> None:
                     f"{statistics.median(times):>13.3f} {statistics.mean(times):>6.2f} {max(times):>6.2f} "
                     f"{statistics.mean(r['refine'] for _, r in rows):>8.3f}"
                 )
+                table.append(
+                    f"| {n}×{n} | {k} | {success:.0%} | {statistics.median(pct):.2f} / {statistics.mean(pct):.2f} / "
+                    f"{max(pct):.1f} % | {statistics.mean(r['de'] for _, r in rows):.1f} | "
+                    f"{_seconds(statistics.median(times))} / {_seconds(max(times))} s |"
+                )
             else:
                 print(f"{f'{n}x{n}':>7} {k:>7} {total:>4} {success:>7.0%}")
+                table.append(f"| {n}×{n} | {k} | {success:.0%} | | | |")
             if failed:
                 misses.append(f"{n}x{n} c={k}: success {success:.0%} (failed: {', '.join(failed)})")
             limit = TARGET_CHANGED.get(n, 0.5)
@@ -211,6 +227,15 @@ def main() -> None:
     print("targets missed:" if misses else "all targets met")
     for m in misses:
         print("  " + m)
+    if args.write_docs:
+        from _docs import stamp, write_section
+
+        write_section(f"make-photos-effort-{args.effort:g}", "\n".join([stamp(), "", *table]))
+
+
+def _seconds(seconds: float) -> str:
+    """Two significant digits, as the docs print times: 0.086, 0.75, 2.3, 19."""
+    return f"{seconds:.2g}" if seconds < 10 else f"{seconds:.0f}"
 
 
 if __name__ == "__main__":

@@ -1,13 +1,13 @@
 """ROFL file size against an optimised PNG of the same grid, and codec speed.
 
-    PYTHONPATH=. python benchmarks/rofl_size.py [--corpus ../shared/corpus]
+    PYTHONPATH=. python benchmarks/rofl_size.py [--corpus ../shared/corpus] [--write-docs]
 
 Sizes: every corpus puzzle and sample whose picture is known (stored with
 it, or found by line logic); ``.rofl`` is the plain form without metadata (the smallest file),
 PNG is the smallest of Pillow's palette PNG at 1/2/4/8 bits per pixel
 (``optimize=True``) and, for two colours, a 1-bit PNG.  Times: best of
 several runs of parse (bytes -> Puzzle) and write (Puzzle -> bytes).
-Prints Markdown tables.
+Prints Markdown tables; ``--write-docs`` also writes them into ``docs/benchmarks.md``.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+from _docs import stamp, write_section
 from PIL import Image
 
 from rofl.decode import solve_picture
@@ -29,6 +30,12 @@ from rofl.picture import image_from_grid
 from rofl.puzzle import Palette, Puzzle
 
 ROOT = Path(__file__).resolve().parent.parent
+REPORT: list[str] = []  # what was printed, for --write-docs
+
+
+def emit(text: str = "") -> None:
+    print(text)
+    REPORT.extend(text.split("\n"))
 
 
 def png_bytes(grid: np.ndarray, palette: Palette) -> int:
@@ -85,9 +92,9 @@ def sizes(corpus: Path) -> None:
                 puzzle.width * puzzle.height,
             )
         )
-    print(f"### Size: {len(rows)} pictures (corpus solutions and samples)\n")
-    print("| set | pictures | .rofl bytes | PNG bytes | .rofl / PNG | median ratio | .rofl smaller |")
-    print("|---|---|---|---|---|---|---|")
+    emit(f"### Size: {len(rows)} pictures (corpus solutions and samples)\n")
+    emit("| set | pictures | .rofl bytes | PNG bytes | .rofl / PNG | median ratio | .rofl smaller |")
+    emit("|---|---|---|---|---|---|---|")
     groups = sorted({r[0] for r in rows})
     bw = [r for r in rows if r[1] == 2]
     colour = [r for r in rows if r[1] > 2]
@@ -103,23 +110,23 @@ def sizes(corpus: Path) -> None:
         png = sum(r[4] for r in subset)
         median = statistics.median(r[2] / r[4] for r in subset)
         smaller = sum(r[2] < r[4] for r in subset)
-        print(f"| {name} | {len(subset)} | {rofl} | {png} | {rofl / png:.2f} | {median:.2f} | {smaller} |")
+        emit(f"| {name} | {len(subset)} | {rofl} | {png} | {rofl / png:.2f} | {median:.2f} | {smaller} |")
     if bw:
         saved = 1 - sum(r[2] for r in bw) / sum(r[3] for r in bw)
-        print(
+        emit(
             f"\nTwo-colour shorthand: black-and-white files are {100 * saved:.0f}% smaller than with a colour "
             "byte per group."
         )
     cells = sum(r[5] for r in rows)
     rofl_bits = 8 * sum(r[2] for r in rows) / cells
     png_bits = 8 * sum(r[4] for r in rows) / cells
-    print(f"Bits per cell: .rofl {rofl_bits:.2f}, PNG {png_bits:.2f}.")
+    emit(f"Bits per cell: .rofl {rofl_bits:.2f}, PNG {png_bits:.2f}.")
 
 
 def speed(corpus: Path) -> None:
-    print("\n### Speed (best of 5)\n")
-    print("| file | bytes | groups | parse ms | write ms |")
-    print("|---|---|---|---|---|")
+    emit("\n### Speed (best of 5)\n")
+    emit("| file | bytes | groups | parse ms | write ms |")
+    emit("|---|---|---|---|---|")
     tests = []
     all_files = [codec.dumps(p, meta={}) for _, p, _ in cases(corpus)]
     tests.append((f"all {len(all_files)} pictures above", all_files))
@@ -141,18 +148,21 @@ def speed(corpus: Path) -> None:
         write = best_of(lambda puzzles=puzzles: [codec.dumps(p, meta={}) for p in puzzles])
         size = sum(len(f) for f in files)
         groups = sum(p.n_groups for p in puzzles)
-        print(f"| {name} | {size} | {groups} | {1000 * parse:.1f} | {1000 * write:.1f} |")
+        emit(f"| {name} | {size} | {groups} | {1000 * parse:.1f} | {1000 * write:.1f} |")
     rings = codec.loads((ROOT / "spec" / "vectors" / "255x255.rofl").read_bytes())
     solve_picture(rings)  # compile
-    print(f"\nDecoding (line logic) the 255x255 vector: {1000 * best_of(lambda: solve_picture(rings), 3):.0f} ms.")
+    emit(f"\nDecoding (line logic) the 255x255 vector: {1000 * best_of(lambda: solve_picture(rings), 3):.0f} ms.")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", type=Path, default=ROOT.parent / "shared" / "corpus")
+    parser.add_argument("--write-docs", action="store_true", help="write the tables into docs/benchmarks.md")
     args = parser.parse_args()
     sizes(args.corpus)
     speed(args.corpus)
+    if args.write_docs:
+        write_section("rofl-size", "\n".join([stamp(), "", *REPORT]))
 
 
 if __name__ == "__main__":

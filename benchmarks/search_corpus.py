@@ -9,7 +9,10 @@ category is unknown).  Times are wall-clock seconds of the whole call
 
 Run from the repository root::
 
-    python benchmarks/search_corpus.py [--budget 10] [--jobs 1] [--corpus ../shared/corpus] [--list]
+    python benchmarks/search_corpus.py [--budget 10] [--jobs 1] [--corpus ../shared/corpus] [--list] [--write-docs]
+
+``--write-docs`` also writes the table into section ``search-corpus`` of
+``docs/benchmarks.md``.
 
 For scale (the issue's figures, same corpus and kind of machine): pbnsolve
 median 13 ms, p90 1.3 s, max 6.6 s, 23 puzzles over 10 s; nonogrid 33 ms,
@@ -69,6 +72,7 @@ def main() -> None:
     parser.add_argument("--corpus", type=Path, default=Path(__file__).resolve().parents[1] / ".." / "shared" / "corpus")
     parser.add_argument("--only", default="", help="only folders whose name contains this")
     parser.add_argument("--list", action="store_true", help="print every puzzle's line")
+    parser.add_argument("--write-docs", action="store_true", help="write the table into docs/benchmarks.md")
     args = parser.parse_args()
 
     corpus = args.corpus if args.corpus.is_dir() else Path("/work/shared/corpus")
@@ -99,6 +103,7 @@ def main() -> None:
 
     print(f"complete solving of {len(rows)} corpus puzzles, budget {args.budget:g} s, {args.jobs} job(s)")
     print(f"{'category':20s} {'puzzles':>8s} {'median':>10s} {'p90':>10s} {'max':>10s}")
+    table = ["| category | puzzles | median | p90 | max |", "|---|---|---|---|---|"]
     for category in CATEGORIES:
         times = np.array([r[2] for r in rows if r[1] == category])
         if times.size == 0:
@@ -107,17 +112,31 @@ def main() -> None:
             f"{category:20s} {times.size:8d} {_fmt(np.median(times)):>10s} "
             f"{_fmt(np.percentile(times, 90)):>10s} {_fmt(times.max()):>10s}"
         )
+        if category == "over budget":  # their times are the budget
+            table.append(f"| over the {args.budget:g} s budget | {times.size} | | | |")
+        else:
+            table.append(
+                f"| {category} | {times.size} | {_fmt(np.median(times))} | {_fmt(np.percentile(times, 90))} "
+                f"| {_fmt(times.max())} |"
+            )
     times = np.array([r[2] for r in rows])
     over = sum(r[1] == "over budget" for r in rows)
     print(
         f"{'all':20s} {times.size:8d} {_fmt(np.median(times)):>10s} "
         f"{_fmt(np.percentile(times, 90)):>10s} {_fmt(times.max()):>10s}"
     )
+    table.append(f"| all | {times.size} | {_fmt(np.median(times))} | {_fmt(np.percentile(times, 90))} | |")
+    table += ["", *(f"* over budget: `{os.path.relpath(r[0], corpus)}`" for r in rows if r[1] == "over budget")]
     print(f"decided within {args.budget:g} s: {len(rows) - over} of {len(rows)}; over budget: {over}")
     for path, category, *_ in rows:
         if category == "over budget":
             print(f"  over budget: {os.path.relpath(path, corpus)}")
     print(f"wall time {wall:.1f} s")
+    if args.write_docs:
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        from _docs import stamp, write_section
+
+        write_section("search-corpus", "\n".join([stamp(), "", *table]))
 
 
 if __name__ == "__main__":

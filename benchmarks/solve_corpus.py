@@ -2,7 +2,7 @@
 
 Usage::
 
-    python benchmarks/solve_corpus.py [CORPUS_DIR] [--repeat N] [--search]
+    python benchmarks/solve_corpus.py [CORPUS_DIR] [--repeat N] [--search] [--write-docs]
 
 Measures, in this order:
 
@@ -20,6 +20,9 @@ Measures, in this order:
   machine);
 * with ``--search``, the complete solver on every puzzle by category
   (issue 6; ``benchmarks/search_corpus.py``).
+
+``--write-docs`` also writes the figures into section ``solve-corpus`` of
+``docs/benchmarks.md`` (and, with ``--search``, ``search-corpus``).
 
 Targets (issue 2): median <= 0.3 ms and max <= 20 ms on the puzzles line
 logic finishes; import <= 0.3 s with no compilation; whole-process ``rofl
@@ -123,6 +126,14 @@ def _ms(seconds: list[float]) -> str:
     )
 
 
+def _md_ms(seconds: list[float]) -> str:
+    """Median, p90, max and total as Markdown table cells."""
+    s = sorted(seconds)
+    p90 = s[min(len(s) - 1, int(round(0.9 * (len(s) - 1))))]
+    cells = [t * 1e3 for t in (statistics.median(s), p90, s[-1], sum(s))]
+    return " | ".join(f"{ms:.2g} ms" if ms < 10 else f"{ms:.0f} ms" for ms in cells)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("corpus", nargs="?", type=Path, default=DEFAULT_CORPUS)
@@ -132,18 +143,23 @@ def main() -> None:
         action="store_true",
         help="then the complete solver by category (benchmarks/search_corpus.py, 10 s budget)",
     )
+    parser.add_argument("--write-docs", action="store_true", help="write the figures into docs/benchmarks.md")
     args = parser.parse_args()
+    report = []  # Markdown for --write-docs
     files = sorted(args.corpus.glob("*/*.json"))
     if not files:
         sys.exit(f"no puzzles under {args.corpus}")
 
     seconds, numba_loaded = import_time()
     print(f"import rofl (fresh process, best of 5): {seconds * 1e3:.1f} ms; numba imported: {numba_loaded}")
+    report.append(f"* `import rofl`, fresh process: {seconds * 1e3:.1f} ms (best of 5); numba loaded: {numba_loaded}")
     with tempfile.TemporaryDirectory() as cache:
         wall, cpu = first_solve(files[0], NUMBA_CACHE_DIR=cache)
     print(f"cold numba cache, import to first solve (compiles the kernels): {wall:.2f} s wall, {cpu:.2f} s CPU")
+    report.append(f"* empty numba cache, import to first solve (compiles): {wall:.2f} s wall, {cpu:.2f} s CPU")
     wall, cpu = first_solve(files[0])
     print(f"warm numba cache, import to first solve (loads them): {wall:.2f} s wall, {cpu:.2f} s CPU")
+    report.append(f"* warm numba cache, import to first solve (loads them): {wall:.2f} s wall, {cpu:.2f} s CPU")
 
     sys.path.insert(0, str(REPO))
     import rofl
@@ -161,6 +177,13 @@ def main() -> None:
         rows.append((path, puzzle, result, best))
 
     print(f"\nwarm rofl.solve over {len(rows)} corpus puzzles (best of {args.repeat} runs each):")
+    report += [
+        "",
+        f"Warm `rofl.solve` over {len(rows)} corpus puzzles, best of {args.repeat} runs each:",
+        "",
+        "| puzzles | count | median | p90 | max | total |",
+        "|---|---|---|---|---|---|",
+    ]
     for kind, pick in (
         ("all", lambda p: True),
         ("B/W", lambda p: p.n_colors == 2),
@@ -173,6 +196,9 @@ def main() -> None:
         print(f"  {kind:6} {len(group):3} puzzles: {len(solved)} solved, {len(stalled)} stalled, {other} other")
         print(f"           solved : {_ms(solved)}")
         print(f"           stalled: {_ms(stalled)}")
+        for status, times in (("solved", solved), ("stalled", stalled)):
+            if kind != "all" and times:  # no row for a group with no puzzles
+                report.append(f"| {kind}, {status} | {len(times)} | {_md_ms(times)} |")
     slow = sorted(rows, key=lambda r: -r[3])[:5]
     print("  slowest:")
     for path, puzzle, result, t in slow:
@@ -183,17 +209,26 @@ def main() -> None:
         )
 
     print("\nwarm `python -m rofl solve` of a 30x30 puzzle as a whole process, median of 5:")
+    report += ["", "A whole warm `rofl solve` process on a 30x30 puzzle, median of 5:", ""]
     with tempfile.TemporaryDirectory() as tmp:
         for target in (solvable_30x30(Path(tmp)), args.corpus / PUZZLE_30):
             if target.exists():
                 wall, cpu, last = whole_process(target)
                 print(f"  {target.name}: {wall:.3f} s wall, {cpu:.3f} s CPU  [{last}]")
+                report.append(f"* `{target.name}`: {wall:.2f} s wall, {cpu:.2f} s CPU ({last})")
+
+    if args.write_docs:
+        sys.path.insert(0, str(REPO / "benchmarks"))
+        from _docs import stamp, write_section
+
+        write_section("solve-corpus", "\n".join([stamp(), "", *report]))
 
     if args.search:
         import runpy
 
         print("\ncomplete solver (benchmarks/search_corpus.py):", flush=True)
         sys.argv = [str(REPO / "benchmarks" / "search_corpus.py"), "--corpus", str(args.corpus)]
+        sys.argv += ["--write-docs"] if args.write_docs else []
         runpy.run_path(sys.argv[0], run_name="__main__")
 
 

@@ -1,6 +1,6 @@
 """Other tools' text formats on the whole corpus: round trips, file sizes, speed.
 
-    PYTHONPATH=. python benchmarks/text_formats.py [--corpus ../shared/corpus]
+    PYTHONPATH=. python benchmarks/text_formats.py [--corpus ../shared/corpus] [--write-docs]
 
 Every corpus puzzle is written in every puzzle format of
 ``rofl.formats.FORMATS`` that can hold it (corpus JSON, ROFL, webpbn XML,
@@ -10,6 +10,7 @@ read back; the round trip must give the same clues (and the same goal
 picture where the format keeps it).  Prints, per format, how many puzzles
 it holds, failures, total bytes, and the total write and read times (best
 of three).  Also times the reader on the largest file of each format.
+``--write-docs`` also writes the table into ``docs/benchmarks.md``.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import timeit
 from pathlib import Path
 
 import numpy as np
+from _docs import stamp, write_section
 
 from rofl.errors import FormatError
 from rofl.formats import FORMATS as TABLE
@@ -61,17 +63,25 @@ def row(suffix: str, fmt, puzzles) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", type=Path, default=ROOT.parent / "shared" / "corpus")
+    parser.add_argument("--write-docs", action="store_true", help="write the table into docs/benchmarks.md")
     args = parser.parse_args()
     files = sorted(args.corpus.glob("*/*.json"))
     if not files:
         msg = f"no puzzles under {args.corpus}"
         raise SystemExit(msg)
     puzzles = [corpus_json.load(f) for f in files]
-    print(f"{len(puzzles)} corpus puzzles ({sum(p.n_colors > 2 for p, _ in puzzles)} in colour)\n")
-    print("| format | holds | round-trip failures | bytes | write all | read all | largest file, read |")
-    print("|---|---|---|---|---|---|---|")
+    lines = [
+        f"{len(puzzles)} corpus puzzles ({sum(p.n_colors > 2 for p, _ in puzzles)} in colour)",
+        "",
+        "| format | holds | round-trip failures | bytes | write all | read all | largest file, read |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    print("\n".join(lines))
     for suffix, fmt in FORMATS.items():
-        print(row(suffix, fmt, puzzles))
+        lines.append(row(suffix, fmt, puzzles))
+        print(lines[-1])
+    if args.write_docs:
+        write_section("text-formats", "\n".join([stamp(), "", *lines]))
 
 
 if __name__ == "__main__":

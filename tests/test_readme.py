@@ -1,0 +1,303 @@
+"""Every ``rofl`` command the README and docs/ show runs, and prints what they show.
+
+The convention, for README.md and docs/*.md:
+
+* Only fenced blocks opened with ```` ```sh ```` are run; a synopsis or any
+  other text that is not meant to run goes in a ```` ```text ```` block.
+* Each block runs in a fresh temporary folder holding a copy of ``samples/``,
+  so an example may use the shipped samples and the files that an earlier
+  command of the same block writes, and nothing else.
+* A block either has prompts (``$ `` starts every command line; the other
+  lines are output) or not (every line is a command line).  The ``rofl ...``
+  parts of a command line run; the rest (``pip install``, ``python -m
+  pytest``, ``python benchmarks/...``) is skipped.  A command line is split
+  as a POSIX shell would split it (quotes; ``#`` starts a comment, so write
+  ``'book.pdf#2'`` in quotes); a word with ``*`` expands like a shell glob;
+  ``&&`` chains commands, ``< FILE`` feeds FILE to standard input and
+  ``echo TEXT | rofl ...`` feeds TEXT and a newline.
+* A command must exit with status 0, unless its comment says ``exit N`` or
+  ``exit status N``.
+* Under a ``$ rofl`` command, the lines up to the next ``$`` line are what it
+  prints (stdout and stderr together).  Each must be a line of the actual
+  output, in order, except that ``...`` stands for any lines left out, ``…``
+  inside a line for any text, and times (``0.49 s``, ``12 ms``) for any time.
+  Without ``...`` first, the first line shown is the first line printed.
+  Blocks without prompts show no output, and none is checked.
+
+The README's blocks run in the default test run; docs/*.md's are marked
+``slow``.  Commands run in-process through click's ``CliRunner``.  The
+```` ```python ```` blocks run too, each in the same kind of folder.
+"""
+
+from __future__ import annotations
+
+import glob
+import re
+import shlex
+import shutil
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from rofl.cli import main
+
+REPO = Path(__file__).resolve().parent.parent
+DOCS = sorted((REPO / "docs").glob("*.md"))
+TIME = re.compile(r"\d+(?:\.\d+)? (?:ms|s)\b")
+EXIT = re.compile(r"\bexit (?:status )?(\d+)\b")
+
+
+@dataclass
+class Command:
+    """One ``rofl`` invocation of a block and what the docs say it does."""
+
+    line: int
+    args: list[str]
+    status: int = 0
+    stdin: str | None = None
+    stdin_file: str | None = None
+    shown: list[str] = field(default_factory=list)
+    checked: bool = False  # written with "$ ": the lines under it are its output
+
+
+@dataclass
+class Block:
+    path: Path
+    line: int
+    commands: list[Command]
+
+    @property
+    def id(self) -> str:
+        return f"{self.path.relative_to(REPO)}:{self.line}"
+
+
+def _commands(text: str, line: int) -> list[Command]:
+    """The ``rofl`` commands of one shell line (``a && b``, ``echo x | rofl ...``, ``rofl ... < f``)."""
+    comment = text.split(" #", 1)[1] if " #" in text else ""
+    wanted = EXIT.search(comment)
+    words = shlex.split(text, comments=True)
+    parts: list[list[str]] = [[]]
+    for word in words:
+        if word == "&&":
+            parts.append([])
+        else:
+            parts[-1].append(word)
+    out = []
+    for part in parts:
+        stdin = None
+        if "|" in part:
+            left, part = part[: part.index("|")], part[part.index("|") + 1 :]
+            assert left and left[0] == "echo", f"line {line}: only `echo TEXT | rofl ...` pipes are run"
+            stdin = " ".join(left[1:]) + "\n"
+        if not part or part[0] != "rofl":
+            continue
+        command = Command(line, part[1:], status=int(wanted.group(1)) if wanted else 0, stdin=stdin)
+        if "<" in command.args:
+            at = command.args.index("<")
+            command.stdin_file = command.args[at + 1]
+            del command.args[at : at + 2]
+        out.append(command)
+    return out
+
+
+def blocks(path: Path) -> list[Block]:
+    """The ```sh blocks of a Markdown file that hold at least one ``rofl`` command."""
+    found = []
+    lines = path.read_text(encoding="utf-8").splitlines()
+    i = 0
+    while i < len(lines):
+        if lines[i].strip() != "```sh":
+            i += 1
+            continue
+        block = Block(path, i + 1, [])
+        end = lines.index("```", i + 1)
+        body = [(n + 1, text.strip()) for n, text in enumerate(lines[i + 1 : end], start=i + 1)]
+        prompts = any(text.startswith("$ ") for _, text in body)
+        current: Command | None = None
+        for n, text in body:
+            if prompts and not text.startswith("$ "):
+                if current is not None:
+                    current.shown.append(text)
+                continue
+            commands = _commands(text.removeprefix("$ "), n)
+            for command in commands:
+                command.checked = prompts
+            block.commands += commands
+            current = commands[-1] if prompts and commands else None
+        i = end
+        if block.commands:
+            found.append(block)
+        i += 1
+    return found
+
+
+def _pattern(shown: str) -> re.Pattern[str]:
+    """A shown output line as a regex: ``…`` is any text, a time is any time."""
+    parts = []
+    for piece in re.split(r"(…|" + TIME.pattern + ")", shown):
+        if piece == "…":
+            parts.append(".*")
+        elif TIME.fullmatch(piece):
+            parts.append(r"\d+(?:\.\d+)? (?:ms|s)")
+        else:
+            parts.append(re.escape(piece))
+    return re.compile("".join(parts))
+
+
+def check_output(shown: list[str], output: str) -> None:
+    """Every shown line matches an output line, in order; ``...`` skips lines.
+
+    Without ``...`` before it, a shown line must be the very next output line
+    (the first shown line the first output line)."""
+    actual = [line.rstrip() for line in output.splitlines()]
+    at, skipping = 0, False
+    for text in shown:
+        if text == "...":
+            skipping = True
+            continue
+        pattern = _pattern(text)
+        while at < len(actual) and not pattern.fullmatch(actual[at]):
+            assert skipping, f"expected {text!r}, got {actual[at]!r} in:\n{output}"
+            at += 1
+        assert at < len(actual), f"{text!r} not in the output:\n{output}"
+        at, skipping = at + 1, False
+
+
+def run_block(block: Block, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    shutil.copytree(REPO / "samples", tmp_path / "samples")
+    monkeypatch.chdir(tmp_path)
+    for command in block.commands:
+        args = []
+        for word in command.args:
+            matches = sorted(glob.glob(word)) if "*" in word else []
+            args += matches or [word]
+        stdin = command.stdin
+        if command.stdin_file is not None:
+            stdin = Path(command.stdin_file).read_text(encoding="utf-8")
+        result = CliRunner().invoke(main, args, input=stdin)
+        where = f"{block.path.name}:{command.line}: rofl {shlex.join(args)}"
+        if result.exception is not None and not isinstance(result.exception, SystemExit):
+            raise AssertionError(where) from result.exception
+        assert result.exit_code == command.status, f"{where}: exit status {result.exit_code}\n{result.output}"
+        if command.checked:
+            try:
+                check_output(command.shown, result.output)
+            except AssertionError as e:
+                pytest.fail(f"{where}: {e}")
+
+
+README_BLOCKS = blocks(REPO / "README.md")
+DOCS_BLOCKS = [block for path in DOCS for block in blocks(path)]
+
+
+def test_the_readme_has_command_blocks_and_stays_short():
+    assert len(README_BLOCKS) >= 3
+    assert len((REPO / "README.md").read_text(encoding="utf-8").splitlines()) <= 260
+
+
+@pytest.mark.parametrize("block", README_BLOCKS, ids=lambda b: b.id)
+def test_readme_commands(block, tmp_path, monkeypatch):
+    run_block(block, tmp_path, monkeypatch)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("block", DOCS_BLOCKS, ids=lambda b: b.id)
+def test_docs_commands(block, tmp_path, monkeypatch):
+    run_block(block, tmp_path, monkeypatch)
+
+
+def python_blocks(path: Path) -> list[tuple[str, str]]:
+    """(id, code) of every ```python block of a Markdown file."""
+    text = path.read_text(encoding="utf-8")
+    return [
+        (f"{path.relative_to(REPO)}:{text.count(chr(10), 0, m.start()) + 1}", m.group(1))
+        for m in re.finditer(r"^```python\n(.*?)^```$", text, flags=re.S | re.M)
+    ]
+
+
+def run_python(code: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+
+    shutil.copytree(REPO / "samples", tmp_path / "samples")
+    monkeypatch.chdir(tmp_path)
+    exec(compile(code, "<example>", "exec"), {})
+
+
+@pytest.mark.parametrize("code", [pytest.param(c, id=w) for w, c in python_blocks(REPO / "README.md")])
+def test_readme_python(code, tmp_path, monkeypatch):
+    run_python(code, tmp_path, monkeypatch)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("code", [pytest.param(c, id=w) for p in DOCS for w, c in python_blocks(p)])
+def test_docs_python(code, tmp_path, monkeypatch):
+    run_python(code, tmp_path, monkeypatch)
+
+
+def _slug(heading: str) -> str:
+    """The anchor GitHub gives a heading: lower case, punctuation dropped, spaces to hyphens."""
+    kept = "".join(ch for ch in heading.strip().lower() if ch.isalnum() or ch in " -_")
+    return kept.replace(" ", "-")
+
+
+def _anchors(path: Path) -> set[str]:
+    text = re.sub(r"```.*?```", "", path.read_text(encoding="utf-8"), flags=re.S)
+    return {_slug(m.group(1)) for m in re.finditer(r"^#+ (.+)$", text, flags=re.M)}
+
+
+@pytest.mark.parametrize("path", [REPO / "README.md", *DOCS, REPO / "spec" / "ROFL.md"], ids=lambda p: p.name)
+def test_links_between_the_docs_resolve(path):
+    text = re.sub(r"```.*?```", "", path.read_text(encoding="utf-8"), flags=re.S)
+    for target in re.findall(r"\]\(([^)\s]+)\)", text):
+        if re.match(r"[a-z]+:", target):
+            continue  # http:, mailto:
+        file, _, anchor = target.partition("#")
+        linked = (path.parent / file).resolve() if file else path
+        assert linked.exists(), f"{path.name}: {target}: no such file"
+        if anchor and linked.suffix == ".md":
+            assert anchor in _anchors(linked), f"{path.name}: {target}: no such heading"
+
+
+# -- the checker itself ---------------------------------------------------------------------------------------------
+
+
+def test_commands_are_split_as_a_shell_would():
+    [only] = _commands("pip install . && rofl make x.jpg -o 'a b.rofl'  # exit 3", 1)
+    assert only.args == ["make", "x.jpg", "-o", "a b.rofl"] and only.status == 3  # `pip install .` is skipped
+    [piped] = _commands("echo correct horse | rofl hide --cipher", 1)
+    assert piped.args == ["hide", "--cipher"] and piped.stdin == "correct horse\n"
+    [fed] = _commands("rofl reveal < cipher.txt   # prints the text", 1)
+    assert fed.args == ["reveal"] and fed.stdin_file == "cipher.txt" and fed.status == 0
+    assert _commands("python -m pytest", 1) == []
+
+
+def test_shown_output_matches_lines_in_order_with_times_and_gaps():
+    output = "a: 1\nb: 2\ntime: 0.52 s (x 1.5 s)\nwrote x.rofl\n"
+    check_output(["a: 1", "b: 2", "time: 9.1 s (x 12 ms)", "wrote x.rofl"], output)
+    check_output(["...", "wrote x.rofl"], output)
+    check_output(["a: 1", "...", "wrote …"], output)
+    for wrong in (["b: 2"], ["a: 1", "wrote x.rofl"], ["a: 2"], ["...", "a: 1", "a: 1"]):
+        with pytest.raises(AssertionError):
+            check_output(wrong, output)
+
+
+def test_benchmark_sections_are_marked_once_each():
+    sys.path.insert(0, str(REPO / "benchmarks"))
+    try:
+        from _docs import replace_section, sections
+    finally:
+        sys.path.remove(str(REPO / "benchmarks"))
+    text = (REPO / "docs" / "benchmarks.md").read_text(encoding="utf-8")
+    names = sections(text)
+    assert len(names) == len(set(names)) >= 8
+    for name in names:
+        changed = replace_section(text, name, "SENTINEL")
+        assert f"<!-- begin {name} -->\nSENTINEL\n<!-- end {name} -->" in changed
+        assert sections(changed) == names and replace_section(changed, name, "x") == replace_section(text, name, "x")
+    with pytest.raises(KeyError):
+        replace_section(text, "no-such-section", "x")
+    scripts = {p.stem for p in (REPO / "benchmarks").glob("*.py") if not p.stem.startswith("_")}
+    for script in scripts:
+        assert "--write-docs" in (REPO / "benchmarks" / f"{script}.py").read_text(encoding="utf-8"), script
