@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 from click.testing import CliRunner
@@ -14,8 +12,9 @@ from rofl.errors import UnsolvableError
 from rofl.formats import rofl as codec
 from rofl.pixelart import image_from_grid
 from rofl.puzzle import Palette, Puzzle
+from tests.places import REPO
 
-VECTORS = Path(__file__).resolve().parent.parent / "spec" / "vectors"
+VECTORS = REPO / "spec" / "vectors"
 CROSS = np.zeros((8, 8), np.uint8)
 CROSS[1:7, 2] = 1
 CROSS[2, 1:7] = 2

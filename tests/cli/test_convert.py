@@ -6,15 +6,15 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from clirun import one_error_line, run
-from places import CORPUS
 
 from rofl.formats import corpus as corpus_json
 from rofl.formats import format_name, read_puzzle, write_puzzle
 from rofl.formats import rofl as codec
 from rofl.puzzle import Palette, Puzzle
+from tests.clirun import one_error_line, run
+from tests.places import CORPUS, DATA_DIR
 
-DATA = Path(__file__).resolve().parent / "data" / "formats"
+DATA = DATA_DIR / "formats"
 DANCER = CORPUS / "webpbn-survey" / "webpbn-00001.json"
 COLOUR = CORPUS / "webpbn-survey-color" / "webpbn-00047.json"
 

@@ -8,11 +8,11 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 from PIL import Image
-from places import CORPUS
 
 from rofl.cli import main
 from rofl.formats import read_puzzle, write_puzzle
 from rofl.puzzle import Palette, Puzzle
+from tests.places import CORPUS
 
 BW = Palette.black_white()
 

@@ -45,8 +45,8 @@ def test_one_format_per_extension_and_puzzle_paths():
 
 
 def test_convert_help_and_readme_list_every_format():
-    from clirun import run
-    from places import REPO
+    from tests.clirun import run
+    from tests.places import REPO
 
     help_text = run("convert", "--help").output
     readme = (REPO / "README.md").read_text(encoding="utf-8")

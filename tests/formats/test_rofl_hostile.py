@@ -7,7 +7,6 @@ built from the test vectors; the crafted cases below aim at the limits.
 from __future__ import annotations
 
 import io
-from pathlib import Path
 
 import pytest
 from PIL import Image
@@ -15,8 +14,9 @@ from PIL import Image
 import rofl  # noqa: F401  (Pillow plugin)
 from rofl.decode import decode_bytes
 from rofl.errors import FormatError, RoflError, UnsolvableError
+from tests.places import DATA_DIR
 
-HOSTILE = Path(__file__).resolve().parent / "data" / "rofl-hostile"
+HOSTILE = DATA_DIR / "rofl-hostile"
 ALLOWED = (FormatError, UnsolvableError)
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import importlib.util
 import json
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -13,8 +12,9 @@ from PIL import Image
 import rofl  # registers the Pillow plugin
 from rofl.decode import decode_bytes
 from rofl.errors import AmbiguousError, FormatError, RoflError, UnsolvableError
+from tests.places import REPO
 
-VECTORS = Path(__file__).resolve().parent.parent / "spec" / "vectors"
+VECTORS = REPO / "spec" / "vectors"
 MANIFEST = json.loads((VECTORS / "vectors.json").read_text(encoding="utf-8"))
 VALID = [v["file"] for v in MANIFEST["valid"]]
 INVALID = {v["file"]: v for v in MANIFEST["invalid"]}

@@ -10,12 +10,9 @@ import zlib
 
 import numpy as np
 import pytest
-from clirun import one_error_line, run
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from mangle import edits, mangle
 from PIL import Image
-from places import REPO
 
 from rofl.errors import FormatError
 from rofl.formats import format_name, read_puzzle, read_puzzle_data, sheets
@@ -24,6 +21,9 @@ from rofl.puzzle import Palette, Puzzle
 from rofl.render.pdf import puzzle_book
 from rofl.render.sheet import sheet_bytes
 from rofl.secret import hide
+from tests.clirun import one_error_line, run
+from tests.mangle import edits, mangle
+from tests.places import REPO
 
 KINDS = [".png", ".svg", ".pdf"]
 PALETTE = Palette(["#ffffff", "#000000", "#c80000", "#0040ff"])

@@ -7,15 +7,15 @@ import json
 
 import numpy as np
 import pytest
-from clirun import one_error_line, run
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from places import CORPUS
 
 from rofl.errors import FormatError
 from rofl.formats import default_output, format_name, read_puzzle, read_puzzle_data, split_number, taai
 from rofl.puzzle import Palette, Puzzle
 from rofl.render.pdf import puzzle_book
+from tests.clirun import one_error_line, run
+from tests.places import CORPUS
 
 TAAI = CORPUS / "taai-tournament"
 

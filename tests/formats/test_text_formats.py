@@ -16,15 +16,15 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
-from mangle import edits, mangle
-from places import CORPUS
 
 from rofl.errors import FormatError
 from rofl.formats import corpus as corpus_json
 from rofl.formats import cwd, gnonograms, mk, nin, non, olsak, read_puzzle, tatham, webpbn, write_puzzle
 from rofl.puzzle import Palette, Puzzle
+from tests.mangle import edits, mangle
+from tests.places import CORPUS, DATA_DIR
 
-DATA = Path(__file__).resolve().parent / "data" / "formats"
+DATA = DATA_DIR / "formats"
 BW = Palette.black_white()
 
 # every text format: module, extension, holds colour, holds the solution

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -15,6 +13,7 @@ from rofl.errors import PuzzleError, UnsolvableError
 from rofl.puzzle import Palette, Puzzle
 from rofl.refine import refine
 from rofl.solver import LineSolver, solve
+from tests.places import DATA_DIR
 
 PALETTES = {
     2: Palette.black_white(),
@@ -275,7 +274,7 @@ def test_failure_certificates_only_save_time(case):
 
 
 def _log_arrangements(cells, clue) -> float:
-    import naive
+    from tests import naive
 
     fits = (all((m >> v) & 1 for m, v in zip(cells, line, strict=True)) for line in naive.placements(len(cells), clue))
     n = sum(fits)
@@ -289,9 +288,8 @@ def test_move_estimates_match_a_slow_reference(case):
     # the changed clues (swept to its fixpoint by the naive solver), and its
     # entropy is the change of the row's and column's log arrangement counts.
     # The second call answers the counts from the memo.
-    import naive
-
     from rofl.solver.propagate import Packed
+    from tests import naive
 
     k, grid = case
     palette = PALETTES[k]
@@ -340,9 +338,8 @@ def test_resuming_from_a_certificate_matches_a_slow_reference(case, data):
     # fixpoint, widened by the trial grid's colours where the two differ,
     # and propagate the trial grid's clues (derived from a third, nearby
     # grid's) -- the naive solver from the same start agrees.
-    import naive
-
     from rofl.solver.propagate import Packed
+    from tests import naive
 
     k, original = case
     palette = PALETTES[k]
@@ -522,7 +519,7 @@ def test_pair_swaps_leave_no_two_for_one(monkeypatch):
     # one, the search takes it, and after it stops none is left -- with its
     # shortcut (skip pairs whose undoing leaves most cells open) off.
     monkeypatch.setattr(refine_module, "RELOCATE_OPEN", 1.0)
-    text = (Path(__file__).parent / "data" / "refine" / "coffee30.txt").read_text()
+    text = (DATA_DIR / "refine" / "coffee30.txt").read_text()
     grid = np.array([[int(v) for v in line] for line in text.splitlines() if not line.startswith("#")], dtype=np.uint8)
     single = refine(grid, PALETTES[2], relocate=100)
     assert _pair_swaps_left(single, grid)

@@ -15,12 +15,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from clirun import one_error_line, run
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from pdfread import expected_clues, pdf_clues, pdf_fills, read_pdf
 from PIL import Image
-from places import SAMPLES
 
 from rofl.errors import UsageError
 from rofl.formats import read_puzzle, write_puzzle
@@ -28,6 +25,9 @@ from rofl.puzzle import Palette, Puzzle
 from rofl.render.fonts import core_covers, load_font, missing, pillow_covers, shown
 from rofl.render.pdf import ANSWER_GRID, puzzle_book, puzzle_pdf
 from rofl.render.sheet import puzzle_sheet, sheet_bytes
+from tests.clirun import one_error_line, run
+from tests.pdfread import expected_clues, pdf_clues, pdf_fills, read_pdf
+from tests.places import SAMPLES
 
 FOUR = Palette(["#ffffff", "#000000", "#ff0000", "#ffff00"])
 CYRILLIC = "Ёжик в тумане"

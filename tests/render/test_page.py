@@ -17,20 +17,20 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from clirun import one_error_line, run
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
-from naive import brute_line, clue_of, fillings, propagate
-from places import CORPUS, SAMPLES
 
 from rofl.formats import read_puzzle, write_puzzle
 from rofl.puzzle import Palette, Puzzle
 from rofl.render.page import _asset, page_data, puzzle_page
 from rofl.solver import solve, solve_line
+from tests.clirun import one_error_line, run
+from tests.naive import brute_line, clue_of, fillings, propagate
+from tests.places import CORPUS, REPO, SAMPLES
 
 CORPUS_FILES = sorted(CORPUS.glob("*/*.json"))
-PAGE_JS = Path(__file__).resolve().parents[1] / "rofl" / "render" / "page.js"
+PAGE_JS = REPO / "rofl" / "render" / "page.js"
 
 BW = Palette.black_white()
 COLOURS = Palette(["#ffffff", "#000000", "#d03030", "#3050d0", "#f0e060"])
@@ -265,7 +265,7 @@ def test_solved_check_agrees_with_is_solution(js, case, data):
 
 def py_fits_long(cells, clue, n_colors: int) -> bool:
     """:func:`py_fits` for lines too long to list: by placements of the groups."""
-    from naive import placements
+    from tests.naive import placements
 
     fixed = [int(v) for v in cells]
     for filling in placements(len(fixed), clue):

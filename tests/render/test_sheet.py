@@ -15,12 +15,9 @@ from pathlib import Path
 import defusedxml.ElementTree as ET
 import numpy as np
 import pytest
-from clirun import one_error_line, run
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from pdfread import A4, check_pdf_sheet, expected_clues, pdf_clues, pdf_fills, pdf_grid, read_pdf
 from PIL import Image
-from places import CORPUS, SAMPLES
 
 from rofl.errors import UsageError
 from rofl.formats import read_puzzle, write_puzzle
@@ -36,6 +33,9 @@ from rofl.render.sheet import (
 )
 from rofl.render.svg import SvgString, puzzle_svg
 from rofl.solver import solve
+from tests.clirun import one_error_line, run
+from tests.pdfread import A4, check_pdf_sheet, expected_clues, pdf_clues, pdf_fills, pdf_grid, read_pdf
+from tests.places import CORPUS, SAMPLES
 
 SVG = "{http://www.w3.org/2000/svg}"
 HOSTILE_TITLE = 'a</text><script>alert("x")</script> & "q" <b> \'s\' ]]>'

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import naive
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -10,6 +9,7 @@ from hypothesis import strategies as st
 
 from rofl.errors import PuzzleError
 from rofl.solver import solve_line
+from tests import naive
 
 
 def _knowledge(rng: np.random.Generator, solutions: np.ndarray, n_colors: int) -> np.ndarray:

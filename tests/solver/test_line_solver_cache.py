@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import naive
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -12,6 +11,7 @@ from rofl.errors import PuzzleError
 from rofl.puzzle import Palette, Puzzle
 from rofl.solver import LineSolver, initial_masks, solve
 from rofl.solver.propagate import Packed
+from tests import naive
 
 PALETTE = Palette(["#ffffff", "#000000", "#ff0000", "#00ff00", "#0000ff"])
 

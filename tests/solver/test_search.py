@@ -15,11 +15,11 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from places import CORPUS
 
 from rofl.errors import UsageError
 from rofl.puzzle import Palette, Puzzle
 from rofl.solver.search import solve_complete
+from tests.places import CORPUS
 
 PALETTE3 = Palette(["#ffffff", "#000000", "#ff0000"])
 

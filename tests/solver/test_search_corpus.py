@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from places import CORPUS
+
+from tests.places import CORPUS
 
 FOLDERS = sorted(p.name for p in CORPUS.iterdir() if p.is_dir()) if CORPUS.is_dir() else []
 # the 25x25 tournament puzzles are the slow ones; give each a little less

@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-import naive
 import numpy as np
 import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
-from places import CORPUS
 
 from rofl.formats.corpus import load
 from rofl.puzzle import Palette, Puzzle
 from rofl.solver import determined, initial_masks, solve
+from tests import naive
+from tests.places import CORPUS
 
 # CI clones the repository with shared/ beside it.
 CORPUS_FILES = sorted(CORPUS.glob("*/*.json"))
