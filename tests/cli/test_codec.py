@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from click.testing import CliRunner
 from PIL import Image
 
-from rofl.cli import main
 from rofl.errors import UnsolvableError
 from rofl.formats import rofl as codec
 from rofl.pixelart import image_from_grid
 from rofl.puzzle import Palette, Puzzle
+from tests.clirun import run
 from tests.places import REPO
 
 VECTORS = REPO / "spec" / "vectors"
@@ -20,10 +19,6 @@ CROSS[1:7, 2] = 1
 CROSS[2, 1:7] = 2
 CROSS[6, 3:6] = 3
 PALETTE = Palette(["#ffffff", "#000000", "#d03030", "#3050d0"])
-
-
-def run(*args):
-    return CliRunner().invoke(main, [str(a) for a in args])
 
 
 def rgb(path) -> np.ndarray:

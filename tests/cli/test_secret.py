@@ -2,29 +2,24 @@
 
 from __future__ import annotations
 
-import importlib.util
-
 import numpy as np
 import pytest
-from click.testing import CliRunner
 from PIL import Image
 
-from rofl.cli import main
 from rofl.formats import notmine, read_puzzle
+from rofl.formats import rofl as codec
 from rofl.puzzle import Palette, Puzzle
 from rofl.render.sheet import puzzle_sheet
 from rofl.secret import hide as hide_text
+from tests.clirun import one_error_line, run
+from tests.pdfread import check_pdf_sheet
 
 SECRET = 'P@ss w0rd "quoted" \\ back~'
 
 
-def run(args, input=None):
-    return CliRunner().invoke(main, args, input=input, catch_exceptions=False)
-
-
 def test_hide_writes_puzzle_sheet_and_cipher(tmp_path):
     out, sheet = tmp_path / "s.json", tmp_path / "s.png"
-    result = run(["hide", SECRET, "-o", str(out), "--sheet", str(sheet), "--cipher"])
+    result = run("hide", SECRET, "-o", str(out), "--sheet", str(sheet), "--cipher")
     assert result.exit_code == 0, result.output
     cipher = result.output.strip()
     assert cipher.startswith("NotMine{ ") and result.output.count("\n") == 1
@@ -33,33 +28,33 @@ def test_hide_writes_puzzle_sheet_and_cipher(tmp_path):
     with Image.open(sheet) as image:
         assert image.format == "PNG" and image.size[0] > puzzle.width * 10
     for source in (str(out), cipher):
-        shown = run(["reveal", source])
+        shown = run("reveal", source)
         assert shown.exit_code == 0
         assert shown.output == SECRET + "\n"
-    shown = run(["reveal"], input=cipher + "\n")
+    shown = run("reveal", input=cipher + "\n")
     assert shown.output == SECRET + "\n"
-    shown = run(["reveal", "-"], input=cipher)
+    shown = run("reveal", "-", input=cipher)
     assert shown.output == SECRET + "\n"
 
 
 def test_hide_reads_stdin_without_its_trailing_newline(tmp_path):
     for given, secret in [("pw\n", "pw"), ("pw\r\n", "pw"), ("pw", "pw"), (" pw \n", " pw ")]:
         out = tmp_path / "p.notmine"
-        result = run(["hide", "-o", str(out)], input=given)
+        result = run("hide", "-o", str(out), input=given)
         assert result.exit_code == 0, result.output
-        assert run(["reveal", str(out)]).output == secret + "\n"
+        assert run("reveal", str(out)).output == secret + "\n"
 
 
 @pytest.mark.parametrize("suffix", [".rofl", ".json", ".xml", ".non"])
 def test_reveal_reads_any_recognisable_puzzle_from_stdin(tmp_path, suffix):
     out = tmp_path / f"p{suffix}"
-    assert run(["hide", "Tr0ub4dor&3", "-o", str(out)]).exit_code == 0
-    shown = run(["reveal"], input=out.read_bytes())
+    assert run("hide", "Tr0ub4dor&3", "-o", str(out)).exit_code == 0
+    shown = run("reveal", input=out.read_bytes())
     if suffix == ".non":  # no signature: only a file name says what it is
         assert shown.exit_code == 1 and "not a puzzle" in shown.output
     else:
         assert shown.output == "Tr0ub4dor&3\n"
-        assert run(["reveal", str(out)]).output == "Tr0ub4dor&3\n"
+        assert run("reveal", str(out)).output == "Tr0ub4dor&3\n"
 
 
 @pytest.mark.parametrize(
@@ -72,10 +67,8 @@ def test_reveal_reads_any_recognisable_puzzle_from_stdin(tmp_path, suffix):
 )
 def test_bad_secrets_write_nothing(tmp_path, args, input, message):
     out, sheet = tmp_path / "s.json", tmp_path / "s.png"
-    result = CliRunner().invoke(main, [*args, "-o", str(out), "--sheet", str(sheet), "--cipher"], input=input)
-    assert result.exit_code == 1
-    assert result.output.count("\n") == 1 and message in result.output
-    assert "NotMine" not in result.output
+    result = run(*args, "-o", str(out), "--sheet", str(sheet), "--cipher", input=input)
+    one_error_line(result, message)
     assert list(tmp_path.iterdir()) == []
 
 
@@ -89,41 +82,46 @@ def test_bad_secrets_write_nothing(tmp_path, args, input, message):
 )
 def test_bad_options_write_nothing(tmp_path, monkeypatch, args, message):
     monkeypatch.chdir(tmp_path)
-    result = CliRunner().invoke(main, args)
-    assert result.exit_code == 1 and message in result.output
+    one_error_line(run(*args), message)
     assert list(tmp_path.iterdir()) == []
 
 
 def test_reveal_refuses_what_hides_nothing(tmp_path):
-    result = CliRunner().invoke(main, ["reveal", "NotMine{ 2, 8, NONOGRAM }"])
-    assert result.exit_code == 1
-    assert result.output.startswith("Error: a 8x2 picture is not a rofl hidden text")
-    result = CliRunner().invoke(main, ["reveal", "NotMine{ 2, 8, NONO\x01GRAM }"])
-    assert "content character 5" in result.output and result.exit_code == 1
-    result = CliRunner().invoke(main, ["reveal"], input="hello")
-    assert result.output.startswith("Error: standard input: not a puzzle (neither a NotMine cipher nor a ROFL")
-    assert result.output.count("\n") == 1 and result.exit_code == 1
-    result = CliRunner().invoke(main, ["reveal", str(tmp_path / "missing.rofl")])
-    assert result.exit_code == 1 and "missing.rofl" in result.output
+    line = one_error_line(run("reveal", "NotMine{ 2, 8, NONOGRAM }"))
+    assert line.startswith("Error: a 8x2 picture is not a rofl hidden text")
+    one_error_line(run("reveal", "NotMine{ 2, 8, NONO\x01GRAM }"), "content character 5")
+    line = one_error_line(run("reveal", input="hello"))
+    assert line.startswith("Error: standard input: not a puzzle (neither a NotMine cipher nor a ROFL")
+    one_error_line(run("reveal", str(tmp_path / "missing.rofl")), "missing.rofl")
 
 
 def test_sheet_pdf(tmp_path):
-    result = run(["hide", "pdf", "--sheet", str(tmp_path / "s.pdf")])
-    assert result.exit_code == 0
-    assert (tmp_path / "s.pdf").read_bytes().startswith(b"%PDF")
+    sheet = tmp_path / "s.pdf"
+    result = run("hide", "pdf", "--sheet", sheet)
+    assert result.exit_code == 0, result.output
+    data = sheet.read_bytes()
+    puzzle = hide_text("pdf")[0]
+    # one page with the title and the puzzle's clues, no cell filled in
+    page = check_pdf_sheet(data, puzzle, None)
+    assert "Solve me" in [t["text"] for t in page["texts"]]
+    # the puzzle travels inside as puzzle.rofl, so reveal reads the sheet back
+    attached = dict(page["reader"].attachments)
+    assert list(attached) == ["puzzle.rofl"]
+    back = codec.parse(attached["puzzle.rofl"][0]).puzzle
+    assert (back.rows, back.cols, back.palette) == (puzzle.rows, puzzle.cols, puzzle.palette)
+    assert run("reveal", sheet).output == "pdf\n"
 
 
-@pytest.mark.skipif(importlib.util.find_spec("rofl.formats.rofl") is None, reason="the ROFL codec is not merged yet")
 def test_rofl_file_round_trip(tmp_path):
     out = tmp_path / "secret.rofl"
-    assert run(["hide", SECRET, "-o", str(out)]).exit_code == 0
-    assert run(["reveal", str(out)]).output == SECRET + "\n"
-    assert run(["reveal"], input=out.read_bytes()).output == SECRET + "\n"
+    assert run("hide", SECRET, "-o", str(out)).exit_code == 0
+    assert run("reveal", str(out)).output == SECRET + "\n"
+    assert run("reveal", input=out.read_bytes()).output == SECRET + "\n"
 
 
 def test_cipher_is_the_picture():
     puzzle, grid = hide_text("ab")
-    cipher = run(["hide", "ab", "--cipher"]).output
+    cipher = run("hide", "ab", "--cipher").output
     field = notmine.loads(cipher)
     np.testing.assert_array_equal(field.picture, grid.astype(bool))
 

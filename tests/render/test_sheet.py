@@ -271,7 +271,8 @@ def test_sheet_bytes_formats():
     with Image.open(__import__("io").BytesIO(png)) as image:
         assert image.format == "PNG"
         assert image.info["dpi"][0] == pytest.approx(print_dpi(*image.size), abs=0.05)  # stored per metre
-    assert sheet_bytes(puzzle, "pdf").startswith(b"%PDF")
+    page = check_pdf_sheet(sheet_bytes(puzzle, "pdf"), puzzle, None)  # one page, the clues, no fills
+    assert list(page["reader"].attachments) == ["puzzle.rofl"]
     parse(sheet_bytes(puzzle, "SVG"))
     with pytest.raises(UsageError, match=r"written as \.png, \.pdf or \.svg, not '\.gif'"):
         sheet_bytes(puzzle, ".gif")
