@@ -18,6 +18,8 @@ import numpy as np
 from rofl.errors import FormatError, PuzzleError
 from rofl.puzzle import Palette, Puzzle
 
+EXTENSION = ".json"
+
 _DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
 _META_KEYS = ("title", "author", "licence", "source", "id", "origin", "notes")
 MAX_BYTES = 64 * 1024 * 1024

@@ -37,6 +37,7 @@ import numpy as np
 
 from rofl.errors import FormatError
 
+EXTENSION = ".notmine"
 LEADER = "NotMine{"
 TRAILER = "}"
 #: Largest field accepted (rows * columns), so a hostile header cannot ask
