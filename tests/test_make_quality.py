@@ -49,16 +49,16 @@ def regenerate_settings() -> dict[str, dict[str, int]]:
     return settings
 
 
-def test_every_sample_picture_is_guarded():
-    pictures = {p.name for p in SAMPLES.iterdir() if p.suffix in (".jpg", ".png")}
+def test_every_sample_picture_is_guarded(samples):
+    pictures = {p.name for p in samples.iterdir() if p.suffix in (".jpg", ".png")}
     assert set(regenerate_settings()) == pictures == set(RECORDED)
 
 
 @pytest.mark.parametrize("settings", ["regenerate", "defaults"])
 @pytest.mark.parametrize("name", sorted(RECORDED))
-def test_make_changes_no_more_cells_than_recorded(name, settings):
+def test_make_changes_no_more_cells_than_recorded(samples, name, settings):
     options = regenerate_settings()[name] if settings == "regenerate" else {}
-    result = rofl.make(SAMPLES / name, **options)
+    result = rofl.make(samples / name, **options)
     recorded = RECORDED[name][settings == "defaults"]
     assert result.stats.n_changed <= recorded + TOLERANCE, f"{name} {options}: {result.stats.n_changed} changed"
     solved = solve(Puzzle.from_grid(result.grid, result.palette))

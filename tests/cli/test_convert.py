@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 
@@ -12,23 +10,15 @@ from rofl.formats import format_name, read_puzzle, write_puzzle
 from rofl.formats import rofl as codec
 from rofl.puzzle import Palette, Puzzle
 from tests.clirun import one_error_line, run
-from tests.places import CORPUS, DATA_DIR
+from tests.places import DATA_DIR, corpus_file
 
 DATA = DATA_DIR / "formats"
-DANCER = CORPUS / "webpbn-survey" / "webpbn-00001.json"
-COLOUR = CORPUS / "webpbn-survey-color" / "webpbn-00047.json"
-
-
-
-
-def needs(path: Path) -> Path:
-    if not path.exists():
-        pytest.skip("corpus not available")
-    return path
+DANCER = "webpbn-survey/webpbn-00001.json"
+COLOUR = "webpbn-survey-color/webpbn-00047.json"
 
 
 def test_corpus_json_to_xml_to_non_to_rofl_then_solve(tmp_path):
-    source = needs(DANCER)
+    source = corpus_file(DANCER)
     puzzle, solution = corpus_json.load(source)
     chain = [source, tmp_path / "dancer.xml", tmp_path / "dancer.non", tmp_path / "dancer.rofl"]
     for before, after in zip(chain, chain[1:], strict=False):
@@ -51,9 +41,10 @@ def test_corpus_json_to_xml_to_non_to_rofl_then_solve(tmp_path):
 
 
 def test_colour_puzzle_to_xml_and_g_then_solve(tmp_path):
-    puzzle, solution = corpus_json.load(needs(COLOUR))
+    colour = corpus_file(COLOUR)
+    puzzle, solution = corpus_json.load(colour)
     xml, g = tmp_path / "map.xml", tmp_path / "map.g"
-    assert run("convert", COLOUR, xml).exit_code == 0
+    assert run("convert", colour, xml).exit_code == 0
     result = run("convert", xml, g)
     assert result.exit_code == 0 and "solution not kept (.g holds clues only)" in result.output
     back, grid = read_puzzle(g)
@@ -99,9 +90,10 @@ def test_colour_to_non_and_back(tmp_path):
 
 
 def test_colour_corpus_puzzle_to_non_then_solve(tmp_path):
-    puzzle, _ = corpus_json.load(needs(COLOUR))
+    colour = corpus_file(COLOUR)
+    puzzle, _ = corpus_json.load(colour)
     target = tmp_path / "colour.non"
-    assert run("convert", COLOUR, target).exit_code == 0
+    assert run("convert", colour, target).exit_code == 0
     assert read_puzzle(target)[0] == puzzle
     result = run("solve", target, "--no-color")
     assert result.exit_code == 0, result.output

@@ -11,7 +11,7 @@ from PIL import Image
 from rofl.formats import read_puzzle, write_puzzle
 from rofl.puzzle import Palette, Puzzle
 from tests.clirun import run, usage_error_line
-from tests.places import CORPUS
+from tests.places import corpus_file
 
 BW = Palette.black_white()
 
@@ -81,9 +81,7 @@ def test_no_solution(tmp_path):
 
 
 def test_budget_exhausted(tmp_path):
-    path = CORPUS / "webpbn-survey" / "knotty.json"
-    if not path.exists():
-        pytest.skip("corpus not available")
+    path = corpus_file("webpbn-survey/knotty.json")
     result = run("solve", str(path), "--budget", "0.05", "--no-color")
     assert result.exit_code == 4, result.output
     assert "no answer within 0.05 s" in result.output and "?" in result.output

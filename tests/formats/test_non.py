@@ -21,7 +21,7 @@ from tests.formats.textcases import (
     meta_text,
     read,
 )
-from tests.places import CORPUS
+from tests.places import needs_corpus
 
 
 def test_non_keeps_line_ends_in_properties_as_references():
@@ -189,7 +189,7 @@ def colour_corpus_files():
     return [p for p in corpus_files() if corpus_json.load(p)[0].n_colors > 2]
 
 
-@pytest.mark.skipif(not CORPUS.is_dir(), reason="corpus not available")
+@needs_corpus
 def test_every_colour_corpus_puzzle_through_non(tmp_path):
     files = colour_corpus_files()
     assert len(files) >= 10

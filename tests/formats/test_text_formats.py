@@ -36,7 +36,7 @@ from tests.formats.textcases import (
     read,
 )
 from tests.mangle import edits, mangle
-from tests.places import CORPUS
+from tests.places import needs_corpus
 
 # every text format: module, extension, holds colour, holds the solution
 FORMATS = [
@@ -203,7 +203,7 @@ def test_cwd_skips_blank_lines_and_takes_the_header_on_one_line():
 # ------------------------------------------------------------------ the corpus
 
 
-@pytest.mark.skipif(not CORPUS.is_dir(), reason="corpus not available")
+@needs_corpus
 def test_the_corpus_is_there():
     assert len(corpus_files()) > 400
 

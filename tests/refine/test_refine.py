@@ -13,7 +13,6 @@ from rofl.errors import PuzzleError, UnsolvableError
 from rofl.puzzle import Palette, Puzzle
 from rofl.refine import refine
 from rofl.solver import LineSolver, solve
-from tests.places import DATA_DIR
 
 PALETTES = {
     2: Palette.black_white(),
@@ -514,12 +513,12 @@ def _pair_swaps_left(result, original):
     return out
 
 
-def test_pair_swaps_leave_no_two_for_one(monkeypatch):
+def test_pair_swaps_leave_no_two_for_one(monkeypatch, data_dir):
     # The pair search skips no useful pair swap: where brute force finds
     # one, the search takes it, and after it stops none is left -- with its
     # shortcut (skip pairs whose undoing leaves most cells open) off.
     monkeypatch.setattr(refine_module, "RELOCATE_OPEN", 1.0)
-    text = (DATA_DIR / "refine" / "coffee30.txt").read_text()
+    text = (data_dir / "refine" / "coffee30.txt").read_text()
     grid = np.array([[int(v) for v in line] for line in text.splitlines() if not line.startswith("#")], dtype=np.uint8)
     single = refine(grid, PALETTES[2], relocate=100)
     assert _pair_swaps_left(single, grid)

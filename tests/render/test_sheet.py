@@ -35,7 +35,7 @@ from rofl.render.svg import SvgString, puzzle_svg
 from rofl.solver import solve
 from tests.clirun import one_error_line, run
 from tests.pdfread import A4, check_pdf_sheet, expected_clues, pdf_clues, pdf_fills, pdf_grid, read_pdf
-from tests.places import CORPUS, SAMPLES
+from tests.places import SAMPLES, corpus_file
 
 SVG = "{http://www.w3.org/2000/svg}"
 HOSTILE_TITLE = 'a</text><script>alert("x")</script> & "q" <b> \'s\' ]]>'
@@ -336,7 +336,6 @@ def test_cli_sheet_title_from_file_and_hostile(made, tmp_path):
     assert by_id(parse((tmp_path / "h.svg").read_bytes()), "title").text == HOSTILE_TITLE
 
 
-@pytest.mark.skipif(not CORPUS.is_dir(), reason="corpus not available")
 @pytest.mark.parametrize(
     "name",
     [
@@ -346,9 +345,7 @@ def test_cli_sheet_title_from_file_and_hostile(made, tmp_path):
     ],
 )
 def test_cli_sheet_of_corpus_puzzles(tmp_path, name):
-    path = CORPUS / name
-    if not path.exists():
-        pytest.skip(f"{name} not in the corpus")
+    path = corpus_file(name)
     puzzle, stored = read_puzzle(path)
     solution = stored if stored is not None else solve(puzzle).grid
     assert solution is not None
@@ -391,9 +388,9 @@ def test_cli_sheet_errors(made, tmp_path, monkeypatch):
 # ------------------------------------------------------------------ make --sheet, hide --sheet
 
 
-def test_make_sheet(tmp_path):
+def test_make_sheet(samples, tmp_path):
     out, sheet = tmp_path / "h.json", tmp_path / "h.svg"
-    result = run("make", SAMPLES / "horse.png", "-o", out, "-w", 12, "-q", "--sheet", sheet)
+    result = run("make", samples / "horse.png", "-o", out, "-w", 12, "-q", "--sheet", sheet)
     assert result.exit_code == 0, result.output
     puzzle, solution = read_puzzle(out)
     root = parse(sheet.read_bytes())
@@ -401,15 +398,15 @@ def test_make_sheet(tmp_path):
     assert by_id(root, "solution") is None  # a sheet to solve, not the answer
     for suffix in (".png", ".pdf"):
         sheet = tmp_path / f"h{suffix}"
-        assert run("make", SAMPLES / "horse.png", "-o", out, "-w", 12, "-q", "--sheet", sheet).exit_code == 0
+        assert run("make", samples / "horse.png", "-o", out, "-w", 12, "-q", "--sheet", sheet).exit_code == 0
         assert sheet.stat().st_size > 1000
 
 
 @pytest.mark.parametrize(
     ("name", "words"), [("s.gif", ["--sheet", "a sheet is written as"]), ("no/s.svg", ["--sheet"])]
 )
-def test_make_sheet_checked_before_the_run(tmp_path, name, words):
-    result = run("make", SAMPLES / "horse.png", "-o", tmp_path / "h.json", "--sheet", tmp_path / name)
+def test_make_sheet_checked_before_the_run(samples, tmp_path, name, words):
+    result = run("make", samples / "horse.png", "-o", tmp_path / "h.json", "--sheet", tmp_path / name)
     assert result.exit_code != 0
     lines = [line for line in result.output.splitlines() if line.startswith("Error")]
     assert len(lines) == 1 and all(w in lines[0] for w in words), result.output
@@ -531,7 +528,7 @@ def test_pdf_page_and_scale(monkeypatch):
     assert puzzle_pdf(tall) == first and b"D:20231114221320Z" in first
 
 
-def test_hide_and_make_sheet_pdf(tmp_path):
+def test_hide_and_make_sheet_pdf(samples, tmp_path):
     from rofl.secret import hide
 
     sheet = tmp_path / "s.pdf"
@@ -543,6 +540,6 @@ def test_hide_and_make_sheet_pdf(tmp_path):
     if os.name == "posix":
         assert sheet.stat().st_mode & 0o777 == 0o600
     out, sheet = tmp_path / "h.json", tmp_path / "h.pdf"
-    assert run("make", SAMPLES / "horse.png", "-o", out, "-w", 12, "-q", "--sheet", sheet).exit_code == 0
+    assert run("make", samples / "horse.png", "-o", out, "-w", 12, "-q", "--sheet", sheet).exit_code == 0
     made, _ = read_puzzle(out)
     check_pdf_sheet(sheet.read_bytes(), made, None)

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from rofl.errors import UsageError
 from rofl.puzzle import Palette, Puzzle
 from rofl.solver.search import solve_complete
-from tests.places import CORPUS
+from tests.places import corpus_file
 
 PALETTE3 = Palette(["#ffffff", "#000000", "#ff0000"])
 
@@ -299,10 +299,7 @@ def test_block_diagonal_puzzles_split_into_parts():
 def _hard():
     from rofl.formats import read_puzzle
 
-    path = CORPUS / "webpbn-survey" / "knotty.json"
-    if not path.exists():
-        pytest.skip("corpus not available")
-    return read_puzzle(path)[0]
+    return read_puzzle(corpus_file("webpbn-survey/knotty.json"))[0]
 
 
 def test_node_budget_is_reported_not_guessed():

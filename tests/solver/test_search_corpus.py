@@ -23,13 +23,13 @@ DEFAULT_BUDGET = 1.0
 
 @pytest.mark.skipif(not FOLDERS, reason="shared corpus not available")
 @pytest.mark.parametrize("folder", FOLDERS)
-def test_corpus_folder(folder):
+def test_corpus_folder(corpus, folder):
     from rofl.formats import read_puzzle
     from rofl.solver.search import solve_complete
 
     budget = BUDGET.get(folder, DEFAULT_BUDGET)
     tally = {"unique": 0, "multiple": 0, "budget": 0}
-    for path in sorted((CORPUS / folder).glob("*.json")):
+    for path in sorted((corpus / folder).glob("*.json")):
         puzzle, known = read_puzzle(path)
         result = solve_complete(puzzle, time_budget=budget)
         assert result.status != "none", f"{path.name}: reported unsolvable"
