@@ -9,23 +9,13 @@ from hypothesis import example, given, settings
 from rofl.formats import corpus as corpus_json
 from rofl.formats import non, read_puzzle, write_puzzle
 from rofl.puzzle import Palette, Puzzle
-from tests.formats.textcases import (
-    BW,
-    DATA,
-    FLAG,
-    FLAG_PALETTE,
-    HOUSE,
-    bw_grids,
-    colour_puzzles,
-    corpus_files,
-    meta_text,
-    read,
-)
+from tests.formats import textcases
+from tests.formats.textcases import BW, DATA, read
 from tests.places import needs_corpus
 
 
 def test_non_keeps_line_ends_in_properties_as_references():
-    puzzle = Puzzle.from_grid(HOUSE, BW, meta={"notes": 'two\nlines & a "quote"', "title": "Zürich"})
+    puzzle = Puzzle.from_grid(textcases.HOUSE, BW, meta={"notes": 'two\nlines & a "quote"', "title": "Zürich"})
     text = non.dumps(puzzle)
     assert 'notes "two&#10;lines &amp; a &quot;quote&quot;"' in text and 'title "Z&#252;rich"' in text
     assert text.isascii()
@@ -59,11 +49,11 @@ def test_non_columns_keyword_as_width():
 
 def many_colour_puzzles():
     """(grid, palette) of 3 to 8 colours, random (possibly repeated) RGB values."""
-    return colour_puzzles().filter(lambda case: len(case[1]) > 2)
+    return textcases.colour_puzzles().filter(lambda case: len(case[1]) > 2)
 
 
 @settings(deadline=None, max_examples=200)
-@given(case=many_colour_puzzles(), title=meta_text, author=meta_text)
+@given(case=many_colour_puzzles(), title=textcases.meta_text, author=textcases.meta_text)
 # a noncharacter, which html.unescape drops (found by this test in a fresh clone)
 @example(case=(np.zeros((1, 1), dtype=np.uint8), Palette(["#000", "#000", "#000"])), title="0", author="\ufdd0")
 def test_non_colour_round_trip(case, title, author):
@@ -93,7 +83,7 @@ def test_non_property_references(written, read_back):
 
 
 @settings(deadline=None, max_examples=100)
-@given(grid=bw_grids())
+@given(grid=textcases.bw_grids())
 def test_non_two_colours_stay_plain_simpson(grid):
     text = non.dumps(Puzzle.from_grid(grid, BW), grid)
     assert "color" not in text and ":" not in text and "goal" in text
@@ -109,7 +99,7 @@ def test_non_largest_palette_round_trips():
 
 
 def test_non_colour_writer_is_nonny_style():
-    text = non.dumps(Puzzle.from_grid(FLAG, FLAG_PALETTE, meta={"title": "Flag"}), FLAG)
+    text = non.dumps(Puzzle.from_grid(textcases.FLAG, textcases.FLAG_PALETTE, meta={"title": "Flag"}), textcases.FLAG)
     assert text == (
         'title "Flag"\nwidth 6\nheight 4\n\n'
         "color black 000000 X\ncolor red FF0000 #\ncolor blue 0000FF @\n\n"
@@ -186,7 +176,7 @@ def test_non_two_colour_file_with_colour_lines_keeps_its_goal():
 
 
 def colour_corpus_files():
-    return [p for p in corpus_files() if corpus_json.load(p)[0].n_colors > 2]
+    return [p for p in textcases.corpus_files() if corpus_json.load(p)[0].n_colors > 2]
 
 
 @needs_corpus
