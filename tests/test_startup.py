@@ -6,6 +6,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from tests.places import REPO
 
 
@@ -25,6 +27,7 @@ def test_import_rofl_loads_no_heavy_module():
     assert _run(code) == "[]"
 
 
+@pytest.mark.slow
 def test_first_solve_skips_the_blas_probe():
     code = """
 import sys

@@ -203,6 +203,7 @@ def test_unescape_matches_reference(content):
     assert notmine._unescape(content) == unescape_reference(content)
 
 
+@pytest.mark.slow
 def test_large_cipher():
     # a million escaped quotes: every even cell filled
     field = notmine.loads("NotMine{ 1000, 2000, " + '\\"' * 1_000_000 + " }")

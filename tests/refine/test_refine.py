@@ -177,6 +177,7 @@ def test_polishing_finds_fewer_changes_on_noise():
     assert polished.n_changed < plain.n_changed
 
 
+@pytest.mark.slow
 def test_polishing_is_reproducible_and_seeded():
     grid = ADVERSARIAL["noise"]
     first = refine(grid, PALETTES[2], seed=3)
@@ -239,6 +240,7 @@ def _checked_certificates(monkeypatch):
     return seen
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["noise", "noise-4", "checkerboard-3"])
 def test_a_proof_that_a_change_cannot_go_back_is_never_wrong(name, monkeypatch):
     seen = _checked_certificates(monkeypatch)
@@ -460,6 +462,7 @@ def _gaining_swaps(result, original):
     return out
 
 
+@pytest.mark.slow
 def test_relocation_leaves_no_two_for_one_swap(monkeypatch):
     # Relocation's filter skips no useful swap: where brute force finds one,
     # relocation takes it, and after it stops no swap is left -- once its
@@ -513,6 +516,7 @@ def _pair_swaps_left(result, original):
     return out
 
 
+@pytest.mark.slow
 def test_pair_swaps_leave_no_two_for_one(monkeypatch, data_dir):
     # The pair search skips no useful pair swap: where brute force finds
     # one, the search takes it, and after it stops none is left -- with its

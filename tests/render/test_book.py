@@ -153,6 +153,7 @@ def test_book_pages_read_back(cases, with_answers):
     check_book(data, puzzles, grids if with_answers else None, titles)
 
 
+@pytest.mark.slow
 def test_book_of_samples_with_solution_sheets():
     files = sorted(SAMPLES.glob("*.rofl"))
     puzzles = [read_puzzle(f)[0] for f in files]
@@ -287,6 +288,7 @@ def test_load_font_refuses_what_is_not_a_usable_font(tmp_path):
         load_font(empty)
 
 
+@pytest.mark.slow
 # fpdf2 may leave a damaged font file open when it gives up on it (rofl
 # closes what it can reach and collects the rest): not rofl's handle
 @pytest.mark.filterwarnings("ignore::ResourceWarning", "ignore::pytest.PytestUnraisableExceptionWarning")

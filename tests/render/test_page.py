@@ -574,6 +574,7 @@ def test_cli_help_lists_page():
 # ---------------------------------------------------------------- corpus
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not CORPUS_FILES, reason=f"the puzzle corpus is not at {CORPUS}")
 def test_corpus_solutions_are_solved_in_the_page(js):
     keys = set()
@@ -795,6 +796,7 @@ def test_line_deductions_agree_with_brute_force(js, case):
     assert (got is not None) is js.call("lineFits", cells, clue)
 
 
+@pytest.mark.slow
 @given(st.data())
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 def test_line_deductions_agree_with_the_line_solver(js, data):
@@ -1032,6 +1034,7 @@ def test_a_wrong_mark_ends_in_a_contradiction_or_a_stall(js, grid, palette):
     assert ends["contradiction"] > 0
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not CORPUS_FILES, reason=f"the puzzle corpus is not at {CORPUS}")
 def test_corpus_hints_agree_with_the_solutions(js):
     # real puzzles up to 25x25: hints from an empty grid fill only right

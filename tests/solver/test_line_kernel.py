@@ -63,7 +63,12 @@ def test_black_white_every_clue(n):
 
 
 # palettes of 3 and 4 colours (background included) up to 8 cells; 5 (four inks) up to 6
-COLOUR_CASES = [(n, k) for k in (3, 4) for n in range(1, 9)] + [(n, 5) for n in range(1, 7)]
+# the largest take seconds each (every clue of 8 cells, three inks): slow
+_SLOW_CASES = {(8, 3), (6, 4), (7, 4), (8, 4), (6, 5)}
+COLOUR_CASES = [
+    pytest.param(n, k, marks=pytest.mark.slow) if (n, k) in _SLOW_CASES else (n, k)
+    for n, k in [(n, k) for k in (3, 4) for n in range(1, 9)] + [(n, 5) for n in range(1, 7)]
+]
 
 
 @pytest.mark.parametrize(("n", "n_colors"), COLOUR_CASES)

@@ -98,6 +98,7 @@ def test_every_black_white_puzzle_up_to_3x4(height, width):
         check(_puzzle(key, width, height, Palette.black_white()), count, grid)
 
 
+@pytest.mark.slow
 def test_black_white_4x4_every_ambiguous_puzzle_and_a_sample():
     # 58196 puzzles: every one with several solutions, and 3000 of the unique ones
     puzzles = all_puzzles(4, 4, 2)

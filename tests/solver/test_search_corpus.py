@@ -21,6 +21,7 @@ BUDGET = {"taai-tournament": 0.15}
 DEFAULT_BUDGET = 1.0
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not FOLDERS, reason="shared corpus not available")
 @pytest.mark.parametrize("folder", FOLDERS)
 def test_corpus_folder(corpus, folder):
