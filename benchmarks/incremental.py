@@ -17,7 +17,7 @@ Each sequence of puzzles is solved by a :class:`rofl.LineSolver` that
 keeps its cache across the sequence, by the same kind of solver replaying
 the recorded solve of the picture each variant came from
 (:meth:`rofl.LineSolver.replay`, what refinement does), and by one without
-a cache; all give the same results (``tests/test_line_solver_cache.py``).
+a cache; all give the same results (``tests/solver/test_line_solver_cache.py``).
 Printed: cache hit rate, lines examined per re-solve, CPU time per
 re-solve, the speed-ups, and the time ``Puzzle.from_grid`` takes to derive
 each variant's clues (not part of the solve times).  ``--write-docs`` also

@@ -8,7 +8,7 @@ an image").  Anything else, or an accepted file that does not survive a
 write/read round trip, is a crash: libFuzzer stops and saves the input.
 The seeds are the test vectors; inputs with new coverage land in the first
 directory, whose files are copied to ``tests/data/rofl-hostile`` for replay
-under pytest (``tests/test_rofl_hostile.py``).
+under pytest (``tests/formats/test_rofl_hostile.py``).
 
 Last run (2026-11-21): 2,000,000 executions in 484 s, 0 crashes, 249
 corpus files.

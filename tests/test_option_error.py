@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from click.testing import CliRunner
 from PIL import Image
 
 import rofl
 from rofl import picture
-from rofl.cli import main
 from rofl.errors import OptionError, RoflError, UsageError
 from rofl.render.page import check_page_path
 from rofl.secret import check_text
+from tests.clirun import one_error_line, run
 
 # One black pixel on white: enough picture for every option check.
 PIXELS = np.array([[0, 255], [255, 255]], dtype=np.uint8)
@@ -87,8 +86,5 @@ def test_the_command_line_reports_an_option_error_as_one_line(png, tmp_path, arg
     # As before OptionError existed: one `Error:` line and exit status 1 (click's
     # own usage errors, exit status 2, are for what click checks itself).
     argv = [a.format(png=png, out=tmp_path / "out") for a in args]
-    result = CliRunner().invoke(main, argv)
-    assert result.exit_code == 1, result.output
-    lines = result.output.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith(f"Error: {message}"), result.output
+    assert one_error_line(run(*argv)).startswith(f"Error: {message}")
     assert not list(tmp_path.glob("out*"))

@@ -5,7 +5,6 @@ from __future__ import annotations
 import pickle
 import re
 
-import naive
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -14,6 +13,7 @@ from hypothesis.extra.numpy import arrays
 
 from rofl.errors import PuzzleError
 from rofl.puzzle import MAX_COLORS, Palette, Puzzle
+from tests import naive
 
 RGB3 = Palette(["#fff", "#000", "#f00"])
 

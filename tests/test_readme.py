@@ -40,11 +40,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from rofl.cli import main
+from tests.clirun import run
+from tests.places import REPO
 
-REPO = Path(__file__).resolve().parent.parent
 DOCS = sorted((REPO / "docs").glob("*.md"))
 TIME = re.compile(r"\d+(?:\.\d+)? (?:ms|s)\b")
 EXIT = re.compile(r"\bexit (?:status )?(\d+)\b")
@@ -177,10 +176,8 @@ def run_block(block: Block, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
         stdin = command.stdin
         if command.stdin_file is not None:
             stdin = Path(command.stdin_file).read_text(encoding="utf-8")
-        result = CliRunner().invoke(main, args, input=stdin)
         where = f"{block.path.name}:{command.line}: rofl {shlex.join(args)}"
-        if result.exception is not None and not isinstance(result.exception, SystemExit):
-            raise AssertionError(where) from result.exception
+        result = run(*args, input=stdin)  # an uncaught exception fails here, with its traceback
         assert result.exit_code == command.status, f"{where}: exit status {result.exit_code}\n{result.output}"
         if command.checked:
             try:

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from places import SAMPLES
 
 from rofl.formats import read_puzzle
 from rofl.solver import solve
+from tests.places import SAMPLES
 
 PICTURES = sorted(p for p in SAMPLES.iterdir() if p.suffix in (".jpg", ".png"))
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
+import pytest
+
+from tests.places import REPO
 
 
 def _run(code: str) -> str:
@@ -26,6 +27,7 @@ def test_import_rofl_loads_no_heavy_module():
     assert _run(code) == "[]"
 
 
+@pytest.mark.slow
 def test_first_solve_skips_the_blas_probe():
     code = """
 import sys

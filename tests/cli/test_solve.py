@@ -1,0 +1,109 @@
+"""``rofl solve``: what it prints, writes and exits with for each outcome."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from rofl.formats import read_puzzle, write_puzzle
+from rofl.puzzle import Palette, Puzzle
+from tests.clirun import run, usage_error_line
+from tests.places import corpus_file
+
+BW = Palette.black_white()
+
+
+def _file(tmp_path: Path, puzzle: Puzzle, name: str = "p.json") -> str:
+    path = tmp_path / name
+    write_puzzle(path, puzzle)
+    return str(path)
+
+
+def test_unique_prints_the_picture(tmp_path):
+    grid = np.array([[1, 0, 1], [1, 1, 1], [0, 1, 0]], dtype=np.uint8)
+    result = run("solve", _file(tmp_path, Puzzle.from_grid(grid, BW)), "--no-color")
+    assert result.exit_code == 0, result.output
+    assert "#.#\n###\n.#." in result.output
+    assert "unique" in result.output and "line logic alone" in result.output
+
+
+def test_unique_that_needs_search(tmp_path):
+    # unique, but line logic stalls (found by enumeration of 4x4 grids)
+    rows = [[(1, 1)], [(1, 1), (1, 1)], [(1, 1), (1, 1)], [(2, 1)]]
+    cols = [[(1, 1), (1, 1)], [(1, 1), (1, 1)], [(1, 1)], [(2, 1)]]
+    puzzle = Puzzle(4, 4, BW, rows, cols)
+    from rofl.solver import solve
+
+    if solve(puzzle).status != "stalled":
+        pytest.skip("example is line-solvable")
+    result = run("solve", _file(tmp_path, puzzle), "--no-color")
+    assert result.exit_code == 0, result.output
+    assert "unique" in result.output and "search" in result.output
+
+
+def test_ambiguous_shows_and_writes_two_solutions(tmp_path):
+    puzzle = Puzzle.from_grid(np.eye(2, dtype=np.uint8), BW)
+    first = tmp_path / "first.png"
+    sols = tmp_path / "sols"
+    result = run("solve", _file(tmp_path, puzzle), "--no-color", "--first", str(first), "--solutions", str(sols))
+    assert result.exit_code == 3, result.output
+    assert "solution 1:" in result.output and "solution 2:" in result.output
+    assert "more than one solution" in result.output and "differ in 4 cells" in result.output
+    pictures = [np.asarray(Image.open(sols / f"solution-{i}.png").convert("L")) for i in (1, 2)]
+    assert not np.array_equal(*pictures)
+    for picture in pictures:
+        grid = (picture < 128).astype(np.uint8)  # black cells are colour 1
+        assert puzzle.is_solution(grid)
+    assert np.array_equal(np.asarray(Image.open(first)), np.asarray(Image.open(sols / "solution-1.png")))
+
+
+def test_first_as_a_puzzle_file_holds_the_solution(tmp_path):
+    grid = np.array([[1, 1, 0], [0, 1, 0]], dtype=np.uint8)
+    puzzle = Puzzle.from_grid(grid, BW)
+    out = tmp_path / "solved.json"
+    assert run("solve", _file(tmp_path, puzzle), "--first", str(out)).exit_code == 0
+    again, solution = read_puzzle(out)
+    assert again == puzzle and np.array_equal(solution, grid)
+
+
+def test_no_solution(tmp_path):
+    # valid clues (each line fits, totals agree) that no grid satisfies;
+    # line logic stalls on them, the search refutes them
+    rows = [[(2, 1)], [(2, 1)], [(1, 1)], [(1, 1), (1, 1)]]
+    cols = [[(1, 1)], [(1, 1), (1, 1)], [(1, 1), (1, 1)], [(2, 1)]]
+    puzzle = Puzzle(4, 4, BW, rows, cols)
+    result = run("solve", _file(tmp_path, puzzle))
+    assert result.exit_code == 2, result.output
+    assert "no solution" in result.output
+
+
+def test_budget_exhausted(tmp_path):
+    path = corpus_file("webpbn-survey/knotty.json")
+    result = run("solve", str(path), "--budget", "0.05", "--no-color")
+    assert result.exit_code == 4, result.output
+    assert "no answer within 0.05 s" in result.output and "?" in result.output
+
+
+def test_line_only_keeps_the_line_logic_behaviour(tmp_path):
+    puzzle = Puzzle.from_grid(np.eye(2, dtype=np.uint8), BW)
+    result = run("solve", _file(tmp_path, puzzle), "--line-only", "--no-color")
+    assert result.exit_code == 2
+    assert "stalled" in result.output and "??" in result.output
+
+
+def test_bad_picture_extension_is_one_error(tmp_path):
+    puzzle = Puzzle.from_grid(np.eye(2, dtype=np.uint8), BW)
+    result = run("solve", _file(tmp_path, puzzle), "--first", str(tmp_path / "x.nope"))
+    assert result.exit_code == 1
+    assert result.output.startswith("Error:") and "x.nope" in result.output
+    assert not (tmp_path / "x.nope").exists()
+
+
+@pytest.mark.parametrize("budget", ["0", "-1", "abc"])
+def test_bad_budget_is_a_usage_error(tmp_path, budget):
+    puzzle = Puzzle.from_grid(np.eye(2, dtype=np.uint8), BW)
+    result = run("solve", _file(tmp_path, puzzle), "--budget", budget)
+    usage_error_line(result, "--budget")

@@ -1,0 +1,42 @@
+"""Fixtures every test folder shares.
+
+The tests are a package (``tests/``, one sub-package per package of rofl) so
+that their helpers import the same way from every folder::
+
+    from tests.clirun import one_error_line, run   # the one way to run `rofl`
+    from tests.places import CORPUS, SAMPLES       # where the files are
+    from tests import naive                        # brute-force references
+
+pytest puts the repository on ``sys.path`` (the first folder above
+``tests/`` without an ``__init__.py``), so ``rofl`` imports from the working
+tree without installing it.  Module-level paths (for ``parametrize``) come
+from :mod:`tests.places`; the fixtures below are for test bodies.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.places import CORPUS, DATA_DIR, SAMPLES
+
+
+@pytest.fixture(scope="session")
+def samples() -> Path:
+    """The bundled sample pictures and puzzles (``samples/``)."""
+    return SAMPLES
+
+
+@pytest.fixture(scope="session")
+def data_dir() -> Path:
+    """The tests' own files (``tests/data/``)."""
+    return DATA_DIR
+
+
+@pytest.fixture(scope="session")
+def corpus() -> Path:
+    """The shared puzzle corpus; the test skips when it is not there."""
+    if not CORPUS.is_dir():
+        pytest.skip(f"the puzzle corpus is not at {CORPUS}")
+    return CORPUS
