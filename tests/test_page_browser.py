@@ -38,7 +38,9 @@ HEART = np.array(
 DIAGONAL = np.eye(2, dtype=np.uint8)
 # one row of eleven colours, for the keys past 9
 RAINBOW = np.arange(1, 12, dtype=np.uint8).reshape(1, 11)
-RAINBOW_PALETTE = Palette(["#ffffff"] + [f"#{(40 + 18 * k):02x}{(200 - 15 * k):02x}{(60 + 17 * k):02x}" for k in range(11)])
+RAINBOW_PALETTE = Palette(
+    ["#ffffff"] + [f"#{(40 + 18 * k):02x}{(200 - 15 * k):02x}{(60 + 17 * k):02x}" for k in range(11)]
+)
 # a taller one that scrolls on a phone
 BAND = np.kron(np.array([[1, 0, 1, 1, 0, 1, 0, 0, 1, 1]], np.uint8), np.ones((30, 3), np.uint8))
 
@@ -344,7 +346,10 @@ def test_keyboard_reaches_every_cell_with_a_visible_cursor(open_page):
 def test_phone_touch_paints_zooms_and_scrolls(open_page):
     page = open_page("band", phone=True)
     shown = "li => getComputedStyle(li).display"
-    assert page.locator("li.for-touch").evaluate(shown) != "none" and page.locator("li.for-mouse").evaluate(shown) == "none"
+    assert (
+        page.locator("li.for-touch").evaluate(shown) != "none"
+        and page.locator("li.for-mouse").evaluate(shown) == "none"
+    )
     assert "Tap" in status(page)
     page.tap("#cell-0")
     assert state(page)["grid"][0] == 1
