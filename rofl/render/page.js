@@ -819,7 +819,7 @@
       var v = grid[i];
       td.classList.toggle("x", v === EMPTY);
       td.classList.toggle("f", v > 0);
-      td.style.background = v > 0 ? palette[v] : "";
+      td.style.backgroundColor = v > 0 ? palette[v] : ""; // the colour only: the mistake corner is an image
     }
 
     function setFlag(th, status, unfit) {

@@ -48,7 +48,7 @@ _TEMPLATE = """\
 <div class="toolbar" role="toolbar" aria-label="Tools">
 <div id="tools" class="tools" role="group" aria-label="Paint colour or mark empty"></div>
 <button type="button" id="touchmode" class="for-touch" aria-pressed="false" \
-aria-label="Scroll mode: dragging scrolls the board, a tap paints">&#x270b; Scroll</button>
+aria-label="Scroll mode: dragging scrolls the board, a tap paints">Scroll</button>
 <button type="button" id="undo" aria-label="Undo (Ctrl+Z)" title="Undo (Ctrl+Z)">&#x21b6;<span class="wide">\
  Undo</span></button>
 <button type="button" id="redo" aria-label="Redo (Ctrl+Y)" title="Redo (Ctrl+Y)">&#x21b7;<span class="wide">\
@@ -91,7 +91,7 @@ may touch. A &ldquo;0&rdquo; means the line is empty.</li>
 known empty. A click on a cell the tool already made clears it. Dragging paints a straight line and leaves \
 other work alone; <kbd>Alt</kbd>+drag fills a rectangle.</li>
 <li class="for-touch">Touch: tap or drag to paint with the selected colour; choose &times; to mark cells \
-empty. Two fingers on the grid zoom. &#x270b; Scroll switches to scrolling: then a drag scrolls and a pinch \
+empty. Two fingers on the grid zoom. Scroll switches to scrolling: then a drag scrolls and a pinch \
 zooms the board, and a tap paints one cell. Dragging the clues always scrolls.</li>
 <li>Zoom: &minus; and + (or <kbd>Ctrl</kbd>+wheel, or the <kbd>+</kbd> and <kbd>-</kbd> keys); &#x2922; fits \
 the window. Clues stay in view while the grid scrolls.</li>
