@@ -19,7 +19,9 @@ import shutil
 
 import numpy as np
 import pytest
+from places import SAMPLES
 
+from rofl.formats import read_puzzle
 from rofl.puzzle import Palette, Puzzle
 from rofl.render.page import puzzle_page
 
@@ -86,6 +88,7 @@ def pages(tmp_path_factory):
         "diagonal": Puzzle.from_grid(DIAGONAL),
         "rainbow": Puzzle.from_grid(RAINBOW, RAINBOW_PALETTE),
         "band": Puzzle.from_grid(BAND),
+        "horse": read_puzzle(SAMPLES / "horse.rofl")[0],
     }
     urls = {}
     for name, puzzle in made.items():
@@ -434,3 +437,23 @@ def test_axe_finds_no_violations(open_page, name):
     page.click("details.help summary")
     results = axe.Axe().run(page)
     assert results.violations_count == 0, results.generate_report()
+
+
+@pytest.mark.slow
+def test_hints_solve_a_sample_to_the_end(open_page):
+    page = open_page("horse")
+    page.focus("#board")
+    for _ in range(2000):
+        if state(page)["solved"]:
+            break
+        page.keyboard.press("h")  # shows a hint, then fills it
+    s = state(page)
+    assert s["solved"] and not s["revealed"] and s["lineSolvable"]
+    assert status(page).startswith("Solved in")
+    # one cell off, and Check names it
+    page.keyboard.press("Control+z")
+    wrong = next(i for i, v in enumerate(s["grid"]) if v == -1)
+    page.click(f"#cell-{wrong}", button="right")  # unmarked
+    page.click(f"#cell-{wrong}")  # painted where the picture is empty
+    page.click("#check")
+    assert state(page)["mistakes"] == [wrong]

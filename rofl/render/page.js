@@ -699,11 +699,23 @@
     var rootStyle = document.documentElement.style;
     rootStyle.setProperty("--bg", palette[0]);
 
-    // The solution, as the page's own line logic finds it (see lineSolve);
-    // null for puzzles line logic cannot finish, where Check falls back to
-    // finding the lines that cannot match their clues.
-    var solvedByLogic = lineSolve(puzzle);
-    var solution = solvedByLogic && solvedByLogic.complete ? solvedByLogic.grid : null;
+    // The solution, as the page's own line logic finds it (see lineSolve):
+    // worked out when first needed (Check, Options), as it takes seconds on
+    // a big colour puzzle; null for puzzles line logic cannot finish, where
+    // Check falls back to finding the lines that cannot match their clues.
+    var solution;
+    function knownSolution() {
+      if (solution === undefined) {
+        var found = lineSolve(puzzle);
+        solution = found && found.complete ? found.grid : null;
+        if (!solution) {
+          mistakesBox.disabled = true;
+          revealBtn.disabled = true;
+          document.getElementById("logic-note").hidden = false;
+        }
+      }
+      return solution;
+    }
 
     // ------------------------------------------------------------ the table
     var cells = new Array(W * H);
@@ -886,7 +898,7 @@
         startTimer();
         say("Back to playing: the grid no longer matches every clue.");
       }
-      if (options.mistakes && solution && !solved) showMistakes(wrongCells(grid, solution));
+      if (options.mistakes && !solved && knownSolution()) showMistakes(wrongCells(grid, solution));
       board.classList.toggle("solved", solved);
       document.body.classList.toggle("is-solved", solved);
       undoBtn.disabled = undoStack.length === 0;
@@ -1017,7 +1029,7 @@
         say("Solved! Every row and column matches its clue.");
         return;
       }
-      if (solution) {
+      if (knownSolution()) {
         var wrong = wrongCells(grid, solution);
         showMistakes(wrong);
         var n = wrong.length;
@@ -1062,7 +1074,7 @@
     }
 
     function reveal() {
-      if (!solution || solved) return;
+      if (!knownSolution() || solved) return;
       if (!window.confirm("Reveal the solution? Your grid is replaced by it (Undo brings your cells back).")) return;
       var idx = [];
       var before = [];
@@ -1697,7 +1709,7 @@
     revealBtn.addEventListener("click", reveal);
     mistakesBox.addEventListener("change", function () {
       options.mistakes = mistakesBox.checked;
-      if (options.mistakes && solution && !solved) showMistakes(wrongCells(grid, solution));
+      if (options.mistakes && !solved && knownSolution()) showMistakes(wrongCells(grid, solution));
       else clearMistakes();
       save();
     });
@@ -1851,12 +1863,8 @@
     setTouchMode(touchMode);
     mistakesBox.checked = options.mistakes;
     crossBox.checked = options.cross;
-    if (!solution) {
-      // nothing to compare the cells with: say so where the options are
-      mistakesBox.disabled = true;
-      revealBtn.disabled = true;
-      document.getElementById("logic-note").hidden = false;
-    }
+    // the options say what they can do for this puzzle
+    document.querySelector("details.options").addEventListener("toggle", knownSolution);
     refreshAll();
     fit();
     zoomLabel();
@@ -1873,7 +1881,7 @@
         running: runningSince !== null,
         cell: currentCell(),
         touchMode: touchMode,
-        lineSolvable: solution !== null,
+        lineSolvable: knownSolution() !== null,
         mistakes: shownMistakes.slice(),
         struck: Object.keys(struck).sort(),
         progress: progressPercent(grid),
