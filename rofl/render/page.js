@@ -1,16 +1,18 @@
 /* rofl puzzle page: solve a nonogram by hand in a browser.
  *
  * Two halves.  The first is pure logic (clues of a line, line status, the
- * solved check, line deductions and hints, the storage key, stroke
- * geometry): no DOM, so the test suite runs it in V8 and compares it with
- * rofl's Python reference.  The second builds and drives the page and only
- * runs where a `document` exists.
+ * solved check, line deductions, hints and the line solver, the storage
+ * key, stroke geometry): no DOM, so the test suite runs it in V8 and
+ * compares it with rofl's Python reference.  The second builds and drives
+ * the page (mouse, touch, keys, zoom, storage) and only runs where a
+ * `document` exists; the browser tests drive it in Chromium.
  *
  * Cell states: 0 unknown, -1 known empty (the player's dot), k >= 1 painted
  * with palette colour k.  A grid is a flat row-major array of W * H states.
- * The page never holds the solution: it derives the clues of the player's
- * grid and compares them with the puzzle's, and its hints follow from the
- * clues and the player's marks alone.
+ * The file never holds the solution: the page tells a solved grid by its
+ * clues, its hints follow from the clues and the player's marks alone, and
+ * Check compares the cells with the solution the page's own line solver
+ * works out (lineSolve) when the puzzle is line-solvable, as rofl's are.
  */
 (function (root) {
   "use strict";
