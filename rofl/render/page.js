@@ -962,6 +962,7 @@
         record(action);
         moved = true;
         startTimer();
+        showTime();
       }
       afterChange();
     }
