@@ -1,16 +1,18 @@
 /* rofl puzzle page: solve a nonogram by hand in a browser.
  *
  * Two halves.  The first is pure logic (clues of a line, line status, the
- * solved check, line deductions and hints, the storage key, stroke
- * geometry): no DOM, so the test suite runs it in V8 and compares it with
- * rofl's Python reference.  The second builds and drives the page and only
- * runs where a `document` exists.
+ * solved check, line deductions, hints and the line solver, the storage
+ * key, stroke geometry): no DOM, so the test suite runs it in V8 and
+ * compares it with rofl's Python reference.  The second builds and drives
+ * the page (mouse, touch, keys, zoom, storage) and only runs where a
+ * `document` exists; the browser tests drive it in Chromium.
  *
  * Cell states: 0 unknown, -1 known empty (the player's dot), k >= 1 painted
  * with palette colour k.  A grid is a flat row-major array of W * H states.
- * The page never holds the solution: it derives the clues of the player's
- * grid and compares them with the puzzle's, and its hints follow from the
- * clues and the player's marks alone.
+ * The file never holds the solution: the page tells a solved grid by its
+ * clues, its hints follow from the clues and the player's marks alone, and
+ * Check compares the cells with the solution the page's own line solver
+ * works out (lineSolve) when the puzzle is line-solvable, as rofl's are.
  */
 (function (root) {
   "use strict";
@@ -325,10 +327,7 @@
    * line logic over what each cell can still be, as rofl's solver does it.
    *
    * Every cell starts with the states the player's mark allows (all of
-   * them when unknown).  Lines are taken from a queue -- first every row
-   * top to bottom then every column left to right, then each crossing line
-   * of a cell whose list shrank, once at a time -- and each line's cells
-   * are narrowed to lineDeductions.  Returns, for the first line that
+   * them when unknown), and narrowLines runs the lines.  Returns, for the first line that
    * leaves an unknown cell a single state,
    *   {line: L, cells: [[i, state], ...], using: [L, ...]}
    * with the cells as in hint and `using` the other lines that ruled
@@ -341,25 +340,13 @@
   function deepHint(puzzle, grid) {
     var w = puzzle.width;
     var h = puzzle.height;
-    var nColours = puzzle.palette.length;
-    var every = [];
-    for (var k = 0; k < nColours; k++) every.push(k);
     var may = new Array(w * h);
     var by = new Array(w * h); // the lines that narrowed each cell
+    var every = allStates(puzzle.palette.length);
     for (var i = 0; i < w * h; i++) {
       var s = grid[i];
       may[i] = s === UNKNOWN ? every : [s === EMPTY ? 0 : s];
       by[i] = null;
-    }
-    var nLines = h + w;
-    var queued = new Uint8Array(nLines).fill(1);
-    var queue = [];
-    for (var q = 0; q < nLines; q++) queue.push(q);
-    function cellsOf(line) {
-      var out = [];
-      if (line < h) for (var c = 0; c < w; c++) out.push(line * w + c);
-      else for (var r = 0; r < h; r++) out.push(r * w + line - h);
-      return out;
     }
     function named(line) {
       return line < h ? { kind: "row", index: line } : { kind: "column", index: line - h };
@@ -379,6 +366,56 @@
         })
         .map(named);
     }
+    var stop = narrowLines(puzzle, may, function (line, idx, changed) {
+      var decided = [];
+      changed.forEach(function (cell) {
+        (by[cell] || (by[cell] = [])).push(line);
+        if (grid[cell] === UNKNOWN && may[cell].length === 1) {
+          decided.push([cell, may[cell][0] === 0 ? EMPTY : may[cell][0]]);
+        }
+      });
+      if (decided.length) return { line: named(line), cells: decided, using: usedBy(idx, line) };
+      return null;
+    });
+    if (stop && stop.failed !== undefined) {
+      return { contradiction: named(stop.failed), using: usedBy(stop.idx, stop.failed) };
+    }
+    return stop;
+  }
+
+  function allStates(nColours) {
+    var every = [];
+    for (var k = 0; k < nColours; k++) every.push(k);
+    return every;
+  }
+
+  /**
+   * Line logic to its fixpoint over `may` (per cell, the sorted states it
+   * can still take, 0 for background), narrowed in place.
+   *
+   * Lines are taken from a queue -- first every row top to bottom then
+   * every column left to right, then each crossing line of a cell whose
+   * list shrank, once at a time -- and each line's cells are narrowed to
+   * lineDeductions.  After each line, `onLine(line, idx, changed)` (line:
+   * rows 0 .. h - 1 then columns; idx: its cells; changed: those whose list
+   * shrank) may return a value to stop with.  Returns that value,
+   * {failed: line, idx: idx} for a line with no completion, or null at the
+   * fixpoint.
+   */
+  function narrowLines(puzzle, may, onLine) {
+    var w = puzzle.width;
+    var h = puzzle.height;
+    var nColours = puzzle.palette.length;
+    var nLines = h + w;
+    var queued = new Uint8Array(nLines).fill(1);
+    var queue = [];
+    for (var q = 0; q < nLines; q++) queue.push(q);
+    function cellsOf(line) {
+      var out = [];
+      if (line < h) for (var c = 0; c < w; c++) out.push(line * w + c);
+      else for (var r = 0; r < h; r++) out.push(r * w + line - h);
+      return out;
+    }
     for (var head = 0; head < queue.length; head++) {
       var line = queue[head];
       queued[line] = 0;
@@ -390,25 +427,75 @@
         line < h ? puzzle.rows[line] : puzzle.cols[line - h],
         nColours
       );
-      if (possible === null) return { contradiction: named(line), using: usedBy(idx, line) };
-      var decided = [];
+      if (possible === null) return { failed: line, idx: idx };
+      var changed = [];
       for (var p = 0; p < idx.length; p++) {
         var cell = idx[p];
         if (possible[p].length === may[cell].length) continue;
         may[cell] = possible[p];
-        (by[cell] || (by[cell] = [])).push(line);
-        if (grid[cell] === UNKNOWN && possible[p].length === 1) {
-          decided.push([cell, possible[p][0] === 0 ? EMPTY : possible[p][0]]);
-        }
+        changed.push(cell);
         var crossing = line < h ? h + (cell % w) : Math.floor(cell / w);
         if (!queued[crossing]) {
           queued[crossing] = 1;
           queue.push(crossing);
         }
       }
-      if (decided.length) return { line: named(line), cells: decided, using: usedBy(idx, line) };
+      if (onLine) {
+        var stop = onLine(line, idx, changed);
+        if (stop) return stop;
+      }
     }
     return null;
+  }
+
+  /**
+   * The puzzle's solution as line logic finds it from an empty grid, for
+   * Check and Reveal: the page works it out, the file does not hold it.
+   *
+   * Returns {grid: states, complete: bool}: each cell EMPTY (background),
+   * a colour k >= 1, or UNKNOWN where line logic leaves it open; complete
+   * when no cell is left open, and then the grid is the puzzle's only
+   * solution (line logic only draws what every solution shares).  null
+   * when some line cannot be completed at all (the puzzle has no solution).
+   */
+  function lineSolve(puzzle) {
+    var size = puzzle.width * puzzle.height;
+    var every = allStates(puzzle.palette.length);
+    var may = new Array(size).fill(every);
+    if (narrowLines(puzzle, may, null)) return null;
+    var out = new Array(size);
+    var complete = true;
+    for (var i = 0; i < size; i++) {
+      if (may[i].length !== 1) {
+        out[i] = UNKNOWN;
+        complete = false;
+      } else {
+        out[i] = may[i][0] === 0 ? EMPTY : may[i][0];
+      }
+    }
+    return { grid: out, complete: complete };
+  }
+
+  /**
+   * The cells where the player's grid disagrees with `solution` (both flat
+   * state arrays): painted with another colour than the solution's, or
+   * marked empty where the solution paints.  Unknown cells are not mistakes.
+   */
+  function wrongCells(grid, solution) {
+    var out = [];
+    for (var i = 0; i < grid.length; i++) {
+      var g = grid[i];
+      if (g === UNKNOWN) continue;
+      if (g > 0 ? g !== solution[i] : solution[i] > 0) out.push(i);
+    }
+    return out;
+  }
+
+  /** The whole percentage of cells the player has decided (painted or marked empty). */
+  function progressPercent(grid) {
+    var decided = 0;
+    for (var i = 0; i < grid.length; i++) if (grid[i] !== UNKNOWN) decided++;
+    return grid.length ? Math.floor((100 * decided) / grid.length) : 100;
   }
 
   /** FNV-1a, 64 bits, of the UTF-16 code units (ASCII here) of `text`, as 16 hex digits. */
@@ -473,6 +560,15 @@
     return out;
   }
 
+  /** The cells of the rectangle with corners (r0, c0) and (r1, c1), row by row: a drag with Alt held. */
+  function rectCells(r0, c0, r1, c1) {
+    var out = [];
+    for (var r = Math.min(r0, r1); r <= Math.max(r0, r1); r++) {
+      for (var c = Math.min(c0, c1); c <= Math.max(c0, c1); c++) out.push([r, c]);
+    }
+    return out;
+  }
+
   /** What a stroke sets: the tool's state, or unknown when it starts on a cell the tool already made. */
   function strokeTarget(startState, tool) {
     return startState === tool ? UNKNOWN : tool;
@@ -500,12 +596,21 @@
     return m + ":" + ss;
   }
 
-  /** Black or white, whichever reads better on the colour "#rrggbb". */
+  /** The WCAG relative luminance of the colour "#rrggbb". */
+  function luminance(hex) {
+    var sum = 0;
+    var weights = [0.2126, 0.7152, 0.0722];
+    for (var k = 0; k < 3; k++) {
+      var v = parseInt(hex.slice(1 + 2 * k, 3 + 2 * k), 16) / 255;
+      sum += weights[k] * (v <= 0.04045 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4));
+    }
+    return sum;
+  }
+
+  /** Black or white, whichever has the higher WCAG contrast on the colour "#rrggbb" (at least 4.58:1). */
   function textOn(hex) {
-    var r = parseInt(hex.slice(1, 3), 16);
-    var g = parseInt(hex.slice(3, 5), 16);
-    var b = parseInt(hex.slice(5, 7), 16);
-    return 0.299 * r + 0.587 * g + 0.114 * b > 150 ? "#000000" : "#ffffff";
+    var l = luminance(hex);
+    return (l + 0.05) / 0.05 >= 1.05 / (l + 0.05) ? "#000000" : "#ffffff";
   }
 
   var logic = {
@@ -520,15 +625,20 @@
     lineDeductions: lineDeductions,
     hint: hint,
     deepHint: deepHint,
+    lineSolve: lineSolve,
+    wrongCells: wrongCells,
+    progressPercent: progressPercent,
     fnv1a64: fnv1a64,
     storageKey: storageKey,
     encodeCells: encodeCells,
     decodeCells: decodeCells,
     strokeCells: strokeCells,
+    rectCells: rectCells,
     strokeTarget: strokeTarget,
     strokeChanges: strokeChanges,
     formatTime: formatTime,
     textOn: textOn,
+    luminance: luminance,
   };
   root.RoflPage = logic;
 
@@ -559,7 +669,9 @@
     var tool = 1;
     var elapsed = 0; // seconds before the current running span
     var runningSince = null; // Date.now() when the timer last started
+    var moved = false; // the timer runs from the player's first move in this visit
     var solved = false;
+    var revealed = false; // solved by "Reveal solution", not by the player
     var stroke = null;
     var cursor = { r: 0, c: 0, shown: false };
     var hover = { r: -1, c: -1 };
@@ -567,16 +679,45 @@
     var colStatus = new Array(W).fill("open");
     var unfitRows = {};
     var unfitCols = {};
+    var struck = {}; // "r3.0" / "c5.2": clue numbers the player struck out
+    var options = { mistakes: false, cross: false };
+    var touchMode = "paint"; // on touch screens: a drag paints, or scrolls the board
+    var zoomCell = null; // cell size in px the player zoomed to; null: fit the window
+    var shownMistakes = []; // cells Check outlined
 
     var board = document.getElementById("board");
     var statusLine = document.getElementById("status");
     var timerEl = document.getElementById("timer");
+    var progressEl = document.getElementById("progress");
     var toolsEl = document.getElementById("tools");
     var undoBtn = document.getElementById("undo");
     var redoBtn = document.getElementById("redo");
     var applyBtn = document.getElementById("apply");
+    var touchBtn = document.getElementById("touchmode");
+    var revealBtn = document.getElementById("reveal");
+    var mistakesBox = document.getElementById("opt-mistakes");
+    var crossBox = document.getElementById("opt-cross");
     var shownHint = null; // the hint on show: its answer and the elements it marked
-    document.documentElement.style.setProperty("--bg", palette[0]);
+    var rootStyle = document.documentElement.style;
+    rootStyle.setProperty("--bg", palette[0]);
+
+    // The solution, as the page's own line logic finds it (see lineSolve):
+    // worked out when first needed (Check, Options), as it takes seconds on
+    // a big colour puzzle; null for puzzles line logic cannot finish, where
+    // Check falls back to finding the lines that cannot match their clues.
+    var solution;
+    function knownSolution() {
+      if (solution === undefined) {
+        var found = lineSolve(puzzle);
+        solution = found && found.complete ? found.grid : null;
+        if (!solution) {
+          mistakesBox.disabled = true;
+          revealBtn.disabled = true;
+          document.getElementById("logic-note").hidden = false;
+        }
+      }
+      return solution;
+    }
 
     // ------------------------------------------------------------ the table
     var cells = new Array(W * H);
@@ -587,18 +728,19 @@
     var head = el("tr", { class: "colclues" });
     head.appendChild(el("td", { class: "corner" }));
 
-    function clueNumbers(container, clue) {
+    function clueNumbers(container, clue, prefix) {
       if (clue.length === 0) {
         container.appendChild(el("span", { class: "n zero" }, "0"));
         return;
       }
       for (var g = 0; g < clue.length; g++) {
         var span = el("span", { class: "n" }, String(clue[g][0]));
+        span.dataset.k = prefix + "." + g;
         if (multi) {
           var colour = palette[clue[g][1]];
           span.className = "n chip";
-          span.style.background = colour;
-          span.style.color = textOn(colour);
+          span.style.setProperty("--chip", colour);
+          span.style.setProperty("--chip-ink", textOn(colour));
         }
         container.appendChild(span);
       }
@@ -618,7 +760,7 @@
       if ((c + 1) % 5 === 0 && c + 1 < W) th.classList.add("b5");
       var box = el("div", { class: "nums" });
       box.appendChild(el("span", { class: "flag", "aria-hidden": "true" }, "\u2717"));
-      clueNumbers(box, puzzle.cols[c]);
+      clueNumbers(box, puzzle.cols[c], "c" + c);
       th.appendChild(box);
       th.dataset.label = "column " + (c + 1) + ": " + clueLabel(puzzle.cols[c]);
       colHeads[c] = th;
@@ -631,13 +773,13 @@
       var rh = el("th", { scope: "row", class: "rc" });
       var rbox = el("div", { class: "nums" });
       rbox.appendChild(el("span", { class: "flag", "aria-hidden": "true" }, "\u2717"));
-      clueNumbers(rbox, puzzle.rows[r]);
+      clueNumbers(rbox, puzzle.rows[r], "r" + r);
       rh.appendChild(rbox);
       rh.dataset.label = "row " + (r + 1) + ": " + clueLabel(puzzle.rows[r]);
       rowHeads[r] = rh;
       tr.appendChild(rh);
       for (c = 0; c < W; c++) {
-        var td = el("td", { class: "cell" });
+        var td = el("td", { class: "cell", id: "cell-" + (r * W + c) });
         if ((c + 1) % 5 === 0 && c + 1 < W) td.classList.add("b5");
         td.dataset.i = String(r * W + c);
         cells[r * W + c] = td;
@@ -650,31 +792,40 @@
 
     // ----------------------------------------------------------- tool bar
     var toolButtons = {};
+    var toolOrder = [];
     function addTool(value, label, aria) {
       var b = el("button", { type: "button", class: "tool", "aria-pressed": "false", "aria-label": aria, title: aria });
       var sw = el("span", { class: "swatch", "aria-hidden": "true" });
       if (value > 0) sw.style.background = palette[value];
       else sw.classList.add("dot");
       b.appendChild(sw);
-      b.appendChild(el("span", { class: "key" }, label));
+      b.appendChild(el("span", { class: "key", "aria-hidden": "true" }, label));
       b.addEventListener("click", function () {
         selectTool(value);
       });
       toolButtons[value] = b;
+      toolOrder.push(value);
       toolsEl.appendChild(b);
     }
     for (var k = 1; k < nColours; k++) {
       var shortcut = k <= 9 ? String(k) : "";
-      var name = nColours > 2 ? "colour " + k + " (" + palette[k] + ")" : "fill";
-      addTool(k, shortcut, "Paint " + name + (shortcut ? ", key " + shortcut : ""));
+      var name = multi ? "colour " + k + " (" + palette[k] + ")" : "fill";
+      addTool(k, shortcut, "Paint " + name + (shortcut ? ", key " + shortcut : ", keys [ and ]"));
     }
     addTool(EMPTY, "X", "Mark cells known empty, key X");
 
     function selectTool(value) {
+      if (!(value in toolButtons)) return;
       tool = value;
       for (var v in toolButtons) toolButtons[v].setAttribute("aria-pressed", String(Number(v) === value));
+      save();
     }
-    selectTool(1);
+
+    /** [ and ]: the previous or next tool, through every colour (so colours 10 and up too) and the marker. */
+    function stepTool(step) {
+      var at = toolOrder.indexOf(tool);
+      selectTool(toolOrder[(at + step + toolOrder.length) % toolOrder.length]);
+    }
 
     // ------------------------------------------------------------- drawing
     function paintCell(i) {
@@ -682,7 +833,7 @@
       var v = grid[i];
       td.classList.toggle("x", v === EMPTY);
       td.classList.toggle("f", v > 0);
-      td.style.background = v > 0 ? palette[v] : "";
+      td.style.backgroundColor = v > 0 ? palette[v] : ""; // the colour only: the mistake corner is an image
     }
 
     function setFlag(th, status, unfit) {
@@ -722,6 +873,7 @@
         var i = indices[n];
         grid[i] = values[n];
         paintCell(i);
+        cells[i].classList.remove("mistake"); // Check's outline goes with the cell's change
         var rr = Math.floor(i / W);
         var cc = i % W;
         rowsTouched[rr] = true;
@@ -739,15 +891,22 @@
       if (nowSolved && !solved) {
         solved = true;
         stopTimer();
-        say("Solved in " + formatTime(elapsed) + "!");
+        clearMistakes();
+        say(revealed ? "Solution revealed." : "Solved in " + formatTime(elapsed) + "!");
       } else if (!nowSolved && solved) {
+        // an edit after the end: back to playing, the timer runs on from where it stopped
         solved = false;
+        revealed = false;
         startTimer();
+        say("Back to playing: the grid no longer matches every clue.");
       }
+      if (options.mistakes && !solved && knownSolution()) showMistakes(wrongCells(grid, solution));
       board.classList.toggle("solved", solved);
       document.body.classList.toggle("is-solved", solved);
       undoBtn.disabled = undoStack.length === 0;
       redoBtn.disabled = redoStack.length === 0;
+      var pct = solved ? 100 : progressPercent(grid);
+      progressEl.textContent = pct + "%";
       save();
     }
 
@@ -761,6 +920,51 @@
       undoStack.push(action);
       if (undoStack.length > HISTORY_LIMIT) undoStack.shift();
       redoStack = [];
+    }
+
+    /**
+     * A move the player made, its cells already set: crosses the rest of the
+     * lines it finished when that option is on, records it as one undoable
+     * step, starts the timer.
+     */
+    function commit(action) {
+      if (options.cross && action.idx.length) {
+        var lines = {};
+        action.idx.forEach(function (i) {
+          lines["r" + Math.floor(i / W)] = true;
+          lines["c" + (i % W)] = true;
+        });
+        var extra = [];
+        for (var name in lines) {
+          var n = Number(name.slice(1));
+          var isRow = name.charAt(0) === "r";
+          if ((isRow ? rowStatus[n] : colStatus[n]) !== "done") continue;
+          for (var j = 0; j < (isRow ? W : H); j++) {
+            var i = isRow ? n * W + j : j * W + n;
+            if (grid[i] === UNKNOWN && extra.indexOf(i) < 0) extra.push(i);
+          }
+        }
+        if (extra.length) {
+          setCells(
+            extra,
+            extra.map(function () {
+              return EMPTY;
+            })
+          );
+          extra.forEach(function (i) {
+            action.idx.push(i);
+            action.before.push(UNKNOWN);
+            action.after.push(EMPTY);
+          });
+        }
+      }
+      if (action.idx.length) {
+        record(action);
+        moved = true;
+        startTimer();
+        showTime();
+      }
+      afterChange();
     }
 
     function undo() {
@@ -798,15 +1002,53 @@
       for (var c = 0; c < W; c++) refreshCol(c);
       elapsed = 0;
       runningSince = null;
+      moved = false; // the timer starts again at the next move
       solved = false;
-      startTimer();
-      say(idx.length ? "Cleared; Undo brings the cells back." : "The grid is already empty.");
+      revealed = false;
       afterChange();
+      say(idx.length ? "Cleared; Undo brings the cells back." : "The grid is already empty.");
+    }
+
+    // ---------------------------------------------------------- mistakes
+    function clearMistakes() {
+      shownMistakes.forEach(function (i) {
+        cells[i].classList.remove("mistake");
+      });
+      shownMistakes = [];
+    }
+
+    function showMistakes(wrong) {
+      clearMistakes();
+      wrong.forEach(function (i) {
+        cells[i].classList.add("mistake");
+      });
+      shownMistakes = wrong;
     }
 
     function check() {
       clearHint();
       var report = gridReport(puzzle, grid);
+      if (report.solved) {
+        say("Solved! Every row and column matches its clue.");
+        return;
+      }
+      if (knownSolution()) {
+        var wrong = wrongCells(grid, solution);
+        showMistakes(wrong);
+        var n = wrong.length;
+        if (n) {
+          say(
+            (n === 1 ? "1 cell is wrong" : n + " cells are wrong") + " (outlined in red)" +
+              " \u2014 Undo steps back, or paint " + (n === 1 ? "it" : "them") + " again."
+          );
+          cells[wrong[0]].scrollIntoView({ block: "nearest", inline: "nearest" });
+        } else {
+          say("No mistakes so far; " + progressPercent(grid) + "% of cells decided.");
+        }
+        return;
+      }
+      // line logic cannot finish this puzzle, so the page does not know its
+      // solution: find the lines that cannot match their clues as they stand
       unfitRows = {};
       unfitCols = {};
       report.unfit.forEach(function (name) {
@@ -817,22 +1059,40 @@
       });
       for (var r = 0; r < H; r++) refreshRow(r);
       for (var c = 0; c < W; c++) refreshCol(c);
-      if (report.solved) {
-        say("Solved! Every row and column matches its clue.");
-      } else if (report.unfit.length) {
-        var n = report.unfit.length;
-        var list = report.unfit.slice(0, 8).join(", ") + (n > 8 ? ", \u2026" : "");
+      var note = " (Line logic cannot finish this puzzle, so Check can only find lines that cannot match.)";
+      if (report.unfit.length) {
+        var m = report.unfit.length;
+        var list = report.unfit.slice(0, 8).join(", ") + (m > 8 ? ", \u2026" : "");
         say(
-          n === 1
+          (m === 1
             ? "1 line is wrong: it cannot match its clue as it stands: " + list + "."
-            : n + " lines are wrong: they cannot match their clues as they stand: " + list + "."
+            : m + " lines are wrong: they cannot match their clues as they stand: " + list + ".") + note
         );
       } else {
         var left = report.rows.concat(report.cols).filter(function (s) {
           return s !== "done";
         }).length;
-        say("No mistakes so far; " + left + (left === 1 ? " line" : " lines") + " still to finish.");
+        say("No line is wrong so far; " + left + (left === 1 ? " line" : " lines") + " still to finish." + note);
       }
+    }
+
+    function reveal() {
+      if (!knownSolution() || solved) return;
+      if (!window.confirm("Reveal the solution? Your grid is replaced by it (Undo brings your cells back).")) return;
+      var idx = [];
+      var before = [];
+      var after = [];
+      for (var i = 0; i < W * H; i++) {
+        if (grid[i] !== solution[i]) {
+          idx.push(i);
+          before.push(grid[i]);
+          after.push(solution[i]);
+        }
+      }
+      revealed = true;
+      setCells(idx, after);
+      record({ idx: idx, before: before, after: after });
+      afterChange();
     }
 
     // ---------------------------------------------------------------- hints
@@ -971,10 +1231,8 @@
         before.push(UNKNOWN);
         after.push(cell[1]);
       });
-      record({ idx: idx, before: before, after: after });
       setCells(idx, after);
-      startTimer();
-      afterChange();
+      commit({ idx: idx, before: before, after: after });
       if (!solved) {
         var n = idx.length;
         say("Filled " + n + (n === 1 ? " cell" : " cells") + " in " + lineName(answer.line).toLowerCase() +
@@ -996,7 +1254,7 @@
       return elapsed + (runningSince === null ? 0 : (now() - runningSince) / 1000);
     }
     function startTimer() {
-      if (runningSince === null && !solved && !document.hidden) runningSince = now();
+      if (runningSince === null && moved && !solved && !document.hidden) runningSince = now();
     }
     function stopTimer() {
       if (runningSince !== null) {
@@ -1025,16 +1283,32 @@
     } catch (e) {
       storage = null; // disabled or blocked for file:// pages: play without saving
     }
+    var restored = false; // save() waits until the saved state is read back
 
     function save() {
-      if (!storage) return;
+      if (!storage || !restored) return;
       try {
-        storage.setItem(key, JSON.stringify({ v: 1, cells: encodeCells(grid), time: seconds(), solved: solved }));
+        storage.setItem(
+          key,
+          JSON.stringify({
+            v: 1,
+            cells: encodeCells(grid),
+            time: seconds(),
+            solved: solved,
+            revealed: revealed,
+            tool: tool,
+            touch: touchMode,
+            zoom: zoomCell,
+            struck: Object.keys(struck),
+            options: options,
+          })
+        );
       } catch (e) {
         /* quota or privacy mode: keep playing */
       }
     }
 
+    /** The saved state of this puzzle, or null; fields a newer or older page left out keep their defaults. */
     function restore() {
       if (!storage) return;
       var saved;
@@ -1048,6 +1322,19 @@
       if (!back) return;
       grid = back;
       if (typeof saved.time === "number" && isFinite(saved.time) && saved.time >= 0) elapsed = saved.time;
+      revealed = saved.revealed === true;
+      if (typeof saved.tool === "number" && saved.tool in toolButtons) tool = saved.tool;
+      if (saved.touch === "scroll") touchMode = "scroll";
+      if (typeof saved.zoom === "number" && isFinite(saved.zoom)) zoomCell = clampCell(saved.zoom);
+      if (Array.isArray(saved.struck)) {
+        saved.struck.forEach(function (k) {
+          if (typeof k === "string") struck[k] = true;
+        });
+      }
+      if (saved.options && typeof saved.options === "object") {
+        options.mistakes = saved.options.mistakes === true;
+        options.cross = saved.options.cross === true;
+      }
     }
     window.addEventListener("pagehide", save);
 
@@ -1057,6 +1344,7 @@
     }
 
     // ---------------------------------------------------------- highlighting
+    var whereEl = document.getElementById("where");
     function setHover(r, c) {
       if (r === hover.r && c === hover.c) return;
       if (hover.r >= 0) {
@@ -1076,8 +1364,13 @@
         colHeads[c].classList.add("hl");
         for (rr = 0; rr < H; rr++) cells[rr * W + c].classList.add("hlc");
       }
-      var where = document.getElementById("where");
-      where.textContent = r >= 0 ? "row " + (r + 1) + ", column " + (c + 1) : "";
+      whereEl.textContent = r >= 0 ? "row " + (r + 1) + ", column " + (c + 1) : "";
+    }
+
+    function stateName(v) {
+      if (v === UNKNOWN) return "unknown";
+      if (v === EMPTY) return "marked empty";
+      return multi ? "colour " + v : "painted";
     }
 
     function showCursor(show) {
@@ -1085,6 +1378,18 @@
       for (var n = 0; n < cells.length; n++) if (n !== i) cells[n].classList.remove("cur");
       cells[i].classList.toggle("cur", show);
       cursor.shown = show;
+      if (show) {
+        board.setAttribute("aria-activedescendant", cells[i].id);
+        cells[i].scrollIntoView({ block: "nearest", inline: "nearest" });
+      } else {
+        board.removeAttribute("aria-activedescendant");
+      }
+    }
+
+    /** The keyboard cursor's cell, said for screen readers (the where line is live). */
+    function sayCursor() {
+      var i = cursor.r * W + cursor.c;
+      whereEl.textContent = "row " + (cursor.r + 1) + ", column " + (cursor.c + 1) + ": " + stateName(grid[i]);
     }
 
     // ---------------------------------------------------------------- mouse
@@ -1117,7 +1422,7 @@
       return { r: Math.floor(i / W), c: i % W };
     }
 
-    function beginStroke(r, c, useTool, pointerId) {
+    function beginStroke(r, c, useTool, pointerId, rect) {
       var i = r * W + c;
       stroke = {
         r0: r,
@@ -1126,6 +1431,7 @@
         to: strokeTarget(grid[i], useTool),
         before: {}, // index -> state before the stroke, for cells it changed
         pointerId: pointerId,
+        rect: rect, // Alt held: a rectangle instead of a straight run
         r1: r,
         c1: c,
       };
@@ -1136,7 +1442,7 @@
       stroke.r1 = r;
       stroke.c1 = c;
       var want = {};
-      strokeCells(stroke.r0, stroke.c0, r, c).forEach(function (rc) {
+      (stroke.rect ? rectCells : strokeCells)(stroke.r0, stroke.c0, r, c).forEach(function (rc) {
         want[rc[0] * W + rc[1]] = true;
       });
       var idx = [];
@@ -1159,8 +1465,18 @@
       }
       if (idx.length) setCells(idx, vals);
       var n = Object.keys(want).length;
-      document.getElementById("where").textContent =
-        "row " + (r + 1) + ", column " + (c + 1) + (n > 1 ? " \u2014 " + n + " cells" : "");
+      whereEl.textContent = "row " + (r + 1) + ", column " + (c + 1) + (n > 1 ? " \u2014 " + n + " cells" : "");
+    }
+
+    /** The cells the stroke changed, back as they were: a second finger came down to pinch. */
+    function dropStroke() {
+      var idx = Object.keys(stroke.before).map(Number);
+      var before = idx.map(function (i) {
+        return stroke.before[i];
+      });
+      stroke = null;
+      setCells(idx, before);
+      afterChange();
     }
 
     function endStroke() {
@@ -1174,16 +1490,48 @@
         after.push(grid[Number(i)]);
       }
       stroke = null;
-      if (idx.length) {
-        record({ idx: idx, before: before, after: after });
-        startTimer();
+      commit({ idx: idx, before: before, after: after });
+    }
+
+    // Touch: in paint mode a finger paints like the mouse and two fingers on
+    // the grid zoom; in scroll mode the browser scrolls and zooms, and a tap
+    // (a touch that ends where it began) paints one cell.
+    var touches = {}; // pointerId -> [x, y] of the fingers on the grid (paint mode)
+    var pinch = null; // {d0, cell0} while two fingers zoom
+    var tap = null; // {id, r, c, x, y}: a touch in scroll mode, a tap if it ends close by
+
+    function fingerDistance() {
+      var p = Object.keys(touches).map(function (id) {
+        return touches[id];
+      });
+      return Math.hypot(p[0][0] - p[1][0], p[0][1] - p[1][1]) || 1;
+    }
+
+    function usingTouch() {
+      if (!document.body.classList.contains("touch")) {
+        document.body.classList.add("touch");
+        say(startMessage());
       }
-      afterChange();
     }
 
     board.addEventListener("pointerdown", function (e) {
       var at = cellOf(e.target);
-      if (!at || stroke) return;
+      if (!at) return;
+      if (e.pointerType === "touch") {
+        usingTouch();
+        if (touchMode === "scroll") {
+          tap = { id: e.pointerId, r: at.r, c: at.c, x: e.clientX, y: e.clientY };
+          return;
+        }
+        touches[e.pointerId] = [e.clientX, e.clientY];
+        if (Object.keys(touches).length === 2) {
+          if (stroke) dropStroke();
+          pinch = { d0: fingerDistance(), cell0: currentCell() };
+          e.preventDefault();
+          return;
+        }
+      }
+      if (stroke || pinch) return;
       var useTool;
       if (e.button === 0 && !e.ctrlKey) useTool = e.shiftKey ? EMPTY : tool;
       else if (e.button === 2 || (e.button === 0 && e.ctrlKey)) useTool = EMPTY;
@@ -1196,10 +1544,15 @@
         /* not capturable (synthetic event): fine */
       }
       showCursor(false);
-      beginStroke(at.r, at.c, useTool, e.pointerId);
+      beginStroke(at.r, at.c, useTool, e.pointerId, e.altKey);
     });
 
     board.addEventListener("pointermove", function (e) {
+      if (e.pointerId in touches) touches[e.pointerId] = [e.clientX, e.clientY];
+      if (pinch && Object.keys(touches).length === 2) {
+        zoomTo((pinch.cell0 * fingerDistance()) / pinch.d0);
+        return;
+      }
       if (stroke && e.pointerId === stroke.pointerId) {
         var r = nearest(rowEdges, e.clientY);
         var c = nearest(colEdges, e.clientX);
@@ -1213,10 +1566,22 @@
     });
 
     function finish(e) {
+      delete touches[e.pointerId];
+      if (Object.keys(touches).length < 2) pinch = null;
       if (stroke && e.pointerId === stroke.pointerId) endStroke();
     }
-    board.addEventListener("pointerup", finish);
-    board.addEventListener("pointercancel", finish);
+    board.addEventListener("pointerup", function (e) {
+      if (tap && e.pointerId === tap.id) {
+        var t = tap;
+        tap = null;
+        if (Math.hypot(e.clientX - t.x, e.clientY - t.y) < 12) applyAt(t.r, t.c, tool);
+      }
+      finish(e);
+    });
+    board.addEventListener("pointercancel", function (e) {
+      tap = null; // the browser took the touch to scroll
+      finish(e);
+    });
     board.addEventListener("lostpointercapture", finish);
     board.addEventListener("pointerleave", function (e) {
       if (!stroke && e.pointerType === "mouse") setHover(-1, -1);
@@ -1225,16 +1590,43 @@
       e.preventDefault();
     });
 
+    // a click on a clue number strikes it out (or back in): the player's own bookkeeping
+    board.addEventListener("click", function (e) {
+      var n = e.target && e.target.closest ? e.target.closest("th .n") : null;
+      if (!n || !n.dataset.k) return;
+      if (struck[n.dataset.k]) delete struck[n.dataset.k];
+      else struck[n.dataset.k] = true;
+      n.classList.toggle("struck", !!struck[n.dataset.k]);
+      save();
+    });
+
+    function setTouchMode(mode) {
+      touchMode = mode;
+      var scroll = mode === "scroll";
+      board.classList.toggle("scroll-mode", scroll);
+      touchBtn.setAttribute("aria-pressed", String(scroll));
+      touchBtn.title = scroll
+        ? "Touch scrolls and zooms the board; a tap paints one cell. Press to paint by dragging."
+        : "Touch paints by dragging; two fingers zoom. Press to scroll the board by dragging.";
+      save();
+    }
+    touchBtn.addEventListener("click", function () {
+      setTouchMode(touchMode === "paint" ? "scroll" : "paint");
+      say(
+        touchMode === "scroll"
+          ? "Scroll mode: drag to scroll, pinch to zoom, tap a cell to paint it."
+          : "Paint mode: drag to paint a straight line, two fingers zoom."
+      );
+    });
+
     // ------------------------------------------------------------- keyboard
     function applyAt(r, c, useTool) {
       var i = r * W + c;
       var to = strokeTarget(grid[i], useTool);
       var before = grid[i];
       if (before === to) return;
-      record({ idx: [i], before: [before], after: [to] });
       setCells([i], [to]);
-      startTimer();
-      afterChange();
+      commit({ idx: [i], before: [before], after: [to] });
     }
 
     document.addEventListener("keydown", function (e) {
@@ -1251,12 +1643,22 @@
         return;
       }
       if (mod || e.altKey) return;
+      var target = e.target;
+      if (target && target.tagName === "INPUT") return;
       if (/^[1-9]$/.test(k) && Number(k) < nColours) {
         selectTool(Number(k));
         return;
       }
+      if (k === "[" || k === "]") {
+        stepTool(k === "]" ? 1 : -1);
+        return;
+      }
       if (k === "x" || k === "X") {
         selectTool(tool === EMPTY ? 1 : EMPTY);
+        return;
+      }
+      if (k === "+" || k === "=" || k === "-") {
+        zoomBy(k === "-" ? 1 / 1.25 : 1.25);
         return;
       }
       if (k === "h" || k === "H") {
@@ -1277,15 +1679,18 @@
         cursor.c = Math.min(W - 1, Math.max(0, cursor.c + moves[k][1]));
         showCursor(true);
         setHover(cursor.r, cursor.c);
+        sayCursor();
       } else if (k === " " || k === "Enter") {
         e.preventDefault();
         showCursor(true);
         applyAt(cursor.r, cursor.c, tool);
+        sayCursor();
       } else if (k === "." || k === "Delete" || k === "Backspace") {
         e.preventDefault();
         showCursor(true);
         if (k === ".") applyAt(cursor.r, cursor.c, EMPTY);
         else if (grid[cursor.r * W + cursor.c] !== UNKNOWN) applyAt(cursor.r, cursor.c, grid[cursor.r * W + cursor.c]);
+        sayCursor();
       }
     });
     board.addEventListener("focus", function () {
@@ -1304,24 +1709,127 @@
       if (shownHint && shownHint.answer.cells) applyHint();
     });
     document.getElementById("clear").addEventListener("click", clearAll);
+    revealBtn.addEventListener("click", reveal);
+    mistakesBox.addEventListener("change", function () {
+      options.mistakes = mistakesBox.checked;
+      if (options.mistakes && !solved && knownSolution()) showMistakes(wrongCells(grid, solution));
+      else clearMistakes();
+      save();
+    });
+    crossBox.addEventListener("change", function () {
+      options.cross = crossBox.checked;
+      save();
+    });
 
-    // ------------------------------------------------------------ cell size
+    // ------------------------------------------------------ cell size, zoom
     var printing = false;
-    function fit() {
-      var side = printing ? 24 : 28;
-      document.documentElement.style.setProperty("--cell", side + "px");
-      var rect = table.getBoundingClientRect();
-      var availW = printing ? 680 : Math.max(200, document.documentElement.clientWidth - 32);
-      var availH = printing ? 960 : Math.max(200, window.innerHeight - board.getBoundingClientRect().top - 16);
-      var byW = (side * availW) / rect.width;
-      var byH = (side * availH) / rect.height;
-      var cell = printing ? Math.min(byW, byH) : Math.min(byW, Math.max(byH, 18));
-      cell = Math.floor(Math.max(printing ? 5 : 14, Math.min(printing ? 28 : 36, cell)));
-      document.documentElement.style.setProperty("--cell", cell + "px");
-      // a board taller than the window scrolls inside itself, its clues sticky
-      var boardH = Math.max(240, window.innerHeight - board.getBoundingClientRect().top - 12);
-      document.documentElement.style.setProperty("--board-h", printing ? "none" : boardH + "px");
+    var MIN_CELL = 8;
+    var MAX_CELL = 64;
+    var longestRowClue = 0;
+    for (r = 0; r < H; r++) longestRowClue = Math.max(longestRowClue, puzzle.rows[r].length);
+
+    function clampCell(px) {
+      return Math.max(MIN_CELL, Math.min(MAX_CELL, Math.round(px)));
     }
+
+    function currentCell() {
+      return parseFloat(rootStyle.getPropertyValue("--cell")) || 24;
+    }
+
+    /**
+     * Cells of `cell` px.  Clue numbers grow with the cells up to a reading
+     * size, and the row clues shrink below it on a narrow screen, so that
+     * they leave the grid more than half the width.
+     */
+    function setCell(cell) {
+      var font = Math.max(7, Math.min(cell * 0.62, 16));
+      rootStyle.setProperty("--cell", cell + "px");
+      rootStyle.setProperty("--clue", font + "px");
+      var rowFont = font;
+      if (!printing) {
+        var band = longestRowClue * 1.7 + 1; // em: a chip, its gap, and the band's padding
+        var room = 0.45 * document.documentElement.clientWidth;
+        rowFont = Math.max(Math.min(font, 9), Math.min(font, room / band));
+      }
+      rootStyle.setProperty("--row-clue", rowFont + "px");
+    }
+
+    /** The cell size that fits the window (or the paper), unless the player zoomed. */
+    function fit() {
+      var availW = printing ? 680 : Math.max(200, document.documentElement.clientWidth - 2 * board.offsetLeft);
+      // the board's place on the page, not in the window: the page may be scrolled
+      var top = board.getBoundingClientRect().top + window.scrollY;
+      var availH = printing ? 960 : Math.max(200, window.innerHeight - top - 16);
+      var cell;
+      if (zoomCell !== null && !printing) {
+        cell = zoomCell;
+      } else {
+        var side = 24;
+        setCell(side);
+        var bandW = rowHeads[0] ? rowHeads[0].getBoundingClientRect().width : 0;
+        var bandH = head.getBoundingClientRect().height;
+        var byW = (availW - bandW) / W;
+        var byH = (availH - bandH * (printing ? 1 : 0.6)) / H;
+        cell = printing ? Math.min(byW, byH) : Math.min(byW, Math.max(byH, 18));
+        cell = Math.floor(Math.max(printing ? 5 : 14, Math.min(printing ? 28 : 36, cell)));
+      }
+      setCell(cell);
+      // a board taller than the window scrolls inside itself, its clues sticky
+      var boardH = Math.max(240, window.innerHeight - top - 12);
+      rootStyle.setProperty("--board-h", printing ? "none" : boardH + "px");
+    }
+
+    /** Zoom to cells of about `px`, keeping the point under the fingers, the pointer or the board's centre in place. */
+    function zoomTo(px, anchor) {
+      var old = currentCell();
+      var cell = clampCell(px);
+      if (cell === old) return;
+      var rect = board.getBoundingClientRect();
+      var ax = anchor ? anchor.clientX - rect.left : rect.width / 2;
+      var ay = anchor ? anchor.clientY - rect.top : rect.height / 2;
+      var ratio = cell / old;
+      var left = (board.scrollLeft + ax) * ratio - ax;
+      var top = (board.scrollTop + ay) * ratio - ay;
+      zoomCell = cell;
+      setCell(cell);
+      board.scrollLeft = left;
+      board.scrollTop = top;
+      zoomLabel();
+      save();
+    }
+
+    function zoomBy(factor, anchor) {
+      zoomTo(Math.max(currentCell() + (factor > 1 ? 1 : -1), currentCell() * factor), anchor);
+    }
+
+    function zoomLabel() {
+      var text = "Cells " + currentCell() + " px";
+      document.getElementById("zoomin").title = "Zoom in (+ or Ctrl+wheel). " + text;
+      document.getElementById("zoomout").title = "Zoom out (\u2212 or Ctrl+wheel). " + text;
+    }
+
+    document.getElementById("zoomin").addEventListener("click", function () {
+      zoomBy(1.25);
+    });
+    document.getElementById("zoomout").addEventListener("click", function () {
+      zoomBy(1 / 1.25);
+    });
+    document.getElementById("zoomfit").addEventListener("click", function () {
+      zoomCell = null;
+      fit();
+      zoomLabel();
+      save();
+    });
+    board.addEventListener(
+      "wheel",
+      function (e) {
+        if (!e.ctrlKey) return;
+        e.preventDefault(); // not the browser's page zoom: the board's
+        zoomBy(e.deltaY < 0 ? 1.15 : 1 / 1.15, e);
+      },
+      { passive: false }
+    );
+
     var resizeTimer = null;
     window.addEventListener("resize", function () {
       clearTimeout(resizeTimer);
@@ -1338,16 +1846,50 @@
       fit();
     });
 
+    function startMessage() {
+      if (solved) return revealed ? "Solution revealed." : "Solved in " + formatTime(elapsed) + "!";
+      if (document.body.classList.contains("touch")) {
+        return "Tap or drag to paint with the chosen colour; choose \u00d7 to mark cells empty. Two fingers zoom.";
+      }
+      return "Left button paints, right button marks a cell empty; drag for a straight line, Alt+drag for a rectangle.";
+    }
+
+    if (window.matchMedia && window.matchMedia("(pointer: coarse)").matches) document.body.classList.add("touch");
     restore();
+    restored = true;
+    for (var sk in struck) {
+      var span = board.querySelector('[data-k="' + sk + '"]');
+      if (span) span.classList.add("struck");
+      else delete struck[sk];
+    }
+    selectTool(tool);
+    setTouchMode(touchMode);
+    mistakesBox.checked = options.mistakes;
+    crossBox.checked = options.cross;
+    // the options say what they can do for this puzzle
+    document.querySelector("details.options").addEventListener("toggle", knownSolution);
     refreshAll();
     fit();
-    if (!solved) startTimer();
+    zoomLabel();
     showTime();
-    say(
-      solved
-        ? "Solved in " + formatTime(elapsed) + "!"
-        : "Left button paints, right button marks a cell empty; drag for a straight line."
-    );
+    say(startMessage());
+    // the page's state for tests and curious players: read-only copies
+    root.RoflPageState = function () {
+      return {
+        grid: grid.slice(),
+        tool: tool,
+        solved: solved,
+        revealed: revealed,
+        seconds: seconds(),
+        running: runningSince !== null,
+        cell: currentCell(),
+        touchMode: touchMode,
+        lineSolvable: knownSolution() !== null,
+        mistakes: shownMistakes.slice(),
+        struck: Object.keys(struck).sort(),
+        progress: progressPercent(grid),
+      };
+    };
   }
 
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);

@@ -8,7 +8,9 @@ file works opened from disk without a network.
 The solution is not in the page.  It tells a solved grid by deriving the
 clues of the player's cells and comparing them with the puzzle's: any grid
 that has every clue counts as solved, and for rofl's puzzles, which have
-one solution, that grid is the picture.
+one solution, that grid is the picture.  For Check and Reveal the page
+works the solution out with its own line solver; puzzles line logic cannot
+finish (files from other tools) keep a Check of the lines alone.
 """
 
 from __future__ import annotations
@@ -42,23 +44,42 @@ _TEMPLATE = """\
 <h1>{title}</h1>
 <p class="meta">{size}</p>
 </header>
+<main>
 <div class="toolbar" role="toolbar" aria-label="Tools">
-<div id="tools" class="tools" role="group" aria-label="Tool: paint or mark"></div>
-<button type="button" id="undo" aria-label="Undo (Ctrl+Z)" title="Undo (Ctrl+Z)">&#x21b6; Undo</button>
-<button type="button" id="redo" aria-label="Redo (Ctrl+Y)" title="Redo (Ctrl+Y)">&#x21b7; Redo</button>
-<button type="button" id="check" aria-label="Check the grid" title="Check the grid">Check</button>
+<div id="tools" class="tools" role="group" aria-label="Paint colour or mark empty"></div>
+<button type="button" id="touchmode" class="for-touch" aria-pressed="false" \
+aria-label="Scroll mode: dragging scrolls the board, a tap paints">Scroll</button>
+<button type="button" id="undo" aria-label="Undo (Ctrl+Z)" title="Undo (Ctrl+Z)">&#x21b6;<span class="wide">\
+ Undo</span></button>
+<button type="button" id="redo" aria-label="Redo (Ctrl+Y)" title="Redo (Ctrl+Y)">&#x21b7;<span class="wide">\
+ Redo</span></button>
+<button type="button" id="check" title="Check the grid: outline the wrong cells">Check</button>
 <button type="button" id="hint" aria-label="Hint: a row or column that decides new cells (H)" \
 title="Hint: a row or column that decides new cells (H)">Hint</button>
 <button type="button" id="apply" hidden aria-label="Fill the hinted cells (H)" title="Fill the hinted cells (H)">\
 Apply</button>
-<button type="button" id="clear" aria-label="Clear the grid and the timer (undoable)" \
-title="Clear the grid and the timer (undoable)">Clear</button>
-<span id="timer" class="timer" role="timer" aria-label="Time spent">0:00</span>
+<span class="zoom" role="group" aria-label="Zoom">\
+<button type="button" id="zoomout" aria-label="Zoom out">&minus;</button>\
+<button type="button" id="zoomfit" aria-label="Fit the window" title="Fit the window">&#x2922;</button>\
+<button type="button" id="zoomin" aria-label="Zoom in">+</button></span>
+<span class="counters"><span class="sr">Progress: </span><span id="progress" class="progress" \
+title="Cells decided">0%</span>
+<span id="timer" class="timer" role="timer" aria-label="Time spent" \
+title="Time spent: starts at your first move">0:00</span></span>
 </div>
+<details class="options">
+<summary>Options</summary>
+<p><label><input type="checkbox" id="opt-mistakes"> Show mistakes as I go</label></p>
+<p><label><input type="checkbox" id="opt-cross"> Cross out the rest of a line when its clue is complete</label></p>
+<p><button type="button" id="reveal">Reveal solution&hellip;</button>
+<button type="button" id="clear" title="Clear the grid and the timer (undoable)">Clear grid</button></p>
+<p id="logic-note" hidden>Line logic cannot finish this puzzle, so the page does not know its solution: \
+Check only finds the lines that cannot match their clues, and there is nothing to reveal.</p>
+</details>
 <p id="status" role="status" aria-live="polite"></p>
 <div id="board" tabindex="0" \
 aria-label="Puzzle grid. Arrow keys move, Space paints, full stop marks empty, Delete clears."></div>
-<p id="where" aria-hidden="true"></p>
+<p id="where" aria-live="polite"></p>
 <noscript><p>This page needs JavaScript to play.</p></noscript>
 <details class="help">
 <summary>How to play</summary>
@@ -66,22 +87,34 @@ aria-label="Puzzle grid. Arrow keys move, Space paints, full stop marks empty, D
 <li>Each number is a run of that many filled cells in its row (read left to right) or column (top to bottom), \
 in that order; runs of the same colour have at least one empty cell between them, runs of different colours \
 may touch. A &ldquo;0&rdquo; means the line is empty.</li>
-<li>Left button or tap: paint with the selected tool. Right button (or Shift-click): mark a cell known empty. \
-A click on a cell the tool already made clears it. Dragging paints a straight line and leaves other work alone.</li>
-<li>Keys: <kbd>1</kbd>&ndash;<kbd>9</kbd> pick a colour, <kbd>X</kbd> switches between painting and marking, \
-<kbd>Ctrl</kbd>+<kbd>Z</kbd> undoes, <kbd>Ctrl</kbd>+<kbd>Y</kbd> redoes, <kbd>H</kbd> hints; \
-on the grid the arrow keys move, <kbd>Space</kbd> paints, <kbd>.</kbd> marks, <kbd>Delete</kbd> clears.</li>
+<li class="for-mouse">Left button: paint with the selected tool. Right button (or Shift-click): mark a cell \
+known empty. A click on a cell the tool already made clears it. Dragging paints a straight line and leaves \
+other work alone; <kbd>Alt</kbd>+drag fills a rectangle.</li>
+<li class="for-touch">Touch: tap or drag to paint with the selected colour; choose &times; to mark cells \
+empty. Two fingers on the grid zoom. Scroll switches to scrolling: then a drag scrolls and a pinch \
+zooms the board, and a tap paints one cell. Dragging the clues always scrolls.</li>
+<li>Zoom: &minus; and + (or <kbd>Ctrl</kbd>+wheel, or the <kbd>+</kbd> and <kbd>-</kbd> keys); &#x2922; fits \
+the window. Clues stay in view while the grid scrolls.</li>
+<li>Keys: <kbd>1</kbd>&ndash;<kbd>9</kbd> pick a colour, <kbd>[</kbd> and <kbd>]</kbd> step through every \
+colour, <kbd>X</kbd> switches between painting and marking, <kbd>Ctrl</kbd>+<kbd>Z</kbd> undoes, \
+<kbd>Ctrl</kbd>+<kbd>Y</kbd> redoes, <kbd>H</kbd> hints; on the grid (<kbd>Tab</kbd> to it) the arrow keys \
+move, <kbd>Space</kbd> paints, <kbd>.</kbd> marks, <kbd>Delete</kbd> clears.</li>
 <li>A clue turns grey when its line&rsquo;s painted cells match it; a full line that cannot match is shown \
-in red with &#x2717;. Check lists the lines that cannot be completed as they stand.</li>
+in red with &#x2717;. Click a clue number to strike it out for yourself (click again to bring it back).</li>
+<li>Check outlines the cells that are wrong, in red; Options can show them as you play, cross out the rest of \
+a finished line, or reveal the solution. The page works the solution out with line logic; for puzzles that \
+line logic cannot finish, Check lists the lines that cannot be completed as they stand.</li>
 <li>Hint (<kbd>H</kbd>) shows a row or column whose clue, with the marks already in it, decides more \
 cells: they get a dashed outline and a marker (&#x25cf; paint, &times; empty). Press Hint again, or Apply, \
 to fill them (Undo takes them back). In colour puzzles a hint may also use the colours that crossing lines \
-rule out of its cells (those lines are outlined). The page does not know the solution: a hint follows from \
-your marks, so after a mistake it names a line that can no longer be completed; when line logic decides \
-nothing more, it says so. <kbd>Esc</kbd> hides a hint.</li>
-<li>Progress and time are kept in this browser (local storage) and come back when the page is opened again.</li>
+rule out of its cells (those lines are outlined). A hint follows from your marks, so after a mistake it names \
+a line that can no longer be completed; when line logic decides nothing more, it says so. <kbd>Esc</kbd> \
+hides a hint.</li>
+<li>The timer starts at your first move. The percentage counts the cells decided. Progress, time, tool and \
+options are kept in this browser (local storage) and come back when the page is opened again.</li>
 </ul>
 </details>
+</main>
 <script type="application/json" id="rofl-puzzle">{data}</script>
 <script>
 {js}</script>
@@ -141,8 +174,8 @@ def puzzle_page(puzzle: Puzzle, *, title: str | None = None) -> str:
     """One self-contained HTML5 page to solve ``puzzle`` by hand.
 
     Inline CSS and JavaScript, no network, no solution in the file (the page
-    compares the clues of the player's grid with the puzzle's; see the
-    module docstring).  Progress is kept in the browser's local storage
+    compares the clues of the player's grid with the puzzle's, and finds
+    the solution for Check by line logic; see the module docstring).  Progress is kept in the browser's local storage
     under a hash of the clues.
 
     Parameters
