@@ -26,7 +26,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("errors", ("rofl.errors", "rofl._io", "rofl._version")),
     ("puzzle", ("rofl.puzzle",)),
     ("solver", ("rofl.solver",)),
-    ("picture, refine", ("rofl.picture", "rofl.imaging", "rofl.pixelart", "rofl.refine")),
+    ("picture, refine", ("rofl.picture", "rofl.refine")),
     ("formats", ("rofl.formats",)),
     # what turns files into pictures and pictures into puzzles, on top of the formats
     ("codec", ("rofl.decode", "rofl.encode", "rofl.maker", "rofl.secret", "rofl.RoflImagePlugin")),
