@@ -20,8 +20,7 @@ PACKAGE = Path(rofl.__file__).parent
 REPO = PACKAGE.parent
 
 #: Lowest first: a module may import its own layer and the layers above it
-#: in this list, never one below.  Both the present and the planned names
-#: of the picture and refinement packages are listed.
+#: in this list, never one below.
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("errors", ("rofl.errors", "rofl._io", "rofl._version")),
     ("puzzle", ("rofl.puzzle",)),
