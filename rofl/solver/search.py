@@ -17,9 +17,11 @@ import numpy as np
 
 from rofl.errors import UsageError
 from rofl.puzzle import Puzzle
-from rofl.solver.propagate import LineSolver, masks_to_grid
+from rofl.solver.propagate import LineSolver, kernel_clues, masks_to_grid
+from rofl.solver.status import LineStatus, SearchStatus
 
-STATUSES = ("unique", "multiple", "none", "budget")
+#: The search's statuses, in order (:class:`SearchStatus` members).
+STATUSES = tuple(SearchStatus)
 
 #: Memory for the line cache shared by the probes of one search.
 CACHE_MB = 64.0
@@ -38,8 +40,8 @@ class CompleteResult:
 
     Attributes
     ----------
-    status : {"unique", "multiple", "none", "budget"}
-        ``"unique"``: exactly one solution, proved.  ``"multiple"``: two
+    status : SearchStatus
+        A string enum.  ``"unique"``: exactly one solution, proved.  ``"multiple"``: two
         distinct solutions were found (there may be more).  ``"none"``: the
         clues contradict each other, proved.  ``"budget"``: the time or node
         budget ran out before the answer was known.
@@ -48,7 +50,7 @@ class CompleteResult:
         multiple, none when ``"none"``.  When the budget ran out it holds
         the solution found so far, if any (a valid solution, but not proved
         unique).  Every grid has been checked against the clues.
-    line_status : {"solved", "stalled", "contradiction"}
+    line_status : LineStatus
         What line logic alone reached.
     masks : (H, W) int64 array
         The cells' possible colours after line logic (bit ``c`` = colour
@@ -67,9 +69,9 @@ class CompleteResult:
     """
 
     puzzle: Puzzle = field(repr=False)
-    status: str
+    status: SearchStatus
     solutions: list[np.ndarray] = field(repr=False)
-    line_status: str
+    line_status: LineStatus
     masks: np.ndarray = field(repr=False)
     nodes: int = 0
     probes: int = 0
@@ -82,16 +84,16 @@ class CompleteResult:
     @property
     def grid(self) -> np.ndarray | None:
         """The ``(H, W)`` uint8 solution when it is unique, else None."""
-        return self.solutions[0] if self.status == "unique" else None
+        return self.solutions[0] if self.status == SearchStatus.UNIQUE else None
 
     @property
     def unique(self) -> bool:
-        return self.status == "unique"
+        return self.status == SearchStatus.UNIQUE
 
     @property
     def line_solvable(self) -> bool:
         """Whether line logic alone reaches the (unique) solution."""
-        return self.line_status == "solved"
+        return self.line_status == LineStatus.SOLVED
 
 
 _LOCAL = threading.local()
@@ -142,7 +144,6 @@ def solve_complete(
         A budget that is not positive.
     """
     from rofl.solver import _search as s
-    from rofl.solver.propagate import _packed
 
     if time_budget is not None and not time_budget > 0:
         msg = f"time_budget must be a positive number of seconds, not {time_budget!r}"
@@ -157,7 +158,7 @@ def solve_complete(
     line = solver.solve(puzzle)
     root = line.masks.copy()
 
-    def result(status: str, solutions: list[np.ndarray], stats: np.ndarray | None = None) -> CompleteResult:
+    def result(status: SearchStatus, solutions: list[np.ndarray], stats: np.ndarray | None = None) -> CompleteResult:
         for grid in solutions:
             if not puzzle.is_solution(grid):  # a bug in the search, never a wrong answer
                 msg = "complete solver returned a grid that does not satisfy the clues"
@@ -184,16 +185,16 @@ def solve_complete(
             **extra,
         )
 
-    if line.status == "solved":
-        return result("unique", [line.grid])
-    if line.status == "contradiction":
-        return result("none", [])
+    if line.status == LineStatus.SOLVED:
+        return result(SearchStatus.UNIQUE, [line.grid])
+    if line.status == LineStatus.CONTRADICTION:
+        return result(SearchStatus.NONE, [])
 
     # Restarts: each attempt searches the whole tree in its own order, with a
     # node limit that doubles from one attempt to the next.  A search that
     # is slow to meet solutions in one order is often quick in another, and
     # every attempt that finishes is a complete proof.
-    packed = _packed(puzzle)
+    packed = puzzle.packed
     total = np.zeros(s.N_STATS, dtype=np.int64)
     met: list[np.ndarray] = []  # distinct solutions met by attempts cut short
     search_start = time.perf_counter()
@@ -208,13 +209,13 @@ def solve_complete(
         if time_budget is not None:
             seconds = time_budget - (time.perf_counter() - search_start)
             if seconds <= 0:
-                return result("budget", met[:1], total)
+                return result(SearchStatus.BUDGET, met[:1], total)
         sols = np.zeros((max_solutions, puzzle.height, puzzle.width), dtype=np.int64)
         stats = np.zeros(s.N_STATS, dtype=np.int64)
         got = s._search(
             probed,
-            *packed.clues,
-            *solver._work(),
+            kernel_clues(packed),
+            *solver.work(),
             sols,
             max_solutions,
             limit,
@@ -231,7 +232,9 @@ def solve_complete(
         total[s.ST_MAX_DEPTH] = depth
         if got >= 0:
             found = [masks_to_grid(sols[i]) for i in range(got)]
-            status = "none" if not found else "unique" if len(found) == 1 else "multiple"
+            status = (
+                SearchStatus.NONE if not found else SearchStatus.UNIQUE if len(found) == 1 else SearchStatus.MULTIPLE
+            )
             return result(status, found, total)
         # solutions met before the attempt was cut short: valid, not proved unique
         for i in range(int(stats[s.ST_MET])):
@@ -239,10 +242,10 @@ def solve_complete(
             if not any(np.array_equal(grid, other) for other in met):
                 met.append(grid)
         if len(met) >= max_solutions:
-            return result("multiple", met[:max_solutions], total)
+            return result(SearchStatus.MULTIPLE, met[:max_solutions], total)
         out_of_nodes = stats[s.ST_NODES] > limit
         if not out_of_nodes or (node_budget is not None and total[s.ST_NODES] >= node_budget):
-            return result("budget", met[:1], total)
+            return result(SearchStatus.BUDGET, met[:1], total)
         attempt += 1
 
 
