@@ -1,10 +1,13 @@
 """Complete solving: line logic, then probing and backtracking.
 
 :func:`solve_complete` decides every puzzle within its budget: it finds the
-unique solution, or two distinct solutions, or proves there is none.  The
-search itself is the compiled kernel in :mod:`rofl.solver._search`; this
-module checks the inputs, runs line logic first, calls the kernel and checks
-every solution it returns against the clues before handing it out.
+unique solution, or two distinct solutions, or proves there is none.  It is
+the one place that runs "line logic, then the complete search within a
+budget": decoding a file (:func:`rofl.decode.solve_picture`) and encoding a
+picture (:func:`rofl.encode.encode_grid`) both call it.  The search itself
+is the compiled kernel in :mod:`rofl.solver._search`; this module checks the
+inputs, runs line logic first, calls the kernel and checks every solution
+it returns against the clues before handing it out.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ import numpy as np
 
 from rofl.errors import UsageError
 from rofl.puzzle import Puzzle
-from rofl.solver.propagate import LineSolver, kernel_clues, masks_to_grid
+from rofl.solver.propagate import LineSolver, determined, kernel_clues, masks_to_grid, solve
 from rofl.solver.status import LineStatus, SearchStatus
 
 #: The search's statuses, in order (:class:`SearchStatus` members).
@@ -55,6 +58,9 @@ class CompleteResult:
     masks : (H, W) int64 array
         The cells' possible colours after line logic (bit ``c`` = colour
         ``c``), before any search.
+    bad_line : int or None
+        When line logic met a contradiction, the line (rows first, then
+        columns) that had no arrangement left.
     nodes, probes, line_solves : int
         Search nodes visited, probes run, lines solved (line logic included).
     max_depth : int
@@ -80,6 +86,12 @@ class CompleteResult:
     splits: int = 0
     attempts: int = 0
     seconds: float = 0.0
+    bad_line: int | None = None
+
+    @property
+    def undetermined(self) -> int:
+        """Cells line logic left with more than one colour (before any search)."""
+        return int(self.masks.size - np.count_nonzero(determined(self.masks)))
 
     @property
     def grid(self) -> np.ndarray | None:
@@ -112,6 +124,7 @@ def solve_complete(
     *,
     time_budget: float | None = 10.0,
     node_budget: int | None = None,
+    search: bool = True,
 ) -> CompleteResult:
     """Solve ``puzzle`` completely: line logic, then probing and backtracking.
 
@@ -133,6 +146,9 @@ def solve_complete(
         milliseconds of the budget.
     node_budget : int or None
         Largest number of search nodes (None: no limit).
+    search : bool
+        False: line logic only; a puzzle it does not finish reports
+        ``"budget"`` (nothing searched, nothing proved).
 
     Returns
     -------
@@ -143,8 +159,6 @@ def solve_complete(
     UsageError
         A budget that is not positive.
     """
-    from rofl.solver import _search as s
-
     if time_budget is not None and not time_budget > 0:
         msg = f"time_budget must be a positive number of seconds, not {time_budget!r}"
         raise UsageError(msg)
@@ -154,8 +168,9 @@ def solve_complete(
 
     max_solutions = 2  # enough to tell unique from ambiguous
     start = time.perf_counter()
-    solver = _line_solver()
-    line = solver.solve(puzzle)
+    # Line logic without the line cache, as rofl.solve does (most puzzles
+    # end here); the search below keeps one for its probes.
+    line = solve(puzzle)
     root = line.masks.copy()
 
     def result(status: SearchStatus, solutions: list[np.ndarray], stats: np.ndarray | None = None) -> CompleteResult:
@@ -182,6 +197,7 @@ def solve_complete(
             line_status=line.status,
             masks=root,
             seconds=time.perf_counter() - start,
+            bad_line=line.bad_line,
             **extra,
         )
 
@@ -189,12 +205,17 @@ def solve_complete(
         return result(SearchStatus.UNIQUE, [line.grid])
     if line.status == LineStatus.CONTRADICTION:
         return result(SearchStatus.NONE, [])
+    if not search:
+        return result(SearchStatus.BUDGET, [])
+
+    from rofl.solver import _search as s
 
     # Restarts: each attempt searches the whole tree in its own order, with a
     # node limit that doubles from one attempt to the next.  A search that
     # is slow to meet solutions in one order is often quick in another, and
     # every attempt that finishes is a complete proof.
     packed = puzzle.packed
+    solver = _line_solver()
     total = np.zeros(s.N_STATS, dtype=np.int64)
     met: list[np.ndarray] = []  # distinct solutions met by attempts cut short
     search_start = time.perf_counter()
