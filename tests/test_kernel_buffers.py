@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import ast
+import inspect
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from rofl.puzzle import Puzzle
+from rofl.refine import _kernels as rk
+from rofl.refine.judge import Trajectory
 from rofl.solver import LineSolver, solve, solve_line
 from rofl.solver import _kernels as k
 from rofl.solver.propagate import initial_masks, kernel_clues
@@ -43,16 +47,50 @@ def test_kernels_called_with_named_structures_agree_with_the_wrappers():
     solver.prepare(puzzle.packed.kmax, masks)
     stats = np.zeros(k.N_STATS, dtype=np.int64)
     clues = kernel_clues(puzzle.packed)
-    status = k._propagate(masks, clues, np.arange(puzzle.n_lines, dtype=np.int64), *solver.work(), stats)
+    scratch, cache = solver.work()
+    status = k._propagate(masks, *clues, np.arange(puzzle.n_lines, dtype=np.int64), *scratch, *cache, stats)
     assert status == ("solved", "stalled", "contradiction").index(expected.status)
     np.testing.assert_array_equal(masks, expected.masks)
     assert stats[k.ST_LINE_SOLVES] == expected.line_solves
     # one line through the DP kernel with a LineScratch, as solve_line does
-    scratch, _ = solver.work()
     row = expected.masks[0].copy()
     out = np.empty(puzzle.width, dtype=np.int64)
     assert k._solve_line(row, puzzle.width, clues.lens, clues.cols, clues.starts[0], clues.ends[0], out, scratch)
     np.testing.assert_array_equal(out, solve_line(row, puzzle.clue(0)))
+
+
+def _parameters(kernel) -> list[str]:
+    return list(inspect.signature(kernel.py_func).parameters)
+
+
+@pytest.mark.parametrize(
+    ("kernel", "structures"),
+    [
+        (k._propagate, [("", k.Clues), ("", k.LineScratch), ("", k.LineCache)]),
+        (
+            rk._replay,
+            [("", k.Clues), ("base_", Trajectory), ("out_", Trajectory), ("", k.LineScratch), ("", k.LineCache)],
+        ),
+        (rk._resume_certificate, [("", k.Clues), ("", k.LineScratch), ("", k.LineCache)]),
+        (
+            rk._estimate_moves,
+            [("", k.Clues), ("", k.LineScratch), ("", k.LineCache), ("memo_", rk.CountMemo)],
+        ),
+    ],
+)
+def test_kernels_called_from_python_take_the_structures_fields_in_order(kernel, structures):
+    # Named tuples cross the Python boundary flat (numba types a named tuple
+    # argument slowly): callers splat them, the kernel packs them again.
+    # The parameters must be the fields, in order, so that a splat lands
+    # where the kernel expects it.
+    names = _parameters(kernel)
+    last = -1
+    for prefix, structure in structures:
+        fields = [prefix + field for field in structure._fields]
+        at = names.index(fields[0])
+        assert names[at : at + len(fields)] == fields, (kernel.__name__, structure.__name__)
+        assert at > last
+        last = at
 
 
 def test_solver_package_does_not_import_refinement():

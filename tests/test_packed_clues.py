@@ -44,10 +44,10 @@ def test_packed_form_is_made_once_and_kept():
 
 def test_packed_clues_compare_by_value_and_are_not_hashable():
     a = Puzzle.from_grid(np.eye(3, dtype=np.uint8)).packed
-    b = Puzzle.from_grid(np.eye(3, dtype=np.uint8)[::-1]).packed
+    b = Puzzle.from_grid(np.tri(3, dtype=np.uint8)).packed
     assert a == Puzzle.from_grid(np.eye(3, dtype=np.uint8)).packed
     assert a != b
-    assert "3 groups" in repr(a) and "6 lines" in repr(a)
+    assert "6 groups" in repr(a) and "6 lines" in repr(a)
     with pytest.raises(TypeError):
         hash(a)  # mutable arrays inside
 

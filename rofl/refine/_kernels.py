@@ -3,13 +3,19 @@
 their results.
 
 They build on the solver's line kernels (:mod:`rofl.solver._kernels`: the
-line DP, the line cache, propagation) and take the same named structures
+line DP, the line cache, propagation) and use the same named structures
 (``Clues``, ``LineScratch``, ``LineCache``), plus refinement's own:
 recorded solves (:class:`rofl.refine.judge.Trajectory`) and the memo of
-arrangement counts (:class:`rofl.refine.judge.CountMemo`).
+arrangement counts (:class:`CountMemo`).  As there, the
+kernels Python calls take those structures' fields flat, named and ordered
+as the fields (prefixed ``base_``, ``out_``, ``memo_`` where a kernel takes
+two of a kind), and pack them on entry: a named tuple argument would cost
+numba about 15 us a call to type, and refinement makes thousands.
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -27,6 +33,8 @@ from rofl.solver._kernels import (
     ST_SWEEPS,
     ST_TRAIL,
     Clues,
+    LineCache,
+    LineScratch,
     Trail,
     _cached_line,
     _clue_hash,
@@ -38,22 +46,42 @@ from rofl.solver._kernels import (
     _status,
 )
 
+
+class CountMemo(NamedTuple):
+    """A direct-mapped memo of arrangement counts (natural logs), keyed like
+    the line cache: ``tag`` ``(entries, 3)`` int64 (hash, clue hash,
+    length), ``io`` the lines' masks (as the cache's), ``val`` the log
+    counts (float64)."""
+
+    tag: np.ndarray
+    io: np.ndarray
+    val: np.ndarray
+
+
 # ------------------------------------------------------- replaying a solve
 
 
 @njit(**JIT)
-def _replay(masks, clues, changed, base, out, scratch, cache, stats):
+def _replay(
+    masks,
+    lens, cols, starts, ends, hashes,
+    changed,
+    base_line, base_start, base_cell, base_mask,
+    out_line, out_start, out_cell, out_mask,
+    run, slot, gap, fwd, bwd, color_slot,
+    tag, io, use,
+    stats,
+):  # fmt: skip
     """Line logic to a fixpoint from nothing known (``masks`` all full on
     entry, narrowed in place), replaying the recorded solve of a similar
     puzzle instead of solving every line again.
 
-    A recorded solve (a *trajectory*, ``base``) lists its line visits in
-    order: visit ``v`` solved line ``base.line[v]`` and set cells
-    ``base.cell[j]`` (flat indices) to ``base.mask[j]`` for ``j`` in
-    ``base.start[v]:base.start[v + 1]`` (none for a visit that deduced
-    nothing).  ``changed`` flags the
-    lines whose clue may differ from the recorded puzzle's (a superset is
-    fine).
+    A recorded solve (a *trajectory*, ``base_*``) lists its line visits in
+    order: visit ``v`` solved line ``base_line[v]`` and set cells
+    ``base_cell[j]`` (flat indices) to ``base_mask[j]`` for ``j`` in
+    ``base_start[v]:base_start[v + 1]`` (none for a visit that deduced
+    nothing).  ``changed`` flags the lines whose clue may differ from the
+    recorded puzzle's (a superset is fine).
 
     The replay walks the recorded visits in order and keeps a shadow copy of
     the recorded puzzle's state.  A visit of a line whose clue is unchanged
@@ -64,11 +92,11 @@ def _replay(masks, clues, changed, base, out, scratch, cache, stats):
     Each step is a sound line deduction for this puzzle, so the state never
     loses a solution; afterwards every line changed since its last visit is
     solved again until nothing changes (a first-in, first-out queue).  That
-    is a fixpoint reached from nothing known: the same one
-    the solver's ``_propagate`` reaches, whatever the order.
+    is a fixpoint reached from nothing known: the same one the solver's
+    ``_propagate`` reaches, whatever the order.
 
-    This solve's visits are recorded in ``out`` (same layout; room for
-    ``out.line.shape[0]`` visits and ``out.cell.shape[0]`` cell changes),
+    This solve's visits are recorded in ``out_*`` (same layout; room for
+    ``out_line.shape[0]`` visits and ``out_cell.shape[0]`` cell changes),
     so it can be replayed in turn.  ``stats``: line solves, 0 sweeps (no
     generations here), cache hits and misses, the contradicting line,
     visits recorded (-1 when the room ran out: the record is then
@@ -82,8 +110,9 @@ def _replay(masks, clues, changed, base, out, scratch, cache, stats):
     shadow = flat.copy()
     off_shadow = np.zeros(n_lines, dtype=np.int64)  # cells differing from the shadow, per line
     stale = np.ones(n_lines, dtype=np.bool_)  # not known to be at their fixpoint: changed since their last visit
-    base_line, base_start, base_cell, base_mask = base
-    out_line, out_start, out_cell, out_mask = out
+    clues = Clues(lens, cols, starts, ends, hashes)
+    scratch = LineScratch(run, slot, gap, fwd, bwd, color_slot)
+    cache = LineCache(tag, io, use)
     buf, res, queue, _, queued = _propagation_scratch(masks.shape)
     capacity = out_cell.shape[0]
     n_visits = 0
@@ -94,7 +123,7 @@ def _replay(masks, clues, changed, base, out, scratch, cache, stats):
     # what _replay_visit reads and writes
     state = (flat, shadow, off_shadow, stale, height, width)
     work = (buf, res, scratch, cache, stats)
-    record = out
+    record = (out_line, out_start, out_cell, out_mask)
     for v in range(base_line.shape[0]):
         line = base_line[v]
         is_row = line < height
@@ -381,15 +410,22 @@ def _memo_log_count(cells, n, lens, cols, g0, g1, clue_h, cnt, memo, use_memo):
 
 
 @njit(**JIT)
-def _resume_certificate(grid, near_grid, clues, original, certificate, limit, scratch, cache, stats, masks):
+def _resume_certificate(
+    grid, near_grid,
+    lens, cols, starts, ends, hashes,
+    original, diff, colours, open_cells, open_masks, limit,
+    run, slot, gap, fwd, bwd, color_slot,
+    tag, io, use,
+    stats, masks,
+):  # fmt: skip
     """Propagate ``grid``'s clues from a stalled fixpoint of another grid.
 
-    The other grid (the certificate's, ``(diff, colours, open_cells,
-    open_masks)``) is ``original`` (flat) with the flat cells ``diff`` set
-    to ``colours``; its fixpoint has every cell determined to that grid's
-    colour except ``open_cells``, whose masks are ``open_masks``.  Where ``grid`` differs from it, the cell also gets
+    The other grid (the certificate's) is ``original`` (flat) with the
+    flat cells ``diff`` set to ``colours``; its fixpoint has every cell
+    determined to that grid's colour except ``open_cells``, whose masks are
+    ``open_masks``.  Where ``grid`` differs from it, the cell also gets
     ``grid``'s colour, and the rows and columns of those cells are queued.
-    The clues are ``near_grid``'s (``clues``), with every row and column
+    The clues are ``near_grid``'s (``lens``...), with every row and column
     in which ``grid`` differs from ``near_grid`` re-derived from ``grid``.
 
     Writes the fixpoint into ``masks`` ((H, W)) and returns its status, or
@@ -397,7 +433,8 @@ def _resume_certificate(grid, near_grid, clues, original, certificate, limit, sc
     certificate's grid, or when a re-derived line has more groups than the
     work buffers hold.
     """
-    diff, colours, open_cells, open_masks = certificate
+    clues = Clues(lens, cols, starts, ends, hashes)
+    scratch = LineScratch(run, slot, gap, fwd, bwd, color_slot)
     height, width = grid.shape
     n_cells = height * width
     n_lines = height + width
@@ -437,14 +474,14 @@ def _resume_certificate(grid, near_grid, clues, original, certificate, limit, sc
     new_cols = np.empty(g_total + n_relined * nmax, dtype=np.int64)
     new_lens[:g_total] = clues.lens
     new_cols[:g_total] = clues.cols
-    starts = clues.starts.copy()
-    ends = clues.ends.copy()
+    new_starts = clues.starts.copy()
+    new_ends = clues.ends.copy()
     line_hash = clues.hashes.copy()
     room = scratch.fwd.shape[0] - 1
     g = g_total
     for line in range(n_lines):
         if relined[line]:
-            count = _rederive_line(grid, line, new_lens, new_cols, g, starts, ends, line_hash)
+            count = _rederive_line(grid, line, new_lens, new_cols, g, new_starts, new_ends, line_hash)
             if count > room:
                 return -1
             g += count
@@ -454,19 +491,36 @@ def _resume_certificate(grid, near_grid, clues, original, certificate, limit, sc
         if queued[line]:
             queue[n_queue] = line
             n_queue += 1
-    relined = Clues(new_lens, new_cols, starts, ends, line_hash)
+    relined = Clues(new_lens, new_cols, new_starts, new_ends, line_hash)
     return _propagate_trail(
-        masks, relined, queue[:n_queue], scratch, cache, stats, _no_trail(), 0, -1, _propagation_scratch(masks.shape)
+        masks,
+        relined,
+        queue[:n_queue],
+        scratch,
+        LineCache(tag, io, use),
+        stats,
+        _no_trail(),
+        0,
+        -1,
+        _propagation_scratch(masks.shape),
     )
 
 
 @njit(**JIT)
-def _estimate_moves(grid, masks, clues, moves, scratch, cache, memo, out, totals, counts):
+def _estimate_moves(
+    grid, masks,
+    lens, cols, starts, ends, hashes,
+    moves,
+    run, slot, gap, fwd, bwd, color_slot,
+    tag, io, use,
+    memo_tag, memo_io, memo_val,
+    out_newly, out_status, out_entropy, totals, counts,
+):  # fmt: skip
     """Estimate, for every move ``(row, col, colour)``, how many cells line
     logic would newly determine if that cell of ``grid`` took that colour.
 
-    ``out`` is ``(newly, status, entropy)``: per move, the cells newly
-    determined, the status, and how the changed row and column's arrangement
+    ``out_newly``, ``out_status`` and ``out_entropy`` receive per move the
+    cells newly determined, the status, and how the changed row and column's arrangement
     counts move (difference of natural logs, after propagation): the
     progress a move makes when it determines no cell yet, e.g. on a
     textured picture where line logic starts from almost nothing.
@@ -480,22 +534,24 @@ def _estimate_moves(grid, masks, clues, moves, scratch, cache, memo, out, totals
     longest clue (a change can split a group in three); ``memo`` is the
     memo of arrangement counts, used when the line cache is.
     """
-    out_newly, out_status, out_entropy = out
-    lens, cols, offs_start, offs_end, clue_hash = clues
-    use_cache = cache.use
+    offs_start, offs_end, clue_hash = starts, ends, hashes
+    scratch = LineScratch(run, slot, gap, fwd, bwd, color_slot)
+    cache = LineCache(tag, io, use)
+    memo = CountMemo(memo_tag, memo_io, memo_val)
+    use_cache = use
     height, width = grid.shape
     n_lines = height + width
     n_cells = height * width
     nmax = max(height, width)
     # The clues of every move: the grid's, with the changed row's and
-    # column's new clues written after them and pointed at (starts, ends).
+    # column's new clues written after them and pointed at (move_starts, move_ends).
     g_total = lens.shape[0]
     new_lens = np.empty(g_total + 2 * nmax, dtype=np.int64)
     new_cols = np.empty(g_total + 2 * nmax, dtype=np.int64)
     new_lens[:g_total] = lens
     new_cols[:g_total] = cols
-    starts = offs_start.copy()
-    ends = offs_end.copy()
+    move_starts = offs_start.copy()
+    move_ends = offs_end.copy()
     trail = Trail(
         np.empty(n_cells, dtype=np.int64), np.empty(n_cells, dtype=np.int64), np.zeros(n_cells, dtype=np.int64)
     )
@@ -513,7 +569,7 @@ def _estimate_moves(grid, masks, clues, moves, scratch, cache, memo, out, totals
             if masks[r, c] & (masks[r, c] - 1):
                 undetermined += 1
     line_hash = clue_hash.copy()
-    moved = Clues(new_lens, new_cols, starts, ends, line_hash)
+    moved = Clues(new_lens, new_cols, move_starts, move_ends, line_hash)
     work = _propagation_scratch(grid.shape)
     for m in range(moves.shape[0]):
         r = moves[m, 0]
@@ -527,8 +583,8 @@ def _estimate_moves(grid, masks, clues, moves, scratch, cache, memo, out, totals
         old = grid[r, c]
         grid[r, c] = moves[m, 2]
         row_at, col_at = g_total, g_total + nmax
-        nr = _rederive_line(grid, r, new_lens, new_cols, row_at, starts, ends, line_hash)
-        nc = _rederive_line(grid, height + c, new_lens, new_cols, col_at, starts, ends, line_hash)
+        nr = _rederive_line(grid, r, new_lens, new_cols, row_at, move_starts, move_ends, line_hash)
+        nc = _rederive_line(grid, height + c, new_lens, new_cols, col_at, move_starts, move_ends, line_hash)
         row_hash = line_hash[r]
         col_hash = line_hash[height + c]
         queue[0] = r
@@ -536,10 +592,10 @@ def _estimate_moves(grid, masks, clues, moves, scratch, cache, memo, out, totals
         status = _propagate_trail(masks, moved, queue, scratch, cache, stats, trail, m + 1, undetermined, work)
         line_hash[r] = clue_hash[r]
         line_hash[height + c] = clue_hash[height + c]
-        starts[r] = offs_start[r]
-        ends[r] = offs_end[r]
-        starts[height + c] = offs_start[height + c]
-        ends[height + c] = offs_end[height + c]
+        move_starts[r] = offs_start[r]
+        move_ends[r] = offs_end[r]
+        move_starts[height + c] = offs_start[height + c]
+        move_ends[height + c] = offs_end[height + c]
         out_status[m] = status
         out_newly[m] = stats[ST_NEWLY]
         if counts and status != CONTRADICTION:

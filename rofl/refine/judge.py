@@ -8,19 +8,22 @@ kernel in :mod:`rofl.refine._kernels`:
   recorded solve (:class:`Trajectory`) of a similar grid;
 * :meth:`Judge.estimate_moves`: how many cells each single-cell change
   would newly determine, with a memo of arrangement counts
-  (:class:`CountMemo`);
+  (``_kernels.CountMemo``);
 * :meth:`Judge.resume_certificate`: propagation from a stalled fixpoint
   of a nearby grid (a failure certificate).
 """
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
 from rofl.puzzle import PackedClues
 from rofl.solver.propagate import LineSolver, SolveResult, full_mask, kernel_clues
+
+if TYPE_CHECKING:
+    from rofl.refine._kernels import CountMemo
 
 
 class Trajectory(NamedTuple):
@@ -38,16 +41,6 @@ class Trajectory(NamedTuple):
     def empty(cls) -> Trajectory:
         none = np.zeros(0, dtype=np.int64)
         return cls(none, np.zeros(1, dtype=np.int64), none, none)
-
-
-class CountMemo(NamedTuple):
-    """A direct-mapped memo of arrangement counts (natural logs), keyed like
-    the line cache: ``tag`` ``(entries, 3)`` int64 (hash, clue hash,
-    length), ``io`` the line's masks, ``val`` the log counts."""
-
-    tag: np.ndarray
-    io: np.ndarray
-    val: np.ndarray
 
 
 def grid_clues(grid: np.ndarray) -> PackedClues:
@@ -83,6 +76,8 @@ class Judge:
     def _count_memo(self) -> CountMemo:
         """The memo of arrangement counts: an eighth of the line cache's
         entries, as wide; made again (empty) whenever the cache is."""
+        from rofl.refine._kernels import CountMemo
+
         _, cache = self.solver.work()
         if self._memo is None or self._memo_for is not cache.tag:
             memo = 1
@@ -153,15 +148,9 @@ class Judge:
             mask=np.empty(capacity, dtype=np.int64),
         )
         stats = np.zeros(k.N_STATS, dtype=np.int64)
-        status = k._replay(
-            masks,
-            kernel_clues(packed),
-            np.ascontiguousarray(changed, dtype=np.bool_),
-            base,
-            out,
-            *self.solver.work(),
-            stats,
-        )
+        scratch, cache = self.solver.work()
+        changed = np.ascontiguousarray(changed, dtype=np.bool_)
+        status = k._replay(masks, *kernel_clues(packed), changed, *base, *out, *scratch, *cache, stats)
         result = self.solver.result(status, masks, stats)  # the kernel counts 0 sweeps
         visits = int(stats[k.ST_TRAIL])
         if visits < 0:
@@ -216,10 +205,11 @@ class Judge:
         self.solver.reserve(near_packed.kmax + 2, max(grid.shape), wide)
         masks = np.empty(grid.shape, dtype=np.int64)
         stats = np.zeros(k.N_STATS, dtype=np.int64)
+        scratch, cache = self.solver.work()
+        clues = kernel_clues(near_packed)
         status = k._resume_certificate(
-            grid, near_grid, kernel_clues(near_packed), original.ravel(), certificate, limit,
-            *self.solver.work(), stats, masks,
-        )  # fmt: skip
+            grid, near_grid, *clues, original.ravel(), *certificate, limit, *scratch, *cache, stats, masks
+        )
         if status < 0:
             return None
         return self.solver.result(status, masks, stats)
@@ -262,21 +252,16 @@ class Judge:
         status = np.zeros(len(moves), dtype=np.int64)
         entropy = np.zeros(len(moves), dtype=np.float64)
         totals = np.zeros(3, dtype=np.int64)
+        scratch, cache = self.solver.work()
+        moves = np.ascontiguousarray(moves, dtype=np.int64).reshape(-1, 3)
         k._estimate_moves(
-            grid,
-            masks,
-            kernel_clues(packed),
-            np.ascontiguousarray(moves, dtype=np.int64).reshape(-1, 3),
-            *self.solver.work(),
-            self._count_memo(),
-            (newly, status, entropy),
-            totals,
-            counts,
-        )
+            grid, masks, *kernel_clues(packed), moves, *scratch, *cache, *self._count_memo(),
+            newly, status, entropy, totals, counts,
+        )  # fmt: skip
         self.line_solves_estimated += int(totals[0])
         self.solver.hits += int(totals[1])
         self.solver.misses += int(totals[2])
         return newly, status, entropy
 
 
-__all__ = ["CountMemo", "Judge", "Trajectory", "grid_clues"]
+__all__ = ["Judge", "Trajectory", "grid_clues"]

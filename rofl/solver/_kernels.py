@@ -13,8 +13,15 @@ line ``i`` owns ``starts[i]:ends[i]``; rows come first, then columns.
 Work buffers travel as named tuples (:class:`Clues`, :class:`LineScratch`,
 :class:`LineCache`, :class:`Trail`, :class:`PropagationScratch`) instead of
 long positional lists whose order was a contract between caller and
-kernel; numba passes a named tuple of arrays as cheaply as the arrays
-themselves.
+kernel.  Inside compiled code a named tuple costs nothing; across the
+Python boundary it does: numba types a named tuple argument in Python, about
+15 us a call, which would add a fifth to a typical solve.  So the kernels
+that Python calls once per solve (here :func:`_propagate`; refinement's in
+:mod:`rofl.refine._kernels`) take the structures' fields flat -- the caller
+splats them, ``*clues, *scratch, *cache`` -- and pack them again on entry.
+Their parameters carry the fields' names in the fields' order, which
+``tests/test_kernel_buffers.py`` checks, so the order is no hidden
+contract.
 """
 
 from __future__ import annotations
@@ -376,7 +383,24 @@ def _cached_line(buf, n, clues, line, res, scratch, cache):
 
 
 @njit(**JIT)
-def _propagate(masks, clues, queue_init, scratch, cache, stats):
+def _propagate(
+    masks,
+    lens, cols, starts, ends, hashes,
+    queue_init,
+    run, slot, gap, fwd, bwd, color_slot,
+    tag, io, use,
+    stats,
+):  # fmt: skip
+    """:func:`_fixpoint` for callers in Python: the fields of :class:`Clues`,
+    :class:`LineScratch` and :class:`LineCache` come flat (see the module
+    docstring)."""
+    clues = Clues(lens, cols, starts, ends, hashes)
+    scratch = LineScratch(run, slot, gap, fwd, bwd, color_slot)
+    return _fixpoint(masks, clues, queue_init, scratch, LineCache(tag, io, use), stats)
+
+
+@njit(**JIT)
+def _fixpoint(masks, clues, queue_init, scratch, cache, stats):
     """Line logic to a fixpoint, in place on ``masks`` (H, W), logging
     nothing; see :func:`_propagate_trail`."""
     return _propagate_trail(

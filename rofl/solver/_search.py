@@ -35,7 +35,7 @@ import numpy as np
 from numba import njit, objmode
 
 from rofl.solver._config import SEARCH_JIT
-from rofl.solver._kernels import CONTRADICTION, SOLVED, STALLED, _cached_line, _propagate
+from rofl.solver._kernels import CONTRADICTION, SOLVED, STALLED, _cached_line, _fixpoint
 
 # stats slots
 ST_NODES, ST_PROBES, ST_LINE_SOLVES, ST_MET, ST_MAX_DEPTH, ST_SPLITS = 0, 1, 2, 3, 4, 5
@@ -71,9 +71,9 @@ def _now():
 
 @njit(**SEARCH_JIT)
 def _prop(masks, queue, ctx, pstats, stats):
-    """``_propagate`` on ``masks`` from the lines in ``queue``; counts line solves."""
+    """``_fixpoint`` on ``masks`` from the lines in ``queue``; counts line solves."""
     clues, scratch, cache = ctx
-    st = _propagate(masks, clues, queue, scratch, cache, pstats)
+    st = _fixpoint(masks, clues, queue, scratch, cache, pstats)
     stats[ST_LINE_SOLVES] += pstats[0]
     return st
 
@@ -122,7 +122,7 @@ def _trial(cur, p, bit, ctx, tw, stats):
     """Set cell ``p`` of ``cur`` to ``bit`` and run line logic in place,
     recording on a trail the old mask of every cell that changes.
 
-    The same propagation as ``_propagate`` (the same line kernel and line
+    The same propagation as ``_fixpoint`` (the same line kernel and line
     cache), but its cost follows the cells that change instead of the grid
     size: no copy of the grid, and the caller reads the changes from the
     trail and takes them back with ``_undo``.

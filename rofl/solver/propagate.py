@@ -120,9 +120,10 @@ class LineSolver:
     Parameters
     ----------
     cache_mb : float
-        Memory for the line cache (0 disables it).  Entries are keyed by the clue and the line's current masks, so they
-        stay valid across puzzles: a puzzle that differs from an earlier one
-        in a few clues re-solves mostly from the cache.
+        Memory for the line cache (0 disables it).  Entries are keyed by
+        the clue and the line's current masks, so they stay valid across
+        puzzles: a puzzle that differs from an earlier one in a few clues
+        re-solves mostly from the cache.
     """
 
     def __init__(self, cache_mb: float = 64.0) -> None:
@@ -249,7 +250,8 @@ class LineSolver:
             queue = np.arange(sum(masks.shape), dtype=np.int64)
         self.prepare(packed.kmax, masks)
         stats = np.zeros(k.N_STATS, dtype=np.int64)
-        status = k._propagate(masks, kernel_clues(packed), queue, *self.work(), stats)
+        scratch, cache = self.work()
+        status = k._propagate(masks, *kernel_clues(packed), queue, *scratch, *cache, stats)
         return self.result(status, masks, stats, puzzle)
 
     def result(self, status: int, masks: np.ndarray, stats: np.ndarray, puzzle: Puzzle | None = None) -> SolveResult:
