@@ -17,11 +17,11 @@ import numpy as np
 from rofl.errors import UnsolvableError
 from rofl.puzzle import PackedClues
 from rofl.refine.judge import Judge, Trajectory, grid_clues
-from rofl.solver.propagate import LineSolver, SolveResult, full_mask
+from rofl.solver.propagate import STATUS_NAMES, LineSolver, SolveResult, full_mask
 from rofl.solver.status import LineStatus
 
-# the status codes of _estimate_moves (rofl.solver._kernels' SOLVED, STALLED, CONTRADICTION)
-CONTRADICTION = 2
+# the code Judge.estimate_moves gives a move whose estimate met a contradiction
+CONTRADICTION = STATUS_NAMES.index(LineStatus.CONTRADICTION)
 
 
 def initial_masks_for(height: int, width: int, n_colors: int) -> np.ndarray:
