@@ -142,10 +142,10 @@ class Judge:
         capacity = height * width * max(1, min(n_colors - 1, 8)) if room is None else room
         # every visit but the first of each line follows a cell change
         out = Trajectory(
-            line=np.empty(capacity + height + width, dtype=np.int64),
-            start=np.empty(capacity + height + width + 1, dtype=np.int64),
-            cell=np.empty(capacity, dtype=np.int64),
-            mask=np.empty(capacity, dtype=np.int64),
+            np.empty(capacity + height + width, dtype=np.int64),  # line
+            np.empty(capacity + height + width + 1, dtype=np.int64),  # start
+            np.empty(capacity, dtype=np.int64),  # cell
+            np.empty(capacity, dtype=np.int64),  # mask
         )
         stats = np.zeros(k.N_STATS, dtype=np.int64)
         scratch, cache = self.solver.work()

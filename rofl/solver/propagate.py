@@ -156,13 +156,17 @@ class LineSolver:
         # accesses, one when the line solve deduced nothing.
         self._cache_tag = np.zeros((entries, 4), dtype=np.int64)
         self._cache_io = np.zeros((entries, 2 * width), dtype=dtype)
+        self._line_cache: LineCache | None = None  # made by work(), once per table
 
     def work(self) -> tuple[LineScratch, LineCache]:
         """The line DP's work arrays and the line cache, as the kernels take
         them (for compiled callers in other packages, e.g. refinement)."""
-        from rofl.solver import _kernels as k
+        cache = self._line_cache
+        if cache is None:  # kept: a solve of a small puzzle takes tens of microseconds
+            from rofl.solver import _kernels as k
 
-        return self._scratch, k.LineCache(self._cache_tag, self._cache_io, self._use_cache)
+            cache = self._line_cache = k.LineCache(self._cache_tag, self._cache_io, self._use_cache)
+        return self._scratch, cache
 
     def clear_cache(self) -> None:
         self._cache_tag[:] = 0
