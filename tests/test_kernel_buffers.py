@@ -55,7 +55,7 @@ def test_kernels_called_with_named_structures_agree_with_the_wrappers():
     # one line through the DP kernel with a LineScratch, as solve_line does
     row = expected.masks[0].copy()
     out = np.empty(puzzle.width, dtype=np.int64)
-    assert k._solve_line(row, puzzle.width, clues.lens, clues.cols, clues.starts[0], clues.ends[0], out, scratch)
+    assert k._solve_line(row, puzzle.width, clues.lens, clues.cols, clues.starts[0], clues.ends[0], out, *scratch)
     np.testing.assert_array_equal(out, solve_line(row, puzzle.clue(0)))
 
 

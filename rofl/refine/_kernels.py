@@ -206,9 +206,8 @@ def _replay_visit(line, state, clues, work, record, n_visits, n_set, recording):
     n = width if is_row else height
     for i in range(n):
         buf[i] = flat[line * width + i] if is_row else flat[i * width + line - height]
-    ok, hit, same = _cached_line(
-        buf, n, clues.lens, clues.cols, clues.starts[line], clues.ends[line], clues.hashes[line], res, scratch, cache
-    )
+    g0, g1 = clues.starts[line], clues.ends[line]
+    ok, hit, same = _cached_line(buf, n, clues.lens, clues.cols, g0, g1, clues.hashes[line], res, scratch, cache)
     if hit:
         stats[ST_HITS] += 1
     else:

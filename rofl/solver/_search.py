@@ -171,18 +171,8 @@ def _trial(cur, p, bit, ctx, tw, stats):
         for i in range(n):
             buf[i] = flat[base + i * step]
         solves += 1
-        ok, _, same = _cached_line(
-            buf,
-            n,
-            clues.lens,
-            clues.cols,
-            clues.starts[line],
-            clues.ends[line],
-            clues.hashes[line],
-            res,
-            scratch,
-            cache,
-        )
+        g0, g1 = clues.starts[line], clues.ends[line]
+        ok, _, same = _cached_line(buf, n, clues.lens, clues.cols, g0, g1, clues.hashes[line], res, scratch, cache)
         if not ok:
             status = CONTRADICTION
             break

@@ -47,5 +47,5 @@ def solve_line(cells: Sequence[int] | np.ndarray, clue: Sequence[Sequence[int]])
         bwd=np.empty((kk + 1, n + 2), dtype=np.uint8),
         color_slot=np.empty(64, dtype=np.int64),
     )
-    ok = k._solve_line(cells, n, lens, cols, 0, kk, out, scratch)
+    ok = k._solve_line(cells, n, lens, cols, 0, kk, out, *scratch)
     return out if ok else None
