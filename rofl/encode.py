@@ -69,7 +69,8 @@ def encode_grid(
 
     grid = np.asarray(grid)
     puzzle = Puzzle.from_grid(grid, palette, meta=meta)
-    complete = solve_complete(puzzle, time_budget=budget, search=search)
+    # without search the budget is not used (nor checked), as before
+    complete = solve_complete(puzzle, time_budget=budget if search else None, search=search)
     prefix = f"{where}: " if where else ""
     if complete.line_status != LineStatus.SOLVED and not search:
         msg = (
