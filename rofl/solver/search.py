@@ -166,6 +166,11 @@ def solve_complete(
         msg = f"node_budget must be at least 1, not {node_budget!r}"
         raise UsageError(msg)
 
+    # Loading numba and the compiled line kernels (a fresh process's first
+    # solve) is not the solve's time; the search kernels load below, only
+    # for the puzzles line logic does not finish.
+    from rofl.solver import _kernels  # noqa: F401
+
     max_solutions = 2  # enough to tell unique from ambiguous
     start = time.perf_counter()
     # Line logic without the line cache, as rofl.solve does (most puzzles
