@@ -34,9 +34,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from make_photos import _load, picture_names  # noqa: E402
 
 import rofl  # noqa: E402
-from rofl.refine import initial_masks_for  # noqa: E402
+from rofl.refine.judge import grid_clues  # noqa: E402
+from rofl.refine.passes import initial_masks_for  # noqa: E402
 from rofl.solver import LineSolver  # noqa: E402
-from rofl.solver.propagate import Packed  # noqa: E402
 
 
 def fewest_bound(grid: np.ndarray, n_colors: int, solver: LineSolver, most: int = 2) -> int:
@@ -45,7 +45,7 @@ def fewest_bound(grid: np.ndarray, n_colors: int, solver: LineSolver, most: int 
     full = initial_masks_for(*grid.shape, n_colors)
 
     def solvable(trial: np.ndarray) -> bool:
-        return solver.run(Packed.from_grid(trial), full.copy()).status == "solved"
+        return solver.run(grid_clues(trial), full.copy()).status == "solved"
 
     if solvable(grid):
         return 0

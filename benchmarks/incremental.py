@@ -16,7 +16,7 @@ pictures), in two patterns:
 Each sequence of puzzles is solved by a :class:`rofl.LineSolver` that
 keeps its cache across the sequence, by the same kind of solver replaying
 the recorded solve of the picture each variant came from
-(:meth:`rofl.LineSolver.replay`, what refinement does), and by one without
+(:meth:`rofl.refine.judge.Judge.replay`, what refinement does), and by one without
 a cache; all give the same results (``tests/solver/test_line_solver_cache.py``).
 Printed: cache hit rate, lines examined per re-solve, CPU time per
 re-solve, the speed-ups, and the time ``Puzzle.from_grid`` takes to derive
@@ -39,7 +39,7 @@ sys.path.insert(0, str(REPO))
 
 import rofl  # noqa: E402
 from rofl.formats import read_puzzle  # noqa: E402
-from rofl.solver.propagate import _packed  # noqa: E402
+from rofl.refine.judge import Judge  # noqa: E402
 
 DEFAULT_CORPUS = REPO.parent / "shared" / "corpus"
 
@@ -111,16 +111,16 @@ def run(pictures, steps: int, mode: str, seed: int) -> dict[str, float]:
         cached = rofl.LineSolver()  # one per picture, as the generator would keep one
         cached.solve(rofl.Puzzle.from_grid(grid, palette))  # the base picture was solved first
         plain = rofl.LineSolver(cache_mb=0)
-        replayer = rofl.LineSolver()
+        replayer = Judge(rofl.LineSolver())
         k = len(palette)
         base_puzzle = rofl.Puzzle.from_grid(grid, palette)
-        _, record = replayer.replay(_packed(base_puzzle), grid.shape, k, None, None)
+        _, record = replayer.replay(base_puzzle.packed, grid.shape, k, None, None)
         previous, previous_record = grid, record
         for g, p in zip(grids, puzzles, strict=True):
             diff = g != previous
             changed = np.concatenate([diff.any(axis=1), diff.any(axis=0)])
             t = _clock()
-            c, new_record = replayer.replay(_packed(p), g.shape, k, previous_record, changed)
+            c, new_record = replayer.replay(p.packed, g.shape, k, previous_record, changed)
             dt_replay = _clock() - t
             if mode == "walk":
                 previous, previous_record = g, new_record

@@ -11,11 +11,15 @@ budget raises.
 from __future__ import annotations
 
 import contextlib
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from rofl.errors import AmbiguousError, BudgetError, FormatError, UnsolvableError
 from rofl.puzzle import Puzzle
+
+if TYPE_CHECKING:
+    from rofl.solver.search import CompleteResult
 
 #: Seconds of complete search a reader spends on a puzzle line logic cannot finish.
 DEFAULT_BUDGET = 10.0
@@ -61,31 +65,29 @@ def solve_picture(
     FormatError
         The picture does not match the stored CRC-32.
     """
-    from rofl.solver import solve
+    from rofl.solver.search import solve_complete
+    from rofl.solver.status import LineStatus
 
     prefix = f"{where}: " if where else ""
-    result = solve(puzzle)
-    if result.status == "contradiction":
-        line = puzzle.line_name(result.bad_line) if result.bad_line is not None else "a line"
+    complete = solve_complete(puzzle, time_budget=budget)
+    if complete.line_status == LineStatus.CONTRADICTION:
+        line = puzzle.line_name(complete.bad_line) if complete.bad_line is not None else "a line"
         msg = f"{prefix}the clues have no solution ({line} cannot be filled)"
         raise UnsolvableError(msg)
-    if result.status == "solved":
-        grid = result.grid
-    else:
-        grid = _search(puzzle, result.undetermined, prefix, budget)
-    assert grid is not None
+    grid = _proved_grid(complete, prefix, budget)
     check_crc(grid, crc32, prefix)
     return grid
 
 
-def _search(puzzle: Puzzle, undetermined: int, prefix: str, budget: float) -> np.ndarray:
-    from rofl.solver.search import solve_complete
+def _proved_grid(complete: CompleteResult, prefix: str, budget: float) -> np.ndarray:
+    """The picture when ``complete`` proved it unique, else the error that says why not."""
+    from rofl.solver.status import SearchStatus
 
-    complete = solve_complete(puzzle, time_budget=budget)
-    if complete.status == "unique":
+    puzzle = complete.puzzle
+    if complete.status == SearchStatus.UNIQUE:
         assert complete.grid is not None
         return complete.grid
-    if complete.status == "multiple":
+    if complete.status == SearchStatus.MULTIPLE:
         first, second = complete.solutions[:2]
         differ = int(np.count_nonzero(first != second))
         msg = (
@@ -93,12 +95,12 @@ def _search(puzzle: Puzzle, undetermined: int, prefix: str, budget: float) -> np
             "so it does not define one picture"
         )
         raise AmbiguousError(msg, complete.solutions)
-    if complete.status == "none":
+    if complete.status == SearchStatus.NONE:
         msg = f"{prefix}the clues have no solution (proved by search)"
         raise UnsolvableError(msg)
     cells = puzzle.width * puzzle.height
     msg = (
-        f"{prefix}not decoded within the {budget:g} s search budget: line logic leaves {undetermined} "
+        f"{prefix}not decoded within the {budget:g} s search budget: line logic leaves {complete.undetermined} "
         f"of {cells} cells undetermined and the search did not finish (try a larger --budget)"
     )
     raise BudgetError(msg)

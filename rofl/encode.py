@@ -5,7 +5,9 @@ rule: a file is written only when line logic alone solves the puzzle to the
 very picture given (which also proves the solution unique); otherwise the
 error says how many cells stay undetermined and points to ``rofl make``.
 On request (``search=True``) a picture that a complete search proves to be
-the only solution is stored too.
+the only solution is stored too.  Solving is the solver's
+:func:`~rofl.solver.search.solve_complete` (line logic, then the search
+within a budget), the same call that decoding makes.
 """
 
 from __future__ import annotations
@@ -62,40 +64,36 @@ def encode_grid(
         The grid does not fit the palette, or the picture the format.
     """
     from rofl.formats.rofl import dumps
-    from rofl.solver import solve
+    from rofl.solver.search import solve_complete
+    from rofl.solver.status import LineStatus, SearchStatus
 
     grid = np.asarray(grid)
     puzzle = Puzzle.from_grid(grid, palette, meta=meta)
-    result = solve(puzzle)
+    # the budget bounds the search only: without one it is neither used nor checked
+    complete = solve_complete(puzzle, time_budget=budget if search else None, search=search)
     prefix = f"{where}: " if where else ""
-    if result.status != "solved" and not search:
+    if complete.line_status != LineStatus.SOLVED and not search:
         msg = (
-            f"{prefix}line logic leaves {result.undetermined} of {grid.size} cells undetermined, so the "
+            f"{prefix}line logic leaves {complete.undetermined} of {grid.size} cells undetermined, so the "
             "puzzle would not decode to this picture; use `rofl make` to derive a solvable puzzle from it "
             "(or --search to store it if a complete search proves it unique)"
         )
         raise UnsolvableError(msg)
-    if result.status != "solved":
-        from rofl.solver.search import solve_complete
-
-        complete = solve_complete(puzzle, time_budget=budget)
-        if complete.status == "multiple":
-            first, second = complete.solutions[:2]
-            msg = (
-                f"{prefix}the picture's clues have several solutions (two differ in "
-                f"{int(np.count_nonzero(first != second))} cells), so a reader could not tell which one "
-                "is meant; use `rofl make` to derive a unique puzzle from it"
-            )
-            raise UnsolvableError(msg)
-        if complete.status != "unique":
-            msg = (
-                f"{prefix}the search could not prove the picture unique within {budget:g} s "
-                "(try a larger --budget, or `rofl make`)"
-            )
-            raise UnsolvableError(msg)
-        solved = complete.grid
-    else:
-        solved = result.grid
+    if complete.status == SearchStatus.MULTIPLE:
+        first, second = complete.solutions[:2]
+        msg = (
+            f"{prefix}the picture's clues have several solutions (two differ in "
+            f"{int(np.count_nonzero(first != second))} cells), so a reader could not tell which one "
+            "is meant; use `rofl make` to derive a unique puzzle from it"
+        )
+        raise UnsolvableError(msg)
+    if complete.status != SearchStatus.UNIQUE:
+        msg = (
+            f"{prefix}the search could not prove the picture unique within {budget:g} s "
+            "(try a larger --budget, or `rofl make`)"
+        )
+        raise UnsolvableError(msg)
+    solved = complete.grid
     # the solver reached a single grid; it is the picture because the picture
     # satisfies the clues and the solvers never remove a possible colour
     assert np.array_equal(solved, grid)

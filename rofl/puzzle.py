@@ -200,7 +200,7 @@ class Puzzle:
         totals of rows and columns that differ, a zero size.
     """
 
-    __slots__ = ("width", "height", "palette", "lengths", "colors", "offsets", "meta", "_hash", "_lines")
+    __slots__ = ("width", "height", "palette", "lengths", "colors", "offsets", "meta", "_hash", "_lines", "_packed")
 
     width: int
     height: int
@@ -339,6 +339,7 @@ class Puzzle:
             ("meta", MappingProxyType(dict(meta or {}))),
             ("_hash", None),
             ("_lines", None),
+            ("_packed", None),
         ):
             object.__setattr__(self, name, value)
 
@@ -440,6 +441,17 @@ class Puzzle:
             object.__setattr__(self, "_lines", lines)
         return self._lines  # type: ignore[return-value]
 
+    @property
+    def packed(self) -> PackedClues:
+        """The clues in the solver's types (:class:`PackedClues`), made on
+        first use and kept: the puzzle is frozen, so they never go stale."""
+        if self._packed is None:
+            packed = PackedClues(
+                self.lengths.astype(np.int64), self.colors.astype(np.int64), self.offsets.astype(np.int64)
+            )
+            object.__setattr__(self, "_packed", packed)
+        return self._packed  # type: ignore[return-value]
+
     def line_name(self, line: int) -> str:
         """``"row 3"`` or ``"column 5"`` for line index ``line`` (1-based in the text)."""
         return _line_name(line, self.height)
@@ -504,6 +516,44 @@ class Puzzle:
         from rofl.render.svg import puzzle_svg
 
         return puzzle_svg(self)
+
+
+class PackedClues:
+    """Clues in the solver kernels' types: flat int64 arrays, rows first.
+
+    Line ``i``'s groups are ``lens[offs[i]:offs[i + 1]]`` (lengths) and
+    ``cols[...]`` (colours); ``kmax`` is the most groups of any line.  The
+    arrays are not checked here (a :class:`Puzzle` checks its clues; the
+    refinement derives them from grids) and must never be changed: they
+    stay writable only because the compiled kernels take one array type.
+
+    ``extras`` is for what the solver derives from the clues on first use
+    (their hashes), so that it is derived once per set of clues; it is not
+    part of the value.
+    """
+
+    __slots__ = ("lens", "cols", "offs", "kmax", "extras")
+
+    def __init__(self, lens: np.ndarray, cols: np.ndarray, offs: np.ndarray) -> None:
+        self.lens = lens
+        self.cols = cols
+        self.offs = offs
+        counts = np.diff(offs)
+        self.kmax = int(counts.max()) if counts.size else 0
+        self.extras: dict[str, Any] = {}
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, PackedClues):
+            return NotImplemented
+        return all(np.array_equal(a, b) for a, b in zip(self._arrays(), other._arrays(), strict=True))
+
+    __hash__ = None  # type: ignore[assignment]  # mutable arrays: compared, never hashed
+
+    def _arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        return self.lens, self.cols, self.offs
+
+    def __repr__(self) -> str:
+        return f"<PackedClues {len(self.offs) - 1} lines, {len(self.lens)} groups>"
 
 
 def cells_needed(

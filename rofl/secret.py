@@ -278,14 +278,14 @@ def reveal(puzzle) -> str:
     FormatError
         The solution is not a picture made by :func:`hide`.
     """
-    from rofl.solver import solve
+    from rofl.solver import LineStatus, solve
 
     if puzzle.n_colors != 2:
         msg = f"a hidden text is a black-and-white puzzle; this one has {puzzle.n_colors} colours"
         raise FormatError(msg)
     result = solve(puzzle)
     if not result.solved:
-        if result.status == "contradiction":
+        if result.status == LineStatus.CONTRADICTION:
             msg = "the puzzle has no solution, so it hides no text"
         else:
             msg = f"line logic leaves {result.undetermined} cells undetermined: this is no rofl hidden text"

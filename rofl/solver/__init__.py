@@ -1,12 +1,20 @@
-"""Solvers: line logic (compiled, incremental) and, on top, complete search."""
+"""Solvers: line logic (compiled, incremental) and, on top, complete search.
+
+Only what solving needs lives here; refinement's own kernels (replaying a
+recorded solve, estimating moves, failure certificates) are in
+:mod:`rofl.refine`, which builds on this package.
+"""
 
 from rofl.solver.line import solve_line
 from rofl.solver.propagate import LineSolver, SolveResult, determined, initial_masks, masks_to_grid, solve
 from rofl.solver.search import CompleteResult, solve_complete
+from rofl.solver.status import LineStatus, SearchStatus
 
 __all__ = [
     "CompleteResult",
     "LineSolver",
+    "LineStatus",
+    "SearchStatus",
     "SolveResult",
     "determined",
     "initial_masks",

@@ -35,7 +35,7 @@ import numpy as np
 from numba import njit, objmode
 
 from rofl.solver._config import SEARCH_JIT
-from rofl.solver._kernels import CONTRADICTION, SOLVED, STALLED, _cached_line, _propagate
+from rofl.solver._kernels import CONTRADICTION, SOLVED, STALLED, _cached_line, _fixpoint
 
 # stats slots
 ST_NODES, ST_PROBES, ST_LINE_SOLVES, ST_MET, ST_MAX_DEPTH, ST_SPLITS = 0, 1, 2, 3, 4, 5
@@ -70,12 +70,10 @@ def _now():
 
 
 @njit(**SEARCH_JIT)
-def _prop(masks, queue, ctx, use_cache, pstats, stats):
-    """``_propagate`` on ``masks`` from the lines in ``queue``; counts line solves."""
-    lens, cols, offs, clue_hash, run, fwd, bwd, ctag, cio = ctx
-    st = _propagate(
-        masks, lens, cols, offs, clue_hash, queue, run, fwd, bwd, ctag, cio, use_cache, pstats
-    )
+def _prop(masks, queue, ctx, pstats, stats):
+    """``_fixpoint`` on ``masks`` from the lines in ``queue``; counts line solves."""
+    clues, scratch, cache = ctx
+    st = _fixpoint(masks, clues, queue, scratch, cache, pstats)
     stats[ST_LINE_SOLVES] += pstats[0]
     return st
 
@@ -120,11 +118,11 @@ def _out_of_budget(stats, deadline):
 
 
 @njit(**SEARCH_JIT)
-def _trial(cur, p, bit, ctx, use_cache, tw, stats):
+def _trial(cur, p, bit, ctx, tw, stats):
     """Set cell ``p`` of ``cur`` to ``bit`` and run line logic in place,
     recording on a trail the old mask of every cell that changes.
 
-    The same propagation as ``_propagate`` (the same line kernel and line
+    The same propagation as ``_fixpoint`` (the same line kernel and line
     cache), but its cost follows the cells that change instead of the grid
     size: no copy of the grid, and the caller reads the changes from the
     trail and takes them back with ``_undo``.
@@ -136,8 +134,8 @@ def _trial(cur, p, bit, ctx, use_cache, tw, stats):
     ntr : the trail's length; ``trail[:ntr]`` are the cells, ``old[:ntr]``
         their masks before the trial
     """
-    lens, cols, offs, clue_hash, run, fwd, bwd, ctag, cio = ctx
-    trail, old, seen, queue, queued, buf, res, slot, gap, color_slot = tw
+    clues, scratch, cache = ctx
+    trail, old, seen, queue, queued, buf, res = tw
     height, width = cur.shape
     flat = cur.ravel()
     n_lines = height + width
@@ -173,10 +171,8 @@ def _trial(cur, p, bit, ctx, use_cache, tw, stats):
         for i in range(n):
             buf[i] = flat[base + i * step]
         solves += 1
-        ok, _, same = _cached_line(
-            buf, n, lens, cols, offs[line], offs[line + 1], clue_hash[line], res, run, slot, gap, fwd, bwd,
-            color_slot, ctag, cio, use_cache,
-        )
+        g0, g1 = clues.starts[line], clues.ends[line]
+        ok, _, same = _cached_line(buf, n, clues.lens, clues.cols, g0, g1, clues.hashes[line], res, scratch, cache)
         if not ok:
             status = CONTRADICTION
             break
@@ -225,7 +221,6 @@ def _probe_region(
     cells,
     ncell,
     ctx,
-    use_cache,
     work,
     score,
     first,
@@ -299,7 +294,7 @@ def _probe_region(
         while mm != 0:
             low = mm & -mm
             mm ^= low
-            st, ntr = _trial(cur, p, low, ctx, use_cache, tw, stats)
+            st, ntr = _trial(cur, p, low, ctx, tw, stats)
             stats[ST_PROBES] += 1
             if st == CONTRADICTION:
                 _undo(cur, tw, ntr)
@@ -370,7 +365,7 @@ def _probe_region(
                     lines[k] = line
                     k += 1
                     mark[line] = False
-            st = _prop(cur, lines[:k], ctx, use_cache, pstats, stats)
+            st = _prop(cur, lines[:k], ctx, pstats, stats)
             if st == CONTRADICTION:
                 result = CONTRADICTION
                 break
@@ -484,16 +479,9 @@ _ENTER, _SPLIT, _BRANCH = 0, 1, 2
 @njit(**SEARCH_JIT)
 def _search(
     root,
-    lens,
-    cols,
-    offs,
-    clue_hash,
-    run,
-    fwd,
-    bwd,
-    ctag,
-    cio,
-    use_cache,
+    clues,
+    scratch,
+    cache,
     sols,
     max_solutions,
     node_budget,
@@ -520,8 +508,8 @@ def _search(
     root : (H, W) int64 masks, a line-logic fixpoint; once probing at the
         root finishes, it is narrowed to the probing fixpoint (same
         solutions), so that a restart need not probe the root again
-    lens, cols, offs, clue_hash : the clues, as for ``_propagate``
-    run, fwd, bwd : line work buffers; ctag, cio, use_cache : line cache
+    clues, scratch, cache : the clues, the line DP's work arrays and the
+        line cache (``_kernels.Clues``, ``LineScratch``, ``LineCache``)
     sols : (>= max_solutions, H, W) int64, receives the solutions (single-bit masks)
     max_solutions : 1 or 2, stop after this many distinct solutions
     node_budget : stop after this many search nodes (<= 0: no limit)
@@ -541,7 +529,7 @@ def _search(
         ``max_solutions``), or -1 when the budget ran out; ``sols`` then
         holds the ``stats[ST_MET]`` distinct solutions met on the way.
     """
-    ctx = (lens, cols, offs, clue_hash, run, fwd, bwd, ctag, cio)
+    ctx = (clues, scratch, cache)
     height, width = root.shape
     n = height * width
     deadline = _now() + seconds if seconds > 0 else 0.0
@@ -550,18 +538,14 @@ def _search(
     lines = np.empty(height + width, dtype=np.int64)
     q2 = np.empty(2, dtype=np.int64)
     nmax = max(height, width)
-    kmax = max(fwd.shape[0] - 1, 1)
     tw = (
         np.empty(n, dtype=np.int64),  # trail: cells
         np.empty(n, dtype=np.int64),  # trail: old masks
         np.zeros(n, dtype=np.bool_),  # on the trail already
         np.empty(height + width, dtype=np.int64),  # line queue
         np.zeros(height + width, dtype=np.bool_),  # queued
-        np.empty(nmax, dtype=np.int64),
-        np.empty(nmax, dtype=np.int64),
-        np.empty(kmax, dtype=np.int64),
-        np.empty(kmax, dtype=np.int64),
-        np.empty(64, dtype=np.int64),
+        np.empty(nmax, dtype=np.int64),  # a line's masks
+        np.empty(nmax, dtype=np.int64),  # the line solve's result
     )
     work = (
         tw,
@@ -620,7 +604,7 @@ def _search(
                 r = touch[f] // width
                 q2[0] = r
                 q2[1] = height + touch[f] - r * width
-                if _prop(cur, q2, ctx, use_cache, pstats, stats) == CONTRADICTION:
+                if _prop(cur, q2, ctx, pstats, stats) == CONTRADICTION:
                     got = 0
                     top -= 1
                     continue
@@ -631,7 +615,6 @@ def _search(
                 cells,
                 cells.shape[0],
                 ctx,
-                use_cache,
                 work,
                 score,
                 first,

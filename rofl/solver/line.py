@@ -39,11 +39,13 @@ def solve_line(cells: Sequence[int] | np.ndarray, clue: Sequence[Sequence[int]])
     lens = np.ascontiguousarray(groups[:, 0])
     cols = np.ascontiguousarray(groups[:, 1])
     out = np.empty(n, dtype=np.int64)
-    run = np.empty((max(kk, 1), n + 1), dtype=np.int64)
-    slot = np.empty(max(kk, 1), dtype=np.int64)
-    gap = np.empty(max(kk, 1), dtype=np.int64)
-    fwd = np.empty((kk + 1, n + 2), dtype=np.uint8)
-    bwd = np.empty((kk + 1, n + 2), dtype=np.uint8)
-    color_slot = np.empty(64, dtype=np.int64)
-    ok = k._solve_line(cells, n, lens, cols, 0, kk, out, run, slot, gap, fwd, bwd, color_slot)
+    scratch = k.LineScratch(
+        run=np.empty((max(kk, 1), n + 1), dtype=np.int64),
+        slot=np.empty(max(kk, 1), dtype=np.int64),
+        gap=np.empty(max(kk, 1), dtype=np.int64),
+        fwd=np.empty((kk + 1, n + 2), dtype=np.uint8),
+        bwd=np.empty((kk + 1, n + 2), dtype=np.uint8),
+        color_slot=np.empty(64, dtype=np.int64),
+    )
+    ok = k._solve_line(cells, n, lens, cols, 0, kk, out, *scratch)
     return out if ok else None

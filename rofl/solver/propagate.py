@@ -11,13 +11,19 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from rofl.errors import PuzzleError
-from rofl.puzzle import Puzzle
+from rofl.puzzle import PackedClues, Puzzle
+from rofl.solver.status import LineStatus
 
-STATUS_NAMES = ("solved", "stalled", "contradiction")
+if TYPE_CHECKING:
+    from rofl.solver._kernels import Clues, LineCache, LineScratch
+
+#: Line statuses by the kernels' codes (SOLVED, STALLED, CONTRADICTION).
+STATUS_NAMES = (LineStatus.SOLVED, LineStatus.STALLED, LineStatus.CONTRADICTION)
 
 
 def full_mask(n_colors: int) -> int:
@@ -53,7 +59,8 @@ class SolveResult:
 
     Attributes
     ----------
-    status : {"solved", "stalled", "contradiction"}
+    status : LineStatus
+        ``"solved"``, ``"stalled"`` or ``"contradiction"`` (a string enum).
     masks : (H, W) int64 array
         Bit ``c`` of a cell is set when colour ``c`` is still possible.
     line_solves : int
@@ -70,7 +77,7 @@ class SolveResult:
     """
 
     puzzle: Puzzle | None = field(repr=False)
-    status: str
+    status: LineStatus
     masks: np.ndarray = field(repr=False)
     line_solves: int
     sweeps: int
@@ -80,7 +87,7 @@ class SolveResult:
 
     @property
     def solved(self) -> bool:
-        return self.status == "solved"
+        return self.status == LineStatus.SOLVED
 
     @property
     def known(self) -> np.ndarray:
@@ -95,7 +102,7 @@ class SolveResult:
     @property
     def grid(self) -> np.ndarray | None:
         """The ``(H, W)`` uint8 picture when solved, else None."""
-        return masks_to_grid(self.masks) if self.status == "solved" else None
+        return masks_to_grid(self.masks) if self.status == LineStatus.SOLVED else None
 
     def partial_grid(self, unknown: int = -1) -> np.ndarray:
         """``(H, W)`` int16 picture with ``unknown`` where a cell is undetermined."""
@@ -113,11 +120,10 @@ class LineSolver:
     Parameters
     ----------
     cache_mb : float
-        Memory for the line cache (0 disables it), and for a memo of
-        arrangement counts an eighth its size (refinement's estimates).
-        Entries are keyed by the clue and the line's current masks, so they
-        stay valid across puzzles: a puzzle that differs from an earlier one
-        in a few clues re-solves mostly from the cache.
+        Memory for the line cache (0 disables it).  Entries are keyed by
+        the clue and the line's current masks, so they stay valid across
+        puzzles: a puzzle that differs from an earlier one in a few clues
+        re-solves mostly from the cache.
     """
 
     def __init__(self, cache_mb: float = 64.0) -> None:
@@ -150,43 +156,44 @@ class LineSolver:
         # accesses, one when the line solve deduced nothing.
         self._cache_tag = np.zeros((entries, 4), dtype=np.int64)
         self._cache_io = np.zeros((entries, 2 * width), dtype=dtype)
-        # A smaller memo of arrangement counts (log) for refinement's
-        # estimates, keyed the same way: 1/8 of the budget.
-        memo = 1
-        while use and memo * 2 <= entries // 8:
-            memo *= 2
-        self._memo_tag = np.zeros((memo, 3), dtype=np.int64)
-        self._memo_io = np.zeros((memo, width), dtype=dtype)
-        self._memo_val = np.zeros(memo, dtype=np.float64)
+        self._line_cache: LineCache | None = None  # made by work(), once per table
 
-    def _work(self) -> tuple:
-        """Work buffers and cache tables, in the order the kernels take them."""
-        return (
-            self._run,
-            self._fwd,
-            self._bwd,
-            self._cache_tag,
-            self._cache_io,
-            self._use_cache,
-        )
+    def work(self) -> tuple[LineScratch, LineCache]:
+        """The line DP's work arrays and the line cache, as the kernels take
+        them (for compiled callers in other packages, e.g. refinement)."""
+        cache = self._line_cache
+        if cache is None:  # kept: a solve of a small puzzle takes tens of microseconds
+            from rofl.solver import _kernels as k
+
+            cache = self._line_cache = k.LineCache(self._cache_tag, self._cache_io, self._use_cache)
+        return self._scratch, cache
 
     def clear_cache(self) -> None:
         self._cache_tag[:] = 0
-        self._memo_tag[:] = 0
 
     def prepare(self, kmax: int, masks: np.ndarray) -> None:
         """Size the work buffers and the cache for clues of up to ``kmax``
         groups per line and a state ``masks`` (only narrowed from here on)."""
         wide = bool((masks & ~np.int64(0xFF)).any())
-        self._buffers(kmax, max(masks.shape), wide)
+        self.reserve(kmax, max(masks.shape), wide)
 
-    def _buffers(self, kmax: int, nmax: int, wide: bool = False) -> None:
+    def reserve(self, kmax: int, nmax: int, wide: bool = False) -> None:
+        """Size the work buffers for clues of up to ``kmax`` groups and lines
+        of up to ``nmax`` cells, and the cache for masks wider than a byte
+        when ``wide``.  Buffers only grow."""
         if kmax > self._kmax or nmax > self._nmax:
+            from rofl.solver import _kernels as k
+
             self._kmax = max(kmax, self._kmax, 1)
             self._nmax = max(nmax, self._nmax)
-            self._run = np.empty((self._kmax, self._nmax + 1), dtype=np.int64)
-            self._fwd = np.empty((self._kmax + 1, self._nmax + 2), dtype=np.uint8)
-            self._bwd = np.empty((self._kmax + 1, self._nmax + 2), dtype=np.uint8)
+            self._scratch = k.LineScratch(
+                run=np.empty((self._kmax, self._nmax + 1), dtype=np.int64),
+                slot=np.empty(self._kmax, dtype=np.int64),
+                gap=np.empty(self._kmax, dtype=np.int64),
+                fwd=np.empty((self._kmax + 1, self._nmax + 2), dtype=np.uint8),
+                bwd=np.empty((self._kmax + 1, self._nmax + 2), dtype=np.uint8),
+                color_slot=np.empty(64, dtype=np.int64),
+            )
         if self.cache_mb > 0 and (nmax > self._cache_n or (wide and not self._cache_wide)):
             self._alloc_cache(max(nmax, self._cache_n), wide or self._cache_wide)
 
@@ -215,7 +222,7 @@ class LineSolver:
         -------
         SolveResult
         """
-        packed = _packed(puzzle)
+        packed = puzzle.packed
         if start is None:
             masks = initial_masks(puzzle)
         else:
@@ -232,11 +239,14 @@ class LineSolver:
                 raise PuzzleError(msg)
         return self.run(packed, masks, queue, puzzle=puzzle)
 
-    def run(self, packed: Packed, masks: np.ndarray, queue: np.ndarray | None = None, *, puzzle=None) -> SolveResult:
+    def run(
+        self, packed: PackedClues, masks: np.ndarray, queue: np.ndarray | None = None, *, puzzle=None
+    ) -> SolveResult:
         """Propagate in place on ``masks`` (``(H, W)`` int64, C order) for packed clues.
 
         The unchecked fast path behind :meth:`solve`, for callers (refinement,
-        search) that already hold :class:`Packed` clues and valid masks.
+        search) that already hold :class:`~rofl.puzzle.PackedClues` and valid
+        masks.
         """
         from rofl.solver import _kernels as k
 
@@ -244,17 +254,13 @@ class LineSolver:
             queue = np.arange(sum(masks.shape), dtype=np.int64)
         self.prepare(packed.kmax, masks)
         stats = np.zeros(k.N_STATS, dtype=np.int64)
-        status = k._propagate(
-            masks,
-            *packed.clues,
-            queue,
-            *self._work(),
-            stats,
-        )
-        return self._result(status, masks, stats, puzzle)
+        scratch, cache = self.work()
+        status = k._propagate(masks, *kernel_clues(packed), queue, *scratch, *cache, stats)
+        return self.result(status, masks, stats, puzzle)
 
-    def _result(self, status: int, masks: np.ndarray, stats: np.ndarray, puzzle: Puzzle | None) -> SolveResult:
-        """A kernel's outcome as a :class:`SolveResult`; counts its cache hits and misses."""
+    def result(self, status: int, masks: np.ndarray, stats: np.ndarray, puzzle: Puzzle | None = None) -> SolveResult:
+        """A kernel's outcome (a status code and its ``stats`` array) as a
+        :class:`SolveResult`; counts its cache hits and misses."""
         from rofl.solver import _kernels as k
 
         self.hits += int(stats[k.ST_HITS])
@@ -271,264 +277,18 @@ class LineSolver:
             bad_line=bad if bad >= 0 else None,
         )
 
-    def replay(
-        self,
-        packed: Packed,
-        shape: tuple[int, int],
-        n_colors: int,
-        base: Trajectory | None,
-        changed: np.ndarray | None,
-        *,
-        room: int | None = None,
-    ) -> tuple[SolveResult, Trajectory | None]:
-        """Line logic from nothing known, replaying the recorded solve ``base``
-        of a similar puzzle: the lines whose clue is unchanged and whose cells
-        are as they were in that solve take its recorded results without
-        solving anything.  Same fixpoint as :meth:`run` from full masks
-        (``sweeps`` is 0: no generations here); see ``_kernels._replay``.
 
-        Parameters
-        ----------
-        packed : Packed
-            The puzzle's clues.
-        shape : (H, W)
-        n_colors : int
-        base : Trajectory or None
-            A recorded solve of a puzzle of the same shape and colours (None:
-            solve every line).
-        changed : (H + W,) bool array
-            Lines whose clue may differ from ``base``'s puzzle (ignored
-            without ``base``).
-        room : int, optional
-            Cell changes the record of this solve may hold; by default
-            ``min(K - 1, 8)`` per cell, which only a solve of more than 9
-            colours can exceed.
-
-        Returns
-        -------
-        SolveResult, and the record of this solve (None if it did not fit
-        its room).
-        """
+def kernel_clues(packed: PackedClues) -> Clues:
+    """``packed`` as the kernels take it (:class:`~rofl.solver._kernels.Clues`),
+    with every line's clue hash; derived once and kept in ``packed.extras``."""
+    clues = packed.extras.get("kernel")
+    if clues is None:
         from rofl.solver import _kernels as k
 
-        height, width = shape
-        masks = np.full(shape, full_mask(n_colors), dtype=np.int64)
-        if base is None:
-            base = Trajectory.empty()
-            changed = np.ones(height + width, dtype=bool)
-        self.prepare(packed.kmax, masks)
-        capacity = height * width * max(1, min(n_colors - 1, 8)) if room is None else room
-        # every visit but the first of each line follows a cell change
-        out_line = np.empty(capacity + height + width, dtype=np.int64)
-        out_start = np.empty(capacity + height + width + 1, dtype=np.int64)
-        out_cell = np.empty(capacity, dtype=np.int64)
-        out_mask = np.empty(capacity, dtype=np.int64)
-        stats = np.zeros(k.N_STATS, dtype=np.int64)
-        status = k._replay(
-            masks,
-            *packed.clues,
-            np.ascontiguousarray(changed, dtype=np.bool_),
-            base.line,
-            base.start,
-            base.cell,
-            base.mask,
-            out_line,
-            out_start,
-            out_cell,
-            out_mask,
-            *self._work(),
-            stats,
-        )
-        result = self._result(status, masks, stats, None)  # the kernel counts 0 sweeps
-        visits = int(stats[k.ST_TRAIL])
-        if visits < 0:
-            return result, None
-        n_set = int(out_start[visits])
-        record = Trajectory(out_line[:visits], out_start[: visits + 1], out_cell[:n_set], out_mask[:n_set])
-        return result, record
-
-    def resume_certificate(
-        self,
-        grid: np.ndarray,
-        near_grid: np.ndarray,
-        near_packed: Packed,
-        original: np.ndarray,
-        certificate: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
-        limit: int,
-    ) -> SolveResult | None:
-        """For refinement: propagate ``grid``'s clues from a stalled fixpoint
-        of a grid near it (a certificate), instead of from nothing known.
-
-        Parameters
-        ----------
-        grid : (H, W) uint8 array
-        near_grid : (H, W) uint8 array
-            A grid whose clues ``near_packed`` holds; ``grid``'s are derived
-            from them, only the rows and columns where the two differ anew.
-        original : (H, W) uint8 array
-        certificate : (diff, colours, open_cells, open_masks)
-            The other grid: ``original`` with the flat cells ``diff`` set to
-            ``colours``; its fixpoint: every cell determined to that grid's
-            colour except the flat cells ``open_cells``, which have
-            ``open_masks``.  Where ``grid`` differs from that grid, the cell
-            gets ``grid``'s colour too, and its row and column are queued.
-        limit : int
-            Give up (None) when ``grid`` differs from the certificate's grid
-            in more cells than this.
-
-        Returns
-        -------
-        SolveResult or None
-            A fixpoint of ``grid``'s puzzle that contains ``grid`` (so
-            narrower than or equal to the one line logic reaches from
-            nothing known).  None past ``limit``, or when a line of ``grid``
-            has more than two groups more than ``near_packed``'s longest
-            clue: the work buffers are sized for grids that differ from
-            ``near_grid`` in one cell.
-        """
-        from rofl.solver import _kernels as k
-
-        # A changed cell can split a group in three: two more groups per line.
-        wide = int(grid.max()) >= 8 or int(original.max()) >= 8 or bool((certificate[3] & ~np.int64(0xFF)).any())
-        self._buffers(near_packed.kmax + 2, max(grid.shape), wide)
-        masks = np.empty(grid.shape, dtype=np.int64)
-        stats = np.zeros(k.N_STATS, dtype=np.int64)
-        status = k._resume_certificate(
-            grid, near_grid, *near_packed.clues, original.ravel(), *certificate, limit, *self._work(), stats, masks
-        )
-        if status < 0:
-            return None
-        return self._result(status, masks, stats, None)
-
-    def estimate_moves(
-        self, grid: np.ndarray, masks: np.ndarray, packed: Packed, moves: np.ndarray, counts: bool = True
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """For refinement: how many cells each single-cell change would newly determine.
-
-        Parameters
-        ----------
-        grid : (H, W) uint8 array
-            The current picture; ``packed`` holds its clues.
-        masks : (H, W) int64 array
-            Line logic's stalled fixpoint for those clues.
-        moves : (M, 3) int64 array of ``(row, col, colour)``
-            Each colour must still be possible in its cell's mask.
-        counts : bool
-            Whether to work out ``entropy`` (about a tenth of the time; all
-            zeros without it).
-
-        Returns
-        -------
-        newly : (M,) int64 array
-            Cells newly determined by resuming from ``masks`` with the
-            changed clues -- an optimistic estimate (see
-            ``_kernels._estimate_moves``); judge the winner with a full solve.
-        status : (M,) int64 array
-            0 solved, 1 stalled, 2 contradiction, per move.
-        entropy : (M,) float64 array
-            Change of ``log(arrangements)`` of the changed row plus column
-            (after propagation): negative when the move tightens them.
-        """
-        from rofl.solver import _kernels as k
-
-        # Recolouring the middle of a group splits it in three: room for two
-        # more groups per line.
-        self.prepare(packed.kmax + 2, masks)
-        newly = np.zeros(len(moves), dtype=np.int64)
-        status = np.zeros(len(moves), dtype=np.int64)
-        entropy = np.zeros(len(moves), dtype=np.float64)
-        totals = np.zeros(3, dtype=np.int64)
-        k._estimate_moves(
-            grid,
-            masks,
-            *packed.clues,
-            np.ascontiguousarray(moves, dtype=np.int64).reshape(-1, 3),
-            *self._work(),
-            self._memo_tag,
-            self._memo_io,
-            self._memo_val,
-            newly,
-            status,
-            entropy,
-            totals,
-            counts,
-        )
-        self.line_solves_estimated = getattr(self, "line_solves_estimated", 0) + int(totals[0])
-        self.hits += int(totals[1])
-        self.misses += int(totals[2])
-        return newly, status, entropy
-
-
-@dataclass(frozen=True)
-class Trajectory:
-    """A recorded line-logic solve (see :meth:`LineSolver.replay`): visit
-    ``v`` solved line ``line[v]`` and set the flat cells
-    ``cell[start[v]:start[v + 1]]`` to ``mask[start[v]:start[v + 1]]``
-    (none when it deduced nothing)."""
-
-    line: np.ndarray
-    start: np.ndarray
-    cell: np.ndarray
-    mask: np.ndarray
-
-    @classmethod
-    def empty(cls) -> Trajectory:
-        none = np.zeros(0, dtype=np.int64)
-        return cls(none, np.zeros(1, dtype=np.int64), none, none)
-
-
-@dataclass(frozen=True)
-class Packed:
-    """Clues in the kernels' types: writable int64 flat arrays plus a hash per line."""
-
-    lens: np.ndarray
-    cols: np.ndarray
-    offs: np.ndarray
-    clue_hash: np.ndarray
-    kmax: int
-
-    @property
-    def clues(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """``(lens, cols, offs, clue_hash)``, in the order the kernels take them."""
-        return self.lens, self.cols, self.offs, self.clue_hash
-
-    @classmethod
-    def from_arrays(cls, lens: np.ndarray, cols: np.ndarray, offs: np.ndarray) -> Packed:
-        from rofl.solver import _kernels as k
-
-        counts = np.diff(offs)
-        return cls(
-            lens=lens,
-            cols=cols,
-            offs=offs,
-            clue_hash=k._clue_hashes(lens, cols, offs, len(offs) - 1),
-            kmax=int(counts.max()) if counts.size else 0,
-        )
-
-    @classmethod
-    def from_grid(cls, grid: np.ndarray) -> Packed:
-        """Clues of an ``(H, W)`` grid (compiled, unvalidated: the caller
-        guarantees palette indices)."""
-        from rofl.solver import _kernels as k
-
-        return cls.from_arrays(*k._grid_clues(np.ascontiguousarray(grid, dtype=np.uint8)))
-
-
-_PACK_CACHE: dict[int, tuple[Puzzle, Packed]] = {}
-
-
-def _packed(puzzle: Puzzle) -> Packed:
-    """The clue arrays of ``puzzle`` in the kernels' types, memoised per puzzle."""
-    hit = _PACK_CACHE.get(id(puzzle))
-    if hit is not None and hit[0] is puzzle:
-        return hit[1]
-    packed = Packed.from_arrays(
-        puzzle.lengths.astype(np.int64), puzzle.colors.astype(np.int64), puzzle.offsets.astype(np.int64)
-    )
-    if len(_PACK_CACHE) > 64:
-        _PACK_CACHE.clear()
-    _PACK_CACHE[id(puzzle)] = (puzzle, packed)
-    return packed
+        lens, cols, offs = packed.lens, packed.cols, packed.offs
+        hashes = k._clue_hashes(lens, cols, offs, len(offs) - 1)
+        clues = packed.extras["kernel"] = k.Clues(lens, cols, offs[:-1], offs[1:], hashes)
+    return clues
 
 
 # One default solver per thread: the kernels release the GIL and write to the
@@ -546,7 +306,7 @@ def solve(puzzle: Puzzle, *, start: np.ndarray | None = None, lines: Iterable[in
     Returns
     -------
     SolveResult
-        ``status`` is ``"solved"`` (``grid`` holds the picture),
+        ``status`` (:class:`LineStatus`) is ``"solved"`` (``grid`` holds the picture),
         ``"stalled"`` (line logic can go no further; ``masks`` tells what is
         known) or ``"contradiction"`` (the clues have no solution).
     """

@@ -1,10 +1,13 @@
 """Complete solving: line logic, then probing and backtracking.
 
 :func:`solve_complete` decides every puzzle within its budget: it finds the
-unique solution, or two distinct solutions, or proves there is none.  The
-search itself is the compiled kernel in :mod:`rofl.solver._search`; this
-module checks the inputs, runs line logic first, calls the kernel and checks
-every solution it returns against the clues before handing it out.
+unique solution, or two distinct solutions, or proves there is none.  It is
+the one place that runs "line logic, then the complete search within a
+budget": decoding a file (:func:`rofl.decode.solve_picture`) and encoding a
+picture (:func:`rofl.encode.encode_grid`) both call it.  The search itself
+is the compiled kernel in :mod:`rofl.solver._search`; this module checks the
+inputs, runs line logic first, calls the kernel and checks every solution
+it returns against the clues before handing it out.
 """
 
 from __future__ import annotations
@@ -17,9 +20,11 @@ import numpy as np
 
 from rofl.errors import OptionError
 from rofl.puzzle import Puzzle
-from rofl.solver.propagate import LineSolver, masks_to_grid
+from rofl.solver.propagate import LineSolver, determined, kernel_clues, masks_to_grid, solve
+from rofl.solver.status import LineStatus, SearchStatus
 
-STATUSES = ("unique", "multiple", "none", "budget")
+#: The search's statuses, in order (:class:`SearchStatus` members).
+STATUSES = tuple(SearchStatus)
 
 #: Memory for the line cache shared by the probes of one search.
 CACHE_MB = 64.0
@@ -38,8 +43,8 @@ class CompleteResult:
 
     Attributes
     ----------
-    status : {"unique", "multiple", "none", "budget"}
-        ``"unique"``: exactly one solution, proved.  ``"multiple"``: two
+    status : SearchStatus
+        A string enum.  ``"unique"``: exactly one solution, proved.  ``"multiple"``: two
         distinct solutions were found (there may be more).  ``"none"``: the
         clues contradict each other, proved.  ``"budget"``: the time or node
         budget ran out before the answer was known.
@@ -48,11 +53,14 @@ class CompleteResult:
         multiple, none when ``"none"``.  When the budget ran out it holds
         the solution found so far, if any (a valid solution, but not proved
         unique).  Every grid has been checked against the clues.
-    line_status : {"solved", "stalled", "contradiction"}
+    line_status : LineStatus
         What line logic alone reached.
     masks : (H, W) int64 array
         The cells' possible colours after line logic (bit ``c`` = colour
         ``c``), before any search.
+    bad_line : int or None
+        When line logic met a contradiction, the line (rows first, then
+        columns) that had no arrangement left.
     nodes, probes, line_solves : int
         Search nodes visited, probes run, lines solved (line logic included).
     max_depth : int
@@ -67,9 +75,9 @@ class CompleteResult:
     """
 
     puzzle: Puzzle = field(repr=False)
-    status: str
+    status: SearchStatus
     solutions: list[np.ndarray] = field(repr=False)
-    line_status: str
+    line_status: LineStatus
     masks: np.ndarray = field(repr=False)
     nodes: int = 0
     probes: int = 0
@@ -78,20 +86,26 @@ class CompleteResult:
     splits: int = 0
     attempts: int = 0
     seconds: float = 0.0
+    bad_line: int | None = None
+
+    @property
+    def undetermined(self) -> int:
+        """Cells line logic left with more than one colour (before any search)."""
+        return int(self.masks.size - np.count_nonzero(determined(self.masks)))
 
     @property
     def grid(self) -> np.ndarray | None:
         """The ``(H, W)`` uint8 solution when it is unique, else None."""
-        return self.solutions[0] if self.status == "unique" else None
+        return self.solutions[0] if self.status == SearchStatus.UNIQUE else None
 
     @property
     def unique(self) -> bool:
-        return self.status == "unique"
+        return self.status == SearchStatus.UNIQUE
 
     @property
     def line_solvable(self) -> bool:
         """Whether line logic alone reaches the (unique) solution."""
-        return self.line_status == "solved"
+        return self.line_status == LineStatus.SOLVED
 
 
 _LOCAL = threading.local()
@@ -110,6 +124,7 @@ def solve_complete(
     *,
     time_budget: float | None = 10.0,
     node_budget: int | None = None,
+    search: bool = True,
 ) -> CompleteResult:
     """Solve ``puzzle`` completely: line logic, then probing and backtracking.
 
@@ -131,6 +146,9 @@ def solve_complete(
         milliseconds of the budget.
     node_budget : int or None
         Largest number of search nodes (None: no limit).
+    search : bool
+        False: line logic only; a puzzle it does not finish reports
+        ``"budget"`` (nothing searched, nothing proved).
 
     Returns
     -------
@@ -141,9 +159,6 @@ def solve_complete(
     OptionError
         A budget that is not positive.
     """
-    from rofl.solver import _search as s
-    from rofl.solver.propagate import _packed
-
     if time_budget is not None and not time_budget > 0:
         msg = f"time_budget must be a positive number of seconds, not {time_budget!r}"
         raise OptionError(msg)
@@ -151,13 +166,19 @@ def solve_complete(
         msg = f"node_budget must be at least 1, not {node_budget!r}"
         raise OptionError(msg)
 
+    # Loading numba and the compiled line kernels (a fresh process's first
+    # solve) is not the solve's time; the search kernels load below, only
+    # for the puzzles line logic does not finish.
+    from rofl.solver import _kernels  # noqa: F401
+
     max_solutions = 2  # enough to tell unique from ambiguous
     start = time.perf_counter()
-    solver = _line_solver()
-    line = solver.solve(puzzle)
+    # Line logic without the line cache, as rofl.solve does (most puzzles
+    # end here); the search below keeps one for its probes.
+    line = solve(puzzle)
     root = line.masks.copy()
 
-    def result(status: str, solutions: list[np.ndarray], stats: np.ndarray | None = None) -> CompleteResult:
+    def result(status: SearchStatus, solutions: list[np.ndarray], stats: np.ndarray | None = None) -> CompleteResult:
         for grid in solutions:
             if not puzzle.is_solution(grid):  # a bug in the search, never a wrong answer
                 msg = "complete solver returned a grid that does not satisfy the clues"
@@ -181,19 +202,25 @@ def solve_complete(
             line_status=line.status,
             masks=root,
             seconds=time.perf_counter() - start,
+            bad_line=line.bad_line,
             **extra,
         )
 
-    if line.status == "solved":
-        return result("unique", [line.grid])
-    if line.status == "contradiction":
-        return result("none", [])
+    if line.status == LineStatus.SOLVED:
+        return result(SearchStatus.UNIQUE, [line.grid])
+    if line.status == LineStatus.CONTRADICTION:
+        return result(SearchStatus.NONE, [])
+    if not search:
+        return result(SearchStatus.BUDGET, [])
+
+    from rofl.solver import _search as s
 
     # Restarts: each attempt searches the whole tree in its own order, with a
     # node limit that doubles from one attempt to the next.  A search that
     # is slow to meet solutions in one order is often quick in another, and
     # every attempt that finishes is a complete proof.
-    packed = _packed(puzzle)
+    packed = puzzle.packed
+    solver = _line_solver()
     total = np.zeros(s.N_STATS, dtype=np.int64)
     met: list[np.ndarray] = []  # distinct solutions met by attempts cut short
     search_start = time.perf_counter()
@@ -208,13 +235,13 @@ def solve_complete(
         if time_budget is not None:
             seconds = time_budget - (time.perf_counter() - search_start)
             if seconds <= 0:
-                return result("budget", met[:1], total)
+                return result(SearchStatus.BUDGET, met[:1], total)
         sols = np.zeros((max_solutions, puzzle.height, puzzle.width), dtype=np.int64)
         stats = np.zeros(s.N_STATS, dtype=np.int64)
         got = s._search(
             probed,
-            *packed.clues,
-            *solver._work(),
+            kernel_clues(packed),
+            *solver.work(),
             sols,
             max_solutions,
             limit,
@@ -231,7 +258,9 @@ def solve_complete(
         total[s.ST_MAX_DEPTH] = depth
         if got >= 0:
             found = [masks_to_grid(sols[i]) for i in range(got)]
-            status = "none" if not found else "unique" if len(found) == 1 else "multiple"
+            status = (
+                SearchStatus.NONE if not found else SearchStatus.UNIQUE if len(found) == 1 else SearchStatus.MULTIPLE
+            )
             return result(status, found, total)
         # solutions met before the attempt was cut short: valid, not proved unique
         for i in range(int(stats[s.ST_MET])):
@@ -239,10 +268,10 @@ def solve_complete(
             if not any(np.array_equal(grid, other) for other in met):
                 met.append(grid)
         if len(met) >= max_solutions:
-            return result("multiple", met[:max_solutions], total)
+            return result(SearchStatus.MULTIPLE, met[:max_solutions], total)
         out_of_nodes = stats[s.ST_NODES] > limit
         if not out_of_nodes or (node_budget is not None and total[s.ST_NODES] >= node_budget):
-            return result("budget", met[:1], total)
+            return result(SearchStatus.BUDGET, met[:1], total)
         attempt += 1
 
 

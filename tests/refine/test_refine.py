@@ -8,9 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from rofl import refine as refine_module
 from rofl.errors import PuzzleError, UnsolvableError
 from rofl.puzzle import Palette, Puzzle
+from rofl.refine import passes as refine_module
 from rofl.refine import refine
 from rofl.solver import LineSolver, solve
 
@@ -289,7 +289,7 @@ def test_move_estimates_match_a_slow_reference(case):
     # the changed clues (swept to its fixpoint by the naive solver), and its
     # entropy is the change of the row's and column's log arrangement counts.
     # The second call answers the counts from the memo.
-    from rofl.solver.propagate import Packed
+    from rofl.refine.judge import Judge, grid_clues
     from tests import naive
 
     k, grid = case
@@ -297,7 +297,7 @@ def test_move_estimates_match_a_slow_reference(case):
     height = grid.shape[0]
     solver = LineSolver()
     masks = np.full(grid.shape, (1 << k) - 1, dtype=np.int64)
-    solver.run(Packed.from_grid(grid), masks)
+    solver.run(grid_clues(grid), masks)
     moves = [
         (r, c, colour)
         for r, c in np.argwhere((masks & (masks - 1)) != 0)
@@ -307,8 +307,9 @@ def test_move_estimates_match_a_slow_reference(case):
     if not moves:
         return
     moves = np.array(moves, dtype=np.int64)
-    packed = Packed.from_grid(grid)
-    results = [s.estimate_moves(grid, masks, packed, moves) for s in (solver, solver, LineSolver(cache_mb=0))]
+    packed = grid_clues(grid)
+    judge = Judge(solver)
+    results = [s.estimate_moves(grid, masks, packed, moves) for s in (judge, judge, Judge(LineSolver(cache_mb=0)))]
     before = Puzzle.from_grid(grid, palette)
     for m, (r, c, colour) in enumerate(moves):
         changed = grid.copy()
@@ -339,7 +340,7 @@ def test_resuming_from_a_certificate_matches_a_slow_reference(case, data):
     # fixpoint, widened by the trial grid's colours where the two differ,
     # and propagate the trial grid's clues (derived from a third, nearby
     # grid's) -- the naive solver from the same start agrees.
-    from rofl.solver.propagate import Packed
+    from rofl.refine.judge import Judge, grid_clues
     from tests import naive
 
     k, original = case
@@ -366,8 +367,8 @@ def test_resuming_from_a_certificate_matches_a_slow_reference(case, data):
     assert status != "contradiction"  # the start contains the trial grid
     moved = int(np.count_nonzero(trial != certified))
     solver = LineSolver(cache_mb=data.draw(st.sampled_from([0, 1])))
-    got = solver.resume_certificate(trial, near, Packed.from_grid(near), original, certificate, moved)
-    if Packed.from_grid(trial).kmax > Packed.from_grid(near).kmax + 2:
+    got = Judge(solver).resume_certificate(trial, near, grid_clues(near), original, certificate, moved)
+    if grid_clues(trial).kmax > grid_clues(near).kmax + 2:
         # More groups in a line than one changed cell can make: the work
         # buffers are not sized for it, and the call says so.
         assert got is None
@@ -375,23 +376,23 @@ def test_resuming_from_a_certificate_matches_a_slow_reference(case, data):
     assert got is not None and got.status == status
     np.testing.assert_array_equal(got.masks, expected)
     if moved:
-        assert solver.resume_certificate(trial, near, Packed.from_grid(near), original, certificate, moved - 1) is None
+        assert Judge(solver).resume_certificate(trial, near, grid_clues(near), original, certificate, moved - 1) is None
 
 
 def test_estimates_without_counts_agree():
     # counts=False skips the arrangement counts only: same estimates, no entropy.
-    from rofl.solver.propagate import Packed
+    from rofl.refine.judge import Judge, grid_clues
 
     grid = ADVERSARIAL["noise"]
     solver = LineSolver()
     masks = np.full(grid.shape, 3, dtype=np.int64)
-    packed = Packed.from_grid(grid)
+    packed = grid_clues(grid)
     solver.run(packed, masks)
     open_cells = (masks & (masks - 1)) != 0
     moves = refine_module._all_moves(grid, masks, open_cells, np.array([1, 2], dtype=np.int64))
     assert len(moves) > 100
-    newly, status, entropy = solver.estimate_moves(grid, masks, packed, moves)
-    newly_fast, status_fast, entropy_fast = solver.estimate_moves(grid, masks, packed, moves, counts=False)
+    newly, status, entropy = Judge(solver).estimate_moves(grid, masks, packed, moves)
+    newly_fast, status_fast, entropy_fast = Judge(solver).estimate_moves(grid, masks, packed, moves, counts=False)
     np.testing.assert_array_equal(newly, newly_fast)
     np.testing.assert_array_equal(status, status_fast)
     assert entropy.any() and not entropy_fast.any()

@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 
 from rofl.errors import PuzzleError
 from rofl.puzzle import Palette, Puzzle
+from rofl.refine.judge import Judge, grid_clues
 from rofl.solver import LineSolver, initial_masks, solve
-from rofl.solver.propagate import Packed
 from tests import naive
 
 PALETTE = Palette(["#ffffff", "#000000", "#ff0000", "#00ff00", "#0000ff"])
@@ -221,11 +221,11 @@ def test_replaying_a_similar_solve_reaches_the_same_fixpoint(case, cache_mb):
     records = []
     for i, grid in enumerate(grids):
         expected = solve(_puzzle(grid, n_colors))
-        packed = Packed.from_grid(grid)
+        packed = grid_clues(grid)
         bases = [None] + [j for j in (i - 1, i - 2) if j >= 0]
         for j in bases:
             base, changed = (None, None) if j is None else (records[j], _changed_lines(grid, grids[j]))
-            result, record = solver.replay(packed, shape, n_colors, base, changed)
+            result, record = Judge(solver).replay(packed, shape, n_colors, base, changed)
             assert result.status == expected.status
             np.testing.assert_array_equal(result.masks, expected.masks)
             assert record is not None
@@ -236,22 +236,22 @@ def test_replay_skips_the_lines_it_can_and_says_so_when_its_record_is_full():
     rng = np.random.default_rng(3)
     grid = _random_grid(rng, 30, 30, 2)
     solver = LineSolver(cache_mb=0)
-    packed = Packed.from_grid(grid)
-    first, record = solver.replay(packed, grid.shape, 2, None, None)
+    packed = grid_clues(grid)
+    first, record = Judge(solver).replay(packed, grid.shape, 2, None, None)
     assert first.line_solves >= 60 and len(record.line) > 0
     # the same puzzle again: every recorded visit replays, nothing is solved
-    again, _ = solver.replay(packed, grid.shape, 2, record, np.zeros(60, dtype=bool))
+    again, _ = Judge(solver).replay(packed, grid.shape, 2, record, np.zeros(60, dtype=bool))
     assert again.line_solves == 0
     np.testing.assert_array_equal(again.masks, first.masks)
     # one cell off: far fewer line solves than from nothing
     edited = grid.copy()
     edited[4, 7] ^= 1
-    near, _ = solver.replay(Packed.from_grid(edited), grid.shape, 2, record, _changed_lines(edited, grid))
+    near, _ = Judge(solver).replay(grid_clues(edited), grid.shape, 2, record, _changed_lines(edited, grid))
     full = solve(_puzzle(edited, 2))
     np.testing.assert_array_equal(near.masks, full.masks)
     assert near.line_solves < full.line_solves
     grid = edited
     # a record without room: the solve is still right, the record is None
-    tight, none = solver.replay(Packed.from_grid(grid), grid.shape, 2, None, None, room=3)
+    tight, none = Judge(solver).replay(grid_clues(grid), grid.shape, 2, None, None, room=3)
     assert none is None
     np.testing.assert_array_equal(tight.masks, full.masks)

@@ -1,107 +1,27 @@
-"""Refinement: change a picture as little as possible until its puzzle is
-uniquely solvable by line logic.
+"""The passes of refinement, as methods of one run (:class:`_Run`): greedy,
+fallback, revert, polish and relocate (numbered in :mod:`rofl.refine`), and
+the helpers that pick the moves they try.
 
-The solver reads clues only: every candidate grid is judged by deriving its
-clues and line-solving them from nothing known -- replaying the recorded
-solve of the judged grid it came from (:meth:`LineSolver.replay`) and
-through :class:`LineSolver`'s cache of line results, so a grid that differs
-in one cell costs a fraction of a full solve.  A puzzle that line logic
-solves completely has exactly one solution.
-
-The passes (the README's "Refinement" section has the figures)
-----------------------------------------------------------------
-1. Greedy (:meth:`_Run.greedy`).  Solve the current grid's clues; the cells
-   line logic leaves undetermined are where the picture is ambiguous, the
-   only candidates for a change, and only towards colours line logic still
-   allows there.  Every candidate is estimated in compiled code (resume from
-   the stalled state: a lower bound on what stays undetermined), the best
-   estimates are judged by full solves, and the one leaving the fewest
-   undetermined cells is kept (ties, and plateaus where nothing determines
-   anything: the one that most cuts its row's and column's arrangements,
-   less its visual cost).  On a plateau the best such move of every free
-   row and column is taken at once.  A changed cell is locked, so the loop
-   cannot oscillate and ends after at most ``H * W`` changes.
-2. Fallback (:meth:`_Run.fallback`), a last resort real pictures do not
-   reach: blank the line with the most undetermined cells.  A blank line
-   stays blank and an all-blank picture is trivially solvable, so this ends.
-3. Revert (:meth:`_Run.revert`): put back every change whose original colour
-   keeps the puzzle line-solvable, latest first, until no single change can
-   go back.  Most trials fail; a failure certificate (:meth:`_Run._still_fails`)
-   proves most of those failures without a solve.
-4. Polish (:meth:`_Run.polish`): iterated local repair -- undo a few nearby
-   changes, mend the picture near them with the greedy loop, revert, keep
-   the outcome unless it changes more cells -- then one more revert pass.
-5. Relocate (:meth:`_Run.relocate`): put one change back,
-   make one change anywhere else instead that line logic shows could solve
-   the puzzle, and keep the swap when the revert pass then puts back
-   another change; with ``pairs``, also put back two nearby changes and
-   make one elsewhere.
+Every candidate grid is judged by :meth:`_Run.judge` -- its clues alone,
+line-solved from nothing known through :class:`~rofl.refine.judge.Judge` --
+so a pass never peeks at an answer it could not derive from the clues.
 """
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
-from rofl.errors import PuzzleError, UnsolvableError
-from rofl.puzzle import Palette, Puzzle
-from rofl.solver.propagate import LineSolver, Packed, SolveResult, Trajectory, determined, full_mask
+from rofl.errors import UnsolvableError
+from rofl.puzzle import PackedClues
+from rofl.refine.judge import Judge, Trajectory, grid_clues
+from rofl.solver.propagate import STATUS_NAMES, LineSolver, SolveResult, full_mask
+from rofl.solver.status import LineStatus
 
-
-@dataclass(eq=False)
-class Refinement:
-    """The outcome of :func:`refine`.
-
-    Attributes
-    ----------
-    grid : (H, W) uint8 array
-        The final picture; its puzzle is uniquely line-solvable.
-    puzzle : Puzzle
-        The clues of ``grid``.
-    changed : (H, W) bool array
-        Cells that differ from the input grid.
-    iterations : int
-        Refinement rounds (solves of a candidate grid that was kept).
-    evaluations : int
-        Candidate grids solved in all.
-    line_solves : int
-        Line solves spent over the whole run (cache hits included; line
-        visits a replay takes from a recorded solve are not solves).
-    sweeps : int
-        Sweeps of the final solve: the puzzle's difficulty.
-    fallback_lines : int
-        Lines blanked by the last-resort fallback (0 for real pictures).
-    reverted : int
-        Changes put back by the revert passes (after the greedy pass and
-        after polishing) because later changes made them unnecessary.
-    polish_rounds : int
-        Local repairs tried by polishing.
-    relocated : int
-        Changes moved elsewhere by relocation, each time letting at least
-        one other change go back.
-    seconds : float
-    """
-
-    grid: np.ndarray = field(repr=False)
-    puzzle: Puzzle = field(repr=False)
-    changed: np.ndarray = field(repr=False)
-    iterations: int
-    evaluations: int
-    line_solves: int
-    sweeps: int
-    fallback_lines: int
-    reverted: int
-    polish_rounds: int
-    relocated: int
-    seconds: float
-    result: SolveResult = field(repr=False)
-
-    @property
-    def n_changed(self) -> int:
-        return int(np.count_nonzero(self.changed))
+# the code Judge.estimate_moves gives a move whose estimate met a contradiction
+CONTRADICTION = STATUS_NAMES.index(LineStatus.CONTRADICTION)
 
 
 def initial_masks_for(height: int, width: int, n_colors: int) -> np.ndarray:
@@ -113,164 +33,6 @@ def default_cost(grid: np.ndarray, n_colors: int) -> np.ndarray:
     cost = np.ones((*grid.shape, n_colors), dtype=np.float64)
     np.put_along_axis(cost, grid[..., None].astype(np.intp), 0.0, axis=2)
     return cost
-
-
-def refine(
-    grid: np.ndarray,
-    palette: Palette,
-    *,
-    cost: np.ndarray | None = None,
-    locked: np.ndarray | None = None,
-    solver: LineSolver | None = None,
-    progress: Callable[[int], None] | None = None,
-    verify: int = 12,
-    lazy_top: int = 256,
-    refresh_every: int = 8,
-    polish: float = 1.0,
-    seed: int = 0,
-    polish_progress: Callable[[int, int], None] | None = None,
-    revert_progress: Callable[[int, int], None] | None = None,
-    relocate: int = 1,
-    relocate_progress: Callable[[int, int], None] | None = None,
-    pairs: bool = False,
-) -> Refinement:
-    """Change as few, and as little visible, cells of ``grid`` as possible until
-    its puzzle is uniquely line-solvable.
-
-    Parameters
-    ----------
-    grid : (H, W) integer array of palette indices
-    palette : Palette
-    cost : (H, W, K) float array, optional
-        ``cost[r, c, k]``: how visibly wrong colour ``k`` is for cell
-        ``(r, c)``.  Default: 0 for the grid's own colour, 1 for the others.
-    locked : (H, W) bool array, optional
-        Cells that must never change.
-    solver : LineSolver, optional
-        Reused for its line cache; a fresh one by default.
-    progress : callable, optional
-        Called with the number of undetermined cells after every round.
-    lazy_top, refresh_every : int
-        Between full refreshes (every ``refresh_every`` rounds, or after a
-        round that gained nothing), only the ``lazy_top`` moves with the
-        best earlier estimates, and moves never estimated, are estimated
-        again.
-    verify : int
-        At most this many best-estimated changes are judged by a full
-        solve per round (fewer when the estimates prove no other can win).
-    polish : float
-        Effort spent after the greedy pass on changing fewer cells: about
-        this many local repair attempts per changed cell, for at most
-        ``POLISH_MOST`` (256) changed cells (0: none).  The budget counts
-        attempts, not seconds, so results do not depend on the machine.
-    seed : int
-        Seed of polishing's random choices: the same input, options and seed
-        give the same picture.
-    polish_progress : callable, optional
-        Called while polishing with the attempts made and the most it will
-        make.
-    relocate : int
-        At most this many passes, after polishing, that try to move each
-        change elsewhere (0: none); they stop after a pass without a gain.
-    relocate_progress : callable, optional
-        Called during each relocation pass with the changes tried so far
-        and the pass's total.
-    pairs : bool
-        Relocation also tries two for one: put back a change and one of the
-        ``PAIR_PARTNERS`` (3) changes nearest to it, and make a single change
-        anywhere instead (``rofl make --effort 2`` and more).
-    revert_progress : callable, optional
-        Called during each pass that puts back unneeded changes (after the
-        greedy pass and after polishing) with the changes tried so far and
-        the pass's total; a new pass starts again from 0.
-
-    Returns
-    -------
-    Refinement
-
-    Raises
-    ------
-    PuzzleError
-        Bad shapes or values.
-    UnsolvableError
-        Only with ``locked`` cells: when the locked cells alone keep the
-        puzzle ambiguous.
-    """
-    start_time = time.perf_counter()
-    if not isinstance(palette, Palette):
-        palette = Palette(palette)
-    original = np.asarray(grid)
-    if original.ndim != 2 or original.size == 0:
-        msg = f"refine needs a non-empty (H, W) grid, not shape {original.shape}"
-        raise PuzzleError(msg)
-    k = len(palette)
-    work = original.astype(np.uint8, copy=True)
-    if original.min() < 0 or original.max() >= k:
-        msg = f"grid values must be palette indices 0..{k - 1}"
-        raise PuzzleError(msg)
-    if cost is None:
-        cost = default_cost(work, k)
-    cost = np.asarray(cost, dtype=np.float64)
-    if cost.shape != (*work.shape, k):
-        msg = f"cost must have shape {(*work.shape, k)}, not {cost.shape}"
-        raise PuzzleError(msg)
-    user_locked = np.zeros(work.shape, dtype=bool) if locked is None else np.asarray(locked, dtype=bool)
-    if user_locked.shape != work.shape:
-        msg = f"locked must have shape {work.shape}, not {user_locked.shape}"
-        raise PuzzleError(msg)
-    if not 0 <= polish < float("inf"):  # also refuses NaN
-        msg = f"polish must be a finite number >= 0, not {polish!r}"
-        raise PuzzleError(msg)
-    if isinstance(relocate, bool) or not isinstance(relocate, (int, np.integer)) or relocate < 0:
-        msg = f"relocate must be a whole number >= 0, not {relocate!r}"
-        raise PuzzleError(msg)
-    solver = solver if solver is not None else LineSolver()
-    run = _Run(solver, cost, work, verify=verify, lazy_top=lazy_top, refresh_every=refresh_every)
-
-    state = run.judge(work)
-    state = run.greedy(state, user_locked.copy(), progress)
-    state, fallback_lines = run.fallback(state, user_locked)
-    reverted = 0
-    polish_rounds = 0
-    relocated = 0
-    if state.result.status == "solved" and fallback_lines == 0:
-        # Later changes often make earlier ones unnecessary.
-        state, reverted = run.revert(state, np.argwhere(state.grid != original), revert_progress)
-        if polish > 0:
-            polished, polish_rounds = run.polish(state, user_locked, polish, seed, polish_progress)
-            if polished is not state:
-                # Polishing reverts near its repairs only: one last full pass
-                # leaves no change that could go back on its own.
-                changed = np.argwhere(polished.grid != original)
-                state, more = run.revert(polished, changed, revert_progress)
-                reverted += more
-        if relocate > 0:
-            state, relocated = run.relocate(state, user_locked, relocate, relocate_progress, pairs=pairs)
-    work = state.grid
-    # Replayed solves count no sweeps: the difficulty figure comes from a
-    # plain solve (first in, first out) of the final grid.
-    result = solver.run(state.packed, run.full_masks.copy())
-    if result.status != "solved":  # pragma: no cover - a grid's own clues cannot contradict
-        msg = f"refinement ended in state {result.status!r}"
-        raise UnsolvableError(msg)
-    puzzle = Puzzle.from_grid(work, palette)
-    if progress is not None:
-        progress(0)
-    return Refinement(
-        grid=work,
-        puzzle=puzzle,
-        changed=work != original,
-        iterations=run.iterations,
-        evaluations=run.evaluations,
-        line_solves=run.line_solves,
-        sweeps=result.sweeps,
-        fallback_lines=fallback_lines,
-        reverted=reverted,
-        polish_rounds=polish_rounds,
-        relocated=relocated,
-        seconds=time.perf_counter() - start_time,
-        result=result,
-    )
 
 
 POLISH_VERIFY = 4  # candidates judged per greedy round of a repair
@@ -291,7 +53,7 @@ class _State:
     """A grid with its clues and what line logic makes of them."""
 
     grid: np.ndarray
-    packed: Packed
+    packed: PackedClues
     result: SolveResult
     record: Trajectory | None = None  # how line logic got there, to replay for similar grids
 
@@ -318,6 +80,7 @@ class _Run:
 
     def __init__(self, solver: LineSolver, cost: np.ndarray, original: np.ndarray, *, verify, lazy_top, refresh_every):
         self.solver = solver
+        self.lines = Judge(solver)  # replays, estimates and certificates over the solver's buffers
         self.cost = cost
         self.original = original.copy()  # the picture before any change
         shape, k = original.shape, cost.shape[2]
@@ -341,14 +104,14 @@ class _Run:
 
         With ``near``, a judged grid that differs from ``grid`` in a few
         cells, the solve replays ``near``'s wherever the two puzzles agree
-        (:meth:`LineSolver.replay`): the same fixpoint for a fraction of the
+        (:meth:`Judge.replay`): the same fixpoint for a fraction of the
         line solves."""
-        packed = Packed.from_grid(grid)
+        packed = grid_clues(grid)
         base, changed = None, None
         if near is not None and near.record is not None:
             diff = grid != near.grid
             base, changed = near.record, np.concatenate([diff.any(axis=1), diff.any(axis=0)])
-        result, record = self.solver.replay(packed, grid.shape, self.k, base, changed)
+        result, record = self.lines.replay(packed, grid.shape, self.k, base, changed)
         self.line_solves += result.line_solves
         self.evaluations += 1
         return _State(grid, packed, result, record)
@@ -370,7 +133,7 @@ class _Run:
         refresh = True
         rounds = 0
         made = 0
-        while result.status == "stalled":
+        while result.status == LineStatus.STALLED:
             if limit is not None and made >= limit:
                 break
             undetermined = result.undetermined
@@ -396,8 +159,8 @@ class _Run:
                 pick[np.argsort(-known_gain, kind="stable")[: self.lazy_top]] = True
             idx = np.flatnonzero(pick)
             move_array = np.stack([rows[idx], cols[idx], colours[idx]], axis=1).astype(np.int64)
-            newly, status, entropy = self.solver.estimate_moves(work, result.masks, packed, move_array)
-            newly[status == 2] = -(10**9)  # cannot happen (see above); never pick it
+            newly, status, entropy = self.lines.estimate_moves(work, result.masks, packed, move_array)
+            newly[status == CONTRADICTION] = -(10**9)  # cannot happen (see above); never pick it
             gain[rows[idx], cols[idx]] = newly
             tighten[rows[idx], cols[idx]] = entropy
             scores = undetermined - gain[rows, cols]
@@ -469,7 +232,7 @@ class _Run:
         """Last resort: blank the line with the most undetermined cells until
         line logic solves the grid.  Returns the state and the lines blanked."""
         lines = 0
-        while state.result.status == "stalled":
+        while state.result.status == LineStatus.STALLED:
             work = state.grid.copy()
             unknown = ~state.result.known
             h = work.shape[0]
@@ -543,7 +306,7 @@ class _Run:
                     i += 1
                     continue
                 trial = self.judge(trial_grid, state)
-                if trial.result.status == "solved":
+                if trial.result.status == LineStatus.SOLVED:
                     state = trial
                     reverted += len(run)
                     i += len(run)
@@ -608,7 +371,7 @@ class _Run:
                 region[max(0, r) : r + 2 * POLISH_RADIUS + 1, max(0, c) : c + 2 * POLISH_RADIUS + 1] = True
             frozen = user_locked | (state.grid != original) | ~region
             trial = self.greedy(self.judge(trial_grid, state), frozen, verify=POLISH_VERIFY, limit=len(undo) + 1)
-            if trial.result.status != "solved":
+            if trial.result.status != LineStatus.SOLVED:
                 failures += 1
                 continue
             # Only changes that share a row or column with a cell this round
@@ -683,7 +446,7 @@ class _Run:
                 trial_grid = state.grid.copy()
                 trial_grid[cell] = original[cell]
                 undone = self.judge(trial_grid, state)
-                if undone.result.status == "solved":  # only after a relocation
+                if undone.result.status == LineStatus.SOLVED:  # only after a relocation
                     state, gained = undone, True
                     continue
                 self._remember_failure([cell], trial_grid, undone.result.masks)
@@ -714,7 +477,7 @@ class _Run:
         revert pass."""
         original, grid, masks = self.original, undone.grid, undone.result.masks
         moves = _all_moves(grid, masks, ~undone.result.known & ~frozen, self.bits)
-        newly, _, _ = self.solver.estimate_moves(grid, masks, undone.packed, moves, counts=False)
+        newly, _, _ = self.lines.estimate_moves(grid, masks, undone.packed, moves, counts=False)
         hopeful = moves[newly == undone.result.undetermined]
         rows, cols = hopeful[:, 0], hopeful[:, 1]
         added = self.cost[rows, cols, hopeful[:, 2]] - self.cost[rows, cols, grid[rows, cols]]
@@ -722,7 +485,7 @@ class _Run:
             swapped_grid = grid.copy()
             swapped_grid[r, c] = colour
             swapped = self.judge(swapped_grid, undone)
-            if swapped.result.status != "solved":
+            if swapped.result.status != LineStatus.SOLVED:
                 continue
             swapped, _ = self.revert(swapped, np.argwhere(swapped_grid != original))
             if np.count_nonzero(swapped.grid != original) < beat:
@@ -752,7 +515,7 @@ class _Run:
             trial_grid[cell] = original[cell]
             trial_grid[partner] = original[partner]
             undone = self.judge(trial_grid, state)
-            if undone.result.status == "solved":
+            if undone.result.status == LineStatus.SOLVED:
                 return self.revert(undone, np.argwhere(trial_grid != original))[0]
             if undone.result.undetermined > open_limit:
                 continue
@@ -802,13 +565,11 @@ class _Run:
         if failure is None:
             return False
         certificate = (failure.diff, failure.colours, failure.open_, failure.masks)
-        result = self.solver.resume_certificate(
-            grid, near.grid, near.packed, self.original, certificate, FAILURE_REUSE
-        )
+        result = self.lines.resume_certificate(grid, near.grid, near.packed, self.original, certificate, FAILURE_REUSE)
         if result is None:
             return False  # too far from the certificate to be cheaper than a solve
         self.line_solves += result.line_solves
-        if result.status != "stalled":
+        if result.status != LineStatus.STALLED:
             return False
         self._remember_failure([cell], grid, result.masks)  # a nearer certificate for next time
         return True
@@ -885,11 +646,3 @@ def _plateau_batch(
         used_rows[r] = used_cols[c] = True
         batch.append(i)
     return np.array(batch, dtype=np.intp)
-
-
-def unique_line_solvable(puzzle: Puzzle, solver: LineSolver | None = None) -> bool:
-    """Whether line logic alone solves ``puzzle`` (which proves it unique)."""
-    return (solver or LineSolver(cache_mb=0)).solve(puzzle).status == "solved"
-
-
-__all__ = ["Refinement", "default_cost", "refine", "unique_line_solvable", "determined"]

@@ -1,0 +1,620 @@
+"""Refinement's compiled kernels (numba).  Private: call them through
+:class:`rofl.refine.judge.Judge`, which sizes their buffers and wraps
+their results.
+
+They build on the solver's line kernels (:mod:`rofl.solver._kernels`: the
+line DP, the line cache, propagation) and use the same named structures
+(``Clues``, ``LineScratch``, ``LineCache``), plus refinement's own:
+recorded solves (:class:`rofl.refine.judge.Trajectory`) and the memo of
+arrangement counts (:class:`CountMemo`).  As there, the
+kernels Python calls take those structures' fields flat, named and ordered
+as the fields (prefixed ``base_``, ``out_``, ``memo_`` where a kernel takes
+two of a kind), and pack them on entry: a named tuple argument would cost
+numba about 15 us a call to type, and refinement makes thousands.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from rofl.solver._config import JIT
+from rofl.solver._kernels import (
+    CONTRADICTION,
+    N_STATS,
+    SOLVED,
+    ST_BAD_LINE,
+    ST_HITS,
+    ST_LINE_SOLVES,
+    ST_MISSES,
+    ST_NEWLY,
+    ST_SWEEPS,
+    ST_TRAIL,
+    Clues,
+    LineCache,
+    LineScratch,
+    Trail,
+    _cached_line,
+    _clue_hash,
+    _masks_hash,
+    _no_trail,
+    _propagate_trail,
+    _propagation_scratch,
+    _same_masks,
+    _status,
+)
+
+
+class CountMemo(NamedTuple):
+    """A direct-mapped memo of arrangement counts (natural logs), keyed like
+    the line cache: ``tag`` ``(entries, 3)`` int64 (hash, clue hash,
+    length), ``io`` the lines' masks (as the cache's), ``val`` the log
+    counts (float64)."""
+
+    tag: np.ndarray
+    io: np.ndarray
+    val: np.ndarray
+
+
+# ------------------------------------------------------- replaying a solve
+
+
+@njit(**JIT)
+def _replay(
+    masks,
+    lens, cols, starts, ends, hashes,
+    changed,
+    base_line, base_start, base_cell, base_mask,
+    out_line, out_start, out_cell, out_mask,
+    run, slot, gap, fwd, bwd, color_slot,
+    tag, io, use,
+    stats,
+):  # fmt: skip
+    """Line logic to a fixpoint from nothing known (``masks`` all full on
+    entry, narrowed in place), replaying the recorded solve of a similar
+    puzzle instead of solving every line again.
+
+    A recorded solve (a *trajectory*, ``base_*``) lists its line visits in
+    order: visit ``v`` solved line ``base_line[v]`` and set cells
+    ``base_cell[j]`` (flat indices) to ``base_mask[j]`` for ``j`` in
+    ``base_start[v]:base_start[v + 1]`` (none for a visit that deduced
+    nothing).  ``changed`` flags the lines whose clue may differ from the
+    recorded puzzle's (a superset is fine).
+
+    The replay walks the recorded visits in order and keeps a shadow copy of
+    the recorded puzzle's state.  A visit of a line whose clue is unchanged
+    and whose cells all equal the shadow's had exactly the recorded input,
+    so its recorded result holds as it is: it is applied without solving
+    anything.  Any other visit solves its line for real (through the line
+    cache), unless none of the line's cells changed since its last visit.
+    Each step is a sound line deduction for this puzzle, so the state never
+    loses a solution; afterwards every line changed since its last visit is
+    solved again until nothing changes (a first-in, first-out queue).  That
+    is a fixpoint reached from nothing known: the same one the solver's
+    ``_propagate`` reaches, whatever the order.
+
+    This solve's visits are recorded in ``out_*`` (same layout; room for
+    ``out_line.shape[0]`` visits and ``out_cell.shape[0]`` cell changes),
+    so it can be replayed in turn.  ``stats``: line solves, 0 sweeps (no
+    generations here), cache hits and misses, the contradicting line,
+    visits recorded (-1 when the room ran out: the record is then
+    unusable).  An empty trajectory with
+    every line flagged is a plain solve from nothing known.
+    """
+    height, width = masks.shape
+    n_lines = height + width
+    n_cells = height * width
+    flat = masks.reshape(n_cells)
+    shadow = flat.copy()
+    off_shadow = np.zeros(n_lines, dtype=np.int64)  # cells differing from the shadow, per line
+    stale = np.ones(n_lines, dtype=np.bool_)  # not known to be at their fixpoint: changed since their last visit
+    clues = Clues(lens, cols, starts, ends, hashes)
+    scratch = LineScratch(run, slot, gap, fwd, bwd, color_slot)
+    cache = LineCache(tag, io, use)
+    buf, res, queue, _, queued = _propagation_scratch(masks.shape)
+    capacity = out_cell.shape[0]
+    n_visits = 0
+    n_set = 0
+    recording = True
+    out_start[0] = 0
+    solves = 0
+    # what _replay_visit reads and writes
+    state = (flat, shadow, off_shadow, stale, height, width)
+    work = (buf, res, scratch, cache, stats)
+    record = (out_line, out_start, out_cell, out_mask)
+    for v in range(base_line.shape[0]):
+        line = base_line[v]
+        is_row = line < height
+        if off_shadow[line] == 0 and not changed[line]:
+            d1 = base_start[v + 1]
+            if recording and (n_set + d1 - base_start[v] > capacity or n_visits == out_line.shape[0]):
+                recording = False
+            for j in range(base_start[v], d1):
+                cell = base_cell[j]
+                shadow[cell] = base_mask[j]
+                flat[cell] = base_mask[j]
+                stale[height + cell % width if is_row else cell // width] = True
+                if recording:
+                    out_cell[n_set] = cell
+                    out_mask[n_set] = base_mask[j]
+                    n_set += 1
+            stale[line] = False
+            if recording:
+                out_line[n_visits] = line
+                n_visits += 1
+                out_start[n_visits] = n_set
+            continue
+        # The shadow moves on; the line is solved for real if any of its
+        # cells changed since its last visit (else it is at its fixpoint).
+        for j in range(base_start[v], base_start[v + 1]):
+            cell = base_cell[j]
+            was = flat[cell] != shadow[cell]
+            shadow[cell] = base_mask[j]
+            _recount_off_shadow(cell, was, flat, shadow, off_shadow, height, width)
+        if not stale[line]:
+            continue
+        status, n_visits, n_set, recording = _replay_visit(line, state, clues, work, record, n_visits, n_set, recording)
+        solves += 1
+        if status == CONTRADICTION:
+            return _replay_end(stats, solves, line, n_visits, recording, CONTRADICTION)
+    # Then to a fixpoint: every line changed since its last visit.
+    head = 0
+    size = 0
+    for line in range(n_lines):
+        if stale[line]:
+            queued[line] = True
+            queue[size] = line
+            size += 1
+    while size > 0:
+        line = queue[head]
+        head = (head + 1) % n_lines
+        size -= 1
+        queued[line] = False
+        status, n_visits, n_set, recording = _replay_visit(line, state, clues, work, record, n_visits, n_set, recording)
+        solves += 1
+        if status == CONTRADICTION:
+            return _replay_end(stats, solves, line, n_visits, recording, CONTRADICTION)
+        # queue the lines this visit changed (marked stale by _replay_visit)
+        if line < height:
+            for i in range(width):
+                other = height + i
+                if stale[other] and not queued[other]:
+                    queued[other] = True
+                    queue[(head + size) % n_lines] = other
+                    size += 1
+        else:
+            for i in range(height):
+                if stale[i] and not queued[i]:
+                    queued[i] = True
+                    queue[(head + size) % n_lines] = i
+                    size += 1
+    return _replay_end(stats, solves, -1, n_visits, recording, _status(flat))
+
+
+@njit(**JIT)
+def _replay_visit(line, state, clues, work, record, n_visits, n_set, recording):
+    """Solve one line for real during :func:`_replay`: narrow its cells,
+    keep the per-line count of cells off the shadow, mark crossing lines
+    stale and record the visit.  Returns the status (SOLVED for "went
+    fine"), the record's new lengths and whether it still records."""
+    flat, shadow, off_shadow, stale, height, width = state
+    buf, res, scratch, cache, stats = work
+    out_line, out_start, out_cell, out_mask = record
+    is_row = line < height
+    n = width if is_row else height
+    for i in range(n):
+        buf[i] = flat[line * width + i] if is_row else flat[i * width + line - height]
+    g0, g1 = clues.starts[line], clues.ends[line]
+    ok, hit, same = _cached_line(buf, n, clues.lens, clues.cols, g0, g1, clues.hashes[line], res, scratch, cache)
+    if hit:
+        stats[ST_HITS] += 1
+    else:
+        stats[ST_MISSES] += 1
+    stale[line] = False
+    if not ok:
+        return CONTRADICTION, n_visits, n_set, recording
+    for i in range(n):
+        if same or res[i] == buf[i]:
+            continue
+        cell = line * width + i if is_row else i * width + line - height
+        was = flat[cell] != shadow[cell]
+        flat[cell] = res[i]
+        _recount_off_shadow(cell, was, flat, shadow, off_shadow, height, width)
+        stale[height + i if is_row else i] = True
+        if recording:
+            if n_set == out_cell.shape[0]:
+                recording = False
+            else:
+                out_cell[n_set] = cell
+                out_mask[n_set] = res[i]
+                n_set += 1
+    if recording and n_visits == out_line.shape[0]:
+        recording = False
+    if recording:  # even when nothing changed: a later replay learns the line was at its fixpoint
+        out_line[n_visits] = line
+        n_visits += 1
+        out_start[n_visits] = n_set
+    return SOLVED, n_visits, n_set, recording
+
+
+@njit(**JIT)
+def _recount_off_shadow(cell, was, flat, shadow, off_shadow, height, width):
+    """After ``flat[cell]`` or ``shadow[cell]`` changed: keep the per-line
+    counts of cells off the shadow (``was``: the cell was off before)."""
+    if was != (flat[cell] != shadow[cell]):
+        step = -1 if was else 1
+        off_shadow[cell // width] += step
+        off_shadow[height + cell % width] += step
+
+
+@njit(**JIT)
+def _replay_end(stats, solves, bad_line, n_visits, recording, status):
+    stats[ST_LINE_SOLVES] = solves
+    stats[ST_SWEEPS] = 0
+    stats[ST_BAD_LINE] = bad_line
+    stats[ST_TRAIL] = n_visits if recording else -1
+    return status
+
+
+# ------------------------------------------------------------ clues of a grid
+
+
+@njit(**JIT)
+def _grid_clues(grid):
+    """Clues of an ``(H, W)`` grid of palette indices, as flat arrays.
+
+    The compiled twin of :meth:`rofl.puzzle.Puzzle.from_grid` without the
+    validation, for the refinement loop that derives clues of thousands of
+    candidate grids (several times faster than the vectorised numpy
+    derivation on the grids refinement sees); built on :func:`_line_clue`,
+    which the kernels below also use to re-derive one line of a changed
+    grid.  Returns ``lens``, ``cols`` and ``offs`` (int64).
+    """
+    height, width = grid.shape
+    cap = 2 * height * width + 1  # rows and columns each hold at most H * W groups
+    lens = np.empty(cap, dtype=np.int64)
+    cols = np.empty(cap, dtype=np.int64)
+    offs = np.empty(height + width + 1, dtype=np.int64)
+    g = 0
+    offs[0] = 0
+    for line in range(height + width):
+        g += _line_clue(grid, line, lens[g:], cols[g:])
+        offs[line + 1] = g
+    return lens[:g].copy(), cols[:g].copy(), offs
+
+
+# ---------------------------------------------------- estimates and counts
+
+
+@njit(**JIT)
+def _line_cells(masks, line, out):
+    """Copy line ``line`` of ``masks`` (rows first, then columns) into ``out``; returns its length."""
+    height, width = masks.shape
+    if line < height:
+        for i in range(width):
+            out[i] = masks[line, i]
+        return width
+    for i in range(height):
+        out[i] = masks[i, line - height]
+    return height
+
+
+@njit(**JIT)
+def _line_clue(grid, line, out_lens, out_cols):
+    """Groups of one line of ``grid`` (rows first, then columns); returns their count."""
+    height, width = grid.shape
+    is_row = line < height
+    n = width if is_row else height
+    g = 0
+    i = 0
+    while i < n:
+        v = grid[line, i] if is_row else grid[i, line - height]
+        e = i + 1
+        while e < n and (grid[line, e] if is_row else grid[e, line - height]) == v:
+            e += 1
+        if v != 0:
+            out_lens[g] = e - i
+            out_cols[g] = v
+            g += 1
+        i = e
+    return g
+
+
+@njit(**JIT)
+def _rederive_line(grid, line, lens, cols, at, starts, ends, line_hash):
+    """Write the clue of ``grid``'s line ``line`` into ``lens``/``cols`` from
+    index ``at`` on and point ``starts``, ``ends`` and ``line_hash`` at it
+    (the other lines keep theirs); returns its number of groups."""
+    count = _line_clue(grid, line, lens[at:], cols[at:])
+    starts[line] = at
+    ends[line] = at + count
+    line_hash[line] = _clue_hash(lens, cols, at, at + count)
+    return count
+
+
+@njit(**JIT)
+def _line_log_count(cells, n, lens, cols, g0, g1, cnt):
+    """Natural log of the number of arrangements of a clue that fit ``cells``.
+
+    The counting twin of the forward pass of the solver's ``_solve_line`` (same
+    states, sums instead of flags), over the band of positions each group
+    can take: state ``(j, d)`` -- ``j`` groups placed, the next cell at
+    ``d`` past the leftmost place for it -- with ``d`` up to the line's
+    slack.  ``cnt`` is a ``(>= k + 1, >= n + 1)`` float64 work array.
+    Returns ``-inf`` when nothing fits.
+    """
+    k = g1 - g0
+    need = 0
+    for j in range(k):
+        need += lens[g0 + j] + (1 if j + 1 < k and cols[g0 + j + 1] == cols[g0 + j] else 0)
+    slack = n - need
+    if slack < 0:
+        return -np.inf
+    for d in range(slack + 1):
+        cnt[0, d] = 0.0
+    cnt[0, 0] = 1.0
+    start = 0  # leftmost cell after j groups
+    for j in range(k + 1):
+        length = lens[g0 + j] if j < k else 0
+        bit = (np.int64(1) << np.int64(cols[g0 + j])) if j < k else np.int64(0)
+        gap = 1 if (j + 1 < k and cols[g0 + j + 1] == cols[g0 + j]) else 0
+        if j < k:
+            for d in range(slack + 1):
+                cnt[j + 1, d] = 0.0
+        for d in range(slack + 1):
+            v = cnt[j, d]
+            if v == 0.0:
+                continue
+            i = start + d
+            if d < slack and (cells[i] & 1):  # a background cell
+                cnt[j, d + 1] += v
+            if j < k:  # group j from cell i on
+                ok = True
+                for t in range(i, i + length):
+                    if not (cells[t] & bit):
+                        ok = False
+                        break
+                if ok and gap:
+                    ok = (cells[i + length] & 1) != 0
+                if ok:
+                    cnt[j + 1, d] += v
+        start += length + gap
+    total = cnt[k, slack]
+    if total <= 0.0:
+        return -np.inf
+    return np.log(total)
+
+
+@njit(**JIT)
+def _memo_log_count(cells, n, lens, cols, g0, g1, clue_h, cnt, memo, use_memo):
+    """:func:`_line_log_count` through a direct-mapped memo (``CountMemo``)
+    keyed by the clue's hash and the line's masks (compared in full, so a
+    hash collision costs a recount, never a wrong count)."""
+    memo_tag, memo_io, memo_val = memo
+    if not use_memo:
+        return _line_log_count(cells, n, lens, cols, g0, g1, cnt)
+    h = _masks_hash(cells, n, clue_h)
+    slot = h & (memo_tag.shape[0] - 1)
+    if memo_tag[slot, 0] == h and memo_tag[slot, 1] == clue_h and memo_tag[slot, 2] == n:
+        if _same_masks(memo_io[slot], cells, n):
+            return memo_val[slot]
+    value = _line_log_count(cells, n, lens, cols, g0, g1, cnt)
+    memo_tag[slot, 0] = h
+    memo_tag[slot, 1] = clue_h
+    memo_tag[slot, 2] = n
+    for i in range(n):
+        memo_io[slot, i] = cells[i]
+    memo_val[slot] = value
+    return value
+
+
+@njit(**JIT)
+def _resume_certificate(
+    grid, near_grid,
+    lens, cols, starts, ends, hashes,
+    original, diff, colours, open_cells, open_masks, limit,
+    run, slot, gap, fwd, bwd, color_slot,
+    tag, io, use,
+    stats, masks,
+):  # fmt: skip
+    """Propagate ``grid``'s clues from a stalled fixpoint of another grid.
+
+    The other grid (the certificate's) is ``original`` (flat) with the
+    flat cells ``diff`` set to ``colours``; its fixpoint has every cell
+    determined to that grid's colour except ``open_cells``, whose masks are
+    ``open_masks``.  Where ``grid`` differs from it, the cell also gets
+    ``grid``'s colour, and the rows and columns of those cells are queued.
+    The clues are ``near_grid``'s (``lens``...), with every row and column
+    in which ``grid`` differs from ``near_grid`` re-derived from ``grid``.
+
+    Writes the fixpoint into ``masks`` ((H, W)) and returns its status, or
+    -1 without propagating when more than ``limit`` cells differ from the
+    certificate's grid, or when a re-derived line has more groups than the
+    work buffers hold.
+    """
+    clues = Clues(lens, cols, starts, ends, hashes)
+    scratch = LineScratch(run, slot, gap, fwd, bwd, color_slot)
+    height, width = grid.shape
+    n_cells = height * width
+    n_lines = height + width
+    flat_grid = grid.reshape(n_cells)
+    flat_masks = masks.reshape(n_cells)
+    before = original.copy()
+    for j in range(diff.shape[0]):
+        before[diff[j]] = colours[j]
+    for i in range(n_cells):
+        flat_masks[i] = np.int64(1) << np.int64(before[i])
+    for j in range(open_cells.shape[0]):
+        flat_masks[open_cells[j]] = open_masks[j]
+    queued = np.zeros(n_lines, dtype=np.bool_)
+    moved = 0
+    for i in range(n_cells):
+        if flat_grid[i] != before[i]:
+            moved += 1
+            if moved > limit:
+                return -1
+            flat_masks[i] |= np.int64(1) << np.int64(flat_grid[i])
+            queued[i // width] = True
+            queued[height + i % width] = True
+    # Clues: near_grid's, with the lines where grid differs re-derived and
+    # written after them (pointed at by starts and ends).
+    relined = np.zeros(n_lines, dtype=np.bool_)
+    n_relined = 0
+    for r in range(height):
+        for c in range(width):
+            if grid[r, c] != near_grid[r, c]:
+                for line in (r, height + c):
+                    if not relined[line]:
+                        relined[line] = True
+                        n_relined += 1
+    nmax = max(height, width)
+    g_total = clues.lens.shape[0]
+    new_lens = np.empty(g_total + n_relined * nmax, dtype=np.int64)
+    new_cols = np.empty(g_total + n_relined * nmax, dtype=np.int64)
+    new_lens[:g_total] = clues.lens
+    new_cols[:g_total] = clues.cols
+    new_starts = clues.starts.copy()
+    new_ends = clues.ends.copy()
+    line_hash = clues.hashes.copy()
+    room = scratch.fwd.shape[0] - 1
+    g = g_total
+    for line in range(n_lines):
+        if relined[line]:
+            count = _rederive_line(grid, line, new_lens, new_cols, g, new_starts, new_ends, line_hash)
+            if count > room:
+                return -1
+            g += count
+    queue = np.empty(n_lines, dtype=np.int64)
+    n_queue = 0
+    for line in range(n_lines):
+        if queued[line]:
+            queue[n_queue] = line
+            n_queue += 1
+    relined = Clues(new_lens, new_cols, new_starts, new_ends, line_hash)
+    return _propagate_trail(
+        masks,
+        relined,
+        queue[:n_queue],
+        scratch,
+        LineCache(tag, io, use),
+        stats,
+        _no_trail(),
+        0,
+        -1,
+        _propagation_scratch(masks.shape),
+    )
+
+
+@njit(**JIT)
+def _estimate_moves(
+    grid, masks,
+    lens, cols, starts, ends, hashes,
+    moves,
+    run, slot, gap, fwd, bwd, color_slot,
+    tag, io, use,
+    memo_tag, memo_io, memo_val,
+    out_newly, out_status, out_entropy, totals, counts,
+):  # fmt: skip
+    """Estimate, for every move ``(row, col, colour)``, how many cells line
+    logic would newly determine if that cell of ``grid`` took that colour.
+
+    ``out_newly``, ``out_status`` and ``out_entropy`` receive per move the
+    cells newly determined, the status, and how the changed row and column's arrangement
+    counts move (difference of natural logs, after propagation): the
+    progress a move makes when it determines no cell yet, e.g. on a
+    textured picture where line logic starts from almost nothing.
+
+    Each move resumes from ``masks`` (a stalled fixpoint of ``grid``'s
+    clues) and propagates from the changed row and column only, then undoes
+    itself through the trail; ``grid`` and ``masks`` come back unchanged.
+    The estimate is optimistic: ``masks`` may hold deductions that only the
+    old clues justified.  ``totals`` accumulates line solves, cache hits and
+    misses.  ``scratch`` must have room for two more groups than the
+    longest clue (a change can split a group in three); ``memo`` is the
+    memo of arrangement counts, used when the line cache is.
+    """
+    offs_start, offs_end, clue_hash = starts, ends, hashes
+    scratch = LineScratch(run, slot, gap, fwd, bwd, color_slot)
+    cache = LineCache(tag, io, use)
+    memo = CountMemo(memo_tag, memo_io, memo_val)
+    use_cache = use
+    height, width = grid.shape
+    n_lines = height + width
+    n_cells = height * width
+    nmax = max(height, width)
+    # The clues of every move: the grid's, with the changed row's and
+    # column's new clues written after them and pointed at (move_starts, move_ends).
+    g_total = lens.shape[0]
+    new_lens = np.empty(g_total + 2 * nmax, dtype=np.int64)
+    new_cols = np.empty(g_total + 2 * nmax, dtype=np.int64)
+    new_lens[:g_total] = lens
+    new_cols[:g_total] = cols
+    move_starts = offs_start.copy()
+    move_ends = offs_end.copy()
+    trail = Trail(
+        np.empty(n_cells, dtype=np.int64), np.empty(n_cells, dtype=np.int64), np.zeros(n_cells, dtype=np.int64)
+    )
+    queue = np.empty(2, dtype=np.int64)
+    stats = np.zeros(N_STATS, dtype=np.int64)
+    kmax = 0
+    for line in range(n_lines):
+        kmax = max(kmax, offs_end[line] - offs_start[line])
+    cnt = np.empty((kmax + 3, nmax + 2), dtype=np.float64)
+    line_buf = np.empty(nmax, dtype=np.int64)
+    base = np.full(n_lines, np.nan)  # log count of each line now, once needed
+    undetermined = 0
+    for r in range(height):
+        for c in range(width):
+            if masks[r, c] & (masks[r, c] - 1):
+                undetermined += 1
+    line_hash = clue_hash.copy()
+    moved = Clues(new_lens, new_cols, move_starts, move_ends, line_hash)
+    work = _propagation_scratch(grid.shape)
+    for m in range(moves.shape[0]):
+        r = moves[m, 0]
+        c = moves[m, 1]
+        for line in (r, height + c):
+            if counts and np.isnan(base[line]):
+                n = _line_cells(masks, line, line_buf)
+                base[line] = _memo_log_count(
+                    line_buf, n, lens, cols, offs_start[line], offs_end[line], clue_hash[line], cnt, memo, use_cache
+                )
+        old = grid[r, c]
+        grid[r, c] = moves[m, 2]
+        row_at, col_at = g_total, g_total + nmax
+        nr = _rederive_line(grid, r, new_lens, new_cols, row_at, move_starts, move_ends, line_hash)
+        nc = _rederive_line(grid, height + c, new_lens, new_cols, col_at, move_starts, move_ends, line_hash)
+        row_hash = line_hash[r]
+        col_hash = line_hash[height + c]
+        queue[0] = r
+        queue[1] = height + c
+        status = _propagate_trail(masks, moved, queue, scratch, cache, stats, trail, m + 1, undetermined, work)
+        line_hash[r] = clue_hash[r]
+        line_hash[height + c] = clue_hash[height + c]
+        move_starts[r] = offs_start[r]
+        move_ends[r] = offs_end[r]
+        move_starts[height + c] = offs_start[height + c]
+        move_ends[height + c] = offs_end[height + c]
+        out_status[m] = status
+        out_newly[m] = stats[ST_NEWLY]
+        if counts and status != CONTRADICTION:
+            n = _line_cells(masks, r, line_buf)
+            after = _memo_log_count(
+                line_buf, n, new_lens, new_cols, row_at, row_at + nr, row_hash, cnt, memo, use_cache
+            )
+            n = _line_cells(masks, height + c, line_buf)
+            after += _memo_log_count(
+                line_buf, n, new_lens, new_cols, col_at, col_at + nc, col_hash, cnt, memo, use_cache
+            )
+            out_entropy[m] = after - base[r] - base[height + c]
+        else:
+            out_entropy[m] = 0.0
+        totals[0] += stats[ST_LINE_SOLVES]
+        totals[1] += stats[ST_HITS]
+        totals[2] += stats[ST_MISSES]
+        for t in range(stats[ST_TRAIL]):
+            cell = trail.cell[t]
+            masks[cell // width, cell % width] = trail.old[t]
+        grid[r, c] = old

@@ -1,0 +1,267 @@
+"""Judging candidate grids fast: the line-logic work refinement adds to the solver.
+
+:class:`Judge` wraps a :class:`~rofl.solver.LineSolver` (its work buffers
+and line cache) with what only refinement needs, each backed by a compiled
+kernel in :mod:`rofl.refine._kernels`:
+
+* :meth:`Judge.replay`: line logic from nothing known, replaying the
+  recorded solve (:class:`Trajectory`) of a similar grid;
+* :meth:`Judge.estimate_moves`: how many cells each single-cell change
+  would newly determine, with a memo of arrangement counts
+  (``_kernels.CountMemo``);
+* :meth:`Judge.resume_certificate`: propagation from a stalled fixpoint
+  of a nearby grid (a failure certificate).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, NamedTuple
+
+import numpy as np
+
+from rofl.puzzle import PackedClues
+from rofl.solver.propagate import LineSolver, SolveResult, full_mask, kernel_clues
+
+if TYPE_CHECKING:
+    from rofl.refine._kernels import CountMemo
+
+
+class Trajectory(NamedTuple):
+    """A recorded line-logic solve (see :meth:`Judge.replay`): visit ``v``
+    solved line ``line[v]`` and set the flat cells
+    ``cell[start[v]:start[v + 1]]`` to ``mask[start[v]:start[v + 1]]``
+    (none when it deduced nothing).  All int64."""
+
+    line: np.ndarray
+    start: np.ndarray
+    cell: np.ndarray
+    mask: np.ndarray
+
+    @classmethod
+    def empty(cls) -> Trajectory:
+        none = np.zeros(0, dtype=np.int64)
+        return cls(none, np.zeros(1, dtype=np.int64), none, none)
+
+
+def grid_clues(grid: np.ndarray) -> PackedClues:
+    """Clues of an ``(H, W)`` grid (compiled, unvalidated: the caller
+    guarantees palette indices)."""
+    from rofl.refine import _kernels as k
+
+    return PackedClues(*k._grid_clues(np.ascontiguousarray(grid, dtype=np.uint8)))
+
+
+class Judge:
+    """Refinement's line logic over a :class:`~rofl.solver.LineSolver`.
+
+    Parameters
+    ----------
+    solver : LineSolver
+        Lends its work buffers and line cache (its ``hits`` and ``misses``
+        count this judge's too).  Like the solver, a judge belongs to one
+        thread.
+
+    Attributes
+    ----------
+    line_solves_estimated : int
+        Line solves spent by :meth:`estimate_moves`.
+    """
+
+    def __init__(self, solver: LineSolver) -> None:
+        self.solver = solver
+        self.line_solves_estimated = 0
+        self._memo: CountMemo | None = None
+        self._memo_for: np.ndarray | None = None
+
+    def _count_memo(self) -> CountMemo:
+        """The memo of arrangement counts: an eighth of the line cache's
+        entries, as wide; made again (empty) whenever the cache is."""
+        from rofl.refine._kernels import CountMemo
+
+        _, cache = self.solver.work()
+        if self._memo is None or self._memo_for is not cache.tag:
+            memo = 1
+            while cache.use and memo * 2 <= cache.tag.shape[0] // 8:
+                memo *= 2
+            width = cache.io.shape[1] // 2 if cache.use else 1
+            self._memo = CountMemo(
+                np.zeros((memo, 3), dtype=np.int64),
+                np.zeros((memo, width), dtype=cache.io.dtype),
+                np.zeros(memo, dtype=np.float64),
+            )
+            self._memo_for = cache.tag
+        return self._memo
+
+    def replay(
+        self,
+        packed: PackedClues,
+        shape: tuple[int, int],
+        n_colors: int,
+        base: Trajectory | None,
+        changed: np.ndarray | None,
+        *,
+        room: int | None = None,
+    ) -> tuple[SolveResult, Trajectory | None]:
+        """Line logic from nothing known, replaying the recorded solve ``base``
+        of a similar puzzle: the lines whose clue is unchanged and whose cells
+        are as they were in that solve take its recorded results without
+        solving anything.  Same fixpoint as :meth:`LineSolver.run` from full
+        masks (``sweeps`` is 0: no generations here); see
+        ``_kernels._replay``.
+
+        Parameters
+        ----------
+        packed : PackedClues
+            The puzzle's clues.
+        shape : (H, W)
+        n_colors : int
+        base : Trajectory or None
+            A recorded solve of a puzzle of the same shape and colours (None:
+            solve every line).
+        changed : (H + W,) bool array
+            Lines whose clue may differ from ``base``'s puzzle (ignored
+            without ``base``).
+        room : int, optional
+            Cell changes the record of this solve may hold; by default
+            ``min(K - 1, 8)`` per cell, which only a solve of more than 9
+            colours can exceed.
+
+        Returns
+        -------
+        SolveResult, and the record of this solve (None if it did not fit
+        its room).
+        """
+        from rofl.refine import _kernels as k
+
+        height, width = shape
+        masks = np.full(shape, full_mask(n_colors), dtype=np.int64)
+        if base is None:
+            base = Trajectory.empty()
+            changed = np.ones(height + width, dtype=bool)
+        self.solver.prepare(packed.kmax, masks)
+        capacity = height * width * max(1, min(n_colors - 1, 8)) if room is None else room
+        # every visit but the first of each line follows a cell change
+        out = Trajectory(
+            np.empty(capacity + height + width, dtype=np.int64),  # line
+            np.empty(capacity + height + width + 1, dtype=np.int64),  # start
+            np.empty(capacity, dtype=np.int64),  # cell
+            np.empty(capacity, dtype=np.int64),  # mask
+        )
+        stats = np.zeros(k.N_STATS, dtype=np.int64)
+        scratch, cache = self.solver.work()
+        changed = np.ascontiguousarray(changed, dtype=np.bool_)
+        status = k._replay(masks, *kernel_clues(packed), changed, *base, *out, *scratch, *cache, stats)
+        result = self.solver.result(status, masks, stats)  # the kernel counts 0 sweeps
+        visits = int(stats[k.ST_TRAIL])
+        if visits < 0:
+            return result, None
+        n_set = int(out.start[visits])
+        record = Trajectory(out.line[:visits], out.start[: visits + 1], out.cell[:n_set], out.mask[:n_set])
+        return result, record
+
+    def resume_certificate(
+        self,
+        grid: np.ndarray,
+        near_grid: np.ndarray,
+        near_packed: PackedClues,
+        original: np.ndarray,
+        certificate: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+        limit: int,
+    ) -> SolveResult | None:
+        """Propagate ``grid``'s clues from a stalled fixpoint of a grid near
+        it (a certificate), instead of from nothing known.
+
+        Parameters
+        ----------
+        grid : (H, W) uint8 array
+        near_grid : (H, W) uint8 array
+            A grid whose clues ``near_packed`` holds; ``grid``'s are derived
+            from them, only the rows and columns where the two differ anew.
+        original : (H, W) uint8 array
+        certificate : (diff, colours, open_cells, open_masks)
+            The other grid: ``original`` with the flat cells ``diff`` set to
+            ``colours``; its fixpoint: every cell determined to that grid's
+            colour except the flat cells ``open_cells``, which have
+            ``open_masks``.  Where ``grid`` differs from that grid, the cell
+            gets ``grid``'s colour too, and its row and column are queued.
+        limit : int
+            Give up (None) when ``grid`` differs from the certificate's grid
+            in more cells than this.
+
+        Returns
+        -------
+        SolveResult or None
+            A fixpoint of ``grid``'s puzzle that contains ``grid`` (so
+            narrower than or equal to the one line logic reaches from
+            nothing known).  None past ``limit``, or when a line of ``grid``
+            has more than two groups more than ``near_packed``'s longest
+            clue: the work buffers are sized for grids that differ from
+            ``near_grid`` in one cell.
+        """
+        from rofl.refine import _kernels as k
+
+        # A changed cell can split a group in three: two more groups per line.
+        wide = int(grid.max()) >= 8 or int(original.max()) >= 8 or bool((certificate[3] & ~np.int64(0xFF)).any())
+        self.solver.reserve(near_packed.kmax + 2, max(grid.shape), wide)
+        masks = np.empty(grid.shape, dtype=np.int64)
+        stats = np.zeros(k.N_STATS, dtype=np.int64)
+        scratch, cache = self.solver.work()
+        clues = kernel_clues(near_packed)
+        status = k._resume_certificate(
+            grid, near_grid, *clues, original.ravel(), *certificate, limit, *scratch, *cache, stats, masks
+        )
+        if status < 0:
+            return None
+        return self.solver.result(status, masks, stats)
+
+    def estimate_moves(
+        self, grid: np.ndarray, masks: np.ndarray, packed: PackedClues, moves: np.ndarray, counts: bool = True
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """How many cells each single-cell change would newly determine.
+
+        Parameters
+        ----------
+        grid : (H, W) uint8 array
+            The current picture; ``packed`` holds its clues.
+        masks : (H, W) int64 array
+            Line logic's stalled fixpoint for those clues.
+        moves : (M, 3) int64 array of ``(row, col, colour)``
+            Each colour must still be possible in its cell's mask.
+        counts : bool
+            Whether to work out ``entropy`` (about a tenth of the time; all
+            zeros without it).
+
+        Returns
+        -------
+        newly : (M,) int64 array
+            Cells newly determined by resuming from ``masks`` with the
+            changed clues -- an optimistic estimate (see
+            ``_kernels._estimate_moves``); judge the winner with a full solve.
+        status : (M,) int64 array
+            0 solved, 1 stalled, 2 contradiction, per move.
+        entropy : (M,) float64 array
+            Change of ``log(arrangements)`` of the changed row plus column
+            (after propagation): negative when the move tightens them.
+        """
+        from rofl.refine import _kernels as k
+
+        # Recolouring the middle of a group splits it in three: room for two
+        # more groups per line.
+        self.solver.prepare(packed.kmax + 2, masks)
+        newly = np.zeros(len(moves), dtype=np.int64)
+        status = np.zeros(len(moves), dtype=np.int64)
+        entropy = np.zeros(len(moves), dtype=np.float64)
+        totals = np.zeros(3, dtype=np.int64)
+        scratch, cache = self.solver.work()
+        moves = np.ascontiguousarray(moves, dtype=np.int64).reshape(-1, 3)
+        k._estimate_moves(
+            grid, masks, *kernel_clues(packed), moves, *scratch, *cache, *self._count_memo(),
+            newly, status, entropy, totals, counts,
+        )  # fmt: skip
+        self.line_solves_estimated += int(totals[0])
+        self.solver.hits += int(totals[1])
+        self.solver.misses += int(totals[2])
+        return newly, status, entropy
+
+
+__all__ = ["Judge", "Trajectory", "grid_clues"]
