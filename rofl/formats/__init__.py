@@ -16,11 +16,12 @@ extension, then by a guess from its first character (JSON's ``{``).  The
 
 How to add a format
     Write one module here, ``rofl/formats/<name>.py``, with a reader
-    ``read_bytes(data, *, where) -> (puzzle, solution or None)`` that raises
+    ``loads(data, *, where) -> (puzzle, solution or None)`` that raises
     one :class:`~rofl.errors.FormatError` naming ``where`` for any bad file,
-    a writer ``write_bytes(puzzle, solution=None) -> bytes`` if rofl writes
-    the format, and at its end the declaration ``FORMAT = Format(name=...,
-    read=read_bytes, write=write_bytes, extensions=(".ext",), ...)`` and
+    a writer (``dumps(puzzle, solution=None) -> str`` for a text format) if
+    rofl writes the format, and at its end the declaration ``FORMAT =
+    Format(name, loads, _text.encoded(dumps), extensions=(".ext",), ...)``
+    (or ``_text.clue_format(...)`` for a text format of clues only) and
     ``FORMATS = (FORMAT,)``: the signature (``magic``, ``starts`` or
     ``sniff``), whether it holds colour and what its writer keeps of a
     solution (see :class:`~rofl.formats._format.Format`).  Then add the

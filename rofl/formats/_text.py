@@ -15,6 +15,7 @@ from xml.sax.saxutils import escape
 import numpy as np
 
 from rofl.errors import FormatError, PuzzleError
+from rofl.formats._format import Format
 from rofl.puzzle import MAX_SIDE as PUZZLE_MAX_SIDE
 from rofl.puzzle import RGB, Palette, Puzzle
 
@@ -204,6 +205,38 @@ def check_writable(puzzle: Puzzle, solution, fmt: str, *, colours: bool) -> np.n
         msg = "the solution does not match the clues"
         raise FormatError(msg)
     return grid
+
+
+def clue_format(name: str, loads, dumps, *, label: str = "", colour: bool = False, **fields) -> Format:
+    """The declaration of a text format that holds clues only, no solution.
+
+    Its reader is ``loads(data, where=...)`` with no solution; its writer
+    checks the puzzle (and a solution given, which it then drops) with
+    :func:`check_writable` under ``label`` (default: the extension) and
+    writes ``dumps(puzzle)`` as ASCII.  ``fields`` are the rest of the
+    :class:`~rofl.formats._format.Format`.
+    """
+    label = label or fields["extensions"][0]
+
+    def read(data: bytes, *, where: str = f"<{label}>") -> tuple[Puzzle, None]:
+        return loads(data, where=where), None
+
+    def write(puzzle: Puzzle, solution: np.ndarray | None = None) -> bytes:
+        check_writable(puzzle, solution, label, colours=colour)
+        return dumps(puzzle).encode("ascii")
+
+    read.__module__ = write.__module__ = loads.__module__  # the format's module, as Format.module says
+    return Format(name=name, read=read, write=write, colour=colour, **fields)
+
+
+def encoded(dumps, encoding: str = "utf-8"):
+    """The writer of a text format whose ``dumps(puzzle, solution)`` gives its text."""
+
+    def write(puzzle: Puzzle, solution: np.ndarray | None = None) -> bytes:
+        return dumps(puzzle, solution).encode(encoding)
+
+    write.__module__ = dumps.__module__
+    return write
 
 
 # ---------------------------------------------------------------- colour names

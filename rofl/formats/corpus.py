@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from rofl.errors import FormatError, PuzzleError
+from rofl.formats import _text
 from rofl.formats._format import Format
 from rofl.puzzle import Palette, Puzzle
 
@@ -109,11 +110,6 @@ def load(path: str | Path) -> tuple[Puzzle, np.ndarray | None]:
     return loads(read_capped(path, MAX_BYTES), where=str(path))
 
 
-def read_bytes(data: bytes, *, where: str = "<json>") -> tuple[Puzzle, np.ndarray | None]:
-    """The reader :func:`rofl.formats.open_puzzle` calls."""
-    return loads(data, where=where)
-
-
 def dumps(puzzle: Puzzle, solution: np.ndarray | None = None) -> str:
     """Write a puzzle (and optionally its solution) as corpus JSON.
 
@@ -149,19 +145,8 @@ def dumps(puzzle: Puzzle, solution: np.ndarray | None = None) -> str:
     return json.dumps(doc, indent=1) + "\n"
 
 
-def write_bytes(puzzle: Puzzle, solution: np.ndarray | None = None) -> bytes:
-    """The :func:`rofl.formats.write_puzzle` entry point."""
-    return dumps(puzzle, solution).encode()
-
-
 #: How :mod:`rofl.formats` knows the format.
 FORMAT = Format(
-    name="corpus JSON",
-    read=read_bytes,
-    write=write_bytes,
-    extensions=(".json",),
-    guess=b"{",
-    colour=True,
-    keeps="solution kept",
+    "corpus JSON", loads, _text.encoded(dumps), extensions=(".json",), guess=b"{", colour=True, keeps="solution kept"
 )
 FORMATS = (FORMAT,)

@@ -23,10 +23,7 @@ for a title or a solution: the writer drops them.
 
 from __future__ import annotations
 
-import numpy as np
-
 from rofl.formats import _text
-from rofl.formats._format import Format
 from rofl.puzzle import Palette, Puzzle
 
 
@@ -70,22 +67,6 @@ def dumps(puzzle: Puzzle) -> str:
     return _text.bw_text(puzzle, FORMAT.extension, [str(puzzle.height), str(puzzle.width)], [""])
 
 
-def read_bytes(data: bytes, *, where: str = "<cwd>") -> tuple[Puzzle, None]:
-    """The reader :func:`rofl.formats.open_puzzle` calls (the format holds no solution)."""
-    return loads(data, where=where), None
-
-
-def write_bytes(puzzle: Puzzle, solution: np.ndarray | None = None) -> bytes:
-    """The :func:`rofl.formats.write_puzzle` entry point; ``solution`` is checked, then dropped."""
-    _text.check_writable(puzzle, solution, FORMAT.extension, colours=False)
-    return dumps(puzzle).encode("ascii")
-
-
 #: How :mod:`rofl.formats` knows the format.
-FORMAT = Format(
-    name="QNonograms .cwd",
-    read=read_bytes,
-    write=write_bytes,
-    extensions=(".cwd",),
-)
+FORMAT = _text.clue_format("QNonograms .cwd", loads, dumps, extensions=(".cwd",))
 FORMATS = (FORMAT,)

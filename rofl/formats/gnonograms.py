@@ -241,24 +241,9 @@ def caveat(puzzle: Puzzle) -> str | None:
     )
 
 
-def read_bytes(data: bytes, *, where: str = "<gno>") -> tuple[Puzzle, np.ndarray | None]:
-    """The reader :func:`rofl.formats.open_puzzle` calls."""
-    return loads(data, where=where)
-
-
-def write_bytes(puzzle: Puzzle, solution: np.ndarray | None = None) -> bytes:
-    """The :func:`rofl.formats.write_puzzle` entry point."""
-    return dumps(puzzle, solution).encode("utf-8")
-
-
 #: How :mod:`rofl.formats` knows the format.
 FORMAT = Format(
-    name="Gnonograms .gno",
-    read=read_bytes,
-    write=write_bytes,
-    extensions=(".gno",),
-    starts=(b"[Description]", b"[Dimensions]"),
-    keeps="solution kept",
-    caveat=caveat,
-)
+    "Gnonograms .gno", loads, _text.encoded(dumps), extensions=(".gno",),
+    starts=(b"[Description]", b"[Dimensions]"), keeps="solution kept", caveat=caveat,
+)  # fmt: skip
 FORMATS = (FORMAT,)

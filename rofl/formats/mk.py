@@ -22,10 +22,7 @@ solution: the writer drops them, and writes ``0`` for an empty line.
 
 from __future__ import annotations
 
-import numpy as np
-
 from rofl.formats import _text
-from rofl.formats._format import Format
 from rofl.puzzle import Palette, Puzzle
 
 
@@ -76,22 +73,6 @@ def dumps(puzzle: Puzzle) -> str:
     return _text.bw_text(puzzle, FORMAT.extension, [f"{puzzle.height} {puzzle.width}"], ["#"])
 
 
-def read_bytes(data: bytes, *, where: str = "<mk>") -> tuple[Puzzle, None]:
-    """The reader :func:`rofl.formats.open_puzzle` calls (the format holds no solution)."""
-    return loads(data, where=where), None
-
-
-def write_bytes(puzzle: Puzzle, solution: np.ndarray | None = None) -> bytes:
-    """The :func:`rofl.formats.write_puzzle` entry point; ``solution`` is checked, then dropped."""
-    _text.check_writable(puzzle, solution, FORMAT.extension, colours=False)
-    return dumps(puzzle).encode("ascii")
-
-
 #: How :mod:`rofl.formats` knows the format.
-FORMAT = Format(
-    name="Olsak .mk",
-    read=read_bytes,
-    write=write_bytes,
-    extensions=(".mk",),
-)
+FORMAT = _text.clue_format("Olsak .mk", loads, dumps, extensions=(".mk",))
 FORMATS = (FORMAT,)

@@ -21,10 +21,7 @@ room for a title or a solution: the writer drops them.
 
 from __future__ import annotations
 
-import numpy as np
-
 from rofl.formats import _text
-from rofl.formats._format import Format
 from rofl.puzzle import Palette, Puzzle
 
 
@@ -86,22 +83,6 @@ def dumps(puzzle: Puzzle) -> str:
     return _text.bw_text(puzzle, FORMAT.extension, [f"{puzzle.width} {puzzle.height}"], [])
 
 
-def read_bytes(data: bytes, *, where: str = "<nin>") -> tuple[Puzzle, None]:
-    """The reader :func:`rofl.formats.open_puzzle` calls (the format holds no solution)."""
-    return loads(data, where=where), None
-
-
-def write_bytes(puzzle: Puzzle, solution: np.ndarray | None = None) -> bytes:
-    """The :func:`rofl.formats.write_puzzle` entry point; ``solution`` is checked, then dropped."""
-    _text.check_writable(puzzle, solution, FORMAT.extension, colours=False)
-    return dumps(puzzle).encode("ascii")
-
-
 #: How :mod:`rofl.formats` knows the format.
-FORMAT = Format(
-    name="Wilk .nin",
-    read=read_bytes,
-    write=write_bytes,
-    extensions=(".nin",),
-)
+FORMAT = _text.clue_format("Wilk .nin", loads, dumps, extensions=(".nin",))
 FORMATS = (FORMAT,)

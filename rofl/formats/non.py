@@ -563,24 +563,9 @@ def dumps(puzzle: Puzzle, solution: np.ndarray | None = None) -> str:
     return "\n".join(out) + "\n"
 
 
-def read_bytes(data: bytes, *, where: str = "<non>") -> tuple[Puzzle, np.ndarray | None]:
-    """The reader :func:`rofl.formats.open_puzzle` calls."""
-    return loads(data, where=where)
-
-
-def write_bytes(puzzle: Puzzle, solution: np.ndarray | None = None) -> bytes:
-    """The :func:`rofl.formats.write_puzzle` entry point."""
-    return dumps(puzzle, solution).encode("ascii")
-
-
 #: How :mod:`rofl.formats` knows the format.
 FORMAT = Format(
-    name="Simpson .non",
-    read=read_bytes,
-    write=write_bytes,
-    extensions=(".non",),
-    colour=True,
-    keeps="solution kept (goal)",
-    colour_keeps=False,
-)
+    "Simpson .non", loads, _text.encoded(dumps, "ascii"), extensions=(".non",), colour=True,
+    keeps="solution kept (goal)", colour_keeps=False,
+)  # fmt: skip
 FORMATS = (FORMAT,)

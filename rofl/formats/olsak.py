@@ -38,10 +38,7 @@ from __future__ import annotations
 
 import re
 
-import numpy as np
-
 from rofl.formats import _text
-from rofl.formats._format import Format
 from rofl.puzzle import MAX_COLORS, Palette, Puzzle
 
 _BLOCK = re.compile(r"([0-9]+)(\S?)")
@@ -194,23 +191,6 @@ def dumps(puzzle: Puzzle) -> str:
     return "\n".join(out) + "\n"
 
 
-def read_bytes(data: bytes, *, where: str = "<g>") -> tuple[Puzzle, None]:
-    """The reader :func:`rofl.formats.open_puzzle` calls (the format holds no solution)."""
-    return loads(data, where=where), None
-
-
-def write_bytes(puzzle: Puzzle, solution: np.ndarray | None = None) -> bytes:
-    """The :func:`rofl.formats.write_puzzle` entry point; ``solution`` is checked, then dropped."""
-    _text.check_writable(puzzle, solution, "Olšák .g", colours=True)
-    return dumps(puzzle).encode("ascii")
-
-
 #: How :mod:`rofl.formats` knows the format.
-FORMAT = Format(
-    name="Olsak .g",
-    read=read_bytes,
-    write=write_bytes,
-    extensions=(".g",),
-    colour=True,
-)
+FORMAT = _text.clue_format("Olsak .g", loads, dumps, label="Olšák .g", colour=True, extensions=(".g",))
 FORMATS = (FORMAT,)

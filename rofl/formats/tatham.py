@@ -36,10 +36,7 @@ from __future__ import annotations
 
 import re
 
-import numpy as np
-
 from rofl.formats import _text
-from rofl.formats._format import Format
 from rofl.puzzle import Palette, Puzzle
 
 MAGIC = "Simon Tatham's Portable Puzzle Collection"
@@ -203,23 +200,6 @@ def dumps(puzzle: Puzzle) -> str:
     return "".join(f"{key:<8}:{len(value)}:{value}\n" for key, value in fields)
 
 
-def read_bytes(data: bytes, *, where: str = "<sav>") -> tuple[Puzzle, None]:
-    """The reader :func:`rofl.formats.open_puzzle` calls (the format holds no solution)."""
-    return loads(data, where=where), None
-
-
-def write_bytes(puzzle: Puzzle, solution: np.ndarray | None = None) -> bytes:
-    """The :func:`rofl.formats.write_puzzle` entry point; ``solution`` is checked, then dropped."""
-    _text.check_writable(puzzle, solution, FORMAT.extension, colours=False)
-    return dumps(puzzle).encode("ascii")
-
-
 #: How :mod:`rofl.formats` knows the format.
-FORMAT = Format(
-    name="Tatham's Pattern .sav",
-    read=read_bytes,
-    write=write_bytes,
-    extensions=(".sav",),
-    starts=(b"SAVEFILE:",),
-)
+FORMAT = _text.clue_format("Tatham's Pattern .sav", loads, dumps, extensions=(".sav",), starts=(b"SAVEFILE:",))
 FORMATS = (FORMAT,)

@@ -340,24 +340,9 @@ def dumps(puzzle: Puzzle, solution: np.ndarray | None = None) -> str:
     return "\n".join(out) + "\n"
 
 
-def read_bytes(data: bytes, *, where: str = "<xml>") -> tuple[Puzzle, np.ndarray | None]:
-    """The reader :func:`rofl.formats.open_puzzle` calls."""
-    return loads(data, where=where)
-
-
-def write_bytes(puzzle: Puzzle, solution: np.ndarray | None = None) -> bytes:
-    """The :func:`rofl.formats.write_puzzle` entry point."""
-    return dumps(puzzle, solution).encode("utf-8")
-
-
 #: How :mod:`rofl.formats` knows the format.
 FORMAT = Format(
-    name="webpbn XML",
-    read=read_bytes,
-    write=write_bytes,
-    extensions=(".xml",),
-    starts=(b"<?xml", b"<puzzleset"),
-    colour=True,
-    keeps="solution kept (goal)",
-)
+    "webpbn XML", loads, _text.encoded(dumps), extensions=(".xml",), starts=(b"<?xml", b"<puzzleset"),
+    colour=True, keeps="solution kept (goal)",
+)  # fmt: skip
 FORMATS = (FORMAT,)

@@ -110,7 +110,7 @@ def test_gnonograms_reads_what_the_writer_writes(grid, title, author, licence):
     the picture, the clues and the title back; rofl reads its metadata back."""
     meta = {"title": title, "author": author, "licence": licence}
     puzzle = Puzzle.from_grid(grid, BW, meta=meta)
-    data = gnonograms.write_bytes(puzzle, grid)
+    data = gnonograms.FORMAT.write(puzzle, grid)
     got = gnonograms_read(data.decode("utf-8"))
     assert (got["rows"], got["cols"]) == grid.shape
     assert np.array_equal(np.array(got["solution"]) == 2, grid)
@@ -161,17 +161,17 @@ def gnonograms_rows(grid) -> str:
 
 def test_gnonograms_writer_form(monkeypatch):
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1767225600")  # 2026-01-01
-    text = gnonograms.write_bytes(house_puzzle()).decode()
+    text = gnonograms.FORMAT.write(house_puzzle()).decode()
     assert text.startswith("[Description]\nUntitled\n\n2026-01-01\n99\n[Dimensions]\n8\n7\n[Row clues]\n1\n3\n")
     assert "2, 2\n" in text and "\n0\n" in text and "[Solution grid]" not in text
     assert text.endswith("[Locked]\ntrue\n")
-    assert gnonograms.write_bytes(house_puzzle()) == gnonograms.write_bytes(house_puzzle())
+    assert gnonograms.FORMAT.write(house_puzzle()) == gnonograms.FORMAT.write(house_puzzle())
     blank = Puzzle.from_grid(HOUSE, BW, meta={"title": " \t", "date": " "})  # blanks would shift the lines
-    assert gnonograms.write_bytes(blank).decode().startswith("[Description]\nUntitled\n\n2026-01-01\n99\n")
+    assert gnonograms.FORMAT.write(blank).decode().startswith("[Description]\nUntitled\n\n2026-01-01\n99\n")
 
 
 def test_gnonograms_file_is_found_by_its_content(tmp_path):
     path = tmp_path / "puzzle.txt"
-    path.write_bytes(gnonograms.write_bytes(house_puzzle(), HOUSE))
+    path.write_bytes(gnonograms.FORMAT.write(house_puzzle(), HOUSE))
     puzzle, grid = read_puzzle(path)
     assert puzzle == house_puzzle() and np.array_equal(grid, HOUSE)

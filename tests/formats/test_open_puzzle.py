@@ -35,7 +35,7 @@ def test_a_rofl_file_keeps_what_only_rofl_stores():
 
 def test_bytes_are_opened_by_content_then_by_name():
     grid = np.array([[1, 0], [1, 1]], dtype=np.int64)
-    data = corpus.write_bytes(Puzzle.from_grid(grid, BW), grid)
+    data = corpus.FORMAT.write(Puzzle.from_grid(grid, BW), grid)
     by_content = open_puzzle(data)
     assert by_content.format.name == "corpus JSON" and by_content.name == "<bytes>"
     assert by_content.details == f"{len(data)} bytes, corpus JSON, not ROFL"

@@ -319,7 +319,9 @@ def test_an_exhausted_budget_is_not_decoded_not_invalid(monkeypatch):
     import rofl.solver.search
 
     def no_time(puzzle, **_):  # what a search that runs out of its budget returns
-        return SimpleNamespace(status="budget", grid=None, solutions=[])
+        return SimpleNamespace(
+            status="budget", line_status="stalled", grid=None, solutions=[], puzzle=puzzle, undetermined=1, bad_line=None
+        )
 
     for name in ("contradiction", "ambiguous"):  # invalid, proved by the search
         with pytest.raises(UnsolvableError) as info:

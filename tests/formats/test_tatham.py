@@ -89,8 +89,8 @@ def test_pattern_reads_what_the_writer_writes(grid):
     """Pattern's own parsing (transliterated) of every record and of the
     description the writer produces gives the puzzle's clues back."""
     puzzle = Puzzle.from_grid(grid, BW)
-    fields = dict(midend_records(tatham.write_bytes(puzzle)))
-    assert midend_records(tatham.write_bytes(puzzle))[0] == ("SAVEFILE", tatham.MAGIC)
+    fields = dict(midend_records(tatham.FORMAT.write(puzzle)))
+    assert midend_records(tatham.FORMAT.write(puzzle))[0] == ("SAVEFILE", tatham.MAGIC)
     assert fields["VERSION"] == "1" and fields["GAME"] == "Pattern"
     assert fields["NSTATES"] == "1" and fields["STATEPOS"] == "1"  # a game not yet started
     assert fields["PARAMS"] == fields["CPARAMS"] == f"{puzzle.width}x{puzzle.height}"

@@ -80,14 +80,14 @@ BY_SUFFIX = {
 @given(grid=bw_grids())
 def test_black_and_white_round_trip(module, suffix, colour, keeps, grid):
     puzzle = Puzzle.from_grid(grid, BW)
-    back, solution = read(module, module.write_bytes(puzzle, grid))
+    back, solution = read(module, module.FORMAT.write(puzzle, grid))
     assert back == puzzle
     if keeps:
         assert np.array_equal(solution, grid)
     else:
         assert solution is None
     # without a solution nothing is invented
-    assert read(module, module.write_bytes(puzzle))[0] == puzzle
+    assert read(module, module.FORMAT.write(puzzle))[0] == puzzle
 
 
 @pytest.mark.parametrize("module", [webpbn, olsak], ids=["webpbn", "olsak"])
@@ -96,7 +96,7 @@ def test_black_and_white_round_trip(module, suffix, colour, keeps, grid):
 def test_colour_round_trip(module, case):
     grid, palette = case
     puzzle = Puzzle.from_grid(grid, palette)
-    back, solution = read(module, module.write_bytes(puzzle, grid))
+    back, solution = read(module, module.FORMAT.write(puzzle, grid))
     assert back == puzzle and back.palette == palette
     if module is webpbn:
         assert np.array_equal(solution, grid)
@@ -107,9 +107,9 @@ def test_the_largest_palette_round_trips():
     grid = np.arange(63, dtype=np.uint8).reshape(7, 9) + 1
     puzzle = Puzzle.from_grid(grid, palette)
     for module in (webpbn, olsak):
-        back, solution = read(module, module.write_bytes(puzzle, grid))
+        back, solution = read(module, module.FORMAT.write(puzzle, grid))
         assert back == puzzle
-    assert np.array_equal(read(webpbn, webpbn.write_bytes(puzzle, grid))[1], grid)
+    assert np.array_equal(read(webpbn, webpbn.FORMAT.write(puzzle, grid))[1], grid)
 
 
 @pytest.mark.parametrize("module", [webpbn, non], ids=["webpbn", "non"])
@@ -117,7 +117,7 @@ def test_the_largest_palette_round_trips():
 @given(title=meta_text, author=meta_text, licence=meta_text)
 def test_title_author_copyright_round_trip(module, title, author, licence):
     puzzle = Puzzle.from_grid(HOUSE, BW, meta={"title": title, "author": author, "licence": licence})
-    back, _ = read(module, module.write_bytes(puzzle))
+    back, _ = read(module, module.FORMAT.write(puzzle))
     assert {k: back.meta.get(k) for k in ("title", "author", "licence")} == {
         "title": title,
         "author": author,
@@ -214,9 +214,9 @@ def test_corpus_puzzle_through_every_format(path):
     for name, module in MODULES.items():
         if module in BLACK_WHITE_ONLY and puzzle.n_colors > 2:
             with pytest.raises(FormatError, match="black-and-white"):
-                module.write_bytes(puzzle, solution)
+                module.FORMAT.write(puzzle, solution)
             continue
-        back, grid = read(module, module.write_bytes(puzzle, solution), where=str(path))
+        back, grid = read(module, module.FORMAT.write(puzzle, solution), where=str(path))
         assert back == puzzle, name
         if module in (webpbn, gnonograms) and solution is not None:
             assert np.array_equal(grid, solution), name
@@ -485,12 +485,12 @@ def test_writers_refuse_what_the_format_cannot_hold():
     colour = Puzzle.from_grid(FLAG, FLAG_PALETTE)
     for module in BLACK_WHITE_ONLY:
         with pytest.raises(FormatError, match=r"the .\w+ format holds black-and-white puzzles only; .* 4 colours"):
-            module.write_bytes(colour)
+            module.FORMAT.write(colour)
     wrong = HOUSE.copy()
     wrong[0, 0] = 1
     for module in MODULES.values():
         with pytest.raises(FormatError, match="does not match the clues"):
-            module.write_bytes(house_puzzle(), wrong)
+            module.FORMAT.write(house_puzzle(), wrong)
 
 
 def test_colour_names_after_pillow_has_used_them():

@@ -24,10 +24,10 @@ FLAG_PALETTE = Palette(["#ffffff", "#000000", "#ff0000", "#0000ff"])
 
 
 def read(module, data: bytes | str, where: str = "test.file"):
-    """(puzzle, solution or None) through a module's read_bytes."""
+    """(puzzle, solution or None) through the reader a format module declares."""
     if isinstance(data, str):
         data = data.encode("utf-8")
-    return module.read_bytes(data, where=where)
+    return module.FORMAT.read(data, where=where)
 
 
 def bw_grids():
