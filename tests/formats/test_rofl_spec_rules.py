@@ -320,7 +320,8 @@ def test_an_exhausted_budget_is_not_decoded_not_invalid(monkeypatch):
 
     def no_time(puzzle, **_):  # what a search that runs out of its budget returns
         return SimpleNamespace(
-            status="budget", line_status="stalled", grid=None, solutions=[], puzzle=puzzle, undetermined=1, bad_line=None
+            status="budget", line_status="stalled", grid=None, solutions=[], puzzle=puzzle, undetermined=1,
+            bad_line=None,
         )
 
     for name in ("contradiction", "ambiguous"):  # invalid, proved by the search
