@@ -57,13 +57,8 @@ def loads(text: str | bytes, *, where: str = "<cwd>") -> Puzzle:
 
 
 def dumps(puzzle: Puzzle) -> str:
-    """The ``.cwd`` text of a black-and-white puzzle (the palette's exact colours are not kept).
-
-    Raises
-    ------
-    FormatError
-        A puzzle with more than two colours.
-    """
+    """The ``.cwd`` text of a black-and-white puzzle: its palette\'s exact colours are not kept,
+    and a colour puzzle is a :class:`~rofl.errors.FormatError`."""
     return _text.bw_text(puzzle, FORMAT.extension, [str(puzzle.height), str(puzzle.width)], [""])
 
 

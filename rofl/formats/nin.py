@@ -73,13 +73,8 @@ def loads(text: str | bytes, *, where: str = "<nin>") -> Puzzle:
 
 
 def dumps(puzzle: Puzzle) -> str:
-    """The ``.nin`` text of a black-and-white puzzle (the palette's exact colours are not kept).
-
-    Raises
-    ------
-    FormatError
-        A puzzle with more than two colours.
-    """
+    """The ``.nin`` text of a black-and-white puzzle: its palette\'s exact colours are not kept,
+    and a colour puzzle is a :class:`~rofl.errors.FormatError`."""
     return _text.bw_text(puzzle, FORMAT.extension, [f"{puzzle.width} {puzzle.height}"], [])
 
 
