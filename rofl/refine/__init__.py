@@ -20,8 +20,8 @@ Modules
 ``_kernels``
     Their compiled kernels, built on :mod:`rofl.solver`'s line kernels.
 
-The passes (the README's "Refinement" section has the figures)
-----------------------------------------------------------------
+The passes (docs/design.md, "Refinement", has the figures)
+-----------------------------------------------------------
 1. Greedy (:meth:`passes._Run.greedy`).  Solve the current grid's clues; the cells
    line logic leaves undetermined are where the picture is ambiguous, the
    only candidates for a change, and only towards colours line logic still
