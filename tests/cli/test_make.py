@@ -137,7 +137,7 @@ def test_black_and_white_text_formats(picture, tmp_path):
 
 
 def test_gnonograms_size_warning(picture, tmp_path):
-    r = run("make", picture, "-o", tmp_path / "x.gno", "-w", "60")
+    r = run("make", picture, "-o", tmp_path / "x.gno", "-w", "60", "--no-trim")
     assert r.exit_code == 0, r.output
     assert f"warning: {tmp_path / 'x.gno'}: Gnonograms opens puzzles of 5 to 54 rows and columns only" in r.output
     assert "warning:" not in run("make", picture, "-o", tmp_path / "y.gno", "-w", "60", "-q").output
