@@ -240,23 +240,38 @@ def _distinct_palette(pts: np.ndarray, centres: np.ndarray, limit: float, fixed:
       rest, one colour fewer each time, until the centres are far enough
       apart (or 2 are left: :func:`_spread_two`).
 
-    Merging goes on one level below the first palette found, since a crowded
-    picture is often served better by fewer, freely fitted colours than by
-    more, pushed ones.
+    Merging goes on while the unconstrained error of the merged centres is
+    below the best palette's error so far: a crowded picture is often served
+    better by fewer, freely fitted colours than by more, pushed ones, and
+    once fewer colours cannot do better even unconstrained, the search stops.
     """
     n_fixed = 1 if fixed else 0
     sq = (pts * pts).sum(axis=1)
-    candidates: list[np.ndarray] = []
+
+    def error(rgb: np.ndarray) -> float:
+        return float(colour.delta_e(pts, colour.rgb8_to_lab(rgb)).min(axis=1).mean())
+
+    best, best_error = None, np.inf
     while True:
         rgb = colour.lab_to_rgb8(centres)
+        free_error = error(rgb)
+        if free_error >= best_error:
+            # the constraint only adds error: no palette of this many colours
+            # or fewer (k-means error grows as colours go) will beat the best
+            break
         if closest_pair(rgb)[2] >= limit:
-            candidates.append(rgb)
+            best, best_error = rgb, free_error
             break
         projected = _projected_lloyd(pts, sq, centres, limit, n_fixed)
         if projected is not None:
-            candidates.append(colour.lab_to_rgb8(projected))
+            rgb_p = colour.lab_to_rgb8(projected)
+            e = error(rgb_p)
+            if e < best_error:  # ties: the earlier, with more colours
+                best, best_error = rgb_p, e
         if len(centres) <= 2:
-            candidates.append(_spread_two(rgb, limit, fixed))
+            spread = _spread_two(rgb, limit, fixed)
+            if best is None or error(spread) < best_error:
+                best = spread
             break
         i, j, _ = closest_pair(rgb)
         counts = np.bincount(_sq_dist(pts, sq, centres).argmin(axis=1), minlength=len(centres)).astype(float)
@@ -268,13 +283,13 @@ def _distinct_palette(pts: np.ndarray, centres: np.ndarray, limit: float, fixed:
             merged = (centres[i] + centres[j]) / 2
         centres = np.delete(centres, j, axis=0)
         centres[i] = merged
-        centres = lloyd(pts, centres, n_fixed=n_fixed)
-    errors = [float(colour.delta_e(pts, colour.rgb8_to_lab(rgb)).min(axis=1).mean()) for rgb in candidates]
-    return candidates[int(np.argmin(errors))]  # ties: the earlier, with more colours
+        centres = lloyd(pts, centres, n_fixed=n_fixed, max_iter=20)
+    assert best is not None
+    return best
 
 
 def _projected_lloyd(
-    pts: np.ndarray, sq: np.ndarray, centres: np.ndarray, limit: float, n_fixed: int, max_iter: int = 20
+    pts: np.ndarray, sq: np.ndarray, centres: np.ndarray, limit: float, n_fixed: int, max_iter: int = 5
 ) -> np.ndarray | None:
     """Lloyd steps, each projected back onto the constraint; None when a
     projection fails or a centre is left without points (a colour the
@@ -291,24 +306,33 @@ def _projected_lloyd(
         sums = np.stack([np.bincount(label, weights=pts[:, j], minlength=k) for j in range(3)], axis=1)
         new = sums / counts[:, None]
         new[:n_fixed] = pushed[:n_fixed]
-        if np.abs(new - centres).max() < 1e-3:
+        if np.abs(new - centres).max() < 0.5:  # finer than 0-255 sRGB steps would only oscillate
             break
         centres = new
     return _push_apart(centres, limit, n_fixed)
 
 
-def _push_apart(centres: np.ndarray, limit: float, n_fixed: int, max_steps: int = 60) -> np.ndarray | None:
-    """Move every two centres closer than ``limit`` (as 0-255 sRGB) apart along
-    the line through them, all such pairs at once, until none is left; None
-    when that fails (the gamut's edge, or pairs pushing each other round in
-    circles)."""
-    lab = colour.rgb8_to_lab(colour.lab_to_rgb8(centres))
-    for _ in range(max_steps):
+def _push_apart(centres: np.ndarray, limit: float, n_fixed: int, max_steps: int = 40) -> np.ndarray | None:
+    """Move every two centres closer than ``limit`` apart along the line through
+    them, all such pairs at once, until none is left as 0-255 sRGB colours;
+    None when that fails (the gamut's edge, or pairs pushing each other
+    round in circles).
+
+    The steps move in CIELAB; only every fourth (and the last) rounds the
+    centres to 0-255 sRGB, which clips them into the gamut, since the
+    conversions cost more than the steps.
+    """
+    lab = np.array(centres, dtype=np.float64)
+    rounded = False
+    for step_no in range(max_steps):
         d = colour.delta_e(lab, lab)
         np.fill_diagonal(d, np.inf)
         close = np.argwhere(np.triu(d < limit, 1))
         if not close.size:
-            return lab
+            if rounded:
+                return lab
+            lab, rounded = colour.rgb8_to_lab(colour.lab_to_rgb8(lab)), True
+            continue
         move = np.zeros_like(lab)
         for i, j in close:
             gap = lab[j] - lab[i]
@@ -322,9 +346,12 @@ def _push_apart(centres: np.ndarray, limit: float, n_fixed: int, max_steps: int 
                 move[i] -= step / 2
                 move[j] += step / 2
         before = lab
-        lab = colour.rgb8_to_lab(colour.lab_to_rgb8(lab + move))
-        if np.abs(lab - before).max() < 1e-6:
-            return None  # clipped at the gamut's edge: no room on these lines
+        lab = lab + move
+        rounded = step_no % 4 == 3
+        if rounded:
+            lab = colour.rgb8_to_lab(colour.lab_to_rgb8(lab))
+            if np.abs(lab - before).max() < 1e-6:
+                return None  # clipped at the gamut's edge: no room on these lines
     return None
 
 
