@@ -261,9 +261,10 @@ def make(
         See :func:`rofl.picture.quantise`.
     trim : bool
         Leave out blank border rows and columns (all background after
-        quantisation and clean-up) before refinement, so the puzzle may be
-        smaller than ``width`` x ``height``; ``stats.trimmed`` says how
-        many.  A blank picture is kept whole.
+        quantisation and clean-up) before refinement, and any that
+        refinement blanked after it, so the puzzle may be smaller than
+        ``width`` x ``height``; ``stats.trimmed`` says how many.  A blank
+        picture is kept whole.
     title : str, optional
         Stored in ``puzzle.meta["title"]``; default the file name.
     effort : float
@@ -352,6 +353,12 @@ def make(
     )
     refine_seconds = time.perf_counter() - t_refine
     final = np.asarray(res.grid, dtype=np.uint8)
+    if trim:
+        # refinement may blank a border line; leaving it out keeps the puzzle
+        # unique and line-solvable (an empty line only fixes its cells blank)
+        crop, again = _blank_border(final)
+        final, grid, cost, lab, cells_linear = final[crop], grid[crop], cost[crop], lab[crop], cells_linear[crop]
+        trimmed = tuple(a + b for a, b in zip(trimmed, again, strict=True))
 
     meta = {"origin": "rofl make"}
     name = title if title is not None else picture.source_name(image)

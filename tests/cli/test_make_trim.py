@@ -125,3 +125,14 @@ def test_a_close_given_palette_warns_in_one_line(tmp_path):
     warned = [line for line in r.output.splitlines() if line.startswith("warning:")]
     assert len(warned) == 1 and "#000000 and #111111 differ by ΔE2000" in warned[0]
     assert sorted(rofl.open_puzzle(tmp_path / "r.rofl").puzzle.palette.hex()) == ["#000000", "#111111", "#ffffff"]
+
+
+def test_a_border_line_refinement_blanks_is_trimmed_too():
+    # at 30 cells refinement blanks the horse's one cell in its last row
+    res = rofl.make(SAMPLES / "horse.png", width=30)
+    assert res.stats.trimmed == (2, 3, 2, 1)
+    for edge in (res.grid[0], res.grid[-1], res.grid[:, 0], res.grid[:, -1]):
+        assert edge.any()
+    solved = solve(res.puzzle)
+    assert solved.status == "solved" and (solved.grid == res.grid).all()
+    assert res.source_image(1).shape[:2] == res.grid.shape
