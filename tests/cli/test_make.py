@@ -222,7 +222,7 @@ def test_effort_1_and_more_moves_changes(tmp_path):
     changed = {}
     for effort in ("0.99", "1"):
         out = tmp_path / f"e{effort}.rofl"
-        r = run("make", p, "-o", out, "--effort", effort)
+        r = run("make", p, "-o", out, "--effort", effort, "--no-trim")
         assert r.exit_code == 0, r.output
         assert ("changes moved" in r.output) == (effort == "1")
         changed[effort] = int(r.output.split("changed: ")[1].split()[0])
