@@ -159,6 +159,12 @@ MAX_SPACING = (
 MIN_DELTA_E = 20.0
 
 
+#: Mean ΔE2000 (about one just noticeable difference) by which a palette with
+#: more colours may be less accurate than one with fewer and still be chosen
+#: (:func:`_distinct_palette`): more colours are what the caller asked for.
+SAME_ERROR = 1.0
+
+
 def spacing_table(k_max: int = 64, steps: int = 18) -> tuple[float, ...]:
     """Recompute :data:`MAX_SPACING` (greedy farthest-point over an sRGB grid).
 
@@ -230,20 +236,24 @@ def _distinct_palette(pts: np.ndarray, centres: np.ndarray, limit: float, fixed:
     """Constrained k-means: 0-255 colours at least ``limit`` (ΔE2000) apart.
 
     Two ways to meet the constraint are tried from ``centres`` (unconstrained
-    k-means), and the palette with the lower mean ΔE2000 to the picture wins:
+    k-means):
 
     * *projection*: Lloyd iterations each followed by pushing apart any two
       centres closer than ``limit`` (:func:`_projected_lloyd`), which keeps
       the number of colours when the picture has room for them;
     * *merging*: the closest pair merges into its point-weighted mean (a
       fixed background absorbs the other) and Lloyd iterations re-fit the
-      rest, one colour fewer each time, until the centres are far enough
-      apart (or 2 are left: :func:`_spread_two`).
+      rest, one colour fewer each time, and projection is tried again at
+      each size, until the centres are far enough apart (or 2 are left:
+      :func:`_spread_two`).
 
-    Merging goes on while the unconstrained error of the merged centres is
-    below the best palette's error so far: a crowded picture is often served
-    better by fewer, freely fitted colours than by more, pushed ones, and
-    once fewer colours cannot do better even unconstrained, the search stops.
+    Merging stops once the unconstrained error of the merged centres is no
+    lower than the best palette's: fewer colours cannot do better.  Of the
+    palettes found, the one with the most colours wins among those within
+    :data:`SAME_ERROR` of the lowest mean ΔE2000 to the picture (the one
+    with the lower error among as many colours): a crowded picture is often
+    served as well by fewer, freely fitted colours as by more, pushed ones,
+    and then the colours asked for win, unless they cost visibly more.
     """
     n_fixed = 1 if fixed else 0
     sq = (pts * pts).sum(axis=1)
@@ -251,27 +261,26 @@ def _distinct_palette(pts: np.ndarray, centres: np.ndarray, limit: float, fixed:
     def error(rgb: np.ndarray) -> float:
         return float(colour.delta_e(pts, colour.rgb8_to_lab(rgb)).min(axis=1).mean())
 
-    best, best_error = None, np.inf
+    candidates: list[tuple[np.ndarray, float]] = []
+    best_error = np.inf
     while True:
         rgb = colour.lab_to_rgb8(centres)
         free_error = error(rgb)
         if free_error >= best_error:
-            # the constraint only adds error: no palette of this many colours
-            # or fewer (k-means error grows as colours go) will beat the best
+            # the constraint only adds error, and k-means error grows as
+            # colours go: no palette with fewer colours can do better
             break
         if closest_pair(rgb)[2] >= limit:
-            best, best_error = rgb, free_error
+            candidates.append((rgb, free_error))
             break
         projected = _projected_lloyd(pts, sq, centres, limit, n_fixed)
         if projected is not None:
             rgb_p = colour.lab_to_rgb8(projected)
-            e = error(rgb_p)
-            if e < best_error:  # ties: the earlier, with more colours
-                best, best_error = rgb_p, e
+            candidates.append((rgb_p, error(rgb_p)))
+            best_error = min(best_error, candidates[-1][1])
         if len(centres) <= 2:
             spread = _spread_two(rgb, limit, fixed)
-            if best is None or error(spread) < best_error:
-                best = spread
+            candidates.append((spread, error(spread)))
             break
         i, j, _ = closest_pair(rgb)
         counts = np.bincount(_sq_dist(pts, sq, centres).argmin(axis=1), minlength=len(centres)).astype(float)
@@ -284,8 +293,9 @@ def _distinct_palette(pts: np.ndarray, centres: np.ndarray, limit: float, fixed:
         centres = np.delete(centres, j, axis=0)
         centres[i] = merged
         centres = lloyd(pts, centres, n_fixed=n_fixed, max_iter=20)
-    assert best is not None
-    return best
+    lowest = min(e for _, e in candidates)
+    near = [(len(rgb), -e, n) for n, (rgb, e) in enumerate(candidates) if e <= lowest + SAME_ERROR]
+    return candidates[max(near)[2]][0]
 
 
 def _projected_lloyd(

@@ -116,7 +116,7 @@ def test_fewer_colours_are_one_line(tmp_path):
     r = run("make", SAMPLES / "chelsea.jpg", "-o", tmp_path / "c.rofl", "-c", 6, "-w", 30)
     assert r.exit_code == 0, r.output
     lines = [line for line in r.output.splitlines() if "asked for" in line]
-    assert lines == ["colours: 2 of the 6 asked for; the picture holds no more that are ΔE2000 20 apart"]
+    assert lines == ["colours: 4 of the 6 asked for; the picture holds no more that are ΔE2000 20 apart"]
 
 
 def test_a_close_given_palette_warns_in_one_line(tmp_path):
