@@ -102,7 +102,9 @@ def _sq_dist(pts: np.ndarray, sq: np.ndarray, centres: np.ndarray) -> np.ndarray
     return np.maximum(d, 0.0)
 
 
-def lloyd(points: np.ndarray, centres: np.ndarray, *, n_fixed: int = 0, max_iter: int = 100) -> np.ndarray:
+def lloyd(
+    points: np.ndarray, centres: np.ndarray, *, n_fixed: int = 0, max_iter: int = 100, tol: float = 1e-6
+) -> np.ndarray:
     """Lloyd iterations from the given centres until they stop moving.
 
     Parameters
@@ -110,6 +112,8 @@ def lloyd(points: np.ndarray, centres: np.ndarray, *, n_fixed: int = 0, max_iter
     points : (N, 3) float array
     centres : (k, 3) float array
         Starting centres; the first ``n_fixed`` never move.
+    tol : float
+        Stop when no centre moves more than this (CIELAB units).
 
     Returns
     -------
@@ -135,7 +139,7 @@ def lloyd(points: np.ndarray, centres: np.ndarray, *, n_fixed: int = 0, max_iter
             new[empty] = pts[worst]
         moved = np.abs(new - centres).max()
         centres = new
-        if moved < 1e-6:
+        if moved < tol:
             break
     return centres
 
@@ -292,7 +296,7 @@ def _distinct_palette(pts: np.ndarray, centres: np.ndarray, limit: float, fixed:
             merged = (centres[i] + centres[j]) / 2
         centres = np.delete(centres, j, axis=0)
         centres[i] = merged
-        centres = lloyd(pts, centres, n_fixed=n_fixed, max_iter=20)
+        centres = lloyd(pts, centres, n_fixed=n_fixed, max_iter=20, tol=0.1)  # finer than 0-255 steps
     lowest = min(e for _, e in candidates)
     near = [(len(rgb), -e, n) for n, (rgb, e) in enumerate(candidates) if e <= lowest + SAME_ERROR]
     return candidates[max(near)[2]][0]
