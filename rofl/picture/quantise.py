@@ -1,8 +1,9 @@
 """Quantise: cell colours into palette indices, and the cost of every other choice.
 
 Black and white by a threshold on CIELAB lightness (Otsu's by default);
-colour by a perceptual palette found by k-means in CIELAB, or a palette the
-caller gives; optionally dithered (:mod:`.dither`).  The cost array
+colour by a perceptual palette found by k-means in CIELAB whose colours stay
+``min_delta_e`` (ΔE2000) apart (a constrained k-means: :func:`quantise`), or
+a palette the caller gives; optionally dithered (:mod:`.dither`).  The cost array
 :func:`quantise` returns tells the refinement which changes would show least.
 """
 
