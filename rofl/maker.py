@@ -54,6 +54,20 @@ class MakeStats:
     relocated : int
         Changes moved elsewhere, each letting another one go back (``effort``
         1 and more).
+    colors_asked : int or None
+        Colours asked for; more than ``colors`` when the picture does not
+        hold that many colours ``min_delta_e`` apart.
+    min_delta_e : float
+        The least ΔE2000 asked for between two palette colours.
+    palette_delta_e : float or None
+        The least ΔE2000 between two colours of the palette used.
+    ssim : float or None
+        Recognisability: the structural similarity (SSIM, -1 to 1) of the
+        final grid's lightness (L*) to the picture's at the grid's size;
+        None for a grid under 3 cells on a side.  Below
+        :data:`RECOGNISABLE_SSIM` the picture is hard to make out.
+    trimmed : (top, bottom, left, right) ints
+        Blank border rows and columns left out (``trim``).
     """
 
     width: int
@@ -73,15 +87,47 @@ class MakeStats:
     threshold: float | None = None
     polish_rounds: int = 0
     relocated: int = 0
+    colors_asked: int | None = None
+    min_delta_e: float = 0.0
+    palette_delta_e: float | None = None
+    ssim: float | None = None
+    trimmed: tuple[int, int, int, int] = (0, 0, 0, 0)
+
+    @property
+    def fewer_colours(self) -> str | None:
+        """One line saying the palette has fewer colours than asked, or None."""
+        if self.colors_asked is None or self.colors >= self.colors_asked:
+            return None
+        return (
+            f"colours: {self.colors} of the {self.colors_asked} asked for; the picture holds no more "
+            f"that are ΔE2000 {self.min_delta_e:g} apart"
+        )
 
     def report(self) -> str:
         """The figures as a few lines of text (what ``rofl make`` prints)."""
+        top, bottom, left, right = self.trimmed
         lines = [
             f"puzzle: {self.width}x{self.height}, {self.colors} colours, {self.clues} clues "
             f"({self.ones_share:.0%} of them 1s), solved by line logic in {self.sweeps} sweeps",
-            f"changed: {self.n_changed} cells ({self.changed_pct:.2f}%) to make it unique; "
-            f"mean ΔE2000 vs the picture {self.mean_delta_e:.2f} (quantised {self.mean_delta_e_quantised:.2f})",
         ]
+        if self.fewer_colours:
+            lines.append(self.fewer_colours)
+        if top + bottom + left + right:
+            lines.append(
+                f"trimmed: {top + bottom} blank rows and {left + right} blank columns "
+                f"(top {top}, bottom {bottom}, left {left}, right {right})"
+            )
+        lines.append(
+            f"changed: {self.n_changed} cells ({self.changed_pct:.2f}%) to make it unique; "
+            f"mean ΔE2000 vs the picture {self.mean_delta_e:.2f} (quantised {self.mean_delta_e_quantised:.2f})"
+        )
+        likeness = []
+        if self.ssim is not None:
+            likeness.append(f"SSIM {self.ssim:.2f} in lightness vs the picture at this size")
+        if self.palette_delta_e is not None:
+            likeness.append(f"closest colours ΔE2000 {self.palette_delta_e:.1f}")
+        if likeness:
+            lines.append("likeness: " + "; ".join(likeness))
         timing = f"time: {self.seconds:.2f} s (refinement {self.refine_seconds:.2f} s, {self.iterations} rounds"
         if self.polish_rounds:
             timing += f", {self.polish_rounds} repair attempts"
@@ -130,6 +176,7 @@ class MakeResult:
     _pixels: np.ndarray | None = field(default=None, repr=False)
     _geometry: Any = field(default=None, repr=False)
     _background: tuple[int, int, int] = field(default=(255, 255, 255), repr=False)
+    _trimmed: tuple[int, int, int, int] = field(default=(0, 0, 0, 0), repr=False)
 
     def source_image(self, cell: int) -> np.ndarray:
         """The part of the picture the grid shows, area-averaged to ``cell`` pixels per cell.
@@ -150,6 +197,9 @@ class MakeResult:
             (g.offset[0] * cell, g.offset[1] * cell),
         )
         lin = cell_colors(self._pixels, fine, self._background)
+        top, _, left, _ = self._trimmed
+        h, w = self.grid.shape
+        lin = lin[top * cell : (top + h) * cell, left * cell : (left + w) * cell]
         return np.clip(np.rint(linear_to_srgb(lin) * 255), 0, 255).astype(np.uint8)
 
 
@@ -165,6 +215,8 @@ def make(
     mode: str = "fit",
     dither: str = "none",
     cleanup: bool = False,
+    min_delta_e: float = 20.0,
+    trim: bool = True,
     title: str | None = None,
     effort: float = 1.0,
     seed: int = 0,
@@ -200,6 +252,19 @@ def make(
         Dithering warns (``UserWarning``): it multiplies clues and ambiguity.
     cleanup : bool
         Repaint isolated single cells before refinement.
+    min_delta_e : float
+        The least ΔE2000 between any two colours of an automatic palette,
+        the background included; a picture without that many distinct
+        colours gets fewer (``stats.colors_asked`` keeps the number asked
+        for).  0 turns the constraint off.  A given ``palette`` is used as
+        given (a ``UserWarning`` says when two of its colours are closer).
+        See :func:`rofl.picture.quantise`.
+    trim : bool
+        Leave out blank border rows and columns (all background after
+        quantisation and clean-up) before refinement, and any that
+        refinement blanked after it, so the puzzle may be smaller than
+        ``width`` x ``height``; ``stats.trimmed`` says how many.  A blank
+        picture is kept whole.
     title : str, optional
         Stored in ``puzzle.meta["title"]``; default the file name.
     effort : float
@@ -254,17 +319,28 @@ def make(
     if dither != "none":
         warnings.warn(picture.DITHER_WARNING, UserWarning, stacklevel=2)
     q = picture.quantise(
-        cells_linear, colors=colors, palette=palette, background=background, threshold=threshold, dither=dither
+        cells_linear,
+        colors=colors,
+        palette=palette,
+        background=background,
+        threshold=threshold,
+        dither=dither,
+        min_delta_e=min_delta_e,
     )
-    grid = q.grid
+    grid, cost, lab = q.grid, q.cost, q.lab
     if cleanup:
-        grid = picture.remove_isolated(grid, q.cost)
+        grid = picture.remove_isolated(grid, cost)
+    crop = (slice(None), slice(None))
+    trimmed = (0, 0, 0, 0)
+    if trim:
+        crop, trimmed = _blank_border(grid)
+        grid, cost, lab, cells_linear = grid[crop], cost[crop], lab[crop], cells_linear[crop]
 
     t_refine = time.perf_counter()
     res = refine(
         grid,
         q.palette,
-        cost=q.cost,
+        cost=cost,
         solver=solver,
         progress=progress,
         polish=effort,
@@ -277,6 +353,12 @@ def make(
     )
     refine_seconds = time.perf_counter() - t_refine
     final = np.asarray(res.grid, dtype=np.uint8)
+    if trim:
+        # refinement may blank a border line; leaving it out keeps the puzzle
+        # unique and line-solvable (an empty line only fixes its cells blank)
+        crop, again = _blank_border(final)
+        final, grid, cost, lab, cells_linear = final[crop], grid[crop], cost[crop], lab[crop], cells_linear[crop]
+        trimmed = tuple(a + b for a, b in zip(trimmed, again, strict=True))
 
     meta = {"origin": "rofl make"}
     name = title if title is not None else picture.source_name(image)
@@ -285,7 +367,7 @@ def make(
     puzzle = Puzzle.from_grid(final, q.palette, meta=meta)
 
     pal_lab = picture.rgb8_to_lab(q.palette.to_array())
-    de = picture.delta_e(q.lab, pal_lab)  # (H, W, K)
+    de = picture.delta_e(lab, pal_lab)  # (H, W, K)
     rows, cols = np.indices(final.shape)
     lengths = np.asarray(puzzle.lengths)
     changed = final != grid
@@ -308,6 +390,11 @@ def make(
         threshold=q.threshold,
         polish_rounds=int(res.polish_rounds),
         relocated=int(res.relocated),
+        colors_asked=q.asked,
+        min_delta_e=float(min_delta_e),
+        palette_delta_e=picture.closest_pair(q.palette.to_array())[2],
+        ssim=lightness_ssim(lab[:, :, 0], pal_lab[final][:, :, 0]),
+        trimmed=trimmed,
     )
     cells = np.clip(np.rint(picture.linear_to_srgb(cells_linear) * 255), 0, 255).astype(np.uint8)
     return MakeResult(
@@ -317,10 +404,47 @@ def make(
         changed=changed,
         palette=q.palette,
         cells=cells,
-        cost=q.cost,
+        cost=cost,
         stats=stats,
         refinement=res,
         _pixels=pixels,
         _geometry=geometry,
         _background=bg_rgb,
+        _trimmed=trimmed,
     )
+
+
+def _blank_border(grid: np.ndarray) -> tuple[tuple[slice, slice], tuple[int, int, int, int]]:
+    """The slices of ``grid`` without its blank (all index 0) border rows and
+    columns, and how many it leaves out: ``(top, bottom, left, right)``.
+    A blank grid is kept whole."""
+    rows = np.flatnonzero((grid != 0).any(axis=1))
+    cols = np.flatnonzero((grid != 0).any(axis=0))
+    if not rows.size:
+        return (slice(None), slice(None)), (0, 0, 0, 0)
+    h, w = grid.shape
+    top, bottom, left, right = int(rows[0]), int(rows[-1]) + 1, int(cols[0]), int(cols[-1]) + 1
+    return (slice(top, bottom), slice(left, right)), (top, h - bottom, left, w - right)
+
+
+#: Below this SSIM (:func:`lightness_ssim`), ``rofl make`` says the picture
+#: will be hard to make out and suggests more cells or colours.  Chosen on
+#: examples (docs/guide.md): the samples made as regenerate.sh makes them
+#: score 0.5 and more, coffee in black and white at 60 cells 0.33; a
+#: black-and-white cat at 30-60 cells 0.27-0.28, a random texture 0.28, less.
+RECOGNISABLE_SSIM = 0.3
+
+
+def lightness_ssim(source: np.ndarray, final: np.ndarray) -> float | None:
+    """Structural similarity of two ``(H, W)`` lightness (L*, 0-100) arrays.
+
+    scikit-image's SSIM with a 7x7 window (smaller on a grid under 7 cells
+    on a side); None under 3 cells, where SSIM means nothing.
+    """
+    from skimage.metrics import structural_similarity
+
+    side = min(source.shape)
+    win = min(7, side if side % 2 else side - 1)
+    if win < 3:
+        return None
+    return float(structural_similarity(source, final, data_range=100.0, win_size=win))

@@ -109,6 +109,20 @@ def _save(image, path: str) -> None:
 )
 @click.option("--cleanup", is_flag=True, help="Repaint isolated single cells before refinement.")
 @click.option(
+    "--min-delta-e",
+    type=float,
+    default=20.0,
+    show_default=True,
+    help="Least ΔE2000 between any two colours of an automatic palette, background included (0 = no limit); "
+    "a picture without that many distinct colours gets fewer. A --palette is used as given (with a warning).",
+)
+@click.option(
+    "--trim/--no-trim",
+    default=True,
+    show_default=True,
+    help="Leave out blank border rows and columns (all background) before refinement.",
+)
+@click.option(
     "--effort",
     type=click.FloatRange(0, 1000),
     default=1.0,
@@ -146,6 +160,8 @@ def make(
     threshold: float | None,
     dither: str,
     cleanup: bool,
+    min_delta_e: float,
+    trim: bool,
     effort: float,
     seed: int,
     title: str | None,
@@ -215,6 +231,8 @@ def make(
                 mode=mode,
                 dither=dither,
                 cleanup=cleanup,
+                min_delta_e=min_delta_e,
+                trim=trim,
                 effort=effort,
                 seed=seed,
                 title=title,
@@ -252,6 +270,7 @@ def make(
         click.echo(result.stats.report())
         written = [path for path in (output, preview, compare, sheet, page) if path]
         click.echo(f"wrote {', '.join(written)}")
+        _hint_likeness(result.stats, width, height, more_colours=palette is None)
         if result.stats.changed_pct > HINT_CHANGED_PCT:
             tips = "fewer cells (-w/-H)" + ("" if cleanup else ", --cleanup")
             if result.stats.colors == 2 and threshold is None:
@@ -261,6 +280,25 @@ def make(
                 f"mostly fine texture that line logic cannot pin down; {tips} usually give a cleaner puzzle",
                 err=True,
             )
+
+
+def _hint_likeness(stats, width: int | None, height: int | None, *, more_colours: bool) -> None:
+    """One line on stderr when the grid hardly looks like the picture (SSIM below
+    :data:`rofl.maker.RECOGNISABLE_SSIM`), saying what usually helps."""
+    from rofl.maker import RECOGNISABLE_SSIM
+
+    if stats.ssim is None or stats.ssim >= RECOGNISABLE_SSIM:
+        return
+    side = max(stats.width + sum(stats.trimmed[2:]), stats.height + sum(stats.trimmed[:2]))
+    more = max(side + 10, (side * 5 + 3) // 4)
+    tips = [f"more cells (-w {more})" if height is None or width is not None else f"more cells (-H {more})"]
+    if more_colours and stats.colors_asked is not None and stats.colors_asked <= stats.colors < 6:
+        tips.append(f"more colours (-c {stats.colors + 1 if stats.colors > 2 else 4})")
+    click.echo(
+        f"hint: the puzzle looks little like the picture (SSIM {stats.ssim:.2f} < {RECOGNISABLE_SSIM}); "
+        f"try {' or '.join(tips)}",
+        err=True,
+    )
 
 
 class _StageBars:

@@ -10,8 +10,9 @@ The first half of :func:`rofl.make`'s data flow, one module per stage::
   (:func:`fit`), averaged in linear light (:func:`cell_colors`).
 * :mod:`.colour`: sRGB, linear light, CIELAB and ΔE2000, and the colour
   options (:func:`parse_color`, :func:`parse_palette`).
-* :mod:`.quantise`: a threshold or a k-means palette in CIELAB, and the
-  cost of every colour for every cell (:func:`quantise`).
+* :mod:`.quantise`: a threshold or a k-means palette in CIELAB whose
+  colours stay ``min_delta_e`` (ΔE2000) apart, and the cost of every colour
+  for every cell (:func:`quantise`).
 * :mod:`.dither`: ordered and Floyd–Steinberg dithering, for :func:`quantise`.
 * :mod:`.cleanup`: isolated cells repainted (:func:`remove_isolated`).
 * :mod:`.pixelart`: pictures whose pixels already are the cells
@@ -42,19 +43,34 @@ from rofl.picture.dither import DITHER_WARNING, DITHERS, check_dither
 from rofl.picture.fit import DEFAULT_SIDE, MAX_CELLS, MODES, Geometry, area_weights, cell_colors, fit
 from rofl.picture.load import load_pixels, open_picture, picture_size, source_name
 from rofl.picture.pixelart import grid_from_image, image_from_grid
-from rofl.picture.quantise import Quantised, kmeans_lab, quantise
+from rofl.picture.quantise import (
+    MAX_SPACING,
+    MIN_DELTA_E,
+    Quantised,
+    check_min_delta_e,
+    closest_pair,
+    kmeans_lab,
+    lloyd,
+    pairwise_delta_e,
+    quantise,
+    spacing_table,
+)
 
 __all__ = [
     "DEFAULT_SIDE",
     "DITHERS",
     "DITHER_WARNING",
     "MAX_CELLS",
+    "MAX_SPACING",
+    "MIN_DELTA_E",
     "MODES",
     "Geometry",
     "Quantised",
     "area_weights",
     "cell_colors",
     "check_dither",
+    "check_min_delta_e",
+    "closest_pair",
     "delta_e",
     "fit",
     "grey_of_lightness",
@@ -64,14 +80,17 @@ __all__ = [
     "lab_to_rgb8",
     "lightness_of_grey",
     "linear_to_srgb",
+    "lloyd",
     "load_pixels",
     "open_picture",
     "parse_color",
+    "pairwise_delta_e",
     "parse_palette",
     "picture_size",
     "quantise",
     "remove_isolated",
     "rgb8_to_lab",
     "source_name",
+    "spacing_table",
     "srgb_to_linear",
 ]

@@ -1,13 +1,15 @@
 """Quantise: cell colours into palette indices, and the cost of every other choice.
 
 Black and white by a threshold on CIELAB lightness (Otsu's by default);
-colour by a perceptual palette found by k-means in CIELAB, or a palette the
-caller gives; optionally dithered (:mod:`.dither`).  The cost array
+colour by a perceptual palette found by k-means in CIELAB whose colours stay
+``min_delta_e`` (ΔE2000) apart (a constrained k-means: :func:`quantise`), or
+a palette the caller gives; optionally dithered (:mod:`.dither`).  The cost array
 :func:`quantise` returns tells the refinement which changes would show least.
 """
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,6 +39,9 @@ class Quantised:
         CIELAB colour of every cell (area-averaged source).
     threshold : float or None
         Black-and-white threshold as an sRGB grey level 0-255.
+    asked : int or None
+        The colours asked for; ``len(palette)`` is fewer when the picture
+        does not hold that many distinct (``min_delta_e``) colours.
     """
 
     grid: np.ndarray
@@ -44,6 +49,7 @@ class Quantised:
     cost: np.ndarray
     lab: np.ndarray
     threshold: float | None = None
+    asked: int | None = None
 
 
 def kmeans_lab(
@@ -72,45 +78,324 @@ def kmeans_lab(
     rng = np.random.default_rng(seed)
     n_fixed = 0 if fixed is None else 1
     sq = (pts * pts).sum(axis=1)
-
-    def sq_dist(centres: np.ndarray) -> np.ndarray:
-        # |p - c|^2 = |p|^2 - 2 p.c + |c|^2: one matrix product instead of an (N, k, 3) temporary
-        d = sq[:, None] - 2.0 * (pts @ centres.T) + (centres * centres).sum(axis=1)[None, :]
-        return np.maximum(d, 0.0)
-
     best, best_inertia = None, np.inf
     for _ in range(n_init):
         centres = np.empty((k, 3))
         centres[0] = fixed if fixed is not None else pts[rng.integers(n)]
-        d2 = sq_dist(centres[:1])[:, 0]
+        d2 = _sq_dist(pts, sq, centres[:1])[:, 0]
         for i in range(1, k):
             total = d2.sum()
             idx = int(rng.choice(n, p=d2 / total)) if total > 0 else int(rng.integers(n))
             centres[i] = pts[idx]
-            d2 = np.minimum(d2, sq_dist(centres[i : i + 1])[:, 0])
-        for _ in range(max_iter):
-            dist = sq_dist(centres)
-            label = dist.argmin(axis=1)
-            counts = np.bincount(label, minlength=k).astype(np.float64)
-            sums = np.stack([np.bincount(label, weights=pts[:, j], minlength=k) for j in range(3)], axis=1)
-            new = centres.copy()
-            filled = counts > 0
-            filled[:n_fixed] = False
-            new[filled] = sums[filled] / counts[filled, None]
-            empty = np.flatnonzero(counts == 0)
-            empty = empty[empty >= n_fixed]
-            if empty.size:  # an empty cluster takes the points worst served so far
-                worst = np.argsort(dist.min(axis=1))[::-1][: empty.size]
-                new[empty] = pts[worst]
-            moved = np.abs(new - centres).max()
-            centres = new
-            if moved < 1e-6:
-                break
-        inertia = sq_dist(centres).min(axis=1).sum()
+            d2 = np.minimum(d2, _sq_dist(pts, sq, centres[i : i + 1])[:, 0])
+        centres = lloyd(pts, centres, n_fixed=n_fixed, max_iter=max_iter)
+        inertia = _sq_dist(pts, sq, centres).min(axis=1).sum()
         if inertia < best_inertia - 1e-9:
             best, best_inertia = centres, inertia
     assert best is not None
     return best
+
+
+def _sq_dist(pts: np.ndarray, sq: np.ndarray, centres: np.ndarray) -> np.ndarray:
+    """Squared distances ``(N, k)``: |p - c|^2 = |p|^2 - 2 p.c + |c|^2, one matrix product
+    instead of an ``(N, k, 3)`` temporary (``sq`` is |p|^2 per point)."""
+    d = sq[:, None] - 2.0 * (pts @ centres.T) + (centres * centres).sum(axis=1)[None, :]
+    return np.maximum(d, 0.0)
+
+
+def lloyd(
+    points: np.ndarray, centres: np.ndarray, *, n_fixed: int = 0, max_iter: int = 100, tol: float = 1e-6
+) -> np.ndarray:
+    """Lloyd iterations from the given centres until they stop moving.
+
+    Parameters
+    ----------
+    points : (N, 3) float array
+    centres : (k, 3) float array
+        Starting centres; the first ``n_fixed`` never move.
+    tol : float
+        Stop when no centre moves more than this (CIELAB units).
+
+    Returns
+    -------
+    (k, 3) float64 array of centres
+    """
+    pts = np.asarray(points, dtype=np.float64)
+    sq = (pts * pts).sum(axis=1)
+    centres = np.array(centres, dtype=np.float64)
+    k = len(centres)
+    for _ in range(max_iter):
+        dist = _sq_dist(pts, sq, centres)
+        label = dist.argmin(axis=1)
+        counts = np.bincount(label, minlength=k).astype(np.float64)
+        sums = np.stack([np.bincount(label, weights=pts[:, j], minlength=k) for j in range(3)], axis=1)
+        new = centres.copy()
+        filled = counts > 0
+        filled[:n_fixed] = False
+        new[filled] = sums[filled] / counts[filled, None]
+        empty = np.flatnonzero(counts == 0)
+        empty = empty[empty >= n_fixed]
+        if empty.size:  # an empty cluster takes the points worst served so far
+            worst = np.argsort(dist.min(axis=1))[::-1][: empty.size]
+            new[empty] = pts[worst]
+        moved = np.abs(new - centres).max()
+        centres = new
+        if moved < tol:
+            break
+    return centres
+
+
+# ------------------------------------------------------ distinct palettes
+
+#: The least ΔE2000 that ``k`` sRGB colours can keep between every pair, for
+#: ``k = 2, 3, ...`` (index ``k - 2``), as far as rofl can guarantee it: 2 is
+#: black and white; from 3 on, a greedy farthest-point choice among the 18^3
+#: colours of an even sRGB grid (:func:`spacing_table`, rounded down).  The
+#: true optimum may be a little higher; a limit above this is refused.
+MAX_SPACING = (
+    100.0, 73.8, 50.4, 48.2, 43.8, 41.6, 34.1, 32.6, 30.4, 29.7, 28.6, 26.8, 26.1, 25.8, 25.8, 24.4,
+    23.8, 23.6, 23.4, 22.6, 22.2, 22.0, 21.4, 21.3, 20.2, 20.1, 19.8, 19.7, 19.4, 19.2, 19.1, 18.8,
+    18.6, 18.3, 18.2, 17.5, 17.4, 17.1, 16.2, 15.8, 15.7, 15.5, 15.5, 15.4, 15.3, 15.3, 15.2, 15.1,
+    15.1, 15.0, 14.9, 14.8, 14.7, 14.6, 14.4, 14.4, 14.4, 14.2, 14.1, 14.1, 14.0, 14.0, 13.9,
+)  # fmt: skip
+
+#: The default least ΔE2000 between two palette colours: far enough apart to
+#: tell clue numbers apart at a glance (two browns at 8 are not, issue 23).
+MIN_DELTA_E = 20.0
+
+
+#: Mean ΔE2000 (about one just noticeable difference) by which a palette with
+#: more colours may be less accurate than one with fewer and still be chosen
+#: (:func:`_distinct_palette`): more colours are what the caller asked for.
+SAME_ERROR = 1.0
+
+
+def spacing_table(k_max: int = 64, steps: int = 18) -> tuple[float, ...]:
+    """Recompute :data:`MAX_SPACING` (greedy farthest-point over an sRGB grid).
+
+    Starting from black, each step adds the grid colour farthest (ΔE2000)
+    from those chosen so far; the distance it had is what that many colours
+    can keep.  Black and white (``k = 2``) is 100.
+    """
+    import math
+
+    g = np.rint(np.linspace(0, 255, steps))
+    grid_lab = colour.rgb8_to_lab(np.stack(np.meshgrid(g, g, g, indexing="ij"), -1).reshape(-1, 3))
+    d = colour.delta_e(grid_lab, grid_lab[:1])[:, 0]
+    out = [100.0]
+    for _ in range(3, k_max + 1):
+        i = int(d.argmax())
+        d = np.minimum(d, colour.delta_e(grid_lab, grid_lab[i : i + 1])[:, 0])
+        out.append(math.floor(float(d.max()) * 10) / 10)
+    return tuple(out)
+
+
+def check_min_delta_e(value: Any, colors: int | None = None) -> float:
+    """Validate a least palette distance (ΔE2000) for ``colors`` automatic colours.
+
+    Parameters
+    ----------
+    value : float
+        0 turns the constraint off.
+    colors : int, optional
+        The colours asked for; without it only the value itself is checked
+        (a palette the caller gives is used as given).
+
+    Raises
+    ------
+    OptionError
+        Not a number, negative, NaN, or more than ``colors`` sRGB colours
+        can keep between every pair (:data:`MAX_SPACING`).
+    """
+    if isinstance(value, bool) or not isinstance(value, int | float | np.number) or not 0 <= value < np.inf:
+        msg = f"the least ΔE2000 between palette colours must be a number from 0 up, not {value!r}"
+        raise OptionError(msg)
+    if colors is not None and 2 <= colors <= len(MAX_SPACING) + 1 and value > MAX_SPACING[colors - 2]:
+        most = MAX_SPACING[colors - 2]
+        fewer = sum(1 for d in MAX_SPACING if d >= value) + 1
+        msg = (
+            f"{colors} colours cannot all be ΔE2000 {value:g} apart (at most about {most:g} in sRGB); "
+            + (f"ask for {fewer} colours or fewer, or " if fewer >= 2 else "")
+            + "lower the least ΔE2000 (min_delta_e, --min-delta-e)"
+        )
+        raise OptionError(msg)
+    return float(value)
+
+
+def pairwise_delta_e(rgb: np.ndarray) -> np.ndarray:
+    """ΔE2000 between every two of ``(K, 3)`` 0-255 colours, ``(K, K)``, +inf on the diagonal."""
+    lab = colour.rgb8_to_lab(np.asarray(rgb))
+    d = colour.delta_e(lab, lab)
+    np.fill_diagonal(d, np.inf)
+    return d
+
+
+def closest_pair(rgb: np.ndarray) -> tuple[int, int, float]:
+    """The two closest colours of a palette (indices) and their ΔE2000."""
+    d = pairwise_delta_e(rgb)
+    i, j = np.unravel_index(int(d.argmin()), d.shape)
+    return int(min(i, j)), int(max(i, j)), float(d[i, j])
+
+
+def _distinct_palette(pts: np.ndarray, centres: np.ndarray, limit: float, fixed: bool) -> np.ndarray:
+    """Constrained k-means: 0-255 colours at least ``limit`` (ΔE2000) apart.
+
+    Two ways to meet the constraint are tried from ``centres`` (unconstrained
+    k-means):
+
+    * *projection*: Lloyd iterations each followed by pushing apart any two
+      centres closer than ``limit`` (:func:`_projected_lloyd`), which keeps
+      the number of colours when the picture has room for them;
+    * *merging*: the closest pair merges into its point-weighted mean (a
+      fixed background absorbs the other) and Lloyd iterations re-fit the
+      rest, one colour fewer each time, and projection is tried again at
+      each size, until the centres are far enough apart (or 2 are left:
+      :func:`_spread_two`).
+
+    Merging stops once the unconstrained error of the merged centres is no
+    lower than the best palette's: fewer colours cannot do better.  Of the
+    palettes found, the one with the most colours wins among those within
+    :data:`SAME_ERROR` of the lowest mean ΔE2000 to the picture (the one
+    with the lower error among as many colours): a crowded picture is often
+    served as well by fewer, freely fitted colours as by more, pushed ones,
+    and then the colours asked for win, unless they cost visibly more.
+    """
+    n_fixed = 1 if fixed else 0
+    sq = (pts * pts).sum(axis=1)
+
+    def error(rgb: np.ndarray) -> float:
+        return float(colour.delta_e(pts, colour.rgb8_to_lab(rgb)).min(axis=1).mean())
+
+    candidates: list[tuple[np.ndarray, float]] = []
+    best_error = np.inf
+    while True:
+        rgb = colour.lab_to_rgb8(centres)
+        free_error = error(rgb)
+        if free_error >= best_error:
+            # the constraint only adds error, and k-means error grows as
+            # colours go: no palette with fewer colours can do better
+            break
+        if closest_pair(rgb)[2] >= limit:
+            candidates.append((rgb, free_error))
+            break
+        projected = _projected_lloyd(pts, sq, centres, limit, n_fixed)
+        if projected is not None:
+            rgb_p = colour.lab_to_rgb8(projected)
+            candidates.append((rgb_p, error(rgb_p)))
+            best_error = min(best_error, candidates[-1][1])
+        if len(centres) <= 2:
+            spread = _spread_two(rgb, limit, fixed)
+            candidates.append((spread, error(spread)))
+            break
+        i, j, _ = closest_pair(rgb)
+        counts = np.bincount(_sq_dist(pts, sq, centres).argmin(axis=1), minlength=len(centres)).astype(float)
+        if i < n_fixed:
+            merged = centres[i]
+        elif counts[i] + counts[j] > 0:
+            merged = (centres[i] * counts[i] + centres[j] * counts[j]) / (counts[i] + counts[j])
+        else:
+            merged = (centres[i] + centres[j]) / 2
+        centres = np.delete(centres, j, axis=0)
+        centres[i] = merged
+        centres = lloyd(pts, centres, n_fixed=n_fixed, max_iter=20, tol=0.1)  # finer than 0-255 steps
+    lowest = min(e for _, e in candidates)
+    near = [(len(rgb), -e, n) for n, (rgb, e) in enumerate(candidates) if e <= lowest + SAME_ERROR]
+    return candidates[max(near)[2]][0]
+
+
+def _projected_lloyd(
+    pts: np.ndarray, sq: np.ndarray, centres: np.ndarray, limit: float, n_fixed: int, max_iter: int = 5
+) -> np.ndarray | None:
+    """Lloyd steps, each projected back onto the constraint; None when a
+    projection fails or a centre is left without points (a colour the
+    picture does not have)."""
+    k = len(centres)
+    for _ in range(max_iter):
+        pushed = _push_apart(centres, limit, n_fixed)
+        if pushed is None:
+            return None
+        label = _sq_dist(pts, sq, pushed).argmin(axis=1)
+        counts = np.bincount(label, minlength=k).astype(np.float64)
+        if (counts[n_fixed:] == 0).any():
+            return None
+        sums = np.stack([np.bincount(label, weights=pts[:, j], minlength=k) for j in range(3)], axis=1)
+        new = sums / counts[:, None]
+        new[:n_fixed] = pushed[:n_fixed]
+        if np.abs(new - centres).max() < 0.5:  # finer than 0-255 sRGB steps would only oscillate
+            break
+        centres = new
+    return _push_apart(centres, limit, n_fixed)
+
+
+def _push_apart(centres: np.ndarray, limit: float, n_fixed: int, max_steps: int = 40) -> np.ndarray | None:
+    """Move every two centres closer than ``limit`` apart along the line through
+    them, all such pairs at once, until none is left as 0-255 sRGB colours;
+    None when that fails (the gamut's edge, or pairs pushing each other
+    round in circles).
+
+    The steps move in CIELAB; only every fourth (and the last) rounds the
+    centres to 0-255 sRGB, which clips them into the gamut, since the
+    conversions cost more than the steps.
+    """
+    lab = np.array(centres, dtype=np.float64)
+    rounded = False
+    for step_no in range(max_steps):
+        d = colour.delta_e(lab, lab)
+        np.fill_diagonal(d, np.inf)
+        close = np.argwhere(np.triu(d < limit, 1))
+        if not close.size:
+            if rounded:
+                return lab
+            lab, rounded = colour.rgb8_to_lab(colour.lab_to_rgb8(lab)), True
+            continue
+        move = np.zeros_like(lab)
+        for i, j in close:
+            gap = lab[j] - lab[i]
+            if not gap.any():
+                gap = np.array([1.0, 0.0, 0.0])  # one colour twice: part them in lightness
+            # ΔE2000 grows about in proportion to the Lab distance along this line
+            step = gap * ((limit + 0.5) / max(d[i, j], 1e-3) - 1.0)
+            if i < n_fixed:
+                move[j] += step
+            else:
+                move[i] -= step / 2
+                move[j] += step / 2
+        before = lab
+        lab = lab + move
+        rounded = step_no % 4 == 3
+        if rounded:
+            lab = colour.rgb8_to_lab(colour.lab_to_rgb8(lab))
+            if np.abs(lab - before).max() < 1e-6:
+                return None  # clipped at the gamut's edge: no room on these lines
+    return None
+
+
+def _spread_two(rgb: np.ndarray, limit: float, fixed: bool) -> np.ndarray:
+    """Two colours closer than ``limit``: move the lighter towards white and the
+    darker towards black (only the second when the first is a fixed
+    background), the least that makes them ``limit`` apart.
+
+    Raises
+    ------
+    OptionError
+        With a fixed background no colour is that far from it.
+    """
+    lab = colour.rgb8_to_lab(rgb)
+    targets = np.where((lab[:, 0] >= lab[::-1, 0])[:, None], [100.0, 0.0, 0.0], [0.0, 0.0, 0.0])
+    if lab[0, 0] == lab[1, 0]:  # same lightness: the first goes light, so the two part
+        targets = np.array([[100.0, 0.0, 0.0], [0.0, 0.0, 0.0]])
+    if fixed:  # the background stays; the other colour goes to the far end from it
+        targets[1] = [0.0, 0.0, 0.0] if lab[0, 0] >= 50 else [100.0, 0.0, 0.0]
+    step = targets - lab
+    if fixed:
+        step[0] = 0.0
+    for t in np.linspace(0.0, 1.0, 101)[1:]:
+        moved = colour.lab_to_rgb8(lab + t * step)
+        if closest_pair(moved)[2] >= limit:
+            return moved
+    bg = Palette.from_array(rgb).hex()[0]
+    msg = f"no colour is ΔE2000 {limit:g} from the background {bg}; lower the least ΔE2000 (--min-delta-e)"
+    raise OptionError(msg)
 
 
 def quantise(
@@ -121,6 +406,7 @@ def quantise(
     background: Any = None,
     threshold: float | None = None,
     dither: str = "none",
+    min_delta_e: float = MIN_DELTA_E,
 ) -> Quantised:
     """Turn cell colours into palette indices.
 
@@ -144,6 +430,14 @@ def quantise(
         than it take the dark colour).  Default: Otsu's threshold of the
         cells' lightness.
     dither : {"none", "ordered", "floyd-steinberg"}
+    min_delta_e : float
+        The least ΔE2000 between any two colours of an automatic palette,
+        the background included (0: no constraint).  k-means finds
+        ``colors`` centres; while two are closer than this, the closest pair
+        merges and Lloyd iterations re-fit the rest, so a picture without
+        that many distinct colours gets fewer (``Quantised.asked`` keeps the
+        number asked for).  A ``palette`` the caller gives is used as given,
+        with a ``UserWarning`` when two of its colours are closer.
 
     Returns
     -------
@@ -153,7 +447,9 @@ def quantise(
     ------
     OptionError
         An unknown dither, a bad palette or background, a number of colours
-        outside 2-64, or a threshold outside 0-255 or for more than 2 colours.
+        outside 2-64, a threshold outside 0-255 or for more than 2 colours,
+        or a ``min_delta_e`` that is negative, NaN or more than ``colors``
+        colours can keep (:func:`check_min_delta_e`).
     """
     check_dither(dither)
     given = colour.parse_palette(palette) if palette is not None else None
@@ -177,6 +473,17 @@ def quantise(
         if colors != 2:
             msg = "a threshold only applies to black-and-white (2-colour) puzzles"
             raise OptionError(msg)
+    limit = check_min_delta_e(min_delta_e, None if given is not None else colors)
+    if given is not None and limit > 0:
+        i, j, d = closest_pair(np.array(given))
+        if d < limit:
+            a, b = (Palette(given).hex()[x] for x in (i, j))
+            warnings.warn(
+                f"palette colours {a} and {b} differ by ΔE2000 {d:.1f}, less than {limit:g}: "
+                "they may be hard to tell apart",
+                UserWarning,
+                stacklevel=3,
+            )
 
     from skimage.color import rgb2lab
 
@@ -220,7 +527,7 @@ def quantise(
         cost[:, :, light] = np.where(big_l < t, off, 0.0)
         rgb = np.array(two, dtype=np.uint8)
         grid, rgb, cost = _order_background(grid, rgb, cost, bg)
-        return Quantised(grid, Palette.from_array(rgb), cost, lab, colour.grey_of_lightness(t))
+        return Quantised(grid, Palette.from_array(rgb), cost, lab, colour.grey_of_lightness(t), colors)
 
     if given is not None:
         rgb = np.array(given, dtype=np.uint8)
@@ -230,7 +537,10 @@ def quantise(
         k = int(min(colors, len(distinct) + (1 if bg is not None else 0)))
         fixed = colour.rgb8_to_lab(np.array(bg)) if bg is not None else None
         centres = kmeans_lab(flat, max(k, 1), fixed=fixed)
-        rgb = colour.lab_to_rgb8(centres)
+        if limit > 0 and len(centres) >= 2:
+            rgb = _distinct_palette(flat, centres, limit, fixed is not None)
+        else:
+            rgb = colour.lab_to_rgb8(centres)
         if bg is not None:
             rgb[0] = bg
         _, first = np.unique(rgb, axis=0, return_index=True)
@@ -240,14 +550,32 @@ def quantise(
             if tuple(int(v) for v in rgb[0]) == other:
                 other = (255, 255, 255) if other == (0, 0, 0) else (0, 0, 0)
             rgb = np.vstack([rgb, np.array(other, dtype=np.uint8)])
+        if limit > 0 and len(rgb) == 2 and closest_pair(rgb)[2] < limit:
+            rgb = _spread_two(rgb, limit, fixed=bg is not None)
     pal_lab = colour.rgb8_to_lab(rgb)
     cost = colour.delta_e(lab, pal_lab)
     if dither == "none":
         grid = cost.argmin(axis=2).astype(np.uint8)
     else:
         grid = dither_palette(cells_linear, lab, rgb, pal_lab, dither)
+    if given is None:
+        grid, rgb, cost = _drop_unused(grid, rgb, cost, bg)
     grid, rgb, cost = _order_background(grid, rgb, cost, bg)
-    return Quantised(grid, Palette.from_array(rgb), cost, lab, None)
+    return Quantised(grid, Palette.from_array(rgb), cost, lab, None, colors)
+
+
+def _drop_unused(grid: np.ndarray, rgb: np.ndarray, cost: np.ndarray, bg):
+    """Leave out automatic colours no cell took (a puzzle's palette lists only
+    colours it shows), keeping a given background and at least 2 colours."""
+    used = np.bincount(grid.ravel(), minlength=len(rgb)) > 0
+    if bg is not None:
+        used |= (rgb == np.array(bg, dtype=np.uint8)).all(axis=1)
+    if used.all() or used.sum() < 2:
+        return grid, rgb, cost
+    keep = np.flatnonzero(used)
+    index = np.zeros(len(rgb), dtype=np.int64)
+    index[keep] = np.arange(len(keep))
+    return index[grid].astype(np.uint8), rgb[keep], cost[:, :, keep]
 
 
 def _order_background(grid: np.ndarray, rgb: np.ndarray, cost: np.ndarray, bg):

@@ -137,7 +137,7 @@ def test_black_and_white_text_formats(picture, tmp_path):
 
 
 def test_gnonograms_size_warning(picture, tmp_path):
-    r = run("make", picture, "-o", tmp_path / "x.gno", "-w", "60")
+    r = run("make", picture, "-o", tmp_path / "x.gno", "-w", "60", "--no-trim")
     assert r.exit_code == 0, r.output
     assert f"warning: {tmp_path / 'x.gno'}: Gnonograms opens puzzles of 5 to 54 rows and columns only" in r.output
     assert "warning:" not in run("make", picture, "-o", tmp_path / "y.gno", "-w", "60", "-q").output
@@ -222,7 +222,7 @@ def test_effort_1_and_more_moves_changes(tmp_path):
     changed = {}
     for effort in ("0.99", "1"):
         out = tmp_path / f"e{effort}.rofl"
-        r = run("make", p, "-o", out, "--effort", effort)
+        r = run("make", p, "-o", out, "--effort", effort, "--no-trim")
         assert r.exit_code == 0, r.output
         assert ("changes moved" in r.output) == (effort == "1")
         changed[effort] = int(r.output.split("changed: ")[1].split()[0])

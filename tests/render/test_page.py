@@ -946,7 +946,8 @@ def test_hints_solve_colour_puzzles_rofl_makes(js):
     # colours at 20 cells needs colours ruled out many times)
     import rofl
 
-    made = rofl.make(str(SAMPLES / "chelsea.jpg"), width=20, height=20, colors=3)
+    # (min_delta_e=0: the cat's three close browns; distinct ones would make two colours)
+    made = rofl.make(str(SAMPLES / "chelsea.jpg"), width=20, height=20, colors=3, min_delta_e=0)
     puzzle, truth = made.puzzle, truth_states(made.grid)
     empty = np.zeros(made.grid.shape, np.int64)
     assert py_fixpoint(puzzle, empty)[0] == "stalled"  # whole cells alone do not get there
