@@ -15,7 +15,8 @@ A sheet fills its page: it is drawn as large as fits the area that A4 and
 US Letter paper share less margins (:data:`rofl.render.layout.PAGE_INCHES`),
 portrait or landscape, whichever holds it larger, up to cells of
 :data:`MAX_CELL_MM` (a 5x5 puzzle gets pencil-sized cells, not 4 cm
-squares), and centred.  The title keeps one size, :data:`TITLE_POINTS`.  A
+squares), and centred.  The title is set at :data:`TITLE_POINTS`, cut
+short to the page's width.  A
 book turns all its pages alike (:func:`book_orientation`).  An explicit
 cell size prints at the PNG's and SVG's scale
 (:data:`rofl.render.layout.BASE_DPI`) instead, shrunk only to fit.
@@ -56,7 +57,7 @@ A4_POINTS = (595.28, 841.89)
 #: Largest cell of a sheet that fills its page, in millimetres.
 MAX_CELL_MM = 12.0
 #: Size of a page-filling sheet's title, in points.
-TITLE_POINTS = 20.0
+TITLE_POINTS = 16.0
 #: Solutions on one answer page: columns and rows of pictures.
 ANSWER_GRID = (2, 3)
 #: Largest cell of an answer picture, in points (a small puzzle's solution
@@ -357,11 +358,15 @@ class _Document:
         if landscape is None:
             landscape = self._scale(layout, True, fill) > self._scale(layout, False, fill)
         scale = self._scale(layout, landscape, fill)
-        title_size = max(1, round(TITLE_POINTS / scale))
-        if fill and layout.title and title_size < layout.title_size:
-            # a sheet blown up to its page keeps its title at TITLE_POINTS
-            # (a sheet shrunk to fit its page shrinks its title too)
-            layout = self._layout(puzzle, title, cell, letters, title_size)
+        if fill and layout.title:
+            # a page-filling sheet's title is set again at TITLE_POINTS whatever
+            # the scale (the pages of a book alike), cut short to the page's
+            # width so that it cannot widen the sheet (and shrink it, and...)
+            # (or larger than a small sheet's big clue numbers)
+            points = max(TITLE_POINTS, 1.25 * layout.font_size * scale)
+            area_w = 72 * sorted(PAGE_INCHES, reverse=landscape)[0]
+            fitted = self._fit(layout.title, points, area_w)
+            layout = self._layout(puzzle, fitted, cell, letters, max(1, round(points / scale)))
             scale = self._scale(layout, landscape, fill)
         w, h = layout.width, layout.height
         page_w, page_h = sorted(A4_POINTS, reverse=landscape)
