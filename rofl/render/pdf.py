@@ -227,9 +227,10 @@ def puzzle_book(
 def book_orientation(fits: Sequence[tuple[float, float]]) -> bool:
     """Whether a book's pages are landscape, from each sheet's cell size in
     points portrait and landscape (:meth:`_Document.sheet_fit`): the
-    orientation more sheets print larger in (portrait on a tie), so that a
-    reader never turns the book between pages."""
-    return sum(wide > tall for tall, wide in fits) > sum(tall >= wide for tall, wide in fits)
+    orientation more sheets print larger in (sheets as large either way, a
+    small puzzle's, have no say; portrait on a tie), so that a reader never
+    turns the book between pages."""
+    return sum(wide > tall for tall, wide in fits) > sum(tall > wide for tall, wide in fits)
 
 
 def _close_fonts(pdf) -> None:
