@@ -56,15 +56,16 @@ LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ!$%&*+/;<=>?@^_~"
 PAPER = (255, 255, 255)
 
 
+def _linear(v: int) -> float:
+    """An sRGB channel (0-255) in linear light (0-1)."""
+    c = v / 255
+    return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+
 def luminance(rgb: RGB) -> float:
     """WCAG 2 relative luminance of an sRGB colour: 0 (black) to 1 (white)."""
-
-    def linear(v: int) -> float:
-        c = v / 255
-        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
-
-    r, g, b = rgb
-    return 0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b)
+    r, g, b = (_linear(v) for v in rgb)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
 
 
 def contrast(a: RGB, b: RGB) -> float:
@@ -102,11 +103,7 @@ def colour_name(rgb: RGB) -> str:
     hex code that follows it is exact, the name helps a reader at a glance."""
     import math
 
-    def linear(v: int) -> float:
-        c = v / 255
-        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
-
-    r, g, b = (linear(v) for v in rgb)
+    r, g, b = (_linear(v) for v in rgb)
     xyz = (
         (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047,
         0.2126 * r + 0.7152 * g + 0.0722 * b,
