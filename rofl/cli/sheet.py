@@ -24,7 +24,12 @@ from rofl.cli._files import check_parent
     is_flag=True,
     help="PDF: after the puzzle pages, pages with every puzzle's solution, six to a page.",
 )
-@click.option("--cell", type=int, metavar="PIXELS", help="Cell size (default: 26, 22 beyond 80 cells, 18 beyond 160).")
+@click.option(
+    "--cell",
+    type=int,
+    metavar="PIXELS",
+    help="Cell size at 96 dpi (default: 26, 22 beyond 80 cells, 18 beyond 160; a PDF fills its page).",
+)
 @click.option(
     "--letters",
     is_flag=True,

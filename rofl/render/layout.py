@@ -4,8 +4,11 @@
 pixels; :mod:`rofl.render.sheet` draws that layout with Pillow,
 :mod:`rofl.render.svg` writes it as SVG and :mod:`rofl.render.pdf` as a
 vector PDF, so the three sheets of one puzzle look alike.  This module also
-holds the scale they print at, the colours of bands and lines, and the
-checks of the inputs every renderer takes (:func:`sheet_inputs`).
+holds the scale they print at, the colours of bands and lines, the colour
+key below the grid (:class:`KeyEntry`, named by :func:`colour_name`), the
+colour clue numbers print in (:func:`ink`: WCAG contrast 4.5 on paper), the
+letters of ``--letters`` clues, and the checks of the inputs every renderer
+takes (:func:`sheet_inputs`).
 """
 
 from __future__ import annotations
