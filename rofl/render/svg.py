@@ -164,7 +164,7 @@ def puzzle_svg(
         out.append(f'<g id="{name}" {common} text-anchor="{anchor}">')
         out.extend(
             f'<text x="{_n(num.x)}" y="{_n(num.y + shift if in_row else num.y)}" fill="{_hex(num.color)}">'
-            f"{num.text}</text>"
+            f"{xml_text(num.text)}</text>"
             for num in layout.numbers
             if num.in_row == in_row
         )

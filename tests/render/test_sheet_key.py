@@ -249,3 +249,15 @@ def test_book_keeps_one_orientation():
     assert book_orientation([(5.0, 5.0), (3.0, 4.0)]) is True
     assert book_orientation([(5.0, 5.0), (5.0, 5.0)]) is False  # a tie: portrait
     assert book_orientation([(5.0, 5.0), (5.0, 5.0), (3.0, 4.0)]) is True  # the small ones have no say
+
+
+def test_letters_of_many_colours_stay_xml():
+    # colours beyond 52 are signs, "&" among them: escaped in the SVG
+    palette = Palette(["#ffffff", *[f"#{v:02x}0000" for v in range(4, 4 * 60, 4)]])
+    puzzle = Puzzle.from_grid(np.arange(60, dtype=np.uint8).reshape(1, 60), palette)
+    import defusedxml.ElementTree as ET
+
+    root = ET.fromstring(puzzle_svg(puzzle, letters=True))
+    rows = next(e for e in root.iter() if e.get("id") == "row-clues")
+    assert sorted(lettered_clues([t.text for t in rows.iter(f"{SVG}text")])) == [(1, c) for c in range(1, 60)]
+    assert "1&" in {t.text for t in rows.iter(f"{SVG}text")}
