@@ -130,7 +130,7 @@ def pdf_grid(page: dict, puzzle: Puzzle) -> tuple[float, float, float]:
     ys = [v for line in page["lines"] if line["y1"] == line["y2"] for v in (line["y1"],)]
     left, right, top, bottom = min(xs), max(xs), min(ys), max(ys)
     cell = (right - left) / puzzle.width
-    assert (bottom - top) / puzzle.height == pytest.approx(cell, abs=0.01)  # square cells
+    assert (bottom - top) / puzzle.height == pytest.approx(cell, abs=0.02)  # square cells (to the 0.01 pt written)
     return left, top, cell
 
 
@@ -141,9 +141,10 @@ def pdf_clues(page: dict, puzzle: Puzzle):
     x0, y0, cell = pdf_grid(page, puzzle)
     rows: list[list] = [[] for _ in range(puzzle.height)]
     cols: list[list] = [[] for _ in range(puzzle.width)]
-    size = min(t["size"] for t in page["texts"])
-    assert sum(t["size"] != size for t in page["texts"]) <= 1  # a title at most
-    for t in page["texts"]:
+    texts = [t for t in page["texts"] if t["y"] < y0 + puzzle.height * cell]  # the key stands below the grid
+    size = min(t["size"] for t in texts)
+    assert sum(t["size"] != size for t in texts) <= 1  # a title at most
+    for t in texts:
         if t["size"] != size:
             continue
         assert t["text"].isdigit()
@@ -173,6 +174,8 @@ def pdf_fills(page: dict, puzzle: Puzzle) -> np.ndarray:
     x0, y0, cell = pdf_grid(page, puzzle)
     painted = np.full((puzzle.height, puzzle.width), "", dtype=object)
     for r in page["rects"]:
+        if r["y"] > y0 + puzzle.height * cell:
+            continue  # a swatch of the key, below the grid
         if r["x"] < x0 - 0.01 or r["y"] < y0 - 0.01:
             assert r["fill"] == "#eeeeee"  # a band behind the clues
             continue
@@ -188,7 +191,8 @@ def check_pdf_sheet(data: bytes, puzzle: Puzzle, solution: np.ndarray | None) ->
     page = read_pdf(data)
     assert pdf_clues(page, puzzle) == expected_clues(puzzle)
     if solution is None:
-        assert all(r["fill"] == "#eeeeee" for r in page["rects"])
+        _, y0, cell = pdf_grid(page, puzzle)
+        assert all(r["fill"] == "#eeeeee" for r in page["rects"] if r["y"] < y0 + puzzle.height * cell)
     else:
         np.testing.assert_array_equal(pdf_fills(page, puzzle), np.array(puzzle.palette.hex())[solution])
     return page

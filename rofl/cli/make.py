@@ -146,6 +146,7 @@ def _save(image, path: str) -> None:
 @click.option(
     "--sheet", type=click.Path(dir_okay=False), help="Write a printable sheet of the puzzle (.png, .pdf, .svg)."
 )
+@click.option("--letters", is_flag=True, help="With --sheet: print each clue with its colour's letter (2a 3b).")
 @click.option("--page", type=click.Path(dir_okay=False), help="Write an HTML page to solve the puzzle in a browser.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar, warnings or report.")
 def make(
@@ -168,6 +169,7 @@ def make(
     preview: str | None,
     compare: str | None,
     sheet: str | None,
+    letters: bool,
     page: str | None,
     quiet: bool,
 ) -> None:
@@ -260,7 +262,7 @@ def make(
         from rofl._io import atomic_write
         from rofl.render.sheet import sheet_bytes
 
-        atomic_write(sheet, sheet_bytes(result.puzzle, Path(sheet).suffix))
+        atomic_write(sheet, sheet_bytes(result.puzzle, Path(sheet).suffix, letters=letters))
     if page:
         from rofl._io import atomic_write
         from rofl.render.page import puzzle_page

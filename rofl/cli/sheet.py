@@ -24,7 +24,17 @@ from rofl.cli._files import check_parent
     is_flag=True,
     help="PDF: after the puzzle pages, pages with every puzzle's solution, six to a page.",
 )
-@click.option("--cell", type=int, metavar="PIXELS", help="Cell size (default: 26, 22 beyond 80 cells, 18 beyond 160).")
+@click.option(
+    "--cell",
+    type=int,
+    metavar="PIXELS",
+    help="Cell size at 96 dpi (default: 26, 22 beyond 80 cells, 18 beyond 160; a PDF fills its page).",
+)
+@click.option(
+    "--letters",
+    is_flag=True,
+    help="Print each clue with its colour's letter (2a 3b), to solve a colour puzzle from a black-and-white print.",
+)
 @click.option("--title", help="Title above the grid (default: the puzzle's title; '' for none).")
 @click.option(
     "--font",
@@ -46,6 +56,7 @@ def sheet(
     solution: bool,
     answers: bool,
     cell: int | None,
+    letters: bool,
     title: str | None,
     font: str | None,
     budget: float,
@@ -55,9 +66,12 @@ def sheet(
     PUZZLE is any puzzle file rofl reads (.rofl, .json, .xml, .non, .nin,
     .g, .notmine, ..., or a sheet rofl drew).  OUT's extension picks the
     format: PNG (96 dpi, or denser when a large puzzle needs it to fit the
-    page), PDF (vector, one A4 page that also prints on Letter) or SVG
-    (vector, sized in millimetres at the PNG's scale).  Every sheet carries
-    its puzzle, so rofl reads it back as that puzzle.
+    page), PDF (vector, one A4 page that also prints on Letter, the sheet
+    as large as fits, portrait or landscape) or SVG (vector, sized in
+    millimetres at the PNG's scale).  Every sheet carries its puzzle, so
+    rofl reads it back as that puzzle.  A colour puzzle's sheet has a key
+    naming each colour and the background ("blank"); --letters adds each
+    colour's letter to its clue numbers for black-and-white printers.
 
     Several PUZZLEs make a puzzle book: one PDF, a page per puzzle, each
     title numbered; --answers adds pages with the solutions, six to a page.
@@ -109,9 +123,10 @@ def sheet(
             titles=None if title is None else [title],
             cell=cell,
             font=chosen,
+            letters=letters,
         )
     else:
-        data = sheet_bytes(puzzles[0], suffix, solution=grids[0], cell=cell, title=title, font=chosen)
+        data = sheet_bytes(puzzles[0], suffix, solution=grids[0], cell=cell, title=title, font=chosen, letters=letters)
     atomic_write(output, data)
     if book:
         from rofl.render.pdf import ANSWER_GRID

@@ -4,8 +4,11 @@
 pixels; :mod:`rofl.render.sheet` draws that layout with Pillow,
 :mod:`rofl.render.svg` writes it as SVG and :mod:`rofl.render.pdf` as a
 vector PDF, so the three sheets of one puzzle look alike.  This module also
-holds the scale they print at, the colours of bands and lines, and the
-checks of the inputs every renderer takes (:func:`sheet_inputs`).
+holds the scale they print at, the colours of bands and lines, the colour
+key below the grid (:class:`KeyEntry`, named by :func:`colour_name`), the
+colour clue numbers print in (:func:`ink`: WCAG contrast 4.5 on paper), the
+letters of ``--letters`` clues, and the checks of the inputs every renderer
+takes (:func:`sheet_inputs`).
 """
 
 from __future__ import annotations
@@ -46,13 +49,110 @@ BAND = (238, 238, 238)  # behind every other group of five lines
 THIN = (160, 160, 160)  # between cells
 
 
+#: Least WCAG contrast ratio between a clue number and the paper it stands
+#: on (WCAG 2 level AA for normal text).
+MIN_CONTRAST = 4.5
+#: Letters that stand for colours 1, 2, ... in ``--letters`` clues and the
+#: key, as in colour clue files (Olsak's ``.g``): lower case, upper case,
+#: then signs that cannot be taken for a digit.
+LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ!$%&*+/;<=>?@^_~"
+PAPER = (255, 255, 255)
+
+
+def _linear(v: int) -> float:
+    """An sRGB channel (0-255) in linear light (0-1)."""
+    c = v / 255
+    return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+
+def luminance(rgb: RGB) -> float:
+    """WCAG 2 relative luminance of an sRGB colour: 0 (black) to 1 (white)."""
+    r, g, b = (_linear(v) for v in rgb)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a: RGB, b: RGB) -> float:
+    """WCAG 2 contrast ratio of two colours, 1 (the same) to 21 (black on white)."""
+    la, lb = sorted((luminance(a), luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
 def ink(rgb: RGB) -> RGB:
-    """The colour a clue number is printed in: its group's colour, darkened
-    when that colour is too light to read on white paper."""
-    r, g, b = rgb
-    if 0.299 * r + 0.587 * g + 0.114 * b > 170:
-        return (int(r * 0.55), int(g * 0.55), int(b * 0.55))
-    return rgb
+    """The colour a clue number is printed in: its group's colour, or that
+    colour darkened (the same hue, each channel scaled down alike) until its
+    WCAG contrast against white paper is at least :data:`MIN_CONTRAST`."""
+    if contrast(rgb, PAPER) >= MIN_CONTRAST:
+        return rgb
+    # contrast grows as the factor shrinks: bisect on it, keeping the
+    # largest factor that reads (black, factor 0, always does)
+    lo, hi = 0.0, 1.0
+    for _ in range(20):
+        mid = (lo + hi) / 2
+        if contrast(_scaled(rgb, mid), PAPER) >= MIN_CONTRAST:
+            lo = mid
+        else:
+            hi = mid
+    return _scaled(rgb, lo)
+
+
+def _scaled(rgb: RGB, factor: float) -> RGB:
+    r, g, b = (int(v * factor) for v in rgb)
+    return (r, g, b)
+
+
+def colour_name(rgb: RGB) -> str:
+    """A plain English name for ``rgb`` ("dark blue", "light grey", "brown"),
+    from its CIELAB lightness, chroma and hue, for the key of a sheet: the
+    hex code that follows it is exact, the name helps a reader at a glance."""
+    import math
+
+    r, g, b = (_linear(v) for v in rgb)
+    xyz = (
+        (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047,
+        0.2126 * r + 0.7152 * g + 0.0722 * b,
+        (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883,
+    )
+    fx, fy, fz = (t ** (1 / 3) if t > 216 / 24389 else (24389 / 27 * t + 16) / 116 for t in xyz)
+    lightness, a, bb = 116 * fy - 16, 500 * (fx - fy), 200 * (fy - fz)
+    chroma, hue = math.hypot(a, bb), math.degrees(math.atan2(bb, a)) % 360
+    if chroma < 12:
+        if lightness < 20:
+            return "black"
+        if lightness > 92:
+            return "white"
+        return "dark grey" if lightness < 40 else "light grey" if lightness > 70 else "grey"
+    name = next(name for top, name in HUES if hue < top)
+    if 25 <= hue < 115 and chroma < 50:  # a dull red, orange or yellow
+        name = "brown" if lightness < 65 else "tan"
+    elif name == "red" and lightness > 75:
+        name = "pink"
+    if lightness < 30:
+        return f"dark {name}"
+    return f"light {name}" if lightness > 80 and name not in ("pink", "yellow") else name
+
+
+#: Names of CIELAB hue angles: each name up to the angle given, in degrees.
+HUES = (
+    (60, "red"),
+    (85, "orange"),
+    (115, "yellow"),
+    (165, "green"),
+    (230, "teal"),
+    (315, "blue"),
+    (345, "purple"),
+    (360, "red"),
+)
+
+
+def has_key(puzzle: Puzzle) -> bool:
+    """Whether ``puzzle``'s sheet prints a key: every puzzle but black on
+    white, whose filled and blank cells need no explaining."""
+    return tuple(puzzle.palette.hex()) != ("#ffffff", "#000000")
+
+
+def letter(colour: int) -> str:
+    """The letter of palette colour ``colour`` (1 is ``a``) in ``--letters`` clues."""
+    return LETTERS[colour - 1]
 
 
 def default_cell(width: int, height: int) -> int:
@@ -157,6 +257,32 @@ class Layout:
     numbers: list[Number]
     bands: list[tuple[int, int, int, int]]
     lines: list[tuple[int, int, int, int, bool]]
+    key: list[KeyEntry]
+
+
+@dataclass(frozen=True)
+class KeyEntry:
+    """One colour of a sheet's key: a framed square swatch of side ``side``
+    with its top left corner at ``(x, y)``, then ``text`` (at the key's font
+    size, which is the clue numbers') starting at ``text_x``, its digits
+    centred on the swatch's middle."""
+
+    x: float
+    y: float
+    side: float
+    color: RGB
+    text: str
+    text_x: float
+
+
+def key_text(puzzle: Puzzle, colour: int, letters: bool) -> str:
+    """What the key says of palette colour ``colour``: its letter (with
+    ``letters``) or number, name and hex code; the background is "blank"."""
+    rgb = puzzle.palette[colour]
+    named = f"{colour_name(rgb)} #{rgb[0]:02x}{rgb[1]:02x}{rgb[2]:02x}"
+    if colour == 0:
+        return f"blank ({named})"
+    return f"{letter(colour) if letters else colour} = {named}"
 
 
 Measure = Callable[[str, int], float]
@@ -170,6 +296,8 @@ def sheet_layout(
     text_width: Measure,
     title_height: Measure,
     max_pixels: int | None = None,
+    letters: bool = False,
+    title_size: int | None = None,
 ) -> Layout:
     """Place the clues, bands and lines of ``puzzle``'s sheet.
 
@@ -185,6 +313,12 @@ def sheet_layout(
         How wide a text is, and how tall the title is, in the renderer's font.
     max_pixels : int, optional
         Limit on width x height (raster sheets).
+    letters : bool
+        Print each clue number with its colour's letter (``2a 3b``), so a
+        colour puzzle can be solved from a black-and-white print.
+    title_size : int, optional
+        Size of the title's type in pixels (default 1.1 cells; a PDF that
+        scales the sheet to its page keeps the title at one size in points).
 
     Raises
     ------
@@ -198,16 +332,16 @@ def sheet_layout(
         if cell < MIN_CELL:
             msg = f"cell size {cell} px is too small to print clues (at least {MIN_CELL})"
             raise OptionError(msg)
-        layout = _place(puzzle, cell, title, text_width, title_height)
+        layout = _place(puzzle, cell, title, text_width, title_height, letters, title_size)
     else:
         cell = default_cell(puzzle.width, puzzle.height)
-        layout = _place(puzzle, cell, title, text_width, title_height)
+        layout = _place(puzzle, cell, title, text_width, title_height, letters, title_size)
         while not _fits(layout, max_pixels) and cell > MIN_CELL:
             # the sheet grows about linearly with the cell: jump close, then step down
             w, h = layout.width, layout.height
             shrink = min(MAX_SIDE / w, MAX_SIDE / h, ((max_pixels or w * h) / (w * h)) ** 0.5, 1.0)
             cell = max(MIN_CELL, min(cell - 1, int(cell * shrink)))
-            layout = _place(puzzle, cell, title, text_width, title_height)
+            layout = _place(puzzle, cell, title, text_width, title_height, letters, title_size)
     if not _fits(layout, max_pixels):
         msg = (
             f"a sheet of {layout.width}x{layout.height} pixels (cell {cell} px) is too large "
@@ -229,9 +363,18 @@ def _number_ink(palette, colour: int) -> RGB:
     return ink(palette[colour]) if colour else (0, 0, 0)  # the 0 of an empty line: black
 
 
-def _place(puzzle: Puzzle, cell: int, title: str | None, text_width: Measure, title_height: Measure) -> Layout:
-    font_size = max(8, round(cell * 0.55))
-    title_size = max(10, round(cell * 1.1))
+def _place(
+    puzzle: Puzzle,
+    cell: int,
+    title: str | None,
+    text_width: Measure,
+    title_height: Measure,
+    letters: bool,
+    title_size: int | None,
+) -> Layout:
+    # a number and a letter ("12a") must still fit a column's cell
+    font_size = max(8, round(cell * (0.46 if letters else 0.55)))
+    title_size = title_size or max(10, round(cell * 1.1))
     palette = puzzle.palette
     gap = max(3, cell // 3)  # between neighbouring numbers of a row clue
     margin = cell
@@ -239,7 +382,10 @@ def _place(puzzle: Puzzle, cell: int, title: str | None, text_width: Measure, ti
     # would look like a clue the printer forgot.
     rows, cols = ([clue or ((0, 0),) for clue in lines] for lines in (puzzle.rows, puzzle.cols))
 
-    widths = [[text_width(str(n), font_size) for n, _ in clue] for clue in rows]
+    def shown(n: int, c: int) -> str:
+        return f"{n}{letter(c)}" if letters and c else str(n)
+
+    widths = [[text_width(shown(n, c), font_size) for n, c in clue] for clue in rows]
     clue_w = int(max((sum(w) + gap * max(0, len(w) - 1) for w in widths), default=0) + 2 * gap)
     line_h = cell  # one number per cell height in the column clues
     clue_h = max((len(clue) for clue in cols), default=0) * line_h + gap
@@ -253,20 +399,23 @@ def _place(puzzle: Puzzle, cell: int, title: str | None, text_width: Measure, ti
     grid_w, grid_h = puzzle.width * cell, puzzle.height * cell
     # a long title widens the sheet to its right; the grid stays where it is
     width = max(x0 + grid_w, margin + title_w) + margin
-    height = y0 + grid_h + margin
+    key = _key(puzzle, letters, margin, y0 + grid_h + cell, width - margin, cell, font_size, text_width)
+    if key:  # an entry wider than a small sheet widens it
+        width = max(width, int(max(e.text_x + text_width(e.text, font_size) for e in key)) + 1 + margin)
+    height = int(max(e.y for e in key) + cell if key else y0 + grid_h) + margin
 
     numbers: list[Number] = []
     for i, (clue, clue_widths) in enumerate(zip(rows, widths, strict=True)):
         x = x0 - gap
         cy = y0 + i * cell + cell / 2
         for (n, c), w in zip(reversed(clue), reversed(clue_widths), strict=True):
-            numbers.append(Number(str(n), x, cy, _number_ink(palette, c), True))
+            numbers.append(Number(shown(n, c), x, cy, _number_ink(palette, c), True))
             x -= w + gap
     for j, clue in enumerate(cols):
         cx = x0 + j * cell + cell / 2
         y = y0 - gap
         for n, c in reversed(clue):
-            numbers.append(Number(str(n), cx, y, _number_ink(palette, c), False))
+            numbers.append(Number(shown(n, c), cx, y, _number_ink(palette, c), False))
             y -= line_h
 
     # light bands behind every other group of five lines guide the eye from clue to line
@@ -300,4 +449,34 @@ def _place(puzzle: Puzzle, cell: int, title: str | None, text_width: Measure, ti
         numbers=numbers,
         bands=bands,
         lines=lines,
+        key=key,
     )
+
+
+def _key(
+    puzzle: Puzzle,
+    letters: bool,
+    left: float,
+    top: float,
+    right: float,
+    cell: int,
+    font_size: int,
+    text_width: Measure,
+) -> list[KeyEntry]:
+    """The key below the grid: the filled colours in palette order, then the
+    background as "blank", each a swatch and its text, flowing left to
+    right and onto a new line where the sheet ends."""
+    if not has_key(puzzle):
+        return []
+    side = cell * 0.8
+    gap = cell  # between entries
+    entries = []
+    x, y = left, top
+    for colour in (*range(1, puzzle.n_colors), 0):
+        text = key_text(puzzle, colour, letters)
+        width = side + cell / 3 + text_width(text, font_size)
+        if x > left and x + width > right:
+            x, y = left, y + cell
+        entries.append(KeyEntry(x, y + (cell - side) / 2, side, puzzle.palette[colour], text, x + side + cell / 3))
+        x += width + gap
+    return entries

@@ -11,12 +11,15 @@ Helvetica prints Windows-1252 only; for a title in another script, pass a
 font file (:func:`rofl.render.fonts.load_font`): the PDF then embeds the
 part of it the pages use, and prints the numbers and titles in it.
 
-A sheet's page is portrait A4, landscape when the sheet is wider than tall.
-The sheet is centred in the area that A4 and US Letter paper share less
-margins (:data:`rofl.render.layout.PAGE_INCHES`, turned with the page), at
-the scale the PNG and SVG sheets print at (:data:`rofl.render.layout.BASE_DPI`,
-a 26-pixel cell is 6.9 mm) or smaller when it would not fit: a small puzzle
-keeps pencil-sized cells instead of being blown up to fill the paper.
+A sheet fills its page: it is drawn as large as fits the area that A4 and
+US Letter paper share less margins (:data:`rofl.render.layout.PAGE_INCHES`),
+portrait or landscape, whichever holds it larger, up to cells of
+:data:`MAX_CELL_MM` (a 5x5 puzzle gets pencil-sized cells, not 4 cm
+squares), and centred.  The title is set at :data:`TITLE_POINTS`, cut
+short to the page's width.  A
+book turns all its pages alike (:func:`book_orientation`).  An explicit
+cell size prints at the PNG's and SVG's scale
+(:data:`rofl.render.layout.BASE_DPI`) instead, shrunk only to fit.
 """
 
 from __future__ import annotations
@@ -51,6 +54,10 @@ if TYPE_CHECKING:  # pragma: no cover
 
 #: A4 in PostScript points (1/72 inch), portrait.
 A4_POINTS = (595.28, 841.89)
+#: Largest cell of a sheet that fills its page, in millimetres.
+MAX_CELL_MM = 12.0
+#: Size of a page-filling sheet's title, in points.
+TITLE_POINTS = 16.0
 #: Solutions on one answer page: columns and rows of pictures.
 ANSWER_GRID = (2, 3)
 #: Largest cell of an answer picture, in points (a small puzzle's solution
@@ -78,6 +85,7 @@ def puzzle_pdf(
     cell: int | None = None,
     title: str | None = None,
     font: FontFile | None = None,
+    letters: bool = False,
 ) -> bytes:
     """Draw ``puzzle``'s sheet as a one-page vector PDF.
 
@@ -94,8 +102,9 @@ def puzzle_pdf(
         Fill the cells with this picture (a solution sheet); it must fit
         the clues.
     cell : int, optional
-        Cell size in layout pixels (at 96 dpi; the page may scale it
-        down); default :func:`rofl.render.layout.default_cell`.
+        Cell size in layout pixels, printed at 96 dpi (the page may scale
+        it down); default: the sheet fills the page (see the module's
+        docstring).
     title : str, optional
         Defaults to ``puzzle.meta["title"]``; an empty string prints none.
         Characters the font lacks print as a stand-in (see
@@ -104,6 +113,9 @@ def puzzle_pdf(
     font : FontFile, optional
         Print numbers and title in this font, embedded (default Helvetica,
         which covers Windows-1252 and is not embedded).
+    letters : bool
+        Print each clue number with its colour's letter (``2a 3b``), as the
+        key does, so a colour puzzle can be solved from a black-and-white print.
 
     Returns
     -------
@@ -124,7 +136,7 @@ def puzzle_pdf(
     with _Document(font) as doc:
         if title:
             doc.pdf.set_title(_metadata_text(title))
-        doc.sheet_page(puzzle, grid, title, cell)
+        doc.sheet_page(puzzle, grid, title, cell, letters=letters)
         attach(doc.pdf, puzzle, grid, "puzzle.rofl", _metadata_text(title) if title else None)
         return doc.output()
 
@@ -138,6 +150,7 @@ def puzzle_book(
     cell: int | None = None,
     font: FontFile | None = None,
     document_title: str | None = None,
+    letters: bool = False,
 ) -> bytes:
     """Several puzzles in one PDF: a page each, then optionally their solutions.
 
@@ -168,6 +181,9 @@ def puzzle_book(
         As for :func:`puzzle_pdf`.
     document_title : str, optional
         The PDF's title metadata (viewers show it); none by default.
+    letters : bool
+        Print each clue number with its colour's letter (``2a 3b``), as the
+        key does, so a colour puzzle can be solved from a black-and-white print.
 
     Raises
     ------
@@ -175,6 +191,7 @@ def puzzle_book(
         No puzzle, lists of the wrong length, or as :func:`puzzle_pdf`.
     """
     from rofl.errors import OptionError
+
     n = len(puzzles)
     if n == 0:
         msg = "a puzzle book needs at least one puzzle"
@@ -195,13 +212,25 @@ def puzzle_book(
     with _Document(font) as doc:
         if document_title:
             doc.pdf.set_title(_metadata_text(document_title))
+        turn = book_orientation(
+            [doc.sheet_fit(puzzle, label, cell, letters) for puzzle, label in zip(puzzles, labels, strict=True)]
+        )
         for number, (puzzle, grid, label) in enumerate(zip(puzzles, grids, labels, strict=True), 1):
-            doc.sheet_page(puzzle, grid, label, cell)
+            doc.sheet_page(puzzle, grid, label, cell, letters=letters, landscape=turn)
             picture = grid if grid is not None or pictures is None else pictures[number - 1]
             attach(doc.pdf, puzzle, picture, f"puzzle-{number}.rofl", _metadata_text(label))
         if pictures is not None:
             doc.answer_pages(list(zip(puzzles, pictures, labels, strict=True)))
         return doc.output()
+
+
+def book_orientation(fits: Sequence[tuple[float, float]]) -> bool:
+    """Whether a book's pages are landscape, from each sheet's cell size in
+    points portrait and landscape (:meth:`_Document.sheet_fit`): the
+    orientation more sheets print larger in (sheets as large either way, a
+    small puzzle's, have no say; portrait on a tie), so that a reader never
+    turns the book between pages."""
+    return sum(wide > tall for tall, wide in fits) > sum(tall > wide for tall, wide in fits)
 
 
 def _close_fonts(pdf) -> None:
@@ -287,22 +316,61 @@ class _Document:
             failure = _cannot_embed(self.font, exc)
         raise OptionError(failure)
 
-    def sheet_page(self, puzzle: Puzzle, grid: np.ndarray | None, title: str | None, cell: int | None) -> None:
-        """Add a page with ``puzzle``'s sheet (filled with ``grid`` if given)."""
-        pdf = self.pdf
-        shown_title = shown(title, self.covers) if title else None
-        layout = sheet_layout(
+    def _layout(self, puzzle: Puzzle, title: str | None, cell: int | None, letters: bool, title_size=None):
+        return sheet_layout(
             puzzle,
             cell=cell,
-            title=shown_title,
+            title=shown(title, self.covers) if title else None,
             text_width=self.text_width,
             title_height=lambda text, size: TITLE_EM * size,
+            letters=letters,
+            title_size=title_size,
         )
-        w, h = layout.width, layout.height
-        landscape = w > h
-        page_w, page_h = sorted(A4_POINTS, reverse=landscape)
+
+    @staticmethod
+    def _scale(layout, landscape: bool, fill: bool) -> float:
+        """Points per layout pixel: as large as fits the printable area
+        (turned with the page) up to :data:`MAX_CELL_MM` cells when the
+        sheet fills its page, else at most the PNG's 96 dpi."""
         area_w, area_h = (72 * side for side in sorted(PAGE_INCHES, reverse=landscape))
-        scale = min(72 / BASE_DPI, area_w / w, area_h / h)  # points per layout pixel
+        most = MAX_CELL_MM * 72 / 25.4 / layout.cell if fill else 72 / BASE_DPI
+        return min(most, area_w / layout.width, area_h / layout.height)
+
+    def sheet_fit(self, puzzle: Puzzle, title: str | None, cell: int | None, letters: bool) -> tuple[float, float]:
+        """The cell size in points ``puzzle``'s sheet prints at, portrait and landscape."""
+        layout = self._layout(puzzle, title, cell, letters)
+        return tuple(self._scale(layout, turn, cell is None) * layout.cell for turn in (False, True))  # type: ignore[return-value]
+
+    def sheet_page(
+        self,
+        puzzle: Puzzle,
+        grid: np.ndarray | None,
+        title: str | None,
+        cell: int | None,
+        *,
+        letters: bool = False,
+        landscape: bool | None = None,
+    ) -> None:
+        """Add a page with ``puzzle``'s sheet (filled with ``grid`` if given),
+        landscape or portrait as given, else whichever prints it larger."""
+        pdf = self.pdf
+        fill = cell is None
+        layout = self._layout(puzzle, title, cell, letters)
+        if landscape is None:
+            landscape = self._scale(layout, True, fill) > self._scale(layout, False, fill)
+        scale = self._scale(layout, landscape, fill)
+        if fill and layout.title:
+            # a page-filling sheet's title is set again at TITLE_POINTS whatever
+            # the scale (the pages of a book alike), cut short to the page's
+            # width so that it cannot widen the sheet (and shrink it, and...)
+            # (or larger than a small sheet's big clue numbers)
+            points = max(TITLE_POINTS, 1.25 * layout.font_size * scale)
+            area_w = 72 * sorted(PAGE_INCHES, reverse=landscape)[0]
+            fitted = self._fit(layout.title, points, area_w)
+            layout = self._layout(puzzle, fitted, cell, letters, max(1, round(points / scale)))
+            scale = self._scale(layout, landscape, fill)
+        w, h = layout.width, layout.height
+        page_w, page_h = sorted(A4_POINTS, reverse=landscape)
         left, top = (page_w - w * scale) / 2, (page_h - h * scale) / 2
 
         def px(x: float) -> float:
@@ -349,6 +417,16 @@ class _Document:
             for x1, y1, x2, y2, b in layout.lines:
                 if b == bold:
                     pdf.line(px(x1), py(y1), px(x2), py(y2))
+
+        for entry in layout.key:
+            pdf.set_fill_color(*entry.color)
+            pdf.rect(px(entry.x), py(entry.y), entry.side * scale, entry.side * scale, style="F")
+        pdf.set_draw_color(0, 0, 0)
+        pdf.set_line_width(scale)
+        pdf.set_text_color(0, 0, 0)
+        for entry in layout.key:
+            pdf.rect(px(entry.x), py(entry.y), entry.side * scale, entry.side * scale, style="D")
+            pdf.text(px(entry.text_x), py(entry.y + entry.side / 2 + DIGIT_DROP * layout.font_size), entry.text)
 
     def answer_pages(self, items: list[tuple[Puzzle, np.ndarray, str]]) -> None:
         """Add portrait pages headed "Solutions" with the pictures of

@@ -20,6 +20,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from rofl.puzzle import Puzzle
     from rofl.render.fonts import FontFile
+    from rofl.render.layout import Layout
 
 #: File name extensions a sheet can be written as.
 SUFFIXES = (".png", ".pdf", ".svg")
@@ -75,13 +76,17 @@ def puzzle_sheet(
     cell: int | None = None,
     title: str | None = None,
     font: FontFile | None = None,
+    letters: bool = False,
 ) -> Image.Image:
     """Draw ``puzzle`` as a sheet to print and solve by hand.
 
     Row clues stand left of their rows, column clues above their columns,
     read left to right and top to bottom.  Thin lines separate cells, thick
     lines every fifth cell.  In colour puzzles each number is printed in its
-    group's colour (darkened when too light to read, see :func:`~rofl.render.layout.ink`).
+    group's colour (darkened to a WCAG contrast of 4.5 on white paper, see
+    :func:`~rofl.render.layout.ink`), and a key below the grid names every
+    colour and the background ("blank"); only black-on-white puzzles go
+    without one (:func:`~rofl.render.layout.has_key`).
 
     Parameters
     ----------
@@ -100,6 +105,9 @@ def puzzle_sheet(
     font : FontFile, optional
         Draw numbers and title in this font (default: the small font Pillow
         ships, which covers little more than ASCII).
+    letters : bool
+        Print each clue number with its colour's letter (``2a 3b``), as the
+        key does, so a colour puzzle can be solved from a black-and-white print.
 
     Returns
     -------
@@ -118,7 +126,7 @@ def puzzle_sheet(
     if title:
         title = shown(title, sheet_covers(".png", font))
     try:
-        return _draw_sheet(puzzle, grid, cell, title, font)
+        return _draw_sheet(puzzle, grid, cell, title, font, letters)
     except OSError as exc:  # FreeType meets a damaged glyph only when it draws it
         if font is None:
             raise
@@ -128,27 +136,60 @@ def puzzle_sheet(
         raise OptionError(msg) from None
 
 
-def _draw_sheet(puzzle: Puzzle, grid, cell: int | None, title: str | None, font: FontFile | None) -> Image.Image:
+class _Faces:
+    """Pillow fonts of one sheet, by size, and the measures the layout takes."""
+
+    def __init__(self, font: FontFile | None) -> None:
+        self.font = font
+        self.faces: dict[int, object] = {}
+
+    def __call__(self, size: int):
+        if size not in self.faces:
+            self.faces[size] = _font(size, self.font)
+        return self.faces[size]
+
+    def text_width(self, text: str, size: int) -> float:
+        return self(size).getlength(text)  # type: ignore[attr-defined]
+
+    def title_height(self, text: str, size: int) -> float:
+        box = self(size).getbbox(text)  # type: ignore[attr-defined]
+        return box[3] - box[1]
+
+
+def raster_layout(
+    puzzle: Puzzle,
+    *,
+    cell: int | None = None,
+    title: str | None = None,
+    font: FontFile | None = None,
+    letters: bool = False,
+) -> Layout:
+    """Where :func:`puzzle_sheet` draws everything (the title as given, not
+    defaulted), in the pixels of its image: tests and other programs find
+    the grid, the clues and the key in the picture from it."""
+    return _raster_layout(puzzle, cell, title, _Faces(font), letters)
+
+
+def _raster_layout(puzzle: Puzzle, cell: int | None, title: str | None, face: _Faces, letters: bool) -> Layout:
+    return sheet_layout(
+        puzzle,
+        cell=cell,
+        title=title,
+        text_width=face.text_width,
+        title_height=face.title_height,
+        max_pixels=MAX_PIXELS,
+        letters=letters,
+    )
+
+
+def _draw_sheet(
+    puzzle: Puzzle, grid, cell: int | None, title: str | None, font: FontFile | None, letters: bool
+) -> Image.Image:
     import numpy as np
     from PIL import Image, ImageDraw
 
-    faces: dict[int, object] = {}
-
-    def face(size: int):
-        if size not in faces:
-            faces[size] = _font(size, font)
-        return faces[size]
-
-    def text_width(text: str, size: int) -> float:
-        return face(size).getlength(text)  # type: ignore[attr-defined]
-
-    def title_height(text: str, size: int) -> float:
-        box = face(size).getbbox(text)  # type: ignore[attr-defined]
-        return box[3] - box[1]
-
-    layout = sheet_layout(
-        puzzle, cell=cell, title=title, text_width=text_width, title_height=title_height, max_pixels=MAX_PIXELS
-    )
+    face = _Faces(font)
+    layout = _raster_layout(puzzle, cell, title, face, letters)
     cell = layout.cell
     image = Image.new("RGB", (layout.width, layout.height), "white")
     draw = ImageDraw.Draw(image)
@@ -170,6 +211,10 @@ def _draw_sheet(puzzle: Puzzle, grid, cell: int | None, title: str | None, font:
         for x1, y1, x2, y2, b in layout.lines:
             if b == bold:
                 draw.line([(x1, y1), (x2, y2)], **style)  # type: ignore[arg-type]
+    for entry in layout.key:
+        box = [entry.x, entry.y, entry.x + entry.side, entry.y + entry.side]
+        draw.rectangle(box, fill=entry.color, outline="black", width=1)
+        draw.text((entry.text_x, entry.y + entry.side / 2), entry.text, fill="black", font=number_font, anchor="lm")
     return image
 
 
@@ -184,6 +229,7 @@ def sheet_bytes(
     cell: int | None = None,
     title: str | None = None,
     font: FontFile | None = None,
+    letters: bool = False,
 ) -> bytes:
     """The bytes of a sheet file: ``suffix`` is ``".png"``, ``".pdf"`` or ``".svg"``.
 
@@ -216,14 +262,14 @@ def sheet_bytes(
 
         if font is not None:
             raise OptionError(SVG_FONT)
-        return puzzle_svg(puzzle, solution=solution, cell=cell, title=title).encode("utf-8")
+        return puzzle_svg(puzzle, solution=solution, cell=cell, title=title, letters=letters).encode("utf-8")
     if suffix == ".pdf":
         from rofl.render.pdf import puzzle_pdf
 
-        return puzzle_pdf(puzzle, solution=solution, cell=cell, title=title, font=font)
+        return puzzle_pdf(puzzle, solution=solution, cell=cell, title=title, font=font, letters=letters)
     from rofl.formats.sheets import png_info
 
-    image = puzzle_sheet(puzzle, solution=solution, cell=cell, title=title, font=font)
+    image = puzzle_sheet(puzzle, solution=solution, cell=cell, title=title, font=font, letters=letters)
     dpi = round(print_dpi(*image.size), 2)
     buf = io.BytesIO()
     image.save(buf, format="PNG", dpi=(dpi, dpi), pnginfo=png_info(puzzle, solution))

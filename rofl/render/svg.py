@@ -45,7 +45,6 @@ TEXT_EM = 0.68
 FONT_FAMILY = "Helvetica, Arial, 'DejaVu Sans', sans-serif"
 
 
-
 class SvgString(str):
     """An SVG document; notebooks (IPython, Jupyter) display it as a picture."""
 
@@ -75,7 +74,9 @@ def _title_height(text: str, size: int) -> float:
     return TITLE_EM * size
 
 
-def puzzle_svg(puzzle: Puzzle, *, solution=None, cell: int | None = None, title: str | None = None) -> SvgString:
+def puzzle_svg(
+    puzzle: Puzzle, *, solution=None, cell: int | None = None, title: str | None = None, letters: bool = False
+) -> SvgString:
     """Draw ``puzzle``'s sheet as an SVG document.
 
     The same sheet as :func:`rofl.render.sheet.puzzle_sheet`: clues left of
@@ -95,6 +96,9 @@ def puzzle_svg(puzzle: Puzzle, *, solution=None, cell: int | None = None, title:
         :func:`rofl.render.layout.default_cell`.
     title : str, optional
         Defaults to ``puzzle.meta["title"]``; an empty string prints none.
+    letters : bool
+        Print each clue number with its colour's letter (``2a 3b``), as the
+        key does, so a colour puzzle can be solved from a black-and-white print.
 
     Returns
     -------
@@ -109,7 +113,9 @@ def puzzle_svg(puzzle: Puzzle, *, solution=None, cell: int | None = None, title:
         solution that does not fit the puzzle.
     """
     grid, title = sheet_inputs(puzzle, solution, title)
-    layout = sheet_layout(puzzle, cell=cell, title=title, text_width=_width, title_height=_title_height)
+    layout = sheet_layout(
+        puzzle, cell=cell, title=title, text_width=_width, title_height=_title_height, letters=letters
+    )
     cell = layout.cell
     w, h = layout.width, layout.height
     mm = 25.4 / print_dpi(w, h)
@@ -158,10 +164,20 @@ def puzzle_svg(puzzle: Puzzle, *, solution=None, cell: int | None = None, title:
         out.append(f'<g id="{name}" {common} text-anchor="{anchor}">')
         out.extend(
             f'<text x="{_n(num.x)}" y="{_n(num.y + shift if in_row else num.y)}" fill="{_hex(num.color)}">'
-            f"{num.text}</text>"
+            f"{xml_text(num.text)}</text>"
             for num in layout.numbers
             if num.in_row == in_row
         )
+        out.append("</g>")
+    if layout.key:
+        out.append(f'<g id="key" {common}>')
+        for entry in layout.key:
+            out.append(
+                f'<rect x="{_n(entry.x)}" y="{_n(entry.y)}" width="{_n(entry.side)}" height="{_n(entry.side)}" '
+                f'fill="{_hex(entry.color)}" stroke="#000000" stroke-width="1"/>'
+            )
+            baseline = entry.y + entry.side / 2 + shift
+            out.append(f'<text x="{_n(entry.text_x)}" y="{_n(baseline)}" fill="#000000">{xml_text(entry.text)}</text>')
         out.append("</g>")
     if layout.title:
         baseline = layout.margin + TITLE_EM * layout.title_size

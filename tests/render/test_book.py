@@ -237,9 +237,10 @@ def test_pdf_embeds_the_font(box_font):
 def pdf_clues_any_font(page: dict, puzzle: Puzzle):
     """:func:`pdf_clues` without its Helvetica digit widths: numbers by row
     (same height as the row) and by column (above the grid), in order."""
-    texts = [t for t in page["texts"] if t["size"] == min(x["size"] for x in page["texts"])]
     xs = sorted({round(v["x1"], 2) for v in page["lines"] if v["x1"] == v["x2"]})
     ys = sorted({round(v["y1"], 2) for v in page["lines"] if v["y1"] == v["y2"]})
+    texts = [t for t in page["texts"] if t["y"] < ys[-1]]  # the key stands below the grid
+    texts = [t for t in texts if t["size"] == min(x["size"] for x in texts)]
     x0, y0 = xs[0], ys[0]
     cell = (xs[-1] - x0) / puzzle.width
     rows: list[list] = [[] for _ in range(puzzle.height)]

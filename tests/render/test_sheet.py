@@ -23,7 +23,7 @@ from rofl.errors import OptionError
 from rofl.formats import read_puzzle, write_puzzle
 from rofl.puzzle import Palette, Puzzle
 from rofl.render.layout import MAX_PIXELS, MAX_SIDE, default_cell, print_dpi, sheet_layout
-from rofl.render.sheet import puzzle_sheet, sheet_bytes
+from rofl.render.sheet import puzzle_sheet, raster_layout, sheet_bytes
 from rofl.render.svg import SvgString, puzzle_svg
 from rofl.solver import solve
 from tests.clirun import one_error_line, run
@@ -146,7 +146,7 @@ def test_svg_small_and_empty_lines(grid):
     assert read_clues(root, puzzle, 20) == expected_clues(puzzle)
     np.testing.assert_array_equal(read_fills(root, puzzle, 20), np.array(FOUR.hex())[grid])
     # one number per group, and a single 0 for each empty line
-    texts = [t.text for t in root.iter(f"{SVG}text")]
+    texts = [t.text for name in ("row-clues", "column-clues") for t in by_id(root, name).iter(f"{SVG}text")]
     empty = sum(not clue for clue in (*puzzle.rows, *puzzle.cols))
     assert len(texts) == puzzle.n_groups + empty
     assert texts.count("0") == empty
@@ -155,8 +155,9 @@ def test_svg_small_and_empty_lines(grid):
 def test_svg_colours_light_groups_are_darkened():
     puzzle = Puzzle.from_grid(np.array([[1, 2, 3]]), FOUR)
     fills = {t.get("fill") for t in by_id(parse(puzzle_svg(puzzle)), "row-clues").iter(f"{SVG}text")}
-    # yellow is too light to read on white: printed darker, in the same hue
-    assert fills == {"#000000", "#ff0000", "#8c8c00"}
+    # red and yellow are too light to read on white (WCAG contrast under
+    # 4.5): printed darker, in the same hue
+    assert fills == {"#000000", "#ee0000", "#7a7a00"}
 
 
 def test_svg_background_colour_fills_the_grid():
@@ -239,9 +240,10 @@ def test_size_limits():
 
 
 def centres(image: Image.Image, puzzle: Puzzle, cell: int) -> np.ndarray:
-    """Colours at the cell centres; the grid sits one cell from the right and bottom edges (no title)."""
-    width, height = image.size
-    x0, y0 = width - cell - puzzle.width * cell, height - cell - puzzle.height * cell
+    """Colours at the cell centres of a sheet without a title, where :func:`raster_layout` puts the grid."""
+    layout = raster_layout(puzzle, cell=cell, title="")
+    assert image.size == (layout.width, layout.height)
+    x0, y0 = layout.x0, layout.y0
     ys = y0 + np.arange(puzzle.height) * cell + cell // 2
     xs = x0 + np.arange(puzzle.width) * cell + cell // 2
     return np.asarray(image.convert("RGB"))[np.ix_(ys, xs)]
@@ -431,9 +433,10 @@ def test_pdf_clues_and_solution_read_back(case, cell, with_solution):
     puzzle, grid = case
     solution = grid if with_solution else None
     page = check_pdf_sheet(puzzle_pdf(puzzle, solution=solution, cell=cell), puzzle, solution)
-    # small sheets print at the PNG's and SVG's scale: 96 layout pixels to the inch
-    size = cell or default_cell(puzzle.width, puzzle.height)
-    assert pdf_grid(page, puzzle)[2] == pytest.approx(size * 72 / 96, abs=0.01)
+    if cell is not None:  # an explicit cell prints at the PNG's and SVG's scale: 96 layout pixels to the inch
+        assert pdf_grid(page, puzzle)[2] == pytest.approx(cell * 72 / 96, abs=0.01)
+    else:  # the sheet fills the page, up to cells of 12 mm (tests/render/test_page_fill.py)
+        assert pdf_grid(page, puzzle)[2] <= 12 * 72 / 25.4 + 0.01
 
 
 @pytest.mark.parametrize("grid", SMALL, ids=lambda g: "x".join(map(str, g.shape)))
@@ -442,11 +445,12 @@ def test_pdf_small_and_empty_lines(grid):
 
     puzzle = Puzzle.from_grid(grid, FOUR)
     page = check_pdf_sheet(sheet_bytes(puzzle, ".pdf", solution=grid, cell=20), puzzle, grid)
-    texts = [t["text"] for t in page["texts"]]
+    _, y0, c = pdf_grid(page, puzzle)
+    texts = [t["text"] for t in page["texts"] if t["y"] < y0 + puzzle.height * c]  # the key stands below
     empty = sum(not clue for clue in (*puzzle.rows, *puzzle.cols))
     assert len(texts) == puzzle.n_groups + empty and texts.count("0") == empty
-    # yellow clues print darker; thick lines are black and twice as wide as the thin grey ones
-    assert {t["fill"] for t in page["texts"]} <= {"#000000", "#ff0000", "#8c8c00"}
+    # red and yellow clues print darker; thick lines are black and twice as wide as the thin grey ones
+    assert {t["fill"] for t in page["texts"]} <= {"#000000", "#ee0000", "#7a7a00"}
     widths = {(line["stroke"], line["w"]) for line in page["lines"]}
     assert {s for s, _ in widths} <= {"#000000", "#a0a0a0"}
     for stroke, w in widths:
