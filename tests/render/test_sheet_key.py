@@ -120,7 +120,7 @@ def expected_key(puzzle: Puzzle, letters: bool = False) -> tuple[list[str], list
 def test_rocket_key_reads_back(letters):
     puzzle = rocket()
     swatches, texts = expected_key(puzzle, letters)
-    assert texts[-1] == "blank (dark blue #202a42)"  # the background is named, with its colour
+    assert texts[-1] == "blank (dark blue #0c1930)"  # the background is named, with its colour
     assert key_of_pdf(read_pdf(puzzle_pdf(puzzle, letters=letters)), puzzle) == (swatches, texts)
     assert key_of_svg(puzzle_svg(puzzle, letters=letters)) == (swatches, texts)
 
@@ -183,7 +183,7 @@ def test_letters_on_the_command_line(tmp_path):
     result = run("sheet", SAMPLES / "rocket.rofl", "-o", sheet, "--letters")
     assert result.exit_code == 0, result.output
     assert ">17c<" in sheet.read_text()  # "17c": 17 cells of colour 3
-    assert key_of_svg(sheet.read_text())[1][0] == "a = dark grey #4e484a"
+    assert key_of_svg(sheet.read_text())[1][0] == "a = dark grey #574d44"
     book = tmp_path / "b.pdf"
     assert run("sheet", SAMPLES / "rocket.rofl", SAMPLES / "coffee.rofl", "-o", book, "--letters").exit_code == 0
     page = read_pdf(book.read_bytes(), 1)
