@@ -142,6 +142,7 @@ def info(file: str, do_solve: bool, budget: float) -> None:
     """Describe the ROFL (or other puzzle) file FILE: size, colours, clues, metadata, solvability."""
     import numpy as np
 
+    from rofl.cli._show import printable
     from rofl.decode import solve_picture
     from rofl.errors import FormatError, NotDecodedError, UnsolvableError
     from rofl.formats import open_puzzle
@@ -149,7 +150,7 @@ def info(file: str, do_solve: bool, budget: float) -> None:
     opened = open_puzzle(file)
     puzzle, crc = opened.puzzle, opened.crc32
     w, h = puzzle.width, puzzle.height
-    lines = [f"file: {file} ({opened.details})"]
+    lines = [f"file: {printable(file)} ({opened.details})"]
     lines.append(f"size: {w}x{h} ({w * h} cells)")
     colours = puzzle.palette.hex()
     lines.append(f"colours: {len(colours)}: {colours[0]} (background) {' '.join(colours[1:])}".rstrip())
@@ -163,7 +164,7 @@ def info(file: str, do_solve: bool, budget: float) -> None:
     )
     lines.append(f"filled cells: {filled} of {w * h} ({100 * filled / (w * h):.1f}%)")
     for key, value in opened.metadata.items():
-        lines.append(f"{key}: {value}")
+        lines.append(f"{printable(key)}: {printable(str(value))}")
     if puzzle.n_colors == 2:
         from rofl.formats.tatham import game_id
 

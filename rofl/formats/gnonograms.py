@@ -59,7 +59,7 @@ from urllib.parse import quote, unquote
 import numpy as np
 
 from rofl._io import stamp_time
-from rofl.formats import _text
+from rofl.formats import _limits, _text
 from rofl.formats._format import Format
 from rofl.puzzle import Palette, Puzzle
 
@@ -173,6 +173,7 @@ def loads(text: str | bytes, *, where: str = "<gno>") -> tuple[Puzzle, np.ndarra
         raise _text.fail(where, place, f"[Dimensions] must hold two numbers (rows, then columns), not {len(numbers)}")
     height = _text.size(numbers[0], where, line, "number of rows")
     width = _text.size(numbers[1], where, line, "number of columns")
+    _limits.check_cells(width, height, where)  # before the solution grid is allocated
     meta = _description(found["DES"][1]) if "DES" in found else {}
     if "LIC" in found:
         licence = " ".join(unquote(content).strip() for _, content in found["LIC"][1])
