@@ -84,17 +84,20 @@ def _sections(text: str, where: str) -> list[tuple[str, int, list[tuple[int, str
     if start < 0:
         raise _text.fail(where, None, "no [section] found: not a Gnonograms puzzle")
     out = []
+    # line numbers are counted on from the previous section, never from the
+    # top, so that a file of many '[' is read in linear time
+    line, counted = 1, 0
     while start >= 0:
-        line = text.count("\n", 0, start) + 1
+        line += text.count("\n", counted, start)
+        counted = start
         close = text.find("]", start)
-        newline = text.find("\n", start)
-        if close < 0 or (0 <= newline < close):
+        # (searched up to the ']' only: the next section starts after it)
+        if close < 0 or text.find("\n", start, close) >= 0:
             raise _text.fail(where, line, "a section heading with no closing ']'")
         heading = text[start + 1 : close]
         following = text.find("[", close)
         body = text[close + 1 : following if following >= 0 else len(text)]
-        first = text.count("\n", 0, close) + 1
-        lines = [(first + i, s.strip()) for i, s in enumerate(body.split("\n")) if s.strip()]
+        lines = [(line + i, s.strip()) for i, s in enumerate(body.split("\n")) if s.strip()]
         out.append((heading.strip()[:3].upper(), line, lines))
         start = following
     return out
