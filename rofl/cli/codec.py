@@ -46,6 +46,7 @@ def decode(file: str, output: str | None, scale: int, budget: float, first: bool
     is written and the exit status is 1.
     """
     from rofl._io import atomic_open
+    from rofl.cli._files import refuse_overwrite
     from rofl.decode import check_crc, solve_picture
     from rofl.errors import AmbiguousError
     from rofl.formats import default_output, open_puzzle
@@ -56,6 +57,7 @@ def decode(file: str, output: str | None, scale: int, budget: float, first: bool
         msg = f"{file}: the picture would replace the sheet it is read from; name another file with -o"
         raise UsageError(msg)
     fmt = _pillow_format(out)
+    refuse_overwrite([file], [("-o", out)])
     opened = open_puzzle(file)
     puzzle, crc = opened.puzzle, opened.crc32
     try:
@@ -117,10 +119,16 @@ def encode(
     (readers then need search to decode it).
     """
     from rofl._io import atomic_write
+    from rofl.cli._files import check_parent, refuse_overwrite
     from rofl.encode import encode_grid
     from rofl.picture import grid_from_image, open_picture
 
     out = Path(output) if output else Path(picture).with_suffix(".rofl")
+    if out.suffix.lower() != ".rofl":  # encode writes ROFL only, whatever the name says
+        msg = f"{out}: encode writes ROFL files, named .rofl, not {out.suffix or '(no extension)'!r}"
+        raise UsageError(msg)
+    check_parent(str(out))
+    refuse_overwrite([picture], [("-o", out)])
     with open_picture(picture) as image:
         try:
             grid, palette = grid_from_image(image, background=background)

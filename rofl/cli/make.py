@@ -7,7 +7,7 @@ from collections.abc import Callable
 import click
 
 from rofl.cli._app import main
-from rofl.cli._files import check_parent, write_puzzle_file
+from rofl.cli._files import check_parent, refuse_overwrite, write_puzzle_file
 
 _DITHERS = ("none", "ordered", "floyd-steinberg")
 HINT_CHANGED_PCT = 2.0  # above this share of changed cells, rofl make suggests what could help
@@ -175,6 +175,8 @@ def make(
     _check_png(compare, "'--compare'")
     _check_sheet(sheet)
     _check_page(page)
+    written = [("-o", output), ("--preview", preview), ("--compare", compare), ("--sheet", sheet), ("--page", page)]
+    refuse_overwrite([image], written)
     n_colors = colors or 2
     if palette is not None:
         from rofl.picture import parse_palette

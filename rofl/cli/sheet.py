@@ -6,7 +6,7 @@ from __future__ import annotations
 import click
 
 from rofl.cli._app import main
-from rofl.cli._files import check_parent
+from rofl.cli._files import check_parent, refuse_overwrite
 
 
 @main.command()
@@ -87,6 +87,7 @@ def sheet(
         raise UsageError(msg)
     chosen = _font(font, suffix)
     check_parent(output)
+    refuse_overwrite([*puzzle_files, font], [("-o", output)])
 
     puzzles, grids = [], []
     for file in puzzle_files:

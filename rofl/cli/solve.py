@@ -75,9 +75,11 @@ def solve(
       4  the budget ran out before an answer
       1  error (unreadable file, bad option)
     """
+    from rofl.cli._files import refuse_overwrite
     from rofl.decode import check_crc
     from rofl.formats import open_puzzle
 
+    refuse_overwrite([file], [("--first", first_path)])
     opened = open_puzzle(file)
     puzzle = opened.puzzle
     if use_color is None:
