@@ -7,12 +7,13 @@ from pathlib import Path
 import click
 
 from rofl.cli._app import main
+from rofl.cli._options import SECONDS
 from rofl.errors import ImageError, UsageError
 
 
 def _budget_option(help_text: str):
     return click.option(
-        "--budget", type=click.FloatRange(0, min_open=True), default=10.0, show_default=True, help=help_text
+        "--budget", type=SECONDS, default=10.0, show_default=True, help=help_text
     )
 
 

@@ -7,6 +7,7 @@ import click
 
 from rofl.cli._app import main
 from rofl.cli._files import check_parent, refuse_overwrite
+from rofl.cli._options import SECONDS, check_cell, check_sheet_name, checked_by
 
 
 @main.command()
@@ -16,6 +17,7 @@ from rofl.cli._files import check_parent, refuse_overwrite
     "--output",
     required=True,
     type=click.Path(),
+    callback=checked_by(check_sheet_name),
     help="Sheet to write: .png, .pdf or .svg (the extension chooses).",
 )
 @click.option("--solution", is_flag=True, help="Fill the grid with the solution (solving the puzzle if need be).")
@@ -24,7 +26,13 @@ from rofl.cli._files import check_parent, refuse_overwrite
     is_flag=True,
     help="PDF: after the puzzle pages, pages with every puzzle's solution, six to a page.",
 )
-@click.option("--cell", type=int, metavar="PIXELS", help="Cell size (default: 26, 22 beyond 80 cells, 18 beyond 160).")
+@click.option(
+    "--cell",
+    type=int,
+    callback=checked_by(check_cell),
+    metavar="PIXELS",
+    help="Cell size (default: 26, 22 beyond 80 cells, 18 beyond 160).",
+)
 @click.option("--title", help="Title above the grid (default: the puzzle's title; '' for none).")
 @click.option(
     "--font",
@@ -34,7 +42,7 @@ from rofl.cli._files import check_parent, refuse_overwrite
 )
 @click.option(
     "--budget",
-    type=click.FloatRange(0, min_open=True),
+    type=SECONDS,
     default=10.0,
     show_default=True,
     metavar="SECONDS",

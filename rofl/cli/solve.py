@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from rofl.cli._app import main
+from rofl.cli._options import SECONDS
 
 # exit statuses (also in the command's help and the README)
 EXIT_UNIQUE = 0
@@ -23,7 +24,7 @@ EXIT_BUDGET = 4
 @click.option(
     "--budget",
     "budget",
-    type=click.FloatRange(min=0, min_open=True),
+    type=SECONDS,
     default=10.0,
     show_default=True,
     metavar="SECONDS",

@@ -79,3 +79,29 @@ def test_convert_to_rofl_derives_the_crc_by_line_logic(tmp_path):
     assert result.exit_code == 0, result.output
     assert "CRC-32 of the solution added (line logic finds it)" in result.output
     assert open_puzzle(tmp_path / "y.rofl").crc32 is not None
+
+
+def test_a_full_disk_names_the_file(files, monkeypatch):
+    import errno
+
+    import rofl._io
+
+    real = rofl._io.os.fsync
+
+    def full(fd):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(rofl._io.os, "fsync", full)
+    out = files / "full.rofl"
+    line = one_error_line(run("convert", files / "meta.rofl", out), str(out), "No space left on device")
+    assert line
+    monkeypatch.setattr(rofl._io.os, "fsync", real)
+    assert not out.exists() and not list(files.glob(".full.rofl.*"))
+
+
+@pytest.mark.parametrize("command", ["info", "decode", "solve", "sheet"])
+def test_a_budget_of_nan_is_a_usage_error(files, command):
+    from tests.clirun import usage_error_line
+
+    extra = ["-o", files / "o.png"] if command in ("decode", "sheet") else []
+    usage_error_line(run(command, files / "meta.rofl", *extra, "--budget", "nan"), "--budget")
