@@ -51,6 +51,7 @@ def decode(file: str, output: str | None, scale: int, budget: float, first: bool
     from rofl.decode import check_crc, solve_picture
     from rofl.errors import AmbiguousError
     from rofl.formats import default_output, open_puzzle
+    from rofl.formats._limits import check_pixels
     from rofl.picture import image_from_grid
 
     out = Path(output) if output else default_output(file, ".png")
@@ -61,6 +62,7 @@ def decode(file: str, output: str | None, scale: int, budget: float, first: bool
     refuse_overwrite([file], [("-o", out)])
     opened = open_puzzle(file)
     puzzle, crc = opened.puzzle, opened.crc32
+    check_pixels(puzzle.width * scale, puzzle.height * scale, f"{out} (--scale {scale})")
     try:
         grid = solve_picture(puzzle, crc32=crc, where=file, budget=budget)
     except AmbiguousError as exc:

@@ -62,3 +62,41 @@ def test_line_limit_counts_what_splitlines_splits_on(brk):
 
 def test_crlf_is_one_line():
     assert _limits.count_lines("a\r\nb\rc\n") == 3 == len("a\r\nb\rc\n".splitlines())
+
+
+def test_a_book_decompresses_only_the_puzzle_asked_for(tmp_path, monkeypatch):
+    import numpy as np
+
+    from rofl.formats import sheets
+    from rofl.puzzle import Palette, Puzzle
+    from rofl.render.pdf import puzzle_book
+
+    grid = np.array([[1, 0], [1, 1]], np.uint8)
+    puzzle = Puzzle.from_grid(grid, Palette.black_white())
+    book = puzzle_book([puzzle] * 5)
+    loaded = []
+    real = sheets._attachment
+
+    def counting(entry, where):
+        loaded.append(entry.name)
+        return real(entry, where)
+
+    monkeypatch.setattr(sheets, "_attachment", counting)
+    assert open_puzzle(book, name="book.pdf", number=4).puzzle == puzzle
+    assert loaded == ["puzzle-4.rofl"]
+
+
+def test_decode_scale_has_a_pixel_cap(tmp_path):
+    import numpy as np
+
+    from rofl.formats import write_puzzle
+    from rofl.puzzle import Palette, Puzzle
+    from tests.clirun import one_error_line, run
+
+    grid = np.eye(2048, dtype=np.uint8)
+    write_puzzle(tmp_path / "big.rofl", Puzzle.from_grid(grid, Palette.black_white()), grid)
+    out = tmp_path / "big.png"
+    one_error_line(
+        run("decode", tmp_path / "big.rofl", "-o", out, "--scale", 64), "pixels", str(_limits.MAX_IMAGE_PIXELS)
+    )
+    assert not out.exists()
