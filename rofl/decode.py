@@ -11,6 +11,7 @@ budget raises.
 from __future__ import annotations
 
 import contextlib
+import time
 
 import numpy as np
 
@@ -64,7 +65,10 @@ def solve_picture(
     from rofl.solver import solve
 
     prefix = f"{where}: " if where else ""
+    start = time.monotonic()
     result = solve(puzzle)
+    # line logic counts in the budget: the search gets what it left
+    spent = time.monotonic() - start
     if result.status == "contradiction":
         line = puzzle.line_name(result.bad_line) if result.bad_line is not None else "a line"
         msg = f"{prefix}the clues have no solution ({line} cannot be filled)"
@@ -72,16 +76,22 @@ def solve_picture(
     if result.status == "solved":
         grid = result.grid
     else:
-        grid = _search(puzzle, result.undetermined, prefix, budget)
+        if spent >= budget:
+            msg = (
+                f"{prefix}not decoded within the {budget:g} s budget: line logic took {spent:.1f} s and leaves "
+                f"{result.undetermined} of {puzzle.width * puzzle.height} cells undetermined (try a larger --budget)"
+            )
+            raise BudgetError(msg)
+        grid = _search(puzzle, result.undetermined, prefix, budget - spent, budget)
     assert grid is not None
     check_crc(grid, crc32, prefix)
     return grid
 
 
-def _search(puzzle: Puzzle, undetermined: int, prefix: str, budget: float) -> np.ndarray:
+def _search(puzzle: Puzzle, undetermined: int, prefix: str, left: float, budget: float) -> np.ndarray:
     from rofl.solver.search import solve_complete
 
-    complete = solve_complete(puzzle, time_budget=budget)
+    complete = solve_complete(puzzle, time_budget=left)
     if complete.status == "unique":
         assert complete.grid is not None
         return complete.grid

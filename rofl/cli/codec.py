@@ -185,9 +185,13 @@ def info(file: str, do_solve: bool, budget: float) -> None:
     if crc is not None:
         lines.append(f"crc-32: {crc:08x}")
     if do_solve:
+        import time
+
         from rofl.solver import solve
 
+        start = time.monotonic()
         line = solve(puzzle)
+        budget = max(budget - (time.monotonic() - start), 1e-6)  # this line logic counts in the budget too
         if line.status == "stalled":
             lines.append(f"line logic: stalls, {line.undetermined} of {w * h} cells undetermined")
         else:

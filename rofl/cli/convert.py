@@ -5,13 +5,22 @@ from __future__ import annotations
 import click
 
 from rofl.cli._app import main
+from rofl.cli._options import SECONDS
 
 
 @main.command(short_help="Convert a puzzle file into another format.")
 @click.argument("source", metavar="IN", type=click.Path())
 @click.argument("target", metavar="OUT", type=click.Path())
 @click.option("--force", is_flag=True, help="Allow OUT to be IN itself (rewrite the file in place).")
-def convert(source: str, target: str, force: bool) -> None:
+@click.option(
+    "--budget",
+    type=SECONDS,
+    default=10.0,
+    show_default=True,
+    metavar="SECONDS",
+    help="Seconds to check a stored CRC-32 when line logic alone cannot solve the puzzle.",
+)
+def convert(source: str, target: str, force: bool, budget: float) -> None:
     """Convert the puzzle file IN into OUT, in the format OUT's extension names.
 
     \b
@@ -62,7 +71,7 @@ def convert(source: str, target: str, force: bool) -> None:
             check_crc(result.grid, opened.crc32, f"{opened.name}: ")
             solution, derived = result.grid, True
     if not derived:
-        check_stored_crc(opened)
+        check_stored_crc(opened, budget=budget)
     try:
         write_puzzle_file(target, puzzle, solution, crc32=opened.crc32)
     except RoflError as exc:  # the writers' messages do not name the file
