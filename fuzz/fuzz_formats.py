@@ -15,7 +15,7 @@ input over the memory limit, is a crash: libFuzzer stops and saves it;
 copy it to ``tests/data/hostile/`` (named after what it shows) to replay it
 under pytest (``tests/formats/test_hostile_formats.py``).
 
-``--seeds DIR`` writes the seeds: the sample files of ``tests/data/formats``,
+``--seeds DIR`` writes the seeds (generated, not kept in git): the sample files of ``tests/data/formats``,
 ``samples/``, sheets and a book rofl draws, and a cipher, each behind its
 selector byte.
 

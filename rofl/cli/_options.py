@@ -23,6 +23,11 @@ class FiniteRange(click.FloatRange):
 SECONDS = FiniteRange(0, min_open=True)
 
 
+def budget_option(help_text: str):
+    """The ``--budget SECONDS`` option (10 s by default) of the commands that may search."""
+    return click.option("--budget", type=SECONDS, default=10.0, show_default=True, metavar="SECONDS", help=help_text)
+
+
 def checked_by(check):
     """A click callback that runs ``check(value)`` (a library check raising
     :class:`~rofl.errors.OptionError`) on an option given, so that a bad

@@ -7,14 +7,8 @@ from pathlib import Path
 import click
 
 from rofl.cli._app import main
-from rofl.cli._options import SECONDS
+from rofl.cli._options import budget_option
 from rofl.errors import ImageError, UsageError
-
-
-def _budget_option(help_text: str):
-    return click.option(
-        "--budget", type=SECONDS, default=10.0, show_default=True, help=help_text
-    )
 
 
 def _pillow_format(path: Path) -> str:
@@ -32,7 +26,7 @@ def _pillow_format(path: Path) -> str:
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Picture to write (default: FILE.png).")
 @click.option("--scale", type=click.IntRange(1, 64), default=1, show_default=True, help="Pixels per cell side.")
-@_budget_option("Seconds of complete search when line logic alone cannot finish.")
+@budget_option("Seconds of complete search when line logic alone cannot finish.")
 @click.option("--first", is_flag=True, help="If the puzzle has several solutions, write the first one found anyway.")
 def decode(file: str, output: str | None, scale: int, budget: float, first: bool) -> None:
     """Solve the ROFL file FILE and write its picture.
@@ -96,7 +90,7 @@ def decode(file: str, output: str | None, scale: int, budget: float, first: bool
     is_flag=True,
     help="Also store a picture line logic cannot reach if a complete search proves it the only solution.",
 )
-@_budget_option("Seconds for that search.")
+@budget_option("Seconds for that search.")
 def encode(
     picture: str,
     output: str | None,
@@ -148,7 +142,7 @@ def encode(
 @main.command(short_help="Describe a puzzle file: size, colours, clues, solvability.")
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--solve/--no-solve", "do_solve", default=True, show_default=True, help="Try to solve it.")
-@_budget_option("Seconds of complete search when line logic alone cannot finish.")
+@budget_option("Seconds of complete search when line logic alone cannot finish.")
 def info(file: str, do_solve: bool, budget: float) -> None:
     """Describe the ROFL (or other puzzle) file FILE: size, colours, clues, metadata, solvability."""
     import numpy as np

@@ -5,21 +5,14 @@ from __future__ import annotations
 import click
 
 from rofl.cli._app import main
-from rofl.cli._options import SECONDS
+from rofl.cli._options import budget_option
 
 
 @main.command(short_help="Convert a puzzle file into another format.")
 @click.argument("source", metavar="IN", type=click.Path())
 @click.argument("target", metavar="OUT", type=click.Path())
 @click.option("--force", is_flag=True, help="Allow OUT to be IN itself (rewrite the file in place).")
-@click.option(
-    "--budget",
-    type=SECONDS,
-    default=10.0,
-    show_default=True,
-    metavar="SECONDS",
-    help="Seconds to check a stored CRC-32 when line logic alone cannot solve the puzzle.",
-)
+@budget_option("Seconds to check a stored CRC-32 when line logic alone cannot solve the puzzle.")
 def convert(source: str, target: str, force: bool, budget: float) -> None:
     """Convert the puzzle file IN into OUT, in the format OUT's extension names.
 

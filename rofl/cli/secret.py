@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from rofl.cli._app import main
-from rofl.cli._options import SECONDS
+from rofl.cli._options import budget_option
 from rofl.errors import FormatError, UsageError
 
 
@@ -124,14 +124,7 @@ def _load(source: str | None, budget: float):
 
 @main.command()
 @click.argument("source", required=False)
-@click.option(
-    "--budget",
-    type=SECONDS,
-    default=10.0,
-    show_default=True,
-    metavar="SECONDS",
-    help="Seconds to check a stored CRC-32 when line logic alone cannot solve the puzzle.",
-)
+@budget_option("Seconds to check a stored CRC-32 when line logic alone cannot solve the puzzle.")
 def reveal(source: str | None, budget: float) -> None:
     """Solve a hidden text and print it (followed by one newline).
 

@@ -7,7 +7,7 @@ import click
 
 from rofl.cli._app import main
 from rofl.cli._files import check_parent, refuse_overwrite
-from rofl.cli._options import SECONDS, check_cell, check_sheet_name, checked_by
+from rofl.cli._options import budget_option, check_cell, check_sheet_name, checked_by
 
 
 @main.command()
@@ -40,14 +40,7 @@ from rofl.cli._options import SECONDS, check_cell, check_sheet_name, checked_by
     metavar="FILE",
     help="TrueType or OpenType font for numbers and titles (.png, .pdf), for titles in any script.",
 )
-@click.option(
-    "--budget",
-    type=SECONDS,
-    default=10.0,
-    show_default=True,
-    metavar="SECONDS",
-    help="With --solution or --answers: seconds of complete search per puzzle when line logic cannot finish.",
-)
+@budget_option("With --solution or --answers: seconds of complete search per puzzle when line logic cannot finish.")
 def sheet(
     puzzle_files: tuple[str, ...],
     output: str,

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from rofl.cli._app import main
-from rofl.cli._options import SECONDS
+from rofl.cli._options import budget_option
 
 # exit statuses (also in the command's help and the README)
 EXIT_UNIQUE = 0
@@ -21,15 +21,7 @@ EXIT_BUDGET = 4
 # No dir_okay=False: click would report a directory as a usage error with exit
 # status 2, which means "stalled" here; reading it gives one "Error:" line and 1.
 @click.argument("file", type=click.Path())
-@click.option(
-    "--budget",
-    "budget",
-    type=SECONDS,
-    default=10.0,
-    show_default=True,
-    metavar="SECONDS",
-    help="Time allowed for the search when line logic stalls.",
-)
+@budget_option("Time allowed for the search when line logic stalls.")
 @click.option("--line-only", is_flag=True, help="Line logic only, no search (the generator's notion of solvable).")
 @click.option(
     "--first",
