@@ -28,6 +28,7 @@ def solve_picture(
     crc32: int | None = None,
     where: str = "",
     budget: float = DEFAULT_BUDGET,
+    line=None,
 ) -> np.ndarray:
     """Solve ``puzzle`` into its picture.
 
@@ -44,7 +45,10 @@ def solve_picture(
     where : str
         Prefix for error messages (a file name).
     budget : float
-        Seconds the complete search may take.
+        Seconds line logic and the complete search may take together.
+    line : SolveResult, optional
+        What :func:`rofl.solver.solve` already found for ``puzzle`` (``rofl
+        info`` shows it first): line logic is not run a second time.
 
     Returns
     -------
@@ -66,7 +70,7 @@ def solve_picture(
 
     prefix = f"{where}: " if where else ""
     start = time.monotonic()
-    result = solve(puzzle)
+    result = solve(puzzle) if line is None else line
     # line logic counts in the budget: the search gets what it left
     spent = time.monotonic() - start
     if result.status == "contradiction":

@@ -40,3 +40,19 @@ def test_convert_and_reveal_take_a_budget(tmp_path, command):
     usage_error_line(run(command, source, *extra, "--budget", "0"), "--budget")
     result = run(command, source, *extra, "--budget", "2")
     assert "--budget" not in result.output
+
+
+def test_info_runs_line_logic_once(tmp_path, monkeypatch):
+    real = rofl.solver.solve
+    calls = []
+
+    def counting(puzzle):
+        calls.append(puzzle)
+        return real(puzzle)
+
+    monkeypatch.setattr(rofl.solver, "solve", counting)
+    grid = np.array([[1, 0], [1, 1]], np.uint8)
+    write_puzzle(tmp_path / "s.rofl", Puzzle.from_grid(grid, Palette.black_white()), grid)
+    result = run("info", tmp_path / "s.rofl")
+    assert result.exit_code == 0 and "decodes by line logic" in result.output
+    assert len(calls) == 1

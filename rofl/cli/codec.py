@@ -185,13 +185,13 @@ def info(file: str, do_solve: bool, budget: float) -> None:
 
         start = time.monotonic()
         line = solve(puzzle)
-        budget = max(budget - (time.monotonic() - start), 1e-6)  # this line logic counts in the budget too
+        budget = max(budget - (time.monotonic() - start), 1e-6)  # line logic counts in the budget
         if line.status == "stalled":
             lines.append(f"line logic: stalls, {line.undetermined} of {w * h} cells undetermined")
         else:
             lines.append(f"line logic: {line.status}")
         try:
-            solve_picture(puzzle, crc32=crc, budget=budget)
+            solve_picture(puzzle, crc32=crc, budget=budget, line=line)
             how = "by line logic" if line.status == "solved" else "by complete search (unique)"
             status = f"decodes {how}" + (", CRC-32 matches" if crc is not None else "")
         except (UnsolvableError, FormatError) as exc:
