@@ -23,7 +23,8 @@ Without atheris, ``--plain N`` runs N inputs of a simple mutation fuzzer
 (byte flips, inserts, deletions, splices and repeats of the seeds), in one
 process.
 
-Last run (2026-11-25): see docs/benchmarks.md, "Fuzzing".
+Last run (2026-11-25): 2,468,382 executions in 901 s, 0 crashes, 661
+corpus inputs (docs/benchmarks.md, "Fuzzing the readers").
 """
 
 from __future__ import annotations
