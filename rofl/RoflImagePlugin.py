@@ -4,8 +4,21 @@ Modelled on Pillow's ``QoiImagePlugin``: :func:`_accept` checks the magic,
 ``_open`` reads the header only (size, palette) and raises ``SyntaxError``
 for files that are not ROFL so ``Image.open`` tries the next plugin; the
 decoder reads the whole file, parses it and solves the puzzle when the
-picture is loaded, so a broken or unsolvable file raises a
-:class:`rofl.FormatError` / :class:`rofl.UnsolvableError` from ``load()``.
+picture is loaded.  A broken, unsolvable or too large file raises
+:class:`rofl.errors.RoflImageError`, an ``OSError`` as Pillow's convention
+is (and a :class:`rofl.FormatError`), from ``Image.open`` or ``load()``;
+the error rofl found is its ``__cause__``.
+
+Limits, like Pillow's ``Image.MAX_IMAGE_PIXELS`` (module attributes a
+program may change):
+
+:data:`MAX_CELLS`
+    The largest picture (width x height) opened; larger ones are refused by
+    ``Image.open`` from the header alone.
+:data:`BUDGET`
+    Seconds of complete search ``load()`` spends on a puzzle line logic
+    cannot finish.  (Line logic itself is not yet counted in it: see
+    ``docs/formats.md``, "Limits".)
 Saving follows ``rofl encode``: the picture's pixels are the cells, and the
 file is written only when line logic solves it back.
 
@@ -14,9 +27,15 @@ file is written only when line logic solves it back.
 
 from __future__ import annotations
 
+import contextlib
 from typing import IO
 
 from PIL import Image, ImageFile, ImagePalette
+
+#: Largest picture (cells) ``Image.open`` accepts: rofl's limit for every reader.
+MAX_CELLS = 1 << 22
+#: Seconds of complete search ``load()`` may spend.
+BUDGET = 10.0
 
 FORMAT = "ROFL"
 MIME = "image/x-rofl"
@@ -34,6 +53,7 @@ class RoflImageFile(ImageFile.ImageFile):
     format_description = "ROFL nonogram picture"
 
     def _open(self) -> None:
+        from rofl.errors import LimitError
         from rofl.formats.rofl import parse_header
 
         assert self.fp is not None
@@ -42,7 +62,14 @@ class RoflImageFile(ImageFile.ImageFile):
             msg = "not a ROFL file"
             raise SyntaxError(msg)
         where = str(self.filename) if self.filename else "<rofl>"
-        header = parse_header(prefix, where=where)
+        with _as_os_error():
+            header = parse_header(prefix, where=where)
+            if header.width * header.height > MAX_CELLS:
+                msg = (
+                    f"{where}: {header.width}x{header.height} is {header.width * header.height} cells; "
+                    f"RoflImagePlugin.MAX_CELLS is {MAX_CELLS}"
+                )
+                raise LimitError(msg)
         self._size = (header.width, header.height)
         self._mode = "P"
         self.palette = ImagePalette.raw("RGB", header.palette)
@@ -55,6 +82,10 @@ class RoflDecoder(ImageFile.PyDecoder):
     _pulls_fd = True
 
     def decode(self, buffer: bytes | Image.SupportsArrayInterface) -> tuple[int, int]:
+        with _as_os_error():
+            return self._decode()
+
+    def _decode(self) -> tuple[int, int]:
         from rofl.decode import solve_picture
         from rofl.errors import FormatError, LimitError
         from rofl.formats import MAX_FILE_BYTES, open_puzzle
@@ -70,12 +101,25 @@ class RoflDecoder(ImageFile.PyDecoder):
         if opened.rofl is None or (puzzle.width, puzzle.height) != (self.state.xsize, self.state.ysize):
             msg = f"{where}: the file changed while it was read"
             raise FormatError(msg)
-        grid = solve_picture(puzzle, crc32=opened.crc32, where=where)
+        grid = solve_picture(puzzle, crc32=opened.crc32, where=where, budget=BUDGET)
         info.update(opened.metadata)
         if opened.crc32 is not None:
             info["rofl_crc32"] = opened.crc32
         self.set_as_raw(grid.tobytes())
         return -1, 0
+
+
+@contextlib.contextmanager
+def _as_os_error():
+    """rofl's errors as :class:`~rofl.errors.RoflImageError` (an ``OSError``), Pillow's convention."""
+    from rofl.errors import RoflError, RoflImageError
+
+    try:
+        yield
+    except RoflImageError:
+        raise
+    except RoflError as exc:
+        raise RoflImageError(str(exc)) from exc
 
 
 def _save(im: Image.Image, fp: IO[bytes], filename: str | bytes) -> None:

@@ -64,9 +64,13 @@ def atomic_open(path: str | os.PathLike[str], mode: str = "wb", *, private: bool
             os.replace(tmp, path)
         except OSError as e:
             raise OSError(e.errno, e.strerror, str(path)) from None
-    except BaseException:
+    except BaseException as exc:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
+        if isinstance(exc, OSError) and exc.errno is not None and exc.filename is None:
+            # a full disk or a quota fails in write() or fsync(), which name
+            # no file: name the one the user asked for
+            raise OSError(exc.errno, exc.strerror, str(path)) from None
         raise
 
 

@@ -11,6 +11,7 @@ budget raises.
 from __future__ import annotations
 
 import contextlib
+import time
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -31,6 +32,7 @@ def solve_picture(
     crc32: int | None = None,
     where: str = "",
     budget: float = DEFAULT_BUDGET,
+    line=None,
 ) -> np.ndarray:
     """Solve ``puzzle`` into its picture.
 
@@ -47,7 +49,10 @@ def solve_picture(
     where : str
         Prefix for error messages (a file name).
     budget : float
-        Seconds the complete search may take.
+        Seconds line logic and the complete search may take together.
+    line : SolveResult, optional
+        What :func:`rofl.solver.solve` already found for ``puzzle`` (``rofl
+        info`` shows it first): line logic is not run a second time.
 
     Returns
     -------
@@ -65,16 +70,30 @@ def solve_picture(
     FormatError
         The picture does not match the stored CRC-32.
     """
+    from rofl.solver import solve
     from rofl.solver.search import solve_complete
     from rofl.solver.status import LineStatus
 
     prefix = f"{where}: " if where else ""
-    complete = solve_complete(puzzle, time_budget=budget)
-    if complete.line_status == LineStatus.CONTRADICTION:
-        line = puzzle.line_name(complete.bad_line) if complete.bad_line is not None else "a line"
+    start = time.monotonic()
+    result = solve(puzzle) if line is None else line
+    # line logic counts in the budget: the search gets what it left
+    spent = time.monotonic() - start
+    if result.status == LineStatus.CONTRADICTION:
+        line = puzzle.line_name(result.bad_line) if result.bad_line is not None else "a line"
         msg = f"{prefix}the clues have no solution ({line} cannot be filled)"
         raise UnsolvableError(msg)
-    grid = _proved_grid(complete, prefix, budget)
+    if result.status == LineStatus.SOLVED:
+        grid = result.grid
+    else:
+        if spent >= budget:
+            msg = (
+                f"{prefix}not decoded within the {budget:g} s budget: line logic took {spent:.1f} s and leaves "
+                f"{result.undetermined} of {puzzle.width * puzzle.height} cells undetermined (try a larger --budget)"
+            )
+            raise BudgetError(msg)
+        grid = _proved_grid(solve_complete(puzzle, time_budget=budget - spent), prefix, budget)
+    assert grid is not None
     check_crc(grid, crc32, prefix)
     return grid
 

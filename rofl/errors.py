@@ -58,6 +58,17 @@ class NotDecodedError(RoflError):
     """
 
 
+class RoflImageError(FormatError, OSError):
+    """A ROFL file Pillow could not open or load (``Image.open``, ``load()``).
+
+    Pillow's plugins raise ``OSError`` for a broken file (applications catch
+    ``OSError`` around ``Image.open(...).load()``); this is both that and a
+    :class:`FormatError`.  Only :mod:`rofl.RoflImagePlugin` raises it; the
+    error rofl found (a :class:`FormatError`, :class:`UnsolvableError`,
+    :class:`BudgetError`, :class:`LimitError`...) is its ``__cause__``.
+    """
+
+
 class LimitError(NotDecodedError, FormatError):
     """A file beyond a limit of this reader (colours, cells, file size), not a broken one."""
 

@@ -336,7 +336,7 @@ class Puzzle:
             ("lengths", _frozen(lengths, np.int32)),
             ("colors", _frozen(colors, np.uint8)),
             ("offsets", _frozen(offsets, np.int64)),
-            ("meta", MappingProxyType(dict(meta or {}))),
+            ("meta", MappingProxyType(_clean_meta(meta))),
             ("_hash", None),
             ("_lines", None),
             ("_packed", None),
@@ -572,6 +572,24 @@ def cells_needed(
     needed = np.bincount(line_of_group, weights=lengths + same, minlength=n_lines).astype(np.int64)
     capacity = np.concatenate([np.full(height, width), np.full(width, height)]).astype(np.int64)
     return needed, capacity
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _clean_meta(meta: Mapping[str, str] | None) -> dict[str, str]:
+    """``meta`` with every lone surrogate replaced by U+FFFD.
+
+    Metadata comes from files (a JSON title ``"\\ud800"``), command-line
+    arguments and file names that are not UTF-8 (Python keeps their bytes
+    as surrogates); no encoder can write a surrogate, so this boundary
+    replaces them once, as a UTF-8 decoder replaces undecodable bytes.
+    """
+    return {_no_surrogates(k): _no_surrogates(v) for k, v in (meta or {}).items()}
+
+
+def _no_surrogates(value):
+    return _SURROGATE.sub("\ufffd", value) if isinstance(value, str) else value
 
 
 def _rebuild(width, height, palette, lengths, colors, offsets, meta) -> Puzzle:

@@ -74,7 +74,6 @@ def png(tmp_path):
     ("args", "message"),
     [
         (["make", "{png}", "-o", "{out}.rofl", "--background", "zzz"], "background: 'zzz' is not a colour"),
-        (["make", "{png}", "-o", "{out}.rofl", "--palette", "#fff"], "a palette needs at least 2 colours, got 1"),
         (
             ["encode", "{png}", "-o", "{out}.rofl", "--background", "rgb(0, 0, 300)"],
             "background: 'rgb(0, 0, 300)' has a component outside 0-255",

@@ -13,12 +13,13 @@ import sys
 import click
 
 from rofl import __version__
+from rofl.cli._show import printable
 from rofl.errors import RoflError
 
 
 def _os_message(exc: OSError) -> str:
     where = f"{exc.filename}: " if exc.filename else ""
-    return f"{where}{exc.strerror or exc}"
+    return printable(f"{where}{exc.strerror or exc}")
 
 
 class RoflGroup(click.Group):
@@ -26,7 +27,7 @@ class RoflGroup(click.Group):
         try:
             return super().invoke(ctx)
         except RoflError as exc:
-            raise click.ClickException(str(exc)) from None
+            raise click.ClickException(printable(str(exc), keep="\n")) from None
         except BrokenPipeError:
             # the reader went away (`rofl solve x | head`): stop quietly, as
             # other Unix tools do, without a second error when Python flushes

@@ -28,3 +28,40 @@ def check_parent(path: str) -> None:
     if not parent.is_dir():
         msg = f"{path}: the directory {str(parent)!r} does not exist"
         raise UsageError(msg)
+
+
+def refuse_overwrite(inputs, outputs, *, force: bool = False) -> None:
+    """Refuse, before any work, to write an output that is one of the inputs.
+
+    ``inputs`` are the files a command reads (``FILE#N`` names ``FILE``);
+    ``outputs`` are ``(option, path or None)`` pairs.  Two names are the
+    same file when :func:`os.path.samefile` says so (a symlink, a hard link,
+    ``./x`` and ``x``, a puzzle of a book and the book), so no command
+    replaces a picture, a sheet or a book it reads.  ``force=True`` (a
+    command's ``--force``) allows it where rewriting in place is meant.
+
+    Raises
+    ------
+    UsageError
+        An output that is an input (the message names both options).
+    """
+    if force:
+        return
+    import os
+
+    from rofl.errors import UsageError
+    from rofl.formats import split_number
+
+    sources = [split_number(path)[0] for path in inputs if path is not None]
+    for option, output in outputs:
+        if output is None or not os.path.exists(output):
+            continue
+        for source in sources:
+            try:
+                same = os.path.samefile(source, output)
+            except OSError:  # the input does not exist: its own error comes later
+                continue
+            if same:
+                msg = f"{option} {output} is the input {source}: writing it would destroy what is read"
+                msg += "; name another file"
+                raise UsageError(msg)

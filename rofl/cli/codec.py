@@ -7,13 +7,8 @@ from pathlib import Path
 import click
 
 from rofl.cli._app import main
+from rofl.cli._options import budget_option
 from rofl.errors import ImageError, UsageError
-
-
-def _budget_option(help_text: str):
-    return click.option(
-        "--budget", type=click.FloatRange(0, min_open=True), default=10.0, show_default=True, help=help_text
-    )
 
 
 def _pillow_format(path: Path) -> str:
@@ -31,7 +26,7 @@ def _pillow_format(path: Path) -> str:
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Picture to write (default: FILE.png).")
 @click.option("--scale", type=click.IntRange(1, 64), default=1, show_default=True, help="Pixels per cell side.")
-@_budget_option("Seconds of complete search when line logic alone cannot finish.")
+@budget_option("Seconds of complete search when line logic alone cannot finish.")
 @click.option("--first", is_flag=True, help="If the puzzle has several solutions, write the first one found anyway.")
 def decode(file: str, output: str | None, scale: int, budget: float, first: bool) -> None:
     """Solve the ROFL file FILE and write its picture.
@@ -46,9 +41,11 @@ def decode(file: str, output: str | None, scale: int, budget: float, first: bool
     is written and the exit status is 1.
     """
     from rofl._io import atomic_open
+    from rofl.cli._files import refuse_overwrite
     from rofl.decode import check_crc, solve_picture
     from rofl.errors import AmbiguousError
     from rofl.formats import default_output, open_puzzle
+    from rofl.formats._limits import check_pixels
     from rofl.picture import image_from_grid
 
     out = Path(output) if output else default_output(file, ".png")
@@ -56,8 +53,10 @@ def decode(file: str, output: str | None, scale: int, budget: float, first: bool
         msg = f"{file}: the picture would replace the sheet it is read from; name another file with -o"
         raise UsageError(msg)
     fmt = _pillow_format(out)
+    refuse_overwrite([file], [("-o", out)])
     opened = open_puzzle(file)
     puzzle, crc = opened.puzzle, opened.crc32
+    check_pixels(puzzle.width * scale, puzzle.height * scale, f"{out} (--scale {scale})")
     try:
         grid = solve_picture(puzzle, crc32=crc, where=file, budget=budget)
     except AmbiguousError as exc:
@@ -91,7 +90,7 @@ def decode(file: str, output: str | None, scale: int, budget: float, first: bool
     is_flag=True,
     help="Also store a picture line logic cannot reach if a complete search proves it the only solution.",
 )
-@_budget_option("Seconds for that search.")
+@budget_option("Seconds for that search.")
 def encode(
     picture: str,
     output: str | None,
@@ -117,10 +116,16 @@ def encode(
     (readers then need search to decode it).
     """
     from rofl._io import atomic_write
+    from rofl.cli._files import check_parent, refuse_overwrite
     from rofl.encode import encode_grid
     from rofl.picture import grid_from_image, open_picture
 
     out = Path(output) if output else Path(picture).with_suffix(".rofl")
+    if out.suffix.lower() != ".rofl":  # encode writes ROFL only, whatever the name says
+        msg = f"{out}: encode writes ROFL files, named .rofl, not {out.suffix or '(no extension)'!r}"
+        raise UsageError(msg)
+    check_parent(str(out))
+    refuse_overwrite([picture], [("-o", out)])
     with open_picture(picture) as image:
         try:
             grid, palette = grid_from_image(image, background=background)
@@ -137,11 +142,12 @@ def encode(
 @main.command(short_help="Describe a puzzle file: size, colours, clues, solvability.")
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--solve/--no-solve", "do_solve", default=True, show_default=True, help="Try to solve it.")
-@_budget_option("Seconds of complete search when line logic alone cannot finish.")
+@budget_option("Seconds of complete search when line logic alone cannot finish.")
 def info(file: str, do_solve: bool, budget: float) -> None:
     """Describe the ROFL (or other puzzle) file FILE: size, colours, clues, metadata, solvability."""
     import numpy as np
 
+    from rofl.cli._show import printable
     from rofl.decode import solve_picture
     from rofl.errors import FormatError, NotDecodedError, UnsolvableError
     from rofl.formats import open_puzzle
@@ -149,7 +155,7 @@ def info(file: str, do_solve: bool, budget: float) -> None:
     opened = open_puzzle(file)
     puzzle, crc = opened.puzzle, opened.crc32
     w, h = puzzle.width, puzzle.height
-    lines = [f"file: {file} ({opened.details})"]
+    lines = [f"file: {printable(file)} ({opened.details})"]
     lines.append(f"size: {w}x{h} ({w * h} cells)")
     colours = puzzle.palette.hex()
     lines.append(f"colours: {len(colours)}: {colours[0]} (background) {' '.join(colours[1:])}".rstrip())
@@ -163,7 +169,7 @@ def info(file: str, do_solve: bool, budget: float) -> None:
     )
     lines.append(f"filled cells: {filled} of {w * h} ({100 * filled / (w * h):.1f}%)")
     for key, value in opened.metadata.items():
-        lines.append(f"{key}: {value}")
+        lines.append(f"{printable(key)}: {printable(str(value))}")
     if puzzle.n_colors == 2:
         from rofl.formats.tatham import game_id
 
@@ -173,15 +179,19 @@ def info(file: str, do_solve: bool, budget: float) -> None:
     if crc is not None:
         lines.append(f"crc-32: {crc:08x}")
     if do_solve:
+        import time
+
         from rofl.solver import solve
 
+        start = time.monotonic()
         line = solve(puzzle)
+        budget = max(budget - (time.monotonic() - start), 1e-6)  # line logic counts in the budget
         if line.status == "stalled":
             lines.append(f"line logic: stalls, {line.undetermined} of {w * h} cells undetermined")
         else:
             lines.append(f"line logic: {line.status}")
         try:
-            solve_picture(puzzle, crc32=crc, budget=budget)
+            solve_picture(puzzle, crc32=crc, budget=budget, line=line)
             how = "by line logic" if line.status == "solved" else "by complete search (unique)"
             status = f"decodes {how}" + (", CRC-32 matches" if crc is not None else "")
         except (UnsolvableError, FormatError) as exc:

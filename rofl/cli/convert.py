@@ -5,12 +5,15 @@ from __future__ import annotations
 import click
 
 from rofl.cli._app import main
+from rofl.cli._options import budget_option
 
 
 @main.command(short_help="Convert a puzzle file into another format.")
 @click.argument("source", metavar="IN", type=click.Path())
 @click.argument("target", metavar="OUT", type=click.Path())
-def convert(source: str, target: str) -> None:
+@click.option("--force", is_flag=True, help="Allow OUT to be IN itself (rewrite the file in place).")
+@budget_option("Seconds to check a stored CRC-32 when line logic alone cannot solve the puzzle.")
+def convert(source: str, target: str, force: bool, budget: float) -> None:
     """Convert the puzzle file IN into OUT, in the format OUT's extension names.
 
     \b
@@ -36,21 +39,24 @@ def convert(source: str, target: str) -> None:
     them.  A colour puzzle cannot be written to a black-and-white format
     (.nin, .mk, .cwd, .sav, .gno, .notmine): that is an error and OUT is left
     untouched.  A warning says when the program a format belongs to cannot
-    open the puzzle (Gnonograms opens 5 to 54 rows and columns).
+    open the puzzle (Gnonograms opens 5 to 54 rows and columns).  OUT may
+    not be IN (a symlink or link to it included) unless --force is given.
     """
-    from rofl.cli._files import write_puzzle_file
+    from rofl.cli._files import refuse_overwrite, write_puzzle_file
     from rofl.decode import check_crc, check_stored_crc
     from rofl.errors import FormatError, RoflError
     from rofl.formats import open_puzzle, writer_for
 
     fmt = writer_for(target)
+    refuse_overwrite([source], [("OUT", target)], force=force)
     opened = open_puzzle(source)
     puzzle, solution = opened.puzzle, opened.solution
     keeps = fmt.keeps_solution(puzzle)
     derived = False
-    if solution is None and keeps and fmt.picture:
-        # Files of these formats usually carry the picture: add it when line
-        # logic finds it (then it is the puzzle's only solution).
+    if solution is None and keeps and (fmt.picture or opened.crc32 is None):
+        # Files of these formats usually carry the picture (or, for ROFL,
+        # its CRC-32): add it when line logic finds it (then it is the
+        # puzzle's only solution).
         from rofl.solver import solve
 
         result = solve(puzzle)
@@ -58,7 +64,7 @@ def convert(source: str, target: str) -> None:
             check_crc(result.grid, opened.crc32, f"{opened.name}: ")
             solution, derived = result.grid, True
     if not derived:
-        check_stored_crc(opened)
+        check_stored_crc(opened, budget=budget)
     try:
         write_puzzle_file(target, puzzle, solution, crc32=opened.crc32)
     except RoflError as exc:  # the writers' messages do not name the file
@@ -70,7 +76,8 @@ def convert(source: str, target: str) -> None:
     elif solution is None and (opened.crc32 is None or not fmt.keeps_crc()):
         kept = "no solution in the input, and line logic does not find one"
     elif derived:
-        kept = "solution added (line logic finds it)"
+        what = "solution" if fmt.picture else "CRC-32 of the solution"
+        kept = f"{what} added (line logic finds it)"
     else:
         kept = fmt.keeps
     click.echo(f"{target}: {puzzle.width}x{puzzle.height}, {puzzle.n_colors} colours, {kept}")

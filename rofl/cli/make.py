@@ -7,7 +7,8 @@ from collections.abc import Callable
 import click
 
 from rofl.cli._app import main
-from rofl.cli._files import check_parent, write_puzzle_file
+from rofl.cli._files import check_parent, refuse_overwrite, write_puzzle_file
+from rofl.cli._options import FiniteRange, check_palette, checked_by
 
 _DITHERS = ("none", "ordered", "floyd-steinberg")
 HINT_CHANGED_PCT = 2.0  # above this share of changed cells, rofl make suggests what could help
@@ -99,10 +100,14 @@ def _save(image, path: str) -> None:
 @click.option(
     "-c", "--colors", type=click.IntRange(2, 64), default=None, help="2 = black and white (default); 3-64 = colour."
 )
-@click.option("--palette", help="Colours to use instead of an automatic palette, e.g. '#fff,#000,#f00'.")
+@click.option(
+    "--palette",
+    callback=checked_by(check_palette),
+    help="Colours to use instead of an automatic palette, e.g. '#fff,#000,#f00'.",
+)
 @click.option("--background", help="Background colour (palette index 0); default: the colour covering most cells.")
 @click.option(
-    "--threshold", type=click.FloatRange(0, 255), help="Black-and-white threshold, grey level 0-255 (default: Otsu)."
+    "--threshold", type=FiniteRange(0, 255), help="Black-and-white threshold, grey level 0-255 (default: Otsu)."
 )
 @click.option(
     "--dither", type=click.Choice(_DITHERS), default="none", show_default=True, help="Dithering (adds clues)."
@@ -124,7 +129,7 @@ def _save(image, path: str) -> None:
 )
 @click.option(
     "--effort",
-    type=click.FloatRange(0, 1000),
+    type=FiniteRange(0, 1000),
     default=1.0,
     show_default=True,
     help="How hard to look for fewer changed cells after the first pass: local repair attempts per changed "
@@ -193,6 +198,8 @@ def make(
     _check_png(compare, "'--compare'")
     _check_sheet(sheet)
     _check_page(page)
+    written = [("-o", output), ("--preview", preview), ("--compare", compare), ("--sheet", sheet), ("--page", page)]
+    refuse_overwrite([image], written)
     n_colors = colors or 2
     if palette is not None:
         from rofl.picture import parse_palette

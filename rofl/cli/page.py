@@ -25,12 +25,14 @@ def page(puzzle: str, output: str | None, title: str | None) -> None:
     is solved when every row and column has its clue.
     """
     from rofl._io import atomic_write
+    from rofl.cli._files import refuse_overwrite
     from rofl.decode import check_stored_crc
     from rofl.formats import default_output, open_puzzle
     from rofl.render.page import check_page_path, puzzle_page
 
     out = Path(output) if output else default_output(puzzle, ".html")
     check_page_path(out)
+    refuse_overwrite([puzzle], [("-o", out)])
     opened = open_puzzle(puzzle)
     check_stored_crc(opened)
     loaded = opened.puzzle

@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from rofl.cli._app import main
+from rofl.cli._options import budget_option
 from rofl.errors import FormatError, UsageError
 
 
@@ -97,7 +98,7 @@ def hide(text: str | None, output: str | None, sheet: str | None, cipher: bool) 
         click.echo(dumps(Field.from_picture(grid)))
 
 
-def _load(source: str | None):
+def _load(source: str | None, budget: float):
     """The puzzle of a file path, a cipher string, or standard input (a stored CRC-32 checked)."""
     from rofl.formats import find_format, notmine, open_puzzle
 
@@ -117,13 +118,14 @@ def _load(source: str | None):
         opened = open_puzzle(data, name="standard input")
     from rofl.decode import check_stored_crc
 
-    check_stored_crc(opened)
+    check_stored_crc(opened, budget=budget)
     return opened.puzzle
 
 
 @main.command()
 @click.argument("source", required=False)
-def reveal(source: str | None) -> None:
+@budget_option("Seconds to check a stored CRC-32 when line logic alone cannot solve the puzzle.")
+def reveal(source: str | None, budget: float) -> None:
     """Solve a hidden text and print it (followed by one newline).
 
     SOURCE is a puzzle file (.rofl, .json, .notmine, .xml, .non, ..., or a
@@ -133,6 +135,6 @@ def reveal(source: str | None) -> None:
     """
     from rofl.secret import reveal as reveal_text
 
-    puzzle = _load(source)
+    puzzle = _load(source, budget)
     sys.stdout.write(reveal_text(puzzle) + "\n")
     sys.stdout.flush()

@@ -6,7 +6,8 @@ from __future__ import annotations
 import click
 
 from rofl.cli._app import main
-from rofl.cli._files import check_parent
+from rofl.cli._files import check_parent, refuse_overwrite
+from rofl.cli._options import budget_option, check_cell, check_sheet_name, checked_by
 
 
 @main.command()
@@ -16,6 +17,7 @@ from rofl.cli._files import check_parent
     "--output",
     required=True,
     type=click.Path(),
+    callback=checked_by(check_sheet_name),
     help="Sheet to write: .png, .pdf or .svg (the extension chooses).",
 )
 @click.option("--solution", is_flag=True, help="Fill the grid with the solution (solving the puzzle if need be).")
@@ -27,6 +29,7 @@ from rofl.cli._files import check_parent
 @click.option(
     "--cell",
     type=int,
+    callback=checked_by(check_cell),
     metavar="PIXELS",
     help="Cell size at 96 dpi (default: 26, 22 beyond 80 cells, 18 beyond 160; a PDF fills its page).",
 )
@@ -42,14 +45,7 @@ from rofl.cli._files import check_parent
     metavar="FILE",
     help="TrueType or OpenType font for numbers and titles (.png, .pdf), for titles in any script.",
 )
-@click.option(
-    "--budget",
-    type=click.FloatRange(0, min_open=True),
-    default=10.0,
-    show_default=True,
-    metavar="SECONDS",
-    help="With --solution or --answers: seconds of complete search per puzzle when line logic cannot finish.",
-)
+@budget_option("With --solution or --answers: seconds of complete search per puzzle when line logic cannot finish.")
 def sheet(
     puzzle_files: tuple[str, ...],
     output: str,
@@ -101,6 +97,7 @@ def sheet(
         raise UsageError(msg)
     chosen = _font(font, suffix)
     check_parent(output)
+    refuse_overwrite([*puzzle_files, font], [("-o", output)])
 
     puzzles, grids = [], []
     for file in puzzle_files:

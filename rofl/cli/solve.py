@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from rofl.cli._app import main
+from rofl.cli._options import budget_option
 
 # exit statuses (also in the command's help and the README)
 EXIT_UNIQUE = 0
@@ -20,15 +21,7 @@ EXIT_BUDGET = 4
 # No dir_okay=False: click would report a directory as a usage error with exit
 # status 2, which means "stalled" here; reading it gives one "Error:" line and 1.
 @click.argument("file", type=click.Path())
-@click.option(
-    "--budget",
-    "budget",
-    type=click.FloatRange(min=0, min_open=True),
-    default=10.0,
-    show_default=True,
-    metavar="SECONDS",
-    help="Time allowed for the search when line logic stalls.",
-)
+@budget_option("Time allowed for the search when line logic stalls.")
 @click.option("--line-only", is_flag=True, help="Line logic only, no search (the generator's notion of solvable).")
 @click.option(
     "--first",
@@ -75,9 +68,11 @@ def solve(
       4  the budget ran out before an answer
       1  error (unreadable file, bad option)
     """
+    from rofl.cli._files import refuse_overwrite
     from rofl.decode import check_crc
     from rofl.formats import open_puzzle
 
+    refuse_overwrite([file], [("--first", first_path)])
     opened = open_puzzle(file)
     puzzle = opened.puzzle
     if use_color is None:

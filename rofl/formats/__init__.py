@@ -52,8 +52,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from rofl.formats.rofl import RoflFile
     from rofl.puzzle import Puzzle
 
-#: Largest puzzle file any reader accepts.
-MAX_FILE_BYTES = 64 * 1024 * 1024
+#: Largest puzzle file any reader accepts (see :mod:`rofl.formats._limits`).
+MAX_FILE_BYTES = 64 * 1024 * 1024  # the same as _limits.MAX_FILE_BYTES, without importing rofl.puzzle
 
 #: The modules that declare formats (their ``FORMATS``), in table order;
 #: imported on first use of the table.

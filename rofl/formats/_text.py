@@ -15,23 +15,22 @@ from xml.sax.saxutils import escape
 import numpy as np
 
 from rofl.errors import FormatError, PuzzleError
+from rofl.formats import _limits
 from rofl.formats._format import Format
 from rofl.puzzle import MAX_SIDE as PUZZLE_MAX_SIDE
 from rofl.puzzle import RGB, Palette, Puzzle
 
-#: Most decimal digits read for one number: ten hold every length rofl
-#: accepts (below 2**31), and a hostile 100 000-digit number never reaches
-#: ``int()``.
-MAX_DIGITS = 10
+#: Most decimal digits read for one number (see :mod:`rofl.formats._limits`).
+MAX_DIGITS = _limits.MAX_DIGITS
 
 #: Sides above this are refused (the bound of :mod:`rofl.puzzle`).
 MAX_SIDE = PUZZLE_MAX_SIDE
 
-#: Most lines in a text puzzle file: a line per row and column, twice over
-#: for a goal picture, header and comments.  A file of millions of empty
-#: lines (a few megabytes) would otherwise become a puzzle of millions of
-#: empty rows, and cost minutes and gigabytes before the size is refused.
-MAX_LINES = 4 * (MAX_SIDE + 1)
+#: Most lines in a text puzzle file (see :mod:`rofl.formats._limits`).  A
+#: file of millions of empty lines (a few megabytes) would otherwise become
+#: a puzzle of millions of empty rows, and cost minutes and gigabytes
+#: before the size is refused.
+MAX_LINES = _limits.MAX_LINES
 
 _BOM = "\ufeff"
 
@@ -73,9 +72,7 @@ def decode(data: bytes | str, where: str) -> str:
             text = data.decode("latin-1")
     if text.startswith(_BOM):
         text = text[1:]
-    n_lines = text.count("\n")
-    if n_lines > MAX_LINES:
-        raise fail(where, None, f"{n_lines} lines: more than any puzzle of at most {MAX_SIDE} rows and columns needs")
+    _limits.check_lines(text, where)
     nul = text.find("\x00")
     if nul >= 0:
         line = text.count("\n", 0, nul) + 1
@@ -167,7 +164,11 @@ def build(
     meta: Mapping[str, str] | None,
     where: str,
 ) -> Puzzle:
-    """The :class:`Puzzle`, its validation errors (a clue that does not fit...) named with the file."""
+    """The :class:`Puzzle`, its validation errors (a clue that does not fit...) named with the file.
+
+    A puzzle of more than :data:`rofl.formats._limits.MAX_CELLS` cells is
+    refused (:class:`~rofl.errors.LimitError`)."""
+    _limits.check_cells(width, height, where)
     try:
         return Puzzle(width, height, palette, rows, cols, meta=meta)
     except PuzzleError as exc:

@@ -59,7 +59,7 @@ from urllib.parse import quote, unquote
 import numpy as np
 
 from rofl._io import stamp_time
-from rofl.formats import _text
+from rofl.formats import _limits, _text
 from rofl.formats._format import Format
 from rofl.puzzle import Palette, Puzzle
 
@@ -84,17 +84,20 @@ def _sections(text: str, where: str) -> list[tuple[str, int, list[tuple[int, str
     if start < 0:
         raise _text.fail(where, None, "no [section] found: not a Gnonograms puzzle")
     out = []
+    # line numbers are counted on from the previous section, never from the
+    # top, so that a file of many '[' is read in linear time
+    line, counted = 1, 0
     while start >= 0:
-        line = text.count("\n", 0, start) + 1
+        line += text.count("\n", counted, start)
+        counted = start
         close = text.find("]", start)
-        newline = text.find("\n", start)
-        if close < 0 or (0 <= newline < close):
+        # (searched up to the ']' only: the next section starts after it)
+        if close < 0 or text.find("\n", start, close) >= 0:
             raise _text.fail(where, line, "a section heading with no closing ']'")
         heading = text[start + 1 : close]
         following = text.find("[", close)
         body = text[close + 1 : following if following >= 0 else len(text)]
-        first = text.count("\n", 0, close) + 1
-        lines = [(first + i, s.strip()) for i, s in enumerate(body.split("\n")) if s.strip()]
+        lines = [(line + i, s.strip()) for i, s in enumerate(body.split("\n")) if s.strip()]
         out.append((heading.strip()[:3].upper(), line, lines))
         start = following
     return out
@@ -173,6 +176,7 @@ def loads(text: str | bytes, *, where: str = "<gno>") -> tuple[Puzzle, np.ndarra
         raise _text.fail(where, place, f"[Dimensions] must hold two numbers (rows, then columns), not {len(numbers)}")
     height = _text.size(numbers[0], where, line, "number of rows")
     width = _text.size(numbers[1], where, line, "number of columns")
+    _limits.check_cells(width, height, where)  # before the solution grid is allocated
     meta = _description(found["DES"][1]) if "DES" in found else {}
     if "LIC" in found:
         licence = " ".join(unquote(content).strip() for _, content in found["LIC"][1])

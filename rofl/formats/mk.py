@@ -28,8 +28,10 @@ from rofl.puzzle import Palette, Puzzle
 
 def _section(lines: list[tuple[int, str]], count: int, what: str, where: str, end: str) -> list:
     """``count`` clues from ``lines``, after dropping surplus blank lines at the end."""
-    while len(lines) > count and not lines[-1][1]:
-        lines = lines[:-1]
+    kept = len(lines)
+    while kept > count and not lines[kept - 1][1]:
+        kept -= 1
+    lines = lines[:kept]  # (one copy: a copy per blank line made this quadratic)
     if len(lines) != count:
         place = f"line {lines[-1][0]}" if lines else None
         msg = (

@@ -102,7 +102,7 @@ import string
 
 import numpy as np
 
-from rofl.formats import _text
+from rofl.formats import _limits, _text
 from rofl.formats._format import Format
 from rofl.puzzle import MAX_COLORS, RGB, Palette, Puzzle
 
@@ -161,7 +161,9 @@ def _property(value: str) -> str:
     return _unescape(value)
 
 
-_NUMERIC_REFERENCE = re.compile(r"(&#(?:[xX][0-9a-fA-F]+|[0-9]+);)")
+# (";" is optional, as html.unescape reads it: every numeric reference is
+# read here, so that a reference of thousands of digits never reaches int())
+_NUMERIC_REFERENCE = re.compile(r"(&#(?:[xX][0-9a-fA-F]+|[0-9]+);?)")
 
 
 def _unescape(value: str) -> str:
@@ -171,12 +173,14 @@ def _unescape(value: str) -> str:
     writes every non-ASCII character as a numeric reference."""
     parts = _NUMERIC_REFERENCE.split(value)
     for i in range(1, len(parts), 2):
-        digits = parts[i][2:-1]
-        code = int(digits[1:], 16) if digits[:1] in "xX" else int(digits)
+        digits = parts[i][2:].removesuffix(";")
+        hexadecimal = digits[:1] in "xX"
+        digits = (digits[1:] if hexadecimal else digits).lstrip("0")
+        code = -1 if len(digits) > 8 else int(digits or "0", 16 if hexadecimal else 10)
         if 0 < code <= 0x10FFFF and not 0xD800 <= code <= 0xDFFF:
             parts[i] = chr(code)
         else:
-            parts[i] = html.unescape(parts[i])  # U+FFFD, as HTML reads it
+            parts[i] = "\ufffd"  # as HTML reads a reference to no character
     for i in range(0, len(parts), 2):
         parts[i] = html.unescape(parts[i])
     return "".join(parts)
@@ -256,6 +260,8 @@ class _Reader:
             again = "" if known == value else f" ({known}, then {value})"
             raise self.fail(line, f"the {attr} is given twice{again}")
         setattr(self, attr, value)
+        if self.width is not None and self.height is not None:  # before a goal is read
+            _limits.check_cells(self.width, self.height, self.where)
 
     def declare(self, rest: str, line: int) -> None:
         """Nonny's ``color NAME RRGGBB [SYMBOL]``."""

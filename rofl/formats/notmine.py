@@ -36,13 +36,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from rofl.errors import FormatError
+from rofl.formats import _limits
 from rofl.formats._format import Format
 
 LEADER = "NotMine{"
 TRAILER = "}"
 #: Largest field accepted (rows * columns), so a hostile header cannot ask
 #: for gigabytes.
-MAX_CELLS = 1 << 24
+MAX_CELLS = _limits.MAX_CELLS
 
 _HEADER = re.compile(r"\s*NotMine\{\s*([0-9]+)\s*,\s*([0-9]+)\s*,(.*)\}\s*", re.DOTALL)
 _OFFSET = ord("!")
@@ -152,13 +153,12 @@ def loads(text: str | bytes, *, where: str = "NotMine cipher") -> Field:
     if m is None:
         msg = f"{where}: expected 'NotMine{{ rows, columns, content }}' with rows and columns as decimal integers"
         raise FormatError(msg)
-    rows, cols = int(m.group(1)), int(m.group(2))
+    rows = _limits.integer(m.group(1), where, "the number of rows")
+    cols = _limits.integer(m.group(2), where, "the number of columns")
     if rows < 1 or cols < 1:
         msg = f"{where}: a field needs at least one row and one column, not {rows}x{cols}"
         raise FormatError(msg)
-    if rows * cols > MAX_CELLS:
-        msg = f"{where}: a {rows}x{cols} field is larger than the {MAX_CELLS}-cell limit"
-        raise FormatError(msg)
+    _limits.check_cells(cols, rows, where)
     content = _unescape("".join(m.group(3).split()))
     bad = _NOT_GLYPH.search(content)
     if bad:

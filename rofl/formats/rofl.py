@@ -64,6 +64,7 @@ from construct import (
 )
 
 from rofl.errors import FormatError, LimitError, PuzzleError
+from rofl.formats import _limits
 from rofl.formats._format import Format
 from rofl.puzzle import MAX_COLORS, Palette, Puzzle, cells_needed
 
@@ -71,10 +72,11 @@ MAGIC = b"ROFL"
 #: Version written in the extended header; readers reject any other.
 VERSION = 1
 #: Largest file this reader accepts (the whole file is read before parsing).
-MAX_FILE_BYTES = 64 * 1024 * 1024
-#: Largest picture this reader decodes (cells): 2048 x 2048.  The solver keeps
-#: 8 bytes per cell and a hostile 16 KB file could otherwise ask for 4096 x 4096.
-MAX_CELLS = 1 << 22
+MAX_FILE_BYTES = _limits.MAX_FILE_BYTES
+#: Largest picture this reader decodes (cells): 2048 x 2048, the limit of
+#: every reader (:mod:`rofl.formats._limits`).  The solver keeps 8 bytes per
+#: cell and a hostile 16 KB file could otherwise ask for 4096 x 4096.
+MAX_CELLS = _limits.MAX_CELLS
 #: Largest side of either form.
 MAX_SIDE_PLAIN = 255
 MAX_SIDE_EXTENDED = 65535

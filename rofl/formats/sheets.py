@@ -37,13 +37,15 @@ from __future__ import annotations
 import base64
 import binascii
 import contextlib
+import functools
 import io
 import logging
 import re
 import warnings
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from rofl.errors import FormatError
+from rofl.errors import FormatError, LimitError
 from rofl.formats._format import Format
 from rofl.formats._text import parse_xml, pick_numbered
 
@@ -143,7 +145,7 @@ def extract(data: bytes, *, where: str = "<sheet>", number: int | None = None) -
     elif found == "svg":
         puzzles = dict(enumerate(_svg_puzzles(data, where), 1))
     elif found == "pdf":
-        puzzles = _pdf_puzzles(data, where)
+        puzzles = _pdf_puzzles(data, where)  # number -> a loader: only the one asked for is decompressed
     else:
         msg = f"{where}: not a PNG, SVG or PDF sheet"
         raise FormatError(msg)
@@ -155,7 +157,8 @@ def extract(data: bytes, *, where: str = "<sheet>", number: int | None = None) -
         )
         raise FormatError(msg)
     what = "a puzzle book" if found == "pdf" else f"{article} {found.upper()} file"
-    return pick_numbered(puzzles, number, where, what=what)
+    chosen = pick_numbered(puzzles, number, where, what=what)
+    return chosen(where) if callable(chosen) else chosen
 
 
 def read_file(data: bytes, *, where: str = "<sheet>", number: int | None = None) -> RoflFile:
@@ -198,33 +201,56 @@ def _svg_puzzles(data: bytes, where: str) -> list[bytes]:
     return out
 
 
-def _pdf_puzzles(data: bytes, where: str) -> dict[int, bytes]:
-    """Number -> ROFL file of every ``.rofl`` attachment: ``puzzle-N.rofl``
+def _pdf_puzzles(data: bytes, where: str) -> dict[int, Callable[[str], bytes]]:
+    """Number -> loader of every ``.rofl`` attachment: ``puzzle-N.rofl``
     is number ``N``, others (``puzzle.rofl``...) take the next free numbers
-    in name order."""
+    in name order.
+
+    Only the names are read here: a loader decompresses its attachment
+    when called, so that opening ``book.pdf#1`` of a book of 40 large
+    attachments decompresses one (issue 31: all of them took 2.6 GB).
+    """
     from pypdf import PdfReader
 
     try:
         with _quiet_pypdf():
             reader = PdfReader(io.BytesIO(data))
-            attachments = reader.attachments
-            files = [(name, content) for name in sorted(attachments) for content in attachments[name]]
+            entries = sorted(
+                (entry for entry in reader.attachment_list if entry.name.lower().endswith(".rofl")),
+                key=lambda entry: entry.name,
+            )
     except Exception as exc:  # noqa: BLE001 - pypdf reports damaged PDF files in many ways
         msg = f"{where}: damaged PDF: {exc or type(exc).__name__}"
         raise FormatError(msg) from None
-    files = [(name, content) for name, content in files if name.lower().endswith(".rofl")]
-    numbered: dict[int, bytes] = {}
+    numbered: dict[int, Callable[[str], bytes]] = {}
     others = []
-    for name, content in files:
-        found = _BOOK_NAME.fullmatch(name.lower())
+    for entry in entries:
+        found = _BOOK_NAME.fullmatch(entry.name.lower())
         if found and int(found.group(1)) not in numbered:
-            numbered[int(found.group(1))] = content
+            numbered[int(found.group(1))] = functools.partial(_attachment, entry)
         else:
-            others.append(content)
-    free = (n for n in range(1, len(files) + 2) if n not in numbered)
-    for content in others:
-        numbered[next(free)] = content
+            others.append(functools.partial(_attachment, entry))
+    free = (n for n in range(1, len(entries) + 2) if n not in numbered)
+    for load in others:
+        numbered[next(free)] = load
     return dict(sorted(numbered.items()))
+
+
+def _attachment(entry, where: str) -> bytes:
+    """The content of one embedded file, decompressed under pypdf's own output
+    caps (75 MB a stream) and refused beyond :data:`~rofl.formats._limits.MAX_ATTACHMENT_BYTES`."""
+    from rofl.formats._limits import MAX_ATTACHMENT_BYTES
+
+    try:
+        with _quiet_pypdf():
+            content = entry.content
+    except Exception as exc:  # noqa: BLE001 - as above
+        msg = f"{where}: damaged PDF attachment {entry.name!r}: {exc or type(exc).__name__}"
+        raise FormatError(msg) from None
+    if len(content) > MAX_ATTACHMENT_BYTES:
+        msg = f"{where}: attachment {entry.name!r} is {len(content)} bytes; rofl reads at most {MAX_ATTACHMENT_BYTES}"
+        raise LimitError(msg)
+    return content
 
 
 _BOOK_NAME = re.compile(r"puzzle-([1-9][0-9]{0,8})\.rofl")

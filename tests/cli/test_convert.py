@@ -179,7 +179,8 @@ def test_convert_in_place_to_the_same_format(tmp_path):
     path = tmp_path / "flag.xml"
     path.write_bytes((DATA / "flag.xml").read_bytes())
     before = read_puzzle(path)
-    assert run("convert", path, path).exit_code == 0
+    assert run("convert", path, path).exit_code == 1  # refused: OUT is IN
+    assert run("convert", path, path, "--force").exit_code == 0
     after = read_puzzle(path)
     assert after[0] == before[0] and np.array_equal(after[1], before[1])
     assert dict(after[0].meta) == dict(before[0].meta)

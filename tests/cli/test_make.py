@@ -72,6 +72,9 @@ def test_dither_warns(picture, tmp_path):
         (["--effort", "-1"], ["--effort"]),
         (["--effort", "lots"], ["--effort"]),
         (["--seed", "-3"], ["--seed"]),
+        (["--palette", "#fff"], ["--palette", "at least 2 colours"]),
+        (["--palette", "#fff,#nothex"], ["--palette", "not a colour"]),
+        (["--threshold", "nan"], ["--threshold", "not a finite number"]),
     ],
 )
 def test_bad_options_usage_error(picture, tmp_path, args, words):
@@ -82,7 +85,6 @@ def test_bad_options_usage_error(picture, tmp_path, args, words):
 @pytest.mark.parametrize(
     ("args", "words"),
     [
-        (["--palette", "#fff,#nothex"], ["not a colour"]),
         (["--background", "#123456"], ["white or black"]),
     ],
 )

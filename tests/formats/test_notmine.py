@@ -136,7 +136,7 @@ def test_odd_fields_use_half_a_glyph():
         ("NotMine{ 1.5, 2, ! }", "expected"),
         ("NotMine{ 0, 2, ! }", "at least one row and one column, not 0x2"),
         ("NotMine{ 3, 0, }", "not 3x0"),
-        ("NotMine{ 99999, 99999, ! }", "larger than the 16777216-cell limit"),
+        ("NotMine{ 99999, 99999, ! }", "rofl reads puzzles of at most 4194304 cells"),
         ("NotMine{ 1, 2, !\x01 }", r"content character 2 \('\\x01'\) is not a glyph"),
         ("NotMine{ 1, 2, é }", r"content character 1 \('é'\) is not a glyph"),
         (b"NotMine{ 1, 2, \xff }", "byte 16 is not ASCII"),

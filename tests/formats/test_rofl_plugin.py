@@ -93,3 +93,51 @@ def test_import_rofl_registers_without_numba():
         "assert 'numba' not in sys.modules and 'numpy' not in sys.modules, sorted(sys.modules)"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_broken_files_are_os_errors_as_pillow_expects(tmp_path):
+    """Applications catch OSError around Image.open(...).load(); rofl's error is the cause."""
+    from rofl.errors import RoflImageError
+
+    data = codec.dumps(Puzzle.from_grid(HANDS_UP))
+    path = tmp_path / "cut.rofl"
+    path.write_bytes(data[:-3])
+    with Image.open(path) as image, pytest.raises(OSError, match="cut.rofl") as info:
+        image.load()
+    assert isinstance(info.value, RoflImageError) and isinstance(info.value.__cause__, FormatError)
+    path.write_bytes(data[:9])
+    with pytest.raises(OSError, match="palette"):
+        Image.open(path)
+    ambiguous = tmp_path / "amb.rofl"
+    ambiguous.write_bytes(codec.dumps(Puzzle.from_grid(np.eye(2, dtype=np.uint8))))
+    with Image.open(ambiguous) as image, pytest.raises(OSError) as info:
+        image.load()
+    assert isinstance(info.value.__cause__, UnsolvableError)
+
+
+def test_the_plugin_has_a_cell_limit_and_a_budget(tmp_path, monkeypatch):
+    from rofl import RoflImagePlugin
+    from rofl.errors import BudgetError, LimitError
+
+    path = tmp_path / "h.rofl"
+    path.write_bytes(codec.dumps(Puzzle.from_grid(HANDS_UP)))
+    monkeypatch.setattr(RoflImagePlugin, "MAX_CELLS", 24)
+    with pytest.raises(OSError, match="MAX_CELLS is 24") as info:
+        Image.open(path)
+    assert isinstance(info.value.__cause__, LimitError)
+    monkeypatch.setattr(RoflImagePlugin, "MAX_CELLS", 25)
+    with Image.open(path) as image:
+        image.load()
+    assert RoflImagePlugin.BUDGET > 0
+    calls = []
+
+    def fake(puzzle, **kwargs):
+        calls.append(kwargs["budget"])
+        msg = "out of time"
+        raise BudgetError(msg)
+
+    monkeypatch.setattr("rofl.decode.solve_picture", fake)
+    monkeypatch.setattr(RoflImagePlugin, "BUDGET", 0.5)
+    with Image.open(path) as image, pytest.raises(OSError, match="out of time"):
+        image.load()
+    assert calls == [0.5]

@@ -252,10 +252,11 @@ def test_writer_stores_the_value_as_it_is(text):
 
 
 @pytest.mark.parametrize("text", ["\ud800", "x\udfff", "\ud83d\ude00"])  # the last: a pair left unjoined
-def test_writer_refuses_surrogates_and_write_bytes_replaces_them(text):
+def test_surrogates_become_replacement_characters_before_the_writer(text):
+    # (issue 31) the Puzzle replaces them at the boundary, so no writer meets one
     puzzle = Puzzle.from_grid(HANDS_UP, meta={"title": text})
-    with pytest.raises(FormatError, match="surrogate"):
-        codec.dumps(puzzle)
+    assert "\ufffd" in puzzle.meta["title"]
+    assert codec.parse(codec.dumps(puzzle)).puzzle.meta == puzzle.meta
     stored = codec.parse(codec.write_bytes(puzzle)).puzzle.meta["title"]
     assert "\ufffd" in stored and not re.search("[\ud800-\udfff]", stored)
 

@@ -26,7 +26,7 @@ from rofl.render.layout import MAX_PIXELS, MAX_SIDE, default_cell, print_dpi, sh
 from rofl.render.sheet import puzzle_sheet, raster_layout, sheet_bytes
 from rofl.render.svg import SvgString, puzzle_svg
 from rofl.solver import solve
-from tests.clirun import one_error_line, run
+from tests.clirun import one_error_line, run, usage_error_line
 from tests.pdfread import A4, check_pdf_sheet, expected_clues, pdf_clues, pdf_fills, pdf_grid, read_pdf
 from tests.places import SAMPLES, corpus_file
 
@@ -362,19 +362,25 @@ def test_cli_sheet_errors(made, tmp_path, monkeypatch):
     truncated.write_bytes(made.read_bytes()[:-5])
     before = sorted(p.name for p in tmp_path.iterdir())
     cases = [
-        (["sheet", made, "-o", "out.gif"], ["out.gif", "a sheet is written as .png, .pdf or .svg"]),
-        (["sheet", made, "-o", "out"], ["'(no extension)'"]),
         (["sheet", "missing.json", "-o", "out.svg"], ["missing.json"]),
         (["sheet", junk, "-o", "out.svg"], ["junk.json", "not valid JSON"]),
         (["sheet", truncated, "-o", "out.svg"], ["cut.rofl"]),
         (["sheet", tmp_path, "-o", "out.svg"], [str(tmp_path)]),
         (["sheet", ambiguous, "-o", "out.svg", "--solution"], ["diagonal.json", "several solutions"]),
-        (["sheet", made, "-o", "out.png", "--cell", 3], ["cell size 3 px is too small"]),
         (["sheet", made, "-o", "out.png", "--cell", 4000], ["too large"]),
         (["sheet", made, "-o", "nowhere/out.png"], ["nowhere/out.png", "does not exist"]),
     ]
     for args, words in cases:
         one_error_line(run(*args), *words)
+    usages = [
+        (["sheet", made, "-o", "out.gif"], ["out.gif", "a sheet is written as .png, .pdf or .svg"]),
+        (["sheet", made, "-o", "out"], ["'(no extension)'"]),
+        (["sheet", made, "-o", "out.png", "--cell", 3], ["cell size 3 px is too small"]),
+        (["sheet", made, "-o", "out.png", "--cell", 0], ["--cell"]),
+        (["sheet", made, "-o", "out.png", "--budget", "nan"], ["--budget"]),
+    ]
+    for args, words in usages:
+        usage_error_line(run(*args), *words)
     assert sorted(p.name for p in tmp_path.iterdir()) == before
     # without --solution an ambiguous puzzle still has a sheet to solve
     assert run("sheet", ambiguous, "-o", "ok.svg").exit_code == 0

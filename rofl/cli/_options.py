@@ -1,0 +1,72 @@
+"""Option types the commands share."""
+
+from __future__ import annotations
+
+import math
+
+import click
+
+
+class FiniteRange(click.FloatRange):
+    """:class:`click.FloatRange` that also refuses NaN and infinity: ``nan``
+    compares false with every bound, so a plain range accepts it (a budget of
+    ``nan`` seconds, a threshold of ``nan``)."""
+
+    def convert(self, value, param, ctx):
+        number = super().convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{value!r} is not a finite number.", param, ctx)
+        return number
+
+
+#: Seconds of a budget: a finite number above 0.
+SECONDS = FiniteRange(0, min_open=True)
+
+
+def budget_option(help_text: str):
+    """The ``--budget SECONDS`` option (10 s by default) of the commands that may search."""
+    return click.option("--budget", type=SECONDS, default=10.0, show_default=True, metavar="SECONDS", help=help_text)
+
+
+def checked_by(check):
+    """A click callback that runs ``check(value)`` (a library check raising
+    :class:`~rofl.errors.OptionError`) on an option given, so that a bad
+    value is a usage error (status 2) before any work, like a value click
+    refuses itself."""
+
+    def callback(ctx: click.Context, param: click.Parameter, value):
+        from rofl.errors import OptionError
+
+        if value is None:
+            return value
+        try:
+            check(value)
+        except OptionError as exc:
+            raise click.BadParameter(str(exc), ctx=ctx, param=param) from None
+        return value
+
+    return callback
+
+
+def check_cell(cell: int) -> None:
+    """A sheet's cell size: at least :data:`rofl.render.layout.MIN_CELL` pixels."""
+    from rofl.errors import OptionError
+    from rofl.render.layout import MIN_CELL
+
+    if cell < MIN_CELL:
+        msg = f"cell size {cell} px is too small to print clues (at least {MIN_CELL})"
+        raise OptionError(msg)
+
+
+def check_palette(text: str) -> None:
+    """A ``--palette`` string: colours rofl reads, at least two."""
+    from rofl.picture import parse_palette
+
+    parse_palette(text)
+
+
+def check_sheet_name(path: str) -> None:
+    """A sheet's file name: an extension a sheet is written under."""
+    from rofl.render.sheet import check_sheet_path
+
+    check_sheet_path(path)

@@ -1,0 +1,58 @@
+"""``--budget`` and ``solve_picture``'s budget count line logic too, and the
+commands that may search (decode, info, convert, reveal) all take one."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pytest
+
+import rofl.solver
+from rofl.decode import solve_picture
+from rofl.errors import BudgetError
+from rofl.formats import write_puzzle
+from rofl.puzzle import Palette, Puzzle
+from tests.clirun import run, usage_error_line
+
+AMBIGUOUS = Puzzle.from_grid(np.eye(2, dtype=np.uint8), Palette.black_white())
+
+
+def test_line_logic_counts_in_the_budget(monkeypatch):
+    real = rofl.solver.solve
+
+    def slow(puzzle):
+        time.sleep(0.3)
+        return real(puzzle)
+
+    monkeypatch.setattr(rofl.solver, "solve", slow)
+    with pytest.raises(BudgetError, match="line logic took"):
+        solve_picture(AMBIGUOUS, budget=0.1)
+
+
+@pytest.mark.parametrize("command", ["convert", "reveal"])
+def test_convert_and_reveal_take_a_budget(tmp_path, command):
+    grid = np.array([[1, 0], [1, 1]], np.uint8)
+    source = tmp_path / "s.rofl"
+    write_puzzle(source, Puzzle.from_grid(grid, Palette.black_white()), grid)
+    extra = [tmp_path / "t.json"] if command == "convert" else []
+    usage_error_line(run(command, source, *extra, "--budget", "nan"), "--budget")
+    usage_error_line(run(command, source, *extra, "--budget", "0"), "--budget")
+    result = run(command, source, *extra, "--budget", "2")
+    assert "--budget" not in result.output
+
+
+def test_info_runs_line_logic_once(tmp_path, monkeypatch):
+    real = rofl.solver.solve
+    calls = []
+
+    def counting(puzzle):
+        calls.append(puzzle)
+        return real(puzzle)
+
+    monkeypatch.setattr(rofl.solver, "solve", counting)
+    grid = np.array([[1, 0], [1, 1]], np.uint8)
+    write_puzzle(tmp_path / "s.rofl", Puzzle.from_grid(grid, Palette.black_white()), grid)
+    result = run("info", tmp_path / "s.rofl")
+    assert result.exit_code == 0 and "decodes by line logic" in result.output
+    assert len(calls) == 1
