@@ -304,7 +304,7 @@ def _hint_likeness(stats, width: int | None, height: int | None, *, more_colours
     if more_colours and stats.colors_asked is not None and stats.colors_asked <= stats.colors < 6:
         tips.append(f"more colours (-c {stats.colors + 1 if stats.colors > 2 else 4})")
     click.echo(
-        f"hint: the puzzle looks little like the picture (SSIM {stats.ssim:.2f} < {RECOGNISABLE_SSIM}); "
+        f"hint: the puzzle looks little like the picture (SSIM {stats.ssim:.3f} < {RECOGNISABLE_SSIM}); "
         f"try {' or '.join(tips)}",
         err=True,
     )
