@@ -92,7 +92,7 @@ def solve_picture(
                 f"{result.undetermined} of {puzzle.width * puzzle.height} cells undetermined (try a larger --budget)"
             )
             raise BudgetError(msg)
-        grid = _proved_grid(solve_complete(puzzle, time_budget=budget - spent), prefix, budget)
+        grid = _proved_grid(solve_complete(puzzle, time_budget=budget - spent, line=result), prefix, budget)
     assert grid is not None
     check_crc(grid, crc32, prefix)
     return grid

@@ -10,12 +10,29 @@ import pytest
 
 import rofl.solver
 from rofl.decode import solve_picture
-from rofl.errors import BudgetError
+from rofl.errors import AmbiguousError, BudgetError
 from rofl.formats import write_puzzle
 from rofl.puzzle import Palette, Puzzle
 from tests.clirun import run, usage_error_line
 
 AMBIGUOUS = Puzzle.from_grid(np.eye(2, dtype=np.uint8), Palette.black_white())
+
+
+def test_a_search_does_not_run_line_logic_again(monkeypatch):
+    import rofl.solver.search
+
+    calls = []
+    real = rofl.solver.solve
+
+    def counted(puzzle):
+        calls.append(puzzle)
+        return real(puzzle)
+
+    monkeypatch.setattr(rofl.solver, "solve", counted)
+    monkeypatch.setattr(rofl.solver.search, "solve", counted)
+    with pytest.raises(AmbiguousError):  # line logic stalls on it, the search finds two solutions
+        solve_picture(AMBIGUOUS)
+    assert len(calls) == 1
 
 
 def test_line_logic_counts_in_the_budget(monkeypatch):

@@ -20,7 +20,7 @@ import numpy as np
 
 from rofl.errors import OptionError
 from rofl.puzzle import Puzzle
-from rofl.solver.propagate import LineSolver, determined, kernel_clues, masks_to_grid, solve
+from rofl.solver.propagate import LineSolver, SolveResult, determined, kernel_clues, masks_to_grid, solve
 from rofl.solver.status import LineStatus, SearchStatus
 
 #: The search's statuses, in order (:class:`SearchStatus` members).
@@ -125,6 +125,7 @@ def solve_complete(
     time_budget: float | None = 10.0,
     node_budget: int | None = None,
     search: bool = True,
+    line: SolveResult | None = None,
 ) -> CompleteResult:
     """Solve ``puzzle`` completely: line logic, then probing and backtracking.
 
@@ -149,6 +150,9 @@ def solve_complete(
     search : bool
         False: line logic only; a puzzle it does not finish reports
         ``"budget"`` (nothing searched, nothing proved).
+    line : SolveResult, optional
+        What :func:`rofl.solver.solve` already found for ``puzzle`` (a caller
+        that looked at line logic first): it is not run a second time.
 
     Returns
     -------
@@ -175,7 +179,7 @@ def solve_complete(
     start = time.perf_counter()
     # Line logic without the line cache, as rofl.solve does (most puzzles
     # end here); the search below keeps one for its probes.
-    line = solve(puzzle)
+    line = solve(puzzle) if line is None else line
     root = line.masks.copy()
 
     def result(status: SearchStatus, solutions: list[np.ndarray], stats: np.ndarray | None = None) -> CompleteResult:
