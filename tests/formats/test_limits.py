@@ -100,3 +100,14 @@ def test_decode_scale_has_a_pixel_cap(tmp_path):
         run("decode", tmp_path / "big.rofl", "-o", out, "--scale", 64), "pixels", str(_limits.MAX_IMAGE_PIXELS)
     )
     assert not out.exists()
+
+
+def test_the_copies_of_the_limits_kept_for_cheap_imports_agree():
+    # rofl.formats and the Pillow plugin keep their own copy so that importing
+    # them does not load rofl.puzzle (and numpy); they must say the same
+    import rofl.formats
+    from rofl import RoflImagePlugin
+    from rofl.formats import _limits
+
+    assert rofl.formats.MAX_FILE_BYTES == _limits.MAX_FILE_BYTES
+    assert RoflImagePlugin.MAX_CELLS == _limits.MAX_CELLS
