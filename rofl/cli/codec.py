@@ -149,7 +149,7 @@ def info(file: str, do_solve: bool, budget: float) -> None:
 
     from rofl.cli._show import printable
     from rofl.decode import solve_picture
-    from rofl.errors import FormatError, NotDecodedError, UnsolvableError
+    from rofl.errors import BudgetError, FormatError, NotDecodedError, UnsolvableError
     from rofl.formats import open_puzzle
 
     opened = open_puzzle(file)
@@ -184,7 +184,12 @@ def info(file: str, do_solve: bool, budget: float) -> None:
         from rofl.solver import solve
 
         start = time.monotonic()
-        line = solve(puzzle)
+        try:
+            line = solve(puzzle, budget=budget)
+        except BudgetError as exc:
+            lines += [f"line logic: {exc}", "picture: not decoded (line logic ran out of budget)"]
+            click.echo("\n".join(lines))
+            return
         budget = max(budget - (time.monotonic() - start), 1e-6)  # line logic counts in the budget
         if line.status == "stalled":
             lines.append(f"line logic: stalls, {line.undetermined} of {w * h} cells undetermined")

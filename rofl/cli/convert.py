@@ -42,9 +42,12 @@ def convert(source: str, target: str, force: bool, budget: float) -> None:
     open the puzzle (Gnonograms opens 5 to 54 rows and columns).  OUT may
     not be IN (a symlink or link to it included) unless --force is given.
     """
+    import contextlib
+    import time
+
     from rofl.cli._files import refuse_overwrite, write_puzzle_file
     from rofl.decode import check_crc, check_stored_crc
-    from rofl.errors import FormatError, RoflError
+    from rofl.errors import BudgetError, FormatError, RoflError
     from rofl.formats import open_puzzle, writer_for
 
     fmt = writer_for(target)
@@ -59,10 +62,14 @@ def convert(source: str, target: str, force: bool, budget: float) -> None:
         # puzzle's only solution).
         from rofl.solver import solve
 
-        result = solve(puzzle)
-        if result.status == "solved":
-            check_crc(result.grid, opened.crc32, f"{opened.name}: ")
-            solution, derived = result.grid, True
+        start = time.monotonic()
+        # a puzzle line logic does not finish within the budget is written without its picture
+        with contextlib.suppress(BudgetError):
+            result = solve(puzzle, budget=budget)
+            if result.status == "solved":
+                check_crc(result.grid, opened.crc32, f"{opened.name}: ")
+                solution, derived = result.grid, True
+        budget = max(budget - (time.monotonic() - start), 1e-6)  # line logic counts in the budget
     if not derived:
         check_stored_crc(opened, budget=budget)
     try:
