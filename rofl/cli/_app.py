@@ -2,7 +2,8 @@
 
 Every expected failure is a :class:`rofl.RoflError` (or an ``OSError`` from
 the file system); both become one ``Error: ...`` line on stderr and exit
-status 1, never a traceback.
+status 1, never a traceback.  Ctrl-C is one ``Error: interrupted`` line and
+status 130 (128 + SIGINT, as shells report a program killed by it).
 """
 
 from __future__ import annotations
@@ -15,6 +16,9 @@ import click
 from rofl import __version__
 from rofl.cli._show import printable
 from rofl.errors import RoflError
+
+#: Exit status after Ctrl-C.
+EXIT_INTERRUPTED = 130
 
 
 def _os_message(exc: OSError) -> str:
@@ -36,6 +40,10 @@ class RoflGroup(click.Group):
             ctx.exit(141)
         except OSError as exc:
             raise click.ClickException(_os_message(exc)) from None
+        except KeyboardInterrupt:
+            # click would print "Aborted!" and exit 1, like a failure
+            click.echo("Error: interrupted", err=True)
+            ctx.exit(EXIT_INTERRUPTED)
         except MemoryError:
             msg = "out of memory: the input is too large"
             raise click.ClickException(msg) from None

@@ -42,7 +42,6 @@ def convert(source: str, target: str, force: bool, budget: float) -> None:
     open the puzzle (Gnonograms opens 5 to 54 rows and columns).  OUT may
     not be IN (a symlink or link to it included) unless --force is given.
     """
-    import contextlib
     import time
 
     from rofl.cli._files import refuse_overwrite, write_puzzle_file
@@ -51,11 +50,13 @@ def convert(source: str, target: str, force: bool, budget: float) -> None:
     from rofl.formats import open_puzzle, writer_for
 
     fmt = writer_for(target)
+    budget_given = budget
     refuse_overwrite([source], [("OUT", target)], force=force)
     opened = open_puzzle(source)
     puzzle, solution = opened.puzzle, opened.solution
     keeps = fmt.keeps_solution(puzzle)
     derived = False
+    unfinished = False  # line logic ran out of budget
     if solution is None and keeps and (fmt.picture or opened.crc32 is None):
         # Files of these formats usually carry the picture (or, for ROFL,
         # its CRC-32): add it when line logic finds it (then it is the
@@ -63,9 +64,11 @@ def convert(source: str, target: str, force: bool, budget: float) -> None:
         from rofl.solver import solve
 
         start = time.monotonic()
-        # a puzzle line logic does not finish within the budget is written without its picture
-        with contextlib.suppress(BudgetError):
+        try:
             result = solve(puzzle, budget=budget)
+        except BudgetError:  # written without its picture
+            unfinished = True
+        else:
             if result.status == "solved":
                 check_crc(result.grid, opened.crc32, f"{opened.name}: ")
                 solution, derived = result.grid, True
@@ -81,7 +84,8 @@ def convert(source: str, target: str, force: bool, budget: float) -> None:
         holds = "the solutions of black-and-white puzzles only" if fmt.keeps else "clues only"
         kept = f"solution not kept ({fmt.extension} holds {holds})"
     elif solution is None and (opened.crc32 is None or not fmt.keeps_crc()):
-        kept = "no solution in the input, and line logic does not find one"
+        found = f"does not finish within the {budget_given:g} s budget" if unfinished else "does not find one"
+        kept = f"no solution in the input, and line logic {found}"
     elif derived:
         what = "solution" if fmt.picture else "CRC-32 of the solution"
         kept = f"{what} added (line logic finds it)"
