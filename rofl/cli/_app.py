@@ -2,7 +2,11 @@
 
 Every expected failure is a :class:`rofl.RoflError` (or an ``OSError`` from
 the file system); both become one ``Error: ...`` line on stderr and exit
-status 1, never a traceback.  Ctrl-C is one ``Error: interrupted`` line and
+status 1, never a traceback.  The one exception is the rule for usage: an
+:class:`~rofl.errors.OptionError` (a bad option or argument, whether click,
+the command or the library found it, before or during the work) is a usage
+error, exit status 2 after click's two-line usage hint, like a value click
+refuses itself.  Ctrl-C is one ``Error: interrupted`` line and
 status 130 (128 + SIGINT, as shells report a program killed by it).
 """
 
@@ -15,7 +19,7 @@ import click
 
 from rofl import __version__
 from rofl.cli._show import printable
-from rofl.errors import RoflError
+from rofl.errors import OptionError, RoflError
 
 #: Exit status after Ctrl-C.
 EXIT_INTERRUPTED = 130
@@ -26,7 +30,20 @@ def _os_message(exc: OSError) -> str:
     return printable(f"{where}{exc.strerror or exc}")
 
 
+class RoflCommand(click.Command):
+    """A command whose :class:`~rofl.errors.OptionError` is a usage error (status 2)."""
+
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except OptionError as exc:
+            raise click.UsageError(printable(str(exc), keep="\n"), ctx=ctx) from None
+
+
 class RoflGroup(click.Group):
+    command_class = RoflCommand
+    group_class = type  # subgroups are RoflGroups too
+
     def invoke(self, ctx: click.Context):
         try:
             return super().invoke(ctx)

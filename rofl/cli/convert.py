@@ -44,12 +44,12 @@ def convert(source: str, target: str, force: bool, budget: float) -> None:
     """
     import time
 
-    from rofl.cli._files import refuse_overwrite, write_puzzle_file
+    from rofl.cli._files import output_format, refuse_overwrite, write_puzzle_file
     from rofl.decode import check_crc, check_stored_crc
     from rofl.errors import BudgetError, FormatError, RoflError
-    from rofl.formats import open_puzzle, writer_for
+    from rofl.formats import open_puzzle
 
-    fmt = writer_for(target)
+    fmt = output_format(target)
     budget_given = budget
     refuse_overwrite([source], [("OUT", target)], force=force)
     opened = open_puzzle(source)

@@ -66,9 +66,7 @@ def run_stoppable(call: Callable[[], T], flag: np.ndarray, index: int, *, cells:
         Ctrl-C arrived while waiting (after ``call`` has stopped: nothing
         keeps writing to the caller's arrays afterwards).
     """
-    threaded = cells >= THREAD_CELLS and (
-        deadline is not None or threading.current_thread() is threading.main_thread()
-    )
+    threaded = cells >= THREAD_CELLS and (deadline is not None or threading.current_thread() is threading.main_thread())
     if not threaded:
         return call()
 

@@ -81,7 +81,7 @@ def test_decode_refuses_and_writes_nothing(tmp_path):
     result = run("decode", VECTORS / "truncated-clues.rofl", "-o", out)
     assert result.exit_code == 1 and "byte 35" in result.output
     result = run("decode", VECTORS / "bw-hands-up.rofl", "-o", tmp_path / "x.nope")
-    assert result.exit_code == 1 and "cannot write" in result.output
+    assert result.exit_code == 2 and "cannot write" in result.output  # the output's name: a usage error
     assert not list(tmp_path.iterdir())
     assert "Traceback" not in result.output
 
@@ -133,7 +133,7 @@ def test_encode_background_option(tmp_path):
     assert run("encode", picture, "-o", out).exit_code == 0
     assert codec.load(out).palette[0] == (255, 255, 255)  # the most frequent colour
     result = run("encode", picture, "-o", out, "--background", "#zz")
-    assert result.exit_code == 1 and "not a colour" in result.output
+    assert result.exit_code == 2 and "not a colour" in result.output
 
 
 def test_info(tmp_path):

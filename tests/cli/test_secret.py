@@ -11,7 +11,7 @@ from rofl.formats import rofl as codec
 from rofl.puzzle import Palette, Puzzle
 from rofl.render.sheet import puzzle_sheet
 from rofl.secret import hide as hide_text
-from tests.clirun import one_error_line, run
+from tests.clirun import one_error_line, run, usage_error_line
 from tests.pdfread import check_pdf_sheet
 
 SECRET = 'P@ss w0rd "quoted" \\ back~'
@@ -68,7 +68,7 @@ def test_reveal_reads_any_recognisable_puzzle_from_stdin(tmp_path, suffix):
 def test_bad_secrets_write_nothing(tmp_path, args, input, message):
     out, sheet = tmp_path / "s.json", tmp_path / "s.png"
     result = run(*args, "-o", str(out), "--sheet", str(sheet), "--cipher", input=input)
-    one_error_line(result, message)
+    usage_error_line(result, message)
     assert list(tmp_path.iterdir()) == []
 
 
@@ -82,7 +82,7 @@ def test_bad_secrets_write_nothing(tmp_path, args, input, message):
 )
 def test_bad_options_write_nothing(tmp_path, monkeypatch, args, message):
     monkeypatch.chdir(tmp_path)
-    one_error_line(run(*args), message)
+    usage_error_line(run(*args), message)
     assert list(tmp_path.iterdir()) == []
 
 
