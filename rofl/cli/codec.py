@@ -139,6 +139,11 @@ def encode(
     click.echo(f"{out}: {len(data)} bytes, {grid.shape[1]}x{grid.shape[0]}, {len(palette)} colours ({form} form)")
 
 
+#: Clue numbers up to which ``rofl info`` prints the Pattern game ID (a line
+#: of about 3 characters per number).
+MAX_GAME_ID_GROUPS = 10_000
+
+
 @main.command(short_help="Describe a puzzle file: size, colours, clues, solvability.")
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--solve/--no-solve", "do_solve", default=True, show_default=True, help="Try to solve it.")
@@ -170,10 +175,13 @@ def info(file: str, do_solve: bool, budget: float) -> None:
     lines.append(f"filled cells: {filled} of {w * h} ({100 * filled / (w * h):.1f}%)")
     for key, value in opened.metadata.items():
         lines.append(f"{printable(key)}: {printable(str(value))}")
-    if puzzle.n_colors == 2:
+    if puzzle.n_colors == 2 and puzzle.n_groups <= MAX_GAME_ID_GROUPS:
         from rofl.formats.tatham import game_id
 
         lines.append(f"Pattern game ID: {game_id(puzzle)}")
+    elif puzzle.n_colors == 2:
+        # a 2048x2048 puzzle's ID is a 4 MB line that takes seconds to build
+        lines.append(f"Pattern game ID: not shown ({puzzle.n_groups} clue numbers; a .sav file holds them)")
     if opened.rofl is not None and opened.rofl.skipped:
         lines.append(f"skipped chunks: {' '.join(opened.rofl.skipped)}")
     if crc is not None:
