@@ -245,9 +245,12 @@ def _write(output: Path, data: bytes | None, row: dict[str, Any]) -> dict[str, A
     return {**row, "output": str(output), "output_sha256": hashlib.sha256(data).hexdigest()}
 
 
-def write_book(rows: Iterable[dict[str, Any]], path: str | os.PathLike, *, answers: bool = False) -> int:
+def write_book(
+    rows: Iterable[dict[str, Any]], path: str | os.PathLike, *, answers: bool = False, letters: bool = False
+) -> int:
     """Write the PDF puzzle book of a batch's puzzles, in the rows' order
-    (the failed pictures left out), with pages of answers if asked.
+    (the failed pictures left out), with pages of answers if asked
+    (``letters``: each clue with its colour's letter, as ``rofl sheet --letters``).
 
     Returns
     -------
@@ -277,5 +280,5 @@ def write_book(rows: Iterable[dict[str, Any]], path: str | os.PathLike, *, answe
     if not puzzles:
         msg = f"{path}: no puzzle was made, so there is no book"
         raise UsageError(msg)
-    atomic_write(path, puzzle_book(puzzles, answers=grids if answers else None))
+    atomic_write(path, puzzle_book(puzzles, answers=grids if answers else None, letters=letters))
     return len(puzzles)
