@@ -57,7 +57,7 @@ def batch_options(f: Callable) -> Callable:
         metavar="EXT",
         default="rofl",
         show_default=True,
-        help="With -o DIR/: the format of the puzzle files, by extension (rofl, json, xml, non, nin, g, notmine).",
+        help="With -o DIR/: the format of the puzzle files, by extension (rofl, json, xml, non, g, nin, notmine, ...).",
     )(f)
 
 
