@@ -81,6 +81,13 @@ def find_inputs(
     return unique
 
 
+def picture_files(sources: Iterable[str | os.PathLike]) -> list[Path]:
+    """The pictures ``sources`` name (:func:`find_inputs`): files as they
+    are, and in folders the files of :func:`picture_suffixes`."""
+    suffixes = picture_suffixes()
+    return find_inputs(sources, lambda p: p.suffix.lower() in suffixes, "pictures")
+
+
 def refuse_inputs(inputs: Sequence[Path], outputs: Iterable[Path]) -> None:
     """Refuse, before any work, an output that is one of the inputs (the same
     file under any name: a link, ``./x`` and ``x``).
@@ -151,7 +158,7 @@ def make_many(
     ----------
     pictures : iterable of str or path
         Picture files, folders of pictures and glob patterns
-        (:func:`find_inputs`).
+        (:func:`picture_files`).
     folder : str or path
         Where the puzzle files go (created if need be), each named after
         its picture with ``options.suffix``, with ``summary.csv`` and
@@ -189,8 +196,7 @@ def make_many(
 
     options = options or MakeOptions()
     writer_for(f"x{options.suffix}")
-    suffixes = picture_suffixes()
-    paths = find_inputs(pictures, lambda p: p.suffix.lower() in suffixes, "pictures")
+    paths = picture_files(pictures)
     folder = Path(folder)
     outputs = make_outputs(paths, folder, options.suffix)
     tables = [folder / f"{SUMMARY}.csv", folder / f"{SUMMARY}.json"]

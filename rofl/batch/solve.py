@@ -24,6 +24,21 @@ from rofl.batch.tasks import FAILED, SKIPPED, SOLVED, solve_task
 DEFAULT_BUDGET = 10.0
 
 
+#: Sheets carry their puzzle, but a folder's pictures are seldom sheets:
+#: a folder's listing leaves these out (name a sheet to have it read).
+SHEET_SUFFIXES = frozenset({".png", ".svg", ".pdf"})
+
+
+def puzzle_files(sources: Iterable[str | os.PathLike]) -> list[Path]:
+    """The puzzle files ``sources`` name (:func:`rofl.batch.make.find_inputs`):
+    files as they are, and in folders and their subfolders the files with
+    the extension of a format rofl reads, sheets aside."""
+    from rofl.formats import FORMATS
+
+    known = {ext for fmt in FORMATS for ext in fmt.extensions} - SHEET_SUFFIXES
+    return find_inputs(sources, lambda p: p.suffix.lower() in known, "puzzle files", recursive=True)
+
+
 def solve_many(
     files: Iterable[str | os.PathLike],
     *,
@@ -38,8 +53,7 @@ def solve_many(
     Parameters
     ----------
     files : iterable of str or path
-        Puzzle files, folders (the puzzle files in them and their
-        subfolders, any format rofl reads) and glob patterns.
+        Puzzle files, folders and glob patterns (:func:`puzzle_files`).
     budget : float
         Seconds of complete search per puzzle.
     table : str or path, optional
@@ -59,10 +73,9 @@ def solve_many(
     import hashlib
 
     from rofl._io import read_capped
-    from rofl.formats import FORMATS, MAX_FILE_BYTES
+    from rofl.formats import MAX_FILE_BYTES
 
-    known = {ext for fmt in FORMATS for ext in fmt.extensions}
-    paths = find_inputs(files, lambda p: p.suffix.lower() in known, "puzzle files", recursive=True)
+    paths = puzzle_files(files)
     if table is not None:
         refuse_inputs(paths, [Path(table)])
     previous = {} if force or table is None else {str(r.get("file")): r for r in read_rows(table)}

@@ -90,7 +90,7 @@ def make_batch(params: dict[str, Any]) -> None:
     """``rofl make PICTURES... -o DIR/``: :func:`rofl.batch.make_many` under a
     progress bar, then the book; exit status 1 when a picture failed."""
     from rofl.batch import MakeOptions, make_many, write_book
-    from rofl.batch.make import SUMMARY, find_inputs, picture_suffixes, refuse_inputs
+    from rofl.batch.make import SUMMARY, picture_files, refuse_inputs
     from rofl.errors import UsageError
 
     for name, option in SINGLE_ONLY.items():
@@ -102,8 +102,7 @@ def make_batch(params: dict[str, Any]) -> None:
     if book is None and (params["answers"] or params["letters"]):
         msg = f"{'--answers' if params['answers'] else '--letters'} is for the --book of a batch"
         raise UsageError(msg)
-    suffixes = picture_suffixes()
-    pictures = find_inputs(params["images"], lambda p: p.suffix.lower() in suffixes, "pictures")
+    pictures = picture_files(params["images"])
     if book is not None:
         from rofl.cli._files import check_parent
 
