@@ -26,6 +26,8 @@ from typing import Any
 
 #: Times Dask runs a task again when the worker running it dies.
 RETRIES = 2
+#: How long to try reaching a Dask scheduler before giving up.
+CONNECT_TIMEOUT = "10s"
 #: Tasks handed out per worker ahead of the results: enough to keep every
 #: worker busy, few enough to keep the inputs in flight small.
 AHEAD = 2
@@ -158,7 +160,7 @@ def _on_dask(fn, count: int, prepare, lost, scheduler: str) -> Iterator[tuple[in
         msg = "--scheduler needs Dask distributed: pip install 'rofl[dask]'"
         raise UsageError(msg) from None
     try:
-        client = Client(scheduler, timeout="10s")
+        client = Client(scheduler, timeout=CONNECT_TIMEOUT)
     except (OSError, TimeoutError, ValueError) as exc:
         msg = f"--scheduler {scheduler}: cannot reach the Dask scheduler ({exc})"
         raise UsageError(msg) from None
