@@ -231,8 +231,10 @@ def make_many(
             rows[i] = row
             yield row
     finally:
-        # an interrupted batch records what it finished, so the next run resumes from there
-        done = [r for r in rows if r is not None]
+        # an interrupted batch records what it finished, and keeps the earlier
+        # rows of the pictures it did not reach, so the next run resumes from there
+        done = [r if r is not None else previous.get(out.name) for r, out in zip(rows, outputs, strict=True)]
+        done = [r for r in done if r is not None]
         about = {"command": "rofl make", "options": asdict(options)}
         for table in tables:
             write_table(table, done, MAKE_COLUMNS, **about)

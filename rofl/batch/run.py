@@ -131,8 +131,6 @@ def _on_processes(fn, count: int, prepare, lost, jobs: int) -> Iterator[tuple[in
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
     from concurrent.futures.process import BrokenProcessPool
 
-    from rofl.batch.tasks import warm_up
-
     def finished(pending: dict):
         done, _ = wait(pending, return_when=FIRST_COMPLETED)
         for future in done:
@@ -141,13 +139,32 @@ def _on_processes(fn, count: int, prepare, lost, jobs: int) -> Iterator[tuple[in
             except BrokenProcessPool:
                 yield future, lost(pending[future], "a worker process died (out of memory?)")
 
-    pool = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"), initializer=warm_up)
+    pool = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"), initializer=_worker_start)
     try:
         yield from _windowed(count, prepare, lambda a: pool.submit(fn, *a), finished, AHEAD * jobs)
+    except BaseException:
+        # Ctrl-C (or the caller's early close): stop the workers now rather
+        # than after their tasks; they write nothing, so nothing is left half done
+        terminate = getattr(pool, "terminate_workers", None)  # Python 3.14
+        if terminate is not None:
+            terminate()
+        else:
+            for process in list(getattr(pool, "_processes", {}).values()):
+                process.terminate()
+        raise
     finally:
-        # on Ctrl-C or an early close, drop the tasks not started; the
-        # workers, in the same process group, got the SIGINT too
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _worker_start() -> None:
+    """A local worker's start: leave Ctrl-C to the parent (which stops the
+    workers itself, without a traceback from each), then load the kernels."""
+    import signal
+
+    from rofl.batch.tasks import warm_up
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    warm_up()
 
 
 def _on_dask(fn, count: int, prepare, lost, scheduler: str) -> Iterator[tuple[int, Any]]:

@@ -102,5 +102,7 @@ def solve_many(
             yield row
     finally:
         if table is not None:
-            done = [r for r in rows if r is not None]
+            # the rows of the files an interrupted batch did not reach are kept
+            done = [r if r is not None else previous.get(str(p)) for r, p in zip(rows, paths, strict=True)]
+            done = [r for r in done if r is not None]
             write_table(table, done, BENCH_COLUMNS, command="rofl bench", budget=budget)

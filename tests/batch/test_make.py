@@ -4,12 +4,20 @@ from __future__ import annotations
 
 import csv
 import json
+import os
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
+
+import pytest
 
 from rofl.batch import MakeOptions, make_many
 from rofl.formats import open_puzzle
 from tests.batch.conftest import shape_picture
 from tests.clirun import one_error_line, run, usage_error_line
+from tests.places import REPO
 
 PUZZLES = ("a.rofl", "b.rofl", "c.rofl")
 
@@ -158,3 +166,28 @@ def test_make_many_yields_a_row_per_picture(pictures, tmp_path):
     assert sorted(Path(r["picture"]).name for r in rows) == ["a.png", "b.png", "broken.png"]
     made = [r for r in rows if r["status"] == "made"]
     assert [open_puzzle(r["output"]).format.extension for r in made] == [".json", ".json"]
+
+
+@pytest.mark.slow
+def test_ctrl_c_stops_the_batch_and_leaves_no_half_written_file(tmp_path):
+    """SIGINT to the process group, as Ctrl-C sends it: the workers stop, the
+    summary records what was finished, and every file in the folder is whole."""
+    folder = tmp_path / "pictures"
+    folder.mkdir()
+    for seed in range(12):
+        shape_picture(folder / f"p{seed:02}.png", seed, size=200)
+    out = tmp_path / "out"
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")]))}
+    command = [sys.executable, "-m", "rofl", "make", folder, "-o", f"{out}/", "-w", 120, "--effort", 4, "-j", 2]
+    process = subprocess.Popen(
+        [str(c) for c in command], env=env, start_new_session=True, stderr=subprocess.PIPE, text=True
+    )
+    time.sleep(8)  # the workers are started and busy
+    os.killpg(process.pid, signal.SIGINT)
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 1 and "Aborted" in err and "Traceback" not in err
+    assert not [p.name for p in out.iterdir() if p.name.startswith(".")]  # no temporary file left
+    rows = {Path(r["output"]).name: r for r in json.loads((out / "summary.json").read_text())["rows"]}
+    assert len(rows) < 12  # stopped before the end
+    for name, row in rows.items():
+        assert row["status"] == "made" and open_puzzle(out / name).puzzle.width == row["width"]
