@@ -180,6 +180,8 @@ def warm_up() -> None:
 
     # a 2x2 diagonal stalls line logic, so the search kernel loads too
     solve_complete(Puzzle.from_grid(np.eye(2, dtype=np.uint8), Palette.black_white()))
+    # grey noise: refinement has cells to change, so every stage loads its kernels
+    noise = np.random.default_rng(0).integers(0, 256, (24, 24), dtype=np.uint8)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        make(np.kron(np.eye(3, dtype=np.uint8) * 255, np.ones((4, 4), np.uint8)), width=6)
+        make(noise, width=24)

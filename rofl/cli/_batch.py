@@ -141,12 +141,16 @@ def is_batch(images: tuple[str, ...], output: str) -> bool:
 
 
 def run_with_bar(rows: Iterator[dict[str, Any]], total: int, unit: str, *, quiet: bool) -> list[dict[str, Any]]:
-    """Consume a batch's rows under one progress bar; the rows, in the order they came."""
+    """Consume a batch's rows under one progress bar (on a terminal: in a log
+    file a bar is noise); the rows, in the order they came."""
+    import sys
+
     from tqdm import tqdm
 
     done: list[dict[str, Any]] = []
     failed = 0
-    with tqdm(total=total, unit=unit, disable=quiet, dynamic_ncols=True, delay=0.5) as bar:
+    shown = not quiet and sys.stderr.isatty()
+    with tqdm(total=total, unit=unit, disable=not shown, dynamic_ncols=True, delay=0.5) as bar:
         for row in rows:
             done.append(row)
             if row.get("status") == "failed":

@@ -83,7 +83,7 @@ def bench(
             timing = "" if seconds in (None, "") else _fmt(float(seconds))
             click.echo(f"{row['file']}  {category(row)}  {timing}  nodes {row.get('nodes') or 0}")
     _summary(rows, budget)
-    finish(rows, "puzzle files", f"table in {output}" if output else "no table written (-o)", quiet=quiet)
+    finish(rows, "puzzle files", f"table in {output}" if output else "no table written (-o)", quiet=False)
 
 
 def _fmt(seconds: float) -> str:
