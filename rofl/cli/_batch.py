@@ -75,8 +75,9 @@ def batch_target(output: str, batch: dict[str, Any]) -> str:
     from rofl.errors import RoflError
     from rofl.formats import writer_for
 
-    if Path(output).exists() and not Path(output).is_dir():
-        msg = f"{output}: a batch of pictures is written to a folder, and this is a file; name a folder (DIR/)"
+    if not Path(output).is_dir() and (Path(output).exists() or not output.endswith(("/", os.sep))):
+        # a file name here is a slip (several pictures, one puzzle file): a new folder is asked for as DIR/
+        msg = f"{output}: several pictures are written to a folder: name one, with a final / for a new one (DIR/)"
         raise click.BadParameter(msg, param_hint="'-o' / '--output'")
     target = "x." + batch["format"].lstrip(".").lower()
     try:

@@ -157,6 +157,9 @@ def test_a_batch_refuses_one_picture_options_and_bad_formats(pictures, tmp_path)
     usage_error_line(run("make", pictures, "-o", out, "-f", "nin", "-c", 3), "black-and-white")
     one_error_line(run("make", tmp_path / "nothing*.png", "-o", out), "no pictures")
     one_error_line(run("make", tmp_path / "missing.png", pictures, "-o", out), "missing.png")
+    # several pictures to a file name: a slip, not a new folder called a.rofl
+    usage_error_line(run("make", pictures / "a.png", pictures / "b.png", "-o", tmp_path / "a.rofl"), "folder")
+    assert not (tmp_path / "a.rofl").exists()
     assert not Path(out).exists()
 
 
