@@ -7,11 +7,14 @@ writes the outputs, so no worker touches the file system and no more than
 a few inputs are in memory at once, however long the batch.
 
 Local workers are a :class:`concurrent.futures.ProcessPoolExecutor` whose
-processes are *spawned*, not forked: numba's threading layer (and any
-thread of the caller) does not survive a fork, and a spawned worker
-starts clean.  Each one loads the compiled kernels from numba's cache once
-(:func:`rofl.batch.tasks.warm_up`) before its first task.  One worker runs
-the tasks in this process: no start-up to pay.
+processes are not forked from the caller: numba's threading layer (and any
+thread of the caller) does not survive a fork.  They are forked from
+:mod:`multiprocessing`'s fork server instead, a clean single-threaded
+process that loads the compiled kernels once (:mod:`rofl.batch._preload`),
+so that the workers start with them in memory rather than each loading
+them from numba's cache; where there is no fork server they are spawned
+and each loads them (:func:`rofl.batch.tasks.warm_up`) before its first
+task.  One worker runs the tasks in this process: no start-up to pay.
 
 On a Dask cluster (``scheduler``) the tasks travel with their bytes, and
 Dask runs a task again on another worker when its worker dies (the tasks
@@ -127,7 +130,6 @@ def _windowed(count: int, prepare, submit, finished, ahead: int) -> Iterator[tup
 
 
 def _on_processes(fn, count: int, prepare, lost, jobs: int) -> Iterator[tuple[int, Any]]:
-    import multiprocessing
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
     from concurrent.futures.process import BrokenProcessPool
 
@@ -139,7 +141,7 @@ def _on_processes(fn, count: int, prepare, lost, jobs: int) -> Iterator[tuple[in
             except BrokenProcessPool:
                 yield future, lost(pending[future], "a worker process died (out of memory?)")
 
-    pool = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"), initializer=_worker_start)
+    pool = ProcessPoolExecutor(jobs, mp_context=_context(), initializer=_worker_start)
     try:
         yield from _windowed(count, prepare, lambda a: pool.submit(fn, *a), finished, AHEAD * jobs)
     except BaseException:
@@ -154,6 +156,18 @@ def _on_processes(fn, count: int, prepare, lost, jobs: int) -> Iterator[tuple[in
         raise
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _context():
+    """The fork server where there is one (POSIX): workers forked from a clean
+    process that loaded the kernels once (:mod:`rofl.batch._preload`); else spawn."""
+    import multiprocessing
+
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("spawn")
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(["rofl.batch._preload"])
+    return context
 
 
 def _worker_start() -> None:
