@@ -25,7 +25,11 @@ def jobs_option(f: Callable) -> Callable:
         "processes; needs pip install 'rofl[dask]'.",
     )(f)
     return click.option(
-        "-j", "--jobs", type=click.IntRange(1, 1024), help="Worker processes (default: all cores; 1: no workers)."
+        "-j",
+        "--jobs",
+        type=click.IntRange(1, 1024),
+        metavar="N",
+        help="Worker processes (default: all cores; 1: no workers).",
     )(f)
 
 

@@ -154,7 +154,9 @@ def _save(image, path: str) -> None:
 @click.option(
     "--sheet", type=click.Path(dir_okay=False), help="Write a printable sheet of the puzzle (.png, .pdf, .svg)."
 )
-@click.option("--letters", is_flag=True, help="With --sheet: print each clue with its colour's letter (2a 3b).")
+@click.option(
+    "--letters", is_flag=True, help="With --sheet or --book: print each clue with its colour's letter (2a 3b)."
+)
 @click.option("--page", type=click.Path(dir_okay=False), help="Write an HTML page to solve the puzzle in a browser.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar, warnings or report.")
 @batch_options
