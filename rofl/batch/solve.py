@@ -39,6 +39,15 @@ def puzzle_files(sources: Iterable[str | os.PathLike]) -> list[Path]:
     return find_inputs(sources, lambda p: p.suffix.lower() in known, "puzzle files", recursive=True)
 
 
+def bench_inputs(sources: Iterable[str | os.PathLike], table: str | os.PathLike | None) -> list[Path]:
+    """:func:`puzzle_files` less the ``table`` a run writes (it may sit in a
+    folder it lists: a JSON table is no puzzle)."""
+    paths = puzzle_files(sources)
+    if table is None or not Path(table).exists():
+        return paths
+    return [p for p in paths if not os.path.samefile(p, table)]
+
+
 def solve_many(
     files: Iterable[str | os.PathLike],
     *,
@@ -75,7 +84,7 @@ def solve_many(
     from rofl._io import read_capped
     from rofl.formats import MAX_FILE_BYTES
 
-    paths = puzzle_files(files)
+    paths = bench_inputs(files, table)
     if table is not None:
         refuse_inputs(paths, [Path(table)])
     previous = {} if force or table is None else {str(r.get("file")): r for r in read_rows(table)}

@@ -70,9 +70,9 @@ def bench(
     file that cannot be read is a failed row, and the exit status is 1.
     """
     from rofl.batch import solve_many
-    from rofl.batch.solve import puzzle_files
+    from rofl.batch.solve import bench_inputs
 
-    paths = puzzle_files(files)
+    paths = bench_inputs(files, output)
     rows = solve_many(paths, budget=budget, table=output, jobs=jobs, scheduler=scheduler, force=force)
     rows = run_with_bar(rows, len(paths), "puzzle", quiet=quiet)
     order = {str(p): i for i, p in enumerate(paths)}

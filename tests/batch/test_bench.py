@@ -78,3 +78,10 @@ def test_bench_sorts_the_corpus_as_the_benchmark_does():
     expected = {str(p): benchmark["_solve"]((str(p), 10.0))[1] for p in sorted(folder.glob("*.json"))}
     rows = list(solve_many([folder], budget=10.0, jobs=1))
     assert {row["file"]: category(row) for row in rows} == expected
+
+
+def test_a_table_in_the_folder_benched_is_not_a_puzzle(puzzles):
+    table = puzzles / "table.json"
+    for _ in range(2):  # the second run lists the table too, and leaves it out
+        result = run("bench", puzzles, "-o", table, "-j", 1, "-q")
+        assert "4 puzzle files" in result.output
