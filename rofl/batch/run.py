@@ -133,6 +133,18 @@ def _on_processes(fn, count: int, prepare, lost, jobs: int) -> Iterator[tuple[in
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
     from concurrent.futures.process import BrokenProcessPool
 
+    pools = [ProcessPoolExecutor(jobs, mp_context=_context(), initializer=_worker_start)]
+
+    def submit(a: tuple):
+        try:
+            return pools[-1].submit(fn, *a)
+        except BrokenProcessPool:
+            # a worker died (killed, out of memory): the tasks it took down
+            # are lost, the ones still to come get a fresh pool
+            pools[-1].shutdown(wait=False)
+            pools.append(ProcessPoolExecutor(jobs, mp_context=_context(), initializer=_worker_start))
+            return pools[-1].submit(fn, *a)
+
     def finished(pending: dict):
         done, _ = wait(pending, return_when=FIRST_COMPLETED)
         for future in done:
@@ -141,21 +153,22 @@ def _on_processes(fn, count: int, prepare, lost, jobs: int) -> Iterator[tuple[in
             except BrokenProcessPool:
                 yield future, lost(pending[future], "a worker process died (out of memory?)")
 
-    pool = ProcessPoolExecutor(jobs, mp_context=_context(), initializer=_worker_start)
     try:
-        yield from _windowed(count, prepare, lambda a: pool.submit(fn, *a), finished, AHEAD * jobs)
+        yield from _windowed(count, prepare, submit, finished, AHEAD * jobs)
     except BaseException:
         # Ctrl-C (or the caller's early close): stop the workers now rather
         # than after their tasks; they write nothing, so nothing is left half done
+        pool = pools[-1]
         terminate = getattr(pool, "terminate_workers", None)  # Python 3.14
         if terminate is not None:
             terminate()
         else:
-            for process in list(getattr(pool, "_processes", {}).values()):
+            for process in list((getattr(pool, "_processes", None) or {}).values()):
                 process.terminate()
         raise
     finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+        for pool in pools:
+            pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _context():
