@@ -29,7 +29,7 @@ import numpy as np
 
 from rofl.errors import OptionError, UsageError
 from rofl.puzzle import RGB, Puzzle
-from rofl.solver.trace import Frame
+from rofl.solver.trace import DEFAULT_MAX_FRAMES, Frame
 
 #: Largest side of a frame in pixels unless asked otherwise (``--max-size``).
 DEFAULT_MAX_SIZE = 800
@@ -296,3 +296,31 @@ def write_animation(
 
     fmt = check_animation_path(path)
     atomic_write(path, animation_bytes(frames, painter, fmt, delay, last_delay))
+
+
+def animate_solve(
+    puzzle: Puzzle,
+    path: str | Path,
+    *,
+    trace=None,
+    per: str = "line",
+    max_frames: int = DEFAULT_MAX_FRAMES,
+    delay: int = 100,
+    last_delay: int = 2000,
+    scale: int | None = None,
+    max_size: int = DEFAULT_MAX_SIZE,
+    budget: float | None = 10.0,
+) -> int:
+    """Trace the solve of ``puzzle`` (unless ``trace`` is given) and write
+    it as an animation to ``path``; the number of frames.  The options are
+    those of :meth:`~rofl.solver.trace.Trace.frames`, :func:`choose_cell`
+    and :func:`write_animation`."""
+    from rofl.solver.trace import trace_solve
+
+    check_animation_path(path)
+    if trace is None:
+        trace = trace_solve(puzzle, time_budget=budget)
+    count = trace.frame_count(per, max_frames)
+    painter = Painter(puzzle, Style(choose_cell(puzzle, scale, max_size, frames=count)))
+    write_animation(path, trace.frames(per, max_frames), painter, delay=delay, last_delay=last_delay)
+    return count

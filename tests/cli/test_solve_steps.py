@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shutil
 
+import numpy as np
 from PIL import Image
 
 from rofl.formats import write_puzzle
@@ -79,3 +80,27 @@ def test_refusals(tmp_path):
     one_error_line(run("solve", SAMPLES / "horse.rofl", "--gif", tmp_path / "a.gif", "--max-size", 10), "--max-size")
     assert not (tmp_path / "a.gif").exists()
     one_error_line(run("solve", SAMPLES / "horse.rofl", "--gif", tmp_path / "no" / "a.gif"), "does not exist")
+
+
+def test_make_gif_shows_the_made_puzzle_solved(tmp_path):
+    from rofl.formats import open_puzzle
+
+    picture = tmp_path / "p.png"
+    grid = np.zeros((10, 10), dtype=np.uint8)
+    grid[2:8, 3:7] = 255
+    grid[4, :] = 255
+    Image.fromarray(grid).save(picture)
+    result = run("make", picture, "-o", tmp_path / "p.json", "--gif", tmp_path / "p.gif", "-w", 10, "-q")
+    assert result.exit_code == 0, result.output
+    made = open_puzzle(tmp_path / "p.json")
+    height, width = made.solution.shape
+    with Image.open(tmp_path / "p.gif") as image:
+        image.seek(image.n_frames - 1)
+        last = np.asarray(image.convert("RGB"))
+    cell = 24  # the default cell of a small puzzle
+    left = (last.shape[1] - (width * cell + 1)) // 2
+    centres = last[cell // 2 : height * cell : cell, left + cell // 2 : left + width * cell : cell]
+    assert np.array_equal(centres, made.puzzle.palette.to_array()[made.solution])
+    bad = run("make", picture, "-o", tmp_path / "q.json", "--gif", tmp_path / "q.jpg", "-q")
+    usage_error_line(bad, "--gif", "an animation is written as")
+    assert not (tmp_path / "q.json").exists()
