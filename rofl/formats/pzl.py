@@ -228,13 +228,18 @@ def sniff(data: bytes) -> bool:
 
 
 def caveat(puzzle: Puzzle) -> str | None:
-    """Why the solver cannot solve ``puzzle`` (rofl reads it all the same), or None."""
-    if puzzle.n_colors <= SOLVER_MAX_COLORS:
-        return None
-    return (
-        f"nonograms_solver handles at most {SOLVER_MAX_COLORS - 1} colours besides white; "
-        f"this puzzle has {puzzle.n_colors - 1} (rofl reads it all the same)"
-    )
+    """What a ``.pzl`` file of ``puzzle`` loses, or why the solver cannot
+    solve it (rofl reads it all the same); None when neither."""
+    notes = []
+    if puzzle.palette.colors[0] != WHITE and puzzle.palette != Palette.black_white():
+        shown = "#{:02x}{:02x}{:02x}".format(*puzzle.palette.colors[0])
+        notes.append(f"the background of a .pzl file is always white: {shown} reads back as #ffffff")
+    if puzzle.n_colors > SOLVER_MAX_COLORS:
+        notes.append(
+            f"nonograms_solver handles at most {SOLVER_MAX_COLORS - 1} colours besides white; "
+            f"this puzzle has {puzzle.n_colors - 1} (rofl reads it all the same)"
+        )
+    return "; ".join(notes) or None
 
 
 #: How :mod:`rofl.formats` knows the format.

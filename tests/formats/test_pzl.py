@@ -277,4 +277,7 @@ def test_junk_is_a_puzzle_or_one_rofl_error(words):
 def test_the_caveat_names_the_solver_limit():
     assert pzl.caveat(house_puzzle()) is None
     many = Puzzle.from_grid(np.arange(40, dtype=np.uint8).reshape(5, 8) % 40, Palette([f"#{i:06x}" for i in range(40)]))
-    assert "at most 30 colours" in pzl.caveat(many)
+    assert "at most 30 colours" in pzl.caveat(many) and "background" in pzl.caveat(many)
+    dark = Puzzle.from_grid(FLAG, Palette(["#102030", "#000000", "#ff0000", "#0000ff"]))
+    assert pzl.caveat(dark) == "the background of a .pzl file is always white: #102030 reads back as #ffffff"
+    assert pzl.caveat(Puzzle.from_grid(FLAG, FLAG_PALETTE)) is None
