@@ -35,24 +35,22 @@ class Cin:
         while self.at < len(self.text) and self.text[self.at] in " \t\n\v\f\r":
             self.at += 1
 
-    def int(self) -> int:
+    def _read(self, pattern: str) -> str:
         self._skip()
-        m = re.compile(r"[+-]?\d+").match(self.text, self.at)
+        m = re.compile(pattern).match(self.text, self.at)
         if m is None:
             raise CinFailed
         self.at = m.end()
-        value = int(m.group())
+        return m.group()
+
+    def int(self) -> int:
+        value = int(self._read(r"[+-]?\d+"))
         if not -(2**31) <= value < 2**31:
             raise CinFailed  # out of range: failbit
         return value
 
     def string(self) -> str:
-        self._skip()
-        m = re.compile(r"\S+").match(self.text, self.at)
-        if m is None:
-            raise CinFailed
-        self.at = m.end()
-        return m.group()
+        return self._read(r"\S+")
 
 
 def parse_color(hex_color: str) -> tuple[int, int, int]:
