@@ -37,6 +37,7 @@ FILES = [
     "samples/chelsea.rofl",
     "tests/data/pzl/emoji.pzl",
     "tests/data/pzl/kolobok.pzl",
+    "tests/data/pzl/sparkle.pzl",
 ]
 
 

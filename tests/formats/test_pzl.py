@@ -18,7 +18,7 @@ from tests.formats.textcases import BW, FLAG, FLAG_PALETTE, bw_grids, colour_puz
 from tests.places import DATA_DIR
 
 PZL = DATA_DIR / "pzl"
-EXAMPLES = ("emoji", "kolobok")
+EXAMPLES = ("emoji", "kolobok", "sparkle")
 
 
 class CinFailed(Exception):
