@@ -75,6 +75,7 @@ EXIT_BUDGET = 4
     type=click.IntRange(2, 100_000),
     default=300,
     show_default=True,
+    metavar="N",
     help="At most this many frames; more steps share frames.",
 )
 @click.option(
@@ -97,7 +98,7 @@ EXIT_BUDGET = 4
     default=800,
     show_default=True,
     metavar="PX",
-    help="Largest side of a frame in pixels.",
+    help="Largest side of the grid in pixels (the label strip comes below).",
 )
 def solve(
     file: str,

@@ -15,6 +15,7 @@ from rofl.formats import find_format, open_puzzle, pzl
 from rofl.puzzle import Palette, Puzzle
 from rofl.solver import solve_complete
 from tests.formats.textcases import BW, FLAG, FLAG_PALETTE, bw_grids, colour_puzzles, house_puzzle, read
+from tests.mangle import edits, mangle
 from tests.places import DATA_DIR
 
 PZL = DATA_DIR / "pzl"
@@ -279,3 +280,31 @@ def test_the_caveat_names_the_solver_limit():
     dark = Puzzle.from_grid(FLAG, Palette(["#102030", "#000000", "#ff0000", "#0000ff"]))
     assert pzl.caveat(dark) == "the background of a .pzl file is always white: #102030 reads back as #ffffff"
     assert pzl.caveat(Puzzle.from_grid(FLAG, FLAG_PALETTE)) is None
+
+
+@pytest.mark.timeout(60)
+def test_every_truncation_is_a_puzzle_or_one_format_error():
+    data = pzl.FORMAT.write(Puzzle.from_grid(FLAG, FLAG_PALETTE))
+    errors = 0
+    for cut in range(len(data)):
+        try:
+            read(pzl, data[:cut], where="cut.pzl")
+        except FormatError as exc:
+            assert str(exc).startswith("cut.pzl: ") and "\n" not in str(exc)
+            errors += 1
+    assert errors == len(data) - 1  # only the last cut (the final line end) still reads
+
+
+_SPLICES = [b"0", b"9", b"99999999999", b"-1", b" ", b"\n", b"#", b"#ff0000", b"255", b"256", b"\xff", b"\x00"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(EXAMPLES), edits(_SPLICES))
+def test_mangled_examples_are_a_puzzle_or_one_format_error(name, changes):
+    data = mangle((PZL / f"{name}.pzl").read_bytes(), changes)
+    try:
+        puzzle = read(pzl, data, where=name)[0]
+    except (FormatError, LimitError) as exc:
+        assert str(exc).startswith(f"{name}: ") and "\n" not in str(exc)
+        return
+    assert isinstance(puzzle, Puzzle)
