@@ -10,9 +10,10 @@ what happened.
 
 :func:`write_steps` writes the frames as PNG files into a folder,
 :func:`write_animation` as one animated GIF, APNG (``.png``/``.apng``) or
-WebP file, by extension.  Every frame shares one palette, so Pillow writes
-a GIF or APNG frame as the rectangle that changed since the one before
-(a line solve changes one row or column: a few hundred bytes).  Pillow
+WebP file, by extension.  Every frame shares one palette, and Pillow
+writes a GIF or APNG frame as the rectangle that changed since the one
+before (from the old highlight to the label strip: often most of the
+frame, but mostly unchanged pixels, a few kilobytes compressed).  Pillow
 builds an animation from all its frames in memory, so the picture size is
 capped by :data:`MAX_ANIMATION_PIXELS` over all frames: the cell size
 shrinks to fit.
