@@ -176,6 +176,11 @@ def _line(tokens: _Tokens, index: dict[RGB, int] | None, side: int, name: str) -
             shown = " ".join(map(str, rgb))
             raise _text.fail(where, tokens.line, f"{name}: group {g + 1} has colour {shown}, which is not listed")
         groups.append((length, colour))
+    # checked line by line, so that a hostile file never holds more groups
+    # than a puzzle of its size can have
+    needed = sum(n for n, _ in groups) + sum(g[1] == h[1] for g, h in zip(groups, groups[1:], strict=False))
+    if needed > side:
+        raise _text.fail(where, tokens.line, f"{name}: its groups need {needed} cells but it has {side}")
     return groups
 
 

@@ -224,6 +224,8 @@ HOSTILE = [
     ("0 2\n", "ends where"),  # a colour file (first number 0) with no sizes
     ("1 1\n2 1 1\n1 1\n", "is more than 1"),  # more groups than cells
     ("1 1\n1 0\n0\n", "has length 0"),
+    ("1 2\n2 1 1\n", r"row 1: its groups need 3 cells but it has 2"),  # before the columns are read
+    ("1\n#ff0000\n1 3\n2 1 255 0 0 2 255 0 0\n", "need 4 cells but it has 3"),  # same colour: a gap
     ("1 3\n1 2\n1 1\n1 1\n1 1\n", "does not fit|column"),  # clues that do not agree
     ("99999999999 1\n", "too large"),
     ("65536 1\n", "larger than rofl's limit"),
