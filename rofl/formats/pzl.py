@@ -43,8 +43,9 @@ Where the solver is lenient this reader refuses, with one error naming
 the line: text after the last column (the solver ignores it), a colour
 not written ``#rrggbb`` (the solver warns and takes black, or crashes),
 a group colour that is not listed (the solver takes the background), a
-channel above 255 (the solver wraps it), a negative count, and a group
-of length 0.  The format has no room for a title or a solution.
+channel above 255 (the solver wraps it), a negative count, a group of
+length 0, and a line whose groups need more cells than it has (checked
+as each line is read).  The format has no room for a title or a solution.
 """
 
 from __future__ import annotations
