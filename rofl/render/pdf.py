@@ -90,8 +90,8 @@ def puzzle_pdf(
     """Draw ``puzzle``'s sheet as a one-page vector PDF.
 
     The same sheet as :func:`rofl.render.sheet.puzzle_sheet`: clues left of
-    the rows and above the columns (each number in its group's colour in
-    colour puzzles, darkened when too light to read), thin lines between
+    the rows and above the columns (in colour puzzles each number in a box of
+    its group's colour, in black or white, whichever contrasts more), thin lines between
     cells, thick lines every fifth, an optional title.  A solution sheet
     fills the grid with one rectangle per run of same-coloured cells.
 
@@ -398,6 +398,16 @@ class _Document:
 
         # a row's numbers end at x and are centred on y; a column's are centred
         # on x and stand on y
+        boxes = [number for number in layout.numbers if number.box is not None]
+        for number in boxes:  # each in its group's exact colour, framed
+            x1, y1, x2, y2 = number.box  # type: ignore[misc]
+            pdf.set_fill_color(*number.fill)  # type: ignore[misc]
+            pdf.rect(px(x1), py(y1), (x2 - x1) * scale, (y2 - y1) * scale, style="F")
+        pdf.set_draw_color(*THIN)
+        pdf.set_line_width(scale)
+        for number in boxes:
+            x1, y1, x2, y2 = number.box  # type: ignore[misc]
+            pdf.rect(px(x1), py(y1), (x2 - x1) * scale, (y2 - y1) * scale, style="D")
         pdf.set_font(self.family, size=layout.font_size * scale)
         for number in layout.numbers:
             pdf.set_text_color(*number.color)
