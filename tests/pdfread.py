@@ -215,7 +215,8 @@ def check_pdf_sheet(data: bytes, puzzle: Puzzle, solution: np.ndarray | None) ->
     if solution is None:
         _, y0, cell = pdf_grid(page, puzzle)
         boxes = {id(clue_box(page, t)) for t in page["texts"]} - {id(None)}
-        assert all(r["fill"] == "#eeeeee" or id(r) in boxes for r in page["rects"] if r["y"] < y0 + puzzle.height * cell)
+        above = [r for r in page["rects"] if r["y"] < y0 + puzzle.height * cell]
+        assert all(r["fill"] == "#eeeeee" or id(r) in boxes for r in above)  # bands and clue boxes
     else:
         np.testing.assert_array_equal(pdf_fills(page, puzzle), np.array(puzzle.palette.hex())[solution])
     return page

@@ -224,8 +224,7 @@ def check_min_delta_e(value: Any, colors: int | None = None) -> float:
 
 def pairwise_delta_e(rgb: np.ndarray) -> np.ndarray:
     """ΔE2000 between every two of ``(K, 3)`` 0-255 colours, ``(K, K)``, +inf on the diagonal."""
-    lab = colour.rgb8_to_lab(np.asarray(rgb))
-    d = colour.delta_e(lab, lab)
+    d = colour.pairwise_ciede2000(colour.rgb8_to_lab(np.asarray(rgb)))
     np.fill_diagonal(d, np.inf)
     return d
 
@@ -335,12 +334,15 @@ def _push_apart(centres: np.ndarray, limit: float, n_fixed: int, max_steps: int 
 
     The steps move in CIELAB; only every fourth (and the last) rounds the
     centres to 0-255 sRGB, which clips them into the gamut, since the
-    conversions cost more than the steps.
+    conversions cost more than the steps.  The steps are deterministic, so
+    rounded colours seen before mean a cycle: the push gives up there
+    rather than after ``max_steps``.
     """
     lab = np.array(centres, dtype=np.float64)
     rounded = False
+    seen: set[bytes] = set()
     for step_no in range(max_steps):
-        d = colour.delta_e(lab, lab)
+        d = colour.pairwise_ciede2000(lab)
         np.fill_diagonal(d, np.inf)
         close = np.argwhere(np.triu(d < limit, 1))
         if not close.size:
@@ -364,7 +366,11 @@ def _push_apart(centres: np.ndarray, limit: float, n_fixed: int, max_steps: int 
         lab = lab + move
         rounded = step_no % 4 == 3
         if rounded:
-            lab = colour.rgb8_to_lab(colour.lab_to_rgb8(lab))
+            rgb = colour.lab_to_rgb8(lab)
+            if rgb.tobytes() in seen:
+                return None  # pushing round in circles: the same colours again
+            seen.add(rgb.tobytes())
+            lab = colour.rgb8_to_lab(rgb)
             if np.abs(lab - before).max() < 1e-6:
                 return None  # clipped at the gamut's edge: no room on these lines
     return None
