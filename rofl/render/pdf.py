@@ -56,6 +56,9 @@ if TYPE_CHECKING:  # pragma: no cover
 A4_POINTS = (595.28, 841.89)
 #: Largest cell of a sheet that fills its page, in millimetres.
 MAX_CELL_MM = 12.0
+#: Smallest cell that is comfortable to fill with a pencil, in millimetres:
+#: what a long thin hidden text is wrapped to reach (``rofl hide``).
+PENCIL_CELL_MM = 4.0
 #: Size of a page-filling sheet's title, in points.
 TITLE_POINTS = 16.0
 #: Solutions on one answer page: columns and rows of pictures.
@@ -222,6 +225,13 @@ def puzzle_book(
         if pictures is not None:
             doc.answer_pages(list(zip(puzzles, pictures, labels, strict=True)))
         return doc.output()
+
+
+def sheet_cell_mm(puzzle: Puzzle, *, title: str | None = None, letters: bool = False) -> float:
+    """The cell size, in millimetres, of ``puzzle``'s page-filling PDF sheet
+    (:func:`puzzle_pdf` without ``cell``), in the orientation that prints it larger."""
+    with _Document(None) as doc:
+        return max(doc.sheet_fit(puzzle, title, None, letters)) * 25.4 / 72
 
 
 def book_orientation(fits: Sequence[tuple[float, float]]) -> bool:

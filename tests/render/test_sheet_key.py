@@ -17,14 +17,25 @@ from hypothesis import strategies as st
 
 from rofl.formats import open_puzzle
 from rofl.puzzle import Palette, Puzzle
-from rofl.render.layout import LETTERS, MIN_CONTRAST, PAGE_INCHES, colour_name, contrast, has_key, luminance, text_on
+from rofl.render.layout import (
+    DIGIT_DROP,
+    LETTERS,
+    MIN_CONTRAST,
+    PAGE_INCHES,
+    colour_name,
+    contrast,
+    has_key,
+    luminance,
+    text_on,
+)
 from rofl.render.pdf import MAX_CELL_MM, book_orientation, puzzle_book, puzzle_pdf
 from rofl.render.sheet import sheet_bytes
 from rofl.render.svg import puzzle_svg
 from rofl.secret import hide
 from tests.clirun import run
-from tests.pdfread import pdf_grid, read_pdf
+from tests.pdfread import clue_box, pdf_grid, read_pdf
 from tests.places import SAMPLES
+from tests.render.test_sheet import by_id, svg_box
 
 SVG = "{http://www.w3.org/2000/svg}"
 WHITE, BLACK = (255, 255, 255), (0, 0, 0)
@@ -64,8 +75,6 @@ def boxed_numbers_of_svg(svg: str) -> list[tuple[str, str]]:
     """``(box fill, digits fill)`` of every boxed clue number of an SVG sheet."""
     import defusedxml.ElementTree as ET
 
-    from tests.render.test_sheet import DIGIT_DROP, by_id, svg_box
-
     root = ET.fromstring(svg)
     out = []
     for name, across in (("row-clues", True), ("column-clues", False)):
@@ -80,8 +89,6 @@ def boxed_numbers_of_svg(svg: str) -> list[tuple[str, str]]:
 
 
 def boxed_numbers_of_pdf(page: dict, puzzle: Puzzle) -> list[tuple[str, str]]:
-    from tests.pdfread import clue_box
-
     _, y0, cell = pdf_grid(page, puzzle)
     texts = [
         t
