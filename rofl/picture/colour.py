@@ -152,18 +152,22 @@ def ciede2000(lab1: np.ndarray, lab2: np.ndarray) -> np.ndarray:
 def pairwise_ciede2000(lab: np.ndarray) -> np.ndarray:
     """ΔE2000 between every two of a few ``(K, 3)`` CIELAB colours, ``(K, K)``, 0 on the diagonal.
 
-    Plain Python arithmetic on each pair: for the handful of colours of a
-    palette that is several times faster than any numpy call, whose fixed
-    cost per operation dominates on such small arrays, and the
-    distinct-palette search (:mod:`.quantise`) measures its palettes
-    hundreds of times.  Same formula as :func:`ciede2000`.
+    Plain Python arithmetic on each pair (:func:`pairwise_lists`): for the
+    handful of colours of a palette that is several times faster than any
+    numpy call, whose fixed cost per operation dominates on such small
+    arrays, and the distinct-palette search (:mod:`.quantise`) measures its
+    palettes hundreds of times.  Same formula as :func:`ciede2000`.
     """
-    rows = np.asarray(lab, dtype=np.float64).tolist()
+    return np.array(pairwise_lists(np.asarray(lab, dtype=np.float64).tolist()), dtype=np.float64).reshape(len(lab), -1)
+
+
+def pairwise_lists(rows: list[list[float]]) -> list[list[float]]:
+    """:func:`pairwise_ciede2000` of colours given as lists of ``[L, a, b]``, as nested lists."""
     k = len(rows)
-    out = np.zeros((k, k))
+    out = [[0.0] * k for _ in range(k)]
     for i in range(k):
         for j in range(i + 1, k):
-            out[i, j] = out[j, i] = _ciede2000_pair(*rows[i], *rows[j])
+            out[i][j] = out[j][i] = _ciede2000_pair(*rows[i], *rows[j])
     return out
 
 
