@@ -319,3 +319,18 @@ def test_letters_of_many_colours_stay_xml():
     rows = next(e for e in root.iter() if e.get("id") == "row-clues")
     assert sorted(lettered_clues([t.text for t in rows.iter(f"{SVG}text")])) == [(1, c) for c in range(1, 60)]
     assert "1&" in {t.text for t in rows.iter(f"{SVG}text")}
+
+
+def test_png_clue_boxes_are_the_palette_colours():
+    from rofl.render.sheet import puzzle_sheet, raster_layout
+
+    puzzle = rocket()
+    layout = raster_layout(puzzle, cell=26, title="")
+    pixels = puzzle_sheet(puzzle, cell=26, title="").load()
+    boxed = [n for n in layout.numbers if n.box is not None]
+    assert len(boxed) == puzzle.n_groups  # every group's number, no empty line's 0
+    for number in boxed:
+        left, top, _, _ = number.box
+        # just inside the frame, clear of the digits: the exact palette colour
+        assert pixels[int(left) + 2, int(top) + 2] == number.fill
+        assert contrast(number.color, number.fill) >= MIN_CONTRAST
