@@ -40,7 +40,14 @@ def force_option(what: str) -> Callable:
 #: ``rofl make``'s options for a batch, with their values when not given.
 BATCH_DEFAULTS = {"jobs": None, "scheduler": None, "force": False, "book": None, "answers": False, "format": "rofl"}
 #: ``rofl make``'s options that write one picture's files, refused in a batch.
-SINGLE_ONLY = {"preview": "--preview", "compare": "--compare", "sheet": "--sheet", "page": "--page", "title": "--title"}
+SINGLE_ONLY = {
+    "preview": "--preview",
+    "compare": "--compare",
+    "sheet": "--sheet",
+    "page": "--page",
+    "gif": "--gif",
+    "title": "--title",
+}
 
 
 def batch_options(f: Callable) -> Callable:

@@ -52,6 +52,12 @@ def _check_page(path: str | None) -> None:
     _check_file(path, "'--page'", check_page_path)
 
 
+def _check_gif(path: str | None) -> None:
+    from rofl.render.animation import check_animation_path
+
+    _check_file(path, "'--gif'", check_animation_path)
+
+
 def _check_file(path: str | None, hint: str, check_name: Callable[[str], object]) -> None:
     """Refuse a missing directory or a name ``check_name`` refuses, before any work."""
     if path is None:
@@ -158,6 +164,9 @@ def _save(image, path: str) -> None:
     "--letters", is_flag=True, help="With --sheet or --book: print each clue with its colour's letter (2a 3b)."
 )
 @click.option("--page", type=click.Path(dir_okay=False), help="Write an HTML page to solve the puzzle in a browser.")
+@click.option(
+    "--gif", type=click.Path(dir_okay=False), help="Write an animation of the puzzle being solved (.gif, .png, .webp)."
+)
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar, warnings or report.")
 @batch_options
 def make(
@@ -182,6 +191,7 @@ def make(
     sheet: str | None,
     letters: bool,
     page: str | None,
+    gif: str | None,
     quiet: bool,
     **batch: Any,
 ) -> None:
@@ -215,7 +225,9 @@ def make(
         _check_png(compare, "'--compare'")
         _check_sheet(sheet)
         _check_page(page)
+        _check_gif(gif)
         written = [("-o", output), ("--preview", preview), ("--compare", compare), ("--sheet", sheet), ("--page", page)]
+        written.append(("--gif", gif))
         refuse_overwrite([image], written)
     n_colors = colors or 2
     if palette is not None:
@@ -294,9 +306,13 @@ def make(
         from rofl.render.page import puzzle_page
 
         atomic_write(page, puzzle_page(result.puzzle).encode("utf-8"))
+    if gif:
+        from rofl.render.animation import animate_solve
+
+        animate_solve(result.puzzle, gif)
     if not quiet:
         click.echo(result.stats.report())
-        written = [path for path in (output, preview, compare, sheet, page) if path]
+        written = [path for path in (output, preview, compare, sheet, page, gif) if path]
         click.echo(f"wrote {', '.join(written)}")
         _hint_likeness(result.stats, width, height, more_colours=palette is None)
         if result.stats.changed_pct > HINT_CHANGED_PCT:
@@ -359,7 +375,11 @@ class _StageBars:
         if stage != self.stage:
             self.close()
             self.stage = stage
-            self.bar = self.tqdm(total=total, desc=stage, unit=unit, delay=1.0, leave=False)
+            # disable=None: no bar unless stderr is a terminal, so a log or a pipe
+            # gets the report lines without carriage-return debris.
+            self.bar = self.tqdm(
+                total=total, desc=stage, unit=unit, delay=1.0, leave=False, disable=None
+            )
         elif done < self.bar.n or total != self.bar.total:
             self.bar.reset(total=total)  # a new pass of the same stage
         if done > self.bar.n:

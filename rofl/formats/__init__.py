@@ -69,6 +69,7 @@ _MODULES = (
     "rofl.formats.cwd",
     "rofl.formats.tatham",
     "rofl.formats.gnonograms",
+    "rofl.formats.pzl",
     "rofl.formats.sheets",
     "rofl.formats.taai",
 )
