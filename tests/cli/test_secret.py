@@ -144,7 +144,7 @@ def test_bad_width_writes_nothing(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     for width in ("0", "two"):
         usage_error_line(run("hide", "x", "-o", "s.json", "--width", width), "Invalid value for '--width'")
-    one_error_line(run("hide", "x", "-o", "s.json", "--width", "1025"), "width of a hidden text", "1 to 1024")
+    usage_error_line(run("hide", "x", "-o", "s.json", "--width", "1025"), "width of a hidden text", "1 to 1024")
     assert list(tmp_path.iterdir()) == []
 
 
