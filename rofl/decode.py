@@ -76,7 +76,13 @@ def solve_picture(
 
     prefix = f"{where}: " if where else ""
     start = time.monotonic()
-    result = solve(puzzle) if line is None else line
+    if line is None:
+        try:
+            line = solve(puzzle, budget=budget)
+        except BudgetError as exc:
+            msg = f"{prefix}not decoded: {exc}"
+            raise BudgetError(msg) from None
+    result = line
     # line logic counts in the budget: the search gets what it left
     spent = time.monotonic() - start
     if result.status == LineStatus.CONTRADICTION:

@@ -332,11 +332,15 @@ def hide(text: str, width: int = LINE_WIDTH):
     return puzzle, grid
 
 
-def reveal(puzzle) -> str:
+def reveal(puzzle, *, budget: float | None = None) -> str:
     """Solve ``puzzle`` from its clues alone and read the hidden text.
+
+    ``budget`` bounds the seconds line logic may take (default: no limit).
 
     Raises
     ------
+    BudgetError
+        (an :class:`UnsolvableError`) ``budget`` ran out.
     UnsolvableError
         Line logic does not solve the puzzle (so it is no hidden text).
     FormatError
@@ -347,7 +351,7 @@ def reveal(puzzle) -> str:
     if puzzle.n_colors != 2:
         msg = f"a hidden text is a black-and-white puzzle; this one has {puzzle.n_colors} colours"
         raise FormatError(msg)
-    result = solve(puzzle)
+    result = solve(puzzle, budget=budget)
     if not result.solved:
         if result.status == LineStatus.CONTRADICTION:
             msg = "the puzzle has no solution, so it hides no text"

@@ -24,9 +24,9 @@ def test_a_search_does_not_run_line_logic_again(monkeypatch):
     calls = []
     real = rofl.solver.solve
 
-    def counted(puzzle):
+    def counted(puzzle, **options):
         calls.append(puzzle)
-        return real(puzzle)
+        return real(puzzle, **options)
 
     monkeypatch.setattr(rofl.solver, "solve", counted)
     monkeypatch.setattr(rofl.solver.search, "solve", counted)
@@ -38,13 +38,25 @@ def test_a_search_does_not_run_line_logic_again(monkeypatch):
 def test_line_logic_counts_in_the_budget(monkeypatch):
     real = rofl.solver.solve
 
-    def slow(puzzle):
+    def slow(puzzle, **options):
         time.sleep(0.3)
-        return real(puzzle)
+        return real(puzzle, **options)
 
     monkeypatch.setattr(rofl.solver, "solve", slow)
     with pytest.raises(BudgetError, match="line logic took"):
         solve_picture(AMBIGUOUS, budget=0.1)
+
+
+def test_the_budget_stops_line_logic_inside_one_pass(tmp_path):
+    # a random 1024x1024 picture: one pass of line logic takes seconds
+    grid = (np.random.default_rng(3).random((1024, 1024)) < 0.5).astype(np.uint8)
+    puzzle = Puzzle.from_grid(grid, Palette.black_white())
+    with pytest.raises(BudgetError, match="not decoded: line logic did not finish within the 0.2 s budget"):
+        solve_picture(puzzle, budget=0.2, where="big.rofl")
+    write_puzzle(tmp_path / "big.rofl", puzzle)
+    result = run("info", tmp_path / "big.rofl", "--budget", "0.2")
+    assert result.exit_code == 0, result.output
+    assert "picture: not decoded (line logic ran out of budget)" in result.output
 
 
 @pytest.mark.parametrize("command", ["convert", "reveal"])
@@ -63,9 +75,9 @@ def test_info_runs_line_logic_once(tmp_path, monkeypatch):
     real = rofl.solver.solve
     calls = []
 
-    def counting(puzzle):
+    def counting(puzzle, **options):
         calls.append(puzzle)
-        return real(puzzle)
+        return real(puzzle, **options)
 
     monkeypatch.setattr(rofl.solver, "solve", counting)
     grid = np.array([[1, 0], [1, 1]], np.uint8)

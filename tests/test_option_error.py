@@ -11,7 +11,7 @@ from rofl import picture
 from rofl.errors import OptionError, RoflError, UsageError
 from rofl.render.page import check_page_path
 from rofl.secret import check_text
-from tests.clirun import one_error_line, run
+from tests.clirun import run, usage_error_line
 
 # One black pixel on white: enough picture for every option check.
 PIXELS = np.array([[0, 255], [255, 255]], dtype=np.uint8)
@@ -81,9 +81,9 @@ def png(tmp_path):
         (["hide", "é", "-o", "{out}.rofl"], "character 1 of the secret"),
     ],
 )
-def test_the_command_line_reports_an_option_error_as_one_line(png, tmp_path, args, message):
-    # As before OptionError existed: one `Error:` line and exit status 1 (click's
-    # own usage errors, exit status 2, are for what click checks itself).
+def test_the_command_line_reports_an_option_error_as_a_usage_error(png, tmp_path, args, message):
+    # the one rule: a bad option is exit status 2 after the usage hint, whether
+    # click, the command or the library found it
     argv = [a.format(png=png, out=tmp_path / "out") for a in args]
-    assert one_error_line(run(*argv)).startswith(f"Error: {message}")
+    assert usage_error_line(run(*argv)).startswith(f"Error: {message}")
     assert not list(tmp_path.glob("out*"))

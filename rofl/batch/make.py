@@ -14,6 +14,7 @@ has the bytes that run wrote.
 
 from __future__ import annotations
 
+import errno
 import glob
 import hashlib
 import os
@@ -71,9 +72,8 @@ def find_inputs(
             found.append(path)
         elif glob.has_magic(str(source)):
             found += sorted(Path(p) for p in glob.glob(str(source)) if Path(p).is_file())
-        else:
-            msg = f"{source}: no such file or folder"
-            raise UsageError(msg)
+        else:  # a missing input is a file error (status 1), as for one picture
+            raise FileNotFoundError(errno.ENOENT, "no such file or folder", str(source))
     unique = list({os.path.realpath(p): p for p in reversed(found)}.values())[::-1]
     if not unique:
         msg = f"no {what} in {', '.join(map(str, sources))}"

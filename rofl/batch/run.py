@@ -196,18 +196,23 @@ def _worker_start() -> None:
 
 def _on_dask(fn, count: int, prepare, lost, scheduler: str) -> Iterator[tuple[int, Any]]:
     from rofl.batch.tasks import warm_up
-    from rofl.errors import UsageError
+    from rofl.errors import RoflError, UsageError
 
+    # A missing extra and an unreachable scheduler are failures of the
+    # machine, not of the command line (exit status 1); an address Dask
+    # cannot parse is a bad option (a UsageError, status 2).
     try:
         from distributed import Client, as_completed
     except ImportError:
         msg = "--scheduler needs Dask distributed: pip install 'rofl[dask]'"
-        raise UsageError(msg) from None
+        raise RoflError(msg) from None
     try:
         client = Client(scheduler, timeout=CONNECT_TIMEOUT)
     except (OSError, TimeoutError, ValueError) as exc:
         msg = f"--scheduler {scheduler}: cannot reach the Dask scheduler ({exc})"
-        raise UsageError(msg) from None
+        if isinstance(exc, ValueError):
+            raise UsageError(msg) from None
+        raise ConnectionError(msg) from None
     running = as_completed()
 
     def submit(a: tuple):

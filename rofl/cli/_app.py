@@ -2,7 +2,12 @@
 
 Every expected failure is a :class:`rofl.RoflError` (or an ``OSError`` from
 the file system); both become one ``Error: ...`` line on stderr and exit
-status 1, never a traceback.
+status 1, never a traceback.  The one exception is the rule for usage: an
+:class:`~rofl.errors.OptionError` (a bad option or argument, whether click,
+the command or the library found it, before or during the work) is a usage
+error, exit status 2 after click's two-line usage hint, like a value click
+refuses itself.  Ctrl-C is one ``Error: interrupted`` line and
+status 130 (128 + SIGINT, as shells report a program killed by it).
 """
 
 from __future__ import annotations
@@ -14,7 +19,10 @@ import click
 
 from rofl import __version__
 from rofl.cli._show import printable
-from rofl.errors import RoflError
+from rofl.errors import OptionError, RoflError
+
+#: Exit status after Ctrl-C.
+EXIT_INTERRUPTED = 130
 
 
 def _os_message(exc: OSError) -> str:
@@ -22,7 +30,20 @@ def _os_message(exc: OSError) -> str:
     return printable(f"{where}{exc.strerror or exc}")
 
 
+class RoflCommand(click.Command):
+    """A command whose :class:`~rofl.errors.OptionError` is a usage error (status 2)."""
+
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except OptionError as exc:
+            raise click.UsageError(printable(str(exc), keep="\n"), ctx=ctx) from None
+
+
 class RoflGroup(click.Group):
+    command_class = RoflCommand
+    group_class = type  # subgroups are RoflGroups too
+
     def invoke(self, ctx: click.Context):
         try:
             return super().invoke(ctx)
@@ -36,6 +57,10 @@ class RoflGroup(click.Group):
             ctx.exit(141)
         except OSError as exc:
             raise click.ClickException(_os_message(exc)) from None
+        except KeyboardInterrupt:
+            # click would print "Aborted!" and exit 1, like a failure
+            click.echo("Error: interrupted", err=True)
+            ctx.exit(EXIT_INTERRUPTED)
         except MemoryError:
             msg = "out of memory: the input is too large"
             raise click.ClickException(msg) from None

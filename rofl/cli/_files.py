@@ -20,6 +20,19 @@ def write_puzzle_file(
         click.echo(f"warning: {path}: {note}", err=True)
 
 
+def output_format(path: str):
+    """The puzzle format an output named ``path`` is written in
+    (:func:`rofl.formats.writer_for`); a name no writer takes is a bad
+    argument, so a :class:`~rofl.errors.UsageError` (exit status 2)."""
+    from rofl.errors import FormatError, UsageError
+    from rofl.formats import writer_for
+
+    try:
+        return writer_for(path)
+    except FormatError as exc:
+        raise UsageError(str(exc)) from None
+
+
 def check_parent(path: str) -> None:
     """Refuse to write ``path`` when its directory does not exist (before any work is done)."""
     from rofl.errors import UsageError

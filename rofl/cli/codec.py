@@ -139,6 +139,11 @@ def encode(
     click.echo(f"{out}: {len(data)} bytes, {grid.shape[1]}x{grid.shape[0]}, {len(palette)} colours ({form} form)")
 
 
+#: Clue numbers up to which ``rofl info`` prints the Pattern game ID (a line
+#: of about 3 characters per number).
+MAX_GAME_ID_GROUPS = 10_000
+
+
 @main.command(short_help="Describe a puzzle file: size, colours, clues, solvability.")
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--solve/--no-solve", "do_solve", default=True, show_default=True, help="Try to solve it.")
@@ -149,7 +154,7 @@ def info(file: str, do_solve: bool, budget: float) -> None:
 
     from rofl.cli._show import printable
     from rofl.decode import solve_picture
-    from rofl.errors import FormatError, NotDecodedError, UnsolvableError
+    from rofl.errors import BudgetError, FormatError, NotDecodedError, UnsolvableError
     from rofl.formats import open_puzzle
 
     opened = open_puzzle(file)
@@ -170,10 +175,13 @@ def info(file: str, do_solve: bool, budget: float) -> None:
     lines.append(f"filled cells: {filled} of {w * h} ({100 * filled / (w * h):.1f}%)")
     for key, value in opened.metadata.items():
         lines.append(f"{printable(key)}: {printable(str(value))}")
-    if puzzle.n_colors == 2:
+    if puzzle.n_colors == 2 and puzzle.n_groups <= MAX_GAME_ID_GROUPS:
         from rofl.formats.tatham import game_id
 
         lines.append(f"Pattern game ID: {game_id(puzzle)}")
+    elif puzzle.n_colors == 2:
+        # a 2048x2048 puzzle's ID is a 4 MB line that takes seconds to build
+        lines.append(f"Pattern game ID: not shown ({puzzle.n_groups} clue numbers; a .sav file holds them)")
     if opened.rofl is not None and opened.rofl.skipped:
         lines.append(f"skipped chunks: {' '.join(opened.rofl.skipped)}")
     if crc is not None:
@@ -184,7 +192,12 @@ def info(file: str, do_solve: bool, budget: float) -> None:
         from rofl.solver import solve
 
         start = time.monotonic()
-        line = solve(puzzle)
+        try:
+            line = solve(puzzle, budget=budget)
+        except BudgetError as exc:
+            lines += [f"line logic: {exc}", "picture: not decoded (line logic ran out of budget)"]
+            click.echo("\n".join(lines))
+            return
         budget = max(budget - (time.monotonic() - start), 1e-6)  # line logic counts in the budget
         if line.status == "stalled":
             lines.append(f"line logic: stalls, {line.undetermined} of {w * h} cells undetermined")

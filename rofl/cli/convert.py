@@ -43,27 +43,37 @@ def convert(source: str, target: str, force: bool, budget: float) -> None:
     open the puzzle (Gnonograms opens 5 to 54 rows and columns).  OUT may
     not be IN (a symlink or link to it included) unless --force is given.
     """
-    from rofl.cli._files import refuse_overwrite, write_puzzle_file
-    from rofl.decode import check_crc, check_stored_crc
-    from rofl.errors import FormatError, RoflError
-    from rofl.formats import open_puzzle, writer_for
+    import time
 
-    fmt = writer_for(target)
+    from rofl.cli._files import output_format, refuse_overwrite, write_puzzle_file
+    from rofl.decode import check_crc, check_stored_crc
+    from rofl.errors import BudgetError, FormatError, RoflError
+    from rofl.formats import open_puzzle
+
+    fmt = output_format(target)
+    budget_given = budget
     refuse_overwrite([source], [("OUT", target)], force=force)
     opened = open_puzzle(source)
     puzzle, solution = opened.puzzle, opened.solution
     keeps = fmt.keeps_solution(puzzle)
     derived = False
+    unfinished = False  # line logic ran out of budget
     if solution is None and keeps and (fmt.picture or opened.crc32 is None):
         # Files of these formats usually carry the picture (or, for ROFL,
         # its CRC-32): add it when line logic finds it (then it is the
         # puzzle's only solution).
         from rofl.solver import solve
 
-        result = solve(puzzle)
-        if result.status == "solved":
-            check_crc(result.grid, opened.crc32, f"{opened.name}: ")
-            solution, derived = result.grid, True
+        start = time.monotonic()
+        try:
+            result = solve(puzzle, budget=budget)
+        except BudgetError:  # written without its picture
+            unfinished = True
+        else:
+            if result.status == "solved":
+                check_crc(result.grid, opened.crc32, f"{opened.name}: ")
+                solution, derived = result.grid, True
+        budget = max(budget - (time.monotonic() - start), 1e-6)  # line logic counts in the budget
     if not derived:
         check_stored_crc(opened, budget=budget)
     try:
@@ -75,7 +85,8 @@ def convert(source: str, target: str, force: bool, budget: float) -> None:
         holds = "the solutions of black-and-white puzzles only" if fmt.keeps else "clues only"
         kept = f"solution not kept ({fmt.extension} holds {holds})"
     elif solution is None and (opened.crc32 is None or not fmt.keeps_crc()):
-        kept = "no solution in the input, and line logic does not find one"
+        found = f"does not finish within the {budget_given:g} s budget" if unfinished else "does not find one"
+        kept = f"no solution in the input, and line logic {found}"
     elif derived:
         what = "solution" if fmt.picture else "CRC-32 of the solution"
         kept = f"{what} added (line logic finds it)"

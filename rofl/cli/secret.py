@@ -75,8 +75,7 @@ def hide(text: str | None, output: str | None, sheet: str | None, cipher: bool, 
     gives back the exact text.  This hides the text, it does not encrypt it:
     whoever solves the puzzle reads it.
     """
-    from rofl.cli._files import write_puzzle_file
-    from rofl.formats import writer_for
+    from rofl.cli._files import output_format, write_puzzle_file
     from rofl.render.sheet import check_sheet_path
     from rofl.secret import check_text, check_width
     from rofl.secret import hide as hide_text
@@ -85,7 +84,7 @@ def hide(text: str | None, output: str | None, sheet: str | None, cipher: bool, 
         msg = "nothing to write: give -o FILE, --sheet FILE or --cipher"
         raise UsageError(msg)
     if output:
-        writer_for(output)
+        output_format(output)
     if sheet:
         check_sheet_path(sheet)
     if text is None:
@@ -174,8 +173,12 @@ def reveal(source: str | None, budget: float) -> None:
     SOURCE (or with -) a cipher, a ROFL file or a sheet is read from
     standard input.
     """
+    import time
+
     from rofl.secret import reveal as reveal_text
 
+    start = time.monotonic()
     puzzle = _load(source, budget)
-    sys.stdout.write(reveal_text(puzzle) + "\n")
+    # the CRC check and line logic share the budget
+    sys.stdout.write(reveal_text(puzzle, budget=max(budget - (time.monotonic() - start), 1e-6)) + "\n")
     sys.stdout.flush()

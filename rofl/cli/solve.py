@@ -173,10 +173,20 @@ def solve(
         _line_only(opened, use_color)
         return
 
+    import time
+
+    from rofl.errors import BudgetError
     from rofl.render.terminal import grid_text
+    from rofl.solver import solve as line_solve
     from rofl.solver.search import solve_complete
 
-    result = solve_complete(puzzle, time_budget=budget)
+    start = time.monotonic()
+    try:  # line logic counts in the budget; Ctrl-C or the budget stop it within a fraction of a second
+        line = line_solve(puzzle, budget=budget)
+    except BudgetError as exc:
+        click.echo(f"budget: no answer: {exc}", err=True)
+        sys.exit(EXIT_BUDGET)
+    result = solve_complete(puzzle, time_budget=max(budget - (time.monotonic() - start), 1e-6), line=line)
     if result.status == "unique":
         check_crc(result.grid, opened.crc32, f"{opened.name}: ")
     size = f"{puzzle.width}x{puzzle.height}, {puzzle.n_colors} colours"

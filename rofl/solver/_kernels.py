@@ -36,10 +36,16 @@ from rofl.solver._config import JIT, skip_blas_probe
 skip_blas_probe()
 
 SOLVED, STALLED, CONTRADICTION = 0, 1, 2
+#: :func:`_propagate_trail` saw ``stats[ST_STOP]`` set and gave up
+STOPPED = 3
 
 # stats slots filled by _propagate
 ST_LINE_SOLVES, ST_SWEEPS, ST_HITS, ST_MISSES, ST_BAD_LINE, ST_TRAIL, ST_NEWLY = 0, 1, 2, 3, 4, 5, 6
-N_STATS = 7
+# ... and the one slot it reads: another thread sets it to stop the loop
+# (rofl.solver._stop), as a Python signal handler cannot run while the
+# kernel holds the thread
+ST_STOP = 7
+N_STATS = 8
 
 _FNV = np.int64(0x100000001B3)
 # Flags in a cache entry's tag row (column 3): the line solve deduced
@@ -464,7 +470,10 @@ def _propagate_trail(masks, clues, queue_init, scratch, cache, stats, trail, sta
 
     Returns SOLVED, STALLED or CONTRADICTION; ``stats`` receives the line
     solves, sweeps (the queue's generations), cache hits and misses, and the
-    line that failed.
+    line that failed.  Another thread may set ``stats[ST_STOP]`` while the
+    loop runs: it is read before every line solve (a load beside a line DP
+    that costs microseconds), and the call then returns STOPPED at once with
+    ``masks`` narrowed only soundly (part of the way to the fixpoint).
     """
     height, width = masks.shape
     n_lines = height + width
@@ -487,6 +496,10 @@ def _propagate_trail(masks, clues, queue_init, scratch, cache, stats, trail, sta
     hits = 0
     misses = 0
     while size > 0:
+        if stats[ST_STOP] != 0:
+            _drain(queue, queued, head, size, n_lines)
+            _put_stats(stats, solves, sweeps, hits, misses, -1, trail_len, newly)
+            return STOPPED
         line = queue[head]
         head = (head + 1) % n_lines
         size -= 1
@@ -512,10 +525,7 @@ def _propagate_trail(masks, clues, queue_init, scratch, cache, stats, trail, sta
         else:
             misses += 1
         if not ok:
-            while size > 0:  # leave the scratch clean for the next call
-                queued[queue[head]] = False
-                head = (head + 1) % n_lines
-                size -= 1
+            _drain(queue, queued, head, size, n_lines)
             _put_stats(stats, solves, sweeps, hits, misses, line, trail_len, newly)
             return CONTRADICTION
         if same:
@@ -548,6 +558,16 @@ def _propagate_trail(masks, clues, queue_init, scratch, cache, stats, trail, sta
     if undetermined_before >= 0:  # no mask became 0 (every line solve succeeded)
         return SOLVED if newly == undetermined_before else STALLED
     return _status(masks.reshape(height * width))
+
+
+@njit(**JIT)
+def _drain(queue, queued, head, size, n_lines):
+    """Empty the line queue of an interrupted loop: the scratch is left clean
+    (``queued`` all False) for the next call."""
+    while size > 0:
+        queued[queue[head]] = False
+        head = (head + 1) % n_lines
+        size -= 1
 
 
 @njit(**JIT)

@@ -9,13 +9,14 @@ resume from an earlier state (probing in the complete solver).
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from rofl.errors import PuzzleError
+from rofl.errors import BudgetError, PuzzleError
 from rofl.puzzle import PackedClues, Puzzle
 from rofl.solver.status import LineStatus
 
@@ -203,6 +204,7 @@ class LineSolver:
         *,
         start: np.ndarray | None = None,
         lines: Iterable[int] | None = None,
+        budget: float | None = None,
     ) -> SolveResult:
         """Run line logic to its fixpoint.
 
@@ -217,10 +219,22 @@ class LineSolver:
         lines : iterable of int, optional
             Lines to examine first (rows ``0..H-1``, then columns); default
             all.  When resuming, pass the lines whose cells changed.
+        budget : float, optional
+            Seconds line logic may take (default: no limit).  It is
+            checked while the compiled loop runs, on puzzles of 2**16 cells
+            and more; smaller ones take milliseconds and always finish.
 
         Returns
         -------
         SolveResult
+
+        Raises
+        ------
+        BudgetError
+            ``budget`` ran out before line logic reached its fixpoint.
+
+        Ctrl-C stops line logic on a large puzzle within a fraction of a
+        second (``KeyboardInterrupt``), as it does between kernel calls.
         """
         packed = puzzle.packed
         if start is None:
@@ -237,25 +251,48 @@ class LineSolver:
             if queue.size and (queue.min() < 0 or queue.max() >= puzzle.n_lines):
                 msg = f"line indices must be within 0..{puzzle.n_lines - 1}"
                 raise PuzzleError(msg)
-        return self.run(packed, masks, queue, puzzle=puzzle)
+        return self.run(packed, masks, queue, puzzle=puzzle, budget=budget)
 
     def run(
-        self, packed: PackedClues, masks: np.ndarray, queue: np.ndarray | None = None, *, puzzle=None
+        self,
+        packed: PackedClues,
+        masks: np.ndarray,
+        queue: np.ndarray | None = None,
+        *,
+        puzzle=None,
+        budget: float | None = None,
     ) -> SolveResult:
         """Propagate in place on ``masks`` (``(H, W)`` int64, C order) for packed clues.
 
         The unchecked fast path behind :meth:`solve`, for callers (refinement,
         search) that already hold :class:`~rofl.puzzle.PackedClues` and valid
-        masks.
+        masks.  On :class:`BudgetError` or ``KeyboardInterrupt``, ``masks``
+        is left part of the way to the fixpoint (narrowed soundly).
         """
         from rofl.solver import _kernels as k
+        from rofl.solver._stop import run_stoppable
 
         if queue is None:
             queue = np.arange(sum(masks.shape), dtype=np.int64)
+        deadline = None if budget is None else time.monotonic() + budget
         self.prepare(packed.kmax, masks)
         stats = np.zeros(k.N_STATS, dtype=np.int64)
         scratch, cache = self.work()
-        status = k._propagate(masks, *kernel_clues(packed), queue, *scratch, *cache, stats)
+        clues = kernel_clues(packed)
+        status = run_stoppable(
+            lambda: k._propagate(masks, *clues, queue, *scratch, *cache, stats),
+            stats,
+            k.ST_STOP,
+            cells=masks.size,
+            deadline=deadline,
+        )
+        if status == k.STOPPED:
+            height, width = masks.shape
+            msg = (
+                f"line logic did not finish within the {budget:g} s budget on this {width}x{height} puzzle "
+                f"({int(stats[k.ST_LINE_SOLVES])} line solves; try a larger --budget)"
+            )
+            raise BudgetError(msg)
         return self.result(status, masks, stats, puzzle)
 
     def result(self, status: int, masks: np.ndarray, stats: np.ndarray, puzzle: Puzzle | None = None) -> SolveResult:
@@ -296,7 +333,13 @@ def kernel_clues(packed: PackedClues) -> Clues:
 _DEFAULT = threading.local()
 
 
-def solve(puzzle: Puzzle, *, start: np.ndarray | None = None, lines: Iterable[int] | None = None) -> SolveResult:
+def solve(
+    puzzle: Puzzle,
+    *,
+    start: np.ndarray | None = None,
+    lines: Iterable[int] | None = None,
+    budget: float | None = None,
+) -> SolveResult:
     """Solve ``puzzle`` by line logic alone (propagation, no guessing).
 
     A thin wrapper over a :class:`LineSolver` without a cache (one per
@@ -309,8 +352,13 @@ def solve(puzzle: Puzzle, *, start: np.ndarray | None = None, lines: Iterable[in
         ``status`` (:class:`LineStatus`) is ``"solved"`` (``grid`` holds the picture),
         ``"stalled"`` (line logic can go no further; ``masks`` tells what is
         known) or ``"contradiction"`` (the clues have no solution).
+
+    Raises
+    ------
+    BudgetError
+        ``budget`` seconds ran out first.
     """
     solver = getattr(_DEFAULT, "solver", None)
     if solver is None:
         solver = _DEFAULT.solver = LineSolver(cache_mb=0)
-    return solver.solve(puzzle, start=start, lines=lines)
+    return solver.solve(puzzle, start=start, lines=lines, budget=budget)

@@ -126,11 +126,11 @@ def test_no_output_overwrites_an_input(pictures, tmp_path):
     # a .rofl file is also a picture (rofl's Pillow plugin): named as an input, it is not remade in place
     assert run("make", pictures / "a.png", "-o", out / "a.rofl", "-q").exit_code == 0
     kept = (out / "a.rofl").read_bytes()
-    one_error_line(run("make", out / "a.rofl", pictures / "b.png", "-o", f"{out}/", "-q"), "a.rofl", "input")
+    usage_error_line(run("make", out / "a.rofl", pictures / "b.png", "-o", f"{out}/", "-q"), "a.rofl", "input")
     assert (out / "a.rofl").read_bytes() == kept and not (out / "b.rofl").exists()
     (tmp_path / "book.pdf").symlink_to(pictures / "b.png")  # the book is the picture under another name
     book = run("make", pictures / "b.png", "-o", f"{tmp_path}/more/", "--book", tmp_path / "book.pdf", "-q")
-    one_error_line(book, "book.pdf", "b.png", "input")
+    usage_error_line(book, "book.pdf", "b.png", "input")
     assert (tmp_path / "book.pdf").resolve() == pictures / "b.png" and not (tmp_path / "more").exists()
 
 
@@ -152,10 +152,10 @@ def test_one_picture_to_a_file_refuses_the_batch_options(pictures, tmp_path):
 
 def test_a_batch_refuses_one_picture_options_and_bad_formats(pictures, tmp_path):
     out = f"{tmp_path}/out/"
-    one_error_line(run("make", pictures, "-o", out, "--sheet", tmp_path / "s.png"), "--sheet", "--book")
+    usage_error_line(run("make", pictures, "-o", out, "--sheet", tmp_path / "s.png"), "--sheet", "--book")
     usage_error_line(run("make", pictures, "-o", out, "-f", "png"), "--format")
     usage_error_line(run("make", pictures, "-o", out, "-f", "nin", "-c", 3), "black-and-white")
-    one_error_line(run("make", tmp_path / "nothing*.png", "-o", out), "no pictures")
+    usage_error_line(run("make", tmp_path / "nothing*.png", "-o", out), "no pictures")
     one_error_line(run("make", tmp_path / "missing.png", pictures, "-o", out), "missing.png")
     # several pictures to a file name: a slip, not a new folder called a.rofl
     usage_error_line(run("make", pictures / "a.png", pictures / "b.png", "-o", tmp_path / "a.rofl"), "folder")

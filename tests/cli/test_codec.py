@@ -81,7 +81,7 @@ def test_decode_refuses_and_writes_nothing(tmp_path):
     result = run("decode", VECTORS / "truncated-clues.rofl", "-o", out)
     assert result.exit_code == 1 and "byte 35" in result.output
     result = run("decode", VECTORS / "bw-hands-up.rofl", "-o", tmp_path / "x.nope")
-    assert result.exit_code == 1 and "cannot write" in result.output
+    assert result.exit_code == 2 and "cannot write" in result.output  # the output's name: a usage error
     assert not list(tmp_path.iterdir())
     assert "Traceback" not in result.output
 
@@ -133,7 +133,7 @@ def test_encode_background_option(tmp_path):
     assert run("encode", picture, "-o", out).exit_code == 0
     assert codec.load(out).palette[0] == (255, 255, 255)  # the most frequent colour
     result = run("encode", picture, "-o", out, "--background", "#zz")
-    assert result.exit_code == 1 and "not a colour" in result.output
+    assert result.exit_code == 2 and "not a colour" in result.output
 
 
 def test_info(tmp_path):
@@ -230,3 +230,21 @@ def test_encode_names_the_picture_that_is_not_pixel_art(tmp_path, pixels, words)
     assert result.exit_code == 1
     lines = [line for line in result.output.splitlines() if line.startswith("Error")]
     assert len(lines) == 1 and "photo.png" in lines[0] and words in lines[0], result.output
+
+
+def test_info_leaves_out_a_game_id_of_megabytes(tmp_path):
+    # a random 2048x2048 picture has about a million clue numbers: its ID
+    # would be a 4 MB line, built in seconds outside any --budget
+    from rofl.cli.codec import MAX_GAME_ID_GROUPS
+    from rofl.formats import write_puzzle
+
+    side = 300
+    grid = np.zeros((side, side), dtype=np.uint8)
+    grid[:, ::2] = 1  # 150 groups in every row
+    puzzle = Puzzle.from_grid(grid, Palette.black_white())
+    assert puzzle.n_groups > MAX_GAME_ID_GROUPS
+    write_puzzle(tmp_path / "p.non", puzzle)
+    result = run("info", tmp_path / "p.non", "--no-solve")
+    assert result.exit_code == 0, result.output
+    assert max(len(line) for line in result.output.splitlines()) < 200
+    assert f"Pattern game ID: not shown ({puzzle.n_groups} clue numbers" in result.output

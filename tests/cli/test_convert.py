@@ -9,7 +9,7 @@ from rofl.formats import corpus as corpus_json
 from rofl.formats import find_format, read_puzzle, write_puzzle
 from rofl.formats import rofl as codec
 from rofl.puzzle import Palette, Puzzle
-from tests.clirun import one_error_line, run
+from tests.clirun import one_error_line, run, usage_error_line
 from tests.places import DATA_DIR, corpus_file
 
 DATA = DATA_DIR / "formats"
@@ -108,8 +108,8 @@ def test_existing_output_is_untouched_when_conversion_fails(tmp_path):
     assert target.read_text() == "precious"
 
 
-def test_unknown_output_extension_is_one_error(tmp_path):
-    line = one_error_line(run("convert", DATA / "house.nin", tmp_path / "house.txt"))
+def test_unknown_output_extension_is_a_usage_error(tmp_path):
+    line = usage_error_line(run("convert", DATA / "house.nin", tmp_path / "house.txt"))
     assert "cannot write puzzles with extension '.txt'" in line and ".non" in line and ".g" in line
     assert not (tmp_path / "house.txt").exists()
 
@@ -179,7 +179,7 @@ def test_convert_in_place_to_the_same_format(tmp_path):
     path = tmp_path / "flag.xml"
     path.write_bytes((DATA / "flag.xml").read_bytes())
     before = read_puzzle(path)
-    assert run("convert", path, path).exit_code == 1  # refused: OUT is IN
+    assert run("convert", path, path).exit_code == 2  # refused: OUT is IN
     assert run("convert", path, path, "--force").exit_code == 0
     after = read_puzzle(path)
     assert after[0] == before[0] and np.array_equal(after[1], before[1])

@@ -81,15 +81,16 @@ def test_bad_options_usage_error(picture, tmp_path, args, words):
     usage_error_line(run("make", picture, "-o", tmp_path / "x.json", *args), *words)
 
 
-# values only the library can judge: one Error: line (exit status 1)
+# values only the library can judge, during the work: usage errors all the same
 @pytest.mark.parametrize(
     ("args", "words"),
     [
         (["--background", "#123456"], ["white or black"]),
+        (["--background", "nocolour"], ["background: 'nocolour' is not a colour"]),
     ],
 )
-def test_bad_values_one_line(picture, tmp_path, args, words):
-    one_error_line(run("make", picture, "-o", tmp_path / "x.json", *args), *words)
+def test_bad_values_judged_by_the_library_are_usage_errors(picture, tmp_path, args, words):
+    usage_error_line(run("make", picture, "-o", tmp_path / "x.json", *args), *words)
 
 
 def test_bad_output_extension(picture, tmp_path):

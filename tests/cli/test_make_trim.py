@@ -11,7 +11,7 @@ from PIL import Image
 import rofl
 from rofl.maker import RECOGNISABLE_SSIM
 from rofl.solver import solve
-from tests.clirun import one_error_line, run
+from tests.clirun import run, usage_error_line
 from tests.places import SAMPLES
 
 
@@ -100,13 +100,13 @@ def test_a_tiny_grid_has_no_likeness_figure():
 
 
 @pytest.mark.parametrize("value", ["-1", "nan"])
-def test_min_delta_e_that_is_no_distance_is_one_error(tmp_path, value):
-    one_error_line(run("make", SAMPLES / "rocket.jpg", "-o", tmp_path / "r.rofl", "-c", 3, "--min-delta-e", value))
+def test_min_delta_e_that_is_no_distance_is_a_usage_error(tmp_path, value):
+    usage_error_line(run("make", SAMPLES / "rocket.jpg", "-o", tmp_path / "r.rofl", "-c", 3, "--min-delta-e", value))
 
 
-def test_min_delta_e_that_cannot_be_met_is_one_error(tmp_path):
+def test_min_delta_e_that_cannot_be_met_is_a_usage_error(tmp_path):
     r = run("make", SAMPLES / "rocket.jpg", "-o", tmp_path / "r.rofl", "-c", 6, "--min-delta-e", 60)
-    one_error_line(r, "6 colours cannot all be ΔE2000 60 apart", "ask for 3 colours or fewer")
+    usage_error_line(r, "6 colours cannot all be ΔE2000 60 apart", "ask for 3 colours or fewer")
 
 
 def test_min_delta_e_zero_keeps_close_colours(tmp_path):

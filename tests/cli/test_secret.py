@@ -70,7 +70,7 @@ def test_reveal_reads_any_recognisable_puzzle_from_stdin(tmp_path, suffix):
 def test_bad_secrets_write_nothing(tmp_path, args, input, message):
     out, sheet = tmp_path / "s.json", tmp_path / "s.png"
     result = run(*args, "-o", str(out), "--sheet", str(sheet), "--cipher", input=input)
-    one_error_line(result, message)
+    usage_error_line(result, message)
     assert list(tmp_path.iterdir()) == []
 
 
@@ -84,7 +84,7 @@ def test_bad_secrets_write_nothing(tmp_path, args, input, message):
 )
 def test_bad_options_write_nothing(tmp_path, monkeypatch, args, message):
     monkeypatch.chdir(tmp_path)
-    one_error_line(run(*args), message)
+    usage_error_line(run(*args), message)
     assert list(tmp_path.iterdir()) == []
 
 
@@ -144,7 +144,7 @@ def test_bad_width_writes_nothing(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     for width in ("0", "two"):
         usage_error_line(run("hide", "x", "-o", "s.json", "--width", width), "Invalid value for '--width'")
-    one_error_line(run("hide", "x", "-o", "s.json", "--width", "1025"), "width of a hidden text", "1 to 1024")
+    usage_error_line(run("hide", "x", "-o", "s.json", "--width", "1025"), "width of a hidden text", "1 to 1024")
     assert list(tmp_path.iterdir()) == []
 
 

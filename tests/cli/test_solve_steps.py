@@ -8,7 +8,7 @@ import numpy as np
 from PIL import Image
 
 from rofl.formats import write_puzzle
-from tests.clirun import one_error_line, run, usage_error_line
+from tests.clirun import run, usage_error_line
 from tests.places import DATA_DIR, SAMPLES
 from tests.solver.test_trace import BACKTRACKS
 
@@ -64,22 +64,22 @@ def test_line_only_ends_where_line_logic_stalls(tmp_path):
 
 def test_refusals(tmp_path):
     bad_ext = run("solve", SAMPLES / "horse.rofl", "--gif", tmp_path / "a.jpg")
-    one_error_line(bad_ext, "an animation is written as .gif")
+    usage_error_line(bad_ext, "an animation is written as .gif")
     folder = tmp_path / "old"
     folder.mkdir()
     (folder / "step-0003.png").write_bytes(b"x")
-    one_error_line(run("solve", SAMPLES / "horse.rofl", "--steps", folder), "already holds step pictures")
+    usage_error_line(run("solve", SAMPLES / "horse.rofl", "--steps", folder), "already holds step pictures")
     # the input itself (a ROFL file that happens to be named .gif) is never written over
     source = tmp_path / "horse.gif"
     shutil.copy(SAMPLES / "horse.rofl", source)
     before = source.read_bytes()
-    one_error_line(run("solve", source, "--gif", source), "is the input")
+    usage_error_line(run("solve", source, "--gif", source), "is the input")
     assert source.read_bytes() == before
     usage_error_line(run("solve", SAMPLES / "horse.rofl", "--gif", tmp_path / "a.gif", "--max-frames", 1))
     usage_error_line(run("solve", SAMPLES / "horse.rofl", "--gif", tmp_path / "a.gif", "--delay", 0))
-    one_error_line(run("solve", SAMPLES / "horse.rofl", "--gif", tmp_path / "a.gif", "--max-size", 10), "--max-size")
+    usage_error_line(run("solve", SAMPLES / "horse.rofl", "--gif", tmp_path / "a.gif", "--max-size", 10), "--max-size")
     assert not (tmp_path / "a.gif").exists()
-    one_error_line(run("solve", SAMPLES / "horse.rofl", "--gif", tmp_path / "no" / "a.gif"), "does not exist")
+    usage_error_line(run("solve", SAMPLES / "horse.rofl", "--gif", tmp_path / "no" / "a.gif"), "does not exist")
 
 
 def test_make_gif_shows_the_made_puzzle_solved(tmp_path):

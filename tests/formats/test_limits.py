@@ -91,12 +91,12 @@ def test_decode_scale_has_a_pixel_cap(tmp_path):
 
     from rofl.formats import write_puzzle
     from rofl.puzzle import Palette, Puzzle
-    from tests.clirun import one_error_line, run
+    from tests.clirun import run, usage_error_line
 
     grid = np.eye(2048, dtype=np.uint8)
     write_puzzle(tmp_path / "big.rofl", Puzzle.from_grid(grid, Palette.black_white()), grid)
     out = tmp_path / "big.png"
-    one_error_line(
+    usage_error_line(
         run("decode", tmp_path / "big.rofl", "-o", out, "--scale", 64), "pixels", str(_limits.MAX_IMAGE_PIXELS)
     )
     assert not out.exists()

@@ -21,7 +21,7 @@ from rofl.puzzle import Palette, Puzzle
 from rofl.render.pdf import puzzle_book
 from rofl.render.sheet import sheet_bytes
 from rofl.secret import hide
-from tests.clirun import one_error_line, run
+from tests.clirun import one_error_line, run, usage_error_line
 from tests.mangle import edits, mangle
 from tests.places import REPO
 
@@ -261,7 +261,7 @@ def test_decode_will_not_replace_the_png_sheet_it_reads(tmp_path):
     sheet = tmp_path / "s.png"
     sheet.write_bytes(sheet_bytes(hide("pw")[0], ".png"))
     before = sheet.read_bytes()
-    one_error_line(run("decode", sheet), "would replace the sheet", "-o")
+    usage_error_line(run("decode", sheet), "would replace the sheet", "-o")
     assert sheet.read_bytes() == before
 
 
@@ -290,5 +290,5 @@ def test_puzzle_writers_point_to_rofl_sheet_for_sheets(tmp_path):
     made = tmp_path / "s.rofl"
     made.write_bytes(ROFL_PLUS)
     for suffix in KINDS:
-        one_error_line(run("convert", made, tmp_path / f"s{suffix}"), "cannot write puzzles", "`rofl sheet`")
-    one_error_line(run("convert", made, tmp_path / "s.txt"), "cannot write puzzles")
+        usage_error_line(run("convert", made, tmp_path / f"s{suffix}"), "cannot write puzzles", "`rofl sheet`")
+    usage_error_line(run("convert", made, tmp_path / "s.txt"), "cannot write puzzles")

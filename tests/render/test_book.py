@@ -25,7 +25,7 @@ from rofl.puzzle import Palette, Puzzle
 from rofl.render.fonts import core_covers, load_font, missing, pillow_covers, shown
 from rofl.render.pdf import ANSWER_GRID, puzzle_book, puzzle_pdf
 from rofl.render.sheet import puzzle_sheet, sheet_bytes
-from tests.clirun import one_error_line, run
+from tests.clirun import one_error_line, run, usage_error_line
 from tests.pdfread import clue_box, expected_clues, pdf_clues, pdf_fills, read_pdf
 from tests.places import SAMPLES
 
@@ -351,7 +351,7 @@ def test_cli_book_errors_write_nothing(made, tmp_path, box_font):
     out.write_bytes(b"keep me")
     ambiguous = tmp_path / "two.json"
     write_puzzle(ambiguous, Puzzle.from_grid(np.eye(2, dtype=np.uint8)))
-    cases = [
+    usages = [  # bad options (the library's judgement included): exit status 2
         (["sheet", *made, "-o", tmp_path / "b.png"], ["several puzzles need a .pdf output", "'.png'"]),
         (["sheet", made[0], "-o", tmp_path / "b.svg", "--answers"], ["--answers need a .pdf output"]),
         (["sheet", *made, "-o", out, "--title", "x"], ["--title names one sheet"]),
@@ -359,6 +359,11 @@ def test_cli_book_errors_write_nothing(made, tmp_path, box_font):
         (["sheet", made[0], "-o", tmp_path / "s.svg", "--font", box_font], ["--font", "for .png and .pdf"]),
         # the font is checked before any puzzle is solved
         (["sheet", ambiguous, "-o", out, "--answers", "--font", SAMPLES / "horse.png"], ["not a TrueType"]),
+    ]
+    for args, words in usages:
+        usage_error_line(run(*args), *words)
+        assert out.read_bytes() == b"keep me"
+    cases = [  # puzzles and files: exit status 1
         (["sheet", made[0], ambiguous, "-o", out, "--answers"], [str(ambiguous), "several solutions"]),
         (["sheet", made[0], tmp_path / "none.json", "-o", out], ["none.json"]),
         (["sheet", made[0], "-o", out, "--font", tmp_path / "none.ttf"], ["none.ttf"]),

@@ -25,7 +25,7 @@ from rofl.formats import read_puzzle, write_puzzle
 from rofl.puzzle import Palette, Puzzle
 from rofl.render.page import _asset, page_data, puzzle_page
 from rofl.solver import solve, solve_line
-from tests.clirun import one_error_line, run
+from tests.clirun import one_error_line, run, usage_error_line
 from tests.naive import brute_line, clue_of, fillings, propagate
 from tests.places import CORPUS, REPO, SAMPLES
 
@@ -541,7 +541,7 @@ def test_cli_writes_atomically(tmp_path, monkeypatch):
 def test_cli_refuses_other_extensions(tmp_path, name):
     source = tmp_path / "p.rofl"
     write_puzzle(source, Puzzle.from_grid(np.eye(2, dtype=np.uint8)))
-    line = one_error_line(run("page", source, "-o", tmp_path / name))
+    line = usage_error_line(run("page", source, "-o", tmp_path / name))
     assert ".html or .htm" in line and name in line
     assert not (tmp_path / name).exists()
 

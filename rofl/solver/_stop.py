@@ -1,0 +1,102 @@
+"""Stopping a long compiled call at a deadline or on Ctrl-C.
+
+A numba kernel that releases the GIL (``nogil=True``) runs without ever
+returning to the interpreter, so a Python signal handler cannot run until
+it is done: Ctrl-C in one line-logic pass over a 2048 x 2048 puzzle used to
+act after about 11 s, and a ``--budget`` was overrun by the whole pass.
+
+:func:`run_stoppable` runs such a call in a worker thread.  The calling
+thread waits in short slices; at the deadline, or when Ctrl-C raises
+``KeyboardInterrupt`` in it, it sets a flag that the kernel reads before
+every line solve (``stats[ST_STOP]`` of
+:func:`rofl.solver._kernels._propagate_trail`), waits for the kernel to
+return, and raises.  Work too small to need it runs in the calling thread:
+starting a thread costs about as much as line logic on a 30 x 30 puzzle.
+
+This is the one place that knows about the worker thread, so a caller that
+compiles or loads the kernels first (the first run's compile step) does it
+before any call arrives here.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from typing import TypeVar
+
+import numpy as np
+
+T = TypeVar("T")
+
+#: Cells from which a call runs in a worker thread even without a deadline:
+#: line logic on fewer cells ends well within :data:`POLL_SECONDS` x 4 (a
+#: 256 x 256 pass takes milliseconds).
+THREAD_CELLS = 1 << 16
+
+#: How often the waiting thread looks at the clock and lets Ctrl-C in.
+POLL_SECONDS = 0.05
+
+
+def run_stoppable(call: Callable[[], T], flag: np.ndarray, index: int, *, cells: int, deadline: float | None) -> T:
+    """``call()``, stopped by setting ``flag[index]`` at ``deadline`` or on Ctrl-C.
+
+    Parameters
+    ----------
+    call : callable
+        A compiled call that releases the GIL and polls ``flag[index]``;
+        when it sees it set it returns early, with a value that says so.
+    flag : int64 array
+        Shared with ``call``; ``flag[index]`` must be 0 on entry.
+    index : int
+    cells : int
+        Size of the work, to run small calls in the calling thread.
+    deadline : float or None
+        ``time.monotonic()`` at which to stop.
+
+    Returns
+    -------
+    What ``call`` returned: at the deadline, the value it returns when
+    stopped (or its result, when it ended just then).  A small call runs
+    to its end, deadline or not.
+
+    Raises
+    ------
+    KeyboardInterrupt
+        Ctrl-C arrived while waiting (after ``call`` has stopped: nothing
+        keeps writing to the caller's arrays afterwards).
+    """
+    threaded = cells >= THREAD_CELLS and (deadline is not None or threading.current_thread() is threading.main_thread())
+    if not threaded:
+        return call()
+
+    out: list = []
+    failure: list[BaseException] = []
+
+    def work() -> None:
+        try:
+            out.append(call())
+        except BaseException as exc:  # handed to the calling thread  # noqa: BLE001
+            failure.append(exc)
+
+    worker = threading.Thread(target=work, name="rofl-line-logic", daemon=True)
+    worker.start()
+    try:
+        while worker.is_alive():
+            wait = POLL_SECONDS
+            if deadline is not None:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    break
+                wait = min(wait, left)
+            worker.join(wait)
+    except KeyboardInterrupt:
+        flag[index] = 1
+        worker.join()
+        raise
+    if worker.is_alive():  # the deadline passed
+        flag[index] = 1
+        worker.join()
+    if failure:
+        raise failure[0]
+    return out[0]

@@ -1,0 +1,92 @@
+"""Ctrl-C (SIGINT) ends a command with one ``Error: interrupted`` line and
+exit status 130, also inside one long pass of compiled line logic.
+
+These run ``rofl`` as a process, as a user's Ctrl-C reaches it; the
+timeouts are generous, the tests assert what happens, not how fast (the
+latency is measured by ``benchmarks/interrupt.py``).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from rofl.formats.rofl import write_bytes
+from rofl.puzzle import Puzzle
+from tests.places import REPO, SAMPLES
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a child process")
+
+
+def start(*args) -> subprocess.Popen:
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    return subprocess.Popen(
+        [sys.executable, "-m", "rofl", *map(str, args)],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def threads(pid: int) -> int:
+    return len(os.listdir(f"/proc/{pid}/task"))
+
+
+def assert_interrupted(proc: subprocess.Popen) -> str:
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and "Aborted" not in err, err
+    # a progress bar may precede it on the same terminal line
+    assert err.endswith("Error: interrupted\n"), err
+    assert err.count("Error:") == 1, err
+    return err
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs /proc to see the line-logic thread")
+def test_ctrl_c_in_line_logic_of_a_large_puzzle(tmp_path):
+    grid = (np.random.default_rng(1).random((2048, 2048)) < 0.5).astype(np.uint8)
+    path = tmp_path / "random-2048.rofl"
+    path.write_bytes(write_bytes(Puzzle.from_grid(grid)))
+    proc = start("solve", path, "--budget", 600)
+    try:
+        time.sleep(1.0)  # imported by now; reading 4 MB takes longer
+        baseline = threads(proc.pid)
+        # line logic runs in a worker thread of its own: wait for it
+        give_up = time.monotonic() + 120
+        while threads(proc.pid) <= baseline and proc.poll() is None and time.monotonic() < give_up:
+            time.sleep(0.05)
+        assert proc.poll() is None, "line logic ended before the test could interrupt it"
+        assert_interrupted(proc)
+    finally:
+        proc.kill()
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc to see the work start")
+def test_ctrl_c_in_make(tmp_path):
+    out = tmp_path / "camera.rofl"
+    proc = start("make", SAMPLES / "camera.jpg", "-w", 200, "-o", out)
+    try:
+        # the start-up takes about a second of CPU; by 4 s make is refining
+        # (a 200-wide picture takes a minute or more)
+        give_up = time.monotonic() + 300
+        while cpu_seconds(proc.pid) < 4 and proc.poll() is None and time.monotonic() < give_up:
+            time.sleep(0.1)
+        assert proc.poll() is None, "make ended before the test could interrupt it"
+        assert_interrupted(proc)
+        assert not out.exists()
+    finally:
+        proc.kill()

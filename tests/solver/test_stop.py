@@ -1,0 +1,97 @@
+"""Line logic stops inside one compiled pass: at a budget's deadline, on
+Ctrl-C, or when its stop slot is already set (rofl.solver._stop)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+
+import numpy as np
+import pytest
+
+from rofl.errors import BudgetError
+from rofl.puzzle import Puzzle
+from rofl.solver import LineSolver, solve
+from rofl.solver import _kernels as k
+from rofl.solver._stop import THREAD_CELLS, run_stoppable
+from rofl.solver.propagate import initial_masks, kernel_clues
+
+
+def random_puzzle(n: int, seed: int = 1) -> Puzzle:
+    # random black-and-white pictures have about n/4 groups per line: every
+    # line solve is slow, and line logic needs all 2n lines at least once
+    grid = (np.random.default_rng(seed).random((n, n)) < 0.5).astype(np.uint8)
+    return Puzzle.from_grid(grid)
+
+
+@pytest.fixture(scope="module")
+def big() -> Puzzle:
+    return random_puzzle(1024)
+
+
+def test_a_stop_slot_already_set_stops_before_the_first_line_solve():
+    puzzle = random_puzzle(40)
+    solver = LineSolver(cache_mb=0)
+    masks = initial_masks(puzzle)
+    solver.prepare(puzzle.packed.kmax, masks)
+    stats = np.zeros(k.N_STATS, dtype=np.int64)
+    stats[k.ST_STOP] = 1
+    queue = np.arange(puzzle.n_lines, dtype=np.int64)
+    scratch, cache = solver.work()
+    status = k._propagate(masks, *kernel_clues(puzzle.packed), queue, *scratch, *cache, stats)
+    assert status == k.STOPPED
+    assert stats[k.ST_LINE_SOLVES] == 0
+    assert (masks == initial_masks(puzzle)).all()
+    # nothing is left behind: the same solver then solves as a fresh one
+    assert np.array_equal(solver.solve(puzzle).masks, LineSolver(cache_mb=0).solve(puzzle).masks)
+
+
+def test_a_budget_stops_a_large_puzzle_within_one_pass(big):
+    with pytest.raises(BudgetError, match="line logic did not finish within the 0.2 s budget") as caught:
+        solve(big, budget=0.2)
+    # the whole pass needs every one of the 2048 lines; it stopped long before
+    solves = int(str(caught.value).split("(")[1].split()[0])
+    assert solves < big.n_lines
+
+
+def test_ctrl_c_stops_a_large_puzzle_and_leaves_the_solver_usable(big):
+    solver = LineSolver(cache_mb=1)
+    small = random_puzzle(30, seed=2)
+    expected = LineSolver(cache_mb=0).solve(small)
+    timer = threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            solver.solve(big)
+    finally:
+        timer.cancel()
+    again = solver.solve(small)
+    assert again.status == expected.status and np.array_equal(again.masks, expected.masks)
+
+
+def test_a_budget_large_enough_changes_nothing():
+    puzzle = random_puzzle(300)  # above THREAD_CELLS: runs in the worker thread
+    assert puzzle.width * puzzle.height >= THREAD_CELLS
+    plain = solve(puzzle)
+    budgeted = solve(puzzle, budget=600)
+    assert plain.status == budgeted.status and plain.line_solves == budgeted.line_solves
+    assert np.array_equal(plain.masks, budgeted.masks)
+
+
+def test_small_work_runs_in_the_calling_thread_and_large_work_in_a_worker():
+    def where():
+        return threading.current_thread()
+
+    flag = np.zeros(1, dtype=np.int64)
+    assert run_stoppable(where, flag, 0, cells=THREAD_CELLS - 1, deadline=None) is threading.current_thread()
+    assert run_stoppable(where, flag, 0, cells=THREAD_CELLS, deadline=None) is not threading.current_thread()
+
+
+def test_an_error_in_the_worker_reaches_the_caller():
+    def fail():
+        msg = "from the worker"
+        raise ValueError(msg)
+
+    with pytest.raises(ValueError, match="from the worker"):
+        run_stoppable(fail, np.zeros(1, dtype=np.int64), 0, cells=THREAD_CELLS, deadline=None)
