@@ -215,6 +215,10 @@ def make(
         msg = f"--threshold only applies to black-and-white puzzles, not {n_colors} colours"
         raise click.UsageError(msg)
 
+    if quiet:
+        from rofl.solver._compile import set_notice
+
+        set_notice(None)  # not even the one line saying that rofl compiles
     bars = _StageBars(tqdm, quiet)
 
     def revert_progress(done: int, total: int) -> None:

@@ -20,10 +20,21 @@ from typing import TYPE_CHECKING, NamedTuple
 import numpy as np
 
 from rofl.puzzle import PackedClues
+from rofl.solver._compile import KernelSet
 from rofl.solver.propagate import LineSolver, SolveResult, full_mask, kernel_clues
 
 if TYPE_CHECKING:
     from rofl.refine._kernels import CountMemo
+
+#: Refinement's kernels (replay, estimates, failure certificates, clue
+#: derivation), for :func:`rofl.solver._compile.ensure_compiled`.
+REFINE = KernelSet(
+    name="refinement",
+    module="rofl.refine._kernels",
+    entry_points=("_grid_clues", "_replay", "_resume_certificate", "_estimate_moves"),
+    warm="rofl.refine._warm:warm_refine",
+    seconds=12,
+)
 
 
 class Trajectory(NamedTuple):

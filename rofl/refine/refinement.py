@@ -151,6 +151,10 @@ def refine(
         Only with ``locked`` cells: when the locked cells alone keep the
         puzzle ambiguous.
     """
+    from rofl.refine.judge import REFINE
+    from rofl.solver._compile import LINE, ensure_compiled
+
+    ensure_compiled(LINE, REFINE)  # before the clock: compiling is not refinement
     start_time = time.perf_counter()
     if not isinstance(palette, Palette):
         palette = Palette(palette)

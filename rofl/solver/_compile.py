@@ -1,0 +1,150 @@
+"""The one step that compiles rofl's kernels, and the notice that it does.
+
+Compiling takes seconds (line logic about 10 s of CPU, the complete search
+and refinement more), so it is never left to happen silently inside the
+first call of a kernel, where it would count as solve or refinement time
+and eat a search budget.  Each kind of work declares its kernels as a
+:class:`KernelSet` (:data:`LINE` and :data:`SEARCH` here, refinement's in
+:mod:`rofl.refine.judge`); the code that runs them calls
+:func:`ensure_compiled` first, before it starts its clock.  That step tells
+whether numba's cache holds the kernels for this machine, says so through
+the notice hook (:func:`set_notice`; the CLI prints it on stderr) when it
+must compile, compiles or loads them by calling them on a tiny input, and
+returns the seconds it took, which the caller reports as their own figure.
+
+Importing this module imports neither numba nor the kernels: a kernel set
+names its module, loaded only when some work needs it.
+"""
+
+from __future__ import annotations
+
+import importlib
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class KernelSet:
+    """The compiled kernels one kind of work needs, and how to compile them.
+
+    Attributes
+    ----------
+    name : str
+        What they do, for the notice ("line logic", "complete search").
+    module : str
+        The module that defines them (imported only by :func:`ensure_compiled`).
+    entry_points : tuple of str
+        The kernels Python calls; compiling them compiles what they call.
+    warm : str
+        ``"module:function"`` of a function that calls every entry point on
+        a tiny input, with the argument types real work uses.
+    seconds : float
+        About how long compiling takes on a 2-core machine, for the notice.
+    """
+
+    name: str
+    module: str
+    entry_points: tuple[str, ...]
+    warm: str
+    seconds: float
+
+    def dispatchers(self) -> list:
+        module = importlib.import_module(self.module)
+        return [getattr(module, name) for name in self.entry_points]
+
+
+_notice: Callable[[str], None] | None = None
+_ready: dict[str, float] = {}  # name -> seconds it took to compile or load
+_warming: set[str] = set()
+_lock = threading.RLock()  # a set's warm-up may ensure another set
+
+
+#: The line DP and propagation: every command that solves.
+LINE = KernelSet(
+    name="line logic",
+    module="rofl.solver._kernels",
+    entry_points=("_propagate", "_clue_hashes"),
+    warm="rofl.solver._warm:warm_line",
+    seconds=10,
+)
+
+#: The complete search: only for puzzles line logic does not finish.
+SEARCH = KernelSet(
+    name="complete search",
+    module="rofl.solver._search",
+    entry_points=("_search",),
+    warm="rofl.solver._warm:warm_search",
+    seconds=30,
+)
+
+
+def set_notice(callback: Callable[[str], None] | None) -> None:
+    """Have ``callback(message)`` called before rofl compiles (None: silence).
+
+    The library is silent by default; the command line prints the message
+    on stderr unless ``--quiet``.
+    """
+    global _notice  # noqa: PLW0603 -- one process-wide setting, like warnings filters
+    _notice = callback
+
+
+def is_cached(dispatcher) -> bool:
+    """Whether numba's cache holds ``dispatcher`` compiled for this machine from its current source.
+
+    Numba keys cached code by the source file's time stamp and size, the
+    function's byte code and the CPU; an entry that does not match is stale
+    and is compiled again.  This reads the same index numba reads.
+    """
+    try:
+        cache = dispatcher._cache  # noqa: SLF001 -- numba has no public query
+        index = cache._cache_file._load_index()  # noqa: SLF001
+        key = cache._index_key(None, dispatcher.targetctx.codegen())  # noqa: SLF001
+    except (AttributeError, OSError, TypeError, ValueError):
+        return False  # another numba: assume the worst, the notice is harmless
+    return any(k[1:] == key[1:] for k in index)
+
+
+def is_compiled(dispatcher) -> bool:
+    """Whether this process holds ``dispatcher`` compiled (or loaded from the cache)."""
+    return bool(dispatcher.signatures)
+
+
+def ensure_compiled(*sets: KernelSet) -> float:
+    """Compile (or load from numba's cache) the kernels of ``sets`` if this
+    process does not hold them yet.
+
+    Before compiling, i.e. when the cache lacks a kernel or holds a stale
+    one, the notice hook is called once with e.g. ``compiling rofl's line
+    logic for this machine (once, about 10 s)...``.  Loading from the cache
+    is silent.
+
+    Returns
+    -------
+    float
+        Seconds spent importing, compiling or loading (0 when every set was
+        ready): time the caller reports on its own, never as solve,
+        refinement or budget time.
+    """
+    if all(s.name in _ready for s in sets):
+        return 0.0
+    start = time.perf_counter()
+    with _lock:  # two threads would compile the same kernels twice
+        # a warm-up's own solve asks for its set again: it is under way
+        todo = [s for s in sets if s.name not in _ready and s.name not in _warming]
+        missing = [s for s in todo if not all(is_cached(d) for d in s.dispatchers())]
+        if missing and _notice is not None:
+            what = " and ".join(s.name for s in missing)
+            about = sum(s.seconds for s in missing)
+            _notice(f"compiling rofl's {what} for this machine (once, about {about:.0f} s)...")
+        for s in todo:
+            began = time.perf_counter()
+            module, function = s.warm.split(":")
+            _warming.add(s.name)
+            try:
+                getattr(importlib.import_module(module), function)()
+            finally:
+                _warming.discard(s.name)
+            _ready[s.name] = time.perf_counter() - began
+    return time.perf_counter() - start
