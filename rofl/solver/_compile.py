@@ -23,6 +23,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 
 @dataclass(frozen=True)
@@ -148,3 +149,37 @@ def ensure_compiled(*sets: KernelSet) -> float:
                 _warming.discard(s.name)
             _ready[s.name] = time.perf_counter() - began
     return time.perf_counter() - start
+
+
+def cache_files(*sets: KernelSet) -> dict[Path, list[Path]]:
+    """numba's cache files of the modules defining ``sets``, by folder.
+
+    Numba names them ``<module>.<function>-<line>.pyXY.nbi`` (an index) and
+    ``...<n>.nbc`` (machine code), in the module's ``__pycache__`` or under
+    ``NUMBA_CACHE_DIR``; nothing else in those folders is listed (the
+    ``__pycache__`` also holds Python's own ``.pyc`` files).
+    """
+    found: dict[Path, list[Path]] = {}
+    for module in dict.fromkeys(s.module for s in sets):
+        dispatcher = next(d for s in sets if s.module == module for d in s.dispatchers())
+        folder = Path(dispatcher._cache.cache_path)  # noqa: SLF001 -- where numba writes this module's code
+        stem = module.rpartition(".")[2]
+        files = sorted(p for p in folder.glob(f"{stem}.*.nb[ic]") if p.is_file()) if folder.is_dir() else []
+        found.setdefault(folder, []).extend(files)
+    return found
+
+
+def clear_cache(*sets: KernelSet) -> tuple[int, int]:
+    """Delete numba's cache files of ``sets`` (see :func:`cache_files`);
+    the number of files and of bytes removed.  The next use compiles again."""
+    count = size = 0
+    for files in cache_files(*sets).values():
+        for path in files:
+            try:
+                length = path.stat().st_size
+                path.unlink()
+            except FileNotFoundError:
+                continue  # another process cleared it first
+            count += 1
+            size += length
+    return count, size
