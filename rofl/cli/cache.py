@@ -16,7 +16,8 @@ def cache(clear: bool, warm: bool) -> None:
     rofl's solver is compiled for the machine it runs on by numba, once,
     the first time each part is needed: line logic (about 10 s on a 2-core
     machine), the complete search (about 30 s, only for puzzles line logic
-    cannot finish) and refinement (about 12 s, for rofl make).  The machine
+    cannot finish) and refinement (about 8 s for rofl make, 15 s more for
+    the first picture line logic cannot solve as it is).  The machine
     code is kept next to rofl's modules, or under NUMBA_CACHE_DIR when that
     is set (or when rofl's folder is read-only, in numba's folder in the
     user's cache).  --warm compiles all of it at once, so that no later
@@ -24,10 +25,10 @@ def cache(clear: bool, warm: bool) -> None:
     """
     import time
 
-    from rofl.refine.judge import REFINE
+    from rofl.refine.judge import REFINE, REPAIR
     from rofl.solver._compile import LINE, SEARCH, cache_files, clear_cache, ensure_compiled, is_cached
 
-    sets = (LINE, SEARCH, REFINE)
+    sets = (LINE, SEARCH, REFINE, REPAIR)
     if clear:
         count, size = clear_cache(*sets)
         click.echo(f"cleared: {count} files, {_size(size)}")

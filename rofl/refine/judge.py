@@ -26,14 +26,24 @@ from rofl.solver.propagate import LineSolver, SolveResult, full_mask, kernel_clu
 if TYPE_CHECKING:
     from rofl.refine._kernels import CountMemo
 
-#: Refinement's kernels (replay, estimates, failure certificates, clue
-#: derivation), for :func:`rofl.solver._compile.ensure_compiled`.
+#: The kernels every refinement runs (clue derivation, replaying a solve),
+#: for :func:`rofl.solver._compile.ensure_compiled`.
 REFINE = KernelSet(
     name="refinement",
     module="rofl.refine._kernels",
-    entry_points=("_grid_clues", "_replay", "_resume_certificate", "_estimate_moves"),
+    entry_points=("_grid_clues", "_replay"),
     warm="rofl.refine._warm:warm_refine",
-    seconds=12,
+    seconds=8,
+)
+
+#: The kernels that repair a picture line logic cannot solve as it is
+#: (estimates of single-cell changes, failure certificates).
+REPAIR = KernelSet(
+    name="picture repair",
+    module="rofl.refine._kernels",
+    entry_points=("_resume_certificate", "_estimate_moves"),
+    warm="rofl.refine._warm:warm_repair",
+    seconds=15,
 )
 
 

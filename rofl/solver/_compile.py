@@ -136,7 +136,8 @@ def ensure_compiled(*sets: KernelSet) -> float:
         todo = [s for s in sets if s.name not in _ready and s.name not in _warming]
         missing = [s for s in todo if not all(is_cached(d) for d in s.dispatchers())]
         if missing and _notice is not None:
-            what = " and ".join(s.name for s in missing)
+            names = [s.name for s in missing]
+            what = " and ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
             about = sum(s.seconds for s in missing)
             _notice(f"compiling rofl's {what} for this machine (once, about {about:.0f} s)...")
         for s in todo:

@@ -43,8 +43,10 @@ def test_cache_shows_folders_and_clear_removes_only_rofls_files(tmp_path):
 @pytest.mark.slow
 def test_warm_compiles_everything_so_that_no_command_says_it_compiles(tmp_path):
     warmed = _rofl("cache", "--warm", cache=tmp_path)
-    assert warmed.stderr.startswith("compiling rofl's line logic and complete search and refinement")
-    assert "refinement: compiled for this machine" in warmed.stdout
+    assert warmed.stderr.startswith(
+        "compiling rofl's line logic, complete search, refinement and picture repair for this machine (once, about"
+    )
+    assert "picture repair: compiled for this machine" in warmed.stdout
     solved = subprocess.run(
         [sys.executable, "-m", "rofl", "solve", str(SAMPLES / "two-ways.non")],
         env=dict(os.environ, PYTHONPATH=str(REPO), NUMBA_CACHE_DIR=str(tmp_path)),

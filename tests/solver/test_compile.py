@@ -151,6 +151,14 @@ def test_search_compiled_only_when_line_logic_stalls():
     assert loaded["rofl.refine._kernels"] == "absent"
 
 
+def test_make_compiles_the_repair_kernels_only_for_a_picture_that_needs_repair(tmp_path):
+    _, loaded = _compiled("make", str(SAMPLES / "coffee.jpg"), "-q", "-o", str(tmp_path / "c.rofl"))
+    assert loaded["rofl.refine._kernels"] == ["_grid_clues", "_replay"]  # line-solvable as it is
+    assert loaded["rofl.solver._search"] == "absent"
+    _, loaded = _compiled("make", str(SAMPLES / "camera.jpg"), "-q", "-o", str(tmp_path / "h.rofl"))
+    assert "_estimate_moves" in loaded["rofl.refine._kernels"]
+
+
 def test_commands_that_do_not_solve_import_no_numba(tmp_path):
     two_ways = str(SAMPLES / "two-ways.non")
     for args in (
