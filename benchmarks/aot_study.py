@@ -1,6 +1,6 @@
 """Could line logic be compiled ahead of time?  numba.pycc, measured.
 
-    PYTHONPATH=. python benchmarks/aot_study.py
+    PYTHONPATH=. python benchmarks/aot_study.py [--write-docs]
 
 Builds rofl's line-logic entry points (``_propagate`` for the byte-wide
 line cache, ``_clue_hashes``) into an ordinary extension module with
@@ -8,13 +8,15 @@ line cache, ``_clue_hashes``) into an ordinary extension module with
 temporary folder, then in a fresh process with no numba: imports it, solves
 ``samples/coffee.rofl`` with it, checks that the result equals the JIT's,
 and times the solve and the whole process against the same solve through
-numba's JIT (warm cache).  Prints the figures; writes nothing else.  The
-build needs a C compiler; the rest of rofl does not use the extension (see
-docs/design.md, "Compiling the kernels").
+numba's JIT (warm cache).  Prints the figures; ``--write-docs`` also
+writes them into ``docs/benchmarks.md``.  The build needs a C compiler; the
+rest of rofl does not use the extension (see docs/design.md, "Compiling
+the kernels").
 """
 
 from __future__ import annotations
 
+import argparse
 import os
 import resource
 import subprocess
@@ -23,6 +25,8 @@ import tempfile
 import time
 import warnings
 from pathlib import Path
+
+from _docs import stamp, write_section
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -103,6 +107,9 @@ def measure(module: str, folder: Path) -> tuple[float, float, bool, str]:
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--write-docs", action="store_true", help="write the figures into docs/benchmarks.md")
+    opts = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="rofl-aot-") as tmp:
         folder = Path(tmp)
         wall, cpu = build(folder)
@@ -111,8 +118,23 @@ def main() -> None:
         aot = measure("rofl_aot", folder)
         jit = measure("jit", folder)
     assert aot[3] == jit[3], "the extension's solve differs from the JIT's"
+    rows = []
     for name, (per, total, numba, _) in (("AOT extension", aot), ("numba JIT, warm cache", jit)):
         print(f"{name:22} solve coffee.rofl {per:.2f} ms; whole process {total:.2f} s CPU; numba imported: {numba}")
+        rows.append(f"| {name} | {per:.2f} ms | {total:.2f} s | {'yes' if numba else 'no'} |")
+    if opts.write_docs:
+        markdown = "\n".join(
+            [
+                stamp(),
+                "",
+                f"Build with numba.pycc: {wall:.1f} s wall, {cpu:.1f} s CPU, {so.stat().st_size / 1024:.0f} kB.",
+                "",
+                "| line logic | solve coffee.rofl | whole process, CPU | imports numba |",
+                "|---|---:|---:|---|",
+                *rows,
+            ]
+        )
+        write_section("aot-study", markdown)
 
 
 if __name__ == "__main__":
