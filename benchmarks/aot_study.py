@@ -114,7 +114,8 @@ def main() -> None:
         folder = Path(tmp)
         wall, cpu = build(folder)
         (so,) = folder.glob("rofl_aot*")
-        print(f"pycc build: {wall:.1f} s wall, {cpu:.1f} s CPU; {so.name}, {so.stat().st_size / 1024:.0f} kB")
+        size = so.stat().st_size / 1024
+        print(f"pycc build: {wall:.1f} s wall, {cpu:.1f} s CPU; {so.name}, {size:.0f} kB")
         aot = measure("rofl_aot", folder)
         jit = measure("jit", folder)
     assert aot[3] == jit[3], "the extension's solve differs from the JIT's"
@@ -127,7 +128,7 @@ def main() -> None:
             [
                 stamp(),
                 "",
-                f"Build with numba.pycc: {wall:.1f} s wall, {cpu:.1f} s CPU, {so.stat().st_size / 1024:.0f} kB.",
+                f"Build with numba.pycc: {wall:.1f} s wall, {cpu:.1f} s CPU, {size:.0f} kB.",
                 "",
                 "| line logic | solve coffee.rofl | whole process, CPU | imports numba |",
                 "|---|---:|---:|---|",
