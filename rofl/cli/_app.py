@@ -49,7 +49,7 @@ def main() -> None:
 
     # a fresh install's first solve compiles for seconds: say so first
     # (commands with --quiet silence it again)
-    set_notice(_notice)
+    set_notice(_notice, default=True)
 
 
 def _notice(message: str) -> None:

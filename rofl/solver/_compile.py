@@ -56,9 +56,14 @@ class KernelSet:
         return [getattr(module, name) for name in self.entry_points]
 
 
-_notice: Callable[[str], None] | None = None
+def _UNSET(message: str) -> None:  # noqa: N802 -- a sentinel: nobody chose a notice yet (silent)
+    """Stand-in for the notice until someone calls :func:`set_notice`."""
+
+
+_notice: Callable[[str], None] | None = _UNSET
 _ready: dict[str, float] = {}  # name -> seconds it took to compile or load
 _warming: set[str] = set()
+_fresh: set[str] = set()  # sets this process compiled rather than loaded
 _lock = threading.RLock()  # a set's warm-up may ensure another set
 
 
@@ -81,14 +86,17 @@ SEARCH = KernelSet(
 )
 
 
-def set_notice(callback: Callable[[str], None] | None) -> None:
+def set_notice(callback: Callable[[str], None] | None, *, default: bool = False) -> None:
     """Have ``callback(message)`` called before rofl compiles (None: silence).
 
-    The library is silent by default; the command line prints the message
-    on stderr unless ``--quiet``.
+    The library is silent until someone chooses; the command line installs
+    its notice (stderr) with ``default=True``, which leaves a choice made
+    earlier in the process alone (a program or test suite that runs the
+    CLI in-process and chose silence), and ``make --quiet`` silences it.
     """
     global _notice  # noqa: PLW0603 -- one process-wide setting, like warnings filters
-    _notice = callback
+    if not default or _notice is _UNSET:
+        _notice = callback
 
 
 def is_cached(dispatcher) -> bool:
@@ -135,11 +143,12 @@ def ensure_compiled(*sets: KernelSet) -> float:
         # a warm-up's own solve asks for its set again: it is under way
         todo = [s for s in sets if s.name not in _ready and s.name not in _warming]
         missing = [s for s in todo if not all(is_cached(d) for d in s.dispatchers())]
-        if missing and _notice is not None:
+        if missing and _notice is not None and _notice is not _UNSET:
             names = [s.name for s in missing]
             what = " and ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
             about = sum(s.seconds for s in missing)
             _notice(f"compiling rofl's {what} for this machine (once, about {about:.0f} s)...")
+        _fresh.update(s.name for s in missing)
         for s in todo:
             began = time.perf_counter()
             module, function = s.warm.split(":")
@@ -150,6 +159,12 @@ def ensure_compiled(*sets: KernelSet) -> float:
                 _warming.discard(s.name)
             _ready[s.name] = time.perf_counter() - began
     return time.perf_counter() - start
+
+
+def compiled_fresh(*sets: KernelSet) -> bool:
+    """Whether this process compiled any of ``sets`` (rather than loading
+    them from numba's cache), e.g. to word a report."""
+    return any(s.name in _fresh for s in sets)
 
 
 def cache_files(*sets: KernelSet) -> dict[Path, list[Path]]:

@@ -183,3 +183,15 @@ def test_first_solve_in_a_fresh_cache_says_it_compiles(tmp_path):
     quiet = [sys.executable, "-m", "rofl", "make", str(SAMPLES / "horse.png"), "-q", "-o", str(tmp_path / "h.rofl")]
     made = subprocess.run(quiet, env=env, capture_output=True, text=True, check=True)
     assert made.stderr == ""  # refinement compiled, silently under -q
+
+
+def test_solve_reports_a_compile_apart_from_its_time(slow_line_compile, monkeypatch):
+    from rofl.solver import _compile
+    from tests.clirun import run
+
+    monkeypatch.setattr(_compile, "_fresh", {_compile.LINE.name})  # as if the cache had been empty
+    result = run("solve", SAMPLES / "horse.rofl")
+    assert result.exit_code == 0
+    assert result.output.splitlines()[-1].endswith(" s compiling the solver, once)")
+    monkeypatch.setattr(_compile, "_fresh", set())  # loaded from the cache: nothing to say
+    assert "compiling" not in run("solve", SAMPLES / "horse.rofl").output
