@@ -28,6 +28,8 @@ _LAZY = {
     "CompleteResult": "rofl.solver.search",
     "open_puzzle": "rofl.formats",
     "PuzzleFile": "rofl.formats",
+    "make_many": "rofl.batch",
+    "solve_many": "rofl.batch",
 }
 
 __all__ = [
@@ -74,6 +76,7 @@ register()
 
 
 if TYPE_CHECKING:
+    from rofl.batch import make_many, solve_many  # noqa: F401
     from rofl.formats import PuzzleFile, open_puzzle  # noqa: F401
     from rofl.maker import MakeResult, make  # noqa: F401
     from rofl.puzzle import Palette, Puzzle  # noqa: F401

@@ -6,7 +6,12 @@ This *hides* a text, it does not encrypt it: anyone who solves the puzzle
 Layout
 ------
 Every character gets a box of its own; boxes sit side by side in lines of at
-most :data:`LINE_WIDTH` characters, lines one under the other::
+most ``width`` characters (:data:`LINE_WIDTH` by default), lines one under
+the other.  The text is wrapped as a person would (:func:`wrap`): after the
+spaces that end a word, and after a newline, which has a glyph of its own
+(a return arrow); only a word longer than a line is cut.  The spaces and
+newlines stay in the picture, at the end of their lines, so reading the
+lines one after the other gives back the exact text::
 
     ##.......##.......##      2 frame columns, then for each character:
     ##.......##.......##      1 paper column, 5 glyph columns, 1 paper column,
@@ -15,9 +20,9 @@ most :data:`LINE_WIDTH` characters, lines one under the other::
     ...
 
 Frames are 2 cells thick (full rows across the picture and full columns down
-it), a 1-cell margin of paper surrounds each 5x9 glyph.  The last line is
-filled up with solid boxes (all 45 glyph cells inked) that mark "no
-character".
+it), a 1-cell margin of paper surrounds each 5x9 glyph.  A line shorter than
+the longest is filled up with solid boxes (all 45 glyph cells inked) that
+mark "no character"; every line holds at least one character.
 
 Why every hidden text is uniquely line-solvable
 -----------------------------------------------
@@ -40,8 +45,9 @@ reads: it checks the frames and matches every box against the same font.
 from __future__ import annotations
 
 import functools
-import math
+import re
 from importlib import resources
+from typing import Any
 
 import numpy as np
 
@@ -58,8 +64,8 @@ PITCH_Y = FRAME + MARGIN + GLYPH_H + MARGIN
 LINE_WIDTH = 16
 #: Longest secret accepted (keeps the picture printable).
 MAX_CHARS = 1024
-#: Characters the font draws: printable ASCII.
-ALPHABET = "".join(chr(c) for c in range(0x20, 0x7F))
+#: Characters the font draws: printable ASCII and the newline.
+ALPHABET = "\n" + "".join(chr(c) for c in range(0x20, 0x7F))
 
 _FILLER = np.ones((GLYPH_H, GLYPH_W), dtype=np.uint8)
 
@@ -105,7 +111,8 @@ def check_text(text: str) -> None:
     ------
     OptionError
         Empty, longer than :data:`MAX_CHARS`, or a character outside
-        printable ASCII (the message gives its position, 1-based).
+        printable ASCII and the newline (the message gives its position,
+        1-based).
     """
     if not isinstance(text, str):
         msg = f"the secret must be text (str), not {type(text).__name__}"
@@ -117,22 +124,75 @@ def check_text(text: str) -> None:
         msg = f"the secret has {len(text)} characters; rofl hides at most {MAX_CHARS}"
         raise OptionError(msg)
     for pos, ch in enumerate(text, 1):
-        if not (" " <= ch <= "~"):
+        if not (" " <= ch <= "~" or ch == "\n"):
             msg = (
                 f"character {pos} of the secret ({ch!r}, U+{ord(ch):04X}) cannot be hidden: "
-                "rofl's font draws printable ASCII only (space to '~')"
+                "rofl's font draws printable ASCII and the newline only"
             )
             raise OptionError(msg)
 
 
-def layout(n_chars: int) -> tuple[int, int]:
-    """``(lines, per_line)`` for a text of ``n_chars`` characters.
+def check_width(width: Any) -> int:
+    """Validate the most characters on one line of the picture.
 
-    Lines hold at most :data:`LINE_WIDTH` characters and are balanced, so the
-    last line is never much shorter than the others.
+    Raises
+    ------
+    OptionError
+        Not a whole number from 1 to :data:`MAX_CHARS`.
     """
-    lines = max(1, math.ceil(n_chars / LINE_WIDTH))
-    return lines, math.ceil(n_chars / lines)
+    if isinstance(width, bool) or not isinstance(width, int) or not 1 <= width <= MAX_CHARS:
+        msg = f"the width of a hidden text must be a whole number of characters from 1 to {MAX_CHARS}, not {width!r}"
+        raise OptionError(msg)
+    return width
+
+
+def wrap(text: str, width: int = LINE_WIDTH) -> list[str]:
+    """Break ``text`` into the lines of its picture, none longer than ``width``.
+
+    A word goes whole onto the next line when it does not fit, its
+    following spaces with it; a newline ends its line (it is a character of
+    the line, drawn as a return arrow); only a word longer than a line is
+    cut.  Then the lines are balanced: the narrowest width that needs no
+    more lines and cuts no more words is used, so the last line is not much
+    shorter than the others.  ``"".join(wrap(text, width)) == text`` always.
+
+    Raises
+    ------
+    OptionError
+        A ``width`` that :func:`check_width` refuses.
+    """
+    check_width(width)
+    lines = _greedy(text, width)
+    for narrower in range(max(1, -(-len(text) // len(lines))), width):
+        tried = _greedy(text, narrower)
+        if len(tried) == len(lines) and _cuts(tried) <= _cuts(lines):
+            return tried
+    return lines
+
+
+def _cuts(lines: list[str]) -> int:
+    """How many line breaks fall elsewhere than after a word's spaces or a newline."""
+    return sum(not (a.endswith((" ", "\n")) and not b.startswith(" ")) for a, b in zip(lines, lines[1:], strict=False))
+
+
+def _greedy(text: str, width: int) -> list[str]:
+    """:func:`wrap` without the balancing: fill each line with as many words as fit."""
+    lines, line = [], ""
+    for token in re.findall(r"[^ \n]*[ ]*\n?", text):  # a word, the spaces after it, a newline
+        while token:
+            room = width - len(line)
+            if len(token) > room and line and len(token) <= width:
+                lines.append(line)  # the word starts the next line
+                line = ""
+                continue
+            take = min(len(token), room)  # all of it, or as much as fits of a word longer than a line
+            line, token = line + token[:take], token[take:]
+            if len(line) == width or line.endswith("\n"):
+                lines.append(line)
+                line = ""
+    if line or not lines:
+        lines.append(line)
+    return lines
 
 
 def grid_size(lines: int, per_line: int) -> tuple[int, int]:
@@ -140,8 +200,9 @@ def grid_size(lines: int, per_line: int) -> tuple[int, int]:
     return lines * PITCH_Y + FRAME, per_line * PITCH_X + FRAME
 
 
-def text_grid(text: str) -> np.ndarray:
-    """Draw ``text`` in boxes (see the module docstring).
+def text_grid(text: str, width: int = LINE_WIDTH) -> np.ndarray:
+    """Draw ``text`` in boxes, in lines of at most ``width`` characters
+    (:func:`wrap`; see the module docstring).
 
     Returns
     -------
@@ -150,21 +211,23 @@ def text_grid(text: str) -> np.ndarray:
     Raises
     ------
     OptionError
-        The text cannot be drawn (see :func:`check_text`).
+        The text cannot be drawn (see :func:`check_text`), or a bad
+        ``width`` (:func:`check_width`).
     """
     check_text(text)
     glyphs = font()
-    lines, per_line = layout(len(text))
-    height, width = grid_size(lines, per_line)
+    lines = wrap(text, width)
+    per_line = max(len(line) for line in lines)
+    height, width = grid_size(len(lines), per_line)
     grid = np.zeros((height, width), dtype=np.uint8)
-    for k in range(lines + 1):
+    for k in range(len(lines) + 1):
         grid[k * PITCH_Y : k * PITCH_Y + FRAME, :] = 1
     for k in range(per_line + 1):
         grid[:, k * PITCH_X : k * PITCH_X + FRAME] = 1
-    for index in range(lines * per_line):
-        glyph = glyphs[text[index]] if index < len(text) else _FILLER
-        r, c = _glyph_origin(index // per_line, index % per_line)
-        grid[r : r + GLYPH_H, c : c + GLYPH_W] = glyph
+    for n, line in enumerate(lines):
+        for column in range(per_line):
+            r, c = _glyph_origin(n, column)
+            grid[r : r + GLYPH_H, c : c + GLYPH_W] = glyphs[line[column]] if column < len(line) else _FILLER
     return grid
 
 
@@ -183,8 +246,8 @@ def read_text(grid: np.ndarray) -> str:
     ------
     FormatError
         The picture is not a hidden text: wrong size, a frame or margin cell
-        out of place, a box that is no glyph of the font, or a character
-        after the end-of-text boxes.
+        out of place, a box that is no glyph of the font, a line that starts
+        with an end-of-line box, or a character after one.
     """
     grid = (np.asarray(grid) != 0).astype(np.uint8)
     if grid.ndim != 2:
@@ -215,31 +278,31 @@ def read_text(grid: np.ndarray) -> str:
         raise FormatError(msg)
     by_bitmap = {g.tobytes(): ch for ch, g in font().items()}
     chars: list[str] = []
-    ended = False
-    for index in range(lines * per_line):
-        line, column = divmod(index, per_line)
-        r, c = _glyph_origin(line, column)
-        box = np.ascontiguousarray(grid[r : r + GLYPH_H, c : c + GLYPH_W])
-        where = f"line {line + 1}, box {column + 1}"
-        if np.array_equal(box, _FILLER):
-            if index == 0:
-                msg = f"not a rofl hidden text: {where} is an end-of-text box, the text is empty"
+    for line in range(lines):
+        ended = False
+        for column in range(per_line):
+            r, c = _glyph_origin(line, column)
+            box = np.ascontiguousarray(grid[r : r + GLYPH_H, c : c + GLYPH_W])
+            where = f"line {line + 1}, box {column + 1}"
+            if np.array_equal(box, _FILLER):
+                if column == 0:
+                    msg = f"not a rofl hidden text: {where} is an end-of-line box, the line is empty"
+                    raise FormatError(msg)
+                ended = True
+                continue
+            ch = by_bitmap.get(box.tobytes())
+            if ch is None:
+                msg = f"not a rofl hidden text: {where} is not a character of rofl's font"
                 raise FormatError(msg)
-            ended = True
-            continue
-        ch = by_bitmap.get(box.tobytes())
-        if ch is None:
-            msg = f"not a rofl hidden text: {where} is not a character of rofl's font"
-            raise FormatError(msg)
-        if ended:
-            msg = f"not a rofl hidden text: {where} holds a character after the end-of-text boxes"
-            raise FormatError(msg)
-        chars.append(ch)
+            if ended:
+                msg = f"not a rofl hidden text: {where} holds a character after the end-of-line boxes"
+                raise FormatError(msg)
+            chars.append(ch)
     return "".join(chars)
 
 
-def hide(text: str):
-    """The puzzle that hides ``text``.
+def hide(text: str, width: int = LINE_WIDTH):
+    """The puzzle that hides ``text``, in lines of at most ``width`` characters (:func:`wrap`).
 
     Returns
     -------
@@ -251,7 +314,8 @@ def hide(text: str):
     Raises
     ------
     OptionError
-        The text cannot be drawn (see :func:`check_text`).
+        The text cannot be drawn (see :func:`check_text`), or a bad
+        ``width`` (:func:`check_width`).
     UnsolvableError
         Line logic does not reach the picture.  The layout rules this out
         (see the module docstring); the check guards against a broken font.
@@ -259,7 +323,7 @@ def hide(text: str):
     from rofl.puzzle import Palette, Puzzle
     from rofl.solver import solve
 
-    grid = text_grid(text)
+    grid = text_grid(text, width)
     puzzle = Puzzle.from_grid(grid, Palette.black_white())
     result = solve(puzzle)
     if not result.solved or not np.array_equal(result.grid, grid):

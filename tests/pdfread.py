@@ -15,17 +15,20 @@ import numpy as np
 import pytest
 
 from rofl.puzzle import Puzzle
-from rofl.render.layout import ink
 
 
 def expected_clues(puzzle: Puzzle):
+    """Every row's and column's numbers with the colour they print in: the
+    exact colour of their group (a colour puzzle's box around the digits,
+    or black digits on white), an empty line's 0 black."""
+    colours = puzzle.palette.hex()
+
     def shown(clue):
         if not clue:
             return [(0, "#000000")]  # an empty line prints a black 0
-        return [(n, "#{:02x}{:02x}{:02x}".format(*ink(puzzle.palette[c]))) for n, c in clue]
+        return [(n, colours[c]) for n, c in clue]
 
     return [shown(c) for c in puzzle.rows], [shown(c) for c in puzzle.cols]
-
 
 
 HELVETICA_DIGIT = 0.556  # advance of every digit in Helvetica, in em
@@ -134,9 +137,25 @@ def pdf_grid(page: dict, puzzle: Puzzle) -> tuple[float, float, float]:
     return left, top, cell
 
 
+def clue_box(page: dict, text: dict) -> dict | None:
+    """The framed box a clue number stands in (the smallest filled rectangle
+    around the middle of its first digit that has a frame, in any font), or None."""
+    x, y = text["x"] + 0.2 * text["size"], text["y"] - 0.35 * text["size"]
+    framed = {(round(f["x"], 2), round(f["y"], 2), round(f["w"], 2), round(f["h"], 2)) for f in page["frames"]}
+    around = [
+        r
+        for r in page["rects"]
+        if r["x"] <= x <= r["x"] + r["w"]
+        and r["y"] <= y <= r["y"] + r["h"]
+        and (round(r["x"], 2), round(r["y"], 2), round(r["w"], 2), round(r["h"], 2)) in framed
+    ]
+    return min(around, key=lambda r: r["w"] * r["h"], default=None)
+
+
 def pdf_clues(page: dict, puzzle: Puzzle):
     """Every row's and column's numbers as ``(number, "#rrggbb")``, as :func:`read_clues`
-    (the title, in a larger font, is left out); also checks that columns' numbers
+    (the title, in a larger font, is left out), the colour being their box's
+    (:func:`clue_box`) or else their own; also checks that columns' numbers
     are centred on them and rows' right-aligned."""
     x0, y0, cell = pdf_grid(page, puzzle)
     rows: list[list] = [[] for _ in range(puzzle.height)]
@@ -148,19 +167,21 @@ def pdf_clues(page: dict, puzzle: Puzzle):
         if t["size"] != size:
             continue
         assert t["text"].isdigit()
+        box = clue_box(page, t)
+        fill = t["fill"] if box is None else box["fill"]
         right = t["x"] + HELVETICA_DIGIT * t["size"] * len(t["text"])
         assert 0 <= t["x"] and right <= page["width"] and 0 <= t["y"] <= page["height"]  # on the page
         if right <= x0:
             i = math.floor((t["y"] - y0) / cell)
             assert 0 <= i < puzzle.height, t
-            rows[i].append((t["x"], int(t["text"]), t["fill"], right))
+            rows[i].append((t["x"], int(t["text"]), fill, right))
         else:
             assert t["y"] <= y0, t
             centre = (t["x"] + right) / 2
             j = math.floor((centre - x0) / cell)
             assert 0 <= j < puzzle.width, t
             assert centre == pytest.approx(x0 + (j + 0.5) * cell, abs=0.02)
-            cols[j].append((-t["y"], int(t["text"]), t["fill"]))
+            cols[j].append((-t["y"], int(t["text"]), fill))
     # every row's last number ends at the same place, just left of the grid
     ends = [max(line)[3] for line in rows]
     assert max(ends) - min(ends) < 0.05 and x0 - cell < min(ends) <= max(ends) < x0
@@ -177,7 +198,8 @@ def pdf_fills(page: dict, puzzle: Puzzle) -> np.ndarray:
         if r["y"] > y0 + puzzle.height * cell:
             continue  # a swatch of the key, below the grid
         if r["x"] < x0 - 0.01 or r["y"] < y0 - 0.01:
-            assert r["fill"] == "#eeeeee"  # a band behind the clues
+            framed = any(abs(f["x"] - r["x"]) + abs(f["y"] - r["y"]) < 0.02 for f in page["frames"])
+            assert r["fill"] == "#eeeeee" or framed  # a band behind the clues, or a clue's box
             continue
         edges = [(r["x"] - x0) / cell, (r["y"] - y0) / cell, r["w"] / cell, r["h"] / cell]
         for v in edges:
@@ -192,9 +214,9 @@ def check_pdf_sheet(data: bytes, puzzle: Puzzle, solution: np.ndarray | None) ->
     assert pdf_clues(page, puzzle) == expected_clues(puzzle)
     if solution is None:
         _, y0, cell = pdf_grid(page, puzzle)
-        assert all(r["fill"] == "#eeeeee" for r in page["rects"] if r["y"] < y0 + puzzle.height * cell)
+        boxes = {id(clue_box(page, t)) for t in page["texts"]} - {id(None)}
+        above = [r for r in page["rects"] if r["y"] < y0 + puzzle.height * cell]
+        assert all(r["fill"] == "#eeeeee" or id(r) in boxes for r in above)  # bands and clue boxes
     else:
         np.testing.assert_array_equal(pdf_fills(page, puzzle), np.array(puzzle.palette.hex())[solution])
     return page
-
-

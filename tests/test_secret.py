@@ -33,10 +33,10 @@ def from_clues_only(puzzle: Puzzle) -> Puzzle:
 # ------------------------------------------------------------------- font
 
 
-def test_font_covers_printable_ascii_exactly():
+def test_font_covers_printable_ascii_and_the_newline_exactly():
     font = secret.font()
-    assert sorted(font) == list(secret.ALPHABET)
-    assert len(secret.ALPHABET) == 95
+    assert sorted(font) == sorted(secret.ALPHABET)
+    assert len(secret.ALPHABET) == 96 and "\n" in secret.ALPHABET
     for ch, glyph in font.items():
         assert glyph.shape == (secret.GLYPH_H, secret.GLYPH_W), ch
         assert glyph.dtype == np.uint8
@@ -57,7 +57,7 @@ def test_glyph_has_no_run_of_two(ch):
         assert 2 not in runs(line.tolist()), ch
 
 
-@pytest.mark.parametrize("ch", list(secret.ALPHABET.strip()) + ["<end>"])
+@pytest.mark.parametrize("ch", [c for c in secret.ALPHABET if c != " "] + ["<end>"])  # the newline too
 def test_glyph_alone_is_uniquely_line_solvable(ch):
     glyph = secret._FILLER if ch == "<end>" else secret.font()[ch]
     puzzle = Puzzle.from_grid(glyph, Palette.black_white())
@@ -76,12 +76,47 @@ def test_font_parser_names_a_bad_glyph():
 # ----------------------------------------------------------------- layout
 
 
-def test_layout_balances_lines():
-    assert secret.layout(1) == (1, 1)
-    assert secret.layout(16) == (1, 16)
-    assert secret.layout(17) == (2, 9)
-    assert secret.layout(64) == (4, 16)
-    assert secret.layout(65) == (5, 13)
+def shape(text: str, width: int = secret.LINE_WIDTH) -> tuple[int, int]:
+    lines = secret.wrap(text, width)
+    return len(lines), max(map(len, lines))
+
+
+def test_wrap_balances_lines():
+    assert shape("x") == (1, 1)
+    assert shape("x" * 16) == (1, 16)
+    assert shape("x" * 17) == (2, 9)
+    assert shape("x" * 64) == (4, 16)
+    assert shape("x" * 65) == (5, 13)
+
+
+@pytest.mark.parametrize(
+    ("text", "width", "lines"),
+    [
+        ("correct horse", 16, ["correct horse"]),
+        ("correct horse", 8, ["correct ", "horse"]),  # the space stays with its word
+        ("correct horse", 10, ["correct ", "horse"]),  # balanced: no wider than it needs
+        ("correct horse", 5, ["corre", "ct ", "horse"]),  # a word longer than a line is cut
+        ("a\n\nb", 16, ["a\n", "\n", "b"]),  # a newline ends its line, and has a box
+        ("the quick brown fox jumps", 10, ["the quick ", "brown fox ", "jumps"]),
+    ],
+)
+def test_wrap_breaks_after_words(text, width, lines):
+    assert secret.wrap(text, width) == lines
+
+
+@given(st.text(alphabet=st.sampled_from(secret.ALPHABET), min_size=1, max_size=80), st.integers(1, 20))
+def test_wrap_keeps_every_character(text, width):
+    lines = secret.wrap(text, width)
+    assert "".join(lines) == text
+    assert all(1 <= len(line) <= width for line in lines)
+    assert all("\n" not in line[:-1] for line in lines)  # a newline ends its line
+    assert len(lines) == len(secret._greedy(text, width))  # balancing never adds a line
+
+
+@pytest.mark.parametrize("width", [0, -1, 1.5, True, secret.MAX_CHARS + 1])
+def test_bad_width_is_refused(width):
+    with pytest.raises(OptionError, match="width of a hidden text"):
+        secret.hide("abc", width)
 
 
 def test_grid_shape_frames_and_end_boxes():
@@ -104,13 +139,14 @@ def test_hide_small_text_picture():
 
 # ------------------------------------------------------------- round trip
 
-printable = st.text(alphabet=st.sampled_from(secret.ALPHABET), min_size=1, max_size=64)
+# newlines and spaces often, so lines of every kind come up
+printable = st.text(alphabet=st.sampled_from(secret.ALPHABET) | st.sampled_from(" \n"), min_size=1, max_size=64)
 
 
 @settings(deadline=None, max_examples=60)
-@given(printable)
-def test_random_text_round_trips_from_the_clues_alone(text):
-    puzzle, grid = secret.hide(text)
+@given(printable, st.integers(1, 20))
+def test_random_text_round_trips_from_the_clues_alone(text, width):
+    puzzle, grid = secret.hide(text, width)
     bare = from_clues_only(puzzle)
     result = solve(bare)
     assert result.status == "solved"  # uniquely line-solvable from the clues
@@ -129,6 +165,8 @@ def test_random_text_round_trips_from_the_clues_alone(text):
         secret.ALPHABET[::-1] * 3,
         "a" * 17 + " ",  # the space before the end-of-text boxes survives
         "x" * secret.MAX_CHARS,
+        "\n",
+        "\n\n two\nlines \n",
     ],
 )
 def test_edge_texts_round_trip(text):
@@ -144,7 +182,7 @@ def test_edge_texts_round_trip(text):
     [
         ("", "the secret is empty"),
         ("héllo", r"character 2 of the secret \('é', U\+00E9\)"),
-        ("two\nlines", r"character 4 of the secret \('\\n', U\+000A\)"),
+        ("two\r\nlines", r"character 4 of the secret \('\\r', U\+000D\)"),
         ("tab\there", r"character 4 of the secret \('\\t', U\+0009\)"),
         ("\x7f", r"character 1 .*U\+007F"),
         ("emoji 🙂", r"character 7 .*U\+1F642"),
@@ -196,7 +234,7 @@ def test_read_text_refuses_characters_after_the_end():
     empty = secret.text_grid("a")
     r, c = secret._glyph_origin(0, 0)
     empty[r : r + 9, c : c + 5] = 1
-    with pytest.raises(FormatError, match="the text is empty"):
+    with pytest.raises(FormatError, match="line 1, box 1 is an end-of-line box, the line is empty"):
         secret.read_text(empty)
 
 

@@ -19,6 +19,7 @@ _COMMAND_MODULES = (
     "rofl.cli.convert",
     "rofl.cli.page",
     "rofl.cli.sheet",
+    "rofl.cli.bench",
     "rofl.cli.cache",
 )
 

@@ -30,6 +30,7 @@ def convert(source: str, target: str, force: bool, budget: float) -> None:
       .cwd      QNonograms' format          black and white, clues only
       .sav      Tatham's Pattern saved game black and white, clues only
       .gno      Gnonograms puzzle           black and white, solution grid
+      .pzl      Izaron's nonograms_solver   colour, clues only
 
     The solution (goal picture) travels along when IN has one and OUT can
     hold it; when IN has none, it is added if line logic finds it.  A

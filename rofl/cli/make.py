@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import click
 
 from rofl.cli._app import main
+from rofl.cli._batch import batch_options, batch_target, is_batch, make_batch, refuse_batch_options
 from rofl.cli._files import check_parent, refuse_overwrite, write_puzzle_file
 from rofl.cli._options import FiniteRange, check_palette, checked_by
 
@@ -50,6 +52,12 @@ def _check_page(path: str | None) -> None:
     _check_file(path, "'--page'", check_page_path)
 
 
+def _check_gif(path: str | None) -> None:
+    from rofl.render.animation import check_animation_path
+
+    _check_file(path, "'--gif'", check_animation_path)
+
+
 def _check_file(path: str | None, hint: str, check_name: Callable[[str], object]) -> None:
     """Refuse a missing directory or a name ``check_name`` refuses, before any work."""
     if path is None:
@@ -76,14 +84,15 @@ def _save(image, path: str) -> None:
     atomic_write(path, buf.getvalue())
 
 
-@main.command(short_help="Turn a picture into a unique, line-solvable puzzle.")
-@click.argument("image", type=click.Path(dir_okay=False))
+@main.command(short_help="Turn pictures into unique, line-solvable puzzles.")
+@click.argument("images", metavar="PICTURE...", nargs=-1, required=True, type=click.Path())
 @click.option(
     "-o",
     "--output",
     required=True,
-    type=click.Path(dir_okay=False),
-    help="Puzzle file to write (.rofl, .json, .xml, .non, .nin, .g, .notmine).",
+    type=click.Path(),
+    help="Puzzle file to write (.rofl, .json, .xml, .non, .nin, .g, .notmine), or with several pictures "
+    "the folder DIR/ to write them to.",
 )
 @click.option(
     "-w", "--width", type=click.IntRange(1, 1024), help="Grid width in cells (default: 40 on the longer side)."
@@ -151,11 +160,17 @@ def _save(image, path: str) -> None:
 @click.option(
     "--sheet", type=click.Path(dir_okay=False), help="Write a printable sheet of the puzzle (.png, .pdf, .svg)."
 )
-@click.option("--letters", is_flag=True, help="With --sheet: print each clue with its colour's letter (2a 3b).")
+@click.option(
+    "--letters", is_flag=True, help="With --sheet or --book: print each clue with its colour's letter (2a 3b)."
+)
 @click.option("--page", type=click.Path(dir_okay=False), help="Write an HTML page to solve the puzzle in a browser.")
+@click.option(
+    "--gif", type=click.Path(dir_okay=False), help="Write an animation of the puzzle being solved (.gif, .png, .webp)."
+)
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar, warnings or report.")
+@batch_options
 def make(
-    image: str,
+    images: tuple[str, ...],
     output: str,
     width: int | None,
     height: int | None,
@@ -176,14 +191,20 @@ def make(
     sheet: str | None,
     letters: bool,
     page: str | None,
+    gif: str | None,
     quiet: bool,
+    **batch: Any,
 ) -> None:
-    """Turn IMAGE into a puzzle that line logic solves to exactly one picture.
+    """Turn PICTURE into a puzzle that line logic solves to exactly one picture.
 
     The picture is scaled by area averaging in linear light, quantised
     (Otsu threshold for black and white, k-means in CIELAB for colour), and
     refined: the fewest, least visible cells change until the line solver,
     reading only the clues, proves the puzzle unique.
+
+    Several pictures, folders of pictures or patterns with -o DIR/ make a
+    batch: a puzzle per picture in DIR/ on every core, with DIR/summary.csv
+    and DIR/summary.json, and a puzzle book with --book (docs/batch.md).
     """
     import warnings
     from pathlib import Path
@@ -193,13 +214,21 @@ def make(
     from rofl.formats import writer_for
     from rofl.maker import make as make_puzzle
 
-    _check_output(output)
-    _check_png(preview, "'--preview'")
-    _check_png(compare, "'--compare'")
-    _check_sheet(sheet)
-    _check_page(page)
-    written = [("-o", output), ("--preview", preview), ("--compare", compare), ("--sheet", sheet), ("--page", page)]
-    refuse_overwrite([image], written)
+    several = is_batch(images, output)
+    if several:
+        target = batch_target(output, batch)  # a file name of the batch's format, for the checks below
+    else:
+        refuse_batch_options(batch)
+        image, target = images[0], output
+        _check_output(output)
+        _check_png(preview, "'--preview'")
+        _check_png(compare, "'--compare'")
+        _check_sheet(sheet)
+        _check_page(page)
+        _check_gif(gif)
+        written = [("-o", output), ("--preview", preview), ("--compare", compare), ("--sheet", sheet), ("--page", page)]
+        written.append(("--gif", gif))
+        refuse_overwrite([image], written)
     n_colors = colors or 2
     if palette is not None:
         from rofl.picture import parse_palette
@@ -208,12 +237,14 @@ def make(
         if colors is not None and n_colors != colors:
             msg = f"--colors {colors} contradicts the {n_colors} colours of --palette"
             raise click.UsageError(msg)
-    if n_colors > 2 and not writer_for(output).colour:
-        msg = f"the {Path(output).suffix.lower()} format holds black-and-white puzzles only, not {n_colors} colours"
-        raise click.BadParameter(msg, param_hint="'-o' / '--output'")
+    if n_colors > 2 and not writer_for(target).colour:
+        msg = f"the {Path(target).suffix.lower()} format holds black-and-white puzzles only, not {n_colors} colours"
+        raise click.BadParameter(msg, param_hint="'-f' / '--format'" if several else "'-o' / '--output'")
     if threshold is not None and n_colors != 2:
         msg = f"--threshold only applies to black-and-white puzzles, not {n_colors} colours"
         raise click.UsageError(msg)
+    if several:
+        return make_batch(click.get_current_context().params)
 
     if quiet:
         from rofl.solver._compile import set_notice
@@ -279,9 +310,13 @@ def make(
         from rofl.render.page import puzzle_page
 
         atomic_write(page, puzzle_page(result.puzzle).encode("utf-8"))
+    if gif:
+        from rofl.render.animation import animate_solve
+
+        animate_solve(result.puzzle, gif)
     if not quiet:
         click.echo(result.stats.report())
-        written = [path for path in (output, preview, compare, sheet, page) if path]
+        written = [path for path in (output, preview, compare, sheet, page, gif) if path]
         click.echo(f"wrote {', '.join(written)}")
         _hint_likeness(result.stats, width, height, more_colours=palette is None)
         if result.stats.changed_pct > HINT_CHANGED_PCT:
@@ -344,7 +379,11 @@ class _StageBars:
         if stage != self.stage:
             self.close()
             self.stage = stage
-            self.bar = self.tqdm(total=total, desc=stage, unit=unit, delay=1.0, leave=False)
+            # disable=None: no bar unless stderr is a terminal, so a log or a pipe
+            # gets the report lines without carriage-return debris.
+            self.bar = self.tqdm(
+                total=total, desc=stage, unit=unit, delay=1.0, leave=False, disable=None
+            )
         elif done < self.bar.n or total != self.bar.total:
             self.bar.reset(total=total)  # a new pass of the same stage
         if done > self.bar.n:

@@ -9,7 +9,10 @@ import click
 
 from rofl.cli._app import main
 from rofl.cli._options import budget_option
-from rofl.errors import FormatError, UsageError
+from rofl.errors import FormatError, OptionError, UsageError
+
+#: The title of the sheet of a hidden text.
+SHEET_TITLE = "Solve me"
 
 
 def _stdin_bytes() -> bytes:
@@ -56,18 +59,26 @@ def _read_secret() -> str:
     "--sheet", type=click.Path(dir_okay=False), help="Write a printable sheet with the clues (.png, .pdf, .svg)."
 )
 @click.option("--cipher", is_flag=True, help="Print the NotMine cipher of the picture.")
-def hide(text: str | None, output: str | None, sheet: str | None, cipher: bool) -> None:
+@click.option(
+    "--width",
+    type=click.IntRange(1, None),
+    help="Most characters on a line of the picture (default: the widest whose PDF sheet has cells of 4 mm "
+    "or more on A4, else the one with the largest cells).",
+)
+def hide(text: str | None, output: str | None, sheet: str | None, cipher: bool, width: int | None) -> None:
     """Hide TEXT in a puzzle whose solution reads as TEXT.
 
     Without TEXT the secret is read from standard input (so it stays out of
     the shell history); a trailing newline is not part of it.  Printable
-    ASCII only.  This hides the text, it does not encrypt it: whoever solves
-    the puzzle reads it.
+    ASCII and newlines only.  The text is wrapped into lines after its
+    words; its spaces and newlines stay in the picture, so `rofl reveal`
+    gives back the exact text.  This hides the text, it does not encrypt it:
+    whoever solves the puzzle reads it.
     """
     from rofl.cli._files import write_puzzle_file
     from rofl.formats import writer_for
     from rofl.render.sheet import check_sheet_path
-    from rofl.secret import check_text
+    from rofl.secret import check_text, check_width
     from rofl.secret import hide as hide_text
 
     if not (output or sheet or cipher):
@@ -80,12 +91,14 @@ def hide(text: str | None, output: str | None, sheet: str | None, cipher: bool) 
     if text is None:
         text = _read_secret()
     check_text(text)  # before anything is written
-    puzzle, grid = hide_text(text)
+    if width is not None:
+        check_width(width)
+    puzzle, grid = hide_text(text, width or _page_width(text))
     sheet_data = None
     if sheet:
         from rofl.render.sheet import sheet_bytes
 
-        sheet_data = sheet_bytes(puzzle, Path(sheet).suffix, title="Solve me")
+        sheet_data = sheet_bytes(puzzle, Path(sheet).suffix, title=SHEET_TITLE)
     if output:
         write_puzzle_file(output, puzzle, grid, private=True)
     if sheet_data is not None:
@@ -96,6 +109,34 @@ def hide(text: str | None, output: str | None, sheet: str | None, cipher: bool) 
         from rofl.formats.notmine import Field, dumps
 
         click.echo(dumps(Field.from_picture(grid)))
+
+
+def _page_width(text: str) -> int:
+    """The widest line (in characters, at most :data:`rofl.secret.LINE_WIDTH`)
+    at which ``text``'s page-filling PDF sheet has cells of at least
+    :data:`rofl.render.pdf.PENCIL_CELL_MM`; else the width whose sheet has
+    the largest cells (the wider of equals), trying narrower widths only
+    while the cells do not shrink by a tenth."""
+    from rofl.puzzle import Puzzle
+    from rofl.render.pdf import PENCIL_CELL_MM, sheet_cell_mm
+    from rofl.secret import LINE_WIDTH, text_grid, wrap
+
+    best, seen = (0.0, LINE_WIDTH), set()
+    for width in range(min(LINE_WIDTH, len(text)), 0, -1):
+        lines = tuple(wrap(text, width))
+        if lines in seen:  # a narrower width that wraps alike
+            continue
+        seen.add(lines)
+        try:
+            cell = sheet_cell_mm(Puzzle.from_grid(text_grid(text, width)), title=SHEET_TITLE)
+        except OptionError:  # a sheet too large to lay out at all
+            continue
+        if cell >= PENCIL_CELL_MM:
+            return width
+        if cell < 0.9 * best[0]:
+            break  # past the best: narrower still only grows taller (and long texts lay out slowly)
+        best = max(best, (cell, width))
+    return best[1]
 
 
 def _load(source: str | None, budget: float):

@@ -46,6 +46,60 @@ EXIT_BUDGET = 4
     default=None,
     help="Draw cells in their colours (default: when the output is a terminal).",
 )
+@click.option(
+    "--steps",
+    "steps_dir",
+    type=click.Path(),
+    default=None,
+    metavar="DIR",
+    help="Write a picture of every step to DIR/step-0000.png, step-0001.png... (DIR is created; "
+    "it must hold no step pictures yet).",
+)
+@click.option(
+    "--gif",
+    "gif_path",
+    type=click.Path(dir_okay=False),
+    default=None,
+    metavar="FILE",
+    help="Write the steps as an animation: .gif, .png (APNG) or .webp by extension.",
+)
+@click.option(
+    "--steps-per",
+    type=click.Choice(["line", "sweep"]),
+    default="line",
+    show_default=True,
+    help="A frame per line solve, or per pass of line logic over the rows or the columns.",
+)
+@click.option(
+    "--max-frames",
+    type=click.IntRange(2, 100_000),
+    default=300,
+    show_default=True,
+    metavar="N",
+    help="At most this many frames; more steps share frames.",
+)
+@click.option(
+    "--delay", type=click.IntRange(1, 60_000), default=100, show_default=True, metavar="MS", help="Frame delay."
+)
+@click.option(
+    "--last-delay",
+    type=click.IntRange(1, 600_000),
+    default=2000,
+    show_default=True,
+    metavar="MS",
+    help="How long the last frame (the solution) shows.",
+)
+@click.option(
+    "--scale", type=click.IntRange(1, 256), default=None, metavar="PX", help="Cell side in pixels (default: fit)."
+)
+@click.option(
+    "--max-size",
+    type=click.IntRange(1, 65_535),
+    default=800,
+    show_default=True,
+    metavar="PX",
+    help="Largest side of the grid in pixels (the label strip comes below).",
+)
 def solve(
     file: str,
     budget: float,
@@ -53,12 +107,26 @@ def solve(
     first_path: str | None,
     solutions_dir: str | None,
     use_color: bool | None,
+    steps_dir: str | None,
+    gif_path: str | None,
+    steps_per: str,
+    max_frames: int,
+    delay: int,
+    last_delay: int,
+    scale: int | None,
+    max_size: int,
 ) -> None:
     """Solve FILE and print the picture and what was proved.
 
     Line logic runs first; when it stalls, probing and backtracking decide
     the puzzle: its one solution, two distinct solutions when it has
     several, or a proof that it has none.
+
+    --steps and --gif picture the solve step by step: the grid as known so
+    far (open cells hatched), the line just solved outlined, and, for
+    puzzles that need search, each probe, guess and backtrack, labelled.
+    The last frame is the solution.  At most --max-frames frames are made
+    (300 by default): a longer solve shares them out evenly.
 
     \b
     Exit status:
@@ -72,11 +140,35 @@ def solve(
     from rofl.decode import check_crc
     from rofl.formats import open_puzzle
 
-    refuse_overwrite([file], [("--first", first_path)])
+    refuse_overwrite([file], [("--first", first_path), ("--gif", gif_path)])
+    if steps_dir is not None:
+        from rofl.render.animation import check_steps_folder
+
+        check_steps_folder(steps_dir)
+    if gif_path is not None:
+        from rofl.cli._files import check_parent
+        from rofl.render.animation import check_animation_path
+
+        check_animation_path(gif_path)
+        check_parent(gif_path)
     opened = open_puzzle(file)
     puzzle = opened.puzzle
     if use_color is None:
         use_color = sys.stdout.isatty()
+    if steps_dir is not None or gif_path is not None:
+        _picture_steps(
+            puzzle,
+            steps_dir,
+            gif_path,
+            search=not line_only,
+            budget=budget,
+            per=steps_per,
+            max_frames=max_frames,
+            delay=delay,
+            last_delay=last_delay,
+            scale=scale,
+            max_size=max_size,
+        )
     if line_only:
         _line_only(opened, use_color)
         return
@@ -138,6 +230,23 @@ def solve(
         err=True,
     )
     sys.exit(EXIT_BUDGET)
+
+
+def _picture_steps(puzzle, steps_dir, gif_path, *, search, budget, per, max_frames, **drawing) -> None:
+    """Trace the solve and write its frames (``--steps``, ``--gif``); say what was written on stderr."""
+    from rofl.render.animation import Painter, Style, animate_solve, choose_cell, write_steps
+    from rofl.solver.trace import trace_solve
+
+    trace = trace_solve(puzzle, search=search, time_budget=budget)
+    ends = "the solution" if trace.status == "solved" else f"where the trace stopped ({trace.status})"
+    if steps_dir is not None:
+        painter = Painter(puzzle, Style(choose_cell(puzzle, drawing["scale"], drawing["max_size"])))
+        paths = write_steps(steps_dir, trace.frames(per, max_frames), painter)
+        click.echo(f"{steps_dir}: {len(paths)} step pictures, {len(trace.steps)} steps; the last is {ends}", err=True)
+    if gif_path is not None:
+        count = animate_solve(puzzle, gif_path, trace=trace, per=per, max_frames=max_frames, **drawing)
+        size = Path(gif_path).stat().st_size
+        click.echo(f"{gif_path}: {count} frames, {size // 1024 + 1} KB; the last is {ends}", err=True)
 
 
 def _partial(masks):

@@ -69,6 +69,7 @@ _MODULES = (
     "rofl.formats.cwd",
     "rofl.formats.tatham",
     "rofl.formats.gnonograms",
+    "rofl.formats.pzl",
     "rofl.formats.sheets",
     "rofl.formats.taai",
 )
@@ -278,6 +279,18 @@ def write_puzzle(path: str | Path, puzzle, solution=None, *, crc32: int | None =
     """
     from rofl._io import atomic_write
 
+    atomic_write(path, puzzle_bytes(path, puzzle, solution, crc32=crc32), private=private)
+
+
+def puzzle_bytes(path: str | Path, puzzle, solution=None, *, crc32: int | None = None) -> bytes:
+    """The bytes :func:`write_puzzle` writes to ``path`` (for a worker that
+    returns the file rather than writing it).
+
+    Raises
+    ------
+    FormatError
+        As :func:`write_puzzle`.
+    """
     fmt = writer_for(path)
     if not fmt.colour and puzzle.n_colors > 2:
         others = [f.extension for f in _writers().values() if f.colour]
@@ -288,10 +301,8 @@ def write_puzzle(path: str | Path, puzzle, solution=None, *, crc32: int | None =
         raise FormatError(msg)
     assert fmt.write is not None
     if crc32 is not None and solution is None and fmt.keeps_crc():
-        data = fmt.write(puzzle, crc32=crc32)
-    else:
-        data = fmt.write(puzzle, solution)
-    atomic_write(path, data, private=private)
+        return fmt.write(puzzle, crc32=crc32)
+    return fmt.write(puzzle, solution)
 
 
 def caveat(path: str | Path, puzzle) -> str | None:

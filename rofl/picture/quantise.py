@@ -103,6 +103,14 @@ def _sq_dist(pts: np.ndarray, sq: np.ndarray, centres: np.ndarray) -> np.ndarray
     return np.maximum(d, 0.0)
 
 
+def _sums(pts: np.ndarray, label: np.ndarray, k: int) -> np.ndarray:
+    """``(k, 3)`` sums of the points of each label: one ``bincount`` over
+    (label, channel) pairs, which adds each bin's points in the same order as
+    one ``bincount`` per channel would, so the sums are the same."""
+    index = (label[:, None] * 3 + np.arange(3)).ravel()
+    return np.bincount(index, weights=pts.ravel(), minlength=3 * k).reshape(k, 3)
+
+
 def lloyd(
     points: np.ndarray, centres: np.ndarray, *, n_fixed: int = 0, max_iter: int = 100, tol: float = 1e-6
 ) -> np.ndarray:
@@ -128,7 +136,7 @@ def lloyd(
         dist = _sq_dist(pts, sq, centres)
         label = dist.argmin(axis=1)
         counts = np.bincount(label, minlength=k).astype(np.float64)
-        sums = np.stack([np.bincount(label, weights=pts[:, j], minlength=k) for j in range(3)], axis=1)
+        sums = _sums(pts, label, k)
         new = centres.copy()
         filled = counts > 0
         filled[:n_fixed] = False
@@ -224,8 +232,7 @@ def check_min_delta_e(value: Any, colors: int | None = None) -> float:
 
 def pairwise_delta_e(rgb: np.ndarray) -> np.ndarray:
     """ΔE2000 between every two of ``(K, 3)`` 0-255 colours, ``(K, K)``, +inf on the diagonal."""
-    lab = colour.rgb8_to_lab(np.asarray(rgb))
-    d = colour.delta_e(lab, lab)
+    d = colour.pairwise_ciede2000(colour.rgb8_to_lab(np.asarray(rgb)))
     np.fill_diagonal(d, np.inf)
     return d
 
@@ -318,7 +325,7 @@ def _projected_lloyd(
         counts = np.bincount(label, minlength=k).astype(np.float64)
         if (counts[n_fixed:] == 0).any():
             return None
-        sums = np.stack([np.bincount(label, weights=pts[:, j], minlength=k) for j in range(3)], axis=1)
+        sums = _sums(pts, label, k)
         new = sums / counts[:, None]
         new[:n_fixed] = pushed[:n_fixed]
         if np.abs(new - centres).max() < 0.5:  # finer than 0-255 sRGB steps would only oscillate
@@ -335,36 +342,47 @@ def _push_apart(centres: np.ndarray, limit: float, n_fixed: int, max_steps: int 
 
     The steps move in CIELAB; only every fourth (and the last) rounds the
     centres to 0-255 sRGB, which clips them into the gamut, since the
-    conversions cost more than the steps.
+    conversions cost more than the steps.  The steps are deterministic, so
+    rounded colours seen before mean a cycle: the push gives up there
+    rather than after ``max_steps``.
     """
     lab = np.array(centres, dtype=np.float64)
+    k = len(lab)
     rounded = False
+    seen: set[bytes] = set()
     for step_no in range(max_steps):
-        d = colour.delta_e(lab, lab)
-        np.fill_diagonal(d, np.inf)
-        close = np.argwhere(np.triu(d < limit, 1))
-        if not close.size:
+        # plain Python floats: a handful of colours, where numpy's cost per call dominates
+        rows = lab.tolist()
+        d = colour.pairwise_lists(rows)
+        close = [(i, j) for i in range(k) for j in range(i + 1, k) if d[i][j] < limit]
+        if not close:
             if rounded:
                 return lab
             lab, rounded = colour.rgb8_to_lab(colour.lab_to_rgb8(lab)), True
             continue
-        move = np.zeros_like(lab)
+        move = [[0.0, 0.0, 0.0] for _ in range(k)]
         for i, j in close:
-            gap = lab[j] - lab[i]
-            if not gap.any():
-                gap = np.array([1.0, 0.0, 0.0])  # one colour twice: part them in lightness
+            gap = [b - a for a, b in zip(rows[i], rows[j], strict=True)]
+            if not any(gap):
+                gap = [1.0, 0.0, 0.0]  # one colour twice: part them in lightness
             # ΔE2000 grows about in proportion to the Lab distance along this line
-            step = gap * ((limit + 0.5) / max(d[i, j], 1e-3) - 1.0)
-            if i < n_fixed:
-                move[j] += step
-            else:
-                move[i] -= step / 2
-                move[j] += step / 2
+            factor = (limit + 0.5) / max(d[i][j], 1e-3) - 1.0
+            step = [g * factor for g in gap]
+            for axis in range(3):
+                if i < n_fixed:
+                    move[j][axis] += step[axis]
+                else:
+                    move[i][axis] -= step[axis] / 2
+                    move[j][axis] += step[axis] / 2
         before = lab
-        lab = lab + move
+        lab = lab + np.array(move)
         rounded = step_no % 4 == 3
         if rounded:
-            lab = colour.rgb8_to_lab(colour.lab_to_rgb8(lab))
+            rgb = colour.lab_to_rgb8(lab)
+            if rgb.tobytes() in seen:
+                return None  # pushing round in circles: the same colours again
+            seen.add(rgb.tobytes())
+            lab = colour.rgb8_to_lab(rgb)
             if np.abs(lab - before).max() < 1e-6:
                 return None  # clipped at the gamut's edge: no room on these lines
     return None

@@ -6,7 +6,8 @@ pixels; :mod:`rofl.render.sheet` draws that layout with Pillow,
 vector PDF, so the three sheets of one puzzle look alike.  This module also
 holds the scale they print at, the colours of bands and lines, the colour
 key below the grid (:class:`KeyEntry`, named by :func:`colour_name`), the
-colour clue numbers print in (:func:`ink`: WCAG contrast 4.5 on paper), the
+box of a colour clue number (its group's exact colour) and the black or
+white its digits print in (:func:`text_on`: WCAG contrast at least 4.58), the
 letters of ``--letters`` clues, and the checks of the inputs every renderer
 takes (:func:`sheet_inputs`).
 """
@@ -49,9 +50,13 @@ BAND = (238, 238, 238)  # behind every other group of five lines
 THIN = (160, 160, 160)  # between cells
 
 
-#: Least WCAG contrast ratio between a clue number and the paper it stands
-#: on (WCAG 2 level AA for normal text).
+#: Least WCAG contrast ratio between a clue number and the box (or paper)
+#: it stands on (WCAG 2 level AA for normal text).  Black or white reaches
+#: at least the square root of 21, 4.58, on any colour (:func:`text_on`).
 MIN_CONTRAST = 4.5
+#: A clue box's height, and most width in a column, as a share of the cell:
+#: what is left parts it from its neighbours.
+BOX = 0.84
 #: Letters that stand for colours 1, 2, ... in ``--letters`` clues and the
 #: key, as in colour clue files (Olsak's ``.g``): lower case, upper case,
 #: then signs that cannot be taken for a digit.
@@ -77,27 +82,12 @@ def contrast(a: RGB, b: RGB) -> float:
     return (la + 0.05) / (lb + 0.05)
 
 
-def ink(rgb: RGB) -> RGB:
-    """The colour a clue number is printed in: its group's colour, or that
-    colour darkened (the same hue, each channel scaled down alike) until its
-    WCAG contrast against white paper is at least :data:`MIN_CONTRAST`."""
-    if contrast(rgb, PAPER) >= MIN_CONTRAST:
-        return rgb
-    # contrast grows as the factor shrinks: bisect on it, keeping the
-    # largest factor that reads (black, factor 0, always does)
-    lo, hi = 0.0, 1.0
-    for _ in range(20):
-        mid = (lo + hi) / 2
-        if contrast(_scaled(rgb, mid), PAPER) >= MIN_CONTRAST:
-            lo = mid
-        else:
-            hi = mid
-    return _scaled(rgb, lo)
-
-
-def _scaled(rgb: RGB, factor: float) -> RGB:
-    r, g, b = (int(v * factor) for v in rgb)
-    return (r, g, b)
+def text_on(rgb: RGB) -> RGB:
+    """Black or white, whichever has the higher WCAG contrast on ``rgb``: the
+    digits of a clue number in a box of that colour.  The two contrasts
+    multiply to 21, so the better one is at least its square root, 4.58,
+    above :data:`MIN_CONTRAST` whatever the colour."""
+    return (0, 0, 0) if contrast(rgb, (0, 0, 0)) >= contrast(rgb, PAPER) else PAPER
 
 
 def colour_name(rgb: RGB) -> str:
@@ -227,7 +217,13 @@ class Number:
     """One printed clue number.
 
     A row's number ends at ``x`` and is centred on ``y``; a column's number
-    is centred on ``x`` and its foot stands on ``y``.
+    is centred on ``x`` and its foot stands on ``y``.  In a colour puzzle
+    (one with a key, :func:`has_key`) each number but an empty line's 0
+    stands in a framed ``box`` ``(left, top, right, bottom)`` filled with
+    its group's exact colour ``fill``, and ``color`` is black or white
+    (:func:`text_on`): the colour stays the palette's, so it matches the
+    key and the grid, and the digits still read.  Otherwise ``box`` and
+    ``fill`` are None and the number is black on the paper.
     """
 
     text: str
@@ -235,6 +231,8 @@ class Number:
     y: float
     color: RGB
     in_row: bool
+    box: tuple[float, float, float, float] | None = None
+    fill: RGB | None = None
 
 
 @dataclass(frozen=True)
@@ -359,10 +357,6 @@ def _fits(layout: Layout, max_pixels: int | None) -> bool:
     return max_pixels is None or layout.width * layout.height <= max_pixels
 
 
-def _number_ink(palette, colour: int) -> RGB:
-    return ink(palette[colour]) if colour else (0, 0, 0)  # the 0 of an empty line: black
-
-
 def _place(
     puzzle: Puzzle,
     cell: int,
@@ -384,6 +378,22 @@ def _place(
 
     def shown(n: int, c: int) -> str:
         return f"{n}{letter(c)}" if letters and c else str(n)
+
+    boxed = has_key(puzzle)
+    half = BOX * cell / 2
+    pad = max(1.0, gap / 2 - 1)  # a row's boxes stay apart by at least 2 pixels
+
+    def number(n: int, c: int, x: float, y: float, w: float, in_row: bool) -> Number:
+        text = shown(n, c)
+        if not (boxed and c):  # the 0 of an empty line, or black on white: black on the paper
+            return Number(text, x, y, (0, 0, 0), in_row)
+        if in_row:  # ends at x, centred on y
+            box = (x - w - pad, y - half, x + pad, y + half)
+        else:  # centred on x, the digits' middle half their height above the foot
+            middle = y - DIGIT_DROP * font_size
+            side = max(w + 2, min(w + 2 * pad, BOX * cell)) / 2
+            box = (x - side, middle - half, x + side, middle + half)
+        return Number(text, x, y, text_on(palette[c]), in_row, box, palette[c])
 
     widths = [[text_width(shown(n, c), font_size) for n, c in clue] for clue in rows]
     clue_w = int(max((sum(w) + gap * max(0, len(w) - 1) for w in widths), default=0) + 2 * gap)
@@ -409,13 +419,13 @@ def _place(
         x = x0 - gap
         cy = y0 + i * cell + cell / 2
         for (n, c), w in zip(reversed(clue), reversed(clue_widths), strict=True):
-            numbers.append(Number(shown(n, c), x, cy, _number_ink(palette, c), True))
+            numbers.append(number(n, c, x, cy, w, True))
             x -= w + gap
     for j, clue in enumerate(cols):
         cx = x0 + j * cell + cell / 2
         y = y0 - gap
         for n, c in reversed(clue):
-            numbers.append(Number(shown(n, c), cx, y, _number_ink(palette, c), False))
+            numbers.append(number(n, c, cx, y, text_width(shown(n, c), font_size) if boxed else 0.0, False))
             y -= line_h
 
     # light bands behind every other group of five lines guide the eye from clue to line

@@ -56,6 +56,9 @@ if TYPE_CHECKING:  # pragma: no cover
 A4_POINTS = (595.28, 841.89)
 #: Largest cell of a sheet that fills its page, in millimetres.
 MAX_CELL_MM = 12.0
+#: Smallest cell that is comfortable to fill with a pencil, in millimetres:
+#: what a long thin hidden text is wrapped to reach (``rofl hide``).
+PENCIL_CELL_MM = 4.0
 #: Size of a page-filling sheet's title, in points.
 TITLE_POINTS = 16.0
 #: Solutions on one answer page: columns and rows of pictures.
@@ -90,8 +93,8 @@ def puzzle_pdf(
     """Draw ``puzzle``'s sheet as a one-page vector PDF.
 
     The same sheet as :func:`rofl.render.sheet.puzzle_sheet`: clues left of
-    the rows and above the columns (each number in its group's colour in
-    colour puzzles, darkened when too light to read), thin lines between
+    the rows and above the columns (in colour puzzles each number in a box of
+    its group's colour, in black or white, whichever contrasts more), thin lines between
     cells, thick lines every fifth, an optional title.  A solution sheet
     fills the grid with one rectangle per run of same-coloured cells.
 
@@ -222,6 +225,13 @@ def puzzle_book(
         if pictures is not None:
             doc.answer_pages(list(zip(puzzles, pictures, labels, strict=True)))
         return doc.output()
+
+
+def sheet_cell_mm(puzzle: Puzzle, *, title: str | None = None, letters: bool = False) -> float:
+    """The cell size, in millimetres, of ``puzzle``'s page-filling PDF sheet
+    (:func:`puzzle_pdf` without ``cell``), in the orientation that prints it larger."""
+    with _Document(None) as doc:
+        return max(doc.sheet_fit(puzzle, title, None, letters)) * 25.4 / 72
 
 
 def book_orientation(fits: Sequence[tuple[float, float]]) -> bool:
@@ -398,6 +408,16 @@ class _Document:
 
         # a row's numbers end at x and are centred on y; a column's are centred
         # on x and stand on y
+        boxes = [number for number in layout.numbers if number.box is not None]
+        for number in boxes:  # each in its group's exact colour, framed
+            x1, y1, x2, y2 = number.box  # type: ignore[misc]
+            pdf.set_fill_color(*number.fill)  # type: ignore[misc]
+            pdf.rect(px(x1), py(y1), (x2 - x1) * scale, (y2 - y1) * scale, style="F")
+        pdf.set_draw_color(*THIN)
+        pdf.set_line_width(scale)
+        for number in boxes:
+            x1, y1, x2, y2 = number.box  # type: ignore[misc]
+            pdf.rect(px(x1), py(y1), (x2 - x1) * scale, (y2 - y1) * scale, style="D")
         pdf.set_font(self.family, size=layout.font_size * scale)
         for number in layout.numbers:
             pdf.set_text_color(*number.color)

@@ -82,11 +82,11 @@ def puzzle_sheet(
 
     Row clues stand left of their rows, column clues above their columns,
     read left to right and top to bottom.  Thin lines separate cells, thick
-    lines every fifth cell.  In colour puzzles each number is printed in its
-    group's colour (darkened to a WCAG contrast of 4.5 on white paper, see
-    :func:`~rofl.render.layout.ink`), and a key below the grid names every
-    colour and the background ("blank"); only black-on-white puzzles go
-    without one (:func:`~rofl.render.layout.has_key`).
+    lines every fifth cell.  In colour puzzles each number stands in a box
+    of its group's exact colour, its digits black or white, whichever
+    contrasts more (:func:`~rofl.render.layout.text_on`), and a key below
+    the grid names every colour and the background ("blank"); only
+    black-on-white puzzles go without them (:func:`~rofl.render.layout.has_key`).
 
     Parameters
     ----------
@@ -203,7 +203,10 @@ def _draw_sheet(
         image.paste(Image.fromarray(np.ascontiguousarray(block), "RGB"), (layout.x0, layout.y0))
     number_font = face(layout.font_size)
     for number in layout.numbers:
-        anchor = "rm" if number.in_row else "mb"
+        if number.box is not None:
+            draw.rectangle(number.box, fill=number.fill, outline=THIN, width=1)
+        # a boxed column number stands on its baseline, as in the vector sheets
+        anchor = "rm" if number.in_row else "mb" if number.box is None else "ms"
         draw.text((number.x, number.y), number.text, fill=number.color, font=number_font, anchor=anchor)
     # thin lines first so that the thick ones stay whole where they cross
     for bold in (False, True):

@@ -80,8 +80,8 @@ def puzzle_svg(
     """Draw ``puzzle``'s sheet as an SVG document.
 
     The same sheet as :func:`rofl.render.sheet.puzzle_sheet`: clues left of
-    the rows and above the columns (each number in its group's colour in
-    colour puzzles, darkened when too light to read), thin lines between
+    the rows and above the columns (in colour puzzles each number in a box of
+    its group's colour, in black or white, whichever contrasts more), thin lines between
     cells, thick lines every fifth, an optional title.  Sized in millimetres
     to print at :func:`rofl.render.layout.print_dpi`.
 
@@ -160,6 +160,15 @@ def puzzle_svg(
     # rows: right-aligned, baseline about half a digit's height below the centre
     common = f'font-family="{FONT_FAMILY}" font-size="{layout.font_size}"'
     shift = DIGIT_DROP * layout.font_size
+    boxes = [num for num in layout.numbers if num.box is not None]
+    if boxes:  # behind the numbers: each in its group's exact colour, framed
+        out.append(f'<g id="clue-boxes" stroke="{_hex(THIN)}" stroke-width="1">')
+        out.extend(
+            f'<rect x="{_n(x1)}" y="{_n(y1)}" width="{_n(x2 - x1)}" height="{_n(y2 - y1)}" fill="{_hex(num.fill)}"/>'
+            for num in boxes
+            for x1, y1, x2, y2 in (num.box,)
+        )
+        out.append("</g>")
     for in_row, name, anchor in ((True, "row-clues", "end"), (False, "column-clues", "middle")):
         out.append(f'<g id="{name}" {common} text-anchor="{anchor}">')
         out.extend(

@@ -239,7 +239,7 @@ def test_no_hint_for_a_smooth_picture(picture, tmp_path):
 
 
 class _FakeBar:
-    def __init__(self, log, total, desc, unit, delay, leave):
+    def __init__(self, log, total, desc, unit, delay, leave, disable):
         self.log, self.total, self.desc, self.n = log, total, desc, 0
         log.append(("open", desc, total))
 
@@ -300,3 +300,20 @@ def test_the_refining_bar_never_starts_over():
         ("open", "checking changes", 5),
         ("close", "checking changes", 0),
     ]
+
+
+def test_no_bar_off_a_terminal(capsys):
+    """A log or a pipe gets the report lines only: a bar's carriage returns
+    there once put 'refining: ...' in front of the report's first line."""
+    import time
+
+    from tqdm import tqdm
+
+    from rofl.cli.make import _StageBars
+
+    bars = _StageBars(tqdm, quiet=False)
+    bars.show("refining", "cell", 1, 50)
+    time.sleep(1.1)  # past the bar's one-second delay
+    bars.show("refining", "cell", 40, 50)
+    bars.close()
+    assert capsys.readouterr().err == ""

@@ -9,9 +9,11 @@ from PIL import Image
 from rofl.formats import notmine, read_puzzle
 from rofl.formats import rofl as codec
 from rofl.puzzle import Palette, Puzzle
+from rofl.render.pdf import PENCIL_CELL_MM
 from rofl.render.sheet import puzzle_sheet
 from rofl.secret import hide as hide_text
-from tests.clirun import one_error_line, run
+from rofl.secret import read_text, wrap
+from tests.clirun import one_error_line, run, usage_error_line
 from tests.pdfread import check_pdf_sheet
 
 SECRET = 'P@ss w0rd "quoted" \\ back~'
@@ -24,7 +26,7 @@ def test_hide_writes_puzzle_sheet_and_cipher(tmp_path):
     cipher = result.output.strip()
     assert cipher.startswith("NotMine{ ") and result.output.count("\n") == 1
     puzzle, solution = read_puzzle(out)
-    np.testing.assert_array_equal(solution, hide_text(SECRET)[1])
+    assert read_text(solution) == SECRET
     with Image.open(sheet) as image:
         assert image.format == "PNG" and image.size[0] > puzzle.width * 10
     for source in (str(out), cipher):
@@ -61,7 +63,7 @@ def test_reveal_reads_any_recognisable_puzzle_from_stdin(tmp_path, suffix):
     ("args", "input", "message"),
     [
         (["hide", "héllo"], None, "character 2 of the secret ('é', U+00E9) cannot be hidden"),
-        (["hide"], "two\nlines\n", "character 4 of the secret ('\\n', U+000A)"),
+        (["hide"], "two\r\nlines\n", "character 4 of the secret ('\\r', U+000D)"),
         (["hide"], "\n", "the secret is empty"),
     ],
 )
@@ -110,6 +112,52 @@ def test_sheet_pdf(tmp_path):
     back = codec.parse(attached["puzzle.rofl"][0]).puzzle
     assert (back.rows, back.cols, back.palette) == (puzzle.rows, puzzle.cols, puzzle.palette)
     assert run("reveal", sheet).output == "pdf\n"
+
+
+def cell_mm(sheet, puzzle) -> float:
+    from tests.pdfread import pdf_grid, read_pdf
+
+    return pdf_grid(read_pdf(sheet.read_bytes()), puzzle)[2] * 25.4 / 72
+
+
+@pytest.mark.parametrize(
+    ("text", "lines", "least_mm"),
+    [
+        ("P@ss w0rd", ["P@ss ", "w0rd"], PENCIL_CELL_MM),  # wrapped after the word: 4.3 mm
+        ("Hi", ["Hi"], PENCIL_CELL_MM),
+        # 4 mm is out of reach (even 4 characters a line print 3.5 mm, not the 1.77 mm of one line)
+        ("correct horse", ["corr", "ect ", "hors", "e"], 3.5),
+    ],
+)
+def test_hide_wraps_the_text_to_fill_the_page(tmp_path, text, lines, least_mm):
+    sheet, out = tmp_path / "s.pdf", tmp_path / "s.rofl"
+    assert run("hide", text, "--sheet", sheet, "-o", out).exit_code == 0
+    puzzle, _ = read_puzzle(out)  # the solution is not stored: it is the secret
+    assert wrap(text, max(map(len, lines))) == lines
+    wrapped = hide_text(text, max(map(len, lines)))[0]
+    assert (puzzle.rows, puzzle.cols) == (wrapped.rows, wrapped.cols)
+    assert cell_mm(sheet, puzzle) >= least_mm
+    assert run("reveal", sheet).output == text + "\n"
+
+
+def test_bad_width_writes_nothing(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    for width in ("0", "two"):
+        usage_error_line(run("hide", "x", "-o", "s.json", "--width", width), "Invalid value for '--width'")
+    one_error_line(run("hide", "x", "-o", "s.json", "--width", "1025"), "width of a hidden text", "1 to 1024")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_hide_width_option_and_newlines(tmp_path):
+    sheet, out = tmp_path / "s.pdf", tmp_path / "s.rofl"
+    assert run("hide", "correct horse", "--width", "16", "--sheet", sheet, "-o", out).exit_code == 0
+    puzzle, _ = read_puzzle(out)
+    assert (puzzle.width, puzzle.height) == (119, 15)  # one line, as before wrapping
+    assert 1.7 < cell_mm(sheet, puzzle) < 1.8
+    # newlines from standard input stay, each in a box of its own at the end of its line
+    assert run("hide", "-o", out, "--width", "8", input="two\nlines\n\n").exit_code == 0
+    assert run("reveal", out).output == "two\nlines\n\n"  # the secret "two\nlines\n", then reveal's newline
+    assert read_puzzle(out)[0].height == 2 * 13 + 2  # "two⏎", "lines⏎"
 
 
 def test_rofl_file_round_trip(tmp_path):

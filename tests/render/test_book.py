@@ -26,7 +26,7 @@ from rofl.render.fonts import core_covers, load_font, missing, pillow_covers, sh
 from rofl.render.pdf import ANSWER_GRID, puzzle_book, puzzle_pdf
 from rofl.render.sheet import puzzle_sheet, sheet_bytes
 from tests.clirun import one_error_line, run
-from tests.pdfread import expected_clues, pdf_clues, pdf_fills, read_pdf
+from tests.pdfread import clue_box, expected_clues, pdf_clues, pdf_fills, read_pdf
 from tests.places import SAMPLES
 
 FOUR = Palette(["#ffffff", "#000000", "#ff0000", "#ffff00"])
@@ -246,10 +246,12 @@ def pdf_clues_any_font(page: dict, puzzle: Puzzle):
     rows: list[list] = [[] for _ in range(puzzle.height)]
     cols: list[list] = [[] for _ in range(puzzle.width)]
     for t in texts:
+        box = clue_box(page, t)
+        fill = t["fill"] if box is None else box["fill"]
         if t["y"] > y0:
-            rows[int((t["y"] - y0) // cell)].append((t["x"], int(t["text"]), t["fill"]))
+            rows[int((t["y"] - y0) // cell)].append((t["x"], int(t["text"]), fill))
         else:
-            cols[int((t["x"] - x0) // cell)].append((t["y"], int(t["text"]), t["fill"]))
+            cols[int((t["x"] - x0) // cell)].append((t["y"], int(t["text"]), fill))
     return tuple([[(n, f) for _, n, f in sorted(line)] for line in lines] for lines in (rows, cols))
 
 

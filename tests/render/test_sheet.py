@@ -22,7 +22,7 @@ from PIL import Image
 from rofl.errors import OptionError
 from rofl.formats import read_puzzle, write_puzzle
 from rofl.puzzle import Palette, Puzzle
-from rofl.render.layout import MAX_PIXELS, MAX_SIDE, default_cell, print_dpi, sheet_layout
+from rofl.render.layout import DIGIT_DROP, MAX_PIXELS, MAX_SIDE, default_cell, print_dpi, sheet_layout
 from rofl.render.sheet import puzzle_sheet, raster_layout, sheet_bytes
 from rofl.render.svg import SvgString, puzzle_svg
 from rofl.solver import solve
@@ -55,10 +55,22 @@ def origin(root) -> tuple[float, float]:
     return float(m.group(1)), float(m.group(2))
 
 
+def svg_box(root, x: float, y: float):
+    """The clue box (``<rect>`` of group ``clue-boxes``) around ``(x, y)``, or None."""
+    group = by_id(root, "clue-boxes")
+    for rect in [] if group is None else group.iter(f"{SVG}rect"):
+        left, top = float(rect.get("x")), float(rect.get("y"))
+        if left <= x <= left + float(rect.get("width")) and top <= y <= top + float(rect.get("height")):
+            return rect
+    return None
+
+
 def read_clues(root, puzzle: Puzzle, cell: int):
     """Every row's and column's numbers as ``(number, "#rrggbb")``, found by
     where they stand: a row's left of the grid within its height, a
-    column's above the grid within its width."""
+    column's above the grid within its width.  The colour is the box's the
+    number stands in (:func:`svg_box`, around the middle of its digits),
+    else the number's own."""
     x0, y0 = origin(root)
     _, _, width, height = (float(v) for v in root.get("viewBox").split())
     rows: list[list] = [[] for _ in range(puzzle.height)]
@@ -76,7 +88,9 @@ def read_clues(root, puzzle: Puzzle, cell: int):
                 i = math.floor((x - x0) / cell)
                 key = y
             assert 0 <= i < len(lines), (text.text, x, y)
-            lines[i].append((key, int(text.text), text.get("fill")))
+            size = float(group.get("font-size"))
+            box = svg_box(root, x - 1 if across else x, y - DIGIT_DROP * size)
+            lines[i].append((key, int(text.text), text.get("fill") if box is None else box.get("fill")))
     return [[(n, fill) for _, n, fill in sorted(line)] for line in rows], [
         [(n, fill) for _, n, fill in sorted(line)] for line in cols
     ]
@@ -152,12 +166,19 @@ def test_svg_small_and_empty_lines(grid):
     assert texts.count("0") == empty
 
 
-def test_svg_colours_light_groups_are_darkened():
+def test_svg_colour_clues_stand_in_boxes_of_their_colour():
     puzzle = Puzzle.from_grid(np.array([[1, 2, 3]]), FOUR)
-    fills = {t.get("fill") for t in by_id(parse(puzzle_svg(puzzle)), "row-clues").iter(f"{SVG}text")}
-    # red and yellow are too light to read on white (WCAG contrast under
-    # 4.5): printed darker, in the same hue
-    assert fills == {"#000000", "#ee0000", "#7a7a00"}
+    root = parse(puzzle_svg(puzzle))
+    boxes = [r.get("fill") for r in by_id(root, "clue-boxes").iter(f"{SVG}rect")]
+    texts = [t.get("fill") for t in by_id(root, "row-clues").iter(f"{SVG}text")]
+    # the exact colours (red and yellow are too light for digits on white,
+    # so they no longer print darkened): white digits on black, black on
+    # red and yellow; the column of each cell has the same
+    assert sorted(boxes) == sorted(["#000000", "#ff0000", "#ffff00"] * 2)
+    assert sorted(texts) == ["#000000", "#000000", "#ffffff"]
+    # black on white needs no boxes
+    plain = parse(puzzle_svg(Puzzle.from_grid(np.array([[1, 0, 1]]))))
+    assert by_id(plain, "clue-boxes") is None
 
 
 def test_svg_background_colour_fills_the_grid():
@@ -274,8 +295,6 @@ def test_sheet_bytes_formats():
 
 
 # ------------------------------------------------------------------ rofl sheet
-
-
 
 
 @pytest.fixture(scope="module")
@@ -455,8 +474,9 @@ def test_pdf_small_and_empty_lines(grid):
     texts = [t["text"] for t in page["texts"] if t["y"] < y0 + puzzle.height * c]  # the key stands below
     empty = sum(not clue for clue in (*puzzle.rows, *puzzle.cols))
     assert len(texts) == puzzle.n_groups + empty and texts.count("0") == empty
-    # red and yellow clues print darker; thick lines are black and twice as wide as the thin grey ones
-    assert {t["fill"] for t in page["texts"]} <= {"#000000", "#ee0000", "#7a7a00"}
+    # digits are black or white (on boxes of their colour, read by check_pdf_sheet);
+    # thick lines are black and twice as wide as the thin grey ones
+    assert {t["fill"] for t in page["texts"]} <= {"#000000", "#ffffff"}
     widths = {(line["stroke"], line["w"]) for line in page["lines"]}
     assert {s for s, _ in widths} <= {"#000000", "#a0a0a0"}
     for stroke, w in widths:

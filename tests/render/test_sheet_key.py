@@ -12,19 +12,30 @@ import re
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rofl.formats import open_puzzle
 from rofl.puzzle import Palette, Puzzle
-from rofl.render.layout import LETTERS, MIN_CONTRAST, PAGE_INCHES, colour_name, contrast, has_key, ink, luminance
+from rofl.render.layout import (
+    DIGIT_DROP,
+    LETTERS,
+    MIN_CONTRAST,
+    PAGE_INCHES,
+    colour_name,
+    contrast,
+    has_key,
+    luminance,
+    text_on,
+)
 from rofl.render.pdf import MAX_CELL_MM, book_orientation, puzzle_book, puzzle_pdf
 from rofl.render.sheet import sheet_bytes
 from rofl.render.svg import puzzle_svg
 from rofl.secret import hide
 from tests.clirun import run
-from tests.pdfread import pdf_grid, read_pdf
+from tests.pdfread import clue_box, pdf_grid, read_pdf
 from tests.places import SAMPLES
+from tests.render.test_sheet import by_id, svg_box
 
 SVG = "{http://www.w3.org/2000/svg}"
 WHITE, BLACK = (255, 255, 255), (0, 0, 0)
@@ -52,15 +63,62 @@ def test_wcag_luminance_and_contrast():
 
 
 @given(rgbs)
-def test_clue_numbers_read_on_paper(rgb):
-    printed = ink(rgb)
-    assert contrast(printed, WHITE) >= MIN_CONTRAST
-    if contrast(rgb, WHITE) >= MIN_CONTRAST:
-        assert printed == rgb  # a colour that reads is printed as it is
-    else:  # darker in the same hue, and no darker than it needs
-        assert all(p <= c for p, c in zip(printed, rgb, strict=True))
-        lighter = tuple(min(255, v + 2) for v in printed)
-        assert contrast(lighter, WHITE) < MIN_CONTRAST + 0.3
+def test_digits_read_on_every_box_colour(rgb):
+    digits = text_on(rgb)
+    assert digits in (BLACK, WHITE)
+    # the better of black and white: the two contrasts multiply to 21
+    assert contrast(digits, rgb) == max(contrast(BLACK, rgb), contrast(WHITE, rgb))
+    assert contrast(digits, rgb) >= 21**0.5 - 1e-9 > MIN_CONTRAST
+
+
+def boxed_numbers_of_svg(svg: str) -> list[tuple[str, str]]:
+    """``(box fill, digits fill)`` of every boxed clue number of an SVG sheet."""
+    import defusedxml.ElementTree as ET
+
+    root = ET.fromstring(svg)
+    out = []
+    for name, across in (("row-clues", True), ("column-clues", False)):
+        group = by_id(root, name)
+        size = float(group.get("font-size"))
+        for text in group.iter(f"{SVG}text"):
+            x, y = float(text.get("x")), float(text.get("y"))
+            box = svg_box(root, x - 1 if across else x, y - DIGIT_DROP * size)
+            if text.text != "0":
+                out.append((box.get("fill"), text.get("fill")))
+    return out
+
+
+def boxed_numbers_of_pdf(page: dict, puzzle: Puzzle) -> list[tuple[str, str]]:
+    _, y0, cell = pdf_grid(page, puzzle)
+    texts = [
+        t
+        for t in page["texts"]
+        if t["y"] < y0 + puzzle.height * cell and t["text"] not in ("0", puzzle.meta.get("title"))
+    ]
+    return [(clue_box(page, t)["fill"], t["fill"]) for t in texts]
+
+
+def rgb_of(hex_: str) -> tuple[int, int, int]:
+    return tuple(int(hex_[i : i + 2], 16) for i in (1, 3, 5))  # type: ignore[return-value]
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(rgbs, min_size=2, max_size=8, unique=True))
+def test_every_palette_colour_boxes_readable_digits_in_svg_and_pdf(colours):
+    """Read back from the SVG and the PDF: every clue number of a colour
+    puzzle stands in a box of its group's exact colour, its digits at a
+    WCAG contrast of at least 4.5 on it."""
+    palette = Palette([WHITE, *(c for c in colours if c != WHITE)][:8])
+    grid = (np.arange(len(palette) - 1)[None, :] + 1).repeat(2, axis=0).astype(np.uint8)  # every colour once a line
+    puzzle = Puzzle.from_grid(grid, palette)
+    if not has_key(puzzle):  # black on white: plain black digits
+        return
+    svg = boxed_numbers_of_svg(puzzle_svg(puzzle))
+    pdf = boxed_numbers_of_pdf(read_pdf(puzzle_pdf(puzzle)), puzzle)
+    for found in (svg, pdf):
+        assert {box for box, _ in found} == set(hexes(puzzle)[1:])
+        for box, digits in found:
+            assert contrast(rgb_of(box), rgb_of(digits)) >= MIN_CONTRAST
 
 
 @given(rgbs)
@@ -261,3 +319,18 @@ def test_letters_of_many_colours_stay_xml():
     rows = next(e for e in root.iter() if e.get("id") == "row-clues")
     assert sorted(lettered_clues([t.text for t in rows.iter(f"{SVG}text")])) == [(1, c) for c in range(1, 60)]
     assert "1&" in {t.text for t in rows.iter(f"{SVG}text")}
+
+
+def test_png_clue_boxes_are_the_palette_colours():
+    from rofl.render.sheet import puzzle_sheet, raster_layout
+
+    puzzle = rocket()
+    layout = raster_layout(puzzle, cell=26, title="")
+    pixels = puzzle_sheet(puzzle, cell=26, title="").load()
+    boxed = [n for n in layout.numbers if n.box is not None]
+    assert len(boxed) == puzzle.n_groups  # every group's number, no empty line's 0
+    for number in boxed:
+        left, top, _, _ = number.box
+        # just inside the frame, clear of the digits: the exact palette colour
+        assert pixels[int(left) + 2, int(top) + 2] == number.fill
+        assert contrast(number.color, number.fill) >= MIN_CONTRAST

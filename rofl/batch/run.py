@@ -1,0 +1,230 @@
+"""Running a batch's tasks: in this process, on local worker processes, or on a Dask cluster.
+
+:func:`run_tasks` hands the tasks to the workers a few at a time and
+yields each result as it comes, in whatever order they finish; the caller
+(the parent) reads the inputs just before their task is handed out and
+writes the outputs, so no worker touches the file system and no more than
+a few inputs are in memory at once, however long the batch.
+
+Local workers are a :class:`concurrent.futures.ProcessPoolExecutor` whose
+processes are not forked from the caller: numba's threading layer (and any
+thread of the caller) does not survive a fork.  They are forked from
+:mod:`multiprocessing`'s fork server instead, a clean single-threaded
+process that loads the compiled kernels once (:mod:`rofl.batch._preload`),
+so that the workers start with them in memory rather than each loading
+them from numba's cache; where there is no fork server they are spawned
+and each loads them (:func:`rofl.batch.tasks.warm_up`) before its first
+task.  One worker runs the tasks in this process: no start-up to pay.
+
+On a Dask cluster (``scheduler``) the tasks travel with their bytes, and
+Dask runs a task again on another worker when its worker dies (the tasks
+are pure, so that is safe).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from typing import Any
+
+#: Times Dask runs a task again when the worker running it dies.
+RETRIES = 2
+#: How long to try reaching a Dask scheduler before giving up.
+CONNECT_TIMEOUT = "10s"
+#: Tasks handed out per worker ahead of the results: enough to keep every
+#: worker busy, few enough to keep the inputs in flight small.
+AHEAD = 2
+
+
+class Done:
+    """What ``prepare`` returns for a task that needs no worker: its result."""
+
+    __slots__ = ("result",)
+
+    def __init__(self, result: Any) -> None:
+        self.result = result
+
+
+def default_jobs() -> int:
+    """All the cores this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def run_tasks(
+    fn: Callable[..., Any],
+    count: int,
+    prepare: Callable[[int], tuple | Done],
+    *,
+    lost: Callable[[int, str], Any],
+    jobs: int | None = None,
+    scheduler: str | None = None,
+) -> Iterator[tuple[int, Any]]:
+    """Run task ``i`` for every ``i < count`` and yield ``(i, result)`` as each finishes.
+
+    Parameters
+    ----------
+    fn : callable
+        A pure task of :mod:`rofl.batch.tasks` (it returns its failures).
+    count : int
+        The number of tasks.
+    prepare : callable
+        ``prepare(i)``: the arguments of task ``i`` (read when it is handed
+        out), or :class:`Done` with its result when it needs no running (an
+        output up to date, an input that cannot be read).
+    lost : callable
+        ``lost(i, why)``: the result of task ``i`` when its worker died
+        (local workers; Dask first runs it again :data:`RETRIES` times).
+    jobs : int, optional
+        Local worker processes (default: all cores); 1 runs the tasks in
+        this process.
+    scheduler : str, optional
+        The address of a Dask scheduler (``tcp://host:8786``) to run the
+        tasks on instead.
+
+    Raises
+    ------
+    UsageError
+        ``scheduler`` without Dask installed, or a scheduler that cannot be
+        reached.
+    """
+    if count == 0:
+        return
+    if scheduler is not None:
+        yield from _on_dask(fn, count, prepare, lost, scheduler)
+        return
+    jobs = min(jobs or default_jobs(), count)
+    if jobs == 1:
+        for i in range(count):
+            a = prepare(i)
+            yield i, a.result if isinstance(a, Done) else fn(*a)
+        return
+    yield from _on_processes(fn, count, prepare, lost, jobs)
+
+
+def _windowed(count: int, prepare, submit, finished, ahead: int) -> Iterator[tuple[int, Any]]:
+    """Hand tasks out with ``submit(args) -> handle`` while fewer than
+    ``ahead`` are running, and yield ``(i, result)`` from
+    ``finished(pending)``, which waits for at least one of the ``pending``
+    ``{handle: i}`` and yields ``(handle, result)``."""
+    pending: dict = {}
+    following = iter(range(count))
+    more = True
+    while True:
+        while more and len(pending) < ahead:
+            i = next(following, None)
+            if i is None:
+                more = False
+                break
+            a = prepare(i)
+            if isinstance(a, Done):
+                yield i, a.result
+            else:
+                pending[submit(a)] = i
+        if not pending:
+            return
+        for handle, result in finished(pending):
+            yield pending.pop(handle), result
+
+
+def _on_processes(fn, count: int, prepare, lost, jobs: int) -> Iterator[tuple[int, Any]]:
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+    from concurrent.futures.process import BrokenProcessPool
+
+    pools = [ProcessPoolExecutor(jobs, mp_context=_context(), initializer=_worker_start)]
+
+    def submit(a: tuple):
+        try:
+            return pools[-1].submit(fn, *a)
+        except BrokenProcessPool:
+            # a worker died (killed, out of memory): the tasks it took down
+            # are lost, the ones still to come get a fresh pool
+            pools[-1].shutdown(wait=False)
+            pools.append(ProcessPoolExecutor(jobs, mp_context=_context(), initializer=_worker_start))
+            return pools[-1].submit(fn, *a)
+
+    def finished(pending: dict):
+        done, _ = wait(pending, return_when=FIRST_COMPLETED)
+        for future in done:
+            try:
+                yield future, future.result()
+            except BrokenProcessPool:
+                yield future, lost(pending[future], "a worker process died (out of memory?)")
+
+    try:
+        yield from _windowed(count, prepare, submit, finished, AHEAD * jobs)
+    except BaseException:
+        # Ctrl-C (or the caller's early close): stop the workers now rather
+        # than after their tasks; they write nothing, so nothing is left half done
+        pool = pools[-1]
+        terminate = getattr(pool, "terminate_workers", None)  # Python 3.14
+        if terminate is not None:
+            terminate()
+        else:
+            for process in list((getattr(pool, "_processes", None) or {}).values()):
+                process.terminate()
+        raise
+    finally:
+        for pool in pools:
+            pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _context():
+    """The fork server where there is one (POSIX): workers forked from a clean
+    process that loaded the kernels once (:mod:`rofl.batch._preload`); else spawn."""
+    import multiprocessing
+
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("spawn")
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(["rofl.batch._preload"])
+    return context
+
+
+def _worker_start() -> None:
+    """A local worker's start: leave Ctrl-C to the parent (which stops the
+    workers itself, without a traceback from each), then load the kernels."""
+    import signal
+
+    from rofl.batch.tasks import warm_up
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    warm_up()
+
+
+def _on_dask(fn, count: int, prepare, lost, scheduler: str) -> Iterator[tuple[int, Any]]:
+    from rofl.batch.tasks import warm_up
+    from rofl.errors import UsageError
+
+    try:
+        from distributed import Client, as_completed
+    except ImportError:
+        msg = "--scheduler needs Dask distributed: pip install 'rofl[dask]'"
+        raise UsageError(msg) from None
+    try:
+        client = Client(scheduler, timeout=CONNECT_TIMEOUT)
+    except (OSError, TimeoutError, ValueError) as exc:
+        msg = f"--scheduler {scheduler}: cannot reach the Dask scheduler ({exc})"
+        raise UsageError(msg) from None
+    running = as_completed()
+
+    def submit(a: tuple):
+        future = client.submit(fn, *a, retries=RETRIES, pure=False)
+        running.add(future)
+        return future
+
+    def finished(pending: dict):
+        future = next(running)
+        try:
+            yield future, future.result()
+        except Exception as exc:  # noqa: BLE001 -- its workers died RETRIES + 1 times
+            yield future, lost(pending[future], f"lost on the cluster: {type(exc).__name__}: {exc}")
+
+    try:
+        client.run(warm_up)  # every worker loads the kernels once, not inside a timed task
+        ahead = AHEAD * max(1, sum(client.nthreads().values()))
+        yield from _windowed(count, prepare, submit, finished, ahead)
+    finally:
+        client.close()

@@ -1,0 +1,92 @@
+"""A batch's summary table: one row per input, written as CSV and JSON, read back to resume.
+
+The JSON file holds the rows with their types (numbers, booleans, null)
+and each row's ``key``, what an up-to-date output was made from; the CSV
+file holds the same columns for a spreadsheet.  Both are written
+atomically, so an interrupted batch leaves the previous summary or the
+new one, never half of one.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+#: Columns of ``rofl make``'s summary, in order.
+MAKE_COLUMNS = (
+    "picture",
+    "output",
+    "width",
+    "height",
+    "colours",
+    "cells_changed",
+    "changed_pct",
+    "delta_e",
+    "ssim",
+    "sweeps",
+    "seconds",
+    "status",
+    "error",
+    "warnings",
+    "key",
+    "output_sha256",
+)
+#: Columns of ``rofl bench``'s table, in order.
+BENCH_COLUMNS = (
+    "file",
+    "format",
+    "width",
+    "height",
+    "colours",
+    "line_solvable",
+    "result",
+    "seconds",
+    "nodes",
+    "status",
+    "error",
+    "key",
+)
+
+
+def csv_text(rows: Sequence[dict[str, Any]], columns: Sequence[str]) -> str:
+    """The rows as CSV with a header line (empty cells for missing values)."""
+    out = io.StringIO()
+    writer = csv.DictWriter(out, columns, extrasaction="ignore", lineterminator="\n")
+    writer.writeheader()
+    for row in rows:
+        writer.writerow({k: "" if row.get(k) is None else row.get(k) for k in columns})
+    return out.getvalue()
+
+
+def json_text(rows: Sequence[dict[str, Any]], columns: Sequence[str], **about: Any) -> str:
+    """The rows as a JSON document ``{**about, "rows": [...]}``, every row with every column."""
+    document = {**about, "rows": [{k: row.get(k) for k in columns} for row in rows]}
+    return json.dumps(document, indent=1, ensure_ascii=False) + "\n"
+
+
+def write_table(path: str | Path, rows: Sequence[dict[str, Any]], columns: Sequence[str], **about: Any) -> None:
+    """Write the rows atomically as CSV or JSON, as ``path``'s extension says."""
+    from rofl._io import atomic_write
+
+    text = json_text(rows, columns, **about) if Path(path).suffix.lower() == ".json" else csv_text(rows, columns)
+    atomic_write(path, text.encode("utf-8"))
+
+
+def read_rows(path: str | Path) -> list[dict[str, Any]]:
+    """The rows of a summary :func:`write_table` wrote (JSON or CSV); none
+    when the file is missing or not such a summary (it is then rewritten)."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return []
+    if Path(path).suffix.lower() != ".json":
+        return list(csv.DictReader(io.StringIO(text)))
+    try:
+        rows = json.loads(text).get("rows", [])
+    except (ValueError, AttributeError):
+        return []
+    return [row for row in rows if isinstance(row, dict)] if isinstance(rows, list) else []

@@ -1,0 +1,187 @@
+"""The tasks of a batch: pure functions from bytes to bytes and a result row.
+
+A task takes the bytes of one picture or puzzle file, its name and the
+options, and returns what the parent writes (the bytes of the puzzle file)
+with one row of the summary table.  It reads and writes no file, keeps no
+state between calls and gives the same bytes for the same input, so the
+same task runs in a local process pool or on a Dask cluster whose workers
+share no file system with the client, a task lost with its worker can be
+run again, and the outputs are the same whatever the number of workers.
+
+A failure is part of the result (the row's ``status`` is ``"failed"`` and
+``error`` says why) rather than an exception, so that one broken picture
+does not stop the batch.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+import warnings
+from dataclasses import asdict, dataclass
+from pathlib import PurePath
+from typing import Any
+
+#: ``status`` of a row: the task ran and its output was written, the output
+#: was already up to date, or the task (or writing its output) failed.
+MADE, SKIPPED, FAILED = "made", "skipped", "failed"
+SOLVED = "solved"
+
+
+@dataclass(frozen=True)
+class MakeOptions:
+    """The options of ``rofl make`` that shape a puzzle (see :func:`rofl.maker.make`).
+
+    Two runs with equal options on the same picture bytes give the same
+    puzzle, so :meth:`key` with the picture's hash says whether an output
+    is up to date.
+    """
+
+    width: int | None = None
+    height: int | None = None
+    colors: int = 2
+    palette: str | None = None
+    background: str | None = None
+    threshold: float | None = None
+    mode: str = "fit"
+    dither: str = "none"
+    cleanup: bool = False
+    min_delta_e: float = 20.0
+    trim: bool = True
+    effort: float = 1.0
+    seed: int = 0
+    suffix: str = ".rofl"
+
+    def key(self, data: bytes) -> str:
+        """What an output made from picture ``data`` with these options is
+        recorded under: a SHA-256 of the picture bytes and the options."""
+        options = json.dumps(asdict(self), sort_keys=True)
+        return hashlib.sha256(hashlib.sha256(data).digest() + options.encode()).hexdigest()
+
+
+def _error(exc: BaseException) -> str:
+    """One line for a row: the message of an expected failure, the type of an unexpected one."""
+    from rofl.errors import RoflError
+
+    text = str(exc).replace("\n", " ") or type(exc).__name__
+    return text if isinstance(exc, RoflError | OSError) else f"{type(exc).__name__}: {text}"
+
+
+def _named(message: str, name: str) -> str:
+    """``message`` naming the file: the readers call bytes ``<bytes>``."""
+    message = message.replace("<bytes>", name)
+    return message if name in message else f"{name}: {message}"
+
+
+def make_task(data: bytes, name: str, options: MakeOptions) -> tuple[bytes | None, dict[str, Any]]:
+    """Make the puzzle of one picture.
+
+    Parameters
+    ----------
+    data : bytes
+        The picture file.
+    name : str
+        The picture's name: messages give it, and its stem is the title.
+    options : MakeOptions
+
+    Returns
+    -------
+    (bytes or None, dict)
+        The puzzle file in the format of ``options.suffix`` (None when the
+        picture failed) and the row: ``picture``, ``width``, ``height``,
+        ``colours``, ``cells_changed``, ``changed_pct``, ``delta_e``
+        (mean ΔE2000 vs the picture), ``ssim`` (recognisability), ``sweeps``,
+        ``seconds``, ``status``, ``error``, ``warnings``, ``key``.
+    """
+    from rofl.formats import puzzle_bytes
+    from rofl.maker import make
+
+    start = time.perf_counter()
+    row: dict[str, Any] = {"picture": name, "key": options.key(data)}
+    fields = {k: v for k, v in asdict(options).items() if k != "suffix"}
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", UserWarning)
+            result = make(data, title=PurePath(name).stem, **fields)
+        out = puzzle_bytes(f"out{options.suffix}", result.puzzle, result.grid)
+    except Exception as exc:  # noqa: BLE001 -- any failure becomes the picture's row
+        row.update(status=FAILED, error=_named(_error(exc), name), seconds=round(time.perf_counter() - start, 3))
+        return None, row
+    s = result.stats
+    row.update(
+        width=s.width,
+        height=s.height,
+        colours=s.colors,
+        cells_changed=s.n_changed,
+        changed_pct=round(s.changed_pct, 3),
+        delta_e=round(s.mean_delta_e, 3),
+        ssim=None if s.ssim is None else round(s.ssim, 4),
+        sweeps=s.sweeps,
+        seconds=round(time.perf_counter() - start, 3),
+        status=MADE,
+        error="",
+        warnings="; ".join(str(w.message) for w in caught),
+    )
+    return out, row
+
+
+#: A puzzle's ``result`` in a bench row, from what the complete solver proved.
+RESULTS = ("unique", "multiple", "none", "budget")
+
+
+def solve_task(data: bytes, name: str, budget: float) -> dict[str, Any]:
+    """Solve one puzzle file completely within ``budget`` seconds of search.
+
+    Returns
+    -------
+    dict
+        The row: ``file``, ``format``, ``width``, ``height``, ``colours``,
+        ``line_solvable`` (line logic alone finished it), ``result`` (one of
+        :data:`RESULTS`: unique, several solutions, none, or the budget ran
+        out), ``seconds`` (the solve, not the parsing), ``nodes`` (search
+        nodes), ``status`` (``"solved"`` or ``"failed"``), ``error``, ``key``.
+    """
+    from rofl.formats import open_puzzle
+    from rofl.solver.search import solve_complete
+
+    row: dict[str, Any] = {"file": name, "key": hashlib.sha256(data + f"budget {budget!r}".encode()).hexdigest()}
+    try:
+        opened = open_puzzle(data, name=name)
+        puzzle = opened.puzzle
+        row.update(format=opened.format.name, width=puzzle.width, height=puzzle.height, colours=puzzle.n_colors)
+        start = time.perf_counter()
+        result = solve_complete(puzzle, time_budget=budget)
+        seconds = time.perf_counter() - start
+    except Exception as exc:  # noqa: BLE001 -- any failure becomes the file's row
+        row.update(status=FAILED, error=_named(_error(exc), name))
+        return row
+    row.update(
+        line_solvable=bool(result.line_solvable),
+        result=str(result.status),
+        seconds=round(seconds, 4),
+        nodes=result.nodes,
+        status=SOLVED,
+        error="",
+    )
+    return row
+
+
+def warm_up() -> None:
+    """Load the compiled kernels of line logic, search and refinement from
+    numba's cache (compiling them on a machine that has none), so that a
+    worker's first task costs what the others do.  Run once per worker:
+    the pool's initializer, or ``client.run(warm_up)`` on a Dask cluster."""
+    import numpy as np
+
+    from rofl.maker import make
+    from rofl.puzzle import Palette, Puzzle
+    from rofl.solver.search import solve_complete
+
+    # a 2x2 diagonal stalls line logic, so the search kernel loads too
+    solve_complete(Puzzle.from_grid(np.eye(2, dtype=np.uint8), Palette.black_white()))
+    # grey noise: refinement has cells to change, so every stage loads its kernels
+    noise = np.random.default_rng(0).integers(0, 256, (24, 24), dtype=np.uint8)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        make(noise, width=24)

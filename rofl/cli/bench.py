@@ -1,0 +1,107 @@
+"""``rofl bench``: solve many puzzle files completely and say what each one is."""
+
+from __future__ import annotations
+
+import click
+
+from rofl.cli._app import main
+from rofl.cli._batch import finish, force_option, jobs_option, run_with_bar
+from rofl.cli._options import budget_option
+
+#: The categories of the summary, from a row's result (as ``benchmarks/search_corpus.py`` prints them).
+CATEGORIES = ("line-solvable", "search, unique", "several solutions", "no solution", "over budget", "failed")
+
+
+def category(row: dict) -> str:
+    """What the complete solver proved of a row's puzzle, as a category of the summary."""
+    result = row.get("result")
+    if row.get("status") == "failed" or result is None:
+        return "failed"
+    line = row.get("line_solvable")
+    if result == "unique":
+        return "line-solvable" if line in (True, "True") else "search, unique"
+    return {"multiple": "several solutions", "none": "no solution"}.get(str(result), "over budget")
+
+
+def _table_name(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    from pathlib import Path
+
+    if value is not None and Path(value).suffix.lower() not in (".csv", ".json"):
+        msg = f"{value}: the table is written as .csv or .json"
+        raise click.BadParameter(msg, ctx=ctx, param=param)
+    return value
+
+
+@main.command(short_help="Solve many puzzle files and tabulate what each one is.")
+@click.argument("files", metavar="FILE_OR_DIR...", nargs=-1, required=True, type=click.Path())
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False),
+    callback=_table_name,
+    help="Write a row per file to this table (.csv or .json); a table already there is reused for the "
+    "files that have not changed.",
+)
+@budget_option("Seconds of complete search per puzzle; a puzzle not decided by then counts as 'budget'.")
+@jobs_option
+@force_option("file")
+@click.option("--list", "listing", is_flag=True, help="Print each file's line, not only the summary.")
+@click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
+def bench(
+    files: tuple[str, ...],
+    output: str | None,
+    budget: float,
+    jobs: int | None,
+    scheduler: str | None,
+    force: bool,
+    listing: bool,
+    quiet: bool,
+) -> None:
+    """Solve every puzzle in FILE_OR_DIR completely and tell what it is.
+
+    FILE_OR_DIR is a puzzle file of any format rofl reads, a folder (every
+    puzzle file in it and its subfolders, but PNG, SVG and PDF sheets: name
+    those) or a pattern.  Each puzzle is
+    solved by line logic, then by the complete search within --budget, on
+    every core (-j) or a Dask cluster (--scheduler), and sorted by what was
+    proved: line-solvable, unique after search, several solutions, no
+    solution, or over the budget.  -o writes a row per file (format, size,
+    colours, line-solvable, result, time, search nodes) as CSV or JSON.  A
+    file that cannot be read is a failed row, and the exit status is 1.
+    """
+    from rofl.batch import solve_many
+    from rofl.batch.solve import bench_inputs
+
+    paths = bench_inputs(files, output)
+    rows = solve_many(paths, budget=budget, table=output, jobs=jobs, scheduler=scheduler, force=force)
+    rows = run_with_bar(rows, len(paths), "puzzle", quiet=quiet)
+    order = {str(p): i for i, p in enumerate(paths)}
+    rows.sort(key=lambda r: order.get(str(r.get("file")), len(order)))
+    if listing:
+        for row in rows:
+            seconds = row.get("seconds")
+            timing = "" if seconds in (None, "") else _fmt(float(seconds))
+            click.echo(f"{row['file']}  {category(row)}  {timing}  nodes {row.get('nodes') or 0}")
+    _summary(rows, budget)
+    finish(rows, "puzzle files", f"table in {output}" if output else "no table written (-o)", quiet=False)
+
+
+def _fmt(seconds: float) -> str:
+    return f"{seconds * 1000:.1f} ms" if seconds < 1 else f"{seconds:.2f} s"
+
+
+def _summary(rows: list[dict], budget: float) -> None:
+    """Puzzles per category with the median, p90 and max time of their solves."""
+    import numpy as np
+
+    click.echo(f"{'category':20s} {'puzzles':>8s} {'median':>10s} {'p90':>10s} {'max':>10s}")
+    for name in CATEGORIES:
+        group = [r for r in rows if category(r) == name]
+        if not group:
+            continue
+        times = np.array([float(r["seconds"]) for r in group if r.get("seconds") not in (None, "")])
+        figures = (np.median(times), np.percentile(times, 90), times.max()) if times.size else ()
+        click.echo(f"{name:20s} {len(group):8d} " + " ".join(f"{_fmt(t):>10s}" for t in figures))
+    over = [r for r in rows if category(r) == "over budget"]
+    for row in over:
+        click.echo(f"  over the {budget:g} s budget: {row['file']}")
