@@ -29,19 +29,15 @@ if TYPE_CHECKING:
 #: The kernels every refinement runs (clue derivation, replaying a solve),
 #: for :func:`rofl.solver._compile.ensure_compiled`.
 REFINE = KernelSet(
-    name="refinement",
-    module="rofl.refine._kernels",
-    entry_points=("_grid_clues", "_replay"),
-    warm="rofl.refine._warm:warm_refine",
-    seconds=8,
+    "refinement", "rofl.refine._kernels", ("_grid_clues", "_replay"), warm="rofl.refine._warm:warm_refine", seconds=8
 )
 
 #: The kernels that repair a picture line logic cannot solve as it is
 #: (estimates of single-cell changes, failure certificates).
 REPAIR = KernelSet(
-    name="picture repair",
-    module="rofl.refine._kernels",
-    entry_points=("_resume_certificate", "_estimate_moves"),
+    "picture repair",
+    "rofl.refine._kernels",
+    ("_resume_certificate", "_estimate_moves"),
     warm="rofl.refine._warm:warm_repair",
     seconds=15,
 )

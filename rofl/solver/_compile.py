@@ -69,20 +69,12 @@ _lock = threading.RLock()  # a set's warm-up may ensure another set
 
 #: The line DP and propagation: every command that solves.
 LINE = KernelSet(
-    name="line logic",
-    module="rofl.solver._kernels",
-    entry_points=("_propagate", "_clue_hashes"),
-    warm="rofl.solver._warm:warm_line",
-    seconds=10,
+    "line logic", "rofl.solver._kernels", ("_propagate", "_clue_hashes"), warm="rofl.solver._warm:warm_line", seconds=10
 )
 
 #: The complete search: only for puzzles line logic does not finish.
 SEARCH = KernelSet(
-    name="complete search",
-    module="rofl.solver._search",
-    entry_points=("_search",),
-    warm="rofl.solver._warm:warm_search",
-    seconds=30,
+    "complete search", "rofl.solver._search", ("_search",), warm="rofl.solver._warm:warm_search", seconds=30
 )
 
 
