@@ -47,6 +47,11 @@ class MakeStats:
         spent by refinement, refinement rounds.
     seconds, refine_seconds : float
         Wall time of the whole run and of the refinement.
+    compile_seconds : float
+        Part of ``seconds`` spent compiling the solver's kernels, or loading
+        them from numba's cache (a fresh install's first run compiles; see
+        :func:`rofl.solver._compile.ensure_compiled`); never inside
+        ``refine_seconds``.
     threshold : float or None
         Black-and-white threshold used (sRGB grey level 0-255).
     polish_rounds : int
@@ -92,6 +97,7 @@ class MakeStats:
     palette_delta_e: float | None = None
     ssim: float | None = None
     trimmed: tuple[int, int, int, int] = (0, 0, 0, 0)
+    compile_seconds: float = 0.0
 
     @property
     def fewer_colours(self) -> str | None:
@@ -128,7 +134,10 @@ class MakeStats:
             likeness.append(f"closest colours ΔE2000 {self.palette_delta_e:.1f}")
         if likeness:
             lines.append("likeness: " + "; ".join(likeness))
-        timing = f"time: {self.seconds:.2f} s (refinement {self.refine_seconds:.2f} s, {self.iterations} rounds"
+        timing = f"time: {self.seconds:.2f} s ("
+        if self.compile_seconds >= 0.005:
+            timing += f"compiling or loading the solver {self.compile_seconds:.2f} s, "
+        timing += f"refinement {self.refine_seconds:.2f} s, {self.iterations} rounds"
         if self.polish_rounds:
             timing += f", {self.polish_rounds} repair attempts"
         if self.relocated:
@@ -306,6 +315,8 @@ def make(
     from rofl import picture
     from rofl.errors import OptionError
     from rofl.refine import refine
+    from rofl.refine.judge import REFINE
+    from rofl.solver._compile import LINE, ensure_compiled
 
     start = time.perf_counter()
     picture.check_dither(dither)
@@ -336,6 +347,7 @@ def make(
         crop, trimmed = _blank_border(grid)
         grid, cost, lab, cells_linear = grid[crop], cost[crop], lab[crop], cells_linear[crop]
 
+    compile_seconds = ensure_compiled(LINE, REFINE)
     t_refine = time.perf_counter()
     res = refine(
         grid,
@@ -351,7 +363,9 @@ def make(
         relocate_progress=relocate_progress,
         pairs=effort >= 2,
     )
-    refine_seconds = time.perf_counter() - t_refine
+    # a picture that needs repair compiles those kernels inside refine
+    refine_seconds = time.perf_counter() - t_refine - res.compile_seconds
+    compile_seconds += res.compile_seconds
     final = np.asarray(res.grid, dtype=np.uint8)
     if trim:
         # refinement may blank a border line; leaving it out keeps the puzzle
@@ -395,6 +409,7 @@ def make(
         palette_delta_e=picture.closest_pair(q.palette.to_array())[2],
         ssim=lightness_ssim(lab[:, :, 0], pal_lab[final][:, :, 0]),
         trimmed=trimmed,
+        compile_seconds=compile_seconds,
     )
     cells = np.clip(np.rint(picture.linear_to_srgb(cells_linear) * 255), 0, 255).astype(np.uint8)
     return MakeResult(

@@ -20,6 +20,7 @@ _COMMAND_MODULES = (
     "rofl.cli.page",
     "rofl.cli.sheet",
     "rofl.cli.bench",
+    "rofl.cli.cache",
 )
 
 for _name in _COMMAND_MODULES:

@@ -246,6 +246,10 @@ def make(
     if several:
         return make_batch(click.get_current_context().params)
 
+    if quiet:
+        from rofl.solver._compile import set_notice
+
+        set_notice(None)  # not even the one line saying that rofl compiles
     bars = _StageBars(tqdm, quiet)
 
     def revert_progress(done: int, total: int) -> None:

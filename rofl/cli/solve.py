@@ -198,6 +198,10 @@ def solve(
         else "line logic"
     )
     timing = f"{result.seconds * 1000:.0f} ms"
+    from rofl.solver._compile import LINE, SEARCH, compiled_fresh
+
+    if compiled_fresh(LINE, SEARCH):  # a first run's compile, on its own, not as solve time
+        timing += f" (and {result.compile_seconds:.1f} s compiling the solver, once)"
     if first_path is not None and result.solutions:
         _write_solution(Path(first_path), puzzle, result.solutions[0])
     if solutions_dir is not None and result.solutions:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from xml.sax.saxutils import escape
 
 import numpy as np
 
@@ -43,6 +42,10 @@ _NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 def xml_text(value: str) -> str:
     """``value`` as XML character data (webpbn files, SVG sheets): escaped,
     and with the characters XML cannot hold replaced by U+FFFD."""
+    # imported here: xml.sax.saxutils imports urllib.request, a tenth of
+    # the start-up of every command that reads a puzzle file
+    from xml.sax.saxutils import escape
+
     return escape(_NOT_XML.sub("\ufffd", value))
 
 

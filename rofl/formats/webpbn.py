@@ -53,7 +53,6 @@ Writing
 from __future__ import annotations
 
 import re
-from xml.sax.saxutils import quoteattr
 
 import numpy as np
 
@@ -303,6 +302,8 @@ def dumps(puzzle: Puzzle, solution: np.ndarray | None = None) -> str:
     FormatError
         A solution that does not fit the puzzle.
     """
+    from xml.sax.saxutils import quoteattr  # not at start-up: it imports urllib.request
+
     grid = _text.check_writable(puzzle, solution, "webpbn XML", colours=True)
     names = _names(puzzle.palette)
     chars = _chars(puzzle.palette)

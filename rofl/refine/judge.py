@@ -20,10 +20,27 @@ from typing import TYPE_CHECKING, NamedTuple
 import numpy as np
 
 from rofl.puzzle import PackedClues
+from rofl.solver._compile import KernelSet
 from rofl.solver.propagate import LineSolver, SolveResult, full_mask, kernel_clues
 
 if TYPE_CHECKING:
     from rofl.refine._kernels import CountMemo
+
+#: The kernels every refinement runs (clue derivation, replaying a solve),
+#: for :func:`rofl.solver._compile.ensure_compiled`.
+REFINE = KernelSet(
+    "refinement", "rofl.refine._kernels", ("_grid_clues", "_replay"), warm="rofl.refine._warm:warm_refine", seconds=8
+)
+
+#: The kernels that repair a picture line logic cannot solve as it is
+#: (estimates of single-cell changes, failure certificates).
+REPAIR = KernelSet(
+    "picture repair",
+    "rofl.refine._kernels",
+    ("_resume_certificate", "_estimate_moves"),
+    warm="rofl.refine._warm:warm_repair",
+    seconds=15,
+)
 
 
 class Trajectory(NamedTuple):

@@ -1,0 +1,52 @@
+"""``rofl cache``: where rofl's compiled solver lives, its size; clear it or fill it ahead of time."""
+
+from __future__ import annotations
+
+import click
+
+from rofl.cli._app import main
+
+
+@main.command(short_help="Show, clear or fill the cache of rofl's compiled solver.")
+@click.option("--clear", is_flag=True, help="Delete rofl's compiled code: the next solve compiles again.")
+@click.option("--warm", is_flag=True, help="Compile everything now (a package or Docker image build step).")
+def cache(clear: bool, warm: bool) -> None:
+    """Show where rofl's compiled solver lives and its size; --clear or --warm it.
+
+    rofl's solver is compiled for the machine it runs on by numba, once,
+    the first time each part is needed: line logic (about 10 s on a 2-core
+    machine), the complete search (about 30 s, only for puzzles line logic
+    cannot finish) and refinement (about 8 s for rofl make, 15 s more for
+    the first picture line logic cannot solve as it is).  The machine
+    code is kept next to rofl's modules, or under NUMBA_CACHE_DIR when that
+    is set (or when rofl's folder is read-only, in numba's folder in the
+    user's cache).  --warm compiles all of it at once, so that no later
+    command waits; --clear deletes it.  With both, it is compiled afresh.
+    """
+    import time
+
+    from rofl.refine.judge import REFINE, REPAIR
+    from rofl.solver._compile import LINE, SEARCH, cache_files, clear_cache, ensure_compiled, is_cached
+
+    sets = (LINE, SEARCH, REFINE, REPAIR)
+    if clear:
+        count, size = clear_cache(*sets)
+        click.echo(f"cleared: {count} files, {_size(size)}")
+    if warm:
+        start = time.perf_counter()
+        ensure_compiled(*sets)
+        click.echo(f"ready: compiled or loaded in {time.perf_counter() - start:.1f} s")
+    total = 0
+    for folder, files in cache_files(*sets).items():
+        size = sum(p.stat().st_size for p in files)
+        total += size
+        click.echo(f"{click.format_filename(folder)}: {len(files)} files, {_size(size)}")
+    click.echo(f"total: {_size(total)}")
+    for s in sets:
+        ready = all(is_cached(d) for d in s.dispatchers())
+        state = "compiled for this machine" if ready else f"not compiled (about {s.seconds:.0f} s when first needed)"
+        click.echo(f"{s.name}: {state}")
+
+
+def _size(n: int) -> str:
+    return f"{n / 2**20:.1f} MB" if n >= 2**20 else f"{n / 2**10:.0f} kB"

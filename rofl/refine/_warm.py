@@ -1,0 +1,27 @@
+"""The tiny refinements that compile refinement's kernel sets
+(:data:`rofl.refine.judge.REFINE` and ``REPAIR``; see
+:func:`rofl.solver._compile.ensure_compiled`)."""
+
+from __future__ import annotations
+
+
+def warm_refine() -> None:
+    """Refine a 2x2 grid line logic solves as it is: derives clues, replays a solve."""
+    import numpy as np
+
+    from rofl.puzzle import Palette
+    from rofl.refine.refinement import refine
+
+    refine(np.ones((2, 2), dtype=np.uint8), Palette.black_white(), polish=0, relocate=0)
+
+
+def warm_repair() -> None:
+    """Refine a 4x4 grid of two ambiguous 2x2 checkerboards with every pass on."""
+    import numpy as np
+
+    from rofl.puzzle import Palette
+    from rofl.refine.refinement import refine
+
+    grid = np.array([[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]], dtype=np.uint8)
+    grid[0, 2], grid[1, 3] = 1, 0
+    refine(grid, Palette.black_white(), polish=1, relocate=1, pairs=True)

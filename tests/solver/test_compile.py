@@ -1,0 +1,197 @@
+"""The compile step (rofl.solver._compile.ensure_compiled): the notice exactly
+when numba's cache lacks the kernels, compile time kept out of solve,
+refinement and budget figures, and only the kernels a command needs."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from rofl.solver import _compile
+from tests.places import REPO, SAMPLES
+
+# A one-kernel set compiles in a second: the notice's logic, without
+# compiling rofl's own kernels in a fresh cache.
+_TOY = """
+from numba import njit
+from rofl.solver._compile import KernelSet
+from rofl.solver._config import JIT
+
+@njit(**JIT)
+def twice(x):
+    return 2 * x
+
+def warm():
+    twice(1)
+
+TOY = KernelSet("toy", "toykernels", ("twice",), "toykernels:warm", 1)
+"""
+
+_MAIN = """
+import sys
+from rofl.solver._compile import ensure_compiled, set_notice
+from toykernels import TOY, twice
+set_notice(lambda message: print("NOTICE", message))
+ensure_compiled(TOY)
+ensure_compiled(TOY)  # ready: nothing more
+print("compiled", len(twice.signatures))
+"""
+
+
+def _python(code: str, cache, *paths) -> str:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(REPO), *map(str, paths)])
+    env["NUMBA_CACHE_DIR"] = str(cache)
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    return out.stdout
+
+
+def test_notice_exactly_when_the_cache_lacks_the_kernels(tmp_path):
+    (tmp_path / "toykernels.py").write_text(_TOY, encoding="utf-8")
+    cache = tmp_path / "cache"
+    first = _python(_MAIN, cache, tmp_path).splitlines()
+    assert first == ["NOTICE compiling rofl's toy for this machine (once, about 1 s)...", "compiled 1"]
+    assert _python(_MAIN, cache, tmp_path).splitlines() == ["compiled 1"]  # loaded from the cache, silently
+    # a changed source makes the cached code stale: numba compiles, and says so
+    (tmp_path / "toykernels.py").write_text(_TOY.replace("2 * x", "x + x") + "\n", encoding="utf-8")
+    assert _python(_MAIN, cache, tmp_path).splitlines()[0].startswith("NOTICE compiling")
+    # another cache folder is another fresh install
+    assert _python(_MAIN, tmp_path / "other", tmp_path).startswith("NOTICE")
+
+
+@pytest.fixture
+def slow_line_compile(monkeypatch):
+    """Make this process compile line logic again, taking at least 0.3 s."""
+    import time
+
+    from rofl.solver import _warm
+
+    real = _warm.warm_line
+
+    def slow() -> None:
+        time.sleep(0.3)
+        real()
+
+    monkeypatch.setattr(_warm, "warm_line", slow)
+    monkeypatch.delitem(_compile._ready, _compile.LINE.name, raising=False)
+    messages = []
+    monkeypatch.setattr(_compile, "_notice", messages.append)
+    return messages
+
+
+def test_search_keeps_compile_time_out_of_its_seconds_and_budget(slow_line_compile):
+    from rofl.solver.search import solve_complete
+
+    puzzle = _eye(4)
+    result = solve_complete(puzzle, time_budget=0.25)  # less than the compile takes
+    assert result.compile_seconds >= 0.3
+    assert result.seconds < 0.3
+    assert result.status == "multiple"  # the budget was not spent compiling
+    assert solve_complete(puzzle).compile_seconds == 0.0  # ready from now on
+
+
+def test_make_keeps_compile_time_out_of_refinement(slow_line_compile):
+    from rofl.maker import make
+
+    picture = np.zeros((6, 6, 3), dtype=np.uint8)
+    picture[::2, ::2] = 255
+    stats = make(picture, width=6, height=6).stats
+    assert stats.compile_seconds >= 0.3
+    assert stats.refine_seconds < stats.seconds - 0.3
+    assert "compiling or loading the solver" in stats.report()
+
+
+def _eye(n: int):
+    from rofl.puzzle import Palette, Puzzle
+
+    return Puzzle.from_grid(np.eye(n, dtype=np.uint8), Palette.black_white())
+
+
+_COMPILED = """
+import sys
+from rofl.cli import main
+try:
+    main(sys.argv[1:])
+except SystemExit:
+    pass
+from rofl.solver._compile import is_compiled
+loaded = {}
+for name in ("rofl.solver._kernels", "rofl.solver._search", "rofl.refine._kernels"):
+    module = sys.modules.get(name)
+    loaded[name] = "absent" if module is None else sorted(
+        k for k, v in vars(module).items() if hasattr(v, "signatures") and is_compiled(v))
+print("numba" in sys.modules, loaded, file=sys.stderr)
+"""
+
+
+def _compiled(*args: str) -> tuple[bool, dict]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(REPO)
+    out = subprocess.run([sys.executable, "-c", _COMPILED, *args], env=env, capture_output=True, text=True, check=False)
+    numba, loaded = out.stderr.strip().splitlines()[-1].split(" ", 1)
+    return numba == "True", eval(loaded)  # noqa: S307 -- our own repr
+
+
+def test_line_solvable_commands_compile_no_search():
+    for args in (["info", SAMPLES / "coffee.rofl"], ["solve", SAMPLES / "horse.rofl"]):
+        numba, loaded = _compiled(*map(str, args))
+        assert numba
+        assert "_propagate" in loaded["rofl.solver._kernels"]
+        assert loaded["rofl.solver._search"] == "absent"
+        assert loaded["rofl.refine._kernels"] == "absent"
+
+
+def test_search_compiled_only_when_line_logic_stalls():
+    _, loaded = _compiled("solve", str(SAMPLES / "two-ways.non"))
+    assert "_search" in loaded["rofl.solver._search"]
+    assert loaded["rofl.refine._kernels"] == "absent"
+
+
+def test_make_compiles_the_repair_kernels_only_for_a_picture_that_needs_repair(tmp_path):
+    _, loaded = _compiled("make", str(SAMPLES / "coffee.jpg"), "-q", "-o", str(tmp_path / "c.rofl"))
+    assert loaded["rofl.refine._kernels"] == ["_grid_clues", "_replay"]  # line-solvable as it is
+    assert loaded["rofl.solver._search"] == "absent"
+    _, loaded = _compiled("make", str(SAMPLES / "camera.jpg"), "-q", "-o", str(tmp_path / "h.rofl"))
+    assert "_estimate_moves" in loaded["rofl.refine._kernels"]
+
+
+def test_commands_that_do_not_solve_import_no_numba(tmp_path):
+    two_ways = str(SAMPLES / "two-ways.non")
+    for args in (
+        ["info", "--no-solve", str(SAMPLES / "coffee.rofl")],
+        ["convert", two_ways, str(tmp_path / "a.nin")],
+        ["sheet", two_ways, "-o", str(tmp_path / "a.svg")],
+        ["page", two_ways, "-o", str(tmp_path / "a.html")],
+    ):
+        numba, _ = _compiled(*args)
+        assert not numba, args
+
+
+@pytest.mark.slow
+def test_first_solve_in_a_fresh_cache_says_it_compiles(tmp_path):
+    """End to end, rofl's own kernels (compiles line logic: seconds)."""
+    env = dict(os.environ, PYTHONPATH=str(REPO), NUMBA_CACHE_DIR=str(tmp_path))
+    cmd = [sys.executable, "-m", "rofl", "solve", str(SAMPLES / "horse.rofl")]
+    first = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True)
+    assert first.stderr.splitlines() == ["compiling rofl's line logic for this machine (once, about 10 s)..."]
+    again = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True)
+    assert again.stderr == ""
+    quiet = [sys.executable, "-m", "rofl", "make", str(SAMPLES / "horse.png"), "-q", "-o", str(tmp_path / "h.rofl")]
+    made = subprocess.run(quiet, env=env, capture_output=True, text=True, check=True)
+    assert made.stderr == ""  # refinement compiled, silently under -q
+
+
+def test_solve_reports_a_compile_apart_from_its_time(slow_line_compile, monkeypatch):
+    from rofl.solver import _compile
+    from tests.clirun import run
+
+    monkeypatch.setattr(_compile, "_fresh", {_compile.LINE.name})  # as if the cache had been empty
+    result = run("solve", SAMPLES / "horse.rofl")
+    assert result.exit_code == 0
+    assert result.output.splitlines()[-1].endswith(" s compiling the solver, once)")
+    monkeypatch.setattr(_compile, "_fresh", set())  # loaded from the cache: nothing to say
+    assert "compiling" not in run("solve", SAMPLES / "horse.rofl").output
