@@ -29,3 +29,16 @@ def test_a_dead_worker_loses_its_tasks_and_the_batch_goes_on():
     assert results[2][0] == "lost" and "died" in results[2][1]
     # the tasks handed out after the death run on a fresh pool
     assert results[11] == 110
+
+
+def test_the_parent_compiles_once_before_local_workers_start(monkeypatch):
+    """On a fresh install the workers would all compile at once, silently:
+    the parent compiles first (saying so once), and they load the cache."""
+    from rofl.solver import _compile
+
+    calls = []
+    monkeypatch.setattr(_compile, "ensure_compiled", lambda *sets: calls.append([s.name for s in sets]) or 0.0)
+    results = dict(run_tasks(tenfold_or_die, 2, lambda i: (i,), lost=lambda i, why: ("lost", why), jobs=2))
+    assert results == {0: 0, 1: 10}
+    assert len(calls) == 1
+    assert len(calls[0]) == 4  # line logic, search, refinement and its repair
