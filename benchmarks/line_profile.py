@@ -18,8 +18,9 @@ slows them all alike.
 2. The levers one by one: the lean compiled path of
    :mod:`rofl.solver._fast` without shortcuts (one call, buffers made
    inside, the same loop), then with the overlap rule for free lines, then
-   also the check of known lines; the lean kernel alone; and the public
-   ``rofl.solve`` as it is now.
+   also the check of known lines, then also the DP only between the known
+   ends of a line; the lean kernel alone; and the public ``rofl.solve`` as
+   it is now.
 
 ``--write-docs`` writes the tables into section ``line-profile`` of
 ``docs/benchmarks.md``.
@@ -98,7 +99,8 @@ def _levers(puzzle, solver) -> dict[str, Callable[[], object]]:
         "reference (LineSolver.solve)": lambda: solver.solve(puzzle),
         "lean path, no shortcuts": fresh(0),
         "+ overlap rule on free lines": fresh(_fast.FREE),
-        "+ check of known lines": lean,
+        "+ check of known lines": fresh(_fast.FREE | _fast.KNOWN),
+        "+ DP only between the known ends": lean,
         "lean kernel alone": lambda: _fast._solve_fresh(*args, _fast.ALL_RULES),
         "rofl.solve now": lambda: rofl.solve(puzzle),
     }

@@ -35,9 +35,9 @@ from rofl.solver._kernels import (
 
 #: Shortcuts :func:`_line` may take (a bit set; ``benchmarks/line_profile.py``
 #: measures them one by one): lines that allow every colour of their clue,
-#: lines whose cells are all known.
-FREE, KNOWN = 1, 2
-ALL_RULES = FREE | KNOWN
+#: lines whose cells are all known, the DP only between the known ends.
+FREE, KNOWN, TRIM = 1, 2, 4
+ALL_RULES = FREE | KNOWN | TRIM
 
 # ----------------------------------------------------------- line shortcuts
 
@@ -120,7 +120,85 @@ def _line(cells, n, lens, cols, g0, g1, out, run, slot, gap, fwd, bwd, color_slo
         for i in range(n):
             out[i] = cells[i]
         return True
-    return _solve_line(cells, n, lens, cols, g0, g1, out, run, slot, gap, fwd, bwd, color_slot)
+    if not rules & TRIM:
+        return _solve_line(cells, n, lens, cols, g0, g1, out, run, slot, gap, fwd, bwd, color_slot)
+    a, gl = _trim_left(cells, n, lens, cols, g0, g1, out)
+    b, gr = _trim_right(cells, a, n, lens, cols, gl, g1, out)
+    if a == b:
+        return gl == gr
+    return _solve_line(cells[a:b], b - a, lens, cols, gl, gr, out[a:b], run, slot, gap, fwd, bwd, color_slot)
+
+
+# The known ends of a line: known background, then a known cell of the next
+# group's colour, which must be where that group starts (the cells before it
+# are background and the groups before it placed), so the whole group and
+# the gap after it are placed too when the cells allow them.  What is left
+# between the two ends is the same line problem with the groups not placed
+# (arrangements of the line = the placed ends x arrangements of the middle);
+# when the cells do not allow a group where it must go, the middle keeps it
+# and the DP finds the contradiction.
+
+
+@njit(**JIT)
+def _trim_left(cells, n, lens, cols, g0, g1, out):
+    """Place the known start of a line into ``out``: the first cell and group
+    left for the DP."""
+    a = 0
+    j = g0
+    while True:
+        while a < n and cells[a] == 1:
+            out[a] = 1
+            a += 1
+        if a == n or j == g1:
+            return a, j
+        bit = np.int64(1) << np.int64(cols[j])
+        end = a + lens[j]
+        if cells[a] != bit or end > n:
+            return a, j
+        for i in range(a, end):
+            if not cells[i] & bit:
+                return a, j
+        gap = j + 1 < g1 and cols[j + 1] == cols[j]
+        if gap and (end == n or not cells[end] & 1):
+            return a, j
+        for i in range(a, end):
+            out[i] = bit
+        a = end
+        if gap:
+            out[a] = 1
+            a += 1
+        j += 1
+
+
+@njit(**JIT)
+def _trim_right(cells, a, n, lens, cols, g0, g1, out):
+    """:func:`_trim_left` from the other end, down to cell ``a`` and group
+    ``g0``: the end (exclusive) of the cells and groups left for the DP."""
+    b = n
+    j = g1
+    while True:
+        while b > a and cells[b - 1] == 1:
+            out[b - 1] = 1
+            b -= 1
+        if b == a or j == g0:
+            return b, j
+        bit = np.int64(1) << np.int64(cols[j - 1])
+        start = b - lens[j - 1]
+        if cells[b - 1] != bit or start < a:
+            return b, j
+        for i in range(start, b):
+            if not cells[i] & bit:
+                return b, j
+        gap = j - 1 > g0 and cols[j - 2] == cols[j - 1]
+        if gap and (start == a or not cells[start - 1] & 1):
+            return b, j
+        for i in range(start, b):
+            out[i] = bit
+        b = start
+        if gap:
+            b -= 1
+            out[b] = 1
+        j -= 1
 
 
 # ------------------------------------------------------------ fixpoint loop

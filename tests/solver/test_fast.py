@@ -12,11 +12,11 @@ from hypothesis.extra.numpy import arrays
 from rofl.formats.corpus import load
 from rofl.puzzle import Palette, Puzzle
 from rofl.solver import LineSolver, solve
-from rofl.solver._fast import ALL_RULES, FREE, KNOWN, _line
+from rofl.solver._fast import ALL_RULES, FREE, KNOWN, TRIM, _line
 from tests import naive
 from tests.solver.test_solve_corpus import CORPUS_FILES, needs_corpus
 
-RULES = (0, FREE, KNOWN, ALL_RULES)
+RULES = (0, FREE, KNOWN, TRIM, ALL_RULES)
 
 
 def fast_line(cells, clue, rules: int = ALL_RULES) -> np.ndarray | None:
@@ -54,11 +54,15 @@ def test_shortcuts_on_every_clue(n, n_colors):
     f, by_clue = naive.fillings(n, n_colors)
     full = (1 << n_colors) - 1
     known = np.int64(1) << f
-    shortcuts = {FREE: 0, KNOWN: 0}
+    shortcuts = {FREE: 0, KNOWN: 0}  # lines each shortcut applies to
     for clue in by_clue:
         need = 1 | sum(1 << c for _, c in clue)
         states = [np.full(n, full), np.full(n, need), *known[:: max(1, len(known) // 40)]]
         states.append(np.where(np.arange(n) == n // 2, 0, np.full(n, full)))  # a cell with no colour left
+        own = known[by_clue[clue][:: max(1, len(by_clue[clue]) // 10)]]  # fillings of this clue
+        middle = (np.arange(n) >= n // 3) & (np.arange(n) <= 2 * n // 3)
+        states += [np.where(middle, full, cells) for cells in own]  # known ends, unknown middle
+        states += [np.where(middle, cells, full) for cells in own]  # unknown ends
         for cells in states:
             want = naive.brute_line(cells, clue, n_colors)
             for rules in RULES:
