@@ -41,7 +41,8 @@ from pathlib import Path
 import numpy as np
 
 REPO = Path(__file__).resolve().parents[1]
-DEFAULT_CORPUS = REPO.parent / "shared" / "corpus"
+# beside the repository, as CI clones it, or where this machine keeps it
+DEFAULT_CORPUS = next((p for p in (REPO.parent / "shared" / "corpus", Path("/work/shared/corpus")) if p.is_dir()), None)
 sys.path.insert(0, str(REPO))
 
 import rofl  # noqa: E402
@@ -126,15 +127,16 @@ def _profile(puzzles, solver, calls: int) -> list[str]:
     out = io.StringIO()
     stats = pstats.Stats(profile, stream=out)
     rows = sorted(stats.stats.items(), key=lambda kv: -kv[1][2])[:8]  # by own time
+    total = sum(v[2] for v in stats.stats.values())
     lines = [
         f"cProfile over {calls} reference calls on the middle half of the puzzles by time "
         "(cProfile slows the Python parts), mean own time per call:",
         "",
     ]
-    lines += ["| function | own time per call |", "|---|---|"]
+    lines += ["| function | own time per call | share |", "|---|---|---|"]
     for (path, line, name), (_, _, tottime, _, _) in rows:
         where = f"{Path(path).name}:{line}" if line else "built-in"
-        lines.append(f"| `{name}` ({where}) | {tottime / calls * 1e6:.1f} us |")
+        lines.append(f"| `{name}` ({where}) | {tottime / calls * 1e6:.1f} us | {tottime / total:.0%} |")
     return lines
 
 
@@ -144,9 +146,9 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=7, help="runs per puzzle and variant; the best counts")
     parser.add_argument("--write-docs", action="store_true", help="write the tables into docs/benchmarks.md")
     args = parser.parse_args()
-    files = sorted(args.corpus.glob("*/*.json"))
+    files = sorted(args.corpus.glob("*/*.json")) if args.corpus else []
     if not files:
-        sys.exit(f"no puzzles under {args.corpus}")
+        sys.exit(f"no puzzles under {args.corpus or '../shared/corpus'}")
     solver = propagate.LineSolver(cache_mb=0)
     puzzles = [read_puzzle(path)[0] for path in files]
     puzzles = [p for p in puzzles if solver.solve(p).status == "solved"]

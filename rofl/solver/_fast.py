@@ -2,18 +2,20 @@
 
 :func:`rofl.solver.propagate.solve` on a puzzle small enough to run in the
 calling thread, from scratch (no start masks, no line cache), spent about a
-sixth of its time in Python (sizing buffers, a call with 17 arguments, the
-result) and most of the rest in line solves that need no DP: a line whose
-cells still allow every colour of its clue has the "simple boxes and
-spaces" of its clue as its exact answer, and a line whose cells are all
-known only has to be checked.  :func:`_solve_fresh` is the fixpoint loop
-of :func:`rofl.solver._kernels._propagate_trail` for that case alone (same
-queue order, so the same statistics), with those two shortcuts in front of
-the line DP (:func:`_line`), and its buffers made inside: one call with
-six arguments.
+tenth of its time in Python (sizing buffers, a call with 17 arguments, the
+result) and the rest in line DPs, many of which need not run in full: a
+line whose cells still allow every colour of its clue has the "simple boxes
+and spaces" of its clue as its exact answer, a line whose cells are all
+known only has to be checked, and the known ends of a line (background,
+then a group that must start at its first known cell) are the same in every
+arrangement, so the DP need only see the middle.  :func:`_solve_fresh` is
+the fixpoint loop of :func:`rofl.solver._kernels._propagate_trail` for that
+case alone (same queue order, so the same masks and statistics), with those
+shortcuts in front of the line DP (:func:`_line`) and its buffers made
+inside: one call with nine arguments.
 
 The line DP itself is :func:`rofl.solver._kernels._solve_line`, unchanged;
-``tests/solver/test_fast.py`` checks both shortcuts against brute force and
+``tests/solver/test_fast.py`` checks the shortcuts against brute force and
 the whole path against the reference kernel.
 """
 

@@ -14,9 +14,10 @@ from rofl.puzzle import Palette, Puzzle
 from rofl.solver import LineSolver, solve
 from rofl.solver._fast import ALL_RULES, FREE, KNOWN, TRIM, _line
 from tests import naive
-from tests.solver.test_solve_corpus import CORPUS_FILES, needs_corpus
+from tests.places import CORPUS, needs_corpus
 
 RULES = (0, FREE, KNOWN, TRIM, ALL_RULES)
+CORPUS_FILES = sorted(CORPUS.glob("*/*.json"))
 
 
 def fast_line(cells, clue, rules: int = ALL_RULES) -> np.ndarray | None:
