@@ -269,29 +269,37 @@ def _distinct_palette(pts: np.ndarray, centres: np.ndarray, limit: float, fixed:
     """
     n_fixed = 1 if fixed else 0
     sq = (pts * pts).sum(axis=1)
+    rgb = colour.lab_to_rgb8(centres)
+    if closest_pair(rgb)[2] >= limit:
+        return rgb  # the free palette already meets the limit: nothing to search, nothing to measure
 
     def error(rgb: np.ndarray) -> float:
         return float(colour.delta_e(pts, colour.rgb8_to_lab(rgb)).min(axis=1).mean())
 
     candidates: list[tuple[np.ndarray, float]] = []
-    best_error = np.inf
     while True:
-        rgb = colour.lab_to_rgb8(centres)
-        free_error = error(rgb)
-        if free_error >= best_error:
-            # the constraint only adds error, and k-means error grows as
-            # colours go: no palette with fewer colours can do better
-            break
-        if closest_pair(rgb)[2] >= limit:
-            candidates.append((rgb, free_error))
-            break
+        if candidates:
+            # Every palette still to come has fewer colours than the candidates,
+            # and an error no lower than this free error (the constraint only
+            # adds error, and k-means error grows as colours go).  It could only
+            # win by pushing the current winner out of SAME_ERROR of the lowest
+            # error: when it cannot, the search is over.
+            free_error = error(rgb)
+            if free_error >= candidates[_winner(candidates)][1] - SAME_ERROR:
+                break
+            if closest_pair(rgb)[2] >= limit:
+                candidates.append((rgb, free_error))
+                break
+        elif closest_pair(rgb)[2] >= limit:
+            return rgb  # the only palette found: no error to compare
         projected = _projected_lloyd(pts, sq, centres, limit, n_fixed)
         if projected is not None:
             rgb_p = colour.lab_to_rgb8(projected)
             candidates.append((rgb_p, error(rgb_p)))
-            best_error = min(best_error, candidates[-1][1])
         if len(centres) <= 2:
             spread = _spread_two(rgb, limit, fixed)
+            if not candidates:
+                return spread
             candidates.append((spread, error(spread)))
             break
         i, j, _ = closest_pair(rgb)
@@ -305,9 +313,15 @@ def _distinct_palette(pts: np.ndarray, centres: np.ndarray, limit: float, fixed:
         centres = np.delete(centres, j, axis=0)
         centres[i] = merged
         centres = lloyd(pts, centres, n_fixed=n_fixed, max_iter=20, tol=0.1)  # finer than 0-255 steps
+        rgb = colour.lab_to_rgb8(centres)
+    return candidates[_winner(candidates)][0]
+
+
+def _winner(candidates: list[tuple[np.ndarray, float]]) -> int:
+    """Index of the palette :func:`_distinct_palette` picks: the most colours among
+    those within :data:`SAME_ERROR` of the lowest error, then the lower error."""
     lowest = min(e for _, e in candidates)
-    near = [(len(rgb), -e, n) for n, (rgb, e) in enumerate(candidates) if e <= lowest + SAME_ERROR]
-    return candidates[max(near)[2]][0]
+    return max((len(rgb), -e, n) for n, (rgb, e) in enumerate(candidates) if e <= lowest + SAME_ERROR)[2]
 
 
 def _projected_lloyd(
