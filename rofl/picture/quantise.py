@@ -78,9 +78,8 @@ def kmeans_lab(
     rng = np.random.default_rng(seed)
     n_fixed = 0 if fixed is None else 1
     sq = (pts * pts).sum(axis=1)
-    best, best_inertia = None, np.inf
-    for _ in range(n_init):
-        centres = np.empty((k, 3))
+    starts = np.empty((n_init, k, 3))
+    for centres in starts:  # every seeding first: Lloyd draws no random numbers, so the draws are as one by one
         centres[0] = fixed if fixed is not None else pts[rng.integers(n)]
         d2 = _sq_dist(pts, sq, centres[:1])[:, 0]
         for i in range(1, k):
@@ -88,7 +87,8 @@ def kmeans_lab(
             idx = int(rng.choice(n, p=d2 / total)) if total > 0 else int(rng.integers(n))
             centres[i] = pts[idx]
             d2 = np.minimum(d2, _sq_dist(pts, sq, centres[i : i + 1])[:, 0])
-        centres = lloyd(pts, centres, n_fixed=n_fixed, max_iter=max_iter)
+    best, best_inertia = None, np.inf
+    for centres in _lloyd_runs(pts, sq, starts, n_fixed, max_iter, 1e-6):
         inertia = _sq_dist(pts, sq, centres).min(axis=1).sum()
         if inertia < best_inertia - 1e-9:
             best, best_inertia = centres, inertia
@@ -130,27 +130,55 @@ def lloyd(
     """
     pts = np.asarray(points, dtype=np.float64)
     sq = (pts * pts).sum(axis=1)
-    centres = np.array(centres, dtype=np.float64)
-    k = len(centres)
+    return _lloyd_runs(pts, sq, np.array(centres, dtype=np.float64)[None], n_fixed, max_iter, tol)[0]
+
+
+def _lloyd_runs(
+    pts: np.ndarray, sq: np.ndarray, starts: np.ndarray, n_fixed: int, max_iter: int, tol: float
+) -> np.ndarray:
+    """:func:`lloyd` from each of ``(m, k, 3)`` starts at once, ``(m, k, 3)``.
+
+    The runs share every numpy call (one matrix product, one ``argmin``,
+    one ``bincount`` for all), so k-means' restarts cost little more than
+    one; each run stops when its own centres stop moving, with the same
+    arithmetic, point by point, as a run of its own.
+    """
+    out = np.array(starts, dtype=np.float64)
+    m, k, _ = out.shape
+    n = len(pts)
+    active = np.arange(m)
+    channel = np.arange(3)
     for _ in range(max_iter):
-        dist = _sq_dist(pts, sq, centres)
-        label = dist.argmin(axis=1)
-        counts = np.bincount(label, minlength=k).astype(np.float64)
-        sums = _sums(pts, label, k)
+        centres = out[active]
+        a = len(active)
+        dist = np.maximum(
+            sq[None, :, None] - 2.0 * (pts @ centres.transpose(0, 2, 1)) + (centres * centres).sum(axis=2)[:, None, :],
+            0.0,
+        )
+        label = dist.argmin(axis=2) + (np.arange(a) * k)[:, None]  # (a, N): cluster numbers across runs
+        counts = np.bincount(label.ravel(), minlength=a * k).astype(np.float64).reshape(a, k)
+        # each bin adds its points in the same order as one run's own bincount would
+        sums = np.bincount(
+            (label[:, :, None] * 3 + channel).ravel(),
+            weights=np.broadcast_to(pts, (a, n, 3)).ravel(),
+            minlength=3 * a * k,
+        ).reshape(a, k, 3)
         new = centres.copy()
         filled = counts > 0
-        filled[:n_fixed] = False
-        new[filled] = sums[filled] / counts[filled, None]
-        empty = np.flatnonzero(counts == 0)
-        empty = empty[empty >= n_fixed]
-        if empty.size:  # an empty cluster takes the points worst served so far
-            worst = np.argsort(dist.min(axis=1))[::-1][: empty.size]
-            new[empty] = pts[worst]
-        moved = np.abs(new - centres).max()
-        centres = new
-        if moved < tol:
+        filled[:, :n_fixed] = False
+        new[filled] = sums[filled] / counts[filled][:, None]
+        for r in np.flatnonzero((counts[:, n_fixed:] == 0).any(axis=1)):
+            # an empty cluster takes the points worst served so far
+            empty = np.flatnonzero(counts[r] == 0)
+            empty = empty[empty >= n_fixed]
+            worst = np.argsort(dist[r].min(axis=1))[::-1][: empty.size]
+            new[r, empty] = pts[worst]
+        moved = np.abs(new - centres).max(axis=(1, 2))
+        out[active] = new
+        active = active[moved >= tol]
+        if not active.size:
             break
-    return centres
+    return out
 
 
 # ------------------------------------------------------ distinct palettes
