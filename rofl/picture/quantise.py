@@ -301,8 +301,13 @@ def _distinct_palette(pts: np.ndarray, centres: np.ndarray, limit: float, fixed:
     if closest_pair(rgb)[2] >= limit:
         return rgb  # the free palette already meets the limit: nothing to search, nothing to measure
 
+    # the error of a palette: mean ΔE2000 from each cell to its nearest colour,
+    # measured once per distinct cell colour (flat pictures have few) and weighted
+    distinct, weight = np.unique(pts, axis=0, return_counts=True)
+    weight = weight / len(pts)
+
     def error(rgb: np.ndarray) -> float:
-        return float(colour.delta_e(pts, colour.rgb8_to_lab(rgb)).min(axis=1).mean())
+        return float(colour.nearest_delta_e(distinct, colour.rgb8_to_lab(rgb)) @ weight)
 
     candidates: list[tuple[np.ndarray, float]] = []
     while True:
@@ -368,7 +373,7 @@ def _projected_lloyd(
         if (counts[n_fixed:] == 0).any():
             return None
         sums = _sums(pts, label, k)
-        new = sums / counts[:, None]
+        new = sums / np.maximum(counts, 1.0)[:, None]  # a fixed background may have no cells
         new[:n_fixed] = pushed[:n_fixed]
         if np.abs(new - centres).max() < 0.5:  # finer than 0-255 sRGB steps would only oscillate
             break

@@ -171,3 +171,11 @@ def test_generated_puzzles_stay_unique_and_line_solvable(cells, colors):
     _assert_distinct(res.palette, MIN_DELTA_E)
     solved = solve(Puzzle.from_grid(res.grid, res.palette))
     assert solved.status == "solved" and (solved.grid == res.grid).all()
+
+
+def test_a_background_no_cell_is_near_gives_no_numpy_warning():
+    # white takes none of the cat's cells: the projection divided 0 by 0 for it
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        q = quantise(_cells("chelsea.jpg"), colors=4, background="white")
+    assert q.palette[0] == (255, 255, 255)
