@@ -303,7 +303,7 @@ def _distinct_palette(pts: np.ndarray, centres: np.ndarray, limit: float, fixed:
 
     # the error of a palette: mean ΔE2000 from each cell to its nearest colour,
     # measured once per distinct cell colour (flat pictures have few) and weighted
-    distinct, weight = np.unique(pts, axis=0, return_counts=True)
+    distinct, weight = _distinct_rows(pts)
     weight = weight / len(pts)
 
     def error(rgb: np.ndarray) -> float:
@@ -348,6 +348,17 @@ def _distinct_palette(pts: np.ndarray, centres: np.ndarray, limit: float, fixed:
         centres = lloyd(pts, centres, n_fixed=n_fixed, max_iter=20, tol=0.1)  # finer than 0-255 steps
         rgb = colour.lab_to_rgb8(centres)
     return candidates[_winner(candidates)][0]
+
+
+def _distinct_rows(pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct rows of ``(N, 3)`` points in lexicographic order, and how
+    often each occurs: ``np.unique(pts, axis=0, return_counts=True)`` by one
+    ``lexsort``, several times faster than its sort of structured rows."""
+    ordered = pts[np.lexsort(pts.T[::-1])]
+    first = np.ones(len(ordered), dtype=bool)
+    first[1:] = (ordered[1:] != ordered[:-1]).any(axis=1)
+    starts = np.flatnonzero(first)
+    return ordered[starts], np.diff(np.append(starts, len(ordered)))
 
 
 def _winner(candidates: list[tuple[np.ndarray, float]]) -> int:
@@ -598,7 +609,7 @@ def quantise(
         rgb = np.array(given, dtype=np.uint8)
     else:
         flat = lab.reshape(-1, 3)
-        distinct = np.unique(np.round(flat, 3), axis=0)
+        distinct, _ = _distinct_rows(np.round(flat, 3))
         k = int(min(colors, len(distinct) + (1 if bg is not None else 0)))
         fixed = colour.rgb8_to_lab(np.array(bg)) if bg is not None else None
         centres = kmeans_lab(flat, max(k, 1), fixed=fixed)
