@@ -387,7 +387,7 @@ def _projected_lloyd(
         new = sums / np.maximum(counts, 1.0)[:, None]  # a fixed background may have no cells
         new[:n_fixed] = pushed[:n_fixed]
         if np.abs(new - centres).max() < 0.5:  # finer than 0-255 sRGB steps would only oscillate
-            break
+            return pushed  # the push of these very centres: the push is deterministic
         centres = new
     return _push_apart(centres, limit, n_fixed)
 
