@@ -162,3 +162,52 @@ def propagate(puzzle, start=None, line_solver=None):
     if np.any(masks == 0):
         return "contradiction", masks
     return ("solved" if single.all() else "stalled"), masks
+
+
+# --------------------------------------------------- hexagons and colour sets
+
+
+def hex_cells(side: int) -> list[tuple[int, int, int]]:
+    """Cube coordinates ``(q, r, s)`` of a hexagon's cells, row by row (``r``),
+    left to right (``q``), by testing every candidate."""
+    m = side - 1
+    return [(q, r, -q - r) for r in range(-m, m + 1) for q in range(-m, m + 1) if abs(q + r) <= m]
+
+
+def hex_lines(side: int) -> list[list[int]]:
+    """Cell indices of every line of a hexagon: rows by ``r``, falling
+    diagonals by growing ``q``, rising ones by falling ``s``; each top to
+    bottom (rows left to right)."""
+    cells = hex_cells(side)
+    m = side - 1
+    lines = []
+    for axis, values in ((1, range(-m, m + 1)), (0, range(-m, m + 1)), (2, range(m, -m - 1, -1))):
+        for v in values:
+            on = [i for i, c in enumerate(cells) if c[axis] == v]
+            lines.append(sorted(on, key=lambda i: (cells[i][1], cells[i][0])))
+    return lines
+
+
+def fits_clue(line, clue) -> bool:
+    """Whether a line of palette indices gives ``clue``, whose group colours
+    may be sets (``frozenset``): the same runs, each colour in its set."""
+    runs = clue_of(line)
+    if len(runs) != len(clue):
+        return False
+    for (n, c), (want_n, want_c) in zip(runs, clue, strict=True):
+        allowed = want_c if isinstance(want_c, frozenset) else {want_c}
+        if n != want_n or c not in allowed:
+            return False
+    return True
+
+
+def min_cells(clue) -> int:
+    """Cells a clue with colour sets needs: the shortest line that gives it,
+    by trying every choice of colours (same-coloured neighbours need a gap)."""
+    choices = [sorted(c) if isinstance(c, frozenset) else [c] for _, c in clue]
+    best = None
+    for picked in itertools.product(*choices):
+        gaps = sum(a == b for a, b in itertools.pairwise(picked))
+        total = sum(n for n, _ in clue) + gaps
+        best = total if best is None else min(best, total)
+    return best or 0
