@@ -211,3 +211,37 @@ def min_cells(clue) -> int:
         total = sum(n for n, _ in clue) + gaps
         best = total if best is None else min(best, total)
     return best or 0
+
+
+def brute_line_sets(cells, clue, n_colors: int) -> np.ndarray | None:
+    """:func:`brute_line` for a clue whose colours may be sets (``frozenset``):
+    a filling fits when its clue is the clue with some choice of colours,
+    so the answer is the union over every choice."""
+    choices = [sorted(c) if isinstance(c, frozenset) else [c] for _, c in clue]
+    out = None
+    for picked in itertools.product(*choices):
+        exact = tuple((n, c) for (n, _), c in zip(clue, picked, strict=True))
+        got = brute_line(cells, exact, n_colors)
+        if got is not None:
+            out = got if out is None else out | got
+    return out
+
+
+def placements_sets(n: int, clue):
+    """Yield every filling of ``n`` cells that fits ``clue`` (colours may be
+    sets) by the seed document's recursive rules: each group takes each
+    colour it allows, and one of the same colour as the group before needs a
+    background cell after it."""
+    clue = [(n_, c if isinstance(c, frozenset) else frozenset({c})) for n_, c in clue]
+
+    def rec(pos: int, j: int, prev: int, line: list[int]):
+        if j == len(clue):
+            yield line + [0] * (n - pos)
+            return
+        length, colours = clue[j]
+        for color in sorted(colours):
+            min_start = pos + (1 if color == prev else 0)
+            for start in range(min_start, n - length + 1):
+                yield from rec(start + length, j + 1, color, line + [0] * (start - pos) + [color] * length)
+
+    yield from rec(0, 0, 0, [])
