@@ -10,7 +10,9 @@ bitwise code does not mind.
 Clues arrive flat (:class:`Clues`): ``lens``/``cols`` hold every group,
 line ``i`` owns ``starts[i]:ends[i]``; rows come first, then columns.  A
 negative ``cols`` entry is a group of several possible colours (``?``, see
-:func:`set_color`), which :func:`_solve_line_sets` reads.
+:func:`set_color`), which only :func:`_solve_line_sets` reads.  No kernel
+of the ordinary path calls it, so that they compile without it (about 4 s
+CPU on a cold start).
 
 Work buffers travel as named tuples (:class:`Clues`, :class:`LineScratch`,
 :class:`LineCache`, :class:`Trail`, :class:`PropagationScratch`) instead of
@@ -147,8 +149,6 @@ def _solve_line(cells, n, lens, cols, g0, g1, out, run, slot, gap, fwd, bwd, col
     # group of length L fits at i iff run[s, i] >= L (O(1) per test).
     for j in range(k):
         c = cols[g0 + j]
-        if c < 0:  # a group of several possible colours ('?'): the DP that reads sets
-            return _solve_line_sets(cells, n, lens, cols, g0, g1, out)
         s = color_slot[c]
         if s < 0:
             s = nslot

@@ -56,7 +56,10 @@ def solve_line(
         bwd=np.empty((kk + 1, n + 2), dtype=np.uint8),
         color_slot=np.empty(64, dtype=np.int64),
     )
-    ok = k._solve_line(cells, n, lens, cols, 0, kk, out, *scratch)
+    if kk and cols.min() < 0:  # colour sets: their own DP, compiled only when used
+        ok = k._solve_line_sets(cells, n, lens, cols, 0, kk, out)
+    else:
+        ok = k._solve_line(cells, n, lens, cols, 0, kk, out, *scratch)
     return out if ok else None
 
 
