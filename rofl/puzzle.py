@@ -794,7 +794,7 @@ class Puzzle(_LinePuzzle):
                 line = int(np.searchsorted(self.offsets, g, side="right") - 1)
                 msg = (
                     f"{self.line_name(line)} has a group of several possible colours ('?'), "
-                    "which the solver cannot read yet"
+                    "which the rectangular kernels cannot read (rofl.solve and rofl.solve_complete can)"
                 )
                 raise PuzzleError(msg)
             packed = PackedClues(
@@ -1147,14 +1147,15 @@ class HexPuzzle(_LinePuzzle):
 
     @property
     def packed(self) -> PackedClues:
-        """Not yet: the solver reads rectangular puzzles only.
+        """None: the rectangular kernels (refinement, the line cache) do not
+        read hexagons; :func:`rofl.solve` and :func:`rofl.solve_complete` do.
 
         Raises
         ------
         PuzzleError
-            Always, naming what is missing.
+            Always.
         """
-        msg = "hexagonal puzzles cannot be solved yet: the solver reads rectangular puzzles only"
+        msg = "the rectangular kernels cannot read a hexagonal puzzle (rofl.solve and rofl.solve_complete can)"
         raise PuzzleError(msg)
 
     def line_name(self, line: int) -> str:

@@ -245,3 +245,31 @@ def placements_sets(n: int, clue):
                 yield from rec(start + length, j + 1, color, line + [0] * (start - pos) + [color] * length)
 
     yield from rec(0, 0, 0, [])
+
+
+def all_solutions(lines, clues, n_cells: int, limit: int = 10**6) -> list[tuple[int, ...]]:
+    """Every filling of a board that gives every clue, by brute force.
+
+    ``lines`` are cell index lists (the first ones must cover every cell
+    once, as a rectangle's rows or a hexagon's rows do), ``clues`` their
+    clues (colours may be sets).  Tries every product of fillings of those
+    first lines and checks the other lines cell by cell.
+    """
+    covered: list[int] = []
+    first = 0
+    while sorted(covered) != list(range(n_cells)):
+        covered += list(lines[first])
+        first += 1
+    options = [list(placements_sets(len(lines[i]), clues[i])) for i in range(first)]
+    out = []
+    for count, pick in enumerate(itertools.product(*options)):
+        if count >= limit:
+            msg = "too many candidates for brute force"
+            raise ValueError(msg)
+        cells = [0] * n_cells
+        for i, filling in enumerate(pick):
+            for c, v in zip(lines[i], filling, strict=True):
+                cells[c] = v
+        if all(fits_clue([cells[c] for c in lines[i]], clues[i]) for i in range(first, len(lines))):
+            out.append(tuple(cells))
+    return out

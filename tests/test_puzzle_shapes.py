@@ -117,8 +117,9 @@ def test_hex_puzzle_is_no_rectangle():
     assert not isinstance(one, Puzzle)
     assert one.rows == one.falling == one.rising == (((1, 1),),)
     assert rofl.HexPuzzle is HexPuzzle and rofl.Hexagon is Hexagon
-    with pytest.raises(PuzzleError, match="hexagonal puzzles cannot be solved yet"):
-        rofl.solve(one)
+    assert rofl.solve(one).status == "solved"
+    with pytest.raises(PuzzleError, match="the rectangular kernels cannot read a hexagonal puzzle"):
+        rofl.LineSolver().solve(one)
     with pytest.raises(AttributeError, match="HexPuzzle is immutable"):
         one.side = 2  # type: ignore[misc]
 
@@ -253,8 +254,9 @@ def test_totals_with_colour_sets():
 
 def test_sets_are_refused_where_not_read_yet(tmp_path):
     p = Puzzle(2, 1, RGB3, [[(1, "?"), (1, "?")]], [[(1, "?")], [(1, "?")]])
-    with pytest.raises(PuzzleError, match=r"^row 1 has a group of several possible colours \('\?'\), which the solver"):
-        rofl.solve(p)
+    assert rofl.solve_complete(p).status == "multiple"
+    with pytest.raises(PuzzleError, match=r"^row 1 has a group of several possible colours \('\?'\), which the rect"):
+        rofl.LineSolver().solve(p)
     with pytest.raises(FormatError, match=r"the \.rofl format cannot hold groups of several possible colours"):
         write_puzzle(tmp_path / "p.rofl", p)
     with pytest.raises(FormatError, match=r"cannot hold a hexagonal puzzle"):

@@ -17,6 +17,7 @@ import numpy as np
 
 from rofl.errors import PuzzleError
 from rofl.puzzle import PackedClues, Puzzle
+from rofl.solver.lines import needs_lines, propagate_lines
 from rofl.solver.status import LineStatus
 
 if TYPE_CHECKING:
@@ -310,6 +311,9 @@ def solve(puzzle: Puzzle, *, start: np.ndarray | None = None, lines: Iterable[in
         ``"stalled"`` (line logic can go no further; ``masks`` tells what is
         known) or ``"contradiction"`` (the clues have no solution).
     """
+    if needs_lines(puzzle):  # hexagons and colour sets (issue 27)
+        status, masks, (line_solves, sweeps, bad_line) = propagate_lines(puzzle, start)
+        return SolveResult(puzzle, STATUS_NAMES[status], masks, line_solves, sweeps, bad_line=bad_line)
     solver = getattr(_DEFAULT, "solver", None)
     if solver is None:
         solver = _DEFAULT.solver = LineSolver(cache_mb=0)

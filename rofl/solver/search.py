@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 from rofl.errors import OptionError
 from rofl.puzzle import Puzzle
+from rofl.solver.lines import needs_lines, search_lines
 from rofl.solver.propagate import LineSolver, SolveResult, determined, kernel_clues, masks_to_grid, solve
 from rofl.solver.status import LineStatus, SearchStatus
 
@@ -216,6 +217,11 @@ def solve_complete(
         return result(SearchStatus.NONE, [])
     if not search:
         return result(SearchStatus.BUDGET, [])
+    if needs_lines(puzzle):  # hexagons and colour sets (issue 27)
+        status, solutions, counts = search_lines(puzzle, root, time_budget=time_budget, node_budget=node_budget)
+        done = result(status, solutions)
+        return replace(done, nodes=counts["nodes"], max_depth=counts["max_depth"], attempts=1,
+                       line_solves=line.line_solves + counts["line_solves"])  # fmt: skip
 
     from rofl.solver import _search as s
 
