@@ -127,6 +127,7 @@ def solve_complete(
     node_budget: int | None = None,
     search: bool = True,
     line: SolveResult | None = None,
+    engine: str = "search",
 ) -> CompleteResult:
     """Solve ``puzzle`` completely: line logic, then probing and backtracking.
 
@@ -154,6 +155,11 @@ def solve_complete(
     line : SolveResult, optional
         What :func:`rofl.solver.solve` already found for ``puzzle`` (a caller
         that looked at line logic first): it is not run a second time.
+    engine : {"search", "sat"}
+        ``"search"``: rofl's compiled search.  ``"sat"``: the SAT engine
+        (:mod:`rofl.solver.sat`, the ``sat`` extra), which reads the clues
+        only, independently of line logic (still run for ``line_status``);
+        it takes ``time_budget`` but no ``node_budget``.
 
     Returns
     -------
@@ -162,8 +168,15 @@ def solve_complete(
     Raises
     ------
     OptionError
-        A budget that is not positive.
+        A budget that is not positive, an unknown engine, a node budget for
+        the SAT engine, or the SAT engine without python-sat.
     """
+    if engine not in ("search", "sat"):
+        msg = f"engine must be 'search' or 'sat', not {engine!r}"
+        raise OptionError(msg)
+    if engine == "sat" and node_budget is not None:
+        msg = "the SAT engine takes a time budget, not a node budget"
+        raise OptionError(msg)
     if time_budget is not None and not time_budget > 0:
         msg = f"time_budget must be a positive number of seconds, not {time_budget!r}"
         raise OptionError(msg)
@@ -211,6 +224,11 @@ def solve_complete(
             **extra,
         )
 
+    if engine == "sat" and search:  # the clues alone, not what line logic found
+        from rofl.solver.sat import solve_sat
+
+        status, solutions, _ = solve_sat(puzzle, time_budget=time_budget)
+        return result(status, solutions)
     if line.status == LineStatus.SOLVED:
         return result(SearchStatus.UNIQUE, [line.grid])
     if line.status == LineStatus.CONTRADICTION:
