@@ -54,19 +54,7 @@ def picture(side: int, n_inks: int, seed: int) -> np.ndarray:
 
 def with_question_marks(puzzle, fraction: float, seed: int):
     """``puzzle`` with about ``fraction`` of its groups' colours turned to ``?``."""
-    from rofl.puzzle import HexPuzzle
-
-    rng = np.random.default_rng(seed)
-    hide = rng.random(puzzle.n_groups) < fraction
-    clues, g = [], 0
-    for line in range(puzzle.n_lines):
-        groups = []
-        for length, colour in puzzle.clue(line):
-            groups.append((length, "?" if hide[g] else colour))
-            g += 1
-        clues.append(groups)
-    per = 2 * puzzle.side - 1
-    return HexPuzzle(puzzle.side, puzzle.palette, clues[:per], clues[per : 2 * per], clues[2 * per :])
+    return puzzle.with_unknown_colors(np.random.default_rng(seed).random(puzzle.n_groups) < fraction)
 
 
 def measure(puzzles, budget: float) -> dict:

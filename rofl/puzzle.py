@@ -571,9 +571,45 @@ class _LinePuzzle:
         bad = np.flatnonzero(~fits)
         return int(bad[0]) if bad.size else None
 
+    def with_unknown_colors(self, which: Sequence[bool] | np.ndarray):
+        """This puzzle with the colours of the groups flagged in ``which``
+        (one bool per group, in the order of ``lengths``) turned to ``?``:
+        any ink colour.  A puzzle of the same class and shape.
+
+        Raises
+        ------
+        PuzzleError
+            ``which`` is not one flag per group, or flags a group of a
+            puzzle with one ink colour, where ``?`` says nothing.
+        """
+        which = np.asarray(which, dtype=bool)
+        if which.shape != self.lengths.shape:
+            msg = f"{which.shape} flags for a puzzle of {self.n_groups} groups"
+            raise PuzzleError(msg)
+        if which.any() and self.n_colors <= 2:
+            msg = f"{ANY_COLOR!r} means any ink colour, but the puzzle has only one"
+            raise PuzzleError(msg)
+        sets = np.zeros(self.n_groups, dtype=np.uint64) if self.color_sets is None else self.color_sets.copy()
+        sets[which] = (1 << self.n_colors) - 2
+        colors = self.colors.astype(np.int64)
+        colors[which] = 0
+        return type(self).from_arrays(
+            *self._shape_args(),
+            self.palette,
+            self.lengths,
+            colors,
+            self.offsets,
+            color_sets=sets if sets.any() else None,
+            meta=self.meta,
+        )
+
     # ------------------------------------------------------------ value object
 
     def _shape_key(self) -> tuple:
+        raise NotImplementedError
+
+    def _shape_args(self) -> tuple:
+        """The size arguments of the class's ``from_arrays``."""
         raise NotImplementedError
 
     def _key(self) -> tuple:
@@ -829,6 +865,9 @@ class Puzzle(_LinePuzzle):
     # ------------------------------------------------------------ value object
 
     def _shape_key(self) -> tuple:
+        return (self.width, self.height)
+
+    def _shape_args(self) -> tuple:
         return (self.width, self.height)
 
     def __repr__(self) -> str:
@@ -1184,6 +1223,9 @@ class HexPuzzle(_LinePuzzle):
 
     def _shape_key(self) -> tuple:
         return ("hexagon", self.side)
+
+    def _shape_args(self) -> tuple:
+        return (self.side,)
 
     def __repr__(self) -> str:
         if self.n_groups <= 60:

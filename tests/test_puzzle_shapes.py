@@ -262,3 +262,21 @@ def test_sets_are_refused_where_not_read_yet(tmp_path):
     with pytest.raises(FormatError, match=r"cannot hold a hexagonal puzzle"):
         write_puzzle(tmp_path / "p.rofl", HexPuzzle.from_cells(1, np.array([1])))
     assert not (tmp_path / "p.rofl").exists()
+
+
+def test_with_unknown_colors():
+    grid = np.array([[1, 1, 0, 2], [0, 3, 3, 2]])
+    exact = Puzzle.from_grid(grid, RGB4)
+    hide = np.arange(exact.n_groups) < exact.offsets[exact.height]  # the rows' groups
+    p = exact.with_unknown_colors(hide)
+    assert p == Puzzle(4, 2, RGB4, [[(n, "?") for n, _ in line] for line in exact.rows], exact.cols)
+    assert p.with_unknown_colors([False] * p.n_groups) == p  # sets already there stay
+    assert exact.with_unknown_colors([False] * exact.n_groups) == exact
+    board = HexPuzzle.from_cells(2, np.array([1, 2, 0, 1, 1, 2, 0]), RGB3)
+    hidden = board.with_unknown_colors(np.ones(board.n_groups, dtype=bool))
+    assert isinstance(hidden, HexPuzzle) and all(c == ANY3 for line in hidden.rows for _, c in line)
+    assert hidden.is_solution(np.array([1, 2, 0, 1, 1, 2, 0]))
+    with pytest.raises(PuzzleError, match=r"\(2,\) flags for a puzzle of 9 groups"):
+        exact.with_unknown_colors([True, False])
+    with pytest.raises(PuzzleError, match=r"'\?' means any ink colour, but the puzzle has only one"):
+        Puzzle.from_grid(np.eye(2, dtype=int)).with_unknown_colors([True] * 4)
