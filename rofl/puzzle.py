@@ -1,7 +1,10 @@
-"""Palette and Puzzle: the frozen description of a nonogram.
+"""Palette, Puzzle and HexPuzzle: the frozen description of a nonogram.
 
 A puzzle never changes once built; solving states live elsewhere
-(:mod:`rofl.solver`).  Clues are stored flat, the way the solver reads them:
+(:mod:`rofl.solver`).  :class:`Puzzle` is rectangular; :class:`HexPuzzle`
+lies on a :class:`Hexagon` (lines in three directions); both share the
+clue storage, the validation and the colour rules below.  Clues are stored
+flat, the way the solver reads them (for a rectangle):
 
 * ``lengths`` and ``colors``: one entry per group, rows first (top to
   bottom) then columns (left to right);
@@ -11,7 +14,10 @@ A puzzle never changes once built; solving states live elsewhere
 
 Colour rules: index 0 of the palette is the background; every group has a
 colour ``>= 1``; neighbouring groups of different colours may touch, groups
-of the same colour need at least one background cell between them.
+of the same colour need at least one background cell between them.  A
+group's colour may be a set of colours (``"?"``: any ink colour): it then
+has colour 0 in ``colors`` and its bit mask in ``color_sets``, and the same
+rule applies to the colour it takes.
 
 Messages number rows and columns from 1 (top, left), as people read them.
 """
