@@ -18,6 +18,7 @@ import numpy as np
 
 from rofl.errors import BudgetError, PuzzleError
 from rofl.puzzle import PackedClues, Puzzle
+from rofl.solver.lines import needs_lines, propagate_lines
 from rofl.solver.status import LineStatus
 
 if TYPE_CHECKING:
@@ -385,6 +386,9 @@ def solve(
     BudgetError
         ``budget`` seconds ran out first.
     """
+    if needs_lines(puzzle):  # hexagons and colour sets (issue 27)
+        status, masks, (line_solves, sweeps, bad_line) = propagate_lines(puzzle, start)
+        return SolveResult(puzzle, STATUS_NAMES[status], masks, line_solves, sweeps, bad_line=bad_line)
     if start is None and lines is None and puzzle.width * puzzle.height < _FRESH_CELLS:
         return _solve_fresh(puzzle)
     solver = getattr(_DEFAULT, "solver", None)
