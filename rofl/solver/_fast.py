@@ -31,6 +31,7 @@ from rofl.solver._kernels import (
     ST_LINE_SOLVES,
     ST_MISSES,
     ST_SWEEPS,
+    LineScratch,
     _solve_line,
     _status,
 )
@@ -207,6 +208,21 @@ def _trim_right(cells, a, n, lens, cols, g0, g1, out):
 
 
 @njit(**JIT)
+def _new_line_scratch(kmax, nmax):
+    """A :class:`~rofl.solver._kernels.LineScratch` for clues of up to
+    ``kmax`` groups and lines of up to ``nmax`` cells, made in compiled code."""
+    kk = max(kmax, 1)
+    return LineScratch(
+        np.empty((kk, nmax + 1), dtype=np.int64),
+        np.empty(kk, dtype=np.int64),
+        np.empty(kk, dtype=np.int64),
+        np.empty((kk + 1, nmax + 2), dtype=np.uint8),
+        np.empty((kk + 1, nmax + 2), dtype=np.uint8),
+        np.empty(64, dtype=np.int64),
+    )
+
+
+@njit(**JIT)
 def _solve_fresh(height, width, full, lens, cols, offs, kmax, stats, rules):
     """Line logic from every colour ``full`` possible everywhere to the
     fixpoint, no cache, no trail, no stop flag (for puzzles that finish in
@@ -221,13 +237,7 @@ def _solve_fresh(height, width, full, lens, cols, offs, kmax, stats, rules):
     masks = np.full((height, width), full, dtype=np.int64)
     n_lines = height + width
     nmax = max(height, width)
-    kk = max(kmax, 1)
-    run = np.empty((kk, nmax + 1), dtype=np.int64)
-    slot = np.empty(kk, dtype=np.int64)
-    gap = np.empty(kk, dtype=np.int64)
-    fwd = np.empty((kk + 1, nmax + 2), dtype=np.uint8)
-    bwd = np.empty((kk + 1, nmax + 2), dtype=np.uint8)
-    color_slot = np.empty(64, dtype=np.int64)
+    run, slot, gap, fwd, bwd, color_slot = _new_line_scratch(kmax, nmax)
     buf = np.empty(nmax, dtype=np.int64)
     res = np.empty(nmax, dtype=np.int64)
     # The queue is a ring of every line, rows first; a line is in it at most once.

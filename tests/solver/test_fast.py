@@ -12,7 +12,7 @@ from hypothesis.extra.numpy import arrays
 from rofl.formats.corpus import load
 from rofl.puzzle import Palette, Puzzle
 from rofl.solver import LineSolver, solve
-from rofl.solver._fast import ALL_RULES, FREE, KNOWN, TRIM, _line
+from rofl.solver._fast import ALL_RULES, FREE, KNOWN, TRIM, _line, _new_line_scratch
 from tests import naive
 from tests.places import CORPUS, needs_corpus
 
@@ -25,16 +25,8 @@ def fast_line(cells, clue, rules: int = ALL_RULES) -> np.ndarray | None:
     cells = np.asarray(cells, dtype=np.int64)
     n = len(cells)
     groups = np.array(clue, dtype=np.int64).reshape(-1, 2)
-    k = max(len(groups), 1)
     out = np.empty(n, dtype=np.int64)
-    scratch = (
-        np.empty((k, n + 1), dtype=np.int64),
-        np.empty(k, dtype=np.int64),
-        np.empty(k, dtype=np.int64),
-        np.empty((k + 1, n + 2), dtype=np.uint8),
-        np.empty((k + 1, n + 2), dtype=np.uint8),
-        np.empty(64, dtype=np.int64),
-    )
+    scratch = _new_line_scratch(len(groups), n)
     lens, cols = np.ascontiguousarray(groups[:, 0]), np.ascontiguousarray(groups[:, 1])
     ok = _line(cells, n, lens, cols, 0, len(groups), out, *scratch, rules)
     return out if ok else None
