@@ -38,6 +38,8 @@ class KernelSet:
         The module that defines them (imported only by :func:`ensure_compiled`).
     entry_points : tuple of str
         The kernels Python calls; compiling them compiles what they call.
+        A name of ``module`` or, for a kernel defined elsewhere,
+        ``"other.module:name"``.
     warm : str
         ``"module:function"`` of a function that calls every entry point on
         a tiny input, with the argument types real work uses.
@@ -52,8 +54,11 @@ class KernelSet:
     seconds: float
 
     def dispatchers(self) -> list:
-        module = importlib.import_module(self.module)
-        return [getattr(module, name) for name in self.entry_points]
+        found = []
+        for entry in self.entry_points:
+            module, _, name = entry.rpartition(":")
+            found.append(getattr(importlib.import_module(module or self.module), name))
+        return found
 
 
 def _UNSET(message: str) -> None:  # noqa: N802 -- a sentinel: nobody chose a notice yet (silent)
@@ -69,7 +74,11 @@ _lock = threading.RLock()  # a set's warm-up may ensure another set
 
 #: The line DP and propagation: every command that solves.
 LINE = KernelSet(
-    "line logic", "rofl.solver._kernels", ("_propagate", "_clue_hashes"), warm="rofl.solver._warm:warm_line", seconds=10
+    "line logic",
+    "rofl.solver._kernels",
+    ("_propagate", "_clue_hashes", "rofl.solver._fast:_solve_fresh"),
+    warm="rofl.solver._warm:warm_line",
+    seconds=10,
 )
 
 #: The complete search: only for puzzles line logic does not finish.
@@ -168,8 +177,11 @@ def cache_files(*sets: KernelSet) -> dict[Path, list[Path]]:
     ``__pycache__`` also holds Python's own ``.pyc`` files).
     """
     found: dict[Path, list[Path]] = {}
-    for module in dict.fromkeys(s.module for s in sets):
-        dispatcher = next(d for s in sets if s.module == module for d in s.dispatchers())
+    modules: dict[str, object] = {}  # one dispatcher of every module that defines kernels of ``sets``
+    for s in sets:
+        for d in s.dispatchers():
+            modules.setdefault(d.py_func.__module__, d)
+    for module, dispatcher in modules.items():
         folder = Path(dispatcher._cache.cache_path)  # noqa: SLF001 -- where numba writes this module's code
         stem = module.rpartition(".")[2]
         files = sorted(p for p in folder.glob(f"{stem}.*.nb[ic]") if p.is_file()) if folder.is_dir() else []

@@ -329,6 +329,33 @@ def kernel_clues(packed: PackedClues) -> Clues:
     return clues
 
 
+# Puzzles below this many cells run in the calling thread and are never
+# stopped (rofl.solver._stop.THREAD_CELLS): a fresh solve of one takes the
+# lean compiled path of rofl.solver._fast.
+_FRESH_CELLS = 1 << 16
+
+
+def _solve_fresh(puzzle: Puzzle) -> SolveResult:
+    """:func:`solve` from scratch in one compiled call (no cache, no start)."""
+    from rofl.solver import _fast, _kernels
+
+    packed = puzzle.packed
+    stats = np.zeros(_kernels.N_STATS, dtype=np.int64)
+    status, masks = _fast._solve_fresh(
+        puzzle.height,
+        puzzle.width,
+        full_mask(puzzle.n_colors),
+        packed.lens,
+        packed.cols,
+        packed.offs,
+        packed.kmax,
+        stats,
+        _fast.ALL_RULES,
+    )
+    solves, sweeps, _, _, bad = stats[:5].tolist()
+    return SolveResult(puzzle, STATUS_NAMES[status], masks, solves, sweeps, 0, solves, bad if bad >= 0 else None)
+
+
 # One default solver per thread: the kernels release the GIL and write to the
 # solver's work buffers, so threads must not share one.
 _DEFAULT = threading.local()
@@ -362,6 +389,8 @@ def solve(
     if needs_lines(puzzle):  # hexagons and colour sets (issue 27)
         status, masks, (line_solves, sweeps, bad_line) = propagate_lines(puzzle, start)
         return SolveResult(puzzle, STATUS_NAMES[status], masks, line_solves, sweeps, bad_line=bad_line)
+    if start is None and lines is None and puzzle.width * puzzle.height < _FRESH_CELLS:
+        return _solve_fresh(puzzle)
     solver = getattr(_DEFAULT, "solver", None)
     if solver is None:
         solver = _DEFAULT.solver = LineSolver(cache_mb=0)

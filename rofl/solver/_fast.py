@@ -1,0 +1,286 @@
+"""Compiled one-shot line logic for the common call: ``rofl.solve(puzzle)``.
+
+:func:`rofl.solver.propagate.solve` on a puzzle small enough to run in the
+calling thread, from scratch (no start masks, no line cache), spent about a
+tenth of its time in Python (sizing buffers, a call with 17 arguments, the
+result) and the rest in line DPs, many of which need not run in full: a
+line whose cells still allow every colour of its clue has the "simple boxes
+and spaces" of its clue as its exact answer, a line whose cells are all
+known only has to be checked, and the known ends of a line (background,
+then a group that must start at its first known cell) are the same in every
+arrangement, so the DP need only see the middle.  :func:`_solve_fresh` is
+the fixpoint loop of :func:`rofl.solver._kernels._propagate_trail` for that
+case alone (same queue order, so the same masks and statistics), with those
+shortcuts in front of the line DP (:func:`_line`) and its buffers made
+inside: one call with nine arguments.
+
+The line DP itself is :func:`rofl.solver._kernels._solve_line`, unchanged;
+``tests/solver/test_fast.py`` checks the shortcuts against brute force and
+the whole path against the reference kernel.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from rofl.solver._config import JIT
+from rofl.solver._kernels import (
+    CONTRADICTION,
+    ST_BAD_LINE,
+    ST_LINE_SOLVES,
+    ST_MISSES,
+    ST_SWEEPS,
+    LineScratch,
+    _solve_line,
+    _status,
+)
+
+#: Shortcuts :func:`_line` may take (a bit set; ``benchmarks/line_profile.py``
+#: measures them one by one): lines that allow every colour of their clue,
+#: lines whose cells are all known, the DP only between the known ends.
+FREE, KNOWN, TRIM = 1, 2, 4
+ALL_RULES = FREE | KNOWN | TRIM
+
+# ----------------------------------------------------------- line shortcuts
+
+
+@njit(**JIT)
+def _overlap(n, lens, cols, g0, g1, slack, out):
+    """The line answer when every cell still allows the background and every
+    colour of the clue: exact, in ``O(n + cells the groups may cover)``.
+
+    Group ``j`` may start anywhere in ``[lo_j, lo_j + slack]`` (``lo_j``:
+    the cells the groups before it need), so colour ``c`` is possible where
+    a group of colour ``c`` may reach, and the background everywhere except
+    the "core" ``[lo_j + slack, lo_j + len_j)`` every placement of a group
+    covers (shift the groups from ``j`` on past a cell otherwise).
+    """
+    for i in range(n):
+        out[i] = 1
+    lo = 0
+    for j in range(g0, g1):
+        length = lens[j]
+        bit = np.int64(1) << np.int64(cols[j])
+        for i in range(lo, lo + slack + length):
+            out[i] |= bit
+        for i in range(lo + slack, lo + length):
+            out[i] = bit
+        lo += length
+        if j + 1 < g1 and cols[j + 1] == cols[j]:
+            lo += 1
+
+
+@njit(**JIT)
+def _check_known(cells, n, lens, cols, g0, g1):
+    """Whether a line whose cells each allow one colour (or none) gives its
+    clue: its runs of one non-background colour are the clue's groups."""
+    j = g0
+    i = 0
+    while i < n:
+        m = cells[i]
+        if m == 1:
+            i += 1
+            continue
+        start = i
+        while i < n and cells[i] == m:
+            i += 1
+        if j >= g1 or (np.int64(1) << np.int64(cols[j])) != m or lens[j] != i - start:
+            return False
+        j += 1
+    return j == g1
+
+
+@njit(**JIT)
+def _line(cells, n, lens, cols, g0, g1, out, run, slot, gap, fwd, bwd, color_slot, rules):
+    """:func:`~rofl.solver._kernels._solve_line`'s contract and answer, with
+    the DP skipped on lines that are free (:func:`_overlap`) or known
+    (:func:`_check_known`), as far as ``rules`` allows."""
+    need = np.int64(1)
+    total = 0
+    for j in range(g0, g1):
+        need |= np.int64(1) << np.int64(cols[j])
+        total += lens[j]
+        if j + 1 < g1 and cols[j + 1] == cols[j]:
+            total += 1
+    slack = n - total
+    if slack < 0:
+        return False
+    free = True
+    known = True
+    for i in range(n):
+        m = cells[i]
+        if m & need != need:
+            free = False
+        if m & (m - 1):
+            known = False
+    if free and rules & FREE:
+        _overlap(n, lens, cols, g0, g1, slack, out)
+        return True
+    if known and rules & KNOWN:
+        if not _check_known(cells, n, lens, cols, g0, g1):
+            return False
+        for i in range(n):
+            out[i] = cells[i]
+        return True
+    if not rules & TRIM:
+        return _solve_line(cells, n, lens, cols, g0, g1, out, run, slot, gap, fwd, bwd, color_slot)
+    a, gl = _trim_left(cells, n, lens, cols, g0, g1, out)
+    b, gr = _trim_right(cells, a, n, lens, cols, gl, g1, out)
+    if a == b:
+        return gl == gr
+    return _solve_line(cells[a:b], b - a, lens, cols, gl, gr, out[a:b], run, slot, gap, fwd, bwd, color_slot)
+
+
+# The known ends of a line: known background, then a known cell of the next
+# group's colour, which must be where that group starts (the cells before it
+# are background and the groups before it placed), so the whole group and
+# the gap after it are placed too when the cells allow them.  What is left
+# between the two ends is the same line problem with the groups not placed
+# (arrangements of the line = the placed ends x arrangements of the middle);
+# when the cells do not allow a group where it must go, the middle keeps it
+# and the DP finds the contradiction.
+
+
+@njit(**JIT)
+def _trim_left(cells, n, lens, cols, g0, g1, out):
+    """Place the known start of a line into ``out``: the first cell and group
+    left for the DP."""
+    a = 0
+    j = g0
+    while True:
+        while a < n and cells[a] == 1:
+            out[a] = 1
+            a += 1
+        if a == n or j == g1:
+            return a, j
+        bit = np.int64(1) << np.int64(cols[j])
+        end = a + lens[j]
+        if cells[a] != bit or end > n:
+            return a, j
+        for i in range(a, end):
+            if not cells[i] & bit:
+                return a, j
+        gap = j + 1 < g1 and cols[j + 1] == cols[j]
+        if gap and (end == n or not cells[end] & 1):
+            return a, j
+        for i in range(a, end):
+            out[i] = bit
+        a = end
+        if gap:
+            out[a] = 1
+            a += 1
+        j += 1
+
+
+@njit(**JIT)
+def _trim_right(cells, a, n, lens, cols, g0, g1, out):
+    """:func:`_trim_left` from the other end, down to cell ``a`` and group
+    ``g0``: the end (exclusive) of the cells and groups left for the DP."""
+    b = n
+    j = g1
+    while True:
+        while b > a and cells[b - 1] == 1:
+            out[b - 1] = 1
+            b -= 1
+        if b == a or j == g0:
+            return b, j
+        bit = np.int64(1) << np.int64(cols[j - 1])
+        start = b - lens[j - 1]
+        if cells[b - 1] != bit or start < a:
+            return b, j
+        for i in range(start, b):
+            if not cells[i] & bit:
+                return b, j
+        gap = j - 1 > g0 and cols[j - 2] == cols[j - 1]
+        if gap and (start == a or not cells[start - 1] & 1):
+            return b, j
+        for i in range(start, b):
+            out[i] = bit
+        b = start
+        if gap:
+            b -= 1
+            out[b] = 1
+        j -= 1
+
+
+# ------------------------------------------------------------ fixpoint loop
+
+
+@njit(**JIT)
+def _new_line_scratch(kmax, nmax):
+    """A :class:`~rofl.solver._kernels.LineScratch` for clues of up to
+    ``kmax`` groups and lines of up to ``nmax`` cells, made in compiled code."""
+    kk = max(kmax, 1)
+    return LineScratch(
+        np.empty((kk, nmax + 1), dtype=np.int64),
+        np.empty(kk, dtype=np.int64),
+        np.empty(kk, dtype=np.int64),
+        np.empty((kk + 1, nmax + 2), dtype=np.uint8),
+        np.empty((kk + 1, nmax + 2), dtype=np.uint8),
+        np.empty(64, dtype=np.int64),
+    )
+
+
+@njit(**JIT)
+def _solve_fresh(height, width, full, lens, cols, offs, kmax, stats, rules):
+    """Line logic from every colour ``full`` possible everywhere to the
+    fixpoint, no cache, no trail, no stop flag (for puzzles that finish in
+    milliseconds).
+
+    Returns the status code (SOLVED, STALLED, CONTRADICTION) and the
+    ``(height, width)`` masks; ``stats`` receives what
+    :func:`~rofl.solver._kernels._propagate_trail` puts there (every line
+    solve counts as a cache miss).  ``rules`` picks the shortcuts of
+    :func:`_line` (for measurements; the answer is the same).
+    """
+    masks = np.full((height, width), full, dtype=np.int64)
+    n_lines = height + width
+    nmax = max(height, width)
+    run, slot, gap, fwd, bwd, color_slot = _new_line_scratch(kmax, nmax)
+    buf = np.empty(nmax, dtype=np.int64)
+    res = np.empty(nmax, dtype=np.int64)
+    # The queue is a ring of every line, rows first; a line is in it at most once.
+    queue = np.arange(n_lines)
+    queued = np.ones(n_lines, dtype=np.bool_)
+    generation = np.ones(n_lines, dtype=np.int64)
+    head = 0
+    size = n_lines
+    solves = 0
+    sweeps = 0
+    while size > 0:
+        line = queue[head]
+        head = (head + 1) % n_lines
+        size -= 1
+        queued[line] = False
+        gen = generation[line]
+        sweeps = max(sweeps, gen)
+        is_row = line < height
+        n = width if is_row else height
+        for i in range(n):
+            buf[i] = masks[line, i] if is_row else masks[i, line - height]
+        solves += 1
+        ok = _line(buf, n, lens, cols, offs[line], offs[line + 1], res, run, slot, gap, fwd, bwd, color_slot, rules)
+        if not ok:
+            stats[ST_LINE_SOLVES] = stats[ST_MISSES] = solves
+            stats[ST_SWEEPS] = sweeps
+            stats[ST_BAD_LINE] = line
+            return CONTRADICTION, masks
+        for i in range(n):
+            if res[i] == buf[i]:
+                continue
+            if is_row:
+                masks[line, i] = res[i]
+                other = height + i
+            else:
+                masks[i, line - height] = res[i]
+                other = i
+            if not queued[other]:
+                queued[other] = True
+                generation[other] = gen + 1
+                queue[(head + size) % n_lines] = other
+                size += 1
+    stats[ST_LINE_SOLVES] = stats[ST_MISSES] = solves
+    stats[ST_SWEEPS] = sweeps
+    stats[ST_BAD_LINE] = -1
+    return _status(masks.reshape(height * width)), masks
