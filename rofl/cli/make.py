@@ -381,9 +381,7 @@ class _StageBars:
             self.stage = stage
             # disable=None: no bar unless stderr is a terminal, so a log or a pipe
             # gets the report lines without carriage-return debris.
-            self.bar = self.tqdm(
-                total=total, desc=stage, unit=unit, delay=1.0, leave=False, disable=None
-            )
+            self.bar = self.tqdm(total=total, desc=stage, unit=unit, delay=1.0, leave=False, disable=None)
         elif done < self.bar.n or total != self.bar.total:
             self.bar.reset(total=total)  # a new pass of the same stage
         if done > self.bar.n:
