@@ -31,6 +31,8 @@ def convert(source: str, target: str, force: bool, budget: float) -> None:
       .sav      Tatham's Pattern saved game black and white, clues only
       .gno      Gnonograms puzzle           black and white, solution grid
       .pzl      Izaron's nonograms_solver   colour, clues only
+      .clues    rofl clue text              colour, hexagons, '?' groups,
+                                            clues only
 
     The solution (goal picture) travels along when IN has one and OUT can
     hold it; when IN has none, it is added if line logic finds it.  A
