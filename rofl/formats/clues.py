@@ -51,6 +51,7 @@ META_KEYS = ("title", "author", "licence", "source", "id", "origin", "notes")
 _SECTIONS = {"hexagon": ("rows", "falling", "rising"), "rectangle": ("rows", "columns")}
 _GROUP = re.compile(r"([0-9]+)((?:[a-z]+(?:\|[a-z]+)*)|\?)?")
 _COLOUR = re.compile(r"#[0-9a-fA-F]{6}")
+_WORD = re.compile(r"\S+")
 
 
 def colour_name(index: int) -> str:
@@ -79,8 +80,21 @@ def _content(text: str):
             yield number, stripped
 
 
-def _clue(text: str, n_colors: int, where: str, place: int) -> list[tuple[int, Any]]:
-    tokens = text.split()
+def _words(text: str, most: int, where: str, place: int, what: str) -> list[str]:
+    """The words of ``text``, refused as soon as there are more than ``most``
+    (a 64 MB line is never split into millions of strings)."""
+    words = []
+    for found in _WORD.finditer(text):
+        if len(words) == most:
+            raise _text.fail(where, place, f"more than {most} {what}")
+        words.append(found.group())
+    return words
+
+
+def _clue(text: str, cells: int, n_colors: int, where: str, place: int) -> list[tuple[int, Any]]:
+    """The groups of a clue line along a line of ``cells`` cells."""
+    # a cell at least each: more groups cannot fit, whatever their colours
+    tokens = _words(text, cells, where, place, f"groups for a line of {cells} cells")
     if tokens == ["0"]:
         return []
     groups: list[tuple[int, Any]] = []
@@ -134,12 +148,15 @@ def loads(data: bytes | str, *, where: str = "<clues>") -> HexPuzzle | Puzzle:
         side = _text.number(sizes[0], where, place, "side")
         if not 1 <= side <= MAX_HEX_SIDE:
             raise _text.fail(where, place, f"the side must be from 1 to {MAX_HEX_SIDE}, not {side}")
-        counts = [2 * side - 1] * 3
+        m = side - 1
+        counts = [2 * m + 1] * 3
+        cells = [[side + min(t, 2 * m - t) for t in range(2 * m + 1)]] * 3
     elif shape == "rectangle" and len(sizes) == 2:
         width = _text.size(sizes[0], where, place, "width")
         height = _text.size(sizes[1], where, place, "height")
         _limits.check_cells(width, height, where)
         counts = [height, width]
+        cells = [[width] * height, [height] * width]
     else:
         raise _text.fail(where, place, f"expected 'hexagon SIDE' or 'rectangle WIDTH HEIGHT', not {text[:40]!r}")
     meta: dict[str, str] = {}
@@ -149,7 +166,7 @@ def loads(data: bytes | str, *, where: str = "<clues>") -> HexPuzzle | Puzzle:
         if key in META_KEYS:
             meta[key] = value.strip()
         elif key == "colours":
-            palette = _palette(value.split(), where, place)
+            palette = _palette(_words(value, MAX_COLORS, where, place, "colours"), where, place)
         elif key == _SECTIONS[shape][0]:
             break
         else:
@@ -160,7 +177,7 @@ def loads(data: bytes | str, *, where: str = "<clues>") -> HexPuzzle | Puzzle:
     if palette is None:
         palette = Palette.black_white()
     sections: list[list[list[tuple[int, Any]]]] = []
-    for name, count in zip(_SECTIONS[shape], counts, strict=True):
+    for name, count, lengths in zip(_SECTIONS[shape], counts, cells, strict=True):
         if sections:
             place, text = next(lines, (place, ""))
             if text != name:
@@ -173,7 +190,7 @@ def loads(data: bytes | str, *, where: str = "<clues>") -> HexPuzzle | Puzzle:
             if not text or text in _SECTIONS[shape]:
                 msg = f"the {name} section needs {count} clue lines, found {len(clues)} (0 is an empty line)"
                 raise _text.fail(where, place, msg)
-            clues.append(_clue(text, len(palette), where, place))
+            clues.append(_clue(text, lengths[len(clues)], len(palette), where, place))
         sections.append(clues)
     extra = next(lines, None)
     if extra is not None:

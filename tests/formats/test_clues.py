@@ -130,6 +130,9 @@ GOOD = HEAD + "rows\n1a\n1a\n1a\nfalling\n1a\n1a\n1a\nrising\n1a\n1a\n1a\n"
         (HEAD + "rows\n1a\n1" + "a" * 100 + "\n", ["line 6", "not in the palette"]),
         (HEAD + "rows\n1a\n" + "1" * 30 + "a\n", ["line 6", "too large"]),
         (GOOD + "rows\n", ["line 16", "text after the last section"]),
+        (HEAD + "rows\n1a 1b 1a\n", ["line 5", "more than 2 groups for a line of 2 cells"]),
+        (HEAD + "rows\n1a\n" + "1a " * 1_000_000 + "\n", ["line 6", "more than 3 groups for a line of 3 cells"]),
+        ("rofl clues 1\nhexagon 2\ncolours" + " #000000" * 65 + "\n", ["line 3", "more than 64 colours"]),
         (GOOD.replace("falling\n1a", "falling\n3a"), ["falling diagonal 1", "clue needs 3 cells"]),
         (
             "rofl clues 1\nhexagon 2\nrows\n1?\n1\n1\nfalling\n1\n1\n1\nrising\n1\n1\n1\n",
