@@ -130,3 +130,11 @@ def test_question_marks_in_a_rectangle(tmp_path):
     one_error_line(run("convert", path, tmp_path / "q.rofl"), ".json and .clues can")
     assert run("convert", path, tmp_path / "q.clues").exit_code == 0
     assert open_puzzle(tmp_path / "q.clues").puzzle == unknown
+
+
+def test_bench_tabulates_a_hexagon(small, tmp_path):
+    table = tmp_path / "bench.csv"
+    result = run("bench", "-j", 1, small, "-o", table)
+    assert result.exit_code == 0, result.output
+    row = table.read_text().splitlines()[1].split(",")
+    assert row[1:7] == ["rofl clue text", "", "", "3", "True", "unique"]  # no width and height
