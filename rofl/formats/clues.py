@@ -113,8 +113,8 @@ def _clue(text: str, cells: int, n_colors: int, where: str, place: int) -> list[
         for name in colour.split("|"):
             index = _colour_index(name)
             if index >= n_colors:
-                msg = f"colour {name!r} of {_show(token)} is not in the palette ({n_colors - 1} ink colours, "
-                msg += f"a to {colour_name(n_colors - 1)})" if n_colors > 1 else "none)"
+                msg = f"colour {_show(name)} of {_show(token)} is not in the palette "
+                msg += f"({n_colors - 1} ink colours, a to {colour_name(n_colors - 1)})"
                 raise _text.fail(where, place, msg)
             members.append(index)
         groups.append((length, members[0] if len(members) == 1 else members))
