@@ -4,10 +4,10 @@
 
 Every corpus puzzle is written in every puzzle format of
 ``rofl.formats.FORMATS`` that can hold it (corpus JSON, ROFL, webpbn XML,
-.non, .nin, Olsak .g and .mk, .cwd, Tatham .sav; not the NotMine cipher, which holds a
-picture rather than clues) and
-read back; the round trip must give the same clues (and the same goal
-picture where the format keeps it).  Prints, per format, how many puzzles
+.non, .nin, Olsak .g and .mk, .cwd, Tatham .sav, .gno, .pzl, rofl's .clues;
+not the NotMine cipher, which holds a picture rather than clues) and read
+back; the round trip must give the same clues (and the same goal picture
+where the format keeps it).  Prints, per format, how many puzzles
 it holds, failures, total bytes, and the total write and read times (best
 of three).  Also times the reader on the largest file of each format.
 ``--write-docs`` also writes the table into ``docs/benchmarks.md``.

@@ -391,8 +391,7 @@ def _validate(
             msg = f"{where(g)}: colour 0 is the background and cannot form a group"
         else:
             msg = (
-                f"{where(g)}: colour {colors[g]} is outside the palette "
-                f"({len(palette)} colours, 0-{len(palette) - 1})"
+                f"{where(g)}: colour {colors[g]} is outside the palette ({len(palette)} colours, 0-{len(palette) - 1})"
             )
         raise PuzzleError(msg)
     same = np.zeros(len(lengths), dtype=np.int64)
@@ -437,10 +436,7 @@ def _check_totals(lengths, colors, is_set, color_sets, line_of_group, direction,
     total = np.bincount(group_direction, weights=lengths, minlength=n_dirs).astype(np.int64)
     for d in range(1, n_dirs):
         if total[d] != total[0]:
-            msg = (
-                f"the {direction_names[0]} hold {total[0]} ink cells "
-                f"but the {direction_names[d]} hold {total[d]}"
-            )
+            msg = f"the {direction_names[0]} hold {total[0]} ink cells but the {direction_names[d]} hold {total[d]}"
             raise PuzzleError(msg)
     # cells that may take colour c: the exact ones and every set that allows it
     maybe = exact.copy()
@@ -787,10 +783,7 @@ class Puzzle(_LinePuzzle):
         bad = np.argwhere((grid < 0) | (grid >= len(palette)))
         if bad.size:
             r, c = bad[0]
-            msg = (
-                f"row {r + 1}, column {c + 1}: value {grid[r, c]} is outside the palette "
-                f"({len(palette)} colours)"
-            )
+            msg = f"row {r + 1}, column {c + 1}: value {grid[r, c]} is outside the palette ({len(palette)} colours)"
             raise PuzzleError(msg)
         grid = grid.astype(np.int64)
         row_len, row_col, row_count = _runs(grid)

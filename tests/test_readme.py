@@ -113,13 +113,15 @@ def blocks(path: Path) -> list[Block]:
             continue
         block = Block(path, i + 1, [])
         end = lines.index("```", i + 1)
-        body = [(n + 1, text.strip()) for n, text in enumerate(lines[i + 1 : end], start=i + 1)]
-        prompts = any(text.startswith("$ ") for _, text in body)
+        # output keeps its indentation (a hexagon's offset rows); commands do not need it
+        body = [(n + 1, text.rstrip()) for n, text in enumerate(lines[i + 1 : end], start=i + 1)]
+        prompts = any(text.lstrip().startswith("$ ") for _, text in body)
         current: Command | None = None
-        for n, text in body:
+        for n, raw in body:
+            text = raw.strip()
             if prompts and not text.startswith("$ "):
                 if current is not None:
-                    current.shown.append(text)
+                    current.shown.append(raw)
                 continue
             commands = _commands(text.removeprefix("$ "), n)
             for command in commands:

@@ -136,7 +136,8 @@ def solve_task(data: bytes, name: str, budget: float) -> dict[str, Any]:
     Returns
     -------
     dict
-        The row: ``file``, ``format``, ``width``, ``height``, ``colours``,
+        The row: ``file``, ``format``, ``width``, ``height`` (none for a
+        hexagonal puzzle), ``colours``,
         ``line_solvable`` (line logic alone finished it), ``result`` (one of
         :data:`RESULTS`: unique, several solutions, none, or the budget ran
         out), ``seconds`` (the solve, not the parsing), ``nodes`` (search
@@ -149,7 +150,9 @@ def solve_task(data: bytes, name: str, budget: float) -> dict[str, Any]:
     try:
         opened = open_puzzle(data, name=name)
         puzzle = opened.puzzle
-        row.update(format=opened.format.name, width=puzzle.width, height=puzzle.height, colours=puzzle.n_colors)
+        row.update(format=opened.format.name, colours=puzzle.n_colors)
+        if hasattr(puzzle, "width"):  # a hexagon has no width and height: empty cells
+            row.update(width=puzzle.width, height=puzzle.height)
         start = time.perf_counter()
         result = solve_complete(puzzle, time_budget=budget)
         seconds = time.perf_counter() - start

@@ -78,3 +78,20 @@ def refuse_overwrite(inputs, outputs, *, force: bool = False) -> None:
                 msg = f"{option} {output} is the input {source}: writing it would destroy what is read"
                 msg += "; name another file"
                 raise UsageError(msg)
+
+
+def check_drawable(opened, command: str, *, color_sets: bool = False) -> None:
+    """Refuse, with one error naming the file, a puzzle ``rofl COMMAND``
+    cannot take: a hexagonal one (every picture, sheet and page is a
+    rectangular grid), and unless ``color_sets``, one with ``?`` groups
+    (which a sheet or page would draw as background)."""
+    from rofl.errors import FormatError
+
+    if not hasattr(opened.puzzle, "width"):
+        msg = f"{opened.name}: rofl {command} takes rectangular puzzles only; this one is hexagonal"
+        msg += " (rofl solve, info and convert read it)"
+        raise FormatError(msg)
+    if opened.puzzle.has_color_sets and not color_sets:
+        msg = f"{opened.name}: rofl {command} cannot draw groups of unknown colour ('?') yet"
+        msg += " (rofl solve, info and convert read them)"
+        raise FormatError(msg)

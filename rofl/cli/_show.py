@@ -31,3 +31,10 @@ def printable(text: str, *, keep: str = "") -> str:
     (``"\\n"`` for a message of several lines) are left as they are."""
     text = _SURROGATE.sub("\ufffd", text)
     return _CONTROL.sub(lambda m: m.group() if m.group() in keep else _escape(m), text)
+
+
+def size_text(puzzle) -> str:
+    """A puzzle's size as the commands print it: ``20x15`` or ``hexagon of side 5``."""
+    if hasattr(puzzle, "width"):
+        return f"{puzzle.width}x{puzzle.height}"
+    return f"hexagon of side {puzzle.side}"

@@ -41,7 +41,7 @@ def decode(file: str, output: str | None, scale: int, budget: float, first: bool
     is written and the exit status is 1.
     """
     from rofl._io import atomic_open
-    from rofl.cli._files import refuse_overwrite
+    from rofl.cli._files import check_drawable, refuse_overwrite
     from rofl.decode import check_crc, solve_picture
     from rofl.errors import AmbiguousError
     from rofl.formats import default_output, open_puzzle
@@ -55,6 +55,7 @@ def decode(file: str, output: str | None, scale: int, budget: float, first: bool
     fmt = _pillow_format(out)
     refuse_overwrite([file], [("-o", out)])
     opened = open_puzzle(file)
+    check_drawable(opened, "decode", color_sets=True)
     puzzle, crc = opened.puzzle, opened.crc32
     check_pixels(puzzle.width * scale, puzzle.height * scale, f"{out} (--scale {scale})")
     try:
@@ -152,30 +153,44 @@ def info(file: str, do_solve: bool, budget: float) -> None:
     """Describe the ROFL (or other puzzle) file FILE: size, colours, clues, metadata, solvability."""
     import numpy as np
 
-    from rofl.cli._show import printable
+    from rofl.cli._show import printable, size_text
     from rofl.decode import solve_picture
     from rofl.errors import BudgetError, FormatError, NotDecodedError, UnsolvableError
     from rofl.formats import open_puzzle
+    from rofl.puzzle import HexPuzzle
 
     opened = open_puzzle(file)
     puzzle, crc = opened.puzzle, opened.crc32
-    w, h = puzzle.width, puzzle.height
+    if isinstance(puzzle, HexPuzzle):
+        per = 2 * puzzle.side - 1
+        n_cells = puzzle.n_cells
+        directions = (("rows", 0, per), ("falling diagonals", per, 2 * per), ("rising diagonals", 2 * per, 3 * per))
+    else:
+        h = puzzle.height
+        n_cells = puzzle.width * h
+        directions = (("rows", 0, h), ("columns", h, puzzle.n_lines))
     lines = [f"file: {printable(file)} ({opened.details})"]
-    lines.append(f"size: {w}x{h} ({w * h} cells)")
+    lines.append(f"size: {size_text(puzzle)} ({n_cells} cells)")
     colours = puzzle.palette.hex()
     lines.append(f"colours: {len(colours)}: {colours[0]} (background) {' '.join(colours[1:])}".rstrip())
     counts = np.diff(puzzle.offsets)
     lengths = puzzle.lengths
-    filled = int(lengths[: puzzle.offsets[h]].sum())
+    filled = int(lengths[: puzzle.offsets[directions[0][2]]].sum())  # the rows hold every filled cell once
     mean = f", mean length {lengths.mean():.2f}" if lengths.size else ""
+    unknown = ""
+    if puzzle.color_sets is not None:
+        unknown = f", {int(np.count_nonzero(puzzle.color_sets))} of them '?' or a set of colours"
+    each = ", ".join(f"{int(counts[start:stop].sum())} in {name}" for name, start, stop in directions)
     lines.append(
-        f"clues: {puzzle.n_groups} groups ({int(counts[:h].sum())} in rows, {int(counts[h:].sum())} in columns), "
+        f"clues: {puzzle.n_groups} groups ({each}{unknown}), "
         f"at most {int(counts.max())} per line, {int((counts == 0).sum())} empty lines{mean}"
     )
-    lines.append(f"filled cells: {filled} of {w * h} ({100 * filled / (w * h):.1f}%)")
+    lines.append(f"filled cells: {filled} of {n_cells} ({100 * filled / n_cells:.1f}%)")
     for key, value in opened.metadata.items():
         lines.append(f"{printable(key)}: {printable(str(value))}")
-    if puzzle.n_colors == 2 and puzzle.n_groups <= MAX_GAME_ID_GROUPS:
+    if isinstance(puzzle, HexPuzzle):
+        pass  # Pattern's game IDs are rectangular
+    elif puzzle.n_colors == 2 and puzzle.n_groups <= MAX_GAME_ID_GROUPS:
         from rofl.formats.tatham import game_id
 
         lines.append(f"Pattern game ID: {game_id(puzzle)}")
@@ -200,7 +215,7 @@ def info(file: str, do_solve: bool, budget: float) -> None:
             return
         budget = max(budget - (time.monotonic() - start), 1e-6)  # line logic counts in the budget
         if line.status == "stalled":
-            lines.append(f"line logic: stalls, {line.undetermined} of {w * h} cells undetermined")
+            lines.append(f"line logic: stalls, {line.undetermined} of {n_cells} cells undetermined")
         else:
             lines.append(f"line logic: {line.status}")
         try:

@@ -31,6 +31,8 @@ def convert(source: str, target: str, force: bool, budget: float) -> None:
       .sav      Tatham's Pattern saved game black and white, clues only
       .gno      Gnonograms puzzle           black and white, solution grid
       .pzl      Izaron's nonograms_solver   colour, clues only
+      .clues    rofl clue text              colour, hexagons, '?' groups,
+                                            clues only
 
     The solution (goal picture) travels along when IN has one and OUT can
     hold it; when IN has none, it is added if line logic finds it.  A
@@ -46,6 +48,7 @@ def convert(source: str, target: str, force: bool, budget: float) -> None:
     import time
 
     from rofl.cli._files import output_format, refuse_overwrite, write_puzzle_file
+    from rofl.cli._show import size_text
     from rofl.decode import check_crc, check_stored_crc
     from rofl.errors import BudgetError, FormatError, RoflError
     from rofl.formats import open_puzzle
@@ -92,4 +95,4 @@ def convert(source: str, target: str, force: bool, budget: float) -> None:
         kept = f"{what} added (line logic finds it)"
     else:
         kept = fmt.keeps
-    click.echo(f"{target}: {puzzle.width}x{puzzle.height}, {puzzle.n_colors} colours, {kept}")
+    click.echo(f"{target}: {size_text(puzzle)}, {puzzle.n_colors} colours, {kept}")

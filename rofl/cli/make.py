@@ -167,6 +167,14 @@ def _save(image, path: str) -> None:
 @click.option(
     "--gif", type=click.Path(dir_okay=False), help="Write an animation of the puzzle being solved (.gif, .png, .webp)."
 )
+@click.option(
+    "--unknown-colours",
+    "unknown",
+    type=click.FloatRange(0, 1),
+    metavar="FRACTION",
+    help="Give about this share of the groups as '?' (any ink colour), as many as line logic still solves; "
+    "-o .clues or .json.",
+)
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar, warnings or report.")
 @batch_options
 def make(
@@ -192,6 +200,7 @@ def make(
     letters: bool,
     page: str | None,
     gif: str | None,
+    unknown: float | None,
     quiet: bool,
     **batch: Any,
 ) -> None:
@@ -243,6 +252,8 @@ def make(
     if threshold is not None and n_colors != 2:
         msg = f"--threshold only applies to black-and-white puzzles, not {n_colors} colours"
         raise click.UsageError(msg)
+    if unknown is not None:
+        _check_unknown(target, n_colors, several, sheet=sheet, page=page, gif=gif)
     if several:
         return make_batch(click.get_current_context().params)
 
@@ -291,7 +302,12 @@ def make(
         for w in caught:
             click.echo(f"warning: {w.message}", err=True)
 
-    write_puzzle_file(output, result.puzzle, result.grid, quiet=quiet)
+    puzzle = result.puzzle
+    if unknown is not None:
+        from rofl.refine.unknown import unknown_colours
+
+        puzzle = unknown_colours(puzzle, unknown, seed=seed)
+    write_puzzle_file(output, puzzle, result.grid, quiet=quiet)
     if preview:
         from rofl.render.preview import solution_image
 
@@ -316,6 +332,12 @@ def make(
         animate_solve(result.puzzle, gif)
     if not quiet:
         click.echo(result.stats.report())
+        if unknown is not None:
+            hidden = 0 if puzzle.color_sets is None else sum(map(bool, puzzle.color_sets.tolist()))
+            click.echo(
+                f"unknown colours: {hidden} of {puzzle.n_groups} groups given as '?' "
+                f"(asked {unknown:.0%}; line logic still solves the puzzle)"
+            )
         written = [path for path in (output, preview, compare, sheet, page, gif) if path]
         click.echo(f"wrote {', '.join(written)}")
         _hint_likeness(result.stats, width, height, more_colours=palette is None)
@@ -328,6 +350,25 @@ def make(
                 f"mostly fine texture that line logic cannot pin down; {tips} usually give a cleaner puzzle",
                 err=True,
             )
+
+
+def _check_unknown(target: str, n_colors: int, several: bool, **drawn: str | None) -> None:
+    """Refuse, before any work, what ``--unknown-colours`` cannot make."""
+    from rofl.formats import writer_for
+
+    if several:
+        msg = "--unknown-colours makes one puzzle at a time, not a batch"
+        raise click.UsageError(msg)
+    if n_colors <= 2:
+        msg = "--unknown-colours needs two ink colours or more (-c 3): with one, '?' says nothing"
+        raise click.UsageError(msg)
+    if not writer_for(target).color_sets:
+        msg = f"the {writer_for(target).extension} format cannot hold '?' groups yet; use .clues or .json"
+        raise click.BadParameter(msg, param_hint="'-o' / '--output'")
+    for option, path in drawn.items():
+        if path is not None:
+            msg = f"--{option} cannot draw '?' groups yet; leave it out with --unknown-colours"
+            raise click.UsageError(msg)
 
 
 def _hint_likeness(stats, width: int | None, height: int | None, *, more_colours: bool) -> None:
@@ -381,9 +422,7 @@ class _StageBars:
             self.stage = stage
             # disable=None: no bar unless stderr is a terminal, so a log or a pipe
             # gets the report lines without carriage-return debris.
-            self.bar = self.tqdm(
-                total=total, desc=stage, unit=unit, delay=1.0, leave=False, disable=None
-            )
+            self.bar = self.tqdm(total=total, desc=stage, unit=unit, delay=1.0, leave=False, disable=None)
         elif done < self.bar.n or total != self.bar.total:
             self.bar.reset(total=total)  # a new pass of the same stage
         if done > self.bar.n:

@@ -25,7 +25,7 @@ def page(puzzle: str, output: str | None, title: str | None) -> None:
     is solved when every row and column has its clue.
     """
     from rofl._io import atomic_write
-    from rofl.cli._files import refuse_overwrite
+    from rofl.cli._files import check_drawable, refuse_overwrite
     from rofl.decode import check_stored_crc
     from rofl.formats import default_output, open_puzzle
     from rofl.render.page import check_page_path, puzzle_page
@@ -34,6 +34,7 @@ def page(puzzle: str, output: str | None, title: str | None) -> None:
     check_page_path(out)
     refuse_overwrite([puzzle], [("-o", out)])
     opened = open_puzzle(puzzle)
+    check_drawable(opened, "page")
     check_stored_crc(opened)
     loaded = opened.puzzle
     text = puzzle_page(loaded, title=title)

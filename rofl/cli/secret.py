@@ -156,8 +156,10 @@ def _load(source: str | None, budget: float):
             )
             raise FormatError(msg)
         opened = open_puzzle(data, name="standard input")
+    from rofl.cli._files import check_drawable
     from rofl.decode import check_stored_crc
 
+    check_drawable(opened, "reveal", color_sets=True)
     check_stored_crc(opened, budget=budget)
     return opened.puzzle
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import click
 
 from rofl.cli._app import main
-from rofl.cli._files import check_parent, refuse_overwrite
+from rofl.cli._files import check_drawable, check_parent, refuse_overwrite
 from rofl.cli._options import budget_option, check_cell, check_sheet_name, checked_by
 
 
@@ -102,6 +102,7 @@ def sheet(
     puzzles, grids = [], []
     for file in puzzle_files:
         opened = open_puzzle(file)
+        check_drawable(opened, "sheet")
         puzzles.append(opened.puzzle)
         if solution or answers:
             grids.append(_solution(file, opened, budget))

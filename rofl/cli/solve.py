@@ -162,6 +162,8 @@ def solve(
         check_parent(gif_path)
     opened = open_puzzle(file)
     puzzle = opened.puzzle
+    if not hasattr(puzzle, "width"):
+        _refuse_pictures(opened.name, steps_dir, gif_path, first_path, solutions_dir)
     if use_color is None:
         use_color = sys.stdout.isatty()
     if steps_dir is not None or gif_path is not None:
@@ -184,8 +186,9 @@ def solve(
 
     import time
 
+    from rofl.cli._show import size_text
     from rofl.errors import BudgetError
-    from rofl.render.terminal import grid_text
+    from rofl.render.terminal import puzzle_text
     from rofl.solver import solve as line_solve
     from rofl.solver.search import solve_complete
 
@@ -201,7 +204,7 @@ def solve(
     result = solve_complete(puzzle, time_budget=remaining, line=line, engine=engine)
     if result.status == "unique":
         check_crc(result.grid, opened.crc32, f"{opened.name}: ")
-    size = f"{puzzle.width}x{puzzle.height}, {puzzle.n_colors} colours"
+    size = f"{size_text(puzzle)}, {puzzle.n_colors} colours"
     how = (
         "SAT engine"
         if engine == "sat"
@@ -225,15 +228,15 @@ def solve(
             _write_solution(directory / f"solution-{i}.png", puzzle, grid)
 
     if result.status == "unique":
-        click.echo(grid_text(result.grid, puzzle.palette, color=use_color))
+        click.echo(puzzle_text(puzzle, result.grid, color=use_color))
         click.echo(f"unique: {size}; {how}; {timing}")
         return
     if result.status == "multiple":
         first, second = result.solutions[:2]
         click.echo("solution 1:")
-        click.echo(grid_text(first, puzzle.palette, color=use_color))
+        click.echo(puzzle_text(puzzle, first, color=use_color))
         click.echo("solution 2:")
-        click.echo(grid_text(second, puzzle.palette, color=use_color))
+        click.echo(puzzle_text(puzzle, second, color=use_color))
         differ = int((first != second).sum())
         click.echo(
             f"multiple: {size}; the clues have more than one solution (two shown, they differ in "
@@ -246,11 +249,11 @@ def solve(
         sys.exit(EXIT_NONE)
     # budget: show what line logic knows
     partial = _partial(result.masks)
-    click.echo(grid_text(partial, puzzle.palette, color=use_color))
+    click.echo(puzzle_text(puzzle, partial, color=use_color))
     found = " (one solution found, not proved unique)" if result.solutions else ""
     click.echo(
         f"budget: no answer within {budget:g} s{found}; line logic leaves {int((partial < 0).sum())} of "
-        f"{puzzle.width * puzzle.height} cells undetermined (shown as ?); {how}",
+        f"{partial.size} cells undetermined (shown as ?); {how}",
         err=True,
     )
     sys.exit(EXIT_BUDGET)
@@ -273,6 +276,18 @@ def _picture_steps(puzzle, steps_dir, gif_path, *, search, budget, per, max_fram
         click.echo(f"{gif_path}: {count} frames, {size // 1024 + 1} KB; the last is {ends}", err=True)
 
 
+def _refuse_pictures(name: str, *outputs) -> None:
+    """Refuse the options that draw pictures of a rectangular grid for a hexagonal puzzle."""
+    from rofl.errors import OptionError
+
+    chosen = [
+        option for option, value in zip(("--steps", "--gif", "--first", "--solutions"), outputs, strict=True) if value
+    ]
+    if chosen:
+        msg = f"{name}: {' and '.join(chosen)}: rofl draws pictures of rectangular puzzles only; this one is hexagonal"
+        raise OptionError(msg)
+
+
 def _partial(masks):
     from rofl.solver.propagate import determined, masks_to_grid
 
@@ -282,8 +297,9 @@ def _partial(masks):
 
 
 def _line_only(opened, use_color: bool) -> None:
+    from rofl.cli._show import size_text
     from rofl.decode import check_crc
-    from rofl.render.terminal import grid_text
+    from rofl.render.terminal import puzzle_text
     from rofl.solver import solve as line_solve
 
     puzzle = opened.puzzle
@@ -293,8 +309,8 @@ def _line_only(opened, use_color: bool) -> None:
     if result.status != "contradiction":
         # color= stops click from stripping the escapes when --color is asked
         # for and the output is not a terminal
-        click.echo(grid_text(result.partial_grid(), puzzle.palette, color=use_color), color=use_color)
-    size = f"{puzzle.width}x{puzzle.height}"
+        click.echo(puzzle_text(puzzle, result.partial_grid(), color=use_color), color=use_color)
+    size = size_text(puzzle)
     if result.status == "solved":
         click.echo(
             f"solved: {size}, {puzzle.n_colors} colours, {result.line_solves} line solves, {result.sweeps} sweeps"
@@ -302,8 +318,7 @@ def _line_only(opened, use_color: bool) -> None:
         return
     if result.status == "stalled":
         click.echo(
-            f"stalled: line logic leaves {result.undetermined} of {puzzle.width * puzzle.height} cells "
-            f"undetermined (shown as ?)",
+            f"stalled: line logic leaves {result.undetermined} of {result.masks.size} cells undetermined (shown as ?)",
             err=True,
         )
     else:

@@ -72,6 +72,7 @@ _MODULES = (
     "rofl.formats.pzl",
     "rofl.formats.sheets",
     "rofl.formats.taai",
+    "rofl.formats.clues",
 )
 
 
@@ -292,12 +293,15 @@ def puzzle_bytes(path: str | Path, puzzle, solution=None, *, crc32: int | None =
         As :func:`write_puzzle`.
     """
     fmt = writer_for(path)
-    # No writer holds these yet (issue 27): refuse rather than write colour 0.
-    if not hasattr(puzzle, "width"):
-        msg = f"the {fmt.extension} format cannot hold a hexagonal puzzle"
+    # Refused rather than written with colour 0 or as rows and columns.
+    if not hasattr(puzzle, "width") and not fmt.hexagon:
+        msg = f"the {fmt.extension} format cannot hold a hexagonal puzzle (.clues can)"
         raise FormatError(msg)
-    if puzzle.has_color_sets:
-        msg = f"the {fmt.extension} format cannot hold groups of several possible colours ('?')"
+    if puzzle.has_color_sets and not fmt.color_sets:
+        holders = " and ".join(
+            f.extension for f in _writers().values() if f.color_sets and (f.hexagon or hasattr(puzzle, "width"))
+        )
+        msg = f"the {fmt.extension} format cannot hold groups of several possible colours ('?'); {holders} can"
         raise FormatError(msg)
     if not fmt.colour and puzzle.n_colors > 2:
         others = [f.extension for f in _writers().values() if f.colour]

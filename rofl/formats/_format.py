@@ -67,6 +67,10 @@ class Format:
     caveat : callable or None
         ``caveat(puzzle) -> str | None``: what the program the format belongs
         to cannot do with ``puzzle`` although rofl reads it back.
+    hexagon : bool
+        Whether it holds hexagonal puzzles (:class:`~rofl.puzzle.HexPuzzle`).
+    color_sets : bool
+        Whether it holds groups of several possible colours (``?``).
     not_written : str
         Why :func:`rofl.formats.write_puzzle` refuses the extensions of a
         format rofl reads only, and what writes such files instead.
@@ -88,6 +92,8 @@ class Format:
     carries_rofl: bool = False
     caveat: Callable[[Any], str | None] | None = None
     not_written: str = ""
+    hexagon: bool = False
+    color_sets: bool = False
 
     @property
     def extension(self) -> str:

@@ -5,6 +5,9 @@ One puzzle per file::
     {"width": W, "height": H, "colors": ["#ffffff", "#000000"],
      "rows": [[[len, colour], ...], ...], "cols": [...],
      "solution": ["0110", ...] or null, "title": ..., ...}
+
+A colour may also be ``"?"`` (any ink colour) or a list of indices (any
+of them), rofl's extension for ``?`` clues.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ import numpy as np
 from rofl.errors import FormatError, PuzzleError
 from rofl.formats import _text
 from rofl.formats._format import Format
-from rofl.puzzle import Palette, Puzzle
+from rofl.puzzle import ANY_COLOR, Palette, Puzzle
 
 _DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
 _META_KEYS = ("title", "author", "licence", "source", "id", "origin", "notes")
@@ -136,8 +139,8 @@ def dumps(puzzle: Puzzle, solution: np.ndarray | None = None) -> str:
         width=puzzle.width,
         height=puzzle.height,
         colors=puzzle.palette.hex(),
-        rows=[[list(g) for g in line] for line in puzzle.rows],
-        cols=[[list(g) for g in line] for line in puzzle.cols],
+        rows=[[_group(g, puzzle.n_colors) for g in line] for line in puzzle.rows],
+        cols=[[_group(g, puzzle.n_colors) for g in line] for line in puzzle.cols],
         solution=None
         if solution is None
         else ["".join(_DIGITS[v] for v in row) for row in np.asarray(solution).tolist()],
@@ -145,8 +148,23 @@ def dumps(puzzle: Puzzle, solution: np.ndarray | None = None) -> str:
     return json.dumps(doc, indent=1) + "\n"
 
 
+def _group(group: tuple[int, Any], n_colors: int) -> list:
+    """``[length, colour]``: the colour an index, ``"?"`` (any ink colour) or a list of indices."""
+    length, colour = group
+    if isinstance(colour, frozenset):
+        colour = ANY_COLOR if colour == frozenset(range(1, n_colors)) else sorted(colour)
+    return [length, colour]
+
+
 #: How :mod:`rofl.formats` knows the format.
 FORMAT = Format(
-    "corpus JSON", loads, _text.encoded(dumps), extensions=(".json",), guess=b"{", colour=True, keeps="solution kept"
+    "corpus JSON",
+    loads,
+    _text.encoded(dumps),
+    extensions=(".json",),
+    guess=b"{",
+    colour=True,
+    keeps="solution kept",
+    color_sets=True,
 )
 FORMATS = (FORMAT,)

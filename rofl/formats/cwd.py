@@ -38,9 +38,7 @@ def loads(text: str | bytes, *, where: str = "<cwd>") -> Puzzle:
         message names the line).
     """
     lines = [
-        (number, line.strip())
-        for number, line in enumerate(_text.decode(text, where).splitlines(), 1)
-        if line.strip()
+        (number, line.strip()) for number, line in enumerate(_text.decode(text, where).splitlines(), 1) if line.strip()
     ]
     height, width, used = _text.bw_size_header(
         lines, where, "the height, then the width", "no height and width (a .cwd file starts with them, one per line)"

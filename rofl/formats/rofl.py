@@ -262,8 +262,7 @@ def parse_header(data: bytes, *, where: str = "<rofl>") -> Header:
         raise _fail(
             where,
             size_at,
-            f"{head.width}x{head.height} is {head.width * head.height} cells; "
-            f"this reader decodes at most {MAX_CELLS}",
+            f"{head.width}x{head.height} is {head.width * head.height} cells; this reader decodes at most {MAX_CELLS}",
             LimitError,
         )
     pos = 10 if extended else 6
@@ -345,8 +344,9 @@ def parse(data: bytes | bytearray | memoryview, *, where: str = "<rofl>") -> Rof
         if end > n:
             # the line's groups are one field, checked whole before any is read
             raise _fail(
-                where, pos + nb, f"{_line_name(i, h)}: group count {c} needs {_count(c * gsize, 'byte')} "
-                f"but only {n - pos - nb} remain"
+                where,
+                pos + nb,
+                f"{_line_name(i, h)}: group count {c} needs {_count(c * gsize, 'byte')} but only {n - pos - nb} remain",
             )
         starts[i] = pos + nb
         counts[i] = c

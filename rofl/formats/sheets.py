@@ -108,9 +108,7 @@ def png_info(puzzle: Puzzle, solution: np.ndarray | None = None):
 def svg_metadata(puzzle: Puzzle, solution: np.ndarray | None = None) -> str:
     """The ``<metadata>`` element of an SVG sheet, base64 in lines of 76 characters."""
     text = base64.encodebytes(rofl_bytes(puzzle, solution)).decode("ascii").strip()
-    return (
-        f'<metadata><rofl:puzzle xmlns:rofl="{SVG_NAMESPACE}" encoding="base64">\n{text}\n</rofl:puzzle></metadata>'
-    )
+    return f'<metadata><rofl:puzzle xmlns:rofl="{SVG_NAMESPACE}" encoding="base64">\n{text}\n</rofl:puzzle></metadata>'
 
 
 def attach(pdf, puzzle: Puzzle, solution: np.ndarray | None, name: str, description: str | None) -> None:

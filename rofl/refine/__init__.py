@@ -19,6 +19,10 @@ Modules
     estimating single-cell changes, resuming from a failure certificate.
 ``_kernels``
     Their compiled kernels, built on :mod:`rofl.solver`'s line kernels.
+``unknown``
+    :func:`~rofl.refine.unknown.unknown_colours`: colour clues turned to
+    ``?`` while line logic still solves the puzzle (``rofl make
+    --unknown-colours``).
 
 The passes (docs/design.md, "Refinement", has the figures)
 -----------------------------------------------------------

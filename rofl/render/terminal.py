@@ -1,10 +1,11 @@
-"""Pictures as terminal text."""
+"""Pictures as terminal text: a rectangular grid row by row, a hexagonal board
+as offset rows (each row half a cell right of the longer row next to it)."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from rofl.puzzle import Palette
+from rofl.puzzle import Hexagon, HexPuzzle, Palette
 
 _SYMBOLS = "#123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ@%&*"
 
@@ -23,15 +24,50 @@ def grid_text(grid: np.ndarray, palette: Palette, *, color: bool = False, unknow
     """
     lines = []
     for row in np.asarray(grid).tolist():
-        if color:
-            parts = []
-            for v in row:
-                if v == unknown:
-                    parts.append("\x1b[0m??")
-                else:
-                    r, g, b = palette[v]
-                    parts.append(f"\x1b[48;2;{r};{g};{b}m  ")
-            lines.append("".join(parts) + "\x1b[0m")
-        else:
-            lines.append("".join("?" if v == unknown else "." if v == 0 else _SYMBOLS[v - 1] for v in row))
+        text = "".join(_cell(v, palette, color, unknown) for v in row)
+        lines.append(text + "\x1b[0m" if color else text)
     return "\n".join(lines)
+
+
+def _cell(v: int, palette: Palette, color: bool, unknown: int) -> str:
+    if color:
+        if v == unknown:
+            return "\x1b[0m??"
+        r, g, b = palette[v]
+        return f"\x1b[48;2;{r};{g};{b}m  "
+    return "?" if v == unknown else "." if v == 0 else _SYMBOLS[v - 1]
+
+
+def hex_text(board: Hexagon, cells: np.ndarray, palette: Palette, *, color: bool = False, unknown: int = -1) -> str:
+    """A hexagonal board's filling as text: its rows, each indented by half a
+    cell per step away from the middle row, so that every cell sits between
+    its two neighbours of the rows above and below.
+
+    Parameters
+    ----------
+    board : Hexagon
+    cells : (n_cells,) integer array of palette indices in the board's cell order, ``unknown`` for undetermined
+    palette : Palette
+    color : bool
+        24-bit ANSI colours (a cell two spaces wide); otherwise the
+        characters of :func:`grid_text` separated by spaces.
+    """
+    values = np.asarray(cells).tolist()
+    m = board.side - 1
+    lines = []
+    for row in range(2 * m + 1):
+        indices = board.line(row).tolist()
+        indent = " " * abs(row - m)
+        if color:
+            lines.append(indent + "".join(_cell(values[i], palette, True, unknown) for i in indices) + "\x1b[0m")
+        else:
+            lines.append(indent + " ".join(_cell(values[i], palette, False, unknown) for i in indices))
+    return "\n".join(lines)
+
+
+def puzzle_text(puzzle, cells: np.ndarray, *, color: bool = False, unknown: int = -1) -> str:
+    """A filling of ``puzzle``'s board as text: :func:`hex_text` for a
+    :class:`~rofl.puzzle.HexPuzzle`, :func:`grid_text` otherwise."""
+    if isinstance(puzzle, HexPuzzle):
+        return hex_text(puzzle.board, cells, puzzle.palette, color=color, unknown=unknown)
+    return grid_text(cells, puzzle.palette, color=color, unknown=unknown)

@@ -42,7 +42,7 @@ def test_bytes_are_opened_by_content_then_by_name():
     assert np.array_equal(by_content.solution, grid) and by_content.solution.dtype == np.uint8
     nin = b"2 1\n1\n1\n0\n"  # no signature: only the name says .nin
     assert open_puzzle(nin, name="x.nin").format.name == "Wilk .nin"
-    with pytest.raises(FormatError, match=r"^x\.dat: unknown puzzle format \(known extensions: \.cwd, "):
+    with pytest.raises(FormatError, match=r"^x\.dat: unknown puzzle format \(known extensions: \.clues, \.cwd, "):
         open_puzzle(nin, name="x.dat")
 
 

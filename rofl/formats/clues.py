@@ -1,0 +1,265 @@
+"""rofl's clue text (``.clues``): clues of hexagonal and rectangular puzzles, ``?`` groups included.
+
+The one text format that holds what the other formats cannot: the three
+line directions of a :class:`~rofl.puzzle.HexPuzzle` and groups whose colour
+is ``?`` (any ink colour) or a set of colours.  A file::
+
+    rofl clues 1
+    hexagon 3                    or: rectangle WIDTH HEIGHT
+    title A small flower         optional metadata, one key and its text a line
+    colours #ffffff #000000 #d02030
+    rows                         then one clue line per line of the section
+    1a
+    2a 1b
+    ...
+    falling
+    ...
+    rising
+    ...
+
+The sections are ``rows``, ``falling`` and ``rising`` for a hexagon (2s-1
+clue lines each, in :class:`~rofl.puzzle.Hexagon`'s order: rows top to
+bottom, both diagonal directions left to right along the top edge) and
+``rows`` and ``columns`` for a rectangle.  A group is its length and its
+colour: a letter name (``a`` is palette index 1, ..., ``z`` 26, then
+``aa``..``az``, ``ba``.. as spreadsheet columns), ``?`` (any ink colour)
+or names joined by ``|`` (``2a|c``: colour a or c).  A bare length is
+colour ``a``, so black-and-white clues read as in ``.nin``.  An empty line
+is ``0``; blank lines and lines starting with ``#`` are ignored.  Colours
+are ``#rrggbb``, the background first.  The format holds clues only (no
+solution); ``docs/formats.md`` describes it for users.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import numpy as np
+
+from rofl.errors import FormatError, PuzzleError
+from rofl.formats import _limits, _text
+from rofl.formats._format import Format
+from rofl.puzzle import ANY_COLOR, MAX_COLORS, MAX_HEX_SIDE, HexPuzzle, Palette, Puzzle
+
+#: The first line of every file (the number is the format's version).
+SIGNATURE = "rofl clues 1"
+
+#: Metadata keys a file may give, one a line (the keys of rofl's other formats).
+META_KEYS = ("title", "author", "licence", "source", "id", "origin", "notes")
+
+_SECTIONS = {"hexagon": ("rows", "falling", "rising"), "rectangle": ("rows", "columns")}
+_GROUP = re.compile(r"([0-9]+)((?:[a-z]+(?:\|[a-z]+)*)|\?)?")
+_COLOUR = re.compile(r"#[0-9a-fA-F]{6}")
+_WORD = re.compile(r"\S+")
+
+
+def colour_name(index: int) -> str:
+    """The letter name of ink colour ``index`` (``1`` -> ``a``, ``27`` -> ``aa``)."""
+    name = ""
+    while index > 0:
+        index, digit = divmod(index - 1, 26)
+        name = chr(ord("a") + digit) + name
+    return name
+
+
+def _colour_index(name: str) -> int:
+    value = 0
+    for ch in name:
+        value = value * 26 + ord(ch) - ord("a") + 1
+        if value >= MAX_COLORS:  # bounded before a long name grows a big number
+            return MAX_COLORS
+    return value
+
+
+def _content(text: str):
+    """(line number, stripped text) of the lines that are neither blank nor comments."""
+    for number, line in enumerate(text.splitlines(), 1):
+        stripped = line.strip()
+        if stripped and not stripped.startswith("#"):
+            yield number, stripped
+
+
+def _words(text: str, most: int, where: str, place: int, what: str) -> list[str]:
+    """The words of ``text``, refused as soon as there are more than ``most``
+    (a 64 MB line is never split into millions of strings)."""
+    words = []
+    for found in _WORD.finditer(text):
+        if len(words) == most:
+            raise _text.fail(where, place, f"more than {most} {what}")
+        words.append(found.group())
+    return words
+
+
+def _clue(text: str, cells: int, n_colors: int, where: str, place: int) -> list[tuple[int, Any]]:
+    """The groups of a clue line along a line of ``cells`` cells."""
+    # a cell at least each: more groups cannot fit, whatever their colours
+    tokens = _words(text, cells, where, place, f"groups for a line of {cells} cells")
+    if tokens == ["0"]:
+        return []
+    groups: list[tuple[int, Any]] = []
+    for token in tokens:
+        found = _GROUP.fullmatch(token)
+        if found is None:
+            raise _text.fail(where, place, f"{_show(token)} is not a group (a length and a colour: 3, 2a, 1?, 2a|c)")
+        length = _text.number(found.group(1), where, place, "group length")
+        if length == 0:
+            raise _text.fail(where, place, "a group of length 0 (only a lone 0 marks an empty line)")
+        colour = found.group(2) or "a"
+        if colour == ANY_COLOR:
+            groups.append((length, ANY_COLOR))
+            continue
+        members = []
+        for name in colour.split("|"):
+            index = _colour_index(name)
+            if index >= n_colors:
+                msg = f"colour {_show(name)} of {_show(token)} is not in the palette "
+                msg += f"({n_colors - 1} ink colours, a to {colour_name(n_colors - 1)})"
+                raise _text.fail(where, place, msg)
+            members.append(index)
+        groups.append((length, members[0] if len(members) == 1 else members))
+    return groups
+
+
+def _show(token: str) -> str:
+    return repr(token if len(token) <= 20 else token[:20] + "...")
+
+
+def loads(data: bytes | str, *, where: str = "<clues>") -> HexPuzzle | Puzzle:
+    """Parse a ``.clues`` file.
+
+    Raises
+    ------
+    FormatError
+        Anything out of place, named by its line: a missing or unknown
+        header, a bad colour or group, more or fewer clue lines than the
+        shape has, clues that are not a valid puzzle.
+    LimitError
+        A puzzle beyond the readers' limits.
+    """
+    lines = _content(_text.decode(data, where))
+    first = next(lines, None)
+    if first is None or first[1] != SIGNATURE:
+        raise _text.fail(where, first and first[0], f"a .clues file starts with the line {SIGNATURE!r}")
+    place, text = next(lines, (first[0], ""))
+    shape, _, size = text.partition(" ")
+    sizes = size.split()
+    if shape == "hexagon" and len(sizes) == 1:
+        side = _text.number(sizes[0], where, place, "side")
+        if not 1 <= side <= MAX_HEX_SIDE:
+            raise _text.fail(where, place, f"the side must be from 1 to {MAX_HEX_SIDE}, not {side}")
+        m = side - 1
+        counts = [2 * m + 1] * 3
+        cells = [[side + min(t, 2 * m - t) for t in range(2 * m + 1)]] * 3
+    elif shape == "rectangle" and len(sizes) == 2:
+        width = _text.size(sizes[0], where, place, "width")
+        height = _text.size(sizes[1], where, place, "height")
+        _limits.check_cells(width, height, where)
+        counts = [height, width]
+        cells = [[width] * height, [height] * width]
+    else:
+        raise _text.fail(where, place, f"expected 'hexagon SIDE' or 'rectangle WIDTH HEIGHT', not {text[:40]!r}")
+    meta: dict[str, str] = {}
+    palette = None
+    for place, text in lines:
+        key, _, value = text.partition(" ")
+        if key in META_KEYS:
+            meta[key] = value.strip()
+        elif key == "colours":
+            palette = _palette(_words(value, MAX_COLORS, where, place, "colours"), where, place)
+        elif key == _SECTIONS[shape][0]:
+            break
+        else:
+            expected = f"{', '.join(META_KEYS)}, colours or {_SECTIONS[shape][0]}"
+            raise _text.fail(where, place, f"expected a line starting {expected}, not {text[:40]!r}")
+    else:
+        raise _text.fail(where, None, f"no {_SECTIONS[shape][0]!r} section")
+    if palette is None:
+        palette = Palette.black_white()
+    sections: list[list[list[tuple[int, Any]]]] = []
+    for name, count, lengths in zip(_SECTIONS[shape], counts, cells, strict=True):
+        if sections:
+            place, text = next(lines, (place, ""))
+            if text != name:
+                raise _text.fail(
+                    where, place, f"expected the {name!r} section after {count} clue lines, not {text[:40]!r}"
+                )
+        clues = []
+        for _ in range(count):
+            place, text = next(lines, (place, ""))
+            if not text or text in _SECTIONS[shape]:
+                msg = f"the {name} section needs {count} clue lines, found {len(clues)} (0 is an empty line)"
+                raise _text.fail(where, place, msg)
+            clues.append(_clue(text, lengths[len(clues)], len(palette), where, place))
+        sections.append(clues)
+    extra = next(lines, None)
+    if extra is not None:
+        raise _text.fail(where, extra[0], f"text after the last section: {extra[1][:40]!r}")
+    try:
+        if shape == "hexagon":
+            return HexPuzzle(side, palette, *sections, meta=meta)
+        return Puzzle(width, height, palette, *sections, meta=meta)
+    except PuzzleError as exc:
+        raise _text.fail(where, None, str(exc)) from None
+
+
+def _palette(tokens: list[str], where: str, place: int) -> Palette:
+    for token in tokens:
+        if not _COLOUR.fullmatch(token):
+            raise _text.fail(where, place, f"colour {_show(token)} is not written #rrggbb")
+    if not 2 <= len(tokens) <= MAX_COLORS:
+        raise _text.fail(where, place, f"{len(tokens)} colours: a puzzle has 2 to {MAX_COLORS}, the background first")
+    return Palette(tokens)
+
+
+def _group_text(length: int, colour: Any, n_colors: int) -> str:
+    if isinstance(colour, frozenset):
+        if colour == frozenset(range(1, n_colors)):
+            return f"{length}{ANY_COLOR}"
+        return f"{length}" + "|".join(colour_name(c) for c in sorted(colour))
+    return str(length) if n_colors <= 2 else f"{length}{colour_name(colour)}"
+
+
+def dumps(puzzle: HexPuzzle | Puzzle) -> str:
+    """The ``.clues`` text of ``puzzle`` (either shape); metadata on one
+    line each (line breaks become spaces)."""
+    if isinstance(puzzle, HexPuzzle):
+        out = [SIGNATURE, f"hexagon {puzzle.side}"]
+        sections = {"rows": puzzle.rows, "falling": puzzle.falling, "rising": puzzle.rising}
+    else:
+        out = [SIGNATURE, f"rectangle {puzzle.width} {puzzle.height}"]
+        sections = {"rows": puzzle.rows, "columns": puzzle.cols}
+    for key in META_KEYS:
+        value = " ".join(puzzle.meta.get(key, "").split())
+        if value:
+            out.append(f"{key} {value}")
+    out.append("colours " + " ".join(puzzle.palette.hex()))
+    for name, clues in sections.items():
+        out.append(name)
+        out.extend(" ".join(_group_text(n, c, puzzle.n_colors) for n, c in clue) if clue else "0" for clue in clues)
+    return "\n".join(out) + "\n"
+
+
+def _read(data: bytes, *, where: str = "<clues>") -> tuple[HexPuzzle | Puzzle, None]:
+    return loads(data, where=where), None
+
+
+def _write(puzzle: HexPuzzle | Puzzle, solution: np.ndarray | None = None) -> bytes:
+    if solution is not None and not puzzle.is_solution(np.asarray(solution)):
+        msg = "the solution does not match the clues"
+        raise FormatError(msg)
+    return dumps(puzzle).encode("utf-8")
+
+
+#: How :mod:`rofl.formats` knows the format.
+FORMAT = Format(
+    "rofl clue text",
+    _read,
+    _write,
+    extensions=(".clues",),
+    starts=(SIGNATURE.encode(),),
+    colour=True,
+    hexagon=True,
+    color_sets=True,
+)
+FORMATS = (FORMAT,)
