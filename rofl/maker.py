@@ -52,6 +52,10 @@ class MakeStats:
         them from numba's cache (a fresh install's first run compiles; see
         :func:`rofl.solver._compile.ensure_compiled`); never inside
         ``refine_seconds``.
+    compiled : bool
+        Whether this run compiled kernels (a fresh install's first run)
+        rather than loading them from numba's cache; the report shows
+        ``compile_seconds`` only then, since loading is start-up.
     threshold : float or None
         Black-and-white threshold used (sRGB grey level 0-255).
     polish_rounds : int
@@ -98,6 +102,7 @@ class MakeStats:
     ssim: float | None = None
     trimmed: tuple[int, int, int, int] = (0, 0, 0, 0)
     compile_seconds: float = 0.0
+    compiled: bool = False
 
     @property
     def fewer_colours(self) -> str | None:
@@ -135,8 +140,8 @@ class MakeStats:
         if likeness:
             lines.append("likeness: " + "; ".join(likeness))
         timing = f"time: {self.seconds:.2f} s ("
-        if self.compile_seconds >= 0.005:
-            timing += f"compiling or loading the solver {self.compile_seconds:.2f} s, "
+        if self.compiled:
+            timing += f"compiling the solver {self.compile_seconds:.2f} s, once, "
         timing += f"refinement {self.refine_seconds:.2f} s, {self.iterations} rounds"
         if self.polish_rounds:
             timing += f", {self.polish_rounds} repair attempts"
@@ -315,8 +320,8 @@ def make(
     from rofl import picture
     from rofl.errors import OptionError
     from rofl.refine import refine
-    from rofl.refine.judge import REFINE
-    from rofl.solver._compile import LINE, ensure_compiled
+    from rofl.refine.judge import REFINE, REPAIR
+    from rofl.solver._compile import LINE, compiled_fresh, ensure_compiled
 
     start = time.perf_counter()
     picture.check_dither(dither)
@@ -410,6 +415,7 @@ def make(
         ssim=lightness_ssim(lab[:, :, 0], pal_lab[final][:, :, 0]),
         trimmed=trimmed,
         compile_seconds=compile_seconds,
+        compiled=compiled_fresh(LINE, REFINE, REPAIR),
     )
     cells = np.clip(np.rint(picture.linear_to_srgb(cells_linear) * 255), 0, 255).astype(np.uint8)
     return MakeResult(
