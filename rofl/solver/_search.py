@@ -34,7 +34,7 @@ import time
 import numpy as np
 from numba import njit, objmode
 
-from rofl.solver._config import SEARCH_JIT
+from rofl.solver._config import SEARCH_INNER, SEARCH_JIT
 from rofl.solver._kernels import CONTRADICTION, SOLVED, STALLED, _cached_line, _fixpoint
 
 # stats slots
@@ -61,7 +61,7 @@ def _clock() -> float:
         return math.inf
 
 
-@njit(**SEARCH_JIT)
+@njit(**SEARCH_INNER)
 def _now():
     # numba has no clock of its own; object mode costs about a microsecond
     with objmode(t="float64"):
@@ -69,7 +69,7 @@ def _now():
     return t
 
 
-@njit(**SEARCH_JIT)
+@njit(**SEARCH_INNER)
 def _prop(masks, queue, ctx, pstats, stats):
     """``_fixpoint`` on ``masks`` from the lines in ``queue``; counts line solves."""
     clues, scratch, cache = ctx
@@ -83,7 +83,7 @@ _ENOUGH = 3  # ``want`` region solutions found by probes
 _ABORT = 4  # out of budget
 
 
-@njit(**SEARCH_JIT)
+@njit(**SEARCH_INNER)
 def _xorshift(x):
     x ^= x << 13
     x ^= (x >> 7) & 0x1FFFFFFFFFFFFFF
@@ -91,7 +91,7 @@ def _xorshift(x):
     return x
 
 
-@njit(**SEARCH_JIT)
+@njit(**SEARCH_INNER)
 def _keep(masks, out, nout):
     """Append ``masks`` to ``out[:nout]`` unless already there; the new count."""
     for s in range(nout):
@@ -110,7 +110,7 @@ def _keep(masks, out, nout):
 # (about 6 s of CPU of the 40).
 
 
-@njit(**SEARCH_JIT)
+@njit(**SEARCH_INNER)
 def _equal(a, b):
     """Whether the (H, W) grids ``a`` and ``b`` are equal."""
     height, width = a.shape
@@ -121,7 +121,7 @@ def _equal(a, b):
     return True
 
 
-@njit(**SEARCH_JIT)
+@njit(**SEARCH_INNER)
 def _copy(dst, src):
     """``dst[:, :] = src`` for (H, W) grids of the same shape."""
     height, width = dst.shape
@@ -130,21 +130,21 @@ def _copy(dst, src):
             dst[i, j] = src[i, j]
 
 
-@njit(**SEARCH_JIT)
+@njit(**SEARCH_INNER)
 def _note_full(masks, anysol, stats):
     # whole-grid solutions met on the way, for the caller when the budget
     # runs out before the search could prove anything
     stats[ST_MET] = _keep(masks, anysol, stats[ST_MET])
 
 
-@njit(**SEARCH_JIT)
+@njit(**SEARCH_INNER)
 def _out_of_budget(stats, deadline):
     # the clock is read even without a deadline: it is where Ctrl-C gets in
     t = _now()
     return t > deadline if deadline > 0 else t == math.inf
 
 
-@njit(**SEARCH_JIT)
+@njit(**SEARCH_INNER)
 def _trial(cur, p, bit, ctx, tw, stats):
     """Set cell ``p`` of ``cur`` to ``bit`` and run line logic in place,
     recording on a trail the old mask of every cell that changes.
@@ -232,7 +232,7 @@ def _trial(cur, p, bit, ctx, tw, stats):
     return status, ntr
 
 
-@njit(**SEARCH_JIT)
+@njit(**SEARCH_INNER)
 def _undo(cur, tw, ntr):
     """Take back the changes of the last ``_trial``."""
     trail, old, seen = tw[0], tw[1], tw[2]
@@ -242,7 +242,7 @@ def _undo(cur, tw, ntr):
         seen[trail[k]] = False
 
 
-@njit(**SEARCH_JIT)
+@njit(**SEARCH_INNER)
 def _probe_region(
     cur,
     cells,
@@ -424,7 +424,7 @@ def _probe_region(
     return result
 
 
-@njit(**SEARCH_JIT)
+@njit(**SEARCH_INNER)
 def _components(cur, cells, ncell, parent):
     """Split the undetermined cells of ``cells[:ncell]`` into independent parts.
 
@@ -444,7 +444,7 @@ def _components(cur, cells, ncell, parent):
     und = np.empty(ncell, dtype=np.int64)
     m_und = 0
     last_row = -1
-    last_in_row = -1
+    last_in_row = np.int64(-1)  # not the literal -1: _union would be compiled for it too
     for j in range(ncell):
         p = cells[j]
         m = flat[p]
@@ -487,7 +487,7 @@ def _components(cur, cells, ncell, parent):
     return comp_cells, comp_start
 
 
-@njit(**SEARCH_JIT)
+@njit(**SEARCH_INNER)
 def _find(parent, x):
     while parent[x] != x:
         parent[x] = parent[parent[x]]
@@ -495,7 +495,7 @@ def _find(parent, x):
     return x
 
 
-@njit(**SEARCH_JIT)
+@njit(**SEARCH_INNER)
 def _union(parent, a, b):
     ra = _find(parent, a)
     rb = _find(parent, b)
@@ -820,7 +820,7 @@ def _search(
     return got
 
 
-@njit(**SEARCH_JIT)
+@njit(**SEARCH_INNER)
 def _grow(a, size):
     b = np.empty(size, dtype=a.dtype)
     for i in range(a.shape[0]):  # a loop: see _copy
@@ -828,7 +828,7 @@ def _grow(a, size):
     return b
 
 
-@njit(**SEARCH_JIT)
+@njit(**SEARCH_INNER)
 def _by_size(start):
     """The parts ``i`` of ``start`` (part ``i`` is ``start[i]:start[i + 1]``),
     smallest first, equal sizes in their order: a stable insertion sort, as
