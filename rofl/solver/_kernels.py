@@ -414,7 +414,16 @@ def _fixpoint(masks, clues, queue_init, scratch, cache, stats):
     """Line logic to a fixpoint, in place on ``masks`` (H, W), logging
     nothing; see :func:`_propagate_trail`."""
     return _propagate_trail(
-        masks, clues, queue_init, scratch, cache, stats, _no_trail(), np.int64(0), np.int64(-1), _propagation_scratch(masks.shape)
+        masks,
+        clues,
+        queue_init,
+        scratch,
+        cache,
+        stats,
+        _no_trail(),
+        np.int64(0),  # np.int64, not literals: one compiled _propagate_trail for every caller
+        np.int64(-1),
+        _propagation_scratch(masks.shape),
     )
 
 

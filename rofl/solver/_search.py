@@ -112,12 +112,12 @@ def _keep(masks, out, nout):
 
 @njit(**SEARCH_INNER)
 def _equal(a, b):
-    """Whether the (H, W) grids ``a`` and ``b`` are equal."""
-    height, width = a.shape
-    for i in range(height):
-        for j in range(width):
-            if a[i, j] != b[i, j]:
-                return False
+    """Whether the (H, W) grids ``a`` and ``b`` (C-contiguous) are equal."""
+    fa = a.ravel()
+    fb = b.ravel()
+    for i in range(fa.shape[0]):
+        if fa[i] != fb[i]:
+            return False
     return True
 
 
