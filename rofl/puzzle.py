@@ -1,7 +1,10 @@
-"""Palette and Puzzle: the frozen description of a nonogram.
+"""Palette, Puzzle and HexPuzzle: the frozen description of a nonogram.
 
 A puzzle never changes once built; solving states live elsewhere
-(:mod:`rofl.solver`).  Clues are stored flat, the way the solver reads them:
+(:mod:`rofl.solver`).  :class:`Puzzle` is rectangular; :class:`HexPuzzle`
+lies on a :class:`Hexagon` (lines in three directions); both share the
+clue storage, the validation and the colour rules below.  Clues are stored
+flat, the way the solver reads them (for a rectangle):
 
 * ``lengths`` and ``colors``: one entry per group, rows first (top to
   bottom) then columns (left to right);
@@ -11,13 +14,17 @@ A puzzle never changes once built; solving states live elsewhere
 
 Colour rules: index 0 of the palette is the background; every group has a
 colour ``>= 1``; neighbouring groups of different colours may touch, groups
-of the same colour need at least one background cell between them.
+of the same colour need at least one background cell between them.  A
+group's colour may be a set of colours (``"?"``: any ink colour): it then
+has colour 0 in ``colors`` and its bit mask in ``color_sets``, and the same
+rule applies to the colour it takes.
 
 Messages number rows and columns from 1 (top, left), as people read them.
 """
 
 from __future__ import annotations
 
+import functools
 import operator
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -174,8 +181,466 @@ def _line_name(line: int, height: int) -> str:
     return f"row {line + 1}" if line < height else f"column {line - height + 1}"
 
 
-class Puzzle:
-    """A nonogram: size, palette and the clues of every row and column.
+#: How a group whose colour is any foreground colour is written (and may be given).
+ANY_COLOR = "?"
+
+# The most cells along a side of a hexagonal board: 3 145 729 cells, within
+# the readers' cell limit (rofl.formats._limits.MAX_CELLS).
+MAX_HEX_SIDE = 1024
+
+
+def _as_palette(palette: Palette | Iterable[Any]) -> Palette:
+    return palette if isinstance(palette, Palette) else Palette(palette)
+
+
+def _color_set(value: Any, n_colors: int, where: str) -> int:
+    """The bit mask of a group colour given as ``"?"`` or a collection of
+    colour indices (bit ``c``: colour ``c`` allowed)."""
+    if isinstance(value, str):
+        if value.strip() != ANY_COLOR:
+            msg = f"{where}: colour {value!r} is not a palette index, a set of them or {ANY_COLOR!r}"
+            raise PuzzleError(msg)
+        if n_colors <= 2:
+            msg = f"{where}: {ANY_COLOR!r} means any ink colour, but the puzzle has only one; give colour 1"
+            raise PuzzleError(msg)
+        return (1 << n_colors) - 2
+    try:
+        members = [operator.index(c) for c in value]
+    except TypeError:
+        msg = f"{where}: colour {value!r} is not a palette index, a set of them or {ANY_COLOR!r}"
+        raise PuzzleError(msg) from None
+    if not members:
+        msg = f"{where}: an empty set of colours allows no colour at all"
+        raise PuzzleError(msg)
+    mask = 0
+    for c in members:
+        if c == 0:
+            msg = f"{where}: colour 0 is the background and cannot form a group"
+            raise PuzzleError(msg)
+        if not 0 < c < n_colors:
+            msg = f"{where}: colour {c} is outside the palette ({n_colors} colours, 0-{n_colors - 1})"
+            raise PuzzleError(msg)
+        mask |= 1 << c
+    return mask
+
+
+def _parse_lines(
+    lines: Sequence[Sequence[Any]], palette: Palette, name
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]:
+    """Flat ``lengths``, ``colors``, ``offsets`` and colour sets (or None) of
+    the clues ``lines``; ``name(line)`` names a line in messages.
+
+    A group is ``(length, colour)``; the colour is a palette index, ``"?"``
+    (any foreground colour) or a collection of indices.  A set of one colour
+    is that colour, so that equal puzzles compare equal.
+    """
+    lengths: list[int] = []
+    colors: list[int] = []
+    sets: dict[int, int] = {}
+    offsets = [0]
+    for line, clue in enumerate(lines):
+        for index, group in enumerate(clue):
+            where = f"{name(line)}, group {index + 1}"
+            # operator.index: 1.5 or "2" is not a length (int() would truncate or parse it)
+            try:
+                length_value, color_value = group
+                length = operator.index(length_value)
+            except (TypeError, ValueError):
+                msg = f"{where}: {group!r} is not a (length, colour) pair"
+                raise PuzzleError(msg) from None
+            try:
+                color = operator.index(color_value)
+            except TypeError:
+                if isinstance(color_value, str) and color_value.strip() != ANY_COLOR:
+                    msg = f"{where}: {group!r} is not a (length, colour) pair"
+                    raise PuzzleError(msg) from None
+                mask = _color_set(color_value, len(palette), where)
+                color = mask.bit_length() - 1 if mask & (mask - 1) == 0 else 0
+                if color == 0:
+                    sets[len(lengths)] = mask
+            if not (-_BIG < length < _BIG and -_BIG < color < _BIG):
+                # beyond any line and any palette, and beyond what the arrays hold
+                msg = f"{where}: {group!r} is out of range"
+                raise PuzzleError(msg)
+            lengths.append(length)
+            colors.append(color)
+        offsets.append(len(lengths))
+    color_sets = None
+    if sets:
+        color_sets = np.zeros(len(lengths), dtype=np.uint64)
+        color_sets[list(sets)] = list(sets.values())
+    return (
+        np.array(lengths, dtype=np.int64),
+        np.array(colors, dtype=np.int64),
+        np.array(offsets, dtype=np.int64),
+        color_sets,
+    )
+
+
+def _check_arrays(n_lines: int, lengths, colors, offsets, color_sets) -> tuple:
+    """The flat clue arrays given to a ``from_arrays`` as int64 (colour sets
+    uint64 or None), their shapes checked."""
+    offsets = np.asarray(offsets, dtype=np.int64)
+    if offsets.shape != (n_lines + 1,) or offsets[0] != 0 or np.any(np.diff(offsets) < 0):
+        msg = f"offsets must be {n_lines + 1} non-decreasing indices starting at 0"
+        raise PuzzleError(msg)
+    lengths = np.asarray(lengths, dtype=np.int64)
+    colors = np.asarray(colors, dtype=np.int64)
+    if lengths.shape != colors.shape or lengths.shape != (offsets[-1],):
+        msg = f"lengths and colours must both hold {offsets[-1]} groups"
+        raise PuzzleError(msg)
+    if color_sets is not None:
+        color_sets = np.asarray(color_sets)
+        if color_sets.shape != lengths.shape or not np.issubdtype(color_sets.dtype, np.integer):
+            msg = f"colour sets must be {len(lengths)} integer bit masks"
+            raise PuzzleError(msg)
+        if np.issubdtype(color_sets.dtype, np.signedinteger) and np.any(color_sets < 0):
+            color_sets = color_sets.astype(np.int64).view(np.uint64)  # bit 63 of int64 masks
+        color_sets = color_sets.astype(np.uint64)
+    return lengths, colors, offsets, color_sets
+
+
+def _normalise_sets(palette: Palette, colors: np.ndarray, color_sets: np.ndarray | None, where) -> np.ndarray | None:
+    """Fold ``color_sets`` into ``colors`` (in place): a group with colour 0 and
+    a one-colour set takes that colour.  Returns the sets of the groups that
+    keep several colours (zero elsewhere), or None when no group does."""
+    if color_sets is None:
+        return None
+    k = len(palette)
+    open_groups = np.flatnonzero(colors == 0)
+    masks = color_sets[open_groups]
+    allowed = np.uint64(((1 << k) - 1) & ~1)
+    for g, mask in zip(open_groups.tolist(), masks.tolist(), strict=True):
+        if mask == 0:  # no set given for it: the background colour
+            msg = f"{where(g)}: colour 0 is the background and cannot form a group"
+            raise PuzzleError(msg)
+        if mask & ~int(allowed):
+            c = next(c for c in range(64) if mask >> c & 1 and not (0 < c < k))
+            if c == 0:
+                msg = f"{where(g)}: colour 0 is the background and cannot form a group"
+            else:
+                msg = f"{where(g)}: colour {c} is outside the palette ({k} colours, 0-{k - 1})"
+            raise PuzzleError(msg)
+        if mask & (mask - 1) == 0:
+            colors[g] = mask.bit_length() - 1
+    several = np.zeros(len(colors), dtype=np.uint64)
+    keep = open_groups[colors[open_groups] == 0]
+    several[keep] = color_sets[keep]
+    return several if keep.size else None
+
+
+def _min_cells(lengths: Sequence[int], masks: Sequence[int]) -> int:
+    """Cells a clue with colour sets needs: its groups plus one background
+    cell between neighbours that take the same colour, with the colours
+    chosen to need the fewest such gaps (a small DP over the colours)."""
+    best: dict[int, int] = {}  # colour of the last group -> fewest gaps so far
+    for mask in masks:
+        colours = [c for c in range(64) if mask >> c & 1]
+        if not best:
+            best = dict.fromkeys(colours, 0)
+            continue
+        lowest = sorted(best.values())[:2]
+        owner = min(best, key=best.__getitem__)
+        nxt = {}
+        for c in colours:
+            other = lowest[0] if owner != c else (lowest[1] if len(lowest) > 1 else None)
+            same = best.get(c)
+            options = [v for v in (other, None if same is None else same + 1) if v is not None]
+            nxt[c] = min(options)
+        best = nxt
+    return int(sum(lengths)) + (min(best.values()) if best else 0)
+
+
+def _validate(
+    lengths: np.ndarray,
+    colors: np.ndarray,
+    offsets: np.ndarray,
+    color_sets: np.ndarray | None,
+    palette: Palette,
+    capacity: np.ndarray,
+    direction: np.ndarray,
+    name,
+    kind,
+    direction_names: Sequence[str],
+) -> None:
+    """Check clues of either shape; raise :class:`PuzzleError` naming the line.
+
+    ``capacity[i]`` is line ``i``'s cell count, ``direction[i]`` its
+    direction (an index into ``direction_names``, plural nouns for the
+    totals message), ``name(i)`` its name and ``kind(i)`` what it is
+    ("row", "column", "line").  Groups with colour 0 and a mask in
+    ``color_sets`` may take any colour of the mask.
+    """
+    n_lines = len(capacity)
+    line_of_group = np.repeat(np.arange(n_lines), np.diff(offsets))
+    index_in_line = np.arange(len(lengths)) - offsets[line_of_group]
+
+    def where(g: int) -> str:
+        return f"{name(int(line_of_group[g]))}, group {int(index_in_line[g]) + 1}"
+
+    bad = np.flatnonzero(lengths < 1)
+    if bad.size:
+        g = bad[0]
+        msg = f"{where(g)}: length {lengths[g]} (every group needs at least 1 cell)"
+        raise PuzzleError(msg)
+    is_set = np.zeros(len(lengths), dtype=bool) if color_sets is None else color_sets != 0
+    bad = np.flatnonzero(((colors < 1) & ~is_set) | (colors >= len(palette)))
+    if bad.size:
+        g = bad[0]
+        if colors[g] == 0:
+            msg = f"{where(g)}: colour 0 is the background and cannot form a group"
+        else:
+            msg = (
+                f"{where(g)}: colour {colors[g]} is outside the palette "
+                f"({len(palette)} colours, 0-{len(palette) - 1})"
+            )
+        raise PuzzleError(msg)
+    same = np.zeros(len(lengths), dtype=np.int64)
+    if len(lengths) > 1:
+        same[1:] = (colors[1:] == colors[:-1]) & (colors[1:] != 0) & (line_of_group[1:] == line_of_group[:-1])
+    needed = np.bincount(line_of_group, weights=lengths + same, minlength=n_lines).astype(np.int64)
+    if is_set.any():
+        masks = np.where(is_set, color_sets, np.left_shift(np.uint64(1), colors.astype(np.uint64)))
+        for line in np.unique(line_of_group[is_set]).tolist():
+            a, b = offsets[line], offsets[line + 1]
+            needed[line] = _min_cells(lengths[a:b].tolist(), masks[a:b].tolist())
+    bad = np.flatnonzero(needed > capacity)
+    if bad.size:
+        line = int(bad[0])
+        msg = f"{name(line)}: clue needs {needed[line]} cells but the {kind(line)} has {capacity[line]}"
+        raise PuzzleError(msg)
+    _check_totals(lengths, colors, is_set, color_sets, line_of_group, direction, len(palette), direction_names)
+
+
+def _check_totals(lengths, colors, is_set, color_sets, line_of_group, direction, k, direction_names) -> None:
+    """Every direction covers every cell once, so each must hold the same
+    cells of every colour: exactly without colour sets, within what the sets
+    allow with them."""
+    group_direction = direction[line_of_group]
+    n_dirs = len(direction_names)
+    exact = np.zeros((n_dirs, k), dtype=np.int64)
+    fixed = ~is_set
+    for d in range(n_dirs):
+        mine = (group_direction == d) & fixed
+        exact[d] = np.bincount(colors[mine], weights=lengths[mine], minlength=k)[:k]
+    if not is_set.any():
+        for d in range(1, n_dirs):
+            bad = np.flatnonzero(exact[0] != exact[d])
+            if bad.size:
+                c = int(bad[0])
+                msg = (
+                    f"colour {c}: the {direction_names[0]} hold {exact[0, c]} cells "
+                    f"but the {direction_names[d]} hold {exact[d, c]}"
+                )
+                raise PuzzleError(msg)
+        return
+    total = np.bincount(group_direction, weights=lengths, minlength=n_dirs).astype(np.int64)
+    for d in range(1, n_dirs):
+        if total[d] != total[0]:
+            msg = (
+                f"the {direction_names[0]} hold {total[0]} ink cells "
+                f"but the {direction_names[d]} hold {total[d]}"
+            )
+            raise PuzzleError(msg)
+    # cells that may take colour c: the exact ones and every set that allows it
+    maybe = exact.copy()
+    for g in np.flatnonzero(is_set).tolist():
+        mask = int(color_sets[g])
+        for c in range(1, k):
+            if mask >> c & 1:
+                maybe[group_direction[g], c] += lengths[g]
+    for d in range(n_dirs):
+        for e in range(n_dirs):
+            bad = np.flatnonzero(exact[d] > maybe[e])
+            if d != e and bad.size:
+                c = int(bad[0])
+                msg = (
+                    f"colour {c}: the {direction_names[d]} hold at least {exact[d, c]} cells of it "
+                    f"but the {direction_names[e]} at most {maybe[e, c]}"
+                )
+                raise PuzzleError(msg)
+
+
+def _line_runs(values: np.ndarray, offsets: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Run-length groups of lines laid end to end in ``values`` (line ``i``
+    is ``values[offsets[i]:offsets[i + 1]]``): the lengths and colours of all
+    non-background runs, in order, and the number of runs per line."""
+    n_lines = len(offsets) - 1
+    line_of = np.repeat(np.arange(n_lines), np.diff(offsets))
+    first = np.zeros(len(values), dtype=bool)
+    last = np.zeros(len(values), dtype=bool)
+    first[offsets[:-1][np.diff(offsets) > 0]] = True
+    last[offsets[1:][np.diff(offsets) > 0] - 1] = True
+    prev = np.empty_like(values)
+    nxt = np.empty_like(values)
+    prev[1:], nxt[:-1] = values[:-1], values[1:]
+    starts = np.flatnonzero((values != 0) & (first | (values != prev)))
+    ends = np.flatnonzero((values != 0) & (last | (values != nxt)))
+    return ends - starts + 1, values[starts], np.bincount(line_of[starts], minlength=n_lines)
+
+
+class _LinePuzzle:
+    """What puzzles of every shape share: a frozen set of clues over lines.
+
+    Clues are stored flat (``lengths``, ``colors``, ``offsets``: line ``i``
+    owns groups ``offsets[i]:offsets[i + 1]``).  A group whose colour is a
+    set of several colours (``"?"`` is the set of every foreground colour)
+    has colour 0 in ``colors`` and its bit mask in ``color_sets`` (bit ``c``:
+    colour ``c`` allowed); ``color_sets`` is None when every group has one
+    colour, which keeps the plain case exactly as it was.
+    """
+
+    __slots__ = ("palette", "lengths", "colors", "color_sets", "offsets", "meta", "_hash", "_lines")
+
+    palette: Palette
+    lengths: np.ndarray
+    colors: np.ndarray
+    color_sets: np.ndarray | None
+    offsets: np.ndarray
+    meta: Mapping[str, str]
+
+    def _set_fields(self, fields: dict[str, Any], palette, lengths, colors, offsets, color_sets, meta) -> None:
+        for name, value in (
+            *fields.items(),
+            ("palette", palette),
+            ("lengths", _frozen(lengths, np.int32)),
+            ("colors", _frozen(colors, np.uint8)),
+            ("color_sets", None if color_sets is None else _frozen(color_sets, np.uint64)),
+            ("offsets", _frozen(offsets, np.int64)),
+            ("meta", MappingProxyType(_clean_meta(meta))),
+            ("_hash", None),
+            ("_lines", None),
+        ):
+            object.__setattr__(self, name, value)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        msg = f"{type(self).__name__} is immutable"
+        raise AttributeError(msg)
+
+    # ----------------------------------------------------------------- access
+
+    @property
+    def n_colors(self) -> int:
+        """Number of palette colours, background included."""
+        return len(self.palette)
+
+    @property
+    def n_lines(self) -> int:
+        return len(self.offsets) - 1
+
+    @property
+    def n_groups(self) -> int:
+        return len(self.lengths)
+
+    @property
+    def has_color_sets(self) -> bool:
+        """Whether a group's colour is a set of several colours (``?`` clues)."""
+        return self.color_sets is not None
+
+    def clue(self, line: int) -> tuple[Group, ...]:
+        """Groups of line ``line`` as ``(length, colour)`` tuples; the colour
+        of a group with a colour set is a ``frozenset`` of indices."""
+        return self._all_lines()[line]
+
+    def _all_lines(self) -> tuple[tuple[Group, ...], ...]:
+        if self._lines is None:
+            colours: list[Any] = self.colors.tolist()
+            if self.color_sets is not None:
+                for g in np.flatnonzero(self.color_sets).tolist():
+                    mask = int(self.color_sets[g])
+                    colours[g] = frozenset(c for c in range(64) if mask >> c & 1)
+            pairs = list(zip(self.lengths.tolist(), colours, strict=True))
+            offs = self.offsets.tolist()
+            lines = tuple(tuple(pairs[offs[i] : offs[i + 1]]) for i in range(self.n_lines))
+            object.__setattr__(self, "_lines", lines)
+        return self._lines  # type: ignore[return-value]
+
+    def _first_unmet(self, derived: _LinePuzzle) -> int | None:
+        """The first line whose clue the exact clues ``derived`` (of a
+        filling of the same board) do not give, or None."""
+        if derived == self:
+            return None
+        if self.color_sets is None:
+            return next(i for i in range(self.n_lines) if derived.clue(i) != self.clue(i))
+        # Line by line: as many groups, of the same lengths, each colour in its set.
+        counts = np.diff(self.offsets)
+        line_of = np.repeat(np.arange(self.n_lines), counts)
+        fits = np.diff(derived.offsets) == counts
+        mine = np.flatnonzero(fits[line_of])  # groups of lines with as many groups
+        theirs = derived.offsets[line_of[mine]] + (mine - self.offsets[line_of[mine]])
+        allowed = np.where(
+            self.color_sets != 0, self.color_sets, np.left_shift(np.uint64(1), self.colors.astype(np.uint64))
+        )[mine]
+        colour_bit = np.left_shift(np.uint64(1), derived.colors[theirs].astype(np.uint64))
+        good = (derived.lengths[theirs] == self.lengths[mine]) & ((allowed & colour_bit) != 0)
+        fits[line_of[mine[~good]]] = False
+        bad = np.flatnonzero(~fits)
+        return int(bad[0]) if bad.size else None
+
+    def with_unknown_colors(self, which: Sequence[bool] | np.ndarray):
+        """This puzzle with the colours of the groups flagged in ``which``
+        (one bool per group, in the order of ``lengths``) turned to ``?``:
+        any ink colour.  A puzzle of the same class and shape.
+
+        Raises
+        ------
+        PuzzleError
+            ``which`` is not one flag per group, or flags a group of a
+            puzzle with one ink colour, where ``?`` says nothing.
+        """
+        which = np.asarray(which, dtype=bool)
+        if which.shape != self.lengths.shape:
+            msg = f"{which.shape} flags for a puzzle of {self.n_groups} groups"
+            raise PuzzleError(msg)
+        if which.any() and self.n_colors <= 2:
+            msg = f"{ANY_COLOR!r} means any ink colour, but the puzzle has only one"
+            raise PuzzleError(msg)
+        sets = np.zeros(self.n_groups, dtype=np.uint64) if self.color_sets is None else self.color_sets.copy()
+        sets[which] = (1 << self.n_colors) - 2
+        colors = self.colors.astype(np.int64)
+        colors[which] = 0
+        return type(self).from_arrays(
+            *self._shape_args(),
+            self.palette,
+            self.lengths,
+            colors,
+            self.offsets,
+            color_sets=sets if sets.any() else None,
+            meta=self.meta,
+        )
+
+    # ------------------------------------------------------------ value object
+
+    def _shape_key(self) -> tuple:
+        raise NotImplementedError
+
+    def _shape_args(self) -> tuple:
+        """The size arguments of the class's ``from_arrays``."""
+        raise NotImplementedError
+
+    def _key(self) -> tuple:
+        return (
+            self._shape_key(),
+            self.palette,
+            self.lengths.tobytes(),
+            self.colors.tobytes(),
+            self.offsets.tobytes(),
+            b"" if self.color_sets is None else self.color_sets.tobytes(),
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, _LinePuzzle):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        if self._hash is None:
+            object.__setattr__(self, "_hash", hash(self._key()))
+        return self._hash  # type: ignore[return-value]
+
+
+class Puzzle(_LinePuzzle):
+    """A rectangular nonogram: size, palette and the clues of every row and column.
 
     Frozen, hashable and validated when built.
 
@@ -187,7 +652,10 @@ class Puzzle:
         Index 0 is the background.
     rows, cols : sequence of sequences of ``(length, colour)``
         ``height`` row clues (top to bottom) and ``width`` column clues (left
-        to right).  An empty line has an empty clue.
+        to right).  An empty line has an empty clue.  A colour is a palette
+        index, ``"?"`` (any foreground colour) or a set of indices; two
+        touching groups take different colours, and a group next to one of
+        the same colour needs a background cell between them.
     meta : mapping of str to str, optional
         Free-form metadata (title, author, licence...).  Not part of
         equality or hashing.
@@ -196,27 +664,23 @@ class Puzzle:
     ------
     PuzzleError
         With a message naming the line: a clue that cannot fit its line, a
-        colour outside the palette, a group shorter than 1, per-colour cell
-        totals of rows and columns that differ, a zero size.
+        colour outside the palette, a group shorter than 1, ``?`` in a
+        puzzle with one ink colour, per-colour cell totals of rows and
+        columns that differ, a zero size.
     """
 
-    __slots__ = ("width", "height", "palette", "lengths", "colors", "offsets", "meta", "_hash", "_lines", "_packed")
+    __slots__ = ("width", "height", "_packed")
 
     width: int
     height: int
-    palette: Palette
-    lengths: np.ndarray
-    colors: np.ndarray
-    offsets: np.ndarray
-    meta: Mapping[str, str]
 
     def __init__(
         self,
         width: int,
         height: int,
         palette: Palette | Iterable[Any],
-        rows: Sequence[Sequence[Sequence[int]]],
-        cols: Sequence[Sequence[Sequence[int]]],
+        rows: Sequence[Sequence[Sequence[Any]]],
+        cols: Sequence[Sequence[Sequence[Any]]],
         *,
         meta: Mapping[str, str] | None = None,
     ) -> None:
@@ -227,35 +691,11 @@ class Puzzle:
         if len(cols) != width:
             msg = f"{len(cols)} column clues for a puzzle {width} columns wide"
             raise PuzzleError(msg)
-        lengths: list[int] = []
-        colors: list[int] = []
-        offsets = [0]
-        for line, clue in enumerate([*rows, *cols]):
-            for index, group in enumerate(clue):
-                # operator.index: 1.5 or "2" is not a length (int() would truncate or parse it)
-                try:
-                    length, color = (operator.index(v) for v in group)
-                except (TypeError, ValueError):
-                    msg = (
-                        f"{_line_name(line, height)}, group {index + 1}: {group!r} is not a (length, colour) pair"
-                    )
-                    raise PuzzleError(msg) from None
-                if not (-_BIG < length < _BIG and -_BIG < color < _BIG):
-                    # beyond any line and any palette, and beyond what the arrays hold
-                    msg = f"{_line_name(line, height)}, group {index + 1}: {group!r} is out of range"
-                    raise PuzzleError(msg)
-                lengths.append(length)
-                colors.append(color)
-            offsets.append(len(lengths))
-        self._init_arrays(
-            width,
-            height,
-            palette,
-            np.array(lengths, dtype=np.int64),
-            np.array(colors, dtype=np.int64),
-            np.array(offsets, dtype=np.int64),
-            meta,
+        palette = _as_palette(palette)
+        lengths, colors, offsets, color_sets = _parse_lines(
+            [*rows, *cols], palette, lambda line: _line_name(line, height)
         )
+        self._init_arrays(width, height, palette, lengths, colors, offsets, meta, color_sets)
 
     @classmethod
     def from_arrays(
@@ -267,85 +707,48 @@ class Puzzle:
         colors: np.ndarray,
         offsets: np.ndarray,
         *,
+        color_sets: np.ndarray | None = None,
         meta: Mapping[str, str] | None = None,
     ) -> Puzzle:
-        """Build from the flat clue arrays (see the module docstring); validates like ``__init__``."""
+        """Build from the flat clue arrays (see the module docstring); validates like ``__init__``.
+
+        ``color_sets`` (bit masks, one per group) gives the colours of the
+        groups whose ``colors`` entry is 0; other entries are not read.
+        """
         self = cls.__new__(cls)
         width, height = _check_size(width, height)
-        offsets = np.asarray(offsets, dtype=np.int64)
-        if offsets.shape != (width + height + 1,) or offsets[0] != 0 or np.any(np.diff(offsets) < 0):
-            msg = f"offsets must be {width + height + 1} non-decreasing indices starting at 0"
-            raise PuzzleError(msg)
-        lengths = np.asarray(lengths, dtype=np.int64)
-        colors = np.asarray(colors, dtype=np.int64)
-        if lengths.shape != colors.shape or lengths.shape != (offsets[-1],):
-            msg = f"lengths and colours must both hold {offsets[-1]} groups"
-            raise PuzzleError(msg)
-        self._init_arrays(width, height, palette, lengths, colors, offsets, meta)
+        lengths, colors, offsets, color_sets = _check_arrays(width + height, lengths, colors, offsets, color_sets)
+        self._init_arrays(width, height, palette, lengths, colors, offsets, meta, color_sets)
         return self
 
-    def _init_arrays(self, width, height, palette, lengths, colors, offsets, meta) -> None:
-        palette = palette if isinstance(palette, Palette) else Palette(palette)
-        n_lines = width + height
-        line_of_group = np.repeat(np.arange(n_lines), np.diff(offsets))
-        index_in_line = np.arange(len(lengths)) - offsets[line_of_group]
+    def _init_arrays(self, width, height, palette, lengths, colors, offsets, meta, color_sets=None) -> None:
+        palette = _as_palette(palette)
+        if color_sets is not None:
+            colors = colors.copy()
+            offs = offsets
 
-        def where(g: int) -> str:
-            return f"{_line_name(int(line_of_group[g]), height)}, group {int(index_in_line[g]) + 1}"
+            def where(g: int) -> str:
+                line = int(np.searchsorted(offs, g, side="right") - 1)
+                return f"{_line_name(line, height)}, group {g - int(offs[line]) + 1}"
 
-        bad = np.flatnonzero(lengths < 1)
-        if bad.size:
-            g = bad[0]
-            msg = f"{where(g)}: length {lengths[g]} (every group needs at least 1 cell)"
-            raise PuzzleError(msg)
-        bad = np.flatnonzero((colors < 1) | (colors >= len(palette)))
-        if bad.size:
-            g = bad[0]
-            if colors[g] == 0:
-                msg = f"{where(g)}: colour 0 is the background and cannot form a group"
-            else:
-                msg = (
-                    f"{where(g)}: colour {colors[g]} is outside the palette "
-                    f"({len(palette)} colours, 0-{len(palette) - 1})"
-                )
-            raise PuzzleError(msg)
-        per_line, capacity = cells_needed(width, height, lengths, colors, line_of_group)
-        bad = np.flatnonzero(per_line > capacity)
-        if bad.size:
-            line = int(bad[0])
-            kind = "row" if line < height else "column"
-            msg = (
-                f"{_line_name(line, height)}: clue needs {per_line[line]} cells "
-                f"but the {kind} has {capacity[line]}"
-            )
-            raise PuzzleError(msg)
-        is_row = line_of_group < height
-        k = len(palette)
-        by_rows = np.bincount(colors[is_row], weights=lengths[is_row], minlength=k).astype(np.int64)
-        by_cols = np.bincount(colors[~is_row], weights=lengths[~is_row], minlength=k).astype(np.int64)
-        bad = np.flatnonzero(by_rows != by_cols)
-        if bad.size:
-            c = int(bad[0])
-            msg = f"colour {c}: the rows hold {by_rows[c]} cells but the columns hold {by_cols[c]}"
-            raise PuzzleError(msg)
-
-        for name, value in (
-            ("width", width),
-            ("height", height),
-            ("palette", palette),
-            ("lengths", _frozen(lengths, np.int32)),
-            ("colors", _frozen(colors, np.uint8)),
-            ("offsets", _frozen(offsets, np.int64)),
-            ("meta", MappingProxyType(_clean_meta(meta))),
-            ("_hash", None),
-            ("_lines", None),
-            ("_packed", None),
-        ):
-            object.__setattr__(self, name, value)
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        msg = "Puzzle is immutable"
-        raise AttributeError(msg)
+            color_sets = _normalise_sets(palette, colors, color_sets, where)
+        capacity = np.concatenate([np.full(height, width), np.full(width, height)]).astype(np.int64)
+        direction = (np.arange(width + height) >= height).astype(np.int64)
+        _validate(
+            lengths,
+            colors,
+            offsets,
+            color_sets,
+            palette,
+            capacity,
+            direction,
+            lambda line: _line_name(line, height),
+            lambda line: "row" if line < height else "column",
+            ("rows", "columns"),
+        )
+        self._set_fields(
+            {"width": width, "height": height, "_packed": None}, palette, lengths, colors, offsets, color_sets, meta
+        )
 
     # ------------------------------------------------------------------ build
 
@@ -371,7 +774,7 @@ class Puzzle:
             Empty grid, wrong shape, or a value outside the palette.
         """
         palette = Palette.black_white() if palette is None else palette
-        palette = palette if isinstance(palette, Palette) else Palette(palette)
+        palette = _as_palette(palette)
         grid = np.asarray(grid)
         if grid.ndim != 2:
             msg = f"a grid must be two-dimensional, not of shape {grid.shape}"
@@ -407,23 +810,6 @@ class Puzzle:
     # ----------------------------------------------------------------- access
 
     @property
-    def n_colors(self) -> int:
-        """Number of palette colours, background included."""
-        return len(self.palette)
-
-    @property
-    def n_lines(self) -> int:
-        return self.width + self.height
-
-    @property
-    def n_groups(self) -> int:
-        return len(self.lengths)
-
-    def clue(self, line: int) -> tuple[Group, ...]:
-        """Groups of line ``line`` (rows ``0..H-1``, then columns)."""
-        return self._all_lines()[line]
-
-    @property
     def rows(self) -> tuple[tuple[Group, ...], ...]:
         """Row clues, top to bottom, as ``(length, colour)`` tuples."""
         return self._all_lines()[: self.height]
@@ -433,19 +819,26 @@ class Puzzle:
         """Column clues, left to right, as ``(length, colour)`` tuples."""
         return self._all_lines()[self.height :]
 
-    def _all_lines(self) -> tuple[tuple[Group, ...], ...]:
-        if self._lines is None:
-            pairs = list(zip(self.lengths.tolist(), self.colors.tolist(), strict=True))
-            offs = self.offsets.tolist()
-            lines = tuple(tuple(pairs[offs[i] : offs[i + 1]]) for i in range(self.n_lines))
-            object.__setattr__(self, "_lines", lines)
-        return self._lines  # type: ignore[return-value]
-
     @property
     def packed(self) -> PackedClues:
         """The clues in the solver's types (:class:`PackedClues`), made on
-        first use and kept: the puzzle is frozen, so they never go stale."""
+        first use and kept: the puzzle is frozen, so they never go stale.
+
+        Raises
+        ------
+        PuzzleError
+            The puzzle has colour sets (``?`` clues), which the solver does
+            not read yet.
+        """
         if self._packed is None:
+            if self.color_sets is not None:
+                g = int(np.flatnonzero(self.color_sets)[0])
+                line = int(np.searchsorted(self.offsets, g, side="right") - 1)
+                msg = (
+                    f"{self.line_name(line)} has a group of several possible colours ('?'), "
+                    "which the rectangular kernels cannot read (rofl.solve and rofl.solve_complete can)"
+                )
+                raise PuzzleError(msg)
             packed = PackedClues(
                 self.lengths.astype(np.int64), self.colors.astype(np.int64), self.offsets.astype(np.int64)
             )
@@ -463,10 +856,7 @@ class Puzzle:
         ``grid`` is an ``(H, W)`` array of palette indices of this puzzle's
         shape; a value outside the palette raises :class:`PuzzleError`.
         """
-        derived = Puzzle.from_grid(grid, self.palette)
-        if derived == self:
-            return None
-        return next(i for i in range(self.n_lines) if derived.clue(i) != self.clue(i))
+        return self._first_unmet(Puzzle.from_grid(grid, self.palette))
 
     def is_solution(self, grid: np.ndarray) -> bool:
         """Whether ``grid`` (an ``(H, W)`` array of palette indices) satisfies every clue."""
@@ -474,31 +864,17 @@ class Puzzle:
         if grid.shape != (self.height, self.width):
             return False
         try:
-            return Puzzle.from_grid(grid, self.palette) == self
+            return self.unmet_line(grid) is None
         except PuzzleError:
             return False
 
     # ------------------------------------------------------------ value object
 
-    def _key(self) -> tuple:
-        return (
-            self.width,
-            self.height,
-            self.palette,
-            self.lengths.tobytes(),
-            self.colors.tobytes(),
-            self.offsets.tobytes(),
-        )
+    def _shape_key(self) -> tuple:
+        return (self.width, self.height)
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Puzzle):
-            return NotImplemented
-        return self._key() == other._key()
-
-    def __hash__(self) -> int:
-        if self._hash is None:
-            object.__setattr__(self, "_hash", hash(self._key()))
-        return self._hash  # type: ignore[return-value]
+    def _shape_args(self) -> tuple:
+        return (self.width, self.height)
 
     def __repr__(self) -> str:
         if self.n_groups <= 60:
@@ -508,7 +884,16 @@ class Puzzle:
         return f"<Puzzle {self.width}x{self.height}, {self.n_colors} colours, {self.n_groups} groups>"
 
     def __reduce__(self):
-        state = (self.width, self.height, self.palette.colors, self.lengths, self.colors, self.offsets, dict(self.meta))
+        state = (
+            self.width,
+            self.height,
+            self.palette.colors,
+            self.lengths,
+            self.colors,
+            self.offsets,
+            dict(self.meta),
+            self.color_sets,
+        )
         return (_rebuild, state)
 
     def _repr_svg_(self) -> str:
@@ -516,6 +901,379 @@ class Puzzle:
         from rofl.render.svg import puzzle_svg
 
         return puzzle_svg(self)
+
+
+# ---------------------------------------------------------------- hexagons
+
+
+class Hexagon:
+    """The board of a hexagonal puzzle of side ``side``: its cells and lines.
+
+    Hexagons point up, so rows are horizontal.  A cell is addressed by cube
+    coordinates ``(q, r, s)`` with ``q + r + s == 0`` and
+    ``max(|q|, |r|, |s|) < side``; the centre is ``(0, 0, 0)``, ``r`` grows
+    downwards and ``q`` to the right along a row.  There are
+    ``3 * side * (side - 1) + 1`` cells, numbered row by row, top to
+    bottom, left to right: cell arrays of a hexagonal puzzle are flat in
+    that order.
+
+    Lines run in three directions, ``2 * side - 1`` in each, every one
+    ``side`` to ``2 * side - 1`` cells long, cells listed top to bottom
+    (left to right along a row).  Line ``i`` of a puzzle is:
+
+    * ``0 <= i < 2s - 1``: row ``i + 1`` (constant ``r``), top to bottom;
+    * then the falling diagonals (``\\``, constant ``q``), by growing ``q``:
+      the first starts at the left corner, the last is the top-right edge;
+    * then the rising diagonals (``/``, constant ``s``), by falling ``s``:
+      the first is the top-left edge, the last starts at the right corner.
+
+    So both diagonal directions are numbered left to right along the top of
+    the board.  (The seed document's 1-based coordinates are ``(r, q, s)``
+    plus ``side``.)
+
+    Instances are cached per side; use :meth:`of`.
+    """
+
+    __slots__ = ("side", "coords", "line_cells", "line_offsets", "_index")
+
+    #: Direction names in messages (singular, plural).
+    DIRECTIONS = (("row", "rows"), ("falling diagonal", "falling diagonals"), ("rising diagonal", "rising diagonals"))
+
+    side: int
+    coords: np.ndarray
+    line_cells: np.ndarray
+    line_offsets: np.ndarray
+
+    def __init__(self, side: int) -> None:
+        side = _check_side(side)
+        m = side - 1
+        r, q = np.mgrid[-m : m + 1, -m : m + 1]
+        inside = np.abs(q + r) <= m
+        q, r = q[inside], r[inside]  # row-major: by r, then q
+        coords = np.stack([q, r, -q - r], axis=1).astype(np.int64)
+        # Each direction sorts the cells by its constant coordinate (in the
+        # numbering order above), then top to bottom.
+        falling = np.lexsort((r, q))
+        rising = np.lexsort((r, q + r))  # s falling == q + r growing
+        per_line = np.array([side + min(t, 2 * m - t) for t in range(2 * m + 1)] * 3, dtype=np.int64)
+        offsets = np.zeros(len(per_line) + 1, dtype=np.int64)
+        np.cumsum(per_line, out=offsets[1:])
+        index = np.full((2 * m + 1, 2 * m + 1), -1, dtype=np.int64)
+        index[r + m, q + m] = np.arange(len(q))
+        for name, value in (
+            ("side", side),
+            ("coords", _frozen(coords, np.int64)),
+            ("line_cells", _frozen(np.concatenate([np.arange(len(q)), falling, rising]), np.int64)),
+            ("line_offsets", _frozen(offsets, np.int64)),
+            ("_index", _frozen(index, np.int64)),
+        ):
+            object.__setattr__(self, name, value)
+
+    @staticmethod
+    def of(side: int) -> Hexagon:
+        """The board of side ``side`` (made once per side and kept)."""
+        return _hexagon(_check_side(side))
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        msg = "Hexagon is immutable"
+        raise AttributeError(msg)
+
+    @property
+    def n_cells(self) -> int:
+        return len(self.coords)
+
+    @property
+    def n_lines(self) -> int:
+        return len(self.line_offsets) - 1
+
+    def line(self, line: int) -> np.ndarray:
+        """Cell indices of line ``line``, in order along it."""
+        return self.line_cells[self.line_offsets[line] : self.line_offsets[line + 1]]
+
+    def line_length(self, line: int) -> int:
+        return int(self.line_offsets[line + 1] - self.line_offsets[line])
+
+    def direction(self, line: int) -> int:
+        """0 (rows), 1 (falling diagonals) or 2 (rising diagonals)."""
+        return line // (2 * self.side - 1)
+
+    def line_name(self, line: int) -> str:
+        """``"row 3"``, ``"falling diagonal 1"``...: numbered from 1 in each direction."""
+        per = 2 * self.side - 1
+        return f"{self.DIRECTIONS[line // per][0]} {line % per + 1}"
+
+    def cell(self, q: int, r: int) -> int:
+        """Index of the cell at cube coordinates ``(q, r, -q - r)``.
+
+        Raises
+        ------
+        PuzzleError
+            The coordinates are outside the board.
+        """
+        m = self.side - 1
+        if not (abs(q) <= m and abs(r) <= m and abs(q + r) <= m):
+            msg = f"cell (q={q}, r={r}) is outside a hexagon of side {self.side}"
+            raise PuzzleError(msg)
+        return int(self._index[r + m, q + m])
+
+    def __repr__(self) -> str:
+        return f"Hexagon({self.side})"
+
+
+@functools.lru_cache(maxsize=16)
+def _hexagon(side: int) -> Hexagon:
+    return Hexagon(side)
+
+
+def _check_side(side: Any) -> int:
+    try:
+        side = operator.index(side)
+    except TypeError:
+        msg = f"side {side!r} is not an integer"
+        raise PuzzleError(msg) from None
+    if side < 1:
+        msg = f"side {side}: a hexagonal puzzle needs a side of at least 1 cell"
+        raise PuzzleError(msg)
+    if side > MAX_HEX_SIDE:
+        msg = f"side {side} is too large (at most {MAX_HEX_SIDE})"
+        raise PuzzleError(msg)
+    return side
+
+
+class HexPuzzle(_LinePuzzle):
+    """A hexagonal nonogram: side, palette and the clues of every line in
+    the three directions (see :class:`Hexagon` for the cells and lines).
+
+    Frozen, hashable and validated when built, like :class:`Puzzle`, and
+    with the same colour rules (``?`` and colour sets included).  A filling
+    of the board is a flat ``(n_cells,)`` array of palette indices in the
+    board's cell order.
+
+    Parameters
+    ----------
+    side : int
+        Cells along each edge, ``1..MAX_HEX_SIDE``.
+    palette : Palette or sequence of colours
+    rows, falling, rising : sequences of ``2 * side - 1`` clues each
+        In the order :class:`Hexagon` numbers the lines; a clue is a
+        sequence of ``(length, colour)`` groups along the line.
+    meta : mapping of str to str, optional
+
+    Raises
+    ------
+    PuzzleError
+        With a message naming the line ("falling diagonal 4, group 2: ...").
+    """
+
+    __slots__ = ("side", "board")
+
+    side: int
+    board: Hexagon
+
+    def __init__(
+        self,
+        side: int,
+        palette: Palette | Iterable[Any],
+        rows: Sequence[Sequence[Sequence[Any]]],
+        falling: Sequence[Sequence[Sequence[Any]]],
+        rising: Sequence[Sequence[Sequence[Any]]],
+        *,
+        meta: Mapping[str, str] | None = None,
+    ) -> None:
+        board = Hexagon.of(side)
+        per = 2 * board.side - 1
+        for (_, plural), clues in zip(Hexagon.DIRECTIONS, (rows, falling, rising), strict=True):
+            if len(clues) != per:
+                msg = f"{len(clues)} clues for the {plural} of a hexagon of side {board.side}, which has {per}"
+                raise PuzzleError(msg)
+        palette = _as_palette(palette)
+        lengths, colors, offsets, color_sets = _parse_lines([*rows, *falling, *rising], palette, board.line_name)
+        self._init_arrays(board, palette, lengths, colors, offsets, meta, color_sets)
+
+    @classmethod
+    def from_arrays(
+        cls,
+        side: int,
+        palette: Palette | Iterable[Any],
+        lengths: np.ndarray,
+        colors: np.ndarray,
+        offsets: np.ndarray,
+        *,
+        color_sets: np.ndarray | None = None,
+        meta: Mapping[str, str] | None = None,
+    ) -> HexPuzzle:
+        """Build from flat clue arrays over the board's lines (as
+        :meth:`Puzzle.from_arrays`); validates like ``__init__``."""
+        self = cls.__new__(cls)
+        board = Hexagon.of(side)
+        lengths, colors, offsets, color_sets = _check_arrays(board.n_lines, lengths, colors, offsets, color_sets)
+        self._init_arrays(board, palette, lengths, colors, offsets, meta, color_sets)
+        return self
+
+    def _init_arrays(self, board, palette, lengths, colors, offsets, meta, color_sets) -> None:
+        palette = _as_palette(palette)
+        if color_sets is not None:
+            colors = colors.copy()
+
+            def where(g: int) -> str:
+                line = int(np.searchsorted(offsets, g, side="right") - 1)
+                return f"{board.line_name(line)}, group {g - int(offsets[line]) + 1}"
+
+            color_sets = _normalise_sets(palette, colors, color_sets, where)
+        _validate(
+            lengths,
+            colors,
+            offsets,
+            color_sets,
+            palette,
+            np.diff(board.line_offsets),
+            np.arange(board.n_lines) // (2 * board.side - 1),
+            board.line_name,
+            lambda line: Hexagon.DIRECTIONS[board.direction(line)][0],
+            [plural for _, plural in Hexagon.DIRECTIONS],
+        )
+        self._set_fields({"side": board.side, "board": board}, palette, lengths, colors, offsets, color_sets, meta)
+
+    @classmethod
+    def from_cells(
+        cls,
+        side: int,
+        cells: np.ndarray,
+        palette: Palette | Iterable[Any] | None = None,
+        *,
+        meta: Mapping[str, str] | None = None,
+    ) -> HexPuzzle:
+        """Derive the clues of a filled board.
+
+        Parameters
+        ----------
+        side : int
+        cells : (n_cells,) integer array of palette indices, in the board's cell order
+        palette : Palette, optional
+            Defaults to black and white.
+
+        Raises
+        ------
+        PuzzleError
+            Wrong length, or a value outside the palette.
+        """
+        board = Hexagon.of(side)
+        palette = _as_palette(Palette.black_white() if palette is None else palette)
+        cells = _check_cells(board, cells, palette)
+        lengths, colors, counts = _line_runs(cells[board.line_cells], board.line_offsets)
+        offsets = np.zeros(board.n_lines + 1, dtype=np.int64)
+        np.cumsum(counts, out=offsets[1:])
+        return cls.from_arrays(board.side, palette, lengths, colors, offsets, meta=meta)
+
+    # ----------------------------------------------------------------- access
+
+    @property
+    def n_cells(self) -> int:
+        return self.board.n_cells
+
+    @property
+    def rows(self) -> tuple[tuple[Group, ...], ...]:
+        """Row clues, top to bottom."""
+        return self._direction(0)
+
+    @property
+    def falling(self) -> tuple[tuple[Group, ...], ...]:
+        """Clues of the falling diagonals (``\\``), in the board's order."""
+        return self._direction(1)
+
+    @property
+    def rising(self) -> tuple[tuple[Group, ...], ...]:
+        """Clues of the rising diagonals (``/``), in the board's order."""
+        return self._direction(2)
+
+    def _direction(self, d: int) -> tuple[tuple[Group, ...], ...]:
+        per = 2 * self.side - 1
+        return self._all_lines()[d * per : (d + 1) * per]
+
+    @property
+    def packed(self) -> PackedClues:
+        """None: the rectangular kernels (refinement, the line cache) do not
+        read hexagons; :func:`rofl.solve` and :func:`rofl.solve_complete` do.
+
+        Raises
+        ------
+        PuzzleError
+            Always.
+        """
+        msg = "the rectangular kernels cannot read a hexagonal puzzle (rofl.solve and rofl.solve_complete can)"
+        raise PuzzleError(msg)
+
+    def line_name(self, line: int) -> str:
+        """``"row 3"``, ``"falling diagonal 5"``...: see :meth:`Hexagon.line_name`."""
+        return self.board.line_name(line)
+
+    def unmet_line(self, cells: np.ndarray) -> int | None:
+        """The first line whose clue ``cells`` (a filling of the board) does
+        not give, or None when it gives every clue.
+
+        Raises
+        ------
+        PuzzleError
+            ``cells`` is not a filling of this board with this palette.
+        """
+        return self._first_unmet(HexPuzzle.from_cells(self.side, cells, self.palette))
+
+    def is_solution(self, cells: np.ndarray) -> bool:
+        """Whether ``cells`` (``(n_cells,)`` palette indices) satisfies every clue."""
+        try:
+            return self.unmet_line(cells) is None
+        except PuzzleError:
+            return False
+
+    # ------------------------------------------------------------ value object
+
+    def _shape_key(self) -> tuple:
+        return ("hexagon", self.side)
+
+    def _shape_args(self) -> tuple:
+        return (self.side,)
+
+    def __repr__(self) -> str:
+        if self.n_groups <= 60:
+            lines = ", ".join(
+                f"{name}={[list(line) for line in self._direction(d)]!r}"
+                for d, name in enumerate(("rows", "falling", "rising"))
+            )
+            return f"HexPuzzle({self.side}, {self.palette!r}, {lines})"
+        return f"<HexPuzzle side {self.side}, {self.n_colors} colours, {self.n_groups} groups>"
+
+    def __reduce__(self):
+        state = (
+            self.side,
+            self.palette.colors,
+            self.lengths,
+            self.colors,
+            self.offsets,
+            dict(self.meta),
+            self.color_sets,
+        )
+        return (_rebuild_hex, state)
+
+
+def _check_cells(board: Hexagon, cells: Any, palette: Palette) -> np.ndarray:
+    cells = np.asarray(cells)
+    if cells.shape != (board.n_cells,):
+        msg = f"a hexagon of side {board.side} has {board.n_cells} cells, not an array of shape {cells.shape}"
+        raise PuzzleError(msg)
+    if not np.issubdtype(cells.dtype, np.integer):
+        msg = f"cells must hold integer palette indices, not {cells.dtype}"
+        raise PuzzleError(msg)
+    bad = np.flatnonzero((cells < 0) | (cells >= len(palette)))
+    if bad.size:
+        i = int(bad[0])
+        q, r, s = board.coords[i].tolist()
+        msg = f"cell {i} (q={q}, r={r}, s={s}): value {cells[i]} is outside the palette ({len(palette)} colours)"
+        raise PuzzleError(msg)
+    return cells.astype(np.int64)
+
+
+def _rebuild_hex(side, palette, lengths, colors, offsets, meta, color_sets) -> HexPuzzle:
+    return HexPuzzle.from_arrays(side, Palette(palette), lengths, colors, offsets, color_sets=color_sets, meta=meta)
 
 
 class PackedClues:
@@ -592,8 +1350,10 @@ def _no_surrogates(value):
     return _SURROGATE.sub("\ufffd", value) if isinstance(value, str) else value
 
 
-def _rebuild(width, height, palette, lengths, colors, offsets, meta) -> Puzzle:
-    return Puzzle.from_arrays(width, height, Palette(palette), lengths, colors, offsets, meta=meta)
+def _rebuild(width, height, palette, lengths, colors, offsets, meta, color_sets=None) -> Puzzle:
+    return Puzzle.from_arrays(
+        width, height, Palette(palette), lengths, colors, offsets, color_sets=color_sets, meta=meta
+    )
 
 
 def _check_size(width: Any, height: Any) -> tuple[int, int]:

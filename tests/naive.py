@@ -162,3 +162,114 @@ def propagate(puzzle, start=None, line_solver=None):
     if np.any(masks == 0):
         return "contradiction", masks
     return ("solved" if single.all() else "stalled"), masks
+
+
+# --------------------------------------------------- hexagons and colour sets
+
+
+def hex_cells(side: int) -> list[tuple[int, int, int]]:
+    """Cube coordinates ``(q, r, s)`` of a hexagon's cells, row by row (``r``),
+    left to right (``q``), by testing every candidate."""
+    m = side - 1
+    return [(q, r, -q - r) for r in range(-m, m + 1) for q in range(-m, m + 1) if abs(q + r) <= m]
+
+
+def hex_lines(side: int) -> list[list[int]]:
+    """Cell indices of every line of a hexagon: rows by ``r``, falling
+    diagonals by growing ``q``, rising ones by falling ``s``; each top to
+    bottom (rows left to right)."""
+    cells = hex_cells(side)
+    m = side - 1
+    lines = []
+    for axis, values in ((1, range(-m, m + 1)), (0, range(-m, m + 1)), (2, range(m, -m - 1, -1))):
+        for v in values:
+            on = [i for i, c in enumerate(cells) if c[axis] == v]
+            lines.append(sorted(on, key=lambda i: (cells[i][1], cells[i][0])))
+    return lines
+
+
+def fits_clue(line, clue) -> bool:
+    """Whether a line of palette indices gives ``clue``, whose group colours
+    may be sets (``frozenset``): the same runs, each colour in its set."""
+    runs = clue_of(line)
+    if len(runs) != len(clue):
+        return False
+    for (n, c), (want_n, want_c) in zip(runs, clue, strict=True):
+        allowed = want_c if isinstance(want_c, frozenset) else {want_c}
+        if n != want_n or c not in allowed:
+            return False
+    return True
+
+
+def min_cells(clue) -> int:
+    """Cells a clue with colour sets needs: the shortest line that gives it,
+    by trying every choice of colours (same-coloured neighbours need a gap)."""
+    choices = [sorted(c) if isinstance(c, frozenset) else [c] for _, c in clue]
+    best = None
+    for picked in itertools.product(*choices):
+        gaps = sum(a == b for a, b in itertools.pairwise(picked))
+        total = sum(n for n, _ in clue) + gaps
+        best = total if best is None else min(best, total)
+    return best or 0
+
+
+def brute_line_sets(cells, clue, n_colors: int) -> np.ndarray | None:
+    """:func:`brute_line` for a clue whose colours may be sets (``frozenset``):
+    a filling fits when its clue is the clue with some choice of colours,
+    so the answer is the union over every choice."""
+    choices = [sorted(c) if isinstance(c, frozenset) else [c] for _, c in clue]
+    out = None
+    for picked in itertools.product(*choices):
+        exact = tuple((n, c) for (n, _), c in zip(clue, picked, strict=True))
+        got = brute_line(cells, exact, n_colors)
+        if got is not None:
+            out = got if out is None else out | got
+    return out
+
+
+def placements_sets(n: int, clue):
+    """Yield every filling of ``n`` cells that fits ``clue`` (colours may be
+    sets) by the seed document's recursive rules: each group takes each
+    colour it allows, and one of the same colour as the group before needs a
+    background cell after it."""
+    clue = [(n_, c if isinstance(c, frozenset) else frozenset({c})) for n_, c in clue]
+
+    def rec(pos: int, j: int, prev: int, line: list[int]):
+        if j == len(clue):
+            yield line + [0] * (n - pos)
+            return
+        length, colours = clue[j]
+        for color in sorted(colours):
+            min_start = pos + (1 if color == prev else 0)
+            for start in range(min_start, n - length + 1):
+                yield from rec(start + length, j + 1, color, line + [0] * (start - pos) + [color] * length)
+
+    yield from rec(0, 0, 0, [])
+
+
+def all_solutions(lines, clues, n_cells: int, limit: int = 10**6) -> list[tuple[int, ...]]:
+    """Every filling of a board that gives every clue, by brute force.
+
+    ``lines`` are cell index lists (the first ones must cover every cell
+    once, as a rectangle's rows or a hexagon's rows do), ``clues`` their
+    clues (colours may be sets).  Tries every product of fillings of those
+    first lines and checks the other lines cell by cell.
+    """
+    covered: list[int] = []
+    first = 0
+    while sorted(covered) != list(range(n_cells)):
+        covered += list(lines[first])
+        first += 1
+    options = [list(placements_sets(len(lines[i]), clues[i])) for i in range(first)]
+    out = []
+    for count, pick in enumerate(itertools.product(*options)):
+        if count >= limit:
+            msg = "too many candidates for brute force"
+            raise ValueError(msg)
+        cells = [0] * n_cells
+        for i, filling in enumerate(pick):
+            for c, v in zip(lines[i], filling, strict=True):
+                cells[c] = v
+        if all(fits_clue([cells[c] for c in lines[i]], clues[i]) for i in range(first, len(lines))):
+            out.append(tuple(cells))
+    return out

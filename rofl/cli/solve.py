@@ -24,6 +24,14 @@ EXIT_BUDGET = 4
 @budget_option("Time allowed for the search when line logic stalls.")
 @click.option("--line-only", is_flag=True, help="Line logic only, no search (the generator's notion of solvable).")
 @click.option(
+    "--engine",
+    type=click.Choice(["search", "sat"]),
+    default="search",
+    show_default=True,
+    help="What decides the puzzle: rofl's search after line logic, or the SAT engine, which reads the "
+    "clues alone (needs python-sat: pip install 'rofl[sat]').",
+)
+@click.option(
     "--first",
     "first_path",
     type=click.Path(dir_okay=False, writable=True),
@@ -104,6 +112,7 @@ def solve(
     file: str,
     budget: float,
     line_only: bool,
+    engine: str,
     first_path: str | None,
     solutions_dir: str | None,
     use_color: bool | None,
@@ -184,17 +193,22 @@ def solve(
     # compiling (with its notice) comes before the clock: it is not solve time and not in the budget
     line_compile = ensure_compiled(LINE)
     start = time.monotonic()
-    try:  # line logic counts in the budget; Ctrl-C or the budget stop it within a fraction of a second
-        line = line_solve(puzzle, budget=budget)
-    except BudgetError as exc:
-        click.echo(f"budget: no answer: {exc}", err=True)
-        sys.exit(EXIT_BUDGET)
-    result = solve_complete(puzzle, time_budget=max(budget - (time.monotonic() - start), 1e-6), line=line)
+    line = None
+    if engine != "sat":  # the SAT engine reads the clues alone
+        try:  # line logic counts in the budget; Ctrl-C or the budget stop it within a fraction of a second
+            line = line_solve(puzzle, budget=budget)
+        except BudgetError as exc:
+            click.echo(f"budget: no answer: {exc}", err=True)
+            sys.exit(EXIT_BUDGET)
+    remaining = max(budget - (time.monotonic() - start), 1e-6)
+    result = solve_complete(puzzle, time_budget=remaining, line=line, engine=engine)
     if result.status == "unique":
         check_crc(result.grid, opened.crc32, f"{opened.name}: ")
     size = f"{puzzle.width}x{puzzle.height}, {puzzle.n_colors} colours"
     how = (
-        "line logic alone"
+        "SAT engine"
+        if engine == "sat"
+        else "line logic alone"
         if result.line_solvable
         else f"search: {result.nodes} nodes, {result.probes} probes"
         if result.nodes

@@ -292,6 +292,13 @@ def puzzle_bytes(path: str | Path, puzzle, solution=None, *, crc32: int | None =
         As :func:`write_puzzle`.
     """
     fmt = writer_for(path)
+    # No writer holds these yet (issue 27): refuse rather than write colour 0.
+    if not hasattr(puzzle, "width"):
+        msg = f"the {fmt.extension} format cannot hold a hexagonal puzzle"
+        raise FormatError(msg)
+    if puzzle.has_color_sets:
+        msg = f"the {fmt.extension} format cannot hold groups of several possible colours ('?')"
+        raise FormatError(msg)
     if not fmt.colour and puzzle.n_colors > 2:
         others = [f.extension for f in _writers().values() if f.colour]
         msg = (

@@ -78,9 +78,8 @@ def kmeans_lab(
     rng = np.random.default_rng(seed)
     n_fixed = 0 if fixed is None else 1
     sq = (pts * pts).sum(axis=1)
-    best, best_inertia = None, np.inf
-    for _ in range(n_init):
-        centres = np.empty((k, 3))
+    starts = np.empty((n_init, k, 3))
+    for centres in starts:  # every seeding first: Lloyd draws no random numbers, so the draws are as one by one
         centres[0] = fixed if fixed is not None else pts[rng.integers(n)]
         d2 = _sq_dist(pts, sq, centres[:1])[:, 0]
         for i in range(1, k):
@@ -88,7 +87,8 @@ def kmeans_lab(
             idx = int(rng.choice(n, p=d2 / total)) if total > 0 else int(rng.integers(n))
             centres[i] = pts[idx]
             d2 = np.minimum(d2, _sq_dist(pts, sq, centres[i : i + 1])[:, 0])
-        centres = lloyd(pts, centres, n_fixed=n_fixed, max_iter=max_iter)
+    best, best_inertia = None, np.inf
+    for centres in _lloyd_runs(pts, sq, starts, n_fixed, max_iter, 1e-6):
         inertia = _sq_dist(pts, sq, centres).min(axis=1).sum()
         if inertia < best_inertia - 1e-9:
             best, best_inertia = centres, inertia
@@ -130,27 +130,55 @@ def lloyd(
     """
     pts = np.asarray(points, dtype=np.float64)
     sq = (pts * pts).sum(axis=1)
-    centres = np.array(centres, dtype=np.float64)
-    k = len(centres)
+    return _lloyd_runs(pts, sq, np.array(centres, dtype=np.float64)[None], n_fixed, max_iter, tol)[0]
+
+
+def _lloyd_runs(
+    pts: np.ndarray, sq: np.ndarray, starts: np.ndarray, n_fixed: int, max_iter: int, tol: float
+) -> np.ndarray:
+    """:func:`lloyd` from each of ``(m, k, 3)`` starts at once, ``(m, k, 3)``.
+
+    The runs share every numpy call (one matrix product, one ``argmin``,
+    one ``bincount`` for all), so k-means' restarts cost little more than
+    one; each run stops when its own centres stop moving, with the same
+    arithmetic, point by point, as a run of its own.
+    """
+    out = np.array(starts, dtype=np.float64)
+    m, k, _ = out.shape
+    n = len(pts)
+    active = np.arange(m)
+    channel = np.arange(3)
     for _ in range(max_iter):
-        dist = _sq_dist(pts, sq, centres)
-        label = dist.argmin(axis=1)
-        counts = np.bincount(label, minlength=k).astype(np.float64)
-        sums = _sums(pts, label, k)
+        centres = out[active]
+        a = len(active)
+        dist = np.maximum(
+            sq[None, :, None] - 2.0 * (pts @ centres.transpose(0, 2, 1)) + (centres * centres).sum(axis=2)[:, None, :],
+            0.0,
+        )
+        label = dist.argmin(axis=2) + (np.arange(a) * k)[:, None]  # (a, N): cluster numbers across runs
+        counts = np.bincount(label.ravel(), minlength=a * k).astype(np.float64).reshape(a, k)
+        # each bin adds its points in the same order as one run's own bincount would
+        sums = np.bincount(
+            (label[:, :, None] * 3 + channel).ravel(),
+            weights=np.broadcast_to(pts, (a, n, 3)).ravel(),
+            minlength=3 * a * k,
+        ).reshape(a, k, 3)
         new = centres.copy()
         filled = counts > 0
-        filled[:n_fixed] = False
-        new[filled] = sums[filled] / counts[filled, None]
-        empty = np.flatnonzero(counts == 0)
-        empty = empty[empty >= n_fixed]
-        if empty.size:  # an empty cluster takes the points worst served so far
-            worst = np.argsort(dist.min(axis=1))[::-1][: empty.size]
-            new[empty] = pts[worst]
-        moved = np.abs(new - centres).max()
-        centres = new
-        if moved < tol:
+        filled[:, :n_fixed] = False
+        new[filled] = sums[filled] / counts[filled][:, None]
+        for r in np.flatnonzero((counts[:, n_fixed:] == 0).any(axis=1)):
+            # an empty cluster takes the points worst served so far
+            empty = np.flatnonzero(counts[r] == 0)
+            empty = empty[empty >= n_fixed]
+            worst = np.argsort(dist[r].min(axis=1))[::-1][: empty.size]
+            new[r, empty] = pts[worst]
+        moved = np.abs(new - centres).max(axis=(1, 2))
+        out[active] = new
+        active = active[moved >= tol]
+        if not active.size:
             break
-    return centres
+    return out
 
 
 # ------------------------------------------------------ distinct palettes
@@ -269,29 +297,42 @@ def _distinct_palette(pts: np.ndarray, centres: np.ndarray, limit: float, fixed:
     """
     n_fixed = 1 if fixed else 0
     sq = (pts * pts).sum(axis=1)
+    rgb = colour.lab_to_rgb8(centres)
+    if closest_pair(rgb)[2] >= limit:
+        return rgb  # the free palette already meets the limit: nothing to search, nothing to measure
+
+    # the error of a palette: mean ΔE2000 from each cell to its nearest colour,
+    # measured once per distinct cell colour (flat pictures have few) and weighted
+    distinct, weight = _distinct_rows(pts)
+    weight = weight / len(pts)
 
     def error(rgb: np.ndarray) -> float:
-        return float(colour.delta_e(pts, colour.rgb8_to_lab(rgb)).min(axis=1).mean())
+        return float(colour.nearest_delta_e(distinct, colour.rgb8_to_lab(rgb)) @ weight)
 
     candidates: list[tuple[np.ndarray, float]] = []
-    best_error = np.inf
     while True:
-        rgb = colour.lab_to_rgb8(centres)
-        free_error = error(rgb)
-        if free_error >= best_error:
-            # the constraint only adds error, and k-means error grows as
-            # colours go: no palette with fewer colours can do better
-            break
-        if closest_pair(rgb)[2] >= limit:
-            candidates.append((rgb, free_error))
-            break
+        if candidates:
+            # Every palette still to come has fewer colours than the candidates,
+            # and an error no lower than this free error (the constraint only
+            # adds error, and k-means error grows as colours go).  It could only
+            # win by pushing the current winner out of SAME_ERROR of the lowest
+            # error: when it cannot, the search is over.
+            free_error = error(rgb)
+            if free_error >= candidates[_winner(candidates)][1] - SAME_ERROR:
+                break
+            if closest_pair(rgb)[2] >= limit:
+                candidates.append((rgb, free_error))
+                break
+        elif closest_pair(rgb)[2] >= limit:
+            return rgb  # the only palette found: no error to compare
         projected = _projected_lloyd(pts, sq, centres, limit, n_fixed)
         if projected is not None:
             rgb_p = colour.lab_to_rgb8(projected)
             candidates.append((rgb_p, error(rgb_p)))
-            best_error = min(best_error, candidates[-1][1])
         if len(centres) <= 2:
             spread = _spread_two(rgb, limit, fixed)
+            if not candidates:
+                return spread
             candidates.append((spread, error(spread)))
             break
         i, j, _ = closest_pair(rgb)
@@ -305,9 +346,26 @@ def _distinct_palette(pts: np.ndarray, centres: np.ndarray, limit: float, fixed:
         centres = np.delete(centres, j, axis=0)
         centres[i] = merged
         centres = lloyd(pts, centres, n_fixed=n_fixed, max_iter=20, tol=0.1)  # finer than 0-255 steps
+        rgb = colour.lab_to_rgb8(centres)
+    return candidates[_winner(candidates)][0]
+
+
+def _distinct_rows(pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct rows of ``(N, 3)`` points in lexicographic order, and how
+    often each occurs: ``np.unique(pts, axis=0, return_counts=True)`` by one
+    ``lexsort``, several times faster than its sort of structured rows."""
+    ordered = pts[np.lexsort(pts.T[::-1])]
+    first = np.ones(len(ordered), dtype=bool)
+    first[1:] = (ordered[1:] != ordered[:-1]).any(axis=1)
+    starts = np.flatnonzero(first)
+    return ordered[starts], np.diff(np.append(starts, len(ordered)))
+
+
+def _winner(candidates: list[tuple[np.ndarray, float]]) -> int:
+    """Index of the palette :func:`_distinct_palette` picks: the most colours among
+    those within :data:`SAME_ERROR` of the lowest error, then the lower error."""
     lowest = min(e for _, e in candidates)
-    near = [(len(rgb), -e, n) for n, (rgb, e) in enumerate(candidates) if e <= lowest + SAME_ERROR]
-    return candidates[max(near)[2]][0]
+    return max((len(rgb), -e, n) for n, (rgb, e) in enumerate(candidates) if e <= lowest + SAME_ERROR)[2]
 
 
 def _projected_lloyd(
@@ -326,10 +384,10 @@ def _projected_lloyd(
         if (counts[n_fixed:] == 0).any():
             return None
         sums = _sums(pts, label, k)
-        new = sums / counts[:, None]
+        new = sums / np.maximum(counts, 1.0)[:, None]  # a fixed background may have no cells
         new[:n_fixed] = pushed[:n_fixed]
         if np.abs(new - centres).max() < 0.5:  # finer than 0-255 sRGB steps would only oscillate
-            break
+            return pushed  # the push of these very centres: the push is deterministic
         centres = new
     return _push_apart(centres, limit, n_fixed)
 
@@ -551,7 +609,7 @@ def quantise(
         rgb = np.array(given, dtype=np.uint8)
     else:
         flat = lab.reshape(-1, 3)
-        distinct = np.unique(np.round(flat, 3), axis=0)
+        distinct, _ = _distinct_rows(np.round(flat, 3))
         k = int(min(colors, len(distinct) + (1 if bg is not None else 0)))
         fixed = colour.rgb8_to_lab(np.array(bg)) if bg is not None else None
         centres = kmeans_lab(flat, max(k, 1), fixed=fixed)

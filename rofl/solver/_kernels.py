@@ -8,7 +8,11 @@ stays in one integer type; with 64 colours bit 63 is the sign bit, which
 bitwise code does not mind.
 
 Clues arrive flat (:class:`Clues`): ``lens``/``cols`` hold every group,
-line ``i`` owns ``starts[i]:ends[i]``; rows come first, then columns.
+line ``i`` owns ``starts[i]:ends[i]``; rows come first, then columns.  A
+negative ``cols`` entry is a group of several possible colours (``?``, see
+:func:`set_color`), which only :func:`_solve_line_sets` reads.  No kernel
+of the ordinary path calls it, so that they compile without it (about 4 s
+CPU on a cold start).
 
 Work buffers travel as named tuples (:class:`Clues`, :class:`LineScratch`,
 :class:`LineCache`, :class:`Trail`, :class:`PropagationScratch`) instead of
@@ -263,6 +267,137 @@ def _solve_line(cells, n, lens, cols, g0, g1, out, run, slot, gap, fwd, bwd, col
                     out[i] |= bit
             lo += length + g
     return True
+
+
+@njit(**JIT)
+def _solve_line_sets(cells, n, lens, cols, g0, g1, out):
+    """:func:`_solve_line` for a clue with colour sets, in ``O(k * n * c)``.
+
+    A group whose ``cols`` entry is negative may take any colour of the
+    mask ``~cols[g] << 1`` (see :func:`set_color`); the others have their
+    one colour.  Touching groups take different colours; a group next to
+    one of the same colour needs a background cell between them.  Since
+    whether a gap is needed now depends on the colours chosen, the DP keeps,
+    besides "groups 0..j-1 placed and the next may start here" (``fa``), the
+    colours with which group ``j - 1`` can end exactly here (``fb``, a
+    mask).  Its work arrays are allocated here: this path serves the rare
+    puzzles with ``?`` clues and leaves :class:`LineScratch` as it is.
+
+    Returns False when no arrangement fits (``out`` is then undefined).
+    """
+    k = g1 - g0
+    # every group's colours as a flat list (gc[gco[j]:gco[j + 1]]), and a
+    # slot per colour used for its run table
+    slot_of = np.full(64, -1, dtype=np.int64)
+    gco = np.zeros(k + 1, dtype=np.int64)
+    gc = np.empty(64 * max(k, 1), dtype=np.int64)
+    nslot = 0
+    count = 0
+    for j in range(k):
+        c = cols[g0 + j]
+        mask = (~c) << np.int64(1) if c < 0 else np.int64(1) << np.int64(c)
+        for colour in range(1, 64):
+            if (mask >> np.int64(colour)) & 1:
+                gc[count] = colour
+                count += 1
+                if slot_of[colour] < 0:
+                    slot_of[colour] = nslot
+                    nslot += 1
+        gco[j + 1] = count
+    run = np.empty((max(nslot, 1), n + 1), dtype=np.int64)
+    for colour in range(1, 64):
+        s = slot_of[colour]
+        if s >= 0:
+            bit = np.int64(1) << np.int64(colour)
+            run[s, n] = 0
+            for i in range(n - 1, -1, -1):
+                run[s, i] = run[s, i + 1] + 1 if cells[i] & bit else 0
+
+    # fa[j, i]: cells [0, i) hold groups 0..j-1 and the next may start at i
+    # whatever its colour; fb[j, i]: the colours with which they hold them
+    # with group j - 1 ending exactly at i.
+    fa = np.zeros((k + 1, n + 2), dtype=np.uint8)
+    fb = np.zeros((k + 1, n + 2), dtype=np.int64)
+    fa[0, 0] = 1
+    for j in range(k + 1):
+        for i in range(n + 1):
+            a = fa[j, i]
+            b = fb[j, i]
+            if a == 0 and b == 0:
+                continue
+            if i < n and (cells[i] & 1):
+                fa[j, i + 1] = 1
+            if j < k:
+                length = lens[g0 + j]
+                if i + length <= n:
+                    for t in range(gco[j], gco[j + 1]):
+                        colour = gc[t]
+                        bit = np.int64(1) << np.int64(colour)
+                        if run[slot_of[colour], i] >= length and (a or (b & ~bit) != 0):
+                            fb[j + 1, i + length] |= bit
+    if fa[k, n] == 0 and fb[k, n] == 0:
+        return False
+
+    # ba[j, i]: cells [i, n) can hold groups j..k-1 after a free start;
+    # bb[j, i]: the colours c such that, group j - 1 having colour c and
+    # ending at i, cells [i, n) can hold groups j..k-1.
+    every = np.int64(-1)
+    ba = np.zeros((k + 1, n + 2), dtype=np.uint8)
+    bb = np.zeros((k + 1, n + 2), dtype=np.int64)
+    for j in range(k, -1, -1):
+        for i in range(n, -1, -1):
+            free = i < n and (cells[i] & 1) != 0 and ba[j, i + 1] != 0
+            if j == k:
+                if i == n or free:
+                    ba[k, i] = 1
+                    bb[k, i] = every
+                continue
+            length = lens[g0 + j]
+            placeable = np.int64(0)  # colours group j can take starting at i
+            if i + length <= n:
+                for t in range(gco[j], gco[j + 1]):
+                    colour = gc[t]
+                    bit = np.int64(1) << np.int64(colour)
+                    if run[slot_of[colour], i] >= length and (bb[j + 1, i + length] & bit) != 0:
+                        placeable |= bit
+            if free or placeable != 0:
+                ba[j, i] = 1
+            if free or (placeable & (placeable - 1)) != 0:
+                bb[j, i] = every  # two colours to choose from: one differs from the last group's
+            elif placeable != 0:
+                bb[j, i] = ~placeable
+
+    for i in range(n):
+        out[i] = 0
+    for j in range(k + 1):
+        for i in range(n):
+            if (fa[j, i] or fb[j, i] != 0) and (cells[i] & 1) and ba[j, i + 1]:
+                out[i] |= 1
+    for j in range(k):
+        length = lens[g0 + j]
+        for t in range(gco[j], gco[j + 1]):
+            colour = gc[t]
+            bit = np.int64(1) << np.int64(colour)
+            s = slot_of[colour]
+            last = -n - 1  # latest start of the group in this colour so far
+            for i in range(n):
+                if (
+                    i + length <= n
+                    and run[s, i] >= length
+                    and (fa[j, i] or (fb[j, i] & ~bit) != 0)
+                    and (bb[j + 1, i + length] & bit) != 0
+                ):
+                    last = i
+                if last + length > i:
+                    out[i] |= bit
+    return True
+
+
+def set_color(mask: int) -> int:
+    """The ``cols`` entry of a group that may take any colour of ``mask``
+    (bit ``c``: colour ``c``; bit 0, the background, is never set): the
+    negative number ``~(mask >> 1)``, which no single colour can be."""
+    return ~(int(mask) >> 1)
 
 
 # ------------------------------------------------------------ propagation

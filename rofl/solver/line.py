@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
 from rofl.errors import PuzzleError
 
 
-def solve_line(cells: Sequence[int] | np.ndarray, clue: Sequence[Sequence[int]]) -> np.ndarray | None:
+def solve_line(
+    cells: Sequence[int] | np.ndarray, clue: Sequence[Sequence[Any]], *, n_colors: int | None = None
+) -> np.ndarray | None:
     """Narrow one line's cell masks by its clue.
 
     Parameters
@@ -17,27 +21,32 @@ def solve_line(cells: Sequence[int] | np.ndarray, clue: Sequence[Sequence[int]])
     cells : (n,) int64 array of colour bitmasks
         Bit ``c`` set: colour ``c`` still possible (bit 0 = background).
     clue : sequence of ``(length, colour)``
+        A colour is an index ``1..63``, a collection of them (the group
+        takes one of them) or ``"?"`` (any ink colour of ``n_colors``).
+    n_colors : int, optional
+        Colours of the palette, background included: needed for ``"?"``.
 
     Returns
     -------
     (n,) int64 array or None
         For each cell, the colours it takes in at least one arrangement
         that fits ``cells``; None when no arrangement fits.
+
+    Raises
+    ------
+    PuzzleError
+        An empty line, a length below 1, a colour outside ``1..63``, or
+        ``"?"`` without ``n_colors``.
     """
     from rofl.solver import _kernels as k
 
     cells = np.ascontiguousarray(cells, dtype=np.int64)
     n = cells.shape[0]
-    groups = np.array(clue, dtype=np.int64).reshape(-1, 2)
     if n < 1:
         msg = "a line needs at least one cell"
         raise PuzzleError(msg)
-    if groups.size and (groups[:, 0].min() < 1 or groups[:, 1].min() < 1 or groups[:, 1].max() > 63):
-        msg = f"invalid clue {clue!r}: lengths must be >= 1 and colours 1..63"
-        raise PuzzleError(msg)
-    kk = len(groups)
-    lens = np.ascontiguousarray(groups[:, 0])
-    cols = np.ascontiguousarray(groups[:, 1])
+    lens, cols = _groups(clue, n_colors)
+    kk = len(lens)
     out = np.empty(n, dtype=np.int64)
     scratch = k.LineScratch(
         run=np.empty((max(kk, 1), n + 1), dtype=np.int64),
@@ -47,5 +56,43 @@ def solve_line(cells: Sequence[int] | np.ndarray, clue: Sequence[Sequence[int]])
         bwd=np.empty((kk + 1, n + 2), dtype=np.uint8),
         color_slot=np.empty(64, dtype=np.int64),
     )
-    ok = k._solve_line(cells, n, lens, cols, 0, kk, out, *scratch)
+    if kk and cols.min() < 0:  # colour sets: their own DP, compiled only when used
+        ok = k._solve_line_sets(cells, n, lens, cols, 0, kk, out)
+    else:
+        ok = k._solve_line(cells, n, lens, cols, 0, kk, out, *scratch)
     return out if ok else None
+
+
+def _groups(clue: Sequence[Sequence[Any]], n_colors: int | None) -> tuple[np.ndarray, np.ndarray]:
+    """Lengths and kernel colours of ``clue``: a colour set becomes
+    :func:`rofl.solver._kernels.set_color` of its mask."""
+    from rofl.solver._kernels import set_color
+
+    lens: list[int] = []
+    cols: list[int] = []
+    for group in clue:
+        try:
+            length, colour = group
+            length = operator.index(length)
+            if isinstance(colour, str):
+                if colour.strip() != "?" or n_colors is None or not 2 < n_colors <= 64:
+                    raise ValueError
+                members = list(range(1, n_colors))
+            else:
+                try:
+                    members = [operator.index(colour)]
+                except TypeError:
+                    members = [operator.index(c) for c in colour]
+        except (TypeError, ValueError):
+            msg = f"invalid clue {clue!r}: groups are (length, colour), a colour an index, a set of them or '?'"
+            msg += " (with n_colors of 3 to 64)"
+            raise PuzzleError(msg) from None
+        if length < 1 or not members or min(members) < 1 or max(members) > 63:
+            msg = f"invalid clue {clue!r}: lengths must be >= 1 and colours 1..63"
+            raise PuzzleError(msg)
+        mask = 0
+        for c in members:
+            mask |= 1 << c
+        lens.append(length)
+        cols.append(members[0] if mask & (mask - 1) == 0 else set_color(mask))
+    return np.array(lens, dtype=np.int64), np.array(cols, dtype=np.int64)

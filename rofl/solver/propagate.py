@@ -18,6 +18,7 @@ import numpy as np
 
 from rofl.errors import BudgetError, PuzzleError
 from rofl.puzzle import PackedClues, Puzzle
+from rofl.solver.lines import needs_lines, propagate_lines
 from rofl.solver.status import LineStatus
 
 if TYPE_CHECKING:
@@ -358,6 +359,9 @@ def solve(
     BudgetError
         ``budget`` seconds ran out first.
     """
+    if needs_lines(puzzle):  # hexagons and colour sets (issue 27)
+        status, masks, (line_solves, sweeps, bad_line) = propagate_lines(puzzle, start)
+        return SolveResult(puzzle, STATUS_NAMES[status], masks, line_solves, sweeps, bad_line=bad_line)
     solver = getattr(_DEFAULT, "solver", None)
     if solver is None:
         solver = _DEFAULT.solver = LineSolver(cache_mb=0)

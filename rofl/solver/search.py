@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 from rofl.errors import OptionError
 from rofl.puzzle import Puzzle
+from rofl.solver.lines import needs_lines, search_lines
 from rofl.solver.propagate import LineSolver, SolveResult, determined, kernel_clues, masks_to_grid, solve
 from rofl.solver.status import LineStatus, SearchStatus
 
@@ -132,6 +133,7 @@ def solve_complete(
     node_budget: int | None = None,
     search: bool = True,
     line: SolveResult | None = None,
+    engine: str = "search",
 ) -> CompleteResult:
     """Solve ``puzzle`` completely: line logic, then probing and backtracking.
 
@@ -159,6 +161,11 @@ def solve_complete(
     line : SolveResult, optional
         What :func:`rofl.solver.solve` already found for ``puzzle`` (a caller
         that looked at line logic first): it is not run a second time.
+    engine : {"search", "sat"}
+        ``"search"``: rofl's compiled search.  ``"sat"``: the SAT engine
+        (:mod:`rofl.solver.sat`, the ``sat`` extra), which reads the clues
+        only, independently of line logic (still run for ``line_status``);
+        it takes ``time_budget`` but no ``node_budget``.
 
     Returns
     -------
@@ -167,8 +174,15 @@ def solve_complete(
     Raises
     ------
     OptionError
-        A budget that is not positive.
+        A budget that is not positive, an unknown engine, a node budget for
+        the SAT engine, or the SAT engine without python-sat.
     """
+    if engine not in ("search", "sat"):
+        msg = f"engine must be 'search' or 'sat', not {engine!r}"
+        raise OptionError(msg)
+    if engine == "sat" and node_budget is not None:
+        msg = "the SAT engine takes a time budget, not a node budget"
+        raise OptionError(msg)
     if time_budget is not None and not time_budget > 0:
         msg = f"time_budget must be a positive number of seconds, not {time_budget!r}"
         raise OptionError(msg)
@@ -219,12 +233,22 @@ def solve_complete(
             **extra,
         )
 
+    if engine == "sat" and search:  # the clues alone, not what line logic found
+        from rofl.solver.sat import solve_sat
+
+        status, solutions, _ = solve_sat(puzzle, time_budget=time_budget)
+        return result(status, solutions)
     if line.status == LineStatus.SOLVED:
         return result(SearchStatus.UNIQUE, [line.grid])
     if line.status == LineStatus.CONTRADICTION:
         return result(SearchStatus.NONE, [])
     if not search:
         return result(SearchStatus.BUDGET, [])
+    if needs_lines(puzzle):  # hexagons and colour sets (issue 27)
+        status, solutions, counts = search_lines(puzzle, root, time_budget=time_budget, node_budget=node_budget)
+        done = result(status, solutions)
+        return replace(done, nodes=counts["nodes"], max_depth=counts["max_depth"], attempts=1,
+                       line_solves=line.line_solves + counts["line_solves"])  # fmt: skip
 
     compiled += ensure_compiled(SEARCH)
     from rofl.solver import _search as s

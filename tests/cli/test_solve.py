@@ -106,3 +106,34 @@ def test_bad_budget_is_a_usage_error(tmp_path, budget):
     puzzle = Puzzle.from_grid(np.eye(2, dtype=np.uint8), BW)
     result = run("solve", _file(tmp_path, puzzle), "--budget", budget)
     usage_error_line(result, "--budget")
+
+
+@pytest.mark.parametrize(
+    ("grid_or_clues", "status", "exit_code"),
+    [
+        (np.array([[1, 0, 1], [1, 1, 1], [0, 1, 0]]), "unique", 0),
+        (np.eye(2, dtype=np.uint8), "multiple", 3),
+        (([[(2, 1)], [(2, 1)], [(1, 1)], [(1, 1), (1, 1)]], [[(1, 1)], [(1, 1), (1, 1)], [(1, 1), (1, 1)], [(2, 1)]]),
+         "none", 2),
+    ],
+)  # fmt: skip
+def test_sat_engine_gives_the_same_outcomes(tmp_path, grid_or_clues, status, exit_code):
+    pytest.importorskip("pysat")
+    if isinstance(grid_or_clues, tuple):
+        puzzle = Puzzle(4, 4, BW, *grid_or_clues)
+    else:
+        puzzle = Puzzle.from_grid(grid_or_clues, BW)
+    path = _file(tmp_path, puzzle)
+    sat = run("solve", path, "--no-color", "--engine", "sat")
+    search = run("solve", path, "--no-color")
+    assert sat.exit_code == search.exit_code == exit_code, sat.output
+    assert f"{status}:" in sat.output and "SAT engine" in sat.output
+    if status != "multiple":  # the two engines may meet two solutions in either order
+        assert sat.output.split(f"{status}:")[0] == search.output.split(f"{status}:")[0]
+
+
+def test_unknown_engine(tmp_path):
+    grid = np.array([[1, 0], [1, 1]], dtype=np.uint8)
+    result = run("solve", _file(tmp_path, Puzzle.from_grid(grid, BW)), "--engine", "picosat")
+    assert result.exit_code == 2
+    assert "'picosat' is not one of 'search', 'sat'" in usage_error_line(result)

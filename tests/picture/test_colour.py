@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 from skimage.color import deltaE_ciede2000, lab2rgb, rgb2lab
 
-from rofl.picture.colour import ciede2000, lab_to_rgb8, pairwise_ciede2000, rgb8_to_lab
+from rofl.picture.colour import ciede2000, lab_to_rgb8, nearest_delta_e, pairwise_ciede2000, rgb8_to_lab
 
 rgb8 = arrays(np.uint8, st.tuples(st.integers(1, 12), st.just(3)))
 # CIELAB colours inside and outside the sRGB gamut, greys (no hue) among them
@@ -53,3 +53,10 @@ def test_pairwise_ciede2000_matches(values):
     want = deltaE_ciede2000(values[:, None, :], values[None, :, :])
     np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-9)
     np.testing.assert_array_equal(np.diag(got), 0)
+
+
+@given(labs, labs)
+def test_nearest_delta_e_matches(cells, palette):
+    # one sine and cosine of the mean hue for four cosines: the same figure, to rounding
+    want = deltaE_ciede2000(cells[:, None, :], palette[None, :, :]).min(axis=1)
+    np.testing.assert_allclose(nearest_delta_e(cells, palette), want, rtol=1e-12, atol=1e-9)

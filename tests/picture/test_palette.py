@@ -171,3 +171,22 @@ def test_generated_puzzles_stay_unique_and_line_solvable(cells, colors):
     _assert_distinct(res.palette, MIN_DELTA_E)
     solved = solve(Puzzle.from_grid(res.grid, res.palette))
     assert solved.status == "solved" and (solved.grid == res.grid).all()
+
+
+def test_a_background_no_cell_is_near_gives_no_numpy_warning():
+    # white takes none of the cat's cells: the projection divided 0 by 0 for it
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        q = quantise(_cells("chelsea.jpg"), colors=4, background="white")
+    assert q.palette[0] == (255, 255, 255)
+
+
+@given(st.lists(st.tuples(*[st.sampled_from([-1.5, 0.0, 2.0, 50.0])] * 3), min_size=1, max_size=40))
+def test_distinct_rows_is_numpy_unique(rows):
+    from rofl.picture.quantise import _distinct_rows
+
+    pts = np.array(rows, dtype=np.float64)
+    got, counts = _distinct_rows(pts)
+    want, want_counts = np.unique(pts, axis=0, return_counts=True)
+    np.testing.assert_array_equal(got, want)
+    np.testing.assert_array_equal(counts, want_counts)

@@ -1,0 +1,113 @@
+"""Compiled line logic over lines given as index sequences (numba).
+
+Private: :mod:`rofl.solver.lines` calls it.  The rectangular kernels of
+:mod:`rofl.solver._kernels` walk rows and columns of an ``(H, W)`` array;
+these take any board whose lines are lists of cells -- a hexagon's three
+directions, or a rectangle whose clues have colour sets -- with the cells'
+masks flat.  Line ``i`` is ``cells[line_cells[line_offsets[i]:line_offsets[i + 1]]]``
+and cell ``c`` lies on lines ``cell_lines[cell_offsets[c]:cell_offsets[c + 1]]``.
+
+A line whose clue has a colour set (a negative ``cols`` entry) goes to
+:func:`~rofl.solver._kernels._solve_line_sets`, any other to the ordinary
+:func:`~rofl.solver._kernels._solve_line`.  Being a kernel of its own, this
+module compiles only when such a puzzle is first solved.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from rofl.solver._config import JIT
+from rofl.solver._kernels import CONTRADICTION, SOLVED, STALLED, _solve_line, _solve_line_sets
+
+# stats slots
+ST_LINE_SOLVES, ST_SWEEPS, ST_BAD_LINE = 0, 1, 2
+N_STATS = 3
+
+
+@njit(**JIT)
+def _solve_any_line(buf, n, lens, cols, g0, g1, res, run, slot, gap, fwd, bwd, color_slot):
+    for g in range(g0, g1):
+        if cols[g] < 0:
+            return _solve_line_sets(buf, n, lens, cols, g0, g1, res)
+    return _solve_line(buf, n, lens, cols, g0, g1, res, run, slot, gap, fwd, bwd, color_slot)
+
+
+@njit(**JIT)
+def _propagate_lines(masks, line_cells, line_offsets, cell_lines, cell_offsets, lens, cols, offs, queue_init, stats):
+    """Line logic to a fixpoint, in place on the flat ``masks``.
+
+    ``queue_init`` lists the lines to look at first; a line whose cells
+    change queues the other lines through them.  Returns SOLVED, STALLED or
+    CONTRADICTION; ``stats`` receives the line solves, the sweeps (the
+    queue's generations) and the line that failed (-1).
+    """
+    n_lines = line_offsets.shape[0] - 1
+    nmax = 1
+    kmax = 1
+    for line in range(n_lines):
+        nmax = max(nmax, line_offsets[line + 1] - line_offsets[line])
+        kmax = max(kmax, offs[line + 1] - offs[line])
+    buf = np.empty(nmax, dtype=np.int64)
+    res = np.empty(nmax, dtype=np.int64)
+    run = np.empty((kmax, nmax + 1), dtype=np.int64)
+    slot = np.empty(kmax, dtype=np.int64)
+    gap = np.empty(kmax, dtype=np.int64)
+    fwd = np.empty((kmax + 1, nmax + 2), dtype=np.uint8)
+    bwd = np.empty((kmax + 1, nmax + 2), dtype=np.uint8)
+    color_slot = np.empty(64, dtype=np.int64)
+    queue = np.empty(n_lines, dtype=np.int64)
+    generation = np.zeros(n_lines, dtype=np.int64)
+    queued = np.zeros(n_lines, dtype=np.bool_)
+    head = 0
+    size = 0
+    for q in range(queue_init.shape[0]):
+        line = queue_init[q]
+        if not queued[line]:
+            queued[line] = True
+            generation[line] = 1
+            queue[(head + size) % n_lines] = line
+            size += 1
+    solves = 0
+    sweeps = 0
+    while size > 0:
+        line = queue[head]
+        head = (head + 1) % n_lines
+        size -= 1
+        queued[line] = False
+        gen = generation[line]
+        sweeps = max(sweeps, gen)
+        a = line_offsets[line]
+        n = line_offsets[line + 1] - a
+        for i in range(n):
+            buf[i] = masks[line_cells[a + i]]
+        solves += 1
+        ok = _solve_any_line(buf, n, lens, cols, offs[line], offs[line + 1], res, run, slot, gap, fwd, bwd, color_slot)
+        if not ok:
+            stats[ST_LINE_SOLVES] = solves
+            stats[ST_SWEEPS] = sweeps
+            stats[ST_BAD_LINE] = line
+            return CONTRADICTION
+        for i in range(n):
+            if res[i] != buf[i]:
+                cell = line_cells[a + i]
+                masks[cell] = res[i]
+                for t in range(cell_offsets[cell], cell_offsets[cell + 1]):
+                    other = cell_lines[t]
+                    if other != line and not queued[other]:
+                        queued[other] = True
+                        generation[other] = gen + 1
+                        queue[(head + size) % n_lines] = other
+                        size += 1
+    stats[ST_LINE_SOLVES] = solves
+    stats[ST_SWEEPS] = sweeps
+    stats[ST_BAD_LINE] = -1
+    status = SOLVED
+    for i in range(masks.shape[0]):
+        m = masks[i]
+        if m == 0:
+            return CONTRADICTION
+        if m & (m - 1):
+            status = STALLED
+    return status

@@ -1,0 +1,199 @@
+"""Line logic and complete search over lines given as index sequences:
+hexagonal puzzles, and puzzles of either shape with colour sets (``?``).
+
+The rectangular solver (:mod:`rofl.solver.propagate`, :mod:`rofl.solver.search`)
+keeps its ``(H, W)`` kernels, tuned for the corpus; puzzles it cannot read
+come here, where a board is its lines as lists of cells
+(:class:`LineBoard`) and the cells' masks are flat.  :func:`rofl.solve`
+and :func:`rofl.solve_complete` send them here themselves and wrap what
+comes back in their usual results.
+
+The search is depth-first over the cell with the fewest colours left, line
+logic after every guess, in Python around the compiled propagation
+(:mod:`rofl.solver._index_kernels`): plain, and enough for the sizes people
+solve; its answers are as sure as the rectangular search's (every solution
+is checked against the clues, ``unique`` and ``none`` only after the whole
+tree).
+"""
+
+from __future__ import annotations
+
+import functools
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from rofl.errors import PuzzleError
+from rofl.puzzle import Hexagon, HexPuzzle
+from rofl.solver.status import SearchStatus
+
+
+@dataclass(frozen=True, eq=False)
+class LineBoard:
+    """A board as lines over flat cells.
+
+    ``line_cells[line_offsets[i]:line_offsets[i + 1]]`` are line ``i``'s
+    cells in order; ``cell_lines[cell_offsets[c]:cell_offsets[c + 1]]`` the
+    lines through cell ``c``; ``shape`` the shape of a solution array.
+    """
+
+    line_cells: np.ndarray
+    line_offsets: np.ndarray
+    cell_lines: np.ndarray
+    cell_offsets: np.ndarray
+    shape: tuple[int, ...]
+
+    @property
+    def n_cells(self) -> int:
+        return len(self.cell_offsets) - 1
+
+
+def needs_lines(puzzle) -> bool:
+    """Whether ``puzzle`` is solved here rather than by the rectangular kernels."""
+    return isinstance(puzzle, HexPuzzle) or puzzle.color_sets is not None
+
+
+def board_of(puzzle) -> LineBoard:
+    """The :class:`LineBoard` of a puzzle of either shape (kept per size)."""
+    if isinstance(puzzle, HexPuzzle):
+        return _hex_board(puzzle.side)
+    return _rect_board(puzzle.height, puzzle.width)
+
+
+@functools.lru_cache(maxsize=16)
+def _hex_board(side: int) -> LineBoard:
+    board = Hexagon.of(side)
+    return _board(board.line_cells, board.line_offsets, (board.n_cells,))
+
+
+@functools.lru_cache(maxsize=16)
+def _rect_board(height: int, width: int) -> LineBoard:
+    cells = np.arange(height * width, dtype=np.int64).reshape(height, width)
+    offsets = np.concatenate([[0], np.full(height, width), np.full(width, height)]).cumsum()
+    return _board(np.concatenate([cells.ravel(), cells.T.ravel()]), offsets, (height, width))
+
+
+def _board(line_cells: np.ndarray, line_offsets: np.ndarray, shape: tuple[int, ...]) -> LineBoard:
+    n_cells = int(np.prod(shape))
+    line_of = np.repeat(np.arange(len(line_offsets) - 1), np.diff(line_offsets))
+    order = np.argsort(line_cells, kind="stable")
+    cell_offsets = np.zeros(n_cells + 1, dtype=np.int64)
+    np.cumsum(np.bincount(line_cells, minlength=n_cells), out=cell_offsets[1:])
+    arrays = [np.ascontiguousarray(a, dtype=np.int64) for a in (line_cells, line_offsets, line_of[order], cell_offsets)]
+    for a in arrays:
+        a.flags.writeable = False
+    return LineBoard(*arrays, shape=shape)
+
+
+def kernel_clues(puzzle) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``lens``, ``cols`` and ``offs`` (int64) for the kernels: a group with a
+    colour set gets :func:`~rofl.solver._kernels.set_color` of its mask."""
+    cols = puzzle.colors.astype(np.int64)
+    if puzzle.color_sets is not None:
+        open_groups = np.flatnonzero(puzzle.color_sets)
+        # ~(mask >> 1), computed on uint64 so that bit 63 does not sign-extend
+        cols[open_groups] = ~(puzzle.color_sets[open_groups] >> np.uint64(1)).view(np.int64)
+    return puzzle.lengths.astype(np.int64), cols, puzzle.offsets.astype(np.int64)
+
+
+def _propagate(board: LineBoard, clues, masks: np.ndarray, queue: np.ndarray) -> tuple[int, np.ndarray]:
+    from rofl.solver import _index_kernels as k
+
+    stats = np.zeros(k.N_STATS, dtype=np.int64)
+    status = k._propagate_lines(
+        masks, board.line_cells, board.line_offsets, board.cell_lines, board.cell_offsets, *clues, queue, stats
+    )
+    return status, stats
+
+
+def propagate_lines(puzzle, start: np.ndarray | None = None) -> tuple[int, np.ndarray, tuple[int, int, int | None]]:
+    """Line logic alone for a puzzle :func:`needs_lines` (:func:`rofl.solve`
+    calls it and wraps the result).
+
+    Parameters
+    ----------
+    puzzle : Puzzle or HexPuzzle
+    start : int64 array, optional
+        Masks to start from, of the shape of a solution: ``(n_cells,)`` for
+        a hexagon, ``(H, W)`` for a rectangle.
+
+    Returns
+    -------
+    status : int
+        The kernels' SOLVED, STALLED or CONTRADICTION.
+    masks : int64 array of the shape of a solution
+    counts : (line solves, sweeps, failed line or None)
+    """
+    board = board_of(puzzle)
+    if start is None:
+        masks = np.full(board.n_cells, (1 << puzzle.n_colors) - 1, dtype=np.int64)
+    else:
+        start = np.asarray(start)
+        if start.shape != board.shape:
+            msg = f"start masks have shape {start.shape}, the puzzle's cells {board.shape}"
+            raise PuzzleError(msg)
+        masks = np.array(start, dtype=np.int64).ravel()
+    status, stats = _propagate(board, kernel_clues(puzzle), masks, np.arange(puzzle.n_lines, dtype=np.int64))
+    bad = int(stats[2])
+    return status, masks.reshape(board.shape), (int(stats[0]), int(stats[1]), bad if bad >= 0 else None)
+
+
+def search_lines(
+    puzzle, masks: np.ndarray, *, time_budget: float | None, node_budget: int | None
+) -> tuple[SearchStatus, list[np.ndarray], dict[str, int]]:
+    """The complete search for a puzzle :func:`needs_lines`, from the masks
+    where line logic stalled (:func:`rofl.solve_complete` calls it, having
+    checked the budgets, and checks every solution against the clues).
+
+    Returns
+    -------
+    status : SearchStatus
+    solutions : list of arrays of the shape of ``masks``
+        One when unique, two distinct ones when multiple, at most one when
+        the budget ran out.
+    counts : dict
+        ``nodes``, ``line_solves`` and ``max_depth`` of the search.
+    """
+    from rofl.solver._kernels import CONTRADICTION, SOLVED
+
+    board = board_of(puzzle)
+    clues = kernel_clues(puzzle)
+    solutions: list[np.ndarray] = []
+    counts = {"nodes": 0, "line_solves": 0, "max_depth": 0}
+    deadline = None if time_budget is None else time.perf_counter() + time_budget
+    # Depth-first; each frame's children split one cell's colours, so the
+    # solutions of different branches differ and two prove "multiple".
+    stack = [(masks.ravel().copy(), 0)]
+    while stack:
+        node, depth = stack.pop()
+        if (node_budget is not None and counts["nodes"] >= node_budget) or (
+            deadline is not None and time.perf_counter() > deadline
+        ):
+            return SearchStatus.BUDGET, solutions[:1], counts
+        counts["nodes"] += 1
+        counts["max_depth"] = max(counts["max_depth"], depth)
+        left = np.bitwise_count(node.view(np.uint64)).astype(np.int64)
+        left[left < 2] = 1 << 30
+        cell = int(np.argmin(left))  # fewest colours left: fewest children
+        queue = board.cell_lines[board.cell_offsets[cell] : board.cell_offsets[cell + 1]]
+        bits = int(node[cell])
+        children = []
+        for colour in range(64):
+            if not bits >> colour & 1:
+                continue
+            child = node.copy()
+            child[cell] = np.int64(1) << np.int64(colour)
+            status, stats = _propagate(board, clues, child, queue)
+            counts["line_solves"] += int(stats[0])
+            if status == CONTRADICTION:
+                continue
+            if status == SOLVED:
+                # a single-bit mask's colour is the number of bits below it
+                solutions.append(np.bitwise_count(child - 1).astype(np.uint8).reshape(board.shape))
+                if len(solutions) == 2:
+                    return SearchStatus.MULTIPLE, solutions, counts
+            else:
+                children.append((child, depth + 1))
+        stack.extend(reversed(children))
+    return (SearchStatus.UNIQUE if solutions else SearchStatus.NONE), solutions, counts

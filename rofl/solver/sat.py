@@ -1,0 +1,185 @@
+"""The SAT engine: a puzzle as a CNF formula, solved with python-sat.
+
+An engine independent of rofl's own line logic and search, for
+:func:`rofl.solve_complete` with ``engine="sat"`` (and ``rofl solve
+--engine sat``): it reads the clues only, so the two engines check each
+other.  Both shapes and colour sets (``?``) are encoded alike, over the
+lines of :func:`rofl.solver.lines.board_of`.
+
+Encoding (per line, over the cells' colour variables)
+-----------------------------------------------------
+* ``x[cell, c]``: the cell has colour ``c`` (background included); exactly
+  one per cell.
+* ``y[g, c, p]``: group ``g`` of the line has colour ``c`` (one of those it
+  allows) and starts at ``p`` (only where the groups before and after it
+  leave room); exactly one per group.
+* ``y[g, c, p]`` implies one of the starts of group ``g + 1`` at
+  ``p + length + (1 if the colours are equal else 0)`` or later: the order
+  of the groups and the gap rule, colour sets included.
+* ``y[g, c, p]`` implies ``x[i, c]`` for every cell it covers, and
+  ``x[i, c]`` (``c >= 1``) implies some group of colour ``c`` covering ``i``:
+  so an uncovered cell is background.
+
+The seed document encodes each line as the disjunction of all its fillings
+(one auxiliary variable per filling, Tseytin); their number grows
+exponentially with the line (a 30-cell line with five 1s has 65 780), the
+start variables above grow with ``groups x colours x cells``.
+Uniqueness: after a solution, one clause bans it (some cell has another
+colour) and the solver is asked again, incrementally.
+"""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+
+from rofl.errors import OptionError
+from rofl.solver.lines import board_of
+from rofl.solver.status import SearchStatus
+
+#: The SAT solver python-sat runs: Glucose 4, which (unlike CaDiCaL here) can be
+#: interrupted when the time budget runs out.
+SOLVER = "glucose4"
+
+
+def _require_pysat():
+    try:
+        from pysat.card import CardEnc, EncType
+        from pysat.solvers import Solver
+    except ImportError:  # an optional extra
+        msg = "the SAT engine needs python-sat: pip install 'rofl[sat]'"
+        raise OptionError(msg) from None
+    return Solver, CardEnc, EncType
+
+
+class Encoding:
+    """The CNF of a puzzle: ``clauses`` (lists of int literals), ``x`` the
+    ``(n_cells, n_colors)`` variable numbers of the cells' colours, and
+    ``top`` the highest variable."""
+
+    def __init__(self, puzzle) -> None:
+        _, card, enc_type = _require_pysat()
+        board = board_of(puzzle)
+        k = puzzle.n_colors
+        n_cells = board.n_cells
+        self.x = np.arange(1, n_cells * k + 1, dtype=np.int64).reshape(n_cells, k)
+        self.top = int(n_cells * k)
+        clauses: list[list[int]] = []
+        for cell in range(n_cells):
+            lits = self.x[cell].tolist()
+            clauses.append(lits)
+            if k <= 6:  # pairwise: no auxiliary variables
+                clauses.extend([-a, -b] for i, a in enumerate(lits) for b in lits[i + 1 :])
+            else:
+                self._at_most_one(lits, clauses, card, enc_type)
+        # covering[cell][c]: the start variables that give cell colour c
+        covering: list[dict[int, list[int]]] = [{} for _ in range(n_cells)]
+        for line in range(puzzle.n_lines):
+            cells = board.line_cells[board.line_offsets[line] : board.line_offsets[line + 1]].tolist()
+            self._line(puzzle, line, cells, clauses, covering, card, enc_type)
+            # a cell of this line with an ink colour lies in a group of it
+            for cell in cells:
+                for c in range(1, k):
+                    clauses.append([-int(self.x[cell, c]), *covering[cell].get(c, [])])
+                covering[cell] = {}
+        self.clauses = clauses
+
+    def _at_most_one(self, lits, clauses, card, enc_type) -> None:
+        amo = card.atmost(lits=lits, bound=1, top_id=self.top, encoding=enc_type.seqcounter)
+        self.top = max(self.top, amo.nv)
+        clauses.extend(amo.clauses)
+
+    def _new(self) -> int:
+        self.top += 1
+        return self.top
+
+    def _line(self, puzzle, line, cells, clauses, covering, card, enc_type) -> None:
+        n = len(cells)
+        clue = puzzle.clue(line)
+        lengths = [m for m, _ in clue]
+        colours = [sorted(c) if isinstance(c, frozenset) else [c] for _, c in clue]
+        # earliest start of each group (as if no gaps but the forced ones:
+        # a start beyond what the latest start allows is simply unused)
+        earliest = [0] * len(clue)
+        for g in range(1, len(clue)):
+            forced = 1 if len(colours[g]) == 1 and colours[g] == colours[g - 1] else 0
+            earliest[g] = earliest[g - 1] + lengths[g - 1] + forced
+        latest = [0] * len(clue)
+        for g in range(len(clue) - 1, -1, -1):
+            if g == len(clue) - 1:
+                latest[g] = n - lengths[g]
+            else:
+                forced = 1 if len(colours[g]) == 1 and colours[g] == colours[g + 1] else 0
+                latest[g] = latest[g + 1] - lengths[g] - forced
+        starts: list[dict[tuple[int, int], int]] = []
+        for g, length in enumerate(lengths):
+            mine = {}
+            for c in colours[g]:
+                for p in range(earliest[g], latest[g] + 1):
+                    v = self._new()
+                    mine[(c, p)] = v
+                    for i in range(p, p + length):
+                        clauses.append([-v, int(self.x[cells[i], c])])
+                        covering[cells[i]].setdefault(c, []).append(v)
+            starts.append(mine)
+            group = list(mine.values())
+            if not group:  # no room at all: the puzzle has no solution
+                v = self._new()
+                clauses.extend([[v], [-v]])
+                continue
+            clauses.append(group)
+            if len(group) > 1:
+                self._at_most_one(group, clauses, card, enc_type)
+        for g in range(len(clue) - 1):
+            for (c, p), v in starts[g].items():
+                nxt = [w for (c2, p2), w in starts[g + 1].items() if p2 >= p + lengths[g] + (1 if c2 == c else 0)]
+                clauses.append([-v, *nxt])
+
+
+def solve_sat(puzzle, *, time_budget: float | None = 10.0) -> tuple[SearchStatus, list[np.ndarray], dict]:
+    """Decide ``puzzle`` with the SAT solver: unique, multiple, none or budget.
+
+    :func:`rofl.solve_complete` with ``engine="sat"`` calls it and wraps the
+    answer.
+
+    Returns
+    -------
+    status : SearchStatus
+    solutions : list of arrays of the shape of a solution
+        (``(H, W)`` or ``(n_cells,)``): one when unique, two distinct ones
+        when multiple, at most one when the budget ran out.
+    counts : dict
+        ``variables``, ``clauses`` and ``conflicts`` of the run.
+    """
+    solver_class, _, _ = _require_pysat()
+    board = board_of(puzzle)
+    encoding = Encoding(puzzle)
+    solutions: list[np.ndarray] = []
+    counts = {"variables": encoding.top, "clauses": len(encoding.clauses), "conflicts": 0}
+    with solver_class(name=SOLVER, bootstrap_with=encoding.clauses) as solver:
+        timer = None
+        if time_budget is not None:
+            timer = threading.Timer(time_budget, solver.interrupt)
+            timer.daemon = True
+            timer.start()
+        try:
+            while len(solutions) < 2:
+                got = solver.solve_limited(expect_interrupt=True)
+                counts["conflicts"] = int(solver.accum_stats().get("conflicts", 0))
+                if got is None:  # interrupted by the timer
+                    return SearchStatus.BUDGET, solutions[:1], counts
+                if not got:
+                    break
+                model = np.array(solver.get_model(), dtype=np.int64)
+                chosen = model[encoding.x - 1] > 0  # (n_cells, k) booleans, one per row
+                grid = np.argmax(chosen, axis=1).astype(np.uint8)
+                solutions.append(grid.reshape(board.shape))
+                # ban this solution: some cell takes another colour
+                solver.add_clause([-int(encoding.x[cell, grid[cell]]) for cell in range(board.n_cells)])
+        finally:
+            if timer is not None:
+                timer.cancel()
+    if len(solutions) == 2:
+        return SearchStatus.MULTIPLE, solutions, counts
+    return (SearchStatus.UNIQUE if solutions else SearchStatus.NONE), solutions, counts
