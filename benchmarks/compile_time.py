@@ -1,6 +1,6 @@
 """Where the kernels' compile time goes: each kernel set, then each function.
 
-    PYTHONPATH=. python benchmarks/compile_time.py [--top 25]
+    PYTHONPATH=. python benchmarks/compile_time.py [--top 25] [--write-docs]
 
 Runs in a fresh ``NUMBA_CACHE_DIR`` (a new temporary folder, removed at the
 end; no other cache is read or cleared) and compiles the kernel sets one
@@ -11,8 +11,9 @@ wall seconds of numba's ``numba:compile`` events, less those of the
 functions compiled inside them; on a loaded machine wall time is more than
 CPU time), and every rofl kernel numba compiled more than once, with its
 signatures: a literal argument (``f(x, 0)``) or a second integer width
-compiles a kernel again.  The table of what was tried is in
-``docs/design.md`` ("Compiling the kernels").
+compiles a kernel again.  ``--write-docs`` writes the seconds of each set
+into section ``compile-time`` of ``docs/benchmarks.md``.  The table of
+what was tried is in ``docs/design.md`` ("Compiling the kernels").
 """
 
 from __future__ import annotations
@@ -20,13 +21,17 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
+import sys
 import tempfile
 import time
 from collections import defaultdict
+from pathlib import Path
 
 # before numba is imported: numba reads NUMBA_CACHE_DIR once
 _CACHE = tempfile.mkdtemp(prefix="rofl-bench-numba-")
 os.environ["NUMBA_CACHE_DIR"] = _CACHE
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # _docs, when run from elsewhere
 
 _MODULES = ("rofl.solver._kernels", "rofl.solver._search", "rofl.refine._kernels")
 
@@ -59,6 +64,7 @@ def _exclusive(buffer) -> tuple[dict[str, float], dict[str, int]]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--top", type=int, default=25, help="how many functions to list (default 25)")
+    parser.add_argument("--write-docs", action="store_true", help="write the table into docs/benchmarks.md")
     args = parser.parse_args()
     try:
         import importlib
@@ -73,12 +79,14 @@ def main() -> None:
         event.register("numba:compile", recorder)
         print("CPU seconds to compile, in a fresh cache:")
         total = 0.0
+        rows = []
         for kernels in (LINE, REFINE, REPAIR, SEARCH):
             cpu, wall = _cpu(), time.perf_counter()
             ensure_compiled(kernels)
             cpu, wall = _cpu() - cpu, time.perf_counter() - wall
             total += cpu
             print(f"  {kernels.name:20s} {cpu:6.1f} s CPU  ({wall:.1f} s wall)")
+            rows.append(f"| {kernels.name} | {cpu:.1f} s | {wall:.1f} s |")
         print(f"  {'in all':20s} {total:6.1f} s CPU")
 
         seconds, count = _exclusive(recorder.buffer)
@@ -98,6 +106,11 @@ def main() -> None:
                         print(f"    {signature}")
         if not again:
             print("  none")
+        if args.write_docs:
+            from _docs import stamp, write_section
+
+            table = ["| kernels | CPU | wall |", "|---|---:|---:|", *rows, f"| in all | {total:.1f} s | |"]
+            write_section("compile-time", "\n".join([stamp(), "", *table]))
     finally:
         shutil.rmtree(_CACHE, ignore_errors=True)
 
