@@ -15,8 +15,8 @@ def cache(clear: bool, warm: bool) -> None:
 
     rofl's solver is compiled for the machine it runs on by numba, once,
     the first time each part is needed: line logic (about 10 s on a 2-core
-    machine), the complete search (about 30 s, only for puzzles line logic
-    cannot finish) and refinement (about 8 s for rofl make, 15 s more for
+    machine), the complete search (about 20 s, only for puzzles line logic
+    cannot finish) and refinement (about 6 s for rofl make, 8 s more for
     the first picture line logic cannot solve as it is).  The machine
     code is kept next to rofl's modules, or under NUMBA_CACHE_DIR when that
     is set (or when rofl's folder is read-only, in numba's folder in the

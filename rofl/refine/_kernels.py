@@ -115,9 +115,11 @@ def _replay(
     cache = LineCache(tag, io, use)
     buf, res, queue, _, queued = _propagation_scratch(masks.shape)
     capacity = out_cell.shape[0]
-    n_visits = 0
-    n_set = 0
-    recording = True
+    # np.int64 and np.bool_, not literals: _replay_visit and _replay_end
+    # would be compiled once more for the literal types
+    n_visits = np.int64(0)
+    n_set = np.int64(0)
+    recording = np.bool_(True)
     out_start[0] = 0
     solves = 0
     # what _replay_visit reads and writes
@@ -411,6 +413,19 @@ def _memo_log_count(cells, n, lens, cols, g0, g1, clue_h, cnt, memo, use_memo):
 
 
 @njit(**JIT)
+def _with_room(a, extra):
+    """A copy of the int64 array ``a`` followed by ``extra`` unset slots.
+
+    A loop, not ``b[:n] = a``: numba compiles slice assignment with an error
+    message built by its string support, seconds of compile for nothing.
+    """
+    b = np.empty(a.shape[0] + extra, dtype=np.int64)
+    for i in range(a.shape[0]):
+        b[i] = a[i]
+    return b
+
+
+@njit(**JIT)
 def _resume_certificate(
     grid, near_grid,
     lens, cols, starts, ends, hashes,
@@ -471,10 +486,8 @@ def _resume_certificate(
                         n_relined += 1
     nmax = max(height, width)
     g_total = clues.lens.shape[0]
-    new_lens = np.empty(g_total + n_relined * nmax, dtype=np.int64)
-    new_cols = np.empty(g_total + n_relined * nmax, dtype=np.int64)
-    new_lens[:g_total] = clues.lens
-    new_cols[:g_total] = clues.cols
+    new_lens = _with_room(clues.lens, n_relined * nmax)
+    new_cols = _with_room(clues.cols, n_relined * nmax)
     new_starts = clues.starts.copy()
     new_ends = clues.ends.copy()
     line_hash = clues.hashes.copy()
@@ -501,8 +514,8 @@ def _resume_certificate(
         LineCache(tag, io, use),
         stats,
         _no_trail(),
-        0,
-        -1,
+        np.int64(0),  # np.int64, not literals: one compiled _propagate_trail for every caller
+        np.int64(-1),
         _propagation_scratch(masks.shape),
     )
 
@@ -547,10 +560,8 @@ def _estimate_moves(
     # The clues of every move: the grid's, with the changed row's and
     # column's new clues written after them and pointed at (move_starts, move_ends).
     g_total = lens.shape[0]
-    new_lens = np.empty(g_total + 2 * nmax, dtype=np.int64)
-    new_cols = np.empty(g_total + 2 * nmax, dtype=np.int64)
-    new_lens[:g_total] = lens
-    new_cols[:g_total] = cols
+    new_lens = _with_room(lens, 2 * nmax)
+    new_cols = _with_room(cols, 2 * nmax)
     move_starts = offs_start.copy()
     move_ends = offs_end.copy()
     trail = Trail(
@@ -564,7 +575,7 @@ def _estimate_moves(
     cnt = np.empty((kmax + 3, nmax + 2), dtype=np.float64)
     line_buf = np.empty(nmax, dtype=np.int64)
     base = np.full(n_lines, np.nan)  # log count of each line now, once needed
-    undetermined = 0
+    undetermined = np.int64(0)  # not a literal: see _resume_certificate
     for r in range(height):
         for c in range(width):
             if masks[r, c] & (masks[r, c] - 1):

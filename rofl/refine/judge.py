@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 #: The kernels every refinement runs (clue derivation, replaying a solve),
 #: for :func:`rofl.solver._compile.ensure_compiled`.
 REFINE = KernelSet(
-    "refinement", "rofl.refine._kernels", ("_grid_clues", "_replay"), warm="rofl.refine._warm:warm_refine", seconds=8
+    "refinement", "rofl.refine._kernels", ("_grid_clues", "_replay"), warm="rofl.refine._warm:warm_refine", seconds=6
 )
 
 #: The kernels that repair a picture line logic cannot solve as it is
@@ -39,7 +39,7 @@ REPAIR = KernelSet(
     "rofl.refine._kernels",
     ("_resume_certificate", "_estimate_moves"),
     warm="rofl.refine._warm:warm_repair",
-    seconds=15,
+    seconds=8,
 )
 
 

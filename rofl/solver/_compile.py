@@ -83,7 +83,7 @@ LINE = KernelSet(
 
 #: The complete search: only for puzzles line logic does not finish.
 SEARCH = KernelSet(
-    "complete search", "rofl.solver._search", ("_search",), warm="rofl.solver._warm:warm_search", seconds=30
+    "complete search", "rofl.solver._search", ("_search",), warm="rofl.solver._warm:warm_search", seconds=20
 )
 
 

@@ -549,7 +549,16 @@ def _fixpoint(masks, clues, queue_init, scratch, cache, stats):
     """Line logic to a fixpoint, in place on ``masks`` (H, W), logging
     nothing; see :func:`_propagate_trail`."""
     return _propagate_trail(
-        masks, clues, queue_init, scratch, cache, stats, _no_trail(), 0, -1, _propagation_scratch(masks.shape)
+        masks,
+        clues,
+        queue_init,
+        scratch,
+        cache,
+        stats,
+        _no_trail(),
+        np.int64(0),  # np.int64, not literals: one compiled _propagate_trail for every caller
+        np.int64(-1),
+        _propagation_scratch(masks.shape),
     )
 
 
@@ -614,8 +623,10 @@ def _propagate_trail(masks, clues, queue_init, scratch, cache, stats, trail, sta
     n_lines = height + width
     buf, res, queue, generation, queued = work
     trail_cell, trail_old, stamp = trail
-    head = 0
-    size = 0
+    # np.int64, not literals: _drain and _put_stats would be compiled again
+    # for every mix of literal and int64 arguments their calls see
+    head = np.int64(0)
+    size = np.int64(0)
     for q in range(queue_init.shape[0]):
         line = queue_init[q]
         if not queued[line]:
@@ -624,16 +635,17 @@ def _propagate_trail(masks, clues, queue_init, scratch, cache, stats, trail, sta
             queue[(head + size) % n_lines] = line
             size += 1
 
-    trail_len = 0
-    newly = 0
-    solves = 0
-    sweeps = 0
-    hits = 0
-    misses = 0
+    trail_len = np.int64(0)
+    newly = np.int64(0)
+    solves = np.int64(0)
+    sweeps = np.int64(0)
+    hits = np.int64(0)
+    misses = np.int64(0)
+    no_line = np.int64(-1)
     while size > 0:
         if stats[ST_STOP] != 0:
             _drain(queue, queued, head, size, n_lines)
-            _put_stats(stats, solves, sweeps, hits, misses, -1, trail_len, newly)
+            _put_stats(stats, solves, sweeps, hits, misses, no_line, trail_len, newly)
             return STOPPED
         line = queue[head]
         head = (head + 1) % n_lines
@@ -689,7 +701,7 @@ def _propagate_trail(masks, clues, queue_init, scratch, cache, stats, trail, sta
                     queue[(head + size) % n_lines] = other
                     size += 1
 
-    _put_stats(stats, solves, sweeps, hits, misses, -1, trail_len, newly)
+    _put_stats(stats, solves, sweeps, hits, misses, no_line, trail_len, newly)
     if undetermined_before >= 0:  # no mask became 0 (every line solve succeeded)
         return SOLVED if newly == undetermined_before else STALLED
     return _status(masks.reshape(height * width))

@@ -34,7 +34,7 @@ import time
 import numpy as np
 from numba import njit, objmode
 
-from rofl.solver._config import SEARCH_JIT
+from rofl.solver._config import SEARCH_INNER, SEARCH_JIT
 from rofl.solver._kernels import CONTRADICTION, SOLVED, STALLED, _cached_line, _fixpoint
 
 # stats slots
@@ -61,7 +61,7 @@ def _clock() -> float:
         return math.inf
 
 
-@njit(**SEARCH_JIT)
+@njit(**SEARCH_INNER)
 def _now():
     # numba has no clock of its own; object mode costs about a microsecond
     with objmode(t="float64"):
@@ -69,7 +69,7 @@ def _now():
     return t
 
 
-@njit(**SEARCH_JIT)
+@njit(**SEARCH_INNER)
 def _prop(masks, queue, ctx, pstats, stats):
     """``_fixpoint`` on ``masks`` from the lines in ``queue``; counts line solves."""
     clues, scratch, cache = ctx
@@ -83,7 +83,7 @@ _ENOUGH = 3  # ``want`` region solutions found by probes
 _ABORT = 4  # out of budget
 
 
-@njit(**SEARCH_JIT)
+@njit(**SEARCH_INNER)
 def _xorshift(x):
     x ^= x << 13
     x ^= (x >> 7) & 0x1FFFFFFFFFFFFFF
@@ -91,33 +91,60 @@ def _xorshift(x):
     return x
 
 
-@njit(**SEARCH_JIT)
+@njit(**SEARCH_INNER)
 def _keep(masks, out, nout):
     """Append ``masks`` to ``out[:nout]`` unless already there; the new count."""
     for s in range(nout):
-        if np.array_equal(out[s], masks):
+        if _equal(out[s], masks):
             return nout
     if nout < out.shape[0]:
-        out[nout, :, :] = masks
+        _copy(out[nout], masks)
         nout += 1
     return nout
 
 
-@njit(**SEARCH_JIT)
+# Grids are compared and copied by these loops rather than by
+# ``np.array_equal`` and slice assignment (``a[:, :] = b``): numba compiles
+# slice assignment with an error message built from f-strings, str() and
+# join, which brought its whole string support into the search's compile
+# (about 6 s of CPU of the 40).
+
+
+@njit(**SEARCH_INNER)
+def _equal(a, b):
+    """Whether the (H, W) grids ``a`` and ``b`` (C-contiguous) are equal."""
+    fa = a.ravel()
+    fb = b.ravel()
+    for i in range(fa.shape[0]):
+        if fa[i] != fb[i]:
+            return False
+    return True
+
+
+@njit(**SEARCH_INNER)
+def _copy(dst, src):
+    """``dst[:, :] = src`` for (H, W) grids of the same shape."""
+    height, width = dst.shape
+    for i in range(height):
+        for j in range(width):
+            dst[i, j] = src[i, j]
+
+
+@njit(**SEARCH_INNER)
 def _note_full(masks, anysol, stats):
     # whole-grid solutions met on the way, for the caller when the budget
     # runs out before the search could prove anything
     stats[ST_MET] = _keep(masks, anysol, stats[ST_MET])
 
 
-@njit(**SEARCH_JIT)
+@njit(**SEARCH_INNER)
 def _out_of_budget(stats, deadline):
     # the clock is read even without a deadline: it is where Ctrl-C gets in
     t = _now()
     return t > deadline if deadline > 0 else t == math.inf
 
 
-@njit(**SEARCH_JIT)
+@njit(**SEARCH_INNER)
 def _trial(cur, p, bit, ctx, tw, stats):
     """Set cell ``p`` of ``cur`` to ``bit`` and run line logic in place,
     recording on a trail the old mask of every cell that changes.
@@ -205,7 +232,7 @@ def _trial(cur, p, bit, ctx, tw, stats):
     return status, ntr
 
 
-@njit(**SEARCH_JIT)
+@njit(**SEARCH_INNER)
 def _undo(cur, tw, ntr):
     """Take back the changes of the last ``_trial``."""
     trail, old, seen = tw[0], tw[1], tw[2]
@@ -215,7 +242,7 @@ def _undo(cur, tw, ntr):
         seen[trail[k]] = False
 
 
-@njit(**SEARCH_JIT)
+@njit(**SEARCH_INNER)
 def _probe_region(
     cur,
     cells,
@@ -397,7 +424,7 @@ def _probe_region(
     return result
 
 
-@njit(**SEARCH_JIT)
+@njit(**SEARCH_INNER)
 def _components(cur, cells, ncell, parent):
     """Split the undetermined cells of ``cells[:ncell]`` into independent parts.
 
@@ -417,7 +444,7 @@ def _components(cur, cells, ncell, parent):
     und = np.empty(ncell, dtype=np.int64)
     m_und = 0
     last_row = -1
-    last_in_row = -1
+    last_in_row = np.int64(-1)  # not the literal -1: _union would be compiled for it too
     for j in range(ncell):
         p = cells[j]
         m = flat[p]
@@ -447,7 +474,11 @@ def _components(cur, cells, ncell, parent):
             parts += 1
         label[j] = root_label[root]
         counts[label[j] + 1] += 1
-    comp_start = np.cumsum(counts[: parts + 1])
+    comp_start = np.empty(parts + 1, dtype=np.int64)
+    total = 0
+    for i in range(parts + 1):
+        total += counts[i]
+        comp_start[i] = total
     fill = comp_start[:parts].copy()
     comp_cells = np.empty(m_und, dtype=np.int64)
     for j in range(m_und):
@@ -456,7 +487,7 @@ def _components(cur, cells, ncell, parent):
     return comp_cells, comp_start
 
 
-@njit(**SEARCH_JIT)
+@njit(**SEARCH_INNER)
 def _find(parent, x):
     while parent[x] != x:
         parent[x] = parent[parent[x]]
@@ -464,7 +495,7 @@ def _find(parent, x):
     return x
 
 
-@njit(**SEARCH_JIT)
+@njit(**SEARCH_INNER)
 def _union(parent, a, b):
     ra = _find(parent, a)
     rb = _find(parent, b)
@@ -631,10 +662,11 @@ def _search(
             if st == _ABORT:
                 break
             if f == 0:
-                root[:, :] = cur
+                _copy(root, cur)
             if stats[ST_MET] >= max_solutions:
                 # distinct whole-grid solutions met anywhere in the tree settle it
-                sols[:, :, :] = anysol
+                for s in range(max_solutions):
+                    _copy(sols[s], anysol[s])
                 return max_solutions
             if st != STALLED:
                 if st == _ENOUGH:
@@ -642,7 +674,8 @@ def _search(
                 elif st == CONTRADICTION:
                     got = 0
                 else:  # SOLVED: the region is determined
-                    got = _keep(cur, outs[f], 0)
+                    _copy(outs[f][0], cur)
+                    got = 1
                 top -= 1
                 continue
             comp_cells, comp_start = _components(cur, cells, cells.shape[0], parent)
@@ -671,8 +704,8 @@ def _search(
                 # smallest parts first: a part without solutions ends the frame early
                 part_cells[f] = comp_cells
                 part_start[f] = comp_start
-                part_order[f] = np.argsort(np.diff(comp_start), kind="mergesort")
-                combined[f][:, :] = cur
+                part_order[f] = _by_size(comp_start)
+                _copy(combined[f], cur)
                 phase[f] = _SPLIT
                 count[f] = 1
                 step[f] = 0
@@ -721,15 +754,15 @@ def _search(
                     cflat[pcells[j]] = s0[pcells[j]]
                 if got >= 2 and cell[f] < 0:
                     cell[f] = part
-                    seconds_sol[f][:, :] = child_out[1]
+                    _copy(seconds_sol[f], child_out[1])
                 count[f] = min(count[f] * got, want[f])
                 step[f] += 1
             if step[f] == order.shape[0]:
                 total = count[f]
                 out = outs[f]
-                out[0, :, :] = combined[f]
+                _copy(out[0], combined[f])
                 if total >= 2:
-                    out[1, :, :] = combined[f]
+                    _copy(out[1], combined[f])
                     oflat = out[1].ravel()
                     s1 = seconds_sol[f].ravel()
                     part = cell[f]
@@ -742,7 +775,7 @@ def _search(
             a = starts[part]
             b = starts[part + 1]
             c = f + 1
-            states[c][:, :] = cur
+            _copy(states[c], cur)
             cells_of[c] = pcells[a:b].copy()
             want[c] = 1 if (count[f] >= want[f] or want[f] == 1) else 2
             phase[c] = _ENTER
@@ -756,7 +789,7 @@ def _search(
             child_out = outs[f + 1]
             out = outs[f]
             for s in range(got):
-                out[count[f] + s, :, :] = child_out[s]
+                _copy(out[count[f] + s], child_out[s])
             count[f] += got
             step[f] += 1
             if count[f] >= want[f]:
@@ -769,7 +802,7 @@ def _search(
             continue
         c = f + 1
         best = cell[f]
-        states[c][:, :] = cur
+        _copy(states[c], cur)
         cflat = states[c].ravel()
         cflat[best] = bitv[f] if step[f] == 0 else cur.ravel()[best] & ~bitv[f]
         cells_of[c] = cells_of[f]
@@ -779,14 +812,35 @@ def _search(
         top = c
 
     if top >= 0:  # out of budget
-        sols[:, :, :] = anysol
+        for s in range(max_solutions):
+            _copy(sols[s], anysol[s])
         return -1
-    sols[:got] = outs[0][:got]
+    for s in range(got):
+        _copy(sols[s], outs[0][s])
     return got
 
 
-@njit(**SEARCH_JIT)
+@njit(**SEARCH_INNER)
 def _grow(a, size):
     b = np.empty(size, dtype=a.dtype)
-    b[: a.shape[0]] = a
+    for i in range(a.shape[0]):  # a loop: see _copy
+        b[i] = a[i]
     return b
+
+
+@njit(**SEARCH_INNER)
+def _by_size(start):
+    """The parts ``i`` of ``start`` (part ``i`` is ``start[i]:start[i + 1]``),
+    smallest first, equal sizes in their order: a stable insertion sort, as
+    there are few parts and ``np.argsort(kind="mergesort")`` costs seconds
+    of compile."""
+    parts = start.shape[0] - 1
+    order = np.empty(parts, dtype=np.int64)
+    for i in range(parts):
+        size = start[i + 1] - start[i]
+        k = i
+        while k > 0 and start[order[k - 1] + 1] - start[order[k - 1]] > size:
+            order[k] = order[k - 1]
+            k -= 1
+        order[k] = i
+    return order

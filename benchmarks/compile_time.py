@@ -1,0 +1,119 @@
+"""Where the kernels' compile time goes: each kernel set, then each function.
+
+    PYTHONPATH=. python benchmarks/compile_time.py [--top 25] [--write-docs]
+
+Runs in a fresh ``NUMBA_CACHE_DIR`` (a new temporary folder, removed at the
+end; no other cache is read or cleared) and compiles the kernel sets one
+after the other, as a first ``make`` and a first search need them: line
+logic, refinement, picture repair, the complete search.  Prints the CPU
+seconds of each set, then the functions that took longest to compile (the
+wall seconds of numba's ``numba:compile`` events, less those of the
+functions compiled inside them; on a loaded machine wall time is more than
+CPU time), and every rofl kernel numba compiled more than once, with its
+signatures: a literal argument (``f(x, 0)``) or a second integer width
+compiles a kernel again.  ``--write-docs`` writes the seconds of each set
+into section ``compile-time`` of ``docs/benchmarks.md``.  The table of
+what was tried is in ``docs/design.md`` ("Compiling the kernels").
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from pathlib import Path
+
+# before numba is imported: numba reads NUMBA_CACHE_DIR once
+_CACHE = tempfile.mkdtemp(prefix="rofl-bench-numba-")
+os.environ["NUMBA_CACHE_DIR"] = _CACHE
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # _docs, when run from elsewhere
+
+_MODULES = ("rofl.solver._kernels", "rofl.solver._search", "rofl.refine._kernels")
+
+
+def _cpu() -> float:
+    times = os.times()
+    return times.user + times.system
+
+
+def _exclusive(buffer) -> tuple[dict[str, float], dict[str, int]]:
+    """Seconds per function from nested start/end events, less the nested ones."""
+    seconds: dict[str, float] = defaultdict(float)
+    count: dict[str, int] = defaultdict(int)
+    stack: list[list] = []
+    for stamp, event in buffer:
+        dispatcher = event.data.get("dispatcher")
+        name = dispatcher.py_func.__qualname__ if dispatcher is not None else str(event.data)
+        if event.is_start:
+            stack.append([name, stamp, 0.0])
+            continue
+        name, began, inner = stack.pop()
+        spent = stamp - began
+        seconds[name] += spent - inner
+        count[name] += 1
+        if stack:
+            stack[-1][2] += spent
+    return seconds, count
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--top", type=int, default=25, help="how many functions to list (default 25)")
+    parser.add_argument("--write-docs", action="store_true", help="write the table into docs/benchmarks.md")
+    args = parser.parse_args()
+    try:
+        import importlib
+
+        from numba.core import event
+        from numba.core.registry import CPUDispatcher
+
+        from rofl.refine.judge import REFINE, REPAIR
+        from rofl.solver._compile import LINE, SEARCH, ensure_compiled
+
+        recorder = event.RecordingListener()
+        event.register("numba:compile", recorder)
+        print("CPU seconds to compile, in a fresh cache:")
+        total = 0.0
+        rows = []
+        for kernels in (LINE, REFINE, REPAIR, SEARCH):
+            cpu, wall = _cpu(), time.perf_counter()
+            ensure_compiled(kernels)
+            cpu, wall = _cpu() - cpu, time.perf_counter() - wall
+            total += cpu
+            print(f"  {kernels.name:20s} {cpu:6.1f} s CPU  ({wall:.1f} s wall)")
+            rows.append(f"| {kernels.name} | {cpu:.1f} s | {wall:.1f} s |")
+        print(f"  {'in all':20s} {total:6.1f} s CPU")
+
+        seconds, count = _exclusive(recorder.buffer)
+        print("\nlongest compiles (wall seconds, without what they compiled inside; x: times compiled):")
+        for name, spent in sorted(seconds.items(), key=lambda item: -item[1])[: args.top]:
+            print(f"  {name[:48]:48s} x{count[name]:<3d} {spent:6.2f} s")
+
+        print("\nrofl kernels compiled more than once:")
+        again = 0
+        for module_name in _MODULES:
+            module = importlib.import_module(module_name)
+            for name, value in vars(module).items():
+                if isinstance(value, CPUDispatcher) and len(value.signatures) > 1:
+                    again += 1
+                    print(f"  {module_name}.{name}: {len(value.signatures)} signatures")
+                    for signature in value.signatures:
+                        print(f"    {signature}")
+        if not again:
+            print("  none")
+        if args.write_docs:
+            from _docs import stamp, write_section
+
+            table = ["| kernels | CPU | wall |", "|---|---:|---:|", *rows, f"| in all | {total:.1f} s | |"]
+            write_section("compile-time", "\n".join([stamp(), "", *table]))
+    finally:
+        shutil.rmtree(_CACHE, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
