@@ -71,12 +71,14 @@ def solve_picture(
         The picture does not match the stored CRC-32.
     """
     from rofl.solver import solve
-    from rofl.solver._compile import LINE, ensure_compiled
+    from rofl.solver._compile import ensure_compiled
+    from rofl.solver.propagate import line_kernels
     from rofl.solver.search import solve_complete
     from rofl.solver.status import LineStatus
 
     prefix = f"{where}: " if where else ""
-    ensure_compiled(LINE)  # compiling is not line logic: not in the budget
+    if line is None:
+        ensure_compiled(line_kernels(puzzle))  # compiling is not line logic: not in the budget
     start = time.monotonic()
     if line is None:
         try:

@@ -134,11 +134,11 @@ def _on_processes(fn, count: int, prepare, lost, jobs: int) -> Iterator[tuple[in
     from concurrent.futures.process import BrokenProcessPool
 
     from rofl.refine.judge import REFINE, REPAIR
-    from rofl.solver._compile import LINE, SEARCH, ensure_compiled
+    from rofl.solver._compile import FRESH, LINE, SEARCH, ensure_compiled
 
     # Compile once here, with the one notice, before the workers start: on a
     # fresh install they would otherwise all compile at once, silently.
-    ensure_compiled(LINE, SEARCH, REFINE, REPAIR)
+    ensure_compiled(LINE, FRESH, SEARCH, REFINE, REPAIR)
 
     pools = [ProcessPoolExecutor(jobs, mp_context=_context(), initializer=_worker_start)]
 

@@ -72,12 +72,25 @@ _fresh: set[str] = set()  # sets this process compiled rather than loaded
 _lock = threading.RLock()  # a set's warm-up may ensure another set
 
 
-#: The line DP and propagation: every command that solves.
+#: The line DP and propagation with a line cache, a start or a stop flag:
+#: refinement, the search's root, puzzles of 2^16 cells or more.
 LINE = KernelSet(
     "line logic",
     "rofl.solver._kernels",
-    ("_propagate", "_clue_hashes", "rofl.solver._fast:_solve_fresh"),
+    ("_propagate", "_clue_hashes"),
     warm="rofl.solver._warm:warm_line",
+    seconds=10,
+)
+
+#: The lean path of a fresh ``rofl.solve`` of a smaller puzzle
+#: (:mod:`rofl.solver._fast`).  A set of its own, so that ``rofl make``
+#: never compiles it and ``rofl solve`` of such a puzzle compiles only it;
+#: :func:`rofl.solver.propagate.line_kernels` says which set a solve needs.
+FRESH = KernelSet(
+    "lean line logic",
+    "rofl.solver._fast",
+    ("_solve_fresh",),
+    warm="rofl.solver._warm:warm_fresh",
     seconds=10,
 )
 

@@ -1,5 +1,5 @@
-"""The tiny solves that compile the solver's kernel sets (``LINE`` and
-``SEARCH`` in :mod:`rofl.solver._compile`).
+"""The tiny solves that compile the solver's kernel sets (``LINE``,
+``FRESH`` and ``SEARCH`` in :mod:`rofl.solver._compile`).
 
 :func:`rofl.solver._compile.ensure_compiled` takes a set and, when this
 process does not hold its kernels yet, calls its warm-up here: a solve of
@@ -21,11 +21,17 @@ def _two_ways():
 
 
 def warm_line() -> None:
-    from rofl.solver.propagate import LineSolver, solve
+    from rofl.solver.propagate import LineSolver
 
     puzzle = _two_ways()
-    solve(puzzle)  # without a line cache
+    LineSolver(cache_mb=0).solve(puzzle)  # without a line cache
     LineSolver(cache_mb=1).solve(puzzle)  # with one
+
+
+def warm_fresh() -> None:
+    from rofl.solver.propagate import _solve_fresh
+
+    _solve_fresh(_two_ways())
 
 
 def warm_search() -> None:

@@ -335,6 +335,20 @@ def kernel_clues(packed: PackedClues) -> Clues:
 _FRESH_CELLS = 1 << 16
 
 
+def _takes_fresh(puzzle: Puzzle, start=None, lines=None) -> bool:
+    """Whether :func:`solve` takes the lean compiled path."""
+    return start is None and lines is None and puzzle.width * puzzle.height < _FRESH_CELLS
+
+
+def line_kernels(puzzle: Puzzle, start=None, lines=None):
+    """The kernel set (:mod:`rofl.solver._compile`) that :func:`solve` of
+    ``puzzle`` runs, for :func:`~rofl.solver._compile.ensure_compiled`
+    before a clock starts."""
+    from rofl.solver._compile import FRESH, LINE
+
+    return FRESH if not needs_lines(puzzle) and _takes_fresh(puzzle, start, lines) else LINE
+
+
 def _solve_fresh(puzzle: Puzzle) -> SolveResult:
     """:func:`solve` from scratch in one compiled call (no cache, no start)."""
     from rofl.solver import _fast, _kernels
@@ -389,7 +403,7 @@ def solve(
     if needs_lines(puzzle):  # hexagons and colour sets (issue 27)
         status, masks, (line_solves, sweeps, bad_line) = propagate_lines(puzzle, start)
         return SolveResult(puzzle, STATUS_NAMES[status], masks, line_solves, sweeps, bad_line=bad_line)
-    if start is None and lines is None and puzzle.width * puzzle.height < _FRESH_CELLS:
+    if _takes_fresh(puzzle, start, lines):
         return _solve_fresh(puzzle)
     solver = getattr(_DEFAULT, "solver", None)
     if solver is None:

@@ -21,7 +21,15 @@ import numpy as np
 from rofl.errors import OptionError
 from rofl.puzzle import Puzzle
 from rofl.solver.lines import needs_lines, search_lines
-from rofl.solver.propagate import LineSolver, SolveResult, determined, kernel_clues, masks_to_grid, solve
+from rofl.solver.propagate import (
+    LineSolver,
+    SolveResult,
+    determined,
+    kernel_clues,
+    line_kernels,
+    masks_to_grid,
+    solve,
+)
 from rofl.solver.status import LineStatus, SearchStatus
 
 #: The search's statuses, in order (:class:`SearchStatus` members).
@@ -193,9 +201,9 @@ def solve_complete(
     # Compiling or loading the line kernels (a fresh process's first solve)
     # is not the solve's time; the search kernels load below, only for the
     # puzzles line logic does not finish.
-    from rofl.solver._compile import LINE, SEARCH, ensure_compiled
+    from rofl.solver._compile import SEARCH, ensure_compiled
 
-    compiled = ensure_compiled(LINE)
+    compiled = 0.0 if line is not None else ensure_compiled(line_kernels(puzzle))
     max_solutions = 2  # enough to tell unique from ambiguous
     before = compiled  # compiled before `start`: not inside `seconds`
     start = time.perf_counter()

@@ -123,7 +123,7 @@ except SystemExit:
     pass
 from rofl.solver._compile import is_compiled
 loaded = {}
-for name in ("rofl.solver._kernels", "rofl.solver._search", "rofl.refine._kernels"):
+for name in ("rofl.solver._kernels", "rofl.solver._fast", "rofl.solver._search", "rofl.refine._kernels"):
     module = sys.modules.get(name)
     loaded[name] = "absent" if module is None else sorted(
         k for k, v in vars(module).items() if hasattr(v, "signatures") and is_compiled(v))
@@ -143,7 +143,9 @@ def test_line_solvable_commands_compile_no_search():
     for args in (["info", SAMPLES / "coffee.rofl"], ["solve", SAMPLES / "horse.rofl"]):
         numba, loaded = _compiled(*map(str, args))
         assert numba
-        assert "_propagate" in loaded["rofl.solver._kernels"]
+        # a fresh solve of a small puzzle takes the lean path, and compiles only it
+        assert loaded["rofl.solver._fast"] == ["_solve_fresh"]
+        assert "_propagate" not in loaded["rofl.solver._kernels"]
         assert loaded["rofl.solver._search"] == "absent"
         assert loaded["rofl.refine._kernels"] == "absent"
 
@@ -158,6 +160,7 @@ def test_make_compiles_the_repair_kernels_only_for_a_picture_that_needs_repair(t
     _, loaded = _compiled("make", str(SAMPLES / "coffee.jpg"), "-q", "-o", str(tmp_path / "c.rofl"))
     assert loaded["rofl.refine._kernels"] == ["_grid_clues", "_replay"]  # line-solvable as it is
     assert loaded["rofl.solver._search"] == "absent"
+    assert loaded["rofl.solver._fast"] in ("absent", [])  # refinement's line logic is LineSolver's
     _, loaded = _compiled("make", str(SAMPLES / "camera.jpg"), "-q", "-o", str(tmp_path / "h.rofl"))
     assert "_estimate_moves" in loaded["rofl.refine._kernels"]
 
@@ -180,7 +183,7 @@ def test_first_solve_in_a_fresh_cache_says_it_compiles(tmp_path):
     env = dict(os.environ, PYTHONPATH=str(REPO), NUMBA_CACHE_DIR=str(tmp_path))
     cmd = [sys.executable, "-m", "rofl", "solve", str(SAMPLES / "horse.rofl")]
     first = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True)
-    assert first.stderr.splitlines() == ["compiling rofl's line logic for this machine (once, about 10 s)..."]
+    assert first.stderr.splitlines() == ["compiling rofl's lean line logic for this machine (once, about 10 s)..."]
     again = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True)
     assert again.stderr == ""
     quiet = [sys.executable, "-m", "rofl", "make", str(SAMPLES / "horse.png"), "-q", "-o", str(tmp_path / "h.rofl")]
