@@ -320,10 +320,11 @@ def make(
     from rofl import picture
     from rofl.errors import OptionError
     from rofl.refine import refine
-    from rofl.refine.judge import REFINE, REPAIR
-    from rofl.solver._compile import LINE, compiled_fresh, ensure_compiled
+    from rofl.refine.judge import REFINE
+    from rofl.solver._compile import LINE, compile_count, ensure_compiled
 
     start = time.perf_counter()
+    compiles = compile_count()
     picture.check_dither(dither)
     if not 0 <= effort <= 1000:  # also refuses NaN
         msg = f"effort must be between 0 and 1000, not {effort!r}"
@@ -415,7 +416,7 @@ def make(
         ssim=lightness_ssim(lab[:, :, 0], pal_lab[final][:, :, 0]),
         trimmed=trimmed,
         compile_seconds=compile_seconds,
-        compiled=compiled_fresh(LINE, REFINE, REPAIR),
+        compiled=compile_count() > compiles,
     )
     cells = np.clip(np.rint(picture.linear_to_srgb(cells_linear) * 255), 0, 255).astype(np.uint8)
     return MakeResult(

@@ -175,10 +175,12 @@ def ensure_compiled(*sets: KernelSet) -> float:
     return time.perf_counter() - start
 
 
-def compiled_fresh(*sets: KernelSet) -> bool:
-    """Whether this process compiled any of ``sets`` (rather than loading
-    them from numba's cache), e.g. to word a report."""
-    return any(s.name in _fresh for s in sets)
+def compile_count() -> int:
+    """How many kernel sets this process has compiled (rather than loaded
+    from numba's cache) so far.  A report compares the count before and
+    after its work to say whether *that* run compiled: a process compiles
+    each set at most once."""
+    return len(_fresh)
 
 
 def cache_files(*sets: KernelSet) -> dict[Path, list[Path]]:

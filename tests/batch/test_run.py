@@ -41,4 +41,4 @@ def test_the_parent_compiles_once_before_local_workers_start(monkeypatch):
     results = dict(run_tasks(tenfold_or_die, 2, lambda i: (i,), lost=lambda i, why: ("lost", why), jobs=2))
     assert results == {0: 0, 1: 10}
     assert len(calls) == 1
-    assert len(calls[0]) == 4  # line logic, search, refinement and its repair
+    assert len(calls[0]) == 5  # both line logics, search, refinement and its repair

@@ -77,8 +77,16 @@ def slow_line_compile(monkeypatch):
         time.sleep(0.3)
         real()
 
+    real_fresh = _warm.warm_fresh
+
+    def slow_fresh() -> None:
+        time.sleep(0.3)
+        real_fresh()
+
     monkeypatch.setattr(_warm, "warm_line", slow)
+    monkeypatch.setattr(_warm, "warm_fresh", slow_fresh)
     monkeypatch.delitem(_compile._ready, _compile.LINE.name, raising=False)
+    monkeypatch.delitem(_compile._ready, _compile.FRESH.name, raising=False)
     messages = []
     monkeypatch.setattr(_compile, "_notice", messages.append)
     return messages
@@ -195,9 +203,10 @@ def test_solve_reports_a_compile_apart_from_its_time(slow_line_compile, monkeypa
     from rofl.solver import _compile
     from tests.clirun import run
 
-    monkeypatch.setattr(_compile, "_fresh", {_compile.LINE.name})  # as if the cache had been empty
+    monkeypatch.setattr(_compile, "_fresh", set())
+    monkeypatch.setattr(_compile, "is_cached", lambda dispatcher: False)  # as if the cache had been empty
     result = run("solve", SAMPLES / "horse.rofl")
     assert result.exit_code == 0
     assert result.output.splitlines()[-1].endswith(" s compiling the solver, once)")
-    monkeypatch.setattr(_compile, "_fresh", set())  # loaded from the cache: nothing to say
+    # the process compiled once: a later run in it compiles nothing and says nothing
     assert "compiling" not in run("solve", SAMPLES / "horse.rofl").output
