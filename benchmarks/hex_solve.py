@@ -35,7 +35,7 @@ SIDES = (5, 10, 20, 40)
 
 def picture(side: int, n_inks: int, seed: int) -> np.ndarray:
     """A smooth random picture on the hexagon of ``side``: palette indices per cell."""
-    from rofl.puzzle import Hexagon
+    from rofl.hexagon import Hexagon
 
     board = Hexagon.of(side)
     q, r = board.coords[:, 0], board.coords[:, 1]
@@ -79,7 +79,8 @@ def main() -> None:
     args = parser.parse_args()
 
     import rofl
-    from rofl.puzzle import HexPuzzle, Palette
+    from rofl.hexagon import HexPuzzle
+    from rofl.puzzle import Palette
 
     bw = Palette.black_white()
     four = Palette(["#ffffff", "#000000", "#d62728", "#1f77b4"])

@@ -45,7 +45,8 @@ def _corpus(corpus: Path, every: int):
 def _hexagons():
     from hex_solve import picture, with_question_marks
 
-    from rofl.puzzle import HexPuzzle, Palette
+    from rofl.hexagon import HexPuzzle
+    from rofl.puzzle import Palette
 
     four = Palette(["#ffffff", "#000000", "#d62728", "#1f77b4"])
     return {

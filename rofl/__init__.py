@@ -16,8 +16,8 @@ from rofl.errors import FormatError, ImageError, OptionError, PuzzleError, RoflE
 _LAZY = {
     "Palette": "rofl.puzzle",
     "Puzzle": "rofl.puzzle",
-    "HexPuzzle": "rofl.puzzle",
-    "Hexagon": "rofl.puzzle",
+    "HexPuzzle": "rofl.hexagon",
+    "Hexagon": "rofl.hexagon",
     "solve": "rofl.solver.propagate",
     "LineSolver": "rofl.solver.propagate",
     "SolveResult": "rofl.solver.propagate",
@@ -80,8 +80,9 @@ register()
 if TYPE_CHECKING:
     from rofl.batch import make_many, solve_many  # noqa: F401
     from rofl.formats import PuzzleFile, open_puzzle  # noqa: F401
+    from rofl.hexagon import Hexagon, HexPuzzle  # noqa: F401
     from rofl.maker import MakeResult, make  # noqa: F401
-    from rofl.puzzle import Hexagon, HexPuzzle, Palette, Puzzle  # noqa: F401
+    from rofl.puzzle import Palette, Puzzle  # noqa: F401
     from rofl.secret import hide, reveal  # noqa: F401
     from rofl.solver.line import solve_line  # noqa: F401
     from rofl.solver.propagate import LineSolver, SolveResult, solve  # noqa: F401

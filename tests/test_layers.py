@@ -23,7 +23,7 @@ REPO = PACKAGE.parent
 #: in this list, never one below.
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("errors", ("rofl.errors", "rofl._io", "rofl._version")),
-    ("puzzle", ("rofl.puzzle",)),
+    ("puzzle", ("rofl.puzzle", "rofl.hexagon")),
     ("solver", ("rofl.solver",)),
     ("picture, refine", ("rofl.picture", "rofl.refine")),
     ("formats", ("rofl.formats",)),

@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 import rofl
 from rofl.errors import FormatError, PuzzleError
 from rofl.formats import write_puzzle
-from rofl.puzzle import MAX_HEX_SIDE, Hexagon, HexPuzzle, Palette, Puzzle
+from rofl.hexagon import MAX_HEX_SIDE, Hexagon, HexPuzzle
+from rofl.puzzle import Palette, Puzzle
 from tests import naive
 
 RGB3 = Palette(["#fff", "#000", "#f00"])
@@ -241,9 +242,7 @@ def test_colour_set_errors_in_black_and_white(rows, cols, message):
 def test_totals_with_colour_sets():
     with pytest.raises(PuzzleError, match=r"^the rows hold 2 ink cells but the columns hold 1$"):
         Puzzle(2, 1, RGB3, [[(2, "?")]], [[(1, 1)], []])
-    with pytest.raises(
-        PuzzleError, match=r"^colour 1: the columns hold at least 2 cells of it but the rows at most 0"
-    ):
+    with pytest.raises(PuzzleError, match=r"^colour 1: the columns hold at least 2 cells of it but the rows at most 0"):
         Puzzle(2, 1, RGB4, [[(2, {2, 3})]], [[(1, 1)], [(1, 1)]])
     # within what the sets allow: accepted
     Puzzle(2, 1, RGB4, [[(1, {1, 2}), (1, {1, 3})]], [[(1, 1)], [(1, 1)]])

@@ -157,7 +157,7 @@ def info(file: str, do_solve: bool, budget: float) -> None:
     from rofl.decode import solve_picture
     from rofl.errors import BudgetError, FormatError, NotDecodedError, UnsolvableError
     from rofl.formats import open_puzzle
-    from rofl.puzzle import HexPuzzle
+    from rofl.hexagon import HexPuzzle
 
     opened = open_puzzle(file)
     puzzle, crc = opened.puzzle, opened.crc32

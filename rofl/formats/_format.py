@@ -68,7 +68,7 @@ class Format:
         ``caveat(puzzle) -> str | None``: what the program the format belongs
         to cannot do with ``puzzle`` although rofl reads it back.
     hexagon : bool
-        Whether it holds hexagonal puzzles (:class:`~rofl.puzzle.HexPuzzle`).
+        Whether it holds hexagonal puzzles (:class:`~rofl.hexagon.HexPuzzle`).
     color_sets : bool
         Whether it holds groups of several possible colours (``?``).
     not_written : str

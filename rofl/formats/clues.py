@@ -1,7 +1,7 @@
 """rofl's clue text (``.clues``): clues of hexagonal and rectangular puzzles, ``?`` groups included.
 
 The one text format that holds what the other formats cannot: the three
-line directions of a :class:`~rofl.puzzle.HexPuzzle` and groups whose colour
+line directions of a :class:`~rofl.hexagon.HexPuzzle` and groups whose colour
 is ``?`` (any ink colour) or a set of colours.  A file::
 
     rofl clues 1
@@ -18,7 +18,7 @@ is ``?`` (any ink colour) or a set of colours.  A file::
     ...
 
 The sections are ``rows``, ``falling`` and ``rising`` for a hexagon (2s-1
-clue lines each, in :class:`~rofl.puzzle.Hexagon`'s order: rows top to
+clue lines each, in :class:`~rofl.hexagon.Hexagon`'s order: rows top to
 bottom, both diagonal directions left to right along the top edge) and
 ``rows`` and ``columns`` for a rectangle.  A group is its length and its
 colour: a letter name (``a`` is palette index 1, ..., ``z`` 26, then
@@ -40,7 +40,8 @@ import numpy as np
 from rofl.errors import FormatError, PuzzleError
 from rofl.formats import _limits, _text
 from rofl.formats._format import Format
-from rofl.puzzle import ANY_COLOR, MAX_COLORS, MAX_HEX_SIDE, HexPuzzle, Palette, Puzzle
+from rofl.hexagon import MAX_HEX_SIDE, HexPuzzle
+from rofl.puzzle import ANY_COLOR, MAX_COLORS, Palette, Puzzle
 
 #: The first line of every file (the number is the format's version).
 SIGNATURE = "rofl clues 1"

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from rofl.puzzle import Hexagon, HexPuzzle, Palette
+from rofl.hexagon import Hexagon, HexPuzzle
+from rofl.puzzle import Palette
 
 _SYMBOLS = "#123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ@%&*"
 
@@ -67,7 +68,7 @@ def hex_text(board: Hexagon, cells: np.ndarray, palette: Palette, *, color: bool
 
 def puzzle_text(puzzle, cells: np.ndarray, *, color: bool = False, unknown: int = -1) -> str:
     """A filling of ``puzzle``'s board as text: :func:`hex_text` for a
-    :class:`~rofl.puzzle.HexPuzzle`, :func:`grid_text` otherwise."""
+    :class:`~rofl.hexagon.HexPuzzle`, :func:`grid_text` otherwise."""
     if isinstance(puzzle, HexPuzzle):
         return hex_text(puzzle.board, cells, puzzle.palette, color=color, unknown=unknown)
     return grid_text(cells, puzzle.palette, color=color, unknown=unknown)

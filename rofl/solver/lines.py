@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from rofl.errors import PuzzleError
-from rofl.puzzle import Hexagon, HexPuzzle
+from rofl.hexagon import Hexagon, HexPuzzle
 from rofl.solver.status import SearchStatus
 
 

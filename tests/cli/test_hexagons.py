@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 from rofl.formats import clues, corpus, open_puzzle
-from rofl.puzzle import HexPuzzle, Puzzle
+from rofl.hexagon import HexPuzzle
+from rofl.puzzle import Puzzle
 from rofl.render.terminal import hex_text
 from tests.clirun import one_error_line, run, usage_error_line
 from tests.places import SAMPLES

@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 from rofl import open_puzzle
 from rofl.errors import FormatError, LimitError
 from rofl.formats import clues, corpus, puzzle_bytes, write_puzzle
-from rofl.puzzle import Hexagon, HexPuzzle, Palette, Puzzle
+from rofl.hexagon import Hexagon, HexPuzzle
+from rofl.puzzle import Palette, Puzzle
 from rofl.solver.search import solve_complete
 from tests.places import REPO, SAMPLES
 

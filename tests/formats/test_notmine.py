@@ -103,7 +103,7 @@ def test_escapes_make_every_glyph_safe():
     # value 1 is '"' and value 59 is '\\': both written escaped, both read back
     field = notmine.Field.from_bits(np.array([[1, 0, 3, 7, 1, 0]], dtype=np.uint8))
     text = notmine.dumps(field)
-    assert text == r'NotMine{ 1, 6, \"\\\" }'
+    assert text == r"NotMine{ 1, 6, \"\\\" }"
     assert notmine.loads(text) == field
     assert notmine.dumps(field, escape=False) == 'NotMine{ 1, 6, "\\" }'
     assert notmine.loads('NotMine{ 1, 2, " }') == notmine.loads(r"NotMine{ 1, 2, \" }")

@@ -321,7 +321,12 @@ def test_an_exhausted_budget_is_not_decoded_not_invalid(monkeypatch):
 
     def no_time(puzzle, **_):  # what a search that runs out of its budget returns
         return SimpleNamespace(
-            status="budget", line_status="stalled", grid=None, solutions=[], puzzle=puzzle, undetermined=1,
+            status="budget",
+            line_status="stalled",
+            grid=None,
+            solutions=[],
+            puzzle=puzzle,
+            undetermined=1,
             bad_line=None,
         )
 

@@ -354,8 +354,7 @@ HOSTILE = [
     ),
     (
         "non",
-        b"width 1\nheight 1\n" + b"".join(b"color c%d %06x\n" % (i, i) for i in range(63)) + b"rows\n1\n"
-        b"columns\n1\n",
+        b"width 1\nheight 1\n" + b"".join(b"color c%d %06x\n" % (i, i) for i in range(63)) + b"rows\n1\ncolumns\n1\n",
         r"line 67: the default black makes more than 64 colours",
     ),
     ("non", NONNY + b"rows\nred 1\ncolumns\nred 2\n", r"column 1: clue needs 2 cells"),
@@ -531,4 +530,3 @@ def test_mangled_samples_are_a_puzzle_or_one_format_error(name, changes):
     assert isinstance(puzzle, Puzzle)
     if goal is not None:
         assert puzzle.is_solution(goal)
-

@@ -15,9 +15,7 @@ from rofl.picture.colour import ciede2000, lab_to_rgb8, nearest_delta_e, pairwis
 
 rgb8 = arrays(np.uint8, st.tuples(st.integers(1, 12), st.just(3)))
 # CIELAB colours inside and outside the sRGB gamut, greys (no hue) among them
-lab = st.tuples(
-    st.floats(0, 100), st.sampled_from([0.0, 1e-9]) | st.floats(-128, 127), st.floats(-128, 127)
-)
+lab = st.tuples(st.floats(0, 100), st.sampled_from([0.0, 1e-9]) | st.floats(-128, 127), st.floats(-128, 127))
 labs = st.lists(lab, min_size=1, max_size=10).map(lambda v: np.array(v, dtype=np.float64))
 
 

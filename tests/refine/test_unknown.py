@@ -7,7 +7,8 @@ import pytest
 
 import rofl
 from rofl.errors import PuzzleError
-from rofl.puzzle import HexPuzzle, Puzzle
+from rofl.hexagon import HexPuzzle
+from rofl.puzzle import Puzzle
 from rofl.refine.unknown import unknown_colours
 from rofl.solver.search import solve_complete
 from tests.places import SAMPLES

@@ -390,4 +390,3 @@ def test_cli_font_and_warning(made, tmp_path, box_font):
     assert result.exit_code == 0 and "the font 'Rofl Boxes' lacks" in result.output, result.output
     # a Western title needs no font
     assert "warning:" not in run("sheet", made[0], "-o", out, "--title", "Café").output
-

@@ -484,8 +484,6 @@ def test_hostile_title_is_escaped():
 # ------------------------------------------------------------ the command
 
 
-
-
 @pytest.mark.parametrize("suffix", [".rofl", ".json", ".notmine"])
 def test_cli_writes_a_page(tmp_path, suffix):
     grid = np.array([[1, 0, 1], [1, 1, 1], [0, 0, 0]], np.uint8)
@@ -808,8 +806,7 @@ def test_line_deductions_agree_with_the_line_solver(js, data):
     how = data.draw(st.lists(st.sampled_from("uuuuussx"), min_size=n, max_size=n), label="how")
     other = data.draw(st.lists(st.integers(-1, n_colors - 1), min_size=n, max_size=n), label="other")
     cells = [
-        0 if h == "u" else (-1 if v == 0 else v) if h == "s" else o
-        for h, v, o in zip(how, filling, other, strict=True)
+        0 if h == "u" else (-1 if v == 0 else v) if h == "s" else o for h, v, o in zip(how, filling, other, strict=True)
     ]
     clue = py_clue(filling)
     want = solve_line(np.array(player_masks(cells, n_colors)), clue)

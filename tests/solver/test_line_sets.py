@@ -12,7 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rofl.errors import PuzzleError
-from rofl.puzzle import Hexagon, HexPuzzle, Palette
+from rofl.hexagon import Hexagon, HexPuzzle
+from rofl.puzzle import Palette
 from rofl.solver import solve_line
 from tests import naive
 
@@ -59,9 +60,7 @@ def test_every_clue_with_sets(n, n_colors):
         if not clue:
             continue
         for _ in range(3):
-            widened = tuple(
-                (m, sets[rng.integers(len(sets))]) if rng.random() < 0.6 else (m, c) for m, c in clue
-            )
+            widened = tuple((m, sets[rng.integers(len(sets))]) if rng.random() < 0.6 else (m, c) for m, c in clue)
             for cells in (np.full(n, full, dtype=np.int64), rng.integers(1, full + 1, n).astype(np.int64)):
                 contradictions += _check(cells, widened, n_colors)
                 checked += 1

@@ -10,7 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import rofl
-from rofl.puzzle import HexPuzzle, Palette, Puzzle
+from rofl.hexagon import HexPuzzle
+from rofl.puzzle import Palette, Puzzle
 from rofl.solver.lines import board_of, needs_lines, propagate_lines, search_lines
 from tests import naive
 

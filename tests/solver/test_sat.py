@@ -10,15 +10,14 @@ from hypothesis import strategies as st
 
 import rofl
 from rofl.errors import OptionError
-from rofl.puzzle import HexPuzzle, Palette, Puzzle
+from rofl.hexagon import HexPuzzle
+from rofl.puzzle import Palette, Puzzle
 from tests.places import CORPUS
 
 pytest.importorskip("pysat")
 
 PALETTES = {k: Palette([(60 * i, 0, 0) for i in range(k)]) for k in (2, 3, 4)}
-SMALL = (
-    sorted(p for p in CORPUS.glob("*/*.json")) if CORPUS.is_dir() else []
-)  # filtered to <= 30x30 when read
+SMALL = sorted(p for p in CORPUS.glob("*/*.json")) if CORPUS.is_dir() else []  # filtered to <= 30x30 when read
 
 
 def _same_answer(puzzle, budget=5.0):

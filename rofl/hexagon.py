@@ -1,0 +1,405 @@
+"""Hexagon and HexPuzzle: the board and the frozen puzzle of a hexagonal nonogram.
+
+The model of :mod:`rofl.puzzle` on another board: a :class:`Hexagon` of
+side *s* (cells in cube coordinates, lines in three directions) and a
+:class:`HexPuzzle`, which shares the rectangle's clue storage, validation
+and colour rules (``?`` groups included) through ``rofl.puzzle._LinePuzzle``.
+"""
+
+from __future__ import annotations
+
+import functools
+import operator
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from rofl.errors import PuzzleError
+from rofl.puzzle import (
+    Group,
+    PackedClues,
+    Palette,
+    _as_palette,
+    _check_arrays,
+    _frozen,
+    _line_runs,
+    _LinePuzzle,
+    _normalise_sets,
+    _parse_lines,
+    _validate,
+)
+
+# The most cells along a side of a hexagonal board: 3 145 729 cells, within
+# the readers' cell limit (rofl.formats._limits.MAX_CELLS).
+MAX_HEX_SIDE = 1024
+
+
+class Hexagon:
+    """The board of a hexagonal puzzle of side ``side``: its cells and lines.
+
+    Hexagons point up, so rows are horizontal.  A cell is addressed by cube
+    coordinates ``(q, r, s)`` with ``q + r + s == 0`` and
+    ``max(|q|, |r|, |s|) < side``; the centre is ``(0, 0, 0)``, ``r`` grows
+    downwards and ``q`` to the right along a row.  There are
+    ``3 * side * (side - 1) + 1`` cells, numbered row by row, top to
+    bottom, left to right: cell arrays of a hexagonal puzzle are flat in
+    that order.
+
+    Lines run in three directions, ``2 * side - 1`` in each, every one
+    ``side`` to ``2 * side - 1`` cells long, cells listed top to bottom
+    (left to right along a row).  Line ``i`` of a puzzle is:
+
+    * ``0 <= i < 2s - 1``: row ``i + 1`` (constant ``r``), top to bottom;
+    * then the falling diagonals (``\\``, constant ``q``), by growing ``q``:
+      the first starts at the left corner, the last is the top-right edge;
+    * then the rising diagonals (``/``, constant ``s``), by falling ``s``:
+      the first is the top-left edge, the last starts at the right corner.
+
+    So both diagonal directions are numbered left to right along the top of
+    the board.  (The seed document's 1-based coordinates are ``(r, q, s)``
+    plus ``side``.)
+
+    Instances are cached per side; use :meth:`of`.
+    """
+
+    __slots__ = ("side", "coords", "line_cells", "line_offsets", "_index")
+
+    #: Direction names in messages (singular, plural).
+    DIRECTIONS = (("row", "rows"), ("falling diagonal", "falling diagonals"), ("rising diagonal", "rising diagonals"))
+
+    side: int
+    coords: np.ndarray
+    line_cells: np.ndarray
+    line_offsets: np.ndarray
+
+    def __init__(self, side: int) -> None:
+        side = _check_side(side)
+        m = side - 1
+        r, q = np.mgrid[-m : m + 1, -m : m + 1]
+        inside = np.abs(q + r) <= m
+        q, r = q[inside], r[inside]  # row-major: by r, then q
+        coords = np.stack([q, r, -q - r], axis=1).astype(np.int64)
+        # Each direction sorts the cells by its constant coordinate (in the
+        # numbering order above), then top to bottom.
+        falling = np.lexsort((r, q))
+        rising = np.lexsort((r, q + r))  # s falling == q + r growing
+        per_line = np.array([side + min(t, 2 * m - t) for t in range(2 * m + 1)] * 3, dtype=np.int64)
+        offsets = np.zeros(len(per_line) + 1, dtype=np.int64)
+        np.cumsum(per_line, out=offsets[1:])
+        index = np.full((2 * m + 1, 2 * m + 1), -1, dtype=np.int64)
+        index[r + m, q + m] = np.arange(len(q))
+        for name, value in (
+            ("side", side),
+            ("coords", _frozen(coords, np.int64)),
+            ("line_cells", _frozen(np.concatenate([np.arange(len(q)), falling, rising]), np.int64)),
+            ("line_offsets", _frozen(offsets, np.int64)),
+            ("_index", _frozen(index, np.int64)),
+        ):
+            object.__setattr__(self, name, value)
+
+    @staticmethod
+    def of(side: int) -> Hexagon:
+        """The board of side ``side`` (made once per side and kept)."""
+        return _hexagon(_check_side(side))
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        msg = "Hexagon is immutable"
+        raise AttributeError(msg)
+
+    @property
+    def n_cells(self) -> int:
+        return len(self.coords)
+
+    @property
+    def n_lines(self) -> int:
+        return len(self.line_offsets) - 1
+
+    def line(self, line: int) -> np.ndarray:
+        """Cell indices of line ``line``, in order along it."""
+        return self.line_cells[self.line_offsets[line] : self.line_offsets[line + 1]]
+
+    def line_length(self, line: int) -> int:
+        return int(self.line_offsets[line + 1] - self.line_offsets[line])
+
+    def direction(self, line: int) -> int:
+        """0 (rows), 1 (falling diagonals) or 2 (rising diagonals)."""
+        return line // (2 * self.side - 1)
+
+    def line_name(self, line: int) -> str:
+        """``"row 3"``, ``"falling diagonal 1"``...: numbered from 1 in each direction."""
+        per = 2 * self.side - 1
+        return f"{self.DIRECTIONS[line // per][0]} {line % per + 1}"
+
+    def cell(self, q: int, r: int) -> int:
+        """Index of the cell at cube coordinates ``(q, r, -q - r)``.
+
+        Raises
+        ------
+        PuzzleError
+            The coordinates are outside the board.
+        """
+        m = self.side - 1
+        if not (abs(q) <= m and abs(r) <= m and abs(q + r) <= m):
+            msg = f"cell (q={q}, r={r}) is outside a hexagon of side {self.side}"
+            raise PuzzleError(msg)
+        return int(self._index[r + m, q + m])
+
+    def __repr__(self) -> str:
+        return f"Hexagon({self.side})"
+
+
+@functools.lru_cache(maxsize=16)
+def _hexagon(side: int) -> Hexagon:
+    return Hexagon(side)
+
+
+def _check_side(side: Any) -> int:
+    try:
+        side = operator.index(side)
+    except TypeError:
+        msg = f"side {side!r} is not an integer"
+        raise PuzzleError(msg) from None
+    if side < 1:
+        msg = f"side {side}: a hexagonal puzzle needs a side of at least 1 cell"
+        raise PuzzleError(msg)
+    if side > MAX_HEX_SIDE:
+        msg = f"side {side} is too large (at most {MAX_HEX_SIDE})"
+        raise PuzzleError(msg)
+    return side
+
+
+class HexPuzzle(_LinePuzzle):
+    """A hexagonal nonogram: side, palette and the clues of every line in
+    the three directions (see :class:`Hexagon` for the cells and lines).
+
+    Frozen, hashable and validated when built, like :class:`Puzzle`, and
+    with the same colour rules (``?`` and colour sets included).  A filling
+    of the board is a flat ``(n_cells,)`` array of palette indices in the
+    board's cell order.
+
+    Parameters
+    ----------
+    side : int
+        Cells along each edge, ``1..MAX_HEX_SIDE``.
+    palette : Palette or sequence of colours
+    rows, falling, rising : sequences of ``2 * side - 1`` clues each
+        In the order :class:`Hexagon` numbers the lines; a clue is a
+        sequence of ``(length, colour)`` groups along the line.
+    meta : mapping of str to str, optional
+
+    Raises
+    ------
+    PuzzleError
+        With a message naming the line ("falling diagonal 4, group 2: ...").
+    """
+
+    __slots__ = ("side", "board")
+
+    side: int
+    board: Hexagon
+
+    def __init__(
+        self,
+        side: int,
+        palette: Palette | Iterable[Any],
+        rows: Sequence[Sequence[Sequence[Any]]],
+        falling: Sequence[Sequence[Sequence[Any]]],
+        rising: Sequence[Sequence[Sequence[Any]]],
+        *,
+        meta: Mapping[str, str] | None = None,
+    ) -> None:
+        board = Hexagon.of(side)
+        per = 2 * board.side - 1
+        for (_, plural), clues in zip(Hexagon.DIRECTIONS, (rows, falling, rising), strict=True):
+            if len(clues) != per:
+                msg = f"{len(clues)} clues for the {plural} of a hexagon of side {board.side}, which has {per}"
+                raise PuzzleError(msg)
+        palette = _as_palette(palette)
+        lengths, colors, offsets, color_sets = _parse_lines([*rows, *falling, *rising], palette, board.line_name)
+        self._init_arrays(board, palette, lengths, colors, offsets, meta, color_sets)
+
+    @classmethod
+    def from_arrays(
+        cls,
+        side: int,
+        palette: Palette | Iterable[Any],
+        lengths: np.ndarray,
+        colors: np.ndarray,
+        offsets: np.ndarray,
+        *,
+        color_sets: np.ndarray | None = None,
+        meta: Mapping[str, str] | None = None,
+    ) -> HexPuzzle:
+        """Build from flat clue arrays over the board's lines (as
+        :meth:`Puzzle.from_arrays`); validates like ``__init__``."""
+        self = cls.__new__(cls)
+        board = Hexagon.of(side)
+        lengths, colors, offsets, color_sets = _check_arrays(board.n_lines, lengths, colors, offsets, color_sets)
+        self._init_arrays(board, palette, lengths, colors, offsets, meta, color_sets)
+        return self
+
+    def _init_arrays(self, board, palette, lengths, colors, offsets, meta, color_sets) -> None:
+        palette = _as_palette(palette)
+        if color_sets is not None:
+            colors = colors.copy()
+
+            def where(g: int) -> str:
+                line = int(np.searchsorted(offsets, g, side="right") - 1)
+                return f"{board.line_name(line)}, group {g - int(offsets[line]) + 1}"
+
+            color_sets = _normalise_sets(palette, colors, color_sets, where)
+        _validate(
+            lengths,
+            colors,
+            offsets,
+            color_sets,
+            palette,
+            np.diff(board.line_offsets),
+            np.arange(board.n_lines) // (2 * board.side - 1),
+            board.line_name,
+            lambda line: Hexagon.DIRECTIONS[board.direction(line)][0],
+            [plural for _, plural in Hexagon.DIRECTIONS],
+        )
+        self._set_fields({"side": board.side, "board": board}, palette, lengths, colors, offsets, color_sets, meta)
+
+    @classmethod
+    def from_cells(
+        cls,
+        side: int,
+        cells: np.ndarray,
+        palette: Palette | Iterable[Any] | None = None,
+        *,
+        meta: Mapping[str, str] | None = None,
+    ) -> HexPuzzle:
+        """Derive the clues of a filled board.
+
+        Parameters
+        ----------
+        side : int
+        cells : (n_cells,) integer array of palette indices, in the board's cell order
+        palette : Palette, optional
+            Defaults to black and white.
+
+        Raises
+        ------
+        PuzzleError
+            Wrong length, or a value outside the palette.
+        """
+        board = Hexagon.of(side)
+        palette = _as_palette(Palette.black_white() if palette is None else palette)
+        cells = _check_cells(board, cells, palette)
+        lengths, colors, counts = _line_runs(cells[board.line_cells], board.line_offsets)
+        offsets = np.zeros(board.n_lines + 1, dtype=np.int64)
+        np.cumsum(counts, out=offsets[1:])
+        return cls.from_arrays(board.side, palette, lengths, colors, offsets, meta=meta)
+
+    # ----------------------------------------------------------------- access
+
+    @property
+    def n_cells(self) -> int:
+        return self.board.n_cells
+
+    @property
+    def rows(self) -> tuple[tuple[Group, ...], ...]:
+        """Row clues, top to bottom."""
+        return self._direction(0)
+
+    @property
+    def falling(self) -> tuple[tuple[Group, ...], ...]:
+        """Clues of the falling diagonals (``\\``), in the board's order."""
+        return self._direction(1)
+
+    @property
+    def rising(self) -> tuple[tuple[Group, ...], ...]:
+        """Clues of the rising diagonals (``/``), in the board's order."""
+        return self._direction(2)
+
+    def _direction(self, d: int) -> tuple[tuple[Group, ...], ...]:
+        per = 2 * self.side - 1
+        return self._all_lines()[d * per : (d + 1) * per]
+
+    @property
+    def packed(self) -> PackedClues:
+        """None: the rectangular kernels (refinement, the line cache) do not
+        read hexagons; :func:`rofl.solve` and :func:`rofl.solve_complete` do.
+
+        Raises
+        ------
+        PuzzleError
+            Always.
+        """
+        msg = "the rectangular kernels cannot read a hexagonal puzzle (rofl.solve and rofl.solve_complete can)"
+        raise PuzzleError(msg)
+
+    def line_name(self, line: int) -> str:
+        """``"row 3"``, ``"falling diagonal 5"``...: see :meth:`Hexagon.line_name`."""
+        return self.board.line_name(line)
+
+    def unmet_line(self, cells: np.ndarray) -> int | None:
+        """The first line whose clue ``cells`` (a filling of the board) does
+        not give, or None when it gives every clue.
+
+        Raises
+        ------
+        PuzzleError
+            ``cells`` is not a filling of this board with this palette.
+        """
+        return self._first_unmet(HexPuzzle.from_cells(self.side, cells, self.palette))
+
+    def is_solution(self, cells: np.ndarray) -> bool:
+        """Whether ``cells`` (``(n_cells,)`` palette indices) satisfies every clue."""
+        try:
+            return self.unmet_line(cells) is None
+        except PuzzleError:
+            return False
+
+    # ------------------------------------------------------------ value object
+
+    def _shape_key(self) -> tuple:
+        return ("hexagon", self.side)
+
+    def _shape_args(self) -> tuple:
+        return (self.side,)
+
+    def __repr__(self) -> str:
+        if self.n_groups <= 60:
+            lines = ", ".join(
+                f"{name}={[list(line) for line in self._direction(d)]!r}"
+                for d, name in enumerate(("rows", "falling", "rising"))
+            )
+            return f"HexPuzzle({self.side}, {self.palette!r}, {lines})"
+        return f"<HexPuzzle side {self.side}, {self.n_colors} colours, {self.n_groups} groups>"
+
+    def __reduce__(self):
+        state = (
+            self.side,
+            self.palette.colors,
+            self.lengths,
+            self.colors,
+            self.offsets,
+            dict(self.meta),
+            self.color_sets,
+        )
+        return (_rebuild_hex, state)
+
+
+def _check_cells(board: Hexagon, cells: Any, palette: Palette) -> np.ndarray:
+    cells = np.asarray(cells)
+    if cells.shape != (board.n_cells,):
+        msg = f"a hexagon of side {board.side} has {board.n_cells} cells, not an array of shape {cells.shape}"
+        raise PuzzleError(msg)
+    if not np.issubdtype(cells.dtype, np.integer):
+        msg = f"cells must hold integer palette indices, not {cells.dtype}"
+        raise PuzzleError(msg)
+    bad = np.flatnonzero((cells < 0) | (cells >= len(palette)))
+    if bad.size:
+        i = int(bad[0])
+        q, r, s = board.coords[i].tolist()
+        msg = f"cell {i} (q={q}, r={r}, s={s}): value {cells[i]} is outside the palette ({len(palette)} colours)"
+        raise PuzzleError(msg)
+    return cells.astype(np.int64)
+
+
+def _rebuild_hex(side, palette, lengths, colors, offsets, meta, color_sets) -> HexPuzzle:
+    return HexPuzzle.from_arrays(side, Palette(palette), lengths, colors, offsets, color_sets=color_sets, meta=meta)
