@@ -174,7 +174,12 @@ def warm_up() -> None:
     """Load the compiled kernels of line logic, search and refinement from
     numba's cache (compiling them on a machine that has none), so that a
     worker's first task costs what the others do.  Run once per worker:
-    the pool's initializer, or ``client.run(warm_up)`` on a Dask cluster."""
+    the pool's initializer, or ``client.run(warm_up)`` on a Dask cluster.
+    A second call in a process, or in a worker forked from one that ran it
+    (the fork server's), returns at once."""
+    global _warm
+    if _warm:
+        return
     import numpy as np
 
     from rofl.maker import make
@@ -188,3 +193,9 @@ def warm_up() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         make(noise, width=24)
+    _warm = True
+
+
+#: Whether this process has loaded the kernels (:func:`warm_up`); a forked
+#: worker inherits it.
+_warm = False

@@ -134,6 +134,12 @@ def is_compiled(dispatcher) -> bool:
     return bool(dispatcher.signatures)
 
 
+def all_cached(*sets: KernelSet) -> bool:
+    """Whether numba's cache holds every kernel of ``sets``, fresh: then a
+    process loads them without compiling (and without the notice)."""
+    return all(is_cached(d) for s in sets for d in s.dispatchers())
+
+
 def ensure_compiled(*sets: KernelSet) -> float:
     """Compile (or load from numba's cache) the kernels of ``sets`` if this
     process does not hold them yet.
@@ -156,7 +162,7 @@ def ensure_compiled(*sets: KernelSet) -> float:
     with _lock:  # two threads would compile the same kernels twice
         # a warm-up's own solve asks for its set again: it is under way
         todo = [s for s in sets if s.name not in _ready and s.name not in _warming]
-        missing = [s for s in todo if not all(is_cached(d) for d in s.dispatchers())]
+        missing = [s for s in todo if not all_cached(s)]
         if missing and _notice is not None and _notice is not _UNSET:
             names = [s.name for s in missing]
             what = " and ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)

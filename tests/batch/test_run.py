@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 
 from rofl.batch.run import Done, run_tasks
@@ -9,7 +10,7 @@ from rofl.batch.run import Done, run_tasks
 
 def tenfold_or_die(x: int) -> int:
     """A task whose worker dies on 2 (as one killed for its memory would)."""
-    if x == 2:
+    if x == 2 and multiprocessing.parent_process() is not None:  # never this process
         os._exit(1)
     return 10 * x
 
@@ -18,7 +19,7 @@ def test_every_task_gives_one_result_and_done_ones_need_no_worker():
     def prepare(i: int):
         return Done(-1) if i in (2, 3) else (i,)
 
-    # with one worker the tasks run here, in order (2, which would end this process, never runs)
+    # with one worker the tasks run here, in order
     results = list(run_tasks(tenfold_or_die, 5, prepare, lost=lambda i, why: None, jobs=1))
     assert results == [(0, 0), (1, 10), (2, -1), (3, -1), (4, 40)]
 
@@ -38,7 +39,68 @@ def test_the_parent_compiles_once_before_local_workers_start(monkeypatch):
 
     calls = []
     monkeypatch.setattr(_compile, "ensure_compiled", lambda *sets: calls.append([s.name for s in sets]) or 0.0)
+    monkeypatch.setattr(_compile, "all_cached", lambda *sets: False)
     results = dict(run_tasks(tenfold_or_die, 2, lambda i: (i,), lost=lambda i, why: ("lost", why), jobs=2))
     assert results == {0: 0, 1: 10}
     assert len(calls) == 1
     assert len(calls[0]) == 5  # both line logics, search, refinement and its repair
+
+
+def test_chunks_grow_for_quick_tasks_and_shrink_at_the_end():
+    from rofl.batch.run import MAX_CHUNK, _chunk_size
+
+    assert _chunk_size(None, 1000, 2) == 1  # nothing measured yet
+    assert _chunk_size(1.0, 1000, 2) == 1  # a second per task: one at a time
+    assert _chunk_size(1e-4, 10_000, 2) == MAX_CHUNK
+    assert _chunk_size(1e-4, 20, 2) == 5  # the last tasks spread over both workers
+    assert _chunk_size(1e-4, 1, 2) == 1
+
+
+def test_chunked_tasks_each_give_one_result_and_a_lost_chunk_loses_its_tasks():
+    """The window in process, with a fake pool: chunk sizes and what a lost chunk does."""
+    from rofl.batch import run
+
+    sizes = []
+    handles = {}
+
+    def submit(chunk):
+        sizes.append(len(chunk))
+        handle = len(handles)
+        handles[handle] = chunk
+        return handle
+
+    def finished(pending):
+        handle = next(iter(pending))
+        chunk = handles[handle]
+        if any(a == (57,) for a in chunk):
+            yield handle, "gone", None
+        else:
+            yield handle, [10 * a[0] for a in chunk], 1e-5 * len(chunk)
+
+    def prepare(i):
+        return Done(-1) if i == 3 else (i,)
+
+    results = list(run._windowed(300, prepare, submit, finished, lambda i, why: ("lost", why), 2))
+    got = dict(results)
+    assert len(results) == len(got) == 300
+    assert got[3] == -1
+    assert got[57] == ("lost", "gone")
+    lost = [i for i, r in got.items() if isinstance(r, tuple)]
+    assert all(got[i] == 10 * i for i in got if i not in lost and i != 3)
+    assert sizes[:2] == [1, 1]  # one task per worker until the first result
+    assert max(sizes) > 1 and sizes[-1] <= 2
+
+
+def test_many_quick_tasks_on_two_workers():
+    results = dict(run_tasks(tenfold_or_die, 400, lambda i: (i + 3,), lost=lambda i, why: ("lost", why), jobs=2))
+    assert results == {i: 10 * (i + 3) for i in range(400)}
+
+
+def test_with_the_cache_in_place_the_parent_loads_no_kernels_before_the_workers(monkeypatch):
+    from rofl.solver import _compile
+
+    calls = []
+    monkeypatch.setattr(_compile, "ensure_compiled", lambda *sets: calls.append(sets) or 0.0)
+    monkeypatch.setattr(_compile, "all_cached", lambda *sets: True)
+    assert dict(run_tasks(tenfold_or_die, 2, lambda i: (i + 3,), lost=lambda i, why: None, jobs=2)) == {0: 30, 1: 40}
+    assert calls == []
