@@ -395,6 +395,12 @@ def _place(
             box = (x - side, middle - half, x + side, middle + half)
         return Number(text, x, y, text_on(palette[c]), in_row, box, palette[c])
 
+    # Every column's numbers must fit its cell, or neighbouring columns'
+    # numbers (and their boxes) run into each other: with very small cells
+    # (a sheet asked for at 6 pt) the floor of 8 points gives way.
+    widest = max((shown(n, c) for clue in cols for n, c in clue), key=lambda t: text_width(t, font_size), default="")
+    while font_size > 4 and text_width(widest, font_size) > BOX * cell:
+        font_size -= 1
     widths = [[text_width(shown(n, c), font_size) for n, c in clue] for clue in rows]
     clue_w = int(max((sum(w) + gap * max(0, len(w) - 1) for w in widths), default=0) + 2 * gap)
     line_h = cell  # one number per cell height in the column clues

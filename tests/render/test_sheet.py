@@ -23,6 +23,7 @@ from rofl.errors import OptionError
 from rofl.formats import read_puzzle, write_puzzle
 from rofl.puzzle import Palette, Puzzle
 from rofl.render.layout import DIGIT_DROP, MAX_PIXELS, MAX_SIDE, default_cell, print_dpi, sheet_layout
+from rofl.render.pdf import puzzle_pdf
 from rofl.render.sheet import puzzle_sheet, raster_layout, sheet_bytes
 from rofl.render.svg import SvgString, puzzle_svg
 from rofl.solver import solve
@@ -566,3 +567,10 @@ def test_hide_and_make_sheet_pdf(samples, tmp_path):
     assert run("make", samples / "horse.png", "-o", out, "-w", 12, "-q", "--sheet", sheet).exit_code == 0
     made, _ = read_puzzle(out)
     check_pdf_sheet(sheet.read_bytes(), made, None)
+
+
+def test_two_digit_column_clues_fit_their_cells_at_a_small_cell_size():
+    """A 6 pt cell used to keep the 8 pt floor: "10" and "10" over two
+    columns overlapped, boxes and digits (found by hypothesis)."""
+    puzzle = Puzzle.from_grid(np.ones((10, 2), dtype=np.uint8), Palette(["#ffffff", "#000001"]))
+    check_pdf_sheet(puzzle_pdf(puzzle, cell=6), puzzle, None)
