@@ -20,7 +20,7 @@ batch timed :data:`REPEAT` times and the fastest run kept:
   not counted, the workers' warm-up counted);
 * :func:`rofl.solve_many` with 1 and 2 workers over the corpus puzzles
   that solve in milliseconds (every folder but the TAAI tournament's and
-  webpbn's hard survey), copied ``--copies`` times: the chunks that hand
+  webpbn's hard survey), copied twice ``--copies`` times: the chunks that hand
   them out tens at a time are what makes two workers pay here;
 * the resident memory of a process that makes them all (what a worker needs);
 * with ``--cold``, what a cold worker costs: :func:`rofl.batch.tasks.warm_up`
@@ -153,7 +153,11 @@ def main() -> None:
         one, rows = _timed(lambda: make_many(pictures, Path(tmp) / "one", options, jobs=1, force=True), REPEAT)
         # the start of 2 workers (spawn, imports, kernels loaded): a batch of two pictures of 3x3 cells
         tiny = MakeOptions(width=3)
+        from rofl.batch import run as batch_run
+
+        small, batch_run.SMALL_BATCH_SECONDS = batch_run.SMALL_BATCH_SECONDS, 0.0  # this tiny batch to workers
         start_up, _ = _timed(lambda: make_many(pictures[:2], Path(tmp) / "start", tiny, jobs=2))
+        batch_run.SMALL_BATCH_SECONDS = small
         two, _ = _timed(lambda: make_many(pictures, Path(tmp) / "two", options, jobs=2, force=True), REPEAT)
         # what a worker needs: this process after making them all (forked workers are not its children)
         memory = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
@@ -171,7 +175,7 @@ def main() -> None:
         if args.dask:
             from distributed import LocalCluster
 
-            with LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=None) as cluster:
+            with LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=":0") as cluster:
                 on_dask, _ = _timed(
                     lambda: make_many(pictures, Path(tmp) / "dask", options, scheduler=cluster.scheduler_address)
                 )
@@ -204,17 +208,17 @@ def main() -> None:
             puzzles = Path(tmp) / "puzzles"
             puzzles.mkdir()
             files = []
-            for copy in range(args.copies):
+            for copy in range(2 * args.copies):
                 for k, source in enumerate(sources):
                     files.append(puzzles / f"{copy}-{k}-{source.name}")
                     shutil.copy(source, files[-1])
             s1, _ = _timed(lambda: solve_many(files, jobs=1), REPEAT)
             s2, _ = _timed(lambda: solve_many(files, jobs=2), REPEAT)
             line(
-                f"solve_many over {len(files)} corpus puzzles ({len(sources)} x {args.copies}): "
+                f"solve_many over {len(files)} corpus puzzles ({len(sources)} x {2 * args.copies}): "
                 f"{len(files) / s1:.0f} puzzles/s with 1 worker, {len(files) / s2:.0f} with 2 ({s1 / s2:.2f}x)",
                 f"* `solve_many` over {len(files)} corpus puzzles ({len(sources)} of the quick folders, each "
-                f"copied {args.copies} times): {len(files) / s1:.0f} puzzles/s with 1 worker, "
+                f"copied {2 * args.copies} times): {len(files) / s1:.0f} puzzles/s with 1 worker, "
                 f"{len(files) / s2:.0f} with 2 (**{s1 / s2:.2f}x**, the workers' start included)",
             )
         if args.cold:

@@ -44,7 +44,7 @@ def _same_batch(pictures: Path, tmp_path: Path, address: str) -> None:
 def test_a_local_cluster_gives_the_same_puzzles(pictures, tmp_path):
     # worker threads in this process start in a second; the tasks still travel as bytes
     with distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None
+        n_workers=2, threads_per_worker=1, processes=False, dashboard_address=":0"
     ) as cluster:
         _same_batch(pictures, tmp_path, cluster.scheduler_address)
 
@@ -53,7 +53,7 @@ def test_bench_on_a_local_cluster(tmp_path):
     from tests.places import SAMPLES
 
     table = tmp_path / "table.json"
-    with distributed.LocalCluster(n_workers=1, processes=False, dashboard_address=None) as cluster:
+    with distributed.LocalCluster(n_workers=1, processes=False, dashboard_address=":0") as cluster:
         result = run(
             "bench",
             SAMPLES / "hands-up.json",

@@ -32,7 +32,11 @@ def _inodes(folder: Path) -> dict[str, int]:
     return {name: (folder / name).stat().st_ino for name in PUZZLES}
 
 
-def test_outputs_are_the_same_with_one_and_two_workers(pictures, tmp_path):
+def test_outputs_are_the_same_with_one_and_two_workers(pictures, tmp_path, monkeypatch):
+    from rofl.batch import run as batch_run
+
+    # so short a batch would stay in this process: this one goes to the workers after two pictures
+    monkeypatch.setattr(batch_run, "SMALL_BATCH_SECONDS", 0.0)
     one, two = tmp_path / "one", tmp_path / "two"
     first = run("make", pictures, "-o", f"{one}/", "-w", 12, "-j", 1, "-q")
     second = run("make", pictures, "-o", f"{two}/", "-w", 12, "-j", 2, "-q")

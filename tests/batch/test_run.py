@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import time
 
-from rofl.batch.run import Done, run_tasks
+from rofl.batch.run import Done, _on_processes, run_tasks
 
 
 def tenfold_or_die(x: int) -> int:
@@ -25,7 +26,8 @@ def test_every_task_gives_one_result_and_done_ones_need_no_worker():
 
 
 def test_a_dead_worker_loses_its_tasks_and_the_batch_goes_on():
-    results = dict(run_tasks(tenfold_or_die, 12, lambda i: (i,), lost=lambda i, why: ("lost", why), jobs=2))
+    # the workers alone (run_tasks would do these quick tasks in this process)
+    results = dict(_on_processes(tenfold_or_die, 12, lambda i: (i,), lambda i, why: ("lost", why), 2))
     assert sorted(results) == list(range(12))  # one result each, the batch ended
     assert results[2][0] == "lost" and "died" in results[2][1]
     # the tasks handed out after the death run on a fresh pool
@@ -40,7 +42,7 @@ def test_the_parent_compiles_once_before_local_workers_start(monkeypatch):
     calls = []
     monkeypatch.setattr(_compile, "ensure_compiled", lambda *sets: calls.append([s.name for s in sets]) or 0.0)
     monkeypatch.setattr(_compile, "all_cached", lambda *sets: False)
-    results = dict(run_tasks(tenfold_or_die, 2, lambda i: (i,), lost=lambda i, why: ("lost", why), jobs=2))
+    results = dict(_on_processes(tenfold_or_die, 2, lambda i: (i,), lambda i, why: ("lost", why), 2))
     assert results == {0: 0, 1: 10}
     assert len(calls) == 1
     assert len(calls[0]) == 5  # both line logics, search, refinement and its repair
@@ -69,7 +71,8 @@ def test_chunked_tasks_each_give_one_result_and_a_lost_chunk_loses_its_tasks():
         handles[handle] = chunk
         return handle
 
-    def finished(pending):
+    def finished(pending, block):
+        assert block  # nothing to run here meanwhile: always wait
         handle = next(iter(pending))
         chunk = handles[handle]
         if any(a == (57,) for a in chunk):
@@ -92,8 +95,29 @@ def test_chunked_tasks_each_give_one_result_and_a_lost_chunk_loses_its_tasks():
 
 
 def test_many_quick_tasks_on_two_workers():
-    results = dict(run_tasks(tenfold_or_die, 400, lambda i: (i + 3,), lost=lambda i, why: ("lost", why), jobs=2))
+    results = dict(_on_processes(tenfold_or_die, 400, lambda i: (i + 3,), lambda i, why: ("lost", why), 2))
     assert results == {i: 10 * (i + 3) for i in range(400)}
+
+
+def pid_after(seconds: float) -> int:
+    time.sleep(seconds)
+    return os.getpid()
+
+
+def test_a_batch_shorter_than_the_workers_start_runs_here():
+    results = dict(run_tasks(pid_after, 10, lambda i: (0.001,), lost=lambda i, why: None, jobs=2))
+    assert set(results.values()) == {os.getpid()}
+
+
+def test_a_long_batch_goes_to_the_workers_and_this_process_helps_while_they_start(monkeypatch):
+    from rofl.batch import run
+
+    monkeypatch.setattr(run, "SMALL_BATCH_SECONDS", 0.05)
+    results = dict(run_tasks(pid_after, 60, lambda i: (0.02,), lost=lambda i, why: None, jobs=2))
+    assert sorted(results) == list(range(60))
+    pids = set(results.values())
+    assert os.getpid() in pids  # the first tasks at least
+    assert len(pids) >= 2  # and workers
 
 
 def test_with_the_cache_in_place_the_parent_loads_no_kernels_before_the_workers(monkeypatch):
@@ -102,5 +126,5 @@ def test_with_the_cache_in_place_the_parent_loads_no_kernels_before_the_workers(
     calls = []
     monkeypatch.setattr(_compile, "ensure_compiled", lambda *sets: calls.append(sets) or 0.0)
     monkeypatch.setattr(_compile, "all_cached", lambda *sets: True)
-    assert dict(run_tasks(tenfold_or_die, 2, lambda i: (i + 3,), lost=lambda i, why: None, jobs=2)) == {0: 30, 1: 40}
+    assert dict(_on_processes(tenfold_or_die, 2, lambda i: (i + 3,), lambda i, why: None, 2)) == {0: 30, 1: 40}
     assert calls == []
