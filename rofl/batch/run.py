@@ -103,7 +103,7 @@ def run_tasks(
     if count == 0:
         return
     if scheduler is not None:
-        yield from _on_dask(fn, count, prepare, lost, scheduler)
+        yield from _on_dask(fn, _Tasks(count, prepare), lost, scheduler)
         return
     jobs = min(jobs or default_jobs(), count)
     if jobs == 1:
@@ -114,22 +114,38 @@ def run_tasks(
     # The first tasks run here: they tell how long a task takes, and a batch
     # that this process finishes sooner than workers would start (the fork
     # server loading the kernels: 1.5 s or more) is done here.
-    started = 0
+    tasks = _Tasks(count, prepare)
     seconds: list[float] = []
-    while started < count:
-        a = prepare(started)
+    while (item := tasks.take()) is not None:
+        i, a = item
         if isinstance(a, Done):
-            yield started, a.result
-        else:
-            results, took = run_chunk(fn, [a])
-            seconds.append(took)
-            yield started, results[0]
-        started += 1
+            yield i, a.result
+            continue
+        results, took = run_chunk(fn, [a])
+        seconds.append(took)
+        yield i, results[0]
         # the first task also loads the kernels: its time says little
-        if len(seconds) >= 2 and sum(seconds[1:]) / (len(seconds) - 1) * (count - started) > SMALL_BATCH_SECONDS:
-            break
-    if started < count:
-        yield from _on_processes(fn, count, prepare, lost, jobs, started=started, local=True)
+        if len(seconds) >= 2 and sum(seconds[1:]) / (len(seconds) - 1) * tasks.left > SMALL_BATCH_SECONDS:
+            yield from _on_processes(fn, tasks, lost, jobs, local=True)
+            return
+
+
+class _Tasks:
+    """A batch's tasks in order, each prepared when it is taken."""
+
+    def __init__(self, count: int, prepare: Callable[[int], tuple | Done]) -> None:
+        self.count, self.prepare, self.taken = count, prepare, 0
+
+    @property
+    def left(self) -> int:
+        return self.count - self.taken
+
+    def take(self) -> tuple[int, tuple | Done] | None:
+        """The next task's index and arguments (or :class:`Done`), None at the end."""
+        if self.taken == self.count:
+            return None
+        self.taken += 1
+        return self.taken - 1, self.prepare(self.taken - 1)
 
 
 def run_chunk(fn: Callable[..., Any], chunk: list[tuple]) -> tuple[list[Any], float]:
@@ -153,15 +169,15 @@ def _chunk_size(seconds_per_task: float | None, remaining: int, workers: int) ->
 
 
 def _windowed(
-    count: int, prepare, submit, finished, lost, workers: int, *, started: int = 0, local: Callable | None = None
+    tasks: _Tasks, submit, finished, lost, workers: int, local: Callable | None = None
 ) -> Iterator[tuple[int, Any]]:
-    """Hand tasks out in chunks with ``submit(chunk) -> handle`` while fewer
-    than ``AHEAD * workers`` chunks are running, and yield ``(i, result)``
-    from ``finished(pending, block)``, which yields ``(handle, results,
-    seconds)`` for the ``pending`` ``{handle: [i, ...]}`` that are done
-    (waiting for at least one if ``block``); ``results`` is a list, or a
-    string saying why they were lost (``lost(i, why)`` is then each one's
-    result).  Tasks before ``started`` are done already.
+    """Hand ``tasks`` out in chunks with ``submit(chunk) -> handle`` while
+    fewer than ``AHEAD * workers`` chunks are running, and yield ``(i,
+    result)`` from ``finished(pending, block)``, which yields ``(handle,
+    results, seconds)`` for the ``pending`` ``{handle: [i, ...]}`` that are
+    done (waiting for at least one if ``block``); ``results`` is a list, or
+    a string saying why they were lost (``lost(i, why)`` is then each one's
+    result).
 
     With ``local`` (the task function, in a process that holds the kernels
     already), this process runs tasks itself until the workers deliver
@@ -171,23 +187,14 @@ def _windowed(
     took 4.7 s instead of 3.8 s.)
     """
     pending: dict = {}
-    following = iter(range(started, count))
-    more = True
-    handed = started
     spent, measured = 0.0, 0
     delivered = local is None
     while True:
-        while more and len(pending) < AHEAD * workers:
-            per_task = spent / measured if measured else None
-            size = _chunk_size(per_task, count - handed, workers)
+        while tasks.left and len(pending) < AHEAD * workers:
+            size = _chunk_size(spent / measured if measured else None, tasks.left, workers)
             indices, chunk = [], []
-            while len(chunk) < size:
-                i = next(following, None)
-                if i is None:
-                    more = False
-                    break
-                handed += 1
-                a = prepare(i)
+            while len(chunk) < size and (item := tasks.take()) is not None:
+                i, a = item
                 if isinstance(a, Done):
                     yield i, a.result
                 else:
@@ -199,14 +206,9 @@ def _windowed(
                 break  # one task per worker until the first results size the chunks
         if not pending:
             return
-        done = list(finished(pending, delivered or not more))
+        done = list(finished(pending, delivered or not tasks.left))
         if not done:  # the workers are still starting: a task here meanwhile
-            i = next(following, None)
-            if i is None:
-                more = False
-                continue
-            handed += 1
-            a = prepare(i)
+            i, a = tasks.take()  # type: ignore[misc]  # some are left, or finished() would have waited
             if isinstance(a, Done):
                 yield i, a.result
                 continue
@@ -227,10 +229,8 @@ def _windowed(
             yield from zip(indices, results, strict=True)
 
 
-def _on_processes(
-    fn, count: int, prepare, lost, jobs: int, *, started: int = 0, local: bool = False
-) -> Iterator[tuple[int, Any]]:
-    """Tasks ``started`` and on, on ``jobs`` worker processes; with ``local``,
+def _on_processes(fn, tasks: _Tasks, lost, jobs: int, *, local: bool = False) -> Iterator[tuple[int, Any]]:
+    """The ``tasks`` left, on ``jobs`` worker processes; with ``local``,
     this process (which ran the first tasks) runs more while they start."""
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
     from concurrent.futures.process import BrokenProcessPool
@@ -267,7 +267,7 @@ def _on_processes(
                 yield future, "a worker process died (out of memory?)", None
 
     try:
-        yield from _windowed(count, prepare, submit, finished, lost, jobs, started=started, local=fn if local else None)
+        yield from _windowed(tasks, submit, finished, lost, jobs, local=fn if local else None)
     except BaseException:
         # Ctrl-C (or the caller's early close): stop the workers now rather
         # than after their tasks; they write nothing, so nothing is left half done
@@ -307,7 +307,7 @@ def _worker_start() -> None:
     warm_up()
 
 
-def _on_dask(fn, count: int, prepare, lost, scheduler: str) -> Iterator[tuple[int, Any]]:
+def _on_dask(fn, tasks: _Tasks, lost, scheduler: str) -> Iterator[tuple[int, Any]]:
     from rofl.batch.tasks import warm_up
     from rofl.errors import RoflError, UsageError
 
@@ -343,6 +343,6 @@ def _on_dask(fn, count: int, prepare, lost, scheduler: str) -> Iterator[tuple[in
     try:
         client.run(warm_up)  # every worker loads the kernels once, not inside a timed task
         workers = max(1, sum(client.nthreads().values()))
-        yield from _windowed(count, prepare, submit, finished, lost, workers)
+        yield from _windowed(tasks, submit, finished, lost, workers)
     finally:
         client.close()

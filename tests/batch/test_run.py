@@ -6,7 +6,7 @@ import multiprocessing
 import os
 import time
 
-from rofl.batch.run import Done, _on_processes, run_tasks
+from rofl.batch.run import Done, _on_processes, _Tasks, run_tasks
 
 
 def tenfold_or_die(x: int) -> int:
@@ -27,7 +27,7 @@ def test_every_task_gives_one_result_and_done_ones_need_no_worker():
 
 def test_a_dead_worker_loses_its_tasks_and_the_batch_goes_on():
     # the workers alone (run_tasks would do these quick tasks in this process)
-    results = dict(_on_processes(tenfold_or_die, 12, lambda i: (i,), lambda i, why: ("lost", why), 2))
+    results = dict(_on_processes(tenfold_or_die, _Tasks(12, lambda i: (i,)), lambda i, why: ("lost", why), 2))
     assert sorted(results) == list(range(12))  # one result each, the batch ended
     assert results[2][0] == "lost" and "died" in results[2][1]
     # the tasks handed out after the death run on a fresh pool
@@ -42,7 +42,7 @@ def test_the_parent_compiles_once_before_local_workers_start(monkeypatch):
     calls = []
     monkeypatch.setattr(_compile, "ensure_compiled", lambda *sets: calls.append([s.name for s in sets]) or 0.0)
     monkeypatch.setattr(_compile, "all_cached", lambda *sets: False)
-    results = dict(_on_processes(tenfold_or_die, 2, lambda i: (i,), lambda i, why: ("lost", why), 2))
+    results = dict(_on_processes(tenfold_or_die, _Tasks(2, lambda i: (i,)), lambda i, why: ("lost", why), 2))
     assert results == {0: 0, 1: 10}
     assert len(calls) == 1
     assert len(calls[0]) == 5  # both line logics, search, refinement and its repair
@@ -83,7 +83,7 @@ def test_chunked_tasks_each_give_one_result_and_a_lost_chunk_loses_its_tasks():
     def prepare(i):
         return Done(-1) if i == 3 else (i,)
 
-    results = list(run._windowed(300, prepare, submit, finished, lambda i, why: ("lost", why), 2))
+    results = list(run._windowed(_Tasks(300, prepare), submit, finished, lambda i, why: ("lost", why), 2))
     got = dict(results)
     assert len(results) == len(got) == 300
     assert got[3] == -1
@@ -95,7 +95,7 @@ def test_chunked_tasks_each_give_one_result_and_a_lost_chunk_loses_its_tasks():
 
 
 def test_many_quick_tasks_on_two_workers():
-    results = dict(_on_processes(tenfold_or_die, 400, lambda i: (i + 3,), lambda i, why: ("lost", why), 2))
+    results = dict(_on_processes(tenfold_or_die, _Tasks(400, lambda i: (i + 3,)), lambda i, why: ("lost", why), 2))
     assert results == {i: 10 * (i + 3) for i in range(400)}
 
 
@@ -126,5 +126,5 @@ def test_with_the_cache_in_place_the_parent_loads_no_kernels_before_the_workers(
     calls = []
     monkeypatch.setattr(_compile, "ensure_compiled", lambda *sets: calls.append(sets) or 0.0)
     monkeypatch.setattr(_compile, "all_cached", lambda *sets: True)
-    assert dict(_on_processes(tenfold_or_die, 2, lambda i: (i + 3,), lambda i, why: None, 2)) == {0: 30, 1: 40}
+    assert dict(_on_processes(tenfold_or_die, _Tasks(2, lambda i: (i + 3,)), lambda i, why: None, 2)) == {0: 30, 1: 40}
     assert calls == []
