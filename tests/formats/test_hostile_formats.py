@@ -25,7 +25,9 @@ def test_the_corpus_covers_every_target():
     assert {"fuzz.notmine", "fuzz.non", "fuzz.nin", "fuzz.json", "cipher", "fuzz.gno", "fuzz.mk"} <= seen
 
 
-@pytest.mark.timeout(30)
+# 120 s, not 30: on a fresh install the first input that reaches the solver
+# compiles its kernels, and with the tests on both cores that took over 30 s
+@pytest.mark.timeout(120)
 @pytest.mark.parametrize("data", corpus())
 def test_hostile_input(data):
     check(data)  # raises only rofl's errors inside; anything else fails the test
