@@ -128,9 +128,32 @@ def _count_field(ctx) -> int:
 
 
 def _line_capacity(ctx) -> int:
-    """Cells of the line being parsed: rows come first, then columns."""
+    """Cells of the line being parsed: rows come first, then columns (or the hexagon's lines)."""
     head = ctx._.head
+    if head.get("side"):
+        return Hexagon.of(head.side).line_length(ctx._index)
     return head.width if ctx._index < head.height else head.height
+
+
+def _n_lines(ctx) -> int:
+    head = ctx.head
+    return 3 * (2 * head.side - 1) if head.get("side") else head.width + head.height
+
+
+#: The extended header of either version, for :data:`SCHEMA` (a version-2
+#: hexagon stores its side; its width and height are the ``2 * side - 1``
+#: cells of its middle row and its rows).
+_ANY_EXTENDED_HEAD = Struct(
+    "marker" / Const(b"\x00"),
+    "version" / Int8ub,
+    Check(lambda ctx: ctx.version in VERSIONS),
+    "flags" / IfThenElse(this.version == VERSION_SHAPES, Int8ub, Computed(0)),
+    Check(lambda ctx: ctx.version == VERSION or ctx.flags in (1, 2, 3)),
+    "side" / IfThenElse(this.flags & FLAG_HEXAGON, Int16ub, Computed(None)),
+    Check(lambda ctx: ctx.side is None or 1 <= ctx.side),
+    "width" / IfThenElse(this.flags & FLAG_HEXAGON, Computed(2 * this.side - 1), Int16ub),
+    "height" / IfThenElse(this.flags & FLAG_HEXAGON, Computed(2 * this.side - 1), Int16ub),
+)
 
 
 _LINE = Struct(
@@ -148,15 +171,14 @@ SCHEMA = Struct(
     "magic" / Const(MAGIC),
     "first" / Peek(Int8ub),
     "extended" / Computed(this.first == 0),
-    "head" / IfThenElse(this.extended, EXTENDED_HEAD, PLAIN_HEAD),
-    Check(lambda ctx: not ctx.extended or ctx.head.version == VERSION),
+    "head" / IfThenElse(this.extended, _ANY_EXTENDED_HEAD, PLAIN_HEAD),
     Check((this.head.width >= 1) & (this.head.height >= 1)),
     "ncolors" / Int8ub,
     Check(this.ncolors >= 1),
     "palette" / Array(this.ncolors, Bytes(3)),
     "nbytes" / Computed(_count_field),
     "group_size" / Computed(lambda ctx: ctx.nbytes + (1 if ctx.ncolors >= 3 else 0)),
-    "lines" / Array(this.head.width + this.head.height, _LINE),
+    "lines" / Array(_n_lines, _LINE),
     "chunks"
     / If(
         this.extended,
