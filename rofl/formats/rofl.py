@@ -11,6 +11,12 @@ Two forms share one layout of clues:
   clue block, and finally a sequence of tagged chunks (metadata, a CRC-32 of
   the solved picture) closed by an empty ``IEND`` chunk, the last bytes of
   the file.
+* **version 2** of the extended form (section 13 of the spec) -- a flags
+  byte after the version: a hexagonal board (its side instead of width and
+  height, the lines of :class:`~rofl.hexagon.Hexagon` in its order) and/or
+  groups of several possible colours (colour byte 0, their masks in the
+  critical ``QSET`` chunk).  Only such puzzles are written so; a reader of
+  version 1 alone refuses them at the version byte.
 
 A group is its length followed by its colour index; with two colours or
 fewer the colour byte is left out (every group is colour 1).  Counts and
@@ -628,20 +634,21 @@ def _parse_masks(payload: bytes, n_sets: int, k: int, where: str, offset: int, l
     for j in range(m):
         masks = (masks << np.uint64(8)) | rows[:, j]
     allowed = ((1 << k) - 1) & ~1
-    for i, mask in enumerate(masks.tolist()):
-        at = offset + i * m
+    one = np.uint64(1)
+    # numpy finds the first bad mask (bit 0, a bit >= K, fewer than two bits); Python words the error
+    bad = np.flatnonzero(((masks & one) != 0) | ((masks & ~np.uint64(allowed)) != 0) | ((masks & (masks - one)) == 0))
+    if bad.size:
+        i = int(bad[0])
+        mask, at = int(masks[i]), offset + i * m
         if mask & 1:
             raise _fail(where, at, f"set group {i + 1}: mask {mask:0{2 * m}X} holds colour 0, the background")
         if mask & ~allowed:
             c = mask.bit_length() - 1
             msg = f"set group {i + 1}: mask {mask:0{2 * m}X} holds colour {c}, outside the palette (0-{k - 1})"
             raise _fail(where, at, msg)
-        if mask & (mask - 1) == 0:
-            msg = (
-                f"set group {i + 1}: mask {mask:0{2 * m}X} holds fewer than two colours "
-                "(one colour is written as its index)"
-            )
-            raise _fail(where, at, msg)
+        few = "fewer than two colours (one colour is written as its index)"
+        msg = f"set group {i + 1}: mask {mask:0{2 * m}X} holds {few}"
+        raise _fail(where, at, msg)
     return masks
 
 
@@ -689,8 +696,9 @@ def dumps(
 
     Parameters
     ----------
-    puzzle : Puzzle
-    solution : (H, W) integer array, optional
+    puzzle : Puzzle or HexPuzzle
+        A hexagon, or a puzzle with colour sets, is written as version 2.
+    solution : (H, W) integer array, or (n_cells,) for a hexagon, optional
         The picture; when given, it must satisfy the clues and its CRC-32 is
         stored (``pcrc`` chunk), so a reader can prove it decoded this very
         picture.
