@@ -257,8 +257,10 @@ class RoflFile:
 
     Attributes
     ----------
-    puzzle : Puzzle
-        Clues, palette and ``meta`` (from the ``meta`` chunks).
+    puzzle : Puzzle or HexPuzzle
+        Clues, palette and ``meta`` (from the ``meta`` chunks); a version-2
+        file gives a :class:`~rofl.hexagon.HexPuzzle` for a hexagon and
+        ``color_sets`` for its set groups.
     extended : bool
         Whether the file uses the extended form.
     version : int or None
@@ -271,7 +273,7 @@ class RoflFile:
         Bytes in the file.
     """
 
-    puzzle: Puzzle
+    puzzle: Puzzle | HexPuzzle
     extended: bool = False
     version: int | None = None
     crc32: int | None = None
