@@ -5,7 +5,7 @@
         -atheris_runs=1000000 -timeout=20 -rss_limit_mb=3000
 
 Targets: the text formats (corpus JSON, NotMine, webpbn XML, .non, .nin,
-.g, .mk, .cwd, .sav, .gno, TAAI), the sheets (a PNG's rofl chunk, an SVG's
+.g, .mk, .cwd, .sav, .gno, TAAI, .pzl, .clues), the sheets (a PNG's rofl chunk, an SVG's
 metadata, a PDF book's attachments) and a NotMine cipher given to ``rofl
 reveal``.  An input is a selector byte and a file
 (``tests/formats/hostile.py``, which holds the check each input must pass:
@@ -51,7 +51,8 @@ def make_seeds(directory: Path) -> int:
     directory.mkdir(parents=True, exist_ok=True)
     selector = {name.rsplit(".", 1)[-1]: i for i, (name, _) in enumerate(TARGETS)}
     files: list[tuple[int, bytes]] = []
-    for path in sorted((REPO / "tests" / "data" / "formats").iterdir()) + sorted((REPO / "samples").iterdir()):
+    folders = (REPO / "tests" / "data" / "formats", REPO / "tests" / "data" / "pzl", REPO / "samples")
+    for path in [p for folder in folders for p in sorted(folder.iterdir())]:
         suffix = path.suffix.lstrip(".")
         if suffix in selector:
             files.append((selector[suffix], path.read_bytes()))

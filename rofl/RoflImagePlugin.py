@@ -7,7 +7,10 @@ decoder reads the whole file, parses it and solves the puzzle when the
 picture is loaded.  A broken, unsolvable or too large file raises
 :class:`rofl.errors.RoflImageError`, an ``OSError`` as Pillow's convention
 is (and a :class:`rofl.FormatError`), from ``Image.open`` or ``load()``;
-the error rofl found is its ``__cause__``.
+the error rofl found is its ``__cause__``.  A hexagonal ROFL file (version
+2, ``spec/ROFL.md`` section 13) is refused by ``Image.open`` with such an
+error: a hexagon is not a grid of pixels (``rofl sheet`` draws it); a
+rectangle with ``?`` groups opens as any other.
 
 Limits, like Pillow's ``Image.MAX_IMAGE_PIXELS`` (module attributes a
 program may change):
@@ -53,7 +56,7 @@ class RoflImageFile(ImageFile.ImageFile):
     format_description = "ROFL nonogram picture"
 
     def _open(self) -> None:
-        from rofl.errors import LimitError
+        from rofl.errors import FormatError, LimitError
         from rofl.formats.rofl import parse_header
 
         assert self.fp is not None
@@ -64,6 +67,13 @@ class RoflImageFile(ImageFile.ImageFile):
         where = str(self.filename) if self.filename else "<rofl>"
         with _as_os_error():
             header = parse_header(prefix, where=where)
+            if header.side is not None:
+                # a hexagon is no grid of W x H pixels: refused, not squeezed into one
+                msg = (
+                    f"{where}: a hexagonal ROFL puzzle (side {header.side}) is not a rectangular picture; "
+                    "rofl solve, sheet and convert read it"
+                )
+                raise FormatError(msg)
             if header.width * header.height > MAX_CELLS:
                 msg = (
                     f"{where}: {header.width}x{header.height} is {header.width * header.height} cells; "

@@ -256,11 +256,11 @@ def test_sets_are_refused_where_not_read_yet(tmp_path):
     assert rofl.solve_complete(p).status == "multiple"
     with pytest.raises(PuzzleError, match=r"^row 1 has a group of several possible colours \('\?'\), which the rect"):
         rofl.LineSolver().solve(p)
-    with pytest.raises(FormatError, match=r"the \.rofl format cannot hold groups of several possible colours"):
-        write_puzzle(tmp_path / "p.rofl", p)
+    with pytest.raises(FormatError, match=r"the \.non format cannot hold groups of several possible colours"):
+        write_puzzle(tmp_path / "p.non", p)
     with pytest.raises(FormatError, match=r"cannot hold a hexagonal puzzle"):
-        write_puzzle(tmp_path / "p.rofl", HexPuzzle.from_cells(1, np.array([1])))
-    assert not (tmp_path / "p.rofl").exists()
+        write_puzzle(tmp_path / "p.non", HexPuzzle.from_cells(1, np.array([1])))
+    assert not (tmp_path / "p.non").exists()
 
 
 def test_with_unknown_colors():

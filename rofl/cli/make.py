@@ -363,7 +363,7 @@ def _check_unknown(target: str, n_colors: int, several: bool, **drawn: str | Non
         msg = "--unknown-colours needs two ink colours or more (-c 3): with one, '?' says nothing"
         raise click.UsageError(msg)
     if not writer_for(target).color_sets:
-        msg = f"the {writer_for(target).extension} format cannot hold '?' groups yet; use .clues or .json"
+        msg = f"the {writer_for(target).extension} format cannot hold '?' groups; use .clues, .json or .rofl"
         raise click.BadParameter(msg, param_hint="'-o' / '--output'")
     for option, path in drawn.items():
         if path is not None:

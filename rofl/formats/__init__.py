@@ -298,9 +298,8 @@ def puzzle_bytes(path: str | Path, puzzle, solution=None, *, crc32: int | None =
         msg = f"the {fmt.extension} format cannot hold a hexagonal puzzle (.clues can)"
         raise FormatError(msg)
     if puzzle.has_color_sets and not fmt.color_sets:
-        holders = " and ".join(
-            f.extension for f in _writers().values() if f.color_sets and (f.hexagon or hasattr(puzzle, "width"))
-        )
+        names = [f.extension for f in _writers().values() if f.color_sets and (f.hexagon or hasattr(puzzle, "width"))]
+        holders = " and ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
         msg = f"the {fmt.extension} format cannot hold groups of several possible colours ('?'); {holders} can"
         raise FormatError(msg)
     if not fmt.colour and puzzle.n_colors > 2:

@@ -11,6 +11,12 @@ Two forms share one layout of clues:
   clue block, and finally a sequence of tagged chunks (metadata, a CRC-32 of
   the solved picture) closed by an empty ``IEND`` chunk, the last bytes of
   the file.
+* **version 2** of the extended form (section 13 of the spec) -- a flags
+  byte after the version: a hexagonal board (its side instead of width and
+  height, the lines of :class:`~rofl.hexagon.Hexagon` in its order) and/or
+  groups of several possible colours (colour byte 0, their masks in the
+  critical ``QSET`` chunk).  Only such puzzles are written so; a reader of
+  version 1 alone refuses them at the version byte.
 
 A group is its length followed by its colour index; with two colours or
 fewer the colour byte is left out (every group is colour 1).  Counts and
@@ -66,11 +72,21 @@ from construct import (
 from rofl.errors import FormatError, LimitError, PuzzleError
 from rofl.formats import _limits
 from rofl.formats._format import Format
+from rofl.hexagon import MAX_HEX_SIDE, Hexagon, HexPuzzle
 from rofl.puzzle import MAX_COLORS, Palette, Puzzle, cells_needed
 
 MAGIC = b"ROFL"
-#: Version written in the extended header; readers reject any other.
+#: Version written in the extended header of a rectangle without colour
+#: sets; readers reject versions they do not know.
 VERSION = 1
+#: Version of the extension for hexagonal boards and colour-set groups
+#: (``spec/ROFL.md`` section 13): a readers of version 1 alone refuses it at byte 5.
+VERSION_SHAPES = 2
+#: Versions this reader knows.
+VERSIONS = (VERSION, VERSION_SHAPES)
+#: Flag bits of the version-2 header (byte 6).
+FLAG_HEXAGON = 0x01
+FLAG_COLOR_SETS = 0x02
 #: Largest file this reader accepts (the whole file is read before parsing).
 MAX_FILE_BYTES = _limits.MAX_FILE_BYTES
 #: Largest picture this reader decodes (cells): 2048 x 2048, the limit of
@@ -96,6 +112,10 @@ EXTENDED_HEAD = Struct(
     "width" / Int16ub,
     "height" / Int16ub,
 )
+#: Version 2: flags, then the size (a hexagon's side, or width and height).
+SHAPES_FLAGS = Struct("flags" / Int8ub)
+HEX_SIZE = Struct("side" / Int16ub)
+RECT_SIZE = Struct("width" / Int16ub, "height" / Int16ub)
 CHUNK_HEAD = Struct(
     "tag" / Bytes(4),
     "length" / Int32ub,
@@ -103,6 +123,8 @@ CHUNK_HEAD = Struct(
 META_CHUNK = b"meta"
 CRC_CHUNK = b"pcrc"
 END_CHUNK = b"IEND"
+#: Critical chunk of version 2: the colour masks of the set groups.
+SETS_CHUNK = b"QSET"
 CRC_PAYLOAD = Struct("crc" / Int32ub, Terminated)
 
 
@@ -112,9 +134,32 @@ def _count_field(ctx) -> int:
 
 
 def _line_capacity(ctx) -> int:
-    """Cells of the line being parsed: rows come first, then columns."""
+    """Cells of the line being parsed: rows come first, then columns (or the hexagon's lines)."""
     head = ctx._.head
+    if head.get("side"):
+        return Hexagon.of(head.side).line_length(ctx._index)
     return head.width if ctx._index < head.height else head.height
+
+
+def _n_lines(ctx) -> int:
+    head = ctx.head
+    return 3 * (2 * head.side - 1) if head.get("side") else head.width + head.height
+
+
+#: The extended header of either version, for :data:`SCHEMA` (a version-2
+#: hexagon stores its side; its width and height are the ``2 * side - 1``
+#: cells of its middle row and its rows).
+_ANY_EXTENDED_HEAD = Struct(
+    "marker" / Const(b"\x00"),
+    "version" / Int8ub,
+    Check(lambda ctx: ctx.version in VERSIONS),
+    "flags" / IfThenElse(this.version == VERSION_SHAPES, Int8ub, Computed(0)),
+    Check(lambda ctx: ctx.version == VERSION or ctx.flags in (1, 2, 3)),
+    "side" / IfThenElse(this.flags & FLAG_HEXAGON, Int16ub, Computed(None)),
+    Check(lambda ctx: ctx.side is None or 1 <= ctx.side),
+    "width" / IfThenElse(this.flags & FLAG_HEXAGON, Computed(2 * this.side - 1), Int16ub),
+    "height" / IfThenElse(this.flags & FLAG_HEXAGON, Computed(2 * this.side - 1), Int16ub),
+)
 
 
 _LINE = Struct(
@@ -132,15 +177,14 @@ SCHEMA = Struct(
     "magic" / Const(MAGIC),
     "first" / Peek(Int8ub),
     "extended" / Computed(this.first == 0),
-    "head" / IfThenElse(this.extended, EXTENDED_HEAD, PLAIN_HEAD),
-    Check(lambda ctx: not ctx.extended or ctx.head.version == VERSION),
+    "head" / IfThenElse(this.extended, _ANY_EXTENDED_HEAD, PLAIN_HEAD),
     Check((this.head.width >= 1) & (this.head.height >= 1)),
     "ncolors" / Int8ub,
     Check(this.ncolors >= 1),
     "palette" / Array(this.ncolors, Bytes(3)),
     "nbytes" / Computed(_count_field),
     "group_size" / Computed(lambda ctx: ctx.nbytes + (1 if ctx.ncolors >= 3 else 0)),
-    "lines" / Array(this.head.width + this.head.height, _LINE),
+    "lines" / Array(_n_lines, _LINE),
     "chunks"
     / If(
         this.extended,
@@ -158,7 +202,11 @@ SCHEMA = Struct(
 
 @dataclass(frozen=True)
 class Header:
-    """What the first bytes of a ROFL file say (all a Pillow ``_open`` needs)."""
+    """What the first bytes of a ROFL file say (all a Pillow ``_open`` needs).
+
+    For a hexagonal board (version 2, ``side`` set) ``width`` and ``height``
+    are both ``2 * side - 1``: its rows, and the cells of the longest one.
+    """
 
     extended: bool
     version: int | None
@@ -167,15 +215,40 @@ class Header:
     palette: bytes
     #: offset of the first row's group count
     clue_offset: int
+    #: version 2 flags (:data:`FLAG_HEXAGON`, :data:`FLAG_COLOR_SETS`); 0 otherwise
+    flags: int = 0
+    #: side of a hexagonal board, None for a rectangle
+    side: int | None = None
 
     @property
     def n_colors(self) -> int:
         return len(self.palette) // 3
 
     @property
+    def hexagon(self) -> Hexagon | None:
+        """The board of a hexagonal file (None for a rectangle)."""
+        return None if self.side is None else Hexagon.of(self.side)
+
+    @property
+    def color_sets(self) -> bool:
+        """Whether groups may have a set of colours (colour byte 0, masks in ``QSET``)."""
+        return bool(self.flags & FLAG_COLOR_SETS)
+
+    @property
     def count_bytes(self) -> int:
-        """Bytes of every count and length: 1, or 2 when a side exceeds 255."""
+        """Bytes of every count and length: 1, or 2 when a line is longer than 255 cells."""
         return 2 if max(self.width, self.height) > MAX_SIDE_PLAIN else 1
+
+    def capacities(self) -> np.ndarray:
+        """Cells of every line, in the file's order: rows then columns, or the hexagon's lines."""
+        if self.side is not None:
+            return np.diff(Hexagon.of(self.side).line_offsets)
+        return np.concatenate([np.full(self.height, self.width), np.full(self.width, self.height)]).astype(np.int64)
+
+    def line_name(self, line: int) -> str:
+        if self.side is not None:
+            return Hexagon.of(self.side).line_name(line)
+        return _line_name(line, self.height)
 
 
 @dataclass(frozen=True, eq=False)
@@ -184,8 +257,10 @@ class RoflFile:
 
     Attributes
     ----------
-    puzzle : Puzzle
-        Clues, palette and ``meta`` (from the ``meta`` chunks).
+    puzzle : Puzzle or HexPuzzle
+        Clues, palette and ``meta`` (from the ``meta`` chunks); a version-2
+        file gives a :class:`~rofl.hexagon.HexPuzzle` for a hexagon and
+        ``color_sets`` for its set groups.
     extended : bool
         Whether the file uses the extended form.
     version : int or None
@@ -198,7 +273,7 @@ class RoflFile:
         Bytes in the file.
     """
 
-    puzzle: Puzzle
+    puzzle: Puzzle | HexPuzzle
     extended: bool = False
     version: int | None = None
     crc32: int | None = None
@@ -244,6 +319,13 @@ def parse_header(data: bytes, *, where: str = "<rofl>") -> Header:
         raise _fail(where, 0, f"not a ROFL file (magic {bytes(data[:4])!r}, expected {MAGIC!r})")
     extended = n > 4 and data[4] == 0
     form = "extended" if extended else "plain"
+    if extended and n > 5:
+        # the version says how the rest of the header reads
+        if data[5] not in VERSIONS:
+            known = " and ".join(map(str, VERSIONS))
+            raise _fail(where, 5, f"ROFL version {data[5]} is not supported (this reader knows versions {known})")
+        if data[5] == VERSION_SHAPES:
+            return _parse_shapes_header(data, where)
     struct = EXTENDED_HEAD if extended else PLAIN_HEAD
     try:
         head = struct.parse(bytes(data[4:11]))
@@ -251,8 +333,6 @@ def parse_header(data: bytes, *, where: str = "<rofl>") -> Header:
         at, name = _cut_field(struct, 4, n)
         raise _fail(where, at, f"the file ends inside the {form} header, in the {name} ({n} bytes)") from None
     version = head.version if extended else None
-    if extended and version != VERSION:
-        raise _fail(where, 5, f"ROFL version {version} is not supported (this reader knows version {VERSION})")
     size_at = 6 if extended else 4
     if head.width == 0:
         raise _fail(where, size_at, "width 0: a picture needs at least one column")
@@ -266,17 +346,67 @@ def parse_header(data: bytes, *, where: str = "<rofl>") -> Header:
             LimitError,
         )
     pos = 10 if extended else 6
+    palette, end = _parse_palette(data, pos, where)
+    return Header(extended, version, head.width, head.height, palette, end)
+
+
+def _parse_palette(data: bytes, pos: int, where: str, *, sets: bool = False) -> tuple[bytes, int]:
+    """The palette whose colour count is at ``pos``, and the offset after it."""
+    n = len(data)
     if pos >= n:
         raise _fail(where, pos, "the file ends before the colour count")
     k = data[pos]
     if k == 0:
         raise _fail(where, pos, "colour count 0: the palette needs at least the background")
+    if sets and k < 3:
+        msg = f"colour count {k}: groups with a set of colours (flag 02) need at least two ink colours (3 in all)"
+        raise _fail(where, pos, msg)
     if k > MAX_COLORS:
         raise _fail(where, pos, f"{k} colours; this reader supports at most {MAX_COLORS}", LimitError)
     end = pos + 1 + 3 * k
     if end > n:
         raise _fail(where, pos + 1, f"the palette of {k} colours needs {3 * k} bytes but only {n - pos - 1} remain")
-    return Header(extended, version, head.width, head.height, bytes(data[pos + 1 : end]), end)
+    return bytes(data[pos + 1 : end]), end
+
+
+def _parse_shapes_header(data: bytes, where: str) -> Header:
+    """The rest of a version-2 header (from byte 6): flags, the size, the palette."""
+    n = len(data)
+    if n <= 6:
+        raise _fail(where, 6, f"the file ends inside the extended header, in the flags ({n} bytes)")
+    flags = SHAPES_FLAGS.parse(data[6:7]).flags
+    if flags & ~(FLAG_HEXAGON | FLAG_COLOR_SETS):
+        raise _fail(where, 6, f"flags {flags:02X}: unknown bits {flags & ~3:02X} (version 2 defines 01 and 02)")
+    if not flags:
+        raise _fail(where, 6, "flags 00: a version-2 file is hexagonal (01), has colour sets (02) or both")
+    hexagonal = bool(flags & FLAG_HEXAGON)
+    struct = HEX_SIZE if hexagonal else RECT_SIZE
+    try:
+        size = struct.parse(bytes(data[7 : 7 + struct.sizeof()]))
+    except ConstructError:
+        at, name = _cut_field(struct, 7, n)
+        raise _fail(where, at, f"the file ends inside the extended header, in the {name} ({n} bytes)") from None
+    side = None
+    if hexagonal:
+        side = size.side
+        if side == 0:
+            raise _fail(where, 7, "side 0: a hexagonal board needs at least one cell")
+        cells = 3 * side * (side - 1) + 1
+        if side > MAX_HEX_SIDE or cells > MAX_CELLS:
+            msg = f"a hexagon of side {side} has {cells} cells; this reader decodes sides up to {MAX_HEX_SIDE}"
+            raise _fail(where, 7, msg, LimitError)
+        width = height = 2 * side - 1
+    else:
+        width, height = size.width, size.height
+        if width == 0:
+            raise _fail(where, 7, "width 0: a picture needs at least one column")
+        if height == 0:
+            raise _fail(where, 9, "height 0: a picture needs at least one row")
+        if width * height > MAX_CELLS:
+            msg = f"{width}x{height} is {width * height} cells; this reader decodes at most {MAX_CELLS}"
+            raise _fail(where, 7, msg, LimitError)
+    palette, end = _parse_palette(data, 7 + struct.sizeof(), where, sets=bool(flags & FLAG_COLOR_SETS))
+    return Header(True, VERSION_SHAPES, width, height, palette, end, flags, side)
 
 
 def _cut_field(struct: Struct, start: int, n: int) -> tuple[int, str]:
@@ -323,7 +453,9 @@ def parse(data: bytes | bytearray | memoryview, *, where: str = "<rofl>") -> Rof
     nb = head.count_bytes
     with_colour = k >= 3
     gsize = nb + (1 if with_colour else 0)
-    n_lines = h + w
+    capacities = head.capacities()
+    n_lines = len(capacities)
+    name = head.line_name
 
     # Locate every line's groups.  One Python step per line (at most
     # 131070), each count checked before the bytes it sizes are touched.
@@ -332,13 +464,13 @@ def parse(data: bytes | bytearray | memoryview, *, where: str = "<rofl>") -> Rof
     pos = head.clue_offset
     for i in range(n_lines):
         if pos + nb > n:
-            raise _fail(where, pos, f"{_line_name(i, h)}: the file ends before its group count")
+            raise _fail(where, pos, f"{name(i)}: the file ends before its group count")
         c = data[pos] if nb == 1 else (data[pos] << 8) | data[pos + 1]
-        cap = w if i < h else h
+        cap = int(capacities[i])
         if c > cap:
-            raise _fail(where, pos, f"{_line_name(i, h)}: {_count(c, 'group')} cannot fit in {_count(cap, 'cell')}")
+            raise _fail(where, pos, f"{name(i)}: {_count(c, 'group')} cannot fit in {_count(cap, 'cell')}")
         if c and k == 1:
-            msg = f"{_line_name(i, h)}: {_count(c, 'group')} but the palette holds only the background"
+            msg = f"{name(i)}: {_count(c, 'group')} but the palette holds only the background"
             raise _fail(where, pos, msg)
         end = pos + nb + c * gsize
         if end > n:
@@ -346,7 +478,7 @@ def parse(data: bytes | bytearray | memoryview, *, where: str = "<rofl>") -> Rof
             raise _fail(
                 where,
                 pos + nb,
-                f"{_line_name(i, h)}: group count {c} needs {_count(c * gsize, 'byte')} but only {n - pos - nb} remain",
+                f"{name(i)}: group count {c} needs {_count(c * gsize, 'byte')} but only {n - pos - nb} remain",
             )
         starts[i] = pos + nb
         counts[i] = c
@@ -364,14 +496,15 @@ def parse(data: bytes | bytearray | memoryview, *, where: str = "<rofl>") -> Rof
     colors = buf[gpos + nb].astype(np.int64) if with_colour else np.ones(total, dtype=np.int64)
 
     def group_name(g: int) -> str:
-        return f"{_line_name(int(line_of[g]), h)}, group {int(g - offsets[line_of[g]]) + 1}"
+        return f"{name(int(line_of[g]))}, group {int(g - offsets[line_of[g]]) + 1}"
 
     bad = np.flatnonzero(lengths < 1)
     if bad.size:
         g = int(bad[0])
         raise _fail(where, int(gpos[g]), f"{group_name(g)}: length 0 (every group needs at least 1 cell)")
     if with_colour:
-        bad = np.flatnonzero((colors < 1) | (colors >= k))
+        lowest = 0 if head.color_sets else 1  # colour 0: a set group, its mask in 'QSET'
+        bad = np.flatnonzero((colors < lowest) | (colors >= k))
         if bad.size:
             g = int(bad[0])
             what = (
@@ -380,20 +513,27 @@ def parse(data: bytes | bytearray | memoryview, *, where: str = "<rofl>") -> Rof
                 else f"colour {colors[g]} is outside the palette ({k} colours, 0-{k - 1})"
             )
             raise _fail(where, int(gpos[g]) + nb, f"{group_name(g)}: {what}")
-    need, capacity = cells_needed(w, h, lengths, colors, line_of)
-    bad = np.flatnonzero(need > capacity)
-    if bad.size:
-        i = int(bad[0])
-        kind = "row" if i < h else "column"
-        raise _fail(
-            where,
-            int(starts[i]) - nb,
-            f"{_line_name(i, h)}: the groups need {need[i]} cells but the {kind} has {capacity[i]}",
-        )
+    set_groups = np.flatnonzero(colors == 0) if head.color_sets else np.zeros(0, dtype=np.int64)
+    if head.color_sets and not set_groups.size:
+        raise _fail(where, 6, "flag 02 (colour sets) but no group has colour 0, the mark of a set group")
+    if head.side is None and not head.color_sets:
+        # with colour sets or on a hexagon the model checks the fit (the
+        # colours a set group takes decide the gaps): no offset, like R16
+        need, capacity = cells_needed(w, h, lengths, colors, line_of)
+        bad = np.flatnonzero(need > capacity)
+        if bad.size:
+            i = int(bad[0])
+            kind = "row" if i < h else "column"
+            raise _fail(
+                where,
+                int(starts[i]) - nb,
+                f"{name(i)}: the groups need {need[i]} cells but the {kind} has {capacity[i]}",
+            )
 
     meta: dict[str, str] = {}
     crc: int | None = None
     skipped: list[str] = []
+    masks: np.ndarray | None = None
     if not head.extended:
         if pos != n:
             raise _fail(where, pos, f"{_count(n - pos, 'byte')} after the last column clue (a plain file ends there)")
@@ -408,13 +548,13 @@ def parse(data: bytes | bytearray | memoryview, *, where: str = "<rofl>") -> Rof
                 raise _fail(where, pos, f"{_count(n - pos, 'byte')} left, too few for a chunk tag (4 bytes)")
             if not (tag.isascii() and tag.isalpha()):
                 raise _fail(where, pos, f"chunk tag {tag!r} is not four ASCII letters")
-            name = tag.decode("ascii")
+            tag_name = tag.decode("ascii")
             if n - pos < CHUNK_HEAD.sizeof():
-                raise _fail(where, pos + 4, f"chunk {name!r}: the file ends inside its length (4 bytes)")
+                raise _fail(where, pos + 4, f"chunk {tag_name!r}: the file ends inside its length (4 bytes)")
             chunk = CHUNK_HEAD.parse(data[pos : pos + 8])
             if chunk.length > n - pos - 8:
                 raise _fail(
-                    where, pos + 4, f"chunk {name!r}: length {chunk.length} but only {n - pos - 8} bytes remain"
+                    where, pos + 4, f"chunk {tag_name!r}: length {chunk.length} but only {n - pos - 8} bytes remain"
                 )
             body = pos + 8
             payload = data[body : body + chunk.length]
@@ -434,25 +574,84 @@ def parse(data: bytes | bytearray | memoryview, *, where: str = "<rofl>") -> Rof
                 if chunk.length != 4:
                     raise _fail(where, pos + 4, f"chunk 'pcrc': length {chunk.length}, must be 4")
                 crc = CRC_PAYLOAD.parse(payload).crc
-            elif name[0].islower():
-                skipped.append(name)  # ancillary: safe to ignore
+            elif tag == SETS_CHUNK and head.color_sets:
+                if masks is not None:
+                    raise _fail(where, pos, "a second 'QSET' chunk")
+                masks = _parse_masks(payload, len(set_groups), k, where, body, pos + 4)
+            elif tag_name[0].islower():
+                skipped.append(tag_name)  # ancillary: safe to ignore
             else:
                 raise _fail(
                     where,
                     pos,
-                    f"unknown critical chunk {name!r} (upper-case first letter: a reader must understand it)",
+                    f"unknown critical chunk {tag_name!r} (upper-case first letter: a reader must understand it)",
                 )
             pos = body + chunk.length
         if pos != n:
             raise _fail(where, pos, f"{_count(n - pos, 'byte')} after the 'IEND' chunk")
 
+    color_sets = None
+    if head.color_sets:
+        if masks is None:
+            raise _fail(where, pos - 8, "flag 02 (colour sets) but no 'QSET' chunk gives the masks of the set groups")
+        color_sets = np.zeros(total, dtype=np.uint64)
+        color_sets[set_groups] = masks
     palette = Palette.from_array(np.frombuffer(head.palette, dtype=np.uint8).reshape(k, 3))
     try:
-        puzzle = Puzzle.from_arrays(w, h, palette, lengths, colors, offsets, meta=meta)
+        if head.side is not None:
+            puzzle = HexPuzzle.from_arrays(
+                head.side, palette, lengths, colors, offsets, color_sets=color_sets, meta=meta
+            )
+        else:
+            puzzle = Puzzle.from_arrays(w, h, palette, lengths, colors, offsets, color_sets=color_sets, meta=meta)
     except PuzzleError as exc:
         msg = f"{where}: {exc}"
         raise FormatError(msg) from None
     return RoflFile(puzzle, head.extended, head.version, crc, tuple(skipped), n)
+
+
+def mask_bytes(n_colors: int) -> int:
+    """Bytes of one colour mask in a ``QSET`` chunk: one bit per palette entry."""
+    return (n_colors + 7) // 8
+
+
+def _parse_masks(payload: bytes, n_sets: int, k: int, where: str, offset: int, length_at: int) -> np.ndarray:
+    """The masks of a ``QSET`` payload (at ``offset``): one per set group, in file order.
+
+    Each mask is ``mask_bytes(k)`` bytes, big-endian, bit ``c`` for colour
+    ``c``: at least two ink colours, never the background or a colour
+    outside the palette.
+    """
+    m = mask_bytes(k)
+    if len(payload) != n_sets * m:
+        msg = (
+            f"chunk 'QSET': length {len(payload)}, must be {n_sets * m} "
+            f"({_count(n_sets, 'set group')} x {_count(m, 'byte')} per mask)"
+        )
+        raise _fail(where, length_at, msg)
+    if not n_sets:
+        return np.zeros(0, dtype=np.uint64)
+    rows = np.frombuffer(payload, dtype=np.uint8).reshape(n_sets, m).astype(np.uint64)
+    masks = np.zeros(n_sets, dtype=np.uint64)
+    for j in range(m):
+        masks = (masks << np.uint64(8)) | rows[:, j]
+    allowed = ((1 << k) - 1) & ~1
+    one = np.uint64(1)
+    # numpy finds the first bad mask (bit 0, a bit >= K, fewer than two bits); Python words the error
+    bad = np.flatnonzero(((masks & one) != 0) | ((masks & ~np.uint64(allowed)) != 0) | ((masks & (masks - one)) == 0))
+    if bad.size:
+        i = int(bad[0])
+        mask, at = int(masks[i]), offset + i * m
+        if mask & 1:
+            raise _fail(where, at, f"set group {i + 1}: mask {mask:0{2 * m}X} holds colour 0, the background")
+        if mask & ~allowed:
+            c = mask.bit_length() - 1
+            msg = f"set group {i + 1}: mask {mask:0{2 * m}X} holds colour {c}, outside the palette (0-{k - 1})"
+            raise _fail(where, at, msg)
+        few = "fewer than two colours (one colour is written as its index)"
+        msg = f"set group {i + 1}: mask {mask:0{2 * m}X} holds {few}"
+        raise _fail(where, at, msg)
+    return masks
 
 
 def _parse_meta(payload: bytes, where: str, offset: int) -> tuple[str, str]:
@@ -499,8 +698,9 @@ def dumps(
 
     Parameters
     ----------
-    puzzle : Puzzle
-    solution : (H, W) integer array, optional
+    puzzle : Puzzle or HexPuzzle
+        A hexagon, or a puzzle with colour sets, is written as version 2.
+    solution : (H, W) integer array, or (n_cells,) for a hexagon, optional
         The picture; when given, it must satisfy the clues and its CRC-32 is
         stored (``pcrc`` chunk), so a reader can prove it decoded this very
         picture.
@@ -521,12 +721,22 @@ def dumps(
         ``extended=False`` with something that needs the extended form, or
         a solution that does not satisfy the clues.
     """
-    w, h, k = puzzle.width, puzzle.height, puzzle.n_colors
+    k = puzzle.n_colors
+    hexagonal = isinstance(puzzle, HexPuzzle)
+    flags = (FLAG_HEXAGON if hexagonal else 0) | (FLAG_COLOR_SETS if puzzle.has_color_sets else 0)
+    w, h = (2 * puzzle.side - 1,) * 2 if hexagonal else (puzzle.width, puzzle.height)
     if max(w, h) > MAX_SIDE_EXTENDED:
         msg = f"{w}x{h}: a ROFL picture has at most {MAX_SIDE_EXTENDED} cells per side"
         raise FormatError(msg)
     meta = dict(puzzle.meta if meta is None else meta)
     chunks = []
+    if puzzle.has_color_sets:
+        masks = puzzle.color_sets[puzzle.color_sets != 0].astype(np.uint64)
+        m = mask_bytes(k)
+        table = np.zeros((len(masks), m), dtype=np.uint8)
+        for j in range(m):
+            table[:, m - 1 - j] = (masks >> np.uint64(8 * j)) & np.uint64(0xFF)
+        chunks.append(_chunk(SETS_CHUNK, table.tobytes()))
     for key, value in meta.items():
         if not isinstance(key, str) or not META_KEY.fullmatch(key):
             msg = f"metadata key {key!r} is not 1-64 lower-case ASCII letters, digits, '_.-' (starting with a letter)"
@@ -548,13 +758,16 @@ def dumps(
         crc32 = picture_crc(solution)
     if crc32 is not None:
         chunks.append(_chunk(CRC_CHUNK, CRC_PAYLOAD.build({"crc": crc32})))
-    needs = max(w, h) > MAX_SIDE_PLAIN or bool(chunks)
+    needs = max(w, h) > MAX_SIDE_PLAIN or bool(chunks) or bool(flags)
     if extended is False and needs:
-        msg = "this puzzle needs the extended form (a side above 255, metadata or a CRC)"
+        msg = "this puzzle needs the extended form (a side above 255, a hexagon, colour sets, metadata or a CRC)"
         raise FormatError(msg)
     use_extended = needs or bool(extended)
 
-    if use_extended:
+    if flags:
+        size = HEX_SIZE.build({"side": puzzle.side}) if hexagonal else RECT_SIZE.build({"width": w, "height": h})
+        head = MAGIC + bytes([0, VERSION_SHAPES]) + SHAPES_FLAGS.build({"flags": flags}) + size
+    elif use_extended:
         head = MAGIC + EXTENDED_HEAD.build({"version": VERSION, "width": w, "height": h})
     else:
         head = MAGIC + PLAIN_HEAD.build({"width": w, "height": h})
@@ -568,9 +781,16 @@ def _chunk(tag: bytes, payload: bytes) -> bytes:
     return CHUNK_HEAD.build({"tag": tag, "length": len(payload)}) + payload
 
 
-def _clue_block(puzzle: Puzzle) -> bytes:
-    """Every line's count and groups, laid out with numpy (no per-group Python)."""
-    nb = 2 if max(puzzle.width, puzzle.height) > MAX_SIDE_PLAIN else 1
+def _clue_block(puzzle: Puzzle | HexPuzzle) -> bytes:
+    """Every line's count and groups, laid out with numpy (no per-group Python).
+
+    A set group has colour 0 here; its mask goes to the ``QSET`` chunk.
+    """
+    if isinstance(puzzle, HexPuzzle):
+        longest = 2 * puzzle.side - 1
+    else:
+        longest = max(puzzle.width, puzzle.height)
+    nb = 2 if longest > MAX_SIDE_PLAIN else 1
     with_colour = puzzle.n_colors >= 3
     gsize = nb + (1 if with_colour else 0)
     offsets = puzzle.offsets
@@ -676,6 +896,8 @@ FORMAT = Format(
     keeps="solution kept as its CRC-32",
     picture=False,
     carries_rofl=True,
+    hexagon=True,
+    color_sets=True,
 )
 FORMATS = (FORMAT,)
 
@@ -687,6 +909,7 @@ __all__ = [
     "MAX_FILE_BYTES",
     "SCHEMA",
     "VERSION",
+    "VERSION_SHAPES",
     "Header",
     "RoflFile",
     "dump",

@@ -27,6 +27,7 @@ from PIL import Image
 from rofl.decode import decode_bytes
 from rofl.errors import RoflError
 from rofl.formats.rofl import MAX_COLORS, dumps
+from rofl.hexagon import Hexagon, HexPuzzle
 from rofl.picture import image_from_grid
 from rofl.puzzle import Palette, Puzzle
 from rofl.solver import solve
@@ -145,6 +146,66 @@ def valid_cases():
     )
 
 
+def hex_flower() -> np.ndarray:
+    """A side-4 hexagon (37 cells, row by row): a ring of colour 1 around a centre of 2, a stem of 3."""
+    board = Hexagon.of(4)
+    cells = np.zeros(board.n_cells, np.uint8)
+    for i, (q, r, s_) in enumerate(board.coords.tolist()):
+        ring = max(abs(q), abs(r), abs(s_))
+        cells[i] = 2 if ring == 0 else 1 if ring == 1 else 3 if (q == 0 and r > 1) else 0
+    return cells
+
+
+def with_sets(puzzle, tries):
+    """``puzzle`` with the groups ``tries`` (indices, in order) turned to '?' while line logic still solves it."""
+    which = np.zeros(puzzle.n_groups, dtype=bool)
+    for g in tries:
+        which[g] = True
+        if solve(puzzle.with_unknown_colors(which)).status != "solved":
+            which[g] = False
+    assert which.any()
+    return puzzle.with_unknown_colors(which)
+
+
+def shape_cases():
+    """Version 2 (spec section 13): (name, description, puzzle, solution cells, dumps options).
+
+    The solution of a hexagon is its flat cells (row by row), stored beside
+    it as ``NAME.cells``; a rectangle's is its grid, stored as a PNG.
+    """
+    cells = np.zeros(Hexagon.of(3).n_cells, np.uint8)
+    cells[[0, 4, 8, 9, 10, 14, 18]] = 1  # a vertical bar and two corners
+    small = HexPuzzle.from_cells(3, cells, BW)
+    yield "hex-small", "hexagon of side 3, black and white: flag 01, side 00 03", small, cells, {}
+    flower = hex_flower()
+    plain = HexPuzzle.from_cells(4, flower, RGBW)
+    sets = with_sets(plain, range(0, plain.n_groups, 2))
+    text = "hexagon of side 4, 4 colours, '?' groups (flags 03) with a title and a CRC"
+    yield "hex-sets", text, sets, flower, {"meta": {"title": "flower"}, "crc": True}
+    cross = np.zeros((8, 8), np.uint8)
+    cross[1:7, 2] = 1
+    cross[2, 1:7] = 2
+    cross[6, 3:6] = 3
+    rect = Puzzle.from_grid(cross, RGBW)
+    yield (
+        "rect-sets",
+        "8x8, 4 colours, '?' groups (flag 02, masks in 'QSET')",
+        with_sets(rect, range(rect.n_groups)),
+        cross,
+        {},
+    )
+
+
+def cells_text(puzzle: HexPuzzle, cells: np.ndarray) -> str:
+    """A hexagon's cells as text: one line per row, indented like the board."""
+    board = puzzle.board
+    lines = []
+    for row in range(2 * board.side - 1):
+        idx = board.line(row)
+        lines.append(" " * abs(board.side - 1 - row) + " ".join(str(int(cells[i])) for i in idx))
+    return "\n".join(lines) + "\n"
+
+
 #: Valid vectors that line logic alone cannot decode (unique, proved by search).
 NEEDS_SEARCH = {"needs-search"}
 
@@ -205,11 +266,11 @@ def invalid_cases():
     yield "bad-magic", "magic 'ROFX'", b"ROFX" + bw[4:], "FormatError", "not a ROFL file", 0
     yield "truncated-header", "file ends after the width", bw[:5], "FormatError", "ends inside the plain header", 5
     yield (
-        "version-2",
-        "extended header with version 2",
-        ext_full[:5] + b"\x02" + ext_full[6:],
+        "version-3",
+        "extended header with version 3 (revision 3 of the spec retired 'version-2': version 2 now exists)",
+        ext_full[:5] + b"\x03" + ext_full[6:],
         "FormatError",
-        "version 2",
+        "version 3",
         5,
     )
     yield "zero-height", "plain header with height 0", bw[:5] + b"\x00" + bw[6:], "FormatError", "height 0", 5
@@ -378,6 +439,80 @@ def invalid_cases():
     # fmt: on
 
 
+def shape_bytes(name: str) -> bytes:
+    """The bytes of the version-2 valid vector ``name``."""
+    for case, _, puzzle, cells, options in shape_cases():
+        if case == name:
+            return dumps(puzzle, cells if options.get("crc") else None, meta=options.get("meta"))
+    raise KeyError(name)
+
+
+def first_set_colour(data: bytes, start: int, capacities) -> int:
+    """Offset of the first colour byte 0 in a clue block with 1-byte counts and colour bytes."""
+    pos = start
+    for _ in capacities:
+        count = data[pos]
+        for g in range(count):
+            if data[pos + 2 + 2 * g] == 0:
+                return pos + 2 + 2 * g
+        pos += 1 + 2 * count
+    raise ValueError
+
+
+def invalid_shape_cases():
+    """Version 2 (spec section 13) broken by hand: as :func:`invalid_cases`."""
+    fe = "FormatError"
+    small = shape_bytes("hex-small")  # flags at 6, side at 7, K at 9, row 1's count at 16: 01 01
+    assert small[6:10] == b"\x01\x00\x03\x02" and small[16:18] == b"\x01\x01"
+    rect = shape_bytes("rect-sets")
+    qset = rect.index(b"QSET")  # its length at +4, the first mask at +8
+    mask = rect[qset + 8]
+    assert mask == 0x0E  # '?' with 4 colours: colours 1, 2, 3
+    n_masks = int.from_bytes(rect[qset + 4 : qset + 8], "big")
+    qset_chunk = rect[qset : qset + 8 + n_masks]
+    sets = shape_bytes("hex-sets")
+    bw_ext = build(hands_up(), BW, {"extended": True})
+    two = build(np.array([[1, 2], [0, 1]], np.uint8), RGBW, {"extended": True})
+    # fmt: off
+    yield from [
+        ("shapes-truncated-flags", "version-2 file that ends before its flags", small[:6], fe,
+         "in the flags", 6),
+        ("shapes-flags-zero", "version 2 with flags 00 (it would be a version-1 file)", small[:6] + b"\x00" + small[7:],
+         fe, "flags 00", 6),
+        ("shapes-unknown-flag", "version 2 with flag bit 04, which no version defines",
+         small[:6] + b"\x05" + small[7:], fe, "unknown bits 04", 6),
+        ("hex-truncated-side", "hexagonal file that ends inside its side", small[:8], fe, "in the side", 7),
+        ("hex-side-zero", "hexagon of side 0", small[:7] + b"\x00\x00" + small[9:], fe, "side 0", 7),
+        ("hex-count-too-large", "hexagon of side 3: row 1 (3 cells) says 4 groups", small[:16] + b"\x04" + small[17:],
+         fe, "row 1: 4 groups cannot fit in 3 cells", 16),
+        ("hex-line-overflow", "hexagon of side 3: row 1 (3 cells) holds a group of 4",
+         small[:17] + b"\x04" + small[18:], fe, "row 1", None),
+        ("hex-colour-zero", "hexagon with colour bytes 0 but flags 01 (no colour sets)",
+         sets[:6] + b"\x01" + sets[7:], fe, "colour 0 is the background",
+         first_set_colour(sets, 22, range(21))),
+        ("sets-one-ink-colour", "flag 02 (colour sets) in a black-and-white picture (K = 2)",
+         bw_ext[:5] + b"\x02\x02" + bw_ext[6:], fe, "colour count 2", 11),
+        ("sets-no-set-group", "flag 02 but no group has colour 0", two[:5] + b"\x02\x02" + two[6:], fe,
+         "no group has colour 0", 6),
+        ("sets-mask-background", "a 'QSET' mask with bit 0, the background (0F)",
+         rect[: qset + 8] + b"\x0f" + rect[qset + 9 :], fe, "holds colour 0", qset + 8),
+        ("sets-mask-out-of-range", "a 'QSET' mask with colour 4 of a 4-colour palette (1E)",
+         rect[: qset + 8] + b"\x1e" + rect[qset + 9 :], fe, "colour 4, outside the palette", qset + 8),
+        ("sets-mask-one-colour", "a 'QSET' mask of one colour (04): written as colour 2 instead",
+         rect[: qset + 8] + b"\x04" + rect[qset + 9 :], fe, "fewer than two colours", qset + 8),
+        ("sets-missing-qset", "flag 02 and set groups, but no 'QSET' chunk", rect[:qset] + rect[qset + 8 + n_masks :],
+         fe, "no 'QSET' chunk", qset),
+        ("sets-qset-bad-length", "a 'QSET' chunk one mask short",
+         rect[: qset + 4] + (n_masks - 1).to_bytes(4, "big") + rect[qset + 8 : qset + 7 + n_masks]
+         + rect[qset + 8 + n_masks :], fe, f"length {n_masks - 1}, must be {n_masks}", qset + 4),
+        ("sets-qset-twice", "two 'QSET' chunks", rect[: qset + 8 + n_masks] + qset_chunk + rect[qset + 8 + n_masks :],
+         fe, "a second 'QSET'", qset + 8 + n_masks),
+        ("qset-in-version-1", "a version-1 file with a 'QSET' chunk: critical, and unknown to version 1",
+         bw_ext[:-8] + qset_chunk + bw_ext[-8:], fe, "unknown critical chunk 'QSET'", 40),
+    ]
+    # fmt: on
+
+
 def offset_of(message: str) -> int | None:
     """The byte offset a message of this reader names, or None."""
     found = re.match(r"byte (\d+): ", message)
@@ -387,9 +522,9 @@ def offset_of(message: str) -> int | None:
 def refusal(name: str, data: bytes, error: str, fragment: str, offset: int | None) -> str:
     """This reader's message for a file it must refuse, checked against the expected error and offset."""
     try:
-        decode_bytes(data, where=name)
+        decode_bytes(data, where=f"{name}.rofl")  # the extension names the format when the magic cannot
     except RoflError as exc:
-        message = str(exc).removeprefix(f"{name}: ")
+        message = str(exc).removeprefix(f"{name}.rofl: ")
         assert type(exc).__name__ == error and fragment in message, (name, exc)
         assert offset_of(message) == offset, (name, exc, offset)
         return message
@@ -439,7 +574,23 @@ def main() -> None:
                 "description": text,
             }
         )
-    for name, text, data, error, fragment, offset in invalid_cases():
+    for name, text, puzzle, cells, options in shape_cases():
+        data = dumps(puzzle, cells if options.get("crc") else None, meta=options.get("meta"))
+        assert solve(puzzle).status == "solved", name
+        decoded, info = decode_bytes(data, where=name)
+        assert np.array_equal(decoded, cells) and info.rofl.version == 2, name
+        (HERE / f"{name}.rofl").write_bytes(data)
+        entry = {"file": f"{name}.rofl", "bytes": len(data), "form": "extended", "version": 2}
+        if isinstance(puzzle, HexPuzzle):
+            (HERE / f"{name}.cells").write_text(cells_text(puzzle, cells), encoding="utf-8")
+            entry |= {"cells": f"{name}.cells", "size": f"hexagon of side {puzzle.side}"}
+        else:
+            image_from_grid(cells, puzzle.palette).save(HERE / f"{name}.png", optimize=True)
+            entry |= {"picture": f"{name}.png", "size": f"{cells.shape[1]}x{cells.shape[0]}"}
+        sets = 0 if puzzle.color_sets is None else int(np.count_nonzero(puzzle.color_sets))
+        entry |= {"colours": puzzle.n_colors, "set_groups": sets, "line_logic": "solves", "description": text}
+        manifest["valid"].append(entry)
+    for name, text, data, error, fragment, offset in [*invalid_cases(), *invalid_shape_cases()]:
         message = refusal(name, data, error, fragment, offset)
         (HERE / f"{name}.rofl").write_bytes(data)
         manifest["invalid"].append(
@@ -476,7 +627,9 @@ def write_readme(manifest) -> None:
         "",
         "## Valid files",
         "",
-        "Each `NAME.rofl` must decode to `NAME.png` (a palette PNG whose palette is the file's palette).",
+        "Each `NAME.rofl` must decode to `NAME.png` (a palette PNG whose palette is the file's palette), or,",
+        "for a hexagon (version 2, `../ROFL.md` section 13), to `NAME.cells`: its palette indices, one line per",
+        "row of the board, top to bottom, left to right (the file's cell order).",
         "`line logic` says whether line logic alone decodes it: a reader without a complete search must",
         "report *not decoded* for `stalls`, never *invalid*.  An entry with `reader_limit` is a valid file",
         "beyond a limit of this reader (`vectors.json`: `beyond_limit` holds what this reader says);",

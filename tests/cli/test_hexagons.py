@@ -90,7 +90,11 @@ def test_convert_between_clue_files_and_refuses_others(small, tmp_path):
         == f"{tmp_path / 'copy.clues'}: hexagon of side 2, 3 colours, solution not kept (.clues holds clues only)\n"
     )
     assert (tmp_path / "copy.clues").read_bytes() == small.read_bytes()
-    for ext in (".rofl", ".json", ".non", ".nin"):
+    # ROFL version 2 holds hexagons (spec/ROFL.md section 13): and back to the same clue file
+    assert run("convert", small, tmp_path / "x.rofl").exit_code == 0
+    assert run("convert", tmp_path / "x.rofl", tmp_path / "back.clues").exit_code == 0
+    assert open_puzzle(tmp_path / "back.clues").puzzle == open_puzzle(small).puzzle
+    for ext in (".json", ".non", ".nin"):
         one_error_line(run("convert", small, tmp_path / f"x{ext}"), "cannot hold a hexagonal puzzle")
         assert not (tmp_path / f"x{ext}").exists()
 
@@ -128,7 +132,7 @@ def test_question_marks_in_a_rectangle(tmp_path):
     assert result.exit_code == 0 and result.output.startswith("#1.\n.#1\nunique: 3x2")
     for command, args in (("sheet", ["-o", tmp_path / "q.png"]), ("page", ["-o", tmp_path / "q.html"])):
         one_error_line(run(command, path, *args), "groups of unknown colour ('?')")
-    one_error_line(run("convert", path, tmp_path / "q.rofl"), ".json and .clues can")
+    one_error_line(run("convert", path, tmp_path / "q.non"), ".rofl, .json and .clues can")
     assert run("convert", path, tmp_path / "q.clues").exit_code == 0
     assert open_puzzle(tmp_path / "q.clues").puzzle == unknown
 

@@ -31,7 +31,7 @@ def test_make_writes_question_marks_that_keep_the_puzzle_unique(tmp_path, ext):
 @pytest.mark.parametrize(
     ("args", "words"),
     [
-        (["-o", "x.rofl"], ["'-o'", ".rofl format cannot hold '?' groups yet", ".clues or .json"]),
+        (["-o", "x.non"], ["'-o'", ".non format cannot hold '?' groups", ".clues, .json or .rofl"]),
         (["-o", "x.clues", "-c", 2], ["two ink colours"]),
         (["-o", "x.clues", "--sheet", "x.png"], ["--sheet cannot draw '?'"]),
         (["-o", "x.clues", "--page", "x.html"], ["--page cannot draw '?'"]),

@@ -23,6 +23,7 @@ def corpus():
 def test_the_corpus_covers_every_target():
     seen = {TARGETS[f.read_bytes()[0] % len(TARGETS)][0] for f in HOSTILE.iterdir()}
     assert {"fuzz.notmine", "fuzz.non", "fuzz.nin", "fuzz.json", "cipher", "fuzz.gno", "fuzz.mk"} <= seen
+    assert {"fuzz.pzl", "fuzz.clues"} <= seen
 
 
 # 120 s, not 30: on a fresh install the first input that reaches the solver

@@ -85,7 +85,8 @@ def test_each_rule_names_vectors_that_exist_on_its_side(number):
     assert rule["valid"] or rule["invalid"], f"R{number} names no vector"
     for name in rule["valid"]:
         assert name in VALID, f"R{number}: {name} is not a valid vector in vectors.json"
-        assert (VECTORS / f"{name}.rofl").is_file() and (VECTORS / f"{name}.png").is_file()
+        solution = VALID[name].get("picture") or VALID[name]["cells"]  # a hexagon's is a .cells text
+        assert (VECTORS / f"{name}.rofl").is_file() and (VECTORS / solution).is_file()
     for name in rule["invalid"]:
         assert name in INVALID, f"R{number}: {name} is not an invalid vector in vectors.json"
         assert (VECTORS / f"{name}.rofl").is_file()
@@ -114,6 +115,10 @@ def test_a_valid_vector_decodes_or_is_beyond_a_stated_limit(name):
         assert str(info.value) == f"{name}.rofl: {entry['beyond_limit']['message']}"
         return
     grid, _ = decode_bytes(data, where=f"{name}.rofl")
+    if "cells" in entry:
+        cells = (VECTORS / entry["cells"]).read_text(encoding="utf-8").split()
+        assert np.array_equal(grid, np.array(cells, dtype=np.uint8))
+        return
     with Image.open(VECTORS / entry["picture"]) as image:
         assert np.array_equal(grid, np.asarray(image))
 

@@ -15,16 +15,28 @@ import pytest
 from PIL import Image
 
 import rofl  # registers the Pillow plugin
+import rofl.formats.rofl
 from rofl.decode import decode_bytes
-from rofl.errors import AmbiguousError, FormatError, LimitError, NotDecodedError, RoflError, UnsolvableError
+from rofl.errors import (
+    AmbiguousError,
+    FormatError,
+    LimitError,
+    NotDecodedError,
+    RoflError,
+    RoflImageError,
+    UnsolvableError,
+)
 from rofl.formats.rofl import SCHEMA
+from rofl.hexagon import HexPuzzle
 from tests.places import REPO
 
 VECTORS = REPO / "spec" / "vectors"
 MANIFEST = json.loads((VECTORS / "vectors.json").read_text(encoding="utf-8"))
 VALID = [v["file"] for v in MANIFEST["valid"]]
 INVALID = {v["file"]: v for v in MANIFEST["invalid"]}
-DECODED = [v for v in MANIFEST["valid"] if "reader_limit" not in v]
+DECODED = [v for v in MANIFEST["valid"] if "reader_limit" not in v and "picture" in v]
+#: version-2 hexagons: their solution is a ``.cells`` text (a hexagon is no PNG)
+HEXAGONS = [v for v in MANIFEST["valid"] if "cells" in v]
 LIMITED = [v for v in MANIFEST["valid"] if "reader_limit" in v]
 ERRORS = {
     "FormatError": FormatError,
@@ -61,6 +73,36 @@ def test_valid_vector_decodes_to_its_png(entry):
         assert image.format == "ROFL" and image.mode == "P"
         assert np.array_equal(np.asarray(image), indices)
         assert dict(info.puzzle.meta).items() <= image.info.items()
+
+
+def cells_of(name: str) -> np.ndarray:
+    """The flat cells a ``.cells`` file lists, row by row."""
+    return np.array((VECTORS / name).read_text(encoding="utf-8").split(), dtype=np.uint8)
+
+
+@pytest.mark.parametrize("entry", HEXAGONS, ids=lambda e: e["file"])
+def test_hexagon_vector_decodes_to_its_cells(entry):
+    data = (VECTORS / entry["file"]).read_bytes()
+    cells, info = decode_bytes(data, where=entry["file"])
+    assert isinstance(info.puzzle, HexPuzzle) and entry["size"] == f"hexagon of side {info.puzzle.side}"
+    assert info.rofl.version == entry["version"] == 2 and len(data) == entry["bytes"]
+    assert np.array_equal(cells, cells_of(entry["cells"]))
+    sets = info.puzzle.color_sets
+    assert entry["set_groups"] == (0 if sets is None else int(np.count_nonzero(sets)))
+    # the .cells text is laid out as the board's rows
+    rows = (VECTORS / entry["cells"]).read_text(encoding="utf-8").splitlines()
+    assert [len(r.split()) for r in rows] == [len(info.puzzle.board.line(i)) for i in range(len(rows))]
+    # Pillow: a hexagon is no rectangular picture, refused from the header with a clear error
+    with pytest.raises(RoflImageError, match="hexagonal ROFL puzzle"):
+        Image.open(VECTORS / entry["file"])
+
+
+def test_set_vectors_have_their_set_groups():
+    entries = [v for v in MANIFEST["valid"] if v.get("set_groups")]
+    assert {v["file"] for v in entries} == {"hex-sets.rofl", "rect-sets.rofl"}
+    for entry in entries:
+        puzzle = decode_bytes((VECTORS / entry["file"]).read_bytes(), where=entry["file"])[1].puzzle
+        assert int(np.count_nonzero(puzzle.color_sets)) == entry["set_groups"]
 
 
 def assert_refused(name: str, expected: dict) -> RoflError:
@@ -141,6 +183,11 @@ def test_invalid_vector_through_pillow(name):
             "52 4F 46 4C 00 01 00 01 00 01 02 FF FF FF 00 00 00 01 01 01 01 6D 65 74 61 00 00 00 09"
             "74 69 74 6C 65 00 44 6F 74 70 63 72 63 00 00 00 04 A5 05 DF 1B 49 45 4E 44 00 00 00 00",
         ),
+        (  # section 13.4
+            "hex-small",
+            "52 4F 46 4C 00 02 01 00 03 02 FF FF FF 00 00 00 01 01 01 01 01 03 01 01 01 01"
+            "00 01 01 01 05 01 01 00 01 01 01 02 01 01 01 02 01 01 49 45 4E 44 00 00 00 00",
+        ),
     ],
 )
 def test_spec_hexdumps(name, hexdump):
@@ -157,7 +204,10 @@ def test_generator_reproduces_the_files():
         assert module.build(grid, palette, options) == (VECTORS / f"{name}.rofl").read_bytes(), name
     for name, *_, data, _, _, _, _ in module.limit_cases():
         assert data == (VECTORS / f"{name}.rofl").read_bytes(), name
-    for name, _, data, *_ in module.invalid_cases():
+    for name, _, data, *_ in [*module.invalid_cases(), *module.invalid_shape_cases()]:
+        assert data == (VECTORS / f"{name}.rofl").read_bytes(), name
+    for name, _, puzzle, cells, options in module.shape_cases():
+        data = rofl.formats.rofl.dumps(puzzle, cells if options.get("crc") else None, meta=options.get("meta"))
         assert data == (VECTORS / f"{name}.rofl").read_bytes(), name
 
 
