@@ -102,7 +102,8 @@ def sheet(
     puzzles, grids = [], []
     for file in puzzle_files:
         opened = open_puzzle(file)
-        check_drawable(opened, "sheet")
+        hexagonal = not hasattr(opened.puzzle, "width")  # drawn by rofl.render.hexsvg, ? groups included
+        check_drawable(opened, "sheet", hexagon=not book, color_sets=hexagonal and not book)
         puzzles.append(opened.puzzle)
         if solution or answers:
             grids.append(_solution(file, opened, budget))
@@ -136,7 +137,8 @@ def sheet(
     else:
         puzzle = puzzles[0]
         what = "solution sheet" if solution else "sheet"
-        click.echo(f"{output}: {what} of a {puzzle.width}x{puzzle.height} puzzle, {puzzle.n_colors} colours")
+        size = f"{puzzle.width}x{puzzle.height}" if hasattr(puzzle, "width") else f"side {puzzle.board.side} hexagonal"
+        click.echo(f"{output}: {what} of a {size} puzzle, {puzzle.n_colors} colours")
 
 
 def _font(path: str | None, suffix: str):

@@ -260,6 +260,10 @@ def sheet_bytes(
     if suffix not in SUFFIXES:
         msg = f"a sheet is written as {_choices()}, not {suffix!r}"
         raise OptionError(msg)
+    if not hasattr(puzzle, "width"):  # a hexagonal puzzle
+        return _hex_sheet_bytes(
+            puzzle, suffix, solution=solution, cell=cell, title=title, font=font, letters=letters
+        )
     if suffix == ".svg":
         from rofl.render.svg import puzzle_svg
 
@@ -277,3 +281,19 @@ def sheet_bytes(
     buf = io.BytesIO()
     image.save(buf, format="PNG", dpi=(dpi, dpi), pnginfo=png_info(puzzle, solution))
     return buf.getvalue()
+
+
+def _hex_sheet_bytes(puzzle, suffix: str, *, solution, cell, title, font, letters: bool = False) -> bytes:
+    """A hexagonal puzzle's sheet (:mod:`rofl.render.hexsvg`): SVG only so far."""
+    from rofl.errors import OptionError
+    from rofl.render.hexsvg import hex_puzzle_svg
+
+    if suffix != ".svg":
+        msg = f"a hexagonal puzzle's sheet is drawn as .svg only so far, not {suffix!r}"
+        raise OptionError(msg)
+    if font is not None:
+        raise OptionError(SVG_FONT)
+    if cell is not None:
+        msg = "--cell sizes a rectangular grid; a hexagonal sheet is sized by the viewer or printer"
+        raise OptionError(msg)
+    return hex_puzzle_svg(puzzle, solution=solution, title=title, letters=letters).encode("utf-8")
