@@ -118,7 +118,9 @@ def hex_puzzle_svg(puzzle: HexPuzzle, *, solution=None, title: str | None = None
                 for g in reversed(clue):
                     number(kind, g, x, y, "end")
                     x -= (len(_label(g, letters)[0]) + (1 if letters and colour_puzzle else 0)) * 0.62 * FONT + 5
-                guides.append(f'<line x1="{_n(x)}" y1="{_n(y)}" x2="{_n(_centre(int(q), int(r))[0] - R)}" y2="{_n(y)}"/>')
+                guides.append(
+                    f'<line x1="{_n(x)}" y1="{_n(y)}" x2="{_n(_centre(int(q), int(r))[0] - R)}" y2="{_n(y)}"/>'
+                )
             else:
                 end = line[-1] if d == 1 else line[0]
                 q, r = coords[end][:2]

@@ -261,9 +261,7 @@ def sheet_bytes(
         msg = f"a sheet is written as {_choices()}, not {suffix!r}"
         raise OptionError(msg)
     if not hasattr(puzzle, "width"):  # a hexagonal puzzle
-        return _hex_sheet_bytes(
-            puzzle, suffix, solution=solution, cell=cell, title=title, font=font, letters=letters
-        )
+        return _hex_sheet_bytes(puzzle, suffix, solution=solution, cell=cell, title=title, font=font, letters=letters)
     if suffix == ".svg":
         from rofl.render.svg import puzzle_svg
 
