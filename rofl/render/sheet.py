@@ -282,16 +282,19 @@ def sheet_bytes(
 
 
 def _hex_sheet_bytes(puzzle, suffix: str, *, solution, cell, title, font, letters: bool = False) -> bytes:
-    """A hexagonal puzzle's sheet (:mod:`rofl.render.hexsvg`): SVG only so far."""
+    """A hexagonal puzzle's sheet: :mod:`rofl.render.hexsvg` (SVG) or :mod:`rofl.render.hexsheet` (PNG, PDF)."""
     from rofl.errors import OptionError
-    from rofl.render.hexsvg import hex_puzzle_svg
 
-    if suffix != ".svg":
-        msg = f"a hexagonal puzzle's sheet is drawn as .svg only so far, not {suffix!r}"
-        raise OptionError(msg)
-    if font is not None:
-        raise OptionError(SVG_FONT)
     if cell is not None:
-        msg = "--cell sizes a rectangular grid; a hexagonal sheet is sized by the viewer or printer"
+        msg = "--cell sizes a rectangular grid's cells; a hexagonal sheet fills its page"
         raise OptionError(msg)
-    return hex_puzzle_svg(puzzle, solution=solution, title=title, letters=letters).encode("utf-8")
+    if suffix == ".svg":
+        from rofl.render.hexsvg import hex_puzzle_svg
+
+        if font is not None:
+            raise OptionError(SVG_FONT)
+        return hex_puzzle_svg(puzzle, solution=solution, title=title, letters=letters).encode("utf-8")
+    from rofl.render.hexsheet import hex_puzzle_pdf, hex_puzzle_png
+
+    draw = hex_puzzle_pdf if suffix == ".pdf" else hex_puzzle_png
+    return draw(puzzle, solution=solution, title=title, letters=letters, font=font)
