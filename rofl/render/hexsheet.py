@@ -37,7 +37,7 @@ def hex_puzzle_png(
     """The PNG sheet of ``puzzle`` (with ``solution``, its solution picture)."""
     from PIL import Image, ImageDraw
 
-    from rofl.render.sheet import _font
+    from rofl.render.fonts import pil_font as _font
 
     sheet = hex_layout(puzzle, solution=solution, title=title, letters=letters)
     k, _ = _scale(sheet.width, sheet.height, (PAGE_INCHES[0] * PNG_DPI, PAGE_INCHES[1] * PNG_DPI))

@@ -67,9 +67,8 @@ def hex_puzzle_svg(puzzle: HexPuzzle, *, solution=None, title: str | None = None
     for num in sheet.numbers:
         if num.fill is not None:
             x1, y1, x2, y2 = num.box
-            out.append(
-                f'<rect x="{_n(x1)}" y="{_n(y1)}" width="{_n(x2 - x1)}" height="{_n(y2 - y1)}" fill="{_fill(num.fill)}"/>'
-            )
+            size = f'width="{_n(x2 - x1)}" height="{_n(y2 - y1)}"'
+            out.append(f'<rect x="{_n(x1)}" y="{_n(y1)}" {size} fill="{_fill(num.fill)}"/>')
     out.append("</g>")
     for kind in KINDS:
         out.append(f'<g id="{kind}" font-family="{FONT_FAMILY}" font-size="{_n(FONT)}">')

@@ -13,6 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from rofl.render.fonts import pil_font as _font
 from rofl.render.layout import BAND, MAX_PIXELS, THIN, print_dpi, sheet_inputs, sheet_layout
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -48,25 +49,6 @@ def check_sheet_path(path: str | Path) -> str:
 
 
 # ------------------------------------------------------------------ raster
-
-
-def _font(size: int, font: FontFile | None = None):
-    import io
-
-    from PIL import ImageFont
-
-    if font is not None:
-        try:
-            return ImageFont.truetype(io.BytesIO(font.data), size=size)
-        except OSError as exc:
-            from rofl.errors import OptionError
-
-            msg = f"{font.path}: Pillow cannot draw with this font ({exc})"
-            raise OptionError(msg) from None
-    try:
-        return ImageFont.load_default(size=size)
-    except (TypeError, OSError):  # pragma: no cover - Pillow without FreeType
-        return ImageFont.load_default()
 
 
 def puzzle_sheet(

@@ -109,10 +109,12 @@ def test_drawing_commands_refuse_a_hexagon(small, tmp_path, command, args):
     assert list(tmp_path.iterdir()) == [small]
 
 
-@pytest.mark.parametrize("out", ["x.png", "x.pdf"])
-def test_sheet_of_a_hexagon_is_svg_only(small, tmp_path, out):
-    usage_error_line(run("sheet", small, "-o", tmp_path / out), "svg only")
-    assert list(tmp_path.iterdir()) == [small]
+@pytest.mark.parametrize("out", ["x.png", "x.pdf", "x.svg"])
+def test_sheet_of_a_hexagon(small, tmp_path, out):
+    result = run("sheet", small, "-o", tmp_path / out)
+    assert result.exit_code == 0, result.output
+    assert "hexagonal puzzle" in result.output
+    assert (tmp_path / out).stat().st_size > 0
 
 
 @pytest.mark.parametrize("option", ["--first", "--gif", "--steps", "--solutions"])

@@ -76,11 +76,72 @@ def test_blank_sheet_cells_are_empty():
     assert {p.get("fill") for p in root.iter(f"{NS}polygon")} == {"#ffffff"}
 
 
-@pytest.mark.parametrize("suffix", [".png", ".pdf"])
-def test_other_formats_are_refused_with_an_option_error(suffix):
+def _pdf_texts(data: bytes) -> list[str]:
+    import io
+
+    import pypdf
+    from pypdf.generic import ContentStream
+
+    reader = pypdf.PdfReader(io.BytesIO(data))
+    assert len(reader.pages) == 1
+    page = reader.pages[0]
+    ops = ContentStream(page.get_contents(), reader).operations
+    return [
+        operands[0].decode("latin-1") if isinstance(operands[0], bytes) else str(operands[0])
+        for operands, op in ops
+        if op == b"Tj"
+    ]
+
+
+@pytest.mark.parametrize(("side", "inks", "seed"), [(5, 1, 8), (10, 3, 9), (20, 1, 10)])
+def test_pdf_sheet_prints_every_clue_in_line_order(side, inks, seed):
+    from rofl.render.hexlayout import hex_layout
+
+    puzzle, _ = _random_puzzle(side, inks, seed)
+    sheet = hex_layout(puzzle)
+    texts = _pdf_texts(sheet_bytes(puzzle, ".pdf"))
+    assert texts[: len(sheet.numbers)] == [n.text for n in sheet.numbers]
+    # the layout's numbers, line by line, are the puzzle's clues in all three directions
+    for kind, lines in (("row-clues", puzzle.rows), ("falling-clues", puzzle.falling), ("rising-clues", puzzle.rising)):
+        got: dict[int, list] = {}
+        for n in sheet.numbers:
+            if n.kind == kind:
+                got.setdefault(n.line, []).append(n)
+        assert [[n.text for n in sorted(got[k], key=lambda n: n.index)] for k in sorted(got)] == _expected(lines)
+
+
+def test_png_solution_picture_shows_the_solution():
+    import io
+
+    from PIL import Image
+
+    from rofl.render.hexlayout import hex_layout
+    from rofl.render.hexsheet import PNG_DPI, _scale
+    from rofl.render.layout import PAGE_INCHES
+
+    puzzle, cells = _random_puzzle(6, 3, 11)
+    image = Image.open(io.BytesIO(sheet_bytes(puzzle, ".png", solution=cells))).convert("RGB")
+    sheet = hex_layout(puzzle, solution=cells)
+    k, _ = _scale(sheet.width, sheet.height, (PAGE_INCHES[0] * PNG_DPI, PAGE_INCHES[1] * PNG_DPI))
+    assert image.size == (round(sheet.width * k), round(sheet.height * k))
+    seen = [image.getpixel((round((x - sheet.left) * k), round((y - sheet.top) * k))) for x, y, _ in sheet.cells]
+    assert seen == [tuple(puzzle.palette[c]) for c in cells]
+
+
+def test_cell_size_is_refused_for_a_hexagon():
     puzzle, _ = _random_puzzle(3, 1, 7)
-    with pytest.raises(OptionError, match="svg only"):
-        sheet_bytes(puzzle, suffix)
+    with pytest.raises(OptionError, match="--cell"):
+        sheet_bytes(puzzle, ".pdf", cell=20)
+
+
+@pytest.mark.parametrize("suffix", [".png", ".pdf"])
+def test_cli_png_and_pdf_of_a_question_mark_puzzle(tmp_path, suffix):
+    out = tmp_path / f"flower{suffix}"
+    result = CliRunner().invoke(main, ["sheet", FLOWER, "--letters", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert out.stat().st_size > 1000
+    if suffix == ".pdf":
+        assert "? = a group of one of several colours" in "".join(_pdf_texts(out.read_bytes()))
 
 
 def test_cli_svg_sheet_and_solution(tmp_path):
@@ -102,8 +163,7 @@ def test_cli_svg_sheet_and_solution(tmp_path):
 @pytest.mark.parametrize(
     ("args", "status", "message"),
     [
-        (["-o", "x.png"], 2, "svg only"),
-        (["-o", "x.pdf"], 2, "svg only"),
+        (["-o", "x.gif"], 2, ".gif"),
         (["--cell", "20", "-o", "x.svg"], 2, "--cell"),
         ([FLOWER, "-o", "x.pdf"], 1, "rectangular puzzles only"),
     ],
