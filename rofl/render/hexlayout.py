@@ -15,8 +15,7 @@ clue visibly belongs to its line:
 
 Colour clues stand in boxes of their group's colour with readable digits
 (:func:`rofl.render.layout.text_on`); a ``?`` group (colour unknown among
-several) is a grey hatched box marked ``?`` (with ``letters``, the letters
-of its possible colours), which the key explains.  Units are abstract
+several) is a grey hatched box marked ``?``, which the key explains.  Units are abstract
 (a cell's circumradius is :data:`R`); each output scales them.
 """
 
@@ -110,8 +109,7 @@ def hex_layout(puzzle: HexPuzzle, *, solution=None, title: str | None = None, le
     def label(group) -> tuple[str, RGB, RGB | str | None]:
         length, colour = group
         if isinstance(colour, frozenset):
-            marks = "".join(letter(c) for c in sorted(colour)) if letters else "?"
-            return f"{length}{marks}", (0, 0, 0), UNKNOWN
+            return f"{length}?", (0, 0, 0), UNKNOWN  # the possible colours' letters would not fit a diagonal
         if not colour_puzzle or length == 0:
             return str(length), (0, 0, 0), None
         rgb = tuple(palette[colour])

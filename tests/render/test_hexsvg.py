@@ -177,3 +177,16 @@ def test_cli_refusals(tmp_path, monkeypatch, args, status, message):
     assert message in result.output
     assert "Traceback" not in result.output
     assert not list(tmp_path.glob("x.*"))
+
+
+def test_letters_name_each_group_colour():
+    from rofl.render.layout import letter
+
+    puzzle = open_puzzle(FLOWER).puzzle
+    svg = hex_puzzle_svg(puzzle, letters=True)
+    for kind, lines in (("row-clues", puzzle.rows), ("falling-clues", puzzle.falling), ("rising-clues", puzzle.rising)):
+        want = [
+            [f"{n}?" if isinstance(c, frozenset) else f"{n}{letter(c)}" for n, c in clue] or ["0"] for clue in lines
+        ]
+        assert _clues(svg, kind) == want
+    assert "a = red #d02030" in svg
