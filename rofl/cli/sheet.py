@@ -69,6 +69,10 @@ def sheet(
     naming each colour and the background ("blank"); --letters adds each
     colour's letter to its clue numbers for black-and-white printers.
 
+    A hexagonal puzzle (.clues) prints as PNG, PDF or SVG too: clues on
+    each line's axis beyond the board (rows left, rising diagonals top,
+    falling diagonals bottom), ? groups as hatched boxes; no --cell, no book.
+
     Several PUZZLEs make a puzzle book: one PDF, a page per puzzle, each
     title numbered; --answers adds pages with the solutions, six to a page.
 
