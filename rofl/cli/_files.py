@@ -80,14 +80,15 @@ def refuse_overwrite(inputs, outputs, *, force: bool = False) -> None:
                 raise UsageError(msg)
 
 
-def check_drawable(opened, command: str, *, color_sets: bool = False) -> None:
+def check_drawable(opened, command: str, *, color_sets: bool = False, hexagon: bool = False) -> None:
     """Refuse, with one error naming the file, a puzzle ``rofl COMMAND``
     cannot take: a hexagonal one (every picture, sheet and page is a
     rectangular grid), and unless ``color_sets``, one with ``?`` groups
-    (which a sheet or page would draw as background)."""
+    (which a sheet or page would draw as background).  With ``hexagon`` a
+    hexagonal puzzle passes (an SVG sheet draws it)."""
     from rofl.errors import FormatError
 
-    if not hasattr(opened.puzzle, "width"):
+    if not hasattr(opened.puzzle, "width") and not hexagon:
         msg = f"{opened.name}: rofl {command} takes rectangular puzzles only; this one is hexagonal"
         msg += " (rofl solve, info and convert read it)"
         raise FormatError(msg)

@@ -69,6 +69,10 @@ def sheet(
     naming each colour and the background ("blank"); --letters adds each
     colour's letter to its clue numbers for black-and-white printers.
 
+    A hexagonal puzzle (.clues) prints as PNG, PDF or SVG too: clues on
+    each line's axis beyond the board (rows left, rising diagonals top,
+    falling diagonals bottom), ? groups as hatched boxes; no --cell, no book.
+
     Several PUZZLEs make a puzzle book: one PDF, a page per puzzle, each
     title numbered; --answers adds pages with the solutions, six to a page.
 
@@ -102,7 +106,8 @@ def sheet(
     puzzles, grids = [], []
     for file in puzzle_files:
         opened = open_puzzle(file)
-        check_drawable(opened, "sheet")
+        hexagonal = not hasattr(opened.puzzle, "width")  # drawn by rofl.render.hexsvg, ? groups included
+        check_drawable(opened, "sheet", hexagon=not book, color_sets=hexagonal and not book)
         puzzles.append(opened.puzzle)
         if solution or answers:
             grids.append(_solution(file, opened, budget))
@@ -136,7 +141,8 @@ def sheet(
     else:
         puzzle = puzzles[0]
         what = "solution sheet" if solution else "sheet"
-        click.echo(f"{output}: {what} of a {puzzle.width}x{puzzle.height} puzzle, {puzzle.n_colors} colours")
+        size = f"{puzzle.width}x{puzzle.height}" if hasattr(puzzle, "width") else f"side {puzzle.board.side} hexagonal"
+        click.echo(f"{output}: {what} of a {size} puzzle, {puzzle.n_colors} colours")
 
 
 def _font(path: str | None, suffix: str):

@@ -191,3 +191,23 @@ def missing(text: str, covers) -> str:
         if ch not in seen and shown(ch, covers) != ch:
             seen.append(ch)
     return "".join(seen)
+
+
+def pil_font(size: int, font: FontFile | None = None):
+    """Pillow's font of ``size`` pixels: ``font``, else its default (the raster sheets')."""
+    import io
+
+    from PIL import ImageFont
+
+    if font is not None:
+        try:
+            return ImageFont.truetype(io.BytesIO(font.data), size=size)
+        except OSError as exc:
+            from rofl.errors import OptionError
+
+            msg = f"{font.path}: Pillow cannot draw with this font ({exc})"
+            raise OptionError(msg) from None
+    try:
+        return ImageFont.load_default(size=size)
+    except (TypeError, OSError):  # pragma: no cover - Pillow without FreeType
+        return ImageFont.load_default()

@@ -13,6 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from rofl.render.fonts import pil_font as _font
 from rofl.render.layout import BAND, MAX_PIXELS, THIN, print_dpi, sheet_inputs, sheet_layout
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -48,25 +49,6 @@ def check_sheet_path(path: str | Path) -> str:
 
 
 # ------------------------------------------------------------------ raster
-
-
-def _font(size: int, font: FontFile | None = None):
-    import io
-
-    from PIL import ImageFont
-
-    if font is not None:
-        try:
-            return ImageFont.truetype(io.BytesIO(font.data), size=size)
-        except OSError as exc:
-            from rofl.errors import OptionError
-
-            msg = f"{font.path}: Pillow cannot draw with this font ({exc})"
-            raise OptionError(msg) from None
-    try:
-        return ImageFont.load_default(size=size)
-    except (TypeError, OSError):  # pragma: no cover - Pillow without FreeType
-        return ImageFont.load_default()
 
 
 def puzzle_sheet(
@@ -260,6 +242,8 @@ def sheet_bytes(
     if suffix not in SUFFIXES:
         msg = f"a sheet is written as {_choices()}, not {suffix!r}"
         raise OptionError(msg)
+    if not hasattr(puzzle, "width"):  # a hexagonal puzzle
+        return _hex_sheet_bytes(puzzle, suffix, solution=solution, cell=cell, title=title, font=font, letters=letters)
     if suffix == ".svg":
         from rofl.render.svg import puzzle_svg
 
@@ -277,3 +261,22 @@ def sheet_bytes(
     buf = io.BytesIO()
     image.save(buf, format="PNG", dpi=(dpi, dpi), pnginfo=png_info(puzzle, solution))
     return buf.getvalue()
+
+
+def _hex_sheet_bytes(puzzle, suffix: str, *, solution, cell, title, font, letters: bool = False) -> bytes:
+    """A hexagonal puzzle's sheet: :mod:`rofl.render.hexsvg` (SVG) or :mod:`rofl.render.hexsheet` (PNG, PDF)."""
+    from rofl.errors import OptionError
+
+    if cell is not None:
+        msg = "--cell sizes a rectangular grid's cells; a hexagonal sheet fills its page"
+        raise OptionError(msg)
+    if suffix == ".svg":
+        from rofl.render.hexsvg import hex_puzzle_svg
+
+        if font is not None:
+            raise OptionError(SVG_FONT)
+        return hex_puzzle_svg(puzzle, solution=solution, title=title, letters=letters).encode("utf-8")
+    from rofl.render.hexsheet import hex_puzzle_pdf, hex_puzzle_png
+
+    draw = hex_puzzle_pdf if suffix == ".pdf" else hex_puzzle_png
+    return draw(puzzle, solution=solution, title=title, letters=letters, font=font)

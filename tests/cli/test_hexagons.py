@@ -102,8 +102,6 @@ def test_convert_between_clue_files_and_refuses_others(small, tmp_path):
 @pytest.mark.parametrize(
     ("command", "args"),
     [
-        ("sheet", ["-o", "x.png"]),
-        ("sheet", ["-o", "x.pdf"]),
         ("page", ["-o", "x.html"]),
         ("decode", ["-o", "x.png"]),
         ("reveal", []),
@@ -113,6 +111,14 @@ def test_drawing_commands_refuse_a_hexagon(small, tmp_path, command, args):
     args = [str(tmp_path / a) if a.startswith("x.") else a for a in args]
     one_error_line(run(command, small, *args), f"rofl {command} takes rectangular puzzles only", "hexagonal")
     assert list(tmp_path.iterdir()) == [small]
+
+
+@pytest.mark.parametrize("out", ["x.png", "x.pdf", "x.svg"])
+def test_sheet_of_a_hexagon(small, tmp_path, out):
+    result = run("sheet", small, "-o", tmp_path / out)
+    assert result.exit_code == 0, result.output
+    assert "hexagonal puzzle" in result.output
+    assert (tmp_path / out).stat().st_size > 0
 
 
 @pytest.mark.parametrize("option", ["--first", "--gif", "--steps", "--solutions"])

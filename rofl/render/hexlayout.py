@@ -1,0 +1,185 @@
+"""Where everything of a hexagonal puzzle's sheet goes: the geometry the SVG,
+PNG and PDF hexagonal sheets share (:mod:`rofl.render.hexsvg`,
+:mod:`rofl.render.hexsheet`).
+
+Cells are pointy-top hexagons placed as :class:`~rofl.hexagon.Hexagon`
+numbers them.  Each line's clue stands on the line's own axis, beyond the
+board, with a light guide line from the board to its last number, so every
+clue visibly belongs to its line:
+
+* rows: to the left of the board, read left to right toward it;
+* rising diagonals (``/``): beyond their top end (top and upper-right
+  edges), first group farthest from the board;
+* falling diagonals (``\\``): beyond their bottom end (bottom and
+  lower-right edges), first group nearest the board.
+
+Colour clues stand in boxes of their group's colour with readable digits
+(:func:`rofl.render.layout.text_on`); a ``?`` group (colour unknown among
+several) is a grey hatched box marked ``?``, which the key explains.  Units are abstract
+(a cell's circumradius is :data:`R`); each output scales them.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from rofl.render.layout import RGB, key_text, letter, text_on
+
+if TYPE_CHECKING:  # pragma: no cover
+    from rofl.hexagon import HexPuzzle
+
+R = 12.0  # circumradius of a cell
+SQ3 = math.sqrt(3)
+FONT = 0.85 * R  # clue digits' size
+DIGIT_EM = 0.62  # advance of a digit, in em (as rofl.render.svg)
+STEP = 1.25 * R  # between numbers along a diagonal's axis
+UNKNOWN = "unknown"  # the fill of a ? group's box: grey hatching
+KINDS = ("row-clues", "falling-clues", "rising-clues")
+UNKNOWN_KEY = "? = a group of one of several colours (the clue does not say which)"
+
+
+@dataclass(frozen=True)
+class HexNumber:
+    """One clue number: ``anchor`` "end" (x is its right end) or "middle";
+    ``y`` is its centre line; ``fill`` is None (black on paper), an RGB
+    box or :data:`UNKNOWN`; ``line`` counts within its direction ``kind``."""
+
+    kind: str
+    line: int
+    index: int  # the group's place in the line's clue, from 0
+    text: str
+    x: float
+    y: float
+    anchor: str
+    ink: RGB
+    fill: RGB | str | None
+
+    @property
+    def box(self) -> tuple[float, float, float, float]:
+        w = text_width(self.text)
+        left = self.x - w if self.anchor == "end" else self.x - w / 2
+        return left - 1.5, self.y - FONT * 0.62, left + w + 1.5, self.y + FONT * 0.62
+
+
+@dataclass(frozen=True)
+class HexSheet:
+    """A hexagonal sheet: cells ``(x, y, colour)`` (colour -1 for a blank
+    cell to fill in), numbers, guide lines, the key ``(fill, text)`` at
+    ``key_at`` (x, y of the first entry, one line apart), and the bounds."""
+
+    cells: tuple[tuple[float, float, int], ...]
+    numbers: tuple[HexNumber, ...]
+    guides: tuple[tuple[float, float, float, float], ...]
+    key: tuple[tuple[RGB | str, str], ...]
+    key_at: tuple[float, float]
+    title: str | None
+    left: float
+    top: float
+    width: float
+    height: float
+
+    def hexagon(self, x: float, y: float) -> list[tuple[float, float]]:
+        """The corners of the cell centred on ``(x, y)``."""
+        return [(x + R * math.cos(math.radians(a)), y + R * math.sin(math.radians(a))) for a in range(30, 390, 60)]
+
+
+def text_width(text: str) -> float:
+    return max(1, len(text)) * DIGIT_EM * FONT
+
+
+def centre(q: int, r: int) -> tuple[float, float]:
+    return SQ3 * R * (q + r / 2), 1.5 * R * r
+
+
+def hex_layout(puzzle: HexPuzzle, *, solution=None, title: str | None = None, letters: bool = False) -> HexSheet:
+    """Lay out ``puzzle``'s sheet; with ``solution`` (a flat cell array in
+    the board's order) the cells are filled with it."""
+    board, palette = puzzle.board, puzzle.palette
+    coords = board.coords
+    colour_puzzle = puzzle.n_colors > 2 or puzzle.has_color_sets
+    xs: list[float] = []
+    ys: list[float] = []
+    numbers: list[HexNumber] = []
+    guides = []
+
+    def label(group) -> tuple[str, RGB, RGB | str | None]:
+        length, colour = group
+        if isinstance(colour, frozenset):
+            return f"{length}?", (0, 0, 0), UNKNOWN  # the possible colours' letters would not fit a diagonal
+        if not colour_puzzle or length == 0:
+            return str(length), (0, 0, 0), None
+        rgb = tuple(palette[colour])
+        return f"{length}{letter(colour) if letters else ''}", text_on(rgb), rgb
+
+    def place(kind, line, index, group, x, y, anchor) -> HexNumber:
+        text, ink, fill = label(group)
+        number = HexNumber(kind, line, index, text, x, y, anchor, ink, fill)
+        left, top, right, bottom = number.box
+        xs.extend([left - 1, right + 1])
+        ys.extend([top - 1, bottom + 1])
+        numbers.append(number)
+        return number
+
+    cells = None if solution is None else np.asarray(solution).reshape(-1)
+    placed = []
+    for i, (q, r, _s) in enumerate(coords):
+        x, y = centre(int(q), int(r))
+        xs.extend([x - R, x + R])
+        ys.extend([y - R, y + R])
+        placed.append((x, y, -1 if cells is None else int(cells[i])))
+
+    clues = puzzle.rows, puzzle.falling, puzzle.rising
+    per = 2 * board.side - 1
+    for d, kind in enumerate(KINDS):
+        for k in range(per):
+            line = board.line(d * per + k)
+            clue = clues[d][k] or ((0, 0),)
+            if d == 0:
+                x0, y0 = centre(*(int(v) for v in coords[line[0]][:2]))
+                x = x0 - R * 1.3
+                for index in range(len(clue) - 1, -1, -1):
+                    number = place(kind, k, index, clue[index], x, y0, "end")
+                    x = number.box[0] - 3.5
+                guides.append((x, y0, x0 - R, y0))
+            else:
+                end = line[-1] if d == 1 else line[0]
+                x0, y0 = centre(*(int(v) for v in coords[end][:2]))
+                dx, dy = (0.5, SQ3 / 2) if d == 1 else (0.5, -SQ3 / 2)
+                order = range(len(clue)) if d == 1 else range(len(clue) - 1, -1, -1)
+                t = R * 1.6
+                for index in order:
+                    place(kind, k, index, clue[index], x0 + dx * t, y0 + dy * t, "middle")
+                    t += STEP
+                t -= STEP * 0.4
+                guides.append((x0 + dx * R, y0 + dy * R, x0 + dx * t, y0 + dy * t))
+
+    key = []
+    if colour_puzzle:
+        key = [(tuple(palette[c]), key_text(puzzle, c, letters)) for c in range(len(palette))]
+        if puzzle.has_color_sets:
+            key.append((UNKNOWN, UNKNOWN_KEY))
+    key_at = (min(xs), max(ys) + FONT * 1.5)
+    bottom = key_at[1] + FONT * 1.5 * len(key) - (FONT * 0.8 if key else 0)
+    top = min(ys) - (FONT * 2.2 if title else 4)
+    left, right = min(xs) - 4, max(xs) + 4
+    if key:
+        right = max(right, key_at[0] + FONT * 1.6 + max(len(t) for _, t in key) * 0.55 * FONT + 4)
+    if title:
+        left = min(left, (left + right) / 2 - len(title) * 0.4 * FONT * 1.3)
+        right = max(right, (left + right) / 2 + len(title) * 0.4 * FONT * 1.3)
+    return HexSheet(
+        tuple(placed),
+        tuple(numbers),
+        tuple(guides),
+        tuple(key),
+        key_at,
+        title,
+        left,
+        top,
+        right - left,
+        max(bottom, max(ys)) + 4 - top,
+    )
