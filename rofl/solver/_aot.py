@@ -11,8 +11,9 @@ warning, and rofl compiles the same kernels with the JIT on first use.
 
 :func:`call` runs a kernel through the extension when it is usable and
 holds a variant whose signature matches the arguments' types exactly
-(dtype, dimensions, C order: pycc's wrappers check only the item size, so
-anything else must not reach them), through the JIT dispatcher otherwise.
+(dtype, dimensions, C order, writable: pycc's wrappers check only the
+item size, so anything else must not reach them), through the JIT
+dispatcher otherwise.
 :func:`available` tells :func:`~rofl.solver._compile.ensure_compiled`
 that nothing needs compiling; a process that only runs line logic then
 never imports numba.  The extension is used only if it was built from
@@ -115,7 +116,10 @@ def _checker(kind: str):
     dtype, _, dims = kind.partition("[")
     want = np.dtype(dtype)
     ndim = dims.count(",") + 1
-    return lambda v: type(v) is np.ndarray and v.dtype == want and v.ndim == ndim and v.flags.c_contiguous
+    # numba types a read-only array apart (and the kernels write to some): writable only
+    return lambda v: (
+        type(v) is np.ndarray and v.dtype == want and v.ndim == ndim and v.flags.c_contiguous and v.flags.writeable
+    )
 
 
 @dataclass(frozen=True)

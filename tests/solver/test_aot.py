@@ -121,11 +121,13 @@ def test_arguments_of_other_types_go_to_the_jit(monkeypatch):
     lens = np.array([1, 2, 3, 4], dtype=np.int64)
     offs = np.array([0, 2, 4], dtype=np.int64)
     assert isinstance(_aot.call("rofl.solver._kernels:_clue_hashes", lens, lens, offs, 2), np.ndarray)
-    for bad in (lens[::2], lens.astype(np.uint64), lens.reshape(2, 2), list(lens)):
+    frozen = lens.copy()
+    frozen.flags.writeable = False
+    for bad in (lens[::2], lens.astype(np.uint64), lens.reshape(2, 2), list(lens), frozen):
         assert _aot.call("rofl.solver._kernels:_clue_hashes", bad, lens, offs, 2) == "jit"
     assert _aot.call("rofl.solver._kernels:_clue_hashes", lens, lens, offs, 2.0) == "jit"
     assert _aot.call("rofl.solver._kernels:_clue_hashes", lens, lens, offs, True) == "jit"
-    assert used == ["rofl.solver._kernels:_clue_hashes"] * 6
+    assert used == ["rofl.solver._kernels:_clue_hashes"] * 7
 
 
 def test_an_extension_from_other_sources_is_not_used(monkeypatch, tmp_path):
