@@ -35,8 +35,9 @@ class BuildLineLogic(build_ext):
 
             path = build(target)
         except Exception as exc:  # noqa: BLE001 -- optional: any failure leaves the JIT
+            reason = (str(exc).strip().splitlines() or [""])[0]
             print(
-                f"warning: rofl's line logic was not compiled ahead of time ({type(exc).__name__}: {exc}); "
+                f"warning: rofl's line logic was not compiled ahead of time ({type(exc).__name__}: {reason}); "
                 "rofl will compile it with numba on first use",
                 file=sys.stderr,
             )
