@@ -109,10 +109,10 @@ def source_digest() -> int:
 
 def _checker(kind: str):
     """A test that a value has numba type ``kind`` exactly (see :class:`Export`)."""
-    if kind == "int64":
-        return lambda v: isinstance(v, int | np.integer) and not isinstance(v, bool | np.bool_)
+    if kind == "int64":  # what numba types as int64: no bool, no other width, no overflow
+        return lambda v: type(v) is np.int64 or (type(v) is int and -(2**63) <= v < 2**63)
     if kind == "boolean":
-        return lambda v: isinstance(v, bool | np.bool_)
+        return lambda v: type(v) is bool or type(v) is np.bool_
     dtype, _, dims = kind.partition("[")
     want = np.dtype(dtype)
     ndim = dims.count(",") + 1

@@ -127,7 +127,10 @@ def test_arguments_of_other_types_go_to_the_jit(monkeypatch):
         assert _aot.call("rofl.solver._kernels:_clue_hashes", bad, lens, offs, 2) == "jit"
     assert _aot.call("rofl.solver._kernels:_clue_hashes", lens, lens, offs, 2.0) == "jit"
     assert _aot.call("rofl.solver._kernels:_clue_hashes", lens, lens, offs, True) == "jit"
-    assert used == ["rofl.solver._kernels:_clue_hashes"] * 7
+    assert _aot.call("rofl.solver._kernels:_clue_hashes", lens, lens, offs, np.uint64(2)) == "jit"
+    assert _aot.call("rofl.solver._kernels:_clue_hashes", lens, lens, offs, 2**63) == "jit"
+    assert isinstance(_aot.call("rofl.solver._kernels:_clue_hashes", lens, lens, offs, np.int64(2)), np.ndarray)
+    assert used == ["rofl.solver._kernels:_clue_hashes"] * 9
 
 
 def test_an_extension_from_other_sources_is_not_used(monkeypatch, tmp_path):
