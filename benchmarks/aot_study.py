@@ -9,9 +9,9 @@ temporary folder, then in a fresh process with no numba: imports it, solves
 ``samples/coffee.rofl`` with it, checks that the result equals the JIT's,
 and times the solve and the whole process against the same solve through
 numba's JIT (warm cache).  Prints the figures; ``--write-docs`` also
-writes them into ``docs/benchmarks.md``.  The build needs a C compiler; the
-rest of rofl does not use the extension (see docs/design.md, "Compiling
-the kernels").
+writes them into ``docs/benchmarks.md``.  The build needs a C compiler.
+This was the study; the install now builds line logic this way
+(:mod:`rofl.solver._aot`, docs/design.md "Line logic compiled at install").
 """
 
 from __future__ import annotations

@@ -11,8 +11,12 @@ wall seconds of numba's ``numba:compile`` events, less those of the
 functions compiled inside them; on a loaded machine wall time is more than
 CPU time), and every rofl kernel numba compiled more than once, with its
 signatures: a literal argument (``f(x, 0)``) or a second integer width
-compiles a kernel again.  ``--write-docs`` writes the seconds of each set
-into section ``compile-time`` of ``docs/benchmarks.md``.  The table of
+compiles a kernel again.  Line logic compiled at install is ignored
+(``ROFL_NO_AOT``): these are the JIT's figures; the last row is what
+``pip install`` adds to build that extension (``numba.pycc``, the C
+compiler and the linker; :func:`rofl.solver._aot.build`).
+``--write-docs`` writes the seconds of each set into section
+``compile-time`` of ``docs/benchmarks.md``.  The table of
 what was tried is in ``docs/design.md`` ("Compiling the kernels").
 """
 
@@ -30,6 +34,7 @@ from pathlib import Path
 # before numba is imported: numba reads NUMBA_CACHE_DIR once
 _CACHE = tempfile.mkdtemp(prefix="rofl-bench-numba-")
 os.environ["NUMBA_CACHE_DIR"] = _CACHE
+os.environ["ROFL_NO_AOT"] = "1"  # the JIT's compile times, even where the extension is installed
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # _docs, when run from elsewhere
 
@@ -37,8 +42,9 @@ _MODULES = ("rofl.solver._kernels", "rofl.solver._search", "rofl.refine._kernels
 
 
 def _cpu() -> float:
+    """CPU seconds of this process and its finished children (pycc's compiler and linker)."""
     times = os.times()
-    return times.user + times.system
+    return times.user + times.system + times.children_user + times.children_system
 
 
 def _exclusive(buffer) -> tuple[dict[str, float], dict[str, int]]:
@@ -88,6 +94,15 @@ def main() -> None:
             print(f"  {kernels.name:20s} {cpu:6.1f} s CPU  ({wall:.1f} s wall)")
             rows.append(f"| {kernels.name} | {cpu:.1f} s | {wall:.1f} s |")
         print(f"  {'in all':20s} {total:6.1f} s CPU")
+        from rofl.solver._aot import build
+
+        cpu, wall = _cpu(), time.perf_counter()
+        built = build(_CACHE)
+        cpu, wall = _cpu() - cpu, time.perf_counter() - wall
+        size = built.stat().st_size / 2**10
+        print(f"  {'line logic at install':20s} {cpu:6.1f} s CPU  ({wall:.1f} s wall; numba.pycc, {size:.0f} kB)")
+        aot_row = f"| line logic and lean line logic, ahead of time at install (numba.pycc, {size:.0f} kB) "
+        aot_row += f"| {cpu:.1f} s | {wall:.1f} s |"
 
         seconds, count = _exclusive(recorder.buffer)
         print("\nlongest compiles (wall seconds, without what they compiled inside; x: times compiled):")
@@ -109,7 +124,7 @@ def main() -> None:
         if args.write_docs:
             from _docs import stamp, write_section
 
-            table = ["| kernels | CPU | wall |", "|---|---:|---:|", *rows, f"| in all | {total:.1f} s | |"]
+            table = ["| kernels | CPU | wall |", "|---|---:|---:|", *rows, f"| in all | {total:.1f} s | |", aot_row]
             write_section("compile-time", "\n".join([stamp(), "", *table]))
     finally:
         shutil.rmtree(_CACHE, ignore_errors=True)

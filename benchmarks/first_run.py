@@ -1,6 +1,6 @@
 """First run and everyday speed of the ``rofl`` commands: a fresh numba cache, then a warm one.
 
-    PYTHONPATH=. python benchmarks/first_run.py [--repeat 3] [--skip-fresh] [--write-docs]
+    PYTHONPATH=. python benchmarks/first_run.py [--repeat 3] [--skip-fresh] [--jit] [--write-docs]
 
 Every command runs in its own process, as a user runs it, with
 ``NUMBA_CACHE_DIR`` pointing at a new temporary folder: the script never
@@ -14,6 +14,13 @@ search).  Warm: every command again, ``--repeat`` times, the median wall
 and CPU (user + system) time.  The last column says whether the command
 imported numba at all.  ``--write-docs`` also writes the table into
 ``docs/benchmarks.md``.
+
+Line logic runs from the extension compiled at install
+(:mod:`rofl.solver._aot`) when this Python finds it (installed, or built
+into the source tree by ``python setup.py build_ext --inplace``): then
+``info`` compiles nothing and line-solvable commands never import numba.
+``--jit`` ignores it (``ROFL_NO_AOT=1``), as an install without a C
+compiler would, and writes its own section.
 """
 
 from __future__ import annotations
@@ -102,14 +109,26 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3, help="warm runs of each command (median)")
     parser.add_argument("--skip-fresh", action="store_true", help="only the warm figures (compiles unreported)")
+    parser.add_argument("--jit", action="store_true", help="ignore line logic compiled at install (ROFL_NO_AOT=1)")
     parser.add_argument("--write-docs", action="store_true", help="write the table into docs/benchmarks.md")
     opts = parser.parse_args()
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    if opts.jit:
+        env["ROFL_NO_AOT"] = "1"
+    aot = subprocess.run(
+        [sys.executable, "-c", "from rofl.solver._aot import status; print(status()[0])"],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    print(f"line logic compiled at install: {aot}")
 
     cache = Path(tempfile.mkdtemp(prefix="rofl-bench-numba-"))
     tmp = Path(tempfile.mkdtemp(prefix="rofl-bench-out-"))
     try:
         (tmp / "runner.py").write_text(_RUNNER, encoding="utf-8")
-        env = {**os.environ, "NUMBA_CACHE_DIR": str(cache), "PYTHONPATH": str(ROOT)}
+        env = {**env, "NUMBA_CACHE_DIR": str(cache)}
         table = dict(commands(tmp))
         fresh: dict[str, tuple[float, float]] = {}
         for label in FRESH:
@@ -142,6 +161,8 @@ def main() -> None:
             [
                 stamp(),
                 "",
+                f"Line logic compiled at install: {aot}.",
+                "",
                 "| command | first run, fresh cache | warm, wall | warm, CPU | imports numba |",
                 "|---|---:|---:|---:|---|",
                 *rows,
@@ -149,7 +170,7 @@ def main() -> None:
                 f"Compiled code in the cache after these commands: {cached / 2**20:.1f} MiB.",
             ]
         )
-        write_section("first-run", markdown)
+        write_section("first-run-jit" if opts.jit else "first-run", markdown)
 
 
 if __name__ == "__main__":

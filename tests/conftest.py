@@ -46,3 +46,16 @@ def corpus() -> Path:
     if not CORPUS.is_dir():
         pytest.skip(f"the puzzle corpus is not at {CORPUS}")
     return CORPUS
+
+
+@pytest.fixture
+def jit_only(monkeypatch):
+    """Line logic through numba's JIT in this test, even when the extension
+    compiled at install is there (``ROFL_NO_AOT``; :mod:`rofl.solver._aot`)."""
+    from rofl.solver import _aot
+
+    monkeypatch.setenv(_aot.ENV_OFF, "1")
+    _aot.reset()
+    yield
+    monkeypatch.undo()
+    _aot.reset()

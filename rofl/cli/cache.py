@@ -22,10 +22,13 @@ def cache(clear: bool, warm: bool) -> None:
     is set (or when rofl's folder is read-only, in numba's folder in the
     user's cache).  --warm compiles all of it at once, so that no later
     command waits; --clear deletes it.  With both, it is compiled afresh.
+    When rofl was installed with a C compiler, line logic was compiled
+    then, into an extension: it needs no cache (ROFL_NO_AOT=1 ignores it).
     """
     import time
 
     from rofl.refine.judge import REFINE, REPAIR
+    from rofl.solver._aot import status
     from rofl.solver._compile import FRESH, LINE, SEARCH, cache_files, clear_cache, ensure_compiled, is_cached
 
     sets = (LINE, FRESH, SEARCH, REFINE, REPAIR)
@@ -42,9 +45,16 @@ def cache(clear: bool, warm: bool) -> None:
         total += size
         click.echo(f"{click.format_filename(folder)}: {len(files)} files, {_size(size)}")
     click.echo(f"total: {_size(total)}")
+    aot, path = status()
+    where = f" ({click.format_filename(path)})" if path else ""
+    click.echo(f"line logic compiled at install: {aot}{where}")
     for s in sets:
-        ready = all(is_cached(d) for d in s.dispatchers())
-        state = "compiled for this machine" if ready else f"not compiled (about {s.seconds:.0f} s when first needed)"
+        if s.ahead_of_time():
+            state = "compiled at install"
+        elif all(is_cached(d) for d in s.dispatchers()):
+            state = "compiled for this machine"
+        else:
+            state = f"not compiled (about {s.seconds:.0f} s when first needed)"
         click.echo(f"{s.name}: {state}")
 
 

@@ -45,6 +45,10 @@ class KernelSet:
         a tiny input, with the argument types real work uses.
     seconds : float
         About how long compiling takes on a 2-core machine, for the notice.
+    aot : bool
+        Whether the extension compiled at install (:mod:`rofl.solver._aot`)
+        holds the entry points: when it is usable, the set is ready
+        without compiling, loading or even importing numba.
     """
 
     name: str
@@ -52,6 +56,15 @@ class KernelSet:
     entry_points: tuple[str, ...]
     warm: str
     seconds: float
+    aot: bool = False
+
+    def ahead_of_time(self) -> bool:
+        """Whether this process runs the set from the extension compiled at install."""
+        if not self.aot:
+            return False
+        from rofl.solver._aot import available
+
+        return available()
 
     def dispatchers(self) -> list:
         found = []
@@ -80,6 +93,7 @@ LINE = KernelSet(
     ("_propagate", "_clue_hashes"),
     warm="rofl.solver._warm:warm_line",
     seconds=10,
+    aot=True,
 )
 
 #: The lean path of a fresh ``rofl.solve`` of a smaller puzzle
@@ -92,6 +106,7 @@ FRESH = KernelSet(
     ("_solve_fresh",),
     warm="rofl.solver._warm:warm_fresh",
     seconds=10,
+    aot=True,
 )
 
 #: The complete search: only for puzzles line logic does not finish.
@@ -135,9 +150,10 @@ def is_compiled(dispatcher) -> bool:
 
 
 def all_cached(*sets: KernelSet) -> bool:
-    """Whether numba's cache holds every kernel of ``sets``, fresh: then a
-    process loads them without compiling (and without the notice)."""
-    return all(is_cached(d) for s in sets for d in s.dispatchers())
+    """Whether numba's cache holds every kernel of ``sets``, fresh, or the
+    extension compiled at install does: then a process loads them without
+    compiling (and without the notice)."""
+    return all(s.ahead_of_time() or all(is_cached(d) for d in s.dispatchers()) for s in sets)
 
 
 def ensure_compiled(*sets: KernelSet) -> float:
@@ -147,7 +163,8 @@ def ensure_compiled(*sets: KernelSet) -> float:
     Before compiling, i.e. when the cache lacks a kernel or holds a stale
     one, the notice hook is called once with e.g. ``compiling rofl's line
     logic for this machine (once, about 10 s)...``.  Loading from the cache
-    is silent.
+    is silent.  A set the extension compiled at install holds
+    (:meth:`KernelSet.ahead_of_time`) is ready at once.
 
     Returns
     -------
@@ -162,6 +179,9 @@ def ensure_compiled(*sets: KernelSet) -> float:
     with _lock:  # two threads would compile the same kernels twice
         # a warm-up's own solve asks for its set again: it is under way
         todo = [s for s in sets if s.name not in _ready and s.name not in _warming]
+        for s in [s for s in todo if s.ahead_of_time()]:
+            _ready[s.name] = 0.0
+            todo.remove(s)
         missing = [s for s in todo if not all_cached(s)]
         if missing and _notice is not None and _notice is not _UNSET:
             names = [s.name for s in missing]

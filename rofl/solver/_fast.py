@@ -35,12 +35,7 @@ from rofl.solver._kernels import (
     _solve_line,
     _status,
 )
-
-#: Shortcuts :func:`_line` may take (a bit set; ``benchmarks/line_profile.py``
-#: measures them one by one): lines that allow every colour of their clue,
-#: lines whose cells are all known, the DP only between the known ends.
-FREE, KNOWN, TRIM = 1, 2, 4
-ALL_RULES = FREE | KNOWN | TRIM
+from rofl.solver._structs import ALL_RULES, FREE, KNOWN, TRIM  # noqa: F401 -- _line's rules, read here too
 
 # ----------------------------------------------------------- line shortcuts
 

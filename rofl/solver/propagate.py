@@ -22,7 +22,7 @@ from rofl.solver.lines import needs_lines, propagate_lines
 from rofl.solver.status import LineStatus
 
 if TYPE_CHECKING:
-    from rofl.solver._kernels import Clues, LineCache, LineScratch
+    from rofl.solver._structs import Clues, LineCache, LineScratch
 
 #: Line statuses by the kernels' codes (SOLVED, STALLED, CONTRADICTION).
 STATUS_NAMES = (LineStatus.SOLVED, LineStatus.STALLED, LineStatus.CONTRADICTION)
@@ -165,7 +165,7 @@ class LineSolver:
         them (for compiled callers in other packages, e.g. refinement)."""
         cache = self._line_cache
         if cache is None:  # kept: a solve of a small puzzle takes tens of microseconds
-            from rofl.solver import _kernels as k
+            from rofl.solver import _structs as k
 
             cache = self._line_cache = k.LineCache(self._cache_tag, self._cache_io, self._use_cache)
         return self._scratch, cache
@@ -184,7 +184,7 @@ class LineSolver:
         of up to ``nmax`` cells, and the cache for masks wider than a byte
         when ``wide``.  Buffers only grow."""
         if kmax > self._kmax or nmax > self._nmax:
-            from rofl.solver import _kernels as k
+            from rofl.solver import _structs as k
 
             self._kmax = max(kmax, self._kmax, 1)
             self._nmax = max(nmax, self._nmax)
@@ -270,7 +270,8 @@ class LineSolver:
         masks.  On :class:`BudgetError` or ``KeyboardInterrupt``, ``masks``
         is left part of the way to the fixpoint (narrowed soundly).
         """
-        from rofl.solver import _kernels as k
+        from rofl.solver import _structs as k
+        from rofl.solver._aot import call
         from rofl.solver._stop import run_stoppable
 
         if queue is None:
@@ -281,7 +282,7 @@ class LineSolver:
         scratch, cache = self.work()
         clues = kernel_clues(packed)
         status = run_stoppable(
-            lambda: k._propagate(masks, *clues, queue, *scratch, *cache, stats),
+            lambda: call("rofl.solver._kernels:_propagate", masks, *clues, queue, *scratch, *cache, stats),
             stats,
             k.ST_STOP,
             cells=masks.size,
@@ -299,7 +300,7 @@ class LineSolver:
     def result(self, status: int, masks: np.ndarray, stats: np.ndarray, puzzle: Puzzle | None = None) -> SolveResult:
         """A kernel's outcome (a status code and its ``stats`` array) as a
         :class:`SolveResult`; counts its cache hits and misses."""
-        from rofl.solver import _kernels as k
+        from rofl.solver import _structs as k
 
         self.hits += int(stats[k.ST_HITS])
         self.misses += int(stats[k.ST_MISSES])
@@ -317,15 +318,16 @@ class LineSolver:
 
 
 def kernel_clues(packed: PackedClues) -> Clues:
-    """``packed`` as the kernels take it (:class:`~rofl.solver._kernels.Clues`),
+    """``packed`` as the kernels take it (:class:`~rofl.solver._structs.Clues`),
     with every line's clue hash; derived once and kept in ``packed.extras``."""
     clues = packed.extras.get("kernel")
     if clues is None:
-        from rofl.solver import _kernels as k
+        from rofl.solver._aot import call
+        from rofl.solver._structs import Clues
 
         lens, cols, offs = packed.lens, packed.cols, packed.offs
-        hashes = k._clue_hashes(lens, cols, offs, len(offs) - 1)
-        clues = packed.extras["kernel"] = k.Clues(lens, cols, offs[:-1], offs[1:], hashes)
+        hashes = call("rofl.solver._kernels:_clue_hashes", lens, cols, offs, len(offs) - 1)
+        clues = packed.extras["kernel"] = Clues(lens, cols, offs[:-1], offs[1:], hashes)
     return clues
 
 
@@ -351,11 +353,13 @@ def line_kernels(puzzle: Puzzle, start=None, lines=None):
 
 def _solve_fresh(puzzle: Puzzle) -> SolveResult:
     """:func:`solve` from scratch in one compiled call (no cache, no start)."""
-    from rofl.solver import _fast, _kernels
+    from rofl.solver._aot import call
+    from rofl.solver._structs import ALL_RULES, N_STATS
 
     packed = puzzle.packed
-    stats = np.zeros(_kernels.N_STATS, dtype=np.int64)
-    status, masks = _fast._solve_fresh(
+    stats = np.zeros(N_STATS, dtype=np.int64)
+    status, masks = call(
+        "rofl.solver._fast:_solve_fresh",
         puzzle.height,
         puzzle.width,
         full_mask(puzzle.n_colors),
@@ -364,7 +368,7 @@ def _solve_fresh(puzzle: Puzzle) -> SolveResult:
         packed.offs,
         packed.kmax,
         stats,
-        _fast.ALL_RULES,
+        ALL_RULES,
     )
     solves, sweeps, _, _, bad = stats[:5].tolist()
     return SolveResult(puzzle, STATUS_NAMES[status], masks, solves, sweeps, 0, solves, bad if bad >= 0 else None)

@@ -12,8 +12,13 @@ import pytest
 from tests.places import REPO, SAMPLES
 
 
-def _rofl(*args: str, cache: Path) -> subprocess.CompletedProcess:
+def _rofl(*args: str, cache: Path, jit: bool = True) -> subprocess.CompletedProcess:
+    """``rofl *args`` with its own numba cache; ``jit``: ignoring the line
+    logic compiled at install (rofl.solver._aot), as an install without a
+    C compiler would."""
     env = dict(os.environ, PYTHONPATH=str(REPO), NUMBA_CACHE_DIR=str(cache))
+    if jit:
+        env["ROFL_NO_AOT"] = "1"
     return subprocess.run([sys.executable, "-m", "rofl", *args], env=env, capture_output=True, text=True, check=True)
 
 
@@ -50,9 +55,22 @@ def test_warm_compiles_everything_so_that_no_command_says_it_compiles(tmp_path):
     assert "picture repair: compiled for this machine" in warmed.stdout
     solved = subprocess.run(
         [sys.executable, "-m", "rofl", "solve", str(SAMPLES / "two-ways.non")],
-        env=dict(os.environ, PYTHONPATH=str(REPO), NUMBA_CACHE_DIR=str(tmp_path)),
+        env=dict(os.environ, PYTHONPATH=str(REPO), NUMBA_CACHE_DIR=str(tmp_path), ROFL_NO_AOT="1"),
         capture_output=True,
         text=True,
         check=False,
     )
     assert solved.returncode == 3 and "compiling" not in solved.stderr
+
+
+def test_cache_says_whether_line_logic_was_compiled_at_install(tmp_path):
+    from rofl.solver import _aot
+
+    shown = _rofl("cache", cache=tmp_path, jit=False).stdout
+    if _aot.available():
+        assert "line logic compiled at install: in use (" in shown
+        assert "\nline logic: compiled at install\n" in shown
+        assert "\nlean line logic: compiled at install\n" in shown
+    else:
+        assert "line logic compiled at install: in use" not in shown
+    assert "line logic compiled at install: off (ROFL_NO_AOT is set)" in _rofl("cache", cache=tmp_path).stdout

@@ -12,7 +12,7 @@ import sys
 import numpy as np
 import pytest
 
-from rofl.solver import _compile
+from rofl.solver import _aot, _compile
 from tests.places import REPO, SAMPLES
 
 # A one-kernel set compiles in a second: the notice's logic, without
@@ -65,8 +65,8 @@ def test_notice_exactly_when_the_cache_lacks_the_kernels(tmp_path):
 
 
 @pytest.fixture
-def slow_line_compile(monkeypatch):
-    """Make this process compile line logic again, taking at least 0.3 s."""
+def slow_line_compile(monkeypatch, jit_only):
+    """Make this process compile line logic again (by the JIT), taking at least 0.3 s."""
     import time
 
     from rofl.solver import _warm
@@ -139,9 +139,13 @@ print("numba" in sys.modules, loaded, file=sys.stderr)
 """
 
 
-def _compiled(*args: str) -> tuple[bool, dict]:
+def _compiled(*args: str, jit: bool = False) -> tuple[bool, dict]:
+    """Whether ``rofl *args`` imported numba, and the kernels it compiled or
+    loaded; ``jit``: ignoring the extension compiled at install."""
     env = dict(os.environ)
     env["PYTHONPATH"] = str(REPO)
+    if jit:
+        env[_aot.ENV_OFF] = "1"
     out = subprocess.run([sys.executable, "-c", _COMPILED, *args], env=env, capture_output=True, text=True, check=False)
     numba, loaded = out.stderr.strip().splitlines()[-1].split(" ", 1)
     return numba == "True", eval(loaded)  # noqa: S307 -- our own repr
@@ -149,13 +153,35 @@ def _compiled(*args: str) -> tuple[bool, dict]:
 
 def test_line_solvable_commands_compile_no_search():
     for args in (["info", SAMPLES / "coffee.rofl"], ["solve", SAMPLES / "horse.rofl"]):
-        numba, loaded = _compiled(*map(str, args))
+        numba, loaded = _compiled(*map(str, args), jit=True)
         assert numba
         # a fresh solve of a small puzzle takes the lean path, and compiles only it
         assert loaded["rofl.solver._fast"] == ["_solve_fresh"]
         assert "_propagate" not in loaded["rofl.solver._kernels"]
         assert loaded["rofl.solver._search"] == "absent"
         assert loaded["rofl.refine._kernels"] == "absent"
+
+
+needs_aot = pytest.mark.skipif(
+    not _aot.available(), reason=f"line logic was not compiled at install ({_aot.status()[0]})"
+)
+
+
+@needs_aot
+def test_line_solvable_commands_import_no_numba_with_the_extension(tmp_path):
+    """Line logic compiled at install: solving a line-solvable puzzle
+    compiles, loads and imports nothing of numba."""
+    for args in (
+        ["info", SAMPLES / "coffee.rofl"],
+        ["solve", SAMPLES / "horse.rofl"],
+        ["decode", SAMPLES / "horse.rofl", "-o", tmp_path / "horse.png"],
+        ["convert", SAMPLES / "coffee.rofl", tmp_path / "coffee.non"],
+    ):
+        numba, loaded = _compiled(*map(str, args))
+        assert not numba, args
+        assert loaded["rofl.solver._kernels"] == "absent"
+        assert loaded["rofl.solver._fast"] == "absent"
+    assert (tmp_path / "horse.png").is_file() and (tmp_path / "coffee.non").is_file()
 
 
 def test_search_compiled_only_when_line_logic_stalls():
@@ -188,7 +214,7 @@ def test_commands_that_do_not_solve_import_no_numba(tmp_path):
 @pytest.mark.slow
 def test_first_solve_in_a_fresh_cache_says_it_compiles(tmp_path):
     """End to end, rofl's own kernels (compiles line logic: seconds)."""
-    env = dict(os.environ, PYTHONPATH=str(REPO), NUMBA_CACHE_DIR=str(tmp_path))
+    env = dict(os.environ, PYTHONPATH=str(REPO), NUMBA_CACHE_DIR=str(tmp_path), ROFL_NO_AOT="1")
     cmd = [sys.executable, "-m", "rofl", "solve", str(SAMPLES / "horse.rofl")]
     first = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True)
     assert first.stderr.splitlines() == ["compiling rofl's lean line logic for this machine (once, about 10 s)..."]

@@ -1,0 +1,238 @@
+"""Line logic compiled ahead of time: the optional extension, and the one
+place that decides whether a call runs it or numba's JIT.
+
+At install, ``setup.py`` calls :func:`build`, which compiles the entry
+points of the kernel sets ``LINE`` and ``FRESH``
+(:mod:`rofl.solver._compile`) with ``numba.pycc`` into an ordinary
+extension module, :data:`MODULE`, installed as a top-level module beside
+the ``rofl`` package (so that tests run from a source tree find it too).
+The build is optional: without a compiler or numba it is skipped with a
+warning, and rofl compiles the same kernels with the JIT on first use.
+
+:func:`call` runs a kernel through the extension when it is usable and
+holds a variant whose signature matches the arguments' types exactly
+(dtype, dimensions, C order, writable: pycc's wrappers check only the
+item size, so anything else must not reach them), through the JIT
+dispatcher otherwise.
+:func:`available` tells :func:`~rofl.solver._compile.ensure_compiled`
+that nothing needs compiling; a process that only runs line logic then
+never imports numba.  The extension is used only if it was built from
+the kernels' current sources (:func:`source_digest`, compiled into it):
+an extension left by an older install never answers for newer code.
+``ROFL_NO_AOT=1`` in the environment turns it off (at build time: skips
+the build), for tests and comparisons.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import os
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+
+#: The extension's module name: top level, installed beside ``rofl``.
+MODULE = "_rofl_line"
+
+#: Set to 1 to ignore the extension (and, when building, not to build it).
+ENV_OFF = "ROFL_NO_AOT"
+
+_I1 = "int64[::1]"
+_I2 = "int64[:, ::1]"
+_U2 = "uint8[:, ::1]"
+_PROPAGATE = (_I2, _I1, _I1, _I1, _I1, _I1, _I1, _I2, _I1, _I1, _U2, _U2, _I1, _I2)
+
+
+@dataclass(frozen=True)
+class Export:
+    """One compiled variant of a kernel.
+
+    Attributes
+    ----------
+    name : str
+        Its name in the extension.
+    kernel : str
+        ``"module:function"`` of the JIT dispatcher it is compiled from.
+    result : str
+        numba's type of the return value.
+    args : tuple of str
+        numba's types of the arguments: ``int64``, ``boolean`` or C-order
+        arrays such as ``int64[:, ::1]``.  The runtime uses this variant
+        only for arguments of exactly these types.
+    """
+
+    name: str
+    kernel: str
+    result: str
+    args: tuple[str, ...]
+
+    @property
+    def signature(self) -> str:
+        return f"{self.result}({', '.join(self.args)})"
+
+
+#: What the extension holds: every signature line logic's Python callers
+#: use (``LineSolver.run`` with a byte-wide or an int64 line cache, the
+#: clue hashes, the lean fresh solve).  ``tests/solver/test_aot.py`` checks
+#: them against the JIT dispatchers' signatures after a warm-up.
+EXPORTS = (
+    Export("propagate_u8", "rofl.solver._kernels:_propagate", "int64", (*_PROPAGATE, _U2, "boolean", _I1)),
+    Export("propagate_i64", "rofl.solver._kernels:_propagate", "int64", (*_PROPAGATE, _I2, "boolean", _I1)),
+    Export("clue_hashes", "rofl.solver._kernels:_clue_hashes", _I1, (_I1, _I1, _I1, "int64")),
+    Export(
+        "solve_fresh",
+        "rofl.solver._fast:_solve_fresh",
+        f"Tuple((int64, {_I2}))",
+        ("int64", "int64", "int64", _I1, _I1, _I1, "int64", _I1, "int64"),
+    ),
+)
+
+# The sources the extension is compiled from (and this file, which names the exports).
+_SOURCES = ("_structs.py", "_kernels.py", "_fast.py", "_aot.py")
+
+
+def source_digest() -> int:
+    """A 63-bit digest of the kernels' sources, compiled into the extension
+    and compared on load."""
+    digest = hashlib.sha256()
+    here = Path(__file__).parent
+    for name in _SOURCES:
+        digest.update((here / name).read_bytes())
+    return int.from_bytes(digest.digest()[:8], "little") >> 1
+
+
+# ------------------------------------------------------------------ runtime
+
+
+def _checker(kind: str):
+    """A test that a value has numba type ``kind`` exactly (see :class:`Export`)."""
+    if kind == "int64":  # what numba types as int64: no bool, no other width, no overflow
+        return lambda v: type(v) is np.int64 or (type(v) is int and -(2**63) <= v < 2**63)
+    if kind == "boolean":
+        return lambda v: type(v) is bool or type(v) is np.bool_
+    dtype, _, dims = kind.partition("[")
+    want = np.dtype(dtype)
+    ndim = dims.count(",") + 1
+    # numba types a read-only array apart (and the kernels write to some): writable only
+    return lambda v: (
+        type(v) is np.ndarray and v.dtype == want and v.ndim == ndim and v.flags.c_contiguous and v.flags.writeable
+    )
+
+
+@dataclass(frozen=True)
+class _Loaded:
+    status: str  # what rofl cache says
+    functions: dict  # kernel -> [(compiled function, argument checks)]
+    path: str | None = None
+
+
+@cache
+def _load() -> _Loaded:
+    if os.environ.get(ENV_OFF, "") not in ("", "0"):
+        return _Loaded(f"off ({ENV_OFF} is set)", {})
+    try:
+        ext = importlib.import_module(MODULE)
+    except ImportError as exc:
+        if exc.name == MODULE:
+            return _Loaded("not built (installed without a C compiler or numba)", {})
+        return _Loaded(f"not loadable ({exc})", {})
+    path = getattr(ext, "__file__", None)
+    try:
+        digest = ext.source_digest()
+    except AttributeError:
+        return _Loaded("not usable (no source digest)", {}, path)
+    if digest != source_digest():
+        return _Loaded("not used: built from other sources than these (reinstall rofl)", {}, path)
+    functions: dict = {}
+    for export in EXPORTS:
+        function = getattr(ext, export.name, None)
+        if function is not None:
+            checks = tuple(_checker(kind) for kind in export.args)
+            functions.setdefault(export.kernel, []).append((function, checks))
+    return _Loaded("in use", functions, path)
+
+
+def available() -> bool:
+    """Whether the extension is usable: line logic needs no compiling."""
+    return bool(_load().functions)
+
+
+def status() -> tuple[str, str | None]:
+    """What becomes of the extension in this process (``"in use"``, or why
+    not) and the file it was loaded from, if any."""
+    loaded = _load()
+    return loaded.status, loaded.path
+
+
+def reset() -> None:
+    """Look for the extension again at the next call (after ``ROFL_NO_AOT`` changed)."""
+    _load.cache_clear()
+
+
+def _jit(kernel: str):
+    module, _, name = kernel.partition(":")
+    return getattr(importlib.import_module(module), name)
+
+
+def call(kernel: str, *args):
+    """``kernel(*args)``: compiled ahead of time when a variant of the
+    extension takes exactly these argument types, by numba's JIT otherwise.
+
+    Parameters
+    ----------
+    kernel : str
+        ``"module:function"`` of the JIT dispatcher (see :data:`EXPORTS`).
+    """
+    for function, checks in _load().functions.get(kernel, ()):
+        if len(args) == len(checks) and all(check(a) for check, a in zip(checks, args, strict=True)):
+            return function(*args)
+    return _jit(kernel)(*args)
+
+
+# -------------------------------------------------------------------- build
+
+
+def build(output_dir: str | os.PathLike) -> Path:
+    """Compile :data:`EXPORTS` with ``numba.pycc`` into ``output_dir``; the
+    extension's path.  Needs numba and a C compiler (``setup.py`` runs it
+    at install; a failure there only means rofl uses the JIT).
+
+    pycc's exported wrappers keep the GIL by default; they are built to
+    release it like the JIT kernels (``nogil=True``), so that line logic in
+    a worker thread (:mod:`rofl.solver._stop`) leaves the calling thread
+    free to watch the deadline and Ctrl-C.
+    """
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # numba.pycc is deprecated (still shipped)
+        from numba.pycc import CC, compiler
+
+    class _NoGilFlags(compiler.Flags):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            self.release_gil = True
+
+    digest = source_digest()
+
+    def _source_digest():
+        return digest
+
+    cc = CC(MODULE)
+    cc.output_dir = str(output_dir)
+    cc.verbose = False
+    for export in EXPORTS:
+        cc.export(export.name, export.signature)(_jit(export.kernel).py_func)
+    cc.export("source_digest", "int64()")(_source_digest)
+    plain = compiler.Flags
+    compiler.Flags = _NoGilFlags
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            cc.compile()
+    finally:
+        compiler.Flags = plain
+    return Path(cc.output_dir) / cc.output_file

@@ -1,0 +1,169 @@
+"""Line logic compiled ahead of time (rofl.solver._aot): the extension's
+variants against the JIT kernels and brute force, the choice between them,
+and CI's guarantee that the extension was built."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from rofl.formats import open_puzzle
+from rofl.puzzle import Palette, Puzzle
+from rofl.solver import LineSolver, _aot, solve
+from rofl.solver.lines import needs_lines
+from tests import naive
+from tests.places import CORPUS, DATA_DIR, SAMPLES
+
+needs_aot = pytest.mark.skipif(not _aot.available(), reason=f"no line logic compiled at install: {_aot.status()[0]}")
+
+
+def test_ci_built_the_extension():
+    """CI (``ROFL_REQUIRE_AOT=1`` in .ci/run) installs with a C compiler: the
+    extension must be there and match these sources, or this fails."""
+    if os.environ.get("ROFL_REQUIRE_AOT", "") in ("", "0"):
+        pytest.skip("ROFL_REQUIRE_AOT is not set: the extension is optional")
+    assert _aot.status()[0] == "in use"
+
+
+@pytest.fixture
+def aot_only(monkeypatch):
+    """Every kernel call of line logic through the extension: falling back
+    to the JIT (a signature that does not match) fails the test."""
+    if not _aot.available():
+        pytest.skip(f"no line logic compiled at install: {_aot.status()[0]}")
+
+    def refuse(kernel: str):
+        msg = f"{kernel} fell back to the JIT"
+        raise AssertionError(msg)
+
+    monkeypatch.setattr(_aot, "_jit", refuse)
+
+
+def _palette(n_colors: int) -> Palette:
+    return Palette([(255, 255, 255), *[(4 * i, 20 * i % 256, 255 - 3 * i) for i in range(1, n_colors)]])
+
+
+def _random(h: int, w: int, n_colors: int, seed: int, density: float = 0.5) -> Puzzle:
+    rng = np.random.default_rng(seed)
+    grid = np.where(rng.random((h, w)) < density, rng.integers(1, n_colors, size=(h, w)), 0)
+    return Puzzle.from_grid(grid.astype(np.uint8), _palette(n_colors))
+
+
+def _puzzles() -> list[tuple[str, Puzzle]]:
+    """Rectangles from the samples, the tests' files and the corpus (a few
+    hundred), and random ones of more than 8 colours (the int64 line cache)."""
+    found = []
+    paths = [*sorted(SAMPLES.glob("*.rofl")), *sorted(SAMPLES.glob("*.non")), *sorted(DATA_DIR.rglob("*.non"))]
+    paths += sorted(CORPUS.glob("*/*.json"))[:300] if CORPUS.is_dir() else []
+    for path in paths:
+        try:
+            puzzle = open_puzzle(path).puzzle
+        except Exception:  # noqa: BLE001 -- hostile files among the tests' data
+            continue
+        if isinstance(puzzle, Puzzle) and not needs_lines(puzzle) and puzzle.packed.lens.size:
+            found.append((Path(path).name, puzzle))
+    found += [(f"random {n} colours", _random(25, 20, n, seed=n)) for n in (12, 30, 64)]
+    return found
+
+
+def _outcomes(puzzle: Puzzle) -> list:
+    """What every entry point of line logic makes of ``puzzle``."""
+    out = []
+    for result in (solve(puzzle), LineSolver(cache_mb=0).solve(puzzle), LineSolver(cache_mb=1).solve(puzzle)):
+        out.append((str(result.status), result.masks.tobytes(), result.line_solves, result.sweeps, result.bad_line))
+    return out
+
+
+@pytest.mark.slow
+def test_extension_and_jit_agree_on_puzzles(aot_only, monkeypatch):
+    puzzles = _puzzles()
+    assert len(puzzles) > 10
+    ahead = [_outcomes(p) for _, p in puzzles]
+    monkeypatch.undo()  # the JIT from here on
+    monkeypatch.setenv(_aot.ENV_OFF, "1")
+    _aot.reset()
+    try:
+        for (name, puzzle), expected in zip(puzzles, ahead, strict=True):
+            assert _outcomes(puzzle) == expected, name
+    finally:
+        monkeypatch.undo()
+        _aot.reset()
+
+
+@st.composite
+def grids(draw, max_side=7, max_colors=4):
+    n_colors = draw(st.integers(2, max_colors))
+    h, w = draw(st.integers(1, max_side)), draw(st.integers(1, max_side))
+    return _random(h, w, n_colors, draw(st.integers(0, 2**32 - 1)), draw(st.sampled_from([0.3, 0.5, 0.7])))
+
+
+@settings(deadline=None, max_examples=100, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(grids())
+def test_extension_equals_naive_propagation(aot_only, puzzle):
+    status, masks = naive.propagate(puzzle)
+    for solver in (solve, LineSolver(cache_mb=0).solve, LineSolver(cache_mb=1).solve):
+        result = solver(puzzle)
+        assert result.status == status
+        np.testing.assert_array_equal(result.masks, masks)
+
+
+@needs_aot
+def test_arguments_of_other_types_go_to_the_jit(monkeypatch):
+    """pycc's wrappers check only the item size: a strided or wrongly typed
+    array must never reach them."""
+    used = []
+    monkeypatch.setattr(_aot, "_jit", lambda kernel: lambda *args: used.append(kernel) or "jit")
+    lens = np.array([1, 2, 3, 4], dtype=np.int64)
+    offs = np.array([0, 2, 4], dtype=np.int64)
+    assert isinstance(_aot.call("rofl.solver._kernels:_clue_hashes", lens, lens, offs, 2), np.ndarray)
+    frozen = lens.copy()
+    frozen.flags.writeable = False
+    for bad in (lens[::2], lens.astype(np.uint64), lens.reshape(2, 2), list(lens), frozen):
+        assert _aot.call("rofl.solver._kernels:_clue_hashes", bad, lens, offs, 2) == "jit"
+    assert _aot.call("rofl.solver._kernels:_clue_hashes", lens, lens, offs, 2.0) == "jit"
+    assert _aot.call("rofl.solver._kernels:_clue_hashes", lens, lens, offs, True) == "jit"
+    assert _aot.call("rofl.solver._kernels:_clue_hashes", lens, lens, offs, np.uint64(2)) == "jit"
+    assert _aot.call("rofl.solver._kernels:_clue_hashes", lens, lens, offs, 2**63) == "jit"
+    assert isinstance(_aot.call("rofl.solver._kernels:_clue_hashes", lens, lens, offs, np.int64(2)), np.ndarray)
+    assert used == ["rofl.solver._kernels:_clue_hashes"] * 9
+
+
+def test_an_extension_from_other_sources_is_not_used(monkeypatch, tmp_path):
+    """A stale extension (an older install beside newer sources) never answers."""
+    import sys
+    import types
+
+    fake = types.ModuleType(_aot.MODULE)
+    fake.source_digest = lambda: _aot.source_digest() ^ 1
+    fake.clue_hashes = lambda *args: pytest.fail("a stale extension was called")
+    monkeypatch.setitem(sys.modules, _aot.MODULE, fake)
+    monkeypatch.delenv(_aot.ENV_OFF, raising=False)
+    _aot.reset()
+    try:
+        assert not _aot.available()
+        assert _aot.status()[0].startswith("not used: built from other sources")
+    finally:
+        monkeypatch.undo()
+        _aot.reset()
+
+
+def test_exports_are_the_signatures_the_jit_compiles(jit_only):
+    """The extension holds exactly the variants real work calls: after line
+    logic's warm-ups (which solve through the same code as real work), every
+    JIT signature of an exported kernel is one of its exports."""
+    from numba.core import sigutils
+
+    from rofl.solver import _warm
+
+    _warm.warm_line()
+    _warm.warm_fresh()
+    LineSolver(cache_mb=1).solve(_random(4, 4, 12, seed=1))  # the int64 line cache
+    for kernel in {e.kernel for e in _aot.EXPORTS}:
+        exported = {sigutils.normalize_signature(e.signature)[0] for e in _aot.EXPORTS if e.kernel == kernel}
+        compiled = set(_aot._jit(kernel).signatures)
+        assert compiled <= exported, kernel
