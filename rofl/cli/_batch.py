@@ -29,7 +29,7 @@ def jobs_option(f: Callable) -> Callable:
         "--jobs",
         type=click.IntRange(1, 1024),
         metavar="N",
-        help="Worker processes (default: all cores; 1: no workers; a batch shorter than their start runs without them).",
+        help="Worker processes (default: all cores; 1: none; a batch shorter than their start runs without them).",
     )(f)
 
 
