@@ -331,7 +331,11 @@ def _min_cells(lengths: Sequence[int], masks: Sequence[int]) -> int:
     chosen to need the fewest such gaps (a small DP over the colours)."""
     best: dict[int, int] = {}  # colour of the last group -> fewest gaps so far
     for mask in masks:
-        colours = [c for c in range(64) if mask >> c & 1]
+        colours = []
+        while mask:  # the set bits only (a loop over all 64 made big files slow)
+            low = mask & -mask
+            colours.append(low.bit_length() - 1)
+            mask ^= low
         if not best:
             best = dict.fromkeys(colours, 0)
             continue
@@ -396,7 +400,14 @@ def _validate(
     needed = np.bincount(line_of_group, weights=lengths + same, minlength=n_lines).astype(np.int64)
     if is_set.any():
         masks = np.where(is_set, color_sets, np.left_shift(np.uint64(1), colors.astype(np.uint64)))
-        for line in np.unique(line_of_group[is_set]).tolist():
+        # The fewest gaps lie between none and one per pair of neighbours:
+        # only a line that fits with none but not with all needs the DP.
+        pairs = np.maximum(np.diff(offsets) - 1, 0)
+        plain = np.bincount(line_of_group, weights=lengths, minlength=n_lines).astype(np.int64)
+        undecided = np.zeros(n_lines, dtype=bool)
+        undecided[line_of_group[is_set]] = True
+        undecided &= (plain <= capacity) & (plain + pairs > capacity)
+        for line in np.flatnonzero(undecided).tolist():
             a, b = offsets[line], offsets[line + 1]
             needed[line] = _min_cells(lengths[a:b].tolist(), masks[a:b].tolist())
     bad = np.flatnonzero(needed > capacity)
