@@ -1,12 +1,14 @@
 """ROFL version 2 (hexagons, '?' groups): file size against the .clues text, and codec speed.
 
-    PYTHONPATH=. python benchmarks/rofl_shapes.py [--sides 5 20 128 512 1024]
+    PYTHONPATH=. python benchmarks/rofl_shapes.py [--sides 5 20 128 512 1024] [--write-docs]
 
 For random hexagons (black and white, and 5 colours with 30% of the groups
 turned to '?') prints the ``.rofl`` and ``.clues`` sizes and the best of
 three runs of write (puzzle -> bytes) and parse (bytes -> validated puzzle).
 Parsing includes the model's validation, which for '?' groups runs in Python
-per group (``rofl.puzzle._min_cells``).
+per group (``rofl.puzzle._min_cells``) on lines that could overflow.
+``--write-docs`` writes the table into section ``rofl-shapes`` of
+``docs/benchmarks.md``.
 """
 
 from __future__ import annotations
@@ -34,10 +36,11 @@ def best(fn, runs: int = 3) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sides", type=int, nargs="+", default=[5, 20, 128, 512])
+    parser.add_argument("--write-docs", action="store_true", help="write the table into docs/benchmarks.md")
     args = parser.parse_args()
     rng = np.random.default_rng(27)
-    print("| puzzle | groups | .rofl bytes | .clues bytes | write | parse |")
-    print("|---|---|---|---|---|---|")
+    lines = ["| puzzle | groups | .rofl bytes | .clues bytes | write | parse |", "|---|---|---|---|---|---|"]
+    print(*lines, sep="\n")
     for side in args.sides:
         for k in (2, 5):
             board = Hexagon.of(side)
@@ -52,7 +55,16 @@ def main() -> None:
             parse = best(lambda d=data: codec.parse(d), runs=1 if k > 2 and side > 128 else 3)
             what = f"side {side}, {k} colours" + (", 30% '?'" if k > 2 else "")
             times = f"{write * 1e3:.1f} ms | {parse * 1e3:.1f} ms"
-            print(f"| {what} | {puzzle.n_groups} | {len(data)} | {len(text)} | {times} |")
+            lines.append(f"| {what} | {puzzle.n_groups} | {len(data)} | {len(text)} | {times} |")
+            print(lines[-1], flush=True)
+    if args.write_docs:
+        import sys
+        from pathlib import Path
+
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        from _docs import stamp, write_section
+
+        write_section("rofl-shapes", "\n".join([stamp(), "", *lines]))
 
 
 if __name__ == "__main__":
