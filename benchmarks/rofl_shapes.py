@@ -14,23 +14,15 @@ per group (``rofl.puzzle._min_cells``) on lines that could overflow.
 from __future__ import annotations
 
 import argparse
-import time
 
 import numpy as np
+from _docs import stamp, write_section
+from _timing import best_of
 
 from rofl.formats import clues
 from rofl.formats import rofl as codec
 from rofl.hexagon import Hexagon, HexPuzzle
 from rofl.puzzle import Palette
-
-
-def best(fn, runs: int = 3) -> float:
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def main() -> None:
@@ -51,19 +43,13 @@ def main() -> None:
                 puzzle = puzzle.with_unknown_colors(rng.random(puzzle.n_groups) < 0.3)
             data = codec.dumps(puzzle, cells)
             text = clues.dumps(puzzle).encode()
-            write = best(lambda p=puzzle, c=cells: codec.dumps(p, c))
-            parse = best(lambda d=data: codec.parse(d), runs=1 if k > 2 and side > 128 else 3)
+            write = best_of(lambda p=puzzle, c=cells: codec.dumps(p, c))
+            parse = best_of(lambda d=data: codec.parse(d), 1 if k > 2 and side > 128 else 3)
             what = f"side {side}, {k} colours" + (", 30% '?'" if k > 2 else "")
             times = f"{write * 1e3:.1f} ms | {parse * 1e3:.1f} ms"
             lines.append(f"| {what} | {puzzle.n_groups} | {len(data)} | {len(text)} | {times} |")
             print(lines[-1], flush=True)
     if args.write_docs:
-        import sys
-        from pathlib import Path
-
-        sys.path.insert(0, str(Path(__file__).resolve().parent))
-        from _docs import stamp, write_section
-
         write_section("rofl-shapes", "\n".join([stamp(), "", *lines]))
 
 

@@ -15,11 +15,11 @@ from __future__ import annotations
 import argparse
 import io
 import statistics
-import time
 from pathlib import Path
 
 import numpy as np
 from _docs import stamp, write_section
+from _timing import best_of
 from PIL import Image
 
 from rofl.decode import solve_picture
@@ -52,15 +52,6 @@ def png_bytes(grid: np.ndarray, palette: Palette) -> int:
         Image.fromarray(grid.astype(bool)).save(buf, format="PNG", optimize=True)
         sizes.append(len(buf.getvalue()))
     return min(sizes)
-
-
-def best_of(fn, repeat: int = 5) -> float:
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return min(times)
 
 
 def cases(corpus: Path):
@@ -144,8 +135,8 @@ def speed(corpus: Path) -> None:
     tests.append(("65535x64 worst case (extended, 2-byte fields)", [codec.dumps(Puzzle.from_grid(wide, three))]))
     for name, files in tests:
         puzzles = [codec.loads(f) for f in files]
-        parse = best_of(lambda files=files: [codec.parse(f) for f in files])
-        write = best_of(lambda puzzles=puzzles: [codec.dumps(p, meta={}) for p in puzzles])
+        parse = best_of(lambda files=files: [codec.parse(f) for f in files], 5)
+        write = best_of(lambda puzzles=puzzles: [codec.dumps(p, meta={}) for p in puzzles], 5)
         size = sum(len(f) for f in files)
         groups = sum(p.n_groups for p in puzzles)
         emit(f"| {name} | {size} | {groups} | {1000 * parse:.1f} | {1000 * write:.1f} |")

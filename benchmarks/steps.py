@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import argparse
 import tempfile
-import timeit
 from pathlib import Path
 
 import numpy as np
 from _docs import stamp, write_section
+from _timing import best_of
 
 from rofl.formats import open_puzzle
 from rofl.puzzle import Palette, Puzzle
@@ -39,10 +39,6 @@ FILES = [
     "tests/data/pzl/kolobok.pzl",
     "tests/data/pzl/sparkle.pzl",
 ]
-
-
-def best_of(fn, repeat: int = 3) -> float:
-    return min(timeit.repeat(fn, number=1, repeat=repeat))
 
 
 def puzzles():

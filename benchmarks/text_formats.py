@@ -16,11 +16,11 @@ of three).  Also times the reader on the largest file of each format.
 from __future__ import annotations
 
 import argparse
-import timeit
 from pathlib import Path
 
 import numpy as np
 from _docs import stamp, write_section
+from _timing import best_of
 
 from rofl.errors import FormatError
 from rofl.formats import FORMATS as TABLE
@@ -29,10 +29,6 @@ from rofl.formats import open_puzzle
 
 ROOT = Path(__file__).resolve().parent.parent
 FORMATS = {f.extension: f for f in TABLE if f.write is not None and f.extension != ".notmine"}
-
-
-def best_of(fn, repeat: int = 3) -> float:
-    return min(timeit.repeat(fn, number=1, repeat=repeat))
 
 
 def row(suffix: str, fmt, puzzles) -> str:
