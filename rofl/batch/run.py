@@ -106,14 +106,10 @@ def run_tasks(
         yield from _on_dask(fn, _Tasks(count, prepare), lost, scheduler)
         return
     jobs = min(jobs or default_jobs(), count)
-    if jobs == 1:
-        for i in range(count):
-            a = prepare(i)
-            yield i, a.result if isinstance(a, Done) else fn(*a)
-        return
-    # The first tasks run here: they tell how long a task takes, and a batch
-    # that this process finishes sooner than workers would start (the fork
-    # server loading the kernels: 1.5 s or more) is done here.
+    # The tasks run here (all of them with one job).  With more, the first
+    # ones tell how long a task takes, and a batch that this process
+    # finishes sooner than workers would start (the fork server loading the
+    # kernels: 1.5 s or more) is done here too.
     tasks = _Tasks(count, prepare)
     seconds: list[float] = []
     while (item := tasks.take()) is not None:
@@ -125,7 +121,7 @@ def run_tasks(
         seconds.append(took)
         yield i, results[0]
         # the first task also loads the kernels: its time says little
-        if len(seconds) >= 2 and sum(seconds[1:]) / (len(seconds) - 1) * tasks.left > SMALL_BATCH_SECONDS:
+        if jobs > 1 and len(seconds) >= 2 and sum(seconds[1:]) / (len(seconds) - 1) * tasks.left > SMALL_BATCH_SECONDS:
             yield from _on_processes(fn, tasks, lost, jobs, local=True)
             return
 
