@@ -7,9 +7,9 @@ circumradius.  :func:`hex_fit` takes the largest part of the picture with
 the board's outline box ratio, centred (the picture's corners beyond the
 hexagon are not used), and :func:`hex_cell_colors` gives every cell the
 area average of its hexagon in linear light, as :func:`rofl.picture.cell_colors`
-does for squares: the box is averaged into a fine grid of :data:`FINE`
-sub-cells per circumradius (about 42 per hexagon), each sub-cell goes to
-the hexagon its centre lies in, and each hexagon averages its sub-cells.
+does for squares: the box is averaged into a fine grid of up to :data:`FINE`
+sub-cells per circumradius, each sub-cell goes to the hexagon its centre
+lies in, and each hexagon averages its sub-cells.
 """
 
 from __future__ import annotations
@@ -26,8 +26,13 @@ from rofl.picture.fit import Geometry, cell_colors
 #: Side of a made hexagonal puzzle when none is given, and the largest.
 DEFAULT_HEX_SIDE = 15
 MAX_HEX_SIDE = 128
-#: Sub-cells per circumradius along each axis when averaging hexagons.
-FINE = 4
+#: Sub-cells per circumradius along each axis when averaging hexagons (about
+#: 166 per hexagon), fewer on large boards so that the fine grid stays under
+#: :data:`FINE_CELLS` sub-cells.  A sub-cell goes whole to one hexagon, so a
+#: sharp edge through a hexagon moves its average by at most the share of
+#: the sub-cells along its border.
+FINE = 8
+FINE_CELLS = 2_000_000
 
 SQ3 = math.sqrt(3.0)
 
@@ -93,7 +98,8 @@ def hex_fit(image_size: tuple[int, int], side: object) -> HexGeometry:
     else:
         bw, bh = float(w), w / aspect
     x0, y0 = (w - bw) / 2, (h - bh) / 2
-    fine = (max(1, math.ceil(ew * FINE)), max(1, math.ceil(eh * FINE)))
+    per = max(2.0, min(float(FINE), math.sqrt(FINE_CELLS / (ew * eh))))
+    fine = (max(1, math.ceil(ew * per)), max(1, math.ceil(eh * per)))
     return HexGeometry(side, (x0, y0, x0 + bw, y0 + bh), fine)
 
 
