@@ -42,11 +42,22 @@ import numpy as np
 from rofl.errors import PuzzleError
 from rofl.hexagon import Hexagon, HexPuzzle
 from rofl.puzzle import Palette, line_runs
+from rofl.solver._compile import KernelSet
+
+#: The kernel that estimates moves (:mod:`rofl.refine._hexkernels`), a set of
+#: its own: solving a hexagon never compiles it.
+HEX_REFINE = KernelSet(
+    "hexagon refinement",
+    "rofl.refine._hexkernels",
+    ("_estimate_moves",),
+    warm="rofl.refine._warm:warm_hex",
+    seconds=6,
+)
 
 #: Moves whose earlier estimates were best, estimated again between refreshes.
 LAZY_TOP = 48
 #: Rounds between full refreshes of every estimate.
-REFRESH_EVERY = 6
+REFRESH_EVERY = 3
 #: Best-estimated moves judged by a full solve per round (at most).
 VERIFY = 6
 
@@ -151,18 +162,22 @@ class _Run:
         status = self.propagate(clues, masks, self.all_lines)
         return _Solved(cells, clues, status, masks, _undetermined(masks))
 
-    def estimate(self, state: _Solved, cell: int, colour: int) -> tuple[int, int]:
-        """Undetermined cells after resuming from ``state``'s masks with
-        ``cell`` changed to ``colour`` (never more than the truth), and the
-        slack left on the cell's three lines."""
-        self.estimates += 1
-        cells = state.cells.copy()
-        cells[cell] = colour
-        clues = self.clues(cells)
-        masks = state.masks.copy()
-        lines = self.board.cell_lines[self.board.cell_offsets[cell] : self.board.cell_offsets[cell + 1]]
-        self.propagate(clues, masks, lines)
-        return _undetermined(masks), _slack(clues, self.hexagon.line_offsets, lines)
+    def estimate(self, state: _Solved, cells: np.ndarray, colours: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """For each move (``cells[i]`` to ``colours[i]``): the cells left
+        undetermined when line logic resumes from ``state``'s masks with
+        the changed cell's three lines queued under their new clues (never
+        more than the truth), and the slack left on those lines."""
+        from rofl.refine._hexkernels import _estimate_moves
+
+        self.estimates += len(cells)
+        undetermined = np.empty(len(cells), dtype=np.int64)
+        slack = np.empty(len(cells), dtype=np.int64)
+        b = self.board
+        _estimate_moves(
+            state.masks, state.cells.astype(np.int64), b.line_cells, b.line_offsets, b.cell_lines, b.cell_offsets,
+            *state.clues, cells.astype(np.int64), colours.astype(np.int64), undetermined, slack,
+        )  # fmt: skip
+        return undetermined, slack
 
 
 def refine_hex(
@@ -205,7 +220,7 @@ def refine_hex(
     from rofl.solver._compile import INDEX, ensure_compiled
     from rofl.solver._kernels import SOLVED
 
-    compile_seconds = ensure_compiled(INDEX)
+    compile_seconds = ensure_compiled(INDEX, HEX_REFINE)
     start = time.perf_counter()
     if not isinstance(palette, Palette):
         palette = Palette(palette)
@@ -279,8 +294,8 @@ def _greedy(run: _Run, state: _Solved, frozen: np.ndarray, progress, verify: int
             pick[:] = True
         else:
             pick[np.argsort(known, kind="stable")[:LAZY_TOP]] = True
-        for i in np.flatnonzero(pick).tolist():
-            estimate[cells[i]], slack[cells[i]] = run.estimate(state, int(cells[i]), int(colours[i]))
+        idx = np.flatnonzero(pick)
+        estimate[cells[idx]], slack[cells[idx]] = run.estimate(state, cells[idx], colours[idx])
         scores = estimate[cells]
         positive = added[added > 0]
         scale = float(np.median(positive)) if positive.size else 1.0
@@ -364,16 +379,4 @@ def _undetermined(masks: np.ndarray) -> int:
     return int(np.count_nonzero(masks & (masks - 1)))
 
 
-def _slack(clues, line_offsets: np.ndarray, lines: np.ndarray) -> int:
-    """Cells of ``lines`` that neither a group nor a needed gap covers."""
-    lengths, colors, offsets = clues
-    total = 0
-    for line in lines.tolist():
-        g0, g1 = offsets[line], offsets[line + 1]
-        col = colors[g0:g1]
-        gaps = int(np.count_nonzero(col[1:] == col[:-1]))
-        total += int(line_offsets[line + 1] - line_offsets[line]) - int(lengths[g0:g1].sum()) - gaps
-    return total
-
-
-__all__ = ["HexRefinement", "refine_hex"]
+__all__ = ["HEX_REFINE", "HexRefinement", "refine_hex"]
