@@ -538,7 +538,7 @@ def _make_hex(
     from rofl import picture
     from rofl.errors import OptionError
     from rofl.hexagon import HexPuzzle
-    from rofl.refine.hexagon import refine_hex
+    from rofl.refine.hexagon import HEX_REFINE, refine_hex
     from rofl.solver._compile import INDEX, compile_count, ensure_compiled
 
     if not 0 <= effort <= 1000:  # also refuses NaN
@@ -559,7 +559,7 @@ def _make_hex(
         min_delta_e=min_delta_e,
     )
     grid, cost, lab = q.grid[0], q.cost[0], q.lab[0]
-    compile_seconds = ensure_compiled(INDEX)
+    compile_seconds = ensure_compiled(INDEX, HEX_REFINE)  # one notice for both
     t_refine = time.perf_counter()
     res = refine_hex(grid, q.palette, side, cost=cost, progress=progress, revert=effort > 0)
     refine_seconds = time.perf_counter() - t_refine - res.compile_seconds
