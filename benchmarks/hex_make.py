@@ -34,7 +34,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-SKIMAGE_PHOTOS = ("astronaut", "camera", "chelsea", "coffee", "rocket", "hubble_deep_field", "grass", "text")
+# the samples are scikit-image's astronaut, camera, chelsea, coffee and rocket; these are the others that are photos
+SKIMAGE_PHOTOS = ("coins", "moon", "page", "immunohistochemistry", "hubble_deep_field", "grass", "text")
 
 
 def picture_names() -> list[str]:
