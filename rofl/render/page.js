@@ -744,12 +744,12 @@
     ];
     var best = along[0];
     for (var d = 1; d < 3; d++) if (Math.abs(along[d][2]) > Math.abs(best[2])) best = along[d];
-    var steps = Math.round(best[2]);
-    var sign = steps < 0 ? -1 : 1;
+    var sign = best[2] < 0 ? -1 : 1;
+    var steps = Math.round(Math.abs(best[2])); // halves away from the start, either way
     var q = hex.coords[start][0];
     var r = hex.coords[start][1];
     var out = [start];
-    for (var k = 1; k <= Math.abs(steps); k++) {
+    for (var k = 1; k <= steps; k++) {
       var i = hex.index(q + sign * k * best[0], r + sign * k * best[1]);
       if (i < 0) break;
       out.push(i);
@@ -848,7 +848,12 @@
   // ------------------------------------------------------------------- page
 
   var HISTORY_LIMIT = 2000;
-  var SVG_NS = "http://www.w3.org/2000/svg";
+  // the SVG namespace, as the HTML parser gives it (the page names no address, not even this one)
+  var SVG_NS = (function () {
+    var holder = document.createElement("div");
+    holder.innerHTML = "<svg></svg>";
+    return holder.firstChild.namespaceURI;
+  })();
 
   function el(tag, attrs, text) {
     var node = document.createElement(tag);
@@ -2119,20 +2124,7 @@
         }
         return out.join(" ");
       }
-      var svg = svgEl("svg", { class: "hex", xmlns: SVG_NS });
-      var defs = svgEl("defs");
-      // a "?" group's box, as on the sheets: grey with darker hatching
-      var pattern = svgEl("pattern", {
-        id: "unknown",
-        width: 4,
-        height: 4,
-        patternUnits: "userSpaceOnUse",
-        patternTransform: "rotate(45)",
-      });
-      pattern.appendChild(svgEl("rect", { width: 4, height: 4, fill: "#dddddd" }));
-      pattern.appendChild(svgEl("line", { x1: 0, y1: 0, x2: 0, y2: 4, stroke: "#999999", "stroke-width": 1.5 }));
-      defs.appendChild(pattern);
-      svg.appendChild(defs);
+      var svg = svgEl("svg", { class: "hex" });
       var cellLayer = svgEl("g", { class: "cells" });
       var clueLayer = svgEl("g", { class: "clues", "font-size": FONT.toFixed(2) });
       svg.appendChild(cellLayer);
@@ -2163,7 +2155,7 @@
         var n = svgEl("g", { class: "n" });
         var box = [left - 1.5, y - FONT * 0.62, left + width + 1.5, y + FONT * 0.62];
         if (group !== null && (multi || set)) {
-          var fill = set ? "url(#unknown)" : palette[group[1]];
+          var fill = set ? "#dddddd" : palette[group[1]];
           n.classList.add("chip");
           n.style.setProperty("--chip", set ? "#999999" : fill);
           n.appendChild(
@@ -2175,10 +2167,10 @@
               fill: fill,
             })
           );
+          if (set) n.appendChild(svgEl("path", { class: "hatch", d: hatching(box) }));
         }
-        var t = svgEl("text", { x: x.toFixed(2), y: (y + FONT * 0.36).toFixed(2), "text-anchor": anchor }, text);
-        if (group !== null && multi && !set) t.setAttribute("fill", textOn(palette[group[1]]));
-        n.appendChild(t);
+        if (n.classList.contains("chip")) n.style.setProperty("--chip-ink", set ? "#000000" : textOn(palette[group[1]]));
+        n.appendChild(svgEl("text", { x: x.toFixed(2), y: (y + FONT * 0.36).toFixed(2), "text-anchor": anchor }, text));
         if (k !== null) {
           n.dataset.k = k;
           n.appendChild(
@@ -2194,6 +2186,17 @@
         parent.appendChild(n);
         grow(box[0] - 1, box[1] - 1, box[2] + 1, box[3] + 1);
         return box;
+      }
+
+      /** A "?" group's box is hatched, as on the sheets: strokes at 45 degrees, 3 units apart, inside `box`. */
+      function hatching(box) {
+        var d = [];
+        for (var k = box[0] + box[1] + 1.5; k < box[2] + box[3]; k += 3) {
+          var lo = Math.max(box[0], k - box[3]);
+          var hi = Math.min(box[2], k - box[1]);
+          if (hi - lo > 0.2) d.push("M" + lo.toFixed(2) + " " + (k - lo).toFixed(2) + "L" + hi.toFixed(2) + " " + (k - hi).toFixed(2));
+        }
+        return d.join("");
       }
 
       function flag(parent, x, y, anchor) {
@@ -2341,7 +2344,7 @@
           var byW = (availW * CW) / vb[2];
           var byH = (availH * CW) / vb[3];
           var cell = printing ? Math.min(byW, byH) : Math.min(byW, Math.max(byH, 24));
-          return Math.floor(Math.max(printing ? 5 : 14, Math.min(printing ? 40 : 48, cell)));
+          return Math.floor(Math.max(printing ? 5 : 14, Math.min(printing ? 40 : 56, cell)));
         },
       };
     }
