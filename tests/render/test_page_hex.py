@@ -79,7 +79,8 @@ def test_hexagon_lines_are_rofls(js, side):
     per = 2 * side - 1
     assert [line["kind"] for line in got["lines"]] == ["row"] * per + ["falling"] * per + ["rising"] * per
     assert [line["index"] for line in got["lines"]] == list(range(per)) * 3
-    assert got["ofCell"] == [sorted(i for i in range(board.n_lines) if c in board.line(i)) for c in range(board.n_cells)]
+    through = [sorted(i for i in range(board.n_lines) if c in board.line(i)) for c in range(board.n_cells)]
+    assert got["ofCell"] == through
     assert js.call("hexGeometry", side)["coords"] == board.coords[:, :2].tolist()
 
 
