@@ -1607,6 +1607,7 @@
     var touches = {}; // pointerId -> [x, y] of the fingers on the grid (paint mode)
     var pinch = null; // {d0, cell0} while two fingers zoom
     var tap = null; // {id, i, x, y}: a touch in scroll mode, a tap if it ends close by
+    var pan = null; // {id, x, y, left, top}: a finger on a hexagon's clues in paint mode, scrolling the board
 
     function fingerDistance() {
       var p = Object.keys(touches).map(function (id) {
@@ -1624,7 +1625,18 @@
 
     board.addEventListener("pointerdown", function (e) {
       var at = cellOf(e.target);
-      if (at < 0) return;
+      if (at < 0) {
+        // the browser leaves a finger on the SVG board to the page (page.css): off the cells, it scrolls the board
+        if (hexagon && e.pointerType === "touch" && touchMode === "paint" && !stroke && !pan) {
+          pan = { id: e.pointerId, x: e.clientX, y: e.clientY, left: board.scrollLeft, top: board.scrollTop };
+          try {
+            board.setPointerCapture(e.pointerId);
+          } catch (err) {
+            /* not capturable (synthetic event): fine */
+          }
+        }
+        return;
+      }
       if (e.pointerType === "touch") {
         usingTouch();
         if (touchMode === "scroll") {
@@ -1655,6 +1667,11 @@
     });
 
     board.addEventListener("pointermove", function (e) {
+      if (pan && e.pointerId === pan.id) {
+        board.scrollLeft = pan.left - (e.clientX - pan.x);
+        board.scrollTop = pan.top - (e.clientY - pan.y);
+        return;
+      }
       if (e.pointerId in touches) touches[e.pointerId] = [e.clientX, e.clientY];
       if (pinch && Object.keys(touches).length === 2) {
         zoomTo((pinch.cell0 * fingerDistance()) / pinch.d0);
@@ -1670,6 +1687,7 @@
     });
 
     function finish(e) {
+      if (pan && e.pointerId === pan.id) pan = null;
       delete touches[e.pointerId];
       if (Object.keys(touches).length < 2) pinch = null;
       if (stroke && e.pointerId === stroke.pointerId) endStroke();
