@@ -2282,6 +2282,8 @@
       }).join(" "));
       board.appendChild(svg);
       board.classList.add("hex-board");
+      // a role that allows aria-activedescendant (the keyboard cursor's cell); the where line says the cell
+      board.setAttribute("role", "group");
 
       var origin = null; // the start cell's centre on the screen and the screen's px per layout unit, while a drag lasts
 

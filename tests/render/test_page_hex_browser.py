@@ -374,3 +374,26 @@ def test_phone_touch_paints_and_the_board_fits_the_width(open_hex):
     after = state(page)
     assert after["cell"] > before["cell"] and after["grid"] == before["grid"]
     assert page.evaluate("document.documentElement.scrollWidth") <= width  # the board scrolls, not the page
+
+
+# ---------------------------------------------------------- accessibility
+
+
+@pytest.mark.parametrize("name", ["star", "question"])
+def test_axe_finds_no_violations(open_hex, name):
+    axe = pytest.importorskip("axe_playwright_python.sync_playwright", reason="axe-playwright-python not installed")
+    page = open_hex(name)
+    page.click("#cell-0")
+    page.click(".options summary")
+    page.click("details.help summary")
+    results = axe.Axe().run(page)
+    assert results.violations_count == 0, results.generate_report()
+    # a hint on show, a struck number, Check's outline on a cell
+    page.click("#hint")
+    page.locator("g.clue .n").first.click()
+    page.click("#cell-1", button="right")
+    page.click("#check")
+    page.focus("#board")  # the keyboard cursor: aria-activedescendant names a cell
+    assert page.locator("#board").get_attribute("aria-activedescendant") == "cell-0"
+    results = axe.Axe().run(page)
+    assert results.violations_count == 0, results.generate_report()
