@@ -263,11 +263,21 @@ def puzzle_page(puzzle: Puzzle | HexPuzzle, *, title: str | None = None) -> str:
     -------
     str
         The page, UTF-8 text.
+
+    Raises
+    ------
+    PuzzleError
+        A rectangular puzzle with ``?`` groups, which the page's table does
+        not draw yet.
     """
     from rofl._version import __version__
+    from rofl.errors import PuzzleError
     from rofl.hexagon import HexPuzzle
 
     hexagon = isinstance(puzzle, HexPuzzle)
+    if not hexagon and puzzle.has_color_sets:
+        msg = "the page draws groups of unknown colour ('?') on hexagonal boards only"
+        raise PuzzleError(msg)
     if hexagon:
         default = f"Hexagonal nonogram, side {puzzle.side}"
         size = f"hexagon of side {puzzle.side}, {puzzle.n_cells} cells"

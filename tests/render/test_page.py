@@ -493,6 +493,14 @@ def test_hexagon_page_embeds_the_clues_not_the_solution():
     )
 
 
+def test_rectangular_page_refuses_question_marks():
+    from rofl.errors import PuzzleError
+
+    puzzle = Puzzle.from_grid(np.array([[1, 2], [2, 0]], np.uint8), COLOURS)
+    with pytest.raises(PuzzleError, match="hexagonal boards only"):
+        puzzle_page(puzzle.with_unknown_colors(np.arange(puzzle.n_groups) == 0))
+
+
 def test_rectangular_page_speaks_of_rows_and_columns():
     page = puzzle_page(Puzzle.from_grid(np.eye(3, dtype=np.uint8)))
     assert "Hint: a row or column that decides new cells (H)" in page
