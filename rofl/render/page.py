@@ -275,13 +275,13 @@ def puzzle_page(puzzle: Puzzle | HexPuzzle, *, title: str | None = None) -> str:
     from rofl.hexagon import HexPuzzle
 
     hexagon = isinstance(puzzle, HexPuzzle)
-    if not hexagon and puzzle.has_color_sets:
-        msg = "the page draws groups of unknown colour ('?') on hexagonal boards only"
-        raise PuzzleError(msg)
-    if hexagon:
+    if isinstance(puzzle, HexPuzzle):
         default = f"Hexagonal nonogram, side {puzzle.side}"
         size = f"hexagon of side {puzzle.side}, {puzzle.n_cells} cells"
     else:
+        if puzzle.has_color_sets:
+            msg = "the page draws groups of unknown colour ('?') on hexagonal boards only"
+            raise PuzzleError(msg)
         default = f"Nonogram {puzzle.width}\u00d7{puzzle.height}"
         size = f"{puzzle.width} \u00d7 {puzzle.height}"
     if not title:
