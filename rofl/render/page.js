@@ -7,8 +7,16 @@
  * the page (mouse, touch, keys, zoom, storage) and only runs where a
  * `document` exists; the browser tests drive it in Chromium.
  *
+ * A board is a rectangle (drawn as an HTML table) or a hexagon (drawn in
+ * SVG as on rofl's hexagonal sheets); either is its cells and its lines, each
+ * line a list of cell indices with its clue (boardOf), so everything but the
+ * drawing, the pointer geometry and the cursor's moves is shared.  A clue
+ * group is [length, colour], or [length, [colours]] for a "?" group (a run of
+ * any one of those colours).
+ *
  * Cell states: 0 unknown, -1 known empty (the player's dot), k >= 1 painted
- * with palette colour k.  A grid is a flat row-major array of W * H states.
+ * with palette colour k.  A grid is a flat array of states in the board's
+ * cell order (row-major for a rectangle, row by row for a hexagon).
  * The file never holds the solution: the page tells a solved grid by its
  * clues, its hints follow from the clues and the player's marks alone, and
  * Check compares the cells with the solution the page's own line solver
