@@ -85,7 +85,7 @@ def check_drawable(opened, command: str, *, color_sets: bool = False, hexagon: b
     cannot take: a hexagonal one (every picture, sheet and page is a
     rectangular grid), and unless ``color_sets``, one with ``?`` groups
     (which a sheet or page would draw as background).  With ``hexagon`` a
-    hexagonal puzzle passes (an SVG sheet draws it)."""
+    hexagonal puzzle passes (an SVG sheet or page draws it)."""
     from rofl.errors import FormatError
 
     if not hasattr(opened.puzzle, "width") and not hexagon:

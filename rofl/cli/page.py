@@ -22,7 +22,8 @@ def page(puzzle: str, output: str | None, title: str | None) -> None:
     Left button paints, right button marks a cell empty, drags draw straight
     lines; undo and redo, a check, a timer, and progress kept in the
     browser.  The page holds the clues, not the solution: it knows the grid
-    is solved when every row and column has its clue.
+    is solved when every line has its clue.  Hexagonal puzzles (and their
+    '?' groups) play too, on an SVG board laid out like their sheets.
     """
     from rofl._io import atomic_write
     from rofl.cli._files import check_drawable, refuse_overwrite
@@ -34,9 +35,12 @@ def page(puzzle: str, output: str | None, title: str | None) -> None:
     check_page_path(out)
     refuse_overwrite([puzzle], [("-o", out)])
     opened = open_puzzle(puzzle)
-    check_drawable(opened, "page")
+    hexagon = not hasattr(opened.puzzle, "width")
+    # a hexagon's clues are drawn in SVG, '?' groups included; a table does not draw them yet
+    check_drawable(opened, "page", hexagon=True, color_sets=hexagon)
     check_stored_crc(opened)
     loaded = opened.puzzle
     text = puzzle_page(loaded, title=title)
     atomic_write(out, text.encode("utf-8"))
-    click.echo(f"{out}: {loaded.width}x{loaded.height}, {loaded.n_colors} colours, {len(text.encode('utf-8'))} bytes")
+    size = f"hexagon of side {loaded.side}" if hexagon else f"{loaded.width}x{loaded.height}"
+    click.echo(f"{out}: {size}, {loaded.n_colors} colours, {len(text.encode('utf-8'))} bytes")

@@ -7,8 +7,16 @@
  * the page (mouse, touch, keys, zoom, storage) and only runs where a
  * `document` exists; the browser tests drive it in Chromium.
  *
+ * A board is a rectangle (drawn as an HTML table) or a hexagon (drawn in
+ * SVG as on rofl's hexagonal sheets); either is its cells and its lines, each
+ * line a list of cell indices with its clue (boardOf), so everything but the
+ * drawing, the pointer geometry and the cursor's moves is shared.  A clue
+ * group is [length, colour], or [length, [colours]] for a "?" group (a run of
+ * any one of those colours).
+ *
  * Cell states: 0 unknown, -1 known empty (the player's dot), k >= 1 painted
- * with palette colour k.  A grid is a flat row-major array of W * H states.
+ * with palette colour k.  A grid is a flat array of states in the board's
+ * cell order (row-major for a rectangle, row by row for a hexagon).
  * The file never holds the solution: the page tells a solved grid by its
  * clues, its hints follow from the clues and the player's marks alone, and
  * Check compares the cells with the solution the page's own line solver
@@ -46,6 +54,28 @@
     return true;
   }
 
+  /** The colours a clue group may take: [k] for colour k, or its set (a "?" group: a sorted list). */
+  function groupColours(group) {
+    return typeof group[1] === "number" ? [group[1]] : group[1];
+  }
+
+  /**
+   * Whether `derived` (the exact [length, colour] groups of a line) gives
+   * `clue`: as many groups, of the same lengths, each colour in its group's
+   * set.  Same-coloured neighbours need a gap whatever the clue says, and a
+   * derived clue has one between them by construction (two touching runs of
+   * one colour are one group).
+   */
+  function clueMatches(derived, clue) {
+    if (derived.length !== clue.length) return false;
+    for (var i = 0; i < clue.length; i++) {
+      var want = clue[i][1];
+      if (derived[i][0] !== clue[i][0]) return false;
+      if (typeof want === "number" ? derived[i][1] !== want : want.indexOf(derived[i][1]) < 0) return false;
+    }
+    return true;
+  }
+
   // A cell of a line is a player's state (UNKNOWN, EMPTY or a colour k >= 1)
   // or, inside the hint's reasoning, the sorted list of states it can still
   // take (0 for background).
@@ -71,42 +101,70 @@
    * placed, cells used).  After the first j groups of `clue` are placed in
    * cells [0, i), consistently with the painted cells (which keep their
    * colour) and the dots (which stay background):
-   *   end[j * (n + 1) + i]: some placement has group j - 1 ending at cell i - 1;
+   *   end[(base[j - 1] + o) * (n + 1) + i]: some placement has group j - 1,
+   *     in the o-th colour it may take, ending at cell i - 1;
    *   gap[j * (n + 1) + i]: some placement has cell i - 1 background (or i == 0).
    * Groups of one colour need a background cell between them, groups of
-   * different colours may touch.  O(groups * cells) time and memory, in
-   * two flat arrays (one allocation each: a hint runs this 400 times).
+   * different colours may touch; a "?" group takes one colour of its set,
+   * and the same rule holds for the colour it takes.  O(colours tried *
+   * cells) time and memory, in two flat arrays (one allocation each: a
+   * hint runs this 400 times).
    */
   function forwardPass(cells, clue) {
     var n = cells.length;
     var m = clue.length;
     var w = n + 1;
-    var i, j;
-    var end = new Uint8Array((m + 1) * w);
-    var gap = new Uint8Array((m + 1) * w);
+    var i, j, o;
+    var opts = clue.map(groupColours);
+    var base = new Int32Array(m + 1);
+    for (j = 0; j < m; j++) base[j + 1] = base[j] + opts[j].length;
+    var f = { end: new Uint8Array(base[m] * w), gap: new Uint8Array((m + 1) * w), width: w, base: base, opts: opts };
+    var end = f.end;
+    var gap = f.gap;
     gap[0] = 1;
     for (i = 0; i < n; i++) gap[i + 1] = gap[i] && mayBeBackground(cells[i]) ? 1 : 0;
     var blockedBy = {};
-    for (j = 1; j <= m; j++) {
-      var len = clue[j - 1][0];
-      var colour = clue[j - 1][1];
-      var touches = j >= 2 && clue[j - 2][1] !== colour; // may follow the previous group directly
-      var blocked = blockedBy[colour] || (blockedBy[colour] = blockedCounts(cells, colour));
-      var prev = (j - 1) * w;
-      var here = j * w;
-      for (i = 0; i + len <= n; i++) {
-        if ((gap[prev + i] || (touches && end[prev + i])) && blocked[i + len] === blocked[i]) end[here + i + len] = 1;
+    for (j = 0; j < m; j++) {
+      var len = clue[j][0];
+      var prev = j * w;
+      for (o = 0; o < opts[j].length; o++) {
+        var colour = opts[j][o];
+        var blocked = blockedBy[colour] || (blockedBy[colour] = blockedCounts(cells, colour));
+        var row = (base[j] + o) * w;
+        for (i = 0; i + len <= n; i++) {
+          if (blocked[i + len] !== blocked[i]) continue;
+          // after a background cell, or touching the previous group in another colour
+          if (gap[prev + i] || (j > 0 && endsOther(f, j - 1, i, colour))) end[row + i + len] = 1;
+        }
       }
+      var here = (j + 1) * w;
       for (i = 0; i < n; i++) {
-        if ((end[here + i] || gap[here + i]) && mayBeBackground(cells[i])) gap[here + i + 1] = 1;
+        if ((endsAny(f, j, i) || gap[here + i]) && mayBeBackground(cells[i])) gap[here + i + 1] = 1;
       }
     }
-    return { end: end, gap: gap, width: w };
+    return f;
+  }
+
+  /** Whether the pass placed group g (0-based) ending at cell i - 1, in any of its colours. */
+  function endsAny(f, g, i) {
+    var w = f.width;
+    for (var o = f.base[g]; o < f.base[g + 1]; o++) if (f.end[o * w + i]) return true;
+    return false;
+  }
+
+  /** endsAny, in a colour other than `colour` (so that a group of that colour may touch it). */
+  function endsOther(f, g, i, colour) {
+    var w = f.width;
+    var opts = f.opts[g];
+    for (var o = 0; o < opts.length; o++) {
+      if (opts[o] !== colour && f.end[(f.base[g] + o) * w + i]) return true;
+    }
+    return false;
   }
 
   /** Whether forwardPass placed every group and reached the end of the line. */
   function passFits(f, m, n) {
-    return f.end[m * f.width + n] === 1 || f.gap[m * f.width + n] === 1;
+    return (m > 0 && endsAny(f, m - 1, n)) || f.gap[m * f.width + n] === 1;
   }
 
   /**
@@ -129,11 +187,12 @@
    * A cell may also be given as the sorted list of states it can still take
    * (the hint's reasoning across lines); its answer is part of that list.
    * `nColours` is the palette's length (colours 1 .. nColours - 1), as
-   * the puzzle's clues use.
+   * the puzzle's clues use.  A "?" group of `clue` may take any colour of
+   * its set (see forwardPass).
    *
    * Forward and backward passes (the backward one is the forward one over
    * the reversed line and clue) meet at each cell: O(groups * cells +
-   * colours * cells) per line, so a hint scanning all 200 lines of a
+   * colours * cells) per line (a "?" group counts once per colour it may take), so a hint scanning all 200 lines of a
    * 100x100 puzzle stays in milliseconds whatever the palette.  Trying each
    * state of each unknown cell with lineFits would cost cells * colours
    * times as much: about 10^9 steps for such a puzzle with 10 colours.
@@ -141,16 +200,18 @@
   function lineDeductions(cells, clue, nColours) {
     var n = cells.length;
     var m = clue.length;
-    var i, j;
+    var i, j, o;
     var w = n + 1;
     var f = forwardPass(cells, clue);
     if (!passFits(f, m, n)) return null;
     var rev = Array.prototype.slice.call(cells).reverse();
-    var b = forwardPass(rev, clue.slice().reverse());
-    // groups j.. fill cells [i, n) with group j starting at cell i / with cell i background
-    function startsAt(jj, ii) {
-      return jj < m && b.end[(m - jj) * w + n - ii] === 1;
+    var b = forwardPass(rev, clue.slice().reverse()); // its group m - 1 - j is group j
+    // groups j.. fill cells [i, n) with group j starting at cell i (in a colour other than `other`, if given)
+    function startsAt(jj, ii, other) {
+      if (jj >= m) return false;
+      return other === undefined ? endsAny(b, m - 1 - jj, n - ii) : endsOther(b, m - 1 - jj, n - ii, other);
     }
+    // ... with cell i background
     function bgAt(jj, ii) {
       return b.gap[(m - jj) * w + n - ii] === 1;
     }
@@ -158,7 +219,7 @@
     for (i = 0; i < n; i++) {
       if (!mayBeBackground(cells[i])) continue;
       for (j = 0; j <= m && !bg[i]; j++) {
-        if ((f.end[j * w + i] || f.gap[j * w + i]) && (startsAt(j, i + 1) || bgAt(j, i + 1))) bg[i] = 1;
+        if (((j > 0 && endsAny(f, j - 1, i)) || f.gap[j * w + i]) && (startsAt(j, i + 1) || bgAt(j, i + 1))) bg[i] = 1;
       }
     }
     // runs of each colour every group can occupy, summed with a difference array
@@ -166,17 +227,17 @@
     var blockedBy = {};
     for (j = 0; j < m; j++) {
       var len = clue[j][0];
-      var colour = clue[j][1];
-      var blocked = blockedBy[colour] || (blockedBy[colour] = blockedCounts(cells, colour));
-      var prevTouches = j >= 1 && clue[j - 1][1] !== colour;
-      var nextTouches = j + 1 < m && clue[j + 1][1] !== colour;
-      var diff = cover[colour] || (cover[colour] = new Int32Array(n + 1));
-      for (var st = 0; st + len <= n; st++) {
-        if (blocked[st + len] !== blocked[st]) continue;
-        if (!(f.gap[j * w + st] || (prevTouches && f.end[j * w + st]))) continue;
-        if (!(bgAt(j + 1, st + len) || (nextTouches && startsAt(j + 1, st + len)))) continue;
-        diff[st] += 1;
-        diff[st + len] -= 1;
+      for (o = 0; o < f.opts[j].length; o++) {
+        var colour = f.opts[j][o];
+        var blocked = blockedBy[colour] || (blockedBy[colour] = blockedCounts(cells, colour));
+        var diff = cover[colour] || (cover[colour] = new Int32Array(n + 1));
+        for (var st = 0; st + len <= n; st++) {
+          if (blocked[st + len] !== blocked[st]) continue;
+          if (!(f.gap[j * w + st] || (j > 0 && endsOther(f, j - 1, st, colour)))) continue;
+          if (!(bgAt(j + 1, st + len) || startsAt(j + 1, st + len, colour))) continue;
+          diff[st] += 1;
+          diff[st + len] -= 1;
+        }
       }
     }
     var out = new Array(n);
@@ -193,130 +254,245 @@
     return out;
   }
 
-  function colourCounts(groups, counts) {
-    for (var g = 0; g < groups.length; g++) {
-      counts[groups[g][1]] = (counts[groups[g][1]] || 0) + groups[g][0];
-    }
-    return counts;
-  }
-
   /**
-   * "done" when the painted cells have exactly the clue (dots and unknowns
-   * both count as background); "wrong" when they do not and the line is
-   * full: no unknown cell left, or every colour already painted as many
-   * times as the clue holds (so painting more cannot help), or some colour
-   * painted more often than that; "open" otherwise.
+   * "done" when the painted cells give the clue (dots and unknowns both
+   * count as background; see clueMatches); "wrong" when they do not and
+   * the line is full: no unknown cell left, or as much ink painted as the
+   * clue holds (so painting more cannot help), or some colour painted more
+   * often than the clue can hold it; "open" otherwise.
    */
   function lineStatus(cells, clue) {
     var derived = lineClue(cells);
-    if (sameClue(derived, clue)) return "done";
+    if (clueMatches(derived, clue)) return "done";
     var unknown = 0;
+    var g, c;
     for (var i = 0; i < cells.length; i++) if (cells[i] === UNKNOWN) unknown++;
     if (unknown === 0) return "wrong";
-    var want = colourCounts(clue, {});
-    var have = colourCounts(derived, {});
-    var full = true;
-    var c;
-    for (c in have) if ((want[c] || 0) < have[c]) return "wrong";
-    for (c in want) if ((have[c] || 0) < want[c]) full = false;
-    return full ? "wrong" : "open";
+    var most = {}; // colour -> the most cells of it the clue can hold ("?" groups count for each of their colours)
+    var want = 0;
+    var have = {};
+    var painted = 0;
+    for (g = 0; g < clue.length; g++) {
+      want += clue[g][0];
+      groupColours(clue[g]).forEach(function (k) {
+        most[k] = (most[k] || 0) + clue[g][0];
+      });
+    }
+    for (g = 0; g < derived.length; g++) {
+      have[derived[g][1]] = (have[derived[g][1]] || 0) + derived[g][0];
+      painted += derived[g][0];
+    }
+    for (c in have) if ((most[c] || 0) < have[c]) return "wrong";
+    return painted >= want ? "wrong" : "open";
   }
 
-  function row(grid, width, r) {
-    return Array.prototype.slice.call(grid, r * width, (r + 1) * width);
+  // ------------------------------------------------------------- boards
+  //
+  // A board is its cells, numbered 0 .. n - 1, and its lines, each a list of
+  // cell indices in reading order with its clue.  A rectangle's cells are
+  // row-major and its lines are the rows, top to bottom, then the columns,
+  // left to right.  A hexagon of side s (rofl.hexagon.Hexagon) has
+  // 3s(s - 1) + 1 pointy-top cells numbered row by row, left to right, and
+  // lines in three directions: the rows, the falling diagonals (constant q)
+  // and the rising ones (constant s), each read top to bottom.
+
+  var KINDS = {
+    row: { name: "row", plural: "rows", key: "rows" },
+    column: { name: "column", plural: "columns", key: "cols" },
+    falling: { name: "falling diagonal", plural: "falling diagonals", key: "falling" },
+    rising: { name: "rising diagonal", plural: "rising diagonals", key: "rising" },
+  };
+
+  function isHexagon(puzzle) {
+    return puzzle.shape === "hexagon";
   }
 
-  function column(grid, width, height, c) {
-    var out = new Array(height);
-    for (var r = 0; r < height; r++) out[r] = grid[r * width + c];
+  var hexCache = {};
+
+  /**
+   * A hexagon of side `side`: coords[i] = [q, r] of cell i (cube
+   * coordinates, s = -q - r; r grows downwards, q to the right), index(q,
+   * r) the cell there (-1 outside), and lines[d][k] the cells of line k of
+   * direction d (0 rows by r, 1 falling diagonals by growing q, 2 rising
+   * ones by falling s), as rofl.hexagon.Hexagon numbers them.
+   */
+  function hexGeometry(side) {
+    if (hexCache[side]) return hexCache[side];
+    var m = side - 1;
+    var coords = [];
+    var at = {};
+    var lines = [[], [], []];
+    for (var d = 0; d < 3; d++) for (var k = 0; k <= 2 * m; k++) lines[d].push([]);
+    for (var r = -m; r <= m; r++) {
+      for (var q = Math.max(-m, -m - r); q <= Math.min(m, m - r); q++) {
+        var i = coords.length;
+        coords.push([q, r]);
+        at[q + "," + r] = i;
+        // cells come top to bottom, so every line is in reading order
+        lines[0][r + m].push(i);
+        lines[1][q + m].push(i);
+        lines[2][m + q + r].push(i); // s = -q - r falling: q + r growing
+      }
+    }
+    hexCache[side] = {
+      side: side,
+      coords: coords,
+      lines: lines,
+      index: function (qq, rr) {
+        var found = at[qq + "," + rr];
+        return found === undefined ? -1 : found;
+      },
+    };
+    return hexCache[side];
+  }
+
+  var boardCache = typeof WeakMap === "function" ? new WeakMap() : null;
+
+  /**
+   * The board of a puzzle: {n: cells, lines: [{kind, index, cells, clue}],
+   * ofCell: for each cell, the lines through it in line order}.  Lines are
+   * numbered as the puzzle lists them: a rectangle's rows then columns, a
+   * hexagon's rows, falling and rising diagonals.
+   */
+  function boardOf(puzzle) {
+    var known = boardCache && boardCache.get(puzzle);
+    if (known) return known;
+    var lines = [];
+    var n, k;
+    function add(kind, clues, cellsOf) {
+      for (var j = 0; j < clues.length; j++) lines.push({ kind: kind, index: j, cells: cellsOf(j), clue: clues[j] });
+    }
+    if (isHexagon(puzzle)) {
+      var hex = hexGeometry(puzzle.side);
+      n = hex.coords.length;
+      ["rows", "falling", "rising"].forEach(function (key, d) {
+        add(d === 0 ? "row" : key, puzzle[key], function (j) {
+          return hex.lines[d][j];
+        });
+      });
+    } else {
+      var w = puzzle.width;
+      var h = puzzle.height;
+      n = w * h;
+      add("row", puzzle.rows, function (r) {
+        var out = [];
+        for (var c = 0; c < w; c++) out.push(r * w + c);
+        return out;
+      });
+      add("column", puzzle.cols, function (c) {
+        var out = [];
+        for (var r = 0; r < h; r++) out.push(r * w + c);
+        return out;
+      });
+    }
+    var ofCell = new Array(n);
+    for (k = 0; k < n; k++) ofCell[k] = [];
+    lines.forEach(function (line, l) {
+      line.cells.forEach(function (i) {
+        ofCell[i].push(l);
+      });
+    });
+    var board = { n: n, lines: lines, ofCell: ofCell };
+    if (boardCache) boardCache.set(puzzle, board);
+    return board;
+  }
+
+  /** "row 3", "column 1", "falling diagonal 2": a line named as rofl names it, from 1. */
+  function lineName(line) {
+    return KINDS[line.kind].name + " " + (line.index + 1);
+  }
+
+  function lineStates(grid, line) {
+    var out = new Array(line.cells.length);
+    for (var p = 0; p < out.length; p++) out[p] = grid[line.cells[p]];
     return out;
   }
 
-  /** Every line of the grid against the puzzle: statuses, counts, solved. */
+  /**
+   * Every line of the grid against the puzzle: statuses (`lines`, and per
+   * direction under `rows` and `cols`, or `rows`, `falling` and `rising`),
+   * the names of the wrong lines and of those that cannot be completed
+   * (`unfitLines`: their numbers), and whether the grid is solved.
+   */
   function gridReport(puzzle, grid) {
-    var w = puzzle.width;
-    var h = puzzle.height;
-    var rows = [];
-    var cols = [];
-    var wrong = [];
-    var unfit = [];
+    var board = boardOf(puzzle);
+    var report = { lines: [], solved: false, wrong: [], unfit: [], unfitLines: [] };
     var matched = 0;
-    function one(cells, clue, name, out) {
-      var status = lineStatus(cells, clue);
-      out.push(status);
+    board.lines.forEach(function (line, l) {
+      var cells = lineStates(grid, line);
+      var status = lineStatus(cells, line.clue);
+      var key = KINDS[line.kind].key;
+      report.lines.push(status);
+      (report[key] || (report[key] = [])).push(status);
       if (status === "done") matched++;
-      if (status === "wrong") wrong.push(name);
-      if (!lineFits(cells, clue)) unfit.push(name);
-    }
-    for (var r = 0; r < h; r++) one(row(grid, w, r), puzzle.rows[r], "row " + (r + 1), rows);
-    for (var c = 0; c < w; c++) one(column(grid, w, h, c), puzzle.cols[c], "column " + (c + 1), cols);
-    return { rows: rows, cols: cols, solved: matched === w + h, wrong: wrong, unfit: unfit };
+      if (status === "wrong") report.wrong.push(lineName(line));
+      if (!lineFits(cells, line.clue)) {
+        report.unfit.push(lineName(line));
+        report.unfitLines.push(l);
+      }
+    });
+    report.solved = matched === board.lines.length;
+    return report;
   }
 
-  /** Whether every row and column of the grid has its clue (unique puzzles: the picture). */
+  /** Whether every line of the grid gives its clue (unique puzzles: the picture). */
   function isSolved(puzzle, grid) {
-    var w = puzzle.width;
-    var h = puzzle.height;
-    for (var r = 0; r < h; r++) if (!sameClue(lineClue(row(grid, w, r)), puzzle.rows[r])) return false;
-    for (var c = 0; c < w; c++) if (!sameClue(lineClue(column(grid, w, h, c)), puzzle.cols[c])) return false;
+    var lines = boardOf(puzzle).lines;
+    for (var l = 0; l < lines.length; l++) {
+      if (!clueMatches(lineClue(lineStates(grid, lines[l])), lines[l].clue)) return false;
+    }
     return true;
+  }
+
+  function named(line) {
+    return { kind: line.kind, index: line.index };
   }
 
   /**
    * One step of line logic from the player's marks, for the Hint button.
    *
-   * Every row and column is run through lineDeductions.  Returns
-   *   {contradiction: L} for the first line (rows top to bottom, then
-   *     columns left to right) that can no longer be completed: the player
-   *     made a mistake there or in a crossing line, and the page, which
-   *     does not know the solution, cannot say which cell;
+   * Every line is run through lineDeductions.  Returns
+   *   {contradiction: L} for the first line (in the board's order: rows top
+   *     to bottom, then columns left to right, or a hexagon's diagonals) that
+   *     can no longer be completed: the player made a mistake there or in a
+   *     crossing line, and the page, which does not know the solution,
+   *     cannot say which cell;
    *   else {line: L, cells: [[i, state], ...]} for the line whose clue
-   *     forces the most unknown cells (ties: rows before columns, then the
-   *     lower index), with i the cell's index in the flat grid and state
-   *     the colour k >= 1 to paint or EMPTY (-1, a dot), in line order;
+   *     forces the most unknown cells (ties: the earlier line), with i the
+   *     cell's index in the flat grid and state the colour k >= 1 to paint
+   *     or EMPTY (-1, a dot), in line order;
    *   else deepHint's answer: no single line decides a cell from the marks
    *     alone, but lines may rule colours out of cells (only in colour
    *     puzzles, where a cell has more than two possible states).
-   * L is {kind: "row" | "column", index: 0-based}.  The cells follow from
-   * the line's clue and the marks already in it, so they are right
-   * whenever those marks are.
+   * L is {kind: "row" | "column" | "falling" | "rising", index: 0-based}.
+   * The cells follow from the line's clue and the marks already in it, so
+   * they are right whenever those marks are.
    */
   function hint(puzzle, grid) {
-    var w = puzzle.width;
-    var h = puzzle.height;
     var nColours = puzzle.palette.length;
+    var lines = boardOf(puzzle).lines;
     var best = null;
-    function scan(kind, index, cells, clue, gridIndex) {
+    for (var l = 0; l < lines.length; l++) {
+      var line = lines[l];
+      var cells = lineStates(grid, line);
       var unknown = false;
       for (var i = 0; i < cells.length && !unknown; i++) unknown = cells[i] === UNKNOWN;
-      if (!unknown) return lineFits(cells, clue); // nothing to deduce, only to check
-      var possible = lineDeductions(cells, clue, nColours);
-      if (possible === null) return false;
+      if (!unknown) {
+        // nothing to deduce, only to check
+        if (!lineFits(cells, line.clue)) return { contradiction: named(line) };
+        continue;
+      }
+      var possible = lineDeductions(cells, line.clue, nColours);
+      if (possible === null) return { contradiction: named(line) };
       var forced = [];
       for (i = 0; i < cells.length; i++) {
         if (cells[i] === UNKNOWN && possible[i].length === 1) {
-          forced.push([gridIndex(i), possible[i][0] === 0 ? EMPTY : possible[i][0]]);
+          forced.push([line.cells[i], possible[i][0] === 0 ? EMPTY : possible[i][0]]);
         }
       }
       if (forced.length && (best === null || forced.length > best.cells.length)) {
-        best = { line: { kind: kind, index: index }, cells: forced };
+        best = { line: named(line), cells: forced };
       }
-      return true;
-    }
-    var r, c;
-    for (r = 0; r < h; r++) {
-      var rowStart = r * w;
-      var rowOk = scan("row", r, row(grid, w, r), puzzle.rows[r], function (i) {
-        return rowStart + i;
-      });
-      if (!rowOk) return { contradiction: { kind: "row", index: r } };
-    }
-    for (c = 0; c < w; c++) {
-      var col = c;
-      var colOk = scan("column", c, column(grid, w, h, c), puzzle.cols[c], function (i) {
-        return i * w + col;
-      });
-      if (!colOk) return { contradiction: { kind: "column", index: c } };
     }
     if (best !== null || nColours <= 2) return best; // two states: a narrowed cell is decided
     return deepHint(puzzle, grid);
@@ -331,27 +507,23 @@
    * leaves an unknown cell a single state,
    *   {line: L, cells: [[i, state], ...], using: [L, ...]}
    * with the cells as in hint and `using` the other lines that ruled
-   * states out of this line's cells before (rows first, then by index):
-   * what the player must have worked out to see it.  {contradiction: L,
+   * states out of this line's cells before (in the board's order): what
+   * the player must have worked out to see it.  {contradiction: L,
    * using: [L, ...]} for the first line with no completion on the way (a
    * mistake in the marks: in L or in those lines); null when the reasoning
    * ends with no new cell decided.
    */
   function deepHint(puzzle, grid) {
-    var w = puzzle.width;
-    var h = puzzle.height;
-    var may = new Array(w * h);
-    var by = new Array(w * h); // the lines that narrowed each cell
+    var board = boardOf(puzzle);
+    var may = new Array(board.n);
+    var by = new Array(board.n); // the lines that narrowed each cell
     var every = allStates(puzzle.palette.length);
-    for (var i = 0; i < w * h; i++) {
+    for (var i = 0; i < board.n; i++) {
       var s = grid[i];
       may[i] = s === UNKNOWN ? every : [s === EMPTY ? 0 : s];
       by[i] = null;
     }
-    function named(line) {
-      return line < h ? { kind: "row", index: line } : { kind: "column", index: line - h };
-    }
-    /** The lines other than `line` that narrowed the cells `idx`, rows first. */
+    /** The lines other than `line` that narrowed the cells `idx`, in the board's order. */
     function usedBy(idx, line) {
       var seen = {};
       idx.forEach(function (cell) {
@@ -364,7 +536,9 @@
         .sort(function (a, b) {
           return a - b;
         })
-        .map(named);
+        .map(function (l) {
+          return named(board.lines[l]);
+        });
     }
     var stop = narrowLines(puzzle, may, function (line, idx, changed) {
       var decided = [];
@@ -374,11 +548,11 @@
           decided.push([cell, may[cell][0] === 0 ? EMPTY : may[cell][0]]);
         }
       });
-      if (decided.length) return { line: named(line), cells: decided, using: usedBy(idx, line) };
+      if (decided.length) return { line: named(board.lines[line]), cells: decided, using: usedBy(idx, line) };
       return null;
     });
     if (stop && stop.failed !== undefined) {
-      return { contradiction: named(stop.failed), using: usedBy(stop.idx, stop.failed) };
+      return { contradiction: named(board.lines[stop.failed]), using: usedBy(stop.idx, stop.failed) };
     }
     return stop;
   }
@@ -393,38 +567,31 @@
    * Line logic to its fixpoint over `may` (per cell, the sorted states it
    * can still take, 0 for background), narrowed in place.
    *
-   * Lines are taken from a queue -- first every row top to bottom then
-   * every column left to right, then each crossing line of a cell whose
-   * list shrank, once at a time -- and each line's cells are narrowed to
+   * Lines are taken from a queue -- first every line in the board's order,
+   * then each crossing line of a cell whose list shrank (in line order),
+   * once at a time -- and each line's cells are narrowed to
    * lineDeductions.  After each line, `onLine(line, idx, changed)` (line:
-   * rows 0 .. h - 1 then columns; idx: its cells; changed: those whose list
+   * its number in the board; idx: its cells; changed: those whose list
    * shrank) may return a value to stop with.  Returns that value,
    * {failed: line, idx: idx} for a line with no completion, or null at the
    * fixpoint.
    */
   function narrowLines(puzzle, may, onLine) {
-    var w = puzzle.width;
-    var h = puzzle.height;
+    var board = boardOf(puzzle);
     var nColours = puzzle.palette.length;
-    var nLines = h + w;
+    var nLines = board.lines.length;
     var queued = new Uint8Array(nLines).fill(1);
     var queue = [];
     for (var q = 0; q < nLines; q++) queue.push(q);
-    function cellsOf(line) {
-      var out = [];
-      if (line < h) for (var c = 0; c < w; c++) out.push(line * w + c);
-      else for (var r = 0; r < h; r++) out.push(r * w + line - h);
-      return out;
-    }
     for (var head = 0; head < queue.length; head++) {
       var line = queue[head];
       queued[line] = 0;
-      var idx = cellsOf(line);
+      var idx = board.lines[line].cells;
       var possible = lineDeductions(
         idx.map(function (j) {
           return may[j];
         }),
-        line < h ? puzzle.rows[line] : puzzle.cols[line - h],
+        board.lines[line].clue,
         nColours
       );
       if (possible === null) return { failed: line, idx: idx };
@@ -434,10 +601,13 @@
         if (possible[p].length === may[cell].length) continue;
         may[cell] = possible[p];
         changed.push(cell);
-        var crossing = line < h ? h + (cell % w) : Math.floor(cell / w);
-        if (!queued[crossing]) {
-          queued[crossing] = 1;
-          queue.push(crossing);
+        var through = board.ofCell[cell];
+        for (var t = 0; t < through.length; t++) {
+          var crossing = through[t];
+          if (crossing !== line && !queued[crossing]) {
+            queued[crossing] = 1;
+            queue.push(crossing);
+          }
         }
       }
       if (onLine) {
@@ -459,7 +629,7 @@
    * when some line cannot be completed at all (the puzzle has no solution).
    */
   function lineSolve(puzzle) {
-    var size = puzzle.width * puzzle.height;
+    var size = boardOf(puzzle).n;
     var every = allStates(puzzle.palette.length);
     var may = new Array(size).fill(every);
     if (narrowLines(puzzle, may, null)) return null;
@@ -509,9 +679,11 @@
     return h.toString(16).padStart(16, "0");
   }
 
-  /** The localStorage key of a puzzle: a hash of its size, colour count and clues. */
+  /** The localStorage key of a puzzle: a hash of its shape, size, colour count and clues. */
   function storageKey(puzzle) {
-    var canonical = JSON.stringify([puzzle.width, puzzle.height, puzzle.palette.length, puzzle.rows, puzzle.cols]);
+    var canonical = isHexagon(puzzle)
+      ? JSON.stringify(["hexagon", puzzle.side, puzzle.palette.length, puzzle.rows, puzzle.falling, puzzle.rising])
+      : JSON.stringify([puzzle.width, puzzle.height, puzzle.palette.length, puzzle.rows, puzzle.cols]);
     return "rofl-page:" + fnv1a64(canonical);
   }
 
@@ -556,6 +728,39 @@
     } else {
       step = r1 >= r0 ? 1 : -1;
       for (var r = r0; r !== r1 + step; r += step) out.push([r, c0]);
+    }
+    return out;
+  }
+
+  /**
+   * The cells a drag on a hexagon covers: a straight run from cell `start`
+   * of a board of side `side` along whichever of the three directions the
+   * pointer moved furthest along (rows first, then falling diagonals, on a
+   * tie), to the cell nearest the pointer's projection on it, and no
+   * further than the board's edge.  (dx, dy): the pointer's offset from
+   * the start cell's centre, in cell widths (the distance between the
+   * centres of neighbours), y downwards.
+   */
+  function hexStrokeCells(side, start, dx, dy) {
+    var hex = hexGeometry(side);
+    var half = Math.sqrt(3) / 2;
+    // the unit step (in q, r) and the length of the pointer's offset along each direction, downwards
+    var along = [
+      [1, 0, dx],
+      [0, 1, 0.5 * dx + half * dy],
+      [-1, 1, -0.5 * dx + half * dy],
+    ];
+    var best = along[0];
+    for (var d = 1; d < 3; d++) if (Math.abs(along[d][2]) > Math.abs(best[2])) best = along[d];
+    var sign = best[2] < 0 ? -1 : 1;
+    var steps = Math.round(Math.abs(best[2])); // halves away from the start, either way
+    var q = hex.coords[start][0];
+    var r = hex.coords[start][1];
+    var out = [start];
+    for (var k = 1; k <= steps; k++) {
+      var i = hex.index(q + sign * k * best[0], r + sign * k * best[1]);
+      if (i < 0) break;
+      out.push(i);
     }
     return out;
   }
@@ -618,6 +823,10 @@
     EMPTY: EMPTY,
     lineClue: lineClue,
     sameClue: sameClue,
+    clueMatches: clueMatches,
+    boardOf: boardOf,
+    hexGeometry: hexGeometry,
+    hexStrokeCells: hexStrokeCells,
     lineFits: lineFits,
     lineStatus: lineStatus,
     gridReport: gridReport,
@@ -647,6 +856,12 @@
   // ------------------------------------------------------------------- page
 
   var HISTORY_LIMIT = 2000;
+  // the SVG namespace, as the HTML parser gives it (the page names no address, not even this one)
+  var SVG_NS = (function () {
+    var holder = document.createElement("div");
+    holder.innerHTML = "<svg></svg>";
+    return holder.firstChild.namespaceURI;
+  })();
 
   function el(tag, attrs, text) {
     var node = document.createElement(tag);
@@ -655,14 +870,32 @@
     return node;
   }
 
+  function svgEl(tag, attrs, text) {
+    var node = document.createElementNS(SVG_NS, tag);
+    if (attrs) for (var k in attrs) node.setAttribute(k, attrs[k]);
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+
+  /** "Row 3", "Falling diagonal 2": lineName for the start of a sentence. */
+  function capitalLineName(line) {
+    var name = lineName(line);
+    return name.charAt(0).toUpperCase() + name.slice(1);
+  }
+
+  // struck clue numbers are saved as "r3.0": a line's prefix, its number, the group's
+  var STRIKE_PREFIX = { row: "r", column: "c", falling: "f", rising: "s" };
+
   function start() {
     var puzzle = JSON.parse(document.getElementById("rofl-puzzle").textContent);
-    var W = puzzle.width;
-    var H = puzzle.height;
+    var hexagon = isHexagon(puzzle);
+    var shape = boardOf(puzzle);
+    var lines = shape.lines;
+    var N = shape.n;
     var palette = puzzle.palette;
     var nColours = palette.length;
     var multi = nColours > 2;
-    var grid = new Array(W * H).fill(UNKNOWN);
+    var grid = new Array(N).fill(UNKNOWN);
     var key = storageKey(puzzle);
     var undoStack = [];
     var redoStack = [];
@@ -673,17 +906,22 @@
     var solved = false;
     var revealed = false; // solved by "Reveal solution", not by the player
     var stroke = null;
-    var cursor = { r: 0, c: 0, shown: false };
-    var hover = { r: -1, c: -1 };
-    var rowStatus = new Array(H).fill("open");
-    var colStatus = new Array(W).fill("open");
-    var unfitRows = {};
-    var unfitCols = {};
+    var cursor = { i: 0, shown: false, goal: null };
+    var hover = -1;
+    var statuses = new Array(lines.length).fill("open");
+    var unfit = {}; // line number -> true: Check or a hint found it cannot be completed, until it changes
     var struck = {}; // "r3.0" / "c5.2": clue numbers the player struck out
     var options = { mistakes: false, cross: false };
     var touchMode = "paint"; // on touch screens: a drag paints, or scrolls the board
     var zoomCell = null; // cell size in px the player zoomed to; null: fit the window
     var shownMistakes = []; // cells Check outlined
+    var lineNumber = {}; // "row 2" -> its number among the lines
+    lines.forEach(function (line, l) {
+      lineNumber[lineName(line)] = l;
+    });
+    function numberOf(where) {
+      return lineNumber[lineName(where)];
+    }
 
     var board = document.getElementById("board");
     var statusLine = document.getElementById("status");
@@ -697,6 +935,7 @@
     var revealBtn = document.getElementById("reveal");
     var mistakesBox = document.getElementById("opt-mistakes");
     var crossBox = document.getElementById("opt-cross");
+    var whereEl = document.getElementById("where");
     var shownHint = null; // the hint on show: its answer and the elements it marked
     var rootStyle = document.documentElement.style;
     rootStyle.setProperty("--bg", palette[0]);
@@ -719,76 +958,27 @@
       return solution;
     }
 
-    // ------------------------------------------------------------ the table
-    var cells = new Array(W * H);
-    var rowHeads = new Array(H);
-    var colHeads = new Array(W);
-    var trs = new Array(H);
-    var table = el("table", { class: "grid" });
-    var head = el("tr", { class: "colclues" });
-    head.appendChild(el("td", { class: "corner" }));
+    // ------------------------------------------------------------ the board
+    // cellEls[i]: the element of cell i (classes f, x, mistake, cur, hl,
+    // hint-...); heads[l]: the clue of line l (classes done, wrong, hl,
+    // hint-...).  The view draws them: a table for a rectangle, an SVG for a
+    // hexagon.
+    var cellEls = new Array(N);
+    var heads = new Array(lines.length);
 
-    function clueNumbers(container, clue, prefix) {
-      if (clue.length === 0) {
-        container.appendChild(el("span", { class: "n zero" }, "0"));
-        return;
-      }
-      for (var g = 0; g < clue.length; g++) {
-        var span = el("span", { class: "n" }, String(clue[g][0]));
-        span.dataset.k = prefix + "." + g;
-        if (multi) {
-          var colour = palette[clue[g][1]];
-          span.className = "n chip";
-          span.style.setProperty("--chip", colour);
-          span.style.setProperty("--chip-ink", textOn(colour));
-        }
-        container.appendChild(span);
-      }
+    function groupLabel(group) {
+      var colours = groupColours(group);
+      if (!multi) return String(group[0]);
+      if (colours.length === 1) return group[0] + " of colour " + colours[0];
+      if (colours.length === nColours - 1) return group[0] + " of any colour";
+      return group[0] + " of colour " + colours.slice(0, -1).join(", ") + " or " + colours[colours.length - 1];
     }
 
     function clueLabel(clue) {
-      if (clue.length === 0) return "0";
-      return clue
-        .map(function (g) {
-          return multi ? g[0] + " of colour " + g[1] : String(g[0]);
-        })
-        .join(", ");
+      return clue.length === 0 ? "0" : clue.map(groupLabel).join(", ");
     }
 
-    for (var c = 0; c < W; c++) {
-      var th = el("th", { scope: "col", class: "cc" });
-      if ((c + 1) % 5 === 0 && c + 1 < W) th.classList.add("b5");
-      var box = el("div", { class: "nums" });
-      box.appendChild(el("span", { class: "flag", "aria-hidden": "true" }, "\u2717"));
-      clueNumbers(box, puzzle.cols[c], "c" + c);
-      th.appendChild(box);
-      th.dataset.label = "column " + (c + 1) + ": " + clueLabel(puzzle.cols[c]);
-      colHeads[c] = th;
-      head.appendChild(th);
-    }
-    table.appendChild(head);
-    for (var r = 0; r < H; r++) {
-      var tr = el("tr");
-      if ((r + 1) % 5 === 0 && r + 1 < H) tr.classList.add("b5");
-      var rh = el("th", { scope: "row", class: "rc" });
-      var rbox = el("div", { class: "nums" });
-      rbox.appendChild(el("span", { class: "flag", "aria-hidden": "true" }, "\u2717"));
-      clueNumbers(rbox, puzzle.rows[r], "r" + r);
-      rh.appendChild(rbox);
-      rh.dataset.label = "row " + (r + 1) + ": " + clueLabel(puzzle.rows[r]);
-      rowHeads[r] = rh;
-      tr.appendChild(rh);
-      for (c = 0; c < W; c++) {
-        var td = el("td", { class: "cell", id: "cell-" + (r * W + c) });
-        if ((c + 1) % 5 === 0 && c + 1 < W) td.classList.add("b5");
-        td.dataset.i = String(r * W + c);
-        cells[r * W + c] = td;
-        tr.appendChild(td);
-      }
-      trs[r] = tr;
-      table.appendChild(tr);
-    }
-    board.appendChild(table);
+    var view = hexagon ? hexView() : tableView();
 
     // ----------------------------------------------------------- tool bar
     var toolButtons = {};
@@ -828,66 +1018,50 @@
     }
 
     // ------------------------------------------------------------- drawing
-    function paintCell(i) {
-      var td = cells[i];
-      var v = grid[i];
-      td.classList.toggle("x", v === EMPTY);
-      td.classList.toggle("f", v > 0);
-      td.style.backgroundColor = v > 0 ? palette[v] : ""; // the colour only: the mistake corner is an image
-    }
-
-    function setFlag(th, status, unfit) {
-      var bad = status === "wrong" || unfit;
-      th.classList.toggle("done", status === "done");
-      th.classList.toggle("wrong", bad);
+    function setFlag(l) {
+      var head = heads[l];
+      var status = statuses[l];
+      var bad = status === "wrong" || !!unfit[l];
+      head.classList.toggle("done", status === "done");
+      head.classList.toggle("wrong", bad);
       var note = status === "done" ? " \u2014 matches" : bad ? " \u2014 wrong" : "";
-      th.setAttribute("aria-label", th.dataset.label + note);
-      th.title = th.dataset.label.charAt(0).toUpperCase() + th.dataset.label.slice(1) + note;
+      var label = head.dataset.label;
+      head.setAttribute("aria-label", label + note);
+      var title = label.charAt(0).toUpperCase() + label.slice(1) + note;
+      if (head.namespaceURI === SVG_NS) head.querySelector("title").textContent = title;
+      else head.title = title;
     }
 
-    function refreshRow(r) {
-      var line = row(grid, W, r);
-      rowStatus[r] = lineStatus(line, puzzle.rows[r]);
-      setFlag(rowHeads[r], rowStatus[r], !!unfitRows[r]);
-    }
-
-    function refreshCol(c) {
-      var line = column(grid, W, H, c);
-      colStatus[c] = lineStatus(line, puzzle.cols[c]);
-      setFlag(colHeads[c], colStatus[c], !!unfitCols[c]);
+    function refreshLine(l) {
+      statuses[l] = lineStatus(lineStates(grid, lines[l]), lines[l].clue);
+      setFlag(l);
     }
 
     function refreshAll() {
-      for (var i = 0; i < W * H; i++) paintCell(i);
-      for (var r = 0; r < H; r++) refreshRow(r);
-      for (var c = 0; c < W; c++) refreshCol(c);
+      for (var i = 0; i < N; i++) view.paint(i);
+      for (var l = 0; l < lines.length; l++) refreshLine(l);
       afterChange();
     }
 
     /** Set cells (index -> state), redraw them and their lines' clues. */
     function setCells(indices, values) {
       clearHint(); // any edit makes a hint stale
-      var rowsTouched = {};
-      var colsTouched = {};
+      var touched = {};
       for (var n = 0; n < indices.length; n++) {
         var i = indices[n];
         grid[i] = values[n];
-        paintCell(i);
-        cells[i].classList.remove("mistake"); // Check's outline goes with the cell's change
-        var rr = Math.floor(i / W);
-        var cc = i % W;
-        rowsTouched[rr] = true;
-        colsTouched[cc] = true;
-        // a line the check flagged stays flagged until it changes
-        delete unfitRows[rr];
-        delete unfitCols[cc];
+        cellEls[i].classList.remove("mistake"); // Check's outline goes with the cell's change
+        view.paint(i);
+        shape.ofCell[i].forEach(function (l) {
+          touched[l] = true;
+          delete unfit[l]; // a line the check flagged stays flagged until it changes
+        });
       }
-      for (var r in rowsTouched) refreshRow(Number(r));
-      for (var c in colsTouched) refreshCol(Number(c));
+      for (var l in touched) refreshLine(Number(l));
     }
 
     function afterChange() {
-      var nowSolved = rowStatus.every(isDone) && colStatus.every(isDone);
+      var nowSolved = statuses.every(isDone);
       if (nowSolved && !solved) {
         solved = true;
         stopTimer();
@@ -929,21 +1103,21 @@
      */
     function commit(action) {
       if (options.cross && action.idx.length) {
-        var lines = {};
+        var touched = [];
+        var seen = {};
         action.idx.forEach(function (i) {
-          lines["r" + Math.floor(i / W)] = true;
-          lines["c" + (i % W)] = true;
+          shape.ofCell[i].forEach(function (l) {
+            if (!seen[l]) touched.push(l);
+            seen[l] = true;
+          });
         });
         var extra = [];
-        for (var name in lines) {
-          var n = Number(name.slice(1));
-          var isRow = name.charAt(0) === "r";
-          if ((isRow ? rowStatus[n] : colStatus[n]) !== "done") continue;
-          for (var j = 0; j < (isRow ? W : H); j++) {
-            var i = isRow ? n * W + j : j * W + n;
+        touched.forEach(function (l) {
+          if (statuses[l] !== "done") return;
+          lines[l].cells.forEach(function (i) {
             if (grid[i] === UNKNOWN && extra.indexOf(i) < 0) extra.push(i);
-          }
-        }
+          });
+        });
         if (extra.length) {
           setCells(
             extra,
@@ -987,19 +1161,17 @@
       var idx = [];
       var before = [];
       var after = [];
-      for (var i = 0; i < W * H; i++) {
+      for (var i = 0; i < N; i++) {
         if (grid[i] !== UNKNOWN) {
           idx.push(i);
           before.push(grid[i]);
           after.push(UNKNOWN);
         }
       }
-      unfitRows = {};
-      unfitCols = {};
+      unfit = {};
       record({ idx: idx, before: before, after: after });
       setCells(idx, after);
-      for (var r = 0; r < H; r++) refreshRow(r);
-      for (var c = 0; c < W; c++) refreshCol(c);
+      for (var l = 0; l < lines.length; l++) refreshLine(l);
       elapsed = 0;
       runningSince = null;
       moved = false; // the timer starts again at the next move
@@ -1012,7 +1184,7 @@
     // ---------------------------------------------------------- mistakes
     function clearMistakes() {
       shownMistakes.forEach(function (i) {
-        cells[i].classList.remove("mistake");
+        cellEls[i].classList.remove("mistake");
       });
       shownMistakes = [];
     }
@@ -1020,7 +1192,7 @@
     function showMistakes(wrong) {
       clearMistakes();
       wrong.forEach(function (i) {
-        cells[i].classList.add("mistake");
+        cellEls[i].classList.add("mistake");
       });
       shownMistakes = wrong;
     }
@@ -1029,7 +1201,7 @@
       clearHint();
       var report = gridReport(puzzle, grid);
       if (report.solved) {
-        say("Solved! Every row and column matches its clue.");
+        say(hexagon ? "Solved! Every line matches its clue." : "Solved! Every row and column matches its clue.");
         return;
       }
       if (knownSolution()) {
@@ -1041,7 +1213,7 @@
             (n === 1 ? "1 cell is wrong" : n + " cells are wrong") + " (outlined in red)" +
               " \u2014 Undo steps back, or paint " + (n === 1 ? "it" : "them") + " again."
           );
-          cells[wrong[0]].scrollIntoView({ block: "nearest", inline: "nearest" });
+          cellEls[wrong[0]].scrollIntoView({ block: "nearest", inline: "nearest" });
         } else {
           say("No mistakes so far; " + progressPercent(grid) + "% of cells decided.");
         }
@@ -1049,16 +1221,11 @@
       }
       // line logic cannot finish this puzzle, so the page does not know its
       // solution: find the lines that cannot match their clues as they stand
-      unfitRows = {};
-      unfitCols = {};
-      report.unfit.forEach(function (name) {
-        var parts = name.split(" ");
-        var n = Number(parts[1]) - 1;
-        if (parts[0] === "row") unfitRows[n] = true;
-        else unfitCols[n] = true;
+      unfit = {};
+      report.unfitLines.forEach(function (l) {
+        unfit[l] = true;
       });
-      for (var r = 0; r < H; r++) refreshRow(r);
-      for (var c = 0; c < W; c++) refreshCol(c);
+      for (var l = 0; l < lines.length; l++) refreshLine(l);
       var note = " (Line logic cannot finish this puzzle, so Check can only find lines that cannot match.)";
       if (report.unfit.length) {
         var m = report.unfit.length;
@@ -1069,7 +1236,7 @@
             : m + " lines are wrong: they cannot match their clues as they stand: " + list + ".") + note
         );
       } else {
-        var left = report.rows.concat(report.cols).filter(function (s) {
+        var left = report.lines.filter(function (s) {
           return s !== "done";
         }).length;
         say("No line is wrong so far; " + left + (left === 1 ? " line" : " lines") + " still to finish." + note);
@@ -1082,7 +1249,7 @@
       var idx = [];
       var before = [];
       var after = [];
-      for (var i = 0; i < W * H; i++) {
+      for (var i = 0; i < N; i++) {
         if (grid[i] !== solution[i]) {
           idx.push(i);
           before.push(grid[i]);
@@ -1096,18 +1263,14 @@
     }
 
     // ---------------------------------------------------------------- hints
-    function lineName(line) {
-      return (line.kind === "row" ? "Row " : "Column ") + (line.index + 1);
-    }
-
     /** "rows 1, 2 and 5 and column 3": lines named for a message, at most six numbers of each kind. */
-    function lineList(lines) {
+    function lineList(named) {
       function and(words) {
         return words.length <= 1 ? words.join("") : words.slice(0, -1).join(", ") + " and " + words[words.length - 1];
       }
       var parts = [];
-      ["row", "column"].forEach(function (kind) {
-        var numbers = lines
+      (hexagon ? ["row", "falling", "rising"] : ["row", "column"]).forEach(function (kind) {
+        var numbers = named
           .filter(function (l) {
             return l.kind === kind;
           })
@@ -1116,30 +1279,24 @@
           });
         if (!numbers.length) return;
         if (numbers.length > 6) numbers = numbers.slice(0, 5).concat([numbers.length - 5 + " more"]);
-        parts.push(kind + (numbers.length > 1 ? "s " : " ") + and(numbers));
+        parts.push((numbers.length > 1 ? KINDS[kind].plural : KINDS[kind].name) + " " + and(numbers));
       });
       return parts.join(" and ");
-    }
-
-    function lineCells(line) {
-      var out = [];
-      if (line.kind === "row") for (var c = 0; c < W; c++) out.push(cells[line.index * W + c]);
-      else for (var r = 0; r < H; r++) out.push(cells[r * W + line.index]);
-      return out;
     }
 
     function clearHint() {
       if (!shownHint) return;
       shownHint.head.classList.remove("hint-head");
-      shownHint.using.forEach(function (th) {
-        th.classList.remove("hint-using");
+      shownHint.using.forEach(function (head) {
+        head.classList.remove("hint-using");
       });
-      shownHint.line.forEach(function (td) {
-        td.classList.remove("hint-line");
+      shownHint.line.forEach(function (i) {
+        cellEls[i].classList.remove("hint-line");
       });
-      shownHint.marked.forEach(function (td) {
-        td.classList.remove("hint-fill", "hint-empty");
-        td.style.removeProperty("--hint");
+      shownHint.marked.forEach(function (i) {
+        cellEls[i].classList.remove("hint-fill", "hint-empty");
+        cellEls[i].style.removeProperty("--hint");
+        view.paint(i);
       });
       applyBtn.hidden = true;
       shownHint = null;
@@ -1158,49 +1315,46 @@
         return;
       }
       var line = answer.line || answer.contradiction;
-      var head = line.kind === "row" ? rowHeads[line.index] : colHeads[line.index];
+      var l = numberOf(line);
+      var head = heads[l];
       var using = (answer.using || []).map(function (other) {
-        return other.kind === "row" ? rowHeads[other.index] : colHeads[other.index];
+        return heads[numberOf(other)];
       });
-      shownHint = { answer: answer, head: head, line: lineCells(line), marked: [], using: using };
+      shownHint = { answer: answer, head: head, line: lines[l].cells, marked: [], using: using };
       head.classList.add("hint-head");
-      using.forEach(function (th) {
-        th.classList.add("hint-using");
+      using.forEach(function (h) {
+        h.classList.add("hint-using");
       });
-      shownHint.line.forEach(function (td) {
-        td.classList.add("hint-line");
+      shownHint.line.forEach(function (i) {
+        cellEls[i].classList.add("hint-line");
       });
       if (answer.contradiction) {
         // flagged like Check does, until the line changes
-        if (line.kind === "row") {
-          unfitRows[line.index] = true;
-          refreshRow(line.index);
-        } else {
-          unfitCols[line.index] = true;
-          refreshCol(line.index);
-        }
+        unfit[l] = true;
+        refreshLine(l);
         if (answer.using && answer.using.length) {
           say(
-            lineName(line) + " cannot be completed with the colours that " + lineList(answer.using) +
+            capitalLineName(line) + " cannot be completed with the colours that " + lineList(answer.using) +
               " rule out of its cells (outlined) \u2014 a mark in these lines is wrong (Undo steps back)."
           );
         } else {
-          say(lineName(line) + " cannot be completed as it stands \u2014 check it (Undo steps back).");
+          say(capitalLineName(line) + " cannot be completed as it stands \u2014 check it (Undo steps back).");
         }
         head.scrollIntoView({ block: "nearest", inline: "nearest" });
         return;
       }
       var fill = 0;
       answer.cells.forEach(function (cell) {
-        var td = cells[cell[0]];
+        var target = cellEls[cell[0]];
         if (cell[1] === EMPTY) {
-          td.classList.add("hint-empty");
+          target.classList.add("hint-empty");
         } else {
-          td.classList.add("hint-fill");
-          td.style.setProperty("--hint", palette[cell[1]]);
+          target.classList.add("hint-fill");
+          target.style.setProperty("--hint", palette[cell[1]]);
           fill++;
         }
-        shownHint.marked.push(td);
+        shownHint.marked.push(cell[0]);
+        view.paint(cell[0]);
       });
       applyBtn.hidden = false;
       var n = answer.cells.length;
@@ -1213,10 +1367,10 @@
         from += " and the colours that " + lineList(answer.using) + " rule out of its cells (outlined)";
       }
       say(
-        lineName(line) + ": " + n + (n === 1 ? " cell follows" : " cells follow") + from +
+        capitalLineName(line) + ": " + n + (n === 1 ? " cell follows" : " cells follow") + from +
           " (" + parts.join(", ") + ") \u2014 press Hint again or Apply to fill " + (n === 1 ? "it." : "them.")
       );
-      shownHint.marked[0].scrollIntoView({ block: "nearest", inline: "nearest" });
+      cellEls[shownHint.marked[0]].scrollIntoView({ block: "nearest", inline: "nearest" });
     }
 
     /** Fill the cells of the hint on show, as one undoable step. */
@@ -1235,7 +1389,7 @@
       commit({ idx: idx, before: before, after: after });
       if (!solved) {
         var n = idx.length;
-        say("Filled " + n + (n === 1 ? " cell" : " cells") + " in " + lineName(answer.line).toLowerCase() +
+        say("Filled " + n + (n === 1 ? " cell" : " cells") + " in " + lineName(answer.line) +
           "; Undo takes " + (n === 1 ? "it" : "them") + " back.");
       }
     }
@@ -1318,7 +1472,7 @@
         return;
       }
       if (!saved || saved.v !== 1) return;
-      var back = decodeCells(saved.cells, W * H, nColours);
+      var back = decodeCells(saved.cells, N, nColours);
       if (!back) return;
       grid = back;
       if (typeof saved.time === "number" && isFinite(saved.time) && saved.time >= 0) elapsed = saved.time;
@@ -1344,27 +1498,13 @@
     }
 
     // ---------------------------------------------------------- highlighting
-    var whereEl = document.getElementById("where");
-    function setHover(r, c) {
-      if (r === hover.r && c === hover.c) return;
-      if (hover.r >= 0) {
-        trs[hover.r].classList.remove("hl");
-        rowHeads[hover.r].classList.remove("hl");
-      }
-      if (hover.c >= 0) {
-        colHeads[hover.c].classList.remove("hl");
-        for (var rr = 0; rr < H; rr++) cells[rr * W + hover.c].classList.remove("hlc");
-      }
-      hover = { r: r, c: c };
-      if (r >= 0) {
-        trs[r].classList.add("hl");
-        rowHeads[r].classList.add("hl");
-      }
-      if (c >= 0) {
-        colHeads[c].classList.add("hl");
-        for (rr = 0; rr < H; rr++) cells[rr * W + c].classList.add("hlc");
-      }
-      whereEl.textContent = r >= 0 ? "row " + (r + 1) + ", column " + (c + 1) : "";
+    /** Highlight the lines through cell i (-1: none) and name the cell. */
+    function setHover(i) {
+      if (i === hover) return;
+      view.hover(hover, false);
+      hover = i;
+      view.hover(i, true);
+      whereEl.textContent = i >= 0 ? view.cellName(i) : "";
     }
 
     function stateName(v) {
@@ -1374,13 +1514,13 @@
     }
 
     function showCursor(show) {
-      var i = cursor.r * W + cursor.c;
-      for (var n = 0; n < cells.length; n++) if (n !== i) cells[n].classList.remove("cur");
-      cells[i].classList.toggle("cur", show);
+      var i = cursor.i;
+      for (var n = 0; n < N; n++) if (n !== i) cellEls[n].classList.remove("cur");
+      cellEls[i].classList.toggle("cur", show);
       cursor.shown = show;
       if (show) {
-        board.setAttribute("aria-activedescendant", cells[i].id);
-        cells[i].scrollIntoView({ block: "nearest", inline: "nearest" });
+        board.setAttribute("aria-activedescendant", cellEls[i].id);
+        cellEls[i].scrollIntoView({ block: "nearest", inline: "nearest" });
       } else {
         board.removeAttribute("aria-activedescendant");
       }
@@ -1388,62 +1528,38 @@
 
     /** The keyboard cursor's cell, said for screen readers (the where line is live). */
     function sayCursor() {
-      var i = cursor.r * W + cursor.c;
-      whereEl.textContent = "row " + (cursor.r + 1) + ", column " + (cursor.c + 1) + ": " + stateName(grid[i]);
+      whereEl.textContent = view.cellName(cursor.i) + ": " + stateName(grid[cursor.i]);
     }
 
     // ---------------------------------------------------------------- mouse
-    var rowEdges = null;
-    var colEdges = null;
-
-    function measure() {
-      colEdges = [];
-      rowEdges = [];
-      for (var c = 0; c < W; c++) colEdges.push(cells[c].getBoundingClientRect().left);
-      for (var r = 0; r < H; r++) rowEdges.push(cells[r * W].getBoundingClientRect().top);
-    }
-
-    function nearest(edges, x) {
-      var lo = 0;
-      var hi = edges.length - 1;
-      if (x < edges[0]) return 0;
-      while (lo < hi) {
-        var mid = (lo + hi + 1) >> 1;
-        if (edges[mid] <= x) lo = mid;
-        else hi = mid - 1;
-      }
-      return lo;
-    }
-
     function cellOf(target) {
-      var td = target && target.closest ? target.closest("td.cell") : null;
-      if (!td || !board.contains(td)) return null;
-      var i = Number(td.dataset.i);
-      return { r: Math.floor(i / W), c: i % W };
+      var node = target && target.closest ? target.closest(".cell") : null;
+      if (!node || !board.contains(node) || node.dataset.i === undefined) return -1;
+      return Number(node.dataset.i);
     }
 
-    function beginStroke(r, c, useTool, pointerId, rect) {
-      var i = r * W + c;
+    function beginStroke(i, useTool, pointerId, rect) {
       stroke = {
-        r0: r,
-        c0: c,
+        start: i,
         from: grid[i],
         to: strokeTarget(grid[i], useTool),
         before: {}, // index -> state before the stroke, for cells it changed
         pointerId: pointerId,
-        rect: rect, // Alt held: a rectangle instead of a straight run
-        r1: r,
-        c1: c,
+        rect: rect, // Alt held on a rectangle: a rectangle instead of a straight run
+        at: i,
+        path: String(i),
       };
-      extendStroke(r, c);
+      view.beginStroke(stroke);
+      extendStroke([i], i);
     }
 
-    function extendStroke(r, c) {
-      stroke.r1 = r;
-      stroke.c1 = c;
+    /** The stroke now covers the cells `path` (the pointer at cell `at`): set them, put the rest back. */
+    function extendStroke(path, at) {
+      stroke.at = at;
+      stroke.path = path.join(",");
       var want = {};
-      (stroke.rect ? rectCells : strokeCells)(stroke.r0, stroke.c0, r, c).forEach(function (rc) {
-        want[rc[0] * W + rc[1]] = true;
+      path.forEach(function (i) {
+        want[i] = true;
       });
       var idx = [];
       var vals = [];
@@ -1464,8 +1580,8 @@
         }
       }
       if (idx.length) setCells(idx, vals);
-      var n = Object.keys(want).length;
-      whereEl.textContent = "row " + (r + 1) + ", column " + (c + 1) + (n > 1 ? " \u2014 " + n + " cells" : "");
+      var n = path.length;
+      whereEl.textContent = view.cellName(at) + (n > 1 ? " \u2014 " + n + " cells" : "");
     }
 
     /** The cells the stroke changed, back as they were: a second finger came down to pinch. */
@@ -1498,7 +1614,8 @@
     // (a touch that ends where it began) paints one cell.
     var touches = {}; // pointerId -> [x, y] of the fingers on the grid (paint mode)
     var pinch = null; // {d0, cell0} while two fingers zoom
-    var tap = null; // {id, r, c, x, y}: a touch in scroll mode, a tap if it ends close by
+    var tap = null; // {id, i, x, y}: a touch in scroll mode, a tap if it ends close by
+    var pan = null; // {id, x, y, left, top}: a finger on a hexagon's clues in paint mode, scrolling the board
 
     function fingerDistance() {
       var p = Object.keys(touches).map(function (id) {
@@ -1516,11 +1633,22 @@
 
     board.addEventListener("pointerdown", function (e) {
       var at = cellOf(e.target);
-      if (!at) return;
+      if (at < 0) {
+        // the browser leaves a finger on the SVG board to the page (page.css): off the cells, it scrolls the board
+        if (hexagon && e.pointerType === "touch" && touchMode === "paint" && !stroke && !pan) {
+          pan = { id: e.pointerId, x: e.clientX, y: e.clientY, left: board.scrollLeft, top: board.scrollTop };
+          try {
+            board.setPointerCapture(e.pointerId);
+          } catch (err) {
+            /* not capturable (synthetic event): fine */
+          }
+        }
+        return;
+      }
       if (e.pointerType === "touch") {
         usingTouch();
         if (touchMode === "scroll") {
-          tap = { id: e.pointerId, r: at.r, c: at.c, x: e.clientX, y: e.clientY };
+          tap = { id: e.pointerId, i: at, x: e.clientX, y: e.clientY };
           return;
         }
         touches[e.pointerId] = [e.clientX, e.clientY];
@@ -1537,35 +1665,37 @@
       else if (e.button === 2 || (e.button === 0 && e.ctrlKey)) useTool = EMPTY;
       else return;
       e.preventDefault();
-      measure();
       try {
         board.setPointerCapture(e.pointerId);
       } catch (err) {
         /* not capturable (synthetic event): fine */
       }
       showCursor(false);
-      beginStroke(at.r, at.c, useTool, e.pointerId, e.altKey);
+      beginStroke(at, useTool, e.pointerId, e.altKey);
     });
 
     board.addEventListener("pointermove", function (e) {
+      if (pan && e.pointerId === pan.id) {
+        board.scrollLeft = pan.left - (e.clientX - pan.x);
+        board.scrollTop = pan.top - (e.clientY - pan.y);
+        return;
+      }
       if (e.pointerId in touches) touches[e.pointerId] = [e.clientX, e.clientY];
       if (pinch && Object.keys(touches).length === 2) {
         zoomTo((pinch.cell0 * fingerDistance()) / pinch.d0);
         return;
       }
       if (stroke && e.pointerId === stroke.pointerId) {
-        var r = nearest(rowEdges, e.clientY);
-        var c = nearest(colEdges, e.clientX);
-        setHover(r, c);
-        if (r !== stroke.r1 || c !== stroke.c1) extendStroke(r, c);
+        var to = view.strokeTo(stroke, e.clientX, e.clientY);
+        setHover(to.at);
+        if (to.at !== stroke.at || to.path.join(",") !== stroke.path) extendStroke(to.path, to.at);
         return;
       }
-      var at = cellOf(e.target);
-      if (at) setHover(at.r, at.c);
-      else setHover(-1, -1);
+      setHover(cellOf(e.target));
     });
 
     function finish(e) {
+      if (pan && e.pointerId === pan.id) pan = null;
       delete touches[e.pointerId];
       if (Object.keys(touches).length < 2) pinch = null;
       if (stroke && e.pointerId === stroke.pointerId) endStroke();
@@ -1574,7 +1704,7 @@
       if (tap && e.pointerId === tap.id) {
         var t = tap;
         tap = null;
-        if (Math.hypot(e.clientX - t.x, e.clientY - t.y) < 12) applyAt(t.r, t.c, tool);
+        if (Math.hypot(e.clientX - t.x, e.clientY - t.y) < 12) applyAt(t.i, tool);
       }
       finish(e);
     });
@@ -1584,7 +1714,7 @@
     });
     board.addEventListener("lostpointercapture", finish);
     board.addEventListener("pointerleave", function (e) {
-      if (!stroke && e.pointerType === "mouse") setHover(-1, -1);
+      if (!stroke && e.pointerType === "mouse") setHover(-1);
     });
     board.addEventListener("contextmenu", function (e) {
       e.preventDefault();
@@ -1592,7 +1722,7 @@
 
     // a click on a clue number strikes it out (or back in): the player's own bookkeeping
     board.addEventListener("click", function (e) {
-      var n = e.target && e.target.closest ? e.target.closest("th .n") : null;
+      var n = e.target && e.target.closest ? e.target.closest(".n") : null;
       if (!n || !n.dataset.k) return;
       if (struck[n.dataset.k]) delete struck[n.dataset.k];
       else struck[n.dataset.k] = true;
@@ -1620,8 +1750,7 @@
     });
 
     // ------------------------------------------------------------- keyboard
-    function applyAt(r, c, useTool) {
-      var i = r * W + c;
+    function applyAt(i, useTool) {
       var to = strokeTarget(grid[i], useTool);
       var before = grid[i];
       if (before === to) return;
@@ -1672,30 +1801,28 @@
         return;
       }
       if (document.activeElement !== board) return;
-      var moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
-      if (moves[k]) {
+      if (k === "ArrowUp" || k === "ArrowDown" || k === "ArrowLeft" || k === "ArrowRight") {
         e.preventDefault();
-        cursor.r = Math.min(H - 1, Math.max(0, cursor.r + moves[k][0]));
-        cursor.c = Math.min(W - 1, Math.max(0, cursor.c + moves[k][1]));
+        cursor.i = view.move(cursor, k);
         showCursor(true);
-        setHover(cursor.r, cursor.c);
+        setHover(cursor.i);
         sayCursor();
       } else if (k === " " || k === "Enter") {
         e.preventDefault();
         showCursor(true);
-        applyAt(cursor.r, cursor.c, tool);
+        applyAt(cursor.i, tool);
         sayCursor();
       } else if (k === "." || k === "Delete" || k === "Backspace") {
         e.preventDefault();
         showCursor(true);
-        if (k === ".") applyAt(cursor.r, cursor.c, EMPTY);
-        else if (grid[cursor.r * W + cursor.c] !== UNKNOWN) applyAt(cursor.r, cursor.c, grid[cursor.r * W + cursor.c]);
+        if (k === ".") applyAt(cursor.i, EMPTY);
+        else if (grid[cursor.i] !== UNKNOWN) applyAt(cursor.i, grid[cursor.i]);
         sayCursor();
       }
     });
     board.addEventListener("focus", function () {
       showCursor(true);
-      setHover(cursor.r, cursor.c);
+      setHover(cursor.i);
     });
     board.addEventListener("blur", function () {
       showCursor(false);
@@ -1725,8 +1852,6 @@
     var printing = false;
     var MIN_CELL = 8;
     var MAX_CELL = 64;
-    var longestRowClue = 0;
-    for (r = 0; r < H; r++) longestRowClue = Math.max(longestRowClue, puzzle.rows[r].length);
 
     function clampCell(px) {
       return Math.max(MIN_CELL, Math.min(MAX_CELL, Math.round(px)));
@@ -1736,45 +1861,14 @@
       return parseFloat(rootStyle.getPropertyValue("--cell")) || 24;
     }
 
-    /**
-     * Cells of `cell` px.  Clue numbers grow with the cells up to a reading
-     * size, and the row clues shrink below it on a narrow screen, so that
-     * they leave the grid more than half the width.
-     */
-    function setCell(cell) {
-      var font = Math.max(7, Math.min(cell * 0.62, 16));
-      rootStyle.setProperty("--cell", cell + "px");
-      rootStyle.setProperty("--clue", font + "px");
-      var rowFont = font;
-      if (!printing) {
-        var band = longestRowClue * 1.7 + 1; // em: a chip, its gap, and the band's padding
-        var room = 0.45 * document.documentElement.clientWidth;
-        rowFont = Math.max(Math.min(font, 9), Math.min(font, room / band));
-      }
-      rootStyle.setProperty("--row-clue", rowFont + "px");
-    }
-
     /** The cell size that fits the window (or the paper), unless the player zoomed. */
     function fit() {
       var availW = printing ? 680 : Math.max(200, document.documentElement.clientWidth - 2 * board.offsetLeft);
       // the board's place on the page, not in the window: the page may be scrolled
       var top = board.getBoundingClientRect().top + window.scrollY;
       var availH = printing ? 960 : Math.max(200, window.innerHeight - top - 16);
-      var cell;
-      if (zoomCell !== null && !printing) {
-        cell = zoomCell;
-      } else {
-        var side = 24;
-        setCell(side);
-        var bandW = rowHeads[0] ? rowHeads[0].getBoundingClientRect().width : 0;
-        var bandH = head.getBoundingClientRect().height;
-        var byW = (availW - bandW) / W;
-        var byH = (availH - bandH * (printing ? 1 : 0.6)) / H;
-        cell = printing ? Math.min(byW, byH) : Math.min(byW, Math.max(byH, 18));
-        cell = Math.floor(Math.max(printing ? 5 : 14, Math.min(printing ? 28 : 36, cell)));
-      }
-      setCell(cell);
-      // a board taller than the window scrolls inside itself, its clues sticky
+      view.setCell(zoomCell !== null && !printing ? zoomCell : view.fitCell(availW, availH));
+      // a board taller than the window scrolls inside itself (a table's clues sticky)
       var boardH = Math.max(240, window.innerHeight - top - 12);
       rootStyle.setProperty("--board-h", printing ? "none" : boardH + "px");
     }
@@ -1791,7 +1885,7 @@
       var left = (board.scrollLeft + ax) * ratio - ax;
       var top = (board.scrollTop + ay) * ratio - ay;
       zoomCell = cell;
-      setCell(cell);
+      view.setCell(cell);
       board.scrollLeft = left;
       board.scrollTop = top;
       zoomLabel();
@@ -1837,7 +1931,7 @@
     });
     window.addEventListener("beforeprint", function () {
       printing = true;
-      setHover(-1, -1);
+      setHover(-1);
       showCursor(false);
       fit();
     });
@@ -1851,7 +1945,436 @@
       if (document.body.classList.contains("touch")) {
         return "Tap or drag to paint with the chosen colour; choose \u00d7 to mark cells empty. Two fingers zoom.";
       }
+      if (hexagon) {
+        return "Left button paints, right button marks a cell empty; drag along a row or a diagonal for a straight line.";
+      }
       return "Left button paints, right button marks a cell empty; drag for a straight line, Alt+drag for a rectangle.";
+    }
+
+    // ------------------------------------------------------- the table view
+    /**
+     * A rectangle as an HTML table: clue bands in sticky header cells, one
+     * td per cell.  A drag runs along the row or the column of its start
+     * (Alt: a rectangle), measured from the cells' edges.
+     */
+    function tableView() {
+      var W = puzzle.width;
+      var H = puzzle.height;
+      var rowHeads = [];
+      var colHeads = [];
+      var trs = new Array(H);
+      var table = el("table", { class: "grid" });
+      var head = el("tr", { class: "colclues" });
+      head.appendChild(el("td", { class: "corner" }));
+
+      function clueNumbers(container, clue, prefix) {
+        if (clue.length === 0) {
+          container.appendChild(el("span", { class: "n zero" }, "0"));
+          return;
+        }
+        for (var g = 0; g < clue.length; g++) {
+          var span = el("span", { class: "n" }, String(clue[g][0]));
+          span.dataset.k = prefix + "." + g;
+          if (multi) {
+            var colour = palette[clue[g][1]];
+            span.className = "n chip";
+            span.style.setProperty("--chip", colour);
+            span.style.setProperty("--chip-ink", textOn(colour));
+          }
+          container.appendChild(span);
+        }
+      }
+
+      for (var c = 0; c < W; c++) {
+        var th = el("th", { scope: "col", class: "cc" });
+        if ((c + 1) % 5 === 0 && c + 1 < W) th.classList.add("b5");
+        var box = el("div", { class: "nums" });
+        box.appendChild(el("span", { class: "flag", "aria-hidden": "true" }, "\u2717"));
+        clueNumbers(box, puzzle.cols[c], "c" + c);
+        th.appendChild(box);
+        th.dataset.label = "column " + (c + 1) + ": " + clueLabel(puzzle.cols[c]);
+        colHeads.push(th);
+        head.appendChild(th);
+      }
+      table.appendChild(head);
+      for (var r = 0; r < H; r++) {
+        var tr = el("tr");
+        if ((r + 1) % 5 === 0 && r + 1 < H) tr.classList.add("b5");
+        var rh = el("th", { scope: "row", class: "rc" });
+        var rbox = el("div", { class: "nums" });
+        rbox.appendChild(el("span", { class: "flag", "aria-hidden": "true" }, "\u2717"));
+        clueNumbers(rbox, puzzle.rows[r], "r" + r);
+        rh.appendChild(rbox);
+        rh.dataset.label = "row " + (r + 1) + ": " + clueLabel(puzzle.rows[r]);
+        rowHeads.push(rh);
+        tr.appendChild(rh);
+        for (c = 0; c < W; c++) {
+          var td = el("td", { class: "cell", id: "cell-" + (r * W + c) });
+          if ((c + 1) % 5 === 0 && c + 1 < W) td.classList.add("b5");
+          td.dataset.i = String(r * W + c);
+          cellEls[r * W + c] = td;
+          tr.appendChild(td);
+        }
+        trs[r] = tr;
+        table.appendChild(tr);
+      }
+      board.appendChild(table);
+      rowHeads.concat(colHeads).forEach(function (th, l) {
+        heads[l] = th;
+      });
+
+      var longestRowClue = 0;
+      for (r = 0; r < H; r++) longestRowClue = Math.max(longestRowClue, puzzle.rows[r].length);
+      var rowEdges = null;
+      var colEdges = null;
+
+      function nearest(edges, x) {
+        var lo = 0;
+        var hi = edges.length - 1;
+        if (x < edges[0]) return 0;
+        while (lo < hi) {
+          var mid = (lo + hi + 1) >> 1;
+          if (edges[mid] <= x) lo = mid;
+          else hi = mid - 1;
+        }
+        return lo;
+      }
+
+      /**
+       * Cells of `cell` px.  Clue numbers grow with the cells up to a reading
+       * size, and the row clues shrink below it on a narrow screen, so that
+       * they leave the grid more than half the width.
+       */
+      function setCell(cell) {
+        var font = Math.max(7, Math.min(cell * 0.62, 16));
+        rootStyle.setProperty("--cell", cell + "px");
+        rootStyle.setProperty("--clue", font + "px");
+        var rowFont = font;
+        if (!printing) {
+          var band = longestRowClue * 1.7 + 1; // em: a chip, its gap, and the band's padding
+          var room = 0.45 * document.documentElement.clientWidth;
+          rowFont = Math.max(Math.min(font, 9), Math.min(font, room / band));
+        }
+        rootStyle.setProperty("--row-clue", rowFont + "px");
+      }
+
+      return {
+        paint: function (i) {
+          var td = cellEls[i];
+          var v = grid[i];
+          td.classList.toggle("x", v === EMPTY);
+          td.classList.toggle("f", v > 0);
+          td.style.backgroundColor = v > 0 ? palette[v] : ""; // the colour only: the mistake corner is an image
+        },
+        cellName: function (i) {
+          return "row " + (Math.floor(i / W) + 1) + ", column " + ((i % W) + 1);
+        },
+        hover: function (i, on) {
+          if (i < 0) return;
+          var r = Math.floor(i / W);
+          var c = i % W;
+          trs[r].classList.toggle("hl", on);
+          rowHeads[r].classList.toggle("hl", on);
+          colHeads[c].classList.toggle("hl", on);
+          for (var rr = 0; rr < H; rr++) cellEls[rr * W + c].classList.toggle("hlc", on);
+        },
+        beginStroke: function () {
+          colEdges = [];
+          rowEdges = [];
+          for (var c = 0; c < W; c++) colEdges.push(cellEls[c].getBoundingClientRect().left);
+          for (var r = 0; r < H; r++) rowEdges.push(cellEls[r * W].getBoundingClientRect().top);
+        },
+        strokeTo: function (s, x, y) {
+          var r = nearest(rowEdges, y);
+          var c = nearest(colEdges, x);
+          var r0 = Math.floor(s.start / W);
+          var c0 = s.start % W;
+          var path = (s.rect ? rectCells : strokeCells)(r0, c0, r, c).map(function (rc) {
+            return rc[0] * W + rc[1];
+          });
+          return { at: r * W + c, path: path };
+        },
+        move: function (at, k) {
+          var moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+          var r = Math.min(H - 1, Math.max(0, Math.floor(at.i / W) + moves[k][0]));
+          var c = Math.min(W - 1, Math.max(0, (at.i % W) + moves[k][1]));
+          return r * W + c;
+        },
+        setCell: setCell,
+        fitCell: function (availW, availH) {
+          setCell(24);
+          var bandW = rowHeads[0] ? rowHeads[0].getBoundingClientRect().width : 0;
+          var bandH = head.getBoundingClientRect().height;
+          var byW = (availW - bandW) / W;
+          var byH = (availH - bandH * (printing ? 1 : 0.6)) / H;
+          var cell = printing ? Math.min(byW, byH) : Math.min(byW, Math.max(byH, 18));
+          return Math.floor(Math.max(printing ? 5 : 14, Math.min(printing ? 28 : 36, cell)));
+        },
+      };
+    }
+
+    // ----------------------------------------------------- the hexagon view
+    /**
+     * A hexagon as SVG, laid out as rofl's hexagonal sheets are
+     * (rofl/render/hexlayout.py): pointy-top cells of circumradius R, row
+     * clues to the left of the board, rising diagonals' clues beyond their
+     * top end, falling diagonals' beyond their bottom end, each on its
+     * line's axis with a guide line to the board and read top to bottom
+     * along it.  Each cell is a <g class="cell"> holding its hexagon, an
+     * inner ring (the cursor, Check's and the hint's outlines) and a mark
+     * (x for a dot, the hint's marker).  The SVG scales with --cell, the
+     * distance between neighbouring cells' centres in px.
+     */
+    function hexView() {
+      var R = 12;
+      var SQ3 = Math.sqrt(3);
+      var CW = SQ3 * R; // between neighbours' centres
+      var FONT = 0.85 * R;
+      var STEP = 1.25 * R; // between numbers along a diagonal
+      var DIGIT = 0.62 * FONT;
+      var hex = hexGeometry(puzzle.side);
+      var bounds = [Infinity, Infinity, -Infinity, -Infinity];
+      function grow(x1, y1, x2, y2) {
+        bounds = [Math.min(bounds[0], x1), Math.min(bounds[1], y1), Math.max(bounds[2], x2), Math.max(bounds[3], y2)];
+      }
+      function centre(i) {
+        var q = hex.coords[i][0];
+        var r = hex.coords[i][1];
+        return [CW * (q + r / 2), 1.5 * R * r];
+      }
+      function corners(x, y, radius) {
+        var out = [];
+        for (var a = 30; a < 390; a += 60) {
+          var t = (a * Math.PI) / 180;
+          out.push((x + radius * Math.cos(t)).toFixed(2) + "," + (y + radius * Math.sin(t)).toFixed(2));
+        }
+        return out.join(" ");
+      }
+      var svg = svgEl("svg", { class: "hex" });
+      var cellLayer = svgEl("g", { class: "cells" });
+      var clueLayer = svgEl("g", { class: "clues", "font-size": FONT.toFixed(2) });
+      svg.appendChild(cellLayer);
+      svg.appendChild(clueLayer);
+      var marks = new Array(N);
+      var polys = new Array(N);
+      for (var i = 0; i < N; i++) {
+        var c = centre(i);
+        var g = svgEl("g", { class: "cell", id: "cell-" + i });
+        g.dataset.i = String(i);
+        polys[i] = svgEl("polygon", { class: "hexagon", points: corners(c[0], c[1], R) });
+        g.appendChild(polys[i]);
+        g.appendChild(svgEl("polygon", { class: "halo", points: corners(c[0], c[1], 0.72 * R) }));
+        g.appendChild(svgEl("polygon", { class: "ring", points: corners(c[0], c[1], 0.72 * R) }));
+        marks[i] = svgEl("text", { class: "mark", x: c[0].toFixed(2), y: (c[1] + 0.36 * R).toFixed(2) });
+        g.appendChild(marks[i]);
+        cellLayer.appendChild(g);
+        cellEls[i] = g;
+        grow(c[0] - R, c[1] - R, c[0] + R, c[1] + R);
+      }
+
+      /** One clue number: a group of an optional box, its text and the slash a strike draws, centred on (x, y). */
+      function number(parent, group, x, y, anchor, k) {
+        var set = group !== null && typeof group[1] !== "number";
+        var text = group === null ? "0" : group[0] + (set ? "?" : "");
+        var width = Math.max(1, text.length) * DIGIT;
+        var left = anchor === "end" ? x - width : x - width / 2;
+        var n = svgEl("g", { class: "n" });
+        var box = [left - 1.5, y - FONT * 0.62, left + width + 1.5, y + FONT * 0.62];
+        if (group !== null && (multi || set)) {
+          var fill = set ? "#dddddd" : palette[group[1]];
+          n.classList.add("chip");
+          n.style.setProperty("--chip", set ? "#999999" : fill);
+          n.appendChild(
+            svgEl("rect", {
+              x: box[0].toFixed(2),
+              y: box[1].toFixed(2),
+              width: (box[2] - box[0]).toFixed(2),
+              height: (box[3] - box[1]).toFixed(2),
+              fill: fill,
+            })
+          );
+          if (set) n.appendChild(svgEl("path", { class: "hatch", d: hatching(box) }));
+        }
+        if (n.classList.contains("chip")) n.style.setProperty("--chip-ink", set ? "#000000" : textOn(palette[group[1]]));
+        n.appendChild(svgEl("text", { x: x.toFixed(2), y: (y + FONT * 0.36).toFixed(2), "text-anchor": anchor }, text));
+        if (k !== null) {
+          n.dataset.k = k;
+          n.appendChild(
+            svgEl("line", {
+              class: "slash",
+              x1: box[0].toFixed(2),
+              y1: box[3].toFixed(2),
+              x2: box[2].toFixed(2),
+              y2: box[1].toFixed(2),
+            })
+          );
+        }
+        parent.appendChild(n);
+        grow(box[0] - 1, box[1] - 1, box[2] + 1, box[3] + 1);
+        return box;
+      }
+
+      /** A "?" group's box is hatched, as on the sheets: strokes at 45 degrees, 3 units apart, inside `box`. */
+      function hatching(box) {
+        var d = [];
+        for (var k = box[0] + box[1] + 1.5; k < box[2] + box[3]; k += 3) {
+          var lo = Math.max(box[0], k - box[3]);
+          var hi = Math.min(box[2], k - box[1]);
+          if (hi - lo > 0.2) d.push("M" + lo.toFixed(2) + " " + (k - lo).toFixed(2) + "L" + hi.toFixed(2) + " " + (k - hi).toFixed(2));
+        }
+        return d.join("");
+      }
+
+      function flag(parent, x, y, anchor) {
+        parent.appendChild(
+          svgEl(
+            "text",
+            { class: "flag", x: x.toFixed(2), y: (y + FONT * 0.36).toFixed(2), "text-anchor": anchor, "aria-hidden": "true" },
+            "\u2717"
+          )
+        );
+        grow(anchor === "end" ? x - FONT : x - FONT / 2, y - FONT * 0.62, x + FONT / 2, y + FONT * 0.62);
+      }
+
+      lines.forEach(function (line, l) {
+        var head = svgEl("g", { class: "clue " + line.kind });
+        head.appendChild(svgEl("title"));
+        head.dataset.label = lineName(line) + ": " + clueLabel(line.clue);
+        var guide = svgEl("line", { class: "guide" });
+        head.appendChild(guide);
+        var clue = line.clue;
+        var groups = clue.length ? clue : [null];
+        var prefix = STRIKE_PREFIX[line.kind] + line.index;
+        var keyOf = function (g) {
+          return clue.length ? prefix + "." + g : null;
+        };
+        var index;
+        if (line.kind === "row") {
+          var first = centre(line.cells[0]);
+          var x = first[0] - R * 1.3;
+          for (index = groups.length - 1; index >= 0; index--) {
+            x = number(head, groups[index], x, first[1], "end", keyOf(index))[0] - 3.5;
+          }
+          flag(head, x, first[1], "end");
+          setLine(guide, x, first[1], first[0] - R, first[1]);
+        } else {
+          var falling = line.kind === "falling";
+          var end = centre(falling ? line.cells[line.cells.length - 1] : line.cells[0]);
+          var dx = 0.5;
+          var dy = falling ? SQ3 / 2 : -SQ3 / 2;
+          var t = R * 1.6;
+          for (var o = 0; o < groups.length; o++) {
+            index = falling ? o : groups.length - 1 - o; // read top to bottom along the line
+            number(head, groups[index], end[0] + dx * t, end[1] + dy * t, "middle", keyOf(index));
+            t += STEP;
+          }
+          flag(head, end[0] + dx * t, end[1] + dy * t, "middle");
+          t -= STEP * 0.4;
+          setLine(guide, end[0] + dx * R, end[1] + dy * R, end[0] + dx * t, end[1] + dy * t);
+        }
+        clueLayer.appendChild(head);
+        heads[l] = head;
+      });
+
+      function setLine(node, x1, y1, x2, y2) {
+        node.setAttribute("x1", x1.toFixed(2));
+        node.setAttribute("y1", y1.toFixed(2));
+        node.setAttribute("x2", x2.toFixed(2));
+        node.setAttribute("y2", y2.toFixed(2));
+      }
+
+      var pad = 4;
+      var vb = [bounds[0] - pad, bounds[1] - pad, bounds[2] - bounds[0] + 2 * pad, bounds[3] - bounds[1] + 2 * pad];
+      svg.setAttribute("viewBox", vb.map(function (v) {
+        return v.toFixed(2);
+      }).join(" "));
+      board.appendChild(svg);
+      board.classList.add("hex-board");
+      // a role that allows aria-activedescendant (the keyboard cursor's cell); the where line says the cell
+      board.setAttribute("role", "group");
+
+      var origin = null; // the start cell's centre on the screen and the screen's px per layout unit, while a drag lasts
+
+      function setCell(cell) {
+        var scale = cell / CW;
+        rootStyle.setProperty("--cell", cell + "px");
+        svg.setAttribute("width", Math.round(vb[2] * scale));
+        svg.setAttribute("height", Math.round(vb[3] * scale));
+      }
+
+      return {
+        paint: function (i) {
+          var node = cellEls[i];
+          var v = grid[i];
+          node.classList.toggle("x", v === EMPTY);
+          node.classList.toggle("f", v > 0);
+          polys[i].style.fill = v > 0 ? palette[v] : "";
+          var mark = "";
+          if (node.classList.contains("hint-fill")) mark = "\u25cf";
+          else if (node.classList.contains("hint-empty") || v === EMPTY) mark = "\u00d7";
+          marks[i].textContent = mark;
+        },
+        cellName: function (i) {
+          var row = hex.lines[0][hex.coords[i][1] + puzzle.side - 1];
+          return "row " + (hex.coords[i][1] + puzzle.side) + ", cell " + (row.indexOf(i) + 1);
+        },
+        hover: function (i, on) {
+          if (i < 0) return;
+          shape.ofCell[i].forEach(function (l) {
+            heads[l].classList.toggle("hl", on);
+            lines[l].cells.forEach(function (j) {
+              cellEls[j].classList.toggle("hl", on);
+            });
+          });
+        },
+        beginStroke: function (s) {
+          var box = cellEls[s.start].querySelector("polygon").getBoundingClientRect();
+          var scale = box.width / (SQ3 * R); // a pointy-top hexagon is sqrt(3) R wide
+          origin = [box.left + box.width / 2, box.top + box.height / 2, scale];
+        },
+        strokeTo: function (s, x, y) {
+          var units = origin[2] * CW; // px per cell width
+          var path = hexStrokeCells(puzzle.side, s.start, (x - origin[0]) / units, (y - origin[1]) / units);
+          return { at: path[path.length - 1], path: path };
+        },
+        move: function (at, k) {
+          var q = hex.coords[at.i][0];
+          var r = hex.coords[at.i][1];
+          var x = centre(at.i)[0];
+          var near;
+          if (k === "ArrowLeft" || k === "ArrowRight") {
+            var next = hex.index(q + (k === "ArrowLeft" ? -1 : 1), r);
+            if (next < 0) return at.i;
+            at.goal = centre(next)[0];
+            return next;
+          }
+          // up and down: of the two neighbours there, the one nearer the column the cursor keeps to
+          if (at.goal === null) at.goal = x;
+          near = (k === "ArrowUp" ? [[q, r - 1], [q + 1, r - 1]] : [[q - 1, r + 1], [q, r + 1]])
+            .map(function (qr) {
+              return hex.index(qr[0], qr[1]);
+            })
+            .filter(function (j) {
+              return j >= 0;
+            });
+          if (!near.length) return at.i;
+          near.sort(function (a, b) {
+            var da = Math.abs(centre(a)[0] - at.goal);
+            var db = Math.abs(centre(b)[0] - at.goal);
+            if (Math.abs(da - db) > 1e-6) return da - db;
+            // a tie: cross to the other side of the column, so a run of moves zigzags down it
+            return (centre(a)[0] - x) * (x >= at.goal ? 1 : -1) - (centre(b)[0] - x) * (x >= at.goal ? 1 : -1);
+          });
+          return near[0];
+        },
+        setCell: setCell,
+        fitCell: function (availW, availH) {
+          var byW = (availW * CW) / vb[2];
+          var byH = (availH * CW) / vb[3];
+          var cell = printing ? Math.min(byW, byH) : Math.min(byW, Math.max(byH, 24));
+          return Math.floor(Math.max(printing ? 5 : 14, Math.min(printing ? 40 : 56, cell)));
+        },
+      };
     }
 
     if (window.matchMedia && window.matchMedia("(pointer: coarse)").matches) document.body.classList.add("touch");

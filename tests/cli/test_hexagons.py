@@ -1,6 +1,6 @@
 """What every command does with a hexagonal puzzle (``.clues``) and with
-``?`` groups: solve, info and convert take them; the commands that draw or
-read rectangular grids refuse them with one error line."""
+``?`` groups: solve, info, convert, sheet and page take them; the commands
+that draw or read rectangular grids refuse them with one error line."""
 
 from __future__ import annotations
 
@@ -102,7 +102,6 @@ def test_convert_between_clue_files_and_refuses_others(small, tmp_path):
 @pytest.mark.parametrize(
     ("command", "args"),
     [
-        ("page", ["-o", "x.html"]),
         ("decode", ["-o", "x.png"]),
         ("reveal", []),
     ],
@@ -119,6 +118,16 @@ def test_sheet_of_a_hexagon(small, tmp_path, out):
     assert result.exit_code == 0, result.output
     assert "hexagonal puzzle" in result.output
     assert (tmp_path / out).stat().st_size > 0
+
+
+def test_page_of_a_hexagon(small, tmp_path):
+    # the page plays hexagons, '?' groups included (tests/render/test_page_hex*.py play it)
+    out = tmp_path / "small.html"
+    result = run("page", small, "-o", out)
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith(f"{out}: hexagon of side 2, 3 colours, ")
+    text = out.read_text(encoding="utf-8")
+    assert '"shape":"hexagon","side":2' in text and "<title>small</title>" in text
 
 
 @pytest.mark.parametrize("option", ["--first", "--gif", "--steps", "--solutions"])

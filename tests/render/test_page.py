@@ -460,6 +460,54 @@ def test_page_embeds_the_clues_not_the_solution(palette):
     assert "http:" not in page and "https:" not in page and "@import" not in page and "url(" not in page
 
 
+def test_hexagon_page_embeds_the_clues_not_the_solution():
+    from rofl.hexagon import Hexagon, HexPuzzle
+
+    board = Hexagon.of(3)
+    solution = np.array([[0, 1, 2, 3][(q - r) % 4] if q * r != 1 else 0 for q, r, _ in board.coords])
+    plain = HexPuzzle.from_cells(3, solution, COLOURS, meta={"title": "Hex"})
+    puzzle = plain.with_unknown_colors(np.arange(plain.n_groups) % 3 == 0)
+    assert puzzle.has_color_sets
+    page = puzzle_page(puzzle)
+    parser = parse(page)
+    data = embedded(parser)
+    assert set(data) == {"format", "version", "title", "shape", "side", "palette", "rows", "falling", "rising"}
+    assert (data["format"], data["version"], data["shape"], data["side"]) == ("rofl-page", 1, "hexagon", 3)
+    assert data["palette"] == COLOURS.hex()
+    # '?' groups as the list of their colours; the clues rebuild the puzzle
+    assert [1, [1, 2, 3, 4]] in [g for line in data["rows"] + data["falling"] + data["rising"] for g in line]
+    back = HexPuzzle(data["side"], data["palette"], data["rows"], data["falling"], data["rising"])
+    assert back == puzzle
+    assert parser.text["title"] == parser.text["h1"] == "Hex"
+    assert "hexagon of side 3, 19 cells, 4 colours" in page
+    # no solution: nothing but the clues, and no trace of the cells in any encoding
+    (script,) = [text for attrs, text in parser.scripts if not attrs]
+    assert script.strip() == _asset("page.js").strip()
+    for encoded in ("".join(map(str, solution)), json.dumps(solution.tolist()), ",".join(map(str, solution))):
+        assert encoded not in page
+    # the help and the hint speak of lines, not rows and columns
+    assert "Hint: a line that decides new cells (H)" in page and "rising diagonal" in page
+    assert "Puzzle board of hexagonal cells" in page and "Alt</kbd>+drag" not in page
+    assert parse(puzzle_page(HexPuzzle.from_cells(2, np.ones(7, np.int64)))).text["title"] == (
+        "Hexagonal nonogram, side 2"
+    )
+
+
+def test_rectangular_page_refuses_question_marks():
+    from rofl.errors import PuzzleError
+
+    puzzle = Puzzle.from_grid(np.array([[1, 2], [2, 0]], np.uint8), COLOURS)
+    with pytest.raises(PuzzleError, match="hexagonal boards only"):
+        puzzle_page(puzzle.with_unknown_colors(np.arange(puzzle.n_groups) == 0))
+
+
+def test_rectangular_page_speaks_of_rows_and_columns():
+    page = puzzle_page(Puzzle.from_grid(np.eye(3, dtype=np.uint8)))
+    assert "Hint: a row or column that decides new cells (H)" in page
+    assert 'aria-label="Puzzle grid. Arrow keys move' in page and "<kbd>Alt</kbd>+drag fills a rectangle" in page
+    assert "diagonal" not in page.split("<script")[0]
+
+
 def test_default_title_is_the_size():
     puzzle = Puzzle.from_grid(np.eye(3, dtype=np.uint8))
     parser = parse(puzzle_page(puzzle))
