@@ -97,10 +97,10 @@ def test_shape_and_size_checks():
 
 
 def test_cli_make_hex_writes_the_puzzle_and_its_pictures(tmp_path):
-    out, preview, compare, sheet = (tmp_path / n for n in ("h.rofl", "p.png", "c.png", "s.svg"))
+    out, preview, compare, sheet, page = (tmp_path / n for n in ("h.rofl", "p.png", "c.png", "s.svg", "p.html"))
     result = run(
         "make", SAMPLES / "coffee.jpg", "--shape", "hex", "--size", "9", "-c", "3",
-        "-o", out, "--preview", preview, "--compare", compare, "--sheet", sheet,
+        "-o", out, "--preview", preview, "--compare", compare, "--sheet", sheet, "--page", page,
     )  # fmt: skip
     assert result.exit_code == 0, result.output
     assert "puzzle: hexagon of side 9 (217 cells)" in result.output
@@ -117,6 +117,7 @@ def test_cli_make_hex_writes_the_puzzle_and_its_pictures(tmp_path):
     with Image.open(compare) as im:
         assert im.size[0] > 3 * im.size[1]  # three panels side by side
     assert "falling-clues" in sheet.read_text()
+    assert '"shape":"hexagon"' in page.read_text()
     solved = run("solve", out)
     assert solved.exit_code == 0 and "unique" in solved.output.splitlines()[-1]
 

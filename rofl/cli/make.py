@@ -241,7 +241,7 @@ def make(
     several = is_batch(images, output)
     _check_shape(shape, size, dict(width=width, height=height, mode=mode, dither=dither, cleanup=cleanup))
     if shape == "hex":
-        _check_hex_outputs(batch_target(output, batch) if several else output, page=page, gif=gif)
+        _check_hex_outputs(batch_target(output, batch) if several else output, gif=gif)
     if several:
         target = batch_target(output, batch)  # a file name of the batch's format, for the checks below
     else:
