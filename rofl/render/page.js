@@ -924,6 +924,8 @@
     }
 
     var board = document.getElementById("board");
+    // a role that allows aria-activedescendant (the keyboard cursor's cell); the where line says the cell
+    board.setAttribute("role", "group");
     var statusLine = document.getElementById("status");
     var timerEl = document.getElementById("timer");
     var progressEl = document.getElementById("progress");
@@ -2290,8 +2292,6 @@
       }).join(" "));
       board.appendChild(svg);
       board.classList.add("hex-board");
-      // a role that allows aria-activedescendant (the keyboard cursor's cell); the where line says the cell
-      board.setAttribute("role", "group");
 
       var origin = null; // the start cell's centre on the screen and the screen's px per layout unit, while a drag lasts
 

@@ -448,6 +448,18 @@ def test_axe_finds_no_violations(open_page, name):
     assert results.violations_count == 0, results.generate_report()
 
 
+def test_axe_with_the_keyboard_cursor_on_the_board(open_page):
+    """The cursor names its cell with aria-activedescendant, which only some
+    roles allow: the board has one."""
+    axe = pytest.importorskip("axe_playwright_python.sync_playwright", reason="axe-playwright-python not installed")
+    page = open_page("heart")
+    page.focus("#board")
+    page.keyboard.press("ArrowRight")
+    assert page.locator("#board").get_attribute("aria-activedescendant")
+    results = axe.Axe().run(page)
+    assert results.violations_count == 0, results.generate_report()
+
+
 @pytest.mark.slow
 def test_hints_solve_a_sample_to_the_end(open_page):
     page = open_page("horse")
