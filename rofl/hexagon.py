@@ -23,11 +23,11 @@ from rofl.puzzle import (
     _as_palette,
     _check_arrays,
     _frozen,
-    _line_runs,
     _LinePuzzle,
     _normalise_sets,
     _parse_lines,
     _validate,
+    line_runs,
 )
 
 # The most cells along a side of a hexagonal board: 3 145 729 cells, within
@@ -144,6 +144,16 @@ class Hexagon:
             msg = f"cell (q={q}, r={r}) is outside a hexagon of side {self.side}"
             raise PuzzleError(msg)
         return int(self._index[r + m, q + m])
+
+    def cells_at(self, q: np.ndarray, r: np.ndarray) -> np.ndarray:
+        """Indices of the cells at cube coordinates ``(q, r, -q - r)``, -1 where
+        a coordinate pair lies outside the board (arrays of any one shape)."""
+        q, r = np.asarray(q, dtype=np.int64), np.asarray(r, dtype=np.int64)
+        m = self.side - 1
+        inside = (np.abs(q) <= m) & (np.abs(r) <= m) & (np.abs(q + r) <= m)
+        out = np.full(q.shape, -1, dtype=np.int64)
+        out[inside] = self._index[r[inside] + m, q[inside] + m]
+        return out
 
     def __repr__(self) -> str:
         return f"Hexagon({self.side})"
@@ -289,7 +299,7 @@ class HexPuzzle(_LinePuzzle):
         board = Hexagon.of(side)
         palette = _as_palette(Palette.black_white() if palette is None else palette)
         cells = _check_cells(board, cells, palette)
-        lengths, colors, counts = _line_runs(cells[board.line_cells], board.line_offsets)
+        lengths, colors, counts = line_runs(cells[board.line_cells], board.line_offsets)
         offsets = np.zeros(board.n_lines + 1, dtype=np.int64)
         np.cumsum(counts, out=offsets[1:])
         return cls.from_arrays(board.side, palette, lengths, colors, offsets, meta=meta)

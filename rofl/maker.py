@@ -77,6 +77,10 @@ class MakeStats:
         :data:`RECOGNISABLE_SSIM` the picture is hard to make out.
     trimmed : (top, bottom, left, right) ints
         Blank border rows and columns left out (``trim``).
+    side : int or None
+        A hexagonal puzzle's side (``width`` and ``height`` are then its
+        middle row's cells and its rows, ``2 * side - 1`` each); None for
+        a rectangle.
     """
 
     width: int
@@ -103,6 +107,7 @@ class MakeStats:
     trimmed: tuple[int, int, int, int] = (0, 0, 0, 0)
     compile_seconds: float = 0.0
     compiled: bool = False
+    side: int | None = None
 
     @property
     def fewer_colours(self) -> str | None:
@@ -117,8 +122,12 @@ class MakeStats:
     def report(self) -> str:
         """The figures as a few lines of text (what ``rofl make`` prints)."""
         top, bottom, left, right = self.trimmed
+        if self.side is None:
+            shape = f"{self.width}x{self.height}"
+        else:
+            shape = f"hexagon of side {self.side} ({3 * self.side * (self.side - 1) + 1} cells)"
         lines = [
-            f"puzzle: {self.width}x{self.height}, {self.colors} colours, {self.clues} clues "
+            f"puzzle: {shape}, {self.colors} colours, {self.clues} clues "
             f"({self.ones_share:.0%} of them 1s), solved by line logic in {self.sweeps} sweeps",
         ]
         if self.fewer_colours:
@@ -174,8 +183,13 @@ class MakeResult:
     cost : (H, W, K) float64 array
         The cost array given to the refinement.
     stats : MakeStats
-    refinement : rofl.refine.Refinement
+    refinement : rofl.refine.Refinement or rofl.refine.hexagon.HexRefinement
         The refinement's own record (evaluations, fallback lines...).
+    side : int or None
+        A hexagonal puzzle's side; then ``puzzle`` is a
+        :class:`~rofl.hexagon.HexPuzzle` and ``grid``, ``quantised``,
+        ``changed``, ``cells`` and ``cost`` hold one entry per cell in the
+        board's order (``(n_cells,)``, ``(n_cells, 3)``, ``(n_cells, K)``).
     """
 
     puzzle: Puzzle
@@ -187,19 +201,27 @@ class MakeResult:
     cost: np.ndarray
     stats: MakeStats
     refinement: Any = field(default=None, repr=False)
+    side: int | None = None
     _pixels: np.ndarray | None = field(default=None, repr=False)
     _geometry: Any = field(default=None, repr=False)
     _background: tuple[int, int, int] = field(default=(255, 255, 255), repr=False)
     _trimmed: tuple[int, int, int, int] = field(default=(0, 0, 0, 0), repr=False)
 
-    def source_image(self, cell: int) -> np.ndarray:
+    def source_image(self, cell: float) -> np.ndarray:
         """The part of the picture the grid shows, area-averaged to ``cell`` pixels per cell.
+
+        For a hexagonal puzzle ``cell`` is the pixels per cell circumradius,
+        and the picture under the board's outline box is shown, grey outside
+        the board (:func:`rofl.render.preview.hex_image`'s size).
 
         Returns
         -------
         (H * cell, W * cell, 3) uint8 array
         """
         from rofl.picture import Geometry, cell_colors, linear_to_srgb
+
+        if self.side is not None:
+            return self._hex_source_image(cell)
 
         if self._pixels is None or self._geometry is None:
             return np.repeat(np.repeat(self.cells, cell, axis=0), cell, axis=1)
@@ -215,6 +237,22 @@ class MakeResult:
         h, w = self.grid.shape
         lin = lin[top * cell : (top + h) * cell, left * cell : (left + w) * cell]
         return np.clip(np.rint(linear_to_srgb(lin) * 255), 0, 255).astype(np.uint8)
+
+    def _hex_source_image(self, radius: float) -> np.ndarray:
+        from rofl.picture import Geometry, cell_colors, linear_to_srgb
+        from rofl.picture.hexfit import board_extent, owner_of
+
+        ew, eh = board_extent(self.side)
+        pw, ph = int(np.ceil(ew * radius)), int(np.ceil(eh * radius))
+        lin = cell_colors(self._pixels, Geometry(self._geometry.box, (pw, ph), (pw, ph), (0, 0)), self._background)
+        out = np.clip(np.rint(linear_to_srgb(lin) * 255), 0, 255).astype(np.uint8)
+        x, y = np.meshgrid((np.arange(pw) + 0.5) / radius - ew / 2, (np.arange(ph) + 0.5) / radius - eh / 2)
+        out[owner_of(x, y, self.side) < 0] = 128
+        return out
+
+
+#: The shapes :func:`make` builds.
+SHAPES = ("rect", "hex")
 
 
 def make(
@@ -235,6 +273,8 @@ def make(
     effort: float = 1.0,
     seed: int = 0,
     solver: Any = None,
+    shape: str = "rect",
+    size: int | None = None,
     progress: Callable[[int], None] | None = None,
     polish_progress: Callable[[int, int], None] | None = None,
     revert_progress: Callable[[int, int], None] | None = None,
@@ -294,6 +334,18 @@ def make(
         the same puzzle.
     solver : rofl.LineSolver, optional
         Reused across calls (its line cache speeds up batches).
+    shape : {"rect", "hex"}
+        ``"hex"`` makes a :class:`~rofl.hexagon.HexPuzzle`: the largest
+        hexagon centred on the picture (:func:`rofl.picture.hex_fit`), each
+        cell the area average of its hexagon in linear light, quantised as
+        a rectangle's cells, then refined by :func:`rofl.refine.hexagon.refine_hex`.
+        ``width``, ``height``, ``mode="pad"``, ``dither`` and ``cleanup``
+        do not apply to it (:class:`OptionError`); ``trim`` is ignored (a
+        hexagon has no border rows to leave out); ``effort`` above 0 puts
+        back the changes later ones made unnecessary.
+    size : int, optional
+        The hexagon's side in cells (1-128; default
+        :data:`rofl.picture.DEFAULT_HEX_SIDE`); only with ``shape="hex"``.
     progress : callable(int), optional
         Called by the refinement with the number of undetermined cells.
     polish_progress : callable(int, int), optional
@@ -325,6 +377,12 @@ def make(
 
     start = time.perf_counter()
     compiles = compile_count()
+    _check_shape(shape, size, width=width, height=height, mode=mode, dither=dither, cleanup=cleanup)
+    if shape == "hex":
+        return _make_hex(
+            image, size, colors=colors, palette=palette, background=background, threshold=threshold,
+            min_delta_e=min_delta_e, title=title, effort=effort, progress=progress, start=start, compiles=compiles,
+        )  # fmt: skip
     picture.check_dither(dither)
     if not 0 <= effort <= 1000:  # also refuses NaN
         msg = f"effort must be between 0 and 1000, not {effort!r}"
@@ -436,6 +494,129 @@ def make(
     )
 
 
+def _check_shape(shape: str, size: int | None, **options: Any) -> None:
+    """Refuse a shape rofl does not make, and the options a hexagon does not take."""
+    from rofl.errors import OptionError
+
+    if shape not in SHAPES:
+        msg = f"shape must be one of {', '.join(SHAPES)}, not {shape!r}"
+        raise OptionError(msg)
+    if shape == "rect":
+        if size is not None:
+            msg = "size is the side of a hexagon: use width and height for a rectangle"
+            raise OptionError(msg)
+        return
+    refused = {
+        "width": options["width"] is not None,
+        "height": options["height"] is not None,
+        "mode='pad'": options["mode"] == "pad",
+        "dither": options["dither"] != "none",
+        "cleanup": bool(options["cleanup"]),
+    }
+    bad = [name for name, given in refused.items() if given]
+    if bad:
+        msg = f"a hexagonal puzzle takes its size from size (its side), and no {', '.join(bad)}"
+        raise OptionError(msg)
+
+
+def _make_hex(
+    image: Any,
+    size: int | None,
+    *,
+    colors: int,
+    palette: Any,
+    background: Any,
+    threshold: float | None,
+    min_delta_e: float,
+    title: str | None,
+    effort: float,
+    progress: Callable[[int], None] | None,
+    start: float,
+    compiles: int,
+) -> MakeResult:
+    """:func:`make` with ``shape="hex"``."""
+    from rofl import picture
+    from rofl.errors import OptionError
+    from rofl.hexagon import HexPuzzle
+    from rofl.refine.hexagon import HEX_REFINE, refine_hex
+    from rofl.solver._compile import INDEX, compile_count, ensure_compiled
+
+    if not 0 <= effort <= 1000:  # also refuses NaN
+        msg = f"effort must be between 0 and 1000, not {effort!r}"
+        raise OptionError(msg)
+    side = picture.hexfit.check_side(picture.DEFAULT_HEX_SIDE if size is None else size)
+    bg_rgb = picture.parse_color(background, "background") if background not in (None, "auto") else (255, 255, 255)
+    pixels = picture.load_pixels(image)
+    geometry = picture.hex_fit(picture.picture_size(pixels), side)
+    cells_linear = picture.hex_cell_colors(pixels, geometry, bg_rgb)
+    # quantise works on a grid: the cells as one row of it
+    q = picture.quantise(
+        cells_linear[None],
+        colors=colors,
+        palette=palette,
+        background=background,
+        threshold=threshold,
+        min_delta_e=min_delta_e,
+    )
+    grid, cost, lab = q.grid[0], q.cost[0], q.lab[0]
+    compile_seconds = ensure_compiled(INDEX, HEX_REFINE)  # one notice for both
+    t_refine = time.perf_counter()
+    res = refine_hex(grid, q.palette, side, cost=cost, progress=progress, revert=effort > 0)
+    refine_seconds = time.perf_counter() - t_refine - res.compile_seconds
+    compile_seconds += res.compile_seconds
+    final = res.cells
+    meta = {"origin": "rofl make"}
+    name = title if title is not None else picture.source_name(image)
+    if name:
+        meta["title"] = name
+    puzzle = HexPuzzle.from_cells(side, final, q.palette, meta=meta)
+    pal_lab = picture.rgb8_to_lab(q.palette.to_array())
+    de = picture.delta_e(lab, pal_lab)  # (n, K)
+    index = np.arange(len(final))
+    changed = final != grid
+    lengths = np.asarray(puzzle.lengths)
+    stats = MakeStats(
+        width=2 * side - 1,
+        height=2 * side - 1,
+        colors=len(q.palette),
+        n_changed=int(changed.sum()),
+        changed_pct=100.0 * float(changed.sum()) / final.size,
+        mean_delta_e=float(de[index, final].mean()),
+        mean_delta_e_quantised=float(de[index, grid].mean()),
+        clues=int(lengths.size),
+        ones_share=float((lengths == 1).mean()) if lengths.size else 0.0,
+        sweeps=int(res.sweeps),
+        line_solves=int(res.line_solves),
+        iterations=int(res.iterations),
+        seconds=time.perf_counter() - start,
+        refine_seconds=refine_seconds,
+        threshold=q.threshold,
+        colors_asked=q.asked,
+        min_delta_e=float(min_delta_e),
+        palette_delta_e=picture.closest_pair(q.palette.to_array())[2],
+        ssim=hex_lightness_ssim(lab[:, 0], pal_lab[final][:, 0], side),
+        compile_seconds=compile_seconds,
+        compiled=compile_count() > compiles,
+        side=side,
+    )
+    cells = np.clip(np.rint(picture.linear_to_srgb(cells_linear) * 255), 0, 255).astype(np.uint8)
+    return MakeResult(
+        puzzle=puzzle,
+        grid=final,
+        quantised=np.asarray(grid, dtype=np.uint8),
+        changed=changed,
+        palette=q.palette,
+        cells=cells,
+        cost=cost,
+        stats=stats,
+        refinement=res,
+        side=side,
+        _pixels=pixels,
+        _geometry=geometry,
+        _background=bg_rgb,
+    )
+
+
 def _blank_border(grid: np.ndarray) -> tuple[tuple[slice, slice], tuple[int, int, int, int]]:
     """The slices of ``grid`` without its blank (all index 0) border rows and
     columns, and how many it leaves out: ``(top, bottom, left, right)``.
@@ -470,3 +651,26 @@ def lightness_ssim(source: np.ndarray, final: np.ndarray) -> float | None:
     if win < 3:
         return None
     return float(structural_similarity(source, final, data_range=100.0, win_size=win))
+
+
+def hex_lightness_ssim(source: np.ndarray, final: np.ndarray, side: int) -> float | None:
+    """:func:`lightness_ssim` of two hexagonal boards' lightness (``(n_cells,)``
+    in the board's order): SSIM over the cells laid out on their axial
+    ``(q, r)`` grid (a sheared picture, which keeps every cell's six
+    neighbours but two as grid neighbours), averaged over the board's cells
+    only; None for a side under 3."""
+    from skimage.metrics import structural_similarity
+
+    from rofl.hexagon import Hexagon
+
+    if side < 3:
+        return None
+    coords = Hexagon.of(side).coords
+    m = side - 1
+    a = np.zeros((2 * m + 1, 2 * m + 1))
+    b = np.zeros_like(a)
+    a[coords[:, 1] + m, coords[:, 0] + m] = source
+    b[coords[:, 1] + m, coords[:, 0] + m] = final
+    win = min(7, 2 * m + 1 if (2 * m + 1) % 2 else 2 * m)
+    _, full = structural_similarity(a, b, data_range=100.0, win_size=win, full=True)
+    return float(full[coords[:, 1] + m, coords[:, 0] + m].mean())

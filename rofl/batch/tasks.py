@@ -52,11 +52,18 @@ class MakeOptions:
     effort: float = 1.0
     seed: int = 0
     suffix: str = ".rofl"
+    shape: str = "rect"
+    size: int | None = None
 
     def key(self, data: bytes) -> str:
         """What an output made from picture ``data`` with these options is
-        recorded under: a SHA-256 of the picture bytes and the options."""
-        options = json.dumps(asdict(self), sort_keys=True)
+        recorded under: a SHA-256 of the picture bytes and the options (a
+        rectangle's without ``shape`` and ``size``, so keys recorded before
+        hexagons existed stay valid)."""
+        fields = asdict(self)
+        if self.shape == "rect" and self.size is None:
+            del fields["shape"], fields["size"]
+        options = json.dumps(fields, sort_keys=True)
         return hashlib.sha256(hashlib.sha256(data).digest() + options.encode()).hexdigest()
 
 
@@ -110,8 +117,8 @@ def make_task(data: bytes, name: str, options: MakeOptions) -> tuple[bytes | Non
         return None, row
     s = result.stats
     row.update(
-        width=s.width,
-        height=s.height,
+        width=s.width if s.side is None else None,  # a hexagon has no width and height: empty cells
+        height=s.height if s.side is None else None,
         colours=s.colors,
         cells_changed=s.n_changed,
         changed_pct=round(s.changed_pct, 3),

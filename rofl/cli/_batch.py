@@ -115,6 +115,9 @@ def make_batch(params: dict[str, Any]) -> None:
         msg = f"{'--answers' if params['answers'] else '--letters'} is for the --book of a batch"
         raise UsageError(msg)
     pictures = picture_files(params["images"])
+    if book is not None and params["shape"] == "hex":
+        msg = "a puzzle book holds rectangular puzzles; print a hexagonal puzzle with rofl sheet"
+        raise UsageError(msg)
     if book is not None:
         from rofl.cli._files import check_parent
 
@@ -127,7 +130,7 @@ def make_batch(params: dict[str, Any]) -> None:
         suffix="." + params["format"].lstrip(".").lower(),
         colors=params["colors"] or 2,
         **{k: params[k] for k in ("width", "height", "palette", "background", "threshold", "mode", "dither")},
-        **{k: params[k] for k in ("cleanup", "min_delta_e", "trim", "effort", "seed")},
+        **{k: params[k] for k in ("cleanup", "min_delta_e", "trim", "effort", "seed", "shape", "size")},
     )
     folder = Path(params["output"])
     rows = make_many(

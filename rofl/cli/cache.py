@@ -27,11 +27,12 @@ def cache(clear: bool, warm: bool) -> None:
     """
     import time
 
+    from rofl.refine.hexagon import HEX_REFINE
     from rofl.refine.judge import REFINE, REPAIR
     from rofl.solver._aot import status
-    from rofl.solver._compile import FRESH, LINE, SEARCH, cache_files, clear_cache, ensure_compiled, is_cached
+    from rofl.solver._compile import FRESH, INDEX, LINE, SEARCH, cache_files, clear_cache, ensure_compiled, is_cached
 
-    sets = (LINE, FRESH, SEARCH, REFINE, REPAIR)
+    sets = (LINE, FRESH, INDEX, SEARCH, REFINE, REPAIR, HEX_REFINE)
     if clear:
         count, size = clear_cache(*sets)
         click.echo(f"cleared: {count} files, {_size(size)}")

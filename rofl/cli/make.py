@@ -107,6 +107,19 @@ def _save(image, path: str) -> None:
     "or pad with background.",
 )
 @click.option(
+    "--shape",
+    type=click.Choice(["rect", "hex"]),
+    default="rect",
+    show_default=True,
+    help="rect: a grid of squares; hex: a hexagon of hexagonal cells, clues in three directions "
+    "(the largest hexagon centred on the picture; -o .rofl or .clues).",
+)
+@click.option(
+    "--size",
+    type=click.IntRange(1, 128),
+    help="With --shape hex: the hexagon's side in cells (default 15).",
+)
+@click.option(
     "-c", "--colors", type=click.IntRange(2, 64), default=None, help="2 = black and white (default); 3-64 = colour."
 )
 @click.option(
@@ -183,6 +196,8 @@ def make(
     width: int | None,
     height: int | None,
     mode: str,
+    shape: str,
+    size: int | None,
     colors: int | None,
     palette: str | None,
     background: str | None,
@@ -224,6 +239,9 @@ def make(
     from rofl.maker import make as make_puzzle
 
     several = is_batch(images, output)
+    _check_shape(shape, size, dict(width=width, height=height, mode=mode, dither=dither, cleanup=cleanup))
+    if shape == "hex":
+        _check_hex_outputs(batch_target(output, batch) if several else output, page=page, gif=gif)
     if several:
         target = batch_target(output, batch)  # a file name of the batch's format, for the checks below
     else:
@@ -291,6 +309,8 @@ def make(
                 effort=effort,
                 seed=seed,
                 title=title,
+                shape=shape,
+                size=size,
                 progress=bars.refining,
                 polish_progress=polish_progress,
                 revert_progress=revert_progress,
@@ -309,9 +329,12 @@ def make(
         puzzle = unknown_colours(puzzle, unknown, seed=seed)
     write_puzzle_file(output, puzzle, result.grid, quiet=quiet)
     if preview:
-        from rofl.render.preview import solution_image
+        from rofl.render.preview import hex_solution_image, solution_image
 
-        _save(solution_image(result.grid, result.palette), preview)
+        if result.side is None:
+            _save(solution_image(result.grid, result.palette), preview)
+        else:
+            _save(hex_solution_image(result.grid, result.palette, result.side), preview)
     if compare:
         from rofl.render.preview import compare_image
 
@@ -342,7 +365,8 @@ def make(
         click.echo(f"wrote {', '.join(written)}")
         _hint_likeness(result.stats, width, height, more_colours=palette is None)
         if result.stats.changed_pct > HINT_CHANGED_PCT:
-            tips = "fewer cells (-w/-H)" + ("" if cleanup else ", --cleanup")
+            tips = "fewer cells (--size)" if shape == "hex" else "fewer cells (-w/-H)"
+            tips += "" if cleanup or shape == "hex" else ", --cleanup"
             if result.stats.colors == 2 and threshold is None:
                 tips += " or another --threshold"
             click.echo(
@@ -350,6 +374,45 @@ def make(
                 f"mostly fine texture that line logic cannot pin down; {tips} usually give a cleaner puzzle",
                 err=True,
             )
+
+
+def _check_shape(shape: str, size: int | None, given: dict[str, Any]) -> None:
+    """Refuse, before any work, the options a hexagonal puzzle does not take
+    (and --size without one)."""
+    if shape == "rect":
+        if size is not None:
+            msg = "--size is the side of a hexagon (--shape hex); a rectangle takes -w/-H"
+            raise click.UsageError(msg)
+        return
+    refused = {
+        "-w/--width": given["width"] is not None,
+        "-H/--height": given["height"] is not None,
+        "--mode pad": given["mode"] == "pad",
+        "--dither": given["dither"] != "none",
+        "--cleanup": given["cleanup"],
+    }
+    bad = [option for option, used in refused.items() if used]
+    if bad:
+        msg = f"--shape hex takes its size from --size (the hexagon's side), and no {', '.join(bad)}"
+        raise click.UsageError(msg)
+
+
+def _check_hex_outputs(target: str, **drawn: str | None) -> None:
+    """Refuse an output format or a drawing a hexagonal puzzle cannot have."""
+    from pathlib import Path
+
+    from rofl.formats import hexagon_extensions, writer_for
+
+    if not writer_for(target).hexagon:
+        msg = (
+            f"the {Path(target).suffix.lower()} format cannot hold a hexagonal puzzle; "
+            f"use {' or '.join(hexagon_extensions())}"
+        )
+        raise click.BadParameter(msg, param_hint="'-o' / '--output'")
+    for option, path in drawn.items():
+        if path is not None:
+            msg = f"--{option} cannot show a hexagonal puzzle yet; leave it out with --shape hex"
+            raise click.UsageError(msg)
 
 
 def _check_unknown(target: str, n_colors: int, several: bool, **drawn: str | None) -> None:
@@ -378,9 +441,12 @@ def _hint_likeness(stats, width: int | None, height: int | None, *, more_colours
 
     if stats.ssim is None or stats.ssim >= RECOGNISABLE_SSIM:
         return
-    side = max(stats.width + sum(stats.trimmed[2:]), stats.height + sum(stats.trimmed[:2]))
-    more = max(side + 10, (side * 5 + 3) // 4)
-    tips = [f"more cells (-w {more})" if height is None or width is not None else f"more cells (-H {more})"]
+    if stats.side is not None:
+        tips = [f"more cells (--size {max(stats.side + 5, (stats.side * 5 + 3) // 4)})"]
+    else:
+        side = max(stats.width + sum(stats.trimmed[2:]), stats.height + sum(stats.trimmed[:2]))
+        more = max(side + 10, (side * 5 + 3) // 4)
+        tips = [f"more cells (-w {more})" if height is None or width is not None else f"more cells (-H {more})"]
     if more_colours and stats.colors_asked is not None and stats.colors_asked <= stats.colors < 6:
         tips.append(f"more colours (-c {stats.colors + 1 if stats.colors > 2 else 4})")
     click.echo(

@@ -283,6 +283,16 @@ def write_puzzle(path: str | Path, puzzle, solution=None, *, crc32: int | None =
     atomic_write(path, puzzle_bytes(path, puzzle, solution, crc32=crc32), private=private)
 
 
+def hexagon_extensions() -> list[str]:
+    """File extensions of the formats that hold hexagonal puzzles."""
+    return [f.extension for f in _writers().values() if f.hexagon]
+
+
+def _holders(names: list[str]) -> str:
+    """``".a, .b and .c"``."""
+    return " and ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
+
+
 def puzzle_bytes(path: str | Path, puzzle, solution=None, *, crc32: int | None = None) -> bytes:
     """The bytes :func:`write_puzzle` writes to ``path`` (for a worker that
     returns the file rather than writing it).
@@ -295,12 +305,11 @@ def puzzle_bytes(path: str | Path, puzzle, solution=None, *, crc32: int | None =
     fmt = writer_for(path)
     # Refused rather than written with colour 0 or as rows and columns.
     if not hasattr(puzzle, "width") and not fmt.hexagon:
-        msg = f"the {fmt.extension} format cannot hold a hexagonal puzzle (.clues can)"
+        msg = f"the {fmt.extension} format cannot hold a hexagonal puzzle ({_holders(hexagon_extensions())} can)"
         raise FormatError(msg)
     if puzzle.has_color_sets and not fmt.color_sets:
         names = [f.extension for f in _writers().values() if f.color_sets and (f.hexagon or hasattr(puzzle, "width"))]
-        holders = " and ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
-        msg = f"the {fmt.extension} format cannot hold groups of several possible colours ('?'); {holders} can"
+        msg = f"the {fmt.extension} format cannot hold groups of several possible colours ('?'); {_holders(names)} can"
         raise FormatError(msg)
     if not fmt.colour and puzzle.n_colors > 2:
         others = [f.extension for f in _writers().values() if f.colour]

@@ -8,6 +8,9 @@ The first half of :func:`rofl.make`'s data flow, one module per stage::
   (:func:`load_pixels`, :func:`open_picture`).
 * :mod:`.fit`: which part of the picture becomes how many cells
   (:func:`fit`), averaged in linear light (:func:`cell_colors`).
+* :mod:`.hexfit`: the same for a hexagonal board: the largest centred
+  part of the picture (:func:`hex_fit`), each hexagon averaged in linear
+  light (:func:`hex_cell_colors`).
 * :mod:`.colour`: sRGB, linear light, CIELAB and ΔE2000, and the colour
   options (:func:`parse_color`, :func:`parse_palette`).
 * :mod:`.quantise`: a threshold or a k-means palette in CIELAB whose
@@ -41,6 +44,7 @@ from rofl.picture.colour import (
 )
 from rofl.picture.dither import DITHER_WARNING, DITHERS, check_dither
 from rofl.picture.fit import DEFAULT_SIDE, MAX_CELLS, MODES, Geometry, area_weights, cell_colors, fit
+from rofl.picture.hexfit import DEFAULT_HEX_SIDE, MAX_HEX_SIDE, HexGeometry, hex_cell_colors, hex_fit
 from rofl.picture.load import load_pixels, open_picture, picture_size, source_name
 from rofl.picture.pixelart import grid_from_image, image_from_grid
 from rofl.picture.quantise import (
@@ -57,7 +61,12 @@ from rofl.picture.quantise import (
 )
 
 __all__ = [
+    "DEFAULT_HEX_SIDE",
     "DEFAULT_SIDE",
+    "MAX_HEX_SIDE",
+    "HexGeometry",
+    "hex_cell_colors",
+    "hex_fit",
     "DITHERS",
     "DITHER_WARNING",
     "MAX_CELLS",

@@ -1,5 +1,6 @@
 """The tiny refinements that compile refinement's kernel sets
-(:data:`rofl.refine.judge.REFINE` and ``REPAIR``; see
+(:data:`rofl.refine.judge.REFINE` and ``REPAIR``, and
+:data:`rofl.refine.hexagon.HEX_REFINE`; see
 :func:`rofl.solver._compile.ensure_compiled`)."""
 
 from __future__ import annotations
@@ -25,3 +26,15 @@ def warm_repair() -> None:
     grid = np.array([[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]], dtype=np.uint8)
     grid[0, 2], grid[1, 3] = 1, 0
     refine(grid, Palette.black_white(), polish=1, relocate=1, pairs=True)
+
+
+def warm_hex() -> None:
+    """Refine the five ambiguous dots of a side-5 hexagon: estimates moves."""
+    import numpy as np
+
+    from rofl.puzzle import Palette
+    from rofl.refine.hexagon import refine_hex
+
+    cells = np.zeros(61, dtype=np.uint8)
+    cells[[9, 31, 36, 39, 55]] = 1
+    refine_hex(cells, Palette.black_white(), 5)

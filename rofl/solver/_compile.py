@@ -109,6 +109,17 @@ FRESH = KernelSet(
     aot=True,
 )
 
+#: Line logic over lines given as index lists: hexagonal puzzles and
+#: puzzles with ``?`` groups (:mod:`rofl.solver.lines`), and the
+#: refinement of hexagonal pictures (:mod:`rofl.refine.hexagon`).
+INDEX = KernelSet(
+    "line logic for hexagons and ? clues",
+    "rofl.solver._index_kernels",
+    ("_propagate_lines",),
+    warm="rofl.solver._warm:warm_index",
+    seconds=8,
+)
+
 #: The complete search: only for puzzles line logic does not finish.
 SEARCH = KernelSet(
     "complete search", "rofl.solver._search", ("_search",), warm="rofl.solver._warm:warm_search", seconds=20

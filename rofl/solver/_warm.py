@@ -1,5 +1,5 @@
 """The tiny solves that compile the solver's kernel sets (``LINE``,
-``FRESH`` and ``SEARCH`` in :mod:`rofl.solver._compile`).
+``FRESH``, ``INDEX`` and ``SEARCH`` in :mod:`rofl.solver._compile`).
 
 :func:`rofl.solver._compile.ensure_compiled` takes a set and, when this
 process does not hold its kernels yet, calls its warm-up here: a solve of
@@ -32,6 +32,13 @@ def warm_fresh() -> None:
     from rofl.solver.propagate import _solve_fresh
 
     _solve_fresh(_two_ways())
+
+
+def warm_index() -> None:
+    from rofl.hexagon import HexPuzzle
+    from rofl.solver.lines import propagate_lines
+
+    propagate_lines(HexPuzzle.from_cells(2, [0, 1, 1, 0, 0, 0, 1]))
 
 
 def warm_search() -> None:

@@ -57,12 +57,12 @@ def needs_lines(puzzle) -> bool:
 def board_of(puzzle) -> LineBoard:
     """The :class:`LineBoard` of a puzzle of either shape (kept per size)."""
     if isinstance(puzzle, HexPuzzle):
-        return _hex_board(puzzle.side)
+        return hex_board(puzzle.side)
     return _rect_board(puzzle.height, puzzle.width)
 
 
 @functools.lru_cache(maxsize=16)
-def _hex_board(side: int) -> LineBoard:
+def hex_board(side: int) -> LineBoard:
     board = Hexagon.of(side)
     return _board(board.line_cells, board.line_offsets, (board.n_cells,))
 

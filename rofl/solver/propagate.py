@@ -346,9 +346,11 @@ def line_kernels(puzzle: Puzzle, start=None, lines=None):
     """The kernel set (:mod:`rofl.solver._compile`) that :func:`solve` of
     ``puzzle`` runs, for :func:`~rofl.solver._compile.ensure_compiled`
     before a clock starts."""
-    from rofl.solver._compile import FRESH, LINE
+    from rofl.solver._compile import FRESH, INDEX, LINE
 
-    return FRESH if not needs_lines(puzzle) and _takes_fresh(puzzle, start, lines) else LINE
+    if needs_lines(puzzle):
+        return INDEX
+    return FRESH if _takes_fresh(puzzle, start, lines) else LINE
 
 
 def _solve_fresh(puzzle: Puzzle) -> SolveResult:

@@ -49,7 +49,8 @@ def test_cache_shows_folders_and_clear_removes_only_rofls_files(tmp_path):
 def test_warm_compiles_everything_so_that_no_command_says_it_compiles(tmp_path):
     warmed = _rofl("cache", "--warm", cache=tmp_path)
     assert warmed.stderr.startswith(
-        "compiling rofl's line logic, lean line logic, complete search, refinement and picture repair"
+        "compiling rofl's line logic, lean line logic, line logic for hexagons and ? clues, complete search,"
+        " refinement, picture repair and hexagon refinement"
         " for this machine (once, about"
     )
     assert "picture repair: compiled for this machine" in warmed.stdout

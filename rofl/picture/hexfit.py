@@ -1,0 +1,177 @@
+"""A picture sampled on a hexagonal lattice: the cells of a hexagonal puzzle.
+
+The board (:class:`rofl.hexagon.Hexagon`) is drawn with pointy-top cells,
+as the sheets and the page draw it (:mod:`rofl.render.hexlayout`): cell
+``(q, r)`` has its centre at ``(√3 (q + r/2), 1.5 r)`` in units of a cell's
+circumradius.  :func:`hex_fit` takes the largest part of the picture with
+the board's outline box ratio, centred (the picture's corners beyond the
+hexagon are not used), and :func:`hex_cell_colors` gives every cell the
+area average of its hexagon in linear light, as :func:`rofl.picture.cell_colors`
+does for squares: the box is averaged into a fine grid of up to :data:`FINE`
+sub-cells per circumradius, each sub-cell goes to the hexagon its centre
+lies in, and each hexagon averages its sub-cells.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from rofl.errors import OptionError
+from rofl.hexagon import Hexagon
+from rofl.picture.fit import Geometry, cell_colors
+
+#: Side of a made hexagonal puzzle when none is given, and the largest.
+DEFAULT_HEX_SIDE = 15
+MAX_HEX_SIDE = 128
+#: Sub-cells per circumradius along each axis when averaging hexagons (about
+#: 166 per hexagon), fewer on large boards so that the fine grid stays under
+#: :data:`FINE_CELLS` sub-cells.  A sub-cell goes whole to one hexagon, so a
+#: sharp edge through a hexagon moves its average by at most the share of
+#: the sub-cells along its border.
+FINE = 8
+FINE_CELLS = 2_000_000
+
+SQ3 = math.sqrt(3.0)
+
+
+@dataclass(frozen=True)
+class HexGeometry:
+    """Where a hexagonal board goes on a picture.
+
+    Attributes
+    ----------
+    side : int
+        The board's side.
+    box : (x0, y0, x1, y1) floats
+        The part of the picture (pixels) under the board's outline box.
+    fine : (width, height) ints
+        Sub-cells the box is averaged into before the hexagons.
+    """
+
+    side: int
+    box: tuple[float, float, float, float]
+    fine: tuple[int, int]
+
+    @property
+    def extent(self) -> tuple[float, float]:
+        """The outline box's width and height in circumradii."""
+        return board_extent(self.side)
+
+
+def check_side(side: object) -> int:
+    """``side`` as an int in 1..:data:`MAX_HEX_SIDE`, or an :class:`OptionError`."""
+    if isinstance(side, bool) or not isinstance(side, (int, np.integer)) or not 1 <= side <= MAX_HEX_SIDE:
+        msg = f"a hexagon's side must be a whole number from 1 to {MAX_HEX_SIDE}, not {side!r}"
+        raise OptionError(msg)
+    return int(side)
+
+
+def board_extent(side: int) -> tuple[float, float]:
+    """Width and height, in circumradii, of the box around a board of ``side``
+    with pointy-top cells: ``2s - 1`` cells of width √3 across the middle
+    row, ``2s - 1`` rows 1.5 apart plus half a cell above and below."""
+    return (2 * side - 1) * SQ3, 3.0 * side - 1.0
+
+
+def hex_fit(image_size: tuple[int, int], side: object) -> HexGeometry:
+    """The largest box of the board's proportions centred on the picture.
+
+    Parameters
+    ----------
+    image_size : (width, height) in pixels
+    side : int
+
+    Raises
+    ------
+    OptionError
+        A side outside 1..:data:`MAX_HEX_SIDE`.
+    """
+    side = check_side(side)
+    w, h = image_size
+    ew, eh = board_extent(side)
+    aspect = ew / eh
+    if w / h > aspect:
+        bw, bh = h * aspect, float(h)
+    else:
+        bw, bh = float(w), w / aspect
+    x0, y0 = (w - bw) / 2, (h - bh) / 2
+    per = max(2.0, min(float(FINE), math.sqrt(FINE_CELLS / (ew * eh))))
+    fine = (max(1, math.ceil(ew * per)), max(1, math.ceil(eh * per)))
+    return HexGeometry(side, (x0, y0, x0 + bw, y0 + bh), fine)
+
+
+def owner_of(x: np.ndarray, y: np.ndarray, side: int) -> np.ndarray:
+    """The cell index (:class:`~rofl.hexagon.Hexagon` order) whose hexagon holds
+    each point, or -1 outside the board.
+
+    Parameters
+    ----------
+    x, y : float arrays
+        Points in circumradii, relative to the centre of the middle cell.
+    """
+    r = y / 1.5
+    q = x / SQ3 - r / 2
+    s = -q - r
+    rq, rr, rs = np.rint(q), np.rint(r), np.rint(s)
+    dq, dr, ds = np.abs(rq - q), np.abs(rr - r), np.abs(rs - s)
+    # cube rounding: fix the coordinate that moved most
+    fix_q = (dq > dr) & (dq > ds)
+    fix_r = ~fix_q & (dr > ds)
+    rq = np.where(fix_q, -rr - rs, rq)
+    rr = np.where(fix_r, -rq - rs, rr)
+    return Hexagon.of(side).cells_at(rq.astype(np.int64), rr.astype(np.int64))
+
+
+def fine_owners(geometry: HexGeometry) -> np.ndarray:
+    """``(fine height, fine width)`` array: the cell each sub-cell's centre
+    lies in, or -1."""
+    fw, fh = geometry.fine
+    ew, eh = geometry.extent
+    xs = (np.arange(fw) + 0.5) * (ew / fw) - ew / 2
+    ys = (np.arange(fh) + 0.5) * (eh / fh) - eh / 2
+    x, y = np.meshgrid(xs, ys)
+    return owner_of(x, y, geometry.side)
+
+
+def hex_cell_colors(
+    pixels: np.ndarray, geometry: HexGeometry, background: tuple[int, int, int] = (255, 255, 255)
+) -> np.ndarray:
+    """Average each hexagon's area of the picture in linear light.
+
+    Parameters
+    ----------
+    pixels : (H, W, 3|4) uint8 or uint16 array from :func:`rofl.picture.load_pixels`
+    geometry : HexGeometry from :func:`hex_fit`
+    background : (r, g, b)
+        Transparent pixels are composited onto it.
+
+    Returns
+    -------
+    (n_cells, 3) float64 array
+        Linear-light RGB in [0, 1] of every cell, in the board's order.
+    """
+    fw, fh = geometry.fine
+    fine = cell_colors(pixels, Geometry(geometry.box, (fw, fh), (fw, fh), (0, 0)), background)
+    owners = fine_owners(geometry).ravel()
+    inside = owners >= 0
+    n = Hexagon.of(geometry.side).n_cells
+    counts = np.bincount(owners[inside], minlength=n).astype(np.float64)
+    flat = fine.reshape(-1, 3)[inside]
+    sums = np.stack([np.bincount(owners[inside], weights=flat[:, c], minlength=n) for c in range(3)], axis=1)
+    return np.clip(sums / counts[:, None], 0.0, 1.0)
+
+
+__all__ = [
+    "DEFAULT_HEX_SIDE",
+    "MAX_HEX_SIDE",
+    "HexGeometry",
+    "board_extent",
+    "check_side",
+    "fine_owners",
+    "hex_cell_colors",
+    "hex_fit",
+    "owner_of",
+]

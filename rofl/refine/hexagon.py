@@ -1,0 +1,382 @@
+"""Refinement of a hexagonal picture: change as few, and as little visible,
+cells as possible until line logic alone solves its puzzle.
+
+The same plan as the rectangular refinement (:mod:`rofl.refine.passes`),
+over the hexagon's three directions of lines, in Python around the
+compiled propagation over index lines (:mod:`rofl.solver._index_kernels`,
+kernel set :data:`~rofl.solver._compile.INDEX`):
+
+1. **Greedy.**  While line logic stalls, every undetermined cell may take
+   the cheapest other colour line logic still allows there.  Each such move
+   is *estimated* by resuming line logic from the stalled masks with the
+   changed cell's three lines queued under their new clues: the stalled
+   masks still hold the changed picture, so this never fails, and since it
+   starts below the top of the lattice it can only reach a narrower
+   fixpoint -- the estimate never determines fewer cells than the truth.
+   The best estimates are then *judged* by a full solve, in estimate order,
+   stopping as soon as no estimate left could beat the best judged result;
+   the best is kept and its cell frozen.  Between full refreshes only the
+   :data:`LAZY_TOP` best earlier estimates are estimated again.  Among equal
+   counts a move that leaves its three lines less slack (cells not covered
+   by groups and gaps: what the overlap rule needs to fire) and a less
+   visible one wins, which walks across plateaus.
+2. **Fallback.**  If every undetermined cell is frozen, the row with the
+   most undetermined cells is blanked: an empty row fixes its cells in any
+   solve, so this ends (at worst every row blank) -- never seen on photos.
+3. **Revert.**  Later changes often make earlier ones unnecessary: each
+   change, most visible first, is put back when line logic still solves
+   the puzzle without it, in passes until none goes back.
+
+A kept picture is always one the line solver solved from scratch reading
+its clues alone, which proves the puzzle unique.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from rofl.errors import PuzzleError
+from rofl.hexagon import Hexagon, HexPuzzle
+from rofl.puzzle import Palette, line_runs
+from rofl.solver._compile import KernelSet
+
+#: The kernel that estimates moves (:mod:`rofl.refine._hexkernels`), a set of
+#: its own: solving a hexagon never compiles it.
+HEX_REFINE = KernelSet(
+    "hexagon refinement",
+    "rofl.refine._hexkernels",
+    ("_estimate_moves",),
+    warm="rofl.refine._warm:warm_hex",
+    seconds=6,
+)
+
+#: Moves whose earlier estimates were best, estimated again between refreshes.
+LAZY_TOP = 48
+#: Rounds between full refreshes of every estimate.
+REFRESH_EVERY = 3
+#: Best-estimated moves judged by a full solve per round (at most).
+VERIFY = 6
+
+
+@dataclass(eq=False)
+class HexRefinement:
+    """The outcome of :func:`refine_hex`.
+
+    Attributes
+    ----------
+    cells : (n_cells,) uint8 array
+        The final picture in the board's cell order; its puzzle is uniquely
+        line-solvable.
+    puzzle : HexPuzzle
+        The clues of ``cells``.
+    changed : (n_cells,) bool array
+        Cells that differ from the input.
+    iterations : int
+        Greedy rounds (changes kept).
+    evaluations : int
+        Full solves of candidate pictures.
+    estimates : int
+        Moves estimated (resumed solves).
+    line_solves : int
+        Line solves over the whole run.
+    sweeps : int
+        Sweeps of line logic's final solve: the puzzle's difficulty.
+    fallback_lines : int
+        Rows blanked by the fallback.
+    reverted : int
+        Changes put back by the revert passes.
+    seconds : float
+        Wall time, less ``compile_seconds``.
+    compile_seconds : float
+        Time compiling or loading the kernels (a fresh install's first run).
+    """
+
+    cells: np.ndarray = field(repr=False)
+    puzzle: HexPuzzle = field(repr=False)
+    changed: np.ndarray = field(repr=False)
+    iterations: int
+    evaluations: int
+    estimates: int
+    line_solves: int
+    sweeps: int
+    fallback_lines: int
+    reverted: int
+    seconds: float
+    compile_seconds: float = 0.0
+
+    @property
+    def n_changed(self) -> int:
+        return int(np.count_nonzero(self.changed))
+
+
+@dataclass(eq=False)
+class _Solved:
+    """A picture and where line logic got with its clues."""
+
+    cells: np.ndarray
+    clues: tuple[np.ndarray, np.ndarray, np.ndarray]
+    status: int
+    masks: np.ndarray
+    undetermined: int
+
+
+class _Run:
+    """State shared by the passes: the board, costs and counters."""
+
+    def __init__(self, side: int, cost: np.ndarray, n_colors: int) -> None:
+        from rofl.solver.lines import hex_board
+
+        self.board = hex_board(side)
+        self.hexagon = Hexagon.of(side)
+        self.cost = cost
+        self.full = np.int64((1 << n_colors) - 1)
+        self.all_lines = np.arange(self.hexagon.n_lines, dtype=np.int64)
+        self.evaluations = 0
+        self.estimates = 0
+        self.line_solves = 0
+        self.sweeps = 0
+
+    def clues(self, cells: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        lengths, colors, counts = line_runs(cells[self.hexagon.line_cells], self.hexagon.line_offsets)
+        offsets = np.zeros(len(counts) + 1, dtype=np.int64)
+        np.cumsum(counts, out=offsets[1:])
+        return lengths.astype(np.int64), colors.astype(np.int64), offsets
+
+    def propagate(self, clues, masks: np.ndarray, queue: np.ndarray) -> int:
+        from rofl.solver.lines import _propagate
+
+        status, stats = _propagate(self.board, clues, masks, queue)
+        self.line_solves += int(stats[0])
+        self.sweeps = int(stats[1])
+        return int(status)
+
+    def judge(self, cells: np.ndarray) -> _Solved:
+        """Line logic from scratch on ``cells``' own clues."""
+        self.evaluations += 1
+        clues = self.clues(cells)
+        masks = np.full(len(cells), self.full, dtype=np.int64)
+        status = self.propagate(clues, masks, self.all_lines)
+        return _Solved(cells, clues, status, masks, _undetermined(masks))
+
+    def estimate(self, state: _Solved, cells: np.ndarray, colours: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """For each move (``cells[i]`` to ``colours[i]``): the cells left
+        undetermined when line logic resumes from ``state``'s masks with
+        the changed cell's three lines queued under their new clues (never
+        more than the truth), and the slack left on those lines."""
+        from rofl.refine._hexkernels import _estimate_moves
+
+        self.estimates += len(cells)
+        undetermined = np.empty(len(cells), dtype=np.int64)
+        slack = np.empty(len(cells), dtype=np.int64)
+        b = self.board
+        _estimate_moves(
+            state.masks, state.cells.astype(np.int64), b.line_cells, b.line_offsets, b.cell_lines, b.cell_offsets,
+            *state.clues, cells.astype(np.int64), colours.astype(np.int64), undetermined, slack,
+        )  # fmt: skip
+        return undetermined, slack
+
+
+def refine_hex(
+    cells: np.ndarray,
+    palette: Palette,
+    side: int,
+    *,
+    cost: np.ndarray | None = None,
+    progress: Callable[[int], None] | None = None,
+    verify: int = VERIFY,
+    revert: bool = True,
+) -> HexRefinement:
+    """Change as few, and as little visible, cells of a hexagonal picture as
+    possible until line logic proves its puzzle unique.
+
+    Parameters
+    ----------
+    cells : (n_cells,) integer array of palette indices, in the order of :class:`~rofl.hexagon.Hexagon`
+    palette : Palette
+    side : int
+    cost : (n_cells, K) float array, optional
+        ``cost[c, k]``: how visibly wrong colour ``k`` is for cell ``c``.
+        Default: 0 for the cell's own colour, 1 for the others.
+    progress : callable, optional
+        Called with the number of undetermined cells after every round.
+    verify : int
+        At most this many best-estimated moves are judged by a full solve per round.
+    revert : bool
+        Put back the changes that later ones made unnecessary.
+
+    Returns
+    -------
+    HexRefinement
+
+    Raises
+    ------
+    PuzzleError
+        Bad shapes or values.
+    """
+    from rofl.solver._compile import INDEX, ensure_compiled
+    from rofl.solver._kernels import SOLVED
+
+    compile_seconds = ensure_compiled(INDEX, HEX_REFINE)
+    start = time.perf_counter()
+    if not isinstance(palette, Palette):
+        palette = Palette(palette)
+    board = Hexagon.of(side)
+    k = len(palette)
+    original = np.asarray(cells)
+    if original.shape != (board.n_cells,):
+        msg = f"a hexagon of side {board.side} has {board.n_cells} cells, not an array of shape {original.shape}"
+        raise PuzzleError(msg)
+    if original.size and (original.min() < 0 or original.max() >= k):
+        msg = f"cell values must be palette indices 0..{k - 1}"
+        raise PuzzleError(msg)
+    work = original.astype(np.uint8)
+    if cost is None:
+        cost = np.ones((board.n_cells, k))
+        cost[np.arange(board.n_cells), work] = 0.0
+    cost = np.asarray(cost, dtype=np.float64)
+    if cost.shape != (board.n_cells, k):
+        msg = f"cost must have shape {(board.n_cells, k)}, not {cost.shape}"
+        raise PuzzleError(msg)
+    run = _Run(board.side, cost, k)
+    frozen = np.zeros(board.n_cells, dtype=bool)
+    state = run.judge(work)
+    iterations = fallback_lines = 0
+    while state.status != SOLVED:
+        state, made = _greedy(run, state, frozen, progress, verify)
+        iterations += made
+        if state.status != SOLVED:
+            state = _fallback(run, state, frozen)
+            fallback_lines += 1
+    reverted = 0
+    if revert:
+        state, reverted = _revert(run, state, original)
+    final = run.judge(state.cells)  # the difficulty figure: a plain solve
+    if progress is not None:
+        progress(0)
+    return HexRefinement(
+        cells=final.cells,
+        puzzle=HexPuzzle.from_cells(board.side, final.cells, palette),
+        changed=final.cells != original,
+        iterations=iterations,
+        evaluations=run.evaluations,
+        estimates=run.estimates,
+        line_solves=run.line_solves,
+        sweeps=run.sweeps,
+        fallback_lines=fallback_lines,
+        reverted=reverted,
+        seconds=time.perf_counter() - start,
+        compile_seconds=compile_seconds,
+    )
+
+
+def _greedy(run: _Run, state: _Solved, frozen: np.ndarray, progress, verify: int) -> tuple[_Solved, int]:
+    """Greedy rounds until line logic solves the picture or every
+    undetermined cell is frozen; ``frozen`` is updated."""
+    from rofl.solver._kernels import SOLVED
+
+    n = len(state.cells)
+    estimate = np.full(n, -1, dtype=np.int64)  # undetermined after the cell's move, -1: not estimated
+    slack = np.zeros(n, dtype=np.int64)
+    refresh, rounds, made = True, 0, 0
+    while state.status != SOLVED:
+        if progress is not None:
+            progress(state.undetermined)
+        cells, colours, added = _cheapest_moves(state, run.cost, frozen)
+        if cells.size == 0:
+            break
+        known = estimate[cells]
+        pick = known < 0
+        if refresh or cells.size <= LAZY_TOP:
+            pick[:] = True
+        else:
+            pick[np.argsort(known, kind="stable")[:LAZY_TOP]] = True
+        idx = np.flatnonzero(pick)
+        estimate[cells[idx]], slack[cells[idx]] = run.estimate(state, cells[idx], colours[idx])
+        scores = estimate[cells]
+        positive = added[added > 0]
+        scale = float(np.median(positive)) if positive.size else 1.0
+        # slack per cell of the three lines (0-3) plus the visual cost in typical changes
+        second = slack[cells] / max(1, 2 * run.hexagon.side - 1) + added / scale
+        order = np.lexsort((added, second, scores))
+        best = None
+        for i in order[:verify].tolist():
+            key = (int(scores[i]), float(second[i]))
+            if best is not None and key >= best[0]:
+                break  # estimates never undercount: none left can win
+            trial_cells = state.cells.copy()
+            trial_cells[cells[i]] = colours[i]
+            trial = run.judge(trial_cells)
+            score = (trial.undetermined, float(second[i]))
+            if best is None or score < best[0]:
+                best = (score, i, trial)
+        (new_undetermined, _), i, trial = best
+        frozen[cells[i]] = True
+        refresh = new_undetermined >= state.undetermined or (rounds + 1) % REFRESH_EVERY == 0
+        state = trial
+        rounds += 1
+        made += 1
+    return state, made
+
+
+def _cheapest_moves(state: _Solved, cost: np.ndarray, frozen: np.ndarray):
+    """For every undetermined, unfrozen cell, the cheapest other colour line
+    logic still allows there: cells, colours and the cost they add."""
+    masks = state.masks
+    open_cells = np.flatnonzero(((masks & (masks - 1)) != 0) & ~frozen)
+    k = cost.shape[1]
+    bits = (masks[open_cells, None] >> np.arange(k)) & 1
+    bits[np.arange(len(open_cells)), state.cells[open_cells]] = 0
+    choice = np.where(bits == 1, cost[open_cells], np.inf)
+    colours = choice.argmin(axis=1)
+    added = choice[np.arange(len(open_cells)), colours] - cost[open_cells, state.cells[open_cells]]
+    ok = np.isfinite(added)
+    return open_cells[ok], colours[ok], added[ok]
+
+
+def _fallback(run: _Run, state: _Solved, frozen: np.ndarray) -> _Solved:
+    """Blank the row with the most undetermined cells and freeze it."""
+    hexagon = run.hexagon
+    unknown = (state.masks & (state.masks - 1)) != 0
+    rows = range(2 * hexagon.side - 1)  # the first direction's lines
+    counts = [int(unknown[hexagon.line(row)].sum()) for row in rows]
+    row = int(np.argmax(counts))
+    cells = state.cells.copy()
+    cells[hexagon.line(row)] = 0
+    frozen[hexagon.line(row)] = True
+    return run.judge(cells)
+
+
+def _revert(run: _Run, state: _Solved, original: np.ndarray) -> tuple[_Solved, int]:
+    """Put back, most visible first, each change line logic does not need,
+    in passes until a pass puts none back."""
+    from rofl.solver._kernels import SOLVED
+
+    reverted = 0
+    failed_at: dict[int, int] = {}  # cell -> the number of reverts when it last failed
+    while True:
+        changed = np.flatnonzero(state.cells != original)
+        saving = run.cost[changed, state.cells[changed]] - run.cost[changed, original[changed]]
+        back = 0
+        for cell in changed[np.argsort(-saving, kind="stable")].tolist():
+            if failed_at.get(cell) == reverted:
+                continue  # the picture has not changed since it failed
+            trial_cells = state.cells.copy()
+            trial_cells[cell] = original[cell]
+            trial = run.judge(trial_cells)
+            if trial.status == SOLVED:
+                state, back, reverted = trial, back + 1, reverted + 1
+            else:
+                failed_at[cell] = reverted
+        if not back:
+            return state, reverted
+
+
+def _undetermined(masks: np.ndarray) -> int:
+    return int(np.count_nonzero(masks & (masks - 1)))
+
+
+__all__ = ["HEX_REFINE", "HexRefinement", "refine_hex"]
