@@ -394,8 +394,8 @@ def _projected_lloyd(
 
 
 def _push_apart(centres: np.ndarray, limit: float, n_fixed: int, max_steps: int = 40) -> np.ndarray | None:
-    """Move every two centres closer than ``limit`` apart along the line through
-    them, all such pairs at once, until none is left as 0-255 sRGB colours;
+    """Move every two centres closer than ``limit`` apart (:func:`_parting_step`),
+    all such pairs at once, until none is left as 0-255 sRGB colours;
     None when that fails (the gamut's edge, or pairs pushing each other
     round in circles).
 
@@ -448,14 +448,18 @@ def _parting_step(lab1: list[float], lab2: list[float], de: float, target: float
 
     The step goes where ΔE2000 grows fastest for the distance moved (its
     gradient) as CIEDE2000's weighted Euclidean form has it: it divides a
-    difference in lightness by ``S_L`` (1 to 1.5) and one in chroma by
-    ``S_C = 1 + 0.045 C`` (2 to 3 for the colours of photos).  Along the
-    line through the two colours most of the move would go into chroma,
-    which ΔE2000 counts least, so the colours would go far from the cells
-    they stand for (two browns of a cat became a saturated orange and a
-    grey of one lightness, the shapes between them lost).  The length makes
-    that weighted distance grow, to first order, to ``target / de`` times
-    its own.
+    difference in lightness by ``S_L`` (1 to 1.6) and one in chroma by
+    ``S_C = 1 + 0.045 C`` (2 to 3 for the colours of photos), so a move in
+    lightness parts two colours two to three times as much as one as long
+    in chroma.  Hue (divided by ``S_H``, a little less) counts as chroma
+    here: a step with hue apart gave no better palettes (384 palettes: mean
+    ΔE2000 6.89 against 6.87).  Along the line through the two colours (the push until
+    2026-11) the move splits as their difference does, and its chroma part
+    takes the colours far from the cells they stand for: two browns of the
+    cat became a saturated orange and a grey of one lightness, the shapes
+    between them lost.  The length makes that weighted distance grow, to
+    first order, to ``target / de`` times its own; the push measures again
+    and steps again as needed.
     """
     L1, a1, b1 = lab1
     L2, a2, b2 = lab2
