@@ -9,6 +9,7 @@ a palette the caller gives; optionally dithered (:mod:`.dither`).  The cost arra
 
 from __future__ import annotations
 
+import math
 import warnings
 from dataclasses import dataclass
 from typing import Any
@@ -393,8 +394,8 @@ def _projected_lloyd(
 
 
 def _push_apart(centres: np.ndarray, limit: float, n_fixed: int, max_steps: int = 40) -> np.ndarray | None:
-    """Move every two centres closer than ``limit`` apart along the line through
-    them, all such pairs at once, until none is left as 0-255 sRGB colours;
+    """Move every two centres closer than ``limit`` apart (:func:`_parting_step`),
+    all such pairs at once, until none is left as 0-255 sRGB colours;
     None when that fails (the gamut's edge, or pairs pushing each other
     round in circles).
 
@@ -420,12 +421,7 @@ def _push_apart(centres: np.ndarray, limit: float, n_fixed: int, max_steps: int 
             continue
         move = [[0.0, 0.0, 0.0] for _ in range(k)]
         for i, j in close:
-            gap = [b - a for a, b in zip(rows[i], rows[j], strict=True)]
-            if not any(gap):
-                gap = [1.0, 0.0, 0.0]  # one colour twice: part them in lightness
-            # ΔE2000 grows about in proportion to the Lab distance along this line
-            factor = (limit + 0.5) / max(d[i][j], 1e-3) - 1.0
-            step = [g * factor for g in gap]
+            step = _parting_step(rows[i], rows[j], d[i][j], limit + 0.5)
             for axis in range(3):
                 if i < n_fixed:
                     move[j][axis] += step[axis]
@@ -444,6 +440,40 @@ def _push_apart(centres: np.ndarray, limit: float, n_fixed: int, max_steps: int 
             if np.abs(lab - before).max() < 1e-6:
                 return None  # clipped at the gamut's edge: no room on these lines
     return None
+
+
+def _parting_step(lab1: list[float], lab2: list[float], de: float, target: float) -> list[float]:
+    """How far to move two CIELAB colours ``de`` (ΔE2000) apart so that they
+    are about ``target`` apart: ``lab2 - lab1`` grows by the step returned.
+
+    The step goes where ΔE2000 grows fastest for the distance moved (its
+    gradient) as CIEDE2000's weighted Euclidean form has it: it divides a
+    difference in lightness by ``S_L`` (1 to 1.6) and one in chroma by
+    ``S_C = 1 + 0.045 C`` (2 to 3 for the colours of photos), so a move in
+    lightness parts two colours two to three times as much as one as long
+    in chroma.  Hue (divided by ``S_H``, a little less) counts as chroma
+    here: a step with hue apart gave no better palettes (384 palettes: mean
+    ΔE2000 6.89 against 6.87).  Along the line through the two colours (the push until
+    2026-11) the move splits as their difference does, and its chroma part
+    takes the colours far from the cells they stand for: two browns of the
+    cat became a saturated orange and a grey of one lightness, the shapes
+    between them lost.  The length makes that weighted distance grow, to
+    first order, to ``target / de`` times its own; the push measures again
+    and steps again as needed.
+    """
+    L1, a1, b1 = lab1
+    L2, a2, b2 = lab2
+    gl, ga, gb = L2 - L1, a2 - a1, b2 - b1
+    if gl == 0.0 and ga == 0.0 and gb == 0.0:
+        return [target, 0.0, 0.0]  # one colour twice: part them in lightness
+    tmp = (0.5 * (L1 + L2) - 50) ** 2
+    wl = (1 + 0.015 * tmp / math.sqrt(20 + tmp)) ** -2
+    wc = (1 + 0.0225 * (math.hypot(a1, b1) + math.hypot(a2, b2))) ** -2
+    # moving the gap by s * (wl gl, wc ga, wc gb), its weighted length m grows at slope / m
+    square = wl * gl * gl + wc * (ga * ga + gb * gb)
+    slope = wl * wl * gl * gl + wc * wc * (ga * ga + gb * gb)
+    factor = (target / max(de, 1e-3) - 1.0) * square / slope
+    return [wl * gl * factor, wc * ga * factor, wc * gb * factor]
 
 
 def _spread_two(rgb: np.ndarray, limit: float, fixed: bool) -> np.ndarray:
