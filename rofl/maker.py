@@ -438,60 +438,16 @@ def make(
         final, grid, cost, lab, cells_linear = final[crop], grid[crop], cost[crop], lab[crop], cells_linear[crop]
         trimmed = tuple(a + b for a, b in zip(trimmed, again, strict=True))
 
-    meta = {"origin": "rofl make"}
-    name = title if title is not None else picture.source_name(image)
-    if name:
-        meta["title"] = name
-    puzzle = Puzzle.from_grid(final, q.palette, meta=meta)
-
-    pal_lab = picture.rgb8_to_lab(q.palette.to_array())
-    de = picture.delta_e(lab, pal_lab)  # (H, W, K)
-    rows, cols = np.indices(final.shape)
-    lengths = np.asarray(puzzle.lengths)
-    changed = final != grid
-    h, w = final.shape
-    stats = MakeStats(
-        width=w,
-        height=h,
-        colors=len(q.palette),
-        n_changed=int(changed.sum()),
-        changed_pct=100.0 * float(changed.sum()) / final.size,
-        mean_delta_e=float(de[rows, cols, final].mean()),
-        mean_delta_e_quantised=float(de[rows, cols, grid].mean()),
-        clues=int(lengths.size),
-        ones_share=float((lengths == 1).mean()) if lengths.size else 0.0,
-        sweeps=int(res.sweeps),
-        line_solves=int(res.line_solves),
-        iterations=int(res.iterations),
-        seconds=time.perf_counter() - start,
-        refine_seconds=refine_seconds,
-        threshold=q.threshold,
-        polish_rounds=int(res.polish_rounds),
-        relocated=int(res.relocated),
-        colors_asked=q.asked,
-        min_delta_e=float(min_delta_e),
-        palette_delta_e=picture.closest_pair(q.palette.to_array())[2],
-        ssim=lightness_ssim(lab[:, :, 0], pal_lab[final][:, :, 0]),
-        trimmed=trimmed,
-        compile_seconds=compile_seconds,
-        compiled=compile_count() > compiles,
-    )
-    cells = np.clip(np.rint(picture.linear_to_srgb(cells_linear) * 255), 0, 255).astype(np.uint8)
-    return MakeResult(
-        puzzle=puzzle,
-        grid=final,
-        quantised=np.asarray(grid, dtype=np.uint8),
-        changed=changed,
-        palette=q.palette,
-        cells=cells,
-        cost=cost,
-        stats=stats,
-        refinement=res,
-        _pixels=pixels,
-        _geometry=geometry,
-        _background=bg_rgb,
-        _trimmed=trimmed,
-    )
+    puzzle = Puzzle.from_grid(final, q.palette, meta=_meta(image, title))
+    return _finish(
+        puzzle, final, grid, q, cost, lab, cells_linear, res,
+        shape_stats={"width": final.shape[1], "height": final.shape[0], "trimmed": trimmed,
+                     "polish_rounds": int(res.polish_rounds), "relocated": int(res.relocated)},
+        shape_result={"_trimmed": trimmed},
+        ssim=lightness_ssim(lab[:, :, 0], _palette_lab(q)[final][:, :, 0]),
+        times=(start, refine_seconds, compile_seconds, compiles), min_delta_e=min_delta_e,
+        pixels=pixels, geometry=geometry, background=bg_rgb,
+    )  # fmt: skip
 
 
 def _check_shape(shape: str, size: int | None, **options: Any) -> None:
@@ -539,7 +495,7 @@ def _make_hex(
     from rofl.errors import OptionError
     from rofl.hexagon import HexPuzzle
     from rofl.refine.hexagon import HEX_REFINE, refine_hex
-    from rofl.solver._compile import INDEX, compile_count, ensure_compiled
+    from rofl.solver._compile import INDEX, ensure_compiled
 
     if not 0 <= effort <= 1000:  # also refuses NaN
         msg = f"effort must be between 0 and 1000, not {effort!r}"
@@ -565,24 +521,55 @@ def _make_hex(
     refine_seconds = time.perf_counter() - t_refine - res.compile_seconds
     compile_seconds += res.compile_seconds
     final = res.cells
+    puzzle = HexPuzzle.from_cells(side, final, q.palette, meta=_meta(image, title))
+    return _finish(
+        puzzle, final, grid, q, cost, lab, cells_linear, res,
+        shape_stats={"width": 2 * side - 1, "height": 2 * side - 1, "side": side},
+        shape_result={"side": side},
+        ssim=hex_lightness_ssim(lab[:, 0], _palette_lab(q)[final][:, 0], side),
+        times=(start, refine_seconds, compile_seconds, compiles), min_delta_e=min_delta_e,
+        pixels=pixels, geometry=geometry, background=bg_rgb,
+    )  # fmt: skip
+
+
+def _meta(image: Any, title: str | None) -> dict[str, str]:
+    """The made puzzle's metadata: its origin, and its title (default: the file name)."""
+    from rofl import picture
+
     meta = {"origin": "rofl make"}
     name = title if title is not None else picture.source_name(image)
     if name:
         meta["title"] = name
-    puzzle = HexPuzzle.from_cells(side, final, q.palette, meta=meta)
-    pal_lab = picture.rgb8_to_lab(q.palette.to_array())
-    de = picture.delta_e(lab, pal_lab)  # (n, K)
-    index = np.arange(len(final))
-    changed = final != grid
+    return meta
+
+
+def _palette_lab(q) -> np.ndarray:
+    from rofl import picture
+
+    return picture.rgb8_to_lab(q.palette.to_array())
+
+
+def _finish(
+    puzzle, final, grid, q, cost, lab, cells_linear, res, *, shape_stats, shape_result, ssim, times, min_delta_e,
+    pixels, geometry, background,
+) -> MakeResult:  # fmt: skip
+    """The :class:`MakeResult` of either shape: the figures both report, and
+    the arrays (``final``, ``grid``: the refined and quantised cells, of the
+    grid's shape or one per hexagon; ``lab``, ``cost``, ``cells_linear`` with
+    one more axis)."""
+    from rofl import picture
+    from rofl.solver._compile import compile_count
+
+    start, refine_seconds, compile_seconds, compiles = times
+    de = picture.delta_e(lab, _palette_lab(q))  # (..., K)
     lengths = np.asarray(puzzle.lengths)
+    changed = final != grid
     stats = MakeStats(
-        width=2 * side - 1,
-        height=2 * side - 1,
         colors=len(q.palette),
         n_changed=int(changed.sum()),
         changed_pct=100.0 * float(changed.sum()) / final.size,
-        mean_delta_e=float(de[index, final].mean()),
-        mean_delta_e_quantised=float(de[index, grid].mean()),
+        mean_delta_e=float(np.take_along_axis(de, final[..., None].astype(np.intp), axis=-1).mean()),
+        mean_delta_e_quantised=float(np.take_along_axis(de, grid[..., None].astype(np.intp), axis=-1).mean()),
         clues=int(lengths.size),
         ones_share=float((lengths == 1).mean()) if lengths.size else 0.0,
         sweeps=int(res.sweeps),
@@ -594,10 +581,10 @@ def _make_hex(
         colors_asked=q.asked,
         min_delta_e=float(min_delta_e),
         palette_delta_e=picture.closest_pair(q.palette.to_array())[2],
-        ssim=hex_lightness_ssim(lab[:, 0], pal_lab[final][:, 0], side),
+        ssim=ssim,
         compile_seconds=compile_seconds,
         compiled=compile_count() > compiles,
-        side=side,
+        **shape_stats,
     )
     cells = np.clip(np.rint(picture.linear_to_srgb(cells_linear) * 255), 0, 255).astype(np.uint8)
     return MakeResult(
@@ -610,10 +597,10 @@ def _make_hex(
         cost=cost,
         stats=stats,
         refinement=res,
-        side=side,
         _pixels=pixels,
         _geometry=geometry,
-        _background=bg_rgb,
+        _background=background,
+        **shape_result,
     )
 
 
