@@ -42,8 +42,16 @@ ENV_OFF = "ROFL_NO_AOT"
 
 _I1 = "int64[::1]"
 _I2 = "int64[:, ::1]"
+_I3 = "int64[:, :, ::1]"
+_U1 = "uint8[::1]"
 _U2 = "uint8[:, ::1]"
-_PROPAGATE = (_I2, _I1, _I1, _I1, _I1, _I1, _I1, _I2, _I1, _I1, _U2, _U2, _I1, _I2)
+_B1 = "boolean[::1]"
+_F1 = "float64[::1]"
+# the fields of the named structures, as the kernels Python calls take them flat
+_CLUES = (_I1,) * 5  # Clues
+_SCRATCH = (_I2, _I1, _I1, _U2, _U2, _I1)  # LineScratch
+_TRAJECTORY = (_I1,) * 4  # rofl.refine.judge.Trajectory
+_PROPAGATE = (_I2, *_CLUES, _I1, *_SCRATCH)
 
 
 @dataclass(frozen=True)
@@ -59,9 +67,9 @@ class Export:
     result : str
         numba's type of the return value.
     args : tuple of str
-        numba's types of the arguments: ``int64``, ``boolean`` or C-order
-        arrays such as ``int64[:, ::1]``.  The runtime uses this variant
-        only for arguments of exactly these types.
+        numba's types of the arguments: ``int64``, ``float64``, ``boolean``
+        or C-order arrays such as ``int64[:, ::1]``.  The runtime uses this
+        variant only for arguments of exactly these types.
     """
 
     name: str
@@ -74,13 +82,30 @@ class Export:
         return f"{self.result}({', '.join(self.args)})"
 
 
-#: What the extension holds: every signature line logic's Python callers
-#: use (``LineSolver.run`` with a byte-wide or an int64 line cache, the
-#: clue hashes, the lean fresh solve).  ``tests/solver/test_aot.py`` checks
-#: them against the JIT dispatchers' signatures after a warm-up.
+def _cached(name: str, kernel: str, result: str, *args: str) -> tuple[Export, Export]:
+    """The two variants of a kernel that takes a line cache (``LineCache``,
+    and a ``CountMemo`` as wide, written ``io`` in ``args``): ``_u8`` for
+    the byte-wide cache of up to 8 colours, ``_i64`` for the int64 one."""
+    u8, i64 = (
+        Export(f"{name}_{suffix}", kernel, result, tuple(io if a == "io" else a for a in args))
+        for suffix, io in (("u8", _U2), ("i64", _I2))
+    )
+    return u8, i64
+
+
+_REFINE = "rofl.refine._kernels"
+
+#: What the extension holds: every signature the Python callers of these
+#: kernel sets use -- line logic (``LineSolver.run``, the clue hashes, the
+#: lean fresh solve), refinement (:class:`rofl.refine.judge.Judge`) and the
+#: complete search (:func:`rofl.solver.search.solve_complete`), each kernel
+#: that takes a line cache with a byte-wide and an int64 one.
+#: ``tests/solver/test_aot.py`` checks them against the JIT dispatchers'
+#: signatures after a warm-up.  The refinement kernels are named by string
+#: and imported only to build the extension or, when it lacks a variant,
+#: by :func:`call` on behalf of refinement, which asked for them.
 EXPORTS = (
-    Export("propagate_u8", "rofl.solver._kernels:_propagate", "int64", (*_PROPAGATE, _U2, "boolean", _I1)),
-    Export("propagate_i64", "rofl.solver._kernels:_propagate", "int64", (*_PROPAGATE, _I2, "boolean", _I1)),
+    *_cached("propagate", "rofl.solver._kernels:_propagate", "int64", *_PROPAGATE, _I2, "io", "boolean", _I1),
     Export("clue_hashes", "rofl.solver._kernels:_clue_hashes", _I1, (_I1, _I1, _I1, "int64")),
     Export(
         "solve_fresh",
@@ -88,17 +113,54 @@ EXPORTS = (
         f"Tuple((int64, {_I2}))",
         ("int64", "int64", "int64", _I1, _I1, _I1, "int64", _I1, "int64"),
     ),
+    # refinement (kernel sets REFINE and REPAIR of rofl.refine.judge)
+    Export("grid_clues", f"{_REFINE}:_grid_clues", f"UniTuple({_I1}, 3)", (_U2,)),
+    *_cached(
+        "replay",
+        f"{_REFINE}:_replay",
+        "int64",
+        *(_I2, *_CLUES, _B1, *_TRAJECTORY, *_TRAJECTORY, *_SCRATCH, _I2, "io", "boolean", _I1),
+    ),
+    *_cached(
+        "resume_certificate",
+        f"{_REFINE}:_resume_certificate",
+        "int64",
+        *(_U2, _U2, *_CLUES, _U1, _I1, _U1, _I1, _I1, "int64", *_SCRATCH, _I2, "io", "boolean", _I1, _I2),
+    ),
+    *_cached(
+        "estimate_moves",
+        f"{_REFINE}:_estimate_moves",
+        "none",
+        *(_U2, _I2, *_CLUES, _I2, *_SCRATCH, _I2, "io", "boolean", _I2, "io", _F1, _I1, _I1, _F1, _I1, "boolean"),
+    ),
+    # the complete search (kernel set SEARCH)
+    *_cached(
+        "search",
+        "rofl.solver._search:_search",
+        "int64",
+        *(_I2, *_CLUES, *_SCRATCH, _I2, "io", "boolean", _I3, "int64", "int64", "float64", _I1, "int64", "int64"),
+    ),
 )
 
-# The sources the extension is compiled from (and this file, which names the exports).
-_SOURCES = ("_structs.py", "_kernels.py", "_fast.py", "_aot.py")
+# The sources the extension is compiled from, under rofl/ (and this file,
+# which names the exports; and the flags numba compiles them with).
+_SOURCES = (
+    "solver/_config.py",
+    "solver/_structs.py",
+    "solver/_kernels.py",
+    "solver/_fast.py",
+    "solver/_search.py",
+    "solver/_aot.py",
+    "refine/_structs.py",
+    "refine/_kernels.py",
+)
 
 
 def source_digest() -> int:
     """A 63-bit digest of the kernels' sources, compiled into the extension
     and compared on load."""
     digest = hashlib.sha256()
-    here = Path(__file__).parent
+    here = Path(__file__).parent.parent
     for name in _SOURCES:
         digest.update((here / name).read_bytes())
     return int.from_bytes(digest.digest()[:8], "little") >> 1
@@ -113,8 +175,10 @@ def _checker(kind: str):
         return lambda v: type(v) is np.int64 or (type(v) is int and -(2**63) <= v < 2**63)
     if kind == "boolean":
         return lambda v: type(v) is bool or type(v) is np.bool_
+    if kind == "float64":
+        return lambda v: type(v) is float or type(v) is np.float64
     dtype, _, dims = kind.partition("[")
-    want = np.dtype(dtype)
+    want = np.dtype(np.bool_ if dtype == "boolean" else dtype)
     ndim = dims.count(",") + 1
     # numba types a read-only array apart (and the kernels write to some): writable only
     return lambda v: (

@@ -35,7 +35,16 @@ import numpy as np
 from numba import njit, objmode
 
 from rofl.solver._config import SEARCH_INNER, SEARCH_JIT
-from rofl.solver._kernels import CONTRADICTION, SOLVED, STALLED, _cached_line, _fixpoint
+from rofl.solver._kernels import (
+    CONTRADICTION,
+    SOLVED,
+    STALLED,
+    Clues,
+    LineCache,
+    LineScratch,
+    _cached_line,
+    _fixpoint,
+)
 
 # stats slots
 ST_NODES, ST_PROBES, ST_LINE_SOLVES, ST_MET, ST_MAX_DEPTH, ST_SPLITS = 0, 1, 2, 3, 4, 5
@@ -510,9 +519,9 @@ _ENTER, _SPLIT, _BRANCH = 0, 1, 2
 @njit(**SEARCH_JIT)
 def _search(
     root,
-    clues,
-    scratch,
-    cache,
+    lens, cols, starts, ends, hashes,
+    run, slot, gap, fwd, bwd, color_slot,
+    tag, io, use,
     sols,
     max_solutions,
     node_budget,
@@ -520,7 +529,7 @@ def _search(
     stats,
     strategy,
     seed,
-):
+):  # fmt: skip
     """Find up to ``max_solutions`` distinct solutions of a stalled puzzle.
 
     The search is a depth-first walk over frames kept on explicit stacks
@@ -539,8 +548,10 @@ def _search(
     root : (H, W) int64 masks, a line-logic fixpoint; once probing at the
         root finishes, it is narrowed to the probing fixpoint (same
         solutions), so that a restart need not probe the root again
-    clues, scratch, cache : the clues, the line DP's work arrays and the
-        line cache (``_kernels.Clues``, ``LineScratch``, ``LineCache``)
+    lens ... use : the fields of the clues, the line DP's work arrays and
+        the line cache (``_kernels.Clues``, ``LineScratch``, ``LineCache``),
+        flat like ``_kernels._propagate``'s (numba's ahead-of-time
+        compiler, :mod:`rofl.solver._aot`, takes no named tuples)
     sols : (>= max_solutions, H, W) int64, receives the solutions (single-bit masks)
     max_solutions : 1 or 2, stop after this many distinct solutions
     node_budget : stop after this many search nodes (<= 0: no limit)
@@ -560,7 +571,11 @@ def _search(
         ``max_solutions``), or -1 when the budget ran out; ``sols`` then
         holds the ``stats[ST_MET]`` distinct solutions met on the way.
     """
-    ctx = (clues, scratch, cache)
+    ctx = (
+        Clues(lens, cols, starts, ends, hashes),
+        LineScratch(run, slot, gap, fwd, bwd, color_slot),
+        LineCache(tag, io, use),
+    )
     height, width = root.shape
     n = height * width
     deadline = _now() + seconds if seconds > 0 else 0.0

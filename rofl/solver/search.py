@@ -260,6 +260,7 @@ def solve_complete(
 
     compiled += ensure_compiled(SEARCH)
     from rofl.solver import _search as s
+    from rofl.solver._aot import call
 
     # Restarts: each attempt searches the whole tree in its own order, with a
     # node limit that doubles from one attempt to the next.  A search that
@@ -272,6 +273,7 @@ def solve_complete(
     search_start = time.perf_counter()
     probed = line.masks.copy()  # each attempt leaves here what probing the root taught
     solver.prepare(packed.kmax, probed)
+    scratch, cache = solver.work()
     attempt = 0
     while True:
         limit = FIRST_ATTEMPT_NODES << attempt
@@ -284,10 +286,12 @@ def solve_complete(
                 return result(SearchStatus.BUDGET, met[:1], total)
         sols = np.zeros((max_solutions, puzzle.height, puzzle.width), dtype=np.int64)
         stats = np.zeros(s.N_STATS, dtype=np.int64)
-        got = s._search(
+        got = call(
+            "rofl.solver._search:_search",
             probed,
-            kernel_clues(packed),
-            *solver.work(),
+            *kernel_clues(packed),
+            *scratch,
+            *cache,
             sols,
             max_solutions,
             limit,
