@@ -11,9 +11,8 @@ import pytest
 from rofl.puzzle import Puzzle
 from rofl.refine import _kernels as rk
 from rofl.refine.judge import Trajectory
-from rofl.solver import LineSolver, solve, solve_line
+from rofl.solver import LineSolver, _search, solve, solve_line
 from rofl.solver import _kernels as k
-from rofl.solver import _search
 from rofl.solver.propagate import initial_masks, kernel_clues
 from tests.places import REPO
 
