@@ -11,10 +11,11 @@ wall seconds of numba's ``numba:compile`` events, less those of the
 functions compiled inside them; on a loaded machine wall time is more than
 CPU time), and every rofl kernel numba compiled more than once, with its
 signatures: a literal argument (``f(x, 0)``) or a second integer width
-compiles a kernel again.  Line logic compiled at install is ignored
+compiles a kernel again.  The kernels compiled at install are ignored
 (``ROFL_NO_AOT``): these are the JIT's figures; the last row is what
-``pip install`` adds to build that extension (``numba.pycc``, the C
-compiler and the linker; :func:`rofl.solver._aot.build`).
+``pip install`` adds to build that extension (line logic, refinement and
+the complete search with ``numba.pycc``, the C compiler and the linker;
+:func:`rofl.solver._aot.build`).
 ``--write-docs`` writes the seconds of each set into section
 ``compile-time`` of ``docs/benchmarks.md``.  The table of
 what was tried is in ``docs/design.md`` ("Compiling the kernels").
@@ -100,8 +101,8 @@ def main() -> None:
         built = build(_CACHE)
         cpu, wall = _cpu() - cpu, time.perf_counter() - wall
         size = built.stat().st_size / 2**10
-        print(f"  {'line logic at install':20s} {cpu:6.1f} s CPU  ({wall:.1f} s wall; numba.pycc, {size:.0f} kB)")
-        aot_row = f"| line logic and lean line logic, ahead of time at install (numba.pycc, {size:.0f} kB) "
+        print(f"  {'all at install':20s} {cpu:6.1f} s CPU  ({wall:.1f} s wall; numba.pycc, {size:.0f} kB)")
+        aot_row = f"| all of them, ahead of time at install (numba.pycc, {size:.0f} kB) "
         aot_row += f"| {cpu:.1f} s | {wall:.1f} s |"
 
         seconds, count = _exclusive(recorder.buffer)
