@@ -1,13 +1,17 @@
-"""Line logic compiled ahead of time: the optional extension, and the one
+"""Kernels compiled ahead of time: the optional extension, and the one
 place that decides whether a call runs it or numba's JIT.
 
 At install, ``setup.py`` calls :func:`build`, which compiles the entry
-points of the kernel sets ``LINE`` and ``FRESH``
-(:mod:`rofl.solver._compile`) with ``numba.pycc`` into an ordinary
-extension module, :data:`MODULE`, installed as a top-level module beside
-the ``rofl`` package (so that tests run from a source tree find it too).
-The build is optional: without a compiler or numba it is skipped with a
-warning, and rofl compiles the same kernels with the JIT on first use.
+points of the kernel sets marked ``aot`` -- line logic (``LINE``,
+``FRESH``), the complete search (``SEARCH``; :mod:`rofl.solver._compile`)
+and refinement (``REFINE``, ``REPAIR``; :mod:`rofl.refine.judge`) -- with
+``numba.pycc`` into an ordinary extension module, :data:`MODULE`,
+installed as a top-level module beside the ``rofl`` package (so that tests
+run from a source tree find it too).  The build is optional: without a
+compiler or numba it is skipped with a warning, and rofl compiles the same
+kernels with the JIT on first use.  Hexagons and ``?`` clues
+(``INDEX``, ``HEX_REFINE``) are left to the JIT: few puzzles need them,
+and every kernel here adds to the install's compile.
 
 :func:`call` runs a kernel through the extension when it is usable and
 holds a variant whose signature matches the arguments' types exactly
@@ -15,12 +19,15 @@ holds a variant whose signature matches the arguments' types exactly
 item size, so anything else must not reach them), through the JIT
 dispatcher otherwise.
 :func:`available` tells :func:`~rofl.solver._compile.ensure_compiled`
-that nothing needs compiling; a process that only runs line logic then
-never imports numba.  The extension is used only if it was built from
-the kernels' current sources (:func:`source_digest`, compiled into it):
-an extension left by an older install never answers for newer code.
-``ROFL_NO_AOT=1`` in the environment turns it off (at build time: skips
-the build), for tests and comparisons.
+that nothing needs compiling; a process that only runs line logic or
+refinement then never imports numba (the search does, for its clock in
+numba's object mode, but compiles nothing).  The extension is used only
+if it was built from the kernels' current sources (:func:`source_digest`,
+compiled into it): an extension left by an older install never answers
+for newer code.  ``ROFL_NO_AOT=1`` in the environment turns it off (at
+build time: skips the build), for tests and comparisons.
+
+The module's name, ``_rofl_line``, dates from when it held line logic only.
 """
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ from rofl.solver.lines import needs_lines
 from tests import naive
 from tests.places import CORPUS, DATA_DIR, SAMPLES
 
-needs_aot = pytest.mark.skipif(not _aot.available(), reason=f"no line logic compiled at install: {_aot.status()[0]}")
+needs_aot = pytest.mark.skipif(not _aot.available(), reason=f"no kernels compiled at install: {_aot.status()[0]}")
 
 
 def test_ci_built_the_extension():
@@ -36,7 +36,7 @@ def aot_only(monkeypatch):
     """Every kernel call through the extension: falling back to the JIT (a
     signature that does not match) fails the test."""
     if not _aot.available():
-        pytest.skip(f"no line logic compiled at install: {_aot.status()[0]}")
+        pytest.skip(f"no kernels compiled at install: {_aot.status()[0]}")
 
     def refuse(kernel: str):
         msg = f"{kernel} fell back to the JIT"
