@@ -19,9 +19,8 @@ holds a variant whose signature matches the arguments' types exactly
 item size, so anything else must not reach them), through the JIT
 dispatcher otherwise.
 :func:`available` tells :func:`~rofl.solver._compile.ensure_compiled`
-that nothing needs compiling; a process that only runs line logic or
-refinement then never imports numba (the search does, for its clock in
-numba's object mode, but compiles nothing).  The extension is used only
+that nothing needs compiling; a process that runs only these kernels
+then never imports numba.  The extension is used only
 if it was built from the kernels' current sources (:func:`source_digest`,
 compiled into it): an extension left by an older install never answers
 for newer code.  ``ROFL_NO_AOT=1`` in the environment turns it off (at
@@ -145,7 +144,7 @@ EXPORTS = (
         "search",
         "rofl.solver._search:_search",
         "int64",
-        *(_I2, *_CLUES, *_SCRATCH, _I2, "io", "boolean", _I3, "int64", "int64", "float64", _I1, "int64", "int64"),
+        *(_I2, *_CLUES, *_SCRATCH, _I2, "io", "boolean", _I3, "int64", "int64", _I1, "int64", "int64"),
     ),
 )
 
@@ -156,6 +155,7 @@ _SOURCES = (
     "solver/_structs.py",
     "solver/_kernels.py",
     "solver/_fast.py",
+    "solver/_search_stats.py",
     "solver/_search.py",
     "solver/_aot.py",
     "refine/_structs.py",
