@@ -32,9 +32,10 @@ class BuildKernels(build_ext):
         target.mkdir(parents=True, exist_ok=True)
         sys.path.insert(0, str(ROOT))  # rofl's kernels, from this source tree
         try:
-            from rofl.solver._aot import build
+            from rofl.refine._aot import EXPORTS as REFINEMENT
+            from rofl.solver._aot import EXPORTS, build
 
-            path = build(target)
+            path = build(target, (*EXPORTS, *REFINEMENT))
         except Exception as exc:  # noqa: BLE001 -- optional: any failure leaves the JIT
             reason = (str(exc).strip().splitlines() or [""])[0]
             print(

@@ -100,7 +100,7 @@ def main() -> None:
         # it: nothing compiled above is reused (pycc compiles the kernels'
         # callees through their JIT dispatchers, which read numba's cache)
         cpu, wall = _cpu(), time.perf_counter()
-        code = f"from rofl.solver._aot import build; print(build({_CACHE!r}))"
+        code = f"import rofl.refine._aot; from rofl.solver._aot import build; print(build({_CACHE!r}))"
         env = {**os.environ, "NUMBA_CACHE_DIR": tempfile.mkdtemp(dir=_CACHE)}
         out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
         cpu, wall = _cpu() - cpu, time.perf_counter() - wall

@@ -69,7 +69,7 @@ class Trajectory(NamedTuple):
 def grid_clues(grid: np.ndarray) -> PackedClues:
     """Clues of an ``(H, W)`` grid (compiled, unvalidated: the caller
     guarantees palette indices)."""
-    from rofl.solver._aot import call
+    from rofl.refine._aot import call
 
     return PackedClues(*call("rofl.refine._kernels:_grid_clues", np.ascontiguousarray(grid, dtype=np.uint8)))
 
@@ -154,8 +154,8 @@ class Judge:
         SolveResult, and the record of this solve (None if it did not fit
         its room).
         """
+        from rofl.refine._aot import call
         from rofl.solver import _structs as k
-        from rofl.solver._aot import call
 
         height, width = shape
         masks = np.full(shape, full_mask(n_colors), dtype=np.int64)
@@ -224,8 +224,8 @@ class Judge:
             clue: the work buffers are sized for grids that differ from
             ``near_grid`` in one cell.
         """
+        from rofl.refine._aot import call
         from rofl.solver import _structs as k
-        from rofl.solver._aot import call
 
         # A changed cell can split a group in three: two more groups per line.
         wide = int(grid.max()) >= 8 or int(original.max()) >= 8 or bool((certificate[3] & ~np.int64(0xFF)).any())
@@ -271,7 +271,7 @@ class Judge:
             Change of ``log(arrangements)`` of the changed row plus column
             (after propagation): negative when the move tightens them.
         """
-        from rofl.solver._aot import call
+        from rofl.refine._aot import call
 
         # Recolouring the middle of a group splits it in three: room for two
         # more groups per line.

@@ -46,18 +46,18 @@ MODULE = "_rofl_line"
 #: Set to 1 to ignore the extension (and, when building, not to build it).
 ENV_OFF = "ROFL_NO_AOT"
 
-_I1 = "int64[::1]"
-_I2 = "int64[:, ::1]"
-_I3 = "int64[:, :, ::1]"
-_U1 = "uint8[::1]"
-_U2 = "uint8[:, ::1]"
-_B1 = "boolean[::1]"
-_F1 = "float64[::1]"
+# numba's types of the kernels' arguments (for :class:`Export`)
+I1 = "int64[::1]"
+I2 = "int64[:, ::1]"
+I3 = "int64[:, :, ::1]"
+U1 = "uint8[::1]"
+U2 = "uint8[:, ::1]"
+B1 = "boolean[::1]"
+F1 = "float64[::1]"
 # the fields of the named structures, as the kernels Python calls take them flat
-_CLUES = (_I1,) * 5  # Clues
-_SCRATCH = (_I2, _I1, _I1, _U2, _U2, _I1)  # LineScratch
-_TRAJECTORY = (_I1,) * 4  # rofl.refine.judge.Trajectory
-_PROPAGATE = (_I2, *_CLUES, _I1, *_SCRATCH)
+CLUES = (I1,) * 5  # Clues
+SCRATCH = (I2, I1, I1, U2, U2, I1)  # LineScratch
+_PROPAGATE = (I2, *CLUES, I1, *SCRATCH)
 
 
 @dataclass(frozen=True)
@@ -88,65 +88,59 @@ class Export:
         return f"{self.result}({', '.join(self.args)})"
 
 
-def _cached(name: str, kernel: str, result: str, *args: str) -> tuple[Export, Export]:
+def cached_variants(name: str, kernel: str, result: str, *args: str) -> tuple[Export, Export]:
     """The two variants of a kernel that takes a line cache (``LineCache``,
-    and a ``CountMemo`` as wide, written ``io`` in ``args``): ``_u8`` for
+    and a ``CountMemo`` as wide, written ``"io"`` in ``args``): ``_u8`` for
     the byte-wide cache of up to 8 colours, ``_i64`` for the int64 one."""
     u8, i64 = (
         Export(f"{name}_{suffix}", kernel, result, tuple(io if a == "io" else a for a in args))
-        for suffix, io in (("u8", _U2), ("i64", _I2))
+        for suffix, io in (("u8", U2), ("i64", I2))
     )
     return u8, i64
 
 
-_REFINE = "rofl.refine._kernels"
-
-#: What the extension holds: every signature the Python callers of these
-#: kernel sets use -- line logic (``LineSolver.run``, the clue hashes, the
-#: lean fresh solve), refinement (:class:`rofl.refine.judge.Judge`) and the
-#: complete search (:func:`rofl.solver.search.solve_complete`), each kernel
-#: that takes a line cache with a byte-wide and an int64 one.
-#: ``tests/solver/test_aot.py`` checks them against the JIT dispatchers'
-#: signatures after a warm-up.  The refinement kernels are named by string
-#: and imported only to build the extension or, when it lacks a variant,
-#: by :func:`call` on behalf of refinement, which asked for them.
+#: The solver's kernels the extension holds: every signature their Python
+#: callers use -- line logic (``LineSolver.run``, the clue hashes, the lean
+#: fresh solve) and the complete search
+#: (:func:`rofl.solver.search.solve_complete`), each kernel that takes a
+#: line cache with a byte-wide and an int64 one.  Refinement's are
+#: :data:`rofl.refine._aot.EXPORTS`: a layer above, it adds them itself
+#: (:func:`register`).  ``tests/solver/test_aot.py`` checks them all
+#: against the JIT dispatchers' signatures after a warm-up.
 EXPORTS = (
-    *_cached("propagate", "rofl.solver._kernels:_propagate", "int64", *_PROPAGATE, _I2, "io", "boolean", _I1),
-    Export("clue_hashes", "rofl.solver._kernels:_clue_hashes", _I1, (_I1, _I1, _I1, "int64")),
+    *cached_variants("propagate", "rofl.solver._kernels:_propagate", "int64", *_PROPAGATE, I2, "io", "boolean", I1),
+    Export("clue_hashes", "rofl.solver._kernels:_clue_hashes", I1, (I1, I1, I1, "int64")),
     Export(
         "solve_fresh",
         "rofl.solver._fast:_solve_fresh",
-        f"Tuple((int64, {_I2}))",
-        ("int64", "int64", "int64", _I1, _I1, _I1, "int64", _I1, "int64"),
+        f"Tuple((int64, {I2}))",
+        ("int64", "int64", "int64", I1, I1, I1, "int64", I1, "int64"),
     ),
-    # refinement (kernel sets REFINE and REPAIR of rofl.refine.judge)
-    Export("grid_clues", f"{_REFINE}:_grid_clues", f"UniTuple({_I1}, 3)", (_U2,)),
-    *_cached(
-        "replay",
-        f"{_REFINE}:_replay",
-        "int64",
-        *(_I2, *_CLUES, _B1, *_TRAJECTORY, *_TRAJECTORY, *_SCRATCH, _I2, "io", "boolean", _I1),
-    ),
-    *_cached(
-        "resume_certificate",
-        f"{_REFINE}:_resume_certificate",
-        "int64",
-        *(_U2, _U2, *_CLUES, _U1, _I1, _U1, _I1, _I1, "int64", *_SCRATCH, _I2, "io", "boolean", _I1, _I2),
-    ),
-    *_cached(
-        "estimate_moves",
-        f"{_REFINE}:_estimate_moves",
-        "none",
-        *(_U2, _I2, *_CLUES, _I2, *_SCRATCH, _I2, "io", "boolean", _I2, "io", _F1, _I1, _I1, _F1, _I1, "boolean"),
-    ),
-    # the complete search (kernel set SEARCH)
-    *_cached(
+    *cached_variants(
         "search",
         "rofl.solver._search:_search",
         "int64",
-        *(_I2, *_CLUES, *_SCRATCH, _I2, "io", "boolean", _I3, "int64", "int64", _I1, "int64", "int64"),
+        *(I2, *CLUES, *SCRATCH, I2, "io", "boolean", I3, "int64", "int64", I1, "int64", "int64"),
     ),
 )
+
+_registered: list[Export] = []
+
+
+def register(exports: tuple[Export, ...]) -> None:
+    """Have :func:`call` look up ``exports`` too: kernels of a layer above
+    the solver's (refinement's, :mod:`rofl.refine._aot`), which
+    ``setup.py`` compiles into the same extension."""
+    new = [e for e in exports if e not in _registered]
+    if new:
+        _registered.extend(new)
+        _load.cache_clear()
+
+
+def all_exports() -> tuple[Export, ...]:
+    """:data:`EXPORTS` and those registered (:func:`register`)."""
+    return (*EXPORTS, *_registered)
+
 
 # The sources the extension is compiled from, under rofl/ (and this file,
 # which names the exports; and the flags numba compiles them with).
@@ -160,6 +154,7 @@ _SOURCES = (
     "solver/_aot.py",
     "refine/_structs.py",
     "refine/_kernels.py",
+    "refine/_aot.py",
 )
 
 
@@ -218,7 +213,7 @@ def _load() -> _Loaded:
     if digest != source_digest():
         return _Loaded("not used: built from other sources than these (reinstall rofl)", {}, path)
     functions: dict = {}
-    for export in EXPORTS:
+    for export in all_exports():
         function = getattr(ext, export.name, None)
         if function is not None:
             checks = tuple(_checker(kind) for kind in export.args)
@@ -255,7 +250,8 @@ def call(kernel: str, *args):
     Parameters
     ----------
     kernel : str
-        ``"module:function"`` of the JIT dispatcher (see :data:`EXPORTS`).
+        ``"module:function"`` of the JIT dispatcher (see :data:`EXPORTS`
+        and :func:`register`).
     """
     for function, checks in _load().functions.get(kernel, ()):
         if len(args) == len(checks) and all(check(a) for check, a in zip(checks, args, strict=True)):
@@ -266,8 +262,9 @@ def call(kernel: str, *args):
 # -------------------------------------------------------------------- build
 
 
-def build(output_dir: str | os.PathLike) -> Path:
-    """Compile :data:`EXPORTS` with ``numba.pycc`` into ``output_dir``; the
+def build(output_dir: str | os.PathLike, exports: tuple[Export, ...] | None = None) -> Path:
+    """Compile ``exports`` (by default :func:`all_exports`; ``setup.py``
+    passes refinement's too) with ``numba.pycc`` into ``output_dir``; the
     extension's path.  Needs numba and a C compiler (``setup.py`` runs it
     at install; a failure there only means rofl uses the JIT).
 
@@ -295,7 +292,7 @@ def build(output_dir: str | os.PathLike) -> Path:
     cc = CC(MODULE)
     cc.output_dir = str(output_dir)
     cc.verbose = False
-    for export in EXPORTS:
+    for export in all_exports() if exports is None else exports:
         cc.export(export.name, export.signature)(_jit(export.kernel).py_func)
     cc.export("source_digest", "int64()")(_source_digest)
     plain = compiler.Flags

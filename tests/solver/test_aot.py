@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from rofl.formats import open_puzzle
 from rofl.puzzle import Palette, Puzzle
+from rofl.refine import _aot as refine_aot
 from rofl.solver import LineSolver, _aot, solve
 from rofl.solver.lines import needs_lines
 from tests import naive
@@ -184,8 +185,9 @@ def test_exports_are_the_signatures_the_jit_compiles(jit_only):
     refine_warm.warm_refine()
     refine_warm.warm_repair()
     _warm_wide()
-    for kernel in {e.kernel for e in _aot.EXPORTS}:
-        exported = {sigutils.normalize_signature(e.signature)[0] for e in _aot.EXPORTS if e.kernel == kernel}
+    exports = (*_aot.EXPORTS, *refine_aot.EXPORTS)
+    for kernel in {e.kernel for e in exports}:
+        exported = {sigutils.normalize_signature(e.signature)[0] for e in exports if e.kernel == kernel}
         compiled = set(_aot._jit(kernel).signatures)
         assert compiled == exported, kernel
 
@@ -204,7 +206,8 @@ def test_the_extension_holds_the_sets_marked_ahead_of_time():
         for module, _, name in (entry.rpartition(":") for entry in s.entry_points)
     }
     assert {s.name for s in sets if s.aot} == {s.name for s in (LINE, FRESH, SEARCH, REFINE, REPAIR)}
-    assert entries == {e.kernel for e in _aot.EXPORTS}
+    assert entries == {e.kernel for e in (*_aot.EXPORTS, *refine_aot.EXPORTS)}
+    assert set(_aot.all_exports()) == {*_aot.EXPORTS, *refine_aot.EXPORTS}  # registered by the import
 
 
 # ------------------------------------------------- refinement and the search
