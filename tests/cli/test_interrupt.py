@@ -78,11 +78,10 @@ def cpu_seconds(pid: int) -> float:
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc to see the work start")
 def test_ctrl_c_in_make(tmp_path):
     out = tmp_path / "camera.rofl"
-    proc = start("make", SAMPLES / "camera.jpg", "-w", 400, "-o", out)
+    proc = start("make", SAMPLES / "camera.jpg", "-w", 200, "-o", out)
     try:
         # the start-up takes about a second of CPU; by 4 s make is refining
-        # (a 400-wide picture takes a minute or more; 200 wide, with the
-        # kernels compiled at install, took 3.5 s of CPU in all)
+        # (a 200-wide picture takes a minute or more)
         give_up = time.monotonic() + 300
         while cpu_seconds(proc.pid) < 4 and proc.poll() is None and time.monotonic() < give_up:
             time.sleep(0.1)
