@@ -73,8 +73,8 @@ class Export:
     result : str
         numba's type of the return value.
     args : tuple of str
-        numba's types of the arguments: ``int64``, ``float64``, ``boolean``
-        or C-order arrays such as ``int64[:, ::1]``.  The runtime uses this
+        numba's types of the arguments: ``int64``, ``boolean`` or C-order
+        arrays such as ``int64[:, ::1]``.  The runtime uses this
         variant only for arguments of exactly these types.
     """
 
@@ -177,8 +177,6 @@ def _checker(kind: str):
         return lambda v: type(v) is np.int64 or (type(v) is int and -(2**63) <= v < 2**63)
     if kind == "boolean":
         return lambda v: type(v) is bool or type(v) is np.bool_
-    if kind == "float64":
-        return lambda v: type(v) is float or type(v) is np.float64
     dtype, _, dims = kind.partition("[")
     want = np.dtype(np.bool_ if dtype == "boolean" else dtype)
     ndim = dims.count(",") + 1
