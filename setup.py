@@ -1,8 +1,9 @@
-"""Build step of rofl's optional extension: line logic compiled ahead of time.
+"""Build step of rofl's optional extension: its kernels compiled ahead of time.
 
 pyproject.toml holds the package's metadata; this file only adds a
-``build_ext`` that compiles line logic's kernels with ``numba.pycc`` into
-the top-level module ``_rofl_line`` (:func:`rofl.solver._aot.build`).  If
+``build_ext`` that compiles the kernels of line logic, refinement and the
+complete search with ``numba.pycc`` into the top-level module
+``_rofl_line`` (:func:`rofl.solver._aot.build`; about 30 s of CPU).  If
 that fails (no C compiler, no numba, ``ROFL_NO_AOT=1``), the install goes
 on with a warning and rofl compiles the same kernels with numba's JIT on
 first use.  ``python setup.py build_ext --inplace`` builds it into the
@@ -21,28 +22,29 @@ from setuptools.command.build_ext import build_ext
 ROOT = Path(__file__).resolve().parent
 
 
-class BuildLineLogic(build_ext):
+class BuildKernels(build_ext):
     def run(self) -> None:
         super().run()
         if os.environ.get("ROFL_NO_AOT", "") not in ("", "0"):
-            print("rofl: ROFL_NO_AOT is set: line logic not compiled ahead of time", file=sys.stderr)
+            print("rofl: ROFL_NO_AOT is set: kernels not compiled ahead of time", file=sys.stderr)
             return
         target = ROOT if self.inplace else Path(self.build_lib)
         target.mkdir(parents=True, exist_ok=True)
         sys.path.insert(0, str(ROOT))  # rofl's kernels, from this source tree
         try:
-            from rofl.solver._aot import build
+            from rofl.refine._aot import EXPORTS as REFINEMENT
+            from rofl.solver._aot import EXPORTS, build
 
-            path = build(target)
+            path = build(target, (*EXPORTS, *REFINEMENT))
         except Exception as exc:  # noqa: BLE001 -- optional: any failure leaves the JIT
             reason = (str(exc).strip().splitlines() or [""])[0]
             print(
-                f"warning: rofl's line logic was not compiled ahead of time ({type(exc).__name__}: {reason}); "
-                "rofl will compile it with numba on first use",
+                f"warning: rofl's kernels were not compiled ahead of time ({type(exc).__name__}: {reason}); "
+                "rofl will compile them with numba on first use",
                 file=sys.stderr,
             )
         else:
-            print(f"rofl: line logic compiled ahead of time: {path.name}", file=sys.stderr)
+            print(f"rofl: kernels compiled ahead of time: {path.name}", file=sys.stderr)
         finally:
             sys.path.remove(str(ROOT))
 
@@ -54,4 +56,4 @@ class PlatformDistribution(Distribution):
         return True
 
 
-setup(cmdclass={"build_ext": BuildLineLogic}, distclass=PlatformDistribution)
+setup(cmdclass={"build_ext": BuildKernels}, distclass=PlatformDistribution)

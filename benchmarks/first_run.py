@@ -15,12 +15,12 @@ and CPU (user + system) time.  The last column says whether the command
 imported numba at all.  ``--write-docs`` also writes the table into
 ``docs/benchmarks.md``.
 
-Line logic runs from the extension compiled at install
-(:mod:`rofl.solver._aot`) when this Python finds it (installed, or built
-into the source tree by ``python setup.py build_ext --inplace``): then
-``info`` compiles nothing and line-solvable commands never import numba.
-``--jit`` ignores it (``ROFL_NO_AOT=1``), as an install without a C
-compiler would, and writes its own section.
+Line logic, refinement and the complete search run from the extension
+compiled at install (:mod:`rofl.solver._aot`) when this Python finds it
+(installed, or built into the source tree by ``python setup.py build_ext
+--inplace``): then no command compiles anything, and only a puzzle that
+needs search imports numba.  ``--jit`` ignores it (``ROFL_NO_AOT=1``), as
+an install without a C compiler would, and writes its own section.
 """
 
 from __future__ import annotations
@@ -109,7 +109,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3, help="warm runs of each command (median)")
     parser.add_argument("--skip-fresh", action="store_true", help="only the warm figures (compiles unreported)")
-    parser.add_argument("--jit", action="store_true", help="ignore line logic compiled at install (ROFL_NO_AOT=1)")
+    parser.add_argument("--jit", action="store_true", help="ignore the kernels compiled at install (ROFL_NO_AOT=1)")
     parser.add_argument("--write-docs", action="store_true", help="write the table into docs/benchmarks.md")
     opts = parser.parse_args()
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -122,7 +122,7 @@ def main() -> None:
         text=True,
         check=True,
     ).stdout.strip()
-    print(f"line logic compiled at install: {aot}")
+    print(f"kernels compiled at install: {aot}")
 
     cache = Path(tempfile.mkdtemp(prefix="rofl-bench-numba-"))
     tmp = Path(tempfile.mkdtemp(prefix="rofl-bench-out-"))
@@ -161,7 +161,7 @@ def main() -> None:
             [
                 stamp(),
                 "",
-                f"Line logic compiled at install: {aot}.",
+                f"Kernels compiled at install: {aot}.",
                 "",
                 "| command | first run, fresh cache | warm, wall | warm, CPU | imports numba |",
                 "|---|---:|---:|---:|---|",

@@ -22,8 +22,10 @@ def cache(clear: bool, warm: bool) -> None:
     is set (or when rofl's folder is read-only, in numba's folder in the
     user's cache).  --warm compiles all of it at once, so that no later
     command waits; --clear deletes it.  With both, it is compiled afresh.
-    When rofl was installed with a C compiler, line logic was compiled
-    then, into an extension: it needs no cache (ROFL_NO_AOT=1 ignores it).
+    When rofl was installed with a C compiler, line logic, refinement and
+    the complete search were compiled then, into an extension: they need
+    no cache (ROFL_NO_AOT=1 ignores it); only hexagons, ? clues and their
+    refinement are compiled on first use.
     """
     import time
 
@@ -48,7 +50,7 @@ def cache(clear: bool, warm: bool) -> None:
     click.echo(f"total: {_size(total)}")
     aot, path = status()
     where = f" ({click.format_filename(path)})" if path else ""
-    click.echo(f"line logic compiled at install: {aot}{where}")
+    click.echo(f"kernels compiled at install: {aot}{where}")
     for s in sets:
         if s.ahead_of_time():
             state = "compiled at install"

@@ -6,7 +6,7 @@ They build on the solver's line kernels (:mod:`rofl.solver._kernels`: the
 line DP, the line cache, propagation) and use the same named structures
 (``Clues``, ``LineScratch``, ``LineCache``), plus refinement's own:
 recorded solves (:class:`rofl.refine.judge.Trajectory`) and the memo of
-arrangement counts (:class:`CountMemo`).  As there, the
+arrangement counts (:class:`~rofl.refine._structs.CountMemo`).  As there, the
 kernels Python calls take those structures' fields flat, named and ordered
 as the fields (prefixed ``base_``, ``out_``, ``memo_`` where a kernel takes
 two of a kind), and pack them on entry: a named tuple argument would cost
@@ -15,11 +15,10 @@ numba about 15 us a call to type, and refinement makes thousands.
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import numpy as np
 from numba import njit
 
+from rofl.refine._structs import CountMemo
 from rofl.solver._config import JIT
 from rofl.solver._kernels import (
     CONTRADICTION,
@@ -45,18 +44,6 @@ from rofl.solver._kernels import (
     _same_masks,
     _status,
 )
-
-
-class CountMemo(NamedTuple):
-    """A direct-mapped memo of arrangement counts (natural logs), keyed like
-    the line cache: ``tag`` ``(entries, 3)`` int64 (hash, clue hash,
-    length), ``io`` the lines' masks (as the cache's), ``val`` the log
-    counts (float64)."""
-
-    tag: np.ndarray
-    io: np.ndarray
-    val: np.ndarray
-
 
 # ------------------------------------------------------- replaying a solve
 

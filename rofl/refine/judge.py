@@ -8,7 +8,7 @@ kernel in :mod:`rofl.refine._kernels`:
   recorded solve (:class:`Trajectory`) of a similar grid;
 * :meth:`Judge.estimate_moves`: how many cells each single-cell change
   would newly determine, with a memo of arrangement counts
-  (``_kernels.CountMemo``);
+  (``_structs.CountMemo``);
 * :meth:`Judge.resume_certificate`: propagation from a stalled fixpoint
   of a nearby grid (a failure certificate).
 """
@@ -24,12 +24,17 @@ from rofl.solver._compile import KernelSet
 from rofl.solver.propagate import LineSolver, SolveResult, full_mask, kernel_clues
 
 if TYPE_CHECKING:
-    from rofl.refine._kernels import CountMemo
+    from rofl.refine._structs import CountMemo
 
 #: The kernels every refinement runs (clue derivation, replaying a solve),
 #: for :func:`rofl.solver._compile.ensure_compiled`.
 REFINE = KernelSet(
-    "refinement", "rofl.refine._kernels", ("_grid_clues", "_replay"), warm="rofl.refine._warm:warm_refine", seconds=6
+    "refinement",
+    "rofl.refine._kernels",
+    ("_grid_clues", "_replay"),
+    warm="rofl.refine._warm:warm_refine",
+    seconds=6,
+    aot=True,
 )
 
 #: The kernels that repair a picture line logic cannot solve as it is
@@ -40,6 +45,7 @@ REPAIR = KernelSet(
     ("_resume_certificate", "_estimate_moves"),
     warm="rofl.refine._warm:warm_repair",
     seconds=8,
+    aot=True,
 )
 
 
@@ -63,9 +69,9 @@ class Trajectory(NamedTuple):
 def grid_clues(grid: np.ndarray) -> PackedClues:
     """Clues of an ``(H, W)`` grid (compiled, unvalidated: the caller
     guarantees palette indices)."""
-    from rofl.refine import _kernels as k
+    from rofl.refine._aot import call
 
-    return PackedClues(*k._grid_clues(np.ascontiguousarray(grid, dtype=np.uint8)))
+    return PackedClues(*call("rofl.refine._kernels:_grid_clues", np.ascontiguousarray(grid, dtype=np.uint8)))
 
 
 class Judge:
@@ -93,7 +99,7 @@ class Judge:
     def _count_memo(self) -> CountMemo:
         """The memo of arrangement counts: an eighth of the line cache's
         entries, as wide; made again (empty) whenever the cache is."""
-        from rofl.refine._kernels import CountMemo
+        from rofl.refine._structs import CountMemo
 
         _, cache = self.solver.work()
         if self._memo is None or self._memo_for is not cache.tag:
@@ -148,7 +154,8 @@ class Judge:
         SolveResult, and the record of this solve (None if it did not fit
         its room).
         """
-        from rofl.refine import _kernels as k
+        from rofl.refine._aot import call
+        from rofl.solver import _structs as k
 
         height, width = shape
         masks = np.full(shape, full_mask(n_colors), dtype=np.int64)
@@ -167,7 +174,9 @@ class Judge:
         stats = np.zeros(k.N_STATS, dtype=np.int64)
         scratch, cache = self.solver.work()
         changed = np.ascontiguousarray(changed, dtype=np.bool_)
-        status = k._replay(masks, *kernel_clues(packed), changed, *base, *out, *scratch, *cache, stats)
+        status = call(
+            "rofl.refine._kernels:_replay", masks, *kernel_clues(packed), changed, *base, *out, *scratch, *cache, stats
+        )
         result = self.solver.result(status, masks, stats)  # the kernel counts 0 sweeps
         visits = int(stats[k.ST_TRAIL])
         if visits < 0:
@@ -215,7 +224,8 @@ class Judge:
             clue: the work buffers are sized for grids that differ from
             ``near_grid`` in one cell.
         """
-        from rofl.refine import _kernels as k
+        from rofl.refine._aot import call
+        from rofl.solver import _structs as k
 
         # A changed cell can split a group in three: two more groups per line.
         wide = int(grid.max()) >= 8 or int(original.max()) >= 8 or bool((certificate[3] & ~np.int64(0xFF)).any())
@@ -224,9 +234,10 @@ class Judge:
         stats = np.zeros(k.N_STATS, dtype=np.int64)
         scratch, cache = self.solver.work()
         clues = kernel_clues(near_packed)
-        status = k._resume_certificate(
-            grid, near_grid, *clues, original.ravel(), *certificate, limit, *scratch, *cache, stats, masks
-        )
+        status = call(
+            "rofl.refine._kernels:_resume_certificate",
+            grid, near_grid, *clues, original.ravel(), *certificate, limit, *scratch, *cache, stats, masks,
+        )  # fmt: skip
         if status < 0:
             return None
         return self.solver.result(status, masks, stats)
@@ -260,7 +271,7 @@ class Judge:
             Change of ``log(arrangements)`` of the changed row plus column
             (after propagation): negative when the move tightens them.
         """
-        from rofl.refine import _kernels as k
+        from rofl.refine._aot import call
 
         # Recolouring the middle of a group splits it in three: room for two
         # more groups per line.
@@ -271,7 +282,8 @@ class Judge:
         totals = np.zeros(3, dtype=np.int64)
         scratch, cache = self.solver.work()
         moves = np.ascontiguousarray(moves, dtype=np.int64).reshape(-1, 3)
-        k._estimate_moves(
+        call(
+            "rofl.refine._kernels:_estimate_moves",
             grid, masks, *kernel_clues(packed), moves, *scratch, *cache, *self._count_memo(),
             newly, status, entropy, totals, counts,
         )  # fmt: skip

@@ -1,13 +1,17 @@
-"""Line logic compiled ahead of time: the optional extension, and the one
+"""Kernels compiled ahead of time: the optional extension, and the one
 place that decides whether a call runs it or numba's JIT.
 
 At install, ``setup.py`` calls :func:`build`, which compiles the entry
-points of the kernel sets ``LINE`` and ``FRESH``
-(:mod:`rofl.solver._compile`) with ``numba.pycc`` into an ordinary
-extension module, :data:`MODULE`, installed as a top-level module beside
-the ``rofl`` package (so that tests run from a source tree find it too).
-The build is optional: without a compiler or numba it is skipped with a
-warning, and rofl compiles the same kernels with the JIT on first use.
+points of the kernel sets marked ``aot`` -- line logic (``LINE``,
+``FRESH``), the complete search (``SEARCH``; :mod:`rofl.solver._compile`)
+and refinement (``REFINE``, ``REPAIR``; :mod:`rofl.refine.judge`) -- with
+``numba.pycc`` into an ordinary extension module, :data:`MODULE`,
+installed as a top-level module beside the ``rofl`` package (so that tests
+run from a source tree find it too).  The build is optional: without a
+compiler or numba it is skipped with a warning, and rofl compiles the same
+kernels with the JIT on first use.  Hexagons and ``?`` clues
+(``INDEX``, ``HEX_REFINE``) are left to the JIT: few puzzles need them,
+and every kernel here adds to the install's compile.
 
 :func:`call` runs a kernel through the extension when it is usable and
 holds a variant whose signature matches the arguments' types exactly
@@ -15,12 +19,14 @@ holds a variant whose signature matches the arguments' types exactly
 item size, so anything else must not reach them), through the JIT
 dispatcher otherwise.
 :func:`available` tells :func:`~rofl.solver._compile.ensure_compiled`
-that nothing needs compiling; a process that only runs line logic then
-never imports numba.  The extension is used only if it was built from
-the kernels' current sources (:func:`source_digest`, compiled into it):
-an extension left by an older install never answers for newer code.
-``ROFL_NO_AOT=1`` in the environment turns it off (at build time: skips
-the build), for tests and comparisons.
+that nothing needs compiling; a process that runs only these kernels
+then never imports numba.  The extension is used only
+if it was built from the kernels' current sources (:func:`source_digest`,
+compiled into it): an extension left by an older install never answers
+for newer code.  ``ROFL_NO_AOT=1`` in the environment turns it off (at
+build time: skips the build), for tests and comparisons.
+
+The module's name, ``_rofl_line``, dates from when it held line logic only.
 """
 
 from __future__ import annotations
@@ -40,10 +46,18 @@ MODULE = "_rofl_line"
 #: Set to 1 to ignore the extension (and, when building, not to build it).
 ENV_OFF = "ROFL_NO_AOT"
 
-_I1 = "int64[::1]"
-_I2 = "int64[:, ::1]"
-_U2 = "uint8[:, ::1]"
-_PROPAGATE = (_I2, _I1, _I1, _I1, _I1, _I1, _I1, _I2, _I1, _I1, _U2, _U2, _I1, _I2)
+# numba's types of the kernels' arguments (for :class:`Export`)
+I1 = "int64[::1]"
+I2 = "int64[:, ::1]"
+I3 = "int64[:, :, ::1]"
+U1 = "uint8[::1]"
+U2 = "uint8[:, ::1]"
+B1 = "boolean[::1]"
+F1 = "float64[::1]"
+# the fields of the named structures, as the kernels Python calls take them flat
+CLUES = (I1,) * 5  # Clues
+SCRATCH = (I2, I1, I1, U2, U2, I1)  # LineScratch
+_PROPAGATE = (I2, *CLUES, I1, *SCRATCH)
 
 
 @dataclass(frozen=True)
@@ -60,8 +74,8 @@ class Export:
         numba's type of the return value.
     args : tuple of str
         numba's types of the arguments: ``int64``, ``boolean`` or C-order
-        arrays such as ``int64[:, ::1]``.  The runtime uses this variant
-        only for arguments of exactly these types.
+        arrays such as ``int64[:, ::1]``.  The runtime uses this
+        variant only for arguments of exactly these types.
     """
 
     name: str
@@ -74,31 +88,81 @@ class Export:
         return f"{self.result}({', '.join(self.args)})"
 
 
-#: What the extension holds: every signature line logic's Python callers
-#: use (``LineSolver.run`` with a byte-wide or an int64 line cache, the
-#: clue hashes, the lean fresh solve).  ``tests/solver/test_aot.py`` checks
-#: them against the JIT dispatchers' signatures after a warm-up.
+def cached_variants(name: str, kernel: str, result: str, *args: str) -> tuple[Export, Export]:
+    """The two variants of a kernel that takes a line cache (``LineCache``,
+    and a ``CountMemo`` as wide, written ``"io"`` in ``args``): ``_u8`` for
+    the byte-wide cache of up to 8 colours, ``_i64`` for the int64 one."""
+    u8, i64 = (
+        Export(f"{name}_{suffix}", kernel, result, tuple(io if a == "io" else a for a in args))
+        for suffix, io in (("u8", U2), ("i64", I2))
+    )
+    return u8, i64
+
+
+#: The solver's kernels the extension holds: every signature their Python
+#: callers use -- line logic (``LineSolver.run``, the clue hashes, the lean
+#: fresh solve) and the complete search
+#: (:func:`rofl.solver.search.solve_complete`), each kernel that takes a
+#: line cache with a byte-wide and an int64 one.  Refinement's are
+#: :data:`rofl.refine._aot.EXPORTS`: a layer above, it adds them itself
+#: (:func:`register`).  ``tests/solver/test_aot.py`` checks them all
+#: against the JIT dispatchers' signatures after a warm-up.
 EXPORTS = (
-    Export("propagate_u8", "rofl.solver._kernels:_propagate", "int64", (*_PROPAGATE, _U2, "boolean", _I1)),
-    Export("propagate_i64", "rofl.solver._kernels:_propagate", "int64", (*_PROPAGATE, _I2, "boolean", _I1)),
-    Export("clue_hashes", "rofl.solver._kernels:_clue_hashes", _I1, (_I1, _I1, _I1, "int64")),
+    *cached_variants("propagate", "rofl.solver._kernels:_propagate", "int64", *_PROPAGATE, I2, "io", "boolean", I1),
+    Export("clue_hashes", "rofl.solver._kernels:_clue_hashes", I1, (I1, I1, I1, "int64")),
     Export(
         "solve_fresh",
         "rofl.solver._fast:_solve_fresh",
-        f"Tuple((int64, {_I2}))",
-        ("int64", "int64", "int64", _I1, _I1, _I1, "int64", _I1, "int64"),
+        f"Tuple((int64, {I2}))",
+        ("int64", "int64", "int64", I1, I1, I1, "int64", I1, "int64"),
+    ),
+    *cached_variants(
+        "search",
+        "rofl.solver._search:_search",
+        "int64",
+        *(I2, *CLUES, *SCRATCH, I2, "io", "boolean", I3, "int64", "int64", I1, "int64", "int64"),
     ),
 )
 
-# The sources the extension is compiled from (and this file, which names the exports).
-_SOURCES = ("_structs.py", "_kernels.py", "_fast.py", "_aot.py")
+_registered: list[Export] = []
+
+
+def register(exports: tuple[Export, ...]) -> None:
+    """Have :func:`call` look up ``exports`` too: kernels of a layer above
+    the solver's (refinement's, :mod:`rofl.refine._aot`), which
+    ``setup.py`` compiles into the same extension."""
+    new = [e for e in exports if e not in _registered]
+    if new:
+        _registered.extend(new)
+        _load.cache_clear()
+
+
+def all_exports() -> tuple[Export, ...]:
+    """:data:`EXPORTS` and those registered (:func:`register`)."""
+    return (*EXPORTS, *_registered)
+
+
+# The sources the extension is compiled from, under rofl/ (and this file,
+# which names the exports; and the flags numba compiles them with).
+_SOURCES = (
+    "solver/_config.py",
+    "solver/_structs.py",
+    "solver/_kernels.py",
+    "solver/_fast.py",
+    "solver/_search_stats.py",
+    "solver/_search.py",
+    "solver/_aot.py",
+    "refine/_structs.py",
+    "refine/_kernels.py",
+    "refine/_aot.py",
+)
 
 
 def source_digest() -> int:
     """A 63-bit digest of the kernels' sources, compiled into the extension
     and compared on load."""
     digest = hashlib.sha256()
-    here = Path(__file__).parent
+    here = Path(__file__).parent.parent
     for name in _SOURCES:
         digest.update((here / name).read_bytes())
     return int.from_bytes(digest.digest()[:8], "little") >> 1
@@ -114,7 +178,7 @@ def _checker(kind: str):
     if kind == "boolean":
         return lambda v: type(v) is bool or type(v) is np.bool_
     dtype, _, dims = kind.partition("[")
-    want = np.dtype(dtype)
+    want = np.dtype(np.bool_ if dtype == "boolean" else dtype)
     ndim = dims.count(",") + 1
     # numba types a read-only array apart (and the kernels write to some): writable only
     return lambda v: (
@@ -147,7 +211,7 @@ def _load() -> _Loaded:
     if digest != source_digest():
         return _Loaded("not used: built from other sources than these (reinstall rofl)", {}, path)
     functions: dict = {}
-    for export in EXPORTS:
+    for export in all_exports():
         function = getattr(ext, export.name, None)
         if function is not None:
             checks = tuple(_checker(kind) for kind in export.args)
@@ -184,7 +248,8 @@ def call(kernel: str, *args):
     Parameters
     ----------
     kernel : str
-        ``"module:function"`` of the JIT dispatcher (see :data:`EXPORTS`).
+        ``"module:function"`` of the JIT dispatcher (see :data:`EXPORTS`
+        and :func:`register`).
     """
     for function, checks in _load().functions.get(kernel, ()):
         if len(args) == len(checks) and all(check(a) for check, a in zip(checks, args, strict=True)):
@@ -195,8 +260,9 @@ def call(kernel: str, *args):
 # -------------------------------------------------------------------- build
 
 
-def build(output_dir: str | os.PathLike) -> Path:
-    """Compile :data:`EXPORTS` with ``numba.pycc`` into ``output_dir``; the
+def build(output_dir: str | os.PathLike, exports: tuple[Export, ...] | None = None) -> Path:
+    """Compile ``exports`` (by default :func:`all_exports`; ``setup.py``
+    passes refinement's too) with ``numba.pycc`` into ``output_dir``; the
     extension's path.  Needs numba and a C compiler (``setup.py`` runs it
     at install; a failure there only means rofl uses the JIT).
 
@@ -224,7 +290,7 @@ def build(output_dir: str | os.PathLike) -> Path:
     cc = CC(MODULE)
     cc.output_dir = str(output_dir)
     cc.verbose = False
-    for export in EXPORTS:
+    for export in all_exports() if exports is None else exports:
         cc.export(export.name, export.signature)(_jit(export.kernel).py_func)
     cc.export("source_digest", "int64()")(_source_digest)
     plain = compiler.Flags

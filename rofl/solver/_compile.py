@@ -122,7 +122,12 @@ INDEX = KernelSet(
 
 #: The complete search: only for puzzles line logic does not finish.
 SEARCH = KernelSet(
-    "complete search", "rofl.solver._search", ("_search",), warm="rofl.solver._warm:warm_search", seconds=20
+    "complete search",
+    "rofl.solver._search",
+    ("_search",),
+    warm="rofl.solver._warm:warm_search",
+    seconds=20,
+    aot=True,
 )
 
 

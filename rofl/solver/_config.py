@@ -42,11 +42,7 @@ def skip_blas_probe() -> None:
         sys.meta_path.remove(finder)
 
 
-# The complete search looks at the clock through numba's object mode, which
-# cannot release the GIL (numba warns when asked to).
-SEARCH_JIT = {"cache": True, "boundscheck": False}
-
 # The search's internal kernels, which only compiled code calls: no Python
 # wrapper (numba would compile one for each, to box and unbox its tuples of
 # arrays, for nothing).
-SEARCH_INNER = {**SEARCH_JIT, "no_cpython_wrapper": True}
+SEARCH_INNER = {**JIT, "no_cpython_wrapper": True}

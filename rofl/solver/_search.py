@@ -21,52 +21,41 @@ is exactly the set of solutions of its masks:
 
 Frames live on explicit stacks (numba's on-disk cache cannot hold a
 recursive function).  The search stops at ``max_solutions`` distinct
-solutions, when the tree is exhausted, or when the node or time budget runs
-out; the wrapper restarts it in another colour order with a larger node
-budget (see :mod:`rofl.solver.search`).
+solutions, when the tree is exhausted, when the node budget runs out, or
+when another thread sets ``stats[ST_STOP]`` (the wrapper does at its
+deadline or on Ctrl-C, through :func:`rofl.solver._stop.run_stoppable`:
+the kernel reads no clock, so it needs no object mode, releases the GIL
+and compiles ahead of time like line logic); the wrapper restarts it in
+another colour order with a larger node budget (see
+:mod:`rofl.solver.search`).
 """
 
 from __future__ import annotations
 
-import math
-import time
-
 import numpy as np
-from numba import njit, objmode
+from numba import njit
 
-from rofl.solver._config import SEARCH_INNER, SEARCH_JIT
-from rofl.solver._kernels import CONTRADICTION, SOLVED, STALLED, _cached_line, _fixpoint
-
-# stats slots
-ST_NODES, ST_PROBES, ST_LINE_SOLVES, ST_MET, ST_MAX_DEPTH, ST_SPLITS = 0, 1, 2, 3, 4, 5
-N_STATS = 6
-
-# how many probes between two looks at the clock (a look costs ~1 us)
-_CLOCK_EVERY = 16
-
-
-#: Set when Ctrl-C arrives during a search; the wrapper turns it back into
-#: KeyboardInterrupt once the kernel has returned.
-INTERRUPTED = [False]
-
-
-def _clock() -> float:
-    # Runs in object mode, where Ctrl-C surfaces (as KeyboardInterrupt, or
-    # as a SystemError wrapping it) and would escape as a SystemError: it
-    # is noted instead, and ends the search as if its time were up.
-    try:
-        return time.perf_counter()
-    except (KeyboardInterrupt, SystemError):
-        INTERRUPTED[0] = True
-        return math.inf
-
-
-@njit(**SEARCH_INNER)
-def _now():
-    # numba has no clock of its own; object mode costs about a microsecond
-    with objmode(t="float64"):
-        t = _clock()
-    return t
+from rofl.solver._config import JIT, SEARCH_INNER
+from rofl.solver._kernels import (
+    CONTRADICTION,
+    SOLVED,
+    STALLED,
+    Clues,
+    LineCache,
+    LineScratch,
+    _cached_line,
+    _fixpoint,
+)
+from rofl.solver._search_stats import (  # noqa: F401 -- the kernel's callers read them here too
+    N_STATS,
+    ST_LINE_SOLVES,
+    ST_MAX_DEPTH,
+    ST_MET,
+    ST_NODES,
+    ST_PROBES,
+    ST_SPLITS,
+    ST_STOP,
+)
 
 
 @njit(**SEARCH_INNER)
@@ -138,10 +127,9 @@ def _note_full(masks, anysol, stats):
 
 
 @njit(**SEARCH_INNER)
-def _out_of_budget(stats, deadline):
-    # the clock is read even without a deadline: it is where Ctrl-C gets in
-    t = _now()
-    return t > deadline if deadline > 0 else t == math.inf
+def _stopped(stats):
+    # set by the waiting thread at the deadline or on Ctrl-C (rofl.solver._stop)
+    return stats[ST_STOP] != 0
 
 
 @njit(**SEARCH_INNER)
@@ -256,7 +244,6 @@ def _probe_region(
     want,
     anysol,
     stats,
-    deadline,
     strategy,
     seed,
     start_cell,
@@ -366,7 +353,7 @@ def _probe_region(
                 if best_bit == 0 or key < best_key:
                     best_key = key
                     best_bit = low
-            if stats[ST_PROBES] % _CLOCK_EVERY == 0 and _out_of_budget(stats, deadline):
+            if _stopped(stats):
                 result = _ABORT
                 break
         if result != STALLED:
@@ -507,20 +494,19 @@ def _union(parent, a, b):
 _ENTER, _SPLIT, _BRANCH = 0, 1, 2
 
 
-@njit(**SEARCH_JIT)
+@njit(**JIT)
 def _search(
     root,
-    clues,
-    scratch,
-    cache,
+    lens, cols, starts, ends, hashes,
+    run, slot, gap, fwd, bwd, color_slot,
+    tag, io, use,
     sols,
     max_solutions,
     node_budget,
-    seconds,
     stats,
     strategy,
     seed,
-):
+):  # fmt: skip
     """Find up to ``max_solutions`` distinct solutions of a stalled puzzle.
 
     The search is a depth-first walk over frames kept on explicit stacks
@@ -539,15 +525,17 @@ def _search(
     root : (H, W) int64 masks, a line-logic fixpoint; once probing at the
         root finishes, it is narrowed to the probing fixpoint (same
         solutions), so that a restart need not probe the root again
-    clues, scratch, cache : the clues, the line DP's work arrays and the
-        line cache (``_kernels.Clues``, ``LineScratch``, ``LineCache``)
+    lens ... use : the fields of the clues, the line DP's work arrays and
+        the line cache (``_kernels.Clues``, ``LineScratch``, ``LineCache``),
+        flat like ``_kernels._propagate``'s (numba's ahead-of-time
+        compiler, :mod:`rofl.solver._aot`, takes no named tuples)
     sols : (>= max_solutions, H, W) int64, receives the solutions (single-bit masks)
     max_solutions : 1 or 2, stop after this many distinct solutions
     node_budget : stop after this many search nodes (<= 0: no limit)
-    seconds : stop after this long (<= 0: no limit); counted from the
-        call's start, so a first call's compilation does not eat the budget
     stats : (N_STATS,) int64, receives nodes, probes, line solves, the
-        deepest frame stack and the number of splits into independent parts
+        deepest frame stack and the number of splits into independent parts;
+        the search stops (as out of budget) once ``stats[ST_STOP]`` is set,
+        which it reads at every node and probe
     strategy : which colour of the branching cell goes first: 1 the one
         whose probe narrowed least, 0 the most, 2 random; the searches
         differ only in the order of the tree, never in what they prove
@@ -560,10 +548,13 @@ def _search(
         ``max_solutions``), or -1 when the budget ran out; ``sols`` then
         holds the ``stats[ST_MET]`` distinct solutions met on the way.
     """
-    ctx = (clues, scratch, cache)
+    ctx = (
+        Clues(lens, cols, starts, ends, hashes),
+        LineScratch(run, slot, gap, fwd, bwd, color_slot),
+        LineCache(tag, io, use),
+    )
     height, width = root.shape
     n = height * width
-    deadline = _now() + seconds if seconds > 0 else 0.0
     pstats = np.zeros(8, dtype=np.int64)
     mark = np.zeros(height + width, dtype=np.bool_)
     lines = np.empty(height + width, dtype=np.int64)
@@ -629,7 +620,7 @@ def _search(
                 stats[ST_MAX_DEPTH] = f
             if node_budget > 0 and stats[ST_NODES] > node_budget:
                 break
-            if _out_of_budget(stats, deadline):
+            if _stopped(stats):
                 break
             if touch[f] >= 0:
                 r = touch[f] // width
@@ -654,7 +645,6 @@ def _search(
                 want[f],
                 anysol,
                 stats,
-                deadline,
                 strategy,
                 rng,
                 touch[f],

@@ -9,9 +9,11 @@ act after about 11 s, and a ``--budget`` was overrun by the whole pass.
 thread waits in short slices; at the deadline, or when Ctrl-C raises
 ``KeyboardInterrupt`` in it, it sets a flag that the kernel reads before
 every line solve (``stats[ST_STOP]`` of
-:func:`rofl.solver._kernels._propagate_trail`), waits for the kernel to
-return, and raises.  Work too small to need it runs in the calling thread:
-starting a thread costs about as much as line logic on a 30 x 30 puzzle.
+:func:`rofl.solver._kernels._propagate_trail`; the complete search,
+:func:`rofl.solver._search._search`, reads its own at every node and
+probe), waits for the kernel to return, and raises.  Work too small to
+need it runs in the calling thread: starting a thread costs about as much
+as line logic on a 30 x 30 puzzle.
 
 This is the one place that knows about the worker thread, so a caller that
 compiles or loads the kernels first (the first run's compile step) does it

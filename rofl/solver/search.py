@@ -259,7 +259,9 @@ def solve_complete(
                        line_solves=line.line_solves + counts["line_solves"])  # fmt: skip
 
     compiled += ensure_compiled(SEARCH)
-    from rofl.solver import _search as s
+    from rofl.solver import _search_stats as s
+    from rofl.solver._aot import call
+    from rofl.solver._stop import THREAD_CELLS, run_stoppable
 
     # Restarts: each attempt searches the whole tree in its own order, with a
     # node limit that doubles from one attempt to the next.  A search that
@@ -272,33 +274,35 @@ def solve_complete(
     search_start = time.perf_counter()
     probed = line.masks.copy()  # each attempt leaves here what probing the root taught
     solver.prepare(packed.kmax, probed)
+    scratch, cache = solver.work()
     attempt = 0
     while True:
         limit = FIRST_ATTEMPT_NODES << attempt
         if node_budget is not None:
             limit = min(limit, node_budget - int(total[s.ST_NODES]))
-        seconds = 0.0
+        deadline = None
         if time_budget is not None:
             seconds = time_budget - (time.perf_counter() - search_start)
             if seconds <= 0:
                 return result(SearchStatus.BUDGET, met[:1], total)
+            deadline = time.monotonic() + seconds
         sols = np.zeros((max_solutions, puzzle.height, puzzle.width), dtype=np.int64)
         stats = np.zeros(s.N_STATS, dtype=np.int64)
-        got = s._search(
-            probed,
-            kernel_clues(packed),
-            *solver.work(),
-            sols,
-            max_solutions,
-            limit,
-            seconds,
+        args = (
+            probed, *kernel_clues(packed), *scratch, *cache, sols, max_solutions, limit, stats,
+            STRATEGIES[attempt % len(STRATEGIES)], attempt,
+        )  # fmt: skip
+        # In a worker thread whatever the puzzle's size (a search's work does
+        # not follow it), stopped through stats[ST_STOP] at the deadline or
+        # on Ctrl-C, which then raises KeyboardInterrupt here.
+        got = run_stoppable(
+            lambda args=args: call("rofl.solver._search:_search", *args),
             stats,
-            STRATEGIES[attempt % len(STRATEGIES)],
-            attempt,
+            s.ST_STOP,
+            cells=THREAD_CELLS,
+            deadline=deadline,
         )
-        if s.INTERRUPTED[0]:
-            s.INTERRUPTED[0] = False
-            raise KeyboardInterrupt
+        stats[s.ST_STOP] = 0
         depth = max(int(total[s.ST_MAX_DEPTH]), int(stats[s.ST_MAX_DEPTH]))
         total += stats
         total[s.ST_MAX_DEPTH] = depth

@@ -13,9 +13,9 @@ from tests.places import REPO, SAMPLES
 
 
 def _rofl(*args: str, cache: Path, jit: bool = True) -> subprocess.CompletedProcess:
-    """``rofl *args`` with its own numba cache; ``jit``: ignoring the line
-    logic compiled at install (rofl.solver._aot), as an install without a
-    C compiler would."""
+    """``rofl *args`` with its own numba cache; ``jit``: ignoring the
+    kernels compiled at install (rofl.solver._aot), as an install without
+    a C compiler would."""
     env = dict(os.environ, PYTHONPATH=str(REPO), NUMBA_CACHE_DIR=str(cache))
     if jit:
         env["ROFL_NO_AOT"] = "1"
@@ -64,14 +64,16 @@ def test_warm_compiles_everything_so_that_no_command_says_it_compiles(tmp_path):
     assert solved.returncode == 3 and "compiling" not in solved.stderr
 
 
-def test_cache_says_whether_line_logic_was_compiled_at_install(tmp_path):
+def test_cache_says_which_kernels_were_compiled_at_install(tmp_path):
     from rofl.solver import _aot
 
     shown = _rofl("cache", cache=tmp_path, jit=False).stdout
     if _aot.available():
-        assert "line logic compiled at install: in use (" in shown
-        assert "\nline logic: compiled at install\n" in shown
-        assert "\nlean line logic: compiled at install\n" in shown
+        assert "kernels compiled at install: in use (" in shown
+        for name in ("line logic", "lean line logic", "complete search", "refinement", "picture repair"):
+            assert f"\n{name}: compiled at install\n" in shown
+        for name in ("line logic for hexagons and ? clues", "hexagon refinement"):
+            assert f"\n{name}: not compiled (about " in shown
     else:
-        assert "line logic compiled at install: in use" not in shown
-    assert "line logic compiled at install: off (ROFL_NO_AOT is set)" in _rofl("cache", cache=tmp_path).stdout
+        assert "kernels compiled at install: in use" not in shown
+    assert "kernels compiled at install: off (ROFL_NO_AOT is set)" in _rofl("cache", cache=tmp_path).stdout

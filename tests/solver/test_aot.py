@@ -1,6 +1,7 @@
-"""Line logic compiled ahead of time (rofl.solver._aot): the extension's
-variants against the JIT kernels and brute force, the choice between them,
-and CI's guarantee that the extension was built."""
+"""Kernels compiled ahead of time (rofl.solver._aot): the extension's
+variants of line logic, refinement and the complete search against the
+JIT kernels and brute force, the choice between them, and CI's guarantee
+that the extension was built."""
 
 from __future__ import annotations
 
@@ -14,12 +15,13 @@ from hypothesis import strategies as st
 
 from rofl.formats import open_puzzle
 from rofl.puzzle import Palette, Puzzle
+from rofl.refine import _aot as refine_aot
 from rofl.solver import LineSolver, _aot, solve
 from rofl.solver.lines import needs_lines
 from tests import naive
 from tests.places import CORPUS, DATA_DIR, SAMPLES
 
-needs_aot = pytest.mark.skipif(not _aot.available(), reason=f"no line logic compiled at install: {_aot.status()[0]}")
+needs_aot = pytest.mark.skipif(not _aot.available(), reason=f"no kernels compiled at install: {_aot.status()[0]}")
 
 
 def test_ci_built_the_extension():
@@ -32,10 +34,10 @@ def test_ci_built_the_extension():
 
 @pytest.fixture
 def aot_only(monkeypatch):
-    """Every kernel call of line logic through the extension: falling back
-    to the JIT (a signature that does not match) fails the test."""
+    """Every kernel call through the extension: falling back to the JIT (a
+    signature that does not match) fails the test."""
     if not _aot.available():
-        pytest.skip(f"no line logic compiled at install: {_aot.status()[0]}")
+        pytest.skip(f"no kernels compiled at install: {_aot.status()[0]}")
 
     def refuse(kernel: str):
         msg = f"{kernel} fell back to the JIT"
@@ -48,10 +50,13 @@ def _palette(n_colors: int) -> Palette:
     return Palette([(255, 255, 255), *[(4 * i, 20 * i % 256, 255 - 3 * i) for i in range(1, n_colors)]])
 
 
-def _random(h: int, w: int, n_colors: int, seed: int, density: float = 0.5) -> Puzzle:
+def _random_grid(h: int, w: int, n_colors: int, seed: int, density: float = 0.5) -> np.ndarray:
     rng = np.random.default_rng(seed)
-    grid = np.where(rng.random((h, w)) < density, rng.integers(1, n_colors, size=(h, w)), 0)
-    return Puzzle.from_grid(grid.astype(np.uint8), _palette(n_colors))
+    return np.where(rng.random((h, w)) < density, rng.integers(1, n_colors, size=(h, w)), 0).astype(np.uint8)
+
+
+def _random(h: int, w: int, n_colors: int, seed: int, density: float = 0.5) -> Puzzle:
+    return Puzzle.from_grid(_random_grid(h, w, n_colors, seed, density), _palette(n_colors))
 
 
 def _puzzles() -> list[tuple[str, Puzzle]]:
@@ -152,18 +157,148 @@ def test_an_extension_from_other_sources_is_not_used(monkeypatch, tmp_path):
         _aot.reset()
 
 
+def _warm_wide() -> None:
+    """The kernel sets' warm-ups over more than 8 colours: the int64 line cache."""
+    from rofl.refine.refinement import refine
+    from rofl.solver.search import solve_complete
+
+    LineSolver(cache_mb=1).solve(_random(4, 4, 12, seed=1))
+    grid = np.array([[1, 0, 1, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]], dtype=np.uint8) * 9
+    refine(grid, _palette(12), polish=1, relocate=1, pairs=True)
+    one = ((1, 9),)
+    assert solve_complete(Puzzle(2, 2, _palette(12), (one, one), (one, one)), time_budget=None).nodes > 0
+
+
 def test_exports_are_the_signatures_the_jit_compiles(jit_only):
-    """The extension holds exactly the variants real work calls: after line
-    logic's warm-ups (which solve through the same code as real work), every
-    JIT signature of an exported kernel is one of its exports."""
+    """The extension holds exactly the variants real work calls: after the
+    warm-ups of every kernel set it holds (which run through the same code as
+    real work) and the same over more than 8 colours, every exported kernel's
+    JIT signatures are its exports."""
     from numba.core import sigutils
 
+    from rofl.refine import _warm as refine_warm
     from rofl.solver import _warm
 
     _warm.warm_line()
     _warm.warm_fresh()
-    LineSolver(cache_mb=1).solve(_random(4, 4, 12, seed=1))  # the int64 line cache
-    for kernel in {e.kernel for e in _aot.EXPORTS}:
-        exported = {sigutils.normalize_signature(e.signature)[0] for e in _aot.EXPORTS if e.kernel == kernel}
+    _warm.warm_search()
+    refine_warm.warm_refine()
+    refine_warm.warm_repair()
+    _warm_wide()
+    exports = (*_aot.EXPORTS, *refine_aot.EXPORTS)
+    for kernel in {e.kernel for e in exports}:
+        exported = {sigutils.normalize_signature(e.signature)[0] for e in exports if e.kernel == kernel}
         compiled = set(_aot._jit(kernel).signatures)
-        assert compiled <= exported, kernel
+        assert compiled == exported, kernel
+
+
+def test_the_extension_holds_the_sets_marked_ahead_of_time():
+    """Every entry point of a kernel set marked ``aot`` is exported, and
+    every export is an entry point of such a set."""
+    from rofl.refine.judge import REFINE, REPAIR
+    from rofl.solver._compile import FRESH, INDEX, LINE, SEARCH
+
+    sets = (LINE, FRESH, INDEX, SEARCH, REFINE, REPAIR)
+    entries = {
+        f"{module or s.module}:{name}"
+        for s in sets
+        if s.aot
+        for module, _, name in (entry.rpartition(":") for entry in s.entry_points)
+    }
+    assert {s.name for s in sets if s.aot} == {s.name for s in (LINE, FRESH, SEARCH, REFINE, REPAIR)}
+    assert entries == {e.kernel for e in (*_aot.EXPORTS, *refine_aot.EXPORTS)}
+    assert set(_aot.all_exports()) == {*_aot.EXPORTS, *refine_aot.EXPORTS}  # registered by the import
+
+
+# ------------------------------------------------- refinement and the search
+
+
+def _refinements() -> list[tuple[str, np.ndarray, Palette]]:
+    """Noisy grids refinement must repair, of 2, 4 and 12 colours (the int64 line cache)."""
+    found = []
+    for n_colors, side in ((2, 14), (4, 12), (12, 10)):
+        for seed in range(2):
+            grid = _random_grid(side, side + 2, n_colors, seed=100 * n_colors + seed)
+            found.append((f"{n_colors} colours, seed {seed}", grid, _palette(n_colors)))
+    return found
+
+
+def _refined(grid: np.ndarray, palette: Palette) -> tuple:
+    from rofl.refine.refinement import refine
+
+    done = refine(grid, palette, polish=1, relocate=1, pairs=True)
+    return (
+        done.grid.tobytes(),
+        done.iterations,
+        done.evaluations,
+        done.line_solves,
+        done.sweeps,
+        done.reverted,
+        done.polish_rounds,
+        done.relocated,
+    )
+
+
+def _searches() -> list[tuple[str, Puzzle]]:
+    """Puzzles line logic does not finish: random grids whose clues are
+    ambiguous, of 2, 3 and 12 colours, and the samples that need search."""
+    found = []
+    for n_colors, side in ((2, 6), (3, 5), (12, 5)):
+        seed = 0
+        while sum(1 for name, _ in found if name.startswith(f"{n_colors} ")) < 4:
+            puzzle = _random(side, side, n_colors, seed=seed)
+            seed += 1
+            if puzzle.packed.lens.size and solve(puzzle).status == "stalled":
+                found.append((f"{n_colors} colours, seed {seed - 1}", puzzle))
+    found.append(("two-ways.non", open_puzzle(SAMPLES / "two-ways.non").puzzle))
+    return found
+
+
+def _searched(puzzle: Puzzle) -> tuple:
+    from rofl.solver.search import solve_complete
+
+    done = solve_complete(puzzle, time_budget=None)
+    solutions = tuple(grid.tobytes() for grid in done.solutions)
+    return str(done.status), solutions, done.nodes, done.probes, done.line_solves, done.attempts
+
+
+def _ahead_and_jit(monkeypatch, cases, outcome) -> tuple[list, list]:
+    """``outcome(*case)`` of every case through the extension only, then through the JIT."""
+    ahead = [outcome(*case[1:]) for case in cases]
+    monkeypatch.undo()  # the JIT from here on
+    monkeypatch.setenv(_aot.ENV_OFF, "1")
+    _aot.reset()
+    try:
+        return ahead, [outcome(*case[1:]) for case in cases]
+    finally:
+        monkeypatch.undo()
+        _aot.reset()
+
+
+@pytest.mark.slow
+def test_extension_and_jit_agree_on_refinement(aot_only, monkeypatch):
+    cases = _refinements()
+    ahead, jit = _ahead_and_jit(monkeypatch, cases, _refined)
+    for (name, *_), a, j in zip(cases, ahead, jit, strict=True):
+        assert a == j, name
+    assert any(a[0] != grid.tobytes() for a, (_, grid, _) in zip(ahead, cases, strict=True))  # some repaired
+
+
+@pytest.mark.slow
+def test_extension_and_jit_agree_on_the_search(aot_only, monkeypatch):
+    cases = _searches()
+    ahead, jit = _ahead_and_jit(monkeypatch, cases, _searched)
+    for (name, _), a, j in zip(cases, ahead, jit, strict=True):
+        assert a == j, name
+    assert {a[0] for a in ahead} >= {"unique", "multiple"}
+
+
+def test_extension_search_equals_brute_force(aot_only):
+    """Through the extension, the search counts what enumerating every grid
+    counts: every puzzle of 3x3 cells in 2 colours and of 2x3 in 3."""
+    from tests.solver.test_search import all_puzzles, check
+
+    for height, width, n_colors in ((3, 3, 2), (2, 3, 3)):
+        palette = _palette(n_colors)
+        for (rows, cols), (count, solution) in all_puzzles(height, width, n_colors).items():
+            check(Puzzle(width, height, palette, rows, cols), count, solution)

@@ -185,18 +185,38 @@ def test_line_solvable_commands_import_no_numba_with_the_extension(tmp_path):
 
 
 def test_search_compiled_only_when_line_logic_stalls():
-    _, loaded = _compiled("solve", str(SAMPLES / "two-ways.non"))
+    _, loaded = _compiled("solve", str(SAMPLES / "two-ways.non"), jit=True)
     assert "_search" in loaded["rofl.solver._search"]
     assert loaded["rofl.refine._kernels"] == "absent"
 
 
 def test_make_compiles_the_repair_kernels_only_for_a_picture_that_needs_repair(tmp_path):
-    _, loaded = _compiled("make", str(SAMPLES / "coffee.jpg"), "-q", "-o", str(tmp_path / "c.rofl"))
+    _, loaded = _compiled("make", str(SAMPLES / "coffee.jpg"), "-q", "-o", str(tmp_path / "c.rofl"), jit=True)
     assert loaded["rofl.refine._kernels"] == ["_grid_clues", "_replay"]  # line-solvable as it is
     assert loaded["rofl.solver._search"] == "absent"
     assert loaded["rofl.solver._fast"] in ("absent", [])  # refinement's line logic is LineSolver's
-    _, loaded = _compiled("make", str(SAMPLES / "camera.jpg"), "-q", "-o", str(tmp_path / "h.rofl"))
+    _, loaded = _compiled("make", str(SAMPLES / "camera.jpg"), "-q", "-o", str(tmp_path / "h.rofl"), jit=True)
     assert "_estimate_moves" in loaded["rofl.refine._kernels"]
+
+
+@needs_aot
+def test_make_imports_no_numba_with_the_extension(tmp_path):
+    """Refinement compiled at install: making a puzzle of a picture that
+    needs repair (camera.jpg) or none (coffee.jpg) imports nothing of numba."""
+    for name in ("coffee.jpg", "camera.jpg"):
+        numba, loaded = _compiled("make", str(SAMPLES / name), "-q", "-o", str(tmp_path / f"{name}.rofl"))
+        assert not numba, name
+        assert loaded["rofl.refine._kernels"] == "absent"
+        assert (tmp_path / f"{name}.rofl").is_file()
+
+
+@needs_aot
+def test_search_imports_no_numba_with_the_extension():
+    """The complete search compiled at install: a puzzle that needs it
+    compiles, loads and imports nothing of numba."""
+    numba, loaded = _compiled("solve", str(SAMPLES / "two-ways.non"))
+    assert not numba
+    assert loaded["rofl.solver._search"] == "absent"
 
 
 def test_commands_that_do_not_solve_import_no_numba(tmp_path):

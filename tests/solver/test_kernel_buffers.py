@@ -11,7 +11,7 @@ import pytest
 from rofl.puzzle import Puzzle
 from rofl.refine import _kernels as rk
 from rofl.refine.judge import Trajectory
-from rofl.solver import LineSolver, solve, solve_line
+from rofl.solver import LineSolver, _search, solve, solve_line
 from rofl.solver import _kernels as k
 from rofl.solver.propagate import initial_masks, kernel_clues
 from tests.places import REPO
@@ -72,6 +72,7 @@ def _parameters(kernel) -> list[str]:
             [("", k.Clues), ("base_", Trajectory), ("out_", Trajectory), ("", k.LineScratch), ("", k.LineCache)],
         ),
         (rk._resume_certificate, [("", k.Clues), ("", k.LineScratch), ("", k.LineCache)]),
+        (_search._search, [("", k.Clues), ("", k.LineScratch), ("", k.LineCache)]),
         (
             rk._estimate_moves,
             [("", k.Clues), ("", k.LineScratch), ("", k.LineCache), ("memo_", rk.CountMemo)],

@@ -1,0 +1,17 @@
+"""The complete search's ``stats`` slots, without numba.
+
+:mod:`rofl.solver._search` defines the kernel and re-exports them; the
+wrapper (:mod:`rofl.solver.search`) reads them from here, so that a search
+through the ahead-of-time compiled kernel (:mod:`rofl.solver._aot`) never
+imports numba.
+"""
+
+from __future__ import annotations
+
+# stats slots filled by _search
+ST_NODES, ST_PROBES, ST_LINE_SOLVES, ST_MET, ST_MAX_DEPTH, ST_SPLITS = 0, 1, 2, 3, 4, 5
+# ... and the one slot it reads: another thread sets it to stop the search
+# (rofl.solver._stop), as a Python signal handler cannot run while the
+# kernel holds the thread
+ST_STOP = 6
+N_STATS = 7
