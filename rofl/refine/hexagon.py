@@ -19,7 +19,9 @@ kernel set :data:`~rofl.solver._compile.INDEX`):
    :data:`LAZY_TOP` best earlier estimates are estimated again.  Among equal
    counts a move that leaves its three lines less slack (cells not covered
    by groups and gaps: what the overlap rule needs to fire) and a less
-   visible one wins, which walks across plateaus.
+   visible one wins, which walks across plateaus; on a plateau (no move
+   determines anything) the best moves on distinct lines are taken
+   together, up to one per row.
 2. **Fallback.**  If every undetermined cell is frozen, the row with the
    most undetermined cells is blanked: an empty row fixes its cells in any
    solve, so this ends (at worst every row blank) -- never seen on photos.
@@ -60,6 +62,11 @@ LAZY_TOP = 48
 REFRESH_EVERY = 3
 #: Best-estimated moves judged by a full solve per round (at most).
 VERIFY = 6
+#: Above this many possible moves a full refresh of the estimates comes
+#: proportionally less often, so that a round costs about as much as
+#: estimating this many moves (a large textured board starts on a plateau
+#: of ten thousand moves that each determine nothing).
+REFRESH_MOVES = 4000
 
 
 @dataclass(eq=False)
@@ -76,7 +83,7 @@ class HexRefinement:
     changed : (n_cells,) bool array
         Cells that differ from the input.
     iterations : int
-        Greedy rounds (changes kept).
+        Changes the greedy pass made (a round on a plateau makes several).
     evaluations : int
         Full solves of candidate pictures.
     estimates : int
@@ -303,7 +310,12 @@ def _greedy(run: _Run, state: _Solved, frozen: np.ndarray, progress, verify: int
         second = slack[cells] / max(1, 2 * run.hexagon.side - 1) + added / scale
         order = np.lexsort((added, second, scores))
         best = None
-        for i in order[:verify].tolist():
+        wide = 2 * state.undetermined > len(state.cells)
+        if wide and scores.min() >= state.undetermined:
+            # no estimate gains, and estimates never undercount: judging single
+            # moves would only confirm the plateau (a full solve each)
+            best = ((state.undetermined, float(second[order[0]])), int(order[0]), None)
+        for i in order[:verify].tolist() if best is None else ():
             key = (int(scores[i]), float(second[i]))
             if best is not None and key >= best[0]:
                 break  # estimates never undercount: none left can win
@@ -314,12 +326,51 @@ def _greedy(run: _Run, state: _Solved, frozen: np.ndarray, progress, verify: int
             if best is None or score < best[0]:
                 best = (score, i, trial)
         (new_undetermined, _), i, trial = best
-        frozen[cells[i]] = True
-        refresh = new_undetermined >= state.undetermined or (rounds + 1) % REFRESH_EVERY == 0
+        chosen = [i]
+        if new_undetermined >= state.undetermined and wide:
+            # A wide plateau: no single change determines anything, and line
+            # logic has no foothold on most of the board.  A move's
+            # slack then depends only on its own three lines, so take the
+            # best of as many moves on distinct lines as there are rows, in
+            # one round (the revert pass drops those that turn out unneeded).
+            batch = _plateau_batch(run, order, cells)
+            if len(batch) > 1:
+                batch_cells = state.cells.copy()
+                batch_cells[cells[batch]] = colours[batch]
+                batch_trial = run.judge(batch_cells)
+                if trial is None or batch_trial.undetermined <= new_undetermined:
+                    chosen, trial, new_undetermined = batch, batch_trial, batch_trial.undetermined
+        if trial is None:  # a plateau's single best move, not judged yet
+            trial_cells = state.cells.copy()
+            trial_cells[cells[i]] = colours[i]
+            trial = run.judge(trial_cells)
+            new_undetermined = trial.undetermined
+        frozen[cells[chosen]] = True
+        every = REFRESH_EVERY * max(1, -(-cells.size // REFRESH_MOVES))
+        refresh = (cells.size <= REFRESH_MOVES and new_undetermined >= state.undetermined) or (rounds + 1) % every == 0
         state = trial
         rounds += 1
-        made += 1
+        made += len(chosen)
     return state, made
+
+
+def _plateau_batch(run: _Run, order: np.ndarray, cells: np.ndarray) -> list[int]:
+    """The first moves of ``order`` (indices into ``cells``) whose three
+    lines no earlier pick uses, at most one per row of the board."""
+    board = run.board
+    used = np.zeros(len(board.line_offsets) - 1, dtype=bool)
+    batch: list[int] = []
+    most = 2 * run.hexagon.side - 1
+    for i in order.tolist():
+        cell = int(cells[i])
+        lines = board.cell_lines[board.cell_offsets[cell] : board.cell_offsets[cell + 1]]
+        if used[lines].any():
+            continue
+        used[lines] = True
+        batch.append(i)
+        if len(batch) >= most:
+            break
+    return batch
 
 
 def _cheapest_moves(state: _Solved, cost: np.ndarray, frozen: np.ndarray):
@@ -352,7 +403,13 @@ def _fallback(run: _Run, state: _Solved, frozen: np.ndarray) -> _Solved:
 
 def _revert(run: _Run, state: _Solved, original: np.ndarray) -> tuple[_Solved, int]:
     """Put back, most visible first, each change line logic does not need,
-    in passes until a pass puts none back."""
+    in passes until a pass puts none back.
+
+    Changes are tried in runs: a run that can go back goes back in one
+    solve, and the next run is twice as long; one that cannot is halved,
+    down to a single change, which then stays for this pass.  (A large
+    textured board takes thousands of changes on its plateau, most of
+    which later ones make unneeded.)"""
     from rofl.solver._kernels import SOLVED
 
     reverted = 0
@@ -360,17 +417,22 @@ def _revert(run: _Run, state: _Solved, original: np.ndarray) -> tuple[_Solved, i
     while True:
         changed = np.flatnonzero(state.cells != original)
         saving = run.cost[changed, state.cells[changed]] - run.cost[changed, original[changed]]
-        back = 0
-        for cell in changed[np.argsort(-saving, kind="stable")].tolist():
-            if failed_at.get(cell) == reverted:
-                continue  # the picture has not changed since it failed
+        todo = [c for c in changed[np.argsort(-saving, kind="stable")].tolist() if failed_at.get(c) != reverted]
+        back, i, size = 0, 0, 1
+        while i < len(todo):
+            batch = todo[i : i + size]
             trial_cells = state.cells.copy()
-            trial_cells[cell] = original[cell]
+            trial_cells[batch] = original[batch]
             trial = run.judge(trial_cells)
             if trial.status == SOLVED:
-                state, back, reverted = trial, back + 1, reverted + 1
+                state, back, reverted = trial, back + len(batch), reverted + len(batch)
+                i += len(batch)
+                size *= 2
+            elif size > 1:
+                size = max(1, size // 2)
             else:
-                failed_at[cell] = reverted
+                failed_at[batch[0]] = reverted
+                i += 1
         if not back:
             return state, reverted
 

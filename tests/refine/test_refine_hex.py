@@ -96,3 +96,17 @@ def test_bad_inputs():
         refine_hex(np.full(7, 2), BW, 2)
     with pytest.raises(PuzzleError, match="cost must have shape"):
         refine_hex(np.zeros(7), BW, 2, cost=np.zeros((7, 3)))
+
+
+@pytest.mark.slow
+def test_a_large_textured_board_crosses_its_plateau():
+    """Noise averaged into a side-60 hexagon is a random half-filled board on
+    which line logic determines nothing: refinement takes moves on distinct
+    lines in batches across that plateau, then puts back nearly all of them
+    (runs of changes in one solve), with no blank-row fallback."""
+    pixels = (np.random.default_rng(0).random((400, 400, 3)) * 255).astype(np.uint8)
+    result = rofl.make(pixels, shape="hex", size=60)
+    assert line_solves_to(result.puzzle, result.grid)
+    assert result.refinement.fallback_lines == 0
+    assert result.refinement.iterations > 500  # the plateau took many changes...
+    assert result.stats.changed_pct < 1.0  # ...and nearly all went back
