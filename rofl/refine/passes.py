@@ -41,7 +41,6 @@ POLISH_UNDO = 3  # at most this many changes undone per attempt
 FAILURE_REUSE = 64  # cells a grid may differ from a failure's certificate for it to be tried
 FAILURE_BYTES = 64 << 20  # memory for those certificates (LARGE_FAILURE_BYTES on a large grid)
 LARGE_FAILURE_BYTES = 256 << 20
-LARGE_REFRESH = 4  # a large grid's greedy pass refreshes its estimates this many times less often
 POLISH_EXTRA = 8  # attempts on top of one per changed cell
 POLISH_MOST = 256  # attempts per unit of effort at most (pictures with many more changes)
 RELOCATE_TRIES = 2  # candidates that solve and get a revert pass, per change put back
@@ -242,8 +241,7 @@ class _Run:
             self.iterations += 1
             rounds += 1
             # Stale estimates misled us when the round gained little: refresh.
-            every = self.refresh_every * LARGE_REFRESH if large else self.refresh_every
-            refresh = batched or new_undetermined >= undetermined or rounds % every == 0
+            refresh = batched or new_undetermined >= undetermined or rounds % self.refresh_every == 0
             if large:
                 narrowed = previous_masks != result.masks
                 stale_rows |= narrowed.any(axis=1)
