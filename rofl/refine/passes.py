@@ -39,13 +39,15 @@ POLISH_VERIFY = 4  # candidates judged per greedy round of a repair
 POLISH_RADIUS = 6  # a repair changes cells at most this far from the undone ones
 POLISH_UNDO = 3  # at most this many changes undone per attempt
 FAILURE_REUSE = 64  # cells a grid may differ from a failure's certificate for it to be tried
-FAILURE_BYTES = 64 << 20  # memory for those certificates
+FAILURE_BYTES = 64 << 20  # memory for those certificates (LARGE_FAILURE_BYTES on a large grid)
+LARGE_FAILURE_BYTES = 256 << 20
 POLISH_EXTRA = 8  # attempts on top of one per changed cell
 POLISH_MOST = 256  # attempts per unit of effort at most (pictures with many more changes)
 RELOCATE_TRIES = 2  # candidates that solve and get a revert pass, per change put back
 RELOCATE_OPEN = 0.3  # a change whose undoing leaves more of the cells open than this stays...
 RELOCATE_OPEN_CELLS = 1000  # ...and more cells than this (a small grid's searches are all cheap)
 PAIR_PARTNERS = 3  # nearest changes tried as the second of a pair put back together
+LARGE_CELLS = 20_000  # grids of more cells than this take the large-grid path (see docs/design.md "At scale")
 
 
 @dataclass(frozen=True)
@@ -97,7 +99,9 @@ class _Run:
         # Per changed cell, proof that putting it back failed in a recent grid
         # (oldest first, FAILURE_BYTES of them at most).
         self.failures: dict[tuple[int, int], _Failure] = {}
+        self.failure_holders: dict[int, int] = {}  # cells holding each certificate, by id
         self.failure_bytes = 0
+        self.failure_budget = LARGE_FAILURE_BYTES if original.size > LARGE_CELLS else FAILURE_BYTES
 
     def judge(self, grid: np.ndarray, near: _State | None = None) -> _State:
         """Judge a grid the honest way: its clues alone, from nothing known.
@@ -131,6 +135,12 @@ class _Run:
         gain = np.full(work.shape, -1, dtype=np.int64)
         tighten = np.zeros(work.shape, dtype=np.float64)
         refresh = True
+        # On a large grid, a refresh re-estimates only the moves in a row or
+        # column whose clue or masks changed since the last refresh (and the
+        # lazy top): see docs/design.md, "At scale".
+        large = work.size > LARGE_CELLS
+        stale_rows = np.zeros(work.shape[0], dtype=bool)
+        stale_cols = np.zeros(work.shape[1], dtype=bool)
         rounds = 0
         made = 0
         while result.status == LineStatus.STALLED:
@@ -153,7 +163,12 @@ class _Run:
             # and those never estimated are estimated again (lazy greedy).
             known_gain = gain[rows, cols]
             pick = known_gain < 0
-            if refresh or rows.size <= self.lazy_top:
+            if refresh and large and rounds > 0:
+                pick |= stale_rows[rows] | stale_cols[cols]
+                pick[np.argsort(-known_gain, kind="stable")[: self.lazy_top]] = True
+                stale_rows[:] = False
+                stale_cols[:] = False
+            elif refresh or rows.size <= self.lazy_top:
                 pick[:] = True
             else:
                 pick[np.argsort(-known_gain, kind="stable")[: self.lazy_top]] = True
@@ -220,12 +235,19 @@ class _Run:
             frozen[rows[chosen], cols[chosen]] = True
             self.when[rows[chosen], cols[chosen]] = self.iterations
             made += len(chosen)
+            previous_masks = result.masks
             work, packed, result = trial.grid, trial.packed, trial.result
             current = trial
             self.iterations += 1
             rounds += 1
             # Stale estimates misled us when the round gained little: refresh.
             refresh = batched or new_undetermined >= undetermined or rounds % self.refresh_every == 0
+            if large:
+                narrowed = previous_masks != result.masks
+                stale_rows |= narrowed.any(axis=1)
+                stale_cols |= narrowed.any(axis=0)
+                stale_rows[rows[chosen]] = True
+                stale_cols[cols[chosen]] = True
         return current
 
     def fallback(self, state: _State, user_locked: np.ndarray) -> tuple[_State, int]:
@@ -529,22 +551,39 @@ class _Run:
         ``cells`` has its original colour, as a certificate that putting
         them back fails (see :meth:`_still_fails`): the grid as its cells
         that differ from the original, and the fixpoint's undetermined
-        cells."""
+        cells.  One certificate shared by several cells (a plateau batch)
+        counts once towards ``FAILURE_BYTES``."""
         flat_grid, flat_masks = grid.ravel(), masks.ravel()
         diff = np.flatnonzero(flat_grid != self.original.ravel())
         open_ = np.flatnonzero((flat_masks & (flat_masks - 1)) != 0)
-        failure = _Failure(diff, flat_grid[diff], open_, flat_masks[open_])
+        open_masks = flat_masks[open_]
+        if self.k <= 8:  # stored small (a large grid's certificates are many and wide)
+            diff, open_, open_masks = diff.astype(np.int32), open_.astype(np.int32), open_masks.astype(np.uint8)
+        failure = _Failure(diff, flat_grid[diff], open_, open_masks)
         for cell in cells:
             self._forget(cell)
             self.failures[cell] = failure
-            self.failure_bytes += failure.nbytes
-        while self.failure_bytes > FAILURE_BYTES:
+            self._hold(failure, 1)
+        while self.failure_bytes > self.failure_budget:
             self._forget(next(iter(self.failures)))
+
+    def _hold(self, failure: _Failure, step: int) -> None:
+        """Count one more (``step`` 1) or one fewer (-1) cell holding ``failure``."""
+        key = id(failure)
+        held = self.failure_holders.get(key, 0) + step
+        if held == step == 1:
+            self.failure_bytes += failure.nbytes
+        elif held == 0:
+            self.failure_bytes -= failure.nbytes
+        if held:
+            self.failure_holders[key] = held
+        else:
+            del self.failure_holders[key]
 
     def _forget(self, cell) -> None:
         failure = self.failures.pop(cell, None)
         if failure is not None:
-            self.failure_bytes -= failure.nbytes
+            self._hold(failure, -1)
 
     def _still_fails(self, cell, grid: np.ndarray, near: _State) -> bool:
         """Whether putting ``cell`` back, giving ``grid`` (``near``'s grid
@@ -564,7 +603,13 @@ class _Run:
         failure = self.failures.get(cell)
         if failure is None:
             return False
-        certificate = (failure.diff, failure.colours, failure.open_, failure.masks)
+        wide = np.int64
+        certificate = (
+            failure.diff.astype(wide),
+            failure.colours,
+            failure.open_.astype(wide),
+            failure.masks.astype(wide),
+        )
         result = self.lines.resume_certificate(grid, near.grid, near.packed, self.original, certificate, FAILURE_REUSE)
         if result is None:
             return False  # too far from the certificate to be cheaper than a solve

@@ -1,0 +1,80 @@
+"""Refinement of large grids (more than ``LARGE_CELLS`` cells): the same
+guarantees as on small ones, and the failure certificates' memory budget."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from rofl.refine import passes as refine_module
+from rofl.refine import refine
+from rofl.refine.passes import default_cost
+from rofl.solver import LineSolver
+
+from .test_refine import ADVERSARIAL, PALETTES, _revertable, assert_valid
+
+
+@pytest.fixture
+def large_path(monkeypatch):
+    """Every grid takes the large-grid path (so small, fast grids test it)."""
+    monkeypatch.setattr(refine_module, "LARGE_CELLS", 0)
+
+
+@pytest.mark.parametrize("name", ["noise", "noise-4", "checkerboard-3", "1xN", "one colour"])
+def test_the_large_grid_path_makes_a_line_solvable_puzzle_with_no_unneeded_change(name, large_path):
+    grid = ADVERSARIAL[name]
+    result = refine(grid, PALETTES[max(2, int(grid.max()) + 1)], polish=0)
+    assert_valid(result, grid)
+    assert _revertable(result, grid) == []
+
+
+def test_a_large_grid_is_line_solvable_to_exactly_its_picture():
+    # 150 x 150 = 22 500 cells: over LARGE_CELLS, so the real threshold is crossed.
+    assert 150 * 150 > refine_module.LARGE_CELLS
+    rr, cc = np.indices((150, 150))
+    grid = (((rr - 75) ** 2 + (cc - 60) ** 2) < 40**2).astype(np.uint8)
+    grid[100:112, 100:112] = np.random.default_rng(5).integers(0, 2, (12, 12))
+    result = refine(grid, PALETTES[2], polish=0)
+    assert_valid(result, grid)
+    assert 0 < result.n_changed < 100
+
+
+def test_small_grids_do_not_take_the_large_grid_path(monkeypatch):
+    # The large-grid greedy pass differs from the small one only in which
+    # moves a refresh re-estimates; a threshold above the grid keeps them all.
+    grid = ADVERSARIAL["noise"]
+    estimated = []
+    original = refine_module.Judge.estimate_moves
+
+    def counting(self, grid, masks, packed, moves, counts=True):
+        estimated.append(len(moves))
+        return original(self, grid, masks, packed, moves, counts)
+
+    monkeypatch.setattr(refine_module.Judge, "estimate_moves", counting)
+    small = refine(grid, PALETTES[2], polish=0, relocate=0)
+    small_estimates = list(estimated)
+    estimated.clear()
+    monkeypatch.setattr(refine_module, "LARGE_CELLS", 0)
+    large = refine(grid, PALETTES[2], polish=0, relocate=0)
+    assert_valid(small, grid)
+    assert_valid(large, grid)
+    assert sum(estimated) <= sum(small_estimates)
+
+
+def test_a_certificate_shared_by_several_cells_counts_once():
+    # A plateau round of the greedy pass remembers one certificate for
+    # every cell it changed: its memory counts once, and is given back
+    # when the last of those cells forgets it.
+    grid = ADVERSARIAL["noise"]
+    run = refine_module._Run(LineSolver(), default_cost(grid, 2), grid, verify=12, lazy_top=256, refresh_every=8)
+    masks = np.full(grid.shape, 0b11, dtype=np.int64)
+    run._remember_failure([(0, 0), (1, 1), (2, 2)], grid, masks)
+    one = next(iter(run.failures.values())).nbytes
+    assert run.failure_bytes == one
+    run._remember_failure([(3, 3)], grid, masks)
+    assert run.failure_bytes == 2 * one
+    for cell in [(0, 0), (1, 1)]:
+        run._forget(cell)
+    assert run.failure_bytes == 2 * one
+    run._forget((2, 2))
+    assert run.failure_bytes == one
