@@ -23,11 +23,11 @@ from rofl.puzzle import (
     _as_palette,
     _check_arrays,
     _frozen,
+    _line_runs,
     _LinePuzzle,
     _normalise_sets,
     _parse_lines,
     _validate,
-    line_runs,
 )
 
 # The most cells along a side of a hexagonal board: 3 145 729 cells, within
@@ -144,6 +144,15 @@ class Hexagon:
             msg = f"cell (q={q}, r={r}) is outside a hexagon of side {self.side}"
             raise PuzzleError(msg)
         return int(self._index[r + m, q + m])
+
+    def clues_of(self, cells: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The flat clues of a filled board, unchecked: ``lengths``, ``colors``
+        and ``offsets`` (int64; line ``i`` owns groups ``offsets[i]:offsets[i + 1]``)
+        of ``cells``, an ``(n_cells,)`` array of palette indices."""
+        lengths, colors, counts = _line_runs(np.asarray(cells)[self.line_cells], self.line_offsets)
+        offsets = np.zeros(self.n_lines + 1, dtype=np.int64)
+        np.cumsum(counts, out=offsets[1:])
+        return lengths.astype(np.int64), colors.astype(np.int64), offsets
 
     def cells_at(self, q: np.ndarray, r: np.ndarray) -> np.ndarray:
         """Indices of the cells at cube coordinates ``(q, r, -q - r)``, -1 where
@@ -299,10 +308,7 @@ class HexPuzzle(_LinePuzzle):
         board = Hexagon.of(side)
         palette = _as_palette(Palette.black_white() if palette is None else palette)
         cells = _check_cells(board, cells, palette)
-        lengths, colors, counts = line_runs(cells[board.line_cells], board.line_offsets)
-        offsets = np.zeros(board.n_lines + 1, dtype=np.int64)
-        np.cumsum(counts, out=offsets[1:])
-        return cls.from_arrays(board.side, palette, lengths, colors, offsets, meta=meta)
+        return cls.from_arrays(board.side, palette, *board.clues_of(cells), meta=meta)
 
     # ----------------------------------------------------------------- access
 

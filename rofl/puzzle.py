@@ -464,7 +464,7 @@ def _check_totals(lengths, colors, is_set, color_sets, line_of_group, direction,
                 raise PuzzleError(msg)
 
 
-def line_runs(values: np.ndarray, offsets: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _line_runs(values: np.ndarray, offsets: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Run-length groups of lines laid end to end in ``values`` (line ``i``
     is ``values[offsets[i]:offsets[i + 1]]``): the lengths and colours of all
     non-background runs, in order, and the number of runs per line."""

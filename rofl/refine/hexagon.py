@@ -43,7 +43,7 @@ import numpy as np
 
 from rofl.errors import PuzzleError
 from rofl.hexagon import Hexagon, HexPuzzle
-from rofl.puzzle import Palette, line_runs
+from rofl.puzzle import Palette
 from rofl.solver._compile import KernelSet
 
 #: The kernel that estimates moves (:mod:`rofl.refine._hexkernels`), a set of
@@ -147,12 +147,6 @@ class _Run:
         self.line_solves = 0
         self.sweeps = 0
 
-    def clues(self, cells: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        lengths, colors, counts = line_runs(cells[self.hexagon.line_cells], self.hexagon.line_offsets)
-        offsets = np.zeros(len(counts) + 1, dtype=np.int64)
-        np.cumsum(counts, out=offsets[1:])
-        return lengths.astype(np.int64), colors.astype(np.int64), offsets
-
     def propagate(self, clues, masks: np.ndarray, queue: np.ndarray) -> int:
         from rofl.solver.lines import _propagate
 
@@ -164,7 +158,7 @@ class _Run:
     def judge(self, cells: np.ndarray) -> _Solved:
         """Line logic from scratch on ``cells``' own clues."""
         self.evaluations += 1
-        clues = self.clues(cells)
+        clues = self.hexagon.clues_of(cells)
         masks = np.full(len(cells), self.full, dtype=np.int64)
         status = self.propagate(clues, masks, self.all_lines)
         return _Solved(cells, clues, status, masks, _undetermined(masks))
