@@ -163,6 +163,12 @@ class _Run:
         status = self.propagate(clues, masks, self.all_lines)
         return _Solved(cells, clues, status, masks, _undetermined(masks))
 
+    def judge_with(self, state: _Solved, at, values) -> _Solved:
+        """:meth:`judge` of ``state``'s picture with the cells ``at`` set to ``values``."""
+        cells = state.cells.copy()
+        cells[at] = values
+        return self.judge(cells)
+
     def estimate(self, state: _Solved, cells: np.ndarray, colours: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """For each move (``cells[i]`` to ``colours[i]``): the cells left
         undetermined when line logic resumes from ``state``'s masks with
@@ -303,41 +309,36 @@ def _greedy(run: _Run, state: _Solved, frozen: np.ndarray, progress, verify: int
         # slack per cell of the three lines (0-3) plus the visual cost in typical changes
         second = slack[cells] / max(1, 2 * run.hexagon.side - 1) + added / scale
         order = np.lexsort((added, second, scores))
-        best = None
         wide = 2 * state.undetermined > len(state.cells)
         if wide and scores.min() >= state.undetermined:
-            # no estimate gains, and estimates never undercount: judging single
-            # moves would only confirm the plateau (a full solve each)
-            best = ((state.undetermined, float(second[order[0]])), int(order[0]), None)
-        for i in order[:verify].tolist() if best is None else ():
-            key = (int(scores[i]), float(second[i]))
-            if best is not None and key >= best[0]:
-                break  # estimates never undercount: none left can win
-            trial_cells = state.cells.copy()
-            trial_cells[cells[i]] = colours[i]
-            trial = run.judge(trial_cells)
-            score = (trial.undetermined, float(second[i]))
-            if best is None or score < best[0]:
-                best = (score, i, trial)
-        (new_undetermined, _), i, trial = best
+            # No estimate gains, and estimates never undercount: judging single
+            # moves would only confirm the plateau (a full solve each).
+            i, trial, new_undetermined = int(order[0]), None, state.undetermined
+        else:
+            best = None
+            for i in order[:verify].tolist():
+                key = (int(scores[i]), float(second[i]))
+                if best is not None and key >= best[0]:
+                    break  # estimates never undercount: none left can win
+                trial = run.judge_with(state, cells[i], colours[i])
+                score = (trial.undetermined, float(second[i]))
+                if best is None or score < best[0]:
+                    best = (score, i, trial)
+            (new_undetermined, _), i, trial = best
         chosen = [i]
         if new_undetermined >= state.undetermined and wide:
             # A wide plateau: no single change determines anything, and line
-            # logic has no foothold on most of the board.  A move's
-            # slack then depends only on its own three lines, so take the
-            # best of as many moves on distinct lines as there are rows, in
-            # one round (the revert pass drops those that turn out unneeded).
+            # logic has no foothold on most of the board.  A move's slack
+            # then depends only on its own three lines, so take the best of as
+            # many moves on distinct lines as there are rows, in one round
+            # (the revert pass drops those that turn out unneeded).
             batch = _plateau_batch(run, order, cells)
             if len(batch) > 1:
-                batch_cells = state.cells.copy()
-                batch_cells[cells[batch]] = colours[batch]
-                batch_trial = run.judge(batch_cells)
+                batch_trial = run.judge_with(state, cells[batch], colours[batch])
                 if trial is None or batch_trial.undetermined <= new_undetermined:
                     chosen, trial, new_undetermined = batch, batch_trial, batch_trial.undetermined
-        if trial is None:  # a plateau's single best move, not judged yet
-            trial_cells = state.cells.copy()
-            trial_cells[cells[i]] = colours[i]
-            trial = run.judge(trial_cells)
+        if trial is None:  # the plateau's best single move, not judged yet
+            trial = run.judge_with(state, cells[i], colours[i])
             new_undetermined = trial.undetermined
         frozen[cells[chosen]] = True
         every = REFRESH_EVERY * max(1, -(-cells.size // REFRESH_MOVES))
@@ -388,11 +389,9 @@ def _fallback(run: _Run, state: _Solved, frozen: np.ndarray) -> _Solved:
     unknown = (state.masks & (state.masks - 1)) != 0
     rows = range(2 * hexagon.side - 1)  # the first direction's lines
     counts = [int(unknown[hexagon.line(row)].sum()) for row in rows]
-    row = int(np.argmax(counts))
-    cells = state.cells.copy()
-    cells[hexagon.line(row)] = 0
-    frozen[hexagon.line(row)] = True
-    return run.judge(cells)
+    line = hexagon.line(int(np.argmax(counts)))
+    frozen[line] = True
+    return run.judge_with(state, line, 0)
 
 
 def _revert(run: _Run, state: _Solved, original: np.ndarray) -> tuple[_Solved, int]:
@@ -415,9 +414,7 @@ def _revert(run: _Run, state: _Solved, original: np.ndarray) -> tuple[_Solved, i
         back, i, size = 0, 0, 1
         while i < len(todo):
             batch = todo[i : i + size]
-            trial_cells = state.cells.copy()
-            trial_cells[batch] = original[batch]
-            trial = run.judge(trial_cells)
+            trial = run.judge_with(state, batch, original[batch])
             if trial.status == SOLVED:
                 state, back, reverted = trial, back + len(batch), reverted + len(batch)
                 i += len(batch)
