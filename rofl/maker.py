@@ -462,17 +462,25 @@ def _check_shape(shape: str, size: int | None, **options: Any) -> None:
             msg = "size is the side of a hexagon: use width and height for a rectangle"
             raise OptionError(msg)
         return
-    refused = {
-        "width": options["width"] is not None,
-        "height": options["height"] is not None,
-        "mode='pad'": options["mode"] == "pad",
-        "dither": options["dither"] != "none",
-        "cleanup": bool(options["cleanup"]),
-    }
-    bad = [name for name, given in refused.items() if given]
+    bad = hex_refused(**options)
     if bad:
-        msg = f"a hexagonal puzzle takes its size from size (its side), and no {', '.join(bad)}"
+        names = ["mode='pad'" if name == "mode" else name for name in bad]
+        msg = f"a hexagonal puzzle takes its size from size (its side), and no {', '.join(names)}"
         raise OptionError(msg)
+
+
+def hex_refused(*, width: int | None, height: int | None, mode: str, dither: str, cleanup: bool) -> list[str]:
+    """The parameters of :func:`make` given that a hexagonal puzzle does not
+    take (``"width"``, ``"height"``, ``"mode"`` for ``"pad"``, ``"dither"``,
+    ``"cleanup"``), in that order; the command line names its options after them."""
+    given = {
+        "width": width is not None,
+        "height": height is not None,
+        "mode": mode == "pad",
+        "dither": dither != "none",
+        "cleanup": bool(cleanup),
+    }
+    return [name for name, used in given.items() if used]
 
 
 def _make_hex(

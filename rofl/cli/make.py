@@ -384,14 +384,10 @@ def _check_shape(shape: str, size: int | None, given: dict[str, Any]) -> None:
             msg = "--size is the side of a hexagon (--shape hex); a rectangle takes -w/-H"
             raise click.UsageError(msg)
         return
-    refused = {
-        "-w/--width": given["width"] is not None,
-        "-H/--height": given["height"] is not None,
-        "--mode pad": given["mode"] == "pad",
-        "--dither": given["dither"] != "none",
-        "--cleanup": given["cleanup"],
-    }
-    bad = [option for option, used in refused.items() if used]
+    from rofl.maker import hex_refused
+
+    options = {"width": "-w/--width", "height": "-H/--height", "mode": "--mode pad", "dither": "--dither"}
+    bad = [options.get(name, f"--{name}") for name in hex_refused(**given)]
     if bad:
         msg = f"--shape hex takes its size from --size (the hexagon's side), and no {', '.join(bad)}"
         raise click.UsageError(msg)
