@@ -90,6 +90,11 @@ def pages(tmp_path_factory):
         "band": Puzzle.from_grid(BAND),
         "horse": read_puzzle(SAMPLES / "horse.rofl")[0],
     }
+    return write_pages(folder, made)
+
+
+def write_pages(folder, made: dict) -> dict[str, str]:
+    """Each puzzle of ``made`` (name -> puzzle) as a page in ``folder``: name -> file:// URL."""
     urls = {}
     for name, puzzle in made.items():
         path = folder / f"{name}.html"
@@ -101,6 +106,14 @@ def pages(tmp_path_factory):
 @pytest.fixture
 def open_page(browser, pages, request, tmp_path_factory):
     """open_page(name, phone=False): a fresh context (its own storage) showing a test puzzle."""
+    yield from page_opener(browser, pages, request, tmp_path_factory, "page-screenshots")
+
+
+def page_opener(browser, urls: dict[str, str], request, tmp_path_factory, shots: str):
+    """The body of a page-opening fixture: yields ``open_(name, phone=False,
+    width=None)``, which shows ``urls[name]`` in a fresh context; afterwards
+    screenshots every page into a ``shots`` folder if the test failed, and
+    fails on any script error a page raised."""
     opened = []
     failed_before = request.session.testsfailed
 
@@ -112,7 +125,7 @@ def open_page(browser, pages, request, tmp_path_factory):
         page = context.new_page()
         errors = []
         page.on("pageerror", lambda e: errors.append(str(e)))
-        page.goto(pages[name])
+        page.goto(urls[name])
         page.wait_for_function("typeof RoflPageState === 'function'")
         page.errors = errors
         opened.append(page)
@@ -120,7 +133,7 @@ def open_page(browser, pages, request, tmp_path_factory):
 
     yield open_
     if request.session.testsfailed > failed_before:
-        folder = tmp_path_factory.mktemp("page-screenshots", numbered=True)
+        folder = tmp_path_factory.mktemp(shots, numbered=True)
         for n, page in enumerate(opened):
             shot = folder / f"{request.node.name}-{n}.png"
             page.screenshot(path=str(shot), full_page=True)

@@ -14,9 +14,8 @@ import pytest
 
 from rofl.hexagon import Hexagon, HexPuzzle
 from rofl.puzzle import Palette
-from rofl.render.page import puzzle_page
 from tests.render import test_page_browser
-from tests.render.test_page_browser import DESKTOP, PHONE, centre, state, status
+from tests.render.test_page_browser import PHONE, centre, page_opener, state, status, write_pages
 
 browser = test_page_browser.browser  # the Chromium fixture, shared
 
@@ -44,41 +43,13 @@ def hex_pages(tmp_path_factory):
         "star": HexPuzzle.from_cells(3, STAR),
         "question": plain.with_unknown_colors(np.arange(plain.n_groups) % 2 == 0),
     }
-    urls = {}
-    for name, puzzle in made.items():
-        path = folder / f"{name}.html"
-        path.write_text(puzzle_page(puzzle, title=name), encoding="utf-8")
-        urls[name] = path.as_uri()
-    return urls
+    return write_pages(folder, made)
 
 
 @pytest.fixture
 def open_hex(browser, hex_pages, request, tmp_path_factory):
     """open_hex(name, phone=False): a fresh context (its own storage) showing a hexagonal test page."""
-    opened = []
-    failed_before = request.session.testsfailed
-
-    def open_(name: str, *, phone: bool = False):
-        context = browser.new_context(viewport=PHONE if phone else DESKTOP, has_touch=phone, is_mobile=phone)
-        page = context.new_page()
-        errors = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        page.goto(hex_pages[name])
-        page.wait_for_function("typeof RoflPageState === 'function'")
-        page.errors = errors
-        opened.append(page)
-        return page
-
-    yield open_
-    if request.session.testsfailed > failed_before:
-        folder = tmp_path_factory.mktemp("hex-page-screenshots", numbered=True)
-        for n, page in enumerate(opened):
-            shot = folder / f"{request.node.name}-{n}.png"
-            page.screenshot(path=str(shot), full_page=True)
-            print(f"screenshot: {shot}")
-    for page in opened:
-        assert not page.errors, page.errors
-        page.context.close()
+    yield from page_opener(browser, hex_pages, request, tmp_path_factory, "hex-page-screenshots")
 
 
 def drag(page, cells: list[int], *, wobble: float = 0.0) -> None:
