@@ -34,21 +34,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
+from make_photos import _load, picture_names  # noqa: E402 - after the path set-up
+
 # the samples are scikit-image's astronaut, camera, chelsea, coffee and rocket; these are the others that are photos
 SKIMAGE_PHOTOS = ("coins", "moon", "page", "immunohistochemistry", "hubble_deep_field", "grass", "text")
-
-
-def picture_names() -> list[str]:
-    names = [f"samples/{p.name}" for p in sorted((ROOT / "samples").iterdir()) if p.suffix in (".jpg", ".png")]
-    return names + [f"skimage.{name}" for name in SKIMAGE_PHOTOS]
-
-
-def load(name: str):
-    if name.startswith("skimage."):
-        import skimage.data
-
-        return getattr(skimage.data, name.split(".", 1)[1])()
-    return ROOT / name
 
 
 def run(name: str, side: int, k: int, repeat: int, sat: bool) -> dict:
@@ -56,7 +45,7 @@ def run(name: str, side: int, k: int, repeat: int, sat: bool) -> dict:
 
     import rofl
 
-    picture = load(name)
+    picture = _load(name)
     result = rofl.make(picture, shape="hex", size=side, colors=k)
     wall = best_of(lambda: rofl.make(picture, shape="hex", size=side, colors=k), repeat) if repeat > 1 else None
     check = rofl.solve(result.puzzle)
@@ -90,7 +79,7 @@ def main() -> None:
     import rofl
 
     rofl.make(np.random.default_rng(0).random((40, 40, 3)), shape="hex", size=5, colors=3)  # warm-up
-    names = picture_names()
+    names = picture_names(SKIMAGE_PHOTOS)
     header = (
         "| side | colours | pictures | success | changed median / worst | mean ΔE2000 (median) | time median / worst |"
     )

@@ -44,9 +44,10 @@ TARGET_CHANGED = {30: 0.3, 50: 0.3, 100: 0.5}
 TARGET_SECONDS = {30: 0.1, 50: 0.5, 100: 3.0}
 
 
-def picture_names() -> list[str]:
+def picture_names(photos: tuple[str, ...] = SKIMAGE_PHOTOS) -> list[str]:
+    """The sample pictures and the scikit-image ``photos``, as :func:`_load` takes them."""
     names = [f"samples/{p.name}" for p in sorted((ROOT / "samples").iterdir()) if p.suffix in (".jpg", ".png")]
-    return names + [f"skimage.{name}" for name in SKIMAGE_PHOTOS]
+    return names + [f"skimage.{name}" for name in photos]
 
 
 def _load(name: str):
@@ -97,8 +98,9 @@ def _run(name: str, n: int, k: int, effort: float = 1.0) -> dict:
     }
 
 
-def _serve(conn) -> None:
-    """The worker process: warm up, then run jobs from ``conn`` until it closes."""
+def _serve(conn, job) -> None:
+    """The worker process: warm up, then run ``job(*args)`` for the ``args``
+    from ``conn`` until it closes."""
     _warm()
     conn.send("ready")
     while True:
@@ -106,13 +108,15 @@ def _serve(conn) -> None:
             args = conn.recv()
         except EOFError:
             return
-        conn.send(_run(*args))
+        conn.send(job(*args))
 
 
 class Worker:
-    """One warm process; killed and replaced when a run goes over the budget."""
+    """One warm process running ``job`` (a module-level function, :func:`_run`
+    by default); killed and replaced when a run goes over the budget."""
 
-    def __init__(self) -> None:
+    def __init__(self, job=_run) -> None:
+        self.job = job
         self.process = None
         self.conn = None
 
@@ -120,7 +124,7 @@ class Worker:
         if self.process is None:
             ctx = mp.get_context("spawn")
             self.conn, child = ctx.Pipe()
-            self.process = ctx.Process(target=_serve, args=(child,), daemon=True)
+            self.process = ctx.Process(target=_serve, args=(child, self.job), daemon=True)
             self.process.start()
             child.close()
             self.conn.recv()  # waits for the warm-up: warming up is not part of any budget

@@ -78,39 +78,6 @@ def run_case(case: str, n: int) -> dict:
     }
 
 
-def _serve(conn) -> None:
-    from make_photos import _warm
-
-    _warm()
-    conn.send("ready")
-    while True:
-        try:
-            args = conn.recv()
-        except EOFError:
-            return
-        conn.send(run_case(*args))
-
-
-class ScaleWorker(Worker):
-    """A warm worker that runs :func:`run_case` jobs."""
-
-    def run(self, args: tuple, budget: float) -> dict | None:
-        if self.process is None:
-            import multiprocessing as mp
-
-            ctx = mp.get_context("spawn")
-            self.conn, child = ctx.Pipe()
-            self.process = ctx.Process(target=_serve, args=(child,), daemon=True)
-            self.process.start()
-            child.close()
-            self.conn.recv()
-        self.conn.send(args)
-        if self.conn.poll(budget):
-            return self.conn.recv()
-        self.close()
-        return None
-
-
 def exponent(n0: int, t0: float, n1: int, t1: float) -> float:
     """``e`` in time ~ cells^e between two runs of ``n0`` and ``n1`` cells a side."""
     return math.log(t1 / t0) / math.log((n1 * n1) / (n0 * n0))
@@ -126,7 +93,7 @@ def main() -> None:
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
     cases = args.cases.split(",")
-    worker = ScaleWorker()
+    worker = Worker(run_case)
     worker.run(("camera-2", 16), 600)  # start and warm the worker before timing anything
     print(
         f"{'case':>12} {'cells':>9} {'effort':>6} {'time s':>8} {'changed':>8} {'%':>6} {'evaluations':>11} {'ok':>3}"
