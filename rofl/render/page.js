@@ -1987,14 +1987,20 @@
         }
       }
 
-      for (var c = 0; c < W; c++) {
-        var th = el("th", { scope: "col", class: "cc" });
-        if ((c + 1) % 5 === 0 && c + 1 < W) th.classList.add("b5");
+      /** The header cell of a line's clue: its flag, its numbers and its label for screen readers. */
+      function clueHead(scope, cls, clue, prefix, label) {
+        var th = el("th", { scope: scope, class: cls });
         var box = el("div", { class: "nums" });
         box.appendChild(el("span", { class: "flag", "aria-hidden": "true" }, "\u2717"));
-        clueNumbers(box, puzzle.cols[c], "c" + c);
+        clueNumbers(box, clue, prefix);
         th.appendChild(box);
-        th.dataset.label = "column " + (c + 1) + ": " + clueLabel(puzzle.cols[c]);
+        th.dataset.label = label + ": " + clueLabel(clue);
+        return th;
+      }
+
+      for (var c = 0; c < W; c++) {
+        var th = clueHead("col", "cc", puzzle.cols[c], "c" + c, "column " + (c + 1));
+        if ((c + 1) % 5 === 0 && c + 1 < W) th.classList.add("b5");
         colHeads.push(th);
         head.appendChild(th);
       }
@@ -2002,12 +2008,7 @@
       for (var r = 0; r < H; r++) {
         var tr = el("tr");
         if ((r + 1) % 5 === 0 && r + 1 < H) tr.classList.add("b5");
-        var rh = el("th", { scope: "row", class: "rc" });
-        var rbox = el("div", { class: "nums" });
-        rbox.appendChild(el("span", { class: "flag", "aria-hidden": "true" }, "\u2717"));
-        clueNumbers(rbox, puzzle.rows[r], "r" + r);
-        rh.appendChild(rbox);
-        rh.dataset.label = "row " + (r + 1) + ": " + clueLabel(puzzle.rows[r]);
+        var rh = clueHead("row", "rc", puzzle.rows[r], "r" + r, "row " + (r + 1));
         rowHeads.push(rh);
         tr.appendChild(rh);
         for (c = 0; c < W; c++) {
