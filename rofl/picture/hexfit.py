@@ -103,6 +103,13 @@ def hex_fit(image_size: tuple[int, int], side: object) -> HexGeometry:
     return HexGeometry(side, (x0, y0, x0 + bw, y0 + bh), fine)
 
 
+def cell_centres(side: int) -> tuple[np.ndarray, np.ndarray]:
+    """Every cell's centre (``x``, ``y`` float arrays in the board's order), in
+    circumradii from the centre of the middle cell: :func:`owner_of`'s inverse."""
+    coords = Hexagon.of(side).coords
+    return SQ3 * (coords[:, 0] + coords[:, 1] / 2), 1.5 * coords[:, 1]
+
+
 def owner_of(x: np.ndarray, y: np.ndarray, side: int) -> np.ndarray:
     """The cell index (:class:`~rofl.hexagon.Hexagon` order) whose hexagon holds
     each point, or -1 outside the board.
@@ -169,6 +176,7 @@ __all__ = [
     "MAX_HEX_SIDE",
     "HexGeometry",
     "board_extent",
+    "cell_centres",
     "check_side",
     "fine_owners",
     "hex_cell_colors",

@@ -165,14 +165,11 @@ def _hex_compare_image(result, radius: float | None = None, gap: int | None = No
 
 def _hex_centres(side: int, radius: float) -> tuple[tuple[int, int], list[tuple[float, float]]]:
     """The image size of a board and each cell's centre in pixels."""
-    from rofl.hexagon import Hexagon
-    from rofl.picture.hexfit import board_extent
+    from rofl.picture.hexfit import board_extent, cell_centres
 
     ew, eh = board_extent(side)
-    coords = Hexagon.of(side).coords
-    sq3 = np.sqrt(3.0)
-    x = (ew / 2 + sq3 * (coords[:, 0] + coords[:, 1] / 2)) * radius
-    y = (eh / 2 + 1.5 * coords[:, 1]) * radius
+    x, y = cell_centres(side)
+    x, y = (ew / 2 + x) * radius, (eh / 2 + y) * radius
     return (int(np.ceil(ew * radius)), int(np.ceil(eh * radius))), list(zip(x.tolist(), y.tolist(), strict=True))
 
 

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from rofl.errors import OptionError
 from rofl.hexagon import Hexagon
 from rofl.picture import hex_cell_colors, hex_fit, srgb_to_linear
-from rofl.picture.hexfit import board_extent, check_side, fine_owners, owner_of
+from rofl.picture.hexfit import board_extent, cell_centres, check_side, fine_owners, owner_of
 
 SQ3 = math.sqrt(3)
 
@@ -22,6 +22,7 @@ def test_every_cell_centre_is_its_own():
     for side in (1, 2, 5, 12):
         coords = Hexagon.of(side).coords
         x, y = SQ3 * (coords[:, 0] + coords[:, 1] / 2), 1.5 * coords[:, 1]
+        assert np.allclose(cell_centres(side), (x, y))
         assert (owner_of(x, y, side) == np.arange(len(coords))).all()
 
 
