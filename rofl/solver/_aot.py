@@ -149,6 +149,7 @@ _SOURCES = (
     "solver/_structs.py",
     "solver/_kernels.py",
     "solver/_fast.py",
+    "solver/_bits.py",
     "solver/_search_stats.py",
     "solver/_search.py",
     "solver/_aot.py",

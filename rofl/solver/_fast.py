@@ -24,6 +24,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from rofl.solver._bits import MAX_CELLS, _solve_bw
 from rofl.solver._config import JIT
 from rofl.solver._kernels import (
     CONTRADICTION,
@@ -35,7 +36,7 @@ from rofl.solver._kernels import (
     _solve_line,
     _status,
 )
-from rofl.solver._structs import ALL_RULES, FREE, KNOWN, TRIM  # noqa: F401 -- _line's rules, read here too
+from rofl.solver._structs import ALL_RULES, BITS, FREE, KNOWN, TRIM  # noqa: F401 -- _line's rules, read here too
 
 # ----------------------------------------------------------- line shortcuts
 
@@ -227,8 +228,12 @@ def _solve_fresh(height, width, full, lens, cols, offs, kmax, stats, rules):
     ``(height, width)`` masks; ``stats`` receives what
     :func:`~rofl.solver._kernels._propagate_trail` puts there (every line
     solve counts as a cache miss).  ``rules`` picks the shortcuts of
-    :func:`_line` (for measurements; the answer is the same).
+    :func:`_line` (for measurements; the answer is the same), and whether
+    a black-and-white puzzle of at most 63 cells a side runs on bit sets
+    (:func:`rofl.solver._bits._solve_bw`).
     """
+    if rules & BITS and full == 3 and max(height, width) <= MAX_CELLS:
+        return _solve_bw(height, width, lens, offs, kmax, stats)
     masks = np.full((height, width), full, dtype=np.int64)
     n_lines = height + width
     nmax = max(height, width)

@@ -28,9 +28,10 @@ N_STATS = 8
 #: Shortcuts the lean path's line solve may take (:func:`rofl.solver._fast._line`;
 #: a bit set, ``benchmarks/line_profile.py`` measures them one by one): lines
 #: that allow every colour of their clue, lines whose cells are all known, the
-#: DP only between the known ends.
-FREE, KNOWN, TRIM = 1, 2, 4
-ALL_RULES = FREE | KNOWN | TRIM
+#: DP only between the known ends; and black-and-white puzzles of at most 63
+#: cells a side on bit sets (:mod:`rofl.solver._bits`).
+FREE, KNOWN, TRIM, BITS = 1, 2, 4, 8
+ALL_RULES = FREE | KNOWN | TRIM | BITS
 
 # ------------------------------------------------------- named structures
 
