@@ -10,7 +10,7 @@ public repository avi-levy/pbnsolve (release 1.10 under
 Usage::
 
     python benchmarks/peers.py --pbnsolve PATH [--corpus DIR] [--repeat 5] [--budget 10]
-        [--core 0] [--only TEXT] [--list] [--write-docs]
+        [--core 0] [--only TEXT] [--list] [--line-only] [--write-docs]
 
 Both solvers run pinned to one core (``--core``; pbnsolve inherits the
 affinity) and take turns puzzle by puzzle, so a machine whose load changes
@@ -302,7 +302,10 @@ def main() -> None:
     parser.add_argument("--only", default="", help="only folders whose name contains this")
     parser.add_argument("--list", action="store_true", help="print the puzzles the two sort differently")
     parser.add_argument("--write-docs", action="store_true", help="write the tables into docs/benchmarks.md")
+    parser.add_argument("--line-only", action="store_true", help="line logic only (not with --write-docs)")
     args = parser.parse_args()
+    if args.line_only and args.write_docs:
+        _fail("--write-docs needs both parts: leave out --line-only")
 
     files = sorted(p for p in args.corpus.glob("*/*.json") if args.only in p.parent.name) if args.corpus else []
     if not files:
@@ -327,7 +330,9 @@ def main() -> None:
             rofl.solve_complete(puzzle, time_budget=args.budget)
         start = time.perf_counter()
         line_table, line_odd = line_logic(args.pbnsolve, line_items, args.repeat)
-        search_table, slowest, differ = search(args.pbnsolve, search_items, args.budget)
+        search_table, slowest, differ = [], [], []
+        if not args.line_only:
+            search_table, slowest, differ = search(args.pbnsolve, search_items, args.budget)
         wall = time.perf_counter() - start
 
     report = [

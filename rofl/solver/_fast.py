@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from rofl.solver._bits import MAX_CELLS, _solve_bw
+from rofl.solver._bits import MAX_CELLS, ONE, _line_bw
 from rofl.solver._config import JIT
 from rofl.solver._kernels import (
     CONTRADICTION,
@@ -204,6 +204,92 @@ def _trim_right(cells, a, n, lens, cols, g0, g1, out):
 
 
 @njit(**JIT)
+def _masks(rw, rb, height, width):
+    """The ``(height, width)`` int64 masks of rows' bit sets (bit 0
+    background, bit 1 black)."""
+    masks = np.empty((height, width), dtype=np.int64)
+    for r in range(height):
+        for c in range(width):
+            bit = np.uint64(c)
+            masks[r, c] = np.int64((rw[r] >> bit) & ONE) | (np.int64((rb[r] >> bit) & ONE) << 1)
+    return masks
+
+
+@njit(**JIT)
+def _solve_bw(height, width, lens, offs, stats):
+    """:func:`_solve_fresh` for a black-and-white puzzle of at most
+    :data:`~rofl.solver._bits.MAX_CELLS` cells a side, its rows and columns
+    kept as bit sets side by side (:mod:`rofl.solver._bits`): the same
+    queue in the same order, so the same returns and statistics."""
+    rw = np.full(height, (ONE << np.uint64(width)) - ONE, dtype=np.uint64)
+    rb = rw.copy()
+    cw = np.full(width, (ONE << np.uint64(height)) - ONE, dtype=np.uint64)
+    cb = cw.copy()
+    work = np.empty(64, dtype=np.uint64)
+    n_lines = height + width
+    queue = np.arange(n_lines)
+    queued = np.ones(n_lines, dtype=np.bool_)
+    generation = np.ones(n_lines, dtype=np.int64)
+    head = 0
+    size = n_lines
+    solves = 0
+    sweeps = 0
+    while size > 0:
+        line = queue[head]
+        head = (head + 1) % n_lines
+        size -= 1
+        queued[line] = False
+        gen = generation[line]
+        sweeps = max(sweeps, gen)
+        is_row = line < height
+        if is_row:
+            n, w, b = width, rw[line], rb[line]
+        else:
+            n, w, b = height, cw[line - height], cb[line - height]
+        solves += 1
+        ok, nw, nb = _line_bw(w, b, n, lens, offs[line], offs[line + 1], work)
+        if not ok:
+            stats[ST_LINE_SOLVES] = stats[ST_MISSES] = solves
+            stats[ST_SWEEPS] = sweeps
+            stats[ST_BAD_LINE] = line
+            return CONTRADICTION, _masks(rw, rb, height, width)
+        changed = (w ^ nw) | (b ^ nb)
+        if not changed:
+            continue
+        if is_row:
+            rw[line], rb[line] = nw, nb
+            here = np.uint64(line)
+        else:
+            cw[line - height], cb[line - height] = nw, nb
+            here = np.uint64(line - height)
+        i = 0
+        while changed:
+            if changed & ONE:
+                bit = np.uint64(i)
+                keep = ~(ONE << here)
+                if is_row:
+                    cw[i] = (cw[i] & keep) | (((nw >> bit) & ONE) << here)
+                    cb[i] = (cb[i] & keep) | (((nb >> bit) & ONE) << here)
+                    other = height + i
+                else:
+                    rw[i] = (rw[i] & keep) | (((nw >> bit) & ONE) << here)
+                    rb[i] = (rb[i] & keep) | (((nb >> bit) & ONE) << here)
+                    other = i
+                if not queued[other]:
+                    queued[other] = True
+                    generation[other] = gen + 1
+                    queue[(head + size) % n_lines] = other
+                    size += 1
+            changed >>= ONE
+            i += 1
+    stats[ST_LINE_SOLVES] = stats[ST_MISSES] = solves
+    stats[ST_SWEEPS] = sweeps
+    stats[ST_BAD_LINE] = -1
+    masks = _masks(rw, rb, height, width)
+    return _status(masks.reshape(height * width)), masks
+
+
+@njit(**JIT)
 def _new_line_scratch(kmax, nmax):
     """A :class:`~rofl.solver._kernels.LineScratch` for clues of up to
     ``kmax`` groups and lines of up to ``nmax`` cells, made in compiled code."""
@@ -230,10 +316,10 @@ def _solve_fresh(height, width, full, lens, cols, offs, kmax, stats, rules):
     solve counts as a cache miss).  ``rules`` picks the shortcuts of
     :func:`_line` (for measurements; the answer is the same), and whether
     a black-and-white puzzle of at most 63 cells a side runs on bit sets
-    (:func:`rofl.solver._bits._solve_bw`).
+    (:func:`_solve_bw`).
     """
     if rules & BITS and full == 3 and max(height, width) <= MAX_CELLS:
-        return _solve_bw(height, width, lens, offs, kmax, stats)
+        return _solve_bw(height, width, lens, offs, stats)
     masks = np.full((height, width), full, dtype=np.int64)
     n_lines = height + width
     nmax = max(height, width)

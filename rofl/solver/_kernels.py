@@ -33,6 +33,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from rofl.solver._bits import MAX_CELLS, _line_one_colour
 from rofl.solver._config import JIT, skip_blas_probe
 from rofl.solver._structs import (  # noqa: F401 -- the kernels' callers read them here too
     CONTRADICTION,
@@ -70,10 +71,9 @@ _SEED = np.int64(-3750763034362895579)  # FNV-1a offset basis as int64
 
 @njit(**JIT)
 def _solve_line(cells, n, lens, cols, g0, g1, out, run, slot, gap, fwd, bwd, color_slot):
-    """Narrow one line by the colour DP, in ``O(k * (slack + 1) + n * c)``.
-
-    ``k`` groups, ``c`` distinct colours among them, ``slack`` = ``n`` minus
-    the cells the clue needs (at most ``n``).
+    """Narrow one line: on bit sets when it has at most 63 cells and its
+    groups one colour (:func:`rofl.solver._bits._line_one_colour`), else by
+    the colour DP (:func:`_solve_line_dp`); the same answer either way.
 
     Parameters
     ----------
@@ -91,6 +91,27 @@ def _solve_line(cells, n, lens, cols, g0, g1, out, run, slot, gap, fwd, bwd, col
     -------
     bool
         False when no arrangement fits (``out`` is then undefined).
+    """
+    k = g1 - g0
+    if n <= MAX_CELLS:  # groups of one colour: on bit sets (rofl.solver._bits)
+        colour = cols[g0] if k > 0 else 1
+        one = True
+        for j in range(g0 + 1, g1):
+            if cols[j] != colour:
+                one = False
+                break
+        if one:
+            return _line_one_colour(cells, n, lens, colour, g0, g1, out, color_slot.view(np.uint64))
+    return _solve_line_dp(cells, n, lens, cols, g0, g1, out, run, slot, gap, fwd, bwd, color_slot)
+
+
+@njit(**JIT)
+def _solve_line_dp(cells, n, lens, cols, g0, g1, out, run, slot, gap, fwd, bwd, color_slot):
+    """Narrow one line by the colour DP, in ``O(k * (slack + 1) + n * c)``:
+    :func:`_solve_line`'s contract for any line.
+
+    ``k`` groups, ``c`` distinct colours among them, ``slack`` = ``n`` minus
+    the cells the clue needs (at most ``n``).
     """
     k = g1 - g0
     for c in range(color_slot.shape[0]):

@@ -15,6 +15,8 @@ from hypothesis.extra.numpy import arrays
 from rofl.puzzle import Palette, Puzzle
 from rofl.solver import LineSolver, solve
 from rofl.solver._bits import MAX_CELLS, _line_bw
+from rofl.solver._fast import _new_line_scratch
+from rofl.solver._kernels import _solve_line_dp
 from rofl.solver._structs import ALL_RULES, BITS
 from tests import naive
 from tests.solver.test_fast import fast_line
@@ -29,8 +31,7 @@ def bits_line(cells, clue) -> np.ndarray | None:
     b = sum(((c >> 1) & 1) << i for i, c in enumerate(cells))
     lens = np.array([length for length, _ in clue] or [0], dtype=np.int64)
     k = len(clue)
-    work = [np.empty(k + 1, dtype=np.uint64) for _ in range(3)]
-    ok, nw, nb = _line_bw(np.uint64(w), np.uint64(b), n, lens, 0, k, *work)
+    ok, nw, nb = _line_bw(np.uint64(w), np.uint64(b), n, lens, 0, k, np.empty(64, dtype=np.uint64))
     if not ok:
         return None
     nw, nb = int(nw), int(nb)
@@ -48,7 +49,7 @@ def _same(got, want, context) -> None:
 @pytest.mark.parametrize("n", [1, 2, 5, 8])
 def test_every_clue_and_many_states(n):
     """Every clue of ``n`` cells, on free, known, half-known and partly
-    empty lines, against listing every filling."""
+    empty lines, against listing every filling (and the DP too)."""
     f, by_clue = naive.fillings(n, 2)
     known = np.int64(1) << f
     rng = np.random.default_rng(n)
@@ -57,7 +58,9 @@ def test_every_clue_and_many_states(n):
         states += [np.where(rng.random(n) < 0.5, 3, cells) for cells in known[:: max(1, len(known) // 20)]]
         states += [rng.integers(0, 4, n) for _ in range(10)]  # some cells with no colour left
         for cells in states:
-            _same(bits_line(cells, clue), naive.brute_line(cells, clue, 2), (clue, cells.tolist()))
+            want = naive.brute_line(cells, clue, 2)
+            _same(bits_line(cells, clue), want, (clue, cells.tolist()))
+            _same(dp_line(cells, clue), want, (clue, cells.tolist()))  # the DP, which longer lines take
 
 
 @st.composite
@@ -76,18 +79,27 @@ def lines(draw):
     return cells, clue
 
 
+def dp_line(cells, clue) -> np.ndarray | None:
+    """The colour DP (``_solve_line_dp``, itself checked against brute force
+    in test_line_kernel.py) on one line."""
+    cells = np.asarray(cells, dtype=np.int64)
+    n = len(cells)
+    groups = np.array(clue, dtype=np.int64).reshape(-1, 2)
+    out = np.empty(n, dtype=np.int64)
+    lens, cols = np.ascontiguousarray(groups[:, 0]), np.ascontiguousarray(groups[:, 1])
+    ok = _solve_line_dp(cells, n, lens, cols, 0, len(groups), out, *_new_line_scratch(len(groups), n))
+    return out if ok else None
+
+
 @settings(max_examples=300, deadline=None)
 @given(lines())
 def test_long_lines_against_placements(line):
     """Against listing placements where they are few, else against the
-    reference line DP (itself checked against brute force)."""
+    colour DP."""
     cells, clue = line
     n, k = len(cells), len(clue)
     slack = n - sum(length for length, _ in clue) - max(k - 1, 0)
-    if slack < 0 or math.comb(slack + k, k) <= 5000:
-        want = naive.placement_line(cells, clue)
-    else:
-        want = fast_line(cells, clue, rules=0)
+    want = naive.placement_line(cells, clue) if slack < 0 or math.comb(slack + k, k) <= 300 else dp_line(cells, clue)
     _same(bits_line(cells, clue), want, (clue, cells.tolist()))
 
 
@@ -122,3 +134,19 @@ def test_puzzles_same_as_reference(puzzle):
 
 def test_bits_is_part_of_the_lean_path():
     assert ALL_RULES & BITS
+
+
+@pytest.mark.parametrize("n_colors", [3, 4])
+def test_lines_of_one_colour_in_colour_puzzles(n_colors):
+    """``_solve_line`` hands a line whose groups share one colour to the bit
+    sets, whatever that colour and the other colours its cells still allow."""
+    n = 6
+    f, by_clue = naive.fillings(n, n_colors)
+    full = (1 << n_colors) - 1
+    rng = np.random.default_rng(n_colors)
+    one_colour = [clue for clue in by_clue if len({c for _, c in clue}) <= 1]
+    assert len(one_colour) > 10
+    for clue in one_colour:
+        for cells in [np.full(n, full), *(rng.integers(0, full + 1, n) for _ in range(20))]:
+            cells = cells.astype(np.int64)
+            _same(fast_line(cells, clue, rules=0), naive.brute_line(cells, clue, n_colors), (clue, cells.tolist()))
