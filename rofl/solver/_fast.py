@@ -14,9 +14,16 @@ case alone (same queue order, so the same masks and statistics), with those
 shortcuts in front of the line DP (:func:`_line`) and its buffers made
 inside: one call with nine arguments.
 
-The line DP itself is :func:`rofl.solver._kernels._solve_line`, unchanged;
-``tests/solver/test_fast.py`` checks the shortcuts against brute force and
-the whole path against the reference kernel.
+Behind the shortcuts a line of one colour goes to the bit sets
+(:mod:`rofl.solver._bits`), any other to the DP
+(:func:`rofl.solver._kernels._solve_line_dp`), which here keeps every
+group's start bounds from one solve of its line to the next: cells only
+narrow during a solve, so the starts valid last time hold every start
+valid now, and a line re-solved after a crossing cell changed visits only
+those.  A black-and-white puzzle of at most 63 cells a side runs on bit
+sets throughout (:func:`_solve_bw`).  ``tests/solver/test_fast.py`` checks
+the shortcuts against brute force and the whole path against the
+reference kernel.
 """
 
 from __future__ import annotations
@@ -24,19 +31,22 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from rofl.solver._bits import MAX_CELLS, ONE, _line_bw
+from rofl.solver._bits import MAX_CELLS, ONE, _line_bw, _line_one_colour
 from rofl.solver._config import JIT
 from rofl.solver._kernels import (
     CONTRADICTION,
     ST_BAD_LINE,
     ST_LINE_SOLVES,
     ST_MISSES,
+    ST_STOP,
     ST_SWEEPS,
+    STOPPED,
     LineScratch,
-    _solve_line,
+    _one_colour,
+    _solve_line_dp,
     _status,
 )
-from rofl.solver._structs import ALL_RULES, BITS, FREE, KNOWN, TRIM  # noqa: F401 -- _line's rules, read here too
+from rofl.solver._structs import ALL_RULES, BITS, BOUNDS, FREE, KNOWN, TRIM  # noqa: F401 -- _line's rules, read here too
 
 # ----------------------------------------------------------- line shortcuts
 
@@ -88,10 +98,12 @@ def _check_known(cells, n, lens, cols, g0, g1):
 
 
 @njit(**JIT)
-def _line(cells, n, lens, cols, g0, g1, out, run, slot, gap, fwd, bwd, color_slot, rules):
+def _line(cells, n, lens, cols, g0, g1, out, run, slot, gap, fwd, bwd, color_slot, rules, first, last):
     """:func:`~rofl.solver._kernels._solve_line`'s contract and answer, with
     the DP skipped on lines that are free (:func:`_overlap`) or known
-    (:func:`_check_known`), as far as ``rules`` allows."""
+    (:func:`_check_known`), as far as ``rules`` allows; ``first`` / ``last``
+    the groups' start bounds the DP keeps (:data:`BOUNDS`,
+    :func:`~rofl.solver._kernels._solve_line_dp`)."""
     need = np.int64(1)
     total = 0
     for j in range(g0, g1):
@@ -119,13 +131,25 @@ def _line(cells, n, lens, cols, g0, g1, out, run, slot, gap, fwd, bwd, color_slo
         for i in range(n):
             out[i] = cells[i]
         return True
+    if not rules & BOUNDS:
+        first = last = slot[:0]
     if not rules & TRIM:
-        return _solve_line(cells, n, lens, cols, g0, g1, out, run, slot, gap, fwd, bwd, color_slot)
+        return _dp(cells, n, lens, cols, g0, g1, out, run, slot, gap, fwd, bwd, color_slot, first, last, 0)
     a, gl = _trim_left(cells, n, lens, cols, g0, g1, out)
     b, gr = _trim_right(cells, a, n, lens, cols, gl, g1, out)
     if a == b:
         return gl == gr
-    return _solve_line(cells[a:b], b - a, lens, cols, gl, gr, out[a:b], run, slot, gap, fwd, bwd, color_slot)
+    return _dp(cells[a:b], b - a, lens, cols, gl, gr, out[a:b], run, slot, gap, fwd, bwd, color_slot, first, last, a)
+
+
+@njit(**JIT)
+def _dp(cells, n, lens, cols, g0, g1, out, run, slot, gap, fwd, bwd, color_slot, first, last, shift):
+    """The line solve behind the shortcuts: bit sets for a line of one
+    colour, else the DP within the groups' bounds."""
+    colour = _one_colour(n, cols, g0, g1)
+    if colour >= 0:
+        return _line_one_colour(cells, n, lens, colour, g0, g1, out, color_slot.view(np.uint64))
+    return _solve_line_dp(cells, n, lens, cols, g0, g1, out, run, slot, gap, fwd, bwd, color_slot, first, last, shift)
 
 
 # The known ends of a line: known background, then a known cell of the next
@@ -235,6 +259,10 @@ def _solve_bw(height, width, lens, offs, stats):
     solves = 0
     sweeps = 0
     while size > 0:
+        if stats[ST_STOP] != 0:
+            stats[ST_LINE_SOLVES] = stats[ST_MISSES] = solves
+            stats[ST_SWEEPS] = sweeps
+            return STOPPED, _masks(rw, rb, height, width)
         line = queue[head]
         head = (head + 1) % n_lines
         size -= 1
@@ -307,11 +335,11 @@ def _new_line_scratch(kmax, nmax):
 @njit(**JIT)
 def _solve_fresh(height, width, full, lens, cols, offs, kmax, stats, rules):
     """Line logic from every colour ``full`` possible everywhere to the
-    fixpoint, no cache, no trail, no stop flag (for puzzles that finish in
-    milliseconds).
+    fixpoint, no cache, no trail.
 
-    Returns the status code (SOLVED, STALLED, CONTRADICTION) and the
-    ``(height, width)`` masks; ``stats`` receives what
+    Returns the status code (SOLVED, STALLED, CONTRADICTION, or STOPPED when
+    another thread set ``stats[ST_STOP]``, read before every line solve) and
+    the ``(height, width)`` masks; ``stats`` receives what
     :func:`~rofl.solver._kernels._propagate_trail` puts there (every line
     solve counts as a cache miss).  ``rules`` picks the shortcuts of
     :func:`_line` (for measurements; the answer is the same), and whether
@@ -326,6 +354,9 @@ def _solve_fresh(height, width, full, lens, cols, offs, kmax, stats, rules):
     run, slot, gap, fwd, bwd, color_slot = _new_line_scratch(kmax, nmax)
     buf = np.empty(nmax, dtype=np.int64)
     res = np.empty(nmax, dtype=np.int64)
+    # every group's start bounds, narrowed by each solve of its line
+    first = np.zeros(lens.shape[0], dtype=np.int64)
+    last = np.full(lens.shape[0], nmax, dtype=np.int64)
     # The queue is a ring of every line, rows first; a line is in it at most once.
     queue = np.arange(n_lines)
     queued = np.ones(n_lines, dtype=np.bool_)
@@ -335,6 +366,10 @@ def _solve_fresh(height, width, full, lens, cols, offs, kmax, stats, rules):
     solves = 0
     sweeps = 0
     while size > 0:
+        if stats[ST_STOP] != 0:
+            stats[ST_LINE_SOLVES] = stats[ST_MISSES] = solves
+            stats[ST_SWEEPS] = sweeps
+            return STOPPED, masks
         line = queue[head]
         head = (head + 1) % n_lines
         size -= 1
@@ -346,7 +381,8 @@ def _solve_fresh(height, width, full, lens, cols, offs, kmax, stats, rules):
         for i in range(n):
             buf[i] = masks[line, i] if is_row else masks[i, line - height]
         solves += 1
-        ok = _line(buf, n, lens, cols, offs[line], offs[line + 1], res, run, slot, gap, fwd, bwd, color_slot, rules)
+        g0, g1 = offs[line], offs[line + 1]
+        ok = _line(buf, n, lens, cols, g0, g1, res, run, slot, gap, fwd, bwd, color_slot, rules, first, last)
         if not ok:
             stats[ST_LINE_SOLVES] = stats[ST_MISSES] = solves
             stats[ST_SWEEPS] = sweeps

@@ -70,6 +70,20 @@ _SEED = np.int64(-3750763034362895579)  # FNV-1a offset basis as int64
 
 
 @njit(**JIT)
+def _one_colour(n, cols, g0, g1):
+    """The colour of a line of at most 63 cells whose groups all have one
+    colour (1 for a line without groups), which the bit sets solve; -1 for
+    any other line."""
+    if n > MAX_CELLS:
+        return -1
+    colour = cols[g0] if g1 > g0 else 1
+    for j in range(g0 + 1, g1):
+        if cols[j] != colour:
+            return -1
+    return colour
+
+
+@njit(**JIT)
 def _solve_line(cells, n, lens, cols, g0, g1, out, run, slot, gap, fwd, bwd, color_slot):
     """Narrow one line: on bit sets when it has at most 63 cells and its
     groups one colour (:func:`rofl.solver._bits._line_one_colour`), else by
@@ -92,28 +106,29 @@ def _solve_line(cells, n, lens, cols, g0, g1, out, run, slot, gap, fwd, bwd, col
     bool
         False when no arrangement fits (``out`` is then undefined).
     """
-    k = g1 - g0
-    if n <= MAX_CELLS:  # groups of one colour: on bit sets (rofl.solver._bits)
-        colour = cols[g0] if k > 0 else 1
-        one = True
-        for j in range(g0 + 1, g1):
-            if cols[j] != colour:
-                one = False
-                break
-        if one:
-            return _line_one_colour(cells, n, lens, colour, g0, g1, out, color_slot.view(np.uint64))
-    return _solve_line_dp(cells, n, lens, cols, g0, g1, out, run, slot, gap, fwd, bwd, color_slot)
+    colour = _one_colour(n, cols, g0, g1)
+    if colour >= 0:
+        return _line_one_colour(cells, n, lens, colour, g0, g1, out, color_slot.view(np.uint64))
+    none = slot[:0]  # no bounds
+    return _solve_line_dp(cells, n, lens, cols, g0, g1, out, run, slot, gap, fwd, bwd, color_slot, none, none, 0)
 
 
 @njit(**JIT)
-def _solve_line_dp(cells, n, lens, cols, g0, g1, out, run, slot, gap, fwd, bwd, color_slot):
+def _solve_line_dp(cells, n, lens, cols, g0, g1, out, run, slot, gap, fwd, bwd, color_slot, first, last, shift):
     """Narrow one line by the colour DP, in ``O(k * (slack + 1) + n * c)``:
     :func:`_solve_line`'s contract for any line.
 
     ``k`` groups, ``c`` distinct colours among them, ``slack`` = ``n`` minus
-    the cells the clue needs (at most ``n``).
+    the cells the clue needs (at most ``n``).  ``first`` / ``last``, when
+    not empty, bound the starts of group ``g`` to
+    ``[first[g] - shift, last[g] - shift]`` (any bounds that hold every
+    start still valid: earlier answers of the same line, whose cells have
+    only narrowed since), and receive the valid starts' bounds found
+    (``+ shift``): a caller that keeps them makes every later solve of the
+    line visit only those starts.
     """
     k = g1 - g0
+    bounded = first.shape[0] > 0
     for c in range(color_slot.shape[0]):
         color_slot[c] = -1
     nslot = 0
@@ -139,10 +154,13 @@ def _solve_line_dp(cells, n, lens, cols, g0, g1, out, run, slot, gap, fwd, bwd, 
         gap[j] = 1 if (j + 1 < k and cols[g0 + j + 1] == c) else 0
 
     # Group j cannot start before lo_j (the cells groups 0..j-1 need at
-    # least), nor after lo_j + slack (the later groups must still fit), so
-    # both tables are only filled in that window of slack + 1 cells per row:
-    # O(k * slack) instead of O(k * n), a large saving on the tight lines
-    # that make up most of a puzzle.  Entries outside the window are never
+    # least), nor after lo_j + slack (the later groups must still fit), nor
+    # outside its given bounds: [s_lo(j), s_hi(j)] (_starts).  Row j of the
+    # tables ("groups 0..j-1 placed, the next may start here") is then the
+    # window [A_j, B_j] = [s_lo(j-1) + len + gap, s_hi(j)] ([0, .] and
+    # [., n] at the ends): O(k * slack) at most instead of O(k * n), a
+    # large saving on the tight lines that make up most of a puzzle, and
+    # less as the bounds narrow.  Entries outside the windows are never
     # read.
     total = 0
     for j in range(k):
@@ -152,24 +170,38 @@ def _solve_line_dp(cells, n, lens, cols, g0, g1, out, run, slot, gap, fwd, bwd, 
         return False
 
     # fwd[j, i]: cells [0, i) can hold exactly groups 0..j-1.
-    lo = 0
+    lo = 0  # lo_j
+    row_lo = 0  # A_j
     for j in range(k + 1):
-        for i in range(lo, lo + slack + 1):
+        if j < k:
+            s_lo, row_hi = _starts(lo, slack, first, last, g0 + j, shift, bounded)
+        else:
+            row_hi = n
+        for i in range(row_lo, row_hi + 1):
             fwd[j, i] = 0
         if j < k:
             lo += lens[g0 + j] + gap[j]
+            row_lo = s_lo + lens[g0 + j] + gap[j]
+    if row_lo > n:  # row k is empty: the groups' bounds leave no room
+        return False
     fwd[0, 0] = 1
     lo = 0
+    row_lo = 0
     for j in range(k + 1):
         length = lens[g0 + j] if j < k else 0
-        top = lo + slack
-        for i in range(lo, top + 1):
+        if j < k:
+            s_lo, s_hi = _starts(lo, slack, first, last, g0 + j, shift, bounded)
+            row_hi = s_hi
+        else:
+            s_lo, s_hi = n + 1, -1
+            row_hi = n
+        for i in range(row_lo, row_hi + 1):
             if fwd[j, i] == 0:
                 continue
-            if i < top and (cells[i] & 1):
+            if i < row_hi and (cells[i] & 1):
                 fwd[j, i + 1] = 1
-            if j < k and run[slot[j], i] >= length:
-                e = i + length  # e + gap[j] <= n: inside row j + 1's window
+            if i >= s_lo and i <= s_hi and run[slot[j], i] >= length:
+                e = i + length  # e + gap[j] >= A_{j+1}; beyond B_{j+1} never read
                 if gap[j]:
                     if cells[e] & 1:
                         fwd[j + 1, e + 1] = 1
@@ -177,41 +209,56 @@ def _solve_line_dp(cells, n, lens, cols, g0, g1, out, run, slot, gap, fwd, bwd, 
                     fwd[j + 1, e] = 1
         if j < k:
             lo += length + gap[j]
+            row_lo = s_lo + length + gap[j]
     if fwd[k, n] == 0:
         return False
 
     # bwd[j, i]: cells [i, n) can hold exactly groups j..k-1.
-    bwd[k, n] = 1
-    lo = total  # window of row k: [total, n]
+    lo = total  # lo_k
+    next_hi = n  # B_{j+1}
     for j in range(k, -1, -1):
         length = lens[g0 + j] if j < k else 0
-        top = lo + slack
-        if j == k:
-            bwd[k, top] = 1  # top == n
-            first = top - 1
+        if j < k:
+            s_lo, s_hi = _starts(lo, slack, first, last, g0 + j, shift, bounded)
+            row_hi = s_hi
         else:
-            first = top
-        for i in range(first, lo - 1, -1):
+            s_lo, s_hi = n + 1, -1
+            row_hi = n
+        row_lo = 0
+        if j > 0:
+            before = lens[g0 + j - 1] + gap[j - 1]
+            p_lo, _ = _starts(lo - before, slack, first, last, g0 + j - 1, shift, bounded)
+            row_lo = p_lo + before
+        if j == k:
+            bwd[k, n] = 1
+            top = n - 1
+        else:
+            top = row_hi
+        for i in range(top, row_lo - 1, -1):
             v = 0
-            if i < top and (cells[i] & 1) and bwd[j, i + 1]:
+            if i < row_hi and (cells[i] & 1) and bwd[j, i + 1]:
                 v = 1
-            elif j < k and run[slot[j], i] >= length:
-                e = i + length
-                if gap[j]:
-                    if (cells[e] & 1) and bwd[j + 1, e + 1]:
-                        v = 1
-                elif bwd[j + 1, e]:
+            elif i >= s_lo and i <= s_hi and run[slot[j], i] >= length:
+                e = i + length + gap[j]
+                if e <= next_hi and (gap[j] == 0 or cells[e - 1] & 1) and bwd[j + 1, e]:
                     v = 1
             bwd[j, i] = v
+        next_hi = row_hi
         if j > 0:
             lo -= lens[g0 + j - 1] + gap[j - 1]
 
     for i in range(n):
         out[i] = 0
     lo = 0
+    row_lo = 0
     for j in range(k + 1):
-        top = lo + slack
-        for i in range(lo, top):
+        if j < k:
+            s_lo, s_hi = _starts(lo, slack, first, last, g0 + j, shift, bounded)
+            row_hi = s_hi
+        else:
+            s_lo, s_hi = n + 1, -1
+            row_hi = n
+        for i in range(row_lo, row_hi):
             if fwd[j, i] and bwd[j, i + 1] and (cells[i] & 1):
                 out[i] |= 1
         if j < k:
@@ -219,20 +266,38 @@ def _solve_line_dp(cells, n, lens, cols, g0, g1, out, run, slot, gap, fwd, bwd, 
             bit = np.int64(1) << np.int64(cols[g0 + j])
             g = gap[j]
             s_run = slot[j]
-            last = -n - 1  # latest valid start so far
-            for i in range(lo, min(top + length, n)):
-                if i <= top and fwd[j, i] and run[s_run, i] >= length:
+            if j + 1 < k:
+                _, next_hi = _starts(lo + length + g, slack, first, last, g0 + j + 1, shift, bounded)
+            else:
+                next_hi = n
+            low = n  # earliest valid start
+            latest = -n - 1  # latest valid start so far
+            for i in range(row_lo, min(s_hi + length, n)):
+                if i >= s_lo and i <= s_hi and fwd[j, i] and run[s_run, i] >= length:
                     e = i + length
-                    if g:
-                        if (cells[e] & 1) and bwd[j + 1, e + 1]:
-                            last = i
+                    if e + g <= next_hi and bwd[j + 1, e + g] and (g == 0 or cells[e] & 1):
+                        latest = i
+                        if i < low:
+                            low = i
+                        if g:
                             out[e] |= 1
-                    elif bwd[j + 1, e]:
-                        last = i
-                if last + length > i:
+                if latest + length > i:
                     out[i] |= bit
+            if bounded:
+                first[g0 + j] = low + shift
+                last[g0 + j] = latest + shift
             lo += length + g
+            row_lo = s_lo + length + g
     return True
+
+
+@njit(**JIT)
+def _starts(lo, slack, first, last, g, shift, bounded):
+    """Group ``g``'s possible starts: ``[lo, lo + slack]`` from its clue,
+    within its bounds when ``bounded`` (see :func:`_solve_line_dp`)."""
+    if not bounded:
+        return lo, lo + slack
+    return max(lo, first[g] - shift), min(lo + slack, last[g] - shift)
 
 
 @njit(**JIT)

@@ -28,10 +28,11 @@ N_STATS = 8
 #: Shortcuts the lean path's line solve may take (:func:`rofl.solver._fast._line`;
 #: a bit set, ``benchmarks/line_profile.py`` measures them one by one): lines
 #: that allow every colour of their clue, lines whose cells are all known, the
-#: DP only between the known ends; and black-and-white puzzles of at most 63
-#: cells a side on bit sets (:mod:`rofl.solver._bits`).
-FREE, KNOWN, TRIM, BITS = 1, 2, 4, 8
-ALL_RULES = FREE | KNOWN | TRIM | BITS
+#: DP only between the known ends; black-and-white puzzles of at most 63
+#: cells a side on bit sets (:mod:`rofl.solver._bits`); the DP only over the
+#: starts each group still had at its line's last solve.
+FREE, KNOWN, TRIM, BITS, BOUNDS = 1, 2, 4, 8, 16
+ALL_RULES = FREE | KNOWN | TRIM | BITS | BOUNDS
 
 # ------------------------------------------------------- named structures
 

@@ -290,11 +290,7 @@ class LineSolver:
         )
         if status == k.STOPPED:
             height, width = masks.shape
-            msg = (
-                f"line logic did not finish within the {budget:g} s budget on this {width}x{height} puzzle "
-                f"({int(stats[k.ST_LINE_SOLVES])} line solves; try a larger --budget)"
-            )
-            raise BudgetError(msg)
+            raise BudgetError(_over_budget(budget, width, height, int(stats[k.ST_LINE_SOLVES])))
         return self.result(status, masks, stats, puzzle)
 
     def result(self, status: int, masks: np.ndarray, stats: np.ndarray, puzzle: Puzzle | None = None) -> SolveResult:
@@ -331,15 +327,11 @@ def kernel_clues(packed: PackedClues) -> Clues:
     return clues
 
 
-# Puzzles below this many cells run in the calling thread and are never
-# stopped (rofl.solver._stop.THREAD_CELLS): a fresh solve of one takes the
-# lean compiled path of rofl.solver._fast.
-_FRESH_CELLS = 1 << 16
-
-
 def _takes_fresh(puzzle: Puzzle, start=None, lines=None) -> bool:
-    """Whether :func:`solve` takes the lean compiled path."""
-    return start is None and lines is None and puzzle.width * puzzle.height < _FRESH_CELLS
+    """Whether :func:`solve` takes the lean compiled path of
+    :mod:`rofl.solver._fast`: a solve from scratch (no ``start``, no
+    ``lines``)."""
+    return start is None and lines is None
 
 
 def line_kernels(puzzle: Puzzle, start=None, lines=None):
@@ -353,27 +345,36 @@ def line_kernels(puzzle: Puzzle, start=None, lines=None):
     return FRESH if _takes_fresh(puzzle, start, lines) else LINE
 
 
-def _solve_fresh(puzzle: Puzzle) -> SolveResult:
-    """:func:`solve` from scratch in one compiled call (no cache, no start)."""
+def _solve_fresh(puzzle: Puzzle, budget: float | None = None) -> SolveResult:
+    """:func:`solve` from scratch in one compiled call (no cache, no start),
+    stopped at ``budget`` or on Ctrl-C (:func:`~rofl.solver._stop.run_stoppable`)."""
     from rofl.solver._aot import call
-    from rofl.solver._structs import ALL_RULES, N_STATS
+    from rofl.solver._stop import run_stoppable
+    from rofl.solver._structs import ALL_RULES, N_STATS, ST_STOP, STOPPED
 
     packed = puzzle.packed
     stats = np.zeros(N_STATS, dtype=np.int64)
-    status, masks = call(
-        "rofl.solver._fast:_solve_fresh",
-        puzzle.height,
-        puzzle.width,
-        full_mask(puzzle.n_colors),
-        packed.lens,
-        packed.cols,
-        packed.offs,
-        packed.kmax,
+    args = (puzzle.height, puzzle.width, full_mask(puzzle.n_colors), packed.lens, packed.cols, packed.offs, packed.kmax)
+    deadline = None if budget is None else time.monotonic() + budget
+    status, masks = run_stoppable(
+        lambda: call("rofl.solver._fast:_solve_fresh", *args, stats, ALL_RULES),
         stats,
-        ALL_RULES,
+        ST_STOP,
+        cells=puzzle.width * puzzle.height,
+        deadline=deadline,
     )
+    if status == STOPPED:
+        raise BudgetError(_over_budget(budget, puzzle.width, puzzle.height, int(stats[0])))
     solves, sweeps, _, _, bad = stats[:5].tolist()
     return SolveResult(puzzle, STATUS_NAMES[status], masks, solves, sweeps, 0, solves, bad if bad >= 0 else None)
+
+
+def _over_budget(budget: float, width: int, height: int, line_solves: int) -> str:
+    """The message of line logic stopped at its budget."""
+    return (
+        f"line logic did not finish within the {budget:g} s budget on this {width}x{height} puzzle "
+        f"({line_solves} line solves; try a larger --budget)"
+    )
 
 
 # One default solver per thread: the kernels release the GIL and write to the
@@ -410,7 +411,7 @@ def solve(
         status, masks, (line_solves, sweeps, bad_line) = propagate_lines(puzzle, start)
         return SolveResult(puzzle, STATUS_NAMES[status], masks, line_solves, sweeps, bad_line=bad_line)
     if _takes_fresh(puzzle, start, lines):
-        return _solve_fresh(puzzle)
+        return _solve_fresh(puzzle, budget)
     solver = getattr(_DEFAULT, "solver", None)
     if solver is None:
         solver = _DEFAULT.solver = LineSolver(cache_mb=0)

@@ -87,7 +87,8 @@ def dp_line(cells, clue) -> np.ndarray | None:
     groups = np.array(clue, dtype=np.int64).reshape(-1, 2)
     out = np.empty(n, dtype=np.int64)
     lens, cols = np.ascontiguousarray(groups[:, 0]), np.ascontiguousarray(groups[:, 1])
-    ok = _solve_line_dp(cells, n, lens, cols, 0, len(groups), out, *_new_line_scratch(len(groups), n))
+    scratch = _new_line_scratch(len(groups), n)
+    ok = _solve_line_dp(cells, n, lens, cols, 0, len(groups), out, *scratch, scratch[1][:0], scratch[1][:0], 0)
     return out if ok else None
 
 

@@ -11,11 +11,13 @@ import numpy as np
 import pytest
 
 from rofl.errors import BudgetError
-from rofl.puzzle import Puzzle
+from rofl.puzzle import Palette, Puzzle
 from rofl.solver import LineSolver, solve
 from rofl.solver import _kernels as k
 from rofl.solver._stop import THREAD_CELLS, run_stoppable
 from rofl.solver.propagate import initial_masks, kernel_clues
+
+PALETTE3 = Palette([(255, 255, 255), (0, 0, 0), (200, 0, 0)])
 
 
 def random_puzzle(n: int, seed: int = 1) -> Puzzle:
@@ -47,12 +49,34 @@ def test_a_stop_slot_already_set_stops_before_the_first_line_solve():
     assert np.array_equal(solver.solve(puzzle).masks, LineSolver(cache_mb=0).solve(puzzle).masks)
 
 
-def test_a_budget_stops_a_large_puzzle_within_one_pass(big):
-    with pytest.raises(BudgetError, match="line logic did not finish within the 0.2 s budget") as caught:
-        solve(big, budget=0.2)
-    # the whole pass needs every one of the 2048 lines; it stopped long before
+@pytest.mark.parametrize(("size", "colours"), [(40, 2), (70, 2), (40, 3)])
+def test_the_lean_path_stops_before_the_first_line_solve(size, colours):
+    """``rofl.solve``'s lean kernel (bit sets for black and white up to 63
+    cells a side, masks otherwise) reads its stop slot too."""
+    from rofl.solver import _fast
+
+    grid = np.random.default_rng(size).integers(0, colours, (size, size)).astype(np.uint8)
+    puzzle = Puzzle.from_grid(grid) if colours == 2 else Puzzle.from_grid(grid, palette=PALETTE3)
+    packed = puzzle.packed
+    stats = np.zeros(k.N_STATS, dtype=np.int64)
+    stats[k.ST_STOP] = 1
+    full = (1 << puzzle.n_colors) - 1
+    status, masks = _fast._solve_fresh(
+        puzzle.height, puzzle.width, full, packed.lens, packed.cols, packed.offs, packed.kmax, stats, _fast.ALL_RULES
+    )
+    assert status == k.STOPPED
+    assert stats[k.ST_LINE_SOLVES] == 0
+    assert (masks == full).all()
+
+
+def test_a_budget_stops_a_large_puzzle_within_one_pass():
+    # rofl.solve's lean path takes about 0.6 s on this one (2 cores, 2026)
+    bigger = random_puzzle(2048)
+    with pytest.raises(BudgetError, match="line logic did not finish within the 0.05 s budget") as caught:
+        solve(bigger, budget=0.05)
+    # the whole pass needs every one of the 4096 lines; it stopped long before
     solves = int(str(caught.value).split("(")[1].split()[0])
-    assert solves < big.n_lines
+    assert solves < bigger.n_lines
 
 
 def test_ctrl_c_stops_a_large_puzzle_and_leaves_the_solver_usable(big):
