@@ -19,9 +19,10 @@ slows them all alike.
    :mod:`rofl.solver._fast` without shortcuts (one call, buffers made
    inside, the same loop), then with the overlap rule for free lines, then
    also the check of known lines, then also the DP only between the known
-   ends of a line, then also black-and-white puzzles of at most 63 cells a
-   side on bit sets (:mod:`rofl.solver._bits`); the lean kernel alone; and
-   the public ``rofl.solve`` as it is now.
+   ends of a line, then also each group's start bounds kept from one solve
+   of its line to the next, then also black-and-white puzzles of at most 63
+   cells a side on bit sets (:mod:`rofl.solver._bits`); the lean kernel
+   alone; and the public ``rofl.solve`` as it is now.
 
 ``--write-docs`` writes the tables into section ``line-profile`` of
 ``docs/benchmarks.md``.
@@ -103,6 +104,7 @@ def _levers(puzzle, solver) -> dict[str, Callable[[], object]]:
         "+ overlap rule on free lines": fresh(_fast.FREE),
         "+ check of known lines": fresh(_fast.FREE | _fast.KNOWN),
         "+ DP only between the known ends": fresh(_fast.FREE | _fast.KNOWN | _fast.TRIM),
+        "+ start bounds kept between solves": fresh(_fast.FREE | _fast.KNOWN | _fast.TRIM | _fast.BOUNDS),
         "+ black and white on bit sets": lean,
         "lean kernel alone": lambda: _fast._solve_fresh(*args, _fast.ALL_RULES),
         "rofl.solve now": lambda: rofl.solve(puzzle),

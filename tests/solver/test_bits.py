@@ -19,7 +19,7 @@ from rofl.solver._fast import _new_line_scratch
 from rofl.solver._kernels import _solve_line_dp
 from rofl.solver._structs import ALL_RULES, BITS
 from tests import naive
-from tests.solver.test_fast import fast_line
+from tests.solver.test_fast import _same, fast_line
 
 
 def bits_line(cells, clue) -> np.ndarray | None:
@@ -36,14 +36,6 @@ def bits_line(cells, clue) -> np.ndarray | None:
         return None
     nw, nb = int(nw), int(nb)
     return np.array([((nw >> i) & 1) | (((nb >> i) & 1) << 1) for i in range(n)], dtype=np.int64)
-
-
-def _same(got, want, context) -> None:
-    if want is None:
-        assert got is None, context
-    else:
-        assert got is not None, context
-        np.testing.assert_array_equal(got, want, err_msg=str(context))
 
 
 @pytest.mark.parametrize("n", [1, 2, 5, 8])
