@@ -173,10 +173,7 @@ def _solve_line_dp(cells, n, lens, cols, g0, g1, out, run, slot, gap, fwd, bwd, 
     lo = 0  # lo_j
     row_lo = 0  # A_j
     for j in range(k + 1):
-        if j < k:
-            s_lo, row_hi = _starts(lo, slack, first, last, g0 + j, shift, bounded)
-        else:
-            row_hi = n
+        s_lo, _, row_hi = _row(j, k, n, lo, slack, first, last, g0, shift, bounded)
         for i in range(row_lo, row_hi + 1):
             fwd[j, i] = 0
         if j < k:
@@ -189,12 +186,7 @@ def _solve_line_dp(cells, n, lens, cols, g0, g1, out, run, slot, gap, fwd, bwd, 
     row_lo = 0
     for j in range(k + 1):
         length = lens[g0 + j] if j < k else 0
-        if j < k:
-            s_lo, s_hi = _starts(lo, slack, first, last, g0 + j, shift, bounded)
-            row_hi = s_hi
-        else:
-            s_lo, s_hi = n + 1, -1
-            row_hi = n
+        s_lo, s_hi, row_hi = _row(j, k, n, lo, slack, first, last, g0, shift, bounded)
         for i in range(row_lo, row_hi + 1):
             if fwd[j, i] == 0:
                 continue
@@ -218,12 +210,7 @@ def _solve_line_dp(cells, n, lens, cols, g0, g1, out, run, slot, gap, fwd, bwd, 
     next_hi = n  # B_{j+1}
     for j in range(k, -1, -1):
         length = lens[g0 + j] if j < k else 0
-        if j < k:
-            s_lo, s_hi = _starts(lo, slack, first, last, g0 + j, shift, bounded)
-            row_hi = s_hi
-        else:
-            s_lo, s_hi = n + 1, -1
-            row_hi = n
+        s_lo, s_hi, row_hi = _row(j, k, n, lo, slack, first, last, g0, shift, bounded)
         row_lo = 0
         if j > 0:
             before = lens[g0 + j - 1] + gap[j - 1]
@@ -252,12 +239,7 @@ def _solve_line_dp(cells, n, lens, cols, g0, g1, out, run, slot, gap, fwd, bwd, 
     lo = 0
     row_lo = 0
     for j in range(k + 1):
-        if j < k:
-            s_lo, s_hi = _starts(lo, slack, first, last, g0 + j, shift, bounded)
-            row_hi = s_hi
-        else:
-            s_lo, s_hi = n + 1, -1
-            row_hi = n
+        s_lo, s_hi, row_hi = _row(j, k, n, lo, slack, first, last, g0, shift, bounded)
         for i in range(row_lo, row_hi):
             if fwd[j, i] and bwd[j, i + 1] and (cells[i] & 1):
                 out[i] |= 1
@@ -291,13 +273,23 @@ def _solve_line_dp(cells, n, lens, cols, g0, g1, out, run, slot, gap, fwd, bwd, 
     return True
 
 
-@njit(**JIT)
+@njit(**JIT, inline="always")
 def _starts(lo, slack, first, last, g, shift, bounded):
     """Group ``g``'s possible starts: ``[lo, lo + slack]`` from its clue,
     within its bounds when ``bounded`` (see :func:`_solve_line_dp`)."""
     if not bounded:
         return lo, lo + slack
     return max(lo, first[g] - shift), min(lo + slack, last[g] - shift)
+
+
+@njit(**JIT, inline="always")
+def _row(j, k, n, lo, slack, first, last, g0, shift, bounded):
+    """Row ``j`` of :func:`_solve_line_dp`'s tables: the starts of group
+    ``j`` (none past the last group) and the row's last position."""
+    if j == k:
+        return n + 1, -1, n
+    s_lo, s_hi = _starts(lo, slack, first, last, g0 + j, shift, bounded)
+    return s_lo, s_hi, s_hi
 
 
 @njit(**JIT)
