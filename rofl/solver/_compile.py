@@ -85,8 +85,8 @@ _fresh: set[str] = set()  # sets this process compiled rather than loaded
 _lock = threading.RLock()  # a set's warm-up may ensure another set
 
 
-#: The line DP and propagation with a line cache, a start or a stop flag:
-#: refinement, the search's root, puzzles of 2^16 cells or more.
+#: The line DP and propagation with a line cache or a start: refinement,
+#: the search's root, ``rofl.solve`` from given masks.
 LINE = KernelSet(
     "line logic",
     "rofl.solver._kernels",
@@ -96,7 +96,7 @@ LINE = KernelSet(
     aot=True,
 )
 
-#: The lean path of a fresh ``rofl.solve`` of a smaller puzzle
+#: The lean path of a fresh ``rofl.solve``
 #: (:mod:`rofl.solver._fast`).  A set of its own, so that ``rofl make``
 #: never compiles it and ``rofl solve`` of such a puzzle compiles only it;
 #: :func:`rofl.solver.propagate.line_kernels` says which set a solve needs.
