@@ -19,8 +19,8 @@ is exactly the set of solutions of its masks:
   share no row or column, each group is a puzzle of its own; they are
   solved one after the other and the count is the product.
 * **branching** splits a node that probing cannot narrow into ``cell ==
-  colour`` and ``cell != colour``; the cell is the one whose probes narrowed
-  the grid the most (product over its colours of ``1 + cells determined``).
+  colour`` and ``cell != colour``; the cell is the one whose weakest probe
+  determined the most cells (ties: the most over all its colours).
 
 Frames live on explicit stacks (numba's on-disk cache cannot hold a
 recursive function).  The search stops at ``max_solutions`` distinct
@@ -322,8 +322,9 @@ def _probe_region(
     that is still good (``_still_quiet``: ``memo`` and ``serial``, the
     frames' serials, ``depth`` the current frame's), so ``score`` / ``first`` of
     every undetermined cell describe the final ``cur``: ``score`` is the
-    product of ``1 + newly determined cells`` over the cell's surviving
-    colours, ``first`` the colour to try first when branching on the cell:
+    fewest cells one of the cell's surviving colours determined, times
+    65536, plus the sum over its colours (the weakest branch first, then
+    the total), ``first`` the colour to try first when branching on the cell:
     the one whose probe determined the fewest cells (``strategy`` 1), the
     most (0), or a random one (2, drawn from ``seed``).  A
     probe that determines the whole region is a solution of it and goes to
@@ -381,7 +382,8 @@ def _probe_region(
         mm = m
         ok_count = 0
         n_touched = 0
-        prod = 1.0
+        gmin = 1e9
+        gsum = 0.0
         best_key = 0
         best_bit = np.int64(0)
         while mm != 0:
@@ -421,7 +423,8 @@ def _probe_region(
                     result = _ENOUGH
                     break
                 ok_count += 1
-                prod *= gain + 1.0
+                gmin = min(gmin, gain)
+                gsum += gain
                 # the colour with the smallest key goes first
                 key = gain
                 if strategy == 2:
@@ -474,7 +477,7 @@ def _probe_region(
                 break
             quiet = 0
         else:
-            score[p] = prod
+            score[p] = gmin * 65536.0 + gsum
             first[p] = best_bit
             # the lines the probes solved are the ones holding cells they changed
             for k in range(lcount[0]):
