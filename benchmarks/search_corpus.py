@@ -5,7 +5,9 @@ time budget (10 s by default) and sorted into a category by what the solver
 proved: line-solvable (line logic alone), needs search and unique, several
 solutions; the ones that ran out of budget are counted apart (their
 category is unknown).  Times are wall-clock seconds of the whole call
-(line logic included), after a warm-up call that loads the compiled code.
+(line logic included), after a warm-up call that loads the compiled code;
+a second table gives, per source folder, the puzzles that need search with
+their wall and CPU times (CPU is the steadier figure on a shared machine).
 
 Run from the repository root::
 
@@ -33,15 +35,17 @@ import numpy as np
 CATEGORIES = ("line-solvable", "search, unique", "several solutions", "no solution", "over budget")
 
 
-def _solve(args: tuple[str, float]) -> tuple[str, str, float, int, int]:
+def _solve(args: tuple[str, float]) -> tuple[str, str, float, int, int, float]:
     from rofl.formats import read_puzzle
     from rofl.solver.search import solve_complete
 
     path, budget = args
     puzzle, _ = read_puzzle(path)
     start = time.perf_counter()
+    cpu = time.process_time()
     result = solve_complete(puzzle, time_budget=budget)
     seconds = time.perf_counter() - start
+    cpu = time.process_time() - cpu
     if result.status == "unique":
         category = "line-solvable" if result.line_solvable else "search, unique"
     elif result.status == "multiple":
@@ -50,7 +54,7 @@ def _solve(args: tuple[str, float]) -> tuple[str, str, float, int, int]:
         category = "no solution"
     else:
         category = "over budget"
-    return path, category, seconds, result.nodes, result.probes
+    return path, category, seconds, result.nodes, result.probes, cpu
 
 
 def _warm_up(_: object = None) -> None:
@@ -63,6 +67,31 @@ def _warm_up(_: object = None) -> None:
 
 def _fmt(seconds: float) -> str:
     return f"{seconds * 1000:.1f} ms" if seconds < 1 else f"{seconds:.2f} s"
+
+
+def _by_folder(rows: list[tuple], budget: float) -> list[str]:
+    """Per source folder, the puzzles line logic does not finish: how many,
+    decided, median wall and CPU time of the decided ones, the slowest."""
+    lines = [
+        f"Puzzles that need search, by source (wall and CPU time of the decided ones; over: the {budget:g} s budget):",
+        "",
+        "| folder | need search | unique | several | over | median | median CPU | max |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    folders = sorted({Path(r[0]).parent.name for r in rows})
+    for folder in folders:
+        mine = [r for r in rows if Path(r[0]).parent.name == folder and r[1] != "line-solvable"]
+        if not mine:
+            continue
+        done = [r for r in mine if r[1] != "over budget"]
+        count = {c: sum(r[1] == c for r in mine) for c in CATEGORIES}
+        wall = np.array([r[2] for r in done]) if done else np.zeros(1)
+        cpu = np.array([r[5] for r in done]) if done else np.zeros(1)
+        lines.append(
+            f"| {folder} | {len(mine)} | {count['search, unique']} | {count['several solutions']} "
+            f"| {count['over budget']} | {_fmt(np.median(wall))} | {_fmt(np.median(cpu))} | {_fmt(wall.max())} |"
+        )
+    return lines
 
 
 def main() -> None:
@@ -96,7 +125,7 @@ def main() -> None:
     wall = time.perf_counter() - start
 
     if args.list:
-        for path, category, seconds, nodes, probes in rows:
+        for path, category, seconds, nodes, probes, _ in rows:
             name = os.path.relpath(path, corpus)
             print(f"{name:52s} {category:18s} {_fmt(seconds):>10s}  nodes {nodes:6d}  probes {probes:8d}")
         print()
@@ -127,6 +156,8 @@ def main() -> None:
     )
     table.append(f"| all | {times.size} | {_fmt(np.median(times))} | {_fmt(np.percentile(times, 90))} | |")
     table += ["", *(f"* over budget: `{os.path.relpath(r[0], corpus)}`" for r in rows if r[1] == "over budget")]
+    table += ["", *_by_folder(rows, args.budget)]
+    print("\n".join(table[-len(_by_folder(rows, args.budget)) :]))
     print(f"decided within {args.budget:g} s: {len(rows) - over} of {len(rows)}; over budget: {over}")
     for path, category, *_ in rows:
         if category == "over budget":

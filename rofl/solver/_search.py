@@ -11,13 +11,16 @@ is exactly the set of solutions of its masks:
   propagates from that cell's row and column, and keeps in the node what
   every surviving branch agrees on (the union of their masks); a colour
   whose branch contradicts is dropped.  A probe that ends solved is a
-  solution and is recorded.
+  solution and is recorded.  A cell whose probes taught nothing keeps a
+  *record* (the lines they solved, when, in which frame): while none of
+  those lines changes and the search stays below that frame, probing the
+  cell again would teach nothing either, so it is skipped (``_still_quiet``).
 * **independent parts**: when the undetermined cells fall into groups that
   share no row or column, each group is a puzzle of its own; they are
   solved one after the other and the count is the product.
 * **branching** splits a node that probing cannot narrow into ``cell ==
-  colour`` and ``cell != colour``; the cell is the one whose probes narrowed
-  the grid the most (product over its colours of ``1 + cells determined``).
+  colour`` and ``cell != colour``; the cell is the one whose weakest probe
+  determined the most cells (ties: the most over all its colours).
 
 Frames live on explicit stacks (numba's on-disk cache cannot hold a
 recursive function).  The search stops at ``max_solutions`` distinct
@@ -44,28 +47,19 @@ from rofl.solver._kernels import (
     LineCache,
     LineScratch,
     _cached_line,
-    _fixpoint,
 )
 from rofl.solver._search_stats import (  # noqa: F401 -- the kernel's callers read them here too
     N_STATS,
+    ST_LESSONS,
     ST_LINE_SOLVES,
     ST_MAX_DEPTH,
     ST_MET,
     ST_NODES,
     ST_PROBES,
+    ST_SPARED,
     ST_SPLITS,
     ST_STOP,
 )
-
-
-@njit(**SEARCH_INNER)
-def _prop(masks, queue, ctx, pstats, stats):
-    """``_fixpoint`` on ``masks`` from the lines in ``queue``; counts line solves."""
-    clues, scratch, cache = ctx
-    st = _fixpoint(masks, clues, queue, scratch, cache, pstats)
-    stats[ST_LINE_SOLVES] += pstats[0]
-    return st
-
 
 # _probe_region results beyond SOLVED / STALLED / CONTRADICTION
 _ENOUGH = 3  # ``want`` region solutions found by probes
@@ -140,7 +134,7 @@ def _trial(cur, p, bit, ctx, tw, stats):
     The same propagation as ``_fixpoint`` (the same line kernel and line
     cache), but its cost follows the cells that change instead of the grid
     size: no copy of the grid, and the caller reads the changes from the
-    trail and takes them back with ``_undo``.
+    trail and takes them back with ``_undo`` (or keeps them: ``_settle``).
 
     Returns
     -------
@@ -149,23 +143,43 @@ def _trial(cur, p, bit, ctx, tw, stats):
     ntr : the trail's length; ``trail[:ntr]`` are the cells, ``old[:ntr]``
         their masks before the trial
     """
-    clues, scratch, cache = ctx
-    trail, old, seen, queue, queued, buf, res = tw
-    height, width = cur.shape
+    trail, old, seen = tw[0], tw[1], tw[2]
     flat = cur.ravel()
-    n_lines = height + width
     trail[0] = p
     old[0] = flat[p]
     seen[p] = True
-    ntr = 1
     flat[p] = bit
-    r = p // width
-    queue[0] = r
-    queue[1] = height + p - r * width
-    queued[queue[0]] = True
-    queued[queue[1]] = True
+    return _spread(cur, 1, ctx, tw, stats)
+
+
+@njit(**SEARCH_INNER)
+def _spread(cur, ntr, ctx, tw, stats):
+    """Line logic in place from the rows and columns of the cells
+    ``trail[:ntr]`` (already changed, their old masks in ``old``, marked
+    in ``seen``), extending the trail with every further change.
+
+    Every line it solves is listed once in ``lsolved[:lcount[0]]``
+    (the caller empties the list and sets the stamp ``lcount[1]`` that
+    tells lines already listed).
+
+    Returns ``(status, ntr)`` as :func:`_trial`.
+    """
+    clues, scratch, cache = ctx
+    trail, old, seen, queue, queued, buf, res, lstamp, lsolved, lcount = tw
+    height, width = cur.shape
+    flat = cur.ravel()
+    n_lines = height + width
+    stamp = lcount[1]
+    size = 0
+    for k in range(ntr):
+        q = trail[k]
+        r = q // width
+        for line in (r, height + q - r * width):
+            if not queued[line]:
+                queued[line] = True
+                queue[size] = line
+                size += 1
     head = 0
-    size = 2
     status = STALLED
     solves = 0
     while size > 0:
@@ -175,6 +189,10 @@ def _trial(cur, p, bit, ctx, tw, stats):
             head = 0
         size -= 1
         queued[line] = False
+        if lstamp[line] != stamp:  # the lines this pass solved, once each
+            lstamp[line] = stamp
+            lsolved[lcount[0]] = line
+            lcount[0] += 1
         if line < height:
             n = width
             base = line * width
@@ -221,6 +239,32 @@ def _trial(cur, p, bit, ctx, tw, stats):
 
 
 @njit(**SEARCH_INNER)
+def _settle(cur, ntr, ctx, tw, stats, memo):
+    """Keep the changes of cells ``trail[:ntr]`` (made by the caller, their
+    old masks in ``old``, marked in ``seen``): propagate them with
+    ``_spread`` and stamp every changed line with a new time in ``memo``,
+    which tells ``_probe_region`` whose probe records they invalidate.
+
+    Returns CONTRADICTION or STALLED.
+    """
+    trail, seen, lcount = tw[0], tw[2], tw[9]
+    line_time, clk = memo[0], memo[6]
+    height, width = cur.shape
+    clk[0] += 1
+    now = clk[0]
+    lcount[0] = 0
+    lcount[1] = now
+    st, ntr = _spread(cur, ntr, ctx, tw, stats)
+    for k in range(ntr):
+        q = trail[k]
+        seen[q] = False
+        r = q // width
+        line_time[r] = now
+        line_time[height + q - r * width] = now
+    return st
+
+
+@njit(**SEARCH_INNER)
 def _undo(cur, tw, ntr):
     """Take back the changes of the last ``_trial``."""
     trail, old, seen = tw[0], tw[1], tw[2]
@@ -228,6 +272,26 @@ def _undo(cur, tw, ntr):
     for k in range(ntr - 1, -1, -1):
         flat[trail[k]] = old[k]
         seen[trail[k]] = False
+
+
+@njit(**SEARCH_INNER)
+def _still_quiet(p, memo, serial, depth):
+    """Whether cell ``p``'s last probe record still holds: made in frame
+    ``rec_depth[p]`` of the current path (its ``serial`` unchanged, so the
+    state then held the current one), and no line its probes changed has
+    changed since.  Then probing ``p`` again would teach nothing: each
+    colour's probe ends in its old result (a line-logic fixpoint) cut down
+    to the cells that changed elsewhere, which no line shares with it.
+    """
+    line_time, rec_time, rec_serial, rec_depth, rec_lines, rec_len = memo[:6]
+    d = rec_depth[p]
+    if d < 0 or d > depth or serial[d] != rec_serial[p]:
+        return False
+    t = rec_time[p]
+    for k in range(rec_len[p]):
+        if line_time[rec_lines[p, k]] > t:
+            return False
+    return True
 
 
 @njit(**SEARCH_INNER)
@@ -247,14 +311,20 @@ def _probe_region(
     strategy,
     seed,
     start_cell,
+    memo,
+    serial,
+    depth,
 ):
     """Probe the undetermined cells of ``cells[:ncell]`` until no probe narrows ``cur``.
 
     Cells are visited cyclically; the loop ends once every undetermined
-    cell has been probed since the last change, so ``score`` / ``first`` of
+    cell has been probed since the last change, or holds a probe record
+    that is still good (``_still_quiet``: ``memo`` and ``serial``, the
+    frames' serials, ``depth`` the current frame's), so ``score`` / ``first`` of
     every undetermined cell describe the final ``cur``: ``score`` is the
-    product of ``1 + newly determined cells`` over the cell's surviving
-    colours, ``first`` the colour to try first when branching on the cell:
+    fewest cells one of the cell's surviving colours determined, times
+    65536, plus the sum over its colours (the weakest branch first, then
+    the total), ``first`` the colour to try first when branching on the cell:
     the one whose probe determined the fewest cells (``strategy`` 1), the
     most (0), or a random one (2, drawn from ``seed``).  A
     probe that determines the whole region is a solution of it and goes to
@@ -263,8 +333,10 @@ def _probe_region(
     Returns SOLVED (the region is determined), STALLED, CONTRADICTION,
     _ENOUGH or _ABORT.
     """
-    tw, accv, acnt, touched, inreg, pstats, mark, lines = work
-    trail, old = tw[0], tw[1]
+    tw, accv, acnt, touched, inreg = work
+    trail, old, seen = tw[0], tw[1], tw[2]
+    line_time, rec_time, rec_serial, rec_depth, rec_lines, rec_len, clk = memo
+    lsolved, lcount = tw[8], tw[9]
     height, width = cur.shape
     n = height * width
     flat = cur.ravel()
@@ -299,10 +371,19 @@ def _probe_region(
         m = flat[p]
         if (m & (m - 1)) == 0:
             continue
+        if _still_quiet(p, memo, serial, depth):
+            stats[ST_SPARED] += 1
+            quiet += 1
+            continue
+        rec_depth[p] = -1  # until this pass leaves a new record
+        clk[0] += 1
+        lcount[0] = 0
+        lcount[1] = clk[0]
         mm = m
         ok_count = 0
         n_touched = 0
-        prod = 1.0
+        gmin = 1e9
+        gsum = 0.0
         best_key = 0
         best_bit = np.int64(0)
         while mm != 0:
@@ -342,7 +423,8 @@ def _probe_region(
                     result = _ENOUGH
                     break
                 ok_count += 1
-                prod *= gain + 1.0
+                gmin = min(gmin, gain)
+                gsum += gain
                 # the colour with the smallest key goes first
                 key = gain
                 if strategy == 2:
@@ -362,28 +444,28 @@ def _probe_region(
             result = CONTRADICTION
             break
         # keep what every surviving colour agrees on
-        changed = False
+        ntr = 0
         for k in range(n_touched):
             q = touched[k]
             if acnt[q] == ok_count and accv[q] != flat[q]:
+                trail[ntr] = q
+                old[ntr] = flat[q]
+                seen[q] = True
+                ntr += 1
                 flat[q] &= accv[q]
-                rr = q // width
-                mark[rr] = True
-                mark[height + q - rr * width] = True
-                changed = True
             acnt[q] = 0
-        if changed:
-            k = 0
-            for line in range(height + width):
-                if mark[line]:
-                    lines[k] = line
-                    k += 1
-                    mark[line] = False
-            st = _prop(cur, lines[:k], ctx, pstats, stats)
+        if ntr > 0:
+            stats[ST_LESSONS] += 1
+            st = _settle(cur, ntr, ctx, tw, stats, memo)
             if st == CONTRADICTION:
                 result = CONTRADICTION
                 break
-            if st == SOLVED:
+            n_all = 0
+            for i in range(n):
+                m = flat[i]
+                if m & (m - 1):
+                    n_all += 1
+            if n_all == 0:
                 _note_full(cur, anysol, stats)
             n_und = 0
             for jj in range(ncell):
@@ -393,15 +475,17 @@ def _probe_region(
             if n_und == 0:
                 result = SOLVED
                 break
-            n_all = 0
-            for i in range(n):
-                m = flat[i]
-                if m & (m - 1):
-                    n_all += 1
             quiet = 0
         else:
-            score[p] = prod
+            score[p] = gmin * 65536.0 + gsum
             first[p] = best_bit
+            # the lines the probes solved are the ones holding cells they changed
+            for k in range(lcount[0]):
+                rec_lines[p, k] = lsolved[k]
+            rec_len[p] = lcount[0]
+            rec_time[p] = clk[0]
+            rec_serial[p] = serial[depth]
+            rec_depth[p] = depth
             quiet += 1
     # leave the scratch arrays clean for the next call
     for k in range(n_touched if result != STALLED else 0):
@@ -555,10 +639,6 @@ def _search(
     )
     height, width = root.shape
     n = height * width
-    pstats = np.zeros(8, dtype=np.int64)
-    mark = np.zeros(height + width, dtype=np.bool_)
-    lines = np.empty(height + width, dtype=np.int64)
-    q2 = np.empty(2, dtype=np.int64)
     nmax = max(height, width)
     tw = (
         np.empty(n, dtype=np.int64),  # trail: cells
@@ -568,6 +648,9 @@ def _search(
         np.zeros(height + width, dtype=np.bool_),  # queued
         np.empty(nmax, dtype=np.int64),  # a line's masks
         np.empty(nmax, dtype=np.int64),  # the line solve's result
+        np.zeros(height + width, dtype=np.int64),  # stamp of the pass that last listed the line
+        np.empty(height + width, dtype=np.int64),  # lines solved by the current pass
+        np.zeros(2, dtype=np.int64),  # how many; the current pass's stamp
     )
     work = (
         tw,
@@ -575,9 +658,6 @@ def _search(
         np.zeros(n, dtype=np.int64),  # how many surviving colours changed the cell
         np.empty(n, dtype=np.int64),  # cells the first surviving colour changed
         np.zeros(n, dtype=np.bool_),  # cells of the region being probed
-        pstats,
-        mark,
-        lines,
     )
     score = np.zeros(n, dtype=np.float64)
     first = np.zeros(n, dtype=np.int64)
@@ -598,6 +678,19 @@ def _search(
     part_cells = [np.empty(0, dtype=np.int64)]
     part_start = [np.empty(0, dtype=np.int64)]
     part_order = [np.empty(0, dtype=np.int64)]
+    # probe records (see _still_quiet): when each line last changed, and
+    # per cell the time, frame and lines of its last probe that taught nothing
+    clk = np.zeros(1, dtype=np.int64)
+    memo = (
+        np.zeros(height + width, dtype=np.int64),  # line -> time of its last change
+        np.zeros(n, dtype=np.int64),  # cell -> time of its record
+        np.zeros(n, dtype=np.int64),  # ... serial of the frame that made it
+        np.full(n, -1, dtype=np.int64),  # ... depth of that frame (-1: none)
+        np.empty((n, height + width), dtype=np.int32),  # ... the lines its probes solved
+        np.zeros(n, dtype=np.int64),  # ... how many
+        clk,
+    )
+    serial = np.empty(16, dtype=np.int64)
     want = np.empty(16, dtype=np.int64)
     phase = np.empty(16, dtype=np.int64)
     touch = np.empty(16, dtype=np.int64)
@@ -622,11 +715,13 @@ def _search(
                 break
             if _stopped(stats):
                 break
+            clk[0] += 1
+            serial[f] = clk[0]
             if touch[f] >= 0:
-                r = touch[f] // width
-                q2[0] = r
-                q2[1] = height + touch[f] - r * width
-                if _prop(cur, q2, ctx, pstats, stats) == CONTRADICTION:
+                # the branch's cell is set already: propagate it, stamping the lines it changes
+                tw[0][0] = touch[f]
+                tw[2][touch[f]] = True
+                if _settle(cur, 1, ctx, tw, stats, memo) == CONTRADICTION:
                     got = 0
                     top -= 1
                     continue
@@ -648,6 +743,9 @@ def _search(
                 strategy,
                 rng,
                 touch[f],
+                memo,
+                serial,
+                f,
             )
             if st == _ABORT:
                 break
@@ -689,6 +787,7 @@ def _search(
                     step = _grow(step, size)
                     cell = _grow(cell, size)
                     bitv = _grow(bitv, size)
+                    serial = _grow(serial, size)
             if parts > 1:
                 stats[ST_SPLITS] += 1
                 # smallest parts first: a part without solutions ends the frame early

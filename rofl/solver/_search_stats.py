@@ -14,4 +14,6 @@ ST_NODES, ST_PROBES, ST_LINE_SOLVES, ST_MET, ST_MAX_DEPTH, ST_SPLITS = 0, 1, 2, 
 # (rofl.solver._stop), as a Python signal handler cannot run while the
 # kernel holds the thread
 ST_STOP = 6
-N_STATS = 7
+# ... and more counters: probing lessons applied, probe passes a record spared
+ST_LESSONS, ST_SPARED = 7, 8
+N_STATS = 9

@@ -38,7 +38,10 @@ STATUSES = tuple(SearchStatus)
 #: Memory for the line cache shared by the probes of one search.
 CACHE_MB = 64.0
 #: Node limit of the first search attempt; it doubles with every restart.
-FIRST_ATTEMPT_NODES = 200
+#: Most puzzles with several solutions settle within 50 nodes; for the
+#: rest the cost of an order is heavy-tailed, so short attempts in fresh
+#: orders pay (docs/design.md, "Where the search's time goes").
+FIRST_ATTEMPT_NODES = 50
 #: Colour orders of the attempts, in turn (see ``_search``): 1 least
 #: narrowing first, 0 most narrowing first, 2 random (seeded by the attempt
 #: number, so results are reproducible).  On the corpus's tournament

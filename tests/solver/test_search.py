@@ -223,6 +223,32 @@ def test_handmade_no_solution_needing_search():
     check(puzzle, puzzles.get(key, (0, None))[0], puzzles.get(key, (0, None))[1])
 
 
+LINES_6X6 = [[r * 6 + c for c in range(6)] for r in range(6)] + [[r * 6 + c for r in range(6)] for c in range(6)]
+
+
+def test_random_puzzles_that_need_deep_search_against_brute_force(monkeypatch):
+    # Random sparse 6x6 grids, many of which leave line logic stuck: the search
+    # (probe records over a deep tree; then restarts cut short after every
+    # node) must find what brute force over the rows' fillings finds.
+    from rofl.solver import search
+    from tests.naive import all_solutions
+
+    rng = np.random.default_rng(30)
+    deep = 0
+    for restarts in (False, True):
+        if restarts:  # every attempt a single node: records never outlive an attempt
+            monkeypatch.setattr(search, "FIRST_ATTEMPT_NODES", 1)
+        for _ in range(80):
+            grid = (rng.random((6, 6)) < 0.35).astype(np.uint8)
+            puzzle = Puzzle.from_grid(grid, Palette.black_white())
+            truth = all_solutions(LINES_6X6, [*puzzle.rows, *puzzle.cols], 36)
+            result = solve_complete(puzzle, time_budget=None)
+            assert result.status == ("unique" if len(truth) == 1 else "multiple")
+            assert {tuple(g.ravel().tolist()) for g in result.solutions} <= set(truth)
+            deep += result.max_depth >= 2
+    assert deep >= 8, deep  # the tree was deep enough for records to matter
+
+
 # ----------------------------------------------------------- properties
 
 
@@ -281,8 +307,10 @@ def _grid(rows):
 def test_block_diagonal_puzzles_split_into_parts():
     # Two puzzles on a diagonal: once the search has settled which cells
     # are empty, their undetermined cells share no row or column, and it
-    # solves them as separate parts and combines their solutions.
-    a, b = (_grid(rows) for rows in NEEDS_BRANCHING)
+    # solves them as separate parts and combines their solutions.  (Whether
+    # it splits before it meets two whole solutions depends on its branching
+    # order: with the larger puzzle first it does.)
+    b, a = (_grid(rows) for rows in NEEDS_BRANCHING)
     grid = np.zeros((a.shape[0] + b.shape[0], a.shape[1] + b.shape[1]), dtype=np.uint8)
     grid[: a.shape[0], : a.shape[1]] = a
     grid[a.shape[0] :, a.shape[1] :] = b
