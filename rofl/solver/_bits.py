@@ -1,10 +1,11 @@
 """Line logic on bit sets for lines of one colour: most lines of most puzzles.
 
 A line of at most 63 cells whose groups all have one colour (every line of
-a black-and-white puzzle) fits one 64-bit word per colour (``w``: the cells that may
-still be background, ``b``: those that may still be black), and the exact
-line DP of :func:`rofl.solver._kernels._solve_line` becomes a handful of
-word operations per group instead of a table of ``groups x (slack + 1)``
+a black-and-white puzzle) fits one 64-bit word per state (``w``: the cells
+that may still be background, ``b``: those that may still take the
+colour), and the exact line DP of
+:func:`rofl.solver._kernels._solve_line_dp` becomes a handful of word
+operations per group instead of a table of ``groups x (slack + 1)``
 entries.  Positions ``0..n`` (the boundaries before each cell and after
 the last) are the bits of a word:
 
