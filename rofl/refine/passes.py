@@ -295,7 +295,10 @@ class _Run:
         changes were chosen around, and trying them last keeps fewer changes
         in the end on every benchmark picture.  Putting one cell back can
         make another one's change unnecessary, so the cells that stayed are
-        tried again until a pass puts none back."""
+        tried again until a pass puts none back.
+
+        Changes are tried in runs (see below), except on a large grid
+        (more than ``LARGE_CELLS`` cells), where they go one at a time."""
         if len(cells) == 0:
             return state, 0
         original = self.original
@@ -313,7 +316,8 @@ class _Run:
         while len(todo):
             # Most changes of a long greedy pass turn out unnecessary, so try
             # them in runs: a run that can go back goes back in one solve
-            # (and the next run is twice as long); one that cannot is halved.
+            # (and the next run is twice as long, but on a large grid stays
+            # one change); one that cannot is halved.
             kept = []
             i, size = 0, 1
             while i < len(todo):
@@ -471,7 +475,11 @@ class _Run:
         makes that grid line-solvable: two changes for one.  A pair is not
         tried again until the grid has changed.
 
-        Stops once :meth:`work` reaches ``budget``.
+        On a large grid (more than ``LARGE_CELLS`` cells) the new change
+        is looked for within ``RELOCATE_REACH`` of the one put back, and a
+        swap's revert pass tries only the changes in the rows and columns of
+        those two cells (the caller then runs one over all changes).  Stops
+        once :meth:`work` reaches ``budget``.
         """
         original = self.original
         open_limit = max(RELOCATE_OPEN * original.size, RELOCATE_OPEN_CELLS)
