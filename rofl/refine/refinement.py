@@ -123,7 +123,12 @@ def refine(
         Effort spent after the greedy pass on changing fewer cells: about
         this many local repair attempts per changed cell, for at most
         ``POLISH_MOST`` (256) changed cells (0: none).  The budget counts
-        attempts, not seconds, so results do not depend on the machine.
+        attempts, not seconds, so results do not depend on the machine.  On
+        a grid of more than ``LARGE_CELLS`` cells polishing and relocation
+        also stop at a budget of line solves: ``max(polish, relocate)``
+        times ``LARGE_AFTER_SHARE`` of those the greedy and revert passes
+        made, or ``LARGE_AFTER_CELL`` a cell if that is more (polishing at
+        most ``LARGE_POLISH_PART`` of it) -- a count too, not seconds.
     seed : int
         Seed of polishing's random choices: the same input, options and seed
         give the same picture.
