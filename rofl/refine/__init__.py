@@ -52,6 +52,11 @@ The passes (docs/design.md, "Refinement", has the figures)
    the puzzle, and keep the swap when the revert pass then puts back
    another change; with ``pairs``, also put back two nearby changes and
    make one elsewhere.
+
+On a grid of more than ``passes.LARGE_CELLS`` cells (docs/design.md, "At
+scale") the revert pass tries one change at a time, relocation looks for a
+swap near the change it puts back, and polishing and relocation stop at a
+budget of line solves, a share of what the first passes took.
 """
 
 from rofl.refine.passes import default_cost

@@ -47,6 +47,10 @@ RELOCATE_TRIES = 2  # candidates that solve and get a revert pass, per change pu
 RELOCATE_OPEN = 0.3  # a change whose undoing leaves more of the cells open than this stays...
 RELOCATE_OPEN_CELLS = 1000  # ...and more cells than this (a small grid's searches are all cheap)
 PAIR_PARTNERS = 3  # nearest changes tried as the second of a pair put back together
+RELOCATE_REACH = 12  # on a large grid, relocation's new change lies at most this far from the one put back
+LARGE_AFTER_SHARE = 0.75  # on a large grid, polish and relocation work at most this share of what came before...
+LARGE_AFTER_CELL = 40  # ...or this many line solves a cell, whichever is more...
+LARGE_POLISH_PART = 0.25  # ...polishing at most this part of it
 LARGE_CELLS = 20_000  # grids of more cells than this take the large-grid path (see docs/design.md "At scale")
 
 
@@ -102,6 +106,11 @@ class _Run:
         self.failure_holders: dict[int, int] = {}  # cells holding each certificate, by id
         self.failure_bytes = 0
         self.failure_budget = LARGE_FAILURE_BYTES if original.size > LARGE_CELLS else FAILURE_BYTES
+
+    def work(self) -> int:
+        """Line solves so far, judged and estimated: the measure of the
+        work done that budgets count (the same on any machine)."""
+        return self.line_solves + self.lines.line_solves_estimated
 
     def judge(self, grid: np.ndarray, near: _State | None = None) -> _State:
         """Judge a grid the honest way: its clues alone, from nothing known.
@@ -286,7 +295,10 @@ class _Run:
         changes were chosen around, and trying them last keeps fewer changes
         in the end on every benchmark picture.  Putting one cell back can
         make another one's change unnecessary, so the cells that stayed are
-        tried again until a pass puts none back."""
+        tried again until a pass puts none back.
+
+        Changes are tried in runs (see below), except on a large grid
+        (more than ``LARGE_CELLS`` cells), where they go one at a time."""
         if len(cells) == 0:
             return state, 0
         original = self.original
@@ -294,13 +306,18 @@ class _Run:
         saving = self.cost[r, c, state.grid[r, c]] - self.cost[r, c, original[r, c]]
         todo = np.lexsort((-saving, -self.when[r, c]))
         reverted = 0
+        # On a large grid runs do not pay: half the changes or more stay, a
+        # run of two fails about three times in four, and every failed run
+        # is a judge wasted (see docs/design.md, "At scale").
+        large = original.size > LARGE_CELLS
         # A change that could not go back is tried again after the grid has
         # changed since; while it has not, the same trial would fail again.
         failed_at = np.full(len(cells), -1, dtype=np.int64)
         while len(todo):
             # Most changes of a long greedy pass turn out unnecessary, so try
             # them in runs: a run that can go back goes back in one solve
-            # (and the next run is twice as long); one that cannot is halved.
+            # (and the next run is twice as long, but on a large grid stays
+            # one change); one that cannot is halved.
             kept = []
             i, size = 0, 1
             while i < len(todo):
@@ -332,7 +349,8 @@ class _Run:
                     state = trial
                     reverted += len(run)
                     i += len(run)
-                    size *= 2
+                    if not large:
+                        size *= 2
                 elif len(run) > 1:
                     size //= 2
                 else:
@@ -353,6 +371,7 @@ class _Run:
         effort: float,
         seed: int,
         progress: Callable[[int, int], None] | None = None,
+        budget: int | None = None,
     ) -> tuple[_State, int]:
         """Iterated local repair: undo a few nearby changes, let the greedy
         loop mend the picture near them (the undone cells and the other
@@ -363,7 +382,7 @@ class _Run:
         ``POLISH_MOST`` changed cells: a picture with many more changes is
         mostly fine texture, where each attempt costs more and gains less),
         and stops early after as many attempts in a row without fewer
-        changes."""
+        changes, or once :meth:`work` reaches ``budget``."""
         original = self.original
         rng = np.random.default_rng(seed)
         best_cost = self._visible(state.grid)
@@ -373,6 +392,8 @@ class _Run:
         while rounds < attempts:
             changed = np.argwhere(state.grid != original)
             if len(changed) == 0 or failures > effort * _polish_unit(len(changed)):
+                break
+            if budget is not None and self.work() >= budget:
                 break
             rounds += 1
             if progress is not None:
@@ -419,6 +440,7 @@ class _Run:
         progress: Callable[[int, int], None] | None = None,
         *,
         pairs: bool = False,
+        budget: int | None = None,
     ) -> tuple[_State, int]:
         """Move changes: put one change back, make instead a single change
         anywhere else that makes the puzzle line-solvable again, and keep
@@ -452,6 +474,12 @@ class _Run:
         it, and the same filter looks for a single change anywhere that
         makes that grid line-solvable: two changes for one.  A pair is not
         tried again until the grid has changed.
+
+        On a large grid (more than ``LARGE_CELLS`` cells) the new change
+        is looked for within ``RELOCATE_REACH`` of the one put back, and a
+        swap's revert pass tries only the changes in the rows and columns of
+        those two cells (the caller then runs one over all changes).  Stops
+        once :meth:`work` reaches ``budget``.
         """
         original = self.original
         open_limit = max(RELOCATE_OPEN * original.size, RELOCATE_OPEN_CELLS)
@@ -463,6 +491,8 @@ class _Run:
             for done, cell in enumerate(map(tuple, cells)):
                 if progress is not None:
                     progress(done, len(cells))
+                if budget is not None and self.work() >= budget:
+                    return state, moved
                 if state.grid[cell] == original[cell]:
                     continue  # put back earlier in this pass
                 trial_grid = state.grid.copy()
@@ -476,7 +506,7 @@ class _Run:
                 frozen = user_locked | changed  # the cell too: it was just undone
                 swapped = None
                 if undone.result.undetermined <= open_limit:  # else costly to search, and rarely moves
-                    swapped = self._swap_in(undone, frozen, RELOCATE_TRIES, np.count_nonzero(changed))
+                    swapped = self._swap_in(undone, frozen, RELOCATE_TRIES, np.count_nonzero(changed), cell)
                 if swapped is None and pairs:
                     # No single change elsewhere lets another go back: try
                     # putting back a nearby change too and making one change
@@ -490,15 +520,23 @@ class _Run:
                 break
         return state, moved
 
-    def _swap_in(self, undone: _State, frozen: np.ndarray, tries: int, beat: int) -> _State | None:
+    def _swap_in(self, undone: _State, frozen: np.ndarray, tries: int, beat: int, around) -> _State | None:
         """The grid of ``undone`` (stalled) with one more change anywhere
         that makes it line-solvable, and after a revert pass fewer than
         ``beat`` changes -- or None.  Changes are looked for among the open
         cells not ``frozen`` (see :meth:`relocate` for the filter), the
         least visible first; at most ``tries`` of those that solve get a
-        revert pass."""
+        revert pass.  On a large grid only cells within
+        ``RELOCATE_REACH`` of ``around`` (the change put back) are
+        candidates."""
         original, grid, masks = self.original, undone.grid, undone.result.masks
-        moves = _all_moves(grid, masks, ~undone.result.known & ~frozen, self.bits)
+        candidates = ~undone.result.known & ~frozen
+        if original.size > LARGE_CELLS:
+            top, left = around[0] - RELOCATE_REACH, around[1] - RELOCATE_REACH
+            window = np.zeros(original.shape, dtype=bool)
+            window[max(0, top) : top + 2 * RELOCATE_REACH + 1, max(0, left) : left + 2 * RELOCATE_REACH + 1] = True
+            candidates &= window
+        moves = _all_moves(grid, masks, candidates, self.bits)
         newly, _, _ = self.lines.estimate_moves(grid, masks, undone.packed, moves, counts=False)
         hopeful = moves[newly == undone.result.undetermined]
         rows, cols = hopeful[:, 0], hopeful[:, 1]
@@ -509,7 +547,16 @@ class _Run:
             swapped = self.judge(swapped_grid, undone)
             if swapped.result.status != LineStatus.SOLVED:
                 continue
-            swapped, _ = self.revert(swapped, np.argwhere(swapped_grid != original))
+            others = swapped_grid != original
+            if original.size > LARGE_CELLS:
+                # Only changes in the rows and columns of the two cells this
+                # swap touched are tried (as polishing does): a full pass
+                # over the changes follows relocation (see refine).
+                near = np.zeros(original.shape, dtype=bool)
+                near[[r, around[0]], :] = True
+                near[:, [c, around[1]]] = True
+                others &= near
+            swapped, _ = self.revert(swapped, np.argwhere(others))
             if np.count_nonzero(swapped.grid != original) < beat:
                 return swapped
             tries -= 1
@@ -541,7 +588,7 @@ class _Run:
                 return self.revert(undone, np.argwhere(trial_grid != original))[0]
             if undone.result.undetermined > open_limit:
                 continue
-            swapped = self._swap_in(undone, frozen, 1, len(changed))
+            swapped = self._swap_in(undone, frozen, 1, len(changed), cell)
             if swapped is not None:
                 return swapped
         return None

@@ -12,7 +12,7 @@ import numpy as np
 
 from rofl.errors import PuzzleError, UnsolvableError
 from rofl.puzzle import Palette, Puzzle
-from rofl.refine.passes import _Run, default_cost
+from rofl.refine.passes import LARGE_AFTER_CELL, LARGE_AFTER_SHARE, LARGE_CELLS, LARGE_POLISH_PART, _Run, default_cost
 from rofl.solver.propagate import LineSolver, SolveResult
 from rofl.solver.status import LineStatus
 
@@ -123,7 +123,12 @@ def refine(
         Effort spent after the greedy pass on changing fewer cells: about
         this many local repair attempts per changed cell, for at most
         ``POLISH_MOST`` (256) changed cells (0: none).  The budget counts
-        attempts, not seconds, so results do not depend on the machine.
+        attempts, not seconds, so results do not depend on the machine.  On
+        a grid of more than ``LARGE_CELLS`` cells polishing and relocation
+        also stop at a budget of line solves: ``max(polish, relocate)``
+        times ``LARGE_AFTER_SHARE`` of those the greedy and revert passes
+        made, or ``LARGE_AFTER_CELL`` a cell if that is more (polishing at
+        most ``LARGE_POLISH_PART`` of it) -- a count too, not seconds.
     seed : int
         Seed of polishing's random choices: the same input, options and seed
         give the same picture.
@@ -204,8 +209,19 @@ def refine(
     if state.result.status == LineStatus.SOLVED and fallback_lines == 0:
         # Later changes often make earlier ones unnecessary.
         state, reverted = run.revert(state, np.argwhere(state.grid != original), revert_progress)
+        # On a large grid polishing and relocation get a budget of work, a
+        # share of what the greedy and revert passes took (docs/design.md,
+        # "At scale"); on a small one they run to their own ends.
+        polish_budget = relocate_budget = None
+        if work.size > LARGE_CELLS:
+            spent = run.work()
+            allowed = max(polish, relocate) * max(LARGE_AFTER_SHARE * spent, LARGE_AFTER_CELL * work.size)
+            polish_budget = int(spent + LARGE_POLISH_PART * allowed)
+            relocate_budget = int(spent + allowed)
         if polish > 0:
-            polished, polish_rounds = run.polish(state, user_locked, polish, seed, polish_progress)
+            polished, polish_rounds = run.polish(
+                state, user_locked, polish, seed, polish_progress, budget=polish_budget
+            )
             if polished is not state:
                 # Polishing reverts near its repairs only: one last full pass
                 # leaves no change that could go back on its own.
@@ -213,7 +229,13 @@ def refine(
                 state, more = run.revert(polished, changed, revert_progress)
                 reverted += more
         if relocate > 0:
-            state, relocated = run.relocate(state, user_locked, relocate, relocate_progress, pairs=pairs)
+            state, relocated = run.relocate(
+                state, user_locked, relocate, relocate_progress, pairs=pairs, budget=relocate_budget
+            )
+            if relocated and work.size > LARGE_CELLS:
+                # there a swap's revert pass tries only the changes near it
+                state, more = run.revert(state, np.argwhere(state.grid != original), revert_progress)
+                reverted += more
     work = state.grid
     # Replayed solves count no sweeps: the difficulty figure comes from a
     # plain solve (first in, first out) of the final grid.

@@ -28,6 +28,69 @@ def test_the_large_grid_path_makes_a_line_solvable_puzzle_with_no_unneeded_chang
     assert _revertable(result, grid) == []
 
 
+@pytest.mark.parametrize("name", ["noise", "noise-4", "checkerboard-3"])
+def test_the_large_grid_path_with_polish_and_relocation_leaves_no_unneeded_change(name, large_path):
+    # Relocation there reverts only near each swap, then once over all changes.
+    grid = ADVERSARIAL[name]
+    result = refine(grid, PALETTES[max(2, int(grid.max()) + 1)], polish=1, relocate=1)
+    assert_valid(result, grid)
+    assert _revertable(result, grid) == []
+
+
+def test_the_large_grid_revert_pass_puts_back_one_change_at_a_time(large_path, monkeypatch):
+    grid = ADVERSARIAL["noise"]
+    run = refine_module._Run(LineSolver(), default_cost(grid, 2), grid, verify=12, lazy_top=256, refresh_every=8)
+    state = run.greedy(run.judge(grid), np.zeros(grid.shape, dtype=bool))
+    changed = np.argwhere(state.grid != grid)
+    assert len(changed) > 10
+    tried = []
+    judge = refine_module._Run.judge
+
+    def counting(self, trial_grid, near=None):
+        if near is not None:
+            tried.append(int(np.count_nonzero(trial_grid != near.grid)))
+        return judge(self, trial_grid, near)
+
+    monkeypatch.setattr(refine_module._Run, "judge", counting)
+    reverted, n_back = run.revert(state, changed)
+    assert n_back > 0
+    assert tried and set(tried) == {1}
+    assert np.count_nonzero(reverted.grid != grid) == len(changed) - n_back
+
+
+def test_a_budget_stops_polishing_and_relocation(large_path):
+    grid = ADVERSARIAL["noise"]
+    run = refine_module._Run(LineSolver(), default_cost(grid, 2), grid, verify=12, lazy_top=256, refresh_every=8)
+    locked = np.zeros(grid.shape, dtype=bool)
+    state = run.greedy(run.judge(grid), locked.copy())
+    state, _ = run.revert(state, np.argwhere(state.grid != grid))
+    spent = run.work()
+    polished, rounds = run.polish(state, locked, 1.0, 0, budget=spent)
+    assert rounds == 0 and polished is state and run.work() == spent
+    moved_state, moved = run.relocate(state, locked, 1, budget=spent)
+    assert moved == 0 and moved_state is state and run.work() == spent
+    # with room, both do work
+    run.polish(state, locked, 1.0, 0, budget=spent + 10**9)
+    assert run.work() > spent
+
+
+def test_large_grid_relocation_looks_for_swaps_near_the_change_put_back(large_path, monkeypatch):
+    grid = ADVERSARIAL["noise"]
+    monkeypatch.setattr(refine_module, "RELOCATE_REACH", 3)
+    spans = []
+    original = refine_module.Judge.estimate_moves
+
+    def recording(self, grid, masks, packed, moves, counts=True):
+        if not counts and len(moves):  # relocation's search (the greedy pass counts)
+            spans.append(int(max(np.ptp(moves[:, 0]), np.ptp(moves[:, 1]))))
+        return original(self, grid, masks, packed, moves, counts)
+
+    monkeypatch.setattr(refine_module.Judge, "estimate_moves", recording)
+    result = refine(grid, PALETTES[2], polish=0, relocate=1)
+    assert_valid(result, grid)
+    assert spans and max(spans) <= 2 * 3
+
+
 def test_a_large_grid_is_line_solvable_to_exactly_its_picture():
     # 150 x 150 = 22 500 cells: over LARGE_CELLS, so the real threshold is crossed.
     assert 150 * 150 > refine_module.LARGE_CELLS
