@@ -31,7 +31,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from rofl.solver._bits import MAX_CELLS, ONE, _line_bw, _line_one_colour
+from rofl.solver._bits import MAX_CELLS, ONE, _line_bw
 from rofl.solver._config import JIT
 from rofl.solver._kernels import (
     CONTRADICTION,
@@ -42,8 +42,7 @@ from rofl.solver._kernels import (
     ST_SWEEPS,
     STOPPED,
     LineScratch,
-    _one_colour,
-    _solve_line_dp,
+    _solve_line_within,
     _status,
 )
 from rofl.solver._structs import ALL_RULES, BITS, BOUNDS, FREE, KNOWN, TRIM  # noqa: F401 -- _line's rules, read here too
@@ -134,22 +133,14 @@ def _line(cells, n, lens, cols, g0, g1, out, run, slot, gap, fwd, bwd, color_slo
     if not rules & BOUNDS:
         first = last = slot[:0]
     if not rules & TRIM:
-        return _dp(cells, n, lens, cols, g0, g1, out, run, slot, gap, fwd, bwd, color_slot, first, last, 0)
+        scratch = (run, slot, gap, fwd, bwd, color_slot)
+        return _solve_line_within(cells, n, lens, cols, g0, g1, out, *scratch, first, last, 0)
     a, gl = _trim_left(cells, n, lens, cols, g0, g1, out)
     b, gr = _trim_right(cells, a, n, lens, cols, gl, g1, out)
     if a == b:
         return gl == gr
-    return _dp(cells[a:b], b - a, lens, cols, gl, gr, out[a:b], run, slot, gap, fwd, bwd, color_slot, first, last, a)
-
-
-@njit(**JIT)
-def _dp(cells, n, lens, cols, g0, g1, out, run, slot, gap, fwd, bwd, color_slot, first, last, shift):
-    """The line solve behind the shortcuts: bit sets for a line of one
-    colour, else the DP within the groups' bounds."""
-    colour = _one_colour(n, cols, g0, g1)
-    if colour >= 0:
-        return _line_one_colour(cells, n, lens, colour, g0, g1, out, color_slot.view(np.uint64))
-    return _solve_line_dp(cells, n, lens, cols, g0, g1, out, run, slot, gap, fwd, bwd, color_slot, first, last, shift)
+    scratch = (run, slot, gap, fwd, bwd, color_slot)
+    return _solve_line_within(cells[a:b], b - a, lens, cols, gl, gr, out[a:b], *scratch, first, last, a)
 
 
 # The known ends of a line: known background, then a known cell of the next

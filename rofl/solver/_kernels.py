@@ -106,11 +106,19 @@ def _solve_line(cells, n, lens, cols, g0, g1, out, run, slot, gap, fwd, bwd, col
     bool
         False when no arrangement fits (``out`` is then undefined).
     """
+    none = slot[:0]  # no bounds
+    return _solve_line_within(cells, n, lens, cols, g0, g1, out, run, slot, gap, fwd, bwd, color_slot, none, none, 0)
+
+
+@njit(**JIT)
+def _solve_line_within(cells, n, lens, cols, g0, g1, out, run, slot, gap, fwd, bwd, color_slot, first, last, shift):
+    """:func:`_solve_line` with the groups' start bounds of
+    :func:`_solve_line_dp` (empty ``first``/``last``: none), which only the
+    DP reads: bit sets for a line of one colour, else the DP."""
     colour = _one_colour(n, cols, g0, g1)
     if colour >= 0:
         return _line_one_colour(cells, n, lens, colour, g0, g1, out, color_slot.view(np.uint64))
-    none = slot[:0]  # no bounds
-    return _solve_line_dp(cells, n, lens, cols, g0, g1, out, run, slot, gap, fwd, bwd, color_slot, none, none, 0)
+    return _solve_line_dp(cells, n, lens, cols, g0, g1, out, run, slot, gap, fwd, bwd, color_slot, first, last, shift)
 
 
 @njit(**JIT)
