@@ -59,6 +59,19 @@ def test_the_budget_stops_line_logic_inside_one_pass(tmp_path):
     assert "picture: not decoded (line logic ran out of budget)" in result.output
 
 
+@pytest.mark.slow
+def test_the_search_of_a_large_puzzle_stops_at_its_budget(tmp_path):
+    # line logic stalls at once on a random 2048x2048 picture; the search's
+    # probe records once asked for cells x lines int32 (64 GiB) and failed
+    # with "out of memory" instead of searching until the budget
+    grid = (np.random.default_rng(3).random((2048, 2048)) < 0.5).astype(np.uint8)
+    write_puzzle(tmp_path / "big.rofl", Puzzle.from_grid(grid, Palette.black_white()))
+    result = run("solve", tmp_path / "big.rofl", "--budget", "2")
+    assert result.exit_code == 4, result.output
+    assert "budget: no answer within 2 s" in result.output
+    assert "search:" in result.output
+
+
 @pytest.mark.parametrize("command", ["convert", "reveal"])
 def test_convert_and_reveal_take_a_budget(tmp_path, command):
     grid = np.array([[1, 0], [1, 1]], np.uint8)

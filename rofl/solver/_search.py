@@ -65,6 +65,18 @@ from rofl.solver._search_stats import (  # noqa: F401 -- the kernel's callers re
 _ENOUGH = 3  # ``want`` region solutions found by probes
 _ABORT = 4  # out of budget
 
+#: Entries of the probe records' line lists, all cells together (64 MiB of
+#: int32): a cell's row holds every line up to 200 x 200; beyond, the rows
+#: narrow so that memory stays bounded (a 2048 x 2048 puzzle asked for 64 GiB).
+_RECORD_ENTRIES = 1 << 24
+
+
+@njit(**SEARCH_INNER)
+def _record_width(cells, lines):
+    """How many lines one cell's probe record can list: all ``lines`` while
+    the records fit in :data:`_RECORD_ENTRIES`, else fewer (at least 1)."""
+    return max(1, min(lines, _RECORD_ENTRIES // max(cells, 1)))
+
 
 @njit(**SEARCH_INNER)
 def _xorshift(x):
@@ -479,13 +491,16 @@ def _probe_region(
         else:
             score[p] = gmin * 65536.0 + gsum
             first[p] = best_bit
-            # the lines the probes solved are the ones holding cells they changed
-            for k in range(lcount[0]):
-                rec_lines[p, k] = lsolved[k]
-            rec_len[p] = lcount[0]
-            rec_time[p] = clk[0]
-            rec_serial[p] = serial[depth]
-            rec_depth[p] = depth
+            # the lines the probes solved are the ones holding cells they
+            # changed; a record with more than fit in its row is not kept
+            # (the cell is probed again: slower, never wrong)
+            if lcount[0] <= rec_lines.shape[1]:
+                for k in range(lcount[0]):
+                    rec_lines[p, k] = lsolved[k]
+                rec_len[p] = lcount[0]
+                rec_time[p] = clk[0]
+                rec_serial[p] = serial[depth]
+                rec_depth[p] = depth
             quiet += 1
     # leave the scratch arrays clean for the next call
     for k in range(n_touched if result != STALLED else 0):
@@ -686,7 +701,7 @@ def _search(
         np.zeros(n, dtype=np.int64),  # cell -> time of its record
         np.zeros(n, dtype=np.int64),  # ... serial of the frame that made it
         np.full(n, -1, dtype=np.int64),  # ... depth of that frame (-1: none)
-        np.empty((n, height + width), dtype=np.int32),  # ... the lines its probes solved
+        np.empty((n, _record_width(n, height + width)), dtype=np.int32),  # ... the lines its probes solved
         np.zeros(n, dtype=np.int64),  # ... how many
         clk,
     )

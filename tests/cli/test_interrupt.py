@@ -92,3 +92,21 @@ def test_ctrl_c_in_make(tmp_path):
         assert not out.exists()
     finally:
         proc.kill()
+
+
+def test_ctrl_c_while_the_command_line_loads(monkeypatch, capsys):
+    import rofl.__main__
+
+    class Interrupting:  # a Ctrl-C arriving while rofl.cli's modules import
+        def find_spec(self, name, path=None, target=None):
+            if name == "rofl.cli":
+                raise KeyboardInterrupt
+            return None
+
+    for name in [n for n in sys.modules if n == "rofl.cli" or n.startswith("rofl.cli.")]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setattr(sys, "meta_path", [Interrupting(), *sys.meta_path])
+    with pytest.raises(SystemExit) as stop:
+        rofl.__main__.run()
+    assert stop.value.code == 130
+    assert capsys.readouterr().err == "Error: interrupted\n"
