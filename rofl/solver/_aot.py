@@ -150,6 +150,7 @@ _SOURCES = (
     "solver/_kernels.py",
     "solver/_fast.py",
     "solver/_bits.py",
+    "solver/_wide.py",
     "solver/_search_stats.py",
     "solver/_search.py",
     "solver/_aot.py",

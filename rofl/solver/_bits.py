@@ -1,4 +1,4 @@
-"""Line logic on bit sets for lines of one colour: most lines of most puzzles.
+"""Line logic on bit sets for lines of at most 63 cells: most lines of most puzzles.
 
 A line of at most 63 cells whose groups all have one colour (every line of
 a black-and-white puzzle) fits one 64-bit word per state (``w``: the cells
@@ -21,8 +21,14 @@ the last) are the bits of a word:
   (:func:`_spread`), background when some ``j`` has groups ``0..j-1``
   before it and ``j..k-1`` after it.
 
+With a word per colour the same sets solve a line of several colours
+(:func:`_line_colours`: a group's starts come from the runs of its own
+colour, and only a group followed by one of the same colour needs a gap);
+:mod:`rofl.solver._wide` spreads them over several words for longer lines.
+
 :func:`rofl.solver._kernels._solve_line` hands such lines to
-:func:`_line_one_colour` (so every kernel that solves lines gains), and
+:func:`_line_one_colour` and :func:`_line_colours` (so every kernel that
+solves lines gains), and
 :func:`rofl.solver._fast._solve_bw` keeps a black-and-white puzzle's rows
 and columns as such words all along.  ``tests/solver/test_bits.py`` checks
 the line answer against brute force and whole solves against the
@@ -42,23 +48,18 @@ MAX_CELLS = 63
 ONE = np.uint64(1)
 
 
-@njit(**JIT)
+@njit(**JIT, inline="always")
 def _fill_up(seeds, w):
     """``seeds`` and every position reached from one going up through cells
-    that may be background (``i + 1`` from ``i`` when ``w`` has cell ``i``)."""
-    r = seeds
-    p = w << ONE  # p: the positions that may be entered from the one below
-    s = np.uint64(1)
-    while p:
-        r |= p & (r << s)
-        p &= p << s
-        s += s
-        if s >= np.uint64(64):
-            break
-    return r
+    that may be background (``i + 1`` from ``i`` when ``w`` has cell ``i``):
+    in ``T``, the positions that may be entered from the one below and the
+    seeds, adding the seeds carries through each stretch of ``T`` from its
+    lowest seed up, clearing it."""
+    t = (w << ONE) | seeds
+    return seeds | (t & ~(t + seeds))
 
 
-@njit(**JIT)
+@njit(**JIT, inline="always")
 def _fill_down(seeds, w):
     """``seeds`` and every position reached from one going down through cells
     that may be background (``i`` from ``i + 1`` when ``w`` has cell ``i``)."""
@@ -74,7 +75,7 @@ def _fill_down(seeds, w):
     return r
 
 
-@njit(**JIT)
+@njit(**JIT, inline="always")
 def _runs(b, length):
     """The positions ``s`` whose cells ``s..s+length-1`` all are in ``b``."""
     r = b
@@ -86,7 +87,7 @@ def _runs(b, length):
     return r
 
 
-@njit(**JIT)
+@njit(**JIT, inline="always")
 def _spread(v, length):
     """The cells ``s..s+length-1`` for every ``s`` in ``v``."""
     r = v
@@ -166,3 +167,127 @@ def _line_one_colour(cells, n, lens, colour, g0, g1, out, work):
         w >>= ONE
         b >>= ONE
     return True
+
+
+#: The most groups and colours a line may have for :func:`_line_colours`
+#: (its work words: two per group, three per colour).
+MAX_GROUPS = 20
+MAX_COLOURS = 8
+
+
+@njit(**JIT)
+def _line_colours(cells, n, lens, cols, g0, g1, out, work, first, last, shift):
+    """:func:`rofl.solver._kernels._solve_line`'s contract for a line of
+    ``n <= 63`` cells, at most :data:`MAX_GROUPS` groups of at most
+    :data:`MAX_COLOURS` colours: :func:`_line_bw` with a word per colour.
+    Two groups of one colour need a background cell between them, groups
+    of two colours may touch.  ``work``: a uint64 array of 64 entries.
+    ``first`` / ``last``, when not empty, receive every group's lowest and
+    highest valid start ``+ shift``, as
+    :func:`rofl.solver._kernels._solve_line_dp` puts them there.
+    Returns False when no arrangement fits."""
+    k = g1 - g0
+    # work: Z_j at [j], D_{j+1} at [k + j], then per colour slot s its
+    # colour at [top + s], its cells at [top + MAX_COLOURS + s], its answer
+    # at [top + 2 * MAX_COLOURS + s]
+    top = 2 * k
+    nc = 0
+    for j in range(g0, g1):
+        c = np.uint64(cols[j])
+        s = 0
+        while s < nc and work[top + s] != c:
+            s += 1
+        if s == nc:
+            work[top + s] = c
+            nc += 1
+    w = np.uint64(0)
+    for i in range(n - 1, -1, -1):
+        w = (w << ONE) | (np.uint64(cells[i]) & ONE)
+    for s in range(nc):
+        c = work[top + s]
+        b = np.uint64(0)
+        for i in range(n - 1, -1, -1):
+            b = (b << ONE) | ((np.uint64(cells[i]) >> c) & ONE)
+        work[top + MAX_COLOURS + s] = b
+        work[top + 2 * MAX_COLOURS + s] = 0
+    line = (ONE << np.uint64(n)) - ONE
+    if k == 0:
+        if (w & line) != line:
+            return False
+        for i in range(n):
+            out[i] = 1
+        return True
+    # forward
+    z = _fill_up(ONE, w)
+    for j in range(k):
+        length = lens[g0 + j]
+        work[j] = z
+        d = (z & _runs(work[top + MAX_COLOURS + _slot(work, top, nc, cols[g0 + j])], length)) << np.uint64(length)
+        work[k + j] = d
+        if j + 1 < k and cols[g0 + j + 1] == cols[g0 + j]:
+            z = _fill_up((d & w) << ONE, w)
+        else:
+            z = _fill_up(d, w)
+    ends = _fill_up(work[2 * k - 1], w)
+    if not (ends >> np.uint64(n)) & ONE:
+        return False
+    # backward
+    y = _fill_down(ONE << np.uint64(n), w)
+    white = ends & w & (y >> ONE)
+    for j in range(k - 1, -1, -1):
+        length = lens[g0 + j]
+        s = _slot(work, top, nc, cols[g0 + j])
+        if j + 1 < k and cols[g0 + j + 1] == cols[g0 + j]:
+            after = ((y >> ONE) & w) >> np.uint64(length)
+        else:
+            after = y >> np.uint64(length)
+        starts = _runs(work[top + MAX_COLOURS + s], length) & after
+        valid = work[j] & starts
+        work[top + 2 * MAX_COLOURS + s] |= _spread(valid, length)
+        if first.shape[0] > 0:
+            first[g0 + j] = _lowest(valid) + shift
+            last[g0 + j] = _highest(valid) + shift
+        y = _fill_down(starts, w)
+        before = work[0] if j == 0 else work[k + j - 1] | work[j]
+        white |= before & w & (y >> ONE)
+    for i in range(n):
+        out[i] = np.int64((white >> np.uint64(i)) & ONE)
+    for s in range(nc):
+        c = np.int64(work[top + s])
+        a = work[top + 2 * MAX_COLOURS + s]
+        for i in range(n):
+            out[i] |= np.int64((a >> np.uint64(i)) & ONE) << c
+    return True
+
+
+@njit(**JIT, inline="always")
+def _slot(work, top, nc, colour):
+    """The slot of ``colour`` among :func:`_line_colours`'s ``nc`` colours."""
+    c = np.uint64(colour)
+    s = 0
+    while s < nc - 1 and work[top + s] != c:
+        s += 1
+    return s
+
+
+@njit(**JIT, inline="always")
+def _lowest(v):
+    """The lowest set bit's position of a nonzero word."""
+    i = 0
+    v &= ~v + ONE  # the lowest bit alone
+    for step in (32, 16, 8, 4, 2, 1):
+        if v >> np.uint64(step):
+            v >>= np.uint64(step)
+            i += step
+    return i
+
+
+@njit(**JIT, inline="always")
+def _highest(v):
+    """The highest set bit's position of a nonzero word."""
+    i = 0
+    for step in (32, 16, 8, 4, 2, 1):
+        if v >> np.uint64(step):
+            v >>= np.uint64(step)
+            i += step
+    return i

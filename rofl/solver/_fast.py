@@ -14,13 +14,14 @@ case alone (same queue order, so the same masks and statistics), with those
 shortcuts in front of the line DP (:func:`_line`) and its buffers made
 inside: one call with nine arguments.
 
-Behind the shortcuts a line of one colour goes to the bit sets
-(:mod:`rofl.solver._bits`), any other to the DP
-(:func:`rofl.solver._kernels._solve_line_dp`), which here keeps every
+Behind the shortcuts a line goes to the bit sets
+(:mod:`rofl.solver._bits`, :mod:`rofl.solver._wide`) or the DP
+(:func:`rofl.solver._kernels._solve_line_within`), which here keep every
 group's start bounds from one solve of its line to the next: cells only
 narrow during a solve, so the starts valid last time hold every start
 valid now, and a line re-solved after a crossing cell changed visits only
-those.  A black-and-white puzzle of at most 63 cells a side runs on bit
+those.  The masks are kept twice, by rows and by columns, so that every
+line is read in place.  A black-and-white puzzle of at most 63 cells a side runs on bit
 sets throughout (:func:`_solve_bw`).  ``tests/solver/test_fast.py`` checks
 the shortcuts against brute force and the whole path against the
 reference kernel.
@@ -50,7 +51,7 @@ from rofl.solver._structs import ALL_RULES, BITS, BOUNDS, FREE, KNOWN, TRIM  # n
 # ----------------------------------------------------------- line shortcuts
 
 
-@njit(**JIT)
+@njit(**JIT, inline="always")
 def _overlap(n, lens, cols, g0, g1, slack, out):
     """The line answer when every cell still allows the background and every
     colour of the clue: exact, in ``O(n + cells the groups may cover)``.
@@ -76,7 +77,7 @@ def _overlap(n, lens, cols, g0, g1, slack, out):
             lo += 1
 
 
-@njit(**JIT)
+@njit(**JIT, inline="always")
 def _check_known(cells, n, lens, cols, g0, g1):
     """Whether a line whose cells each allow one colour (or none) gives its
     clue: its runs of one non-background colour are the clue's groups."""
@@ -96,7 +97,7 @@ def _check_known(cells, n, lens, cols, g0, g1):
     return j == g1
 
 
-@njit(**JIT)
+@njit(**JIT, inline="always")
 def _line(cells, n, lens, cols, g0, g1, out, run, slot, gap, fwd, bwd, color_slot, rules, first, last):
     """:func:`~rofl.solver._kernels._solve_line`'s contract and answer, with
     the DP skipped on lines that are free (:func:`_overlap`) or known
@@ -133,14 +134,16 @@ def _line(cells, n, lens, cols, g0, g1, out, run, slot, gap, fwd, bwd, color_slo
     if not rules & BOUNDS:
         first = last = slot[:0]
     if not rules & TRIM:
-        scratch = (run, slot, gap, fwd, bwd, color_slot)
-        return _solve_line_within(cells, n, lens, cols, g0, g1, out, *scratch, first, last, 0)
+        return _solve_line_within(
+            cells, n, lens, cols, g0, g1, out, run, slot, gap, fwd, bwd, color_slot, first, last, 0
+        )
     a, gl = _trim_left(cells, n, lens, cols, g0, g1, out)
     b, gr = _trim_right(cells, a, n, lens, cols, gl, g1, out)
     if a == b:
         return gl == gr
-    scratch = (run, slot, gap, fwd, bwd, color_slot)
-    return _solve_line_within(cells[a:b], b - a, lens, cols, gl, gr, out[a:b], *scratch, first, last, a)
+    return _solve_line_within(
+        cells[a:b], b - a, lens, cols, gl, gr, out[a:b], run, slot, gap, fwd, bwd, color_slot, first, last, a
+    )
 
 
 # The known ends of a line: known background, then a known cell of the next
@@ -153,7 +156,7 @@ def _line(cells, n, lens, cols, g0, g1, out, run, slot, gap, fwd, bwd, color_slo
 # and the DP finds the contradiction.
 
 
-@njit(**JIT)
+@njit(**JIT, inline="always")
 def _trim_left(cells, n, lens, cols, g0, g1, out):
     """Place the known start of a line into ``out``: the first cell and group
     left for the DP."""
@@ -184,7 +187,7 @@ def _trim_left(cells, n, lens, cols, g0, g1, out):
         j += 1
 
 
-@njit(**JIT)
+@njit(**JIT, inline="always")
 def _trim_right(cells, a, n, lens, cols, g0, g1, out):
     """:func:`_trim_left` from the other end, down to cell ``a`` and group
     ``g0``: the end (exclusive) of the cells and groups left for the DP."""
@@ -362,11 +365,13 @@ def _solve_fresh(height, width, full, lens, cols, offs, kmax, stats, rules):
     """
     if rules & BITS and full == 3 and max(height, width) <= MAX_CELLS:
         return _solve_bw(height, width, lens, offs, stats)
+    # the masks twice, by rows and by columns, so that every line is one
+    # contiguous stretch: a line's cells are read in place
     masks = np.full((height, width), full, dtype=np.int64)
+    across = np.full((width, height), full, dtype=np.int64)
     n_lines = height + width
     nmax = max(height, width)
     run, slot, gap, fwd, bwd, color_slot = _new_line_scratch(kmax, nmax)
-    buf = np.empty(nmax, dtype=np.int64)
     res = np.empty(nmax, dtype=np.int64)
     # every group's start bounds, narrowed by each solve of its line
     first = np.zeros(lens.shape[0], dtype=np.int64)
@@ -384,19 +389,19 @@ def _solve_fresh(height, width, full, lens, cols, offs, kmax, stats, rules):
         sweeps = max(sweeps, gen)
         is_row = line < height
         n = width if is_row else height
-        for i in range(n):
-            buf[i] = masks[line, i] if is_row else masks[i, line - height]
+        cells = masks[line] if is_row else across[line - height]
         solves += 1
         g0, g1 = offs[line], offs[line + 1]
-        ok = _line(buf, n, lens, cols, g0, g1, res, run, slot, gap, fwd, bwd, color_slot, rules, first, last)
+        ok = _line(cells, n, lens, cols, g0, g1, res, run, slot, gap, fwd, bwd, color_slot, rules, first, last)
         if not ok:
             _put_stats(stats, solves, sweeps, line)
             return CONTRADICTION, masks
         for i in range(n):
-            if res[i] == buf[i]:
+            if res[i] == cells[i]:
                 continue
+            cells[i] = res[i]
             if is_row:
-                masks[line, i] = res[i]
+                across[i, line] = res[i]
                 other = height + i
             else:
                 masks[i, line - height] = res[i]

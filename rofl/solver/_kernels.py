@@ -33,7 +33,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from rofl.solver._bits import MAX_CELLS, _line_one_colour
+from rofl.solver import _wide as wide
+from rofl.solver._bits import MAX_CELLS, MAX_COLOURS, MAX_GROUPS, _line_colours, _line_one_colour
 from rofl.solver._config import JIT, skip_blas_probe
 from rofl.solver._structs import (  # noqa: F401 -- the kernels' callers read them here too
     CONTRADICTION,
@@ -69,7 +70,7 @@ _SEED = np.int64(-3750763034362895579)  # FNV-1a offset basis as int64
 # --------------------------------------------------------------- one line
 
 
-@njit(**JIT)
+@njit(**JIT, inline="always")
 def _one_colour(n, cols, g0, g1):
     """The colour of a line of at most 63 cells whose groups all have one
     colour (1 for a line without groups), which the bit sets solve; -1 for
@@ -85,9 +86,9 @@ def _one_colour(n, cols, g0, g1):
 
 @njit(**JIT)
 def _solve_line(cells, n, lens, cols, g0, g1, out, run, slot, gap, fwd, bwd, color_slot):
-    """Narrow one line: on bit sets when it has at most 63 cells and its
-    groups one colour (:func:`rofl.solver._bits._line_one_colour`), else by
-    the colour DP (:func:`_solve_line_dp`); the same answer either way.
+    """Narrow one line: on bit sets when it is short enough and its groups
+    have few colours (:func:`_solve_line_within`), else by the colour DP
+    (:func:`_solve_line_dp`); the same answer either way.
 
     Parameters
     ----------
@@ -110,14 +111,41 @@ def _solve_line(cells, n, lens, cols, g0, g1, out, run, slot, gap, fwd, bwd, col
     return _solve_line_within(cells, n, lens, cols, g0, g1, out, run, slot, gap, fwd, bwd, color_slot, none, none, 0)
 
 
-@njit(**JIT)
+@njit(**JIT, inline="always")
+def _n_colours(cols, g0, g1):
+    """How many distinct colours the groups ``g0..g1`` have."""
+    count = 0
+    for j in range(g0, g1):
+        seen = False
+        for i in range(g0, j):
+            if cols[i] == cols[j]:
+                seen = True
+                break
+        if not seen:
+            count += 1
+    return count
+
+
+@njit(**JIT, inline="always")
 def _solve_line_within(cells, n, lens, cols, g0, g1, out, run, slot, gap, fwd, bwd, color_slot, first, last, shift):
     """:func:`_solve_line` with the groups' start bounds of
-    :func:`_solve_line_dp` (empty ``first``/``last``: none), which only the
-    DP reads: bit sets for a line of one colour, else the DP."""
+    :func:`_solve_line_dp` (empty ``first``/``last``: none), which the DP
+    reads and the bit sets of several colours update: one word for a line
+    of one colour (:mod:`rofl.solver._bits`), one word per colour for a
+    short line of few groups and colours, rows of words for a line of up
+    to 511 cells (:mod:`rofl.solver._wide`), else the DP."""
     colour = _one_colour(n, cols, g0, g1)
     if colour >= 0:
         return _line_one_colour(cells, n, lens, colour, g0, g1, out, color_slot.view(np.uint64))
+    k = g1 - g0
+    if 0 < k and n <= wide.MAX_CELLS and _n_colours(cols, g0, g1) <= MAX_COLOURS:
+        if n <= MAX_CELLS and k <= MAX_GROUPS:
+            work = color_slot.view(np.uint64)
+            return _line_colours(cells, n, lens, cols, g0, g1, out, work, first, last, shift)
+        need = wide.rows(k) * wide.MAX_WORDS
+        if need <= run.size:  # the DP's run table is the work rows
+            ws = run.reshape(run.size).view(np.uint64)[:need].reshape((wide.rows(k), wide.MAX_WORDS))
+            return wide._line_wide(cells, n, lens, cols, g0, g1, out, ws, color_slot, first, last, shift)
     return _solve_line_dp(cells, n, lens, cols, g0, g1, out, run, slot, gap, fwd, bwd, color_slot, first, last, shift)
 
 
