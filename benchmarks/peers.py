@@ -10,7 +10,7 @@ public repository avi-levy/pbnsolve (release 1.10 under
 Usage::
 
     python benchmarks/peers.py --pbnsolve PATH [--corpus DIR] [--repeat 5] [--budget 10]
-        [--core 0] [--only TEXT] [--list] [--line-only] [--write-docs]
+        [--core 0] [--only TEXT] [--list] [--line-only | --large-only] [--write-docs]
 
 Both solvers run pinned to one core (``--core``; pbnsolve inherits the
 affinity) and take turns puzzle by puzzle, so a machine whose load changes
@@ -40,8 +40,15 @@ webpbn XML written by rofl, once, before any timing.
    on the puzzles both decide, by category, and lists the slowest.  Puzzles
    the two sort into different categories are listed (over budget aside).
 
+3. Large pictures: the puzzles in ``benchmarks/data/large`` (made by
+   ``rofl make`` from crops of ``samples/camera.jpg`` and
+   ``samples/astronaut.jpg``, 200 and 400 cells a side, black and white and
+   four colours; all line-solvable), each ``rofl.solve`` in process against
+   pbnsolve ``-aLE``'s own time, as in part 1.
+
 ``--write-docs`` writes the tables into section ``peers`` of
-``docs/benchmarks.md``.
+``docs/benchmarks.md``; with ``--large-only`` (part 3 alone) into section
+``peers-large``.
 """
 
 from __future__ import annotations
@@ -68,6 +75,7 @@ sys.path.insert(0, str(REPO))
 import rofl  # noqa: E402
 from rofl.formats import puzzle_bytes, read_puzzle  # noqa: E402
 
+LARGE = REPO / "benchmarks" / "data" / "large"
 CATEGORIES = ("unique", "several solutions", "no solution", "over budget")
 LINE_FLAGS = ["-aLE"]  # line solver + exhaustive check: pbnsolve's complete line logic, no search
 SEARCH_FLAGS = ["-u"]  # default algorithms (-aLHEGP), and prove uniqueness
@@ -223,6 +231,39 @@ def line_logic(exe: str, items: list[tuple[str, object, Path]], repeat: int) -> 
     return table, odd
 
 
+def large(exe: str, folder: Path, repeat: int) -> list[str]:
+    """Part 3: the table of the large pictures."""
+    rows = [
+        f"Large pictures (`benchmarks/data/large`, best of {repeat} runs each, taking turns):",
+        "",
+        "| puzzle | size | colours | line solves | rofl: `rofl.solve` | pbnsolve `-aLE`, own time | rofl / pbnsolve |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for path in sorted(LARGE.glob("*.rofl")):
+        puzzle, _ = read_puzzle(path)
+        xml = folder / (path.stem + ".xml")
+        xml.write_bytes(puzzle_bytes(xml, puzzle))
+        chars = _xml_chars(xml)
+        result = rofl.solve(puzzle)  # loads what this size needs, outside the timing
+        best_rofl = best_own = float("inf")
+        run = None
+        for _ in range(repeat):
+            t = time.process_time()
+            result = rofl.solve(puzzle)
+            best_rofl = min(best_rofl, time.process_time() - t)
+            run = _run(exe, LINE_FLAGS, xml, timeout=600)
+            if run.seconds is not None:
+                best_own = min(best_own, run.seconds)
+        assert run is not None
+        if result.status != "solved" or run.verdict != "unique" or run.grid != _grid_rows(result.grid, chars):
+            _fail(f"{path.name}: rofl {result.status}, pbnsolve {run.verdict}: not the same grid by line logic")
+        rows.append(
+            f"| {path.stem} | {puzzle.width}×{puzzle.height} | {puzzle.n_colors} | {result.line_solves} "
+            f"| {_fmt(best_rofl)} | {_fmt(best_own)} | {best_rofl / best_own:.2f} |"
+        )
+    return rows
+
+
 def search(exe: str, items: list[tuple[str, object, Path]], budget: float) -> tuple[list[str], list[str], list[str]]:
     """Part 2: the table, the slowest puzzles and the puzzles sorted differently."""
     rows = []
@@ -305,9 +346,27 @@ def main() -> None:
     parser.add_argument("--list", action="store_true", help="print the puzzles the two sort differently")
     parser.add_argument("--write-docs", action="store_true", help="write the tables into docs/benchmarks.md")
     parser.add_argument("--line-only", action="store_true", help="line logic only (not with --write-docs)")
+    parser.add_argument("--large-only", action="store_true", help="the large pictures only (part 3)")
     args = parser.parse_args()
     if args.line_only and args.write_docs:
         _fail("--write-docs needs both parts: leave out --line-only")
+    if args.large_only:
+        os.sched_setaffinity(0, {args.core})
+        with tempfile.TemporaryDirectory(prefix="rofl-peers-") as tmp:
+            version = _check_pbnsolve(args.pbnsolve, Path(tmp))
+            _warm_up()
+            report = [
+                f"pbnsolve {version} (`{args.pbnsolve}`), core {args.core}.",
+                "",
+                *large(args.pbnsolve, Path(tmp), args.repeat),
+            ]
+        print("\n".join(report))
+        if args.write_docs:
+            sys.path.insert(0, str(REPO / "benchmarks"))
+            from _docs import stamp, write_section
+
+            write_section("peers-large", "\n".join([stamp(), "", *report]))
+        return
 
     files = sorted(p for p in args.corpus.glob("*/*.json") if args.only in p.parent.name) if args.corpus else []
     if not files:
@@ -332,9 +391,10 @@ def main() -> None:
             rofl.solve_complete(puzzle, time_budget=args.budget)
         start = time.perf_counter()
         line_table, line_odd = line_logic(args.pbnsolve, line_items, args.repeat)
-        search_table, slowest, differ = [], [], []
+        search_table, slowest, differ, large_table = [], [], [], []
         if not args.line_only:
             search_table, slowest, differ = search(args.pbnsolve, search_items, args.budget)
+            large_table = large(args.pbnsolve, folder, args.repeat)
         wall = time.perf_counter() - start
 
     report = [
@@ -352,6 +412,8 @@ def main() -> None:
         "",
         f"Decided, but sorted differently: {len(differ)}"
         + (": " + "; ".join(f"`{x}`" for x in differ) if differ else "."),
+        "",
+        *large_table,
     ]
     print("\n".join(report))
     print(f"wall time {wall:.0f} s")
