@@ -38,7 +38,9 @@ reference kernel.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.core.extending import intrinsic
+from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
 from rofl.solver._config import JIT
 
@@ -270,24 +272,23 @@ def _slot(work, top, nc, colour):
     return s
 
 
+@intrinsic
+def _reverse_bits(typingctx, word):
+    """A uint64's bits in reverse order (LLVM's ``bitreverse``)."""
+
+    def codegen(context, builder, signature, args):
+        return builder.bitreverse(args[0])
+
+    return types.uint64(types.uint64), codegen
+
+
 @njit(**JIT, inline="always")
 def _lowest(v):
     """The lowest set bit's position of a nonzero word."""
-    i = 0
-    v &= ~v + ONE  # the lowest bit alone
-    for step in (32, 16, 8, 4, 2, 1):
-        if v >> np.uint64(step):
-            v >>= np.uint64(step)
-            i += step
-    return i
+    return trailing_zeros(v)
 
 
 @njit(**JIT, inline="always")
 def _highest(v):
     """The highest set bit's position of a nonzero word."""
-    i = 0
-    for step in (32, 16, 8, 4, 2, 1):
-        if v >> np.uint64(step):
-            v >>= np.uint64(step)
-            i += step
-    return i
+    return 63 - leading_zeros(v)

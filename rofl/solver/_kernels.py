@@ -126,26 +126,56 @@ def _n_colours(cols, g0, g1):
     return count
 
 
+# Which solver a line goes to (:func:`_line_kind`).
+_ONE_WORD = 0  # rofl.solver._bits._line_one_colour
+_COLOUR_WORDS = 1  # rofl.solver._bits._line_colours
+_WIDE_ROWS = 2  # rofl.solver._wide._line_wide
+_DP = 3  # _solve_line_dp
+
+
+@njit(**JIT, inline="always")
+def _line_kind(n, cols, g0, g1, run_size):
+    """Which solver takes a line of ``n`` cells with groups ``g0..g1``: one
+    word for a line of at most 63 cells of one colour, a word per colour
+    for a line of at most 63 cells, 20 groups and 8 colours, rows of words
+    for one of at most 511 cells and 8 colours (when the DP's run table,
+    ``run_size`` entries, holds the rows), else the DP."""
+    if _one_colour(n, cols, g0, g1) >= 0:
+        return _ONE_WORD
+    k = g1 - g0
+    if k == 0 or n > wide.MAX_CELLS or _n_colours(cols, g0, g1) > MAX_COLOURS:
+        return _DP
+    if n <= MAX_CELLS and k <= MAX_GROUPS:
+        return _COLOUR_WORDS
+    if wide.rows(k) * wide.MAX_WORDS <= run_size:
+        return _WIDE_ROWS
+    return _DP
+
+
+@njit(**JIT, inline="always")
+def _wide_work(run, k):
+    """:func:`rofl.solver._wide._line_wide`'s work rows for ``k`` groups, in
+    the DP's run table (which that line does not use)."""
+    rows = wide.rows(k)
+    return run.reshape(run.size).view(np.uint64)[: rows * wide.MAX_WORDS].reshape((rows, wide.MAX_WORDS))
+
+
 @njit(**JIT, inline="always")
 def _solve_line_within(cells, n, lens, cols, g0, g1, out, run, slot, gap, fwd, bwd, color_slot, first, last, shift):
     """:func:`_solve_line` with the groups' start bounds of
     :func:`_solve_line_dp` (empty ``first``/``last``: none), which the DP
-    reads and the bit sets of several colours update: one word for a line
-    of one colour (:mod:`rofl.solver._bits`), one word per colour for a
-    short line of few groups and colours, rows of words for a line of up
-    to 511 cells (:mod:`rofl.solver._wide`), else the DP."""
-    colour = _one_colour(n, cols, g0, g1)
-    if colour >= 0:
+    reads and the bit sets of several colours update; the solver is
+    :func:`_line_kind`'s."""
+    kind = _line_kind(n, cols, g0, g1, run.size)
+    if kind == _ONE_WORD:
+        colour = cols[g0] if g1 > g0 else 1
         return _line_one_colour(cells, n, lens, colour, g0, g1, out, color_slot.view(np.uint64))
-    k = g1 - g0
-    if 0 < k and n <= wide.MAX_CELLS and _n_colours(cols, g0, g1) <= MAX_COLOURS:
-        if n <= MAX_CELLS and k <= MAX_GROUPS:
-            work = color_slot.view(np.uint64)
-            return _line_colours(cells, n, lens, cols, g0, g1, out, work, first, last, shift)
-        need = wide.rows(k) * wide.MAX_WORDS
-        if need <= run.size:  # the DP's run table is the work rows
-            ws = run.reshape(run.size).view(np.uint64)[:need].reshape((wide.rows(k), wide.MAX_WORDS))
-            return wide._line_wide(cells, n, lens, cols, g0, g1, out, ws, color_slot, first, last, shift)
+    if kind == _COLOUR_WORDS:
+        work = color_slot.view(np.uint64)
+        return _line_colours(cells, n, lens, cols, g0, g1, out, work, first, last, shift)
+    if kind == _WIDE_ROWS:
+        ws = _wide_work(run, g1 - g0)
+        return wide._line_wide(cells, n, lens, cols, g0, g1, out, ws, color_slot, first, last, shift)
     return _solve_line_dp(cells, n, lens, cols, g0, g1, out, run, slot, gap, fwd, bwd, color_slot, first, last, shift)
 
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from rofl.solver._bits import _highest, _lowest
+from rofl.solver._bits import _highest, _lowest, _reverse_bits
 from rofl.solver._config import JIT
 
 #: The longest line (positions 0..n in MAX_WORDS words).
@@ -100,17 +100,6 @@ def _fill_up(ws, dst, seeds, nw):
 
 
 @njit(**JIT, inline="always")
-def _reversed(x):
-    """A word's bits in reverse order."""
-    x = ((x >> np.uint64(1)) & np.uint64(0x5555555555555555)) | ((x & np.uint64(0x5555555555555555)) << np.uint64(1))
-    x = ((x >> np.uint64(2)) & np.uint64(0x3333333333333333)) | ((x & np.uint64(0x3333333333333333)) << np.uint64(2))
-    x = ((x >> np.uint64(4)) & np.uint64(0x0F0F0F0F0F0F0F0F)) | ((x & np.uint64(0x0F0F0F0F0F0F0F0F)) << np.uint64(4))
-    x = ((x >> np.uint64(8)) & np.uint64(0x00FF00FF00FF00FF)) | ((x & np.uint64(0x00FF00FF00FF00FF)) << np.uint64(8))
-    x = ((x >> np.uint64(16)) & np.uint64(0x0000FFFF0000FFFF)) | ((x & np.uint64(0x0000FFFF0000FFFF)) << np.uint64(16))
-    return (x >> np.uint64(32)) | (x << np.uint64(32))
-
-
-@njit(**JIT, inline="always")
 def _fill_down(ws, dst, seeds, nw):
     """dst = seeds and every position reached going down through cells that
     may be background: :func:`_fill_up`'s sum on the row bit-reversed
@@ -119,7 +108,7 @@ def _fill_down(ws, dst, seeds, nw):
     ``w`` has it)."""
     t = _TMP + 3
     for i in range(nw):
-        ws[t, i] = _reversed(ws[seeds, nw - 1 - i])
+        ws[t, i] = _reverse_bits(ws[seeds, nw - 1 - i])
     carry = ZERO
     for i in range(nw):
         s = ws[t, i]
@@ -131,7 +120,7 @@ def _fill_down(ws, dst, seeds, nw):
         carry = c1 | c2
         ws[t, i] = s | (tv & ~total2)
     for i in range(nw):
-        ws[dst, i] = _reversed(ws[t, nw - 1 - i])
+        ws[dst, i] = _reverse_bits(ws[t, nw - 1 - i])
 
 
 @njit(**JIT, inline="always")
@@ -189,17 +178,21 @@ def _line_wide(cells, n, lens, cols, g0, g1, out, ws, cid, first, last, shift):
     for row in range(_SETS):
         for i in range(nw):
             ws[row, i] = ZERO
-    for i in range(n):
-        m = np.uint64(cells[i])
-        q = i >> 6
-        bit = ONE << np.uint64(i & 63)
-        if m & ONE:
-            ws[_W_ROW, q] |= bit
+    for q in range(nw):
+        lo = 64 * q
+        hi = min(n, lo + 64)
+        v = ZERO
+        for i in range(hi - 1, lo - 1, -1):
+            v = (v << ONE) | (np.uint64(cells[i]) & ONE)
+        ws[_W_ROW, q] = v
         for s in range(nc):
-            if (m >> np.uint64(cid[s])) & ONE:
-                ws[_COL + s, q] |= bit
+            c = np.uint64(cid[s])
+            v = ZERO
+            for i in range(hi - 1, lo - 1, -1):
+                v = (v << ONE) | ((np.uint64(cells[i]) >> c) & ONE)
+            ws[_COL + s, q] = v
     for i in range(nw):
-        ws[_W_REVERSED, i] = _reversed(ws[_W_ROW, nw - 1 - i])
+        ws[_W_REVERSED, i] = _reverse_bits(ws[_W_ROW, nw - 1 - i])
     t0, t1, t2 = _TMP, _TMP + 1, _TMP + 2
     # forward: Z_j at row _SETS + j, D_{j+1} at _SETS + k + j
     for i in range(nw):
@@ -270,13 +263,17 @@ def _line_wide(cells, n, lens, cols, g0, g1, out, ws, cid, first, last, shift):
         for i in range(nw):
             before = ws[_SETS, i] if j == 0 else ws[_SETS + k + j - 1, i] | ws[_SETS + j, i]
             ws[_WHITE, i] |= before & ws[_W_ROW, i] & ws[t1, i]
-    for i in range(n):
-        q = i >> 6
-        r = np.uint64(i & 63)
-        v = np.int64((ws[_WHITE, q] >> r) & ONE)
+    for q in range(nw):
+        lo = 64 * q
+        hi = min(n, lo + 64)
+        v = ws[_WHITE, q]
+        for i in range(lo, hi):
+            out[i] = np.int64((v >> np.uint64(i - lo)) & ONE)
         for s in range(nc):
-            v |= np.int64((ws[_ANS + s, q] >> r) & ONE) << cid[s]
-        out[i] = v
+            v = ws[_ANS + s, q]
+            c = cid[s]
+            for i in range(lo, hi):
+                out[i] |= np.int64((v >> np.uint64(i - lo)) & ONE) << c
     return True
 
 
