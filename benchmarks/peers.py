@@ -186,22 +186,30 @@ def _category(result) -> str:
     )
 
 
+def _line_turns(exe: str, puzzle, xml: Path, repeat: int, timeout: float):
+    """``rofl.solve`` and pbnsolve's line logic taking turns ``repeat`` times:
+    the last results of both, and the best CPU time of rofl, pbnsolve's best
+    own time (``inf`` when it printed none) and its best whole process."""
+    best_rofl = best_own = best_wall = float("inf")
+    result = run = None
+    for _ in range(repeat):
+        t = time.process_time()
+        result = rofl.solve(puzzle)
+        best_rofl = min(best_rofl, time.process_time() - t)
+        run = _run(exe, LINE_FLAGS, xml, timeout=timeout)
+        best_wall = min(best_wall, run.wall)
+        if run.seconds is not None:
+            best_own = min(best_own, run.seconds)
+    assert result is not None and run is not None
+    return result, run, best_rofl, best_own, best_wall
+
+
 def line_logic(exe: str, items: list[tuple[str, object, Path]], repeat: int) -> tuple[list[str], list[str]]:
     """Part 1: the table, and the puzzles on which pbnsolve's line logic disagrees with rofl's."""
     rows, odd = [], []
     for n, (name, puzzle, xml) in enumerate(items, 1):
         chars = _xml_chars(xml)
-        best_rofl = best_own = best_wall = float("inf")
-        run = None
-        for _ in range(repeat):
-            t = time.process_time()
-            result = rofl.solve(puzzle)
-            best_rofl = min(best_rofl, time.process_time() - t)
-            run = _run(exe, LINE_FLAGS, xml, timeout=60)
-            best_wall = min(best_wall, run.wall)
-            if run.seconds is not None:
-                best_own = min(best_own, run.seconds)
-        assert run is not None
+        result, run, best_rofl, best_own, best_wall = _line_turns(exe, puzzle, xml, repeat, timeout=60)
         if run.verdict != "unique" or run.grid != _grid_rows(result.grid, chars):
             odd.append(f"{name}: pbnsolve {run.verdict}" + (", another grid" if run.verdict == "unique" else ""))
         else:
@@ -244,17 +252,8 @@ def large(exe: str, folder: Path, repeat: int) -> list[str]:
         xml = folder / (path.stem + ".xml")
         xml.write_bytes(puzzle_bytes(xml, puzzle))
         chars = _xml_chars(xml)
-        result = rofl.solve(puzzle)  # loads what this size needs, outside the timing
-        best_rofl = best_own = float("inf")
-        run = None
-        for _ in range(repeat):
-            t = time.process_time()
-            result = rofl.solve(puzzle)
-            best_rofl = min(best_rofl, time.process_time() - t)
-            run = _run(exe, LINE_FLAGS, xml, timeout=600)
-            if run.seconds is not None:
-                best_own = min(best_own, run.seconds)
-        assert run is not None
+        rofl.solve(puzzle)  # loads what this size needs, outside the timing
+        result, run, best_rofl, best_own, _ = _line_turns(exe, puzzle, xml, repeat, timeout=600)
         if result.status != "solved" or run.verdict != "unique" or run.grid != _grid_rows(result.grid, chars):
             _fail(f"{path.name}: rofl {result.status}, pbnsolve {run.verdict}: not the same grid by line logic")
         rows.append(

@@ -81,16 +81,15 @@ def _shl(ws, dst, src, s, nw):
 
 
 @njit(**JIT, inline="always")
-def _fill_up(ws, dst, seeds, nw):
-    """dst = seeds and every position reached going up through cells that may
-    be background: S | (T & ~(T + S)), T = (w << 1) | S (the carry of the
-    sum runs through each stretch of T from its lowest seed)."""
-    t = _TMP + 5
-    _shl(ws, t, _W_ROW, 1, nw)
+def _carry_fill(ws, dst, seeds, passable, nw):
+    """Row ``dst`` = the seeds and every position above one reached through
+    ``passable`` positions: ``S | (T & ~(T + S))`` with ``T = passable | S``
+    (the sum's carry runs through each stretch of ``T`` from its lowest
+    seed, clearing it).  ``dst`` may be ``seeds``."""
     carry = ZERO
     for i in range(nw):
         s = ws[seeds, i]
-        tv = ws[t, i] | s
+        tv = ws[passable, i] | s
         total = tv + s
         c1 = ONE if total < tv else ZERO
         total2 = total + carry
@@ -100,25 +99,25 @@ def _fill_up(ws, dst, seeds, nw):
 
 
 @njit(**JIT, inline="always")
+def _fill_up(ws, dst, seeds, nw):
+    """dst = seeds and every position reached going up through cells that may
+    be background (position ``i + 1`` from ``i`` when ``w`` has cell ``i``)."""
+    t = _TMP + 5
+    _shl(ws, t, _W_ROW, 1, nw)
+    _carry_fill(ws, dst, seeds, t, nw)
+
+
+@njit(**JIT, inline="always")
 def _fill_down(ws, dst, seeds, nw):
     """dst = seeds and every position reached going down through cells that
-    may be background: :func:`_fill_up`'s sum on the row bit-reversed
+    may be background: :func:`_carry_fill` on the row bit-reversed
     (position ``p`` becomes ``64 nw - 1 - p``, where going down is going
     up; position ``q`` may be entered from ``q - 1`` when the reversed
     ``w`` has it)."""
     t = _TMP + 3
     for i in range(nw):
         ws[t, i] = _reverse_bits(ws[seeds, nw - 1 - i])
-    carry = ZERO
-    for i in range(nw):
-        s = ws[t, i]
-        tv = ws[_W_REVERSED, i] | s
-        total = tv + s
-        c1 = ONE if total < tv else ZERO
-        total2 = total + carry
-        c2 = ONE if total2 < total else ZERO
-        carry = c1 | c2
-        ws[t, i] = s | (tv & ~total2)
+    _carry_fill(ws, t, t, _W_REVERSED, nw)
     for i in range(nw):
         ws[dst, i] = _reverse_bits(ws[t, nw - 1 - i])
 

@@ -112,12 +112,7 @@ def test_several_words_and_bounds_against_the_dp(line):
     """Lines up to 511 cells (one to eight words): the answer and every
     group's lowest and highest valid start, as the DP finds them."""
     cells, clue = line
-    got, got_first, got_last = solve_with("wide", cells, clue, bounds=True)
-    want, want_first, want_last = solve_with("dp", cells, clue, bounds=True)
-    _same(got, want, (clue, cells.tolist()))
-    if want is not None:
-        np.testing.assert_array_equal(got_first, want_first)
-        np.testing.assert_array_equal(got_last, want_last)
+    _same_with_bounds("wide", cells, clue)
 
 
 def test_bounds_of_one_word_against_the_dp():
@@ -127,9 +122,14 @@ def test_bounds_of_one_word_against_the_dp():
         truth = np.where(rng.random(n) < 0.6, rng.integers(1, 4, n), 0)
         clue = naive.clue_of(truth)[:MAX_GROUPS] or ((1, 1),)
         cells = np.where(rng.random(n) < 0.3, np.int64(1) << truth, 15).astype(np.int64)
-        got, got_first, got_last = solve_with("colours", cells, clue, bounds=True)
-        want, want_first, want_last = solve_with("dp", cells, clue, bounds=True)
-        _same(got, want, (clue, cells.tolist()))
-        if want is not None:
-            np.testing.assert_array_equal(got_first, want_first)
-            np.testing.assert_array_equal(got_last, want_last)
+        _same_with_bounds("colours", cells, clue)
+
+
+def _same_with_bounds(kind: str, cells, clue) -> None:
+    """``kind``'s answer and start bounds are the DP's."""
+    got, got_first, got_last = solve_with(kind, cells, clue, bounds=True)
+    want, want_first, want_last = solve_with("dp", cells, clue, bounds=True)
+    _same(got, want, (kind, clue, cells.tolist()))
+    if want is not None:
+        np.testing.assert_array_equal(got_first, want_first)
+        np.testing.assert_array_equal(got_last, want_last)
