@@ -29,6 +29,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 #: Times Dask runs a task again when the worker running it dies.
@@ -245,14 +246,15 @@ def _on_processes(fn, tasks: _Tasks, lost, jobs: int, *, local: bool = False) ->
     pools = [ProcessPoolExecutor(jobs, mp_context=_context(), initializer=_worker_start)]
 
     def submit(chunk: list[tuple]):
-        try:
-            return pools[-1].submit(run_chunk, fn, chunk)
-        except BrokenProcessPool:
-            # a worker died (killed, out of memory): the tasks it took down
-            # are lost, the ones still to come get a fresh pool
-            pools[-1].shutdown(wait=False)
-            pools.append(ProcessPoolExecutor(jobs, mp_context=_context(), initializer=_worker_start))
-            return pools[-1].submit(run_chunk, fn, chunk)
+        with _ctrl_c_held():  # a submit may start processes
+            try:
+                return pools[-1].submit(run_chunk, fn, chunk)
+            except BrokenProcessPool:
+                # a worker died (killed, out of memory): the tasks it took down
+                # are lost, the ones still to come get a fresh pool
+                pools[-1].shutdown(wait=False)
+                pools.append(ProcessPoolExecutor(jobs, mp_context=_context(), initializer=_worker_start))
+                return pools[-1].submit(run_chunk, fn, chunk)
 
     def finished(pending: dict, block: bool):
         done, _ = wait(pending, timeout=None if block else 0, return_when=FIRST_COMPLETED)
@@ -278,6 +280,30 @@ def _on_processes(fn, tasks: _Tasks, lost, jobs: int, *, local: bool = False) ->
     finally:
         for pool in pools:
             pool.shutdown(wait=True, cancel_futures=True)
+
+
+@contextmanager
+def _ctrl_c_held() -> Iterator[None]:
+    """Hold Ctrl-C back while worker processes may start (POSIX, main thread).
+
+    A process started meanwhile starts with SIGINT blocked: the fork server,
+    a fresh interpreter, would otherwise die of a Ctrl-C that comes while it
+    imports its first modules, printing "Fatal Python error" and a
+    traceback (it ignores Ctrl-C once it runs; the workers do too,
+    :func:`_worker_start`).  The Ctrl-C reaches this process as soon as
+    the block ends.
+    """
+    import signal
+    import threading
+
+    if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
 def _context():

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
 import time
+
+import pytest
 
 from rofl.batch.run import Done, _on_processes, _Tasks, run_tasks
 
@@ -128,3 +131,31 @@ def test_with_the_cache_in_place_the_parent_loads_no_kernels_before_the_workers(
     monkeypatch.setattr(_compile, "all_cached", lambda *sets: True)
     assert dict(_on_processes(tenfold_or_die, _Tasks(2, lambda i: (i + 3,)), lambda i, why: None, 2)) == {0: 30, 1: 40}
     assert calls == []
+
+
+def sigint_blocked(_: int) -> bool:
+    """Whether this process (a worker) started with Ctrl-C blocked."""
+    import signal
+
+    return signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, [])
+
+
+@pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="POSIX signal masks")
+def test_worker_processes_start_with_ctrl_c_held_back(monkeypatch):
+    """A Ctrl-C while the fork server or a worker starts up must not kill it
+    halfway through its imports (a "Fatal Python error" on the terminal): the
+    processes start with SIGINT blocked, and this process gets it back."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    held = []
+    real = ProcessPoolExecutor.submit
+
+    def submit(self, *args, **kwargs):
+        held.append(signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, []))
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(ProcessPoolExecutor, "submit", submit)
+    results = dict(_on_processes(sigint_blocked, _Tasks(4, lambda i: (i,)), lambda i, why: ("lost", why), 2))
+    assert held and all(held)
+    assert set(results.values()) == {True}
+    assert signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, [])  # given back here
