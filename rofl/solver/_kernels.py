@@ -114,15 +114,13 @@ def _solve_line(cells, n, lens, cols, g0, g1, out, run, slot, gap, fwd, bwd, col
 @njit(**JIT, inline="always")
 def _n_colours(cols, g0, g1):
     """How many distinct colours the groups ``g0..g1`` have."""
-    count = 0
+    seen = np.uint64(0)
     for j in range(g0, g1):
-        seen = False
-        for i in range(g0, j):
-            if cols[i] == cols[j]:
-                seen = True
-                break
-        if not seen:
-            count += 1
+        seen |= np.uint64(1) << np.uint64(cols[j])
+    count = 0
+    while seen:
+        seen &= seen - np.uint64(1)
+        count += 1
     return count
 
 
