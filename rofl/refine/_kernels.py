@@ -459,7 +459,7 @@ def _with_room(a, extra):
 def _resume_certificate(
     grid, near_grid,
     lens, cols, starts, ends, hashes,
-    original, diff, colours, open_cells, open_masks, limit,
+    original, diff, colours, open_cells, open_masks, limit, settle,
     run, slot, gap, fwd, bwd, color_slot,
     tag, io, use,
     stats, masks,
@@ -473,6 +473,14 @@ def _resume_certificate(
     ``grid``'s colour, and the rows and columns of those cells are queued.
     The clues are ``near_grid``'s (``lens``...), with every row and column
     in which ``grid`` differs from ``near_grid`` re-derived from ``grid``.
+
+    With ``settle``, a differing cell in no row or column with an open
+    cell takes ``grid``'s colour alone and queues nothing: a narrower start
+    that still contains ``grid`` (so its fixpoint is still one of
+    ``grid``'s puzzle), and every line with no other kind of differing
+    cell is then at a fixpoint already -- all its cells determined to
+    ``grid``'s line, which fits that line's clue.  Only the other
+    differing cells count towards ``limit``.
 
     Writes the fixpoint into ``masks`` ((H, W)) and returns its status, or
     -1 without propagating when more than ``limit`` cells differ from the
@@ -493,10 +501,18 @@ def _resume_certificate(
         flat_masks[i] = np.int64(1) << np.int64(before[i])
     for j in range(open_cells.shape[0]):
         flat_masks[open_cells[j]] = open_masks[j]
+    has_open = np.zeros(n_lines, dtype=np.bool_)
+    if settle:
+        for j in range(open_cells.shape[0]):
+            has_open[open_cells[j] // width] = True
+            has_open[height + open_cells[j] % width] = True
     queued = np.zeros(n_lines, dtype=np.bool_)
     moved = 0
     for i in range(n_cells):
         if flat_grid[i] != before[i]:
+            if settle and not has_open[i // width] and not has_open[height + i % width]:
+                flat_masks[i] = np.int64(1) << np.int64(flat_grid[i])
+                continue
             moved += 1
             if moved > limit:
                 return -1
