@@ -31,7 +31,7 @@ EXPORTS = (
         "resume_certificate",
         f"{_KERNELS}:_resume_certificate",
         "int64",
-        *(U2, U2, *CLUES, U1, I1, U1, I1, I1, "int64", *SCRATCH, I2, "io", "boolean", I1, I2),
+        *(U2, U2, *CLUES, U1, I1, U1, I1, I1, "int64", "boolean", *SCRATCH, I2, "io", "boolean", I1, I2),
     ),
     *cached_variants(
         "estimate_moves",

@@ -31,6 +31,7 @@ from rofl.solver._kernels import (
     ST_NEWLY,
     ST_SWEEPS,
     ST_TRAIL,
+    STALLED,
     Clues,
     LineCache,
     LineScratch,
@@ -400,6 +401,48 @@ def _memo_log_count(cells, n, lens, cols, g0, g1, clue_h, cnt, memo, use_memo):
 
 
 @njit(**JIT)
+def _quiet_line(full, line, n, lens, cols, g0, g1):
+    """Whether solving line ``line`` with the clue ``lens[g0:g1]`` provably
+    changes none of its cells, without a line solve: true when every cell
+    of the line allows exactly colours 0 and 1 (``full[line]``), the clue
+    has groups of colour 1 only, and its slack (cells left once the groups
+    are packed) is at least its longest group.  On such a line every cell
+    can be filled (the slack is at least 1, so the groups' ranges touch) and
+    every cell can be blank (no group covers a cell in every arrangement:
+    the slack exceeds each group's overlap), so line logic, which keeps
+    what every arrangement agrees on, keeps every mask."""
+    if not full[line] or g1 == g0:
+        return False
+    need = g1 - g0 - 1
+    longest = 0
+    for j in range(g0, g1):
+        if cols[j] != 1:
+            return False
+        need += lens[j]
+        longest = max(longest, lens[j])
+    return n - need >= longest
+
+
+@njit(**JIT)
+def _quiet_log_count(cells, n, lens, cols, g0, g1, cnt, table):
+    """:func:`_line_log_count` for a line and clue that pass
+    :func:`_quiet_line` (so ``cells`` all allow colours 0 and 1, and the
+    groups are of colour 1): every test the count makes passes, so it
+    depends only on the number of groups and the slack, and
+    ``table[groups, slack]`` keeps it (NaN: not yet counted)."""
+    k = g1 - g0
+    need = k - 1
+    for j in range(g0, g1):
+        need += lens[j]
+    slack = n - need
+    value = table[k, slack]
+    if np.isnan(value):
+        value = _line_log_count(cells, n, lens, cols, g0, g1, cnt)
+        table[k, slack] = value
+    return value
+
+
+@njit(**JIT)
 def _with_room(a, extra):
     """A copy of the int64 array ``a`` followed by ``extra`` unset slots.
 
@@ -416,7 +459,7 @@ def _with_room(a, extra):
 def _resume_certificate(
     grid, near_grid,
     lens, cols, starts, ends, hashes,
-    original, diff, colours, open_cells, open_masks, limit,
+    original, diff, colours, open_cells, open_masks, limit, settle,
     run, slot, gap, fwd, bwd, color_slot,
     tag, io, use,
     stats, masks,
@@ -430,6 +473,14 @@ def _resume_certificate(
     ``grid``'s colour, and the rows and columns of those cells are queued.
     The clues are ``near_grid``'s (``lens``...), with every row and column
     in which ``grid`` differs from ``near_grid`` re-derived from ``grid``.
+
+    With ``settle``, a differing cell in no row or column with an open
+    cell takes ``grid``'s colour alone and queues nothing: a narrower start
+    that still contains ``grid`` (so its fixpoint is still one of
+    ``grid``'s puzzle), and every line with no other kind of differing
+    cell is then at a fixpoint already -- all its cells determined to
+    ``grid``'s line, which fits that line's clue.  Only the other
+    differing cells count towards ``limit``.
 
     Writes the fixpoint into ``masks`` ((H, W)) and returns its status, or
     -1 without propagating when more than ``limit`` cells differ from the
@@ -450,10 +501,18 @@ def _resume_certificate(
         flat_masks[i] = np.int64(1) << np.int64(before[i])
     for j in range(open_cells.shape[0]):
         flat_masks[open_cells[j]] = open_masks[j]
+    has_open = np.zeros(n_lines, dtype=np.bool_)
+    if settle:
+        for j in range(open_cells.shape[0]):
+            has_open[open_cells[j] // width] = True
+            has_open[height + open_cells[j] % width] = True
     queued = np.zeros(n_lines, dtype=np.bool_)
     moved = 0
     for i in range(n_cells):
         if flat_grid[i] != before[i]:
+            if settle and not has_open[i // width] and not has_open[height + i % width]:
+                flat_masks[i] = np.int64(1) << np.int64(flat_grid[i])
+                continue
             moved += 1
             if moved > limit:
                 return -1
@@ -570,6 +629,20 @@ def _estimate_moves(
     line_hash = clue_hash.copy()
     moved = Clues(new_lens, new_cols, move_starts, move_ends, line_hash)
     work = _propagation_scratch(grid.shape)
+    # Lines whose cells all allow colours 0 and 1 (and no other): there a
+    # move's new clue often provably changes nothing (_quiet_line), which
+    # spares its line solve -- on a large textured picture, all of the
+    # first rounds' estimates (docs/design.md, "At scale").
+    full = np.zeros(n_lines, dtype=np.bool_)
+    for line in range(n_lines):
+        n = _line_cells(masks, line, line_buf)
+        full[line] = True
+        for i in range(n):
+            if line_buf[i] != 3:
+                full[line] = False
+                break
+    quiet_counts = np.full((kmax + 3, nmax + 1), np.nan)
+    queue_col = np.empty(1, dtype=np.int64)
     for m in range(moves.shape[0]):
         r = moves[m, 0]
         c = moves[m, 1]
@@ -586,9 +659,27 @@ def _estimate_moves(
         nc = _rederive_line(grid, height + c, new_lens, new_cols, col_at, move_starts, move_ends, line_hash)
         row_hash = line_hash[r]
         col_hash = line_hash[height + c]
-        queue[0] = r
-        queue[1] = height + c
-        status = _propagate_trail(masks, moved, queue, scratch, cache, stats, trail, m + 1, undetermined, work)
+        quiet_row = _quiet_line(full, r, width, new_lens, new_cols, row_at, row_at + nr)
+        quiet = quiet_row and _quiet_line(full, height + c, height, new_lens, new_cols, col_at, col_at + nc)
+        if quiet:
+            # neither line changes: the fixpoint is ``masks`` (two line
+            # solves, counted as made, for budgets that count line solves)
+            status = STALLED
+            stats[ST_LINE_SOLVES] = 2
+            stats[ST_HITS] = 0
+            stats[ST_MISSES] = 0
+            stats[ST_NEWLY] = 0
+            stats[ST_TRAIL] = 0
+        elif quiet_row:
+            # the row would be solved first and change nothing: the same
+            # propagation from the column alone
+            queue_col[0] = height + c
+            status = _propagate_trail(masks, moved, queue_col, scratch, cache, stats, trail, m + 1, undetermined, work)
+            stats[ST_LINE_SOLVES] += 1
+        else:
+            queue[0] = r
+            queue[1] = height + c
+            status = _propagate_trail(masks, moved, queue, scratch, cache, stats, trail, m + 1, undetermined, work)
         line_hash[r] = clue_hash[r]
         line_hash[height + c] = clue_hash[height + c]
         move_starts[r] = offs_start[r]
@@ -599,13 +690,19 @@ def _estimate_moves(
         out_newly[m] = stats[ST_NEWLY]
         if counts and status != CONTRADICTION:
             n = _line_cells(masks, r, line_buf)
-            after = _memo_log_count(
-                line_buf, n, new_lens, new_cols, row_at, row_at + nr, row_hash, cnt, memo, use_cache
-            )
+            if quiet:
+                after = _quiet_log_count(line_buf, n, new_lens, new_cols, row_at, row_at + nr, cnt, quiet_counts)
+            else:
+                after = _memo_log_count(
+                    line_buf, n, new_lens, new_cols, row_at, row_at + nr, row_hash, cnt, memo, use_cache
+                )
             n = _line_cells(masks, height + c, line_buf)
-            after += _memo_log_count(
-                line_buf, n, new_lens, new_cols, col_at, col_at + nc, col_hash, cnt, memo, use_cache
-            )
+            if quiet:
+                after += _quiet_log_count(line_buf, n, new_lens, new_cols, col_at, col_at + nc, cnt, quiet_counts)
+            else:
+                after += _memo_log_count(
+                    line_buf, n, new_lens, new_cols, col_at, col_at + nc, col_hash, cnt, memo, use_cache
+                )
             out_entropy[m] = after - base[r] - base[height + c]
         else:
             out_entropy[m] = 0.0

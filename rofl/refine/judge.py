@@ -193,6 +193,7 @@ class Judge:
         original: np.ndarray,
         certificate: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
         limit: int,
+        settle: bool = False,
     ) -> SolveResult | None:
         """Propagate ``grid``'s clues from a stalled fixpoint of a grid near
         it (a certificate), instead of from nothing known.
@@ -213,6 +214,12 @@ class Judge:
         limit : int
             Give up (None) when ``grid`` differs from the certificate's grid
             in more cells than this.
+        settle : bool
+            A cell where ``grid`` differs from the certificate's grid, in no
+            row or column with an open cell, starts determined to ``grid``'s
+            colour (instead of allowing both) and counts for nothing towards
+            ``limit``: only lines that cross the open cells are solved again
+            (see ``_kernels._resume_certificate``).
 
         Returns
         -------
@@ -236,7 +243,7 @@ class Judge:
         clues = kernel_clues(near_packed)
         status = call(
             "rofl.refine._kernels:_resume_certificate",
-            grid, near_grid, *clues, original.ravel(), *certificate, limit, *scratch, *cache, stats, masks,
+            grid, near_grid, *clues, original.ravel(), *certificate, limit, settle, *scratch, *cache, stats, masks,
         )  # fmt: skip
         if status < 0:
             return None

@@ -51,6 +51,8 @@ RELOCATE_REACH = 12  # on a large grid, relocation's new change lies at most thi
 LARGE_AFTER_SHARE = 0.75  # on a large grid, polish and relocation work at most this share of what came before...
 LARGE_AFTER_CELL = 40  # ...or this many line solves a cell, whichever is more...
 LARGE_POLISH_PART = 0.25  # ...polishing at most this part of it
+LARGE_CACHE_MB = 256  # the line cache of a large grid's solver, unless the caller lends one
+LARGE_PLATEAU_SHARE = 0.5  # on a large grid, a plateau round changes at most this share of a side's cells
 LARGE_CELLS = 20_000  # grids of more cells than this take the large-grid path (see docs/design.md "At scale")
 
 
@@ -148,6 +150,9 @@ class _Run:
         # column whose clue or masks changed since the last refresh (and the
         # lazy top): see docs/design.md, "At scale".
         large = work.size > LARGE_CELLS
+        # and a plateau round changes at most LARGE_PLATEAU_SHARE of the
+        # lines' cells there (see docs/design.md, "At scale")
+        plateau_most = int(LARGE_PLATEAU_SHARE * min(work.shape)) if large else work.size
         stale_rows = np.zeros(work.shape[0], dtype=bool)
         stale_cols = np.zeros(work.shape[1], dtype=bool)
         rounds = 0
@@ -229,7 +234,9 @@ class _Run:
                 # in other rows and columns, so take the best tightening move of
                 # as many distinct rows and columns as possible in one round
                 # (the revert pass later drops those that turn out unneeded).
-                batch = _plateau_batch(order, rows, cols, colours, tighten, scores, undetermined, work.shape)
+                batch = _plateau_batch(
+                    order, rows, cols, colours, tighten, scores, undetermined, work.shape, plateau_most
+                )
                 if len(batch) > 1:
                     trial_grid = work.copy()
                     trial_grid[rows[batch], cols[batch]] = colours[batch]
@@ -657,7 +664,10 @@ class _Run:
             failure.open_.astype(wide),
             failure.masks.astype(wide),
         )
-        result = self.lines.resume_certificate(grid, near.grid, near.packed, self.original, certificate, FAILURE_REUSE)
+        large = self.original.size > LARGE_CELLS
+        result = self.lines.resume_certificate(
+            grid, near.grid, near.packed, self.original, certificate, FAILURE_REUSE, settle=large
+        )
         if result is None:
             return False  # too far from the certificate to be cheaper than a solve
         self.line_solves += result.line_solves
@@ -725,9 +735,11 @@ def _plateau_batch(
     scores: np.ndarray,
     undetermined: int,
     shape: tuple[int, int],
+    most: int,
 ) -> np.ndarray:
     """Moves (indices into ``rows``...) for one plateau round: in ``order``,
-    each that tightens its row and column, at most one per row and column."""
+    each that tightens its row and column, at most one per row and column
+    and ``most`` in all."""
     used_rows = np.zeros(shape[0], dtype=bool)
     used_cols = np.zeros(shape[1], dtype=bool)
     batch = []
@@ -737,4 +749,6 @@ def _plateau_batch(
             continue
         used_rows[r] = used_cols[c] = True
         batch.append(i)
+        if len(batch) >= most:
+            break
     return np.array(batch, dtype=np.intp)

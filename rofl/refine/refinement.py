@@ -12,7 +12,15 @@ import numpy as np
 
 from rofl.errors import PuzzleError, UnsolvableError
 from rofl.puzzle import Palette, Puzzle
-from rofl.refine.passes import LARGE_AFTER_CELL, LARGE_AFTER_SHARE, LARGE_CELLS, LARGE_POLISH_PART, _Run, default_cost
+from rofl.refine.passes import (
+    LARGE_AFTER_CELL,
+    LARGE_AFTER_SHARE,
+    LARGE_CACHE_MB,
+    LARGE_CELLS,
+    LARGE_POLISH_PART,
+    _Run,
+    default_cost,
+)
 from rofl.solver.propagate import LineSolver, SolveResult
 from rofl.solver.status import LineStatus
 
@@ -108,7 +116,8 @@ def refine(
     locked : (H, W) bool array, optional
         Cells that must never change.
     solver : LineSolver, optional
-        Reused for its line cache; a fresh one by default.
+        Reused for its line cache; a fresh one by default (with a cache of
+        ``LARGE_CACHE_MB`` on a grid of more than ``LARGE_CELLS`` cells).
     progress : callable, optional
         Called with the number of undetermined cells after every round.
     lazy_top, refresh_every : int
@@ -194,7 +203,9 @@ def refine(
     if isinstance(relocate, bool) or not isinstance(relocate, (int, np.integer)) or relocate < 0:
         msg = f"relocate must be a whole number >= 0, not {relocate!r}"
         raise PuzzleError(msg)
-    solver = solver if solver is not None else LineSolver()
+    if solver is None:
+        # a large grid's line solves outgrow the default cache (docs/design.md, "At scale")
+        solver = LineSolver(cache_mb=LARGE_CACHE_MB) if work.size > LARGE_CELLS else LineSolver()
     run = _Run(solver, cost, work, verify=verify, lazy_top=lazy_top, refresh_every=refresh_every)
 
     state = run.judge(work)

@@ -547,3 +547,121 @@ def test_relocation_keeps_locked_cells_and_reports_progress():
 def test_bad_relocate(relocate):
     with pytest.raises(PuzzleError, match="relocate must be"):
         refine(np.zeros((2, 2), dtype=np.uint8), PALETTES[2], relocate=relocate)
+
+
+def test_quiet_lines_are_the_lines_line_logic_leaves_alone():
+    # _quiet_line's closed form (slack at least the longest group) against
+    # line solving by listing placements, for every clue of colour 1 on
+    # lines of up to 9 cells that allow colours 0 and 1; lines allowing
+    # anything else, or clues of other colours, are never quiet.  Counts
+    # from the table of groups and slack are the counts themselves.
+    from itertools import product
+
+    from rofl.refine import _kernels as rk
+    from tests import naive
+
+    cnt = np.empty((12, 12), dtype=np.float64)
+    for n in range(1, 10):
+        table = np.full((12, n + 1), np.nan)
+        seen_quiet = seen_loud = False
+        for line in product((0, 1), repeat=n):
+            clue = naive.clue_of(line)
+            lens = np.array([g for g, _ in clue], dtype=np.int64)
+            cols = np.array([c for _, c in clue], dtype=np.int64)
+            cells = np.full(n, 3, dtype=np.int64)
+            solved = naive.placement_line(cells, clue)
+            leaves_alone = bool((solved == 3).all())
+            quiet = rk._quiet_line(np.array([True]), 0, n, lens, cols, 0, len(clue))
+            assert quiet == leaves_alone, (line, clue)
+            seen_quiet |= quiet
+            seen_loud |= not quiet
+            assert not rk._quiet_line(np.array([False]), 0, n, lens, cols, 0, len(clue))
+            assert not rk._quiet_line(np.array([True]), 0, n, lens, cols + 1, 0, len(clue)) or not len(clue)
+            if quiet:
+                got = rk._quiet_log_count(cells, n, lens, cols, 0, len(clue), cnt, table)
+                assert got == rk._line_log_count(cells, n, lens, cols, 0, len(clue), cnt)
+                assert got == pytest.approx(np.log(sum(1 for _ in naive.placements(n, clue))))
+        assert seen_loud and (seen_quiet or n < 3)
+
+
+@pytest.mark.parametrize("name", ["noise", "noise-4"])
+def test_move_estimates_on_open_lines_match_line_logic(name):
+    # On a textured grid line logic leaves whole lines open, where a move's
+    # changed row and column are often provably left alone (no line solve):
+    # every move's estimate is still line logic resumed from the stalled
+    # state with the changed clues (the solver's propagation of every line
+    # from there), and its entropy is the one the counts give.
+    from rofl.refine import _kernels as rk
+    from rofl.refine.judge import Judge, grid_clues
+
+    grid = ADVERSARIAL[name]
+    k = int(grid.max()) + 1
+    solver = LineSolver()
+    masks = np.full(grid.shape, (1 << k) - 1, dtype=np.int64)
+    packed = grid_clues(grid)
+    solver.run(packed, masks)
+    open_cells = (masks & (masks - 1)) != 0
+    moves = refine_module._all_moves(grid, masks, open_cells, np.int64(1) << np.arange(k, dtype=np.int64))
+    newly, status, _ = Judge(solver).estimate_moves(grid, masks, packed, moves)
+    undetermined = int(np.count_nonzero(open_cells))
+    full = np.concatenate([(masks == 3).all(axis=1), (masks == 3).all(axis=0)])
+    quiet = 0
+    for m, (r, c, colour) in enumerate(moves):
+        changed = grid.copy()
+        changed[r, c] = colour
+        after = masks.copy()
+        result = solver.run(grid_clues(changed), after)
+        assert newly[m] == undetermined - result.undetermined
+        assert status[m] == (0 if result.undetermined == 0 else 1)
+        clues = grid_clues(changed)
+        row = rk._quiet_line(full, r, grid.shape[1], clues.lens, clues.cols, clues.offs[r], clues.offs[r + 1])
+        line = grid.shape[0] + c
+        col = rk._quiet_line(full, line, grid.shape[0], clues.lens, clues.cols, clues.offs[line], clues.offs[line + 1])
+        quiet += row and col
+    assert quiet > 0 or k > 2
+
+
+@settings(max_examples=60, deadline=None)
+@given(_palette_grids(3, 2, 7), st.data())
+def test_settled_certificates_match_a_slow_reference(case, data):
+    # With ``settle``, a cell where the trial grid differs from the
+    # certificate's grid starts determined to the trial's colour when no
+    # open cell shares its row or column (else as without settle); only
+    # the others count towards the limit.  The naive solver from that start
+    # agrees, and the fixpoint still contains the trial grid.
+    from rofl.refine.judge import Judge, grid_clues
+    from tests import naive
+
+    k, original = case
+    palette = PALETTES[k]
+    shape = original.shape
+    colours = st.integers(0, k - 1)
+
+    def grid():
+        return data.draw(arrays(np.uint8, shape, elements=colours))
+
+    certified = grid()
+    trial = np.where(data.draw(arrays(np.bool_, shape)), grid(), certified)
+    _, fixpoint = naive.propagate(Puzzle.from_grid(certified, palette))
+    flat_fix = fixpoint.ravel()
+    diff = np.flatnonzero(certified.ravel() != original.ravel())
+    open_cells = np.flatnonzero((flat_fix & (flat_fix - 1)) != 0)
+    certificate = (diff, certified.ravel()[diff], open_cells, flat_fix[open_cells])
+    is_open = (fixpoint & (fixpoint - 1)) != 0
+    crossing = is_open.any(axis=1)[:, None] | is_open.any(axis=0)[None, :]
+    moved = trial != certified
+    own = np.int64(1) << trial.astype(np.int64)
+    start = np.where(moved & ~crossing, own, fixpoint | np.where(moved, own, 0))
+    status, expected = naive.propagate(Puzzle.from_grid(trial, palette), start=start)
+    assert status != "contradiction"
+    assert ((expected >> trial.astype(np.int64)) & 1).all()
+    widened = int(np.count_nonzero(moved & crossing))
+    judge = Judge(LineSolver(cache_mb=data.draw(st.sampled_from([0, 1]))))
+    got = judge.resume_certificate(trial, trial, grid_clues(trial), original, certificate, widened, settle=True)
+    assert got is not None and got.status == status
+    np.testing.assert_array_equal(got.masks, expected)
+    if widened:
+        assert (
+            judge.resume_certificate(trial, trial, grid_clues(trial), original, certificate, widened - 1, settle=True)
+            is None
+        )

@@ -6,10 +6,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from rofl.puzzle import Puzzle
 from rofl.refine import passes as refine_module
 from rofl.refine import refine
 from rofl.refine.passes import default_cost
-from rofl.solver import LineSolver
+from rofl.solver import LineSolver, solve
 
 from .test_refine import ADVERSARIAL, PALETTES, _revertable, assert_valid
 
@@ -141,3 +142,40 @@ def test_a_certificate_shared_by_several_cells_counts_once():
     assert run.failure_bytes == 2 * one
     run._forget((2, 2))
     assert run.failure_bytes == one
+
+
+def _plateau_rounds(grid: np.ndarray) -> np.ndarray:
+    """Cells the greedy pass changes in each round, and the puzzle after a revert pass."""
+    run = refine_module._Run(LineSolver(), default_cost(grid, 2), grid, verify=12, lazy_top=256, refresh_every=8)
+    state = run.greedy(run.judge(grid), np.zeros(grid.shape, dtype=bool))
+    state, _ = run.revert(state, np.argwhere(state.grid != grid))
+    assert solve(Puzzle.from_grid(state.grid, PALETTES[2])).status == "solved"
+    return np.bincount(run.when[run.when >= 0])
+
+
+def test_a_large_grid_plateau_round_changes_at_most_half_a_side(monkeypatch):
+    # Sparse noise starts on a plateau (no single change determines a
+    # cell): a round there changes one cell in as many rows and columns as
+    # it can, on a large grid at most LARGE_PLATEAU_SHARE of a side's.
+    grid = (np.random.default_rng(7).random((40, 40)) < 0.2).astype(np.uint8)
+    assert _plateau_rounds(grid).max() > 20
+    monkeypatch.setattr(refine_module, "LARGE_CELLS", 0)
+    assert _plateau_rounds(grid).max() == int(refine_module.LARGE_PLATEAU_SHARE * 40) == 20
+
+
+def test_refine_gives_a_large_grid_a_large_line_cache(monkeypatch):
+    from rofl.refine import refinement
+
+    made = []
+
+    class Recording(LineSolver):
+        def __init__(self, cache_mb: float = 64.0) -> None:
+            made.append(cache_mb)
+            super().__init__(cache_mb)
+
+    monkeypatch.setattr(refinement, "LineSolver", Recording)
+    grid = ADVERSARIAL["noise"]
+    refine(grid, PALETTES[2], polish=0)
+    monkeypatch.setattr(refinement, "LARGE_CELLS", 0)
+    refine(grid, PALETTES[2], polish=0)
+    assert made == [64.0, refine_module.LARGE_CACHE_MB]
