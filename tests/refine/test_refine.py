@@ -333,6 +333,30 @@ def test_move_estimates_match_a_slow_reference(case):
             assert got_entropy[m] == pytest.approx(entropy, abs=1e-9)
 
 
+def _certificate_case(case, data):
+    """A grid certified by line logic (its fixpoint's open cells, and the
+    cells where it differs from the ``original`` grid) and a trial grid
+    near it: ``(palette, original, grid, certified, trial, fixpoint,
+    certificate)``, ``grid`` drawing more grids of the case's colours."""
+    from tests import naive
+
+    k, original = case
+    palette = PALETTES[k]
+    colours = st.integers(0, k - 1)
+
+    def grid():
+        return data.draw(arrays(np.uint8, original.shape, elements=colours))
+
+    certified = grid()
+    trial = np.where(data.draw(arrays(np.bool_, original.shape)), grid(), certified)
+    _, fixpoint = naive.propagate(Puzzle.from_grid(certified, palette))
+    flat_fix = fixpoint.ravel()
+    diff = np.flatnonzero(certified.ravel() != original.ravel())
+    open_cells = np.flatnonzero((flat_fix & (flat_fix - 1)) != 0)
+    certificate = (diff, certified.ravel()[diff], open_cells, flat_fix[open_cells])
+    return palette, original, grid, certified, trial, fixpoint, certificate
+
+
 @settings(max_examples=60, deadline=None)
 @given(_palette_grids(3, 2, 7), st.data())
 def test_resuming_from_a_certificate_matches_a_slow_reference(case, data):
@@ -343,22 +367,10 @@ def test_resuming_from_a_certificate_matches_a_slow_reference(case, data):
     from rofl.refine.judge import Judge, grid_clues
     from tests import naive
 
-    k, original = case
-    palette = PALETTES[k]
-    shape = original.shape
-    colours = st.integers(0, k - 1)
-
-    def grid():
-        return data.draw(arrays(np.uint8, shape, elements=colours))
-
-    certified = grid()
-    trial = np.where(data.draw(arrays(np.bool_, shape)), grid(), certified)
-    near = np.where(data.draw(arrays(np.bool_, shape)), grid(), trial)
-    _, fixpoint = naive.propagate(Puzzle.from_grid(certified, palette))
+    palette, original, grid, certified, trial, fixpoint, certificate = _certificate_case(case, data)
+    near = np.where(data.draw(arrays(np.bool_, original.shape)), grid(), trial)
     flat_fix = fixpoint.ravel()
-    diff = np.flatnonzero(certified.ravel() != original.ravel())
-    open_cells = np.flatnonzero((flat_fix & (flat_fix - 1)) != 0)
-    certificate = (diff, certified.ravel()[diff], open_cells, flat_fix[open_cells])
+    open_cells = certificate[2]
     start = (np.int64(1) << certified.astype(np.int64)) | np.where(
         trial != certified, np.int64(1) << trial.astype(np.int64), 0
     )
@@ -632,21 +644,7 @@ def test_settled_certificates_match_a_slow_reference(case, data):
     from rofl.refine.judge import Judge, grid_clues
     from tests import naive
 
-    k, original = case
-    palette = PALETTES[k]
-    shape = original.shape
-    colours = st.integers(0, k - 1)
-
-    def grid():
-        return data.draw(arrays(np.uint8, shape, elements=colours))
-
-    certified = grid()
-    trial = np.where(data.draw(arrays(np.bool_, shape)), grid(), certified)
-    _, fixpoint = naive.propagate(Puzzle.from_grid(certified, palette))
-    flat_fix = fixpoint.ravel()
-    diff = np.flatnonzero(certified.ravel() != original.ravel())
-    open_cells = np.flatnonzero((flat_fix & (flat_fix - 1)) != 0)
-    certificate = (diff, certified.ravel()[diff], open_cells, flat_fix[open_cells])
+    palette, original, _, certified, trial, fixpoint, certificate = _certificate_case(case, data)
     is_open = (fixpoint & (fixpoint - 1)) != 0
     crossing = is_open.any(axis=1)[:, None] | is_open.any(axis=0)[None, :]
     moved = trial != certified
