@@ -42,7 +42,7 @@ from numba import njit, types
 from numba.core.extending import intrinsic
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
-from rofl.solver._config import JIT
+from rofl.solver._config import JIT, LEAF
 
 #: The longest line the bit sets hold (positions 0..n in one word).
 MAX_CELLS = 63
@@ -101,7 +101,7 @@ def _spread(v, length):
     return r
 
 
-@njit(**JIT)
+@njit(**LEAF)
 def _line_bw(w, b, n, lens, g0, g1, work):
     """The exact answer of one line of ``n <= 63`` cells whose groups have
     one colour (each followed by a background gap but the last).
@@ -148,7 +148,7 @@ def _line_bw(w, b, n, lens, g0, g1, work):
     return True, white & cells, black & cells
 
 
-@njit(**JIT)
+@njit(**LEAF)
 def _line_one_colour(cells, n, lens, colour, g0, g1, out, work):
     """:func:`rofl.solver._kernels._solve_line`'s contract for a line of
     ``n <= 63`` cells whose groups all have colour ``colour``: ``cells``
@@ -177,7 +177,7 @@ MAX_GROUPS = 20
 MAX_COLOURS = 8
 
 
-@njit(**JIT)
+@njit(**LEAF)
 def _line_colours(cells, n, lens, cols, g0, g1, out, work, first, last, shift):
     """:func:`rofl.solver._kernels._solve_line`'s contract for a line of
     ``n <= 63`` cells, at most :data:`MAX_GROUPS` groups of at most

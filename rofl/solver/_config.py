@@ -46,3 +46,7 @@ def skip_blas_probe() -> None:
 # wrapper (numba would compile one for each, to box and unbox its tuples of
 # arrays, for nothing).
 SEARCH_INNER = {**JIT, "no_cpython_wrapper": True}
+
+# Kernels that allocate nothing: compiled without numba's reference counting
+LEAF = {**JIT, "_nrt": False}
+SEARCH_LEAF = {**SEARCH_INNER, "_nrt": False}

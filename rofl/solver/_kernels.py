@@ -35,7 +35,7 @@ from numba import njit
 
 from rofl.solver import _wide as wide
 from rofl.solver._bits import MAX_CELLS, MAX_COLOURS, MAX_GROUPS, _line_colours, _line_one_colour
-from rofl.solver._config import JIT, skip_blas_probe
+from rofl.solver._config import JIT, LEAF, skip_blas_probe
 from rofl.solver._structs import (  # noqa: F401 -- the kernels' callers read them here too
     CONTRADICTION,
     N_STATS,
@@ -84,7 +84,7 @@ def _one_colour(n, cols, g0, g1):
     return colour
 
 
-@njit(**JIT)
+@njit(**LEAF)
 def _solve_line(cells, n, lens, cols, g0, g1, out, run, slot, gap, fwd, bwd, color_slot):
     """Narrow one line: on bit sets when it is short enough and its groups
     have few colours (:func:`_solve_line_within`), else by the colour DP
@@ -177,7 +177,7 @@ def _solve_line_within(cells, n, lens, cols, g0, g1, out, run, slot, gap, fwd, b
     return _solve_line_dp(cells, n, lens, cols, g0, g1, out, run, slot, gap, fwd, bwd, color_slot, first, last, shift)
 
 
-@njit(**JIT)
+@njit(**LEAF)
 def _solve_line_dp(cells, n, lens, cols, g0, g1, out, run, slot, gap, fwd, bwd, color_slot, first, last, shift):
     """Narrow one line by the colour DP, in ``O(k * (slack + 1) + n * c)``:
     :func:`_solve_line`'s contract for any line.
@@ -509,7 +509,7 @@ def _clue_hash(lens, cols, g0, g1):
     return (h ^ np.int64(g1 - g0)) * _FNV
 
 
-@njit(**JIT)
+@njit(**LEAF)
 def _masks_hash(buf, n, seed):
     """64-bit hash of a line's masks ``buf[:n]``, mixed into ``seed`` (the
     clue's hash): the key of the line cache and of the count memo."""
@@ -537,7 +537,7 @@ def _masks_hash(buf, n, seed):
     return h
 
 
-@njit(**JIT)
+@njit(**LEAF)
 def _same_masks(stored, buf, n):
     """Whether a table row holds exactly the masks ``buf[:n]``."""
     diff = 0
@@ -546,7 +546,7 @@ def _same_masks(stored, buf, n):
     return diff == 0
 
 
-@njit(**JIT)
+@njit(**LEAF)
 def _cached_line(buf, n, lens, cols, g0, g1, line_hash, res, scratch, cache):
     """Solve one line (``buf[:n]`` into ``res[:n]``) through the line cache.
 

@@ -38,7 +38,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from rofl.solver._config import JIT, SEARCH_INNER
+from rofl.solver._config import JIT, SEARCH_INNER, SEARCH_LEAF
 from rofl.solver._kernels import (
     CONTRADICTION,
     SOLVED,
@@ -138,8 +138,8 @@ def _stopped(stats):
     return stats[ST_STOP] != 0
 
 
-@njit(**SEARCH_INNER)
-def _trial(cur, p, bit, ctx, tw, stats):
+@njit(**SEARCH_LEAF)
+def _trial(flat, width, p, bit, ctx, tw, stats):
     """Set cell ``p`` of ``cur`` to ``bit`` and run line logic in place,
     recording on a trail the old mask of every cell that changes.
 
@@ -156,16 +156,15 @@ def _trial(cur, p, bit, ctx, tw, stats):
         their masks before the trial
     """
     trail, old, seen = tw[0], tw[1], tw[2]
-    flat = cur.ravel()
     trail[0] = p
     old[0] = flat[p]
     seen[p] = True
     flat[p] = bit
-    return _spread(cur, 1, ctx, tw, stats)
+    return _spread(flat, width, 1, ctx, tw, stats)
 
 
-@njit(**SEARCH_INNER)
-def _spread(cur, ntr, ctx, tw, stats):
+@njit(**SEARCH_LEAF)
+def _spread(flat, width, ntr, ctx, tw, stats):
     """Line logic in place from the rows and columns of the cells
     ``trail[:ntr]`` (already changed, their old masks in ``old``, marked
     in ``seen``), extending the trail with every further change.
@@ -178,8 +177,7 @@ def _spread(cur, ntr, ctx, tw, stats):
     """
     clues, scratch, cache = ctx
     trail, old, seen, queue, queued, buf, res, lstamp, lsolved, lcount = tw
-    height, width = cur.shape
-    flat = cur.ravel()
+    height = flat.shape[0] // width
     n_lines = height + width
     stamp = lcount[1]
     size = 0
@@ -250,8 +248,8 @@ def _spread(cur, ntr, ctx, tw, stats):
     return status, ntr
 
 
-@njit(**SEARCH_INNER)
-def _settle(cur, ntr, ctx, tw, stats, memo):
+@njit(**SEARCH_LEAF)
+def _settle(flat, width, ntr, ctx, tw, stats, memo):
     """Keep the changes of cells ``trail[:ntr]`` (made by the caller, their
     old masks in ``old``, marked in ``seen``): propagate them with
     ``_spread`` and stamp every changed line with a new time in ``memo``,
@@ -261,12 +259,12 @@ def _settle(cur, ntr, ctx, tw, stats, memo):
     """
     trail, seen, lcount = tw[0], tw[2], tw[9]
     line_time, clk = memo[0], memo[6]
-    height, width = cur.shape
+    height = flat.shape[0] // width
     clk[0] += 1
     now = clk[0]
     lcount[0] = 0
     lcount[1] = now
-    st, ntr = _spread(cur, ntr, ctx, tw, stats)
+    st, ntr = _spread(flat, width, ntr, ctx, tw, stats)
     for k in range(ntr):
         q = trail[k]
         seen[q] = False
@@ -276,17 +274,16 @@ def _settle(cur, ntr, ctx, tw, stats, memo):
     return st
 
 
-@njit(**SEARCH_INNER)
-def _undo(cur, tw, ntr):
+@njit(**SEARCH_LEAF)
+def _undo(flat, tw, ntr):
     """Take back the changes of the last ``_trial``."""
     trail, old, seen = tw[0], tw[1], tw[2]
-    flat = cur.ravel()
     for k in range(ntr - 1, -1, -1):
         flat[trail[k]] = old[k]
         seen[trail[k]] = False
 
 
-@njit(**SEARCH_INNER)
+@njit(**SEARCH_LEAF)
 def _still_quiet(p, memo, serial, depth):
     """Whether cell ``p``'s last probe record still holds: made in frame
     ``rec_depth[p]`` of the current path (its ``serial`` unchanged, so the
@@ -401,10 +398,10 @@ def _probe_region(
         while mm != 0:
             low = mm & -mm
             mm ^= low
-            st, ntr = _trial(cur, p, low, ctx, tw, stats)
+            st, ntr = _trial(flat, width, p, low, ctx, tw, stats)
             stats[ST_PROBES] += 1
             if st == CONTRADICTION:
-                _undo(cur, tw, ntr)
+                _undo(flat, tw, ntr)
             else:
                 gain = 0
                 region_gain = 0
@@ -430,7 +427,7 @@ def _probe_region(
                     _note_full(cur, anysol, stats)
                 if region_gain == n_und:
                     nfound[0] = _keep(cur, out, nfound[0])
-                _undo(cur, tw, ntr)
+                _undo(flat, tw, ntr)
                 if nfound[0] >= want:
                     result = _ENOUGH
                     break
@@ -468,7 +465,7 @@ def _probe_region(
             acnt[q] = 0
         if ntr > 0:
             stats[ST_LESSONS] += 1
-            st = _settle(cur, ntr, ctx, tw, stats, memo)
+            st = _settle(flat, width, ntr, ctx, tw, stats, memo)
             if st == CONTRADICTION:
                 result = CONTRADICTION
                 break
@@ -736,7 +733,7 @@ def _search(
                 # the branch's cell is set already: propagate it, stamping the lines it changes
                 tw[0][0] = touch[f]
                 tw[2][touch[f]] = True
-                if _settle(cur, 1, ctx, tw, stats, memo) == CONTRADICTION:
+                if _settle(cur.ravel(), width, 1, ctx, tw, stats, memo) == CONTRADICTION:
                     got = 0
                     top -= 1
                     continue

@@ -22,7 +22,7 @@ import numpy as np
 from numba import njit
 
 from rofl.solver._bits import _highest, _lowest, _reverse_bits
-from rofl.solver._config import JIT
+from rofl.solver._config import JIT, LEAF
 
 #: The longest line (positions 0..n in MAX_WORDS words).
 MAX_CELLS = 511
@@ -152,7 +152,7 @@ def _spread_or(ws, dst, src, length, nw):
         ws[dst, i] |= ws[src, i]
 
 
-@njit(**JIT)
+@njit(**LEAF)
 def _line_wide(cells, n, lens, cols, g0, g1, out, ws, cid, first, last, shift):
     """:func:`rofl.solver._kernels._solve_line`'s contract for a line of
     ``n <= MAX_CELLS`` cells with at least one group, of at most
