@@ -36,7 +36,7 @@ from rofl.solver.status import LineStatus, SearchStatus
 STATUSES = tuple(SearchStatus)
 
 #: Memory for the line cache shared by the probes of one search.
-CACHE_MB = 64.0
+CACHE_MB = 2.0
 #: Node limit of the first search attempt; it doubles with every restart.
 #: Most puzzles with several solutions settle within 50 nodes; for the
 #: rest the cost of an order is heavy-tailed, so short attempts in fresh
