@@ -546,7 +546,7 @@ def _same_masks(stored, buf, n):
     return diff == 0
 
 
-@njit(**LEAF, inline="always")
+@njit(**LEAF)
 def _cached_line(buf, n, lens, cols, g0, g1, line_hash, res, scratch, cache):
     """Solve one line (``buf[:n]`` into ``res[:n]``) through the line cache.
 
