@@ -35,7 +35,11 @@ from rofl.solver.status import LineStatus, SearchStatus
 #: The search's statuses, in order (:class:`SearchStatus` members).
 STATUSES = tuple(SearchStatus)
 
-#: Memory for the line cache shared by the probes of one search.
+#: Memory for the line cache shared by the probes of one search.  Small on
+#: purpose: a lookup that misses the processor's caches, as most did in the
+#: 64 MB table of line logic, costs more than solving a short line on bit
+#: sets.  On 60 tournament puzzles 2 MB measured best: 1 and 4 MB within 3%,
+#: 64 MB 16% slower, no cache 24% slower.
 CACHE_MB = 2.0
 #: Node limit of the first search attempt; it doubles with every restart.
 #: Most puzzles with several solutions settle within 50 nodes; for the
