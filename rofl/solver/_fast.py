@@ -33,7 +33,7 @@ import numpy as np
 from numba import njit
 
 from rofl.solver._bits import MAX_CELLS, ONE, _line_bw
-from rofl.solver._config import JIT
+from rofl.solver._config import JIT, LEAF
 from rofl.solver._kernels import (
     CONTRADICTION,
     ST_BAD_LINE,
@@ -49,6 +49,10 @@ from rofl.solver._kernels import (
 from rofl.solver._structs import ALL_RULES, BITS, BOUNDS, FREE, KNOWN, TRIM  # noqa: F401 -- _line's rules, read here too
 
 # ----------------------------------------------------------- line shortcuts
+
+#: A fixpoint loop's return when it ran to the end (the caller tells solved
+#: from stalled).
+_DONE = -1
 
 
 @njit(**JIT, inline="always")
@@ -284,13 +288,26 @@ def _solve_bw(height, width, lens, offs, stats):
     cb = cw.copy()
     work = np.empty(64, dtype=np.uint64)
     queue, queued, generation = _new_queue(height + width)
+    status = _bw_loop(rw, rb, cw, cb, work, queue, queued, generation, lens, offs, stats)
+    masks = _masks(rw, rb, height, width)
+    if status == _DONE:
+        status = _status(masks.reshape(height * width))
+    return status, masks
+
+
+@njit(**LEAF)
+def _bw_loop(rw, rb, cw, cb, work, queue, queued, generation, lens, offs, stats):
+    """:func:`_solve_bw`'s fixpoint loop, in place on the bit sets: STOPPED,
+    CONTRADICTION or :data:`_DONE`.  Apart from the allocations, so that it
+    runs without reference counts (:data:`~rofl.solver._config.LEAF`)."""
+    height, width = rw.shape[0], cw.shape[0]
     head, size = 0, height + width
     solves = 0
     sweeps = 0
     while size > 0:
         if stats[ST_STOP] != 0:
             _put_stats(stats, solves, sweeps, -1)
-            return STOPPED, _masks(rw, rb, height, width)
+            return STOPPED
         line, gen, head = _pop(queue, queued, generation, head)
         size -= 1
         sweeps = max(sweeps, gen)
@@ -303,7 +320,7 @@ def _solve_bw(height, width, lens, offs, stats):
         ok, nw, nb = _line_bw(w, b, n, lens, offs[line], offs[line + 1], work)
         if not ok:
             _put_stats(stats, solves, sweeps, line)
-            return CONTRADICTION, _masks(rw, rb, height, width)
+            return CONTRADICTION
         changed = (w ^ nw) | (b ^ nb)
         if not changed:
             continue
@@ -330,8 +347,7 @@ def _solve_bw(height, width, lens, offs, stats):
             changed >>= ONE
             i += 1
     _put_stats(stats, solves, sweeps, -1)
-    masks = _masks(rw, rb, height, width)
-    return _status(masks.reshape(height * width)), masks
+    return _DONE
 
 
 @njit(**JIT)
@@ -377,13 +393,30 @@ def _solve_fresh(height, width, full, lens, cols, offs, kmax, stats, rules):
     first = np.zeros(lens.shape[0], dtype=np.int64)
     last = np.full(lens.shape[0], nmax, dtype=np.int64)
     queue, queued, generation = _new_queue(n_lines)
-    head, size = 0, n_lines
+    status = _fresh_loop(
+        masks, across, lens, cols, offs, res, run, slot, gap, fwd, bwd, color_slot, first, last,
+        queue, queued, generation, stats, rules,
+    )  # fmt: skip
+    if status == _DONE:
+        status = _status(masks.reshape(height * width))
+    return status, masks
+
+
+@njit(**LEAF)
+def _fresh_loop(
+    masks, across, lens, cols, offs, res, run, slot, gap, fwd, bwd, color_slot, first, last,
+    queue, queued, generation, stats, rules,
+):  # fmt: skip
+    """:func:`_solve_fresh`'s fixpoint loop, in place on ``masks`` and
+    ``across``: STOPPED, CONTRADICTION or :data:`_DONE` (as :func:`_bw_loop`)."""
+    height, width = masks.shape
+    head, size = 0, height + width
     solves = 0
     sweeps = 0
     while size > 0:
         if stats[ST_STOP] != 0:
             _put_stats(stats, solves, sweeps, -1)
-            return STOPPED, masks
+            return STOPPED
         line, gen, head = _pop(queue, queued, generation, head)
         size -= 1
         sweeps = max(sweeps, gen)
@@ -395,7 +428,7 @@ def _solve_fresh(height, width, full, lens, cols, offs, kmax, stats, rules):
         ok = _line(cells, n, lens, cols, g0, g1, res, run, slot, gap, fwd, bwd, color_slot, rules, first, last)
         if not ok:
             _put_stats(stats, solves, sweeps, line)
-            return CONTRADICTION, masks
+            return CONTRADICTION
         for i in range(n):
             if res[i] == cells[i]:
                 continue
@@ -408,4 +441,4 @@ def _solve_fresh(height, width, full, lens, cols, offs, kmax, stats, rules):
                 other = i
             size = _push(other, gen + 1, queue, queued, generation, head, size)
     _put_stats(stats, solves, sweeps, -1)
-    return _status(masks.reshape(height * width)), masks
+    return _DONE
