@@ -19,7 +19,7 @@ import numpy as np
 from numba import njit
 
 from rofl.refine._structs import CountMemo
-from rofl.solver._config import JIT
+from rofl.solver._config import JIT, LEAF
 from rofl.solver._kernels import (
     CONTRADICTION,
     N_STATS,
@@ -183,7 +183,7 @@ def _replay(
     return _replay_end(stats, solves, -1, n_visits, recording, _status(flat))
 
 
-@njit(**JIT)
+@njit(**LEAF)
 def _replay_visit(line, state, clues, work, record, n_visits, n_set, recording):
     """Solve one line for real during :func:`_replay`: narrow its cells,
     keep the per-line count of cells off the shadow, mark crossing lines
@@ -229,7 +229,7 @@ def _replay_visit(line, state, clues, work, record, n_visits, n_set, recording):
     return SOLVED, n_visits, n_set, recording
 
 
-@njit(**JIT)
+@njit(**LEAF)
 def _recount_off_shadow(cell, was, flat, shadow, off_shadow, height, width):
     """After ``flat[cell]`` or ``shadow[cell]`` changed: keep the per-line
     counts of cells off the shadow (``was``: the cell was off before)."""
@@ -239,7 +239,7 @@ def _recount_off_shadow(cell, was, flat, shadow, off_shadow, height, width):
         off_shadow[height + cell % width] += step
 
 
-@njit(**JIT)
+@njit(**LEAF)
 def _replay_end(stats, solves, bad_line, n_visits, recording, status):
     stats[ST_LINE_SOLVES] = solves
     stats[ST_SWEEPS] = 0
@@ -278,7 +278,7 @@ def _grid_clues(grid):
 # ---------------------------------------------------- estimates and counts
 
 
-@njit(**JIT)
+@njit(**LEAF)
 def _line_cells(masks, line, out):
     """Copy line ``line`` of ``masks`` (rows first, then columns) into ``out``; returns its length."""
     height, width = masks.shape
@@ -291,7 +291,7 @@ def _line_cells(masks, line, out):
     return height
 
 
-@njit(**JIT)
+@njit(**LEAF)
 def _line_clue(grid, line, out_lens, out_cols):
     """Groups of one line of ``grid`` (rows first, then columns); returns their count."""
     height, width = grid.shape
@@ -312,7 +312,7 @@ def _line_clue(grid, line, out_lens, out_cols):
     return g
 
 
-@njit(**JIT)
+@njit(**LEAF)
 def _rederive_line(grid, line, lens, cols, at, starts, ends, line_hash):
     """Write the clue of ``grid``'s line ``line`` into ``lens``/``cols`` from
     index ``at`` on and point ``starts``, ``ends`` and ``line_hash`` at it
@@ -324,7 +324,7 @@ def _rederive_line(grid, line, lens, cols, at, starts, ends, line_hash):
     return count
 
 
-@njit(**JIT)
+@njit(**LEAF)
 def _line_log_count(cells, n, lens, cols, g0, g1, cnt):
     """Natural log of the number of arrangements of a clue that fit ``cells``.
 
@@ -377,7 +377,7 @@ def _line_log_count(cells, n, lens, cols, g0, g1, cnt):
     return np.log(total)
 
 
-@njit(**JIT)
+@njit(**LEAF)
 def _memo_log_count(cells, n, lens, cols, g0, g1, clue_h, cnt, memo, use_memo):
     """:func:`_line_log_count` through a direct-mapped memo (``CountMemo``)
     keyed by the clue's hash and the line's masks (compared in full, so a
@@ -400,7 +400,7 @@ def _memo_log_count(cells, n, lens, cols, g0, g1, clue_h, cnt, memo, use_memo):
     return value
 
 
-@njit(**JIT)
+@njit(**LEAF)
 def _quiet_line(full, line, n, lens, cols, g0, g1):
     """Whether solving line ``line`` with the clue ``lens[g0:g1]`` provably
     changes none of its cells, without a line solve: true when every cell
@@ -423,7 +423,7 @@ def _quiet_line(full, line, n, lens, cols, g0, g1):
     return n - need >= longest
 
 
-@njit(**JIT)
+@njit(**LEAF)
 def _quiet_log_count(cells, n, lens, cols, g0, g1, cnt, table):
     """:func:`_line_log_count` for a line and clue that pass
     :func:`_quiet_line` (so ``cells`` all allow colours 0 and 1, and the

@@ -499,7 +499,7 @@ def _clue_hashes(lens, cols, offs, n_lines):
     return out
 
 
-@njit(**JIT)
+@njit(**LEAF)
 def _clue_hash(lens, cols, g0, g1):
     """The hash of one clue, ``lens[g0:g1]`` and ``cols[g0:g1]``."""
     h = _SEED
@@ -794,7 +794,7 @@ def _propagate_trail(masks, clues, queue_init, scratch, cache, stats, trail, sta
     return _status(masks.reshape(height * width))
 
 
-@njit(**JIT)
+@njit(**LEAF)
 def _drain(queue, queued, head, size, n_lines):
     """Empty the line queue of an interrupted loop: the scratch is left clean
     (``queued`` all False) for the next call."""
@@ -804,7 +804,7 @@ def _drain(queue, queued, head, size, n_lines):
         size -= 1
 
 
-@njit(**JIT)
+@njit(**LEAF)
 def _put_stats(stats, solves, sweeps, hits, misses, bad_line, trail_len, newly):
     stats[ST_LINE_SOLVES] = solves
     stats[ST_SWEEPS] = sweeps
@@ -815,7 +815,7 @@ def _put_stats(stats, solves, sweeps, hits, misses, bad_line, trail_len, newly):
     stats[ST_NEWLY] = newly
 
 
-@njit(**JIT)
+@njit(**LEAF)
 def _status(flat):
     """SOLVED, STALLED or CONTRADICTION for a fixpoint's masks (flat)."""
     for i in range(flat.shape[0]):
