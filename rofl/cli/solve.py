@@ -29,7 +29,7 @@ EXIT_BUDGET = 4
     default="search",
     show_default=True,
     help="What decides the puzzle: rofl's search after line logic, or the SAT engine, which reads the "
-    "clues alone (needs python-sat: pip install 'rofl[sat]').",
+    "clues alone.",
 )
 @click.option(
     "--first",
@@ -216,6 +216,8 @@ def solve(
         if engine == "sat"
         else "line logic alone"
         if result.line_solvable
+        else f"search: {result.nodes} nodes, {result.probes} probes, then the SAT solver {result.sat_seconds:.1f} s"
+        if result.sat_seconds
         else f"search: {result.nodes} nodes, {result.probes} probes"
         if result.nodes
         else "line logic"

@@ -7,11 +7,13 @@ act after about 11 s, and a ``--budget`` was overrun by the whole pass.
 
 :func:`run_stoppable` runs such a call in a worker thread.  The calling
 thread waits in short slices; at the deadline, or when Ctrl-C raises
-``KeyboardInterrupt`` in it, it sets a flag that the kernel reads before
+``KeyboardInterrupt`` in it, it stops the call -- sets a flag
+(:func:`setting`) that the kernel reads before
 every line solve (``stats[ST_STOP]`` of
 :func:`rofl.solver._kernels._propagate_trail`; the complete search,
 :func:`rofl.solver._search._search`, reads its own at every node and
-probe), waits for the kernel to return, and raises.  Work too small to
+probe), or interrupts the SAT solver (:mod:`rofl.solver.sat`, which
+releases the GIL too) -- waits for the call to return, and raises.  Work too small to
 need it runs in the calling thread: starting a thread costs about as much
 as line logic on a 30 x 30 puzzle.
 
@@ -40,17 +42,27 @@ THREAD_CELLS = 1 << 16
 POLL_SECONDS = 0.05
 
 
-def run_stoppable(call: Callable[[], T], flag: np.ndarray, index: int, *, cells: int, deadline: float | None) -> T:
-    """``call()``, stopped by setting ``flag[index]`` at ``deadline`` or on Ctrl-C.
+def setting(flag: np.ndarray, index: int) -> Callable[[], None]:
+    """The ``stop`` of a kernel that polls ``flag[index]`` (an int64 array
+    shared with it, 0 on entry): sets it to 1."""
+
+    def stop() -> None:
+        flag[index] = 1
+
+    return stop
+
+
+def run_stoppable(call: Callable[[], T], stop: Callable[[], None], *, cells: int, deadline: float | None) -> T:
+    """``call()``, stopped by ``stop()`` at ``deadline`` or on Ctrl-C.
 
     Parameters
     ----------
     call : callable
-        A compiled call that releases the GIL and polls ``flag[index]``;
-        when it sees it set it returns early, with a value that says so.
-    flag : int64 array
-        Shared with ``call``; ``flag[index]`` must be 0 on entry.
-    index : int
+        A call that releases the GIL and, once ``stop()`` was called,
+        returns early with a value that says so: a compiled kernel polling
+        a flag (:func:`setting`), or a SAT solver (``stop`` its interrupt).
+    stop : callable
+        Called from the waiting thread, at most once.
     cells : int
         Size of the work, to run small calls in the calling thread.
     deadline : float or None
@@ -74,31 +86,50 @@ def run_stoppable(call: Callable[[], T], flag: np.ndarray, index: int, *, cells:
 
     out: list = []
     failure: list[BaseException] = []
+    # Set when ``call`` has returned.  Waited on instead of ``Thread.join``:
+    # in Python 3.11 a KeyboardInterrupt inside ``join`` can mark a thread
+    # that is still running as stopped (``is_alive()`` False, ``join()``
+    # returning at once), and a SAT solver freed under its running thread
+    # crashed the process.
+    done = threading.Event()
 
     def work() -> None:
         try:
             out.append(call())
         except BaseException as exc:  # handed to the calling thread  # noqa: BLE001
             failure.append(exc)
+        finally:
+            done.set()
 
-    worker = threading.Thread(target=work, name="rofl-line-logic", daemon=True)
+    worker = threading.Thread(target=work, name="rofl-stoppable", daemon=True)
     worker.start()
     try:
-        while worker.is_alive():
+        while not done.is_set():
             wait = POLL_SECONDS
             if deadline is not None:
                 left = deadline - time.monotonic()
                 if left <= 0:
                     break
                 wait = min(wait, left)
-            worker.join(wait)
+            done.wait(wait)
     except KeyboardInterrupt:
-        flag[index] = 1
-        worker.join()
+        stop()
+        _wait(done)
         raise
-    if worker.is_alive():  # the deadline passed
-        flag[index] = 1
-        worker.join()
+    if not done.is_set():  # the deadline passed
+        stop()
+        _wait(done)
     if failure:
         raise failure[0]
     return out[0]
+
+
+def _wait(done: threading.Event) -> None:
+    """Wait for a stopped call to return, through any further Ctrl-C: nothing
+    may return to the caller while the call still uses its arrays."""
+    while True:
+        try:
+            done.wait()
+        except KeyboardInterrupt:
+            continue
+        return

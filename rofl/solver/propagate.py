@@ -272,7 +272,7 @@ class LineSolver:
         """
         from rofl.solver import _structs as k
         from rofl.solver._aot import call
-        from rofl.solver._stop import run_stoppable
+        from rofl.solver._stop import run_stoppable, setting
 
         if queue is None:
             queue = np.arange(sum(masks.shape), dtype=np.int64)
@@ -283,8 +283,7 @@ class LineSolver:
         clues = kernel_clues(packed)
         status = run_stoppable(
             lambda: call("rofl.solver._kernels:_propagate", masks, *clues, queue, *scratch, *cache, stats),
-            stats,
-            k.ST_STOP,
+            setting(stats, k.ST_STOP),
             cells=masks.size,
             deadline=deadline,
         )
@@ -349,7 +348,7 @@ def _solve_fresh(puzzle: Puzzle, budget: float | None = None) -> SolveResult:
     """:func:`solve` from scratch in one compiled call (no cache, no start),
     stopped at ``budget`` or on Ctrl-C (:func:`~rofl.solver._stop.run_stoppable`)."""
     from rofl.solver._aot import call
-    from rofl.solver._stop import run_stoppable
+    from rofl.solver._stop import run_stoppable, setting
     from rofl.solver._structs import ALL_RULES, N_STATS, ST_STOP, STOPPED
 
     packed = puzzle.packed
@@ -358,8 +357,7 @@ def _solve_fresh(puzzle: Puzzle, budget: float | None = None) -> SolveResult:
     deadline = None if budget is None else time.monotonic() + budget
     status, masks = run_stoppable(
         lambda: call("rofl.solver._fast:_solve_fresh", *args, stats, ALL_RULES),
-        stats,
-        ST_STOP,
+        setting(stats, ST_STOP),
         cells=puzzle.width * puzzle.height,
         deadline=deadline,
     )

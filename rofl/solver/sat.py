@@ -30,8 +30,6 @@ colour) and the solver is asked again, incrementally.
 
 from __future__ import annotations
 
-import threading
-
 import numpy as np
 
 from rofl.errors import OptionError
@@ -48,7 +46,7 @@ def _require_pysat():
         from pysat.card import CardEnc, EncType
         from pysat.solvers import Solver
     except ImportError:  # an optional extra
-        msg = "the SAT engine needs python-sat: pip install 'rofl[sat]'"
+        msg = "the SAT engine needs python-sat, which rofl installs: pip install 'python-sat>=1.8.dev0'"
         raise OptionError(msg) from None
     return Solver, CardEnc, EncType
 
@@ -137,11 +135,30 @@ class Encoding:
                 clauses.append([-v, *nxt])
 
 
-def solve_sat(puzzle, *, time_budget: float | None = 10.0) -> tuple[SearchStatus, list[np.ndarray], dict]:
+def solve_sat(
+    puzzle,
+    *,
+    time_budget: float | None = 10.0,
+    start: np.ndarray | None = None,
+    known: list[np.ndarray] | tuple = (),
+) -> tuple[SearchStatus, list[np.ndarray], dict]:
     """Decide ``puzzle`` with the SAT solver: unique, multiple, none or budget.
 
-    :func:`rofl.solve_complete` with ``engine="sat"`` calls it and wraps the
-    answer.
+    :func:`rofl.solve_complete` calls it with ``engine="sat"``, and hands a
+    search that runs long over to it (``start`` and ``known``).
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+    time_budget : float or None
+        Seconds for the solver (None: no limit).  It runs in a worker
+        thread, so Ctrl-C stops it at once (:mod:`rofl.solver._stop`).
+    start : int64 array of the shape of a solution, optional
+        Colour bitmasks that every solution keeps (what line logic and
+        probing proved): the colours a cell's mask leaves out become unit
+        clauses.
+    known : grids already known to solve ``puzzle`` (at most two, distinct):
+        counted as found and banned, so that the solver looks for the others.
 
     Returns
     -------
@@ -152,34 +169,47 @@ def solve_sat(puzzle, *, time_budget: float | None = 10.0) -> tuple[SearchStatus
     counts : dict
         ``variables``, ``clauses`` and ``conflicts`` of the run.
     """
+    import time
+
+    from rofl.solver._stop import THREAD_CELLS, run_stoppable
+
     solver_class, _, _ = _require_pysat()
     board = board_of(puzzle)
     encoding = Encoding(puzzle)
-    solutions: list[np.ndarray] = []
-    counts = {"variables": encoding.top, "clauses": len(encoding.clauses), "conflicts": 0}
-    with solver_class(name=SOLVER, bootstrap_with=encoding.clauses) as solver:
-        timer = None
-        if time_budget is not None:
-            timer = threading.Timer(time_budget, solver.interrupt)
-            timer.daemon = True
-            timer.start()
-        try:
-            while len(solutions) < 2:
-                got = solver.solve_limited(expect_interrupt=True)
-                counts["conflicts"] = int(solver.accum_stats().get("conflicts", 0))
-                if got is None:  # interrupted by the timer
-                    return SearchStatus.BUDGET, solutions[:1], counts
-                if not got:
-                    break
-                model = np.array(solver.get_model(), dtype=np.int64)
-                chosen = model[encoding.x - 1] > 0  # (n_cells, k) booleans, one per row
-                grid = np.argmax(chosen, axis=1).astype(np.uint8)
-                solutions.append(grid.reshape(board.shape))
-                # ban this solution: some cell takes another colour
-                solver.add_clause([-int(encoding.x[cell, grid[cell]]) for cell in range(board.n_cells)])
-        finally:
-            if timer is not None:
-                timer.cancel()
+    clauses = encoding.clauses
+    if start is not None:
+        allowed = start.reshape(board.n_cells)
+        colours = np.arange(puzzle.n_colors, dtype=np.int64)
+        ruled_out = (allowed[:, None] >> colours[None, :]) & 1 == 0
+        clauses = clauses + [[-int(v)] for v in encoding.x[ruled_out]]
+    solutions = [np.asarray(grid, dtype=np.uint8).reshape(board.shape) for grid in known]
+    counts = {"variables": encoding.top, "clauses": len(clauses), "conflicts": 0}
+    deadline = None if time_budget is None else time.monotonic() + time_budget
+    with solver_class(name=SOLVER, bootstrap_with=clauses) as solver:
+
+        def ban(grid: np.ndarray) -> None:  # some cell takes another colour
+            flat = grid.reshape(board.n_cells)
+            solver.add_clause([-int(encoding.x[cell, flat[cell]]) for cell in range(board.n_cells)])
+
+        for grid in solutions:
+            ban(grid)
+        while len(solutions) < 2:
+            got = run_stoppable(
+                lambda: solver.solve_limited(expect_interrupt=True),
+                solver.interrupt,
+                cells=THREAD_CELLS,
+                deadline=deadline,
+            )
+            counts["conflicts"] = int(solver.accum_stats().get("conflicts", 0))
+            if got is None:  # interrupted at the deadline
+                return SearchStatus.BUDGET, solutions[:1], counts
+            if not got:
+                break
+            model = np.array(solver.get_model(), dtype=np.int64)
+            chosen = model[encoding.x - 1] > 0  # (n_cells, k) booleans, one per row
+            grid = np.argmax(chosen, axis=1).astype(np.uint8)
+            solutions.append(grid.reshape(board.shape))
+            ban(grid)
     if len(solutions) == 2:
         return SearchStatus.MULTIPLE, solutions, counts
     return (SearchStatus.UNIQUE if solutions else SearchStatus.NONE), solutions, counts

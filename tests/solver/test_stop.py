@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import signal
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -14,7 +15,7 @@ from rofl.errors import BudgetError
 from rofl.puzzle import Palette, Puzzle
 from rofl.solver import LineSolver, solve
 from rofl.solver import _kernels as k
-from rofl.solver._stop import THREAD_CELLS, run_stoppable
+from rofl.solver._stop import THREAD_CELLS, run_stoppable, setting
 from rofl.solver.propagate import initial_masks, kernel_clues
 
 PALETTE3 = Palette([(255, 255, 255), (0, 0, 0), (200, 0, 0)])
@@ -107,9 +108,9 @@ def test_small_work_runs_in_the_calling_thread_and_large_work_in_a_worker():
     def where():
         return threading.current_thread()
 
-    flag = np.zeros(1, dtype=np.int64)
-    assert run_stoppable(where, flag, 0, cells=THREAD_CELLS - 1, deadline=None) is threading.current_thread()
-    assert run_stoppable(where, flag, 0, cells=THREAD_CELLS, deadline=None) is not threading.current_thread()
+    stop = setting(np.zeros(1, dtype=np.int64), 0)
+    assert run_stoppable(where, stop, cells=THREAD_CELLS - 1, deadline=None) is threading.current_thread()
+    assert run_stoppable(where, stop, cells=THREAD_CELLS, deadline=None) is not threading.current_thread()
 
 
 def test_an_error_in_the_worker_reaches_the_caller():
@@ -118,4 +119,26 @@ def test_an_error_in_the_worker_reaches_the_caller():
         raise ValueError(msg)
 
     with pytest.raises(ValueError, match="from the worker"):
-        run_stoppable(fail, np.zeros(1, dtype=np.int64), 0, cells=THREAD_CELLS, deadline=None)
+        run_stoppable(fail, setting(np.zeros(1, dtype=np.int64), 0), cells=THREAD_CELLS, deadline=None)
+
+
+def test_ctrl_c_returns_only_after_the_call_has_stopped():
+    # Python 3.11's Thread.join, interrupted by Ctrl-C, can take a thread that
+    # is still running for stopped: the caller must not get control (and free
+    # what the call uses) before the call has returned
+    stopping = threading.Event()
+    finished = []
+
+    def call():
+        stopping.wait()
+        time.sleep(0.3)  # winding down after the stop, as a SAT solver does
+        finished.append(True)
+
+    timer = threading.Timer(0.2, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            run_stoppable(call, stopping.set, cells=THREAD_CELLS, deadline=None)
+    finally:
+        timer.cancel()
+    assert finished == [True]

@@ -1,0 +1,132 @@
+"""The complete search's hand-over to the SAT solver
+(``rofl.solver.search.HANDOVER_SECONDS``), and the SAT solver's start masks
+and known solutions, against brute force; stopping it at a budget and on
+Ctrl-C."""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+import time
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import rofl
+from rofl.puzzle import Palette, Puzzle
+from rofl.solver import search
+from rofl.solver.sat import solve_sat
+from rofl.solver.status import SearchStatus
+from tests.clirun import run
+from tests.naive import all_solutions
+from tests.places import corpus_file
+
+PALETTES = {2: Palette.black_white(), 3: Palette([(255, 255, 255), (0, 0, 0), (200, 0, 0)])}
+
+
+def _truth(puzzle: Puzzle) -> list[tuple[int, ...]]:
+    height, width = puzzle.height, puzzle.width
+    lines = [[r * width + c for c in range(width)] for r in range(height)]
+    lines += [[r * width + c for r in range(height)] for c in range(width)]
+    return all_solutions(lines, [*puzzle.rows, *puzzle.cols], height * width)
+
+
+@st.composite
+def small_puzzles(draw):
+    height = draw(st.integers(1, 6))
+    width = draw(st.integers(1, 6))
+    k = draw(st.sampled_from([2, 3]))
+    density = draw(st.sampled_from([0.3, 0.5]))
+    seed = draw(st.integers(0, 2**32 - 1))
+    rng = np.random.default_rng(seed)
+    grid = np.where(rng.random((height, width)) < density, rng.integers(1, k, (height, width)), 0)
+    return Puzzle.from_grid(grid.astype(np.uint8), PALETTES[k])
+
+
+def _expected(n_solutions: int) -> SearchStatus:
+    return SearchStatus.NONE if n_solutions == 0 else SearchStatus.UNIQUE if n_solutions == 1 else SearchStatus.MULTIPLE
+
+
+@settings(deadline=None, max_examples=80, suppress_health_check=[HealthCheck.too_slow])
+@given(small_puzzles(), st.integers(0, 2))
+def test_sat_from_line_logic_with_known_solutions_against_brute_force(puzzle, n_known):
+    truth = _truth(puzzle)
+    start = rofl.solve(puzzle).masks  # a line-logic fixpoint: the same solutions as the clues
+    known = [np.array(t, dtype=np.uint8).reshape(puzzle.height, puzzle.width) for t in truth[:n_known]]
+    status, solutions, _ = solve_sat(puzzle, time_budget=None, start=start, known=known)
+    assert status == _expected(len(truth))
+    got = [tuple(int(v) for v in g.ravel()) for g in solutions]
+    assert got[: len(known)] == truth[: len(known)]  # the known ones first, as given
+    assert len(set(got)) == len(got) and set(got) <= set(truth)
+    assert len(got) == min(len(truth), 2)
+
+
+def test_start_masks_that_rule_out_every_solution_give_none():
+    puzzle = Puzzle.from_grid(np.eye(2, dtype=np.uint8), Palette.black_white())  # two solutions
+    start = np.array([[1, 1], [3, 3]], dtype=np.int64)  # the first row white: neither diagonal
+    assert solve_sat(puzzle, time_budget=None, start=start)[0] == SearchStatus.NONE
+
+
+LINES_6X6 = [[r * 6 + c for c in range(6)] for r in range(6)] + [[r * 6 + c for r in range(6)] for c in range(6)]
+
+
+def test_a_search_handed_over_at_once_decides_like_brute_force(monkeypatch):
+    """Random sparse 6x6 grids, many of which stall line logic: handed to the
+    SAT solver before any search, the answers are brute force's."""
+    monkeypatch.setattr(search, "HANDOVER_SECONDS", 0.0)
+    rng = np.random.default_rng(31)
+    handed = 0
+    for _ in range(60):
+        grid = (rng.random((6, 6)) < 0.35).astype(np.uint8)
+        puzzle = Puzzle.from_grid(grid, Palette.black_white())
+        truth = all_solutions(LINES_6X6, [*puzzle.rows, *puzzle.cols], 36)
+        result = rofl.solve_complete(puzzle, time_budget=None)
+        assert result.status == _expected(len(truth))
+        assert {tuple(g.ravel().tolist()) for g in result.solutions} <= set(truth)
+        if not result.line_solvable:
+            assert result.sat_seconds > 0 and result.nodes == 0
+            handed += 1
+    assert handed >= 10, handed
+
+
+def _knotty() -> Puzzle:
+    from rofl.formats import read_puzzle
+
+    return read_puzzle(corpus_file("webpbn-survey/knotty.json"))[0]  # hard for both engines
+
+
+def test_a_hand_over_keeps_to_the_time_budget(monkeypatch):
+    monkeypatch.setattr(search, "HANDOVER_SECONDS", 0.1)
+    result = rofl.solve_complete(_knotty(), time_budget=0.8)
+    assert result.status == "budget"
+    assert result.nodes > 0 and result.sat_seconds > 0
+    assert result.seconds < 5  # stops near the budget: the SAT solver was interrupted
+
+
+def test_no_hand_over_under_a_node_budget(monkeypatch):
+    monkeypatch.setattr(search, "HANDOVER_SECONDS", 0.0)
+    result = rofl.solve_complete(_knotty(), node_budget=3, time_budget=None)
+    assert result.status == "budget" and result.sat_seconds == 0
+
+
+def test_ctrl_c_stops_the_sat_solver():
+    puzzle = _knotty()
+    timer = threading.Timer(1.5, os.kill, (os.getpid(), signal.SIGINT))  # after the formula is built
+    began = time.monotonic()
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            solve_sat(puzzle, time_budget=None)
+    finally:
+        timer.cancel()
+    assert time.monotonic() - began < 6
+
+
+def test_the_command_says_when_the_sat_solver_finished(monkeypatch):
+    monkeypatch.setattr(search, "HANDOVER_SECONDS", 0.0)
+    result = run("solve", corpus_file("taai-tournament/tcga2012-0500.json"))
+    assert result.exit_code == 3, result.output  # multiple
+    assert "then the SAT solver" in result.output and "multiple" in result.output
