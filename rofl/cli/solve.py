@@ -28,8 +28,7 @@ EXIT_BUDGET = 4
     type=click.Choice(["search", "sat"]),
     default="search",
     show_default=True,
-    help="What decides the puzzle: rofl's search after line logic, or the SAT engine, which reads the "
-    "clues alone.",
+    help="What decides the puzzle: rofl's search after line logic, or the SAT engine, which reads the clues alone.",
 )
 @click.option(
     "--first",
