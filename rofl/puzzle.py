@@ -779,33 +779,9 @@ class Puzzle(_LinePuzzle):
         palette = Palette.black_white() if palette is None else palette
         palette = _as_palette(palette)
         grid = np.asarray(grid)
-        if grid.ndim != 2:
-            msg = f"a grid must be two-dimensional, not of shape {grid.shape}"
-            raise PuzzleError(msg)
+        lengths, colors, offsets = _grid_clues(grid, len(palette))
         height, width = grid.shape
-        _check_size(width, height)
-        if not np.issubdtype(grid.dtype, np.integer):
-            msg = f"a grid must hold integer palette indices, not {grid.dtype}"
-            raise PuzzleError(msg)
-        bad = np.argwhere((grid < 0) | (grid >= len(palette)))
-        if bad.size:
-            r, c = bad[0]
-            msg = f"row {r + 1}, column {c + 1}: value {grid[r, c]} is outside the palette ({len(palette)} colours)"
-            raise PuzzleError(msg)
-        grid = grid.astype(np.int64)
-        row_len, row_col, row_count = _runs(grid)
-        col_len, col_col, col_count = _runs(np.ascontiguousarray(grid.T))
-        offsets = np.zeros(width + height + 1, dtype=np.int64)
-        np.cumsum(np.concatenate([row_count, col_count]), out=offsets[1:])
-        return cls.from_arrays(
-            width,
-            height,
-            palette,
-            np.concatenate([row_len, col_len]),
-            np.concatenate([row_col, col_col]),
-            offsets,
-            meta=meta,
-        )
+        return cls.from_arrays(width, height, palette, lengths, colors, offsets, meta=meta)
 
     # ----------------------------------------------------------------- access
 
@@ -856,7 +832,17 @@ class Puzzle(_LinePuzzle):
         ``grid`` is an ``(H, W)`` array of palette indices of this puzzle's
         shape; a value outside the palette raises :class:`PuzzleError`.
         """
-        return self._first_unmet(Puzzle.from_grid(grid, self.palette))
+        grid = np.asarray(grid)
+        lengths, colors, offsets = _grid_clues(grid, len(self.palette))
+        if (
+            self.color_sets is None
+            and np.array_equal(offsets, self.offsets)
+            and np.array_equal(lengths, self.lengths)
+            and np.array_equal(colors, self.colors)
+        ):
+            return None  # the common case, told without building a puzzle
+        height, width = grid.shape
+        return self._first_unmet(Puzzle.from_arrays(width, height, self.palette, lengths, colors, offsets))
 
     def is_solution(self, grid: np.ndarray) -> bool:
         """Whether ``grid`` (an ``(H, W)`` array of palette indices) satisfies every clue."""
@@ -1004,6 +990,37 @@ def _frozen(array: np.ndarray, dtype) -> np.ndarray:
         out = out.copy()
     out.flags.writeable = False
     return out
+
+
+def _grid_clues(grid: np.ndarray, n_colors: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The clues of the rows, then the columns, of an ``(H, W)`` grid of
+    palette indices as flat ``lengths``, ``colors`` and ``offsets`` (int64).
+
+    Raises
+    ------
+    PuzzleError
+        Not two-dimensional, an empty or too large grid, or a value outside
+        the ``n_colors`` of the palette.
+    """
+    if grid.ndim != 2:
+        msg = f"a grid must be two-dimensional, not of shape {grid.shape}"
+        raise PuzzleError(msg)
+    height, width = grid.shape
+    _check_size(width, height)
+    if not np.issubdtype(grid.dtype, np.integer):
+        msg = f"a grid must hold integer palette indices, not {grid.dtype}"
+        raise PuzzleError(msg)
+    bad = np.argwhere((grid < 0) | (grid >= n_colors))
+    if bad.size:
+        r, c = bad[0]
+        msg = f"row {r + 1}, column {c + 1}: value {grid[r, c]} is outside the palette ({n_colors} colours)"
+        raise PuzzleError(msg)
+    grid = grid.astype(np.int64)
+    row_len, row_col, row_count = _runs(grid)
+    col_len, col_col, col_count = _runs(np.ascontiguousarray(grid.T))
+    offsets = np.zeros(width + height + 1, dtype=np.int64)
+    np.cumsum(np.concatenate([row_count, col_count]), out=offsets[1:])
+    return np.concatenate([row_len, col_len]), np.concatenate([row_col, col_col]), offsets
 
 
 def _runs(grid: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

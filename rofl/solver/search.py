@@ -51,6 +51,11 @@ FIRST_ATTEMPT_NODES = 50
 #: number, so results are reproducible).  On the corpus's tournament
 #: puzzles random orders with restarts left the fewest puzzles over budget.
 STRATEGIES = (2,)
+#: The quick first try of :func:`solve_complete`, in the calling thread: at
+#: most this many cells (probing the root of a 32 x 32 puzzle takes
+#: milliseconds) and nodes (the kernel stops after ``limit + 1``).
+QUICK_CELLS = 1024
+QUICK_NODES = 1
 #: Seconds of search after which :func:`solve_complete` hands a puzzle over
 #: to the SAT solver, when python-sat is installed and no node budget was
 #: given.  The search is much the faster on most puzzles (median 12 ms
@@ -318,8 +323,13 @@ def solve_complete(
         return replace(result(status, solutions, total), sat_seconds=time.perf_counter() - began)
 
     attempt = 0
+    # First a try of at most QUICK_NODES nodes in the calling thread (a worker
+    # thread costs about 0.1 ms, as much as the whole search of most puzzles
+    # that need one: probing the root decides them), on puzzles small enough
+    # for that to end within milliseconds whatever the deadline.
+    quick = puzzle.height * puzzle.width <= QUICK_CELLS
     while True:
-        limit = FIRST_ATTEMPT_NODES << attempt
+        limit = QUICK_NODES if quick else FIRST_ATTEMPT_NODES << attempt
         if node_budget is not None:
             limit = min(limit, node_budget - int(total[s.ST_NODES]))
         deadline = None
@@ -342,13 +352,13 @@ def solve_complete(
             probed, *kernel_clues(packed), *scratch, *cache, sols, max_solutions, limit, stats,
             STRATEGIES[attempt % len(STRATEGIES)], attempt,
         )  # fmt: skip
-        # In a worker thread whatever the puzzle's size (a search's work does
-        # not follow it), stopped through stats[ST_STOP] at the deadline or
-        # on Ctrl-C, which then raises KeyboardInterrupt here.
+        # But for the quick try, in a worker thread whatever the puzzle's size
+        # (a search's work does not follow it), stopped through stats[ST_STOP]
+        # at the deadline or on Ctrl-C, which then raises KeyboardInterrupt here.
         got = run_stoppable(
             lambda args=args: call("rofl.solver._search:_search", *args),
             setting(stats, s.ST_STOP),
-            cells=THREAD_CELLS,
+            cells=0 if quick else THREAD_CELLS,
             deadline=deadline,
         )
         stats[s.ST_STOP] = 0
@@ -373,7 +383,10 @@ def solve_complete(
             return hand_over()
         if not out_of_nodes or (node_budget is not None and total[s.ST_NODES] >= node_budget):
             return result(SearchStatus.BUDGET, met[:1], total)
-        attempt += 1
+        if quick:  # the first attempt proper: it finds the root probed already
+            quick = False
+        else:
+            attempt += 1
 
 
 __all__ = ["STATUSES", "CompleteResult", "solve_complete"]

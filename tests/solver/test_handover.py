@@ -36,8 +36,8 @@ def _truth(puzzle: Puzzle) -> list[tuple[int, ...]]:
 
 @st.composite
 def small_puzzles(draw):
-    height = draw(st.integers(1, 6))
-    width = draw(st.integers(1, 6))
+    height = draw(st.integers(1, 5))  # brute force tries every product of the rows' fillings
+    width = draw(st.integers(1, 5))
     k = draw(st.sampled_from([2, 3]))
     density = draw(st.sampled_from([0.3, 0.5]))
     seed = draw(st.integers(0, 2**32 - 1))
