@@ -148,7 +148,7 @@ def _replay(
         status, n_visits, n_set, recording = _replay_visit(line, state, clues, work, record, n_visits, n_set, recording)
         solves += 1
         if status == CONTRADICTION:
-            return _replay_end(stats, solves, line, n_visits, recording, CONTRADICTION)
+            return _replay_end(stats, solves, line, n_visits, recording, np.int64(CONTRADICTION))
     # Then to a fixpoint: every line changed since its last visit.
     head = 0
     size = 0
@@ -165,7 +165,7 @@ def _replay(
         status, n_visits, n_set, recording = _replay_visit(line, state, clues, work, record, n_visits, n_set, recording)
         solves += 1
         if status == CONTRADICTION:
-            return _replay_end(stats, solves, line, n_visits, recording, CONTRADICTION)
+            return _replay_end(stats, solves, line, n_visits, recording, np.int64(CONTRADICTION))
         # queue the lines this visit changed (marked stale by _replay_visit)
         if line < height:
             for i in range(width):
@@ -180,7 +180,7 @@ def _replay(
                     queued[i] = True
                     queue[(head + size) % n_lines] = i
                     size += 1
-    return _replay_end(stats, solves, -1, n_visits, recording, _status(flat))
+    return _replay_end(stats, solves, np.int64(-1), n_visits, recording, _status(flat))
 
 
 @njit(**LEAF)

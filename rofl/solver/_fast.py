@@ -139,7 +139,7 @@ def _line(cells, n, lens, cols, g0, g1, out, run, slot, gap, fwd, bwd, color_slo
         first = last = slot[:0]
     if not rules & TRIM:
         return _solve_line_within(
-            cells, n, lens, cols, g0, g1, out, run, slot, gap, fwd, bwd, color_slot, first, last, 0
+            cells, n, lens, cols, g0, g1, out, run, slot, gap, fwd, bwd, color_slot, first, last, np.int64(0)
         )
     a, gl = _trim_left(cells, n, lens, cols, g0, g1, out)
     b, gr = _trim_right(cells, a, n, lens, cols, gl, g1, out)

@@ -108,7 +108,9 @@ def _solve_line(cells, n, lens, cols, g0, g1, out, run, slot, gap, fwd, bwd, col
         False when no arrangement fits (``out`` is then undefined).
     """
     none = slot[:0]  # no bounds
-    return _solve_line_within(cells, n, lens, cols, g0, g1, out, run, slot, gap, fwd, bwd, color_slot, none, none, 0)
+    return _solve_line_within(
+        cells, n, lens, cols, g0, g1, out, run, slot, gap, fwd, bwd, color_slot, none, none, np.int64(0)
+    )
 
 
 @njit(**JIT, inline="always")

@@ -98,6 +98,11 @@ def _keep(masks, out, nout):
     return nout
 
 
+# Integer arguments that are constants at their call (``f(x, 1)``) are
+# passed as ``np.int64(...)``: numba compiles a kernel again for every
+# literal value it is called with (``benchmarks/compile_time.py`` lists
+# them); the search's compile went from 43 to 25 s of CPU.
+
 # Grids are compared and copied by these loops rather than by
 # ``np.array_equal`` and slice assignment (``a[:, :] = b``): numba compiles
 # slice assignment with an error message built from f-strings, str() and
@@ -160,7 +165,7 @@ def _trial(flat, width, p, bit, ctx, tw, stats):
     old[0] = flat[p]
     seen[p] = True
     flat[p] = bit
-    return _spread(flat, width, 1, ctx, tw, stats)
+    return _spread(flat, width, np.int64(1), ctx, tw, stats)
 
 
 @njit(**SEARCH_LEAF)
@@ -465,7 +470,7 @@ def _probe_region(
             acnt[q] = 0
         if ntr > 0:
             stats[ST_LESSONS] += 1
-            st = _settle(flat, width, ntr, ctx, tw, stats, memo)
+            st = _settle(flat, width, np.int64(ntr), ctx, tw, stats, memo)
             if st == CONTRADICTION:
                 result = CONTRADICTION
                 break
@@ -733,7 +738,7 @@ def _search(
                 # the branch's cell is set already: propagate it, stamping the lines it changes
                 tw[0][0] = touch[f]
                 tw[2][touch[f]] = True
-                if _settle(cur.ravel(), width, 1, ctx, tw, stats, memo) == CONTRADICTION:
+                if _settle(cur.ravel(), width, np.int64(1), ctx, tw, stats, memo) == CONTRADICTION:
                     got = 0
                     top -= 1
                     continue
@@ -757,7 +762,7 @@ def _search(
                 touch[f],
                 memo,
                 serial,
-                f,
+                np.int64(f),
             )
             if st == _ABORT:
                 break
