@@ -40,7 +40,14 @@ os.environ["ROFL_NO_AOT"] = "1"  # the JIT's compile times, even where the exten
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # _docs, when run from elsewhere
 
-_MODULES = ("rofl.solver._kernels", "rofl.solver._search", "rofl.refine._kernels")
+_MODULES = (
+    "rofl.solver._kernels",
+    "rofl.solver._bits",
+    "rofl.solver._wide",
+    "rofl.solver._fast",
+    "rofl.solver._search",
+    "rofl.refine._kernels",
+)
 
 
 def _cpu() -> float:

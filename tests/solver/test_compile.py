@@ -256,3 +256,42 @@ def test_solve_reports_a_compile_apart_from_its_time(slow_line_compile, monkeypa
     assert result.output.splitlines()[-1].endswith(" s compiling the solver, once)")
     # the process compiled once: a later run in it compiles nothing and says nothing
     assert "compiling" not in run("solve", SAMPLES / "horse.rofl").output
+
+
+# Every module that holds kernels (KernelSet modules and what they call).
+_KERNEL_MODULES = (
+    "rofl.solver._kernels",
+    "rofl.solver._bits",
+    "rofl.solver._wide",
+    "rofl.solver._fast",
+    "rofl.solver._search",
+    "rofl.solver._index_kernels",
+    "rofl.refine._kernels",
+    "rofl.refine._hexkernels",
+)
+
+_ONCE = f"""
+import importlib
+from numba.core.registry import CPUDispatcher
+from rofl.refine.hexagon import HEX_REFINE
+from rofl.refine.judge import REFINE, REPAIR
+from rofl.solver._compile import FRESH, INDEX, LINE, SEARCH, ensure_compiled
+ensure_compiled(LINE, FRESH, INDEX, REFINE, REPAIR, HEX_REFINE, SEARCH)
+again = []
+for name in {_KERNEL_MODULES!r}:
+    for key, value in vars(importlib.import_module(name)).items():
+        if isinstance(value, CPUDispatcher) and len(value.signatures) > 1:
+            again.append(f"{{name}}.{{key}}: {{value.signatures}}")
+print(again)
+"""
+
+
+@pytest.mark.slow
+def test_every_kernel_is_compiled_once():
+    # A constant argument (f(x, 0)) gives its callee a literal type and a
+    # compile of its own: seconds each for the big kernels (docs/design.md,
+    # "Compiling the kernels").  The warm-ups run every kernel set through
+    # the real code, so every call site is typed.
+    env = {**os.environ, "PYTHONPATH": str(REPO), _aot.ENV_OFF: "1"}
+    out = subprocess.run([sys.executable, "-c", _ONCE], env=env, capture_output=True, text=True, check=True)
+    assert out.stdout.strip().splitlines()[-1] == "[]", out.stdout
