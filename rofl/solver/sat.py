@@ -173,6 +173,7 @@ def solve_sat(
 
     from rofl.solver._stop import THREAD_CELLS, run_stoppable
 
+    deadline = None if time_budget is None else time.monotonic() + time_budget  # encoding included
     solver_class, _, _ = _require_pysat()
     board = board_of(puzzle)
     encoding = Encoding(puzzle)
@@ -184,7 +185,6 @@ def solve_sat(
         clauses = clauses + [[-int(v)] for v in encoding.x[ruled_out]]
     solutions = [np.asarray(grid, dtype=np.uint8).reshape(board.shape) for grid in known]
     counts = {"variables": encoding.top, "clauses": len(clauses), "conflicts": 0}
-    deadline = None if time_budget is None else time.monotonic() + time_budget
     with solver_class(name=SOLVER, bootstrap_with=clauses) as solver:
 
         def ban(grid: np.ndarray) -> None:  # some cell takes another colour

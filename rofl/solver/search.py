@@ -56,14 +56,19 @@ STRATEGIES = (2,)
 #: milliseconds) and nodes (the kernel stops after ``limit + 1``).
 QUICK_CELLS = 1024
 QUICK_NODES = 1
-#: Seconds of search after which :func:`solve_complete` hands a puzzle over
-#: to the SAT solver, when python-sat is installed and no node budget was
-#: given.  The search is much the faster on most puzzles (median 12 ms
+#: Seconds of search after which :func:`solve_complete` hands a puzzle of
+#: at most :data:`HANDOVER_CELLS` over to the SAT solver, when python-sat is
+#: installed and no node budget was given.  The search is much the faster on most puzzles (median 12 ms
 #: against 234 ms on the corpus's 184 that need search), the SAT solver on a
 #: few tournament puzzles that the search's orders find no way into
 #: (taai2011-0500: 9 s against 1 s); see docs/design.md, "Handing over to
 #: the SAT solver".
 HANDOVER_SECONDS = 1.0
+#: Largest puzzle (cells) handed over: the formula is built in Python and
+#: grows faster than the cells (a random 100 x 100 puzzle: 830 000 clauses,
+#: 0.85 s and 180 MB; 150 x 150: 2.7 million, 3.4 s and 480 MB; a 2048 x 2048
+#: search handed over asked for more than 10 GB).
+HANDOVER_CELLS = 10_000
 
 
 @dataclass(eq=False)
@@ -310,7 +315,8 @@ def solve_complete(
     solver.prepare(packed.kmax, probed)
     scratch, cache = solver.work()
     # past this time, a search that has not finished goes to the SAT solver
-    handover = search_start + HANDOVER_SECONDS if node_budget is None and _sat_installed() else None
+    small = puzzle.height * puzzle.width <= HANDOVER_CELLS
+    handover = search_start + HANDOVER_SECONDS if small and node_budget is None and _sat_installed() else None
 
     def hand_over() -> CompleteResult:
         from rofl.solver.sat import solve_sat

@@ -106,6 +106,18 @@ def test_a_hand_over_keeps_to_the_time_budget(monkeypatch):
     assert result.seconds < 5  # stops near the budget: the SAT solver was interrupted
 
 
+def test_no_hand_over_of_a_large_puzzle(monkeypatch):
+    # a formula built in Python grows faster than the cells: a 2048 x 2048
+    # search handed over asked for more than 10 GB
+    monkeypatch.setattr(search, "HANDOVER_SECONDS", 0.0)
+    rng = np.random.default_rng(5)
+    side = 101  # just over HANDOVER_CELLS
+    assert side * side > search.HANDOVER_CELLS
+    puzzle = Puzzle.from_grid((rng.random((side, side)) < 0.5).astype(np.uint8), Palette.black_white())
+    result = rofl.solve_complete(puzzle, time_budget=0.5)
+    assert result.line_status == "stalled" and result.sat_seconds == 0
+
+
 def test_no_hand_over_under_a_node_budget(monkeypatch):
     monkeypatch.setattr(search, "HANDOVER_SECONDS", 0.0)
     result = rofl.solve_complete(_knotty(), node_budget=3, time_budget=None)
