@@ -673,7 +673,7 @@ def _propagation_scratch(shape):
     )
 
 
-@njit(**JIT)
+@njit(**LEAF)
 def _propagate_trail(masks, clues, queue_init, scratch, cache, stats, trail, stamp_value, undetermined_before, work):
     """Line logic to a fixpoint, in place on ``masks`` (H, W).
 
