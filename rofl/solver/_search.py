@@ -145,8 +145,9 @@ def _stopped(stats):
 
 @njit(**SEARCH_LEAF)
 def _trial(flat, width, p, bit, ctx, tw, stats):
-    """Set cell ``p`` of ``cur`` to ``bit`` and run line logic in place,
-    recording on a trail the old mask of every cell that changes.
+    """Set cell ``p`` of the grid ``flat`` (its masks flat, ``width`` cells
+    a row) to ``bit`` and run line logic in place, recording on a trail the
+    old mask of every cell that changes.
 
     The same propagation as ``_fixpoint`` (the same line kernel and line
     cache), but its cost follows the cells that change instead of the grid

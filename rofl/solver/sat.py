@@ -30,6 +30,8 @@ colour) and the solver is asked again, incrementally.
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 
 from rofl.errors import OptionError
@@ -45,7 +47,7 @@ def _require_pysat():
     try:
         from pysat.card import CardEnc, EncType
         from pysat.solvers import Solver
-    except ImportError:  # an optional extra
+    except ImportError:  # a dependency, but an install can lack it
         msg = "the SAT engine needs python-sat, which rofl installs: pip install 'python-sat>=1.8.dev0'"
         raise OptionError(msg) from None
     return Solver, CardEnc, EncType
@@ -169,8 +171,6 @@ def solve_sat(
     counts : dict
         ``variables``, ``clauses`` and ``conflicts`` of the run.
     """
-    import time
-
     from rofl.solver._stop import THREAD_CELLS, run_stoppable
 
     deadline = None if time_budget is None else time.monotonic() + time_budget  # encoding included

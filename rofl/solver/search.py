@@ -58,11 +58,11 @@ QUICK_CELLS = 1024
 QUICK_NODES = 1
 #: Seconds of search after which :func:`solve_complete` hands a puzzle of
 #: at most :data:`HANDOVER_CELLS` over to the SAT solver, when python-sat is
-#: installed and no node budget was given.  The search is much the faster on most puzzles (median 12 ms
-#: against 234 ms on the corpus's 184 that need search), the SAT solver on a
-#: few tournament puzzles that the search's orders find no way into
-#: (taai2011-0500: 9 s against 1 s); see docs/design.md, "Handing over to
-#: the SAT solver".
+#: installed and no node budget was given.  The search is much the faster
+#: on most puzzles (median 12 ms against 234 ms on the corpus's 184 that
+#: need search), the SAT solver on a few tournament puzzles that the
+#: search's orders find no way into (taai2011-0500: 9 s against 1 s); see
+#: docs/design.md, "Handing over to the SAT solver".
 HANDOVER_SECONDS = 1.0
 #: Largest puzzle (cells) handed over: the formula is built in Python and
 #: grows faster than the cells (a random 100 x 100 puzzle: 830 000 clauses,
@@ -166,9 +166,11 @@ def _line_solver() -> LineSolver:
 
 def _sat_installed() -> bool:
     """Whether the SAT solver can take over a long search (python-sat imports)."""
+    from rofl.solver.sat import _require_pysat
+
     try:
-        import pysat.solvers  # noqa: F401
-    except ImportError:
+        _require_pysat()
+    except OptionError:
         return False
     return True
 
