@@ -21,10 +21,12 @@ group's start bounds from one solve of its line to the next: cells only
 narrow during a solve, so the starts valid last time hold every start
 valid now, and a line re-solved after a crossing cell changed visits only
 those.  The masks are kept twice, by rows and by columns, so that every
-line is read in place.  A black-and-white puzzle of at most 63 cells a side runs on bit
-sets throughout (:func:`_solve_bw`).  ``tests/solver/test_fast.py`` checks
-the shortcuts against brute force and the whole path against the
-reference kernel.
+line is read in place.  A black-and-white puzzle of at most 63 cells a
+side runs on bit sets throughout (:func:`_solve_bw`).  The fixpoint loops
+are kernels of their own, apart from the allocations, so that they run
+without reference counts (:data:`~rofl.solver._config.LEAF`).
+``tests/solver/test_fast.py`` checks the shortcuts against brute force and
+the whole path against the reference kernel.
 """
 
 from __future__ import annotations
