@@ -49,7 +49,9 @@ def make_seeds(directory: Path) -> int:
     from tests.formats.hostile import TARGETS
 
     directory.mkdir(parents=True, exist_ok=True)
-    selector = {name.rsplit(".", 1)[-1]: i for i, (name, _) in enumerate(TARGETS)}
+    # by extension for the readers, by name for the other targets
+    selector = {name.rsplit(".", 1)[-1]: i for i, (name, how) in enumerate(TARGETS) if how == "open"}
+    selector.update({name: i for i, (name, how) in enumerate(TARGETS) if how != "open"})
     files: list[tuple[int, bytes]] = []
     folders = (REPO / "tests" / "data" / "formats", REPO / "tests" / "data" / "pzl", REPO / "samples")
     for path in [p for folder in folders for p in sorted(folder.iterdir())]:
@@ -65,8 +67,8 @@ def make_seeds(directory: Path) -> int:
     files.append((selector["pdf"], puzzle_book([puzzle, puzzle])))
     bw = (grid > 0).astype(np.uint8)
     small = Puzzle.from_grid(bw, Palette.black_white())
-    for suffix in selector:
-        if suffix not in ("png", "svg", "pdf", "txt", "cipher", "json"):
+    for suffix in [name.rsplit(".", 1)[-1] for name, how in TARGETS if how == "open"]:
+        if suffix not in ("png", "svg", "pdf", "txt", "json"):
             path = directory / f"tmp.{suffix}"
             try:
                 write_puzzle(path, small, bw)
@@ -76,10 +78,49 @@ def make_seeds(directory: Path) -> int:
             path.unlink()
     field = notmine.Field.from_picture(bw.astype(bool))
     files.append((selector["cipher"], notmine.dumps(field).encode()))
+    files.extend(_issue40_seeds(selector, files))
     for i, (number, data) in enumerate(files):
         (directory / f"seed-{i:03d}-{TARGETS[number][0]}").write_bytes(bytes([number]) + data)
     open_puzzle  # noqa: B018 - imported to fail early when rofl cannot read files
     return len(files)
+
+
+def _issue40_seeds(selector: dict[str, int], files: list[tuple[int, bytes]]) -> list[tuple[int, bytes]]:
+    """Seeds of the targets issue 40 added: ROFL files of both versions (the
+    spec's vectors), their ``.clues`` text (hexagons, ``?`` groups, colour
+    sets), what the sheets' sniffing sees and batch summaries."""
+    import json
+
+    from rofl.batch.summary import BENCH_COLUMNS, MAKE_COLUMNS, csv_text, json_text
+    from rofl.errors import RoflError
+    from rofl.formats import clues
+    from rofl.formats import rofl as codec
+
+    out = []
+    for path in sorted((REPO / "spec" / "vectors").glob("*.rofl")):
+        data = path.read_bytes()
+        if len(data) > 20_000:
+            continue
+        out.append((selector["rofl"], data))
+        try:
+            puzzle = codec.loads(data)
+        except RoflError:
+            continue
+        out.append((selector["clues"], clues.dumps(puzzle).encode()))
+    svg = [data for number, data in files if number == selector["svg"]]
+    xml = [data for number, data in files if number == selector["xml"]]
+    for data in svg[:1] + xml[:1]:
+        out.append((selector["sniff"], data))
+        out.append((selector["sniff"], b"<?xml version='1.0'?>\n" + b"<!-- a -->" * 8 + data[data.find(b"<svg") :]))
+    out.append((selector["sniff"], b"<!DOCTYPE svg [<!ENTITY a 'b'>]>\n<!---->\n<svg/>"))
+    row = {"picture": "a.png", "output": "out/a.rofl", "width": 5, "status": "made", "key": "00", "ssim": 0.5}
+    bench = {"file": "x.non", "format": "non", "line_solvable": True, "result": "unique", "seconds": 0.1}
+    out.append((selector["summary.json"], json_text([row], MAKE_COLUMNS).encode()))
+    out.append((selector["summary.json"], json_text([bench], BENCH_COLUMNS, budget=1.0).encode()))
+    out.append((selector["summary.csv"], csv_text([row], MAKE_COLUMNS).encode()))
+    out.append((selector["summary.csv"], csv_text([bench], BENCH_COLUMNS).encode()))
+    out.append((selector["summary.json"], json.dumps({"rows": [[[[{"a": [1]}]]]]}).encode()))
+    return out
 
 
 # what hostile text is made of: long numbers, section starts, references, the
@@ -148,8 +189,10 @@ def main() -> None:
 
     with atheris.instrument_imports(include=["rofl"]):
         import rofl  # noqa: F401
+        from rofl.batch import summary  # noqa: F401
         from rofl.formats import (  # noqa: F401
             _text,
+            clues,
             gnonograms,
             mk,
             nin,
@@ -157,11 +200,13 @@ def main() -> None:
             notmine,
             olsak,
             open_puzzle,  # noqa: F401  (instruments the readers)
+            pzl,
             sheets,
             taai,
             tatham,
             webpbn,
         )
+        from rofl.formats import rofl as codec  # noqa: F401
     from tests.formats.hostile import check
 
     atheris.Setup(sys.argv, check)

@@ -33,6 +33,7 @@ def solve_picture(
     where: str = "",
     budget: float = DEFAULT_BUDGET,
     line=None,
+    line_seconds: float = 0.0,
 ) -> np.ndarray:
     """Solve ``puzzle`` into its picture.
 
@@ -53,6 +54,9 @@ def solve_picture(
     line : SolveResult, optional
         What :func:`rofl.solver.solve` already found for ``puzzle`` (``rofl
         info`` shows it first): line logic is not run a second time.
+    line_seconds : float
+        Seconds that ``line`` took, counted in ``budget`` (messages name
+        ``budget`` itself, the one the user gave).
 
     Returns
     -------
@@ -88,7 +92,7 @@ def solve_picture(
             raise BudgetError(msg) from None
     result = line
     # line logic counts in the budget: the search gets what it left
-    spent = time.monotonic() - start
+    spent = line_seconds + time.monotonic() - start
     if result.status == LineStatus.CONTRADICTION:
         line = puzzle.line_name(result.bad_line) if result.bad_line is not None else "a line"
         msg = f"{prefix}the clues have no solution ({line} cannot be filled)"
@@ -99,7 +103,7 @@ def solve_picture(
         if spent >= budget:
             msg = (
                 f"{prefix}not decoded within the {budget:g} s budget: line logic took {spent:.1f} s and leaves "
-                f"{result.undetermined} of {puzzle.width * puzzle.height} cells undetermined (try a larger --budget)"
+                f"{result.undetermined} of {puzzle.n_cells} cells undetermined (try a larger --budget)"
             )
             raise BudgetError(msg)
         grid = _proved_grid(solve_complete(puzzle, time_budget=budget - spent, line=result), prefix, budget)
@@ -127,7 +131,7 @@ def _proved_grid(complete: CompleteResult, prefix: str, budget: float) -> np.nda
     if complete.status == SearchStatus.NONE:
         msg = f"{prefix}the clues have no solution (proved by search)"
         raise UnsolvableError(msg)
-    cells = puzzle.width * puzzle.height
+    cells = puzzle.n_cells
     msg = (
         f"{prefix}not decoded within the {budget:g} s search budget: line logic leaves {complete.undetermined} "
         f"of {cells} cells undetermined and the search did not finish (try a larger --budget)"

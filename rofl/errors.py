@@ -12,6 +12,9 @@ itself, so ``except OptionError`` catches both.
 
 from __future__ import annotations
 
+import reprlib
+from typing import Any
+
 
 class RoflError(Exception):
     """Base class of every error rofl raises on purpose."""
@@ -75,3 +78,21 @@ class LimitError(NotDecodedError, FormatError):
 
 class BudgetError(NotDecodedError, UnsolvableError):
     """The complete search did not finish within its time budget: not decoded, not known to be invalid."""
+
+
+def _short_repr() -> reprlib.Repr:
+    short = reprlib.Repr()
+    short.maxstring = short.maxother = short.maxlong = 40
+    short.maxlist = short.maxtuple = short.maxdict = short.maxset = short.maxfrozenset = 6
+    short.maxlevel = 3
+    return short
+
+
+_SHORT = _short_repr()
+
+
+def shown(value: Any) -> str:
+    """``repr(value)`` cut short for an error message: a 10 MB string or a
+    deeply nested list from a hostile file is named by its first characters
+    and items, never echoed whole (issue 40)."""
+    return _SHORT.repr(value)

@@ -9,13 +9,12 @@ and colour rules (``?`` groups included) through ``rofl.puzzle._LinePuzzle``.
 from __future__ import annotations
 
 import functools
-import operator
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
-from rofl.errors import PuzzleError
+from rofl.errors import PuzzleError, shown
 from rofl.puzzle import (
     Group,
     PackedClues,
@@ -23,6 +22,7 @@ from rofl.puzzle import (
     _as_palette,
     _check_arrays,
     _frozen,
+    _integer,
     _line_runs,
     _LinePuzzle,
     _normalise_sets,
@@ -175,9 +175,9 @@ def _hexagon(side: int) -> Hexagon:
 
 def _check_side(side: Any) -> int:
     try:
-        side = operator.index(side)
+        side = _integer(side)
     except TypeError:
-        msg = f"side {side!r} is not an integer"
+        msg = f"side {shown(side)} is not an integer"
         raise PuzzleError(msg) from None
     if side < 1:
         msg = f"side {side}: a hexagonal puzzle needs a side of at least 1 cell"

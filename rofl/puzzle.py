@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from rofl.errors import PuzzleError
+from rofl.errors import PuzzleError, shown
 
 #: The most colours (background included) a puzzle may have: the solver keeps
 #: one bit per colour in a 64-bit mask per cell.
@@ -91,20 +91,20 @@ def parse_color(value: Any, where: str = "colour", *, error: type[Exception] = P
         try:
             rgb = ImageColor.getrgb(text)
         except ValueError:
-            msg = f"{where}: {value!r} is not a colour (#rrggbb, #rgb or a CSS colour name)"
+            msg = f"{where}: {shown(value)} is not a colour (#rrggbb, #rgb or a CSS colour name)"
             raise error(msg) from None
         if len(rgb) == 4 and rgb[3] != 255:
-            msg = f"{where}: {value!r} is partly transparent (alpha {rgb[3]}); puzzle colours are opaque"
+            msg = f"{where}: {shown(value)} is partly transparent (alpha {rgb[3]}); puzzle colours are opaque"
             raise error(msg)
         r, g, b = rgb[:3]
     else:
         try:
-            r, g, b = (int(c) for c in value)
-        except (TypeError, ValueError, OverflowError):
-            msg = f"{where}: {value!r} is not a colour (three integers 0-255)"
+            r, g, b = (_integer(c) for c in value)
+        except (TypeError, ValueError):
+            msg = f"{where}: {shown(value)} is not a colour (three integers 0-255)"
             raise error(msg) from None
     if not all(0 <= c <= 255 for c in (r, g, b)):  # also rgb(300, 0, 0), which Pillow passes through
-        msg = f"{where}: {value!r} has a component outside 0-255"
+        msg = f"{where}: {shown(value)} has a component outside 0-255"
         raise error(msg)
     return (r, g, b)
 
@@ -185,6 +185,22 @@ def _line_name(line: int, height: int) -> str:
 ANY_COLOR = "?"
 
 
+def _integer(value: Any) -> int:
+    """``operator.index(value)``, but a boolean is no number here (JSON
+    ``true`` is no length, colour or size, though Python's ``bool`` is an
+    ``int``); 1.5 or "2" are refused too, where ``int()`` would truncate or
+    parse them.
+
+    Raises
+    ------
+    TypeError
+    """
+    if isinstance(value, (bool, np.bool_)):
+        msg = f"{value!r} is a boolean, not an integer"
+        raise TypeError(msg)
+    return operator.index(value)
+
+
 def _as_palette(palette: Palette | Iterable[Any]) -> Palette:
     return palette if isinstance(palette, Palette) else Palette(palette)
 
@@ -194,16 +210,16 @@ def _color_set(value: Any, n_colors: int, where: str) -> int:
     colour indices (bit ``c``: colour ``c`` allowed)."""
     if isinstance(value, str):
         if value.strip() != ANY_COLOR:
-            msg = f"{where}: colour {value!r} is not a palette index, a set of them or {ANY_COLOR!r}"
+            msg = f"{where}: colour {shown(value)} is not a palette index, a set of them or {ANY_COLOR!r}"
             raise PuzzleError(msg)
         if n_colors <= 2:
             msg = f"{where}: {ANY_COLOR!r} means any ink colour, but the puzzle has only one; give colour 1"
             raise PuzzleError(msg)
         return (1 << n_colors) - 2
     try:
-        members = [operator.index(c) for c in value]
+        members = [_integer(c) for c in value]
     except TypeError:
-        msg = f"{where}: colour {value!r} is not a palette index, a set of them or {ANY_COLOR!r}"
+        msg = f"{where}: colour {shown(value)} is not a palette index, a set of them or {ANY_COLOR!r}"
         raise PuzzleError(msg) from None
     if not members:
         msg = f"{where}: an empty set of colours allows no colour at all"
@@ -240,15 +256,15 @@ def _parse_lines(
             # operator.index: 1.5 or "2" is not a length (int() would truncate or parse it)
             try:
                 length_value, color_value = group
-                length = operator.index(length_value)
+                length = _integer(length_value)
             except (TypeError, ValueError):
-                msg = f"{where}: {group!r} is not a (length, colour) pair"
+                msg = f"{where}: {shown(group)} is not a (length, colour) pair"
                 raise PuzzleError(msg) from None
             try:
-                color = operator.index(color_value)
+                color = _integer(color_value)
             except TypeError:
                 if isinstance(color_value, str) and color_value.strip() != ANY_COLOR:
-                    msg = f"{where}: {group!r} is not a (length, colour) pair"
+                    msg = f"{where}: {shown(group)} is not a (length, colour) pair"
                     raise PuzzleError(msg) from None
                 mask = _color_set(color_value, len(palette), where)
                 color = mask.bit_length() - 1 if mask & (mask - 1) == 0 else 0
@@ -256,7 +272,7 @@ def _parse_lines(
                     sets[len(lengths)] = mask
             if not (-_BIG < length < _BIG and -_BIG < color < _BIG):
                 # beyond any line and any palette, and beyond what the arrays hold
-                msg = f"{where}: {group!r} is out of range"
+                msg = f"{where}: {shown(group)} is out of range"
                 raise PuzzleError(msg)
             lengths.append(length)
             colors.append(color)
@@ -786,6 +802,11 @@ class Puzzle(_LinePuzzle):
     # ----------------------------------------------------------------- access
 
     @property
+    def n_cells(self) -> int:
+        """How many cells the grid has (as :attr:`HexPuzzle.n_cells <rofl.hexagon.HexPuzzle.n_cells>`)."""
+        return self.width * self.height
+
+    @property
     def rows(self) -> tuple[tuple[Group, ...], ...]:
         """Row clues, top to bottom, as ``(length, colour)`` tuples."""
         return self._all_lines()[: self.height]
@@ -971,9 +992,9 @@ def _rebuild(width, height, palette, lengths, colors, offsets, meta, color_sets=
 
 def _check_size(width: Any, height: Any) -> tuple[int, int]:
     try:
-        width, height = operator.index(width), operator.index(height)
+        width, height = _integer(width), _integer(height)
     except TypeError:
-        msg = f"size {width!r}x{height!r} is not two integers"
+        msg = f"size {shown(width)}x{shown(height)} is not two integers"
         raise PuzzleError(msg) from None
     if width < 1 or height < 1:
         msg = f"size {width}x{height}: a puzzle needs at least one row and one column"

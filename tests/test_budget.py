@@ -98,3 +98,82 @@ def test_info_runs_line_logic_once(tmp_path, monkeypatch):
     result = run("info", tmp_path / "s.rofl")
     assert result.exit_code == 0 and "decodes by line logic" in result.output
     assert len(calls) == 1
+
+
+# issue 40: a hexagon with '?' groups that line logic leaves open (several solutions)
+HEX_UNKNOWN = """rofl clues 1
+hexagon 4
+colours #ffffff #000000 #ff0000 #00ff00 #0000ff
+rows
+2? 1? 1?
+2? 1?
+1? 1? 1? 1? 1? 1?
+1? 1? 1? 1? 1?
+1? 1? 1? 1? 1? 1?
+1? 1? 1?
+1? 1? 1?
+falling
+1? 1?
+1? 1? 1? 2?
+1? 1? 1? 1?
+1? 1? 1? 1? 1?
+1? 1? 1? 1? 1?
+1? 3? 1?
+1? 2? 1?
+rising
+1? 1? 1?
+1? 1? 1? 1?
+1? 1? 3?
+2? 1? 1? 1?
+1? 1? 1? 1?
+1? 1? 3?
+2? 2?
+"""
+
+
+def test_a_hexagon_out_of_budget_is_not_decoded_not_a_crash():
+    # issue 40: 'HexPuzzle' object has no attribute 'width' in both messages
+    from rofl.decode import _proved_grid
+    from rofl.formats import clues
+    from rofl.solver.search import solve_complete
+
+    puzzle = clues.loads(HEX_UNKNOWN)
+    with pytest.raises(BudgetError, match="leaves 30 of 37 cells undetermined"):
+        solve_picture(puzzle, budget=1e-9)
+    line = rofl.solver.solve(puzzle)
+    complete = solve_complete(puzzle, time_budget=None, node_budget=1, line=line)
+    with pytest.raises(BudgetError, match="leaves 30 of 37 cells undetermined and the search did not finish"):
+        _proved_grid(complete, "", 1.0)
+
+
+def test_info_states_the_budget_the_user_gave(tmp_path, monkeypatch):
+    # issue 40: "not decoded within the 1e-06 s search budget" for --budget 0.5
+    real = rofl.solver.solve
+
+    def slow(puzzle, **options):
+        time.sleep(0.6)
+        return real(puzzle)
+
+    monkeypatch.setattr(rofl.solver, "solve", slow)
+    (tmp_path / "h.clues").write_text(HEX_UNKNOWN)
+    result = run("info", tmp_path / "h.clues", "--budget", "0.5")
+    assert "not decoded within the 0.5 s budget: line logic took 0.6 s" in result.output, result.output
+    assert "1e-06" not in result.output
+
+
+@pytest.mark.slow
+def test_loading_the_kernels_is_not_in_the_budget(tmp_path):
+    # a fresh process loads the hexagon kernels (seconds) before line logic:
+    # that once ate the whole 0.5 s budget
+    import subprocess
+    import sys
+
+    (tmp_path / "h.clues").write_text(HEX_UNKNOWN)
+    out = subprocess.run(
+        [sys.executable, "-m", "rofl", "info", "--budget", "0.5", str(tmp_path / "h.clues")],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=300,
+    ).stdout
+    assert "picture: not decodable: the puzzle has several solutions" in out, out

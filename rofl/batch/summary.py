@@ -78,15 +78,32 @@ def write_table(path: str | Path, rows: Sequence[dict[str, Any]], columns: Seque
 
 def read_rows(path: str | Path) -> list[dict[str, Any]]:
     """The rows of a summary :func:`write_table` wrote (JSON or CSV); none
-    when the file is missing or not such a summary (it is then rewritten)."""
+    when the file is missing or not such a summary (it is then rewritten).
+
+    The file is untrusted text: a row keeps only the columns named by
+    strings whose values are plain (text, numbers, booleans, null), so a
+    deeply nested or odd value never reaches the code that compares and
+    writes rows again.
+    """
     try:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         return []
-    if Path(path).suffix.lower() != ".json":
-        return list(csv.DictReader(io.StringIO(text)))
     try:
-        rows = json.loads(text).get("rows", [])
-    except (ValueError, AttributeError):
+        if Path(path).suffix.lower() != ".json":
+            rows: Any = list(csv.DictReader(io.StringIO(text)))
+        else:
+            rows = json.loads(text).get("rows", [])
+    # RecursionError: a deeply nested document; csv.Error: a NUL byte or an overlong field
+    except (ValueError, AttributeError, RecursionError, csv.Error):
         return []
-    return [row for row in rows if isinstance(row, dict)] if isinstance(rows, list) else []
+    if not isinstance(rows, list):
+        return []
+    return [
+        {k: v for k, v in row.items() if isinstance(k, str) and (v is None or isinstance(v, _PLAIN))}
+        for row in rows
+        if isinstance(row, dict)
+    ]
+
+
+_PLAIN = (str, int, float, bool)

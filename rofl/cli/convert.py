@@ -66,7 +66,10 @@ def convert(source: str, target: str, force: bool, budget: float) -> None:
         # its CRC-32): add it when line logic finds it (then it is the
         # puzzle's only solution).
         from rofl.solver import solve
+        from rofl.solver._compile import ensure_compiled
+        from rofl.solver.propagate import line_kernels
 
+        ensure_compiled(line_kernels(puzzle))  # loading the kernels is not line logic: not in the budget
         start = time.monotonic()
         try:
             result = solve(puzzle, budget=budget)

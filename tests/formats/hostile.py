@@ -31,6 +31,12 @@ TARGETS = (
     # added later: corpus files keep their target (their selector byte is below 15)
     ("fuzz.pzl", "open"),  # Izaron's nonograms_solver
     ("fuzz.clues", "open"),  # rofl's clue text: hexagons, '?' groups
+    # added for issue 40: ROFL itself (version 2: hexagons, colour sets), the
+    # sniffing of sheets (is it an SVG?) and a batch's summary read back to resume
+    ("fuzz.rofl", "open"),
+    ("sniff", "sniff"),
+    ("summary.json", "summary"),
+    ("summary.csv", "summary"),
 )
 
 #: Puzzles larger than this are read but not solved (keeps each input cheap).
@@ -50,6 +56,14 @@ def check(data: bytes) -> None:
         return
     name, how = TARGETS[data[0] % len(TARGETS)]
     body = data[1:]
+    if how == "sniff":
+        from rofl.formats import sheets
+
+        assert sheets.kind(body) in (None, "png", "svg", "pdf")
+        return
+    if how == "summary":
+        _check_summary(body, name)
+        return
     if how == "reveal":
         from rofl.formats import notmine
         from rofl.secret import reveal
@@ -91,3 +105,23 @@ def check(data: bytes) -> None:
         except RoflError:
             return
         assert puzzle.is_solution(grid), "decoded a picture that breaks the clues"
+
+
+def _check_summary(body: bytes, name: str) -> None:
+    """A batch summary read back: rows of plain values only, that write again."""
+    import tempfile
+    from pathlib import Path
+
+    from rofl.batch.summary import BENCH_COLUMNS, MAKE_COLUMNS, json_text, read_rows
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / name
+        path.write_bytes(body)
+        rows = read_rows(path)
+    for row in rows:
+        assert isinstance(row, dict), "a summary row that is not a mapping"
+        for key, value in row.items():
+            assert isinstance(key, str), "a summary column that is not a name"
+            assert value is None or isinstance(value, (str, int, float, bool)), "a summary value that is not plain"
+    json_text(rows, MAKE_COLUMNS)
+    json_text(rows, BENCH_COLUMNS)

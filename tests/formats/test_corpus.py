@@ -169,3 +169,40 @@ def test_writer_refuses_what_the_reader_would_reject():
     grid36 = np.arange(36, dtype=np.uint8).reshape(6, 6)
     p36 = Puzzle.from_grid(grid36, Palette(many.colors[:36]))
     assert np.array_equal(loads(dumps(p36, grid36))[1], grid36)
+
+
+BASE = {"width": 2, "height": 1, "rows": [[[1, 1]]], "cols": [[[1, 1]], []]}
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"rows": [[[True, 1]]]}, "[True, 1] is not a (length, colour) pair"),
+        ({"rows": [[[1, True]]]}, "colour True is not a palette index"),
+        ({"width": True}, "size Truex1 is not two integers"),
+        ({"colors": ["#ffffff", [True, 0, 0]]}, "[True, 0, 0] is not a colour"),
+        ({"colors": ["#ffffff", "#000000", "#ff0000"], "rows": [[[1, [1, True]]]]}, "colour [1, True] is not"),
+    ],
+)
+def test_json_true_is_no_number(change, message):
+    # issue 40: bool is an int in Python, but JSON true is no length, colour or size
+    with pytest.raises(FormatError) as err:
+        loads(json.dumps({**BASE, **change}))
+    assert message in str(err.value)
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"rows": [[["x" * 10**6, 1]]]},
+        {"rows": [[[1, "y" * 10**6]]]},
+        {"colors": ["#ffffff", ["z" * 10**6]]},
+        {"colors": ["#ffffff", "w" * 10**6]},
+        {"rows": [[[[[[[[1] * 10**5]]]]], 1]]},
+    ],
+)
+def test_json_errors_do_not_echo_a_long_value(change):
+    # issue 40: a 10 MB line in the message
+    with pytest.raises(FormatError) as err:
+        loads(json.dumps({**BASE, **change}))
+    assert len(str(err.value)) < 200, str(err.value)[:300]
