@@ -39,6 +39,7 @@ import numpy as np
 
 from rofl.errors import OptionError
 from rofl.puzzle import Puzzle
+from rofl.solver.lines import needs_lines
 from rofl.solver.propagate import LineSolver, determined, full_mask, masks_to_grid
 from rofl.solver.status import LineStatus
 
@@ -322,7 +323,8 @@ class _Tracer:
         self.search = search
         self.deadline = None if time_budget is None else time.perf_counter() + time_budget
         self.height, self.width = puzzle.height, puzzle.width
-        self.clues = [np.array(puzzle.clue(i), dtype=np.int64).reshape(-1, 2) for i in range(puzzle.n_lines)]
+        # a clue as the puzzle gives it: a group's colour may be a set ('?' groups)
+        self.clues = [puzzle.clue(i) for i in range(puzzle.n_lines)]
         self.steps: list[Step] = []
         self.sweep = 0
         self.depth = 0
@@ -422,7 +424,7 @@ class _Tracer:
                 for line in todo:
                     dirty[line] = False
                     cells = masks[line] if line < height else masks[:, line - height]
-                    new = solve_line(np.ascontiguousarray(cells), self.clues[line])
+                    new = solve_line(np.ascontiguousarray(cells), self.clues[line], n_colors=self.puzzle.n_colors)
                     name = self.puzzle.line_name(int(line))
                     if new is None:
                         label = f"contradiction: {name} cannot be filled"
@@ -484,7 +486,7 @@ class _Tracer:
                 trial.ravel()[cell] = bit
                 self.probes += 1
                 r, c = divmod(cell, self.width)
-                got = self.silent.solve(self.puzzle, start=trial, lines=(r, self.height + c))
+                got = self.silent_solve(trial, (r, self.height + c))
                 if got.status != LineStatus.CONTRADICTION:
                     continue
                 self.probe_at = cell + 1
@@ -497,6 +499,15 @@ class _Tracer:
                 self.touch(dirty, cell)
                 return True
         return False
+
+    def silent_solve(self, start: np.ndarray, lines: tuple[int, int]):
+        """The compiled line logic from ``start``, beginning with ``lines``
+        (colour sets: the set kernels, from every line)."""
+        from rofl.solver.propagate import solve
+
+        if needs_lines(self.puzzle):  # '?' groups: the rectangular kernels cannot read them
+            return solve(self.puzzle, start=start)
+        return self.silent.solve(self.puzzle, start=start, lines=lines)
 
     def choose(self, masks: np.ndarray) -> tuple[int, int]:
         """The cell to guess (fewest colours left, first in reading order)

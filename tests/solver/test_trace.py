@@ -14,7 +14,7 @@ from rofl.puzzle import Palette, Puzzle
 from rofl.solver import solve, solve_complete, solve_line
 from rofl.solver.propagate import determined, full_mask
 from rofl.solver.trace import Per, StepKind, trace_solve
-from tests.places import DATA_DIR, SAMPLES
+from tests.places import DATA_DIR, REPO, SAMPLES
 
 BW = Palette.black_white()
 
@@ -171,3 +171,22 @@ def test_any_small_puzzle_ends_on_a_solution(rows):
     assert trace.status == "solved" and puzzle.is_solution(trace.solution)
     last = list(trace.frames(max_frames=5))[-1]
     assert determined(last.masks).all() and np.array_equal(last.grid, trace.solution)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_puzzle_of_colour_sets_is_traced_to_a_solution(seed):
+    # issue 40: a TypeError on a frozenset ('?' groups) in --gif and --steps
+    rng = np.random.default_rng(seed)
+    grid = rng.integers(0, 3, (5, 6)).astype(np.uint8)
+    exact = Puzzle.from_grid(grid, Palette(["#ffffff", "#000000", "#ff0000"]))
+    unknown = [[(n, "?") for n, _ in clue] for clue in (*exact.rows, *exact.cols)]
+    puzzle = Puzzle(6, 5, exact.palette, rows=unknown[:5], cols=unknown[5:])
+    trace = trace_solve(puzzle)
+    assert trace.status == "solved" and puzzle.is_solution(trace.solution)
+    assert np.array_equal(list(trace.frames())[-1].grid, trace.solution)
+
+
+def test_the_spec_vector_of_colour_sets_is_traced():
+    puzzle = open_puzzle(REPO / "spec" / "vectors" / "rect-sets.rofl").puzzle
+    trace = trace_solve(puzzle)
+    assert trace.status == "solved" and np.array_equal(trace.solution, solve_complete(puzzle).grid)
