@@ -15,6 +15,8 @@ from typing import Any
 
 import click
 
+from rofl.cli._show import say
+
 
 def jobs_option(f: Callable) -> Callable:
     """``-j/--jobs N`` and ``--scheduler ADDRESS``."""
@@ -182,9 +184,9 @@ def finish(rows: list[dict[str, Any]], what: str, wrote: str, *, quiet: bool) ->
         counts[str(row.get("status"))] = counts.get(str(row.get("status")), 0) + 1
     failures = [row for row in rows if row.get("status") == "failed"]
     for row in failures:
-        click.echo(f"failed: {row.get('error')}", err=True)
+        say(f"failed: {row.get('error')}", err=True)
     if not quiet:
         parts = ", ".join(f"{n} {status}" for status, n in counts.items())
-        click.echo(f"{len(rows)} {what}: {parts}; {wrote}")
+        say(f"{len(rows)} {what}: {parts}; {wrote}")
     if failures:
         raise SystemExit(1)

@@ -4,20 +4,21 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from rofl.cli._show import say
+
 
 def write_puzzle_file(
     path, puzzle, solution=None, *, crc32: int | None = None, private: bool = False, quiet: bool = False
 ) -> None:
     """:func:`rofl.formats.write_puzzle`, then a warning on stderr (unless
     ``quiet``) when the program the format belongs to cannot open the puzzle."""
-    import click
 
     from rofl.formats import caveat, write_puzzle
 
     write_puzzle(path, puzzle, solution, crc32=crc32, private=private)
     note = caveat(path, puzzle)
     if note and not quiet:
-        click.echo(f"warning: {path}: {note}", err=True)
+        say(f"warning: {path}: {note}", err=True)
 
 
 def output_format(path: str):

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import re
 
+import click
+
 # C0 controls, DEL and C1 controls (what terminals act on), then lone
 # surrogates.  Tab and newline are kept only where the caller says so.
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
@@ -31,6 +33,15 @@ def printable(text: str, *, keep: str = "") -> str:
     (``"\\n"`` for a message of several lines) are left as they are."""
     text = _SURROGATE.sub("\ufffd", text)
     return _CONTROL.sub(lambda m: m.group() if m.group() in keep else _escape(m), text)
+
+
+def say(text: str, *, err: bool = False) -> None:
+    """Print a line of the commands' own output (``click.echo``) through
+    :func:`printable`: every line that may name a file, quote a file's text
+    or an error goes out this way (a batch's ``failed:`` lines, ``bench
+    --list``, ``wrote ...``, warnings); only a drawn grid, whose colour
+    escapes are rofl's own, is echoed as it is."""
+    click.echo(printable(text, keep="\n"), err=err)
 
 
 def size_text(puzzle) -> str:

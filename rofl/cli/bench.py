@@ -7,6 +7,7 @@ import click
 from rofl.cli._app import main
 from rofl.cli._batch import finish, force_option, jobs_option, run_with_bar
 from rofl.cli._options import budget_option
+from rofl.cli._show import say
 
 #: The categories of the summary, from a row's result (as ``benchmarks/search_corpus.py`` prints them).
 CATEGORIES = ("line-solvable", "search, unique", "several solutions", "no solution", "over budget", "failed")
@@ -81,7 +82,7 @@ def bench(
         for row in rows:
             seconds = row.get("seconds")
             timing = "" if seconds in (None, "") else _fmt(float(seconds))
-            click.echo(f"{row['file']}  {category(row)}  {timing}  nodes {row.get('nodes') or 0}")
+            say(f"{row['file']}  {category(row)}  {timing}  nodes {row.get('nodes') or 0}")
     _summary(rows, budget)
     finish(rows, "puzzle files", f"table in {output}" if output else "no table written (-o)", quiet=False)
 
@@ -104,4 +105,4 @@ def _summary(rows: list[dict], budget: float) -> None:
         click.echo(f"{name:20s} {len(group):8d} " + " ".join(f"{_fmt(t):>10s}" for t in figures))
     over = [r for r in rows if category(r) == "over budget"]
     for row in over:
-        click.echo(f"  over the {budget:g} s budget: {row['file']}")
+        say(f"  over the {budget:g} s budget: {row['file']}")

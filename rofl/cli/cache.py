@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from rofl.cli._app import main
+from rofl.cli._show import say
 
 
 @main.command(short_help="Show, clear or fill the cache of rofl's compiled solver.")
@@ -46,7 +47,7 @@ def cache(clear: bool, warm: bool) -> None:
     for folder, files in cache_files(*sets).items():
         size = sum(p.stat().st_size for p in files)
         total += size
-        click.echo(f"{click.format_filename(folder)}: {len(files)} files, {_size(size)}")
+        say(f"{click.format_filename(folder)}: {len(files)} files, {_size(size)}")
     click.echo(f"total: {_size(total)}")
     aot, path = status()
     where = f" ({click.format_filename(path)})" if path else ""

@@ -8,6 +8,7 @@ import click
 
 from rofl.cli._app import main
 from rofl.cli._options import budget_option
+from rofl.cli._show import say
 from rofl.errors import ImageError, UsageError
 
 
@@ -66,7 +67,7 @@ def decode(file: str, output: str | None, scale: int, budget: float, first: bool
             raise click.ClickException(msg) from None
         grid = exc.solutions[0]
         check_crc(grid, crc, f"{file}: ")
-        click.echo(f"warning: {exc}; writing the first solution found", err=True)
+        say(f"warning: {exc}; writing the first solution found", err=True)
     image = image_from_grid(grid, puzzle.palette, scale=scale)
     try:
         with atomic_open(out, "wb") as f:
@@ -75,7 +76,7 @@ def decode(file: str, output: str | None, scale: int, budget: float, first: bool
         # some formats (JPEG...) have no palette mode
         with atomic_open(out, "wb") as f:
             image.convert("RGB").save(f, format=fmt)
-    click.echo(f"{out}: {puzzle.width}x{puzzle.height}, {puzzle.n_colors} colours ({fmt})")
+    say(f"{out}: {puzzle.width}x{puzzle.height}, {puzzle.n_colors} colours ({fmt})")
 
 
 @main.command()
@@ -137,7 +138,7 @@ def encode(
     data = encode_grid(grid, palette, meta=meta, crc=crc, where=picture, search=search, budget=budget)
     atomic_write(out, data)
     form = "extended" if data[4] == 0 else "plain"
-    click.echo(f"{out}: {len(data)} bytes, {grid.shape[1]}x{grid.shape[0]}, {len(palette)} colours ({form} form)")
+    say(f"{out}: {len(data)} bytes, {grid.shape[1]}x{grid.shape[0]}, {len(palette)} colours ({form} form)")
 
 
 #: Clue numbers up to which ``rofl info`` prints the Pattern game ID (a line

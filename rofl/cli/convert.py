@@ -6,6 +6,7 @@ import click
 
 from rofl.cli._app import main
 from rofl.cli._options import budget_option
+from rofl.cli._show import say
 
 
 @main.command(short_help="Convert a puzzle file into another format.")
@@ -98,4 +99,4 @@ def convert(source: str, target: str, force: bool, budget: float) -> None:
         kept = f"{what} added (line logic finds it)"
     else:
         kept = fmt.keeps
-    click.echo(f"{target}: {size_text(puzzle)}, {puzzle.n_colors} colours, {kept}")
+    say(f"{target}: {size_text(puzzle)}, {puzzle.n_colors} colours, {kept}")

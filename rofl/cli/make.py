@@ -11,6 +11,7 @@ from rofl.cli._app import main
 from rofl.cli._batch import batch_options, batch_target, is_batch, make_batch, refuse_batch_options
 from rofl.cli._files import check_parent, refuse_overwrite, write_puzzle_file
 from rofl.cli._options import FiniteRange, check_palette, checked_by
+from rofl.cli._show import say
 
 _DITHERS = ("none", "ordered", "floyd-steinberg")
 HINT_CHANGED_PCT = 2.0  # above this share of changed cells, rofl make suggests what could help
@@ -320,7 +321,7 @@ def make(
             bars.close()
     if not quiet:
         for w in caught:
-            click.echo(f"warning: {w.message}", err=True)
+            say(f"warning: {w.message}", err=True)
 
     puzzle = result.puzzle
     if unknown is not None:
@@ -362,7 +363,7 @@ def make(
                 f"(asked {unknown:.0%}; line logic still solves the puzzle)"
             )
         written = [path for path in (output, preview, compare, sheet, page, gif) if path]
-        click.echo(f"wrote {', '.join(written)}")
+        say(f"wrote {', '.join(map(str, written))}")
         _hint_likeness(result.stats, width, height, more_colours=palette is None)
         if result.stats.changed_pct > HINT_CHANGED_PCT:
             tips = "fewer cells (--size)" if shape == "hex" else "fewer cells (-w/-H)"

@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from rofl.cli._app import main
+from rofl.cli._show import say
 
 
 @main.command(short_help="Write an HTML page to solve a puzzle in a browser.")
@@ -43,4 +44,4 @@ def page(puzzle: str, output: str | None, title: str | None) -> None:
     text = puzzle_page(loaded, title=title)
     atomic_write(out, text.encode("utf-8"))
     size = f"hexagon of side {loaded.side}" if hexagon else f"{loaded.width}x{loaded.height}"
-    click.echo(f"{out}: {size}, {loaded.n_colors} colours, {len(text.encode('utf-8'))} bytes")
+    say(f"{out}: {size}, {loaded.n_colors} colours, {len(text.encode('utf-8'))} bytes")

@@ -8,6 +8,7 @@ import click
 from rofl.cli._app import main
 from rofl.cli._files import check_drawable, check_parent, refuse_overwrite
 from rofl.cli._options import budget_option, check_cell, check_sheet_name, checked_by
+from rofl.cli._show import say
 
 
 @main.command()
@@ -137,12 +138,12 @@ def sheet(
         per_page = ANSWER_GRID[0] * ANSWER_GRID[1]
         pages = len(puzzles) + (-(-len(puzzles) // per_page) if answers else 0)
         what = f"{len(puzzles)} puzzle{'s' if len(puzzles) > 1 else ''}" + (" and their solutions" if answers else "")
-        click.echo(f"{output}: {what}, {pages} pages")
+        say(f"{output}: {what}, {pages} pages")
     else:
         puzzle = puzzles[0]
         what = "solution sheet" if solution else "sheet"
         size = f"{puzzle.width}x{puzzle.height}" if hasattr(puzzle, "width") else f"side {puzzle.board.side} hexagonal"
-        click.echo(f"{output}: {what} of a {size} puzzle, {puzzle.n_colors} colours")
+        say(f"{output}: {what} of a {size} puzzle, {puzzle.n_colors} colours")
 
 
 def _font(path: str | None, suffix: str):
@@ -182,4 +183,4 @@ def _warn_unprintable(puzzles: list, title: str | None, suffix: str, font) -> No
     shown = " ".join(repr(ch)[1:-1] for ch in lacking[:12]) + (" ..." if len(lacking) > 12 else "")
     whose = f"the font {font.name!r}" if font is not None else "the built-in font"
     hint = "" if font is not None else "; --font FILE.ttf names a font that has them"
-    click.echo(f"warning: {whose} lacks characters of the title ({shown}): printed plainer or as '?'{hint}", err=True)
+    say(f"warning: {whose} lacks characters of the title ({shown}): printed plainer or as '?'{hint}", err=True)

@@ -9,6 +9,7 @@ import click
 
 from rofl.cli._app import main
 from rofl.cli._options import budget_option
+from rofl.cli._show import say
 
 # exit statuses (also in the command's help and the README)
 EXIT_UNIQUE = 0
@@ -274,11 +275,11 @@ def _picture_steps(puzzle, steps_dir, gif_path, *, search, budget, per, max_fram
     if steps_dir is not None:
         painter = Painter(puzzle, Style(choose_cell(puzzle, drawing["scale"], drawing["max_size"])))
         paths = write_steps(steps_dir, trace.frames(per, max_frames), painter)
-        click.echo(f"{steps_dir}: {len(paths)} step pictures, {len(trace.steps)} steps; the last is {ends}", err=True)
+        say(f"{steps_dir}: {len(paths)} step pictures, {len(trace.steps)} steps; the last is {ends}", err=True)
     if gif_path is not None:
         count = animate_solve(puzzle, gif_path, trace=trace, per=per, max_frames=max_frames, **drawing)
         size = Path(gif_path).stat().st_size
-        click.echo(f"{gif_path}: {count} frames, {size // 1024 + 1} KB; the last is {ends}", err=True)
+        say(f"{gif_path}: {count} frames, {size // 1024 + 1} KB; the last is {ends}", err=True)
 
 
 def _refuse_pictures(name: str, *outputs) -> None:

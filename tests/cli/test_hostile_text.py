@@ -58,3 +58,31 @@ def test_undecodable_argv_and_file_name(tmp_path):
 
 def test_printable_keeps_what_is_asked():
     assert printable("a\nb\tc", keep="\n") == "a\nb\\x09c"
+
+
+ESCAPE_NAME = "a\x1b]0;pwned\x07"
+
+
+def test_failed_lines_and_bench_list_escape_file_names(tmp_path):
+    # issue 40: a file name that set the terminal's title
+    import shutil
+
+    from tests.places import SAMPLES
+
+    folder = tmp_path / "in"
+    folder.mkdir()
+    shutil.copy(SAMPLES / "rocket.rofl", folder / f"{ESCAPE_NAME}.rofl")
+    (folder / f"{ESCAPE_NAME}-broken.json").write_text("{")
+    result = run("bench", folder, "--list")
+    assert result.exit_code == 1, result.output
+    assert "\x1b" not in result.output and "\x07" not in result.output
+    assert "a\\x1b]0;pwned\\x07.rofl  line-solvable" in result.output
+    assert "failed: " in result.output and "a\\x1b]0;pwned\\x07-broken.json" in result.output
+    pictures = tmp_path / "pictures"
+    pictures.mkdir()
+    (pictures / f"{ESCAPE_NAME}.png").write_bytes(b"\x89PNG\r\n\x1a\n not really")
+    Image.new("L", (8, 8), 255).save(pictures / "fine.png")
+    result = run("make", pictures, "-o", f"{tmp_path}/out/")
+    assert result.exit_code == 1, result.output
+    assert "\x1b" not in result.output and "\x07" not in result.output
+    assert "failed: " in result.output and "a\\x1b]0;pwned\\x07.png" in result.output
