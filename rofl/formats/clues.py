@@ -92,14 +92,52 @@ def _words(text: str, most: int, where: str, place: int, what: str) -> list[str]
     return words
 
 
-def _clue(text: str, cells: int, n_colors: int, where: str, place: int) -> list[tuple[int, Any]]:
-    """The groups of a clue line along a line of ``cells`` cells."""
-    # a cell at least each: more groups cannot fit, whatever their colours
-    tokens = _words(text, cells, where, place, f"groups for a line of {cells} cells")
-    if tokens == ["0"]:
-        return []
-    groups: list[tuple[int, Any]] = []
-    for token in tokens:
+#: What a line of each section is called in messages (as the puzzles name them).
+_LINE_NAMES = {"rows": "row", "columns": "column", "falling": "falling diagonal", "rising": "rising diagonal"}
+
+
+class _Groups:
+    """The clue lines of a file, read into flat arrays as they come (the
+    layout of :meth:`Puzzle.from_arrays <rofl.puzzle.Puzzle.from_arrays>`).
+
+    Linear in the file: each distinct token (``2a``, ``1?``, ``3a|c``) is
+    parsed once and its group kept, so a million ``1?`` cost a dictionary
+    look-up each, and the puzzle is built from arrays, not from a list of
+    tuples checked group by group.
+    """
+
+    def __init__(self, n_colors: int, where: str) -> None:
+        self.n_colors = n_colors
+        self.where = where
+        self.lengths: list[int] = []
+        self.colors: list[int] = []
+        self.masks: list[int] = []  # a colour set's bit mask (its colour is then 0), else 0
+        self.offsets = [0]
+        self.known: dict[str, tuple[int, int, int]] = {}
+
+    def line(self, text: str, cells: int, place: int, name: str) -> None:
+        """Add the groups of a clue line along a line of ``cells`` cells."""
+        # a cell at least each: more groups cannot fit, whatever their colours;
+        # split at most that far, so a 64 MB line is never split into millions of strings
+        tokens = text.split(None, cells)
+        if len(tokens) > cells:
+            raise _text.fail(self.where, place, f"more than {cells} groups for a line of {cells} cells")
+        if tokens != ["0"]:
+            known = self.known
+            for token in tokens:
+                group = known.get(token)
+                if group is None:
+                    at = f"{name}, group {len(self.lengths) - self.offsets[-1] + 1}"
+                    group = known[token] = self._group(token, place, at)
+                length, colour, mask = group
+                self.lengths.append(length)
+                self.colors.append(colour)
+                self.masks.append(mask)
+        self.offsets.append(len(self.lengths))
+
+    def _group(self, token: str, place: int, name: str) -> tuple[int, int, int]:
+        """``(length, colour, mask)`` of one group token."""
+        where = self.where
         found = _GROUP.fullmatch(token)
         if found is None:
             raise _text.fail(where, place, f"{_show(token)} is not a group (a length and a colour: 3, 2a, 1?, 2a|c)")
@@ -107,19 +145,33 @@ def _clue(text: str, cells: int, n_colors: int, where: str, place: int) -> list[
         if length == 0:
             raise _text.fail(where, place, "a group of length 0 (only a lone 0 marks an empty line)")
         colour = found.group(2) or "a"
+        n_colors = self.n_colors
         if colour == ANY_COLOR:
-            groups.append((length, ANY_COLOR))
-            continue
-        members = []
-        for name in colour.split("|"):
-            index = _colour_index(name)
+            if n_colors <= 2:
+                msg = f"{name}: {ANY_COLOR!r} means any ink colour, but the puzzle has only one; give colour 1"
+                raise _text.fail(where, place, msg)
+            return length, 0, (1 << n_colors) - 2
+        mask = 0
+        for member in colour.split("|"):
+            index = _colour_index(member)
             if index >= n_colors:
-                msg = f"colour {_show(name)} of {_show(token)} is not in the palette "
+                msg = f"colour {_show(member)} of {_show(token)} is not in the palette "
                 msg += f"({n_colors - 1} ink colours, a to {colour_name(n_colors - 1)})"
                 raise _text.fail(where, place, msg)
-            members.append(index)
-        groups.append((length, members[0] if len(members) == 1 else members))
-    return groups
+            mask |= 1 << index
+        if mask & (mask - 1) == 0:  # one colour (also 'a|a')
+            return length, mask.bit_length() - 1, 0
+        return length, 0, mask
+
+    def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]:
+        """``lengths``, ``colors``, ``offsets`` and the colour sets (None without any)."""
+        sets = np.array(self.masks, dtype=np.uint64) if any(self.masks) else None
+        return (
+            np.array(self.lengths, dtype=np.int64),
+            np.array(self.colors, dtype=np.int64),
+            np.array(self.offsets, dtype=np.int64),
+            sets,
+        )
 
 
 def _show(token: str) -> str:
@@ -177,29 +229,28 @@ def loads(data: bytes | str, *, where: str = "<clues>") -> HexPuzzle | Puzzle:
         raise _text.fail(where, None, f"no {_SECTIONS[shape][0]!r} section")
     if palette is None:
         palette = Palette.black_white()
-    sections: list[list[list[tuple[int, Any]]]] = []
-    for name, count, lengths in zip(_SECTIONS[shape], counts, cells, strict=True):
-        if sections:
+    groups = _Groups(len(palette), where)
+    for number, (name, count, lengths) in enumerate(zip(_SECTIONS[shape], counts, cells, strict=True)):
+        if number:
             place, text = next(lines, (place, ""))
             if text != name:
                 raise _text.fail(
                     where, place, f"expected the {name!r} section after {count} clue lines, not {text[:40]!r}"
                 )
-        clues = []
-        for _ in range(count):
+        for index in range(count):
             place, text = next(lines, (place, ""))
             if not text or text in _SECTIONS[shape]:
-                msg = f"the {name} section needs {count} clue lines, found {len(clues)} (0 is an empty line)"
+                msg = f"the {name} section needs {count} clue lines, found {index} (0 is an empty line)"
                 raise _text.fail(where, place, msg)
-            clues.append(_clue(text, lengths[len(clues)], len(palette), where, place))
-        sections.append(clues)
+            groups.line(text, lengths[index], place, f"{_LINE_NAMES[name]} {index + 1}")
     extra = next(lines, None)
     if extra is not None:
         raise _text.fail(where, extra[0], f"text after the last section: {extra[1][:40]!r}")
+    lengths_, colors, offsets, sets = groups.arrays()
     try:
         if shape == "hexagon":
-            return HexPuzzle(side, palette, *sections, meta=meta)
-        return Puzzle(width, height, palette, *sections, meta=meta)
+            return HexPuzzle.from_arrays(side, palette, lengths_, colors, offsets, color_sets=sets, meta=meta)
+        return Puzzle.from_arrays(width, height, palette, lengths_, colors, offsets, color_sets=sets, meta=meta)
     except PuzzleError as exc:
         raise _text.fail(where, None, str(exc)) from None
 
