@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import stat
 import tempfile
 from collections.abc import Iterator
 from datetime import UTC, datetime
@@ -34,9 +35,13 @@ def atomic_open(path: str | os.PathLike[str], mode: str = "wb", *, private: bool
     """Open a temporary file beside ``path``; on success rename it over ``path``.
 
     If the body raises, the temporary file is removed and ``path`` is left
-    exactly as it was (absent or with its old content).  The new file gets
-    the permissions of the file it replaces, or the usual ones for a new
-    file (``0o666`` less the umask); ``private=True`` makes it ``0o600``.
+    exactly as it was (absent or with its old content); so does SIGTERM in
+    the ``rofl`` command, which raises (:mod:`rofl.__main__`).  The new
+    file gets the read/write/execute permissions of the regular file it
+    replaces, never its setuid, setgid or sticky bits, and never those of
+    a symbolic link's target (the link itself is replaced); else the usual
+    ones for a new file (``0o666`` less the umask); ``private=True`` makes
+    it ``0o600``.
     """
     if mode not in ("wb", "w"):
         msg = f"atomic_open supports 'wb' and 'w', not {mode!r}"
@@ -52,9 +57,11 @@ def atomic_open(path: str | os.PathLike[str], mode: str = "wb", *, private: bool
             permissions = 0o600
         else:
             try:
-                permissions = os.stat(path).st_mode & 0o7777
+                old = os.lstat(path)
             except OSError:
-                permissions = 0o666 & ~_umask()
+                old = None
+            # rwx bits only: a rewritten file must not become setuid (issue 40)
+            permissions = old.st_mode & 0o777 if old is not None and stat.S_ISREG(old.st_mode) else 0o666 & ~_umask()
         os.chmod(tmp, permissions)
         with os.fdopen(fd, mode, **({} if "b" in mode else {"encoding": "utf-8"})) as f:
             yield f

@@ -16,6 +16,13 @@ import reprlib
 from typing import Any
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM arrived (the ``rofl`` command raises it, :mod:`rofl.__main__`).
+    A :class:`KeyboardInterrupt`, so that what stops a long compiled call on
+    Ctrl-C (:mod:`rofl.solver._stop`) stops it on SIGTERM too, and
+    ``finally`` blocks run (an atomic write removes its temporary file)."""
+
+
 class RoflError(Exception):
     """Base class of every error rofl raises on purpose."""
 

@@ -58,3 +58,60 @@ def test_errors_name_the_target_not_the_temporary_file(tmp_path):
         atomic_write(tmp_path / "a-dir", b"x")  # a rename cannot replace a non-empty directory
     assert onto_dir.value.filename == str(tmp_path / "a-dir")
     assert sorted(os.listdir(tmp_path)) == ["a-dir"]  # the temporary file is gone
+
+
+def test_a_rewrite_never_keeps_setuid_setgid_or_sticky_bits(tmp_path):
+    # issue 40: the permissions were copied whole, setuid included
+    path = tmp_path / "t.bin"
+    path.write_bytes(b"old")
+    os.chmod(path, 0o6755 | stat.S_ISVTX)
+    atomic_write(path, b"new")
+    assert stat.S_IMODE(os.stat(path).st_mode) == 0o755
+
+
+def test_a_symbolic_link_is_replaced_without_its_targets_permissions(tmp_path):
+    target = tmp_path / "target"
+    target.write_bytes(b"old")
+    os.chmod(target, 0o4700)
+    link = tmp_path / "link"
+    link.symlink_to(target)
+    old_umask = os.umask(0o022)
+    try:
+        atomic_write(link, b"new")
+    finally:
+        os.umask(old_umask)
+    assert not link.is_symlink() and link.read_bytes() == b"new"
+    assert stat.S_IMODE(os.stat(link).st_mode) == 0o644
+    assert target.read_bytes() == b"old"
+
+
+def test_sigterm_mid_write_leaves_no_temporary_file(tmp_path):
+    # issue 40: SIGTERM left a hidden .name.XXXX.tmp (67 MB seen); the
+    # command now raises on it, and the write cleans up as on any error
+    import subprocess
+    import sys
+
+    from tests.places import REPO, SAMPLES
+
+    script = (
+        "import os, signal, sys, time\n"
+        "def fsync(fd):\n"
+        "    os.kill(os.getpid(), signal.SIGTERM)\n"
+        "    time.sleep(30)\n"
+        "os.fsync = fsync\n"
+        "from rofl.__main__ import run\n"
+        "sys.argv = ['rofl', 'convert', sys.argv[1], sys.argv[2]]\n"
+        "run()\n"
+    )
+    out = tmp_path / "out" / "rocket.json"
+    out.parent.mkdir()
+    proc = subprocess.run(
+        [sys.executable, "-c", script, str(SAMPLES / "rocket.rofl"), str(out)],
+        env=dict(os.environ, PYTHONPATH=str(REPO)),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 143, proc.stderr
+    assert proc.stderr.endswith("Error: terminated\n") and "Traceback" not in proc.stderr, proc.stderr
+    assert list(out.parent.iterdir()) == []

@@ -7,7 +7,8 @@ status 1, never a traceback.  The one exception is the rule for usage: an
 the command or the library found it, before or during the work) is a usage
 error, exit status 2 after click's two-line usage hint, like a value click
 refuses itself.  Ctrl-C is one ``Error: interrupted`` line and
-status 130 (128 + SIGINT, as shells report a program killed by it).
+status 130 (128 + SIGINT, as shells report a program killed by it);
+SIGTERM ``Error: terminated`` and 143.
 """
 
 from __future__ import annotations
@@ -19,10 +20,12 @@ import click
 
 from rofl import __version__
 from rofl.cli._show import printable
-from rofl.errors import OptionError, RoflError
+from rofl.errors import OptionError, RoflError, Terminated
 
 #: Exit status after Ctrl-C.
 EXIT_INTERRUPTED = 130
+#: Exit status after SIGTERM (which :mod:`rofl.__main__` turns into an exception).
+EXIT_TERMINATED = 143
 
 
 def _os_message(exc: OSError) -> str:
@@ -57,8 +60,11 @@ class RoflGroup(click.Group):
             ctx.exit(141)
         except OSError as exc:
             raise click.ClickException(_os_message(exc)) from None
-        except KeyboardInterrupt:
+        except KeyboardInterrupt as exc:
             # click would print "Aborted!" and exit 1, like a failure
+            if isinstance(exc, Terminated):  # SIGTERM (rofl.__main__)
+                click.echo("Error: terminated", err=True)
+                ctx.exit(EXIT_TERMINATED)
             click.echo("Error: interrupted", err=True)
             ctx.exit(EXIT_INTERRUPTED)
         except MemoryError:
