@@ -34,13 +34,15 @@ SUMMARY = "summary"
 def picture_suffixes() -> frozenset[str]:
     """Extensions of the pictures a folder's listing takes: those Pillow opens,
     less the puzzle formats (``.rofl`` is both a puzzle and, through rofl's
-    plugin, a picture; puzzles are not remade into puzzles)."""
+    plugin, a picture; puzzles are not remade into puzzles) and those rofl
+    refuses (:data:`rofl.picture.load.REFUSED_FORMATS`)."""
     from PIL import Image
 
     from rofl.formats import is_puzzle_path
+    from rofl.picture.load import readable_formats
 
-    Image.init()
-    opened = {ext for ext, name in Image.registered_extensions().items() if name in Image.OPEN}
+    readable = set(readable_formats())  # no .eps or .ps: rofl never runs Ghostscript
+    opened = {ext for ext, name in Image.registered_extensions().items() if name in readable}
     return frozenset(ext for ext in opened if not is_puzzle_path(f"x{ext}"))
 
 

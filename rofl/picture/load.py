@@ -102,15 +102,38 @@ def _read_picture_file(path: str | os.PathLike) -> bytes:
         raise ImageError(str(exc)) from None
 
 
+#: Pillow's readers that run another program on the file: EPS (and
+#: PostScript, ``.ps``) is drawn by Ghostscript, which executes the file's
+#: code (a 67-byte ``{ } loop`` ran forever).  rofl never opens them.
+REFUSED_FORMATS = ("EPS",)
+# how such a file starts: PostScript text, or the binary header of a DOS EPS
+_POSTSCRIPT = (b"%!", b"\xc5\xd0\xd3\xc6")
+
+
+def readable_formats() -> list[str]:
+    """The Pillow formats :func:`load_pixels` opens: all it registered but
+    :data:`REFUSED_FORMATS`."""
+    from PIL import Image
+
+    Image.init()
+    return [name for name in Image.OPEN if name not in REFUSED_FORMATS]
+
+
 def _open(data: bytes, where: str, max_pixels: int):
-    """``Image.open`` on ``data``, refusing empty files and too many pixels
-    before anything is decoded.  Call within :func:`_picture_errors`."""
+    """``Image.open`` on ``data``, refusing empty files, PostScript and too
+    many pixels before anything is decoded.  Call within :func:`_picture_errors`."""
     from PIL import Image
 
     if not data:
         msg = f"{where}: empty file, not a picture"
         raise ImageError(msg)
-    image = Image.open(io.BytesIO(data))
+    if data.lstrip(b"\x04")[:4].startswith(_POSTSCRIPT):  # ^D: what some drivers send first
+        msg = (
+            f"{where}: an EPS or PostScript file; rofl does not read them (drawing one runs Ghostscript "
+            "on the file's code): convert it to PNG first"
+        )
+        raise ImageError(msg)
+    image = Image.open(io.BytesIO(data), formats=readable_formats())
     _check_pixels(image.size, where, max_pixels)
     return image
 

@@ -462,3 +462,38 @@ def test_parse_color(value, expected):
 def test_parse_color_refuses_with_an_option_error(value, words):
     with pytest.raises(OptionError, match=words.replace("+", r"\+")):
         picture.parse_color(value, "--background")
+
+
+LOOP_EPS = b"%!PS-Adobe-3.0 EPSF-3.0\n%%BoundingBox: 0 0 10 10\n{ } loop\n"
+
+
+@pytest.mark.parametrize(
+    "data",
+    [LOOP_EPS, b"%!PS\n{ } loop\n", b"\x04%!PS-Adobe-3.0\n", b"\xc5\xd0\xd3\xc6" + bytes(26) + LOOP_EPS],
+)
+def test_postscript_is_refused_without_running_ghostscript(tmp_path, monkeypatch, data):
+    # issue 40: `rofl make loop.eps` ran Ghostscript forever (its stderr leaked)
+    import subprocess
+
+    def no_program(*args, **kwargs):
+        raise AssertionError(f"ran {args[0]!r}")
+
+    monkeypatch.setattr(subprocess, "Popen", no_program)
+    monkeypatch.setattr(subprocess, "check_call", no_program)
+    path = tmp_path / "loop.eps"
+    path.write_bytes(data)
+    with pytest.raises(ImageError, match="an EPS or PostScript file; rofl does not read them"):
+        picture.load_pixels(path)
+    with pytest.raises(ImageError):
+        picture.load_pixels(data[:3] + b"x" + data[4:])  # not PostScript after all: nothing reads it
+
+
+def test_a_batch_lists_no_postscript(tmp_path):
+    from rofl.batch.make import picture_files, picture_suffixes
+
+    assert ".eps" not in picture_suffixes() and ".ps" not in picture_suffixes()
+    assert ".png" in picture_suffixes()
+    (tmp_path / "a.eps").write_bytes(LOOP_EPS)
+    (tmp_path / "b.ps").write_bytes(LOOP_EPS)
+    Image.new("L", (4, 4)).save(tmp_path / "c.png")
+    assert [p.name for p in picture_files([tmp_path])] == ["c.png"]
