@@ -14,6 +14,9 @@ its limits from here, so they are the same for every format; ``docs/formats.md``
   character :meth:`str.splitlines` splits on, as the readers split.
 - :data:`MAX_ATTACHMENT_BYTES`: the most bytes one embedded file of a PDF
   sheet may decompress to.
+- :data:`MAX_OBJECT_STREAM_BYTES`, :data:`MAX_PDF_WHITESPACE`: what a PDF's
+  object streams may hold, and how far before its object an offset may point
+  (pypdf skips whitespace a byte at a time, once per object).
 - :data:`MAX_IMAGE_PIXELS`: the most pixels a picture rofl draws of a
   puzzle (``rofl decode --scale``) may have, Pillow's convention.
 """
@@ -44,6 +47,16 @@ MAX_LINES = 4 * (MAX_SIDE + 1)
 #: Most bytes one embedded file of a PDF sheet may decompress to (a ROFL
 #: file is at most :data:`MAX_FILE_BYTES`, and in practice a few kilobytes).
 MAX_ATTACHMENT_BYTES = MAX_FILE_BYTES
+#: The most bytes a PDF's object streams (``/Type /ObjStm``: dictionaries
+#: and arrays, no pictures or attachments) may hold decompressed, all
+#: together: a book of thousands of puzzles needs well under a megabyte
+#: (issue 40: 287 kB inflated to 70 MB of padding took 44 s).
+MAX_OBJECT_STREAM_BYTES = 16 * 1024 * 1024
+#: The most whitespace between where a PDF's cross-reference (or an object
+#: stream's index) says an object starts and where it does: pypdf skips it a
+#: byte at a time, for each object, so a few offsets into a long run of
+#: spaces cost minutes.  Writers point at the object itself.
+MAX_PDF_WHITESPACE = 64
 
 #: Most pixels of a picture rofl draws of a puzzle (``decode --scale``):
 #: Pillow's ``Image.MAX_IMAGE_PIXELS`` default, the convention for "a

@@ -45,7 +45,7 @@ import warnings
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from rofl.errors import FormatError, LimitError
+from rofl.errors import FormatError, LimitError, RoflError, shown
 from rofl.formats._format import Format
 from rofl.formats._text import parse_xml, pick_numbered
 
@@ -213,12 +213,19 @@ def _pdf_puzzles(data: bytes, where: str) -> dict[int, Callable[[str], bytes]]:
     try:
         with _quiet_pypdf():
             reader = PdfReader(io.BytesIO(data))
+            _check_pdf_offsets(reader, data, where)
             entries = sorted(
-                (entry for entry in reader.attachment_list if entry.name.lower().endswith(".rofl")),
+                (
+                    entry
+                    for entry in reader.attachment_list
+                    if isinstance(entry.name, str) and entry.name.lower().endswith(".rofl")
+                ),
                 key=lambda entry: entry.name,
             )
+    except RoflError:
+        raise
     except Exception as exc:  # noqa: BLE001 - pypdf reports damaged PDF files in many ways
-        msg = f"{where}: damaged PDF: {exc or type(exc).__name__}"
+        msg = f"{where}: damaged PDF: {_pypdf_message(exc)}"
         raise FormatError(msg) from None
     numbered: dict[int, Callable[[str], bytes]] = {}
     others = []
@@ -234,6 +241,72 @@ def _pdf_puzzles(data: bytes, where: str) -> dict[int, Callable[[str], bytes]]:
     return dict(sorted(numbered.items()))
 
 
+# what PDF counts as whitespace (ISO 32000-1, 7.2.2), which pypdf skips a byte at a time
+_PDF_WHITESPACE = b"\x00\t\n\x0c\r "
+
+
+def _check_pdf_offsets(reader, data: bytes, where: str) -> None:
+    """Refuse, before pypdf parses them, the objects it would read in
+    quadratic time: offsets that point into long runs of whitespace (in the
+    file or in an object stream), and object streams of more than
+    :data:`~rofl.formats._limits.MAX_OBJECT_STREAM_BYTES`.
+
+    Raises
+    ------
+    FormatError, LimitError
+    """
+    from rofl.formats._limits import MAX_OBJECT_STREAM_BYTES
+
+    for generation in reader.xref.values():
+        for number, offset in generation.items():
+            if isinstance(offset, int):
+                _check_offset(data, offset, where, f"object {number}")
+    total = 0
+    for number in sorted({stream for stream, _ in reader.xref_objStm.values()}):
+        stream = reader.get_object(number)
+        content = stream.get_data()
+        total += len(content)
+        if total > MAX_OBJECT_STREAM_BYTES:
+            msg = f"{where}: the PDF's object streams hold more than {MAX_OBJECT_STREAM_BYTES} bytes"
+            raise LimitError(msg)
+        first = stream.get("/First")
+        if not isinstance(first, int) or not 0 <= first <= len(content):
+            continue  # pypdf refuses or ignores such a stream itself
+        index = content[:first].split()
+        for offset in index[1::2]:
+            if offset.isdigit():
+                _check_offset(content, first + int(offset), where, f"an object of object stream {number}")
+
+
+def _check_offset(content: bytes, at: int, where: str, what: str) -> None:
+    from rofl.formats._limits import MAX_PDF_WHITESPACE
+
+    ahead = content[at : at + MAX_PDF_WHITESPACE + 1]
+    if len(ahead) > MAX_PDF_WHITESPACE and not ahead.strip(_PDF_WHITESPACE):
+        msg = f"{where}: damaged PDF: {what} starts after more than {MAX_PDF_WHITESPACE} bytes of whitespace"
+        raise FormatError(msg)
+
+
+def _pypdf_message(exc: Exception) -> str:
+    """What went wrong in pypdf, in one line without a Python repr: pypdf's
+    own errors up to the first object they print (``IndirectObject(4, 0,
+    140640311987472)`` names an address, ``{...}`` a whole dictionary), and
+    for a Python error inside pypdf (``'NullObject' object has no attribute
+    'lower'``) only its kind."""
+    from pypdf.errors import PyPdfError
+
+    text = " ".join(str(exc).split())
+    if isinstance(exc, PyPdfError) and text:
+        text = _PDF_REPR.split(text, maxsplit=1)[0].rstrip(" :,")
+        if text:
+            return text[:200]
+    return f"its structure is not what PDF defines ({type(exc).__name__} in pypdf)"
+
+
+# where a pypdf message starts printing an object
+_PDF_REPR = re.compile(r"[{\[<]|\b[A-Za-z]+Object\(| at 0x")
+
+
 def _attachment(entry, where: str) -> bytes:
     """The content of one embedded file, decompressed under pypdf's own output
     caps (75 MB a stream) and refused beyond :data:`~rofl.formats._limits.MAX_ATTACHMENT_BYTES`."""
@@ -243,10 +316,11 @@ def _attachment(entry, where: str) -> bytes:
         with _quiet_pypdf():
             content = entry.content
     except Exception as exc:  # noqa: BLE001 - as above
-        msg = f"{where}: damaged PDF attachment {entry.name!r}: {exc or type(exc).__name__}"
+        msg = f"{where}: damaged PDF attachment {shown(entry.name)}: {_pypdf_message(exc)}"
         raise FormatError(msg) from None
     if len(content) > MAX_ATTACHMENT_BYTES:
-        msg = f"{where}: attachment {entry.name!r} is {len(content)} bytes; rofl reads at most {MAX_ATTACHMENT_BYTES}"
+        name, size = shown(entry.name), len(content)
+        msg = f"{where}: attachment {name} is {size} bytes; rofl reads at most {MAX_ATTACHMENT_BYTES}"
         raise LimitError(msg)
     return content
 
@@ -256,12 +330,16 @@ _BOOK_NAME = re.compile(r"puzzle-([1-9][0-9]{0,8})\.rofl")
 
 @contextlib.contextmanager
 def _quiet_pypdf():
-    """pypdf logs what it repairs and warns about oddities: rofl reports one error or nothing."""
+    """pypdf logs what it repairs and warns about oddities: rofl reports one error or nothing;
+    and it runs no program."""
+    from pypdf import apply_configuration
+
     logger = logging.getLogger("pypdf")  # its modules log under it, at its level unless they set their own
     level = logger.level
     logger.setLevel(logging.CRITICAL + 1)
     try:
-        with warnings.catch_warnings():
+        # no other program is run on a file (pypdf would run jbig2dec on a JBIG2 stream)
+        with warnings.catch_warnings(), apply_configuration(jbig2dec_binary=None):
             warnings.simplefilter("ignore")
             yield
     finally:

@@ -292,3 +292,85 @@ def test_puzzle_writers_point_to_rofl_sheet_for_sheets(tmp_path):
     for suffix in KINDS:
         usage_error_line(run("convert", made, tmp_path / f"s{suffix}"), "cannot write puzzles", "`rofl sheet`")
     usage_error_line(run("convert", made, tmp_path / "s.txt"), "cannot write puzzles")
+
+
+# ---------------------------------------------------------------- issue 40: PDFs pypdf reads slowly
+
+
+def objstm_pdf(pad: int = 1, *, raw_pad: int = 0, names: bytes = b"", filespec: bytes = b"") -> bytes:
+    """A book of one puzzle whose catalogue, name tree and file
+    specification live in an object stream (``/Type /ObjStm``, written as
+    PDF 1.5 writers do), each object's offset pointing at ``pad`` spaces
+    before it; ``raw_pad`` spaces before the attachment's stream object in
+    the file itself, where the cross-reference points."""
+    rofl = (REPO / "samples" / "rocket.rofl").read_bytes()
+    objects = {
+        1: b"<< /Type /Catalog /Pages 2 0 R /Names 3 0 R >>",
+        2: b"<< /Type /Pages /Kids [] /Count 0 >>",
+        3: b"<< /EmbeddedFiles 4 0 R >>",
+        4: names or b"<< /Names [(puzzle-1.rofl) 5 0 R] >>",
+        5: filespec or b"<< /Type /Filespec /F (puzzle-1.rofl) /UF (puzzle-1.rofl) /EF << /F 6 0 R >> >>",
+    }
+    body, offsets = b"", []
+    for number in sorted(objects):
+        offsets.append(len(body))
+        body += b" " * pad + objects[number] + b"\n"
+    index = b" ".join(b"%d %d" % pair for pair in zip(sorted(objects), offsets, strict=True)) + b"\n"
+    packed = zlib.compress(index + body, 9)
+    out = bytearray(b"%PDF-1.5\n%\xe2\xe3\xcf\xd3\n")
+    at = {7: len(out)}
+    out += b"7 0 obj\n<< /Type /ObjStm /N 5 /First %d /Length %d /Filter /FlateDecode >>\nstream\n" % (
+        len(index),
+        len(packed),
+    )
+    out += packed + b"\nendstream\nendobj\n"
+    at[6] = len(out)
+    out += b" " * raw_pad + b"6 0 obj\n<< /Type /EmbeddedFile /Length %d >>\nstream\n" % len(rofl)
+    out += rofl + b"\nendstream\nendobj\n"
+    rows = [b"\x00\x00\x00\x00\x00\xff\xff"]
+    rows += [b"\x02" + (7).to_bytes(4, "big") + (n - 1).to_bytes(2, "big") for n in sorted(objects)]
+    rows += [b"\x01" + at[n].to_bytes(4, "big") + b"\x00\x00" for n in (6, 7)]
+    rows.append(b"\x01" + len(out).to_bytes(4, "big") + b"\x00\x00")
+    xref = b"".join(rows)
+    start = len(out)
+    out += b"8 0 obj\n<< /Type /XRef /Size 9 /W [1 4 2] /Root 1 0 R /Length %d >>\nstream\n" % len(xref)
+    out += xref + b"\nendstream\nendobj\nstartxref\n%d\n%%%%EOF\n" % start
+    return bytes(out)
+
+
+def test_a_book_in_an_object_stream_reads():
+    opened = open_puzzle(objstm_pdf(pad=1), name="book.pdf")
+    assert opened.puzzle == read_puzzle(REPO / "samples" / "rocket.rofl")[0]
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize(
+    ("pdf", "message"),
+    [
+        # 287 kB that inflate to 70 MB of spaces took 44 s (this one 20 MB)
+        (lambda: objstm_pdf(pad=4_000_000), "object streams hold more than 16777216 bytes"),
+        # offsets into whitespace: pypdf skips it a byte at a time, once per object
+        (lambda: objstm_pdf(pad=300_000), "starts after more than 64 bytes of whitespace"),
+        (lambda: objstm_pdf(raw_pad=300_000), "object 6 starts after more than 64 bytes of whitespace"),
+    ],
+)
+def test_pdfs_that_pypdf_would_read_for_long_are_refused(pdf, message):
+    with pytest.raises(FormatError, match=message):
+        open_puzzle(pdf(), name="objstm4.pdf")
+
+
+@pytest.mark.parametrize(
+    ("pdf", "message"),
+    [
+        (objstm_pdf(filespec=b"<< /Type /Filespec /F (puzzle-1.rofl) /EF 3 0 R >>"), "No /(U)F key found"),
+        (objstm_pdf(filespec=b"<< /F (puzzle-1.rofl) /EF << /F 1 0 R >> >>"), "(AttributeError in pypdf)"),
+        (objstm_pdf(names=b"<< /Names [null 5 0 R] >>"), "no rofl puzzle in it"),
+    ],
+)
+def test_a_damaged_pdf_is_named_without_python_reprs(pdf, message):
+    # issue 40: "No /(U)F key found in file dictionary: {'/EmbeddedFiles': IndirectObject(4, 0, 1406...)}"
+    with pytest.raises(FormatError) as caught:
+        open_puzzle(pdf, name="bad.pdf")
+    text = str(caught.value)
+    assert message in text
+    assert "Object(" not in text and " at 0x" not in text and "{" not in text and "'NullObject'" not in text, text
