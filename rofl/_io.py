@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import os
 import stat
 import tempfile
@@ -22,6 +23,46 @@ def stamp_time() -> datetime:
     if epoch.isdigit():
         return datetime.fromtimestamp(int(epoch), UTC)
     return datetime.now(UTC)
+
+
+# the temporary files an all_or_nothing() block holds back: (temporary, target)
+_pending: contextvars.ContextVar[list[tuple[str, Path]] | None] = contextvars.ContextVar("pending", default=None)
+
+
+@contextlib.contextmanager
+def all_or_nothing() -> Iterator[None]:
+    """Make the atomic writes of a block one: each :func:`atomic_open` in it
+    writes its temporary file as usual, but the files are renamed into
+    place only when the whole block ends without an error.  On an error
+    (a full disk at the third of three outputs, Ctrl-C, SIGTERM) every
+    temporary file is removed and no output is written: a command that
+    writes a puzzle and its sheet writes both or neither (issue 40).
+
+    A rename needs no space, so once every file is written the renames
+    that follow do not fail for want of it.
+    """
+    if _pending.get() is not None:  # nested: the outer block decides
+        yield
+        return
+    pending: list[tuple[str, Path]] = []
+    token = _pending.set(pending)
+    try:
+        yield
+    except BaseException:
+        for tmp, _ in pending:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+        raise
+    finally:
+        _pending.reset(token)
+    for i, (tmp, path) in enumerate(pending):
+        try:
+            os.replace(tmp, path)
+        except OSError as e:
+            for rest, _ in pending[i:]:
+                with contextlib.suppress(OSError):
+                    os.unlink(rest)
+            raise OSError(e.errno, e.strerror, str(path)) from None
 
 
 def _umask() -> int:
@@ -67,6 +108,10 @@ def atomic_open(path: str | os.PathLike[str], mode: str = "wb", *, private: bool
             yield f
             f.flush()
             os.fsync(f.fileno())
+        pending = _pending.get()
+        if pending is not None:  # renamed when the all_or_nothing() block ends
+            pending.append((tmp, path))
+            return
         try:
             os.replace(tmp, path)
         except OSError as e:
@@ -86,6 +131,25 @@ def atomic_write(path: str | os.PathLike[str], data: bytes | str, *, private: bo
     mode = "wb" if isinstance(data, bytes) else "w"
     with atomic_open(path, mode, private=private) as f:
         f.write(data)
+
+
+def check_writable(directory: str | os.PathLike[str]) -> None:
+    """Raise ``OSError`` (naming ``directory``) unless a file can be created
+    and a few kilobytes written in it: a batch checks its output folder so,
+    before minutes of work it could not save (a read-only or full disk)."""
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=".rofl-probe.", suffix=".tmp", dir=directory)
+    except OSError as e:
+        raise OSError(e.errno, e.strerror, str(directory)) from None
+    try:
+        os.write(fd, bytes(4096))
+        os.fsync(fd)
+    except OSError as e:
+        raise OSError(e.errno, e.strerror, str(directory)) from None
+    finally:
+        os.close(fd)
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
 
 
 def read_capped(path: str | os.PathLike[str], limit: int) -> bytes:

@@ -192,7 +192,7 @@ def make_many(
     FormatError
         An output format no writer handles.
     """
-    from rofl._io import read_capped
+    from rofl._io import check_writable, read_capped
     from rofl.formats import writer_for
     from rofl.picture.load import MAX_FILE_BYTES
 
@@ -204,6 +204,7 @@ def make_many(
     tables = [folder / f"{SUMMARY}.csv", folder / f"{SUMMARY}.json"]
     refuse_inputs([*paths, *map(Path, protect)], [*outputs, *tables])
     folder.mkdir(parents=True, exist_ok=True)
+    check_writable(folder)  # a read-only or full disk fails now, not after every puzzle is made
     previous = {} if force else {Path(str(r.get("output"))).name: r for r in read_rows(tables[1])}
 
     def prepare(i: int):

@@ -81,12 +81,13 @@ def solve_many(
     """
     import hashlib
 
-    from rofl._io import read_capped
+    from rofl._io import check_writable, read_capped
     from rofl.formats import MAX_FILE_BYTES
 
     paths = bench_inputs(files, table)
     if table is not None:
         refuse_inputs(paths, [Path(table)])
+        check_writable(Path(table).parent)  # before the solving, not at the table
     previous = {} if force or table is None else {str(r.get("file")): r for r in read_rows(table)}
 
     def prepare(i: int):

@@ -167,14 +167,26 @@ def run_with_bar(rows: Iterator[dict[str, Any]], total: int, unit: str, *, quiet
     done: list[dict[str, Any]] = []
     failed = 0
     shown = not quiet and sys.stderr.isatty()
-    with tqdm(total=total, unit=unit, disable=not shown, dynamic_ncols=True, delay=0.5) as bar:
-        for row in rows:
-            done.append(row)
-            if row.get("status") == "failed":
-                failed += 1
-                bar.set_postfix(failed=failed, refresh=False)
-            bar.update()
+    try:
+        with tqdm(total=total, unit=unit, disable=not shown, dynamic_ncols=True, delay=0.5) as bar:
+            for row in rows:
+                done.append(row)
+                if row.get("status") == "failed":
+                    failed += 1
+                    bar.set_postfix(failed=failed, refresh=False)
+                bar.update()
+    except OSError:
+        # the summary could not be written (a full disk): the inputs that
+        # failed are still named, before the one error line
+        _print_failures(done)
+        raise
     return done
+
+
+def _print_failures(rows: list[dict[str, Any]]) -> None:
+    for row in rows:
+        if row.get("status") == "failed":
+            say(f"failed: {row.get('error')}", err=True)
 
 
 def finish(rows: list[dict[str, Any]], what: str, wrote: str, *, quiet: bool) -> None:
@@ -183,8 +195,7 @@ def finish(rows: list[dict[str, Any]], what: str, wrote: str, *, quiet: bool) ->
     for row in rows:
         counts[str(row.get("status"))] = counts.get(str(row.get("status")), 0) + 1
     failures = [row for row in rows if row.get("status") == "failed"]
-    for row in failures:
-        say(f"failed: {row.get('error')}", err=True)
+    _print_failures(failures)
     if not quiet:
         parts = ", ".join(f"{n} {status}" for status, n in counts.items())
         say(f"{len(rows)} {what}: {parts}; {wrote}")

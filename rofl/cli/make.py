@@ -328,32 +328,36 @@ def make(
         from rofl.refine.unknown import unknown_colours
 
         puzzle = unknown_colours(puzzle, unknown, seed=seed)
-    write_puzzle_file(output, puzzle, result.grid, quiet=quiet)
-    if preview:
-        from rofl.render.preview import hex_solution_image, solution_image
+    from rofl._io import all_or_nothing
 
-        if result.side is None:
-            _save(solution_image(result.grid, result.palette), preview)
-        else:
-            _save(hex_solution_image(result.grid, result.palette, result.side), preview)
-    if compare:
-        from rofl.render.preview import compare_image
+    # the puzzle and every picture of it, or none of them (a full disk at --sheet)
+    with all_or_nothing():
+        write_puzzle_file(output, puzzle, result.grid, quiet=quiet)
+        if preview:
+            from rofl.render.preview import hex_solution_image, solution_image
 
-        _save(compare_image(result), compare)
-    if sheet:
-        from rofl._io import atomic_write
-        from rofl.render.sheet import sheet_bytes
+            if result.side is None:
+                _save(solution_image(result.grid, result.palette), preview)
+            else:
+                _save(hex_solution_image(result.grid, result.palette, result.side), preview)
+        if compare:
+            from rofl.render.preview import compare_image
 
-        atomic_write(sheet, sheet_bytes(result.puzzle, Path(sheet).suffix, letters=letters))
-    if page:
-        from rofl._io import atomic_write
-        from rofl.render.page import puzzle_page
+            _save(compare_image(result), compare)
+        if sheet:
+            from rofl._io import atomic_write
+            from rofl.render.sheet import sheet_bytes
 
-        atomic_write(page, puzzle_page(result.puzzle).encode("utf-8"))
-    if gif:
-        from rofl.render.animation import animate_solve
+            atomic_write(sheet, sheet_bytes(result.puzzle, Path(sheet).suffix, letters=letters))
+        if page:
+            from rofl._io import atomic_write
+            from rofl.render.page import puzzle_page
 
-        animate_solve(result.puzzle, gif)
+            atomic_write(page, puzzle_page(result.puzzle).encode("utf-8"))
+        if gif:
+            from rofl.render.animation import animate_solve
+
+            animate_solve(result.puzzle, gif)
     if not quiet:
         click.echo(result.stats.report())
         if unknown is not None:

@@ -98,12 +98,13 @@ def hide(text: str | None, output: str | None, sheet: str | None, cipher: bool, 
         from rofl.render.sheet import sheet_bytes
 
         sheet_data = sheet_bytes(puzzle, Path(sheet).suffix, title=SHEET_TITLE)
-    if output:
-        write_puzzle_file(output, puzzle, grid, private=True)
-    if sheet_data is not None:
-        from rofl._io import atomic_write
+    from rofl._io import all_or_nothing, atomic_write
 
-        atomic_write(sheet, sheet_data, private=True)
+    with all_or_nothing():  # the puzzle and its sheet, or neither
+        if output:
+            write_puzzle_file(output, puzzle, grid, private=True)
+        if sheet_data is not None:
+            atomic_write(sheet, sheet_data, private=True)
     if cipher:
         from rofl.formats.notmine import Field, dumps
 

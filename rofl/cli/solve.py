@@ -225,13 +225,16 @@ def solve(
     timing = f"{(line_seconds + result.seconds) * 1000:.0f} ms"
     if compile_count() > compiles:  # a first run's compile, on its own, not as solve time
         timing += f" (and {line_compile + result.compile_seconds:.1f} s compiling the solver, once)"
-    if first_path is not None and result.solutions:
-        _write_solution(Path(first_path), puzzle, result.solutions[0])
-    if solutions_dir is not None and result.solutions:
-        directory = Path(solutions_dir)
-        directory.mkdir(parents=True, exist_ok=True)
-        for i, grid in enumerate(result.solutions, 1):
-            _write_solution(directory / f"solution-{i}.png", puzzle, grid)
+    from rofl._io import all_or_nothing
+
+    with all_or_nothing():  # every picture asked for, or none
+        if first_path is not None and result.solutions:
+            _write_solution(Path(first_path), puzzle, result.solutions[0])
+        if solutions_dir is not None and result.solutions:
+            directory = Path(solutions_dir)
+            directory.mkdir(parents=True, exist_ok=True)
+            for i, grid in enumerate(result.solutions, 1):
+                _write_solution(directory / f"solution-{i}.png", puzzle, grid)
 
     if result.status == "unique":
         click.echo(puzzle_text(puzzle, result.grid, color=use_color))
