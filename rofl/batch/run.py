@@ -243,7 +243,15 @@ def _on_processes(fn, tasks: _Tasks, lost, jobs: int, *, local: bool = False) ->
     if not all_cached(*kernels):
         ensure_compiled(*kernels)
 
-    pools = [ProcessPoolExecutor(jobs, mp_context=_context(), initializer=_worker_start)]
+    # one lock for all the workers: a large picture is decoded by one worker
+    # at a time (rofl.picture.load.decoding), so -j N does not hold N of them
+    context = _context()
+    large = context.Lock()
+
+    def new_pool() -> ProcessPoolExecutor:
+        return ProcessPoolExecutor(jobs, mp_context=context, initializer=_worker_start, initargs=(large,))
+
+    pools = [new_pool()]
 
     def submit(chunk: list[tuple]):
         with _ctrl_c_held():  # a submit may start processes
@@ -253,7 +261,7 @@ def _on_processes(fn, tasks: _Tasks, lost, jobs: int, *, local: bool = False) ->
                 # a worker died (killed, out of memory): the tasks it took down
                 # are lost, the ones still to come get a fresh pool
                 pools[-1].shutdown(wait=False)
-                pools.append(ProcessPoolExecutor(jobs, mp_context=_context(), initializer=_worker_start))
+                pools.append(new_pool())
                 return pools[-1].submit(run_chunk, fn, chunk)
 
     def finished(pending: dict, block: bool):
@@ -318,14 +326,18 @@ def _context():
     return context
 
 
-def _worker_start() -> None:
+def _worker_start(large=None) -> None:
     """A local worker's start: leave Ctrl-C to the parent (which stops the
-    workers itself, without a traceback from each), then load the kernels."""
+    workers itself, without a traceback from each), take the lock that the
+    workers share for decoding large pictures, then load the kernels."""
     import signal
 
     from rofl.batch.tasks import warm_up
+    from rofl.picture.load import share_large_decodes
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if large is not None:
+        share_large_decodes(large)
     warm_up()
 
 

@@ -103,19 +103,22 @@ def make_task(data: bytes, name: str, options: MakeOptions) -> tuple[bytes | Non
     """
     from rofl.formats import puzzle_bytes
     from rofl.maker import make
+    from rofl.picture.load import decoding
 
     start = time.perf_counter()
     row: dict[str, Any] = {"picture": name, "key": options.key(data)}
     fields = {k: v for k, v in asdict(options).items() if k != "suffix"}
     try:
-        with warnings.catch_warnings(record=True) as caught:
+        # a large picture is made by one worker at a time: its pixels stay in the result until it is done
+        with warnings.catch_warnings(record=True) as caught, decoding(data):
             warnings.simplefilter("always", UserWarning)
             result = make(data, title=PurePath(name).stem, **fields)
-        out = puzzle_bytes(f"out{options.suffix}", result.puzzle, result.grid)
+            out = puzzle_bytes(f"out{options.suffix}", result.puzzle, result.grid)
+            s = result.stats
+            del result  # and its picture, before another worker takes the lock
     except Exception as exc:  # noqa: BLE001 -- any failure becomes the picture's row
         row.update(status=FAILED, error=_named(_error(exc), name), seconds=round(time.perf_counter() - start, 3))
         return None, row
-    s = result.stats
     row.update(
         width=s.width if s.side is None else None,  # a hexagon has no width and height: empty cells
         height=s.height if s.side is None else None,

@@ -43,7 +43,8 @@ def load_pixels(source: Any, *, max_pixels: int = MAX_PIXELS) -> np.ndarray:
     -------
     (H, W, 3) or (H, W, 4) uint8 or uint16 array
         RGB(A), EXIF orientation applied; for animations the first frame (for a
-        ``PIL.Image`` its current frame).
+        ``PIL.Image`` its current frame).  A grey 16-bit or floating-point
+        picture gives a read-only view of one (H, W) array as three channels.
 
     Raises
     ------
@@ -67,7 +68,7 @@ def load_pixels(source: Any, *, max_pixels: int = MAX_PIXELS) -> np.ndarray:
         msg = f"cannot read a picture from a {type(source).__name__}"
         raise ImageError(msg)
     with _picture_errors(where):
-        return _pil_pixels(_open(data, where, max_pixels), where, max_pixels)
+        return _pil_pixels(_open(data, where, max_pixels), where, max_pixels, owned=True)
 
 
 def open_picture(path: str | os.PathLike, *, max_pixels: int = MAX_PIXELS):
@@ -175,53 +176,151 @@ def _check_pixels(size: tuple[int, int], where: str, max_pixels: int) -> None:
         raise ImageError(msg)
 
 
-def _pil_pixels(image, where: str, max_pixels: int) -> np.ndarray:
+#: Pixels converted at a time: the temporaries (floats for 16-bit and
+#: floating-point pictures, an ICC conversion's copy) of a strip of rows,
+#: not of the whole picture (a 64 Mpx 16-bit PNG peaked at 1.6 GB with
+#: float64 copies of all of it, issue 40).
+STRIP_PIXELS = 1 << 20
+#: Pictures of more pixels than this are decoded by one worker of a batch
+#: at a time (:func:`decoding`), so that ``-j N`` does not hold N of them.
+LARGE_PIXELS = 8_000_000
+
+# what decoding() holds for a large picture: nothing in one process; a lock
+# the batch's worker processes share (share_large_decodes)
+_large_decodes: Any = contextlib.nullcontext()
+
+
+def share_large_decodes(lock) -> None:
+    """Make :func:`decoding` of a large picture hold ``lock`` (a
+    :mod:`multiprocessing` lock the processes of a batch share)."""
+    global _large_decodes  # noqa: PLW0603 - one setting per worker process
+    _large_decodes = lock
+
+
+@contextlib.contextmanager
+def decoding(source: Any):
+    """Hold the large-picture lock of :func:`share_large_decodes` while a
+    picture of more than :data:`LARGE_PIXELS` is decoded and reduced to cells
+    (its header tells; an array or ``PIL.Image`` is already in memory)."""
+    size = None
+    if isinstance(source, bytes | bytearray | memoryview | str | os.PathLike):
+        from PIL import Image
+
+        with contextlib.suppress(Exception), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            where = io.BytesIO(source) if isinstance(source, bytes | bytearray | memoryview) else source
+            with Image.open(where, formats=readable_formats()) as header:  # the header only
+                size = header.size
+    if size is not None and size[0] * size[1] > LARGE_PIXELS:
+        with _large_decodes:
+            yield
+    else:
+        yield
+
+
+def _pil_pixels(image, where: str, max_pixels: int, *, owned: bool = False) -> np.ndarray:
+    """The pixels of ``image``; ``owned``: rofl opened it, so it may be
+    turned upright in place instead of copied."""
     from PIL import ImageOps
 
     _check_pixels(image.size, where, max_pixels)
     # Image.open stands on the first frame of an animation; counting frames (n_frames) would
     # read the whole file, so we do not ask
     image.load()
-    image = ImageOps.exif_transpose(image)  # a copy of the current (first) frame, upright
+    if owned:
+        ImageOps.exif_transpose(image, in_place=True)  # upright, no copy of a large picture
+    else:
+        image = ImageOps.exif_transpose(image)  # a copy of the current (first) frame, upright
+    if image.mode.startswith("I;16") or image.mode in ("I", "F"):
+        return _grey_pixels(image)
+    return _colour_pixels(image)
+
+
+def _strips(image):
+    """``(rows, part)``: the picture a strip of rows at a time (each a small
+    Pillow image), so that no conversion holds a second copy of a large one."""
+    width, height = image.size
+    step = max(1, STRIP_PIXELS // max(1, width))
+    for r0 in range(0, height, step):
+        r1 = min(height, r0 + step)
+        yield slice(r0, r1), image.crop((0, r0, width, r1))
+
+
+def _grey_pixels(image) -> np.ndarray:
+    """(H, W, 3) uint16 grey of a 16-bit, 32-bit integer or floating-point
+    picture, converted a strip of rows at a time; the three
+    channels are one (H, W) array seen three times (a read-only view)."""
     mode = image.mode
-    if mode.startswith("I;16") or mode in ("I", "F"):
-        grey = np.asarray(image).astype(np.float64)
-        if mode.startswith("I;16"):
-            top = 65535.0
-        elif mode == "F":
-            top = 1.0 if grey.size and np.nanmax(grey) <= 1.0 else 255.0
+    if mode.startswith("I;16"):
+        top = 65535.0
+    else:
+        highest = max((_strip_max(np.asarray(part)) for _, part in _strips(image)), default=0.0)
+        if mode == "F":
+            top = 1.0 if highest <= 1.0 else 255.0
         else:  # 32-bit integers: 16-bit PNGs and TIFFs usually, 8-bit values sometimes
-            top = 65535.0 if grey.size and grey.max() > 255 else 255.0
-        grey = np.nan_to_num(grey, nan=0.0)
-        values = np.rint(np.clip(grey / top, 0.0, 1.0) * 65535.0).astype(np.uint16)
-        return np.repeat(values[:, :, None], 3, axis=2)
+            top = 65535.0 if highest > 255 else 255.0
+    width, height = image.size
+    grey = np.empty((height, width), dtype=np.uint16)
+    for rows, part in _strips(image):
+        strip = np.nan_to_num(np.asarray(part).astype(np.float64), nan=0.0)
+        grey[rows] = np.rint(np.clip(strip / top, 0.0, 1.0) * 65535.0)
+    return np.broadcast_to(grey[:, :, None], (height, width, 3))
+
+
+def _strip_max(values: np.ndarray) -> float:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # an all-NaN strip
+        highest = np.nanmax(values) if values.size else 0.0
+    return 0.0 if np.isnan(highest) else float(highest)
+
+
+def _colour_pixels(image) -> np.ndarray:
+    """(H, W, 3) or (H, W, 4) uint8 sRGB(A) of any other mode, through the
+    embedded ICC profile when there is one, a strip of rows at a time."""
+    mode = image.mode
     has_alpha = mode in ("RGBA", "LA", "PA", "RGBa", "La") or "transparency" in image.info
-    alpha = None
-    if has_alpha:
-        rgba = image.convert("RGBA")
-        alpha = np.asarray(rgba)[:, :, 3]
-        image = rgba.convert("RGB") if mode not in ("CMYK",) else image
-    rgb = _to_srgb(image)
-    if alpha is None:
-        return rgb
-    return np.concatenate([rgb, alpha[:, :, None]], axis=2)
+    # what the colour conversion starts from: RGB after an alpha is split off, but CMYK stays CMYK
+    base = "RGB" if has_alpha and mode != "CMYK" else mode
+    transform = _srgb_transform(image, base)
+    width, height = image.size
+    out = np.empty((height, width, 4 if has_alpha else 3), dtype=np.uint8)
+    for rows, part in _strips(image):
+        if has_alpha:
+            rgba = part.convert("RGBA")
+            out[rows, :, 3] = np.asarray(rgba)[:, :, 3]
+            part = rgba.convert("RGB") if mode != "CMYK" else part
+        out[rows, :, :3] = _to_srgb(part, transform)
+    return out
 
 
-def _to_srgb(image) -> np.ndarray:
-    """RGB uint8 array, through the embedded ICC profile when there is one."""
+def _srgb_transform(image, mode: str):
+    """The ImageCms transform from the embedded ICC profile to sRGB, or None
+    (no profile, a mode it does not apply to, or a broken profile: the plain
+    conversion then)."""
     profile = image.info.get("icc_profile")
-    if profile and image.mode in ("RGB", "CMYK"):
+    if not profile or mode not in ("RGB", "CMYK"):
+        return None
+    try:
+        from PIL import ImageCms
+
+        source = ImageCms.ImageCmsProfile(io.BytesIO(profile))
+        return ImageCms.buildTransform(source, ImageCms.createProfile("sRGB"), mode, "RGB")
+    except Exception:  # noqa: BLE001 - a broken profile falls back to the plain conversion
+        return None
+
+
+def _to_srgb(image, transform) -> np.ndarray:
+    """RGB uint8 array of a (small) image, through ``transform`` when given."""
+    if transform is not None:
         try:
             from PIL import ImageCms
 
-            src = ImageCms.ImageCmsProfile(io.BytesIO(profile))
-            dst = ImageCms.createProfile("sRGB")
-            converted = ImageCms.profileToProfile(image, src, dst, outputMode="RGB")
+            converted = ImageCms.applyTransform(image, transform)
             if converted is not None:
                 return np.asarray(converted, dtype=np.uint8)
-        except Exception:  # noqa: BLE001, S110 - a broken profile falls back to the plain conversion
+        except Exception:  # noqa: BLE001, S110 - as a broken profile: the plain conversion
             pass
-    return np.asarray(image.convert("RGB"), dtype=np.uint8)
+    return np.asarray(image if image.mode == "RGB" else image.convert("RGB"), dtype=np.uint8)
 
 
 def _array_pixels(array: np.ndarray, max_pixels: int) -> np.ndarray:

@@ -1,0 +1,117 @@
+"""Large pictures stay within the memory policy (issue 40): a 64 Mpx picture,
+the most rofl reads, is converted a strip at a time, and a batch makes one
+large picture at a time however many workers it has.
+
+The peak resident memory is read with :func:`resource.getrusage` of a child
+process; the bounds are generous (about twice what it takes), far below what
+the float64 copies of the whole picture took (1.6-1.75 GB)."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from rofl.picture import load
+from tests.places import REPO
+
+MB = 1 << 20
+
+
+def peak_mb(*args: str) -> float:
+    """Largest resident size of ``rofl ARGS`` (one process) in MB."""
+    script = (
+        "import resource, subprocess, sys\n"
+        "p = subprocess.run([sys.executable, '-m', 'rofl', *sys.argv[1:]], capture_output=True, text=True)\n"
+        "assert p.returncode == 0, p.stderr\n"
+        "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", script, *args],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=600,
+        env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"},
+    ).stdout
+    return int(out.split()[-1]) / 1024  # KiB on Linux
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", ["16-bit PNG", "float TIFF"])
+def test_a_64_mpx_picture_is_made_within_the_memory_policy(tmp_path, kind):
+    side = 8000  # 64 Mpx, rofl's limit
+    if kind == "16-bit PNG":
+        values = np.zeros((side, side), np.uint16)
+        values[2000:6000, 2000:6000] = 60000
+        path = tmp_path / "big.png"
+        Image.fromarray(values).save(path)
+    else:
+        values = np.zeros((side, side), np.float32)
+        values[2000:6000, 2000:6000] = 1.0
+        path = tmp_path / "big.tif"
+        Image.fromarray(values).save(path, compression="tiff_adobe_deflate")
+    del values
+    assert peak_mb("make", str(path), "-o", str(tmp_path / "x.rofl"), "-w", "20", "-q") < 900
+
+
+def test_grey_pictures_convert_as_the_whole_array_formula(tmp_path, monkeypatch):
+    # strips of a few rows (and float32) give what the whole-picture float64 formula gave
+    monkeypatch.setattr(load, "STRIP_PIXELS", 7)
+    rng = np.random.default_rng(5)
+    cases = {
+        "I;16": (rng.integers(0, 65536, (13, 5)).astype(np.uint16), 65535.0),
+        "I": (rng.integers(0, 256, (13, 5)).astype(np.int32), 255.0),
+        "F": (rng.random((13, 5)).astype(np.float32), 1.0),
+    }
+    for mode, (values, top) in cases.items():
+        image = Image.fromarray(values)
+        assert image.mode == mode
+        expected = np.rint(np.clip(values.astype(np.float64) / top, 0, 1) * 65535).astype(np.uint16)
+        got = load.load_pixels(image)
+        assert got.shape == (13, 5, 3) and got.dtype == np.uint16
+        assert np.array_equal(got[:, :, 0], expected) and np.array_equal(got[:, :, 2], expected)
+
+
+def test_colour_pictures_convert_a_strip_at_a_time(tmp_path, monkeypatch):
+    monkeypatch.setattr(load, "STRIP_PIXELS", 7)
+    rng = np.random.default_rng(6)
+    rgba = rng.integers(0, 256, (11, 6, 4)).astype(np.uint8)
+    got = load.load_pixels(Image.fromarray(rgba, "RGBA"))
+    assert np.array_equal(got, rgba)
+    palette = Image.fromarray(rgba[:, :, :3]).convert("P")
+    assert np.array_equal(load.load_pixels(palette), np.asarray(palette.convert("RGB")))
+
+
+class CountingLock:
+    def __init__(self) -> None:
+        self.entered = 0
+
+    def __enter__(self):
+        self.entered += 1
+
+    def __exit__(self, *exc):
+        return False
+
+
+def test_a_large_picture_is_decoded_under_the_shared_lock(monkeypatch):
+    # -j 2 doubled the memory: the workers of a batch share one lock for large pictures
+    lock = CountingLock()
+    monkeypatch.setattr(load, "_large_decodes", lock)
+    small, large = io.BytesIO(), io.BytesIO()
+    Image.new("L", (100, 100)).save(small, format="PNG")
+    Image.new("1", (3000, 3000)).save(large, format="PNG")  # 9 Mpx, a few kB
+    with load.decoding(small.getvalue()):
+        pass
+    assert lock.entered == 0
+    with load.decoding(large.getvalue()):
+        pass
+    assert lock.entered == 1
+    with load.decoding(b"not a picture"), contextlib.suppress(Exception):
+        pass
+    assert lock.entered == 1
