@@ -5,9 +5,11 @@
         -atheris_runs=1000000 -timeout=20 -rss_limit_mb=3000
 
 Targets: the text formats (corpus JSON, NotMine, webpbn XML, .non, .nin,
-.g, .mk, .cwd, .sav, .gno, TAAI, .pzl, .clues), the sheets (a PNG's rofl chunk, an SVG's
-metadata, a PDF book's attachments) and a NotMine cipher given to ``rofl
-reveal``.  An input is a selector byte and a file
+.g, .mk, .cwd, .sav, .gno, TAAI, .pzl, .clues with hexagons and ``?``
+groups), ROFL of both versions, the sheets (a PNG's rofl chunk, an SVG's
+metadata, a PDF book's attachments), the sniffing that tells an SVG sheet
+from other text, a batch's summary read back to resume (JSON and CSV) and
+a NotMine cipher given to ``rofl reveal``.  How to run it: docs/fuzzing.md.  An input is a selector byte and a file
 (``tests/formats/hostile.py``, which holds the check each input must pass:
 only rofl's own errors, a writer's output read back, a decoded picture that
 meets the clues, metadata that prints).  Anything else, a timeout or an
