@@ -41,6 +41,9 @@ class RoflCommand(click.Command):
             return super().invoke(ctx)
         except OptionError as exc:
             raise click.UsageError(printable(str(exc), keep="\n"), ctx=ctx) from None
+        except click.ClickException as exc:  # a value click or a command refused quotes what was given
+            exc.message = printable(exc.message, keep="\n")
+            raise
 
 
 class RoflGroup(click.Group):
@@ -50,6 +53,9 @@ class RoflGroup(click.Group):
     def invoke(self, ctx: click.Context):
         try:
             return super().invoke(ctx)
+        except click.ClickException as exc:  # click's own (an option's value) quote what was given
+            exc.message = printable(exc.message, keep="\n")
+            raise
         except RoflError as exc:
             raise click.ClickException(printable(str(exc), keep="\n")) from None
         except BrokenPipeError:

@@ -86,3 +86,9 @@ def test_failed_lines_and_bench_list_escape_file_names(tmp_path):
     assert result.exit_code == 1, result.output
     assert "\x1b" not in result.output and "\x07" not in result.output
     assert "failed: " in result.output and "a\\x1b]0;pwned\\x07.png" in result.output
+
+
+def test_usage_errors_escape_the_values_they_quote(tmp_path):
+    result = run("make", "x.png", "-o", str(tmp_path / f"{ESCAPE_NAME}.foo"))
+    assert result.exit_code == 2
+    assert "\x1b" not in result.output and "a\\x1b]0;pwned\\x07.foo" in result.output
