@@ -1,7 +1,8 @@
 """Hostile files of every other reader replayed under a time limit.
 
-``tests/data/hostile/`` holds the cases issue 31 found (named ``issue31-*``)
-and what the fuzzer (``fuzz/fuzz_formats.py``) found or kept for coverage:
+``tests/data/hostile/`` holds the cases issue 31 found (named ``issue31-*``),
+those of issue 40 (``issue40-*``, with a sample of what the fuzzer kept for
+its new targets, ``issue40-fuzz-*``) and what the fuzzer (``fuzz/fuzz_formats.py``) found or kept for coverage:
 each file is a selector byte (the reader, see ``tests/formats/hostile.py``)
 and the file.  Only rofl's own errors may come out, within the time limit.
 """
@@ -24,6 +25,7 @@ def test_the_corpus_covers_every_target():
     seen = {TARGETS[f.read_bytes()[0] % len(TARGETS)][0] for f in HOSTILE.iterdir()}
     assert {"fuzz.notmine", "fuzz.non", "fuzz.nin", "fuzz.json", "cipher", "fuzz.gno", "fuzz.mk"} <= seen
     assert {"fuzz.pzl", "fuzz.clues"} <= seen
+    assert {"fuzz.rofl", "sniff", "summary.json", "summary.csv"} <= seen  # issue 40
 
 
 # 120 s, not 30: on a fresh install the first input that reaches the solver
