@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import os
 import subprocess
 import sys
 
@@ -37,7 +38,8 @@ def peak_mb(*args: str) -> float:
         text=True,
         check=True,
         timeout=600,
-        env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"},
+        env=dict(os.environ, PYTHONPATH=str(REPO)),
+        cwd=REPO,
     ).stdout
     return int(out.split()[-1]) / 1024  # KiB on Linux
 
