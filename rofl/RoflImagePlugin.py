@@ -44,7 +44,7 @@ FORMAT = "ROFL"
 MIME = "image/x-rofl"
 EXTENSION = ".rofl"
 # magic + extended header + colour count + the largest palette
-_HEADER_BYTES = 11 + 3 * 255
+_HEADER_BYTES = 12 + 3 * 255  # a version-2 rectangle: 12 bytes before its palette
 
 
 def _accept(prefix: bytes) -> bool:

@@ -486,7 +486,7 @@ def invalid_shape_cases():
         ("hex-count-too-large", "hexagon of side 3: row 1 (3 cells) says 4 groups", small[:16] + b"\x04" + small[17:],
          fe, "row 1: 4 groups cannot fit in 3 cells", 16),
         ("hex-line-overflow", "hexagon of side 3: row 1 (3 cells) holds a group of 4",
-         small[:17] + b"\x04" + small[18:], fe, "row 1", None),
+         small[:17] + b"\x04" + small[18:], fe, "row 1: the groups need 4 cells", 16),
         ("hex-colour-zero", "hexagon with colour bytes 0 but flags 01 (no colour sets)",
          sets[:6] + b"\x01" + sets[7:], fe, "colour 0 is the background",
          first_set_colour(sets, 22, range(21))),

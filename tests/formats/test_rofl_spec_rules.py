@@ -313,7 +313,8 @@ def test_meta_and_pcrc_are_checked_even_unused():
 
 
 def test_limits_are_not_decoded_not_invalid():
-    too_many_cells = b"ROFL\x00\x01\x08\x01\x08\x01\x01" + bytes(3)
+    # a blank 2049 x 2049 picture: one colour, every count 0 (2 bytes each)
+    too_many_cells = b"ROFL\x00\x01\x08\x01\x08\x01\x01" + bytes(3 + 2 * 4098) + b"IEND" + bytes(4)
     for data in (too_many_cells, (VECTORS / "65-colours.rofl").read_bytes()):
         with pytest.raises(LimitError) as info:
             codec.parse(data)
