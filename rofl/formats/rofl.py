@@ -40,7 +40,7 @@ from __future__ import annotations
 import os
 import re
 import zlib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -300,6 +300,8 @@ class RoflFile:
         Tags of ancillary chunks this reader does not know and skipped.
     size : int
         Bytes in the file.
+    ancillary : tuple of (str, bytes)
+        Those chunks, tag and payload, in file order.
     """
 
     puzzle: Puzzle | HexPuzzle
@@ -308,10 +310,17 @@ class RoflFile:
     crc32: int | None = None
     skipped: tuple[str, ...] = field(default=())
     size: int = 0
+    ancillary: tuple[tuple[str, bytes], ...] = field(default=())
 
     @property
     def form(self) -> str:
         return "extended" if self.extended else "plain"
+
+    @property
+    def safe_to_copy(self) -> tuple[tuple[str, bytes], ...]:
+        """The unknown ancillary chunks a rewriter keeps (``spec/ROFL.md``
+        section 4): those whose tag's fourth letter is lower case."""
+        return tuple((tag, payload) for tag, payload in self.ancillary if tag[3].islower())
 
 
 def _fail(where: str, offset: int, message: str, error: type[FormatError] = FormatError) -> FormatError:
@@ -493,6 +502,7 @@ def parse(data: bytes | bytearray | memoryview, *, where: str = "<rofl>") -> Rof
     meta: dict[str, str] = {}
     crc: int | None = None
     skipped: list[str] = []
+    ancillary: list[tuple[str, bytes]] = []
     masks: np.ndarray | None = None  # (set groups, M) uint8: the QSET masks, big-endian
     pos = clues.end
     if not head.extended:
@@ -544,6 +554,7 @@ def parse(data: bytes | bytearray | memoryview, *, where: str = "<rofl>") -> Rof
                 masks = found
             elif tag_name[0].islower():
                 skipped.append(tag_name)  # ancillary: safe to ignore
+                ancillary.append((tag_name, bytes(payload)))
             else:
                 raise _fail(
                     where,
@@ -584,7 +595,7 @@ def parse(data: bytes | bytearray | memoryview, *, where: str = "<rofl>") -> Rof
     except PuzzleError as exc:
         msg = f"{where}: {exc}"
         raise FormatError(msg) from None
-    return RoflFile(puzzle, head.extended, head.version, crc, tuple(skipped), n)
+    return RoflFile(puzzle, head.extended, head.version, crc, tuple(skipped), n, tuple(ancillary))
 
 
 #: Groups checked at once: the clue block is read in batches of lines, so a
@@ -898,8 +909,13 @@ def dumps(
     meta: Mapping[str, str] | None = None,
     extended: bool | None = None,
     crc32: int | None = None,
+    ancillary: Sequence[tuple[str, bytes]] = (),
 ) -> bytes:
     """Encode a puzzle as a ROFL file.
+
+    Chunks are written in the order ``spec/ROFL.md`` section 4 gives:
+    ``QSET``, the ``meta`` chunks (in the order of ``meta``), ``pcrc``, the
+    ``ancillary`` chunks, ``IEND``.
 
     Parameters
     ----------
@@ -918,6 +934,9 @@ def dumps(
     crc32 : int, optional
         The CRC-32 to store when no ``solution`` is given: the one another
         file stored (``rofl convert`` keeps it).
+    ancillary : sequence of (str, bytes)
+        Other ancillary chunks, tag and payload: those of another file that a
+        rewriter keeps (:attr:`RoflFile.safe_to_copy`).
 
     Raises
     ------
@@ -963,6 +982,14 @@ def dumps(
         crc32 = picture_crc(solution)
     if crc32 is not None:
         chunks.append(_chunk(CRC_CHUNK, CRC_PAYLOAD.build({"crc": crc32})))
+    for tag, payload in ancillary:
+        name = tag.encode("ascii", "replace")
+        if not (len(name) == 4 and name.isalpha() and name[:1].islower()) or name in (META_CHUNK, CRC_CHUNK):
+            msg = (
+                f"chunk tag {tag!r} is not four ASCII letters starting with a lower-case one, other than meta and pcrc"
+            )
+            raise FormatError(msg)
+        chunks.append(_chunk(name, bytes(payload)))
     needs = max(w, h) > MAX_SIDE_PLAIN or bool(chunks) or bool(flags)
     if extended is False and needs:
         msg = "this puzzle needs the extended form (a side above 255, a hexagon, colour sets, metadata or a CRC)"
@@ -1063,16 +1090,23 @@ def dump(
     atomic_write(Path(target), data)  # type: ignore[arg-type]
 
 
-def write_bytes(puzzle: Puzzle, solution: np.ndarray | None = None, *, crc32: int | None = None) -> bytes:
+def write_bytes(
+    puzzle: Puzzle,
+    solution: np.ndarray | None = None,
+    *,
+    crc32: int | None = None,
+    ancillary: Sequence[tuple[str, bytes]] = (),
+) -> bytes:
     """The :func:`rofl.formats.write_puzzle` entry point: metadata and, given a
-    solution (or the ``crc32`` another file stored), its CRC.
+    solution (or the ``crc32`` another file stored), its CRC; ``ancillary``
+    chunks as :func:`dumps`.
 
     Metadata from other formats is made storable instead of refused: keys
     are lower-cased with other characters turned into ``_``, NUL characters
     in values become spaces and lone surrogates (from a JSON ``\\ud800``
     escape, say) U+FFFD.
     """
-    return dumps(puzzle, solution, meta=storable_meta(puzzle.meta), crc32=crc32)
+    return dumps(puzzle, solution, meta=storable_meta(puzzle.meta), crc32=crc32, ancillary=ancillary)
 
 
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")

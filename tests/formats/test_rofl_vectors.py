@@ -204,7 +204,7 @@ def test_generator_reproduces_the_files():
         assert module.build(grid, palette, options) == (VECTORS / f"{name}.rofl").read_bytes(), name
     for name, *_, data, _, _, _, _ in module.limit_cases():
         assert data == (VECTORS / f"{name}.rofl").read_bytes(), name
-    for name, _, data, *_ in [*module.invalid_cases(), *module.invalid_shape_cases()]:
+    for name, _, data, *_ in [*module.invalid_cases(), *module.invalid_shape_cases(), *module.revision_4_cases()]:
         assert data == (VECTORS / f"{name}.rofl").read_bytes(), name
     for name, _, puzzle, cells, options in module.shape_cases():
         data = rofl.formats.rofl.dumps(puzzle, cells if options.get("crc") else None, meta=options.get("meta"))
