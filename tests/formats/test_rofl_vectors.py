@@ -99,7 +99,13 @@ def test_hexagon_vector_decodes_to_its_cells(entry):
 
 def test_set_vectors_have_their_set_groups():
     entries = [v for v in MANIFEST["valid"] if v.get("set_groups")]
-    assert {v["file"] for v in entries} == {"hex-sets.rofl", "rect-sets.rofl"}
+    assert {v["file"] for v in entries} == {
+        "hex-sets.rofl",
+        "rect-sets.rofl",
+        "rect-sets-two-byte-counts.rofl",
+        "sets-ten-colours.rofl",
+        "64-colours-sets.rofl",
+    }
     for entry in entries:
         puzzle = decode_bytes((VECTORS / entry["file"]).read_bytes(), where=entry["file"])[1].puzzle
         assert int(np.count_nonzero(puzzle.color_sets)) == entry["set_groups"]
