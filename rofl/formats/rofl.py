@@ -729,14 +729,15 @@ def _read_clue_block(data: bytes, head: Header, where: str) -> _Clues:
                 )
                 at = int(gpos[g]) + nb
                 errors.append(((int(line_of[g]), 1, at), _fail(where, at, f"{group_name(g)}: {what}")))
-        # fits of the lines without a set group (spec R15)
-        local = line_of - lo
+        # fits of the lines without a set group (spec R15); the groups of a
+        # line are contiguous, so per-line sums are differences of running sums
+        bounds = offsets[lo : hi + 1] - g0
         same = np.zeros(g1 - g0, dtype=np.int64)
         if g1 - g0 > 1:
             same[1:] = (colors[1:] == colors[:-1]) & (colors[1:] != 0) & (line_of[1:] == line_of[:-1])
-        plain[lo:hi] = np.bincount(local, weights=lengths, minlength=hi - lo).astype(np.int64)
-        need = plain[lo:hi] + np.bincount(local, weights=same, minlength=hi - lo).astype(np.int64)
-        line_sets[lo:hi] = np.bincount(local, weights=is_set, minlength=hi - lo).astype(np.int64)
+        plain[lo:hi] = _line_sums(lengths, bounds)
+        need = plain[lo:hi] + _line_sums(same, bounds)
+        line_sets[lo:hi] = _line_sums(is_set, bounds)
         bad = np.flatnonzero((need > capacities[lo:hi]) & (line_sets[lo:hi] == 0))
         if bad.size:
             i = lo + int(bad[0])
@@ -745,10 +746,9 @@ def _read_clue_block(data: bytes, head: Header, where: str) -> _Clues:
         if errors:
             raise min(errors, key=lambda e: e[0])[1]
         group_direction = directions[line_of]
-        fixed = ~is_set
-        for d in range(n_dirs):
-            mine = fixed & (group_direction == d)
-            exact[d] += np.bincount(colors[mine], weights=lengths[mine], minlength=k)[:k].astype(np.int64)
+        # cells of each (direction, colour), the fixed colours only (a set group's is colour 0)
+        key = group_direction * k + colors
+        exact += np.bincount(key, weights=lengths, minlength=n_dirs * k).astype(np.int64).reshape(n_dirs, k)
         set_direction.append(group_direction[is_set])
         set_lengths.append(lengths[is_set])
         if keep:
@@ -757,6 +757,7 @@ def _read_clue_block(data: bytes, head: Header, where: str) -> _Clues:
         lo = hi
     if located is not None:
         raise located
+    exact[:, 0] = 0  # colour 0 is a set group's mark, not a colour it holds
     n_sets = int(line_sets.sum())
     if head.color_sets and not n_sets:
         raise _fail(where, 6, "flag 02 (colour sets) but no group has colour 0, the mark of a set group")
@@ -774,6 +775,13 @@ def _read_clue_block(data: bytes, head: Header, where: str) -> _Clues:
         np.concatenate([empty, *all_lengths]) if keep else None,
         np.concatenate([empty, *all_colors]) if keep else None,
     )
+
+
+def _line_sums(values: np.ndarray, bounds: np.ndarray) -> np.ndarray:
+    """The sum of ``values[bounds[i]:bounds[i + 1]]`` for every ``i`` (int64)."""
+    running = np.zeros(len(values) + 1, dtype=np.int64)
+    np.cumsum(values, out=running[1:])
+    return running[bounds[1:]] - running[bounds[:-1]]
 
 
 def _check_set_lines(data: bytes, head: Header, clues: _Clues, masks: np.ndarray, where: str) -> None:

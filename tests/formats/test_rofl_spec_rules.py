@@ -346,3 +346,54 @@ def test_an_exhausted_budget_is_not_decoded_not_invalid(monkeypatch):
         solve_picture(puzzle, budget=0.5)
     assert isinstance(info.value, UnsolvableError) and isinstance(info.value, NotDecodedError)
     assert "not decoded within the 0.5 s search budget" in str(info.value)
+
+
+# ------------------------------------------------ order of checks (5.2, R39)
+
+
+def test_inside_a_chunk_its_length_comes_before_its_repetition():
+    base = codec.dumps(Puzzle.from_grid(HANDS_UP), HANDS_UP)[:-8]  # ends with the right 'pcrc' chunk
+    second = len(base)
+    assert offset_of(base + b"pcrc\0\0\0\x05" + bytes(5) + b"IEND\0\0\0\0") == second + 4
+    rect = (VECTORS / "rect-sets.rofl").read_bytes()
+    at = rect.index(b"QSET")
+    qset = rect[at:-8]
+    short = qset[:7] + bytes([qset[7] - 1]) + qset[8:-1]  # one byte short
+    assert offset_of(rect[:-8] + short + rect[-8:]) == len(rect) - 8 + 4
+
+
+@pytest.mark.parametrize("name", sorted(VALID) + sorted(INVALID))
+def test_batches_of_lines_do_not_change_a_result(monkeypatch, name):
+    """The clue block is checked in batches of lines: with batches of 2
+    groups every vector gives the same result as in one batch."""
+    data = (VECTORS / f"{name}.rofl").read_bytes()
+
+    def result():
+        try:
+            parsed = codec.parse(data, where="v")
+        except FormatError as exc:
+            return str(exc)
+        return parsed.puzzle
+
+    whole = result()
+    monkeypatch.setattr(codec, "_BATCH_GROUPS", 2)
+    assert result() == whole
+
+
+def test_a_file_beyond_a_limit_that_breaks_a_rule_is_invalid():
+    data = bytearray((VECTORS / "65-colours.rofl").read_bytes())
+    clues = 7 + 3 * 65
+    assert data[clues] == 8 and data[clues + 1] == 1  # row 1: 8 groups, the first of length 1
+    for at, value, offset in [
+        (clues + 1, 0, clues + 1),  # a length 0 (R13)
+        (clues + 2, 65, clues + 2),  # colour 65 of 65 (R14)
+        (clues + 1, 2, clues),  # row 1 (8 cells, full) needs 9 (R15)
+        (len(data), 0, len(data)),  # a byte after the clue block (R17)
+    ]:
+        broken = bytes(data[:at]) + bytes([value]) + bytes(data[at + 1 :])
+        with pytest.raises(FormatError) as info:
+            codec.parse(broken, where="f")
+        assert not isinstance(info.value, NotDecodedError), info.value
+        assert offset_of(broken) == offset
+    with pytest.raises(LimitError):
+        codec.parse(bytes(data))
