@@ -37,7 +37,8 @@ def convert(source: str, target: str, force: bool, budget: float) -> None:
     The solution (goal picture) travels along when IN has one and OUT can
     hold it; when IN has none, it is added if line logic finds it.  A
     CRC-32 of the picture that IN stores (ROFL, a sheet) is checked against
-    the picture the clues define, and kept in a .rofl OUT.  Title,
+    the picture the clues define, and kept in a .rofl OUT, with IN's unknown
+    chunks that are safe to copy (a warning names those dropped).  Title,
     author and licence/copyright travel where both formats have room for
     them.  A colour puzzle cannot be written to a black-and-white format
     (.nin, .mk, .cwd, .sav, .gno, .notmine): that is an error and OUT is left
