@@ -30,9 +30,14 @@ numpy, never with one ``Struct`` per group.  Every count is checked against
 what its line can hold and against the bytes left before the array it sizes
 is touched.  Every error names the byte offset the specification assigns to
 its rule (section 5): the first byte of the field that is wrong or that the
-file ends in, the tag of a repeated chunk.  A file beyond this reader's
-limits raises :class:`~rofl.errors.LimitError`, which says "not decoded"
-rather than "invalid".
+file ends in, the tag of a repeated chunk, a line's count for a line that
+does not fit.  When a file breaks several rules the first in the order of
+section 5.2 is reported: the clue block line by line (numpy finds the first
+bad group or line of a batch of lines), the chunks in file order, then what
+needs the whole file (the fits of lines with set groups, the totals).  A
+file beyond this reader's limits raises :class:`~rofl.errors.LimitError`,
+which says "not decoded" rather than "invalid", and only once every other
+rule has been checked: a damaged file is invalid whatever its size.
 """
 
 from __future__ import annotations
@@ -484,13 +489,15 @@ def parse(data: bytes | bytearray | memoryview, *, where: str = "<rofl>") -> Rof
     Raises
     ------
     FormatError
-        Any violation of the specification, with the byte offset where it
-        was found: truncation, a count larger than its line or than the
-        bytes left, a group of length 0, a colour outside the palette,
-        groups that do not fit their line, row and column totals that
-        disagree, trailing bytes, an unknown critical chunk, bad metadata.
+        The first violation of the specification in the order of its
+        section 5.2, with the byte offset its rule names: truncation, a
+        count larger than its line or than the bytes left, a group of
+        length 0, a colour outside the palette, groups that do not fit
+        their line, trailing bytes, an unknown critical chunk, bad
+        metadata or masks, totals that disagree between directions.
     LimitError
-        (a :class:`FormatError`) A file beyond this reader's limits.
+        (a :class:`FormatError`) A file beyond this reader's limits that
+        breaks no rule.
     """
     data = bytes(data)
     n = len(data)
