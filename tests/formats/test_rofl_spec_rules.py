@@ -397,3 +397,18 @@ def test_a_file_beyond_a_limit_that_breaks_a_rule_is_invalid():
         assert offset_of(broken) == offset
     with pytest.raises(LimitError):
         codec.parse(bytes(data))
+
+
+def test_a_hexagon_cut_short_builds_no_board(monkeypatch):
+    """Lines' lengths come from the side alone (spec 13.2): a 16-byte file of a
+    side-1024 hexagon is refused before any board of 3 million cells is made."""
+    import rofl.hexagon
+
+    def no_board(side):
+        msg = f"a board of side {side} was built"
+        raise AssertionError(msg)
+
+    monkeypatch.setattr(rofl.hexagon, "_hexagon", no_board)
+    data = b"ROFL\x00\x02\x01\x04\x00\x02\xff\xff\xff\x00\x00\x00"
+    assert offset_of(data) == 16
+    assert offset_of(data + b"\x00\x01") == 18  # row 1 (1024 cells) says 1 group; its groups are missing
