@@ -585,11 +585,13 @@ def parse(data: bytes | bytearray | memoryview, *, where: str = "<rofl>") -> Rof
     head.refuse_beyond_limits(where)
 
     lengths, colors = clues.lengths, clues.colors
+    assert lengths is not None and colors is not None  # kept for a file within the limits
     color_sets = None
     if masks is not None:
         color_sets = np.zeros(len(lengths), dtype=np.uint64)
         color_sets[colors == 0] = _masks_to_uint64(masks)
     palette = Palette.from_array(np.frombuffer(head.palette, dtype=np.uint8).reshape(head.n_colors, 3))
+    puzzle: Puzzle | HexPuzzle
     try:
         if head.side is not None:
             puzzle = HexPuzzle.from_arrays(
@@ -826,10 +828,11 @@ def _check_set_lines(data: bytes, head: Header, clues: _Clues, masks: np.ndarray
 
 def _check_clue_totals(head: Header, clues: _Clues, masks: np.ndarray | None) -> None:
     """The totals rule (R16) over every direction, with or without set groups."""
-    m = 0 if masks is None else masks.shape[1]
+    table = np.zeros((0, 1), dtype=np.uint8) if masks is None else masks
+    m = table.shape[1]
 
     def allows(c: int) -> np.ndarray:
-        return ((masks[:, m - 1 - c // 8] >> (c % 8)) & 1).astype(bool)
+        return ((table[:, m - 1 - c // 8] >> (c % 8)) & 1).astype(bool)
 
     names = [plural for _, plural in head.direction_names]
     check_totals(clues.exact, clues.set_direction, clues.set_lengths, allows, names)
