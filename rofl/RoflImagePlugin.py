@@ -149,7 +149,8 @@ def _save(im: Image.Image, fp: IO[bytes], filename: str | bytes) -> None:
 
     options = im.encoderinfo
     grid, palette = grid_from_image(im, background=options.get("background"))
-    meta = {k: str(options[k]) for k in ("title", "author", "licence") if options.get(k)}
+    # an empty value is stored (spec section 6); only an option not given is left out
+    meta = {k: str(options[k]) for k in ("title", "author", "licence") if options.get(k) is not None}
     where = filename.decode() if isinstance(filename, bytes) else str(filename)
     data = encode_grid(
         grid,

@@ -156,3 +156,10 @@ def test_the_header_of_a_255_colour_version_2_rectangle_is_read_whole():
         Image.open(io.BytesIO(data))
     assert isinstance(info.value.__cause__ or info.value, LimitError) or "at most 64" in str(info.value)
     assert "palette" not in str(info.value)
+
+
+def test_save_keeps_an_empty_metadata_value(tmp_path):
+    grid = np.array([[1, 0], [1, 1]], np.uint8)
+    image = image_from_grid(grid, Palette.black_white())
+    image.save(tmp_path / "p.rofl", title="Corner", author="")
+    assert dict(codec.parse((tmp_path / "p.rofl").read_bytes()).puzzle.meta) == {"title": "Corner", "author": ""}
