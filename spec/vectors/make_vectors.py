@@ -143,6 +143,14 @@ def valid_cases():
         BW,
         {"meta": {"k" + "0123456789._-" * 4 + "abcdefghijk": "x"}},
     )
+    # added in revision 4: the fourth letter of a tag (section 4)
+    yield (
+        "unknown-unsafe-ancillary",
+        "5x5 with an ancillary chunk 'zzzZ', unsafe to copy: a reader skips it, a rewriter drops it",
+        hands_up(),
+        BW,
+        {"meta": {"title": "skip me"}, "extra_chunk": (b"zzzZ", b"tied to this file")},
+    )
 
 
 def hex_flower() -> np.ndarray:

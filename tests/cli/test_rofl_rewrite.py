@@ -70,3 +70,16 @@ def test_encode_keeps_an_empty_author(tmp_path):
     assert result.exit_code == 0, result.output
     assert dict(open_puzzle(out).puzzle.meta) == {"title": "Hands up", "author": ""}
     assert b"meta\x00\x00\x00\x07author\x00" in out.read_bytes()
+
+
+def test_the_vectors_of_section_4(tmp_path):
+    """``unknown-ancillary`` ('zzzz') keeps its chunk through a rewrite,
+    ``unknown-unsafe-ancillary`` ('zzzZ') loses it."""
+    from tests.places import REPO
+
+    vectors = REPO / "spec" / "vectors"
+    for name, kept in (("unknown-ancillary", (("zzzz", b"future data"),)), ("unknown-unsafe-ancillary", ())):
+        result = run("convert", vectors / f"{name}.rofl", tmp_path / f"{name}.rofl")
+        assert result.exit_code == 0, result.output
+        assert codec.parse((tmp_path / f"{name}.rofl").read_bytes()).ancillary == kept
+        assert ("dropped" in result.output) == (not kept)
