@@ -8,14 +8,21 @@ from rofl.cli._show import say
 
 
 def write_puzzle_file(
-    path, puzzle, solution=None, *, crc32: int | None = None, private: bool = False, quiet: bool = False
+    path,
+    puzzle,
+    solution=None,
+    *,
+    crc32: int | None = None,
+    private: bool = False,
+    quiet: bool = False,
+    ancillary: tuple[tuple[str, bytes], ...] = (),
 ) -> None:
     """:func:`rofl.formats.write_puzzle`, then a warning on stderr (unless
     ``quiet``) when the program the format belongs to cannot open the puzzle."""
 
     from rofl.formats import caveat, write_puzzle
 
-    write_puzzle(path, puzzle, solution, crc32=crc32, private=private)
+    write_puzzle(path, puzzle, solution, crc32=crc32, private=private, ancillary=ancillary)
     note = caveat(path, puzzle)
     if note and not quiet:
         say(f"warning: {path}: {note}", err=True)
