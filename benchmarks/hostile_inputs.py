@@ -2,7 +2,7 @@
 
 Usage::
 
-    python benchmarks/hostile_inputs.py [--against CHECKOUT]
+    python benchmarks/hostile_inputs.py [--against CHECKOUT] [--write-docs]
 
 Each case runs ``rofl`` in a child process of this checkout (and, with
 ``--against``, of another one, e.g. main: ``git archive main | tar -x -C
@@ -14,6 +14,9 @@ Each case runs ``rofl`` in a child process of this checkout (and, with
 * ``rofl info --no-solve`` of a 1 MB ``.clues`` of ``?`` groups (64 colours);
 * ``rofl info --no-solve`` of a PDF book whose object stream inflates to
   20 MB of spaces (the issue's ``objstm4.pdf`` was 70 MB: 44 s).
+
+``--write-docs`` writes the table into section ``hostile-inputs`` of
+``docs/benchmarks.md``.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ import tempfile
 from pathlib import Path
 
 import numpy as np
+from _docs import stamp, write_section
 from PIL import Image
 
 REPO = Path(__file__).resolve().parent.parent
@@ -82,15 +86,23 @@ def measure(checkout: Path, args: list[str]) -> tuple[int, float, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--against", type=Path, help="another checkout to measure too")
+    parser.add_argument("--against", type=Path, help="another checkout to measure too (before)")
+    parser.add_argument("--write-docs", action="store_true", help="write the table into docs/benchmarks.md")
     options = parser.parse_args()
-    checkouts = [("this", REPO)] + ([("other", options.against)] if options.against else [])
+    checkouts = ([("before", options.against)] if options.against else []) + [("after", REPO)]
     resource.setrlimit(resource.RLIMIT_CPU, (600, 600))
+    header = "| case | " + " | ".join(f"{label}: exit, CPU, peak" for label, _ in checkouts) + " |"
+    lines = [header, "|---|" + "---|" * len(checkouts)]
     with tempfile.TemporaryDirectory() as folder:
         for name, args in cases(Path(folder)).items():
+            cells = []
             for label, checkout in checkouts:
                 status, cpu, peak = measure(checkout, args)
                 print(f"{name:32s} {label:6s} exit {status}  {cpu:6.1f} s CPU  {peak:7.0f} MB peak", flush=True)
+                cells.append(f"{status}, {cpu:.1f} s, {peak:.0f} MB")
+            lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    if options.write_docs:
+        write_section("hostile-inputs", "\n".join([stamp(), "", *lines]))
 
 
 if __name__ == "__main__":
