@@ -270,17 +270,21 @@ def solve(
 
 def _picture_steps(puzzle, steps_dir, gif_path, *, search, budget, per, max_frames, **drawing) -> None:
     """Trace the solve and write its frames (``--steps``, ``--gif``); say what was written on stderr."""
+    from rofl._io import all_or_nothing
     from rofl.render.animation import Painter, Style, animate_solve, choose_cell, write_steps
     from rofl.solver.trace import trace_solve
 
     trace = trace_solve(puzzle, search=search, time_budget=budget)
     ends = "the solution" if trace.status == "solved" else f"where the trace stopped ({trace.status})"
+    with all_or_nothing():  # every step picture and the animation, or none (a full disk)
+        if steps_dir is not None:
+            painter = Painter(puzzle, Style(choose_cell(puzzle, drawing["scale"], drawing["max_size"])))
+            paths = write_steps(steps_dir, trace.frames(per, max_frames), painter)
+        if gif_path is not None:
+            count = animate_solve(puzzle, gif_path, trace=trace, per=per, max_frames=max_frames, **drawing)
     if steps_dir is not None:
-        painter = Painter(puzzle, Style(choose_cell(puzzle, drawing["scale"], drawing["max_size"])))
-        paths = write_steps(steps_dir, trace.frames(per, max_frames), painter)
         say(f"{steps_dir}: {len(paths)} step pictures, {len(trace.steps)} steps; the last is {ends}", err=True)
     if gif_path is not None:
-        count = animate_solve(puzzle, gif_path, trace=trace, per=per, max_frames=max_frames, **drawing)
         size = Path(gif_path).stat().st_size
         say(f"{gif_path}: {count} frames, {size // 1024 + 1} KB; the last is {ends}", err=True)
 

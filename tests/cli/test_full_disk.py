@@ -73,3 +73,12 @@ def test_a_batch_that_fills_the_disk_names_each_picture_it_could_not_save(tmp_pa
     assert all("No space left on device" in line for line in failed)
     assert lines[-1].startswith("Error: ") and "summary" in lines[-1] and "No space left" in lines[-1]
     assert not [p for p in (tmp_path / "out").iterdir() if p.name.startswith(".")]
+
+
+def test_solve_writes_every_step_picture_and_the_animation_or_none(tmp_path, monkeypatch):
+    fill_disk_after(monkeypatch, 3)  # a few step pictures, then the disk is full
+    steps = tmp_path / "steps"
+    result = run("solve", SAMPLES / "rocket.rofl", "--steps", steps, "--gif", tmp_path / "s.gif")
+    assert result.exit_code == 1 and "No space left on device" in result.output.splitlines()[-1]
+    assert not (tmp_path / "s.gif").exists()
+    assert not steps.exists() or list(steps.iterdir()) == []
