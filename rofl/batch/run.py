@@ -26,6 +26,7 @@ are pure, so that is safe).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 from collections.abc import Callable, Iterator
@@ -243,10 +244,13 @@ def _on_processes(fn, tasks: _Tasks, lost, jobs: int, *, local: bool = False) ->
     if not all_cached(*kernels):
         ensure_compiled(*kernels)
 
-    # one lock for all the workers: a large picture is decoded by one worker
+    # one lock file for all the workers: a large picture is made by one worker
     # at a time (rofl.picture.load.decoding), so -j N does not hold N of them
+    import tempfile
+
     context = _context()
-    large = context.Lock()
+    handle, large = tempfile.mkstemp(prefix="rofl-large-pictures-", suffix=".lock")
+    os.close(handle)
 
     def new_pool() -> ProcessPoolExecutor:
         return ProcessPoolExecutor(jobs, mp_context=context, initializer=_worker_start, initargs=(large,))
@@ -288,6 +292,8 @@ def _on_processes(fn, tasks: _Tasks, lost, jobs: int, *, local: bool = False) ->
     finally:
         for pool in pools:
             pool.shutdown(wait=True, cancel_futures=True)
+        with contextlib.suppress(OSError):
+            os.unlink(large)
 
 
 @contextmanager
@@ -326,10 +332,10 @@ def _context():
     return context
 
 
-def _worker_start(large=None) -> None:
+def _worker_start(large: str | None = None) -> None:
     """A local worker's start: leave Ctrl-C to the parent (which stops the
-    workers itself, without a traceback from each), take the lock that the
-    workers share for decoding large pictures, then load the kernels."""
+    workers itself, without a traceback from each), take the lock file that
+    the workers share for large pictures, then load the kernels."""
     import signal
 
     from rofl.batch.tasks import warm_up

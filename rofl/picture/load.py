@@ -186,15 +186,43 @@ STRIP_PIXELS = 1 << 20
 LARGE_PIXELS = 8_000_000
 
 # what decoding() holds for a large picture: nothing in one process; a lock
-# the batch's worker processes share (share_large_decodes)
+# file the batch's worker processes share (share_large_decodes)
 _large_decodes: Any = contextlib.nullcontext()
 
 
-def share_large_decodes(lock) -> None:
-    """Make :func:`decoding` of a large picture hold ``lock`` (a
-    :mod:`multiprocessing` lock the processes of a batch share)."""
+class _FileLock:
+    """An exclusive ``flock`` on a file: the kernel releases it when its
+    process dies (a worker killed while it holds it blocks no other), and
+    a file name is all the workers are given.  Without ``fcntl`` (Windows),
+    or once the file is gone (the batch ended), it holds nothing."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.fd: int | None = None
+
+    def __enter__(self) -> None:
+        try:
+            import fcntl
+
+            self.fd = os.open(self.path, os.O_RDWR)
+            fcntl.flock(self.fd, fcntl.LOCK_EX)
+        except (ImportError, OSError):
+            self._close()
+
+    def __exit__(self, *exc) -> None:
+        self._close()  # closing the file releases the lock
+
+    def _close(self) -> None:
+        if self.fd is not None:
+            os.close(self.fd)
+            self.fd = None
+
+
+def share_large_decodes(path: str) -> None:
+    """Make :func:`decoding` of a large picture hold an exclusive lock on the
+    file ``path``, which the processes of a batch share."""
     global _large_decodes  # noqa: PLW0603 - one setting per worker process
-    _large_decodes = lock
+    _large_decodes = _FileLock(path)
 
 
 @contextlib.contextmanager

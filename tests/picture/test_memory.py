@@ -117,3 +117,24 @@ def test_a_large_picture_is_decoded_under_the_shared_lock(monkeypatch):
     with load.decoding(b"not a picture"), contextlib.suppress(Exception):
         pass
     assert lock.entered == 1
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="flock")
+def test_the_workers_lock_is_an_exclusive_file_lock(tmp_path):
+    import fcntl
+
+    path = tmp_path / "large.lock"
+    path.write_bytes(b"")
+    load.share_large_decodes(str(path))
+    try:
+        other = os.open(path, os.O_RDWR)
+        with load._large_decodes:
+            with pytest.raises(BlockingIOError):  # another worker waits
+                fcntl.flock(other, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        fcntl.flock(other, fcntl.LOCK_EX | fcntl.LOCK_NB)  # released
+        os.close(other)
+        path.unlink()
+        with load._large_decodes:  # the batch is over: nothing to hold
+            pass
+    finally:
+        load._large_decodes = contextlib.nullcontext()
