@@ -19,6 +19,9 @@ seeded with every vector).
 Last run (2026-11-21): 2,000,000 executions in 484 s, 0 crashes, 249
 corpus files.  The version-2 vectors (hexagons, colour sets) and 4 seeded
 mutations of each were added to the replayed corpus by hand on 2026-11-25.
+With version 2 through ``.clues`` (2026-11-29): 2,029,352 executions in 2
+runs, one timeout (a side-960 hexagon header: issue 40's defect 7), 485
+corpus files.
 How to run it: docs/fuzzing.md.
 """
 
