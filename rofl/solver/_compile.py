@@ -120,6 +120,16 @@ INDEX = KernelSet(
     seconds=8,
 )
 
+#: The difficulty grader (:mod:`rofl.solver.grade`): one kernel of its own,
+#: over lines given as index lists, compiled when a puzzle is first graded.
+GRADE = KernelSet(
+    "difficulty grader",
+    "rofl.solver._grade_kernels",
+    ("_grade",),
+    warm="rofl.solver._warm:warm_grade",
+    seconds=4,
+)
+
 #: The complete search: only for puzzles line logic does not finish.
 SEARCH = KernelSet(
     "complete search",
