@@ -165,6 +165,12 @@ def _save(image, path: str) -> None:
     show_default=True,
     help="Seed of that search: the same picture, options and seed always give the same puzzle.",
 )
+@click.option(
+    "--difficulty",
+    type=click.Choice(["easy", "medium", "hard", "expert"]),
+    help="Steer the puzzle toward this grade of rofl.grade: easier ones may change more cells (at most 2%% in "
+    "all), harder ones at most 0.5%% beyond the fewest (docs/difficulty.md).",
+)
 @click.option("--title", help="Puzzle title (default: the picture's file name).")
 @click.option("--preview", type=click.Path(dir_okay=False), help="Write the solution picture scaled up (PNG).")
 @click.option(
@@ -208,6 +214,7 @@ def make(
     trim: bool,
     effort: float,
     seed: int,
+    difficulty: str | None,
     title: str | None,
     preview: str | None,
     compare: str | None,
@@ -315,6 +322,7 @@ def make(
                 polish_progress=polish_progress,
                 revert_progress=revert_progress,
                 relocate_progress=relocate_progress,
+                difficulty=difficulty,
             )
         finally:
             bars.close()

@@ -336,9 +336,10 @@ def _propagate(masks, line_cells, line_offsets, cell_lines, cell_offsets, lens, 
 
 
 @njit(**JIT)
-def _grade(masks, line_cells, line_offsets, cell_lines, cell_offsets, lens, cols, offs, work_budget, log, stats):
+def _grade(masks, line_cells, line_offsets, cell_lines, cell_offsets, lens, cols, offs, work_budget, log, when, stats):
     """Solve ``masks`` (flat int64, in place) round by round with the
-    easiest technique that finds something; ``log[r] = (level, cells)``.
+    easiest technique that finds something; ``log[r] = (level, cells)``,
+    ``when[cell]``: the round that found the cell's colour (-1: never).
 
     Returns SOLVED, STALLED (probing found nothing: guessing needed),
     CONTRADICTION (``stats[ST_BAD_LINE]`` names the line, -1 for a
@@ -451,6 +452,8 @@ def _grade(masks, line_cells, line_offsets, cell_lines, cell_offsets, lens, cols
                         stats[ST_ROUNDS] = rounds
                         return CONTRADICTION
                     masks[cell] = new
+                    if not new & (new - 1):
+                        when[cell] = rounds
                     if stamp[cell] != rounds:
                         stamp[cell] = rounds
                         found += 1
@@ -487,6 +490,8 @@ def _grade(masks, line_cells, line_offsets, cell_lines, cell_offsets, lens, cols
                         trial, line_cells, line_offsets, cell_lines, cell_offsets, lens, cols, offs, cell, work, stats
                     ):
                         masks[cell] &= ~bit
+                        if not masks[cell] & (masks[cell] - 1):
+                            when[cell] = rounds
                         found = 1
                         level = PROBE
                         probe_from = cell

@@ -59,9 +59,14 @@ _WEIGHTS = {1: 1.0, 2: 1.0, 3: 2.0, 4: 4.0, 5: 8.0}
 #: A narrow round (a bottleneck) costs this many rounds' worth more: the
 #: solver must find the one place that moves among all the lines.
 _NARROW_EXTRA = 1.0
-#: Upper bounds of the effort score (per ten cells of side) of grades 1-3;
+#: Upper bounds of the effort score of grades 1-3 (about the 25th, 55th and
+#: 85th percentiles of the corpus puzzles that logic solves, docs/difficulty.md);
 #: above the last one a line-solvable puzzle is expert.
-_BOUNDS = (4.0, 7.5, 12.0)
+_BOUNDS = (11.0, 19.0, 35.0)
+#: Puzzles of more cells are graded only on request, not by the commands'
+#: reports, sheets, pages and tables (:func:`grade_shown`): grading a
+#: 2048x2048 picture takes seconds, and nobody solves one by hand.
+MAX_SHOWN_CELLS = 250_000
 #: Line solves probing may spend before the grader gives up and calls the
 #: puzzle one that needs guessing (about half a second at 50x50).
 PROBE_WORK = 200_000
@@ -95,7 +100,8 @@ class Difficulty:
         Trial colours probing tried.
     score : float
         The effort score the grade is read from: weighted rounds plus
-        bottlenecks, per ten cells of the puzzle's side.
+        bottlenecks, divided by the square root of the side in tens of
+        cells (a large puzzle takes more rounds, but people also find it harder).
     """
 
     grade: int
@@ -142,6 +148,13 @@ def grade(puzzle: Puzzle | HexPuzzle) -> Difficulty:
     UnsolvableError
         The clues contradict each other (no solution).
     """
+    return solve_graded(puzzle)[0]
+
+
+def solve_graded(puzzle: Puzzle | HexPuzzle) -> tuple[Difficulty, np.ndarray]:
+    """:func:`grade`, and the round of the grader's solve that found each
+    cell: an int64 array of the shape of a solution, -1 where it found none.
+    Steering (:mod:`rofl.refine.difficulty`) looks near the late cells."""
     if puzzle.color_sets is not None:
         msg = "rofl.grade does not grade puzzles with '?' groups (colour sets): their techniques are not modelled"
         raise PuzzleError(msg)
@@ -159,10 +172,11 @@ def grade(puzzle: Puzzle | HexPuzzle) -> Difficulty:
     while True:
         masks = np.full(board.n_cells, full, dtype=np.int64)
         log = np.zeros((size, 2), dtype=np.int64)
+        when = np.full(board.n_cells, -1, dtype=np.int64)
         stats = np.zeros(k.N_STATS, dtype=np.int64)
         status = k._grade(
             masks, board.line_cells, board.line_offsets, board.cell_lines, board.cell_offsets,
-            lens, cols, offs, PROBE_WORK, log, stats,
+            lens, cols, offs, PROBE_WORK, log, when, stats,
         )  # fmt: skip
         if status != k.LOG_FULL:
             break
@@ -173,7 +187,19 @@ def grade(puzzle: Puzzle | HexPuzzle) -> Difficulty:
         msg = f"the clues have no solution{where}"
         raise UnsolvableError(msg)
     steps = int(stats[k.ST_ROUNDS])
-    return _difficulty(log[:steps], board.n_cells, solved=status == k.SOLVED, probes=int(stats[k.ST_PROBES]))
+    difficulty = _difficulty(log[:steps], board.n_cells, solved=status == k.SOLVED, probes=int(stats[k.ST_PROBES]))
+    return difficulty, when.reshape(board.shape)
+
+
+def grade_shown(puzzle: Puzzle | HexPuzzle) -> Difficulty:
+    """:func:`grade` for what rofl shows beside a puzzle (reports, sheets,
+    pages, tables): a :class:`PuzzleError` for a puzzle of more than
+    :data:`MAX_SHOWN_CELLS` cells instead of seconds of work."""
+    cells = puzzle.n_cells if isinstance(puzzle, HexPuzzle) else puzzle.width * puzzle.height
+    if cells > MAX_SHOWN_CELLS:
+        msg = f"more than {MAX_SHOWN_CELLS} cells"
+        raise PuzzleError(msg)
+    return grade(puzzle)
 
 
 def _line_name(puzzle, line: int) -> str:
@@ -186,9 +212,8 @@ def _difficulty(log: np.ndarray, n_cells: int, *, solved: bool, probes: int) -> 
     rounds = tuple(int(np.count_nonzero(levels == t)) for t in range(1, 6))
     few = max(1, round(math.sqrt(n_cells) / 10))
     narrow = int(np.count_nonzero(found[:-1] <= few))  # the last round finishes: never a bottleneck
-    side = max(1.0, math.sqrt(n_cells) / 10)
     effort = sum(_WEIGHTS[t] * count for t, count in enumerate(rounds, start=1)) + _NARROW_EXTRA * narrow
-    score = effort / side
+    score = effort / math.sqrt(max(1.0, math.sqrt(n_cells) / 10))
     hardest = Technique(int(levels.max())) if len(levels) else Technique.NONE
     if not solved:
         value, hardest = 5, Technique.GUESSING
