@@ -41,9 +41,9 @@ EASY_LIMIT = 0.02
 #: puzzle harder (at least one cell).
 HARD_EXTRA = 0.005
 #: Moves judged per step (each a grade of the whole puzzle).
-CANDIDATES = 16
+CANDIDATES = 18
 #: Moves judged in all before steering gives up.
-MAX_TRIES = 400
+MAX_TRIES = 800
 
 
 @dataclass(frozen=True, eq=False)
@@ -142,7 +142,7 @@ def steer(
     rejected: set[tuple[int, int, int]] = set()
     sign = -1.0 if easier else 1.0
     while room > 0 and tries < MAX_TRIES and (current.grade > want if easier else current.grade < want):
-        moves = _moves(work, cost, steered, rejected, when, rng)
+        moves = _moves(work, cost, steered, rejected, when, rng, easier=easier)
         if not moves:
             break
         best = None
@@ -182,13 +182,19 @@ def _moves(
     rejected: set,
     when: np.ndarray,
     rng: np.random.Generator,
+    *,
+    easier: bool,
 ) -> list[tuple[int, int, int]]:
-    """The moves of one step: cells on the edge of a region given a
-    4-neighbour's colour, never one steering changed already; half of them
-    the cheapest for the picture, half the cheapest among the cells the
-    grader's solve found last (where a bottleneck holds the solve up)."""
-    height, width = grid.shape
+    """The moves of one step, never on a cell steering changed already: a
+    third of them the cells on the edge of a region given a 4-neighbour's
+    colour, cheapest for the picture first; a third the same among the
+    cells the grader's solve found last (where a bottleneck holds the solve
+    up); a third, to ease, the one-cell gaps between two pieces of a colour
+    filled (a longer block: more overlap), to harden, the longest blocks
+    split in their middle (less overlap)."""
     found: dict[tuple[int, int, int], float] = {}
+    shaped: dict[tuple[int, int, int], float] = {}
+    height, width = grid.shape
     for dr, dc in ((0, 1), (0, -1), (1, 0), (-1, 0)):
         r0, r1 = max(0, -dr), height - max(0, dr)
         c0, c1 = max(0, -dc), width - max(0, dc)
@@ -196,17 +202,41 @@ def _moves(
         there = grid[r0 + dr : r1 + dr, c0 + dc : c1 + dc]
         rows, cols = np.nonzero(here != there)
         for r, c in zip(rows + r0, cols + c0, strict=True):
-            k = int(grid[r + dr, c + dc])
-            key = (int(r), int(c), k)
-            if steered[r, c] or key in rejected or key in found:
-                continue
-            found[key] = float(cost[r, c, k] - cost[r, c, grid[r, c]])
-    if not found:
-        return []
-    keys = list(found)
-    price = np.array([found[key] for key in keys]) + rng.uniform(0, 1e-3, len(keys))
-    order = [keys[i] for i in np.argsort(price, kind="stable")]
-    late = np.percentile(when, 75)
-    chosen = order[: CANDIDATES // 2]
-    chosen += [key for key in order if when[key[0], key[1]] >= late and key not in chosen][: CANDIDATES // 2]
+            key = (int(r), int(c), int(grid[r + dr, c + dc]))
+            if not steered[r, c] and key not in rejected:
+                found[key] = float(cost[r, c, key[2]] - cost[r, c, grid[r, c]])
+    for view, flip in ((grid, False), (grid.T, True)):
+        for i, line in enumerate(view):
+            for j, k in _shape_moves(line, easier):
+                r, c = (j, i) if flip else (i, j)
+                key = (r, c, k)
+                if not steered[r, c] and key not in rejected:
+                    shaped[key] = float(cost[r, c, k] - cost[r, c, grid[r, c]])
+    part = CANDIDATES // 3
+    chosen: list[tuple[int, int, int]] = []
+    late = np.percentile(when, 75) if when.size else 0
+    for pool, keep in ((found, None), (found, late), (shaped, None)):
+        keys = [key for key in pool if key not in chosen and (keep is None or when[key[0], key[1]] >= keep)]
+        price = np.array([pool[key] for key in keys]) + rng.uniform(0, 1e-3, len(keys))
+        chosen += [keys[i] for i in np.argsort(price, kind="stable")[:part]]
     return chosen
+
+
+def _shape_moves(line: np.ndarray, easier: bool) -> list[tuple[int, int]]:
+    """``(cell, colour)`` moves of one line that reshape its blocks: to ease,
+    a one-cell gap between two pieces of one colour filled with it; to
+    harden, the middle cell of each block of 4 cells or more blanked."""
+    moves = []
+    n = len(line)
+    if easier:
+        for j in range(1, n - 1):
+            if line[j - 1] == line[j + 1] != 0 and line[j] != line[j - 1]:
+                moves.append((j, int(line[j - 1])))
+        return moves
+    start = 0
+    for j in range(1, n + 1):
+        if j == n or line[j] != line[start]:
+            if line[start] != 0 and j - start >= 4:
+                moves.append(((start + j) // 2, 0))
+            start = j
+    return moves

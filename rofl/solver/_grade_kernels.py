@@ -19,7 +19,8 @@ still be (bit ``c``: colour ``c``), each narrower than the one before:
    group covers takes its colour, a cell no group can reach is background;
 2. **edges**: the same with each group pushed as far as it goes against
    the line's ends and the cells that cannot take its colour (crossed-out
-   cells, other colours); known ink is not looked at;
+   cells, other colours), and a line whose ink is all known crossed out;
+   known ink is not looked at otherwise;
 3. **joining and splitting**: the first and last placements that known ink
    allows too (each known piece held by a group that can reach it, pieces
    only one group can hold joined), a known run as long as the longest
@@ -232,6 +233,26 @@ def _overlap(n, lens, cols, g0, k, lo, hi, out, forced):
 
 
 @njit(**JIT)
+def _complete(m, n, lens, cols, g0, k, out):
+    """A colour whose groups' cells are all known already is struck from
+    the line's other cells (``out``, narrowed in place)."""
+    for j in range(k):
+        bit = np.int64(1) << cols[g0 + j]
+        total = 0
+        for g in range(k):
+            if cols[g0 + g] == cols[g0 + j]:
+                total += lens[g0 + g]
+        known = 0
+        for i in range(n):
+            if m[i] == bit:
+                known += 1
+        if known == total:
+            for i in range(n):
+                if m[i] != bit:
+                    out[i] &= ~bit
+
+
+@njit(**JIT)
 def _holders(lens, cols, g0, k, lo, hi, bit, a, b):
     """The longest group of colour ``bit`` that can hold cells ``a..b`` (0: none)."""
     best = 0
@@ -410,6 +431,7 @@ def _grade(masks, line_cells, line_offsets, cell_lines, cell_offsets, lens, cols
                 stats[ST_ROUNDS] = rounds
                 return CONTRADICTION
             _overlap(n, lens, cols, g0, k, lo, hi, res[1, p0:], forced)
+            _complete(m, n, lens, cols, g0, k, res[1, p0:])
             for i in range(n):
                 res[1, p0 + i] &= m[i]
             _mark(masks, line_cells, res, p0, n, 0, 2, line, news)

@@ -62,7 +62,7 @@ _NARROW_EXTRA = 1.0
 #: Upper bounds of the effort score of grades 1-3 (about the 25th, 55th and
 #: 85th percentiles of the corpus puzzles that logic solves, docs/difficulty.md);
 #: above the last one a line-solvable puzzle is expert.
-_BOUNDS = (11.0, 19.0, 35.0)
+_BOUNDS = (11.5, 22.0, 42.0)
 #: Puzzles of more cells are graded only on request, not by the commands'
 #: reports, sheets, pages and tables (:func:`grade_shown`): grading a
 #: 2048x2048 picture takes seconds, and nobody solves one by hand.
