@@ -95,9 +95,10 @@ def _people(source: str, record: dict) -> int | None:
 
 def corpus(folder: Path) -> tuple[list[str], list[float]]:
     """The corpus tables (markdown lines) and the grader's times on its large puzzles."""
+    from scipy.stats import spearmanr
+
     import rofl
     from rofl.formats import open_puzzle
-    from scipy.stats import spearmanr
 
     grades: dict[str, Counter] = defaultdict(Counter)
     scores: dict[str, list[float]] = defaultdict(list)

@@ -159,7 +159,13 @@ def make_batch(params: dict[str, Any]) -> None:
         in_order = sorted(rows, key=lambda r: order.get(str(r.get("picture")), len(order)))
         if params["book_order"] == "difficulty":  # easiest first; a stable sort keeps the pictures' order in a grade
             in_order.sort(key=lambda r: (int(r.get("grade") or 6), float(r.get("difficulty_score") or 0.0)))
-        n = write_book(in_order, book, answers=params["answers"], letters=params["letters"])
+        n = write_book(
+            in_order,
+            book,
+            answers=params["answers"],
+            letters=params["letters"],
+            difficulty=params["difficulty"] is not None or params["book_order"] == "difficulty",
+        )
         wrote += f"; {book}: {n} puzzles" + (" and their solutions" if params["answers"] else "")
     finish(rows, "pictures", wrote, quiet=params["quiet"])
 

@@ -351,7 +351,9 @@ def make(
         from rofl._io import atomic_write
         from rofl.render.sheet import sheet_bytes
 
-        atomic_write(sheet, sheet_bytes(result.puzzle, Path(sheet).suffix, letters=letters))
+        atomic_write(
+            sheet, sheet_bytes(result.puzzle, Path(sheet).suffix, letters=letters, difficulty=difficulty is not None)
+        )
     if page:
         from rofl._io import atomic_write
         from rofl.render.page import puzzle_page

@@ -17,9 +17,11 @@ that line logic still solves (so still unique):
   may change, each the one that raises the score most (closing the easy
   entry points: broken long blocks, fewer overlaps).
 
-A step judges at most :data:`CANDIDATES` moves, the cheapest for the
-picture first (with a seeded jitter, so the same seed gives the same
-puzzle); steering stops after :data:`MAX_TRIES` judged moves in all.
+A step judges at most :data:`CANDIDATES` moves (with a seeded jitter
+among equally cheap ones, so the same seed gives the same puzzle);
+steering stops after :data:`MAX_TRIES` judged moves or :data:`MAX_WORK`
+rounds of the grader in all: a count, not seconds, so the result does not
+depend on the machine.
 When the grade is out of reach within the limit, :attr:`Steering.note`
 says so in one line.
 """
@@ -44,6 +46,9 @@ HARD_EXTRA = 0.005
 CANDIDATES = 18
 #: Moves judged in all before steering gives up.
 MAX_TRIES = 800
+#: Rounds of the grader's solves steering may spend in all (its time grows
+#: with them: a textured photo's puzzle takes hundreds of rounds a grade).
+MAX_WORK = 30_000
 
 
 @dataclass(frozen=True, eq=False)
@@ -138,10 +143,15 @@ def steer(
         limit = f"{HARD_EXTRA:.1%} of the cells changed beyond the fewest"
     rng = np.random.default_rng(seed)
     steered = np.zeros(work.shape, dtype=bool)
-    added = tries = 0
+    added = tries = work_done = 0
     rejected: set[tuple[int, int, int]] = set()
     sign = -1.0 if easier else 1.0
-    while room > 0 and tries < MAX_TRIES and (current.grade > want if easier else current.grade < want):
+    while (
+        room > 0
+        and tries < MAX_TRIES
+        and work_done < MAX_WORK
+        and (current.grade > want if easier else current.grade < want)
+    ):
         moves = _moves(work, cost, steered, rejected, when, rng, easier=easier)
         if not moves:
             break
@@ -152,6 +162,7 @@ def steer(
             work[r, c] = k
             trial = solve_graded(Puzzle.from_grid(work, palette))
             work[r, c] = old
+            work_done += trial[0].steps
             if _line_solved(trial[0]) and sign * (trial[0].score - current.score) > 0:
                 if best is None or sign * (trial[0].score - best[1][0].score) > 0:
                     best = ((r, c, k), trial)
@@ -168,10 +179,7 @@ def steer(
     reached = current.grade <= want if easier else current.grade >= want
     note = None
     if not reached:
-        note = (
-            f"difficulty: {NAMES[want]} not reached within {limit}; "
-            f"the puzzle is {current.name} ({current.grade}/5)"
-        )
+        note = f"difficulty: {NAMES[want]} not reached within {limit}; the puzzle is {current.name} ({current.grade}/5)"
     return Steering(work, current, want, added, note)
 
 

@@ -155,6 +155,26 @@ def solve_graded(puzzle: Puzzle | HexPuzzle) -> tuple[Difficulty, np.ndarray]:
     """:func:`grade`, and the round of the grader's solve that found each
     cell: an int64 array of the shape of a solution, -1 where it found none.
     Steering (:mod:`rofl.refine.difficulty`) looks near the late cells."""
+    status, _, log, when, stats = run(puzzle)
+    from rofl.solver import _grade_kernels as k
+
+    steps = int(stats[k.ST_ROUNDS])
+    difficulty = _difficulty(log[:steps], when.size, solved=status == k.SOLVED, probes=int(stats[k.ST_PROBES]))
+    return difficulty, when
+
+
+def run(puzzle: Puzzle | HexPuzzle, probe_work: int = PROBE_WORK):
+    """The grader's solve: ``(status, masks, log, when, stats)`` of
+    :func:`rofl.solver._grade_kernels._grade` (masks and ``when`` of the
+    shape of a solution).  ``probe_work=-1`` stops where line logic stops
+    (status BUDGET when it does not finish), as tests compare it with the
+    line solver.
+
+    Raises
+    ------
+    PuzzleError, UnsolvableError
+        As :func:`grade`.
+    """
     if puzzle.color_sets is not None:
         msg = "rofl.grade does not grade puzzles with '?' groups (colour sets): their techniques are not modelled"
         raise PuzzleError(msg)
@@ -176,7 +196,7 @@ def solve_graded(puzzle: Puzzle | HexPuzzle) -> tuple[Difficulty, np.ndarray]:
         stats = np.zeros(k.N_STATS, dtype=np.int64)
         status = k._grade(
             masks, board.line_cells, board.line_offsets, board.cell_lines, board.cell_offsets,
-            lens, cols, offs, PROBE_WORK, log, when, stats,
+            lens, cols, offs, probe_work, log, when, stats,
         )  # fmt: skip
         if status != k.LOG_FULL:
             break
@@ -186,9 +206,7 @@ def solve_graded(puzzle: Puzzle | HexPuzzle) -> tuple[Difficulty, np.ndarray]:
         where = "" if bad < 0 else f" ({_line_name(puzzle, bad)} has no arrangement left)"
         msg = f"the clues have no solution{where}"
         raise UnsolvableError(msg)
-    steps = int(stats[k.ST_ROUNDS])
-    difficulty = _difficulty(log[:steps], board.n_cells, solved=status == k.SOLVED, probes=int(stats[k.ST_PROBES]))
-    return difficulty, when.reshape(board.shape)
+    return status, masks.reshape(board.shape), log, when.reshape(board.shape), stats
 
 
 def grade_shown(puzzle: Puzzle | HexPuzzle) -> Difficulty:
