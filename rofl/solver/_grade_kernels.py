@@ -43,15 +43,19 @@ from numba import njit
 
 from rofl.solver._bits import MAX_COLOURS, MAX_GROUPS, _line_colours
 from rofl.solver._config import JIT
-
-# techniques (the level a round is logged with), easiest first
-OVERLAP, EDGES, JOINING, LINE, PROBE = 1, 2, 3, 4, 5
-N_LINE_LEVELS = 4
-# statuses of _grade
-SOLVED, STALLED, CONTRADICTION, LOG_FULL, BUDGET = 0, 1, 2, 3, 4
-# stats slots
-ST_ROUNDS, ST_PROBES, ST_LINE_DPS, ST_BAD_LINE = 0, 1, 2, 3
-N_STATS = 4
+from rofl.solver._grade_codes import (
+    BUDGET,
+    CONTRADICTION,
+    LOG_FULL,
+    N_LINE_LEVELS,
+    PROBE,
+    SOLVED,
+    ST_BAD_LINE,
+    ST_LINE_DPS,
+    ST_PROBES,
+    ST_ROUNDS,
+    STALLED,
+)
 
 
 @njit(**JIT)
