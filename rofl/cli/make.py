@@ -358,7 +358,7 @@ def make(
         from rofl._io import atomic_write
         from rofl.render.page import puzzle_page
 
-        atomic_write(page, puzzle_page(result.puzzle).encode("utf-8"))
+        atomic_write(page, puzzle_page(result.puzzle, difficulty=difficulty is not None).encode("utf-8"))
     if gif:
         from rofl.render.animation import animate_solve
 

@@ -15,7 +15,8 @@ from rofl.cli._app import main
     "-o", "--output", type=click.Path(dir_okay=False), help="Page to write, .html or .htm (default: PUZZLE.html)."
 )
 @click.option("--title", help="Heading of the page (default: the puzzle's title, else its size).")
-def page(puzzle: str, output: str | None, title: str | None) -> None:
+@click.option("--difficulty", is_flag=True, help="Show the puzzle's grade (rofl.grade) under its size.")
+def page(puzzle: str, output: str | None, title: str | None, difficulty: bool) -> None:
     """Write PUZZLE (any puzzle format rofl reads) as an HTML page to solve by hand.
 
     One file with everything inline: it works opened from disk, offline.
@@ -40,7 +41,7 @@ def page(puzzle: str, output: str | None, title: str | None) -> None:
     check_drawable(opened, "page", hexagon=True, color_sets=hexagon)
     check_stored_crc(opened)
     loaded = opened.puzzle
-    text = puzzle_page(loaded, title=title)
+    text = puzzle_page(loaded, title=title, difficulty=difficulty)
     atomic_write(out, text.encode("utf-8"))
     size = f"hexagon of side {loaded.side}" if hexagon else f"{loaded.width}x{loaded.height}"
     click.echo(f"{out}: {size}, {loaded.n_colors} colours, {len(text.encode('utf-8'))} bytes")

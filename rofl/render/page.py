@@ -256,7 +256,7 @@ def _difficulty_element(puzzle: Puzzle | HexPuzzle) -> str:
     return f'<p class="meta" id="difficulty">{html.escape(text)}</p>\n'
 
 
-def puzzle_page(puzzle: Puzzle | HexPuzzle, *, title: str | None = None) -> str:
+def puzzle_page(puzzle: Puzzle | HexPuzzle, *, title: str | None = None, difficulty: bool = False) -> str:
     """One self-contained HTML5 page to solve ``puzzle`` by hand.
 
     Inline CSS and JavaScript, no network, no solution in the file (the page
@@ -272,6 +272,8 @@ def puzzle_page(puzzle: Puzzle | HexPuzzle, *, title: str | None = None) -> str:
         Shown as the page's heading and window title; defaults to
         ``puzzle.meta["title"]``, else ``"Nonogram WxH"`` (``"Hexagonal
         nonogram, side S"``).  HTML-escaped.
+    difficulty : bool
+        Add a line naming the puzzle's grade (:func:`rofl.grade`) under its size.
 
     Returns
     -------
@@ -306,7 +308,7 @@ def puzzle_page(puzzle: Puzzle | HexPuzzle, *, title: str | None = None) -> str:
         version=html.escape(__version__),
         title=html.escape(title, quote=True),
         size=size,
-        difficulty=_difficulty_element(puzzle),
+        difficulty=_difficulty_element(puzzle) if difficulty else "",
         hint_lines="a line" if hexagon else "a row or column",
         board_label="Puzzle board of hexagonal cells" if hexagon else "Puzzle grid",
         help=_HEX_HELP if hexagon else _GRID_HELP,
