@@ -234,8 +234,8 @@ def solve(
 
     if result.status == "unique":
         click.echo(puzzle_text(puzzle, result.grid, color=use_color))
-        click.echo(difficulty_text(puzzle))
         click.echo(f"unique: {size}; {how}; {timing}")
+        click.echo(difficulty_text(puzzle))
         return
     if result.status == "multiple":
         first, second = result.solutions[:2]
