@@ -435,6 +435,10 @@ def embedded(parser: _Page) -> dict:
     return json.loads(data)
 
 
+#: What page_data works out from the palette for the page (names, letters, the unknown cells' tint).
+DERIVED = {"names", "letters", "confusions", "unknown"}
+
+
 @pytest.mark.parametrize("palette", [BW, COLOURS], ids=["bw", "colour"])
 def test_page_embeds_the_clues_not_the_solution(palette):
     rng = np.random.default_rng(3)
@@ -445,7 +449,7 @@ def test_page_embeds_the_clues_not_the_solution(palette):
     assert page.startswith("<!DOCTYPE html>")
     parser = parse(page)
     data = embedded(parser)
-    assert set(data) == {"format", "version", "title", "width", "height", "palette", "rows", "cols"}
+    assert set(data) == {"format", "version", "title", "width", "height", "palette", "rows", "cols"} | DERIVED
     assert (data["width"], data["height"], data["title"]) == (11, 7, "Seven by eleven")
     assert data["palette"] == palette.hex()
     back = Puzzle(data["width"], data["height"], data["palette"], data["rows"], data["cols"])
@@ -471,7 +475,7 @@ def test_hexagon_page_embeds_the_clues_not_the_solution():
     page = puzzle_page(puzzle)
     parser = parse(page)
     data = embedded(parser)
-    assert set(data) == {"format", "version", "title", "shape", "side", "palette", "rows", "falling", "rising"}
+    assert set(data) == {"format", "version", "title", "shape", "side", "palette", "rows", "falling", "rising"} | DERIVED
     assert (data["format"], data["version"], data["shape"], data["side"]) == ("rofl-page", 1, "hexagon", 3)
     assert data["palette"] == COLOURS.hex()
     # '?' groups as the list of their colours; the clues rebuild the puzzle
