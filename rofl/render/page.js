@@ -1020,15 +1020,15 @@
     var names = puzzle.names || palette;
     var lettersOn = puzzle.letters === true; // clues carry their colour's letter (the Options can change it)
 
-    /** "terracotta (colour 2, b)": a colour as labels name it. */
+    /** "colour 2 (terracotta, b)": a colour as labels name it, its letter in letters mode. */
     function colourName(k) {
-      return names[k] + " (colour " + k + (lettersOn ? ", " + LETTERS.charAt(k - 1) : "") + ")";
+      return "colour " + k + " (" + names[k] + (lettersOn ? ", " + LETTERS.charAt(k - 1) : "") + ")";
     }
 
     function groupLabel(group) {
       var colours = groupColours(group);
       if (!multi) return String(group[0]);
-      if (colours.length === 1) return group[0] + " " + colourName(colours[0]);
+      if (colours.length === 1) return group[0] + " of " + colourName(colours[0]);
       if (colours.length === nColours - 1) return group[0] + " of any colour";
       var named = colours.map(colourName);
       return group[0] + " of " + named.slice(0, -1).join(", ") + " or " + named[named.length - 1];
@@ -1153,7 +1153,11 @@
       for (var n = 0; n < indices.length; n++) {
         var i = indices[n];
         grid[i] = values[n];
-        cellEls[i].classList.remove("mistake"); // Check's outline goes with the cell's change
+        if (cellEls[i].classList.contains("mistake")) {
+          // Check's outline goes with the cell's change
+          cellEls[i].classList.remove("mistake");
+          shownMistakes.splice(shownMistakes.indexOf(i), 1);
+        }
         view.paint(i);
         shape.ofCell[i].forEach(function (l) {
           touched[l] = true;
