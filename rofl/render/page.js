@@ -1063,7 +1063,7 @@
 
     /** A chip's width in em for a number of `digits` (and its letter in letters mode): fixed, so that the bands are laid out without measuring. */
     function chipEm(digits, down) {
-      return Math.max(1.45, 0.58 * digits + (lettersOn && multi && !down ? 0.55 : 0) + 0.4);
+      return Math.max(1.3, 0.56 * digits + (lettersOn && multi && !down ? 0.55 : 0) + 0.3);
     }
 
     /** A chip's height in em: in letters mode a column's chips hold the letter under the number. */
@@ -1833,6 +1833,7 @@
         usingTouch();
         if (touchMode === "scroll") {
           tap = { id: e.pointerId, i: at, x: e.clientX, y: e.clientY };
+          showBar(at);
           return;
         }
         touches[e.pointerId] = [e.clientX, e.clientY];
@@ -1855,6 +1856,7 @@
         /* not capturable (synthetic event): fine */
       }
       showCursor(false);
+      setHover(at); // a tap too: its lines, and their clues in the bar
       beginStroke(at, useTool, e.pointerId, e.altKey);
     });
 
@@ -2082,8 +2084,12 @@
         var sw2 = el("span", { class: "swatch" });
         sw2.style.background = palette[kk];
         entry.appendChild(sw2);
-        var text = kk === 0 ? "blank: " + names[0] : kk + (" " + "(" + LETTERS.charAt(kk - 1) + ")") + " " + names[kk];
-        entry.appendChild(el("span", null, text));
+        if (kk === 0) entry.appendChild(el("span", null, "blank: " + names[0]));
+        else {
+          entry.appendChild(el("span", null, String(kk)));
+          entry.appendChild(el("span", { class: "lt" }, "(" + LETTERS.charAt(kk - 1) + ")"));
+          entry.appendChild(el("span", null, names[kk]));
+        }
         keyEl.appendChild(entry);
       }
     } else {
@@ -2145,7 +2151,8 @@
     }
 
     function zoomBy(factor, anchor) {
-      zoomTo(Math.max(currentCell() + (factor > 1 ? 1 : -1), currentCell() * factor), anchor);
+      var now = currentCell();
+      zoomTo(factor > 1 ? Math.max(now + 1, now * factor) : Math.min(now - 1, now * factor), anchor);
     }
 
     function zoomLabel() {
@@ -2379,11 +2386,11 @@
         else if (solved) bg = palette[0];
         else if (f & HINT_LINE) bg = "#fff1c9";
         else if (f & HL) bg = "#d6e4ff";
-        else bg = v === EMPTY ? palette[0] : tint;
+        else bg = v === EMPTY ? palette[0] : printing ? "#ffffff" : tint; // paper: unknown cells blank
         ctx.fillStyle = bg;
         ctx.fillRect(x, y, w, h);
         if (solved) return;
-        if (v === UNKNOWN) {
+        if (v === UNKNOWN && !printing) {
           ctx.fillStyle = hatch;
           ctx.fillRect(x, y, w, h);
         } else if (v === EMPTY && !(f & HINT_EMPTY)) {
@@ -2448,7 +2455,8 @@
       // ---- clue bands
       function fonts() {
         var uiFont = document.documentElement.clientWidth <= 600 ? 12 : 13;
-        var base = printing ? Math.max(6, Math.min(14, cell * 0.55)) : uiFont;
+        // on paper the numbers grow with the cells, as on rofl's sheets
+        var base = printing ? Math.max(6.5, Math.min(14, cell * 0.6)) : uiFont;
         return { row: Math.min(base, (cell - 3) / 1.3), col: Math.min(base, (cell - 2) / sums().colEm) };
       }
 
@@ -2464,7 +2472,7 @@
       var measured = null;
       function sums() {
         if (measured) return measured;
-        measured = { rowEm: new Float64Array(H), colEm: 1.45, colMost: 0 };
+        measured = { rowEm: new Float64Array(H), colEm: 1.3, colMost: 0 };
         for (var r = 0; r < H; r++) {
           for (var g = 0; g < chipsOf[r].length; g++) measured.rowEm[r] += chipEm(chipsOf[r][g].digits);
         }
@@ -2476,15 +2484,15 @@
         return measured;
       }
 
-      var MIN_FONT = 8;
+      var MIN_FONT = 8; // px: smaller, a band turns compact (on screen; paper has no bar, so it keeps its numbers)
       var compactRows = false;
       var compactCols = false;
       var cut = false;
 
       function layoutBands() {
         var f = fonts();
-        compactRows = f.row < MIN_FONT;
-        compactCols = f.col < MIN_FONT;
+        compactRows = !printing && f.row < MIN_FONT;
+        compactCols = !printing && f.col < MIN_FONT;
         var bandW = compactRows ? 6 : Math.ceil(natural(f.row)[0]);
         var bandH = compactCols ? 6 : Math.ceil(natural(f.col)[1]);
         if (!printing && avail) {
@@ -2669,8 +2677,8 @@
           for (var px = printing ? 60 : 36; px >= 3; px -= 0.5) {
             cell = px;
             var f = fonts();
-            var fr = f.row < MIN_FONT ? 0 : f.row;
-            var fc = f.col < MIN_FONT ? 0 : f.col;
+            var fr = f.row < MIN_FONT && !printing ? 0 : f.row;
+            var fc = f.col < MIN_FONT && !printing ? 0 : f.col;
             var bw = fr ? natural(fr)[0] : 6;
             var bh = fc ? natural(fc)[1] : 6;
             if (bw + W * px + 2 * O + 2 <= availW && bh + H * px + 2 * O + 2 <= availH) {
