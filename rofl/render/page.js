@@ -1127,6 +1127,7 @@
       head.classList.toggle("wrong", bad);
       var note = status === "done" ? " \u2014 matches" : bad ? " \u2014 wrong" : "";
       var label = head.dataset.label;
+      if (head.getAttribute("aria-label") === label + note) return; // unchanged: no repaint
       head.setAttribute("aria-label", label + note);
       var title = label.charAt(0).toUpperCase() + label.slice(1) + note;
       if (head.namespaceURI === SVG_NS) head.querySelector("title").textContent = title;
@@ -2127,7 +2128,9 @@
       var least = 20; // a cell a finger hits, and whose column holds a legible number
       var fitted = view.fitCell(availW, availH, least);
       view.setCell(zoomCell !== null && !printing ? zoomCell : fitted);
-      // a board taller than the window scrolls inside itself, its clues kept in view
+      // a board taller than the window scrolls inside itself, its clues kept in view (the bar above it may
+      // have grown with the cells: the clues it shows)
+      if (!printing) availH = Math.max(160, window.innerHeight - (board.getBoundingClientRect().top + window.scrollY) - 8);
       rootStyle.setProperty("--board-h", printing ? "none" : availH + "px");
     }
 
@@ -2240,6 +2243,10 @@
       var area = el("div", { class: "cellarea" });
       var canvas = el("canvas", { class: "cells", "aria-hidden": "true" });
       var cursorEl = el("div", { class: "cursor", id: "cell-cursor", role: "img", "aria-label": "" });
+      // the hovered row's and column's clues are tinted by a layer of their own moved over the band, so that
+      // a hover repaints no clue (a band of a big board holds thousands of numbers)
+      var rowMark = el("div", { class: "linemark row", "aria-hidden": "true" });
+      var colMark = el("div", { class: "linemark col", "aria-hidden": "true" });
       area.appendChild(canvas);
       area.appendChild(cursorEl);
       wrap.appendChild(corner);
@@ -2300,6 +2307,8 @@
       rowHeads.concat(colHeads).forEach(function (h, l) {
         heads[l] = h;
       });
+      rowBand.appendChild(rowMark);
+      colBand.appendChild(colMark);
       wrap.style.display = "none"; // until the first setCell: one layout of the bands, at their size
       board.appendChild(wrap);
 
@@ -2632,8 +2641,9 @@
           if (i < 0) return;
           var r = Math.floor(i / W);
           var c = i % W;
-          rowHeads[r].classList.toggle("hl", on);
-          colHeads[c].classList.toggle("hl", on);
+          rowMark.style.display = colMark.style.display = on ? "block" : "none";
+          rowMark.style.transform = "translateY(" + (O + r * cell) + "px)";
+          colMark.style.transform = "translateX(" + (O + c * cell) + "px)";
           for (var k = 0; k < W; k++) cellEls[r * W + k].classList.toggle("hl", on);
           for (k = 0; k < H; k++) cellEls[k * W + c].classList.toggle("hl", on);
         },
