@@ -2099,6 +2099,9 @@
 
     // ------------------------------------------------------ cell size, zoom
     var printing = false;
+    var pageSize = document.createElement("style"); // the paper's orientation, chosen when printing (fit)
+    pageSize.id = "page-size";
+    document.head.appendChild(pageSize);
     var MIN_CELL = 8;
     var MAX_CELL = 64;
 
@@ -2118,9 +2121,15 @@
       var availW;
       var availH;
       if (printing) {
-        // A4 (or Letter) less page.css's margins, less the title and the key (CSS px)
-        availW = 700;
-        availH = 1000 - document.querySelector("header").offsetHeight - (multi ? keyEl.offsetHeight + 12 : 0);
+        // A4 less page.css's margins (Letter-safe), less the title and the key (CSS px), on whichever side
+        // gives the larger cells
+        var around = document.querySelector("header").offsetHeight + (multi ? keyEl.offsetHeight + 12 : 0);
+        var upright = view.fitCell(700, 1000 - around, 0);
+        var across = view.fitCell(1010, 690 - around, 0);
+        var landscape = across > upright * 1.05;
+        pageSize.textContent = "@page { size: A4 " + (landscape ? "landscape" : "portrait") + "; }";
+        availW = landscape ? 1010 : 700;
+        availH = (landscape ? 690 : 1000) - around;
       } else {
         availW = Math.max(120, document.documentElement.clientWidth - 2 * Math.max(0, rect.left));
         availH = Math.max(160, window.innerHeight - top - 8);

@@ -483,7 +483,7 @@ def test_hexagon_page_embeds_the_clues_not_the_solution():
     back = HexPuzzle(data["side"], data["palette"], data["rows"], data["falling"], data["rising"])
     assert back == puzzle
     assert parser.text["title"] == parser.text["h1"] == "Hex"
-    assert "hexagon of side 3, 19 cells, 4 colours" in page
+    assert "hexagon of side 3, 19 cells, 5 colours" in page  # as rofl counts them: the background is one
     # no solution: nothing but the clues, and no trace of the cells in any encoding
     (script,) = [text for attrs, text in parser.scripts if not attrs]
     assert script.strip() == _asset("page.js").strip()
