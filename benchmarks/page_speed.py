@@ -139,7 +139,8 @@ def main() -> None:
     args = parser.parse_args()
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     if chromium is None:
-        raise SystemExit("Error: no chromium on PATH (apt-get install chromium)")
+        msg = "Error: no chromium on PATH (apt-get install chromium)"
+        raise SystemExit(msg)
     from playwright.sync_api import sync_playwright
 
     sizes = [(args.width, args.height), (27, 20)]

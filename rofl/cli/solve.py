@@ -289,7 +289,8 @@ def _refuse_pictures(name: str, *outputs) -> None:
 
     chosen = [option for option, value in zip(("--steps", "--gif"), outputs, strict=True) if value]
     if chosen:
-        msg = f"{name}: {' and '.join(chosen)}: rofl pictures the steps of rectangular puzzles only; this one is hexagonal"
+        options = " and ".join(chosen)
+        msg = f"{name}: {options}: rofl pictures the steps of rectangular puzzles only; this one is hexagonal"
         raise OptionError(msg)
 
 

@@ -603,8 +603,8 @@
       return answer;
     }
     function work(until) {
-    for (; head < queue.length; head++) {
-      if (until !== Infinity && Date.now() >= until) return undefined;
+    for (var first = head; head < queue.length; head++) {
+      if (head > first && until !== Infinity && Date.now() >= until) return undefined; // a line a slice at least
       var line = queue[head];
       queued[line] = 0;
       var idx = board.lines[line].cells;

@@ -475,7 +475,9 @@ def test_hexagon_page_embeds_the_clues_not_the_solution():
     page = puzzle_page(puzzle)
     parser = parse(page)
     data = embedded(parser)
-    assert set(data) == {"format", "version", "title", "shape", "side", "palette", "rows", "falling", "rising"} | DERIVED
+    assert (
+        set(data) == {"format", "version", "title", "shape", "side", "palette", "rows", "falling", "rising"} | DERIVED
+    )
     assert (data["format"], data["version"], data["shape"], data["side"]) == ("rofl-page", 1, "hexagon", 3)
     assert data["palette"] == COLOURS.hex()
     # '?' groups as the list of their colours; the clues rebuild the puzzle
