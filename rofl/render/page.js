@@ -2250,19 +2250,27 @@
       var colBand = el("div", { class: "colband" });
       var rowBand = el("div", { class: "rowband" });
       var area = el("div", { class: "cellarea" });
-      var canvas = el("canvas", { class: "cells", "aria-hidden": "true" });
+      // the cells on canvases of TILE x TILE cells each: a change hands the compositor only its tiles again
+      var TILE = 10;
+      var tilesX = Math.ceil(W / TILE);
+      var tilesY = Math.ceil(H / TILE);
+      var tiles = [];
       var cursorEl = el("div", { class: "cursor", id: "cell-cursor", role: "img", "aria-label": "" });
       // the hovered row's and column's clues are tinted by a layer of their own moved over the band, so that
       // a hover repaints no clue (a band of a big board holds thousands of numbers)
       var rowMark = el("div", { class: "linemark row", "aria-hidden": "true" });
       var colMark = el("div", { class: "linemark col", "aria-hidden": "true" });
-      area.appendChild(canvas);
+      for (var t = 0; t < tilesX * tilesY; t++) {
+        var tile = el("canvas", { class: "cells", "aria-hidden": "true" });
+        area.appendChild(tile);
+        tiles.push({ canvas: tile, ctx: tile.getContext("2d", { alpha: false }), tx: t % tilesX, ty: Math.floor(t / tilesX) });
+      }
       area.appendChild(cursorEl);
       wrap.appendChild(corner);
       wrap.appendChild(colBand);
       wrap.appendChild(rowBand);
       wrap.appendChild(area);
-      var ctx = canvas.getContext("2d", { alpha: false });
+      var ctx = tiles[0].ctx; // the tile being drawn
       var cell = 24;
       var flags = new Uint8Array(N);
       var hintColour = {};
@@ -2392,6 +2400,7 @@
         if (!hatch) return; // not laid out yet: setCell draws everything
         var r = Math.floor(i / W);
         var c = i % W;
+        ctx = tiles[Math.floor(r / TILE) * tilesX + Math.floor(c / TILE)].ctx;
         var x = O + c * cell + 1;
         var y = O + r * cell + 1;
         // the interior: past the line on its left (or top), short of a thick one on its right
@@ -2458,16 +2467,24 @@
         ctx.stroke();
       }
 
-      /** The whole canvas: the lines, then every cell. */
+      /** Every tile: the lines (in the board's coordinates, each tile showing its part), then every cell. */
       function drawAll() {
         var cw = W * cell + 2 * O;
         var chh = H * cell + 2 * O;
-        ctx.fillStyle = "#8c8c8c"; // thin lines: 3.3:1 on white
-        ctx.fillRect(0, 0, cw, chh);
-        ctx.fillStyle = "#222222";
-        for (var k = 0; k <= W; k++) if (thick(k, W)) ctx.fillRect(O + k * cell - 1, 0, 2, chh);
-        for (k = 0; k <= H; k++) if (thick(k, H)) ctx.fillRect(0, O + k * cell - 1, cw, 2);
+        tiles.forEach(function (tile) {
+          ctx = tile.ctx;
+          ctx.fillStyle = "#8c8c8c"; // thin lines: 3.4:1 on white
+          ctx.fillRect(0, 0, cw, chh);
+          ctx.fillStyle = "#222222";
+          for (var k = 0; k <= W; k++) if (thick(k, W)) ctx.fillRect(O + k * cell - 1, 0, 2, chh);
+          for (k = 0; k <= H; k++) if (thick(k, H)) ctx.fillRect(0, O + k * cell - 1, cw, 2);
+        });
         for (var j = 0; j < N; j++) paint(j);
+      }
+
+      /** Where tile edge k (of n tiles, over `cells` cells) stands, in px: the outer ones take the outline. */
+      function tileEdge(k, n, cells) {
+        return k === 0 ? 0 : k === n ? cells * cell + 2 * O : O + k * TILE * cell;
       }
 
       // ---- clue bands
@@ -2551,7 +2568,7 @@
         chips.forEach(function (c) {
           total += size(c);
         });
-        var more = across ? 0.9 * f + 2 : 1.0 * f + 2;
+        var more = f + 2; // the ellipsis: 1em wide (page.css), a line high
         if (total > room) {
           used = more;
           shown = 0;
@@ -2576,12 +2593,26 @@
         rootStyle.setProperty("--cell", cell + "px");
         var cssW = W * cell + 2 * O;
         var cssH = H * cell + 2 * O;
-        var scale = Math.min(printing ? 3 : window.devicePixelRatio || 1, 8192 / cssW, 8192 / cssH);
-        canvas.style.width = cssW + "px";
-        canvas.style.height = cssH + "px";
-        canvas.width = Math.round(cssW * scale);
-        canvas.height = Math.round(cssH * scale);
-        ctx.setTransform(canvas.width / cssW, 0, 0, canvas.height / cssH, 0, 0);
+        var scale = Math.min(printing ? 3 : window.devicePixelRatio || 1, 16384 / cssW, 16384 / cssH);
+        area.style.width = cssW + "px";
+        area.style.height = cssH + "px";
+        tiles.forEach(function (tile) {
+          var x0 = tileEdge(tile.tx, tilesX, W);
+          var y0 = tileEdge(tile.ty, tilesY, H);
+          var w = tileEdge(tile.tx + 1, tilesX, W) - x0;
+          var h = tileEdge(tile.ty + 1, tilesY, H) - y0;
+          var style = tile.canvas.style;
+          style.left = x0 + "px";
+          style.top = y0 + "px";
+          style.width = w + "px";
+          style.height = h + "px";
+          tile.canvas.width = Math.max(1, Math.round(w * scale));
+          tile.canvas.height = Math.max(1, Math.round(h * scale));
+          var sx = tile.canvas.width / w;
+          var sy = tile.canvas.height / h;
+          tile.ctx.setTransform(sx, 0, 0, sy, -x0 * sx, -y0 * sy);
+        });
+        ctx = tiles[0].ctx;
         hatch = hatchPattern();
         drawAll();
         layoutBands();
@@ -2615,7 +2646,7 @@
       }
 
       function at(x, y, clamp) {
-        var rect = canvas.getBoundingClientRect();
+        var rect = area.getBoundingClientRect();
         var c = Math.floor((x - rect.left - O) / cell);
         var r = Math.floor((y - rect.top - O) / cell);
         if (clamp) {
@@ -2631,10 +2662,10 @@
           return "row " + (Math.floor(i / W) + 1) + ", column " + ((i % W) + 1);
         },
         cellAt: function (e) {
-          return e.target === canvas ? at(e.clientX, e.clientY, false) : -1;
+          return e.target && e.target.parentNode === area && e.target !== cursorEl ? at(e.clientX, e.clientY, false) : -1;
         },
         box: function (i) {
-          var rect = canvas.getBoundingClientRect();
+          var rect = area.getBoundingClientRect();
           return { x: rect.left + O + (i % W) * cell, y: rect.top + O + Math.floor(i / W) * cell, width: cell, height: cell };
         },
         cursorId: function () {
