@@ -1114,3 +1114,18 @@ def test_page_has_the_hint_buttons():
     assert "hint" in buttons and "(H)" in buttons["hint"]["title"]
     assert "hidden" in buttons["apply"]  # shown with a hint that fills cells
     assert "<kbd>H</kbd> hints" in page
+
+
+def test_the_colour_count_is_the_one_rofl_gives(tmp_path):
+    """A `-c 3` puzzle is "3 colours" on its page, as in `rofl page`'s summary (the background is one)."""
+    from click.testing import CliRunner
+
+    from rofl.cli import main
+    from rofl.formats import write_puzzle
+
+    puzzle = Puzzle.from_grid(np.array([[1, 2, 0], [2, 1, 1]], np.uint8), Palette(["#ffffff", "#ff0000", "#0000ff"]))
+    assert "3 \u00d7 2, 3 colours" in puzzle_page(puzzle)
+    path = tmp_path / "p.rofl"
+    write_puzzle(path, puzzle)
+    result = CliRunner().invoke(main, ["page", str(path), "-o", str(tmp_path / "p.html")])
+    assert result.exit_code == 0 and ", 3 colours," in result.output
