@@ -2141,6 +2141,7 @@
       // have grown with the cells: the clues it shows)
       if (!printing) availH = Math.max(160, window.innerHeight - (board.getBoundingClientRect().top + window.scrollY) - 8);
       rootStyle.setProperty("--board-h", printing ? "none" : availH + "px");
+      if (view.show) view.show();
     }
 
     /** Zoom to cells of about `px`, keeping the point under the fingers, the pointer or the board's centre in place. */
@@ -2301,8 +2302,9 @@
       }
 
       function collect(band, heads, clues) {
-        for (var j = 0; j < band.children.length; j++) {
-          var node = band.children[j];
+        var nodes = band.querySelectorAll(".rc, .cc");
+        for (var j = 0; j < nodes.length; j++) {
+          var node = nodes[j];
           heads.push(node);
           var chips = [];
           chips.more = node.children[1];
@@ -2313,11 +2315,21 @@
         }
       }
 
+      // heads in groups of ten lines, each skipped by layout and paint while out of sight (content-visibility):
+      // twenty such groups on a 100x100 board, few enough for the compositor
       var html = [];
-      for (var r = 0; r < H; r++) html.push(headHtml("rc" + ((r + 1) % 5 === 0 && r + 1 < H ? " b5" : ""), puzzle.rows[r], "r" + r, "row " + (r + 1)));
+      for (var r = 0; r < H; r++) {
+        if (r % 10 === 0) html.push('<div class="grp" style="--n: ' + Math.min(10, H - r) + '">');
+        html.push(headHtml("rc" + ((r + 1) % 5 === 0 && r + 1 < H ? " b5" : ""), puzzle.rows[r], "r" + r, "row " + (r + 1)));
+        if (r % 10 === 9 || r === H - 1) html.push("</div>");
+      }
       rowBand.innerHTML = html.join("");
       html = [];
-      for (var c = 0; c < W; c++) html.push(headHtml("cc" + ((c + 1) % 5 === 0 && c + 1 < W ? " b5" : ""), puzzle.cols[c], "c" + c, "column " + (c + 1)));
+      for (var c = 0; c < W; c++) {
+        if (c % 10 === 0) html.push('<div class="grp" style="--n: ' + Math.min(10, W - c) + '">');
+        html.push(headHtml("cc" + ((c + 1) % 5 === 0 && c + 1 < W ? " b5" : ""), puzzle.cols[c], "c" + c, "column " + (c + 1)));
+        if (c % 10 === 9 || c === W - 1) html.push("</div>");
+      }
       colBand.innerHTML = html.join("");
       collect(rowBand, rowHeads, puzzle.rows);
       collect(colBand, colHeads, puzzle.cols);
@@ -2616,7 +2628,6 @@
         hatch = hatchPattern();
         drawAll();
         layoutBands();
-        wrap.style.display = "";
         placeCursor(cursorAt);
       }
 
@@ -2708,6 +2719,10 @@
           if (hatch) drawAll();
         },
         setCell: setCell,
+        /** Show the board: the first fit keeps it hidden until the page's layout above it is measured. */
+        show: function () {
+          wrap.style.display = "";
+        },
         relayout: function () {
           measured = null; // letters change the numbers' widths
           layoutBands();
@@ -3040,7 +3055,7 @@
           },
         };
     }
-    setTimeout(solveSlice, 100);
+    setTimeout(solveSlice, 400); // after the first frames
     // the page's state for tests and curious players: read-only copies
     root.RoflPageState = function () {
       return {
