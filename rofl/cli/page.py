@@ -42,7 +42,7 @@ def page(puzzle: str, output: str | None, title: str | None, letters: bool | Non
     refuse_overwrite([puzzle], [("-o", out)])
     opened = open_puzzle(puzzle)
     hexagon = not hasattr(opened.puzzle, "width")
-    # a hexagon's clues are drawn in SVG, '?' groups included; a table does not draw them yet
+    # a hexagon's clues are drawn in SVG, '?' groups included; a rectangle's bands do not draw them yet
     check_drawable(opened, "page", hexagon=True, color_sets=hexagon)
     check_stored_crc(opened)
     loaded = opened.puzzle

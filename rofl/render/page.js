@@ -7,8 +7,9 @@
  * the page (mouse, touch, keys, zoom, storage) and only runs where a
  * `document` exists; the browser tests drive it in Chromium.
  *
- * A board is a rectangle (drawn as an HTML table) or a hexagon (drawn in
- * SVG as on rofl's hexagonal sheets); either is its cells and its lines, each
+ * A board is a rectangle (its cells drawn on canvases, its clues in HTML
+ * bands: gridView) or a hexagon (drawn in SVG as on rofl's hexagonal
+ * sheets: hexView); either is its cells and its lines, each
  * line a list of cell indices with its clue (boardOf), so everything but the
  * drawing, the pointer geometry and the cursor's moves is shared.  A clue
  * group is [length, colour], or [length, [colours]] for a "?" group (a run of
@@ -603,46 +604,46 @@
       return answer;
     }
     function work(until) {
-    for (var first = head; head < queue.length; head++) {
-      if (head > first && until !== Infinity && Date.now() >= until) return undefined; // a line a slice at least
-      var line = queue[head];
-      queued[line] = 0;
-      var idx = board.lines[line].cells;
-      var possible = lineDeductions(
-        idx.map(function (j) {
-          return may[j];
-        }),
-        board.lines[line].clue,
-        nColours
-      );
-      if (possible === null) {
-        head++;
-        return { failed: line, idx: idx };
-      }
-      var changed = [];
-      for (var p = 0; p < idx.length; p++) {
-        var cell = idx[p];
-        if (possible[p].length === may[cell].length) continue;
-        may[cell] = possible[p];
-        changed.push(cell);
-        var through = board.ofCell[cell];
-        for (var t = 0; t < through.length; t++) {
-          var crossing = through[t];
-          if (crossing !== line && !queued[crossing]) {
-            queued[crossing] = 1;
-            queue.push(crossing);
+      for (var first = head; head < queue.length; head++) {
+        if (head > first && until !== Infinity && Date.now() >= until) return undefined; // a line a slice at least
+        var line = queue[head];
+        queued[line] = 0;
+        var idx = board.lines[line].cells;
+        var possible = lineDeductions(
+          idx.map(function (j) {
+            return may[j];
+          }),
+          board.lines[line].clue,
+          nColours
+        );
+        if (possible === null) {
+          head++;
+          return { failed: line, idx: idx };
+        }
+        var changed = [];
+        for (var p = 0; p < idx.length; p++) {
+          var cell = idx[p];
+          if (possible[p].length === may[cell].length) continue;
+          may[cell] = possible[p];
+          changed.push(cell);
+          var through = board.ofCell[cell];
+          for (var t = 0; t < through.length; t++) {
+            var crossing = through[t];
+            if (crossing !== line && !queued[crossing]) {
+              queued[crossing] = 1;
+              queue.push(crossing);
+            }
+          }
+        }
+        if (onLine) {
+          var stop = onLine(line, idx, changed);
+          if (stop) {
+            head++;
+            return stop;
           }
         }
       }
-      if (onLine) {
-        var stop = onLine(line, idx, changed);
-        if (stop) {
-          head++;
-          return stop;
-        }
-      }
-    }
-    return null;
+      return null;
     }
     return { run: run };
   }
@@ -1009,9 +1010,9 @@
 
     // ------------------------------------------------------------ the board
     // cellEls[i]: the element of cell i (classes f, x, mistake, cur, hl,
-    // hint-...); heads[l]: the clue of line l (classes done, wrong, hl,
-    // hint-...).  The view draws them: a table for a rectangle, an SVG for a
-    // hexagon.
+    // hint-...; on a rectangle a stand-in whose classes the canvas draws);
+    // heads[l]: the clue of line l (classes done, wrong, hint-...).  The view
+    // draws them: gridView for a rectangle, hexView (SVG) for a hexagon.
     var cellEls = new Array(N);
     var heads = new Array(lines.length);
 

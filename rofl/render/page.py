@@ -14,8 +14,14 @@ any colour of its set).  For Check and Reveal the page works the solution
 out with its own line solver; puzzles line logic cannot finish (files from
 other tools) keep a Check of the lines alone.
 
-A rectangle is drawn as an HTML table, a hexagon as SVG laid out as its
-sheet is (:mod:`rofl.render.hexlayout`); the rest of the page is the same.
+A rectangle's cells are drawn on canvases and its clues in two HTML bands
+that never let numbers overlap (a clue bar shows the clues a band has no
+room for), so that a 100x100 board stays quick; a hexagon is SVG laid out
+as its sheet is (:mod:`rofl.render.hexlayout`); the rest of the page is the
+same.  The page is made for phones too, prints like a sheet (a print style
+sheet, the cells fitted to A4 by the script), and carries what Python works
+out better than the page could: colour names, whether clues need letters
+(:mod:`rofl.picture.legibility`) and the tint of unknown cells.
 """
 
 from __future__ import annotations
@@ -319,7 +325,7 @@ def puzzle_page(puzzle: Puzzle | HexPuzzle, *, title: str | None = None, letters
     Raises
     ------
     PuzzleError
-        A rectangular puzzle with ``?`` groups, which the page's table does
+        A rectangular puzzle with ``?`` groups, which the page's grid does
         not draw yet.
     """
     from rofl._version import __version__
