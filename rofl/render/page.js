@@ -2253,7 +2253,7 @@
       var rowBand = el("div", { class: "rowband" });
       var area = el("div", { class: "cellarea" });
       // the cells on canvases of TILE x TILE cells each: a change hands the compositor only its tiles again
-      var TILE = 10;
+      var TILE = 5 * Math.max(2, Math.ceil(Math.max(W, H) / 60)); // 10 cells, more on a huge board: 144 tiles at most
       var tilesX = Math.ceil(W / TILE);
       var tilesY = Math.ceil(H / TILE);
       var tiles = [];
@@ -2420,7 +2420,7 @@
         var w = cell - 1 - (thick(c + 1, W) ? 1 : 0);
         var h = cell - 1 - (thick(r + 1, H) ? 1 : 0);
         var v = grid[i];
-        var f = flags[i];
+        var f = printing ? 0 : flags[i]; // paper: the cells alone, no highlight, hint or Check outline
         var bg;
         if (v > 0) bg = palette[v];
         else if (solved) bg = palette[0];
