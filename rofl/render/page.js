@@ -987,6 +987,7 @@
     var shownHint = null; // the hint on show: its answer and the elements it marked
     var rootStyle = document.documentElement.style;
     rootStyle.setProperty("--bg", palette[0]);
+    rootStyle.setProperty("--unknown", puzzle.unknown || "#ffffff"); // a tint no ink colour is near (page.py)
 
     // The solution, as the page's own line logic finds it (see lineSolve):
     // worked out when first needed (Check, Options), as it takes seconds on
@@ -2821,7 +2822,8 @@
       function number(parent, group, x, y, anchor, k) {
         var set = group !== null && typeof group[1] !== "number";
         var text = group === null ? "0" : group[0] + (set ? "?" : "");
-        var width = Math.max(1, text.length) * DIGIT;
+        var lettered = group !== null && multi && !set; // room for its letter, shown in letters mode (page.css)
+        var width = (Math.max(1, text.length) + (lettered ? 0.9 : 0)) * DIGIT;
         var left = anchor === "end" ? x - width : x - width / 2;
         var n = svgEl("g", { class: "n" });
         var box = [left - 1.5, y - FONT * 0.62, left + width + 1.5, y + FONT * 0.62];
@@ -2841,7 +2843,9 @@
           if (set) n.appendChild(svgEl("path", { class: "hatch", d: hatching(box) }));
         }
         if (n.classList.contains("chip")) n.style.setProperty("--chip-ink", set ? "#000000" : textOn(palette[group[1]]));
-        n.appendChild(svgEl("text", { x: x.toFixed(2), y: (y + FONT * 0.36).toFixed(2), "text-anchor": anchor }, text));
+        var label = svgEl("text", { x: x.toFixed(2), y: (y + FONT * 0.36).toFixed(2), "text-anchor": anchor }, text);
+        if (lettered) label.appendChild(svgEl("tspan", { class: "l" }, LETTERS.charAt(group[1] - 1)));
+        n.appendChild(label);
         if (k !== null) {
           n.dataset.k = k;
           n.appendChild(

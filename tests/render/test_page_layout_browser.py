@@ -124,10 +124,16 @@ def test_a_phone_shows_12_by_12_cells_of_20_px_with_readable_clues(open_page, si
     assert chips(page)["overlaps"] == 0
 
 
-def test_a_hexagon_fits_a_phone_s_width(open_page):
+def test_a_hexagon_fits_a_phone_s_width_and_takes_letters(open_page):
     page = open_page("hex", phone=True)
     box = page.locator("svg.hex").bounding_box()
     assert box["x"] >= 0 and box["x"] + box["width"] <= 390
+    letter = page.locator("svg.hex .n.chip tspan.l").first
+    assert not letter.is_visible()
+    page.click("#more")
+    page.click(".options summary")
+    page.check("#opt-letters")
+    assert letter.is_visible()
 
 
 def test_fit_shows_a_27_by_20_board_whole_on_a_desktop(open_page):
