@@ -97,7 +97,7 @@ Check only finds the lines that cannot match their clues, and there is nothing t
 <div id="board" tabindex="0" \
 aria-label="{board_label}. Arrow keys move, Shift+arrows paint a run, Space paints, full stop marks empty, \
 Delete clears{strike_keys}."></div>
-<div id="key" class="key" aria-label="Colours"></div>
+<div id="key" class="key" role="group" aria-label="Colours"></div>
 <noscript><p>This page needs JavaScript to play.</p></noscript>
 <details class="help">
 <summary>How to play</summary>

@@ -269,3 +269,13 @@ def test_printing_fills_the_page_with_legible_clues_and_a_key(open_page, name):
     shown = chips(page)
     assert shown["overlaps"] == 0 and shown["font"] >= 6.5, shown
     assert page.locator(".n.hid").count() == 0  # every number printed
+
+
+def test_axe_finds_no_violations_in_the_bands_and_the_bar(open_page):
+    axe = pytest.importorskip("axe_playwright_python.sync_playwright", reason="axe-playwright-python not installed")
+    page = open_page("forty", phone=True, width=320)
+    page.touchscreen.tap(*centre(page, 41))
+    assert page.locator(".barclues .n").count() > 0
+    page.click("#more")
+    results = axe.Axe().run(page)
+    assert results.violations_count == 0, results.generate_report()
