@@ -251,7 +251,7 @@ def page_data(puzzle: Puzzle | HexPuzzle, title: str, letters: bool | None = Non
     from rofl.picture.legibility import colour_name, confusions
 
     palette = puzzle.palette.hex()
-    rgb = [tuple(int(c[k : k + 2], 16) for k in (1, 3, 5)) for c in palette]
+    rgb = list(puzzle.palette.colors)
     confused = [str(c) for c in confusions(rgb)] if len(palette) > 2 else []
     common = {
         "format": PAGE_FORMAT,
