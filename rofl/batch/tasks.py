@@ -119,7 +119,7 @@ def make_task(data: bytes, name: str, options: MakeOptions) -> tuple[bytes | Non
             warnings.simplefilter("always", UserWarning)
             result = make(data, title=PurePath(name).stem, **fields)
             out = puzzle_bytes(f"out{options.suffix}", result.puzzle, result.grid)
-            s = result.stats
+            s, puzzle = result.stats, result.puzzle
             del result  # and its picture, before another worker takes the lock
     except Exception as exc:  # noqa: BLE001 -- any failure becomes the picture's row
         row.update(status=FAILED, error=_named(_error(exc), name), seconds=round(time.perf_counter() - start, 3))
@@ -133,7 +133,7 @@ def make_task(data: bytes, name: str, options: MakeOptions) -> tuple[bytes | Non
         delta_e=round(s.mean_delta_e, 3),
         ssim=None if s.ssim is None else round(s.ssim, 4),
         sweeps=s.sweeps,
-        **grade_columns(result.puzzle if s.difficulty is None else s.difficulty),
+        **grade_columns(puzzle if s.difficulty is None else s.difficulty),
         seconds=round(time.perf_counter() - start, 3),
         status=MADE,
         error="",
