@@ -476,7 +476,8 @@ def test_postscript_is_refused_without_running_ghostscript(tmp_path, monkeypatch
     import subprocess
 
     def no_program(*args, **kwargs):
-        raise AssertionError(f"ran {args[0]!r}")
+        msg = f"ran {args[0]!r}"
+        raise AssertionError(msg)
 
     monkeypatch.setattr(subprocess, "Popen", no_program)
     monkeypatch.setattr(subprocess, "check_call", no_program)
