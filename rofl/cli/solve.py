@@ -148,7 +148,10 @@ def solve(
     from rofl.decode import check_crc
     from rofl.formats import open_puzzle
 
-    refuse_overwrite([file], [("--first", first_path), ("--gif", gif_path)])
+    written = [("--first", first_path), ("--gif", gif_path)]
+    if solutions_dir is not None:  # at most two solutions are found (the second proves ambiguity)
+        written += [("--solutions", str(Path(solutions_dir) / f"solution-{i}.png")) for i in (1, 2)]
+    refuse_overwrite([file], written)
     if steps_dir is not None:
         from rofl.render.animation import check_steps_folder
 
