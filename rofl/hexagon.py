@@ -8,13 +8,13 @@ and colour rules (``?`` groups included) through ``rofl.puzzle._LinePuzzle``.
 
 from __future__ import annotations
 
-import functools
 import operator
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
+from rofl._cache import array_bytes, bytes_cache
 from rofl.errors import PuzzleError
 from rofl.puzzle import (
     Group,
@@ -84,7 +84,7 @@ class Hexagon:
         # numbering order above), then top to bottom.
         falling = np.lexsort((r, q))
         rising = np.lexsort((r, q + r))  # s falling == q + r growing
-        per_line = np.array([side + min(t, 2 * m - t) for t in range(2 * m + 1)] * 3, dtype=np.int64)
+        per_line = line_lengths(side)
         offsets = np.zeros(len(per_line) + 1, dtype=np.int64)
         np.cumsum(per_line, out=offsets[1:])
         index = np.full((2 * m + 1, 2 * m + 1), -1, dtype=np.int64)
@@ -128,8 +128,7 @@ class Hexagon:
 
     def line_name(self, line: int) -> str:
         """``"row 3"``, ``"falling diagonal 1"``...: numbered from 1 in each direction."""
-        per = 2 * self.side - 1
-        return f"{self.DIRECTIONS[line // per][0]} {line % per + 1}"
+        return line_name(self.side, line)
 
     def cell(self, q: int, r: int) -> int:
         """Index of the cell at cube coordinates ``(q, r, -q - r)``.
@@ -168,9 +167,31 @@ class Hexagon:
         return f"Hexagon({self.side})"
 
 
-@functools.lru_cache(maxsize=16)
+#: Bytes of boards kept for reuse (a board of side 1024 holds some 190 MB).
+CACHE_BYTES = 256 * 1024 * 1024
+
+
+@bytes_cache(CACHE_BYTES, array_bytes)
 def _hexagon(side: int) -> Hexagon:
     return Hexagon(side)
+
+
+def line_lengths(side: int) -> np.ndarray:
+    """Cells of every line of the hexagon of side ``side``, in :class:`Hexagon`'s
+    order (rows, falling, rising diagonals), computed without building the
+    board: a reader checks a file's counts against them before the file has
+    shown that it holds the board's clues."""
+    side = _check_side(side)
+    m = side - 1
+    t = np.arange(2 * m + 1, dtype=np.int64)
+    return np.tile(side + np.minimum(t, 2 * m - t), 3)
+
+
+def line_name(side: int, line: int) -> str:
+    """``"row 3"``, ``"falling diagonal 1"``...: line ``line`` of the hexagon of side ``side``,
+    numbered from 1 in each direction (without building the board)."""
+    per = 2 * side - 1
+    return f"{Hexagon.DIRECTIONS[line // per][0]} {line % per + 1}"
 
 
 def _check_side(side: Any) -> int:

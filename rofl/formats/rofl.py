@@ -73,6 +73,8 @@ from rofl.errors import FormatError, LimitError, PuzzleError
 from rofl.formats import _limits
 from rofl.formats._format import Format
 from rofl.hexagon import MAX_HEX_SIDE, Hexagon, HexPuzzle
+from rofl.hexagon import line_lengths as hex_line_lengths
+from rofl.hexagon import line_name as hex_line_name
 from rofl.puzzle import MAX_COLORS, Palette, Puzzle, cells_needed
 
 MAGIC = b"ROFL"
@@ -137,7 +139,8 @@ def _line_capacity(ctx) -> int:
     """Cells of the line being parsed: rows come first, then columns (or the hexagon's lines)."""
     head = ctx._.head
     if head.get("side"):
-        return Hexagon.of(head.side).line_length(ctx._index)
+        t, m = ctx._index % (2 * head.side - 1), head.side - 1  # as hexagon.line_lengths, without an array
+        return head.side + min(t, 2 * m - t)
     return head.width if ctx._index < head.height else head.height
 
 
@@ -241,13 +244,13 @@ class Header:
 
     def capacities(self) -> np.ndarray:
         """Cells of every line, in the file's order: rows then columns, or the hexagon's lines."""
-        if self.side is not None:
-            return np.diff(Hexagon.of(self.side).line_offsets)
+        if self.side is not None:  # not the board: the file has not shown its clues yet
+            return hex_line_lengths(self.side)
         return np.concatenate([np.full(self.height, self.width), np.full(self.width, self.height)]).astype(np.int64)
 
     def line_name(self, line: int) -> str:
         if self.side is not None:
-            return Hexagon.of(self.side).line_name(line)
+            return hex_line_name(self.side, line)
         return _line_name(line, self.height)
 
 

@@ -18,12 +18,12 @@ tree).
 
 from __future__ import annotations
 
-import functools
 import time
 from dataclasses import dataclass
 
 import numpy as np
 
+from rofl._cache import bytes_cache
 from rofl.errors import PuzzleError
 from rofl.hexagon import Hexagon, HexPuzzle
 from rofl.solver.status import SearchStatus
@@ -61,13 +61,22 @@ def board_of(puzzle) -> LineBoard:
     return _rect_board(puzzle.height, puzzle.width)
 
 
-@functools.lru_cache(maxsize=16)
+#: Bytes of boards kept for reuse (a hexagon of side 1024's holds some 200 MB,
+#: a 2048 x 2048 rectangle's 260 MB): see :func:`rofl._cache.bytes_cache`.
+BOARD_CACHE_BYTES = 320 * 1024 * 1024
+
+
+def _board_bytes(board: LineBoard) -> int:
+    return sum(a.nbytes for a in (board.line_cells, board.line_offsets, board.cell_lines, board.cell_offsets))
+
+
+@bytes_cache(BOARD_CACHE_BYTES, _board_bytes)
 def hex_board(side: int) -> LineBoard:
     board = Hexagon.of(side)
     return _board(board.line_cells, board.line_offsets, (board.n_cells,))
 
 
-@functools.lru_cache(maxsize=16)
+@bytes_cache(BOARD_CACHE_BYTES, _board_bytes)
 def _rect_board(height: int, width: int) -> LineBoard:
     cells = np.arange(height * width, dtype=np.int64).reshape(height, width)
     offsets = np.concatenate([[0], np.full(height, width), np.full(width, height)]).cumsum()
