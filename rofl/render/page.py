@@ -229,6 +229,33 @@ def page_data(puzzle: Puzzle | HexPuzzle, title: str) -> dict:
 #: Extensions a page is written under.
 SUFFIXES = (".html", ".htm")
 
+#: Most cells a page holds.  The browser builds an element (a table cell, an
+#: SVG polygon) and its handlers per cell: a 2048 x 2048 page did not load
+#: in Chromium within 120 s (issue 40).  ``benchmarks/page_load.py`` times
+#: the loads; see docs/formats.md, "Output limits".
+MAX_PAGE_CELLS = 65_536
+
+
+def check_page_size(puzzle: Puzzle | HexPuzzle) -> None:
+    """Refuse a puzzle of more than :data:`MAX_PAGE_CELLS` cells, before the page is made.
+
+    Raises
+    ------
+    LimitError
+        (a :class:`~rofl.errors.FormatError`: the puzzle, not an option, is too large)
+    """
+    from rofl.errors import LimitError
+    from rofl.hexagon import HexPuzzle
+
+    if isinstance(puzzle, HexPuzzle):
+        cells, size = puzzle.n_cells, f"a hexagon of side {puzzle.side}"
+    else:
+        cells, size = puzzle.width * puzzle.height, f"{puzzle.width}x{puzzle.height}"
+    if cells > MAX_PAGE_CELLS:
+        msg = f"a page holds at most {MAX_PAGE_CELLS:,} cells, which a browser still loads in a few seconds; "
+        msg += f"this puzzle, {size}, has {cells:,} (print it with rofl sheet)"
+        raise LimitError(msg)
+
 
 def check_page_path(path) -> None:
     """Raise :class:`~rofl.errors.OptionError` unless ``path`` names an HTML file."""
@@ -269,10 +296,14 @@ def puzzle_page(puzzle: Puzzle | HexPuzzle, *, title: str | None = None) -> str:
     PuzzleError
         A rectangular puzzle with ``?`` groups, which the page's table does
         not draw yet.
+    LimitError
+        More than :data:`MAX_PAGE_CELLS` cells.
     """
     from rofl._version import __version__
     from rofl.errors import PuzzleError
     from rofl.hexagon import HexPuzzle
+
+    check_page_size(puzzle)
 
     hexagon = isinstance(puzzle, HexPuzzle)
     if isinstance(puzzle, HexPuzzle):
