@@ -2,14 +2,15 @@
 
 Usage::
 
-    python benchmarks/page_load.py [--sides 100,200,300] [--hex 32,64,128]
+    python benchmarks/page_load.py [--sides 100,200,300] [--hex 32,64,128] [--write-docs]
 
 For each size, a random black-and-white square puzzle (and a random
 hexagon of each side) is written as a page with rofl's own renderer
 (:func:`rofl.render.page.puzzle_page`, without the size limit), opened in
 headless Chromium through Playwright, and timed until its script has drawn
 the board (``RoflPageState`` defined and the board's cells in the DOM).
-The figures chose :data:`rofl.render.page.MAX_PAGE_CELLS`.
+The figures chose :data:`rofl.render.page.MAX_PAGE_CELLS`.  ``--write-docs``
+writes them into section ``page-load`` of ``docs/benchmarks.md``.
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ def main() -> None:
     parser.add_argument("--sides", default="100,200,300,400")
     parser.add_argument("--hex", default="32,64,128")
     parser.add_argument("--timeout", type=float, default=120.0)
+    parser.add_argument("--write-docs", action="store_true", help="write the table into docs/benchmarks.md")
     args = parser.parse_args()
     rng = np.random.default_rng(1)
     made = {}
@@ -54,6 +56,7 @@ def main() -> None:
         cells = (rng.random(Hexagon.of(side).n_cells) < 0.5).astype(np.uint8)
         made[f"hexagon side {side} ({len(cells)} cells)"] = HexPuzzle.from_cells(side, cells)
     folder = Path(tempfile.mkdtemp(prefix="rofl-page-bench-"))
+    report = ["| board | page | loaded in |", "|---|---:|---:|"]
     try:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=shutil.which("chromium"), headless=True, args=["--no-sandbox"])
@@ -72,9 +75,14 @@ def main() -> None:
                     seconds = f"not loaded ({type(exc).__name__})"
                 context.close()
                 print(f"{name:34s} {len(text) / 1e6:7.2f} MB  {seconds}", flush=True)
+                report.append(f"| {name} | {len(text) / 1e6:.2f} MB | {seconds.strip()} |")
             browser.close()
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+    if args.write_docs:
+        from _docs import stamp, write_section
+
+        write_section("page-load", "\n".join([stamp(), "", *report]))
 
 
 if __name__ == "__main__":

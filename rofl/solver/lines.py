@@ -73,7 +73,18 @@ def _board_bytes(board: LineBoard) -> int:
 @bytes_cache(BOARD_CACHE_BYTES, _board_bytes)
 def hex_board(side: int) -> LineBoard:
     board = Hexagon.of(side)
-    return _board(board.line_cells, board.line_offsets, (board.n_cells,))
+    # every cell lies on one line of each direction: its row, its falling
+    # and its rising diagonal, in that order (no sort of all the lines' cells)
+    m, per = side - 1, 2 * side - 1
+    q, r = board.coords[:, 0], board.coords[:, 1]
+    cell_lines = np.empty((board.n_cells, 3), dtype=np.int64)
+    np.add(r, m, out=cell_lines[:, 0])
+    np.add(q, m + per, out=cell_lines[:, 1])
+    np.add(q + r, m + 2 * per, out=cell_lines[:, 2])
+    cell_offsets = np.arange(0, 3 * board.n_cells + 1, 3, dtype=np.int64)
+    for a in (cell_lines, cell_offsets):
+        a.flags.writeable = False
+    return LineBoard(board.line_cells, board.line_offsets, cell_lines.reshape(-1), cell_offsets, (board.n_cells,))
 
 
 @bytes_cache(BOARD_CACHE_BYTES, _board_bytes)
