@@ -154,7 +154,8 @@ def test_a_formula_too_large_is_refused_before_it_is_built(tmp_path):
         solve_sat(puzzle, time_budget=1)
     write_puzzle(tmp_path / "loose.nin", puzzle)
     assert (tmp_path / "loose.nin").stat().st_size < 16_000
-    one_error_line(run("solve", tmp_path / "loose.nin", "--engine", "sat", "--budget", 1), "literals", "--engine search")
+    result = run("solve", tmp_path / "loose.nin", "--engine", "sat", "--budget", 1)
+    one_error_line(result, "literals", "--engine search")
 
 
 def test_the_deadline_counts_while_the_formula_is_built(monkeypatch):
