@@ -126,7 +126,8 @@ def check_formula_size(puzzle) -> None:
     literals = formula_literals(puzzle, limit=MAX_LITERALS)
     if literals > MAX_LITERALS:
         msg = f"the SAT engine's formula for this puzzle would hold more than {MAX_LITERALS:,} literals "
-        msg += "(the groups leave too much room on their lines); use rofl's own search (--engine search)"
+        msg += "(it grows with the cells, the groups and the room they leave on their lines); "
+        msg += "use rofl's own search (--engine search)"
         raise LimitError(msg)
 
 
