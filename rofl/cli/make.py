@@ -174,7 +174,10 @@ def _save(image, path: str) -> None:
     "--sheet", type=click.Path(dir_okay=False), help="Write a printable sheet of the puzzle (.png, .pdf, .svg)."
 )
 @click.option(
-    "--letters", is_flag=True, help="With --sheet or --book: print each clue with its colour's letter (2a 3b)."
+    "--letters",
+    is_flag=True,
+    help="With --sheet, --book or --page: print each clue with its colour's letter (2a 3b); a page has them "
+    "anyway when two colours are alike in grey or to colour-blind eyes.",
 )
 @click.option("--page", type=click.Path(dir_okay=False), help="Write an HTML page to solve the puzzle in a browser.")
 @click.option(
@@ -352,7 +355,8 @@ def make(
         from rofl._io import atomic_write
         from rofl.render.page import puzzle_page
 
-        atomic_write(page, puzzle_page(result.puzzle).encode("utf-8"))
+        # --letters: letters on the page too; else the page decides (colours alike in grey or to colour-blind eyes)
+        atomic_write(page, puzzle_page(result.puzzle, letters=True if letters else None).encode("utf-8"))
     if gif:
         from rofl.render.animation import animate_solve
 
@@ -368,6 +372,7 @@ def make(
         written = [path for path in (output, preview, compare, sheet, page, gif) if path]
         click.echo(f"wrote {', '.join(written)}")
         _hint_likeness(result.stats, width, height, more_colours=palette is None)
+        _hint_letters(result.puzzle, letters)
         if result.stats.changed_pct > HINT_CHANGED_PCT:
             tips = "fewer cells (--size)" if shape == "hex" else "fewer cells (-w/-H)"
             tips += "" if cleanup or shape == "hex" else ", --cleanup"
@@ -378,6 +383,21 @@ def make(
                 f"mostly fine texture that line logic cannot pin down; {tips} usually give a cleaner puzzle",
                 err=True,
             )
+
+
+def _hint_letters(puzzle: Any, letters: bool) -> None:
+    """Say which ink colours a reader may mix up (rofl.picture.legibility: lightness, simulated colour
+    blindness), unless --letters already prints the clues with letters."""
+    if letters or puzzle.n_colors <= 2:
+        return
+    from rofl.picture.legibility import confusions
+
+    found = confusions([puzzle.palette[k] for k in range(puzzle.n_colors)])
+    if found:
+        click.echo(
+            f"hint: {'; '.join(map(str, found))}: pages print the clues with letters, --letters gives sheets them too",
+            err=True,
+        )
 
 
 def _check_shape(shape: str, size: int | None, given: dict[str, Any]) -> None:

@@ -122,7 +122,8 @@ def check_hex_sheet(puzzle: HexPuzzle, what: str = "a hexagonal sheet") -> None:
 
 def hex_layout(puzzle: HexPuzzle, *, solution=None, title: str | None = None, letters: bool = False) -> HexSheet:
     """Lay out ``puzzle``'s sheet; with ``solution`` (a flat cell array in
-    the board's order) the cells are filled with it.
+    the board's order) the cells are filled with it.  ``title`` defaults to
+    the puzzle's (``meta["title"]``), as on a rectangle's sheet.
 
     Raises
     ------
@@ -130,6 +131,8 @@ def hex_layout(puzzle: HexPuzzle, *, solution=None, title: str | None = None, le
         A hexagon larger than :data:`MAX_SHEET_SIDE`.
     """
     check_hex_sheet(puzzle)
+    if title is None:
+        title = puzzle.meta.get("title") or None
     board, palette = puzzle.board, puzzle.palette
     coords = board.coords
     colour_puzzle = puzzle.n_colors > 2 or puzzle.has_color_sets

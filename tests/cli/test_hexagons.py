@@ -130,11 +130,26 @@ def test_page_of_a_hexagon(small, tmp_path):
     assert '"shape":"hexagon","side":2' in text and "<title>small</title>" in text
 
 
-@pytest.mark.parametrize("option", ["--first", "--gif", "--steps", "--solutions"])
-def test_solve_refuses_pictures_of_a_hexagon(small, tmp_path, option):
-    target = tmp_path / ("x.gif" if option == "--gif" else "x.png" if option == "--first" else "out")
+@pytest.mark.parametrize("option", ["--gif", "--steps"])
+def test_solve_refuses_step_pictures_of_a_hexagon(small, tmp_path, option):
+    target = tmp_path / ("x.gif" if option == "--gif" else "out")
     usage_error_line(run("solve", option, target, small), option, "rectangular puzzles only")
     assert not target.exists()
+
+
+def test_solve_writes_a_hexagon_s_solution(small, tmp_path):
+    from PIL import Image
+
+    from rofl.formats import open_puzzle
+
+    picture, again, folder = tmp_path / "x.png", tmp_path / "x.rofl", tmp_path / "all"
+    for option, target in (("--first", picture), ("--first", again), ("--solutions", folder)):
+        result = run("solve", option, target, small)
+        assert result.exit_code == 0, result.output
+    with Image.open(picture) as one, Image.open(folder / "solution-1.png") as other:
+        assert one.size[0] > 10 and one.size == other.size  # the cells drawn as hexagons
+    opened = open_puzzle(again)  # the clues and the CRC-32 of the solution (pcrc)
+    assert opened.puzzle.side == 2 and opened.crc32 is not None
 
 
 def test_question_marks_in_a_rectangle(tmp_path):
