@@ -9,7 +9,7 @@ hexagon of each side) is written as a page with rofl's own renderer
 (:func:`rofl.render.page.puzzle_page`, without the size limit), opened in
 headless Chromium through Playwright, and timed until its script has drawn
 the board (``RoflPageState`` defined and the board's cells in the DOM).
-The figures chose :data:`rofl.render.page.MAX_PAGE_CELLS`.  ``--write-docs``
+The figures chose :data:`rofl.render.page.MAX_PAGE_CELLS` and ``MAX_PAGE_SIDE``.  ``--write-docs``
 writes them into section ``page-load`` of ``docs/benchmarks.md``.
 """
 
@@ -27,12 +27,12 @@ import numpy as np
 def _page(puzzle) -> str:
     import rofl.render.page as page
 
-    limit = page.MAX_PAGE_CELLS
-    page.MAX_PAGE_CELLS = 1 << 40  # measure past the limit
+    limits = page.MAX_PAGE_CELLS, page.MAX_PAGE_SIDE
+    page.MAX_PAGE_CELLS = page.MAX_PAGE_SIDE = 1 << 40  # measure past the limits
     try:
         return page.puzzle_page(puzzle, title="bench")
     finally:
-        page.MAX_PAGE_CELLS = limit
+        page.MAX_PAGE_CELLS, page.MAX_PAGE_SIDE = limits
 
 
 def main() -> None:
@@ -42,8 +42,8 @@ def main() -> None:
     from rofl.puzzle import Palette, Puzzle
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sides", default="100,200,300,400")
-    parser.add_argument("--hex", default="32,64,128")
+    parser.add_argument("--sides", default="100,256,512,1024")
+    parser.add_argument("--hex", default="64,128,256")
     parser.add_argument("--timeout", type=float, default=120.0)
     parser.add_argument("--write-docs", action="store_true", help="write the table into docs/benchmarks.md")
     args = parser.parse_args()

@@ -13,7 +13,7 @@ from rofl.formats import write_puzzle
 from rofl.hexagon import HexPuzzle
 from rofl.puzzle import Palette, Puzzle
 from rofl.render.hexlayout import MAX_SHEET_SIDE
-from rofl.render.page import MAX_PAGE_CELLS, puzzle_page
+from rofl.render.page import MAX_PAGE_CELLS, MAX_PAGE_SIDE, puzzle_page
 from rofl.render.sheet import sheet_bytes
 from tests.clirun import one_error_line, run
 
@@ -47,7 +47,8 @@ def test_a_page_past_the_most_cells_is_refused(tmp_path):
     with pytest.raises(LimitError, match="a page holds at most"):
         puzzle_page(wide)
     write_puzzle(tmp_path / "wide.rofl", wide)
-    one_error_line(run("page", tmp_path / "wide.rofl", "-o", tmp_path / "wide.html"), "wide.rofl: ", "65,536 cells")
+    one_error_line(run("page", tmp_path / "wide.rofl", "-o", tmp_path / "wide.html"), "wide.rofl: ", "262,144 cells")
     assert not (tmp_path / "wide.html").exists()
-    with pytest.raises(LimitError, match="a hexagon of side 149"):
-        puzzle_page(empty_hexagon(149))  # 66 013 cells
+    assert "<html" in puzzle_page(empty_hexagon(MAX_PAGE_SIDE))
+    with pytest.raises(LimitError, match="side 129"):
+        puzzle_page(empty_hexagon(MAX_PAGE_SIDE + 1))
