@@ -147,7 +147,7 @@ def solve(
     """
     from rofl.cli._files import refuse_overwrite
     from rofl.decode import check_crc
-    from rofl.formats import open_puzzle
+    from rofl.formats import is_puzzle_path, open_puzzle
 
     written = [("--first", first_path), ("--gif", gif_path)]
     if solutions_dir is not None:  # at most two solutions are found (the second proves ambiguity)
@@ -167,6 +167,11 @@ def solve(
     puzzle = opened.puzzle
     if not hasattr(puzzle, "width"):
         _refuse_pictures(opened.name, steps_dir, gif_path)
+        if solutions_dir is not None or (first_path is not None and not is_puzzle_path(first_path)):
+            # a hexagon's picture draws every cell, as its sheet does: the same limit, before solving
+            from rofl.render.hexlayout import check_hex_sheet
+
+            check_hex_sheet(puzzle, f"{opened.name}: a picture of a hexagon")
     if use_color is None:
         use_color = sys.stdout.isatty()
     if steps_dir is not None or gif_path is not None:

@@ -52,3 +52,14 @@ def test_a_page_past_the_most_cells_is_refused(tmp_path):
     assert "<html" in puzzle_page(empty_hexagon(MAX_PAGE_SIDE))
     with pytest.raises(LimitError, match="side 129"):
         puzzle_page(empty_hexagon(MAX_PAGE_SIDE + 1))
+
+
+def test_a_hexagon_picture_of_rofl_solve_is_bounded_as_its_sheet(tmp_path):
+    # --first/--solutions draw every cell (side 1024: some 100 million pixels)
+    write_puzzle(tmp_path / "big.rofl", empty_hexagon(MAX_SHEET_SIDE + 1))
+    for option, out in (("--first", tmp_path / "first.png"), ("--solutions", tmp_path / "all")):
+        one_error_line(run("solve", tmp_path / "big.rofl", option, out), "a picture of a hexagon", "side 129")
+        assert not out.exists()
+    # a puzzle file holding the solution draws nothing
+    result = run("solve", tmp_path / "big.rofl", "--first", tmp_path / "first.rofl")
+    assert result.exit_code == 0 and (tmp_path / "first.rofl").exists()
