@@ -21,7 +21,8 @@ from rofl.cli._app import main
     help="Print each colour clue with its colour's letter (2a 3b). Default: when two colours are alike in grey "
     "or under simulated colour blindness (Machado et al. 2009). The player can switch it in Options.",
 )
-def page(puzzle: str, output: str | None, title: str | None, letters: bool | None) -> None:
+@click.option("--difficulty", is_flag=True, help="Show the puzzle's grade (rofl.grade) under its size.")
+def page(puzzle: str, output: str | None, title: str | None, letters: bool | None, difficulty: bool) -> None:
     """Write PUZZLE (any puzzle format rofl reads) as an HTML page to solve by hand.
 
     One file with everything inline: it works opened from disk, offline.
@@ -52,7 +53,7 @@ def page(puzzle: str, output: str | None, title: str | None, letters: bool | Non
         raise LimitError(msg) from None
     check_stored_crc(opened)
     loaded = opened.puzzle
-    text = puzzle_page(loaded, title=title, letters=letters)
+    text = puzzle_page(loaded, title=title, letters=letters, difficulty=difficulty)
     atomic_write(out, text.encode("utf-8"))
     size = f"hexagon of side {loaded.side}" if hexagon else f"{loaded.width}x{loaded.height}"
     click.echo(f"{out}: {size}, {loaded.n_colors} colours, {len(text.encode('utf-8'))} bytes")

@@ -35,9 +35,10 @@ PICTURE = " # #\n1 . #\n 1 #"
 def test_solve_prints_offset_rows(small, engine):
     result = run("solve", "--engine", engine, small)
     assert result.exit_code == 0, result.output
-    picture, summary = result.output.rstrip("\n").rsplit("\n", 1)
+    picture, summary, difficulty = result.output.rstrip("\n").rsplit("\n", 2)
     assert picture == PICTURE
     assert summary.startswith("unique: hexagon of side 2, 3 colours; ")
+    assert difficulty.startswith("difficulty: ")  # rofl.grade grades hexagons
 
 
 def test_solve_line_only_and_colour_blocks(small):
@@ -53,8 +54,8 @@ def test_solve_line_only_and_colour_blocks(small):
 def test_solve_the_sample_by_both_engines():
     outputs = [run("solve", "--engine", engine, FLOWER) for engine in ("search", "sat")]
     assert all(r.exit_code == 0 for r in outputs)
-    assert outputs[0].output.rsplit("\n", 2)[0] == outputs[1].output.rsplit("\n", 2)[0]
-    assert len(outputs[0].output.splitlines()) == 10 and outputs[0].output.startswith("    . . . . .\n")
+    assert outputs[0].output.rsplit("\n", 3)[0] == outputs[1].output.rsplit("\n", 3)[0]  # but the timing
+    assert len(outputs[0].output.splitlines()) == 11 and outputs[0].output.startswith("    . . . . .\n")
 
 
 def test_several_solutions_and_none_are_reported(tmp_path):
