@@ -335,6 +335,10 @@ def make(
             say(f"warning: {w.message}", err=True)
 
     puzzle = result.puzzle
+    if page:  # before any file is written
+        from rofl.render.page import check_page_size
+
+        check_page_size(puzzle)
     if unknown is not None:
         from rofl.refine.unknown import unknown_colours
 
