@@ -31,9 +31,15 @@ def test_a_hostile_summary_reads_as_plain_rows_or_none(tmp_path, name, text):
     json_text(rows, BENCH_COLUMNS)  # and they write again
 
 
-def test_bench_over_a_deeply_nested_table_rewrites_it(tmp_path):
+def test_bench_over_a_deeply_nested_table_is_one_error_or_rewritten(tmp_path):
+    # issue 40: a RecursionError; a document nested too deep is no table of rofl's
     table = tmp_path / "t.json"
-    table.write_text('{"rows": ' + "[" * 100_000 + "]" * 100_000 + "}")
+    table.write_text('{"command": "rofl bench", "rows": ' + "[" * 100_000 + "]" * 100_000 + "}")
+    result = run("bench", SAMPLES / "rocket.rofl", "-o", table)
+    assert result.exit_code == 2 and "Traceback" not in result.output, result.output
+    assert result.output.strip().splitlines()[-1].startswith("Error: ")
+    # one that parses, with a value nested deep in a row: the value is dropped, the table rewritten
+    table.write_text(json.dumps({"command": "rofl bench", "rows": [{"file": "x", "key": [[[[[[1]]]]]] * 3}]}))
     result = run("bench", SAMPLES / "rocket.rofl", "-o", table)
     assert result.exit_code == 0, result.output
     assert [row["status"] for row in json.loads(table.read_text())["rows"]] == ["solved"]
