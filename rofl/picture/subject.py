@@ -3,8 +3,8 @@
 ``rofl make --crop auto`` (:func:`crop_to_subject`) cuts the picture to a
 box around its subject before it is fitted: around the largest face that
 scikit-image's LBP frontal-face cascade finds (head and shoulders), or,
-without a face, around the salient part by the spectral residual (Hou and
-Zhang 2007), when that part is clearly smaller than the picture.  Both
+without a face, around the salient part (frequency-tuned saliency, Achanta
+et al. 2009: colours far from the picture's mean), when that part is clearly smaller than the picture.  Both
 shapes fit the cut picture as they fit any other.
 """
 
@@ -26,6 +26,9 @@ FACE_MARGIN = 0.6
 #: The salient box is used only when it leaves out at least this share of
 #: the picture's area; a picture whose subject fills it stays whole.
 LEAVES_OUT = 0.2
+#: The share of the saliency the box holds along each axis, and its margin.
+MASS = 0.9
+PAD = 0.06
 
 
 def check_crop(crop: Any) -> str:
@@ -57,15 +60,17 @@ def crop_to_subject(pixels: np.ndarray, crop: str = "auto") -> np.ndarray:
 
 def subject_box(pixels: np.ndarray) -> tuple[int, int, int, int]:
     """``(x0, y0, x1, y1)`` pixels: the box :func:`crop_to_subject` keeps."""
+    from skimage.color import rgb2gray
+
     h, w = pixels.shape[:2]
-    grey, scale = _small_grey(pixels)
-    faces = find_faces(grey)
+    rgb, scale = _small(pixels)
+    faces = find_faces(rgb2gray(rgb))
     if faces:
         r, c, fh, fw = max(faces, key=lambda f: f[2] * f[3])
         m = FACE_MARGIN * max(fw, fh)
         box = (c - m, r - m, c + fw + m, r + fh + 2 * m)
     else:
-        box = _salient_box(grey)
+        box = _salient_box(rgb)
         if box is None:
             return 0, 0, w, h
     bx0, by0, bx1, by1 = (v / scale for v in box)
@@ -76,16 +81,15 @@ def subject_box(pixels: np.ndarray) -> tuple[int, int, int, int]:
     return x0, y0, x1, y1
 
 
-def _small_grey(pixels: np.ndarray) -> tuple[np.ndarray, float]:
-    """The picture's grey (0-1) at :data:`LOOK_PIXELS` on its longer side, and the scale."""
-    from skimage.color import rgb2gray
+def _small(pixels: np.ndarray) -> tuple[np.ndarray, float]:
+    """The picture's RGB (0-1) at :data:`LOOK_PIXELS` on its longer side, and the scale."""
     from skimage.transform import resize
 
     h, w = pixels.shape[:2]
     rgb = pixels[:, :, :3].astype(np.float64) / (255.0 if pixels.dtype == np.uint8 else 65535.0)
     scale = min(1.0, LOOK_PIXELS / max(h, w))
     small = resize(rgb, (max(1, round(h * scale)), max(1, round(w * scale))), anti_aliasing=scale < 1)
-    return rgb2gray(small), scale
+    return small, scale
 
 
 def find_faces(grey: np.ndarray) -> list[tuple[int, int, int, int]]:
@@ -104,28 +108,35 @@ def find_faces(grey: np.ndarray) -> list[tuple[int, int, int, int]]:
     return [(int(f["r"]), int(f["c"]), int(f["height"]), int(f["width"])) for f in found]
 
 
-def _salient_box(grey: np.ndarray) -> tuple[float, float, float, float] | None:
-    """The box holding the salient part by the spectral residual, or None
-    when it would leave out less than :data:`LEAVES_OUT` of the picture."""
-    from scipy.ndimage import gaussian_filter, uniform_filter
-    from skimage.transform import resize
+def _salient_box(rgb: np.ndarray) -> tuple[float, float, float, float] | None:
+    """The box holding most of the salient part, or None when it would leave
+    out less than :data:`LEAVES_OUT` of the picture.
 
-    h, w = grey.shape
+    Saliency is frequency-tuned (Achanta et al. 2009): how far each pixel's
+    softened CIELAB colour is from the picture's mean colour.  The box holds
+    :data:`MASS` of the saliency above its mean along each axis, padded by
+    :data:`PAD` of the picture's longer side.
+    """
+    from scipy.ndimage import gaussian_filter
+    from skimage.color import rgb2lab
+
+    h, w = rgb.shape[:2]
     if min(h, w) < 8:
         return None
-    small = resize(grey, (64, 64), anti_aliasing=True)
-    spectrum = np.fft.fft2(small)
-    log_amp = np.log(np.abs(spectrum) + 1e-9)
-    residual = log_amp - uniform_filter(log_amp, 3, mode="wrap")
-    saliency = np.abs(np.fft.ifft2(np.exp(residual + 1j * np.angle(spectrum)))) ** 2
-    saliency = resize(gaussian_filter(saliency, 2.5), (h, w))
-    mask = saliency >= saliency.mean() * 2
-    if not mask.any():
+    lab = rgb2lab(gaussian_filter(rgb, (max(h, w) / 200, max(h, w) / 200, 0)))
+    saliency = np.linalg.norm(lab - lab.reshape(-1, 3).mean(axis=0), axis=2)
+    weight = np.clip(saliency - saliency.mean(), 0.0, None)
+    if weight.sum() <= 0:
         return None
-    rows, cols = np.flatnonzero(mask.any(axis=1)), np.flatnonzero(mask.any(axis=0))
-    pad = 0.05 * max(h, w)
-    x0, y0 = max(0.0, cols[0] - pad), max(0.0, rows[0] - pad)
-    x1, y1 = min(float(w), cols[-1] + 1 + pad), min(float(h), rows[-1] + 1 + pad)
+    tail = (1 - MASS) / 2
+
+    def span(marginal: np.ndarray) -> tuple[float, float]:
+        cum = np.cumsum(marginal) / marginal.sum()
+        return float(np.searchsorted(cum, tail)), float(np.searchsorted(cum, 1 - tail) + 1)
+
+    (x0, x1), (y0, y1) = span(weight.sum(axis=0)), span(weight.sum(axis=1))
+    pad = PAD * max(h, w)
+    x0, y0, x1, y1 = max(0.0, x0 - pad), max(0.0, y0 - pad), min(float(w), x1 + pad), min(float(h), y1 + pad)
     if (x1 - x0) * (y1 - y0) > (1 - LEAVES_OUT) * h * w:
         return None
     return x0, y0, x1, y1
