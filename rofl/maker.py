@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from rofl.picture.measures import edge_f1, hex_lightness_ssim, lightness_ssim
 from rofl.puzzle import Palette, Puzzle
 
 
@@ -75,6 +76,10 @@ class MakeStats:
         final grid's lightness (L*) to the picture's at the grid's size;
         None for a grid under 3 cells on a side.  Below
         :data:`RECOGNISABLE_SSIM` the picture is hard to make out.
+    edge_f1 : float or None
+        Edge agreement (0-1): how well the final grid's region boundaries
+        follow the picture's edges at the grid's size
+        (:func:`rofl.picture.measures.edge_f1`).
     trimmed : (top, bottom, left, right) ints
         Blank border rows and columns left out (``trim``).
     side : int or None
@@ -110,6 +115,7 @@ class MakeStats:
     min_delta_e: float = 0.0
     palette_delta_e: float | None = None
     ssim: float | None = None
+    edge_f1: float | None = None
     trimmed: tuple[int, int, int, int] = (0, 0, 0, 0)
     compile_seconds: float = 0.0
     compiled: bool = False
@@ -159,6 +165,8 @@ class MakeStats:
         likeness = []
         if self.ssim is not None:
             likeness.append(f"SSIM {self.ssim:.2f} in lightness vs the picture at this size")
+        if self.edge_f1 is not None:
+            likeness.append(f"edge F1 {self.edge_f1:.2f}")
         if self.palette_delta_e is not None:
             likeness.append(f"closest colours ΔE2000 {self.palette_delta_e:.1f}")
         if likeness:
@@ -474,6 +482,7 @@ def make(
                      "polish_rounds": int(res.polish_rounds), "relocated": int(res.relocated)},
         shape_result={"_trimmed": trimmed},
         ssim=lightness_ssim(lab[:, :, 0], _palette_lab(q)[final][:, :, 0]),
+        edge=edge_f1(lab[:, :, 0], final),
         times=(start, refine_seconds, compile_seconds, compiles), min_delta_e=min_delta_e,
         pixels=pixels, geometry=geometry, background=bg_rgb,
     )  # fmt: skip
@@ -563,6 +572,7 @@ def _make_hex(
                      "style_scores": chosen.scores},
         shape_result={"side": side},
         ssim=hex_lightness_ssim(lab[:, 0], _palette_lab(q)[final][:, 0], side),
+        edge=edge_f1(lab[:, 0], final, side=side),
         times=(start, refine_seconds, compile_seconds, compiles), min_delta_e=min_delta_e,
         pixels=pixels, geometry=geometry, background=bg_rgb,
     )  # fmt: skip
@@ -672,7 +682,7 @@ def _palette_lab(q) -> np.ndarray:
 
 
 def _finish(
-    puzzle, final, grid, q, cost, lab, cells_linear, res, *, shape_stats, shape_result, ssim, times, min_delta_e,
+    puzzle, final, grid, q, cost, lab, cells_linear, res, *, shape_stats, shape_result, ssim, edge, times, min_delta_e,
     pixels, geometry, background,
 ) -> MakeResult:  # fmt: skip
     """The :class:`MakeResult` of either shape: the figures both report, and
@@ -704,6 +714,7 @@ def _finish(
         min_delta_e=float(min_delta_e),
         palette_delta_e=picture.closest_pair(q.palette.to_array())[2],
         ssim=ssim,
+        edge_f1=edge,
         compile_seconds=compile_seconds,
         compiled=compile_count() > compiles,
         **shape_stats,
@@ -745,41 +756,3 @@ def _blank_border(grid: np.ndarray) -> tuple[tuple[slice, slice], tuple[int, int
 #: score 0.5 and more, coffee in black and white at 60 cells 0.33; a
 #: black-and-white cat at 30-60 cells 0.27-0.28, a random texture 0.28, less.
 RECOGNISABLE_SSIM = 0.3
-
-
-def lightness_ssim(source: np.ndarray, final: np.ndarray) -> float | None:
-    """Structural similarity of two ``(H, W)`` lightness (L*, 0-100) arrays.
-
-    scikit-image's SSIM with a 7x7 window (smaller on a grid under 7 cells
-    on a side); None under 3 cells, where SSIM means nothing.
-    """
-    from skimage.metrics import structural_similarity
-
-    side = min(source.shape)
-    win = min(7, side if side % 2 else side - 1)
-    if win < 3:
-        return None
-    return float(structural_similarity(source, final, data_range=100.0, win_size=win))
-
-
-def hex_lightness_ssim(source: np.ndarray, final: np.ndarray, side: int) -> float | None:
-    """:func:`lightness_ssim` of two hexagonal boards' lightness (``(n_cells,)``
-    in the board's order): SSIM over the cells laid out on their axial
-    ``(q, r)`` grid (a sheared picture, which keeps every cell's six
-    neighbours but two as grid neighbours), averaged over the board's cells
-    only; None for a side under 3."""
-    from skimage.metrics import structural_similarity
-
-    from rofl.hexagon import Hexagon
-
-    if side < 3:
-        return None
-    coords = Hexagon.of(side).coords
-    m = side - 1
-    a = np.zeros((2 * m + 1, 2 * m + 1))
-    b = np.zeros_like(a)
-    a[coords[:, 1] + m, coords[:, 0] + m] = source
-    b[coords[:, 1] + m, coords[:, 0] + m] = final
-    win = min(7, 2 * m + 1 if (2 * m + 1) % 2 else 2 * m)
-    _, full = structural_similarity(a, b, data_range=100.0, win_size=win, full=True)
-    return float(full[coords[:, 1] + m, coords[:, 0] + m].mean())

@@ -24,6 +24,8 @@ The first half of :func:`rofl.make`'s data flow, one module per stage::
 * :mod:`.cleanup`: isolated cells repainted (:func:`remove_isolated`).
 * :mod:`.pixelart`: pictures whose pixels already are the cells
   (``rofl encode`` / ``decode`` and the Pillow plugin).
+* :mod:`.measures`: how much a grid looks like its picture (lightness
+  SSIM, edge F1, faces found), for ``rofl make``'s stats and the benchmarks.
 
 The package sits above the puzzle model and beside :mod:`rofl.refine`: it
 imports neither the refinement, the formats, the renderers nor the CLI.
