@@ -375,7 +375,7 @@ def make(
         How the picture is drawn into cells before quantising
         (:mod:`rofl.picture.style`): ``photo`` area-averages it; ``lines``
         draws edges and thin dark features as ink one cell wide (XDoG);
-        ``poster`` smooths regions flat (a bilateral filter) and outlines
+        ``poster`` smooths regions flat (a median filter) and outlines
         strong edges.  ``auto`` quantises ``photo`` and ``lines`` (black and
         white) or ``poster`` (colour) and keeps the one with the higher
         :func:`style_score`; with a ``threshold`` or a ``dither`` it is
@@ -605,7 +605,7 @@ def style_score(ssim: float | None, edge_f1: float | None) -> float:
 
 def _styled(
     pixels: np.ndarray, geometry: Any, style: str, bg_rgb: tuple[int, int, int], *, colors: int, palette: Any,
-    background: Any, threshold: float | None, dither: str, min_delta_e: float,
+    background: Any, threshold: float | None, dither: str, min_delta_e: float, measure: bool = False,
 ) -> _Styled:  # fmt: skip
     """The cells of ``style`` quantised; for ``"auto"``, those of the style
     that scores best (:func:`style_score`).  A hexagon's cells are quantised
@@ -638,21 +638,53 @@ def _styled(
             q = replace(q, grid=q.grid[0], cost=q.cost[0], lab=q.lab[0])
         lab = _lab_of(drawn.photo)
         candidate = _Styled(name, q, drawn.photo, lab)
-        if len(names) > 1:
-            from rofl.picture import measures
-
+        if len(names) > 1 or measure:
             final_l = _palette_lab(q)[q.grid][..., 0]
             if side is None:
                 candidate.ssim = lightness_ssim(lab[..., 0], final_l)
             else:
                 candidate.ssim = hex_lightness_ssim(lab[..., 0], final_l, side)
-            candidate.edge_f1 = measures.edge_f1(lab[..., 0], q.grid, side=side)
+            candidate.edge_f1 = edge_f1(lab[..., 0], q.grid, side=side)
             scores.append((name, round(candidate.score, 4)))
         if best is None or candidate.score > best.score + 1e-9:
             best = candidate
     assert best is not None
     best.scores = tuple(scores)
     return best
+
+
+def likeness(
+    image: Any, *, width: int | None = None, height: int | None = None, colors: int = 2, palette: Any = None,
+    background: Any = None, threshold: float | None = None, mode: str = "fit", dither: str = "none",
+    min_delta_e: float = 20.0, shape: str = "rect", size: int | None = None, style: str = "auto", crop: str = "none",
+) -> tuple[str, float]:  # fmt: skip
+    """How much the puzzle :func:`make` would make with these options looks like
+    the picture, measured before refinement (which changes under 1% of the
+    cells): the style it would use and its :func:`style_score`.  A few
+    tenths of a second: ``rofl make``'s hint compares other options with it.
+
+    Raises
+    ------
+    ImageError, OptionError
+        As :func:`make`.
+    """
+    from rofl import picture
+
+    _check_shape(shape, size, width=width, height=height, mode=mode, dither=dither, cleanup=False)
+    picture.check_style(style)
+    picture.check_crop(crop)
+    bg_rgb = picture.parse_color(background, "background") if background not in (None, "auto") else (255, 255, 255)
+    pixels = picture.crop_to_subject(picture.load_pixels(image), crop)
+    if shape == "hex":
+        side = picture.hexfit.check_side(picture.DEFAULT_HEX_SIDE if size is None else size)
+        geometry = picture.hex_fit(picture.picture_size(pixels), side)
+    else:
+        geometry = picture.fit(picture.picture_size(pixels), width, height, mode)
+    chosen = _styled(
+        pixels, geometry, style, bg_rgb, colors=colors, palette=palette, background=background,
+        threshold=threshold, dither=dither, min_delta_e=min_delta_e, measure=True,
+    )  # fmt: skip
+    return chosen.style, chosen.score
 
 
 def _lab_of(linear: np.ndarray) -> np.ndarray:
@@ -749,6 +781,15 @@ def _blank_border(grid: np.ndarray) -> tuple[tuple[slice, slice], tuple[int, int
     top, bottom, left, right = int(rows[0]), int(rows[-1]) + 1, int(cols[0]), int(cols[-1]) + 1
     return (slice(top, bottom), slice(left, right)), (top, h - bottom, left, w - right)
 
+
+#: Below this :func:`style_score` (SSIM + edge F1) of the final grid, ``rofl
+#: make`` says the puzzle looks little like its picture and names the
+#: styles, sizes and colour counts that score better.  Chosen on the cases of
+#: issue 46 (docs/guide.md#styles): the black-and-white chelsea hexagon of
+#: side 12 scores 1.01, coffee 1.03, the cat 0.91, the rocket 0.66, text
+#: 0.40, the astronaut 1.33; at 4 colours the rocket 1.03; the coffee at 3
+#: and 4 colours 1.4-1.5, the astronaut 1.48, the horse sample 1.76.
+LIKENESS_SCORE = 1.35
 
 #: Below this SSIM (:func:`lightness_ssim`), ``rofl make`` says the picture
 #: will be hard to make out and suggests more cells or colours.  Chosen on
