@@ -147,7 +147,7 @@ class MakeStats:
         if self.style_scores:
             others = ", ".join(f"{name} {score:.2f}" for name, score in self.style_scores if name != self.style)
             lines.append(
-                f"style: {self.style} (auto: SSIM + edge F1 {dict(self.style_scores)[self.style]:.2f}; {others})"
+                f"style: {self.style} (auto: likeness {dict(self.style_scores)[self.style]:.2f}; {others})"
             )
         else:
             lines.append(f"style: {self.style}")
@@ -627,13 +627,17 @@ def _styled(
     side = getattr(geometry, "side", None)
     best = None
     scores = []
-    for name in names:
+    for number, name in enumerate(names):
         drawn = picture.style_cells(pixels, geometry, name, colors=n, background=bg_rgb)
         row = (lambda a: a[None]) if side is not None else (lambda a: a)
-        q = picture.quantise(
-            row(drawn.cells), colors=colors, palette=palette, background=background,
-            threshold=threshold if threshold is not None else drawn.threshold, dither=dither, min_delta_e=min_delta_e,
-        )  # fmt: skip
+        with warnings.catch_warnings():
+            if number:
+                warnings.simplefilter("ignore")  # the first candidate has warned about the palette
+            q = picture.quantise(
+                row(drawn.cells), colors=colors, palette=palette, background=background,
+                threshold=threshold if threshold is not None else drawn.threshold, dither=dither,
+                min_delta_e=min_delta_e,
+            )  # fmt: skip
         if side is not None:
             q = replace(q, grid=q.grid[0], cost=q.cost[0], lab=q.lab[0])
         lab = _lab_of(drawn.photo)

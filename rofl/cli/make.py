@@ -466,6 +466,8 @@ def _hint_likeness(image: str, stats, options: dict[str, Any], *, more_colours: 
     It names the other styles, the next size and 4 colours that measure
     better (:func:`rofl.maker.likeness`, before refinement), best first; or,
     when none does, what usually helps."""
+    import warnings
+
     from rofl.errors import RoflError
     from rofl.maker import LIKENESS_SCORE, RECOGNISABLE_SSIM, likeness, style_score
 
@@ -493,7 +495,9 @@ def _hint_likeness(image: str, stats, options: dict[str, Any], *, more_colours: 
     measured = []
     for label, change in tries:
         try:
-            _, better = likeness(image, **{**options, **change})
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # the run itself has said what there is to say
+                _, better = likeness(image, **{**options, **change})
         except RoflError:
             continue
         if better >= score + HINT_GAIN:

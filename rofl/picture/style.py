@@ -72,9 +72,7 @@ SPECKLE = 1.2
 FLAT = 0.05
 #: Linear-light share of its colour an ink cell keeps in a colour puzzle.
 INK_DARKEN = 0.15
-#: ``poster``: the median filter's width in cells, and the least step
-#: (L*/100) that gets an outline.
-MEDIAN = 0.75
+#: ``poster``: the least step (L*/100) that gets an outline.
 POSTER_EDGE = 0.3
 
 
@@ -153,11 +151,6 @@ def _box(channel: np.ndarray, size: tuple[int, int]) -> np.ndarray:
     return np.asarray(Image.fromarray(np.ascontiguousarray(channel, dtype=np.float32), "F").resize(size, Image.BOX))
 
 
-def _as_pixels(linear: np.ndarray) -> np.ndarray:
-    """A linear-light float picture as 16-bit sRGB pixels (what the averaging reads)."""
-    return np.rint(linear_to_srgb(np.clip(linear, 0.0, 1.0)) * 65535).astype(np.uint16)
-
-
 def _lightness(linear: np.ndarray) -> np.ndarray:
     """CIE L* / 100 of a linear-light picture (its luminance's lightness)."""
     y = linear @ np.array([0.2126, 0.7152, 0.0722])
@@ -220,10 +213,18 @@ def style_cells(
         from scipy.ndimage import gaussian_filter
 
         tone_l = gaussian_filter(light, max(TONE_SIGMA * pitch, 0.5), mode="nearest")
-        fill = _coverage(_despeckle(tone_l < _tone_cut(tone_l), pitch), geo)
         thin_dark, thin_light = _thin_features(pixels, geometry, background, light.shape)
-        dark = _line_strength((edge < -e) | (thin_dark > THIN_STEP), pitch, geo)
-        clear = _line_strength((edge > e) | (thin_light > THIN_STEP), pitch, geo)
+        fill, dark, clear = np.moveaxis(
+            _coverage(
+                _despeckle(tone_l < _tone_cut(tone_l), pitch),
+                _middle_line((edge < -e) | thin_dark, pitch),
+                _middle_line((edge > e) | thin_light, pitch),
+                geometry=geo,
+            ),
+            -1,
+            0,
+        )
+        dark, clear = (np.clip(share / (2 * LINE_SHARE), 0.0, 1.0) for share in (dark, clear))
         # ink where the score passes 1/2: a dark line, or a dark region no light line crosses
         score = np.maximum(dark, np.minimum(fill, 1.0 - clear))
         ink = score > 0.5
@@ -236,13 +237,15 @@ def style_cells(
     else:
         from PIL import Image, ImageFilter
 
-        # Pillow's median of the 8-bit sRGB picture: scipy's takes ten times as long
-        size = max(3, int(round(pitch * MEDIAN)) | 1)
-        srgb = np.rint(linear_to_srgb(np.clip(lin, 0.0, 1.0)) * 255).astype(np.uint8)
-        smooth = np.asarray(Image.fromarray(srgb, "RGB").filter(ImageFilter.MedianFilter(size)))
-        tone = _average(smooth, geo, background)
+        # a 3x3 median at 4 pixels per cell: three quarters of a cell wide,
+        # and quick (Pillow's median takes long over wide windows)
+        small, small_geo = _working(pixels, geometry, background, 4)
+        srgb = np.rint(linear_to_srgb(np.clip(small, 0.0, 1.0)) * 255).astype(np.uint8)
+        smooth = np.asarray(Image.fromarray(srgb, "RGB").filter(ImageFilter.MedianFilter(3)))
+        tone = _average(smooth, small_geo, background)
         # outlines only on strong edges, on their dark side
-        ink = _line_strength(edge < -POSTER_EDGE * _DOG_PEAK, pitch, geo) > 0.5
+        line = _coverage(_middle_line(edge < -POSTER_EDGE * _DOG_PEAK, pitch), geometry=geo)[..., 0]
+        ink = line > LINE_SHARE
     cells = tone.copy()
     cells[ink] *= INK_DARKEN if colors > 2 else 0.0
     threshold = None
@@ -288,23 +291,26 @@ def _despeckle(ink_map: np.ndarray, pitch: float) -> np.ndarray:
     return remove_small_holes(out, max_size=int(least), connectivity=2)
 
 
-def _line_strength(band: np.ndarray, pitch: float, geometry) -> np.ndarray:
-    """How surely a line runs through each cell (0-1, a line from 1/2): the
-    band of an edge thinned to its middle line (one pixel wide, whatever the
-    edge's contrast, so a line is one cell wide), without pieces shorter
-    than a cell, and the share of a cell it covers against :data:`LINE_SHARE`."""
+def _middle_line(band: np.ndarray, pitch: float) -> np.ndarray:
+    """The band of an edge thinned to its middle line, one pixel wide whatever
+    the edge's contrast (so that a line is one cell wide), without pieces
+    shorter than :data:`SHORTEST` cells.  A cell a line crosses is about
+    1/:data:`WORK_PIXELS` covered by it (:data:`LINE_SHARE`)."""
     from skimage.morphology import remove_small_objects, skeletonize
 
     middle = skeletonize(band)
     if pitch >= 2:
         middle = remove_small_objects(middle, max_size=int(SHORTEST * pitch), connectivity=2)
-    return np.clip(_coverage(middle, geometry) / (2 * LINE_SHARE), 0.0, 1.0)
+    return middle
 
 
-def _coverage(ink_map: np.ndarray, geometry) -> np.ndarray:
-    """The share of every cell ``ink_map`` covers (0-1)."""
-    white = np.repeat((~ink_map)[:, :, None], 3, axis=2).astype(np.float64)
-    return 1.0 - _average(_as_pixels(white), geometry, (255, 255, 255))[..., 1]
+def _coverage(*maps: np.ndarray, geometry) -> np.ndarray:
+    """The share of every cell each of up to three bool maps covers
+    (0-1, the last axis one map each): one averaging for all three."""
+    stack = np.zeros((*maps[0].shape, 3))
+    for i, m in enumerate(maps):
+        stack[:, :, i] = m
+    return _average(stack, geometry, (0, 0, 0))
 
 
 def _tone_cut(light: np.ndarray) -> float:

@@ -158,7 +158,7 @@ def test_cli_style_and_crop(tmp_path):
     opened = rofl.open_puzzle(out)
     assert solve(opened.puzzle).status == "solved"
     auto = run("make", src, "-o", tmp_path / "auto.rofl", "-w", "40")
-    assert "style: photo (auto: SSIM + edge F1" in auto.output or "style: lines (auto:" in auto.output
+    assert "style: photo (auto: likeness " in auto.output or "style: lines (auto: likeness " in auto.output
     usage_error_line(run("make", src, "-o", tmp_path / "x.rofl", "--style", "sketch"), "--style")
     usage_error_line(run("make", src, "-o", tmp_path / "x.rofl", "--crop", "face"), "--crop")
     usage_error_line(run("make", src, "-o", tmp_path / "x.rofl", "--style", "lines", "--threshold", "90"), "photo")
