@@ -146,9 +146,7 @@ class MakeStats:
         ]
         if self.style_scores:
             others = ", ".join(f"{name} {score:.2f}" for name, score in self.style_scores if name != self.style)
-            lines.append(
-                f"style: {self.style} (auto: likeness {dict(self.style_scores)[self.style]:.2f}; {others})"
-            )
+            lines.append(f"style: {self.style} (auto: likeness {dict(self.style_scores)[self.style]:.2f}; {others})")
         else:
             lines.append(f"style: {self.style}")
         if self.fewer_colours:
