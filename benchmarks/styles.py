@@ -272,6 +272,8 @@ def goals(rows: list[Row], styles: list[str]) -> list[str]:
                 f"(≥ +{goal}%: {ok}) | {100 * gains:+.0f}% | {s_old:.3f} → {s_new:.3f} ({s_new - s_old:+.3f}) "
                 f"| {faces} |"
             )
+    if len(out) == 2:
+        out = ["(only `photo` measured: nothing to compare with it)"]
     out.append("")
     for style in styles:
         sel = [r for r in rows if r.style == style]
