@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 import warnings
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -86,6 +86,12 @@ class MakeStats:
         A hexagonal puzzle's side (``width`` and ``height`` are then its
         middle row's cells and its rows, ``2 * side - 1`` each); None for
         a rectangle.
+    style : str
+        The style the picture was drawn in (``style="auto"`` names the one
+        it picked): ``"photo"``, ``"lines"`` or ``"poster"``.
+    style_scores : tuple of (style, score)
+        With ``style="auto"``, every candidate's :func:`style_score` (before
+        refinement); empty otherwise.
     """
 
     width: int
@@ -114,6 +120,8 @@ class MakeStats:
     compile_seconds: float = 0.0
     compiled: bool = False
     side: int | None = None
+    style: str = "photo"
+    style_scores: tuple[tuple[str, float], ...] = ()
 
     @property
     def fewer_colours(self) -> str | None:
@@ -136,6 +144,13 @@ class MakeStats:
             f"puzzle: {shape}, {self.colors} colours, {self.clues} clues "
             f"({self.ones_share:.0%} of them 1s), solved by line logic in {self.sweeps} sweeps",
         ]
+        if self.style_scores:
+            others = ", ".join(f"{name} {score:.2f}" for name, score in self.style_scores if name != self.style)
+            lines.append(
+                f"style: {self.style} (auto: SSIM + edge F1 {dict(self.style_scores)[self.style]:.2f}; {others})"
+            )
+        else:
+            lines.append(f"style: {self.style}")
         if self.fewer_colours:
             lines.append(self.fewer_colours)
         if top + bottom + left + right:
@@ -165,7 +180,7 @@ class MakeStats:
         if self.relocated:
             timing += f", {self.relocated} changes moved"
         timing += f", {self.line_solves} line solves)"
-        if self.threshold is not None:
+        if self.threshold is not None and self.style == "photo":
             timing += f"; threshold {self.threshold:.0f}/255"
         lines.append(timing)
         return "\n".join(lines)
@@ -283,6 +298,8 @@ def make(
     solver: Any = None,
     shape: str = "rect",
     size: int | None = None,
+    style: str = "auto",
+    crop: str = "none",
     progress: Callable[[int], None] | None = None,
     polish_progress: Callable[[int, int], None] | None = None,
     revert_progress: Callable[[int, int], None] | None = None,
@@ -354,6 +371,18 @@ def make(
     size : int, optional
         The hexagon's side in cells (1-128; default
         :data:`rofl.picture.DEFAULT_HEX_SIDE`); only with ``shape="hex"``.
+    style : {"auto", "photo", "lines", "poster"}
+        How the picture is drawn into cells before quantising
+        (:mod:`rofl.picture.style`): ``photo`` area-averages it; ``lines``
+        draws edges and thin dark features as ink one cell wide (XDoG);
+        ``poster`` smooths regions flat (a bilateral filter) and outlines
+        strong edges.  ``auto`` quantises ``photo`` and ``lines`` (black and
+        white) or ``poster`` (colour) and keeps the one with the higher
+        :func:`style_score`; with a ``threshold`` or a ``dither`` it is
+        ``photo``, the only style that takes them.
+    crop : {"none", "auto"}
+        ``auto`` cuts the picture to its subject first
+        (:func:`rofl.picture.crop_to_subject`: a face, else the salient part).
     progress : callable(int), optional
         Called by the refinement with the number of undetermined cells.
     polish_progress : callable(int, int), optional
@@ -386,31 +415,30 @@ def make(
     start = time.perf_counter()
     compiles = compile_count()
     _check_shape(shape, size, width=width, height=height, mode=mode, dither=dither, cleanup=cleanup)
+    picture.check_style(style)
+    picture.check_crop(crop)
     if shape == "hex":
         return _make_hex(
             image, size, colors=colors, palette=palette, background=background, threshold=threshold,
             min_delta_e=min_delta_e, title=title, effort=effort, progress=progress, start=start, compiles=compiles,
+            style=style, crop=crop,
         )  # fmt: skip
     picture.check_dither(dither)
     if not 0 <= effort <= 1000:  # also refuses NaN
         msg = f"effort must be between 0 and 1000, not {effort!r}"
         raise OptionError(msg)
     bg_rgb = picture.parse_color(background, "background") if background not in (None, "auto") else (255, 255, 255)
-    pixels = picture.load_pixels(image)
+    pixels = picture.crop_to_subject(picture.load_pixels(image), crop)
     geometry = picture.fit(picture.picture_size(pixels), width, height, mode)
-    cells_linear = picture.cell_colors(pixels, geometry, bg_rgb)
     if dither != "none":
         warnings.warn(picture.DITHER_WARNING, UserWarning, stacklevel=2)
-    q = picture.quantise(
-        cells_linear,
-        colors=colors,
-        palette=palette,
-        background=background,
-        threshold=threshold,
-        dither=dither,
+    chosen = _styled(
+        pixels, geometry, style, bg_rgb,
+        colors=colors, palette=palette, background=background, threshold=threshold, dither=dither,
         min_delta_e=min_delta_e,
-    )
-    grid, cost, lab = q.grid, q.cost, q.lab
+    )  # fmt: skip
+    q, cells_linear, lab = chosen.quantised, chosen.photo, chosen.lab
+    grid, cost = q.grid, q.cost
     if cleanup:
         grid = picture.remove_isolated(grid, cost)
     crop = (slice(None), slice(None))
@@ -449,7 +477,8 @@ def make(
     puzzle = Puzzle.from_grid(final, q.palette, meta=_meta(image, title))
     return _finish(
         puzzle, final, grid, q, cost, lab, cells_linear, res,
-        shape_stats={"width": final.shape[1], "height": final.shape[0], "trimmed": trimmed,
+        shape_stats={"width": final.shape[1], "height": final.shape[0], "trimmed": trimmed, "style": chosen.style,
+                     "style_scores": chosen.scores,
                      "polish_rounds": int(res.polish_rounds), "relocated": int(res.relocated)},
         shape_result={"_trimmed": trimmed},
         ssim=lightness_ssim(lab[:, :, 0], _palette_lab(q)[final][:, :, 0]),
@@ -506,6 +535,8 @@ def _make_hex(
     progress: Callable[[int], None] | None,
     start: float,
     compiles: int,
+    style: str,
+    crop: str,
 ) -> MakeResult:
     """:func:`make` with ``shape="hex"``."""
     from rofl import picture
@@ -519,19 +550,15 @@ def _make_hex(
         raise OptionError(msg)
     side = picture.hexfit.check_side(picture.DEFAULT_HEX_SIDE if size is None else size)
     bg_rgb = picture.parse_color(background, "background") if background not in (None, "auto") else (255, 255, 255)
-    pixels = picture.load_pixels(image)
+    pixels = picture.crop_to_subject(picture.load_pixels(image), crop)
     geometry = picture.hex_fit(picture.picture_size(pixels), side)
-    cells_linear = picture.hex_cell_colors(pixels, geometry, bg_rgb)
-    # quantise works on a grid: the cells as one row of it
-    q = picture.quantise(
-        cells_linear[None],
-        colors=colors,
-        palette=palette,
-        background=background,
-        threshold=threshold,
+    chosen = _styled(
+        pixels, geometry, style, bg_rgb,
+        colors=colors, palette=palette, background=background, threshold=threshold, dither="none",
         min_delta_e=min_delta_e,
-    )
-    grid, cost, lab = q.grid[0], q.cost[0], q.lab[0]
+    )  # fmt: skip
+    q, cells_linear, lab = chosen.quantised, chosen.photo, chosen.lab
+    grid, cost = q.grid, q.cost
     compile_seconds = ensure_compiled(INDEX, HEX_REFINE)  # one notice for both
     t_refine = time.perf_counter()
     res = refine_hex(grid, q.palette, side, cost=cost, progress=progress, revert=effort > 0)
@@ -541,13 +568,100 @@ def _make_hex(
     puzzle = HexPuzzle.from_cells(side, final, q.palette, meta=_meta(image, title))
     return _finish(
         puzzle, final, grid, q, cost, lab, cells_linear, res,
-        shape_stats={"width": 2 * side - 1, "height": 2 * side - 1, "side": side},
+        shape_stats={"width": 2 * side - 1, "height": 2 * side - 1, "side": side, "style": chosen.style,
+                     "style_scores": chosen.scores},
         shape_result={"side": side},
         ssim=hex_lightness_ssim(lab[:, 0], _palette_lab(q)[final][:, 0], side),
         edge=edge_f1(lab[:, 0], final, side=side),
         times=(start, refine_seconds, compile_seconds, compiles), min_delta_e=min_delta_e,
         pixels=pixels, geometry=geometry, background=bg_rgb,
     )  # fmt: skip
+
+
+@dataclass(eq=False)
+class _Styled:
+    """One style's cells, quantised: a candidate of ``style="auto"``."""
+
+    style: str
+    quantised: Any  # rofl.picture.Quantised, of the shape's cells
+    photo: np.ndarray  # the plain area averages, linear light
+    lab: np.ndarray  # their CIELAB
+    ssim: float | None = None
+    edge_f1: float | None = None
+    scores: tuple[tuple[str, float], ...] = ()
+
+    @property
+    def score(self) -> float:
+        """What ``auto`` keeps the highest of (docs/guide.md#styles)."""
+        return style_score(self.ssim, self.edge_f1)
+
+
+def style_score(ssim: float | None, edge_f1: float | None) -> float:
+    """The score ``style="auto"`` ranks the styles by: SSIM (large regions,
+    -1 to 1) plus the edge F1 (outlines and features, 0 to 1), each
+    counted as 0 when it cannot be measured."""
+    return (ssim or 0.0) + (edge_f1 or 0.0)
+
+
+def _styled(
+    pixels: np.ndarray, geometry: Any, style: str, bg_rgb: tuple[int, int, int], *, colors: int, palette: Any,
+    background: Any, threshold: float | None, dither: str, min_delta_e: float,
+) -> _Styled:  # fmt: skip
+    """The cells of ``style`` quantised; for ``"auto"``, those of the style
+    that scores best (:func:`style_score`).  A hexagon's cells are quantised
+    as one row of a grid and come back as one entry per cell."""
+    from rofl import picture
+
+    n = len(picture.parse_palette(palette)) if palette is not None else colors
+    if style != "auto":
+        names = (style,)
+    elif threshold is not None or dither != "none":
+        names = ("photo",)  # a threshold or a dither is the photo style's option
+    else:
+        names = ("photo", "lines" if n == 2 else "poster")
+    if len(names) == 1 and names[0] != "photo" and (threshold is not None or dither != "none"):
+        from rofl.errors import OptionError
+
+        msg = f"threshold and dither apply to the photo style, not {names[0]!r}"
+        raise OptionError(msg)
+    side = getattr(geometry, "side", None)
+    best = None
+    scores = []
+    for name in names:
+        drawn = picture.style_cells(pixels, geometry, name, colors=n, background=bg_rgb)
+        row = (lambda a: a[None]) if side is not None else (lambda a: a)
+        q = picture.quantise(
+            row(drawn.cells), colors=colors, palette=palette, background=background,
+            threshold=threshold if threshold is not None else drawn.threshold, dither=dither, min_delta_e=min_delta_e,
+        )  # fmt: skip
+        if side is not None:
+            q = replace(q, grid=q.grid[0], cost=q.cost[0], lab=q.lab[0])
+        lab = _lab_of(drawn.photo)
+        candidate = _Styled(name, q, drawn.photo, lab)
+        if len(names) > 1:
+            from rofl.picture import measures
+
+            final_l = _palette_lab(q)[q.grid][..., 0]
+            if side is None:
+                candidate.ssim = lightness_ssim(lab[..., 0], final_l)
+            else:
+                candidate.ssim = hex_lightness_ssim(lab[..., 0], final_l, side)
+            candidate.edge_f1 = measures.edge_f1(lab[..., 0], q.grid, side=side)
+            scores.append((name, round(candidate.score, 4)))
+        if best is None or candidate.score > best.score + 1e-9:
+            best = candidate
+    assert best is not None
+    best.scores = tuple(scores)
+    return best
+
+
+def _lab_of(linear: np.ndarray) -> np.ndarray:
+    """CIELAB of linear-light cells (as :func:`rofl.picture.quantise` computes it)."""
+    from skimage.color import rgb2lab
+
+    from rofl import picture
+
+    return rgb2lab(picture.linear_to_srgb(linear))
 
 
 def _meta(image: Any, title: str | None) -> dict[str, str]:

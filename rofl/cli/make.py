@@ -120,6 +120,21 @@ def _save(image, path: str) -> None:
     help="With --shape hex: the hexagon's side in cells (default 15).",
 )
 @click.option(
+    "--style",
+    type=click.Choice(["auto", "photo", "lines", "poster"]),
+    default="auto",
+    show_default=True,
+    help="How the picture is drawn into cells: photo (area averages), lines (edge-aware ink drawing), poster "
+    "(flat regions with dark outlines), auto (the one that keeps the picture's regions and edges best).",
+)
+@click.option(
+    "--crop",
+    type=click.Choice(["none", "auto"]),
+    default="none",
+    show_default=True,
+    help="auto: cut the picture to its subject first (a face, else the salient part).",
+)
+@click.option(
     "-c", "--colors", type=click.IntRange(2, 64), default=None, help="2 = black and white (default); 3-64 = colour."
 )
 @click.option(
@@ -198,6 +213,8 @@ def make(
     mode: str,
     shape: str,
     size: int | None,
+    style: str,
+    crop: str,
     colors: int | None,
     palette: str | None,
     background: str | None,
@@ -311,6 +328,8 @@ def make(
                 title=title,
                 shape=shape,
                 size=size,
+                style=style,
+                crop=crop,
                 progress=bars.refining,
                 polish_progress=polish_progress,
                 revert_progress=revert_progress,
