@@ -480,7 +480,7 @@ def make(
                      "polish_rounds": int(res.polish_rounds), "relocated": int(res.relocated)},
         shape_result={"_trimmed": trimmed},
         ssim=lightness_ssim(lab[:, :, 0], _palette_lab(q)[final][:, :, 0]),
-        edge=edge_f1(lab[:, :, 0], final),
+        edge=edge_f1(lab[:, :, 0], _palette_lab(q)[final][:, :, 0]),
         times=(start, refine_seconds, compile_seconds, compiles), min_delta_e=min_delta_e,
         pixels=pixels, geometry=geometry, background=bg_rgb,
     )  # fmt: skip
@@ -570,7 +570,7 @@ def _make_hex(
                      "style_scores": chosen.scores},
         shape_result={"side": side},
         ssim=hex_lightness_ssim(lab[:, 0], _palette_lab(q)[final][:, 0], side),
-        edge=edge_f1(lab[:, 0], final, side=side),
+        edge=edge_f1(lab[:, 0], _palette_lab(q)[final][:, 0], side=side),
         times=(start, refine_seconds, compile_seconds, compiles), min_delta_e=min_delta_e,
         pixels=pixels, geometry=geometry, background=bg_rgb,
     )  # fmt: skip
@@ -646,7 +646,7 @@ def _styled(
                 candidate.ssim = lightness_ssim(lab[..., 0], final_l)
             else:
                 candidate.ssim = hex_lightness_ssim(lab[..., 0], final_l, side)
-            candidate.edge_f1 = edge_f1(lab[..., 0], q.grid, side=side)
+            candidate.edge_f1 = edge_f1(lab[..., 0], final_l, side=side)
             scores.append((name, round(candidate.score, 4)))
         if best is None or candidate.score > best.score + 1e-9:
             best = candidate

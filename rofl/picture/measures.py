@@ -5,18 +5,18 @@ The measures of issue 46, shared by ``rofl make``'s stats (the cheap ones:
 and by ``benchmarks/styles.py`` (all of them, :func:`find_faces` included).
 Each takes the picture *at the grid's scale* (every cell's area-averaged
 lightness, L* 0-100, as :func:`rofl.picture.quantise` gives it in
-``Quantised.lab[..., 0]``) and the final grid, for rectangles (``(H, W)``
-arrays) and hexagonal boards (``(n_cells,)`` arrays in
-:class:`rofl.hexagon.Hexagon`'s order, with ``side``).
+``Quantised.lab[..., 0]``) and the final grid's lightness (each cell's
+palette colour's L*), for rectangles (``(H, W)`` arrays) and hexagonal
+boards (``(n_cells,)`` arrays in :class:`rofl.hexagon.Hexagon`'s order,
+with ``side``).
 
 * :func:`lightness_ssim`: scikit-image's structural similarity of the two
   lightness arrays: large regions and their contrast.
 * :func:`edge_agreement` / :func:`edge_f1`: do the grid's region boundaries
   fall where the picture has edges?  Canny's edges of the picture's
-  lightness at grid scale against the cells that touch a neighbour of
-  another palette index, each allowed :data:`EDGE_TOLERANCE` cell of
-  slack: precision (grid boundaries that follow an edge), recall (edges the
-  grid shows) and their F1.
+  lightness at grid scale against the grid's region boundaries, each
+  allowed :data:`EDGE_TOLERANCE` cell of slack: precision (grid boundaries
+  that follow an edge), recall (edges the grid shows) and their F1.
 * :func:`find_faces` / :func:`faces_kept`: scikit-image's LBP frontal-face
   cascade on a picture (a photo, or a grid's colours scaled up with nearest
   neighbour and softened by a Gaussian, as a person sees a puzzle from a
@@ -122,27 +122,32 @@ class EdgeAgreement(NamedTuple):
 
 
 def edge_agreement(
-    source: np.ndarray, grid: np.ndarray, *, side: int | None = None, tolerance: int = EDGE_TOLERANCE
+    source: np.ndarray, final: np.ndarray, *, side: int | None = None, tolerance: int = EDGE_TOLERANCE
 ) -> EdgeAgreement:
     """Canny's edges of the picture at grid scale against the grid's region boundaries.
 
     The picture's edges are the cells Canny marks on its lightness
-    (:data:`EDGE_SIGMA`, :data:`EDGE_STEP`); the grid's boundaries are the
-    cells whose neighbour to the right or below (on a hexagon: to the right
-    or below right) holds another palette index, so a boundary is marked
-    once, on one side, as Canny marks an edge once (thinned to one cell).  Edge and
-    boundary cells are matched one to one, each pair at most ``tolerance``
-    cells apart, nearest first (the boundary benchmarks' correspondence, as
-    in Martin, Fowlkes and Malik's, made greedy): a grid cannot score by
-    drawing boundaries everywhere, nor by drawing a boundary twice.
+    (:data:`EDGE_SIGMA`, :data:`EDGE_STEP`), thinned to lines one cell
+    wide.  The grid's boundaries are marked once each, on their darker side:
+    a cell is a boundary cell when a neighbour (of 4 on a square grid, of 6
+    on a hexagon) is lighter.  So a step between two regions marks one line
+    of cells, as Canny does, and so does an outline one cell wide drawn
+    along it (the ink is darker than both sides), while a light line on a
+    dark field marks the dark cells on both its sides, as Canny marks both
+    of its edges.  Edge and boundary cells are then matched one to one,
+    each pair at most ``tolerance`` cells apart, nearest first (the boundary
+    benchmarks' correspondence, as in Martin, Fowlkes and Malik's, made
+    greedy): a grid cannot score by drawing boundaries everywhere.
 
     Parameters
     ----------
     source : (H, W) or (n_cells,) float array
         The picture's lightness (L*, 0-100) in every cell: its area average.
-    grid : (H, W) or (n_cells,) int array
-        The final grid's palette indices (any labels: a boundary is where
-        two neighbours differ).
+    final : (H, W) or (n_cells,) float array
+        The final grid's lightness: the L* of each cell's palette colour.
+        Two neighbours of another colour but the same lightness are no
+        boundary (a palette keeps its colours ΔE2000 20 apart, seldom
+        with equal L*).
     side : int, optional
         A hexagonal board's side; then both arrays hold one entry per cell
         in :class:`~rofl.hexagon.Hexagon`'s order.
@@ -159,19 +164,19 @@ def edge_agreement(
     On a hexagonal board Canny runs on the cells laid out two pixels wide
     and two high, each row shifted by one pixel; a cell is an edge when any
     of its pixels is, and the edge cells are thinned on the board.  A grid
-    whose boundary is exactly a straight edge scores F1 0.84-1 depending on
+    whose boundary is exactly a straight edge scores F1 0.7-1 depending on
     the edge's angle (1 on a square grid): compare hexagonal figures with
     hexagonal ones.
     """
-    source, grid = np.asarray(source, dtype=np.float64), np.asarray(grid)
-    if source.shape != grid.shape:
-        msg = f"source {source.shape} and grid {grid.shape} differ in shape"
+    source, final = np.asarray(source, dtype=np.float64), np.asarray(final, dtype=np.float64)
+    if source.shape != final.shape:
+        msg = f"source {source.shape} and final {final.shape} differ in shape"
         raise ValueError(msg)
     if side is None:
-        edges, boundaries = _rect_edges(source), _rect_boundaries(grid)
+        edges, boundaries = _rect_edges(source), _rect_boundaries(final)
         matched = _rect_match(boundaries, edges, tolerance)
     else:
-        edges, boundaries = _hex_edges(source, side), _hex_boundaries(grid, side)
+        edges, boundaries = _hex_edges(source, side), _hex_boundaries(final, side)
         matched = _hex_match(boundaries, edges, side, tolerance)
     n_edges, n_bounds = int(edges.sum()), int(boundaries.sum())
     precision = matched / n_bounds if n_bounds else 1.0
@@ -185,9 +190,11 @@ def edge_agreement(
     return EdgeAgreement(precision, recall, f1, n_edges, n_bounds, matched)
 
 
-def edge_f1(source: np.ndarray, grid: np.ndarray, *, side: int | None = None, tolerance: int = EDGE_TOLERANCE) -> float:
+def edge_f1(
+    source: np.ndarray, final: np.ndarray, *, side: int | None = None, tolerance: int = EDGE_TOLERANCE
+) -> float:
     """The F1 of :func:`edge_agreement` (0 to 1; what ``rofl make`` prints)."""
-    return edge_agreement(source, grid, side=side, tolerance=tolerance).f1
+    return edge_agreement(source, final, side=side, tolerance=tolerance).f1
 
 
 def _canny(lightness: np.ndarray, sigma: float) -> np.ndarray:
@@ -233,11 +240,13 @@ def _rect_edges(source: np.ndarray) -> np.ndarray:
     return _canny(source, EDGE_SIGMA)
 
 
-def _rect_boundaries(grid: np.ndarray) -> np.ndarray:
-    """Cells whose right or lower neighbour holds another label."""
-    out = np.zeros(grid.shape, dtype=bool)
-    out[:, :-1] |= grid[:, 1:] != grid[:, :-1]
-    out[:-1, :] |= grid[1:, :] != grid[:-1, :]
+def _rect_boundaries(final: np.ndarray) -> np.ndarray:
+    """Cells with a lighter 4-neighbour."""
+    out = np.zeros(final.shape, dtype=bool)
+    out[:, :-1] |= final[:, 1:] > final[:, :-1]
+    out[:, 1:] |= final[:, :-1] > final[:, 1:]
+    out[:-1, :] |= final[1:, :] > final[:-1, :]
+    out[1:, :] |= final[:-1, :] > final[1:, :]
     return out
 
 
@@ -331,20 +340,11 @@ def _hex_thin(cells: np.ndarray, side: int) -> np.ndarray:
     return kept
 
 
-#: Of :func:`_hex_neighbours`' six directions, right and lower right: a
-#: boundary is marked on the cell before it in these (as right and below on
-#: a square grid).  Every pair of neighbours that differ has one end marked
-#: (a cell whose lower-left neighbour differs is marked, or that neighbour,
-#: whose right neighbour is the cell's lower right one), and a straight
-#: boundary in any direction marks one cell per cell of its length.
-_HEX_FORWARD = (0, 2)
-
-
-def _hex_boundaries(grid: np.ndarray, side: int) -> np.ndarray:
-    """Cells whose right or lower right neighbour holds another label."""
-    nb = _hex_neighbours(side)[:, _HEX_FORWARD]
+def _hex_boundaries(final: np.ndarray, side: int) -> np.ndarray:
+    """Cells with a lighter neighbour (of six)."""
+    nb = _hex_neighbours(side)
     on = nb >= 0
-    return ((grid[np.where(on, nb, 0)] != grid[:, None]) & on).any(axis=1)
+    return ((final[np.where(on, nb, 0)] > final[:, None]) & on).any(axis=1)
 
 
 def _hex_match(a: np.ndarray, b: np.ndarray, side: int, tolerance: int) -> int:

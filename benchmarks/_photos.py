@@ -1,6 +1,6 @@
 """The photo set of issue 46: every openly licensed photo we can get here.
 
-Used by ``benchmarks/styles.py`` and ``benchmarks/gallery.py``.  Photos that
+Used by ``benchmarks/styles.py`` and ``tools/gallery.py``.  Photos that
 scikit-image ships (a dependency of rofl) are loaded from it; the others come
 from packages that are no dependency of rofl (matplotlib, scikit-learn,
 mahotas, face_recognition) and are kept as small copies (at most 480 pixels

@@ -1,6 +1,6 @@
 """The gallery of picture styles: ``docs/gallery.md`` and ``docs/gallery/*.png``.
 
-For every photo of ``benchmarks/photos.py``, one composite PNG: the photo,
+For every photo of ``benchmarks/_photos.py``, one composite PNG: the photo,
 then the puzzle of each style (``photo`` is today's pipeline; ``lines``,
 ``poster`` and ``auto`` when ``rofl.make`` takes ``style``), in rows for
 black and white and 4 colours at 30 and 50 cells on the longer side, each
@@ -10,7 +10,7 @@ checked by eye.
 
 Usage::
 
-    python benchmarks/gallery.py [--photos a,b] [--styles photo,lines,poster,auto] [--tile 150]
+    python tools/gallery.py [--photos a,b] [--styles photo,lines,poster,auto] [--tile 150]
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import numpy as np  # noqa: E402
-from photos import BY_NAME, PHOTOS, Photo  # noqa: E402
+from _photos import BY_NAME, PHOTOS, Photo  # noqa: E402
 from PIL import Image, ImageDraw, ImageFont  # noqa: E402
 from styles import STYLES, has_styles  # noqa: E402
 
@@ -49,8 +49,8 @@ def make(pixels: np.ndarray, style: str, colors: int, size: int):
     res = rofl.make(pixels, **kwargs)
     palette = res.palette.to_array()
     source = rgb8_to_lab(res.cells)[..., 0]
-    ssim = lightness_ssim(source, rgb8_to_lab(palette)[:, 0][res.grid])
-    return res, palette[res.grid], ssim, edge_f1(source, res.grid)
+    final = rgb8_to_lab(palette)[:, 0][res.grid]
+    return res, palette[res.grid], lightness_ssim(source, final), edge_f1(source, final)
 
 
 def tile(picture: np.ndarray, side: int) -> Image.Image:
@@ -101,7 +101,7 @@ def main() -> None:
     page = [
         "# Gallery: picture styles",
         "",
-        "Written by `python benchmarks/gallery.py`: every photo of `benchmarks/photos.py`",
+        "Written by `python tools/gallery.py`: every photo of `benchmarks/_photos.py`",
         "(sources and licences in `benchmarks/data/photos/README.md`) beside its puzzles, black and",
         "white and 4 colours, 30 and 50 cells on the longer side. Above each puzzle: its style",
         "(`today` is the pipeline before issue 46's styles; `auto: X` is the style `auto` picked),",
