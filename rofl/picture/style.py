@@ -59,9 +59,9 @@ THIN_STEP = 0.3
 SHORTEST = 1.5
 #: The difference of Gaussians' peak at a sharp step of height 1 (ratio 1.6).
 _DOG_PEAK = 0.11
-#: Share of a cell a one-pixel middle line must cover for a line to run
-#: through it: it covers 1/8 of a cell it crosses at :data:`WORK_PIXELS`.
-LINE_SHARE = 0.1
+#: Share of a cell a line (three pixels wide) must cover to run through it
+#: (see :func:`_middle_line`).
+LINE_SHARE = 0.18
 #: ``lines``: the sigma (cells) of the tone that decides dark regions, and
 #: the blobs of ink (or holes) smaller than this share of a cell's area that
 #: are texture, not features, and go.
@@ -292,16 +292,19 @@ def _despeckle(ink_map: np.ndarray, pitch: float) -> np.ndarray:
 
 
 def _middle_line(band: np.ndarray, pitch: float) -> np.ndarray:
-    """The band of an edge thinned to its middle line, one pixel wide whatever
-    the edge's contrast (so that a line is one cell wide), without pieces
-    shorter than :data:`SHORTEST` cells.  A cell a line crosses is about
-    1/:data:`WORK_PIXELS` covered by it (:data:`LINE_SHARE`)."""
+    """The band of an edge thinned to its middle line and drawn three pixels
+    wide, whatever the edge's contrast, without pieces shorter than
+    :data:`SHORTEST` cells: a line crossing a cell of :data:`WORK_PIXELS`
+    covers 3/8 of it, a diagonal one about half of the cells it runs
+    through, and a cell beside it at most 1/8 (:data:`LINE_SHARE` lies
+    between), so the line comes out one cell wide."""
+    from scipy.ndimage import binary_dilation
     from skimage.morphology import remove_small_objects, skeletonize
 
     middle = skeletonize(band)
     if pitch >= 2:
         middle = remove_small_objects(middle, max_size=int(SHORTEST * pitch), connectivity=2)
-    return middle
+    return binary_dilation(middle, np.ones((3, 3), dtype=bool))
 
 
 def _coverage(*maps: np.ndarray, geometry) -> np.ndarray:
