@@ -13,7 +13,9 @@ cells on the longer side:
 
 Usage::
 
-    python benchmarks/style_time.py [--repeat 3] [--no-command]
+    python benchmarks/style_time.py [--repeat 3] [--no-command] [--write-docs]
+
+``--write-docs`` writes section ``style-time`` of ``docs/benchmarks.md``.
 """
 
 from __future__ import annotations
@@ -50,8 +52,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--no-command", action="store_true", help="only the warm, in-process figures")
+    parser.add_argument("--write-docs", action="store_true", help="write section style-time of docs/benchmarks.md")
     args = parser.parse_args()
-    warm, command = [], []
+    warm, command, lines = [], [], []
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "p.rofl"
         for colors in (2, 4):
@@ -75,9 +78,15 @@ def main() -> None:
                     command.append(ca / cp)
                     line += f"; command: photo {cp:.2f} s, auto {ca:.2f} s x{ca / cp:.2f}"
                 print(line, flush=True)
-    print(f"warm: auto / photo median x{statistics.median(warm):.2f}, worst x{max(warm):.2f}")
+                lines.append(f"* {line}")
+    summary = [f"warm: auto / photo median x{statistics.median(warm):.2f}, worst x{max(warm):.2f}"]
     if command:
-        print(f"command: auto / photo median x{statistics.median(command):.2f}, worst x{max(command):.2f}")
+        summary.append(f"command: auto / photo median x{statistics.median(command):.2f}, worst x{max(command):.2f}")
+    print("\n".join(summary))
+    if args.write_docs:
+        from _docs import stamp, write_section
+
+        write_section("style-time", "\n".join([stamp(), "", *lines, "", *(f"**{s}**" for s in summary)]))
 
 
 if __name__ == "__main__":
