@@ -512,7 +512,7 @@ def _hint_likeness(image: str, stats, options: dict[str, Any], *, more_colours: 
         why = f"the puzzle looks little like the picture (SSIM {stats.ssim:.3f} < {RECOGNISABLE_SSIM})"
     else:
         why = (
-            f"the puzzle may be hard to make out (SSIM {stats.ssim:.2f} + edge F1 {stats.edge_f1:.2f} = {score:.2f} "
+            f"the puzzle may be hard to make out (SSIM {stats.ssim:.2f} + edge F1 {stats.edge_f1:.2f} = {score:.3f} "
             f"< {LIKENESS_SCORE})"
         )
     click.echo(f"hint: {why}; try {tips}", err=True)
