@@ -12,19 +12,21 @@ drew into the cells with the shape's own averaging
 :func:`~rofl.picture.hexfit.hex_cell_colors`).
 
 * ``photo``: the picture itself (area averages in linear light).
-* ``lines``: an extended difference of Gaussians (XDoG, Winnemöller,
-  Kyprianidis and Olsen 2012) at the scale of a cell draws ink on the
-  dark side of every edge and on thin dark features, and fills the
-  darkest regions; a cell is ink when :data:`INK_SHARE` of it is, so a
-  line about half a cell wide becomes one cell wide wherever it falls, and
-  a flat field stays flat.  In colour, the ink is painted over the photo.
-* ``poster``: edge-preserving smoothing (a median filter three quarters of a
-  cell wide) before quantising, so that regions come out flat, and dark
-  outlines on the strongest edges only (the XDoG's edge part, without
-  filled regions).
+* ``lines``: a drawing after the extended difference of Gaussians (XDoG,
+  Winnemöller, Kyprianidis and Olsen 2012): regions darker than Otsu's
+  threshold are filled, and the dark side of every edge and every dark
+  feature thinner than a cell (a black top-hat) becomes a line, thinned to
+  its middle so that it is one cell wide whatever its contrast; light
+  edges and features clear a line through a filled region; specks smaller
+  than a cell go, so a flat field stays flat.  In colour, the lines are
+  painted over the photo.
+* ``poster``: edge-preserving smoothing (a median three quarters of a cell
+  wide) before quantising, so that regions come out flat, and dark
+  outlines, one cell wide, on the dark side of strong edges.
 
-``auto`` is not a style of its own: :func:`rofl.make` makes the candidates
-of :func:`candidates` and keeps the best (docs/guide.md).
+``auto`` is not a style of its own: :func:`rofl.make` draws the candidates
+with :func:`draw_styles`, which shares their common work, quantises and
+measures them and keeps the best (``rofl.maker._styled``, docs/guide.md).
 """
 
 from __future__ import annotations
