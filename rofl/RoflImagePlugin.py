@@ -44,7 +44,7 @@ FORMAT = "ROFL"
 MIME = "image/x-rofl"
 EXTENSION = ".rofl"
 # magic + extended header + colour count + the largest palette
-_HEADER_BYTES = 11 + 3 * 255
+_HEADER_BYTES = 12 + 3 * 255  # a version-2 rectangle: 12 bytes before its palette
 
 
 def _accept(prefix: bytes) -> bool:
@@ -149,7 +149,8 @@ def _save(im: Image.Image, fp: IO[bytes], filename: str | bytes) -> None:
 
     options = im.encoderinfo
     grid, palette = grid_from_image(im, background=options.get("background"))
-    meta = {k: str(options[k]) for k in ("title", "author", "licence") if options.get(k)}
+    # an empty value is stored (spec section 6); only an option not given is left out
+    meta = {k: str(options[k]) for k in ("title", "author", "licence") if options.get(k) is not None}
     where = filename.decode() if isinstance(filename, bytes) else str(filename)
     data = encode_grid(
         grid,

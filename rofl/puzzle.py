@@ -325,7 +325,7 @@ def _normalise_sets(palette: Palette, colors: np.ndarray, color_sets: np.ndarray
     return several if keep.size else None
 
 
-def _min_cells(lengths: Sequence[int], masks: Sequence[int]) -> int:
+def min_cells(lengths: Sequence[int], masks: Sequence[int]) -> int:
     """Cells a clue with colour sets needs: its groups plus one background
     cell between neighbours that take the same colour, with the colours
     chosen to need the fewest such gaps (a small DP over the colours)."""
@@ -409,7 +409,7 @@ def _validate(
         undecided &= (plain <= capacity) & (plain + pairs > capacity)
         for line in np.flatnonzero(undecided).tolist():
             a, b = offsets[line], offsets[line + 1]
-            needed[line] = _min_cells(lengths[a:b].tolist(), masks[a:b].tolist())
+            needed[line] = min_cells(lengths[a:b].tolist(), masks[a:b].tolist())
     bad = np.flatnonzero(needed > capacity)
     if bad.size:
         line = int(bad[0])
@@ -421,7 +421,7 @@ def _validate(
 def _check_totals(lengths, colors, is_set, color_sets, line_of_group, direction, k, direction_names) -> None:
     """Every direction covers every cell once, so each must hold the same
     cells of every colour: exactly without colour sets, within what the sets
-    allow with them."""
+    allow with them (:func:`check_totals`)."""
     group_direction = direction[line_of_group]
     n_dirs = len(direction_names)
     exact = np.zeros((n_dirs, k), dtype=np.int64)
@@ -429,7 +429,38 @@ def _check_totals(lengths, colors, is_set, color_sets, line_of_group, direction,
     for d in range(n_dirs):
         mine = (group_direction == d) & fixed
         exact[d] = np.bincount(colors[mine], weights=lengths[mine], minlength=k)[:k]
-    if not is_set.any():
+    sets = np.flatnonzero(is_set)
+    masks = color_sets[sets].astype(np.uint64) if sets.size else np.zeros(0, np.uint64)
+
+    def allows(c: int) -> np.ndarray:
+        return ((masks >> np.uint64(c)) & np.uint64(1)).astype(bool)
+
+    check_totals(exact, group_direction[sets], lengths[sets], allows, direction_names)
+
+
+def check_totals(exact, set_direction, set_lengths, allows, direction_names) -> None:
+    """The totals rule (``spec/ROFL.md`` R16) for clues in any number of directions.
+
+    Parameters
+    ----------
+    exact : (D, K) int64 array
+        Cells of each colour the groups of fixed colour give, per direction.
+    set_direction, set_lengths : (S,) integer arrays
+        Direction and length of each set group (``?``).
+    allows : callable
+        ``allows(c)`` is an (S,) bool array: which set groups may take colour ``c``.
+    direction_names : sequence of D str
+        Plural nouns for messages ("rows", "columns").
+
+    Raises
+    ------
+    PuzzleError
+        Without set groups, two directions that disagree on a colour; with
+        them, directions that hold different numbers of ink cells, or a colour
+        that one direction holds more of than another can hold.
+    """
+    n_dirs, k = exact.shape
+    if not len(set_lengths):
         for d in range(1, n_dirs):
             bad = np.flatnonzero(exact[0] != exact[d])
             if bad.size:
@@ -440,18 +471,19 @@ def _check_totals(lengths, colors, is_set, color_sets, line_of_group, direction,
                 )
                 raise PuzzleError(msg)
         return
-    total = np.bincount(group_direction, weights=lengths, minlength=n_dirs).astype(np.int64)
+    set_direction = np.asarray(set_direction, dtype=np.int64)
+    set_lengths = np.asarray(set_lengths, dtype=np.int64)
+    total = exact.sum(axis=1) + np.bincount(set_direction, weights=set_lengths, minlength=n_dirs).astype(np.int64)
     for d in range(1, n_dirs):
         if total[d] != total[0]:
             msg = f"the {direction_names[0]} hold {total[0]} ink cells but the {direction_names[d]} hold {total[d]}"
             raise PuzzleError(msg)
     # cells that may take colour c: the exact ones and every set that allows it
     maybe = exact.copy()
-    for g in np.flatnonzero(is_set).tolist():
-        mask = int(color_sets[g])
-        for c in range(1, k):
-            if mask >> c & 1:
-                maybe[group_direction[g], c] += lengths[g]
+    for c in range(1, k):
+        bit = allows(c)
+        if bit.any():
+            maybe[:, c] += np.bincount(set_direction[bit], weights=set_lengths[bit], minlength=n_dirs).astype(np.int64)
     for d in range(n_dirs):
         for e in range(n_dirs):
             bad = np.flatnonzero(exact[d] > maybe[e])
@@ -925,24 +957,6 @@ class PackedClues:
 
     def __repr__(self) -> str:
         return f"<PackedClues {len(self.offs) - 1} lines, {len(self.lens)} groups>"
-
-
-def cells_needed(
-    width: int, height: int, lengths: np.ndarray, colors: np.ndarray, line_of_group: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
-    """Cells every line's clue needs, and the cells it has.
-
-    A clue needs its groups plus one background cell between neighbours of
-    the same colour.  ``line_of_group`` gives each group's line (rows first).
-    Returns two ``(H + W,)`` int64 arrays: needed and available.
-    """
-    n_lines = width + height
-    same = np.zeros(len(lengths), dtype=np.int64)
-    if len(lengths) > 1:
-        same[1:] = (colors[1:] == colors[:-1]) & (line_of_group[1:] == line_of_group[:-1])
-    needed = np.bincount(line_of_group, weights=lengths + same, minlength=n_lines).astype(np.int64)
-    capacity = np.concatenate([np.full(height, width), np.full(width, height)]).astype(np.int64)
-    return needed, capacity
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")

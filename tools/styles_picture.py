@@ -38,8 +38,7 @@ def panels(picture: Path, colors: int, width: int) -> list[tuple[str, Image.Imag
         grid = res.palette.to_array()[res.grid]
         img = Image.fromarray(np.repeat(np.repeat(grid, TILE, axis=0), TILE, axis=1))
         out.append((f"{name}, SSIM {s.ssim:.2f}, edge F1 {s.edge_f1:.2f}", img))
-        if not out[:-1] or len(out) == 1:
-            photo = Image.fromarray(res.source_image(TILE))
+        photo = Image.fromarray(res.source_image(TILE))
     return [("photo", photo), *out]
 
 

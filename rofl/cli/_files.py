@@ -6,7 +6,14 @@ from pathlib import Path
 
 
 def write_puzzle_file(
-    path, puzzle, solution=None, *, crc32: int | None = None, private: bool = False, quiet: bool = False
+    path,
+    puzzle,
+    solution=None,
+    *,
+    crc32: int | None = None,
+    private: bool = False,
+    quiet: bool = False,
+    ancillary: tuple[tuple[str, bytes], ...] = (),
 ) -> None:
     """:func:`rofl.formats.write_puzzle`, then a warning on stderr (unless
     ``quiet``) when the program the format belongs to cannot open the puzzle."""
@@ -14,7 +21,7 @@ def write_puzzle_file(
 
     from rofl.formats import caveat, write_puzzle
 
-    write_puzzle(path, puzzle, solution, crc32=crc32, private=private)
+    write_puzzle(path, puzzle, solution, crc32=crc32, private=private, ancillary=ancillary)
     note = caveat(path, puzzle)
     if note and not quiet:
         click.echo(f"warning: {path}: {note}", err=True)

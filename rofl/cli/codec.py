@@ -133,7 +133,8 @@ def encode(
         except ImageError as e:  # say which picture
             msg = f"{picture}: {e}"
             raise ImageError(msg) from None
-    meta = {k: v for k, v in (("title", title), ("author", author), ("licence", licence)) if v}
+    # an empty value is a value (spec R24: a `meta` value may be empty): only an absent option is left out
+    meta = {k: v for k, v in (("title", title), ("author", author), ("licence", licence)) if v is not None}
     data = encode_grid(grid, palette, meta=meta, crc=crc, where=picture, search=search, budget=budget)
     atomic_write(out, data)
     form = "extended" if data[4] == 0 else "plain"

@@ -37,7 +37,8 @@ def convert(source: str, target: str, force: bool, budget: float) -> None:
     The solution (goal picture) travels along when IN has one and OUT can
     hold it; when IN has none, it is added if line logic finds it.  A
     CRC-32 of the picture that IN stores (ROFL, a sheet) is checked against
-    the picture the clues define, and kept in a .rofl OUT.  Title,
+    the picture the clues define, and kept in a .rofl OUT, with IN's unknown
+    chunks that are safe to copy (a warning names those dropped).  Title,
     author and licence/copyright travel where both formats have room for
     them.  A colour puzzle cannot be written to a black-and-white format
     (.nin, .mk, .cwd, .sav, .gno, .notmine): that is an error and OUT is left
@@ -79,11 +80,20 @@ def convert(source: str, target: str, force: bool, budget: float) -> None:
         budget = max(budget - (time.monotonic() - start), 1e-6)  # line logic counts in the budget
     if not derived:
         check_stored_crc(opened, budget=budget)
+    # unknown ancillary chunks of a ROFL file: a ROFL OUT keeps those safe to
+    # copy (spec/ROFL.md section 4), and a warning names every one dropped
+    unknown = opened.rofl.ancillary if opened.rofl is not None else ()
+    kept_chunks = opened.rofl.safe_to_copy if opened.rofl is not None and fmt.name == "ROFL" else ()
     try:
-        write_puzzle_file(target, puzzle, solution, crc32=opened.crc32)
+        write_puzzle_file(target, puzzle, solution, crc32=opened.crc32, ancillary=kept_chunks)
     except RoflError as exc:  # the writers' messages do not name the file
         msg = f"cannot convert {source} to {target}: {exc}"
         raise FormatError(msg) from None
+    dropped = [tag for tag, payload in unknown if (tag, payload) not in kept_chunks]
+    if dropped:
+        why = "not safe to copy" if fmt.name == "ROFL" else f"{fmt.extension} has no room for them"
+        names = ", ".join(repr(tag) for tag in dropped)
+        click.echo(f"warning: {target}: unknown ROFL chunks dropped ({why}): {names}", err=True)
     if not keeps:
         holds = "the solutions of black-and-white puzzles only" if fmt.keeps else "clues only"
         kept = f"solution not kept ({fmt.extension} holds {holds})"

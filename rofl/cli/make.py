@@ -509,10 +509,13 @@ def _hint_likeness(image: str, stats, options: dict[str, Any], *, more_colours: 
     else:
         tips = " or ".join(label for label, change in tries if label.startswith("more"))
     if low_ssim:
-        why = f"SSIM {stats.ssim:.3f} < {RECOGNISABLE_SSIM}"
+        why = f"the puzzle looks little like the picture (SSIM {stats.ssim:.3f} < {RECOGNISABLE_SSIM})"
     else:
-        why = f"SSIM {stats.ssim:.2f} + edge F1 {stats.edge_f1:.2f} = {score:.2f} < {LIKENESS_SCORE}"
-    click.echo(f"hint: the puzzle looks little like the picture ({why}); try {tips}", err=True)
+        why = (
+            f"the puzzle may be hard to make out (SSIM {stats.ssim:.2f} + edge F1 {stats.edge_f1:.2f} = {score:.3f} "
+            f"< {LIKENESS_SCORE})"
+        )
+    click.echo(f"hint: {why}; try {tips}", err=True)
 
 
 class _StageBars:

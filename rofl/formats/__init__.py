@@ -263,14 +263,24 @@ def split_number(path: str | Path) -> tuple[Path, int | None]:
     return Path(found.group(1)), int(found.group(2))
 
 
-def write_puzzle(path: str | Path, puzzle, solution=None, *, crc32: int | None = None, private: bool = False) -> None:
+def write_puzzle(
+    path: str | Path,
+    puzzle,
+    solution=None,
+    *,
+    crc32: int | None = None,
+    private: bool = False,
+    ancillary: tuple[tuple[str, bytes], ...] = (),
+) -> None:
     """Write ``puzzle`` to ``path`` atomically, in the format its extension names.
 
     ``solution`` (an ``(H, W)`` grid) is stored when the format can hold it.
     ``crc32``, the CRC-32 of a picture another file stored
     (:attr:`PuzzleFile.crc32`), is kept when no solution is given and the
     format stores one (ROFL).  ``private=True`` makes the file readable by
-    its owner only (secrets).
+    its owner only (secrets).  ``ancillary``: unknown ancillary chunks of a
+    ROFL file read, kept when ``path`` is a ROFL file too
+    (:attr:`RoflFile.safe_to_copy`), dropped otherwise.
 
     Raises
     ------
@@ -280,7 +290,7 @@ def write_puzzle(path: str | Path, puzzle, solution=None, *, crc32: int | None =
     """
     from rofl._io import atomic_write
 
-    atomic_write(path, puzzle_bytes(path, puzzle, solution, crc32=crc32), private=private)
+    atomic_write(path, puzzle_bytes(path, puzzle, solution, crc32=crc32, ancillary=ancillary), private=private)
 
 
 def hexagon_extensions() -> list[str]:
@@ -293,7 +303,9 @@ def _holders(names: list[str]) -> str:
     return " and ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
 
 
-def puzzle_bytes(path: str | Path, puzzle, solution=None, *, crc32: int | None = None) -> bytes:
+def puzzle_bytes(
+    path: str | Path, puzzle, solution=None, *, crc32: int | None = None, ancillary: tuple[tuple[str, bytes], ...] = ()
+) -> bytes:
     """The bytes :func:`write_puzzle` writes to ``path`` (for a worker that
     returns the file rather than writing it).
 
@@ -319,9 +331,10 @@ def puzzle_bytes(path: str | Path, puzzle, solution=None, *, crc32: int | None =
         )
         raise FormatError(msg)
     assert fmt.write is not None
+    extra = {"ancillary": ancillary} if ancillary and fmt.name == "ROFL" else {}
     if crc32 is not None and solution is None and fmt.keeps_crc():
-        return fmt.write(puzzle, crc32=crc32)
-    return fmt.write(puzzle, solution)
+        return fmt.write(puzzle, crc32=crc32, **extra)
+    return fmt.write(puzzle, solution, **extra)
 
 
 def caveat(path: str | Path, puzzle) -> str | None:

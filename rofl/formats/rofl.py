@@ -30,9 +30,14 @@ numpy, never with one ``Struct`` per group.  Every count is checked against
 what its line can hold and against the bytes left before the array it sizes
 is touched.  Every error names the byte offset the specification assigns to
 its rule (section 5): the first byte of the field that is wrong or that the
-file ends in, the tag of a repeated chunk.  A file beyond this reader's
-limits raises :class:`~rofl.errors.LimitError`, which says "not decoded"
-rather than "invalid".
+file ends in, the tag of a repeated chunk, a line's count for a line that
+does not fit.  When a file breaks several rules the first in the order of
+section 5.2 is reported: the clue block line by line (numpy finds the first
+bad group or line of a batch of lines), the chunks in file order, then what
+needs the whole file (the fits of lines with set groups, the totals).  A
+file beyond this reader's limits raises :class:`~rofl.errors.LimitError`,
+which says "not decoded" rather than "invalid", and only once every other
+rule has been checked: a damaged file is invalid whatever its size.
 """
 
 from __future__ import annotations
@@ -40,7 +45,7 @@ from __future__ import annotations
 import os
 import re
 import zlib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -73,7 +78,7 @@ from rofl.errors import FormatError, LimitError, PuzzleError
 from rofl.formats import _limits
 from rofl.formats._format import Format
 from rofl.hexagon import MAX_HEX_SIDE, Hexagon, HexPuzzle
-from rofl.puzzle import MAX_COLORS, Palette, Puzzle, cells_needed
+from rofl.puzzle import MAX_COLORS, Palette, Puzzle, check_totals, min_cells
 
 MAGIC = b"ROFL"
 #: Version written in the extended header of a rectangle without colour
@@ -219,6 +224,9 @@ class Header:
     flags: int = 0
     #: side of a hexagonal board, None for a rectangle
     side: int | None = None
+    #: (offset, message) of the first limit of this reader the file is beyond
+    #: (checked last: a file is "not decoded" only when it is otherwise valid)
+    limit: tuple[int, str] | None = None
 
     @property
     def n_colors(self) -> int:
@@ -240,15 +248,41 @@ class Header:
         return 2 if max(self.width, self.height) > MAX_SIDE_PLAIN else 1
 
     def capacities(self) -> np.ndarray:
-        """Cells of every line, in the file's order: rows then columns, or the hexagon's lines."""
+        """Cells of every line, in the file's order: rows then columns, or the
+        hexagon's lines (line ``i`` of a direction has ``2s - 1 - |i - (s - 1)|``
+        cells; computed, so that no board is built for a file not yet checked)."""
         if self.side is not None:
-            return np.diff(Hexagon.of(self.side).line_offsets)
+            per = 2 * self.side - 1
+            one = per - np.abs(np.arange(per, dtype=np.int64) - (self.side - 1))
+            return np.tile(one, 3)
         return np.concatenate([np.full(self.height, self.width), np.full(self.width, self.height)]).astype(np.int64)
+
+    def directions(self) -> np.ndarray:
+        """The direction of every line (0 rows, 1 columns; or the hexagon's 0, 1, 2)."""
+        if self.side is not None:
+            return np.repeat(np.arange(3, dtype=np.int64), 2 * self.side - 1)
+        return np.repeat(np.arange(2, dtype=np.int64), [self.height, self.width])
+
+    @property
+    def direction_names(self) -> tuple[tuple[str, str], ...]:
+        """(singular, plural) name of each direction."""
+        return Hexagon.DIRECTIONS if self.side is not None else (("row", "rows"), ("column", "columns"))
 
     def line_name(self, line: int) -> str:
         if self.side is not None:
-            return Hexagon.of(self.side).line_name(line)
+            per = 2 * self.side - 1
+            return f"{Hexagon.DIRECTIONS[line // per][0]} {line % per + 1}"
         return _line_name(line, self.height)
+
+    def line_kind(self, line: int) -> str:
+        """``"row"``, ``"column"``, ``"falling diagonal"``...: what line ``line`` is."""
+        per = 2 * self.side - 1 if self.side is not None else self.height
+        return self.direction_names[min(line // per, len(self.direction_names) - 1)][0]
+
+    def refuse_beyond_limits(self, where: str) -> None:
+        """Raise :class:`~rofl.errors.LimitError` when the file is beyond a limit of this reader."""
+        if self.limit is not None:
+            raise _fail(where, *self.limit, LimitError)
 
 
 @dataclass(frozen=True, eq=False)
@@ -271,6 +305,8 @@ class RoflFile:
         Tags of ancillary chunks this reader does not know and skipped.
     size : int
         Bytes in the file.
+    ancillary : tuple of (str, bytes)
+        Those chunks, tag and payload, in file order.
     """
 
     puzzle: Puzzle | HexPuzzle
@@ -279,10 +315,17 @@ class RoflFile:
     crc32: int | None = None
     skipped: tuple[str, ...] = field(default=())
     size: int = 0
+    ancillary: tuple[tuple[str, bytes], ...] = field(default=())
 
     @property
     def form(self) -> str:
         return "extended" if self.extended else "plain"
+
+    @property
+    def safe_to_copy(self) -> tuple[tuple[str, bytes], ...]:
+        """The unknown ancillary chunks a rewriter keeps (``spec/ROFL.md``
+        section 4): those whose tag's fourth letter is lower case."""
+        return tuple((tag, payload) for tag, payload in self.ancillary if tag[3].islower())
 
 
 def _fail(where: str, offset: int, message: str, error: type[FormatError] = FormatError) -> FormatError:
@@ -297,23 +340,35 @@ def _line_name(line: int, height: int) -> str:
     return f"row {line + 1}" if line < height else f"column {line - height + 1}"
 
 
-def parse_header(data: bytes, *, where: str = "<rofl>") -> Header:
+def parse_header(data: bytes, *, where: str = "<rofl>", limits: bool = True) -> Header:
     """Parse the header and palette of a ROFL file.
 
     Parameters
     ----------
     data : bytes
-        The file, or at least its first ``11 + 3 * 255`` bytes.
+        The file, or at least its first ``12 + 3 * 255`` bytes.
+    limits : bool
+        Whether to refuse a file beyond this reader's limits here, once the
+        header and palette are read (the Pillow plugin, which reads no more);
+        :func:`parse` passes False, records them in ``Header.limit`` and
+        refuses such a file only once the rest of it has been checked.
 
     Raises
     ------
     FormatError
-        Not a ROFL file, a version other than 1, a zero size, a colour count
-        of 0, or a file that ends inside the header or the palette.
+        Not a ROFL file, a version other than 1 or 2, a zero size, a colour
+        count of 0, or a file that ends inside the header or the palette.
     LimitError
         (a :class:`FormatError`) More than :data:`MAX_COLORS` colours or a
         picture larger than :data:`MAX_CELLS`: valid, but not for this reader.
     """
+    head = _parse_header(data, where)
+    if limits:
+        head.refuse_beyond_limits(where)
+    return head
+
+
+def _parse_header(data: bytes, where: str) -> Header:
     n = len(data)
     if bytes(data[:4]) != MAGIC:
         raise _fail(where, 0, f"not a ROFL file (magic {bytes(data[:4])!r}, expected {MAGIC!r})")
@@ -338,20 +393,20 @@ def parse_header(data: bytes, *, where: str = "<rofl>") -> Header:
         raise _fail(where, size_at, "width 0: a picture needs at least one column")
     if head.height == 0:
         raise _fail(where, size_at + (2 if extended else 1), "height 0: a picture needs at least one row")
+    limit = None
     if head.width * head.height > MAX_CELLS:
-        raise _fail(
-            where,
-            size_at,
-            f"{head.width}x{head.height} is {head.width * head.height} cells; this reader decodes at most {MAX_CELLS}",
-            LimitError,
-        )
+        cells = head.width * head.height
+        limit = (size_at, f"{head.width}x{head.height} is {cells} cells; this reader decodes at most {MAX_CELLS}")
     pos = 10 if extended else 6
-    palette, end = _parse_palette(data, pos, where)
-    return Header(extended, version, head.width, head.height, palette, end)
+    palette, end, colour_limit = _parse_palette(data, pos, where)
+    return Header(extended, version, head.width, head.height, palette, end, limit=limit or colour_limit)
 
 
-def _parse_palette(data: bytes, pos: int, where: str, *, sets: bool = False) -> tuple[bytes, int]:
-    """The palette whose colour count is at ``pos``, and the offset after it."""
+def _parse_palette(
+    data: bytes, pos: int, where: str, *, sets: bool = False
+) -> tuple[bytes, int, tuple[int, str] | None]:
+    """The palette whose colour count is at ``pos``, the offset after it, and
+    the colour limit of this reader it is beyond (None: within)."""
     n = len(data)
     if pos >= n:
         raise _fail(where, pos, "the file ends before the colour count")
@@ -361,12 +416,11 @@ def _parse_palette(data: bytes, pos: int, where: str, *, sets: bool = False) -> 
     if sets and k < 3:
         msg = f"colour count {k}: groups with a set of colours (flag 02) need at least two ink colours (3 in all)"
         raise _fail(where, pos, msg)
-    if k > MAX_COLORS:
-        raise _fail(where, pos, f"{k} colours; this reader supports at most {MAX_COLORS}", LimitError)
     end = pos + 1 + 3 * k
     if end > n:
         raise _fail(where, pos + 1, f"the palette of {k} colours needs {3 * k} bytes but only {n - pos - 1} remain")
-    return bytes(data[pos + 1 : end]), end
+    limit = (pos, f"{k} colours; this reader supports at most {MAX_COLORS}") if k > MAX_COLORS else None
+    return bytes(data[pos + 1 : end]), end, limit
 
 
 def _parse_shapes_header(data: bytes, where: str) -> Header:
@@ -387,14 +441,14 @@ def _parse_shapes_header(data: bytes, where: str) -> Header:
         at, name = _cut_field(struct, 7, n)
         raise _fail(where, at, f"the file ends inside the extended header, in the {name} ({n} bytes)") from None
     side = None
+    limit = None
     if hexagonal:
         side = size.side
         if side == 0:
             raise _fail(where, 7, "side 0: a hexagonal board needs at least one cell")
         cells = 3 * side * (side - 1) + 1
         if side > MAX_HEX_SIDE or cells > MAX_CELLS:
-            msg = f"a hexagon of side {side} has {cells} cells; this reader decodes sides up to {MAX_HEX_SIDE}"
-            raise _fail(where, 7, msg, LimitError)
+            limit = (7, f"a hexagon of side {side} has {cells} cells; this reader decodes sides up to {MAX_HEX_SIDE}")
         width = height = 2 * side - 1
     else:
         width, height = size.width, size.height
@@ -403,10 +457,10 @@ def _parse_shapes_header(data: bytes, where: str) -> Header:
         if height == 0:
             raise _fail(where, 9, "height 0: a picture needs at least one row")
         if width * height > MAX_CELLS:
-            msg = f"{width}x{height} is {width * height} cells; this reader decodes at most {MAX_CELLS}"
-            raise _fail(where, 7, msg, LimitError)
-    palette, end = _parse_palette(data, 7 + struct.sizeof(), where, sets=bool(flags & FLAG_COLOR_SETS))
-    return Header(True, VERSION_SHAPES, width, height, palette, end, flags, side)
+            limit = (7, f"{width}x{height} is {width * height} cells; this reader decodes at most {MAX_CELLS}")
+    sets = bool(flags & FLAG_COLOR_SETS)
+    palette, end, colour_limit = _parse_palette(data, 7 + struct.sizeof(), where, sets=sets)
+    return Header(True, VERSION_SHAPES, width, height, palette, end, flags, side, limit or colour_limit)
 
 
 def _cut_field(struct: Struct, start: int, n: int) -> tuple[int, str]:
@@ -435,105 +489,29 @@ def parse(data: bytes | bytearray | memoryview, *, where: str = "<rofl>") -> Rof
     Raises
     ------
     FormatError
-        Any violation of the specification, with the byte offset where it
-        was found: truncation, a count larger than its line or than the
-        bytes left, a group of length 0, a colour outside the palette,
-        groups that do not fit their line, row and column totals that
-        disagree, trailing bytes, an unknown critical chunk, bad metadata.
+        The first violation of the specification in the order of its
+        section 5.2, with the byte offset its rule names: truncation, a
+        count larger than its line or than the bytes left, a group of
+        length 0, a colour outside the palette, groups that do not fit
+        their line, trailing bytes, an unknown critical chunk, bad
+        metadata or masks, totals that disagree between directions.
     LimitError
-        (a :class:`FormatError`) A file beyond this reader's limits.
+        (a :class:`FormatError`) A file beyond this reader's limits that
+        breaks no rule.
     """
     data = bytes(data)
     n = len(data)
     if n > MAX_FILE_BYTES:
         msg = f"{where}: {n} bytes, larger than the {MAX_FILE_BYTES}-byte limit"
         raise LimitError(msg)
-    head = parse_header(data, where=where)
-    w, h, k = head.width, head.height, head.n_colors
-    nb = head.count_bytes
-    with_colour = k >= 3
-    gsize = nb + (1 if with_colour else 0)
-    capacities = head.capacities()
-    n_lines = len(capacities)
-    name = head.line_name
-
-    # Locate every line's groups.  One Python step per line (at most
-    # 131070), each count checked before the bytes it sizes are touched.
-    starts = np.empty(n_lines, dtype=np.int64)
-    counts = np.empty(n_lines, dtype=np.int64)
-    pos = head.clue_offset
-    for i in range(n_lines):
-        if pos + nb > n:
-            raise _fail(where, pos, f"{name(i)}: the file ends before its group count")
-        c = data[pos] if nb == 1 else (data[pos] << 8) | data[pos + 1]
-        cap = int(capacities[i])
-        if c > cap:
-            raise _fail(where, pos, f"{name(i)}: {_count(c, 'group')} cannot fit in {_count(cap, 'cell')}")
-        if c and k == 1:
-            msg = f"{name(i)}: {_count(c, 'group')} but the palette holds only the background"
-            raise _fail(where, pos, msg)
-        end = pos + nb + c * gsize
-        if end > n:
-            # the line's groups are one field, checked whole before any is read
-            raise _fail(
-                where,
-                pos + nb,
-                f"{name(i)}: group count {c} needs {_count(c * gsize, 'byte')} but only {n - pos - nb} remain",
-            )
-        starts[i] = pos + nb
-        counts[i] = c
-        pos = end
-
-    offsets = np.zeros(n_lines + 1, dtype=np.int64)
-    np.cumsum(counts, out=offsets[1:])
-    total = int(offsets[-1])
-    buf = np.frombuffer(data, dtype=np.uint8)
-    line_of = np.repeat(np.arange(n_lines, dtype=np.int64), counts)
-    gpos = np.repeat(starts, counts) + (np.arange(total, dtype=np.int64) - offsets[line_of]) * gsize
-    lengths = buf[gpos].astype(np.int64)
-    if nb == 2:
-        lengths = (lengths << 8) | buf[gpos + 1]
-    colors = buf[gpos + nb].astype(np.int64) if with_colour else np.ones(total, dtype=np.int64)
-
-    def group_name(g: int) -> str:
-        return f"{name(int(line_of[g]))}, group {int(g - offsets[line_of[g]]) + 1}"
-
-    bad = np.flatnonzero(lengths < 1)
-    if bad.size:
-        g = int(bad[0])
-        raise _fail(where, int(gpos[g]), f"{group_name(g)}: length 0 (every group needs at least 1 cell)")
-    if with_colour:
-        lowest = 0 if head.color_sets else 1  # colour 0: a set group, its mask in 'QSET'
-        bad = np.flatnonzero((colors < lowest) | (colors >= k))
-        if bad.size:
-            g = int(bad[0])
-            what = (
-                "colour 0 is the background and cannot form a group"
-                if colors[g] == 0
-                else f"colour {colors[g]} is outside the palette ({k} colours, 0-{k - 1})"
-            )
-            raise _fail(where, int(gpos[g]) + nb, f"{group_name(g)}: {what}")
-    set_groups = np.flatnonzero(colors == 0) if head.color_sets else np.zeros(0, dtype=np.int64)
-    if head.color_sets and not set_groups.size:
-        raise _fail(where, 6, "flag 02 (colour sets) but no group has colour 0, the mark of a set group")
-    if head.side is None and not head.color_sets:
-        # with colour sets or on a hexagon the model checks the fit (the
-        # colours a set group takes decide the gaps): no offset, like R16
-        need, capacity = cells_needed(w, h, lengths, colors, line_of)
-        bad = np.flatnonzero(need > capacity)
-        if bad.size:
-            i = int(bad[0])
-            kind = "row" if i < h else "column"
-            raise _fail(
-                where,
-                int(starts[i]) - nb,
-                f"{name(i)}: the groups need {need[i]} cells but the {kind} has {capacity[i]}",
-            )
-
+    head = parse_header(data, where=where, limits=False)
+    clues = _read_clue_block(data, head, where)
     meta: dict[str, str] = {}
     crc: int | None = None
     skipped: list[str] = []
-    masks: np.ndarray | None = None
+    ancillary: list[tuple[str, bytes]] = []
+    masks: np.ndarray | None = None  # (set groups, M) uint8: the QSET masks, big-endian
+    pos = clues.end
     if not head.extended:
         if pos != n:
             raise _fail(where, pos, f"{_count(n - pos, 'byte')} after the last column clue (a plain file ends there)")
@@ -558,6 +536,8 @@ def parse(data: bytes | bytearray | memoryview, *, where: str = "<rofl>") -> Rof
                 )
             body = pos + 8
             payload = data[body : body + chunk.length]
+            # inside a chunk (spec section 5.2): its length, then its payload's
+            # fields in order, then whether it repeats an earlier one
             if tag == END_CHUNK:
                 if chunk.length:
                     raise _fail(where, pos + 4, f"chunk 'IEND': length {chunk.length}, must be 0")
@@ -569,17 +549,19 @@ def parse(data: bytes | bytearray | memoryview, *, where: str = "<rofl>") -> Rof
                     raise _fail(where, pos, f"metadata key {key!r} appears twice")
                 meta[key] = value
             elif tag == CRC_CHUNK:
-                if crc is not None:
-                    raise _fail(where, pos, "a second 'pcrc' chunk")
                 if chunk.length != 4:
                     raise _fail(where, pos + 4, f"chunk 'pcrc': length {chunk.length}, must be 4")
+                if crc is not None:
+                    raise _fail(where, pos, "a second 'pcrc' chunk")
                 crc = CRC_PAYLOAD.parse(payload).crc
             elif tag == SETS_CHUNK and head.color_sets:
+                found = _parse_masks(payload, clues.n_sets, head.n_colors, where, body, pos + 4)
                 if masks is not None:
                     raise _fail(where, pos, "a second 'QSET' chunk")
-                masks = _parse_masks(payload, len(set_groups), k, where, body, pos + 4)
+                masks = found
             elif tag_name[0].islower():
                 skipped.append(tag_name)  # ancillary: safe to ignore
+                ancillary.append((tag_name, bytes(payload)))
             else:
                 raise _fail(
                     where,
@@ -589,25 +571,279 @@ def parse(data: bytes | bytearray | memoryview, *, where: str = "<rofl>") -> Rof
             pos = body + chunk.length
         if pos != n:
             raise _fail(where, pos, f"{_count(n - pos, 'byte')} after the 'IEND' chunk")
-
-    color_sets = None
-    if head.color_sets:
-        if masks is None:
-            raise _fail(where, pos - 8, "flag 02 (colour sets) but no 'QSET' chunk gives the masks of the set groups")
-        color_sets = np.zeros(total, dtype=np.uint64)
-        color_sets[set_groups] = masks
-    palette = Palette.from_array(np.frombuffer(head.palette, dtype=np.uint8).reshape(k, 3))
+    if head.color_sets and masks is None:
+        raise _fail(where, pos - 8, "flag 02 (colour sets) but no 'QSET' chunk gives the masks of the set groups")
+    if masks is not None:
+        _check_set_lines(data, head, clues, masks, where)
     try:
-        if head.side is not None:
-            puzzle = HexPuzzle.from_arrays(
-                head.side, palette, lengths, colors, offsets, color_sets=color_sets, meta=meta
-            )
-        else:
-            puzzle = Puzzle.from_arrays(w, h, palette, lengths, colors, offsets, color_sets=color_sets, meta=meta)
+        _check_clue_totals(head, clues, masks)
     except PuzzleError as exc:
         msg = f"{where}: {exc}"
         raise FormatError(msg) from None
-    return RoflFile(puzzle, head.extended, head.version, crc, tuple(skipped), n)
+    # the file is valid as far as rules without solving go: only now may it
+    # be "not decoded" for this reader's limits (spec section 5.1)
+    head.refuse_beyond_limits(where)
+
+    lengths, colors = clues.lengths, clues.colors
+    assert lengths is not None and colors is not None  # kept for a file within the limits
+    color_sets = None
+    if masks is not None:
+        color_sets = np.zeros(len(lengths), dtype=np.uint64)
+        color_sets[colors == 0] = _masks_to_uint64(masks)
+    palette = Palette.from_array(np.frombuffer(head.palette, dtype=np.uint8).reshape(head.n_colors, 3))
+    puzzle: Puzzle | HexPuzzle
+    try:
+        if head.side is not None:
+            puzzle = HexPuzzle.from_arrays(
+                head.side, palette, lengths, colors, clues.offsets, color_sets=color_sets, meta=meta
+            )
+        else:
+            puzzle = Puzzle.from_arrays(
+                head.width, head.height, palette, lengths, colors, clues.offsets, color_sets=color_sets, meta=meta
+            )
+    except PuzzleError as exc:
+        msg = f"{where}: {exc}"
+        raise FormatError(msg) from None
+    return RoflFile(puzzle, head.extended, head.version, crc, tuple(skipped), n, tuple(ancillary))
+
+
+#: Groups checked at once: the clue block is read in batches of lines, so a
+#: file beyond this reader's limits (checked last) costs memory in proportion
+#: to a batch, not to the file.
+_BATCH_GROUPS = 1 << 20
+
+
+@dataclass
+class _Clues:
+    """What :func:`_read_clue_block` found: every line located and checked.
+
+    ``lengths`` and ``colors`` (int64, colour 0 for a set group) are kept only
+    for a file within this reader's limits; the rest is what the later
+    checks need (fits of lines with set groups, totals).
+    """
+
+    end: int
+    starts: np.ndarray  # first byte of each line's groups
+    counts: np.ndarray
+    offsets: np.ndarray
+    plain: np.ndarray  # sum of each line's lengths
+    line_sets: np.ndarray  # set groups in each line
+    exact: np.ndarray  # (directions, K) cells of each fixed colour
+    set_direction: np.ndarray
+    set_lengths: np.ndarray
+    lengths: np.ndarray | None
+    colors: np.ndarray | None
+
+    @property
+    def n_sets(self) -> int:
+        return len(self.set_lengths)
+
+
+def _read_clue_block(data: bytes, head: Header, where: str) -> _Clues:
+    """Locate and check every line of the clue block (spec section 5.2's order).
+
+    The first error in file order is raised: a line's count (R10-R12), its
+    groups as one field (R10), then each group's length (R13) and colour
+    (R14, R33) in turn, then the line's fit (R15) when it has no set group
+    (the fit of a line with one needs the masks of ``QSET``).
+    """
+    n = len(data)
+    k = head.n_colors
+    nb = head.count_bytes
+    with_colour = k >= 3
+    gsize = nb + (1 if with_colour else 0)
+    capacities = head.capacities()
+    directions = head.directions()
+    n_lines = len(capacities)
+    name = head.line_name
+
+    # Locate every line's groups: one Python step per line, each count
+    # checked before the bytes it sizes are touched.
+    starts = np.empty(n_lines, dtype=np.int64)
+    counts = np.zeros(n_lines, dtype=np.int64)
+    pos = head.clue_offset
+    located: FormatError | None = None  # the first line that cannot be located
+    for i in range(n_lines):
+        if pos + nb > n:
+            located = _fail(where, pos, f"{name(i)}: the file ends before its group count")
+            break
+        c = data[pos] if nb == 1 else (data[pos] << 8) | data[pos + 1]
+        cap = int(capacities[i])
+        if c > cap:
+            located = _fail(where, pos, f"{name(i)}: {_count(c, 'group')} cannot fit in {_count(cap, 'cell')}")
+            break
+        if c and k == 1:
+            msg = f"{name(i)}: {_count(c, 'group')} but the palette holds only the background"
+            located = _fail(where, pos, msg)
+            break
+        end = pos + nb + c * gsize
+        if end > n:
+            # the line's groups are one field, checked whole before any is read
+            located = _fail(
+                where,
+                pos + nb,
+                f"{name(i)}: group count {c} needs {_count(c * gsize, 'byte')} but only {n - pos - nb} remain",
+            )
+            break
+        starts[i] = pos + nb
+        counts[i] = c
+        pos = end
+    done = i if located is not None else n_lines
+
+    offsets = np.zeros(n_lines + 1, dtype=np.int64)
+    np.cumsum(counts, out=offsets[1:])
+    buf = np.frombuffer(data, dtype=np.uint8)
+    n_dirs = len(head.direction_names)
+    exact = np.zeros((n_dirs, k), dtype=np.int64)
+    plain = np.zeros(n_lines, dtype=np.int64)
+    line_sets = np.zeros(n_lines, dtype=np.int64)
+    set_direction: list[np.ndarray] = []
+    set_lengths: list[np.ndarray] = []
+    keep = head.limit is None
+    all_lengths: list[np.ndarray] = []
+    all_colors: list[np.ndarray] = []
+    lo = 0
+    while lo < done:
+        # lines lo..hi-1: at most _BATCH_GROUPS groups, at least one line
+        hi = max(lo + 1, int(np.searchsorted(offsets, offsets[lo] + _BATCH_GROUPS, side="right")) - 1)
+        hi = min(hi, done)
+        g0, g1 = int(offsets[lo]), int(offsets[hi])
+        line_of = np.repeat(np.arange(lo, hi, dtype=np.int64), counts[lo:hi])
+        gpos = np.repeat(starts[lo:hi], counts[lo:hi]) + (np.arange(g0, g1, dtype=np.int64) - offsets[line_of]) * gsize
+        lengths = buf[gpos].astype(np.int64)
+        if nb == 2:
+            lengths = (lengths << 8) | buf[gpos + 1]
+        colors = buf[gpos + nb].astype(np.int64) if with_colour else np.ones(g1 - g0, dtype=np.int64)
+        is_set = colors == 0 if head.color_sets else np.zeros(g1 - g0, dtype=bool)
+        errors: list[tuple[tuple[int, int, int], FormatError]] = []
+
+        def group_name(g: int, line_of=line_of, g0=g0) -> str:
+            line = int(line_of[g])
+            return f"{name(line)}, group {g0 + g - int(offsets[line]) + 1}"
+
+        bad = np.flatnonzero(lengths < 1)
+        if bad.size:
+            g = int(bad[0])
+            msg = f"{group_name(g)}: length 0 (every group needs at least 1 cell)"
+            errors.append(((int(line_of[g]), 1, int(gpos[g])), _fail(where, int(gpos[g]), msg)))
+        if with_colour:
+            lowest = 0 if head.color_sets else 1  # colour 0: a set group, its mask in 'QSET'
+            bad = np.flatnonzero((colors < lowest) | (colors >= k))
+            if bad.size:
+                g = int(bad[0])
+                what = (
+                    "colour 0 is the background and cannot form a group"
+                    if colors[g] == 0
+                    else f"colour {colors[g]} is outside the palette ({k} colours, 0-{k - 1})"
+                )
+                at = int(gpos[g]) + nb
+                errors.append(((int(line_of[g]), 1, at), _fail(where, at, f"{group_name(g)}: {what}")))
+        # fits of the lines without a set group (spec R15); the groups of a
+        # line are contiguous, so per-line sums are differences of running sums
+        bounds = offsets[lo : hi + 1] - g0
+        same = np.zeros(g1 - g0, dtype=np.int64)
+        if g1 - g0 > 1:
+            same[1:] = (colors[1:] == colors[:-1]) & (colors[1:] != 0) & (line_of[1:] == line_of[:-1])
+        plain[lo:hi] = _line_sums(lengths, bounds)
+        need = plain[lo:hi] + _line_sums(same, bounds)
+        line_sets[lo:hi] = _line_sums(is_set, bounds)
+        bad = np.flatnonzero((need > capacities[lo:hi]) & (line_sets[lo:hi] == 0))
+        if bad.size:
+            i = lo + int(bad[0])
+            msg = f"{name(i)}: the groups need {need[i - lo]} cells but the {head.line_kind(i)} has {capacities[i]}"
+            errors.append(((i, 2, 0), _fail(where, int(starts[i]) - nb, msg)))
+        if errors:
+            raise min(errors, key=lambda e: e[0])[1]
+        group_direction = directions[line_of]
+        # cells of each (direction, colour), the fixed colours only (a set group's is colour 0)
+        key = group_direction * k + colors
+        exact += np.bincount(key, weights=lengths, minlength=n_dirs * k).astype(np.int64).reshape(n_dirs, k)
+        set_direction.append(group_direction[is_set])
+        set_lengths.append(lengths[is_set])
+        if keep:
+            all_lengths.append(lengths)
+            all_colors.append(colors)
+        lo = hi
+    if located is not None:
+        raise located
+    exact[:, 0] = 0  # colour 0 is a set group's mark, not a colour it holds
+    n_sets = int(line_sets.sum())
+    if head.color_sets and not n_sets:
+        raise _fail(where, 6, "flag 02 (colour sets) but no group has colour 0, the mark of a set group")
+    empty = np.zeros(0, dtype=np.int64)
+    return _Clues(
+        pos,
+        starts,
+        counts,
+        offsets,
+        plain,
+        line_sets,
+        exact,
+        np.concatenate([empty, *set_direction]),
+        np.concatenate([empty, *set_lengths]),
+        np.concatenate([empty, *all_lengths]) if keep else None,
+        np.concatenate([empty, *all_colors]) if keep else None,
+    )
+
+
+def _line_sums(values: np.ndarray, bounds: np.ndarray) -> np.ndarray:
+    """The sum of ``values[bounds[i]:bounds[i + 1]]`` for every ``i`` (int64)."""
+    running = np.zeros(len(values) + 1, dtype=np.int64)
+    np.cumsum(values, out=running[1:])
+    return running[bounds[1:]] - running[bounds[:-1]]
+
+
+def _check_set_lines(data: bytes, head: Header, clues: _Clues, masks: np.ndarray, where: str) -> None:
+    """The fit (R15) of every line with a set group, now that the masks are known.
+
+    A line needs its lengths plus a gap between neighbours that take the
+    same colour, the set groups' colours chosen to need the fewest gaps; so
+    between its lengths alone and one gap per pair of neighbours.  The
+    lines in between are decided by :func:`rofl.puzzle.min_cells`.
+    """
+    capacities = head.capacities()
+    nb = head.count_bytes
+    gsize = nb + (1 if head.n_colors >= 3 else 0)
+    first_set = np.concatenate([[0], np.cumsum(clues.line_sets)])  # index of each line's first mask
+    pairs = np.maximum(clues.counts - 1, 0)
+    candidates = np.flatnonzero((clues.line_sets > 0) & (clues.plain + pairs > capacities))
+    for i in candidates.tolist():
+        groups = data[int(clues.starts[i]) : int(clues.starts[i]) + int(clues.counts[i]) * gsize]
+        lengths, line_masks = [], []
+        j = int(first_set[i])
+        for g in range(int(clues.counts[i])):
+            at = g * gsize
+            lengths.append(int.from_bytes(groups[at : at + nb], "big"))
+            colour = groups[at + nb]
+            if colour:
+                line_masks.append(1 << colour)
+            else:
+                line_masks.append(int.from_bytes(masks[j].tobytes(), "big"))
+                j += 1
+        need = min_cells(lengths, line_masks)
+        if need > capacities[i]:
+            msg = f"{head.line_name(i)}: the groups need {need} cells but the {head.line_kind(i)} has {capacities[i]}"
+            raise _fail(where, int(clues.starts[i]) - nb, msg)
+
+
+def _check_clue_totals(head: Header, clues: _Clues, masks: np.ndarray | None) -> None:
+    """The totals rule (R16) over every direction, with or without set groups."""
+    table = np.zeros((0, 1), dtype=np.uint8) if masks is None else masks
+    m = table.shape[1]
+
+    def allows(c: int) -> np.ndarray:
+        return ((table[:, m - 1 - c // 8] >> (c % 8)) & 1).astype(bool)
+
+    names = [plural for _, plural in head.direction_names]
+    check_totals(clues.exact, clues.set_direction, clues.set_lengths, allows, names)
+
+
+def _masks_to_uint64(masks: np.ndarray) -> np.ndarray:
+    """(S, M) big-endian mask bytes as S uint64 (a palette of at most 64 colours)."""
+    out = np.zeros(len(masks), dtype=np.uint64)
+    for j in range(masks.shape[1]):
+        out = (out << np.uint64(8)) | masks[:, j].astype(np.uint64)
+    return out
 
 
 def mask_bytes(n_colors: int) -> int:
@@ -620,7 +856,8 @@ def _parse_masks(payload: bytes, n_sets: int, k: int, where: str, offset: int, l
 
     Each mask is ``mask_bytes(k)`` bytes, big-endian, bit ``c`` for colour
     ``c``: at least two ink colours, never the background or a colour
-    outside the palette.
+    outside the palette.  Returned as an ``(n_sets, M)`` uint8 array, so that
+    a palette of any size (up to 255 colours, 32 bytes a mask) is checked.
     """
     m = mask_bytes(k)
     if len(payload) != n_sets * m:
@@ -629,29 +866,26 @@ def _parse_masks(payload: bytes, n_sets: int, k: int, where: str, offset: int, l
             f"({_count(n_sets, 'set group')} x {_count(m, 'byte')} per mask)"
         )
         raise _fail(where, length_at, msg)
-    if not n_sets:
-        return np.zeros(0, dtype=np.uint64)
-    rows = np.frombuffer(payload, dtype=np.uint8).reshape(n_sets, m).astype(np.uint64)
-    masks = np.zeros(n_sets, dtype=np.uint64)
-    for j in range(m):
-        masks = (masks << np.uint64(8)) | rows[:, j]
-    allowed = ((1 << k) - 1) & ~1
-    one = np.uint64(1)
-    # numpy finds the first bad mask (bit 0, a bit >= K, fewer than two bits); Python words the error
-    bad = np.flatnonzero(((masks & one) != 0) | ((masks & ~np.uint64(allowed)) != 0) | ((masks & (masks - one)) == 0))
+    rows = np.frombuffer(payload, dtype=np.uint8).reshape(n_sets, m)
+    # the bits a mask may hold, byte by byte: colours 1 to K - 1
+    allowed = np.frombuffer((((1 << k) - 1) & ~1).to_bytes(m, "big"), dtype=np.uint8)
+    background = (rows[:, m - 1] & 1) != 0
+    outside = ((rows & ~allowed) != 0).any(axis=1)
+    few = np.bitwise_count(rows).sum(axis=1, dtype=np.int64) < 2
+    # numpy finds the first bad mask; Python words the error
+    bad = np.flatnonzero(background | outside | few)
     if bad.size:
         i = int(bad[0])
-        mask, at = int(masks[i]), offset + i * m
+        mask, at = int.from_bytes(rows[i].tobytes(), "big"), offset + i * m
         if mask & 1:
             raise _fail(where, at, f"set group {i + 1}: mask {mask:0{2 * m}X} holds colour 0, the background")
-        if mask & ~allowed:
+        if outside[i]:
             c = mask.bit_length() - 1
             msg = f"set group {i + 1}: mask {mask:0{2 * m}X} holds colour {c}, outside the palette (0-{k - 1})"
             raise _fail(where, at, msg)
-        few = "fewer than two colours (one colour is written as its index)"
-        msg = f"set group {i + 1}: mask {mask:0{2 * m}X} holds {few}"
-        raise _fail(where, at, msg)
-    return masks
+        few_text = "fewer than two colours (one colour is written as its index)"
+        raise _fail(where, at, f"set group {i + 1}: mask {mask:0{2 * m}X} holds {few_text}")
+    return rows
 
 
 def _parse_meta(payload: bytes, where: str, offset: int) -> tuple[str, str]:
@@ -693,8 +927,13 @@ def dumps(
     meta: Mapping[str, str] | None = None,
     extended: bool | None = None,
     crc32: int | None = None,
+    ancillary: Sequence[tuple[str, bytes]] = (),
 ) -> bytes:
     """Encode a puzzle as a ROFL file.
+
+    Chunks are written in the order ``spec/ROFL.md`` section 4 gives:
+    ``QSET``, the ``meta`` chunks (in the order of ``meta``), ``pcrc``, the
+    ``ancillary`` chunks, ``IEND``.
 
     Parameters
     ----------
@@ -713,6 +952,9 @@ def dumps(
     crc32 : int, optional
         The CRC-32 to store when no ``solution`` is given: the one another
         file stored (``rofl convert`` keeps it).
+    ancillary : sequence of (str, bytes)
+        Other ancillary chunks, tag and payload: those of another file that a
+        rewriter keeps (:attr:`RoflFile.safe_to_copy`).
 
     Raises
     ------
@@ -758,6 +1000,14 @@ def dumps(
         crc32 = picture_crc(solution)
     if crc32 is not None:
         chunks.append(_chunk(CRC_CHUNK, CRC_PAYLOAD.build({"crc": crc32})))
+    for tag, payload in ancillary:
+        name = tag.encode("ascii", "replace")
+        if not (len(name) == 4 and name.isalpha() and name[:1].islower()) or name in (META_CHUNK, CRC_CHUNK):
+            msg = (
+                f"chunk tag {tag!r} is not four ASCII letters starting with a lower-case one, other than meta and pcrc"
+            )
+            raise FormatError(msg)
+        chunks.append(_chunk(name, bytes(payload)))
     needs = max(w, h) > MAX_SIDE_PLAIN or bool(chunks) or bool(flags)
     if extended is False and needs:
         msg = "this puzzle needs the extended form (a side above 255, a hexagon, colour sets, metadata or a CRC)"
@@ -858,16 +1108,23 @@ def dump(
     atomic_write(Path(target), data)  # type: ignore[arg-type]
 
 
-def write_bytes(puzzle: Puzzle, solution: np.ndarray | None = None, *, crc32: int | None = None) -> bytes:
+def write_bytes(
+    puzzle: Puzzle,
+    solution: np.ndarray | None = None,
+    *,
+    crc32: int | None = None,
+    ancillary: Sequence[tuple[str, bytes]] = (),
+) -> bytes:
     """The :func:`rofl.formats.write_puzzle` entry point: metadata and, given a
-    solution (or the ``crc32`` another file stored), its CRC.
+    solution (or the ``crc32`` another file stored), its CRC; ``ancillary``
+    chunks as :func:`dumps`.
 
     Metadata from other formats is made storable instead of refused: keys
     are lower-cased with other characters turned into ``_``, NUL characters
     in values become spaces and lone surrogates (from a JSON ``\\ud800``
     escape, say) U+FFFD.
     """
-    return dumps(puzzle, solution, meta=storable_meta(puzzle.meta), crc32=crc32)
+    return dumps(puzzle, solution, meta=storable_meta(puzzle.meta), crc32=crc32, ancillary=ancillary)
 
 
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")

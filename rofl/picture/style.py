@@ -12,19 +12,21 @@ drew into the cells with the shape's own averaging
 :func:`~rofl.picture.hexfit.hex_cell_colors`).
 
 * ``photo``: the picture itself (area averages in linear light).
-* ``lines``: an extended difference of Gaussians (XDoG, Winnemöller,
-  Kyprianidis and Olsen 2012) at the scale of a cell draws ink on the
-  dark side of every edge and on thin dark features, and fills the
-  darkest regions; a cell is ink when :data:`INK_SHARE` of it is, so a
-  line about half a cell wide becomes one cell wide wherever it falls, and
-  a flat field stays flat.  In colour, the ink is painted over the photo.
-* ``poster``: edge-preserving smoothing (a median filter three quarters of a
-  cell wide) before quantising, so that regions come out flat, and dark
-  outlines on the strongest edges only (the XDoG's edge part, without
-  filled regions).
+* ``lines``: a drawing after the extended difference of Gaussians (XDoG,
+  Winnemöller, Kyprianidis and Olsen 2012): regions darker than Otsu's
+  threshold are filled, and the dark side of every edge and every dark
+  feature thinner than a cell (a black top-hat) becomes a line, thinned to
+  its middle so that it is one cell wide whatever its contrast; light
+  edges and features clear a line through a filled region; specks smaller
+  than a cell go, so a flat field stays flat.  In colour, the lines are
+  painted over the photo.
+* ``poster``: edge-preserving smoothing (a median three quarters of a cell
+  wide) before quantising, so that regions come out flat, and dark
+  outlines, one cell wide, on the dark side of strong edges.
 
-``auto`` is not a style of its own: :func:`rofl.make` makes the candidates
-of :func:`candidates` and keeps the best (docs/guide.md).
+``auto`` is not a style of its own: :func:`rofl.make` draws the candidates
+with :func:`draw_styles`, which shares their common work, quantises and
+measures them and keeps the best (``rofl.maker._styled``, docs/guide.md).
 """
 
 from __future__ import annotations
@@ -194,58 +196,90 @@ def style_cells(
     -------
     StyledCells
     """
-    check_style(style)
-    if style == "auto":
-        msg = "style_cells draws one style; rofl.make picks among them for 'auto'"
-        raise OptionError(msg)
+    return draw_styles(pixels, geometry, (style,), colors=colors, background=background)[style]
+
+
+def draw_styles(
+    pixels: np.ndarray,
+    geometry: Geometry | HexGeometry,
+    styles: tuple[str, ...],
+    *,
+    colors: int = 2,
+    background: tuple[int, int, int] = (255, 255, 255),
+) -> dict[str, StyledCells]:
+    """:func:`style_cells` of several styles, sharing the work they have in
+    common (the working picture, its lightness and edges): the candidates
+    of ``style="auto"``."""
+    for style in styles:
+        if check_style(style) == "auto":
+            msg = "style_cells draws one style; rofl.make picks among them for 'auto'"
+            raise OptionError(msg)
     photo = _average(pixels, geometry, background)
-    if style == "photo":
-        return StyledCells(photo, photo)
-    lin, geo = _working(pixels, geometry, background)
-    pitch = cell_pitch(geo)
-    light = _lightness(lin)
-    edge = _dog(light, pitch)
+    out = {}
+    work = None
+    for style in styles:
+        if style == "photo":
+            out[style] = StyledCells(photo, photo)
+            continue
+        if work is None:
+            lin, geo = _working(pixels, geometry, background)
+            pitch = cell_pitch(geo)
+            light = _lightness(lin)
+            work = (geo, pitch, light, _dog(light, pitch))
+        draw = _lines if style == "lines" else _poster
+        out[style] = draw(pixels, geometry, background, photo, *work, colors=colors)
+    return out
+
+
+def _lines(pixels, geometry, background, photo, geo, pitch, light, edge, *, colors: int) -> StyledCells:
+    """The ``lines`` style, from the working picture's lightness and edges."""
+    from scipy.ndimage import gaussian_filter
+
+    # regions: the tone at the scale of a cell, cut at Otsu's threshold;
+    # lines: the dark side of every edge of EDGE_STEP or more inks a light
+    # region, the light side clears a dark one
     e = EDGE_STEP * _DOG_PEAK
-    if style == "lines":
-        # regions: the tone at the scale of a cell, cut at Otsu's threshold;
-        # lines: the dark side of every edge of EDGE_STEP or more inks a
-        # light region, the light side clears a dark one
-        from scipy.ndimage import gaussian_filter
+    tone_l = gaussian_filter(light, max(TONE_SIGMA * pitch, 0.5), mode="nearest")
+    thin_dark, thin_light = _thin_features(pixels, geometry, background, light.shape)
+    fill, dark, clear = np.moveaxis(
+        _coverage(
+            _despeckle(tone_l < _tone_cut(tone_l), pitch),
+            _middle_line((edge < -e) | thin_dark, pitch),
+            _middle_line((edge > e) | thin_light, pitch),
+            geometry=geo,
+        ),
+        -1,
+        0,
+    )
+    dark, clear = (np.clip(share / (2 * LINE_SHARE), 0.0, 1.0) for share in (dark, clear))
+    # ink where the score passes 1/2: a dark line, or a dark region no light line crosses
+    score = np.maximum(dark, np.minimum(fill, 1.0 - clear))
+    ink = score > 0.5
+    if colors == 2:
+        # the cells' lightness is 1 - score, cut at 1/2 (linear light), so
+        # the refinement's cost says how sure each cell is
+        cells = np.repeat(1.0 - score[..., None], 3, axis=-1)
+        return StyledCells(cells, photo, ink, threshold=float(linear_to_srgb(np.float64(0.5)) * 255))
+    return _inked(photo, photo, ink, colors)
 
-        tone_l = gaussian_filter(light, max(TONE_SIGMA * pitch, 0.5), mode="nearest")
-        thin_dark, thin_light = _thin_features(pixels, geometry, background, light.shape)
-        fill, dark, clear = np.moveaxis(
-            _coverage(
-                _despeckle(tone_l < _tone_cut(tone_l), pitch),
-                _middle_line((edge < -e) | thin_dark, pitch),
-                _middle_line((edge > e) | thin_light, pitch),
-                geometry=geo,
-            ),
-            -1,
-            0,
-        )
-        dark, clear = (np.clip(share / (2 * LINE_SHARE), 0.0, 1.0) for share in (dark, clear))
-        # ink where the score passes 1/2: a dark line, or a dark region no light line crosses
-        score = np.maximum(dark, np.minimum(fill, 1.0 - clear))
-        ink = score > 0.5
-        if colors == 2:
-            # the cells' lightness is 1 - score, cut at 1/2 (linear light), so
-            # the refinement's cost says how sure each cell is
-            cells = np.repeat(1.0 - score[..., None], 3, axis=-1)
-            return StyledCells(cells, photo, ink, threshold=float(linear_to_srgb(np.float64(0.5)) * 255))
-        tone = photo
-    else:
-        from PIL import Image, ImageFilter
 
-        # a 3x3 median at 4 pixels per cell: three quarters of a cell wide,
-        # and quick (Pillow's median takes long over wide windows)
-        small, small_geo = _working(pixels, geometry, background, 4)
-        srgb = np.rint(linear_to_srgb(np.clip(small, 0.0, 1.0)) * 255).astype(np.uint8)
-        smooth = np.asarray(Image.fromarray(srgb, "RGB").filter(ImageFilter.MedianFilter(3)))
-        tone = _average(smooth, small_geo, background)
-        # outlines only on strong edges, on their dark side
-        line = _coverage(_middle_line(edge < -POSTER_EDGE * _DOG_PEAK, pitch), geometry=geo)[..., 0]
-        ink = line > LINE_SHARE
+def _poster(pixels, geometry, background, photo, geo, pitch, light, edge, *, colors: int) -> StyledCells:
+    """The ``poster`` style, from the working picture's edges."""
+    from PIL import Image, ImageFilter
+
+    # a 3x3 median at 4 pixels per cell: three quarters of a cell wide, and
+    # quick (Pillow's median takes long over wide windows)
+    small, small_geo = _working(pixels, geometry, background, 4)
+    srgb = np.rint(linear_to_srgb(np.clip(small, 0.0, 1.0)) * 255).astype(np.uint8)
+    smooth = np.asarray(Image.fromarray(srgb, "RGB").filter(ImageFilter.MedianFilter(3)))
+    tone = _average(smooth, small_geo, background)
+    # outlines only on strong edges, on their dark side
+    line = _coverage(_middle_line(edge < -POSTER_EDGE * _DOG_PEAK, pitch), geometry=geo)[..., 0]
+    return _inked(tone, photo, line > LINE_SHARE, colors)
+
+
+def _inked(tone: np.ndarray, photo: np.ndarray, ink: np.ndarray, colors: int) -> StyledCells:
+    """``tone``'s cells with the ink cells darkened (black in black and white)."""
     cells = tone.copy()
     cells[ink] *= INK_DARKEN if colors > 2 else 0.0
     threshold = None

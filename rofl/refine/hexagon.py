@@ -135,12 +135,12 @@ class _Run:
     """State shared by the passes: the board, costs and counters."""
 
     def __init__(self, side: int, cost: np.ndarray, n_colors: int) -> None:
-        from rofl.solver.lines import hex_board
+        from rofl.solver.lines import full_mask, hex_board
 
         self.board = hex_board(side)
         self.hexagon = Hexagon.of(side)
         self.cost = cost
-        self.full = np.int64((1 << n_colors) - 1)
+        self.full = np.int64(full_mask(n_colors))
         self.all_lines = np.arange(self.hexagon.n_lines, dtype=np.int64)
         self.evaluations = 0
         self.estimates = 0

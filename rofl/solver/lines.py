@@ -49,6 +49,21 @@ class LineBoard:
         return len(self.cell_offsets) - 1
 
 
+def full_mask(n_colors: int) -> int:
+    """The int64 cell mask with bits ``0..n_colors-1`` set: every colour possible.
+
+    Masks are int64 in the kernels; with 64 colours bit 63 is the sign bit,
+    so the full mask is ``-1`` (``(1 << 64) - 1`` does not fit an int64).
+    """
+    return -1 if n_colors >= 64 else (1 << n_colors) - 1
+
+
+def colour_bit(colour: int) -> int:
+    """The int64 mask of colour ``colour`` alone, as a Python int that fits an
+    int64 array: colour 63's bit is the sign bit, ``-(1 << 63)``."""
+    return -(1 << 63) if colour == 63 else 1 << colour
+
+
 def needs_lines(puzzle) -> bool:
     """Whether ``puzzle`` is solved here rather than by the rectangular kernels."""
     return isinstance(puzzle, HexPuzzle) or puzzle.color_sets is not None
@@ -127,7 +142,7 @@ def propagate_lines(puzzle, start: np.ndarray | None = None) -> tuple[int, np.nd
     """
     board = board_of(puzzle)
     if start is None:
-        masks = np.full(board.n_cells, (1 << puzzle.n_colors) - 1, dtype=np.int64)
+        masks = np.full(board.n_cells, full_mask(puzzle.n_colors), dtype=np.int64)
     else:
         start = np.asarray(start)
         if start.shape != board.shape:

@@ -18,7 +18,7 @@ import numpy as np
 
 from rofl.errors import BudgetError, PuzzleError
 from rofl.puzzle import PackedClues, Puzzle
-from rofl.solver.lines import needs_lines, propagate_lines
+from rofl.solver.lines import full_mask, needs_lines, propagate_lines
 from rofl.solver.status import LineStatus
 
 if TYPE_CHECKING:
@@ -26,11 +26,6 @@ if TYPE_CHECKING:
 
 #: Line statuses by the kernels' codes (SOLVED, STALLED, CONTRADICTION).
 STATUS_NAMES = (LineStatus.SOLVED, LineStatus.STALLED, LineStatus.CONTRADICTION)
-
-
-def full_mask(n_colors: int) -> int:
-    """The int64 mask with bits ``0..n_colors-1`` set (``-1`` for 64 colours)."""
-    return -1 if n_colors >= 64 else (1 << n_colors) - 1
 
 
 def initial_masks(puzzle: Puzzle) -> np.ndarray:

@@ -39,7 +39,8 @@ import numpy as np
 
 from rofl.errors import OptionError
 from rofl.puzzle import Puzzle
-from rofl.solver.propagate import LineSolver, determined, full_mask, masks_to_grid
+from rofl.solver.lines import colour_bit, full_mask
+from rofl.solver.propagate import LineSolver, determined, masks_to_grid
 from rofl.solver.status import LineStatus
 
 #: Frames written unless asked for more (``--max-frames``): a 100x100
@@ -473,13 +474,11 @@ class _Tracer:
             cell = int(cell)
             if self.out_of_budget():
                 return False
-            bits = int(flat[cell])
+            bits = int(flat[cell])  # negative when colour 63 (the sign bit) is possible
             for colour in range(64):
-                bit = 1 << colour
-                if bit > bits:
-                    break
-                if not bits & bit:
+                if not bits >> colour & 1:
                     continue
+                bit = colour_bit(colour)
                 trial = masks.copy()
                 trial.ravel()[cell] = bit
                 self.probes += 1
@@ -503,11 +502,11 @@ class _Tracer:
         and its colour (the lowest ink colour it may have)."""
         flat = masks.ravel()
         open_cells = np.flatnonzero(~determined(masks).ravel())
-        counts = [int(flat[c]).bit_count() for c in open_cells]
+        counts = np.bitwise_count(flat[open_cells].view(np.uint64))
         cell = int(open_cells[int(np.argmin(counts))])
         bits = int(flat[cell])
         ink = bits & ~1
-        bit = ink & -ink if ink else 1
+        bit = colour_bit((ink & -ink).bit_length() - 1) if ink else 1
         return cell, bit
 
     def finish(self, masks: np.ndarray) -> LineStatus:

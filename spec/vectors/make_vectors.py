@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+import zlib
 from pathlib import Path
 
 import numpy as np
@@ -98,9 +99,7 @@ def valid_cases():
         BW,
         {"meta": {"title": "skip me"}, "extra_chunk": (b"zzzz", b"future data")},
     )
-    many = (np.arange(64 * 4, dtype=np.int64).reshape(4, 64) % 64).astype(np.uint8)
-    many[:, 0] = 0
-    pal64 = Palette([(255, 255, 255)] + [((i * 37) % 256, (i * 91) % 256, (i * 53) % 256) for i in range(1, 64)])
+    many, pal64 = sixty_four()
     yield "64-colours", "64x4, 64 colours (the most this reader supports)", many, pal64, {}
     needs_search = np.array(
         [[1, 0, 0, 0, 0], [0, 0, 1, 0, 1], [0, 0, 1, 1, 1], [1, 1, 0, 0, 0], [0, 0, 0, 1, 1]], np.uint8
@@ -143,6 +142,14 @@ def valid_cases():
         hands_up(),
         BW,
         {"meta": {"k" + "0123456789._-" * 4 + "abcdefghijk": "x"}},
+    )
+    # added in revision 4: the fourth letter of a tag (section 4)
+    yield (
+        "unknown-unsafe-ancillary",
+        "5x5 with an ancillary chunk 'zzzZ', unsafe to copy: a reader skips it, a rewriter drops it",
+        hands_up(),
+        BW,
+        {"meta": {"title": "skip me"}, "extra_chunk": (b"zzzZ", b"tied to this file")},
     )
 
 
@@ -194,6 +201,56 @@ def shape_cases():
         cross,
         {},
     )
+    # added in revision 4 of spec/ROFL.md: rules that had no vector
+    board = Hexagon.of(129)
+    rings = (board.coords.__abs__().max(axis=1) // 8 % 3).astype(np.uint8)
+    yield (
+        "hex-two-byte-counts",
+        "hexagon of side 129 (lines of up to 257 cells): 2-byte counts and lengths, 3 colours in rings",
+        HexPuzzle.from_cells(129, rings, Palette(RGBW.colors[:3])),
+        rings,
+        {},
+    )
+    stripes = np.zeros((4, 300), np.uint8)
+    for r in range(4):
+        stripes[r, 5 * r : 5 * r + 280] = 1 + (np.arange(280) // 40 + r) % 3
+    wide = Puzzle.from_grid(stripes, RGBW)
+    yield (
+        "rect-sets-two-byte-counts",
+        "300x4, 4 colours, '?' groups (flag 02) with 2-byte counts and lengths",
+        with_sets(wide, range(0, wide.n_groups, 8)),
+        stripes,
+        {},
+    )
+    tens = np.array([[1, 2, 3, 4, 5, 6, 7, 8, 9], [9, 8, 7, 6, 5, 4, 3, 2, 1], [0, 5, 5, 9, 0, 9, 1, 1, 0]], np.uint8)
+    ten = Puzzle.from_grid(tens, TEN)
+    yield (
+        "sets-ten-colours",
+        "9x3, 10 colours: 2-byte masks in 'QSET' (bits 1-9)",
+        with_sets(ten, range(ten.n_groups)),
+        tens,
+        {},
+    )
+    many, pal64 = sixty_four()
+    full = Puzzle.from_grid(many, pal64)
+    yield (
+        "64-colours-sets",
+        "64x4, 64 colours, the first group of colour 63 given as '?': an 8-byte mask with bit 63",
+        full.with_unknown_colors(np.arange(full.n_groups) == np.argmax(full.colors == 63)),
+        many,
+        {},
+    )
+
+
+TEN = Palette(["#ffffff", *(f"#{(i * 0x1F3A5B) % 0xFFFFFF:06x}" for i in range(1, 10))])
+
+
+def sixty_four() -> tuple[np.ndarray, Palette]:
+    """The picture and palette of ``64-colours``."""
+    many = (np.arange(64 * 4, dtype=np.int64).reshape(4, 64) % 64).astype(np.uint8)
+    many[:, 0] = 0
+    pal64 = Palette([(255, 255, 255)] + [((i * 37) % 256, (i * 91) % 256, (i * 53) % 256) for i in range(1, 64)])
+    return many, pal64
 
 
 def cells_text(puzzle: HexPuzzle, cells: np.ndarray) -> str:
@@ -486,7 +543,7 @@ def invalid_shape_cases():
         ("hex-count-too-large", "hexagon of side 3: row 1 (3 cells) says 4 groups", small[:16] + b"\x04" + small[17:],
          fe, "row 1: 4 groups cannot fit in 3 cells", 16),
         ("hex-line-overflow", "hexagon of side 3: row 1 (3 cells) holds a group of 4",
-         small[:17] + b"\x04" + small[18:], fe, "row 1", None),
+         small[:17] + b"\x04" + small[18:], fe, "row 1: the groups need 4 cells", 16),
         ("hex-colour-zero", "hexagon with colour bytes 0 but flags 01 (no colour sets)",
          sets[:6] + b"\x01" + sets[7:], fe, "colour 0 is the background",
          first_set_colour(sets, 22, range(21))),
@@ -511,6 +568,95 @@ def invalid_shape_cases():
          bw_ext[:-8] + qset_chunk + bw_ext[-8:], fe, "unknown critical chunk 'QSET'", 40),
     ]
     # fmt: on
+
+
+def v2_rect(width: int, height: int, palette: Palette, lines, masks: list[int]) -> bytes:
+    """A version-2 rectangle with colour sets (flags 02), spelled out byte by byte.
+
+    ``lines``: each row, then each column, as (length, colour) groups with
+    1-byte counts and lengths, colour 0 for a set group; ``masks``: the
+    ``QSET`` masks in order.
+    """
+    k = len(palette)
+    m = (k + 7) // 8
+    clue = b"".join(bytes([len(line)]) + b"".join(bytes([n, c]) for n, c in line) for line in lines)
+    qset = b"".join(mask.to_bytes(m, "big") for mask in masks)
+    head = b"ROFL\x00\x02\x02" + width.to_bytes(2, "big") + height.to_bytes(2, "big") + bytes([k])
+    return head + palette.to_array().tobytes() + clue + chunk(b"QSET", qset) + b"IEND" + bytes(4)
+
+
+def revision_4_cases():
+    """Invalid vectors added in revision 4 of ``spec/ROFL.md``: rules in
+    version 2 that had none, the order of checks (R39) and the precedence of
+    "invalid" over "not decoded" (R29).  As :func:`invalid_cases`."""
+    fe = "FormatError"
+    small = shape_bytes("hex-small")
+    bw = build(hands_up(), BW, {})
+    ext_full = build(hands_up(), BW, {"extended": True})
+    ext, iend = ext_full[:-8], ext_full[-8:]
+    rect = shape_bytes("rect-sets")
+    qset = rect.index(b"QSET")
+    qset_chunk = rect[qset : qset + 8 + int.from_bytes(rect[qset + 4 : qset + 8], "big")]
+    # rect-sets with one group a cell longer, found by trying each in turn: every line still fits
+    bumped = next(
+        data
+        for at in range(24, qset)
+        for data in [rect[:at] + bytes([rect[at] + 1]) + rect[at + 1 :]]
+        if "ink cells" in attempt(data)
+    )
+    ten = shape_bytes("sets-ten-colours")
+    ten_qset = ten.index(b"QSET")
+    ambiguous = b"ROFL\x00\x01\x00\x02\x00\x02\x02\xff\xff\xff\x00\x00\x00" + b"\x01\x01" * 4
+    diagonal = np.array([[1, 0], [0, 1]], np.uint8)
+    sixty_five = next(c for c in limit_cases() if c[0] == "65-colours")[4]
+    mismatch = ext[:22] + b"\x04" + ext[23:]  # row 2 is 4 instead of 5: the totals disagree
+    # fmt: off
+    yield from [
+        ("qset-without-flag-02", "a hexagon with flags 01 and a 'QSET' chunk: an unknown critical chunk there",
+         small[:-8] + qset_chunk + small[-8:], fe, "unknown critical chunk 'QSET'", len(small) - 8),
+        ("sets-line-overflow", "flags 02, 2x2: row 1 is (1, colour 1) (1, colour 1), no set group in it: 3 cells",
+         v2_rect(2, 2, RGBW, [[(1, 1), (1, 1)], [(1, 0)], [(1, 1)], [(1, 1), (1, 2)]], [0b0110]), fe,
+         "row 1: the groups need 3 cells but the row has 2", 24),
+        ("sets-set-line-overflow",
+         "flags 02, 3x1: row 1 is colour 1, a set of colours 1 and 2, colour 2: the set takes neither, 4 cells",
+         v2_rect(3, 1, RGBW, [[(1, 1), (1, 0), (1, 2)], [(1, 1)], [(1, 0)], [(1, 2)]], [0b0110, 0b0110]), fe,
+         "row 1: the groups need 4 cells but the row has 3", 24),
+        ("hex-totals-mismatch",
+         "hexagon of side 3 whose row 1 holds 2 cells: the rows hold one cell more than the diagonals",
+         small[:17] + b"\x02" + small[18:], fe, "the rows hold 8 cells but the falling diagonals hold 7", None),
+        ("sets-totals-mismatch", "rect-sets with one group a cell longer: the rows and columns hold different numbers",
+         bumped, fe, "ink cells", None),
+        ("sets-mask-two-bytes-out-of-range", "a 2-byte 'QSET' mask (10 colours) with colour 10 (04 06)",
+         ten[: ten_qset + 8] + b"\x04\x06" + ten[ten_qset + 10 :], fe, "colour 10, outside the palette",
+         ten_qset + 8),
+        ("ambiguous-crc", "2x2 diagonal (two solutions) whose 'pcrc' is the CRC of one of them: still ambiguous",
+         ambiguous + chunk(b"pcrc", zlib.crc32(diagonal.tobytes()).to_bytes(4, "big")) + b"IEND" + bytes(4),
+         "AmbiguousError", "several solutions", None),
+        ("order-length-before-count", "row 1 has a group of length 0 and row 3 says 9 groups: row 1 comes first",
+         bw[:14] + b"\x00" + bw[15:19] + b"\x09" + bw[20:], fe, "row 1, group 1: length 0", 14),
+        ("order-value-before-repeat",
+         "metadata key 'title' twice, the second value not UTF-8: the value is wrong first",
+         ext + chunk(b"meta", b"title\x00a") + chunk(b"meta", b"title\x00\xff") + iend, fe,
+         "not well-formed UTF-8", 55 + 8 + 6),
+        ("order-chunk-before-totals", "rows and columns disagree in total, and a chunk tag is '12ab': the tag first",
+         mismatch + chunk(b"12ab", b"") + iend, fe, "not four ASCII letters", 40),
+        ("65-colours-truncated-palette", "65-colours cut inside its palette: invalid, not beyond this reader's limit",
+         sixty_five[:37], fe, "the palette of 65 colours", 7),
+        ("4096x4096-truncated", "4096x4096, 2 colours, cut after the palette: invalid, not beyond this reader's limit",
+         b"ROFL\x00\x01\x10\x00\x10\x00\x02\xff\xff\xff\x00\x00\x00", fe, "before its group count", 17),
+        ("hex-1100-truncated", "hexagon of side 1100 cut after the palette: invalid, not beyond this reader's limit",
+         b"ROFL\x00\x02\x01\x04\x4c\x02\xff\xff\xff\x00\x00\x00", fe, "before its group count", 16),
+    ]
+    # fmt: on
+
+
+def attempt(data: bytes) -> str:
+    """This reader's message for ``data``, or "" when it decodes."""
+    try:
+        decode_bytes(data, where="x")
+    except RoflError as exc:
+        return str(exc)
+    return ""
 
 
 def offset_of(message: str) -> int | None:
@@ -590,7 +736,7 @@ def main() -> None:
         sets = 0 if puzzle.color_sets is None else int(np.count_nonzero(puzzle.color_sets))
         entry |= {"colours": puzzle.n_colors, "set_groups": sets, "line_logic": "solves", "description": text}
         manifest["valid"].append(entry)
-    for name, text, data, error, fragment, offset in [*invalid_cases(), *invalid_shape_cases()]:
+    for name, text, data, error, fragment, offset in [*invalid_cases(), *invalid_shape_cases(), *revision_4_cases()]:
         message = refusal(name, data, error, fragment, offset)
         (HERE / f"{name}.rofl").write_bytes(data)
         manifest["invalid"].append(

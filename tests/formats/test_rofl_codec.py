@@ -227,7 +227,10 @@ def test_every_truncation_is_a_format_error():
 @pytest.mark.parametrize(
     ("data", "message"),
     [
-        (b"ROFL\x00\x01\xff\xff\xff\xff\x02", "this reader decodes at most"),
+        # a blank 65535 x 65535 picture (K = 1, every count 0): valid, beyond this reader
+        (b"ROFL\x00\x01\xff\xff\xff\xff\x01" + bytes(3 + 4 * 65535) + b"IEND" + bytes(4), "decodes at most"),
+        # the same header cut after the palette: invalid, not "beyond this reader" (spec 5.1)
+        (b"ROFL\x00\x01\xff\xff\xff\xff\x02" + bytes(6), "byte 17: row 1: the file ends before its group count"),
         (b"ROFL\x00\x01\x00\x00\x00\x05\x02", "byte 6: width 0"),
         (b"ROFL\x00\x01\x01\x2c\x00\x01\x02" + bytes(6) + b"\xff\xff", "65535 groups cannot fit in 300 cells"),
         (b"ROFL\x01\x01\x01\x00\x00\x00\x01", "1 group but the palette holds only the background"),

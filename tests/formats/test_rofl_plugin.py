@@ -141,3 +141,25 @@ def test_the_plugin_has_a_cell_limit_and_a_budget(tmp_path, monkeypatch):
     with Image.open(path) as image, pytest.raises(OSError, match="out of time"):
         image.load()
     assert calls == [0.5]
+
+
+def test_the_header_of_a_255_colour_version_2_rectangle_is_read_whole():
+    """A version-2 rectangle has 12 bytes before its palette: the plugin reads
+    all 765 bytes of a 255-colour palette and refuses the file for its colours
+    (beyond this reader), not for a palette cut short (spec/ROFL.md 5.1)."""
+    import io
+
+    from rofl.errors import LimitError, RoflImageError
+
+    data = b"ROFL\x00\x02\x02\x00\x01\x00\x01\xff" + bytes(3 * 255) + b"\x01\x01\x00"
+    with pytest.raises(RoflImageError) as info:
+        Image.open(io.BytesIO(data))
+    assert isinstance(info.value.__cause__ or info.value, LimitError) or "at most 64" in str(info.value)
+    assert "palette" not in str(info.value)
+
+
+def test_save_keeps_an_empty_metadata_value(tmp_path):
+    grid = np.array([[1, 0], [1, 1]], np.uint8)
+    image = image_from_grid(grid, Palette.black_white())
+    image.save(tmp_path / "p.rofl", title="Corner", author="")
+    assert dict(codec.parse((tmp_path / "p.rofl").read_bytes()).puzzle.meta) == {"title": "Corner", "author": ""}

@@ -313,7 +313,8 @@ def test_meta_and_pcrc_are_checked_even_unused():
 
 
 def test_limits_are_not_decoded_not_invalid():
-    too_many_cells = b"ROFL\x00\x01\x08\x01\x08\x01\x01" + bytes(3)
+    # a blank 2049 x 2049 picture: one colour, every count 0 (2 bytes each)
+    too_many_cells = b"ROFL\x00\x01\x08\x01\x08\x01\x01" + bytes(3 + 2 * 4098) + b"IEND" + bytes(4)
     for data in (too_many_cells, (VECTORS / "65-colours.rofl").read_bytes()):
         with pytest.raises(LimitError) as info:
             codec.parse(data)
@@ -345,3 +346,69 @@ def test_an_exhausted_budget_is_not_decoded_not_invalid(monkeypatch):
         solve_picture(puzzle, budget=0.5)
     assert isinstance(info.value, UnsolvableError) and isinstance(info.value, NotDecodedError)
     assert "not decoded within the 0.5 s search budget" in str(info.value)
+
+
+# ------------------------------------------------ order of checks (5.2, R39)
+
+
+def test_inside_a_chunk_its_length_comes_before_its_repetition():
+    base = codec.dumps(Puzzle.from_grid(HANDS_UP), HANDS_UP)[:-8]  # ends with the right 'pcrc' chunk
+    second = len(base)
+    assert offset_of(base + b"pcrc\0\0\0\x05" + bytes(5) + b"IEND\0\0\0\0") == second + 4
+    rect = (VECTORS / "rect-sets.rofl").read_bytes()
+    at = rect.index(b"QSET")
+    qset = rect[at:-8]
+    short = qset[:7] + bytes([qset[7] - 1]) + qset[8:-1]  # one byte short
+    assert offset_of(rect[:-8] + short + rect[-8:]) == len(rect) - 8 + 4
+
+
+@pytest.mark.parametrize("name", sorted(VALID) + sorted(INVALID))
+def test_batches_of_lines_do_not_change_a_result(monkeypatch, name):
+    """The clue block is checked in batches of lines: with batches of 2
+    groups every vector gives the same result as in one batch."""
+    data = (VECTORS / f"{name}.rofl").read_bytes()
+
+    def result():
+        try:
+            parsed = codec.parse(data, where="v")
+        except FormatError as exc:
+            return str(exc)
+        return parsed.puzzle
+
+    whole = result()
+    monkeypatch.setattr(codec, "_BATCH_GROUPS", 2)
+    assert result() == whole
+
+
+def test_a_file_beyond_a_limit_that_breaks_a_rule_is_invalid():
+    data = bytearray((VECTORS / "65-colours.rofl").read_bytes())
+    clues = 7 + 3 * 65
+    assert data[clues] == 8 and data[clues + 1] == 1  # row 1: 8 groups, the first of length 1
+    for at, value, offset in [
+        (clues + 1, 0, clues + 1),  # a length 0 (R13)
+        (clues + 2, 65, clues + 2),  # colour 65 of 65 (R14)
+        (clues + 1, 2, clues),  # row 1 (8 cells, full) needs 9 (R15)
+        (len(data), 0, len(data)),  # a byte after the clue block (R17)
+    ]:
+        broken = bytes(data[:at]) + bytes([value]) + bytes(data[at + 1 :])
+        with pytest.raises(FormatError) as info:
+            codec.parse(broken, where="f")
+        assert not isinstance(info.value, NotDecodedError), info.value
+        assert offset_of(broken) == offset
+    with pytest.raises(LimitError):
+        codec.parse(bytes(data))
+
+
+def test_a_hexagon_cut_short_builds_no_board(monkeypatch):
+    """Lines' lengths come from the side alone (spec 13.2): a 16-byte file of a
+    side-1024 hexagon is refused before any board of 3 million cells is made."""
+    import rofl.hexagon
+
+    def no_board(side):
+        msg = f"a board of side {side} was built"
+        raise AssertionError(msg)
+
+    monkeypatch.setattr(rofl.hexagon, "_hexagon", no_board)
+    data = b"ROFL\x00\x02\x01\x04\x00\x02\xff\xff\xff\x00\x00\x00"
+    assert offset_of(data) == 16
+    assert offset_of(data + b"\x00\x01") == 18  # row 1 (1024 cells) says 1 group; its groups are missing

@@ -99,7 +99,13 @@ def test_hexagon_vector_decodes_to_its_cells(entry):
 
 def test_set_vectors_have_their_set_groups():
     entries = [v for v in MANIFEST["valid"] if v.get("set_groups")]
-    assert {v["file"] for v in entries} == {"hex-sets.rofl", "rect-sets.rofl"}
+    assert {v["file"] for v in entries} == {
+        "hex-sets.rofl",
+        "rect-sets.rofl",
+        "rect-sets-two-byte-counts.rofl",
+        "sets-ten-colours.rofl",
+        "64-colours-sets.rofl",
+    }
     for entry in entries:
         puzzle = decode_bytes((VECTORS / entry["file"]).read_bytes(), where=entry["file"])[1].puzzle
         assert int(np.count_nonzero(puzzle.color_sets)) == entry["set_groups"]
@@ -204,7 +210,7 @@ def test_generator_reproduces_the_files():
         assert module.build(grid, palette, options) == (VECTORS / f"{name}.rofl").read_bytes(), name
     for name, *_, data, _, _, _, _ in module.limit_cases():
         assert data == (VECTORS / f"{name}.rofl").read_bytes(), name
-    for name, _, data, *_ in [*module.invalid_cases(), *module.invalid_shape_cases()]:
+    for name, _, data, *_ in [*module.invalid_cases(), *module.invalid_shape_cases(), *module.revision_4_cases()]:
         assert data == (VECTORS / f"{name}.rofl").read_bytes(), name
     for name, _, puzzle, cells, options in module.shape_cases():
         data = rofl.formats.rofl.dumps(puzzle, cells if options.get("crc") else None, meta=options.get("meta"))
