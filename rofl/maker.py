@@ -178,7 +178,7 @@ class MakeStats:
         if self.relocated:
             timing += f", {self.relocated} changes moved"
         timing += f", {self.line_solves} line solves)"
-        if self.threshold is not None and self.style == "photo":
+        if self.threshold is not None and self.style != "lines":  # lines cuts the ink's share, not grey
             timing += f"; threshold {self.threshold:.0f}/255"
         lines.append(timing)
         return "\n".join(lines)

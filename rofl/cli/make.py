@@ -488,11 +488,14 @@ def _hint_likeness(image: str, stats, options: dict[str, Any], *, more_colours: 
             {"width": None, "height": None, name: bigger},
         )
     tries = [more]
-    if options["threshold"] is None and options["dither"] == "none":
+    measured = []
+    if stats.style_scores:  # auto measured the other styles already
+        measured += [(sc, f"--style {name}") for name, sc in stats.style_scores if name != stats.style]
+    elif options["threshold"] is None and options["dither"] == "none":
         tries += [(f"--style {name}", {"style": name}) for name in ("lines", "photo", "poster") if name != stats.style]
     if more_colours and stats.colors_asked is not None and stats.colors_asked <= stats.colors < 4:
         tries.append(("more colours (-c 4)", {"colors": 4, "threshold": None}))
-    measured = []
+    measured = [(sc, label) for sc, label in measured if sc >= score + HINT_GAIN]
     for label, change in tries:
         try:
             with warnings.catch_warnings():
