@@ -57,8 +57,8 @@ THIN_STEP = 0.3
 SHORTEST = 1.5
 #: ``lines`` draws a feature thinner than a cell when it runs at least this many cells.
 THIN_LONGEST = 4.0
-#: ... through cells at least this light (L*).
-THIN_PAPER = 80.0
+#: ... through cells at least this much (L*) lighter than Otsu's threshold.
+THIN_PAPER = 20.0
 #: The difference of Gaussians' peak at a sharp step of height 1 (ratio 1.6).
 _DOG_PEAK = 0.11
 #: Share of a cell a line (three pixels wide) must cover to run through it
@@ -73,6 +73,8 @@ LOCAL_SIGMA = 3.0
 LOCAL_SHARE = 0.4
 TONE_LIFT = 15.0
 TONE_STEP = 10.0
+#: ``lines`` draws an edge that runs at least this many cells (shorter ones are texture).
+EDGE_CELLS = 5
 #: Lightness range (L*/100) under which a black-and-white picture is flat:
 #: mid-grey decides it whole instead of Otsu's threshold splitting its noise.
 FLAT = 0.05
@@ -269,7 +271,8 @@ def _lines(pixels, geometry, background, photo, geo, pitch, light, edge, *, colo
         0,
     )  # fmt: skip
     tone, around = _grey_l(tone), _grey_l(around)
-    cut = _tone_cut(tone / 100.0) * 100.0 - TONE_LIFT
+    otsu = _tone_cut(tone / 100.0) * 100.0
+    cut = otsu - TONE_LIFT
     cut = (1.0 - LOCAL_SHARE) * cut + LOCAL_SHARE * around
     # +1 ink, -1 paper, sure by how far the tone is from the cut
     score = np.clip((cut - tone) / TONE_STEP, -1.0, 1.0).ravel()
@@ -278,13 +281,13 @@ def _lines(pixels, geometry, background, photo, geo, pitch, light, edge, *, colo
         nb = cell_neighbours(here.shape, side=side)
         steps = np.where(nb >= 0, np.abs(flat[np.maximum(nb, 0)] - flat[:, None]), -1.0)
         across = nb[np.arange(flat.size), steps.argmax(axis=1)]
-        edges = np.flatnonzero(picture_edges(here, side=side).ravel())
+        edges = np.flatnonzero(_long(picture_edges(here, side=side), side, EDGE_CELLS))
         darker = flat[across[edges]] > flat[edges]
         score[np.where(darker, across[edges], edges)] = -1.0
         score[np.where(darker, edges, across[edges])] = 1.0
     score = score.reshape(here.shape)
     # a thin line only through clear paper (hair and texture are no line)
-    score = np.where((thin > LINE_SHARE) & (score <= -1.0) & (here > THIN_PAPER), 1.0, score)
+    score = np.where((thin > LINE_SHARE) & (score <= -1.0) & (here > otsu + THIN_PAPER), 1.0, score)
     score = _lone_ink(score, side)
     score = 0.5 + 0.5 * score
     ink = score > 0.5
@@ -294,6 +297,34 @@ def _lines(pixels, geometry, background, photo, geo, pitch, light, edge, *, colo
         cells = np.repeat(1.0 - score[..., None], 3, axis=-1)
         return StyledCells(cells, photo, ink, threshold=float(linear_to_srgb(np.float64(0.5)) * 255))
     return _inked(photo, photo, ink, colors)
+
+
+def _long(cells: np.ndarray, side: int | None, least: int) -> np.ndarray:
+    """The flat bool map ``cells`` without pieces (joined through the 8
+    cells around a square or the 6 around a hexagon) of fewer than
+    ``least`` cells."""
+    from scipy.ndimage import label
+
+    if side is None:
+        labels, _ = label(cells, structure=np.ones((3, 3), dtype=bool))
+        labels = labels.ravel()
+    else:
+        from scipy.sparse import coo_matrix
+        from scipy.sparse.csgraph import connected_components
+
+        from rofl.picture.measures import cell_neighbours
+
+        nb = cell_neighbours(cells.shape, side=side)
+        on = cells.ravel()
+        src, k = np.nonzero((nb >= 0) & on[:, None])
+        dst = nb[src, k]
+        keep = on[dst]
+        graph = coo_matrix((np.ones(keep.sum()), (src[keep], dst[keep])), shape=(on.size, on.size))
+        _, labels = connected_components(graph, directed=False)
+        labels = np.where(on, labels + 1, 0)
+    sizes = np.bincount(labels)
+    sizes[0] = 0
+    return sizes[labels] >= least
 
 
 def _lone_ink(score: np.ndarray, side: int | None) -> np.ndarray:
