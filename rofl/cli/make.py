@@ -181,6 +181,12 @@ def _save(image, path: str) -> None:
     show_default=True,
     help="Seed of that search: the same picture, options and seed always give the same puzzle.",
 )
+@click.option(
+    "--difficulty",
+    type=click.Choice(["easy", "medium", "hard", "expert"]),
+    help="Steer the puzzle toward this grade of rofl.grade: easier ones may change more cells (at most 2%% in "
+    "all), harder ones at most 0.5%% beyond the fewest (docs/difficulty.md).",
+)
 @click.option("--title", help="Puzzle title (default: the picture's file name).")
 @click.option("--preview", type=click.Path(dir_okay=False), help="Write the solution picture scaled up (PNG).")
 @click.option(
@@ -190,7 +196,10 @@ def _save(image, path: str) -> None:
     "--sheet", type=click.Path(dir_okay=False), help="Write a printable sheet of the puzzle (.png, .pdf, .svg)."
 )
 @click.option(
-    "--letters", is_flag=True, help="With --sheet or --book: print each clue with its colour's letter (2a 3b)."
+    "--letters",
+    is_flag=True,
+    help="With --sheet, --book or --page: print each clue with its colour's letter (2a 3b); a page has them "
+    "anyway when two colours are alike in grey or to colour-blind eyes.",
 )
 @click.option("--page", type=click.Path(dir_okay=False), help="Write an HTML page to solve the puzzle in a browser.")
 @click.option(
@@ -226,6 +235,7 @@ def make(
     trim: bool,
     effort: float,
     seed: int,
+    difficulty: str | None,
     title: str | None,
     preview: str | None,
     compare: str | None,
@@ -335,6 +345,7 @@ def make(
                 polish_progress=polish_progress,
                 revert_progress=revert_progress,
                 relocate_progress=relocate_progress,
+                difficulty=difficulty,
             )
         finally:
             bars.close()
@@ -363,12 +374,16 @@ def make(
         from rofl._io import atomic_write
         from rofl.render.sheet import sheet_bytes
 
-        atomic_write(sheet, sheet_bytes(result.puzzle, Path(sheet).suffix, letters=letters))
+        atomic_write(
+            sheet, sheet_bytes(result.puzzle, Path(sheet).suffix, letters=letters, difficulty=difficulty is not None)
+        )
     if page:
         from rofl._io import atomic_write
         from rofl.render.page import puzzle_page
 
-        atomic_write(page, puzzle_page(result.puzzle).encode("utf-8"))
+        # --letters: letters on the page too; else the page decides (colours alike in grey or to colour-blind eyes)
+        text = puzzle_page(result.puzzle, letters=True if letters else None, difficulty=difficulty is not None)
+        atomic_write(page, text.encode("utf-8"))
     if gif:
         from rofl.render.animation import animate_solve
 
@@ -393,6 +408,7 @@ def make(
             ),
             more_colours=palette is None and writer_for(output).colour,
         )  # fmt: skip
+        _hint_letters(result.puzzle, letters)
         if result.stats.changed_pct > HINT_CHANGED_PCT:
             tips = "fewer cells (--size)" if shape == "hex" else "fewer cells (-w/-H)"
             tips += "" if cleanup or shape == "hex" else ", --cleanup"
@@ -403,6 +419,21 @@ def make(
                 f"mostly fine texture that line logic cannot pin down; {tips} usually give a cleaner puzzle",
                 err=True,
             )
+
+
+def _hint_letters(puzzle: Any, letters: bool) -> None:
+    """Say which ink colours a reader may mix up (rofl.picture.legibility: lightness, simulated colour
+    blindness), unless --letters already prints the clues with letters."""
+    if letters or puzzle.n_colors <= 2:
+        return
+    from rofl.picture.legibility import confusions
+
+    found = confusions([puzzle.palette[k] for k in range(puzzle.n_colors)])
+    if found:
+        click.echo(
+            f"hint: {'; '.join(map(str, found))}: pages print the clues with letters, --letters gives sheets them too",
+            err=True,
+        )
 
 
 def _check_shape(shape: str, size: int | None, given: dict[str, Any]) -> None:
