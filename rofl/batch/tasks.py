@@ -54,6 +54,8 @@ class MakeOptions:
     suffix: str = ".rofl"
     shape: str = "rect"
     size: int | None = None
+    style: str = "auto"
+    crop: str = "none"
     difficulty: str | None = None
 
     def key(self, data: bytes) -> str:

@@ -1,0 +1,448 @@
+"""Styles: how a picture is drawn into cells before it is quantised.
+
+Area averaging and one global threshold keep large regions and lose the
+thin dark features a person recognises a picture by (eyes, outlines,
+lettering).  A style is a stage between the picture and the cell colours
+that both shapes share: :func:`style_cells` takes the pixels and a
+rectangle's :class:`~rofl.picture.fit.Geometry` or a hexagon's
+:class:`~rofl.picture.hexfit.HexGeometry`, works on the picture at a
+resolution of :data:`WORK_PIXELS` pixels per cell, and averages what it
+drew into the cells with the shape's own averaging
+(:func:`~rofl.picture.fit.cell_colors` or
+:func:`~rofl.picture.hexfit.hex_cell_colors`).
+
+* ``photo``: the picture itself (area averages in linear light).
+* ``lines``: an outline drawing over a light tone fill (after the
+  extended difference of Gaussians, XDoG, Winnemöller, Kyprianidis and
+  Olsen 2012): every edge of the picture at the grid's scale becomes a step
+  from one ink cell on its dark side to one paper cell on its light side,
+  clearly dark regions are filled (Otsu's threshold lowered and drawn
+  toward the lightness around), features thinner than a cell through
+  light paper become lines one cell wide, and lone specks go.  In colour,
+  the ink is painted over the photo.
+* ``poster``: edge-preserving smoothing (a median three quarters of a cell
+  wide) before quantising, so that regions come out flat, and dark
+  outlines, one cell wide, on the dark side of strong edges.
+
+``auto`` is not a style of its own: :func:`rofl.make` draws the candidates
+with :func:`draw_styles`, which shares their common work, quantises and
+measures them and keeps the best (``rofl.maker._styled``, docs/guide.md).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+
+from rofl.errors import OptionError
+from rofl.picture.colour import linear_to_srgb, srgb_to_linear
+from rofl.picture.fit import Geometry, cell_colors
+from rofl.picture.hexfit import HexGeometry, hex_cell_colors
+
+#: The styles :func:`rofl.make` takes (``auto`` picks one of the others).
+STYLES = ("auto", "photo", "lines", "poster")
+#: Pixels per cell the styles work at (a larger picture is scaled down
+#: first), and finer, where they look for features thinner than a cell.
+WORK_PIXELS = 8
+FINE_PIXELS = 32
+#: The difference of Gaussians, in cells: the inner Gaussian's sigma (a
+#: feature about a cell wide answers most) and the outer's ratio to it.
+SIGMA, RATIO = 0.45, 1.6
+#: The least contrast (L*/100) of a feature thinner than a cell that draws a line.
+THIN_STEP = 0.3
+#: Pieces of line shorter than this many cells are texture and go.
+SHORTEST = 1.5
+#: ``lines`` draws a feature thinner than a cell when it runs at least this many cells.
+THIN_LONGEST = 4.0
+#: ... through cells at least this much (L*) lighter than Otsu's threshold.
+THIN_PAPER = 20.0
+#: The difference of Gaussians' peak at a sharp step of height 1 (ratio 1.6).
+_DOG_PEAK = 0.11
+#: Share of a cell a line (three pixels wide) must cover to run through it
+#: (see :func:`_middle_line`).
+LINE_SHARE = 0.18
+#: ``lines``: the sigma (cells) of the tone that decides dark regions.
+TONE_SIGMA = 0.7
+#: ``lines``: where the tone fills, Otsu's threshold made TONE_LIFT (L*)
+#: darker and moved LOCAL_SHARE of the way to the lightness around
+#: (LOCAL_SIGMA cells); TONE_STEP (L*) from it, the fill is sure.
+LOCAL_SIGMA = 3.0
+LOCAL_SHARE = 0.4
+TONE_LIFT = 15.0
+TONE_STEP = 10.0
+#: ``lines`` draws an edge that runs at least this many cells (shorter ones are texture).
+EDGE_CELLS = 5
+#: Lightness range (L*/100) under which a black-and-white picture is flat:
+#: mid-grey decides it whole instead of Otsu's threshold splitting its noise.
+FLAT = 0.05
+#: Linear-light share of its colour an ink cell keeps in a colour puzzle.
+INK_DARKEN = 0.15
+#: ``poster``: the least step (L*/100) that gets an outline.
+POSTER_EDGE = 0.3
+
+
+@dataclass(eq=False)
+class StyledCells:
+    """What :func:`style_cells` drew.
+
+    Attributes
+    ----------
+    cells : (..., 3) float64 array
+        Linear-light RGB of every cell as the style draws it (what is
+        quantised).
+    photo : (..., 3) float64 array
+        The plain area averages (what the likeness is measured against).
+    ink : (...) bool array or None
+        The cells the style inked (None for ``photo``).
+    threshold : float or None
+        The black-and-white threshold (sRGB grey 0-255) the style's cells
+        are meant to be cut at, or None for Otsu's.
+    """
+
+    cells: np.ndarray
+    photo: np.ndarray
+    ink: np.ndarray | None = None
+    threshold: float | None = None
+
+
+def check_style(style: Any) -> str:
+    """``style`` if it is one of :data:`STYLES`, else an :class:`OptionError`."""
+    if not isinstance(style, str) or style not in STYLES:
+        msg = f"style must be one of {', '.join(STYLES)}, not {style!r}"
+        raise OptionError(msg)
+    return style
+
+
+def _average(pixels: np.ndarray, geometry: Geometry | HexGeometry, background) -> np.ndarray:
+    if isinstance(geometry, HexGeometry):
+        return hex_cell_colors(pixels, geometry, background)
+    return cell_colors(pixels, geometry, background)
+
+
+def cell_pitch(geometry: Geometry | HexGeometry) -> float:
+    """Pixels of the picture from one cell's centre to the next one's."""
+    x0, _, x1, _ = geometry.box
+    if isinstance(geometry, HexGeometry):
+        return (x1 - x0) / geometry.extent[0] * math.sqrt(3.0)
+    return (x1 - x0) / geometry.size[0]
+
+
+def _working(pixels: np.ndarray, geometry, background, per_cell: float = WORK_PIXELS) -> tuple[np.ndarray, Any]:
+    """The picture in linear light at about ``per_cell`` pixels per cell
+    (never enlarged; area-averaged by Pillow's box filter), and the geometry
+    scaled to it."""
+
+    from rofl.picture.fit import _linear_lut
+
+    h, w = pixels.shape[:2]
+    scale = min(1.0, per_cell / max(cell_pitch(geometry), 1e-9))
+    sw, sh = max(1, round(w * scale)), max(1, round(h * scale))
+    lin = _linear_lut(pixels.dtype)[pixels[:, :, :3]]
+    if pixels.shape[2] == 4:
+        alpha = pixels[:, :, 3:4].astype(np.float32) / (255 if pixels.dtype == np.uint8 else 65535)
+        bg = srgb_to_linear(np.asarray(background, dtype=np.float64) / 255.0).astype(np.float32)
+        lin = lin * alpha + bg * (1 - alpha)
+    if (sw, sh) != (w, h):
+        lin = np.stack([_box(lin[:, :, c], (sw, sh)) for c in range(3)], axis=-1)
+    fx, fy = sw / w, sh / h
+    x0, y0, x1, y1 = geometry.box
+    return lin.astype(np.float64), replace(geometry, box=(x0 * fx, y0 * fy, x1 * fx, y1 * fy))
+
+
+def _box(channel: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    """One float channel area-averaged to ``size`` (width, height) by Pillow's box filter."""
+    from PIL import Image
+
+    return np.asarray(Image.fromarray(np.ascontiguousarray(channel, dtype=np.float32), "F").resize(size, Image.BOX))
+
+
+def _lightness(linear: np.ndarray) -> np.ndarray:
+    """CIE L* / 100 of a linear-light picture (its luminance's lightness)."""
+    y = linear @ np.array([0.2126, 0.7152, 0.0722])
+    return np.where(y > 216 / 24389, 1.16 * np.cbrt(y) - 0.16, y * (24389 / 27) / 100)
+
+
+def _dog(light: np.ndarray, pitch: float) -> np.ndarray:
+    """The difference of Gaussians ``G_s - G_ks`` of the lightness at the
+    scale of a cell of ``pitch`` pixels: negative on the dark side of an
+    edge and on a thin dark feature, positive on the light side."""
+    from scipy.ndimage import gaussian_filter
+
+    sigma = max(SIGMA * pitch, 0.5)
+    return gaussian_filter(light, sigma, mode="nearest") - gaussian_filter(light, RATIO * sigma, mode="nearest")
+
+
+def style_cells(
+    pixels: np.ndarray,
+    geometry: Geometry | HexGeometry,
+    style: str,
+    *,
+    colors: int = 2,
+    background: tuple[int, int, int] = (255, 255, 255),
+) -> StyledCells:
+    """Draw the picture in ``style`` and average it into the cells of ``geometry``.
+
+    Parameters
+    ----------
+    pixels : (H, W, 3|4) uint8 or uint16 array from :func:`rofl.picture.load_pixels`
+    geometry : Geometry or HexGeometry
+        A rectangle's (:func:`rofl.picture.fit`) or a hexagon's
+        (:func:`rofl.picture.hex_fit`); the cells come out in its shape.
+    style : {"photo", "lines", "poster"}
+    colors : int
+        2 for black and white (``lines`` then draws ink on white), more for
+        colour (``lines`` paints its ink over the photo).
+    background : (r, g, b)
+        What transparent pixels are composited onto.
+
+    Returns
+    -------
+    StyledCells
+    """
+    return draw_styles(pixels, geometry, (style,), colors=colors, background=background)[style]
+
+
+def draw_styles(
+    pixels: np.ndarray,
+    geometry: Geometry | HexGeometry,
+    styles: tuple[str, ...],
+    *,
+    colors: int = 2,
+    background: tuple[int, int, int] = (255, 255, 255),
+) -> dict[str, StyledCells]:
+    """:func:`style_cells` of several styles, sharing the work they have in
+    common (the working picture, its lightness and edges): the candidates
+    of ``style="auto"``."""
+    for style in styles:
+        if check_style(style) == "auto":
+            msg = "style_cells draws one style; rofl.make picks among them for 'auto'"
+            raise OptionError(msg)
+    photo = _average(pixels, geometry, background)
+    out = {}
+    work = None
+    for style in styles:
+        if style == "photo":
+            out[style] = StyledCells(photo, photo)
+            continue
+        if work is None:
+            lin, geo = _working(pixels, geometry, background)
+            pitch = cell_pitch(geo)
+            light = _lightness(lin)
+            work = (geo, pitch, light, _dog(light, pitch))
+        draw = _lines if style == "lines" else _poster
+        out[style] = draw(pixels, geometry, background, photo, *work, colors=colors)
+    return out
+
+
+def _lines(pixels, geometry, background, photo, geo, pitch, light, edge, *, colors: int) -> StyledCells:
+    """The ``lines`` style: an outline drawing over a light tone fill.
+
+    Where the picture has an edge at the grid's scale (Canny's edges of the
+    cells' lightness, those :func:`~rofl.picture.measures.edge_agreement`
+    measures), the cell on its dark side is ink and the one on its light
+    side paper (of the edge cell and its neighbour across the largest step
+    in lightness), so every edge is drawn as a step between one ink and one
+    paper cell: an outline one cell wide on a light region, a light line
+    through a dark one.  Elsewhere the tone decides, cut :data:`TONE_LIFT`
+    darker than Otsu's threshold and a share (:data:`LOCAL_SHARE`) of the
+    way to the lightness around (:data:`LOCAL_SIGMA` cells), so that only
+    clearly dark regions are filled and a region's fill follows its
+    surroundings (the extended difference of Gaussians' tone term, XDoG).
+    Features thinner than a cell (a black top-hat) are drawn as lines one
+    cell wide, and specks of the fill smaller than a cell go.
+    """
+    from scipy.ndimage import gaussian_filter
+
+    from rofl.picture.measures import cell_neighbours, picture_edges
+
+    side = getattr(geometry, "side", None)
+    here = 100.0 * _lightness(photo)
+    tone_l = gaussian_filter(light, max(TONE_SIGMA * pitch, 0.5), mode="nearest")
+    around_l = gaussian_filter(light, max(LOCAL_SIGMA * pitch, 0.5), mode="nearest")
+    thin_dark, _ = _thin_features(pixels, geometry, background, light.shape)
+    fill = _luminance_of(background)
+    tone, around, thin = np.moveaxis(
+        _coverage(_light_to_lin(tone_l), _light_to_lin(around_l), _middle_line(thin_dark, pitch, THIN_LONGEST),
+                  geometry=geo, fill=(fill, fill, 0.0)),
+        -1,
+        0,
+    )  # fmt: skip
+    tone, around = _grey_l(tone), _grey_l(around)
+    otsu = _tone_cut(tone / 100.0) * 100.0
+    cut = otsu - TONE_LIFT
+    cut = (1.0 - LOCAL_SHARE) * cut + LOCAL_SHARE * around
+    # +1 ink, -1 paper, sure by how far the tone is from the cut
+    score = np.clip((cut - tone) / TONE_STEP, -1.0, 1.0).ravel()
+    flat = here.ravel()
+    if np.ptp(flat) >= FLAT * 100:
+        nb = cell_neighbours(here.shape, side=side)
+        steps = np.where(nb >= 0, np.abs(flat[np.maximum(nb, 0)] - flat[:, None]), -1.0)
+        across = nb[np.arange(flat.size), steps.argmax(axis=1)]
+        edges = np.flatnonzero(_long(picture_edges(here, side=side), side, EDGE_CELLS))
+        darker = flat[across[edges]] > flat[edges]
+        score[np.where(darker, across[edges], edges)] = -1.0
+        score[np.where(darker, edges, across[edges])] = 1.0
+    score = score.reshape(here.shape)
+    # a thin line only through clear paper (hair and texture are no line)
+    score = np.where((thin > LINE_SHARE) & (score <= -1.0) & (here > otsu + THIN_PAPER), 1.0, score)
+    score = _lone_ink(score, side)
+    score = 0.5 + 0.5 * score
+    ink = score > 0.5
+    if colors == 2:
+        # the cells' lightness is 1 - score, cut at 1/2 (linear light), so
+        # the refinement's cost says how sure each cell is
+        cells = np.repeat(1.0 - score[..., None], 3, axis=-1)
+        return StyledCells(cells, photo, ink, threshold=float(linear_to_srgb(np.float64(0.5)) * 255))
+    return _inked(photo, photo, ink, colors)
+
+
+def _long(cells: np.ndarray, side: int | None, least: int) -> np.ndarray:
+    """The flat bool map ``cells`` without pieces (joined through the 8
+    cells around a square or the 6 around a hexagon) of fewer than
+    ``least`` cells."""
+    from scipy.ndimage import label
+
+    if side is None:
+        labels, _ = label(cells, structure=np.ones((3, 3), dtype=bool))
+        labels = labels.ravel()
+    else:
+        from scipy.sparse import coo_matrix
+        from scipy.sparse.csgraph import connected_components
+
+        from rofl.picture.measures import cell_neighbours
+
+        nb = cell_neighbours(cells.shape, side=side)
+        on = cells.ravel()
+        src, k = np.nonzero((nb >= 0) & on[:, None])
+        dst = nb[src, k]
+        keep = on[dst]
+        graph = coo_matrix((np.ones(keep.sum()), (src[keep], dst[keep])), shape=(on.size, on.size))
+        _, labels = connected_components(graph, directed=False)
+        labels = np.where(on, labels + 1, 0)
+    sizes = np.bincount(labels)
+    sizes[0] = 0
+    return sizes[labels] >= least
+
+
+def _lone_ink(score: np.ndarray, side: int | None) -> np.ndarray:
+    """``score`` with every ink cell that touches no other ink cell (of 8
+    on a square grid, of 6 on a hexagon) made paper: a speck, not a line."""
+    from scipy.ndimage import convolve
+
+    ink = score > 0
+    if side is None:
+        company = convolve(ink.astype(np.int8), np.ones((3, 3), dtype=np.int8), mode="constant") - ink
+    else:
+        from rofl.picture.measures import cell_neighbours
+
+        nb = cell_neighbours(ink.shape, side=side)
+        company = np.where(nb >= 0, ink[np.maximum(nb, 0)], False).sum(axis=1)
+    return np.where(ink & (company == 0), -1.0, score)
+
+
+def _grey_l(luminance: np.ndarray) -> np.ndarray:
+    """L* (0-100) of a map of linear luminance."""
+    return 100.0 * _lightness(np.repeat(np.asarray(luminance)[..., None], 3, axis=-1))
+
+
+def _light_to_lin(light: np.ndarray) -> np.ndarray:
+    """A lightness map (L*/100) as the linear luminance that has it, so
+    that cells average it as they average the picture."""
+    light = np.asarray(light, dtype=np.float64)
+    return np.where(light > 0.08, ((light + 0.16) / 1.16) ** 3, light * 100 * 27 / 24389)
+
+
+def _luminance_of(background) -> float:
+    """The linear luminance of the background colour."""
+    bg = srgb_to_linear(np.asarray(background, dtype=np.float64) / 255.0)
+    return float(bg @ np.array([0.2126, 0.7152, 0.0722]))
+
+
+def _poster(pixels, geometry, background, photo, geo, pitch, light, edge, *, colors: int) -> StyledCells:
+    """The ``poster`` style, from the working picture's edges."""
+    from PIL import Image, ImageFilter
+
+    # a 3x3 median at 4 pixels per cell: three quarters of a cell wide, and
+    # quick (Pillow's median takes long over wide windows)
+    small, small_geo = _working(pixels, geometry, background, 4)
+    srgb = np.rint(linear_to_srgb(np.clip(small, 0.0, 1.0)) * 255).astype(np.uint8)
+    smooth = np.asarray(Image.fromarray(srgb, "RGB").filter(ImageFilter.MedianFilter(3)))
+    tone = _average(smooth, small_geo, background)
+    # outlines only on strong edges, on their dark side
+    line = _coverage(_middle_line(edge < -POSTER_EDGE * _DOG_PEAK, pitch), geometry=geo)[..., 0]
+    return _inked(tone, photo, line > LINE_SHARE, colors)
+
+
+def _inked(tone: np.ndarray, photo: np.ndarray, ink: np.ndarray, colors: int) -> StyledCells:
+    """``tone``'s cells with the ink cells darkened (black in black and white)."""
+    cells = tone.copy()
+    cells[ink] *= INK_DARKEN if colors > 2 else 0.0
+    threshold = None
+    if colors == 2 and np.ptp(_lightness(cells)) < FLAT and not ink.any():
+        threshold = float(linear_to_srgb(np.float64(0.18)) * 255)  # a flat picture: mid-grey (L* 50) decides
+    return StyledCells(cells, photo, ink, threshold=threshold)
+
+
+def _thin_features(pixels: np.ndarray, geometry, background, shape: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+    """Where features thinner than a cell are at least :data:`THIN_STEP`
+    darker (and lighter) than their surroundings, as ``shape`` bool maps of
+    the working picture.
+
+    A line much thinner than a cell is nearly lost to the difference of
+    Gaussians (whose answer shrinks with the line's width) and to the
+    working picture's averaging, so the black and white top-hats of the
+    lightness over a cell find them on the picture at :data:`FINE_PIXELS`
+    per cell, and a working pixel any of them touches is marked.
+    """
+    from scipy.ndimage import grey_closing, grey_opening
+
+    lin, geo = _working(pixels, geometry, background, FINE_PIXELS)
+    light = _lightness(lin)
+    size = max(3, int(round(cell_pitch(geo))) | 1)
+    out = []
+    for found in (grey_closing(light, size=size) - light, light - grey_opening(light, size=size)):
+        marked = (found > THIN_STEP).astype(np.float32)
+        if marked.shape != shape:
+            marked = _box(marked, (shape[1], shape[0]))
+        out.append(marked > 0)
+    return out[0], out[1]
+
+
+def _middle_line(band: np.ndarray, pitch: float, shortest: float = None) -> np.ndarray:
+    """The band of an edge thinned to its middle line and drawn three pixels
+    wide, whatever the edge's contrast, without pieces shorter than
+    :data:`SHORTEST` cells: a line crossing a cell of :data:`WORK_PIXELS`
+    covers 3/8 of it, a diagonal one about half of the cells it runs
+    through, and a cell beside it at most 1/8 (:data:`LINE_SHARE` lies
+    between), so the line comes out one cell wide."""
+    from scipy.ndimage import binary_dilation
+    from skimage.morphology import remove_small_objects, skeletonize
+
+    middle = skeletonize(band)
+    if pitch >= 2:
+        middle = remove_small_objects(middle, max_size=int((shortest or SHORTEST) * pitch), connectivity=2)
+    return binary_dilation(middle, np.ones((3, 3), dtype=bool))
+
+
+def _coverage(*maps: np.ndarray, geometry, fill: tuple[float, float, float] = (0.0, 0.0, 0.0)) -> np.ndarray:
+    """Every cell's average of each of up to three maps (bool maps: the
+    share of it they cover), the last axis one map each; ``fill`` is what
+    each map holds outside the picture (a ``pad`` margin)."""
+    stack = np.zeros((*maps[0].shape, 3))
+    for i, m in enumerate(maps):
+        stack[:, :, i] = m
+    background = tuple(float(linear_to_srgb(np.float64(v)) * 255) for v in fill)
+    return _average(stack, geometry, background)
+
+
+def _tone_cut(light: np.ndarray) -> float:
+    """Where the ``lines`` style fills regions: Otsu's threshold of the
+    lightness (L*/100), or mid-grey for a flat picture (:data:`FLAT`)."""
+    from skimage.filters import threshold_otsu
+
+    if np.ptp(light) < FLAT:
+        return 0.5
+    return float(threshold_otsu(light))
