@@ -364,16 +364,7 @@ def make(
         written = [path for path in (output, preview, compare, sheet, page, gif) if path]
         click.echo(f"wrote {', '.join(written)}")
         _hint_likeness(result.stats, width, height, more_colours=palette is None)
-        if result.stats.changed_pct > HINT_CHANGED_PCT:
-            tips = "fewer cells (--size)" if shape == "hex" else "fewer cells (-w/-H)"
-            tips += "" if cleanup or shape == "hex" else ", --cleanup"
-            if result.stats.colors == 2 and threshold is None:
-                tips += " or another --threshold"
-            click.echo(
-                f"hint: {result.stats.changed_pct:.1f}% of the cells had to change: at this size the picture is "
-                f"mostly fine texture that line logic cannot pin down; {tips} usually give a cleaner puzzle",
-                err=True,
-            )
+        _hint_changed(result.stats, shape=shape, cleanup=cleanup, threshold=threshold)
 
 
 def _check_shape(shape: str, size: int | None, given: dict[str, Any]) -> None:
@@ -428,6 +419,22 @@ def _check_unknown(target: str, n_colors: int, several: bool, **drawn: str | Non
         if path is not None:
             msg = f"--{option} cannot draw '?' groups yet; leave it out with --unknown-colours"
             raise click.UsageError(msg)
+
+
+def _hint_changed(stats, *, shape: str, cleanup: bool, threshold: float | None) -> None:
+    """One line on stderr when refinement changed more than :data:`HINT_CHANGED_PCT`
+    of the cells, saying what usually gives a cleaner puzzle."""
+    if stats.changed_pct <= HINT_CHANGED_PCT:
+        return
+    tips = "fewer cells (--size)" if shape == "hex" else "fewer cells (-w/-H)"
+    tips += "" if cleanup or shape == "hex" else ", --cleanup"
+    if stats.colors == 2 and threshold is None:
+        tips += " or another --threshold"
+    click.echo(
+        f"hint: {stats.changed_pct:.1f}% of the cells had to change: at this size the picture is "
+        f"mostly fine texture that line logic cannot pin down; {tips} usually give a cleaner puzzle",
+        err=True,
+    )
 
 
 def _hint_likeness(stats, width: int | None, height: int | None, *, more_colours: bool) -> None:
