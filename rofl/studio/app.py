@@ -274,20 +274,20 @@ async def _upload(request):
 
     studio = _studio(request)
     room = MAX_PHOTOS - len(studio.photos)
+    full = f"the studio holds at most {MAX_PHOTOS} photos; forget some first"
     try:
         form = await request.form(max_files=max(room, 1), max_fields=10)
     except RequestError:
         raise
     except Exception as exc:  # python-multipart's and Starlette's refusals of a malformed form
-        msg = f"malformed upload: {getattr(exc, 'detail', exc)}"
-        raise RequestError(msg) from None
+        detail = str(getattr(exc, "detail", exc))
+        raise RequestError(full if detail.startswith("Too many files") else f"malformed upload: {detail}") from None
     files = [f for f in form.getlist("photo") if isinstance(f, UploadFile)]
     if not files:
         msg = "no photo in the upload (a multipart form with 'photo' files)"
         raise RequestError(msg)
     if len(files) > room:
-        msg = f"the studio holds at most {MAX_PHOTOS} photos; forget some first"
-        raise RequestError(msg)
+        raise RequestError(full)
     uploads = [(_display_name(f.filename), await f.read()) for f in files]
     await form.close()
     if studio.held_bytes() + sum(len(d) for _, d in uploads) > MAX_HELD_BYTES:
@@ -410,7 +410,7 @@ def _restart(studio: Studio) -> None:
 
 
 def _public(preview_id: str, result: dict[str, Any], ignored: list[str]) -> dict[str, Any]:
-    shown = {k: v for k, v in result.items() if k not in ("png", "rofl")}
+    shown = {k: v for k, v in result.items() if k not in ("png", "rofl", "puzzle", "grid")}
     return {"id": preview_id, "image": f"previews/{preview_id}.png", "ignored": ignored, **shown}
 
 
@@ -448,22 +448,24 @@ DRAWINGS = {"sheet.pdf": (".pdf", "application/pdf"), "sheet.png": (".png", "ima
 def _file_bytes(result: dict[str, Any], what: str) -> tuple[bytes, str, str]:
     """``(bytes, extension, media type)`` of a download: a puzzle format by its
     extension (``.rofl``), a sheet or the HTML page."""
-    from rofl.formats import open_puzzle, puzzle_bytes
+    from rofl.formats import puzzle_bytes
 
-    opened = open_puzzle(result["rofl"])
+    puzzle = result["puzzle"]
     if what in DRAWINGS:
         suffix, media = DRAWINGS[what]
         if what == "page":
             from rofl.render.page import puzzle_page
 
-            return puzzle_page(opened.puzzle).encode("utf-8"), suffix, media
+            return puzzle_page(puzzle).encode("utf-8"), suffix, media
         from rofl.render.sheet import sheet_bytes
 
-        return sheet_bytes(opened.puzzle, suffix), suffix, media
+        return sheet_bytes(puzzle, suffix), suffix, media
     if not re.fullmatch(r"\.[a-z0-9]{1,10}", what):
         msg = f"no download {what!r}"
         raise RequestError(msg, 404)
-    return puzzle_bytes(f"puzzle{what}", opened.puzzle, opened.solution), what, "application/octet-stream"
+    if what == ".rofl":
+        return result["rofl"], what, "application/octet-stream"
+    return puzzle_bytes(f"puzzle{what}", puzzle, result["grid"]), what, "application/octet-stream"
 
 
 def _attachment(title: str, suffix: str) -> str:

@@ -120,7 +120,7 @@ def preview(number: int, photo: bytes, name: str, options: dict[str, Any]) -> di
     dict
         ``png`` (the comparison picture: the photo at the grid's size, the
         quantised and the final grid, changed cells outlined), ``rofl``
-        (the puzzle file with its solution), ``report`` (the lines ``rofl
+        (the puzzle's ROFL file), ``puzzle`` and ``grid`` (its solution), ``report`` (the lines ``rofl
         make`` prints), ``hints`` (its hint lines), ``warnings``,
         ``line_solved`` (line logic alone solves the puzzle, hence it is
         unique), ``changed`` (cells), ``ssim``, ``width``, ``height``,
@@ -151,6 +151,8 @@ def preview(number: int, photo: bytes, name: str, options: dict[str, Any]) -> di
     return {
         "png": buf.getvalue(),
         "rofl": puzzle_bytes("puzzle.rofl", result.puzzle, result.grid),
+        "puzzle": result.puzzle,
+        "grid": result.grid,
         "title": result.puzzle.meta.get("title", ""),
         "report": stats.report(),
         "hints": [line for line in hints.getvalue().splitlines() if line],
