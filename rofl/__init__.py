@@ -22,6 +22,8 @@ _LAZY = {
     "LineSolver": "rofl.solver.propagate",
     "SolveResult": "rofl.solver.propagate",
     "solve_line": "rofl.solver.line",
+    "grade": "rofl.solver.grade",
+    "Difficulty": "rofl.solver.grade",
     "make": "rofl.maker",
     "MakeResult": "rofl.maker",
     "hide": "rofl.secret",
@@ -84,6 +86,7 @@ if TYPE_CHECKING:
     from rofl.maker import MakeResult, make  # noqa: F401
     from rofl.puzzle import Palette, Puzzle  # noqa: F401
     from rofl.secret import hide, reveal  # noqa: F401
+    from rofl.solver.grade import Difficulty, grade  # noqa: F401
     from rofl.solver.line import solve_line  # noqa: F401
     from rofl.solver.propagate import LineSolver, SolveResult, solve  # noqa: F401
     from rofl.solver.search import CompleteResult, solve_complete  # noqa: F401

@@ -108,6 +108,12 @@ class MakeStats:
     compile_seconds: float = 0.0
     compiled: bool = False
     side: int | None = None
+    #: the grade reached with ``difficulty`` (:func:`rofl.grade`), else None
+    difficulty: Any = None
+    #: cells ``difficulty`` changed beyond refinement's, and the one line
+    #: saying when the grade asked for was out of reach
+    steered: int = 0
+    difficulty_note: str | None = None
 
     @property
     def fewer_colours(self) -> str | None:
@@ -160,6 +166,10 @@ class MakeStats:
         if self.threshold is not None:
             timing += f"; threshold {self.threshold:.0f}/255"
         lines.append(timing)
+        if self.difficulty is not None:
+            lines.append(f"difficulty: {self.difficulty.summary()}; {self.steered} cells changed to steer it")
+        if self.difficulty_note:
+            lines.append(self.difficulty_note)
         return "\n".join(lines)
 
 
@@ -279,6 +289,7 @@ def make(
     polish_progress: Callable[[int, int], None] | None = None,
     revert_progress: Callable[[int, int], None] | None = None,
     relocate_progress: Callable[[int, int], None] | None = None,
+    difficulty: str | None = None,
 ) -> MakeResult:
     """Turn a picture into a nonogram that line logic solves to exactly one picture.
 
@@ -357,6 +368,12 @@ def make(
     relocate_progress : callable(int, int), optional
         Called while changes are moved (effort 1 and more), with the changes
         tried so far in the current pass and the pass's total.
+    difficulty : {"easy", "medium", "hard", "expert"}, optional
+        Steer the refined puzzle toward this grade of :func:`rofl.grade`
+        (:func:`rofl.refine.difficulty.steer`): easier ones may change more
+        cells, up to 2% in all, harder ones at most 0.5% beyond the fewest;
+        ``stats.difficulty`` is the grade reached and ``stats.difficulty_note``
+        says when the one asked for was out of reach.  Rectangles only.
 
     Returns
     -------
@@ -378,6 +395,8 @@ def make(
     start = time.perf_counter()
     compiles = compile_count()
     _check_shape(shape, size, width=width, height=height, mode=mode, dither=dither, cleanup=cleanup)
+    if difficulty is not None:
+        _check_difficulty(difficulty, shape)
     if shape == "hex":
         return _make_hex(
             image, size, colors=colors, palette=palette, background=background, threshold=threshold,
@@ -438,16 +457,34 @@ def make(
         final, grid, cost, lab, cells_linear = final[crop], grid[crop], cost[crop], lab[crop], cells_linear[crop]
         trimmed = tuple(a + b for a, b in zip(trimmed, again, strict=True))
 
+    steering = {}
+    if difficulty is not None:
+        from rofl.refine.difficulty import steer
+
+        steered = steer(final, q.palette, grid, difficulty, cost=cost, seed=seed)
+        final = steered.grid
+        steering = {"difficulty": steered.difficulty, "steered": steered.added, "difficulty_note": steered.note}
     puzzle = Puzzle.from_grid(final, q.palette, meta=_meta(image, title))
     return _finish(
         puzzle, final, grid, q, cost, lab, cells_linear, res,
         shape_stats={"width": final.shape[1], "height": final.shape[0], "trimmed": trimmed,
-                     "polish_rounds": int(res.polish_rounds), "relocated": int(res.relocated)},
+                     "polish_rounds": int(res.polish_rounds), "relocated": int(res.relocated), **steering},
         shape_result={"_trimmed": trimmed},
         ssim=lightness_ssim(lab[:, :, 0], _palette_lab(q)[final][:, :, 0]),
         times=(start, refine_seconds, compile_seconds, compiles), min_delta_e=min_delta_e,
         pixels=pixels, geometry=geometry, background=bg_rgb,
     )  # fmt: skip
+
+
+def _check_difficulty(difficulty: str, shape: str) -> None:
+    """Refuse a ``difficulty`` that is not a grade's name, or one asked of a hexagon."""
+    from rofl.errors import OptionError
+    from rofl.refine.difficulty import target_grade
+
+    target_grade(difficulty)
+    if shape != "rect":
+        msg = "difficulty: rofl steers rectangular puzzles only (grade a hexagon with rofl info)"
+        raise OptionError(msg)
 
 
 def _check_shape(shape: str, size: int | None, **options: Any) -> None:

@@ -254,11 +254,17 @@ def _write(output: Path, data: bytes | None, row: dict[str, Any]) -> dict[str, A
 
 
 def write_book(
-    rows: Iterable[dict[str, Any]], path: str | os.PathLike, *, answers: bool = False, letters: bool = False
+    rows: Iterable[dict[str, Any]],
+    path: str | os.PathLike,
+    *,
+    answers: bool = False,
+    letters: bool = False,
+    difficulty: bool = False,
 ) -> int:
     """Write the PDF puzzle book of a batch's puzzles, in the rows' order
     (the failed pictures left out), with pages of answers if asked
-    (``letters``: each clue with its colour's letter, as ``rofl sheet --letters``).
+    (``letters``: each clue with its colour's letter, as ``rofl sheet --letters``;
+    ``difficulty``: each puzzle's grade after its title).
 
     Returns
     -------
@@ -288,5 +294,6 @@ def write_book(
     if not puzzles:
         msg = f"{path}: no puzzle was made, so there is no book"
         raise UsageError(msg)
-    atomic_write(path, puzzle_book(puzzles, answers=grids if answers else None, letters=letters))
+    book = puzzle_book(puzzles, answers=grids if answers else None, letters=letters, difficulty=difficulty)
+    atomic_write(path, book)
     return len(puzzles)

@@ -54,15 +54,19 @@ class MakeOptions:
     suffix: str = ".rofl"
     shape: str = "rect"
     size: int | None = None
+    difficulty: str | None = None
 
     def key(self, data: bytes) -> str:
         """What an output made from picture ``data`` with these options is
         recorded under: a SHA-256 of the picture bytes and the options (a
         rectangle's without ``shape`` and ``size``, so keys recorded before
-        hexagons existed stay valid)."""
+        hexagons existed stay valid, and without ``difficulty`` when none
+        is asked for)."""
         fields = asdict(self)
         if self.shape == "rect" and self.size is None:
             del fields["shape"], fields["size"]
+        if self.difficulty is None:
+            del fields["difficulty"]
         options = json.dumps(fields, sort_keys=True)
         return hashlib.sha256(hashlib.sha256(data).digest() + options.encode()).hexdigest()
 
@@ -99,6 +103,7 @@ def make_task(data: bytes, name: str, options: MakeOptions) -> tuple[bytes | Non
         picture failed) and the row: ``picture``, ``width``, ``height``,
         ``colours``, ``cells_changed``, ``changed_pct``, ``delta_e``
         (mean ΔE2000 vs the picture), ``ssim`` (recognisability), ``sweeps``,
+        ``grade``, ``difficulty`` and ``difficulty_score`` (:func:`rofl.grade`),
         ``seconds``, ``status``, ``error``, ``warnings``, ``key``.
     """
     from rofl.formats import puzzle_bytes
@@ -125,12 +130,27 @@ def make_task(data: bytes, name: str, options: MakeOptions) -> tuple[bytes | Non
         delta_e=round(s.mean_delta_e, 3),
         ssim=None if s.ssim is None else round(s.ssim, 4),
         sweeps=s.sweeps,
+        **grade_columns(result.puzzle if s.difficulty is None else s.difficulty),
         seconds=round(time.perf_counter() - start, 3),
         status=MADE,
         error="",
         warnings="; ".join(str(w.message) for w in caught),
     )
     return out, row
+
+
+def grade_columns(what: Any) -> dict[str, Any]:
+    """``grade``, ``difficulty`` (its name) and ``difficulty_score`` of a row:
+    :func:`rofl.grade` of a puzzle, or a grade already made; empty for a
+    puzzle the grader does not take (``?`` groups)."""
+    from rofl.errors import PuzzleError, UnsolvableError
+    from rofl.solver.grade import Difficulty, grade_shown
+
+    try:
+        difficulty = what if isinstance(what, Difficulty) else grade_shown(what)
+    except (PuzzleError, UnsolvableError):
+        return {"grade": None, "difficulty": None, "difficulty_score": None}
+    return {"grade": difficulty.grade, "difficulty": difficulty.name, "difficulty_score": difficulty.score}
 
 
 #: A puzzle's ``result`` in a bench row, from what the complete solver proved.
@@ -171,6 +191,7 @@ def solve_task(data: bytes, name: str, budget: float) -> dict[str, Any]:
         result=str(result.status),
         seconds=round(seconds, 4),
         nodes=result.nodes,
+        **grade_columns(puzzle),
         status=SOLVED,
         error="",
     )

@@ -38,7 +38,15 @@ def force_option(what: str) -> Callable:
 
 
 #: ``rofl make``'s options for a batch, with their values when not given.
-BATCH_DEFAULTS = {"jobs": None, "scheduler": None, "force": False, "book": None, "answers": False, "format": "rofl"}
+BATCH_DEFAULTS = {
+    "jobs": None,
+    "scheduler": None,
+    "force": False,
+    "book": None,
+    "answers": False,
+    "book_order": "pictures",
+    "format": "rofl",
+}
 #: ``rofl make``'s options that write one picture's files, refused in a batch.
 SINGLE_ONLY = {
     "preview": "--preview",
@@ -56,6 +64,13 @@ def batch_options(f: Callable) -> Callable:
     f = force_option("puzzle")(f)
     f = click.option(
         "--answers", is_flag=True, help="With --book: pages with every puzzle's solution after the puzzles."
+    )(f)
+    f = click.option(
+        "--book-order",
+        type=click.Choice(["pictures", "difficulty"]),
+        default="pictures",
+        show_default=True,
+        help="With --book: the puzzles in the pictures' order, or easiest first (rofl.grade).",
     )(f)
     f = click.option(
         "--book",
@@ -111,8 +126,9 @@ def make_batch(params: dict[str, Any]) -> None:
             msg += " and makes a PDF of them all with --book" if name != "title" else ""
             raise UsageError(msg)
     book = params["book"]
-    if book is None and (params["answers"] or params["letters"]):
-        msg = f"{'--answers' if params['answers'] else '--letters'} is for the --book of a batch"
+    if book is None and (params["answers"] or params["letters"] or params["book_order"] != "pictures"):
+        used = "--answers" if params["answers"] else "--letters" if params["letters"] else "--book-order"
+        msg = f"{used} is for the --book of a batch"
         raise UsageError(msg)
     pictures = picture_files(params["images"])
     if book is not None and params["shape"] == "hex":
@@ -130,7 +146,7 @@ def make_batch(params: dict[str, Any]) -> None:
         suffix="." + params["format"].lstrip(".").lower(),
         colors=params["colors"] or 2,
         **{k: params[k] for k in ("width", "height", "palette", "background", "threshold", "mode", "dither")},
-        **{k: params[k] for k in ("cleanup", "min_delta_e", "trim", "effort", "seed", "shape", "size")},
+        **{k: params[k] for k in ("cleanup", "min_delta_e", "trim", "effort", "seed", "shape", "size", "difficulty")},
     )
     folder = Path(params["output"])
     rows = make_many(
@@ -141,7 +157,15 @@ def make_batch(params: dict[str, Any]) -> None:
     if book is not None:
         order = {str(p): i for i, p in enumerate(pictures)}
         in_order = sorted(rows, key=lambda r: order.get(str(r.get("picture")), len(order)))
-        n = write_book(in_order, book, answers=params["answers"], letters=params["letters"])
+        if params["book_order"] == "difficulty":  # easiest first; a stable sort keeps the pictures' order in a grade
+            in_order.sort(key=lambda r: (int(r.get("grade") or 6), float(r.get("difficulty_score") or 0.0)))
+        n = write_book(
+            in_order,
+            book,
+            answers=params["answers"],
+            letters=params["letters"],
+            difficulty=params["difficulty"] is not None or params["book_order"] == "difficulty",
+        )
         wrote += f"; {book}: {n} puzzles" + (" and their solutions" if params["answers"] else "")
     finish(rows, "pictures", wrote, quiet=params["quiet"])
 

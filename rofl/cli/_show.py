@@ -38,3 +38,15 @@ def size_text(puzzle) -> str:
     if hasattr(puzzle, "width"):
         return f"{puzzle.width}x{puzzle.height}"
     return f"hexagon of side {puzzle.side}"
+
+
+def difficulty_text(puzzle) -> str:
+    """The ``difficulty: ...`` line of ``rofl info`` and ``rofl solve`` (:func:`rofl.grade`)."""
+    from rofl.errors import PuzzleError, UnsolvableError
+    from rofl.solver.grade import grade_shown
+
+    try:
+        difficulty = grade_shown(puzzle)
+    except (PuzzleError, UnsolvableError) as exc:
+        return f"difficulty: not graded ({exc})"
+    return f"difficulty: {difficulty.summary()}"

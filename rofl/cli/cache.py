@@ -25,16 +25,26 @@ def cache(clear: bool, warm: bool) -> None:
     When rofl was installed with a C compiler, line logic, refinement and
     the complete search were compiled then, into an extension: they need
     no cache (ROFL_NO_AOT=1 ignores it); only hexagons, ? clues and their
-    refinement are compiled on first use.
+    refinement, and the difficulty grader are compiled on first use.
     """
     import time
 
     from rofl.refine.hexagon import HEX_REFINE
     from rofl.refine.judge import REFINE, REPAIR
     from rofl.solver._aot import status
-    from rofl.solver._compile import FRESH, INDEX, LINE, SEARCH, cache_files, clear_cache, ensure_compiled, is_cached
+    from rofl.solver._compile import (
+        FRESH,
+        GRADE,
+        INDEX,
+        LINE,
+        SEARCH,
+        cache_files,
+        clear_cache,
+        ensure_compiled,
+        is_cached,
+    )
 
-    sets = (LINE, FRESH, INDEX, SEARCH, REFINE, REPAIR, HEX_REFINE)
+    sets = (LINE, FRESH, INDEX, SEARCH, GRADE, REFINE, REPAIR, HEX_REFINE)
     if clear:
         count, size = clear_cache(*sets)
         click.echo(f"cleared: {count} files, {_size(size)}")

@@ -219,6 +219,10 @@ def info(file: str, do_solve: bool, budget: float) -> None:
             lines.append(f"line logic: stalls, {line.undetermined} of {n_cells} cells undetermined")
         else:
             lines.append(f"line logic: {line.status}")
+        if line.status != "contradiction":
+            from rofl.cli._show import difficulty_text
+
+            lines.append(difficulty_text(puzzle))
         try:
             solve_picture(puzzle, crc32=crc, budget=budget, line=line)
             how = "by line logic" if line.status == "solved" else "by complete search (unique)"

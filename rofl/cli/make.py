@@ -165,6 +165,12 @@ def _save(image, path: str) -> None:
     show_default=True,
     help="Seed of that search: the same picture, options and seed always give the same puzzle.",
 )
+@click.option(
+    "--difficulty",
+    type=click.Choice(["easy", "medium", "hard", "expert"]),
+    help="Steer the puzzle toward this grade of rofl.grade: easier ones may change more cells (at most 2%% in "
+    "all), harder ones at most 0.5%% beyond the fewest (docs/difficulty.md).",
+)
 @click.option("--title", help="Puzzle title (default: the picture's file name).")
 @click.option("--preview", type=click.Path(dir_okay=False), help="Write the solution picture scaled up (PNG).")
 @click.option(
@@ -208,6 +214,7 @@ def make(
     trim: bool,
     effort: float,
     seed: int,
+    difficulty: str | None,
     title: str | None,
     preview: str | None,
     compare: str | None,
@@ -315,6 +322,7 @@ def make(
                 polish_progress=polish_progress,
                 revert_progress=revert_progress,
                 relocate_progress=relocate_progress,
+                difficulty=difficulty,
             )
         finally:
             bars.close()
@@ -343,7 +351,9 @@ def make(
         from rofl._io import atomic_write
         from rofl.render.sheet import sheet_bytes
 
-        atomic_write(sheet, sheet_bytes(result.puzzle, Path(sheet).suffix, letters=letters))
+        atomic_write(
+            sheet, sheet_bytes(result.puzzle, Path(sheet).suffix, letters=letters, difficulty=difficulty is not None)
+        )
     if page:
         from rofl._io import atomic_write
         from rofl.render.page import puzzle_page

@@ -40,6 +40,18 @@ from rofl.cli._options import budget_option, check_cell, check_sheet_name, check
 )
 @click.option("--title", help="Title above the grid (default: the puzzle's title; '' for none).")
 @click.option(
+    "--difficulty",
+    is_flag=True,
+    help="Print the puzzle's grade after its title (rofl.grade: easy, medium, hard, expert, needs guessing).",
+)
+@click.option(
+    "--order",
+    type=click.Choice(["files", "difficulty"]),
+    default="files",
+    show_default=True,
+    help="A book's pages in the order of the files, or easiest first.",
+)
+@click.option(
     "--font",
     type=click.Path(dir_okay=False),
     metavar="FILE",
@@ -54,6 +66,8 @@ def sheet(
     cell: int | None,
     letters: bool,
     title: str | None,
+    difficulty: bool,
+    order: str,
     font: str | None,
     budget: float,
 ) -> None:
@@ -115,6 +129,8 @@ def sheet(
             check_stored_crc(opened, budget=budget)
             grids.append(None)
     _warn_unprintable(puzzles, title, suffix, chosen)
+    if order == "difficulty" and book:
+        puzzles, grids = _easiest_first(puzzles, grids)
 
     if book:
         from rofl.render.pdf import puzzle_book
@@ -127,9 +143,13 @@ def sheet(
             cell=cell,
             font=chosen,
             letters=letters,
+            difficulty=difficulty,
         )
     else:
-        data = sheet_bytes(puzzles[0], suffix, solution=grids[0], cell=cell, title=title, font=chosen, letters=letters)
+        data = sheet_bytes(
+            puzzles[0], suffix, solution=grids[0], cell=cell, title=title, font=chosen, letters=letters,
+            difficulty=difficulty,
+        )  # fmt: skip
     atomic_write(output, data)
     if book:
         from rofl.render.pdf import ANSWER_GRID
@@ -166,6 +186,23 @@ def _solution(file: str, opened, budget: float):
     from rofl.decode import solve_picture
 
     return solve_picture(opened.puzzle, crc32=opened.crc32, where=file, budget=budget)
+
+
+def _easiest_first(puzzles: list, grids: list) -> tuple[list, list]:
+    """The puzzles (and their grids) easiest first by :func:`rofl.grade`; the
+    files' order among equals, ungraded puzzles last."""
+    from rofl.errors import PuzzleError, UnsolvableError
+    from rofl.solver.grade import grade_shown
+
+    def key(index: int) -> tuple[int, float]:
+        try:
+            found = grade_shown(puzzles[index])
+        except (PuzzleError, UnsolvableError):
+            return (6, 0.0)
+        return (found.grade, found.score)
+
+    order = sorted(range(len(puzzles)), key=key)
+    return [puzzles[i] for i in order], [grids[i] for i in order]
 
 
 def _warn_unprintable(puzzles: list, title: str | None, suffix: str, font) -> None:

@@ -185,7 +185,7 @@ def solve(
 
     import time
 
-    from rofl.cli._show import size_text
+    from rofl.cli._show import difficulty_text, size_text
     from rofl.errors import BudgetError
     from rofl.render.terminal import puzzle_text
     from rofl.solver import solve as line_solve
@@ -235,6 +235,7 @@ def solve(
     if result.status == "unique":
         click.echo(puzzle_text(puzzle, result.grid, color=use_color))
         click.echo(f"unique: {size}; {how}; {timing}")
+        click.echo(difficulty_text(puzzle))
         return
     if result.status == "multiple":
         first, second = result.solutions[:2]
@@ -302,7 +303,7 @@ def _partial(masks):
 
 
 def _line_only(opened, use_color: bool) -> None:
-    from rofl.cli._show import size_text
+    from rofl.cli._show import difficulty_text, size_text
     from rofl.decode import check_crc
     from rofl.render.terminal import puzzle_text
     from rofl.solver import solve as line_solve
@@ -320,6 +321,7 @@ def _line_only(opened, use_color: bool) -> None:
         click.echo(
             f"solved: {size}, {puzzle.n_colors} colours, {result.line_solves} line solves, {result.sweeps} sweeps"
         )
+        click.echo(difficulty_text(puzzle))
         return
     if result.status == "stalled":
         click.echo(

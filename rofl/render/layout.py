@@ -194,6 +194,22 @@ def sheet_inputs(puzzle: Puzzle, solution, title: str | None) -> tuple[np.ndarra
     return grid, puzzle.meta.get("title") if title is None else title
 
 
+def difficulty_title(puzzle, title: str | None) -> str | None:
+    """``title`` (None: the puzzle's own) with the puzzle's grade
+    (:func:`rofl.grade`) after it, ``"Camera (medium, 2/5)"``; the title
+    alone for a puzzle rofl does not grade (``?`` groups, no solution, huge)."""
+    from rofl.errors import PuzzleError, UnsolvableError
+    from rofl.solver.grade import grade_shown
+
+    title = puzzle.meta.get("title") if title is None else title
+    try:
+        difficulty = grade_shown(puzzle)
+    except (PuzzleError, UnsolvableError):
+        return title
+    tag = f"{difficulty.name}, {difficulty.grade}/5"
+    return f"{title} ({tag})" if title else tag
+
+
 def fill_runs(grid: np.ndarray) -> Iterator[tuple[int, int, int, int]]:
     """``(row, start, stop, colour)`` of every run of same-coloured cells
     that are not background, row by row: the vector sheets draw one

@@ -49,7 +49,7 @@ _TEMPLATE = """\
 <header>
 <h1>{title}</h1>
 <p class="meta">{size}</p>
-</header>
+{difficulty}</header>
 <main>
 <div class="toolbar" role="toolbar" aria-label="Tools">
 <div id="tools" class="tools" role="group" aria-label="Paint colour or mark empty"></div>
@@ -242,6 +242,20 @@ def check_page_path(path) -> None:
         raise OptionError(msg)
 
 
+def _difficulty_element(puzzle: Puzzle | HexPuzzle) -> str:
+    """The page's line naming the puzzle's grade (:func:`rofl.grade`), or
+    nothing for a puzzle rofl does not grade."""
+    from rofl.errors import PuzzleError, UnsolvableError
+    from rofl.solver.grade import grade_shown
+
+    try:
+        found = grade_shown(puzzle)
+    except (PuzzleError, UnsolvableError):
+        return ""
+    text = f"Difficulty: {found.name} ({found.grade}/5, {found.steps} steps, hardest: {found.hardest.label})"
+    return f'<p class="meta" id="difficulty">{html.escape(text)}</p>\n'
+
+
 def puzzle_page(puzzle: Puzzle | HexPuzzle, *, title: str | None = None) -> str:
     """One self-contained HTML5 page to solve ``puzzle`` by hand.
 
@@ -292,6 +306,7 @@ def puzzle_page(puzzle: Puzzle | HexPuzzle, *, title: str | None = None) -> str:
         version=html.escape(__version__),
         title=html.escape(title, quote=True),
         size=size,
+        difficulty=_difficulty_element(puzzle),
         hint_lines="a line" if hexagon else "a row or column",
         board_label="Puzzle board of hexagonal cells" if hexagon else "Puzzle grid",
         help=_HEX_HELP if hexagon else _GRID_HELP,

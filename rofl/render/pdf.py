@@ -42,6 +42,7 @@ from rofl.render.layout import (
     THIN,
     TITLE_EM,
     check_solution,
+    difficulty_title,
     fill_runs,
     sheet_inputs,
     sheet_layout,
@@ -154,6 +155,7 @@ def puzzle_book(
     font: FontFile | None = None,
     document_title: str | None = None,
     letters: bool = False,
+    difficulty: bool = False,
 ) -> bytes:
     """Several puzzles in one PDF: a page each, then optionally their solutions.
 
@@ -187,6 +189,8 @@ def puzzle_book(
     letters : bool
         Print each clue number with its colour's letter (``2a 3b``), as the
         key does, so a colour puzzle can be solved from a black-and-white print.
+    difficulty : bool
+        Print each puzzle's grade after its title (:func:`rofl.grade`).
 
     Raises
     ------
@@ -205,6 +209,8 @@ def puzzle_book(
             raise OptionError(msg)
     fills = solutions if solutions is not None else [None] * n
     names = titles if titles is not None else [None] * n
+    if difficulty:
+        names = [difficulty_title(puzzle, name) for puzzle, name in zip(puzzles, names, strict=True)]
     labels, grids = [], []
     for number, (puzzle, fill, name) in enumerate(zip(puzzles, fills, names, strict=True), 1):
         grid, title = sheet_inputs(puzzle, fill, name)

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rofl.render.fonts import pil_font as _font
-from rofl.render.layout import BAND, MAX_PIXELS, THIN, print_dpi, sheet_inputs, sheet_layout
+from rofl.render.layout import BAND, MAX_PIXELS, THIN, difficulty_title, print_dpi, sheet_inputs, sheet_layout
 
 if TYPE_CHECKING:  # pragma: no cover
     from PIL import Image
@@ -215,6 +215,7 @@ def sheet_bytes(
     title: str | None = None,
     font: FontFile | None = None,
     letters: bool = False,
+    difficulty: bool = False,
 ) -> bytes:
     """The bytes of a sheet file: ``suffix`` is ``".png"``, ``".pdf"`` or ``".svg"``.
 
@@ -222,7 +223,9 @@ def sheet_bytes(
     :func:`~rofl.render.layout.print_dpi` (so it fits A4 and Letter paper); the SVG sheet is
     :func:`rofl.render.svg.puzzle_svg`, sized in millimetres at the same
     scale; the PDF sheet is :func:`rofl.render.pdf.puzzle_pdf`, vector
-    drawing on one A4 page.  Arguments as for :func:`puzzle_sheet`.
+    drawing on one A4 page.  Arguments as for :func:`puzzle_sheet`;
+    ``difficulty`` prints the puzzle's grade after the title
+    (:func:`~rofl.render.layout.difficulty_title`).
 
     Every sheet carries its puzzle as a ROFL file (with the CRC-32 of
     ``solution`` when given), so rofl reads it back as that puzzle
@@ -242,6 +245,8 @@ def sheet_bytes(
     if suffix not in SUFFIXES:
         msg = f"a sheet is written as {_choices()}, not {suffix!r}"
         raise OptionError(msg)
+    if difficulty:
+        title = difficulty_title(puzzle, title)
     if not hasattr(puzzle, "width"):  # a hexagonal puzzle
         return _hex_sheet_bytes(puzzle, suffix, solution=solution, cell=cell, title=title, font=font, letters=letters)
     if suffix == ".svg":

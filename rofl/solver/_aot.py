@@ -3,7 +3,8 @@ place that decides whether a call runs it or numba's JIT.
 
 At install, ``setup.py`` calls :func:`build`, which compiles the entry
 points of the kernel sets marked ``aot`` -- line logic (``LINE``,
-``FRESH``), the complete search (``SEARCH``; :mod:`rofl.solver._compile`)
+``FRESH``), the complete search (``SEARCH``), the difficulty grader
+(``GRADE``; :mod:`rofl.solver._compile`)
 and refinement (``REFINE``, ``REPAIR``; :mod:`rofl.refine.judge`) -- with
 ``numba.pycc`` into an ordinary extension module, :data:`MODULE`,
 installed as a top-level module beside the ``rofl`` package (so that tests
@@ -101,8 +102,9 @@ def cached_variants(name: str, kernel: str, result: str, *args: str) -> tuple[Ex
 
 #: The solver's kernels the extension holds: every signature their Python
 #: callers use -- line logic (``LineSolver.run``, the clue hashes, the lean
-#: fresh solve) and the complete search
-#: (:func:`rofl.solver.search.solve_complete`), each kernel that takes a
+#: fresh solve), the complete search
+#: (:func:`rofl.solver.search.solve_complete`) and the grader
+#: (:func:`rofl.solver.grade.grade`), each kernel that takes a
 #: line cache with a byte-wide and an int64 one.  Refinement's are
 #: :data:`rofl.refine._aot.EXPORTS`: a layer above, it adds them itself
 #: (:func:`register`).  ``tests/solver/test_aot.py`` checks them all
@@ -122,6 +124,7 @@ EXPORTS = (
         "int64",
         *(I2, *CLUES, *SCRATCH, I2, "io", "boolean", I3, "int64", "int64", I1, "int64", "int64"),
     ),
+    Export("grade", "rofl.solver._grade_kernels:_grade", "int64", (*(I1,) * 8, "int64", I2, I1, I1)),
 )
 
 _registered: list[Export] = []
@@ -153,6 +156,8 @@ _SOURCES = (
     "solver/_wide.py",
     "solver/_search_stats.py",
     "solver/_search.py",
+    "solver/_grade_codes.py",
+    "solver/_grade_kernels.py",
     "solver/_aot.py",
     "refine/_structs.py",
     "refine/_kernels.py",

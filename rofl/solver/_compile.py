@@ -120,6 +120,18 @@ INDEX = KernelSet(
     seconds=8,
 )
 
+#: The difficulty grader (:mod:`rofl.solver.grade`): one kernel of its own,
+#: over lines given as index lists; ``rofl info`` and ``rofl solve`` grade
+#: every puzzle, so it is compiled at install with line logic.
+GRADE = KernelSet(
+    "difficulty grader",
+    "rofl.solver._grade_kernels",
+    ("_grade",),
+    warm="rofl.solver._warm:warm_grade",
+    seconds=15,
+    aot=True,
+)
+
 #: The complete search: only for puzzles line logic does not finish.
 SEARCH = KernelSet(
     "complete search",

@@ -1,5 +1,5 @@
 """The tiny solves that compile the solver's kernel sets (``LINE``,
-``FRESH``, ``INDEX`` and ``SEARCH`` in :mod:`rofl.solver._compile`).
+``FRESH``, ``INDEX``, ``GRADE`` and ``SEARCH`` in :mod:`rofl.solver._compile`).
 
 :func:`rofl.solver._compile.ensure_compiled` takes a set and, when this
 process does not hold its kernels yet, calls its warm-up here: a solve of
@@ -39,6 +39,12 @@ def warm_index() -> None:
     from rofl.solver.lines import propagate_lines
 
     propagate_lines(HexPuzzle.from_cells(2, [0, 1, 1, 0, 0, 0, 1]))
+
+
+def warm_grade() -> None:
+    from rofl.solver.grade import grade
+
+    grade(_two_ways())  # stalls: probing runs too
 
 
 def warm_search() -> None:

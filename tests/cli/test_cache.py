@@ -50,7 +50,7 @@ def test_warm_compiles_everything_so_that_no_command_says_it_compiles(tmp_path):
     warmed = _rofl("cache", "--warm", cache=tmp_path)
     assert warmed.stderr.startswith(
         "compiling rofl's line logic, lean line logic, line logic for hexagons and ? clues, complete search,"
-        " refinement, picture repair and hexagon refinement"
+        " difficulty grader, refinement, picture repair and hexagon refinement"
         " for this machine (once, about"
     )
     assert "picture repair: compiled for this machine" in warmed.stdout

@@ -182,6 +182,7 @@ def test_exports_are_the_signatures_the_jit_compiles(jit_only):
     _warm.warm_line()
     _warm.warm_fresh()
     _warm.warm_search()
+    _warm.warm_grade()
     refine_warm.warm_refine()
     refine_warm.warm_repair()
     _warm_wide()
@@ -196,16 +197,16 @@ def test_the_extension_holds_the_sets_marked_ahead_of_time():
     """Every entry point of a kernel set marked ``aot`` is exported, and
     every export is an entry point of such a set."""
     from rofl.refine.judge import REFINE, REPAIR
-    from rofl.solver._compile import FRESH, INDEX, LINE, SEARCH
+    from rofl.solver._compile import FRESH, GRADE, INDEX, LINE, SEARCH
 
-    sets = (LINE, FRESH, INDEX, SEARCH, REFINE, REPAIR)
+    sets = (LINE, FRESH, INDEX, SEARCH, GRADE, REFINE, REPAIR)
     entries = {
         f"{module or s.module}:{name}"
         for s in sets
         if s.aot
         for module, _, name in (entry.rpartition(":") for entry in s.entry_points)
     }
-    assert {s.name for s in sets if s.aot} == {s.name for s in (LINE, FRESH, SEARCH, REFINE, REPAIR)}
+    assert {s.name for s in sets if s.aot} == {s.name for s in (LINE, FRESH, SEARCH, GRADE, REFINE, REPAIR)}
     assert entries == {e.kernel for e in (*_aot.EXPORTS, *refine_aot.EXPORTS)}
     assert set(_aot.all_exports()) == {*_aot.EXPORTS, *refine_aot.EXPORTS}  # registered by the import
 

@@ -1,0 +1,241 @@
+"""The difficulty grader (issue 42): the corpus by source, agreement with
+people's ratings, the grader's speed, and ``rofl make --difficulty``.
+
+Prints three tables:
+
+* **corpus**: the grade of the 478 puzzles of ``../shared/corpus`` by
+  source (how many of each grade, the median score and steps), and the
+  Spearman rank correlation of the score with the difficulty people gave
+  where a source records one: KDE Picmi's levels carry a ``difficulty``
+  of 1-7 (in each puzzle's notes), Nonny's packs are ordered "just starting
+  out", "quick and easy", "not so tough" (its ``symbols`` pack is a theme,
+  not a level, and is left out);
+* **speed**: :func:`rofl.grade`'s time (best of 5, warm) on every puzzle
+  of 45x45 cells and more that line logic solves, and on the 50x50 puzzles
+  made below;
+* **steering**: over ``PHOTOS`` at 30 and 50 cells (``mode="crop"``,
+  black and white), ``rofl.make(difficulty="easy")`` against
+  ``difficulty="hard"``: the share of photos where easy grades lower than
+  hard (by grade, and by score), the cells easy changed (at most 2%), and
+  whether every puzzle is unique and solved by line logic.
+
+Usage::
+
+    python benchmarks/difficulty.py [--corpus ../shared/corpus] [--sizes 30,50] [--write-docs]
+
+``--write-docs`` writes the tables into sections ``difficulty-corpus`` and
+``difficulty-make`` of ``docs/benchmarks.md``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import json
+import re
+import statistics
+import sys
+import time
+import warnings
+from collections import Counter, defaultdict
+from pathlib import Path
+
+print = functools.partial(print, flush=True)  # noqa: A001 - progress of a long run shows as it goes
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+#: scikit-image's bundled photos (``cat`` is ``chelsea`` again: left out)
+SKIMAGE = (
+    "astronaut", "camera", "chelsea", "coffee", "rocket", "hubble_deep_field", "coins", "moon", "page",
+    "text", "clock", "horse", "immunohistochemistry", "logo", "grass", "gravel", "brick", "retina",
+)  # fmt: skip
+#: crops of them (name, top, bottom, left, right as shares of the picture)
+CROPS = (
+    ("astronaut", 0.0, 0.5, 0.3, 0.8),
+    ("coffee", 0.1, 0.9, 0.1, 0.7),
+    ("camera", 0.0, 0.6, 0.2, 0.8),
+    ("rocket", 0.0, 1.0, 0.3, 0.7),
+)
+
+
+def photos() -> list[tuple[str, object]]:
+    """(name, RGB or grey array) of every photo: ``SKIMAGE``, then ``CROPS``."""
+    import skimage.data
+
+    found = [(name, getattr(skimage.data, name)()) for name in SKIMAGE]
+    for name, top, bottom, left, right in CROPS:
+        image = getattr(skimage.data, name)()
+        h, w = image.shape[:2]
+        found.append((f"{name} crop", image[int(top * h) : int(bottom * h), int(left * w) : int(right * w)]))
+    return found
+
+
+def _best_ms(puzzle, repeat: int = 5) -> float:
+    import rofl
+
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        rofl.grade(puzzle)
+        times.append(time.perf_counter() - start)
+    return 1000 * min(times)
+
+
+def _people(source: str, record: dict) -> int | None:
+    """The difficulty people gave a corpus puzzle, where its source records one."""
+    if source == "kde-picmi":
+        found = re.search(r"picmi difficulty (\d+)", record.get("notes") or "")
+        return int(found.group(1)) if found else None
+    if source == "nonny":
+        found = re.match(r"(0[0-2])_", record["id"])
+        return int(found.group(1)) if found else None
+    return None
+
+
+def corpus(folder: Path) -> tuple[list[str], list[float]]:
+    """The corpus tables (markdown lines) and the grader's times on its large puzzles."""
+    from scipy.stats import spearmanr
+
+    import rofl
+    from rofl.formats import open_puzzle
+    from rofl.solver.grade import Technique
+
+    grades: dict[str, Counter] = defaultdict(Counter)
+    scores: dict[str, list[float]] = defaultdict(list)
+    steps: dict[str, list[int]] = defaultdict(list)
+    people: dict[str, list[tuple[int, float]]] = defaultdict(list)
+    large_ms = []
+    for path in sorted(folder.glob("*/*.json")):
+        source = path.parent.name
+        record = json.loads(path.read_text(encoding="utf-8"))
+        puzzle = open_puzzle(path).puzzle
+        difficulty = rofl.grade(puzzle)
+        grades[source][difficulty.grade] += 1
+        if difficulty.grade < 5:
+            scores[source].append(difficulty.score)
+            steps[source].append(difficulty.steps)
+        rated = _people(source, record)
+        if rated is not None:
+            people[source].append((rated, difficulty.score if difficulty.grade < 5 else float("inf")))
+        if puzzle.width * puzzle.height >= 45 * 45 and difficulty.hardest < Technique.PROBING:
+            large_ms.append(_best_ms(puzzle))
+    lines = [
+        "| source | puzzles | 1 easy | 2 medium | 3 hard | 4 expert | 5 needs guessing | median score | median steps |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    total: Counter = Counter()
+    for source in sorted(grades):
+        counts = grades[source]
+        total.update(counts)
+        score = f"{statistics.median(scores[source]):.1f}" if scores[source] else "-"
+        step = f"{statistics.median(steps[source]):.0f}" if steps[source] else "-"
+        lines.append(
+            f"| {source} | {sum(counts.values())} | "
+            + " | ".join(str(counts[g]) for g in range(1, 6))
+            + f" | {score} | {step} |"
+        )
+    all_scores = [s for v in scores.values() for s in v]
+    all_steps = [s for v in steps.values() for s in v]
+    lines.append(
+        f"| **all** | {sum(total.values())} | "
+        + " | ".join(str(total[g]) for g in range(1, 6))
+        + f" | {statistics.median(all_scores):.1f} | {statistics.median(all_steps):.0f} |"
+    )
+    lines += ["", "| source | what people recorded | puzzles | Spearman ρ (score) | p |", "|---|---|---:|---:|---:|"]
+    what = {"kde-picmi": "Picmi level difficulty 1-7", "nonny": "Nonny pack 0-2 (starting out, quick, not so tough)"}
+    for source, pairs in sorted(people.items()):
+        rho = spearmanr([p for p, _ in pairs], [s for _, s in pairs])
+        lines.append(f"| {source} | {what[source]} | {len(pairs)} | {rho.statistic:.2f} | {rho.pvalue:.1g} |")
+    return lines, large_ms
+
+
+def steering(sizes: list[int]) -> tuple[list[str], list[float]]:
+    """The steering table (markdown lines) and the grader's times on the 50x50 puzzles made."""
+    import rofl
+
+    rows = []
+    made_ms = []
+    for name, image in photos():
+        for n in sizes:
+            out = {}
+            for target in ("easy", "hard"):
+                start = time.perf_counter()
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    result = rofl.make(image, width=n, height=n, mode="crop", difficulty=target)
+                seconds = time.perf_counter() - start
+                solved = rofl.solve(result.puzzle)
+                good = solved.status == "solved" and (solved.grid == result.grid).all()
+                difficulty = result.stats.difficulty
+                out[target] = (difficulty, result.stats.changed_pct, good, seconds, result.stats.steered)
+                if n == 50 and result.puzzle.width * result.puzzle.height >= 45 * 45:
+                    made_ms.append(_best_ms(result.puzzle))
+            easy, hard = out["easy"], out["hard"]
+            rows.append((name, n, easy, hard))
+            print(
+                f"{name:22s} {n:3d}  easy {easy[0].grade} ({easy[0].score:6.1f}, {easy[1]:.2f}%, {easy[3]:.1f} s)"
+                f"  hard {hard[0].grade} ({hard[0].score:6.1f}, {hard[1]:.2f}%, {hard[3]:.1f} s)"
+            )
+    lines = [
+        "| photo | cells | easy: grade (score) | easy: changed | hard: grade (score) | hard: changed |",
+        "|---|---:|---|---:|---|---:|",
+    ]
+    for name, n, easy, hard in rows:
+        lines.append(
+            f"| {name} | {n} | {easy[0].grade} {easy[0].name} ({easy[0].score:.1f}) | {easy[1]:.2f}% "
+            f"| {hard[0].grade} {hard[0].name} ({hard[0].score:.1f}) | {hard[1]:.2f}% |"
+        )
+    count = len(rows)
+    by_grade = sum(e[0].grade < h[0].grade for _, _, e, h in rows)
+    by_score = sum(e[0].score < h[0].score for _, _, e, h in rows)
+    unique = sum(e[2] and h[2] for _, _, e, h in rows)
+    within = sum(e[1] <= 2.0 + 1e-9 for _, _, e, _ in rows)
+    over_steered = sum(e[1] > 2.0 + 1e-9 and e[4] > 0 for _, _, e, _ in rows)
+    seconds = [x[3] for _, _, e, h in rows for x in (e, h)]
+    lines += [
+        "",
+        f"* easy grades lower than hard: {by_grade} of {count} ({100 * by_grade / count:.0f}%) by grade, "
+        f"{by_score} of {count} ({100 * by_score / count:.0f}%) by score",
+        f"* easy changed at most 2% of the cells in all for {within} of {count}; the others are pictures whose "
+        f"refinement alone changes more, where steering added {'nothing' if not over_steered else over_steered}",
+        f"* unique and solved by line logic: {unique} of {count} pairs",
+        f"* make with --difficulty: median {statistics.median(seconds):.1f} s, max {max(seconds):.1f} s",
+    ]
+    return lines, made_ms
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--corpus", type=Path, default=ROOT.parent / "shared" / "corpus")
+    parser.add_argument("--sizes", default="30,50")
+    parser.add_argument("--skip-make", action="store_true", help="Only the corpus and the grader's speed.")
+    parser.add_argument("--write-docs", action="store_true")
+    args = parser.parse_args()
+    import numpy as np
+
+    import rofl
+
+    rofl.grade(rofl.Puzzle.from_grid(np.eye(3, dtype=np.uint8), rofl.Palette.black_white()))  # compile first
+    corpus_lines, large_ms = corpus(args.corpus)
+    print("\n".join(corpus_lines))
+    make_lines, made_ms = ([], []) if args.skip_make else steering([int(s) for s in args.sizes.split(",")])
+    speed = []
+    for what, times in (("corpus puzzles of 45x45 and more that line logic solves", large_ms), ("50x50 made", made_ms)):
+        if times:
+            speed.append(
+                f"* grader, {what}: {len(times)} puzzles, median {statistics.median(times):.2f} ms, "
+                f"max {max(times):.2f} ms (best of 5, warm)"
+            )
+    print("\n".join(speed))
+    print("\n".join(make_lines))
+    if args.write_docs:
+        from _docs import stamp, write_section
+
+        write_section("difficulty-corpus", "\n".join([stamp(), "", *corpus_lines, "", *speed]))
+        if make_lines:
+            write_section("difficulty-make", "\n".join([stamp(), "", *make_lines]))
+
+
+if __name__ == "__main__":
+    main()

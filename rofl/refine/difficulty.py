@@ -1,0 +1,250 @@
+"""Steering a refined picture toward a difficulty grade (``rofl make --difficulty``).
+
+Refinement (:func:`rofl.refine.refine`) changes as few cells as it can; the
+puzzle it leaves has whatever difficulty the picture gives it.
+:func:`steer` then moves that puzzle toward a grade of
+:func:`rofl.solver.grade.grade`, one cell at a time, every step a puzzle
+that line logic still solves (so still unique):
+
+* **easier** (``easy``, ``medium`` when the puzzle is harder): a cell on
+  the edge of a region takes its neighbour's colour where that costs the
+  picture least (extending or joining blocks, which opens the solve: more
+  overlap, fewer narrow rounds), the change that lowers the grader's
+  score most is kept, until the grade is reached or :data:`EASY_LIMIT` of
+  the cells are changed in all, refinement's changes included;
+* **harder** (``hard``, ``expert`` when the puzzle is easier): refinement's
+  fewest changes are kept and at most :data:`HARD_EXTRA` of the cells more
+  may change, each the one that raises the score most (closing the easy
+  entry points: broken long blocks, fewer overlaps).
+
+A step judges at most :data:`CANDIDATES` moves (with a seeded jitter
+among equally cheap ones, so the same seed gives the same puzzle);
+steering stops after :data:`MAX_TRIES` judged moves or :data:`MAX_WORK`
+rounds of the grader in all: a count, not seconds, so the result does not
+depend on the machine.
+When the grade is out of reach within the limit, :attr:`Steering.note`
+says so in one line.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from rofl.errors import OptionError
+from rofl.puzzle import Palette, Puzzle
+from rofl.solver.grade import GRADES, NAMES, Difficulty, Technique, solve_graded
+
+#: The share of cells an easier puzzle may have changed in all (refinement's
+#: changes and steering's).
+EASY_LIMIT = 0.02
+#: The share of cells steering may change beyond refinement's to make a
+#: puzzle harder (at least one cell).
+HARD_EXTRA = 0.005
+#: Moves judged per step (each a grade of the whole puzzle).
+CANDIDATES = 18
+#: Moves judged in all before steering gives up.
+MAX_TRIES = 800
+#: Rounds of the grader's solves steering may spend in all (its time grows
+#: with them: a textured photo's puzzle takes hundreds of rounds a grade).
+MAX_WORK = 30_000
+
+
+@dataclass(frozen=True, eq=False)
+class Steering:
+    """What :func:`steer` did.
+
+    Attributes
+    ----------
+    grid : (H, W) uint8 array
+        The steered picture; line logic solves its clues.
+    difficulty : Difficulty
+        Its grade.
+    target : int
+        The grade asked for (1-4).
+    added : int
+        Cells steering changed.
+    note : str or None
+        One line when ``target`` was not reached within the limit.
+    """
+
+    grid: np.ndarray
+    difficulty: Difficulty
+    target: int
+    added: int
+    note: str | None
+
+
+def target_grade(name: str) -> int:
+    """The grade of a ``--difficulty`` name; an :class:`OptionError` for another."""
+    if name not in GRADES:
+        msg = f"difficulty must be one of {', '.join(GRADES)}, not {name!r}"
+        raise OptionError(msg)
+    return GRADES[name]
+
+
+def _line_solved(difficulty: Difficulty) -> bool:
+    return difficulty.hardest <= Technique.WHOLE_LINE and not difficulty.needs_guessing
+
+
+def steer(
+    grid: np.ndarray,
+    palette: Palette,
+    original: np.ndarray,
+    target: str,
+    *,
+    cost: np.ndarray,
+    seed: int = 0,
+) -> Steering:
+    """Move a line-solvable picture toward the grade ``target``.
+
+    ``easy`` only eases, ``hard`` and ``expert`` only harden (a harder
+    puzzle than asked keeps refinement's fewest changes), ``medium`` goes
+    either way; each within its limit (:data:`EASY_LIMIT`, :data:`HARD_EXTRA`).
+
+    Parameters
+    ----------
+    grid : (H, W) uint8 array
+        The refined picture (line logic solves its clues).
+    palette : Palette
+    original : (H, W) uint8 array
+        The picture before refinement: the changes counted against
+        :data:`EASY_LIMIT` are the cells where the result differs from it.
+    target : {"easy", "medium", "hard", "expert"}
+    cost : (H, W, K) float array
+        How visibly wrong each colour is for each cell (refinement's cost).
+    seed : int
+        Seed of the jitter that orders equally cheap moves.
+
+    Returns
+    -------
+    Steering
+    """
+    want = target_grade(target)
+    work = np.array(grid, dtype=np.uint8)
+    current, when = solve_graded(Puzzle.from_grid(work, palette))
+    if not _line_solved(current):
+        msg = "steer needs a picture that line logic solves"
+        raise ValueError(msg)
+    if current.grade == want:
+        return Steering(work, current, want, 0, None)
+    easier = current.grade > want
+    cells = work.size
+    if easier and want >= GRADES["hard"]:
+        room, limit = 0, "the fewest changes (hard and expert never ease a puzzle)"
+    elif easier:
+        room = int(EASY_LIMIT * cells) - int(np.count_nonzero(work != original))
+        limit = f"{EASY_LIMIT:.0%} of the cells changed in all"
+    elif want == GRADES["easy"]:
+        room, limit = 0, "easy (it never makes a puzzle harder)"
+    else:
+        room = max(1, int(HARD_EXTRA * cells))
+        limit = f"{HARD_EXTRA:.1%} of the cells changed beyond the fewest"
+    rng = np.random.default_rng(seed)
+    steered = np.zeros(work.shape, dtype=bool)
+    added = tries = work_done = 0
+    rejected: set[tuple[int, int, int]] = set()
+    sign = -1.0 if easier else 1.0
+    while (
+        room > 0
+        and tries < MAX_TRIES
+        and work_done < MAX_WORK
+        and (current.grade > want if easier else current.grade < want)
+    ):
+        moves = _moves(work, cost, steered, rejected, when, rng, easier=easier)
+        if not moves:
+            break
+        best = None
+        for r, c, k in moves:
+            tries += 1
+            old = work[r, c]
+            work[r, c] = k
+            trial = solve_graded(Puzzle.from_grid(work, palette))
+            work[r, c] = old
+            work_done += trial[0].steps
+            if _line_solved(trial[0]) and sign * (trial[0].score - current.score) > 0:
+                if best is None or sign * (trial[0].score - best[1][0].score) > 0:
+                    best = ((r, c, k), trial)
+            else:
+                rejected.add((r, c, k))
+        if best is None:
+            continue
+        (r, c, k), (current, when) = best
+        work[r, c] = k
+        steered[r, c] = True
+        rejected.clear()  # the puzzle changed: every move may help now
+        added += 1
+        room -= 1
+    reached = current.grade <= want if easier else current.grade >= want
+    note = None
+    if not reached:
+        note = f"difficulty: {NAMES[want]} not reached within {limit}; the puzzle is {current.name} ({current.grade}/5)"
+    return Steering(work, current, want, added, note)
+
+
+def _moves(
+    grid: np.ndarray,
+    cost: np.ndarray,
+    steered: np.ndarray,
+    rejected: set,
+    when: np.ndarray,
+    rng: np.random.Generator,
+    *,
+    easier: bool,
+) -> list[tuple[int, int, int]]:
+    """The moves of one step, never on a cell steering changed already: a
+    third of them the cells on the edge of a region given a 4-neighbour's
+    colour, cheapest for the picture first; a third the same among the
+    cells the grader's solve found last (where a bottleneck holds the solve
+    up); a third, to ease, the one-cell gaps between two pieces of a colour
+    filled (a longer block: more overlap), to harden, the longest blocks
+    split in their middle (less overlap)."""
+    found: dict[tuple[int, int, int], float] = {}
+    shaped: dict[tuple[int, int, int], float] = {}
+    height, width = grid.shape
+    for dr, dc in ((0, 1), (0, -1), (1, 0), (-1, 0)):
+        r0, r1 = max(0, -dr), height - max(0, dr)
+        c0, c1 = max(0, -dc), width - max(0, dc)
+        here = grid[r0:r1, c0:c1]
+        there = grid[r0 + dr : r1 + dr, c0 + dc : c1 + dc]
+        rows, cols = np.nonzero(here != there)
+        for r, c in zip(rows + r0, cols + c0, strict=True):
+            key = (int(r), int(c), int(grid[r + dr, c + dc]))
+            if not steered[r, c] and key not in rejected:
+                found[key] = float(cost[r, c, key[2]] - cost[r, c, grid[r, c]])
+    for view, flip in ((grid, False), (grid.T, True)):
+        for i, line in enumerate(view):
+            for j, k in _shape_moves(line, easier):
+                r, c = (j, i) if flip else (i, j)
+                key = (r, c, k)
+                if not steered[r, c] and key not in rejected:
+                    shaped[key] = float(cost[r, c, k] - cost[r, c, grid[r, c]])
+    part = CANDIDATES // 3
+    chosen: list[tuple[int, int, int]] = []
+    late = np.percentile(when, 75) if when.size else 0
+    for pool, keep in ((found, None), (found, late), (shaped, None)):
+        keys = [key for key in pool if key not in chosen and (keep is None or when[key[0], key[1]] >= keep)]
+        price = np.array([pool[key] for key in keys]) + rng.uniform(0, 1e-3, len(keys))
+        chosen += [keys[i] for i in np.argsort(price, kind="stable")[:part]]
+    return chosen
+
+
+def _shape_moves(line: np.ndarray, easier: bool) -> list[tuple[int, int]]:
+    """``(cell, colour)`` moves of one line that reshape its blocks: to ease,
+    a one-cell gap between two pieces of one colour filled with it; to
+    harden, the middle cell of each block of 4 cells or more blanked."""
+    moves = []
+    n = len(line)
+    if easier:
+        for j in range(1, n - 1):
+            if line[j - 1] == line[j + 1] != 0 and line[j] != line[j - 1]:
+                moves.append((j, int(line[j - 1])))
+        return moves
+    start = 0
+    for j in range(1, n + 1):
+        if j == n or line[j] != line[start]:
+            if line[start] != 0 and j - start >= 4:
+                moves.append(((start + j) // 2, 0))
+            start = j
+    return moves

@@ -1,0 +1,541 @@
+"""Compiled kernel of the difficulty grader (numba): a solver that uses
+ranked human techniques and logs what each round found.
+
+Private: :mod:`rofl.solver.grade` calls :func:`_grade` and turns its log
+into a :class:`~rofl.solver.grade.Difficulty`.  One entry point, so the
+grader compiles as one small set (``GRADE`` in
+:mod:`rofl.solver._compile`) and never drags the line solver's kernels in.
+
+A board is its lines as lists of flat cells (``line_cells``,
+``line_offsets``; ``cell_lines``, ``cell_offsets`` the other way round),
+as in :mod:`rofl.solver._index_kernels`, so rectangles and hexagons take
+the same path.  Groups have one colour each (no ``?`` sets).
+
+Each line's deductions, easiest first, are masks of what its cells may
+still be (bit ``c``: colour ``c``), each narrower than the one before:
+
+1. **overlap**: the first and last placements of the groups from the clue
+   alone (the line's ends are its only walls): a cell every placement of a
+   group covers takes its colour, a cell no group can reach is background;
+2. **edges**: the same with each group pushed as far as it goes against
+   the line's ends and the cells that cannot take its colour (crossed-out
+   cells, other colours), and a line whose ink is all known crossed out;
+   known ink is not looked at otherwise;
+3. **joining and splitting**: the first and last placements that known ink
+   allows too (each known piece held by a group that can reach it, pieces
+   only one group can hold joined), a known run as long as the longest
+   group that can hold it closed at both ends, a cell that would join two
+   runs into one longer than any group that can hold it split;
+4. **whole line**: every arrangement of the line (the dynamic programme of
+   full line logic): what all of them agree on.
+
+A round applies, to every line at once, the easiest technique that finds
+something anywhere; when none does, **probing** (reasoning across lines)
+gives each open cell each of its colours in turn and strikes a colour that
+leads line logic to a contradiction.  When probing finds nothing either the
+puzzle needs guessing.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from rofl.solver._bits import MAX_COLOURS, MAX_GROUPS, _line_colours
+from rofl.solver._config import JIT
+from rofl.solver._grade_codes import (
+    BUDGET,
+    CONTRADICTION,
+    LOG_FULL,
+    N_LINE_LEVELS,
+    PROBE,
+    SOLVED,
+    ST_BAD_LINE,
+    ST_LINE_DPS,
+    ST_PROBES,
+    ST_ROUNDS,
+    STALLED,
+)
+
+
+@njit(**JIT)
+def _line_dp(m, n, lens, cols, g0, k, run, fb, fe, bb, be, lo, hi, poss, diff):
+    """Every arrangement of one line: ``poss`` (what each cell may be),
+    ``lo``/``hi`` (each group's first and last valid start).  False when
+    the line has no arrangement.
+
+    ``fb[j, i]``: groups ``0..j-1`` fit in cells ``0..i-1`` with cell ``i-1``
+    background; ``fe[j, i]``: the same with group ``j-1`` ending at ``i-1``;
+    ``bb``/``be`` the same from the right (groups ``j..k-1`` in ``i..n-1``,
+    cell ``i`` background / group ``j`` starting at ``i``).
+    """
+    for j in range(k):
+        bit = np.int64(1) << cols[g0 + j]
+        r = 0
+        run[j, 0] = 0
+        for i in range(n):
+            r = r + 1 if m[i] & bit else 0
+            run[j, i + 1] = r
+    for j in range(k + 1):
+        fb[j, 0] = 0
+        fe[j, 0] = 0
+    fb[0, 0] = 1
+    for i in range(1, n + 1):
+        blank = m[i - 1] & 1
+        for j in range(k + 1):
+            fb[j, i] = (fb[j, i - 1] | fe[j, i - 1]) if blank else 0
+        fe[0, i] = 0
+        for j in range(k):
+            length = lens[g0 + j]
+            s = i - length
+            ok = 0
+            if s >= 0 and run[j, i] >= length:
+                if fb[j, s] or (fe[j, s] and j > 0 and cols[g0 + j - 1] != cols[g0 + j]):
+                    ok = 1
+            fe[j + 1, i] = ok
+    if not (fb[k, n] or fe[k, n]):
+        return False
+    for j in range(k + 1):
+        bb[j, n] = 0
+        be[j, n] = 0
+    bb[k, n] = 1
+    for i in range(n - 1, -1, -1):
+        blank = m[i] & 1
+        for j in range(k + 1):
+            bb[j, i] = (bb[j, i + 1] | be[j, i + 1]) if blank else 0
+        be[k, i] = 0
+        for j in range(k):
+            length = lens[g0 + j]
+            e = i + length
+            ok = 0
+            if e <= n and run[j, e] >= length:
+                if bb[j + 1, e] or (be[j + 1, e] and j + 1 < k and cols[g0 + j + 1] != cols[g0 + j]):
+                    ok = 1
+            be[j, i] = ok
+    for i in range(n):
+        poss[i] = 0
+        if m[i] & 1:
+            for j in range(k + 1):
+                if (fb[j, i] or fe[j, i]) and (bb[j, i + 1] or be[j, i + 1]):
+                    poss[i] = 1
+                    break
+    for j in range(k):
+        length = lens[g0 + j]
+        bit = np.int64(1) << cols[g0 + j]
+        lo[j] = -1
+        for i in range(n + 1):
+            diff[i] = 0
+        for s in range(n - length + 1):
+            if be[j, s] and (fb[j, s] or (fe[j, s] and j > 0 and cols[g0 + j - 1] != cols[g0 + j])):
+                if lo[j] < 0:
+                    lo[j] = s
+                hi[j] = s
+                diff[s] += 1
+                diff[s + length] -= 1
+        acc = 0
+        for i in range(n):
+            acc += diff[i]
+            if acc > 0:
+                poss[i] |= bit
+    return True
+
+
+@njit(**JIT)
+def _solve_line(m, n, lens, cols, g0, k, use_bits, word, first, last, dp, lo, hi, poss):
+    """:func:`_line_dp`'s answer, on bit sets when the line fits in a word
+    (:func:`rofl.solver._bits._line_colours`: most lines of most puzzles;
+    ``use_bits``: the puzzle has at most its number of colours)."""
+    if use_bits and n <= 63 and k <= MAX_GROUPS:
+        if not _line_colours(m, n, lens, cols, g0, g0 + k, poss, word, first, last, 0):
+            return False
+        for j in range(k):
+            lo[j] = first[g0 + j]
+            hi[j] = last[g0 + j]
+        return True
+    run, fb, fe, bb, be, diff = dp
+    return _line_dp(m, n, lens, cols, g0, k, run, fb, fe, bb, be, lo, hi, poss, diff)
+
+
+@njit(**JIT)
+def _bare_ranges(n, lens, cols, g0, k, lo, hi):
+    """First and last starts of each group from the clue alone."""
+    pos = 0
+    for j in range(k):
+        if j > 0 and cols[g0 + j - 1] == cols[g0 + j]:
+            pos += 1
+        lo[j] = pos
+        pos += lens[g0 + j]
+    pos = n
+    for j in range(k - 1, -1, -1):
+        pos -= lens[g0 + j]
+        hi[j] = pos
+        if j > 0 and cols[g0 + j - 1] == cols[g0 + j]:
+            pos -= 1
+
+
+@njit(**JIT)
+def _pushed_ranges(m, n, lens, cols, g0, k, lo, hi):
+    """First and last starts of each group pushed against the line's ends
+    and the cells that cannot take its colour (known ink is not looked at)."""
+    pos = 0
+    for j in range(k):
+        length = lens[g0 + j]
+        bit = np.int64(1) << cols[g0 + j]
+        if j > 0 and cols[g0 + j - 1] == cols[g0 + j]:
+            pos += 1
+        count = 0
+        s = pos
+        while s + count < n and count < length:
+            if m[s + count] & bit:
+                count += 1
+            else:
+                s = s + count + 1
+                count = 0
+        if s + length > n:
+            return False
+        lo[j] = s
+        pos = s + length
+    pos = n
+    for j in range(k - 1, -1, -1):
+        length = lens[g0 + j]
+        bit = np.int64(1) << cols[g0 + j]
+        if j < k - 1 and cols[g0 + j + 1] == cols[g0 + j]:
+            pos -= 1
+        count = 0
+        e = pos  # the group ends before e
+        while e - count > 0 and count < length:
+            if m[e - count - 1] & bit:
+                count += 1
+            else:
+                e = e - count - 1
+                count = 0
+        if e - length < lo[j]:
+            return False
+        hi[j] = e - length
+        pos = e - length
+    return True
+
+
+@njit(**JIT)
+def _overlap(n, lens, cols, g0, k, lo, hi, out, forced):
+    """What the placements between ``lo`` and ``hi`` leave a cell: colours
+    of the groups that reach it, background unless a group covers it in
+    its first and last placement alike (it then takes that group's colour)."""
+    for i in range(n):
+        out[i] = 1
+        forced[i] = 0
+    for j in range(k):
+        length = lens[g0 + j]
+        bit = np.int64(1) << cols[g0 + j]
+        for i in range(lo[j], hi[j] + length):
+            out[i] |= bit
+        for i in range(hi[j], lo[j] + length):
+            forced[i] = bit
+    for i in range(n):
+        if forced[i]:
+            out[i] = forced[i]
+
+
+@njit(**JIT)
+def _complete(m, n, lens, cols, g0, k, out):
+    """A colour whose groups' cells are all known already is struck from
+    the line's other cells (``out``, narrowed in place)."""
+    for j in range(k):
+        bit = np.int64(1) << cols[g0 + j]
+        total = 0
+        for g in range(k):
+            if cols[g0 + g] == cols[g0 + j]:
+                total += lens[g0 + g]
+        known = 0
+        for i in range(n):
+            if m[i] == bit:
+                known += 1
+        if known == total:
+            for i in range(n):
+                if m[i] != bit:
+                    out[i] &= ~bit
+
+
+@njit(**JIT)
+def _holders(lens, cols, g0, k, lo, hi, bit, a, b):
+    """The longest group of colour ``bit`` that can hold cells ``a..b`` (0: none)."""
+    best = 0
+    for j in range(k):
+        length = lens[g0 + j]
+        if (np.int64(1) << cols[g0 + j]) == bit and length >= b - a + 1 and lo[j] <= a and hi[j] + length - 1 >= b:
+            best = max(best, length)
+    return best
+
+
+@njit(**JIT)
+def _split(m, n, lens, cols, g0, k, lo, hi, out):
+    """Capping and splitting on ``out`` (narrowed in place)."""
+    i = 0
+    while i < n:
+        v = m[i]
+        if v != 1 and (v & (v - 1)) == 0:
+            a = i
+            while i + 1 < n and m[i + 1] == v:
+                i += 1
+            b = i
+            if _holders(lens, cols, g0, k, lo, hi, v, a, b) == b - a + 1:
+                if a > 0:
+                    out[a - 1] &= ~v
+                if b + 1 < n:
+                    out[b + 1] &= ~v
+            # a gap of one open cell before a run of the same colour
+            if b + 2 < n and (m[b + 1] & v) and m[b + 1] != v and m[b + 2] == v:
+                c = b + 2
+                while c + 1 < n and m[c + 1] == v:
+                    c += 1
+                if _holders(lens, cols, g0, k, lo, hi, v, a, c) == 0:
+                    out[b + 1] &= ~v
+        i += 1
+
+
+@njit(**JIT)
+def _mark(masks, line_cells, res, p0, n, first, last, line, news):
+    """``news[t, line]``: whether technique ``t + 1`` narrows a cell of the line."""
+    for t in range(first, last):
+        news[t, line] = 0
+        for p in range(p0, p0 + n):
+            cell = line_cells[p]
+            if (masks[cell] & res[t, p]) != masks[cell]:
+                news[t, line] = 1
+                break
+
+
+@njit(**JIT)
+def _first_level(news, first, last):
+    """The easiest technique of ``first + 1 .. last`` that narrows some cell (0: none)."""
+    for t in range(first, last):
+        for line in range(news.shape[1]):
+            if news[t, line]:
+                return t + 1
+    return 0
+
+
+@njit(**JIT)
+def _gather(masks, line_cells, p0, n, m):
+    for i in range(n):
+        m[i] = masks[line_cells[p0 + i]]
+
+
+@njit(**JIT)
+def _propagate(masks, line_cells, line_offsets, cell_lines, cell_offsets, lens, cols, offs, probed, work, stats):
+    """Whole-line logic to a fixpoint from the lines through cell ``probed``
+    (probing); False on a contradiction."""
+    m, use_bits, word, first, last, dp, lo, hi, poss, queue, queued = work
+    n_lines = line_offsets.shape[0] - 1
+    for line in range(n_lines):
+        queued[line] = 0
+    head = 0
+    tail = 0
+    for q in range(cell_offsets[probed], cell_offsets[probed + 1]):
+        queue[tail] = cell_lines[q]
+        queued[cell_lines[q]] = 1
+        tail += 1
+    while head != tail:
+        line = queue[head]
+        head = (head + 1) % n_lines
+        queued[line] = 0
+        p0 = line_offsets[line]
+        n = line_offsets[line + 1] - p0
+        g0 = offs[line]
+        _gather(masks, line_cells, p0, n, m)
+        stats[ST_LINE_DPS] += 1
+        if not _solve_line(m, n, lens, cols, g0, offs[line + 1] - g0, use_bits, word, first, last, dp, lo, hi, poss):
+            return False
+        for i in range(n):
+            new = m[i] & poss[i]
+            if new != m[i]:
+                cell = line_cells[p0 + i]
+                masks[cell] = new
+                for q in range(cell_offsets[cell], cell_offsets[cell + 1]):
+                    other = cell_lines[q]
+                    if not queued[other]:
+                        queued[other] = 1
+                        queue[tail] = other
+                        tail = (tail + 1) % n_lines
+    return True
+
+
+@njit(**JIT)
+def _grade(masks, line_cells, line_offsets, cell_lines, cell_offsets, lens, cols, offs, work_budget, log, when, stats):
+    """Solve ``masks`` (flat int64, in place) round by round with the
+    easiest technique that finds something; ``log[r] = (level, cells)``,
+    ``when[cell]``: the round that found the cell's colour (-1: never).
+
+    Returns SOLVED, STALLED (probing found nothing: guessing needed),
+    CONTRADICTION (``stats[ST_BAD_LINE]`` names the line, -1 for a
+    probe's), LOG_FULL (``log`` too short: call again with a longer one) or
+    BUDGET (probing used more than ``work_budget`` line solves).
+    """
+    n_lines = line_offsets.shape[0] - 1
+    n_cells = masks.shape[0]
+    n_pos = line_cells.shape[0]
+    nmax = 1
+    kmax = 1
+    for line in range(n_lines):
+        nmax = max(nmax, line_offsets[line + 1] - line_offsets[line])
+        kmax = max(kmax, offs[line + 1] - offs[line])
+    m = np.empty(nmax, dtype=np.int64)
+    run = np.empty((kmax, nmax + 1), dtype=np.int64)
+    fb = np.empty((kmax + 1, nmax + 2), dtype=np.uint8)
+    fe = np.empty((kmax + 1, nmax + 2), dtype=np.uint8)
+    bb = np.empty((kmax + 1, nmax + 2), dtype=np.uint8)
+    be = np.empty((kmax + 1, nmax + 2), dtype=np.uint8)
+    lo = np.empty(kmax, dtype=np.int64)
+    hi = np.empty(kmax, dtype=np.int64)
+    poss = np.empty(nmax, dtype=np.int64)
+    diff = np.empty(nmax + 1, dtype=np.int64)
+    forced = np.empty(nmax, dtype=np.int64)
+    queue = np.empty(n_lines, dtype=np.int64)
+    queued = np.empty(n_lines, dtype=np.uint8)
+    use_bits = True
+    for g in range(lens.shape[0]):
+        if cols[g] > MAX_COLOURS:  # more colours than the bit sets hold
+            use_bits = False
+    word = np.zeros(64, dtype=np.uint64)
+    first = np.zeros(lens.shape[0], dtype=np.int64)
+    last = np.zeros(lens.shape[0], dtype=np.int64)
+    dp = (run, fb, fe, bb, be, diff)
+    work = (m, use_bits, word, first, last, dp, lo, hi, poss, queue, queued)
+    res = np.empty((N_LINE_LEVELS, n_pos), dtype=np.int64)
+    dirty = np.ones(n_lines, dtype=np.uint8)  # edges to redo
+    stale = np.ones(n_lines, dtype=np.uint8)  # dynamic programme to redo
+    news = np.zeros((N_LINE_LEVELS, n_lines), dtype=np.uint8)
+    stamp = np.full(n_cells, -1, dtype=np.int64)
+    trial = np.empty(n_cells, dtype=np.int64)
+    stats[ST_BAD_LINE] = -1
+    for line in range(n_lines):
+        p0 = line_offsets[line]
+        g0 = offs[line]
+        n = line_offsets[line + 1] - p0
+        k = offs[line + 1] - g0
+        _bare_ranges(n, lens, cols, g0, k, lo, hi)
+        _overlap(n, lens, cols, g0, k, lo, hi, res[0, p0:], forced)
+        _mark(masks, line_cells, res, p0, n, 0, 1, line, news)
+    rounds = 0
+    probe_from = 0
+    while True:
+        # edges (cheap) for every changed line; the dynamic programme only
+        # when overlap and edges find nothing anywhere
+        for line in range(n_lines):
+            if not dirty[line]:
+                continue
+            dirty[line] = 0
+            p0 = line_offsets[line]
+            g0 = offs[line]
+            n = line_offsets[line + 1] - p0
+            k = offs[line + 1] - g0
+            _gather(masks, line_cells, p0, n, m)
+            if not _pushed_ranges(m, n, lens, cols, g0, k, lo, hi):
+                stats[ST_BAD_LINE] = line
+                stats[ST_ROUNDS] = rounds
+                return CONTRADICTION
+            _overlap(n, lens, cols, g0, k, lo, hi, res[1, p0:], forced)
+            _complete(m, n, lens, cols, g0, k, res[1, p0:])
+            for i in range(n):
+                res[1, p0 + i] &= m[i]
+            _mark(masks, line_cells, res, p0, n, 0, 2, line, news)
+        level = _first_level(news, 0, 2)
+        if not level:
+            for line in range(n_lines):
+                if not stale[line]:
+                    continue
+                stale[line] = 0
+                p0 = line_offsets[line]
+                g0 = offs[line]
+                n = line_offsets[line + 1] - p0
+                k = offs[line + 1] - g0
+                _gather(masks, line_cells, p0, n, m)
+                stats[ST_LINE_DPS] += 1
+                if not _solve_line(m, n, lens, cols, g0, k, use_bits, word, first, last, dp, lo, hi, poss):
+                    stats[ST_BAD_LINE] = line
+                    stats[ST_ROUNDS] = rounds
+                    return CONTRADICTION
+                # joining and splitting: the exact first and last placements
+                _overlap(n, lens, cols, g0, k, lo, hi, res[2, p0:], forced)
+                _split(m, n, lens, cols, g0, k, lo, hi, res[2, p0:])
+                for i in range(n):
+                    res[2, p0 + i] &= res[1, p0 + i]
+                    res[3, p0 + i] = res[2, p0 + i] & poss[i]
+                _mark(masks, line_cells, res, p0, n, 2, 4, line, news)
+            level = _first_level(news, 2, 4)
+        found = 0
+        if level:
+            for line in range(n_lines):
+                if not news[level - 1, line]:
+                    continue
+                for p in range(line_offsets[line], line_offsets[line + 1]):
+                    cell = line_cells[p]
+                    new = masks[cell] & res[level - 1, p]
+                    if new == masks[cell]:
+                        continue
+                    if new == 0:
+                        stats[ST_BAD_LINE] = -1
+                        stats[ST_ROUNDS] = rounds
+                        return CONTRADICTION
+                    masks[cell] = new
+                    if not new & (new - 1):
+                        when[cell] = rounds
+                    if stamp[cell] != rounds:
+                        stamp[cell] = rounds
+                        found += 1
+                        for q in range(cell_offsets[cell], cell_offsets[cell + 1]):
+                            dirty[cell_lines[q]] = 1
+                            stale[cell_lines[q]] = 1
+                if not dirty[line]:
+                    news[level - 1, line] = 0  # nothing of it was new after all
+        else:
+            open_cells = 0
+            for cell in range(n_cells):
+                if masks[cell] & (masks[cell] - 1):
+                    open_cells += 1
+            if open_cells == 0:
+                stats[ST_ROUNDS] = rounds
+                return SOLVED
+            # probing: from where the last successful probe was, once round the board
+            for step in range(n_cells):
+                cell = (probe_from + step) % n_cells
+                bits = masks[cell]
+                if not bits & (bits - 1):
+                    continue
+                for colour in range(64):
+                    bit = np.int64(1) << colour
+                    if not bits & bit:
+                        continue
+                    if stats[ST_LINE_DPS] > work_budget:
+                        stats[ST_ROUNDS] = rounds
+                        return BUDGET
+                    trial[:] = masks
+                    trial[cell] = bit
+                    stats[ST_PROBES] += 1
+                    if not _propagate(
+                        trial, line_cells, line_offsets, cell_lines, cell_offsets, lens, cols, offs, cell, work, stats
+                    ):
+                        masks[cell] &= ~bit
+                        if not masks[cell] & (masks[cell] - 1):
+                            when[cell] = rounds
+                        found = 1
+                        level = PROBE
+                        probe_from = cell
+                        for q in range(cell_offsets[cell], cell_offsets[cell + 1]):
+                            dirty[cell_lines[q]] = 1
+                            stale[cell_lines[q]] = 1
+                        break
+                if found:
+                    break
+            if not found:
+                stats[ST_ROUNDS] = rounds
+                return STALLED
+            if masks[cell] == 0:
+                stats[ST_ROUNDS] = rounds
+                return CONTRADICTION
+        if rounds == log.shape[0]:
+            stats[ST_ROUNDS] = rounds
+            return LOG_FULL
+        log[rounds, 0] = level
+        log[rounds, 1] = found
+        rounds += 1

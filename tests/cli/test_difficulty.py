@@ -1,0 +1,140 @@
+"""Difficulty from the command line and the library: ``rofl make
+--difficulty``, the lines of ``info`` and ``solve``, sheets, books, the
+page, the batch summary and ``rofl bench``."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+
+import rofl
+from rofl.batch.tasks import MakeOptions, make_task, solve_task
+from rofl.errors import OptionError
+from rofl.refine.difficulty import EASY_LIMIT, steer
+from rofl.render.page import puzzle_page
+from rofl.render.sheet import sheet_bytes
+from tests.clirun import run, usage_error_line
+from tests.places import SAMPLES
+
+LINE = re.compile(r"difficulty: [1-5]/5 (easy|medium|hard|expert|needs guessing) \(\d+ steps, hardest: [a-z ]+, ")
+
+
+def test_info_and_solve_print_the_grade():
+    info = run("info", SAMPLES / "camera.rofl")
+    assert info.exit_code == 0 and LINE.search(info.output), info.output
+    solved = run("solve", SAMPLES / "camera.rofl")
+    assert solved.exit_code == 0 and LINE.search(solved.output)
+    line_only = run("solve", "--line-only", SAMPLES / "camera.rofl")
+    assert line_only.exit_code == 0 and LINE.search(line_only.output)
+    grade = rofl.grade(rofl.open_puzzle(SAMPLES / "camera.rofl").puzzle)
+    assert f"difficulty: {grade.summary()}" in info.output
+
+
+def test_two_solutions_need_guessing():
+    shown = run("info", SAMPLES / "two-ways.non")
+    assert "difficulty: 5/5 needs guessing" in shown.output
+
+
+def test_make_difficulty_reports_the_grade(tmp_path):
+    out = tmp_path / "easy.rofl"
+    made = run("make", SAMPLES / "camera.jpg", "-o", out, "-w", 20, "--difficulty", "easy")
+    assert made.exit_code == 0, made.output
+    assert re.search(r"difficulty: 1/5 easy \(.*\); \d+ cells changed to steer it", made.output), made.output
+    assert rofl.solve(rofl.open_puzzle(out).puzzle).status == "solved"
+
+
+def test_bad_difficulty(tmp_path):
+    usage_error_line(
+        run("make", SAMPLES / "camera.jpg", "-o", tmp_path / "x.rofl", "--difficulty", "trivial"), "--difficulty"
+    )
+    with pytest.raises(OptionError, match="difficulty must be one of easy, medium, hard, expert"):
+        rofl.make(SAMPLES / "camera.jpg", width=10, difficulty="trivial")
+    with pytest.raises(OptionError, match="rectangular puzzles only"):
+        rofl.make(SAMPLES / "camera.jpg", shape="hex", size=4, difficulty="easy")
+    usage_error_line(
+        run("make", SAMPLES / "camera.jpg", "-o", tmp_path / "x.clues", "--shape", "hex", "--difficulty", "easy"),
+        "rectangular",
+    )
+
+
+def _noise(seed: int, n: int = 24) -> np.ndarray:
+    """A blurred random picture: a puzzle with some difficulty in it."""
+    from scipy.ndimage import gaussian_filter
+
+    rng = np.random.default_rng(seed)
+    return (gaussian_filter(rng.random((n * 4, n * 4)), 5) * 255).astype(np.uint8)
+
+
+def test_steering_stays_within_its_limits_and_line_solvable():
+    picture = _noise(1)
+    base = rofl.make(picture, width=24, height=24)
+    start = rofl.grade(base.puzzle)
+    easier = steer(base.grid, base.palette, base.quantised, "easy", cost=base.cost)
+    assert easier.difficulty.score <= start.score
+    assert np.count_nonzero(easier.grid != base.quantised) <= max(
+        EASY_LIMIT * base.grid.size, np.count_nonzero(base.grid != base.quantised)
+    )
+    assert rofl.solve(rofl.Puzzle.from_grid(easier.grid, base.palette)).status == "solved"
+    assert (easier.difficulty.grade <= 1) == (easier.note is None)
+    harder = steer(base.grid, base.palette, base.quantised, "expert", cost=base.cost)
+    assert harder.difficulty.score >= start.score
+    assert np.count_nonzero(harder.grid != base.grid) <= max(1, int(0.005 * base.grid.size))
+    assert rofl.solve(rofl.Puzzle.from_grid(harder.grid, base.palette)).status == "solved"
+    if harder.note:
+        assert harder.note.startswith("difficulty: expert not reached within ")
+    same = steer(base.grid, base.palette, base.quantised, start.name, cost=base.cost) if start.grade < 5 else None
+    if same is not None and start.grade <= 4:
+        assert same.added == 0 and same.note is None
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [2, 3, 4])
+def test_easy_is_no_harder_than_hard(seed):
+    picture = _noise(seed, 30)
+    easy = rofl.make(picture, width=30, height=30, difficulty="easy")
+    hard = rofl.make(picture, width=30, height=30, difficulty="hard")
+    assert easy.stats.difficulty.score <= hard.stats.difficulty.score
+    assert easy.stats.difficulty.grade <= hard.stats.difficulty.grade
+    for made in (easy, hard):
+        assert rofl.solve(made.puzzle).status == "solved"
+        assert made.stats.difficulty == rofl.grade(made.puzzle)
+
+
+def test_sheet_book_and_page_show_the_grade(tmp_path):
+    puzzle = rofl.open_puzzle(SAMPLES / "horse.rofl").puzzle
+    grade = rofl.grade(puzzle)
+    svg = sheet_bytes(puzzle, ".svg", difficulty=True).decode()
+    assert f"({grade.name}, {grade.grade}/5)" in svg
+    assert f"({grade.name}, " not in sheet_bytes(puzzle, ".svg").decode()
+    assert 'id="difficulty"' in puzzle_page(puzzle) and f"Difficulty: {grade.name}" in puzzle_page(puzzle)
+    book = tmp_path / "book.pdf"
+    files = [SAMPLES / "camera.rofl", SAMPLES / "horse.rofl"]
+    made = run("sheet", *files, "-o", book, "--difficulty", "--order", "difficulty")
+    assert made.exit_code == 0, made.output
+    sheet = tmp_path / "one.svg"
+    assert run("sheet", files[1], "-o", sheet, "--difficulty").exit_code == 0
+    assert f"({grade.name}, {grade.grade}/5)" in sheet.read_text(encoding="utf-8")
+
+
+def test_easiest_first_in_a_book():
+    from rofl.cli.sheet import _easiest_first
+
+    puzzles = [rofl.open_puzzle(SAMPLES / name).puzzle for name in ("two-ways.non", "camera.rofl", "horse.rofl")]
+    ordered, tags = _easiest_first(puzzles, ["a", "b", "c"])
+    grades = [rofl.grade(p) for p in ordered]
+    assert [(g.grade, g.score) for g in grades] == sorted((g.grade, g.score) for g in grades)
+    assert tags[-1] == "a"  # needs guessing: last
+
+
+def test_batch_rows_and_bench_rows_have_the_grade():
+    data = (SAMPLES / "camera.jpg").read_bytes()
+    _, row = make_task(data, "camera.jpg", MakeOptions(width=16))
+    assert row["grade"] in range(1, 6) and row["difficulty"] and row["difficulty_score"] is not None
+    steered = make_task(data, "camera.jpg", MakeOptions(width=16, difficulty="easy"))[1]
+    assert steered["key"] != row["key"]
+    assert MakeOptions(width=16).key(data) == row["key"]
+    bench = solve_task((SAMPLES / "camera.rofl").read_bytes(), "camera.rofl", 1.0)
+    assert bench["grade"] == rofl.grade(rofl.open_puzzle(SAMPLES / "camera.rofl").puzzle).grade
+    assert bench["difficulty"]

@@ -1,0 +1,160 @@
+"""The difficulty grader (:mod:`rofl.solver.grade`): its technique solver
+against line logic and brute force, hand-made puzzles of a known hardest
+technique, and grades that do not depend on how a puzzle is written."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import rofl
+from rofl.errors import PuzzleError, UnsolvableError
+from rofl.solver import _grade_codes as k
+from rofl.solver.grade import NAMES, Technique, grade, run
+from tests import naive
+
+
+def _puzzle(rows) -> rofl.Puzzle:
+    grid = np.array(rows, dtype=np.uint8)
+    n = max(2, int(grid.max()) + 1)
+    palette = ["#ffffff", "#000000", "#ff0000", "#0000ff", "#00aa00"][:n]
+    return rofl.Puzzle.from_grid(grid, palette)
+
+
+grids = st.integers(1, 6).flatmap(
+    lambda h: st.integers(1, 6).flatmap(
+        lambda w: st.integers(2, 4).flatmap(
+            lambda c: st.lists(st.lists(st.integers(0, c - 1), min_size=w, max_size=w), min_size=h, max_size=h)
+        )
+    )
+)
+
+
+@settings(deadline=None, max_examples=60)
+@given(grids)
+def test_never_a_wrong_cell_and_line_logic_reaches_the_same(rows):
+    """Every colour the grader strikes is wrong in the puzzle's picture, and
+    without probing it ends where line logic ends (the rofl solver and the
+    brute-force reference)."""
+    grid = np.array(rows, dtype=np.uint8)
+    puzzle = _puzzle(rows)
+    status, masks, *_ = run(puzzle, probe_work=-1)
+    assert np.all(masks >> grid.astype(np.int64) & 1), "a colour of the picture was struck"
+    line = rofl.solve(puzzle)
+    assert np.array_equal(masks, line.masks)
+    reference, reference_masks = naive.propagate(puzzle)
+    assert np.array_equal(masks, reference_masks)
+    assert (status == k.SOLVED) == (reference == "solved")
+    # with probing: still never a wrong cell
+    status, masks, *_ = run(puzzle)
+    assert np.all(masks >> grid.astype(np.int64) & 1)
+    assert status in (k.SOLVED, k.STALLED)
+
+
+@settings(deadline=None, max_examples=60)
+@given(grids)
+def test_probing_keeps_every_solution(rows):
+    """On puzzles with several pictures, no solution loses a cell."""
+    puzzle = _puzzle(rows)
+    lines = [list(range(r * puzzle.width, (r + 1) * puzzle.width)) for r in range(puzzle.height)]
+    lines += [list(range(c, puzzle.width * puzzle.height, puzzle.width)) for c in range(puzzle.width)]
+    clues = [puzzle.clue(i) for i in range(puzzle.n_lines)]
+    try:
+        solutions = naive.all_solutions(lines, clues, puzzle.width * puzzle.height, limit=20_000)
+    except ValueError:
+        return  # too many for brute force
+    _, masks, *_ = run(puzzle)
+    for solution in solutions:
+        cells = np.array(solution, dtype=np.int64).reshape(puzzle.height, puzzle.width)
+        assert np.all(masks >> cells & 1)
+
+
+@settings(deadline=None, max_examples=40)
+@given(grids, st.randoms(use_true_random=False))
+def test_grade_does_not_depend_on_transposition_or_colour_names(rows, random):
+    grid = np.array(rows, dtype=np.uint8)
+    puzzle = _puzzle(rows)
+    first = grade(puzzle)
+    transposed = grade(_puzzle(grid.T))
+    inks = list(range(1, int(grid.max()) + 1))
+    random.shuffle(inks)
+    renamed_grid = grid.copy()
+    for old, new in zip(range(1, len(inks) + 1), inks, strict=True):
+        renamed_grid[grid == old] = new
+    renamed = grade(_puzzle(renamed_grid))
+    if first.hardest < Technique.PROBING:  # probing tries cells and colours in order: only the grade is the same
+        assert transposed == first
+        assert renamed == first
+    assert transposed.grade == first.grade == renamed.grade
+
+
+def test_overlap_alone():
+    """Every line full or empty: the first round finds every cell."""
+    d = grade(_puzzle([[1, 1, 1], [0, 0, 0], [1, 1, 1]]))
+    assert d.hardest == Technique.OVERLAP
+    assert (d.steps, d.rounds, d.grade, d.name) == (1, (1, 0, 0, 0, 0), 1, "easy")
+
+
+def test_edges():
+    """Overlap leaves row 1's first cell crossed out (column 1 is empty) and
+    (1, 3) ink (column 3's two cells); pushed against the cross, row 1's 3
+    then covers cells 2-4, and the rest is crossing out finished lines."""
+    d = grade(_puzzle([[0, 1, 1, 1], [0, 0, 1, 0]]))
+    assert d.hardest == Technique.EDGES
+    assert d.rounds == (1, 1, 0, 0, 0)
+
+
+def test_harder_techniques_are_needed():
+    joining = grade(_puzzle([[0, 1, 0, 1], [1, 0, 1, 0], [0, 0, 1, 0]]))
+    assert joining.hardest == Technique.JOINING
+    whole = grade(_puzzle([[0, 0, 1, 1, 1, 0], [0, 1, 1, 1, 1, 1], [1, 1, 1, 0, 1, 0], [1, 1, 0, 1, 0, 0]]))
+    assert whole.hardest == Technique.WHOLE_LINE
+    assert whole.rounds[3] >= 1
+
+
+def test_probing():
+    """Rows 2, (empty), 1 1 and every column 1: line logic learns only the
+    empty row; putting the 2 at the left leaves row 3 two neighbours."""
+    puzzle = _puzzle([[0, 1, 1, 0], [0, 0, 0, 0], [1, 0, 0, 1]])
+    assert rofl.solve(puzzle).status == "stalled"
+    d = grade(puzzle)
+    assert d.hardest == Technique.PROBING
+    assert d.grade == 4 and d.probes > 0
+
+
+def test_guessing_is_the_top_grade():
+    d = grade(_puzzle([[1, 0], [0, 1]]))  # two solutions: the diagonals
+    assert d.needs_guessing and d.grade == 5 and d.name == NAMES[5] == "needs guessing"
+    assert d.hardest == Technique.GUESSING
+    assert "needs guessing" in d.summary()
+
+
+def test_colour_puzzles_and_hexagons_are_graded():
+    d = grade(_puzzle([[1, 2, 2, 0], [1, 1, 2, 3], [0, 3, 3, 3]]))
+    assert 1 <= d.grade <= 5 and d.steps >= 1
+    hexagon = rofl.HexPuzzle.from_cells(2, [1, 1, 0, 1, 0, 1, 1])
+    status, masks, *_ = run(hexagon, probe_work=-1)
+    assert np.array_equal(masks, rofl.solve(hexagon).masks)
+    assert 1 <= grade(hexagon).grade <= 5
+
+
+def test_question_marks_are_refused():
+    puzzle = _puzzle([[1, 2], [2, 1]]).with_unknown_colors([True] + [False] * (_puzzle([[1, 2], [2, 1]]).n_groups - 1))
+    with pytest.raises(PuzzleError, match=r"does not grade puzzles with '\?' groups"):
+        grade(puzzle)
+
+
+def test_no_solution():
+    """Row 1 is full but column 2 is empty."""
+    puzzle = rofl.Puzzle(2, 2, rofl.Palette.black_white(), [[(2, 1)], []], [[(2, 1)], []])
+    with pytest.raises(UnsolvableError, match="no solution"):
+        grade(puzzle)
+
+
+def test_difficulty_is_frozen_and_importable_from_rofl():
+    d = rofl.grade(_puzzle([[1]]))
+    assert isinstance(d, rofl.Difficulty)
+    with pytest.raises(AttributeError):
+        d.grade = 3  # type: ignore[misc]
