@@ -305,3 +305,13 @@ def test_bad_options_and_downloads(client, photo):
     assert "cannot write puzzles with extension '.xyz'" in error_of(
         client.get(f"/{TOKEN}/download/{shown['id']}/.xyz"), 400
     )
+
+
+def test_the_difficulty_of_h42_is_an_option_of_its_own(client, photo):
+    """Issue 42's ``difficulty`` came into the form with ``rofl make --difficulty``, with no list to update."""
+    (field,) = [f for f in fields() if f.name == "difficulty"]
+    assert field.choices == ("easy", "medium", "hard", "expert")
+    shown = preview(client, photo, width=15, difficulty="easy")
+    assert any(line.startswith("difficulty: ") for line in shown["report"].splitlines())
+    error = client.post(f"/{TOKEN}/preview", json={"photo": photo, "options": {"shape": "hex", "difficulty": "easy"}})
+    assert "hexagon" in error_of(error, 400)
