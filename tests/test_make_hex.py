@@ -11,8 +11,8 @@ import rofl
 from rofl.errors import OptionError
 from rofl.formats import open_puzzle
 from rofl.hexagon import Hexagon, HexPuzzle
-from rofl.maker import hex_lightness_ssim
 from rofl.picture.hexfit import board_extent
+from rofl.picture.measures import hex_lightness_ssim
 from tests.clirun import run, usage_error_line
 from tests.places import SAMPLES
 

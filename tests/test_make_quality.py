@@ -29,12 +29,14 @@ from tests.places import SAMPLES
 #: distinct colours, which line logic pins down less easily (10 of 1350
 #: cells, 0.74%).  Since the push parts close colours mostly in lightness
 #: (ΔE2000's gradient, not the line through them), chelsea 10 -> 1: five
-#: distinct browns of distinct lightness.
+#: distinct browns of distinct lightness.  Issue 46: by default the coffee
+#: is drawn in the ``lines`` style (``auto``), whose outlines refinement
+#: pins down with 6 changes (0.7% of 864 cells) instead of 0.
 RECORDED = {
     "astronaut.jpg": (2, 6),
     "camera.jpg": (2, 2),
     "chelsea.jpg": (1, 1),
-    "coffee.jpg": (4, 0),
+    "coffee.jpg": (4, 6),
     "horse.png": (0, 2),
     "rocket.jpg": (0, 0),
 }

@@ -55,6 +55,8 @@ class MakeOptions:
     shape: str = "rect"
     size: int | None = None
     difficulty: str | None = None
+    style: str = "auto"
+    crop: str = "none"
 
     def key(self, data: bytes) -> str:
         """What an output made from picture ``data`` with these options is

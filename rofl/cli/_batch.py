@@ -147,6 +147,7 @@ def make_batch(params: dict[str, Any]) -> None:
         colors=params["colors"] or 2,
         **{k: params[k] for k in ("width", "height", "palette", "background", "threshold", "mode", "dither")},
         **{k: params[k] for k in ("cleanup", "min_delta_e", "trim", "effort", "seed", "shape", "size", "difficulty")},
+        **{k: params[k] for k in ("style", "crop")},
     )
     folder = Path(params["output"])
     rows = make_many(

@@ -14,6 +14,7 @@ from rofl.cli._options import FiniteRange, check_palette, checked_by
 
 _DITHERS = ("none", "ordered", "floyd-steinberg")
 HINT_CHANGED_PCT = 2.0  # above this share of changed cells, rofl make suggests what could help
+HINT_GAIN = 0.05  # a size, colour count or style the likeness hint names scores at least this much higher
 
 
 def _check_output(path: str) -> None:
@@ -120,6 +121,21 @@ def _save(image, path: str) -> None:
     help="With --shape hex: the hexagon's side in cells (default 15).",
 )
 @click.option(
+    "--style",
+    type=click.Choice(["auto", "photo", "lines", "poster"]),
+    default="auto",
+    show_default=True,
+    help="How the picture is drawn into cells: photo (area averages), lines (edge-aware ink drawing), poster "
+    "(flat regions with dark outlines), auto (the one that keeps the picture's regions and edges best).",
+)
+@click.option(
+    "--crop",
+    type=click.Choice(["none", "auto"]),
+    default="none",
+    show_default=True,
+    help="auto: cut the picture to its subject first (a face, else the salient part).",
+)
+@click.option(
     "-c", "--colors", type=click.IntRange(2, 64), default=None, help="2 = black and white (default); 3-64 = colour."
 )
 @click.option(
@@ -204,6 +220,8 @@ def make(
     mode: str,
     shape: str,
     size: int | None,
+    style: str,
+    crop: str,
     colors: int | None,
     palette: str | None,
     background: str | None,
@@ -318,6 +336,8 @@ def make(
                 title=title,
                 shape=shape,
                 size=size,
+                style=style,
+                crop=crop,
                 progress=bars.refining,
                 polish_progress=polish_progress,
                 revert_progress=revert_progress,
@@ -373,7 +393,16 @@ def make(
             )
         written = [path for path in (output, preview, compare, sheet, page, gif) if path]
         click.echo(f"wrote {', '.join(written)}")
-        _hint_likeness(result.stats, width, height, more_colours=palette is None)
+        _hint_likeness(
+            image,
+            result.stats,
+            dict(
+                width=width, height=height, colors=colors or 2, palette=palette, background=background,
+                threshold=threshold, mode=mode, dither=dither, min_delta_e=min_delta_e, shape=shape, size=size,
+                style=style, crop=crop,
+            ),
+            more_colours=palette is None and writer_for(output).colour,
+        )  # fmt: skip
         _hint_changed(result.stats, shape=shape, cleanup=cleanup, threshold=threshold)
 
 
@@ -447,26 +476,66 @@ def _hint_changed(stats, *, shape: str, cleanup: bool, threshold: float | None) 
     )
 
 
-def _hint_likeness(stats, width: int | None, height: int | None, *, more_colours: bool) -> None:
-    """One line on stderr when the grid hardly looks like the picture (SSIM below
-    :data:`rofl.maker.RECOGNISABLE_SSIM`), saying what usually helps."""
-    from rofl.maker import RECOGNISABLE_SSIM
+def _hint_likeness(image: str, stats, options: dict[str, Any], *, more_colours: bool) -> None:
+    """One line on stderr when the grid looks little like the picture: its SSIM
+    under :data:`rofl.maker.RECOGNISABLE_SSIM`, or SSIM + edge F1 (the
+    score ``style="auto"`` ranks by) under :data:`rofl.maker.LIKENESS_SCORE`.
+    It names the other styles, the next size and 4 colours that measure
+    better (:func:`rofl.maker.likeness`, before refinement), best first; or,
+    when none does, what usually helps."""
+    import warnings
 
-    if stats.ssim is None or stats.ssim >= RECOGNISABLE_SSIM:
+    from rofl.errors import RoflError
+    from rofl.maker import LIKENESS_SCORE, RECOGNISABLE_SSIM, likeness, style_score
+
+    score = style_score(stats.ssim, stats.edge_f1)
+    low_ssim = stats.ssim is not None and stats.ssim < RECOGNISABLE_SSIM
+    if stats.ssim is None or (not low_ssim and score >= LIKENESS_SCORE):
         return
+    width, height = options["width"], options["height"]
     if stats.side is not None:
-        tips = [f"more cells (--size {max(stats.side + 5, (stats.side * 5 + 3) // 4)})"]
+        bigger = max(stats.side + 5, (stats.side * 5 + 3) // 4)
+        more = (f"more cells (--size {bigger})", {"size": bigger})
     else:
         side = max(stats.width + sum(stats.trimmed[2:]), stats.height + sum(stats.trimmed[:2]))
-        more = max(side + 10, (side * 5 + 3) // 4)
-        tips = [f"more cells (-w {more})" if height is None or width is not None else f"more cells (-H {more})"]
-    if more_colours and stats.colors_asked is not None and stats.colors_asked <= stats.colors < 6:
-        tips.append(f"more colours (-c {stats.colors + 1 if stats.colors > 2 else 4})")
-    click.echo(
-        f"hint: the puzzle looks little like the picture (SSIM {stats.ssim:.3f} < {RECOGNISABLE_SSIM}); "
-        f"try {' or '.join(tips)}",
-        err=True,
-    )
+        bigger = max(side + 10, (side * 5 + 3) // 4)
+        name = "height" if height is not None and width is None else "width"
+        more = (
+            f"more cells ({'-H' if name == 'height' else '-w'} {bigger})",
+            {"width": None, "height": None, name: bigger},
+        )
+    tries = [more]
+    measured = []
+    if stats.style_scores:  # auto measured the other styles already
+        measured += [(sc, f"--style {name}") for name, sc in stats.style_scores if name != stats.style]
+    elif options["threshold"] is None and options["dither"] == "none":
+        tries += [(f"--style {name}", {"style": name}) for name in ("lines", "photo", "poster") if name != stats.style]
+    if more_colours and stats.colors_asked is not None and stats.colors_asked <= stats.colors < 4:
+        tries.append(("more colours (-c 4)", {"colors": 4, "threshold": None}))
+    measured = [(sc, label) for sc, label in measured if sc >= score + HINT_GAIN]
+    for label, change in tries:
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # the run itself has said what there is to say
+                _, better = likeness(image, **{**options, **change})
+        except RoflError:
+            continue
+        if better >= score + HINT_GAIN:
+            measured.append((better, label))
+    if measured:
+        measured.sort(key=lambda m: -m[0])
+        tips = " or ".join(f"{label}: {better:.2f}" for better, label in measured[:3])
+        tips += " (SSIM + edge F1, measured before refinement)"
+    else:
+        tips = " or ".join(label for label, change in tries if label.startswith("more"))
+    if low_ssim:
+        why = f"the puzzle looks little like the picture (SSIM {stats.ssim:.3f} < {RECOGNISABLE_SSIM})"
+    else:
+        why = (
+            f"the puzzle may be hard to make out (SSIM {stats.ssim:.2f} + edge F1 {stats.edge_f1:.2f} = {score:.3f} "
+            f"< {LIKENESS_SCORE})"
+        )
+    click.echo(f"hint: {why}; try {tips}", err=True)
 
 
 class _StageBars:

@@ -17,9 +17,15 @@ The first half of :func:`rofl.make`'s data flow, one module per stage::
   colours stay ``min_delta_e`` (ΔE2000) apart, and the cost of every colour
   for every cell (:func:`quantise`).
 * :mod:`.dither`: ordered and Floyd–Steinberg dithering, for :func:`quantise`.
+* :mod:`.style`: how the picture is drawn into cells before quantising
+  (``photo``, ``lines``, ``poster``: :func:`style_cells`), for both shapes.
+* :mod:`.subject`: a crop to the picture's subject (a face, else the
+  salient part: :func:`crop_to_subject`).
 * :mod:`.cleanup`: isolated cells repainted (:func:`remove_isolated`).
 * :mod:`.pixelart`: pictures whose pixels already are the cells
   (``rofl encode`` / ``decode`` and the Pillow plugin).
+* :mod:`.measures`: how much a grid looks like its picture (lightness
+  SSIM, edge F1, faces found), for ``rofl make``'s stats and the benchmarks.
 
 The package sits above the puzzle model and beside :mod:`rofl.refine`: it
 imports neither the refinement, the formats, the renderers nor the CLI.
@@ -59,6 +65,8 @@ from rofl.picture.quantise import (
     quantise,
     spacing_table,
 )
+from rofl.picture.style import STYLES, StyledCells, check_style, style_cells
+from rofl.picture.subject import CROPS, check_crop, crop_to_subject
 
 __all__ = [
     "DEFAULT_HEX_SIDE",
@@ -73,6 +81,13 @@ __all__ = [
     "MAX_SPACING",
     "MIN_DELTA_E",
     "MODES",
+    "CROPS",
+    "STYLES",
+    "StyledCells",
+    "check_crop",
+    "check_style",
+    "crop_to_subject",
+    "style_cells",
     "Geometry",
     "Quantised",
     "area_weights",

@@ -165,6 +165,8 @@ def cell_colors(
     Parameters
     ----------
     pixels : (H, W, 3|4) uint8 or uint16 array from :func:`rofl.picture.load_pixels`
+        (sRGB-encoded), or a float array already in linear light (0-1,
+        three channels: any three maps to average, as the styles do).
     geometry : Geometry from :func:`fit`
     background : (r, g, b)
         Transparent pixels are composited onto it (in linear light), and
@@ -181,7 +183,7 @@ def cell_colors(
     gw, gh = geometry.grid
     ax = area_weights(w_img, x0, x1, cw)  # (cw, W)
     ay = area_weights(h_img, y0, y1, ch).tocsc()  # (ch, H)
-    lut = _linear_lut(pixels.dtype)
+    lut = None if pixels.dtype.kind == "f" else _linear_lut(pixels.dtype)
     bg = srgb_to_linear(np.asarray(background, dtype=np.float64) / 255.0).astype(np.float32)
     cols_used = np.flatnonzero(np.asarray(ax.sum(axis=0)).ravel() > 0)
     c0, c1 = int(cols_used[0]), int(cols_used[-1]) + 1
@@ -193,7 +195,7 @@ def cell_colors(
     for r0 in range(int(rows_used[0]), int(rows_used[-1]) + 1, strip):
         r1 = min(int(rows_used[-1]) + 1, r0 + strip)
         block = pixels[r0:r1, c0:c1]
-        lin = lut[block[:, :, :3]]
+        lin = block[:, :, :3] if lut is None else lut[block[:, :, :3]]
         if block.shape[2] == 4:
             alpha = block[:, :, 3:4].astype(np.float32) / (255 if pixels.dtype == np.uint8 else 65535)
             lin = lin * alpha + bg * (1 - alpha)

@@ -140,7 +140,7 @@ def preview(number: int, photo: bytes, name: str, options: dict[str, Any]) -> di
     compare_image(result).save(buf, format="PNG")
     hints = io.StringIO()
     with contextlib.redirect_stderr(hints):
-        _hint_likeness(result.stats, options.get("width"), options.get("height"), more_colours="palette" not in options)
+        _hint_likeness(photo, result.stats, _likeness_options(options), more_colours="palette" not in options)
         _hint_changed(
             result.stats,
             shape=options.get("shape", "rect"),
@@ -168,6 +168,16 @@ def preview(number: int, photo: bytes, name: str, options: dict[str, Any]) -> di
         "colors": stats.colors,
         "seconds": time.perf_counter() - started,
     }
+
+
+def _likeness_options(options: dict[str, Any]) -> dict[str, Any]:
+    """The options :func:`rofl.maker.likeness` takes (what ``rofl make``'s hint measures others against)."""
+    import inspect
+
+    from rofl.maker import likeness
+
+    taken = inspect.signature(likeness).parameters.values()
+    return {p.name: options.get(p.name, p.default) for p in taken if p.kind is p.KEYWORD_ONLY}
 
 
 def book(photos: list[tuple[bytes, str]], options: dict[str, Any], number: int) -> bytes:

@@ -74,7 +74,7 @@ def test_trim_is_deterministic(margins):
 def test_the_likeness_figure_is_in_the_stats(tmp_path):
     r = run("make", SAMPLES / "coffee.jpg", "-o", tmp_path / "c.rofl", "-w", 45, "-c", 3)
     assert r.exit_code == 0, r.output
-    assert "likeness: SSIM 0." in r.output and "in lightness" in r.output
+    assert "likeness: SSIM 0." in r.output and "in lightness" in r.output and "; edge F1 0." in r.output
     assert "hint:" not in r.output, "a good sample gets no hint"
     ssim = rofl.make(SAMPLES / "coffee.jpg", width=45, colors=3).stats.ssim
     assert RECOGNISABLE_SSIM < ssim <= 1
@@ -97,6 +97,7 @@ def test_a_texture_gets_the_hint(tmp_path):
 def test_a_tiny_grid_has_no_likeness_figure():
     res = rofl.make(np.eye(2, dtype=bool))
     assert res.stats.ssim is None and "SSIM" not in res.stats.report()
+    assert res.stats.edge_f1 is not None  # edges mean something on any grid
 
 
 @pytest.mark.parametrize("value", ["-1", "nan"])
@@ -132,8 +133,9 @@ def test_a_close_given_palette_warns_in_one_line(tmp_path):
 
 
 def test_a_border_line_refinement_blanks_is_trimmed_too():
-    # at 30 cells refinement blanks the horse's one cell in its last row
-    res = rofl.make(SAMPLES / "horse.png", width=30)
+    # at 30 cells refinement blanks the horse's one cell in its last row (the
+    # photo style's grid; auto draws it in lines, with other margins)
+    res = rofl.make(SAMPLES / "horse.png", width=30, style="photo")
     assert res.stats.trimmed == (2, 3, 2, 1)
     for edge in (res.grid[0], res.grid[-1], res.grid[:, 0], res.grid[:, -1]):
         assert edge.any()

@@ -1,0 +1,178 @@
+"""Styles (rofl.picture.style) and the crop to the subject (rofl.picture.subject)
+on synthetic pictures with known answers, for both shapes, end to end."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import rofl
+from rofl.errors import OptionError
+from rofl.picture import crop_to_subject, fit, quantise, style_cells
+from rofl.picture.subject import subject_box
+from rofl.solver import solve
+from tests.clirun import run, usage_error_line
+
+
+def line_picture(size: int = 400, row: int = 201) -> np.ndarray:
+    """A light grey field crossed by one black pixel row."""
+    px = np.full((size, size, 3), 215, dtype=np.uint8)
+    px[row] = 0
+    return px
+
+
+def disc_picture(size: int = 400) -> np.ndarray:
+    """A red disc on white."""
+    y, x = np.mgrid[:size, :size]
+    px = np.full((size, size, 3), 255, dtype=np.uint8)
+    px[(x - size / 2) ** 2 + (y - size / 2) ** 2 < (size * 0.3) ** 2] = (200, 40, 40)
+    return px
+
+
+def check_unique(result) -> None:
+    """The made puzzle is line-solved, from its clues alone, to its grid."""
+    solved = solve(result.puzzle)
+    assert solved.status == "solved"
+    got = solved.grid.ravel() if result.side is not None else solved.grid
+    assert (got == result.grid).all()
+
+
+def test_a_one_pixel_line_survives_lines_one_cell_wide():
+    px = line_picture()
+    geometry = fit((400, 400), 40)
+    drawn = style_cells(px, geometry, "lines")
+    grid = quantise(drawn.cells, threshold=drawn.threshold).grid
+    ink = grid != grid[0, 0]
+    rows = np.flatnonzero(ink.any(axis=1))
+    assert rows.tolist() == [20]  # pixel row 201 of 400 lies in cell row 20, and only there
+    assert ink[20].all()
+
+
+@pytest.mark.parametrize(("style", "colors"), [("lines", 2), ("lines", 4), ("poster", 2), ("poster", 4), ("photo", 4)])
+def test_a_flat_field_has_no_speckle(style, colors):
+    """(The photo style in black and white splits a flat field's noise at
+    Otsu's threshold, as rofl always has.)"""
+    rng = np.random.default_rng(3)
+    px = np.clip(rng.normal(150, 6, (300, 300, 3)), 0, 255).astype(np.uint8)  # flat, with sensor noise
+    result = rofl.make(px, width=30, style=style, colors=colors, trim=False)
+    assert len(np.unique(result.grid)) == 1
+    assert result.stats.style == style
+
+
+def test_a_disc_keeps_its_outline_in_poster():
+    result = rofl.make(disc_picture(), width=40, colors=3, style="poster", trim=False)
+    check_unique(result)
+    grid, lab = result.grid, rofl.picture.rgb8_to_lab(result.palette.to_array())
+    darkest = int(lab[:, 0].argmin())
+    y, x = np.mgrid[:40, :40] + 0.5
+    r = np.hypot(x - 20, y - 20)
+    # the disc's rim: its cells with a background neighbour, mostly outline
+    disc = np.pad(grid != 0, 1)
+    rim = (grid != 0) & ~(disc[:-2, 1:-1] & disc[2:, 1:-1] & disc[1:-1, :-2] & disc[1:-1, 2:])
+    assert (grid[rim] == darkest).mean() > 0.75
+    inside = r < 9
+    assert (grid[inside] != darkest).all() and len(np.unique(grid[inside])) == 1  # a flat inside
+    assert (grid[r > 14] == 0).all()  # the background stays clean
+
+
+@pytest.mark.parametrize("shape", ["rect", "hex"])
+@pytest.mark.parametrize("style", ["photo", "lines", "poster", "auto"])
+@pytest.mark.parametrize("colors", [2, 4])
+def test_every_style_makes_unique_puzzles_deterministically(shape, style, colors):
+    import skimage.data
+
+    px = skimage.data.astronaut()
+    size = {"width": 30} if shape == "rect" else {"size": 9}
+    first = rofl.make(px, shape=shape, style=style, colors=colors, **size)
+    again = rofl.make(px, shape=shape, style=style, colors=colors, **size)
+    check_unique(first)
+    assert (first.grid == again.grid).all() and first.palette == again.palette
+    assert first.stats.style in ("photo", "lines", "poster")
+    if style == "auto":
+        assert {name for name, _ in first.stats.style_scores} >= {"photo"}
+        assert first.stats.style == max(first.stats.style_scores, key=lambda s: s[1])[0]
+    else:
+        assert first.stats.style == style
+    if len(first.palette) > 2:
+        assert first.stats.palette_delta_e >= 20 - 1e-6
+
+
+def test_lines_on_hexagons_draws_the_line():
+    result = rofl.make(line_picture(), shape="hex", size=8, style="lines")
+    check_unique(result)
+    from rofl.picture.hexfit import cell_centres
+
+    _, y = cell_centres(8)
+    ink = result.grid != 0
+    assert ink.any() and (np.abs(y[ink]) <= 1.5).all()  # along the middle rows only
+
+
+def test_auto_draws_the_quick_start_coffee_with_outlines():
+    from tests.places import REPO
+
+    result = rofl.make(REPO / "samples" / "coffee.jpg")  # the README's first command
+    scores = dict(result.stats.style_scores)
+    assert set(scores) == {"photo", "lines", "poster"}
+    assert result.stats.style != "photo" and scores[result.stats.style] == max(scores.values()) > scores["photo"]
+    # a threshold or a dither is the photo style's own option
+    assert rofl.make(REPO / "samples" / "coffee.jpg", threshold=128).stats.style == "photo"
+
+
+def test_bad_style_and_crop_are_refused():
+    with pytest.raises(OptionError, match="style must be one of"):
+        rofl.make(line_picture(), style="sketch")
+    with pytest.raises(OptionError, match="crop must be one of"):
+        rofl.make(line_picture(), crop="face")
+    with pytest.raises(OptionError, match="photo style"):
+        rofl.make(line_picture(), style="lines", threshold=100)
+
+
+def test_crop_to_a_face():
+    import skimage.data
+
+    px = skimage.data.astronaut()  # 512 x 512, the face about x 170-260, y 70-180
+    x0, y0, x1, y1 = subject_box(px)
+    assert x0 < 170 and y0 < 80 and x1 > 260 and y1 > 180
+    assert (x1 - x0) * (y1 - y0) < 0.6 * 512 * 512
+    assert crop_to_subject(px, "none") is px
+
+
+def test_crop_to_the_salient_part_without_a_face():
+    px = np.full((300, 400, 3), 230, dtype=np.uint8)
+    px[100:160, 250:330] = (30, 60, 160)
+    x0, y0, x1, y1 = subject_box(px)
+    assert x0 <= 250 and y0 <= 100 and x1 >= 330 and y1 >= 160
+    assert (x1 - x0) * (y1 - y0) < 0.5 * 300 * 400
+    flat = np.full((100, 100, 3), 128, dtype=np.uint8)
+    assert subject_box(flat) == (0, 0, 100, 100)
+
+
+def test_cli_style_and_crop(tmp_path):
+    from PIL import Image
+
+    src = tmp_path / "line.png"
+    Image.fromarray(line_picture()).save(src)
+    out = tmp_path / "line.rofl"
+    result = run("make", src, "-o", out, "--style", "lines", "--crop", "auto", "-w", "30")
+    assert result.exit_code == 0, result.output
+    assert "style: lines" in result.output
+    opened = rofl.open_puzzle(out)
+    assert solve(opened.puzzle).status == "solved"
+    auto = run("make", src, "-o", tmp_path / "auto.rofl", "-w", "40")
+    # the measures hardly see a thin line at grid scale, so a blank grid would
+    # score best; auto keeps a style that draws it
+    assert "(auto: likeness " in auto.output and " 0 clues" not in auto.output
+    usage_error_line(run("make", src, "-o", tmp_path / "x.rofl", "--style", "sketch"), "--style")
+    usage_error_line(run("make", src, "-o", tmp_path / "x.rofl", "--crop", "face"), "--crop")
+    usage_error_line(run("make", src, "-o", tmp_path / "x.rofl", "--style", "lines", "--threshold", "90"), "photo")
+
+
+def test_batch_takes_the_style(tmp_path):
+    from PIL import Image
+
+    for n in range(2):
+        Image.fromarray(line_picture(200, 100 + n)).save(tmp_path / f"p{n}.png")
+    out = tmp_path / "out"
+    result = run("make", tmp_path / "p0.png", tmp_path / "p1.png", "-o", f"{out}/", "--style", "lines", "-j", "1")
+    assert result.exit_code == 0, result.output
+    assert len(list(out.glob("*.rofl"))) == 2
