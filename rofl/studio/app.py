@@ -30,6 +30,7 @@ import json
 import multiprocessing
 import re
 import secrets
+import time
 from collections import OrderedDict
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import asynccontextmanager
@@ -43,6 +44,11 @@ from rofl.studio import work
 MAX_PHOTOS = 100
 #: Most bytes of photos the studio holds at once (one picture file's limit).
 MAX_HELD_BYTES = 256 * 1024 * 1024
+#: Worker processes making previews.  Two: a superseded preview stops at
+#: its next progress callback, but the stages before refinement (loading,
+#: styles, quantising) call none, so the newest preview starts at once in the
+#: other worker instead of waiting for them.
+PREVIEW_WORKERS = 2
 #: Most previews kept for downloads (the oldest is dropped first).
 KEPT_PREVIEWS = 64
 #: Longest side of the photo shown beside the preview, in pixels.
@@ -65,7 +71,6 @@ class Studio:
 
     token: str
     max_upload_bytes: int
-    workers: int = 1
     photos: dict[str, Photo] = field(default_factory=dict)
     previews: OrderedDict[str, dict[str, Any]] = field(default_factory=OrderedDict)
     made: dict[str, str] = field(default_factory=dict)  # (photo, options) key -> preview id
@@ -115,12 +120,13 @@ def create_app(*, token: str | None = None, max_upload_bytes: int | None = None,
 
     @asynccontextmanager
     async def lifespan(app):
-        ctx = multiprocessing.get_context("spawn")  # no copy of the server's threads and event loop
+        ctx = multiprocessing.get_context("spawn")
         studio.newest = ctx.Value("q", 0)
         studio.progress = ctx.Array("q", 4)
-        studio.pool = ProcessPoolExecutor(1, ctx, initializer=work.start, initargs=(studio.newest, studio.progress))
+        _restart(studio)
         if warm:
-            studio.pool.submit(int)  # starts the worker, which loads the kernels
+            for _ in range(PREVIEW_WORKERS):
+                studio.pool.submit(time.sleep, 0.5)  # starts the workers, which load the kernels
         try:
             yield
         finally:
@@ -405,8 +411,11 @@ async def _preview(request):
 
 
 def _restart(studio: Studio) -> None:
+    """A new pool of preview workers (spawned: no copy of the server's threads and event loop)."""
     ctx = multiprocessing.get_context("spawn")
-    studio.pool = ProcessPoolExecutor(1, ctx, initializer=work.start, initargs=(studio.newest, studio.progress))
+    studio.pool = ProcessPoolExecutor(
+        PREVIEW_WORKERS, ctx, initializer=work.start, initargs=(studio.newest, studio.progress)
+    )
 
 
 def _public(preview_id: str, result: dict[str, Any], ignored: list[str]) -> dict[str, Any]:
