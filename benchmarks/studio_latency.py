@@ -13,7 +13,10 @@ stopping the first.
 
 Usage::
 
-    python benchmarks/studio_latency.py [--cells 20,40,100] [--colors 2,4] [--repeat 2]
+    python benchmarks/studio_latency.py [--cells 20,40,100] [--colors 2,4] [--repeat 2] [--write-docs]
+
+``--write-docs`` writes the figures into section ``studio-latency`` of
+``docs/benchmarks.md``.
 
 Goal (issue 44): a 40-cell preview within 1 s of the last change on the
 2-core machine.
@@ -32,6 +35,7 @@ from pathlib import Path
 print = functools.partial(print, flush=True)  # noqa: A001 - progress of a long run shows as it goes
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
 
 PHOTOS = ("astronaut.jpg", "camera.jpg", "chelsea.jpg", "coffee.jpg")
 
@@ -41,6 +45,7 @@ def main() -> None:
     parser.add_argument("--cells", default="20,40,100")
     parser.add_argument("--colors", default="2,4")
     parser.add_argument("--repeat", type=int, default=2)
+    parser.add_argument("--write-docs", action="store_true")
     args = parser.parse_args()
     from starlette.testclient import TestClient
 
@@ -61,7 +66,13 @@ def main() -> None:
             return time.perf_counter() - start, answer
 
         preview(PHOTOS[0], {"width": 12})  # waits for the warm-up
-        print("cells colours   median    worst   (make's own time, median)  changed % median")
+        lines: list[str] = []
+
+        def say(line: str) -> None:
+            print(line)
+            lines.append(line)
+
+        say("cells colours   median    worst   (make's own time, median)  changed % median")
         for cells in map(int, args.cells.split(",")):
             for k in map(int, args.colors.split(",")):
                 walls, makes, changed = [], [], []
@@ -73,7 +84,7 @@ def main() -> None:
                         walls.append(wall)
                         makes.append(answer["seconds"])
                         changed.append(answer["changed_pct"])
-                print(
+                say(
                     f"{cells:5d} {k:7d}  {statistics.median(walls):6.2f} s {max(walls):6.2f} s   "
                     f"({statistics.median(makes):.2f} s)                  {statistics.median(changed):.2f}"
                 )
@@ -87,10 +98,15 @@ def main() -> None:
             time.sleep(0.3)
             wall, answer = preview(photo, {"width": 40, "seed": seed})
             big.join()
-            print(
+            say(
                 f"superseded: {photo}: 100 cells asked, 0.3 s later 40: the 40-cell preview in {wall:.2f} s "
                 f"(the first answered {'superseded' if first.get('superseded') else 'in full'})"
             )
+
+    if args.write_docs:
+        from _docs import stamp, write_section
+
+        write_section("studio-latency", "\n".join([stamp(), "", "```text", *lines, "```"]))
 
 
 if __name__ == "__main__":
