@@ -136,7 +136,8 @@ def make_task(data: bytes, name: str, options: MakeOptions) -> tuple[bytes | Non
         seconds=round(time.perf_counter() - start, 3),
         status=MADE,
         error="",
-        warnings="; ".join(str(w.message) for w in caught),
+        # the line saying a --difficulty was out of reach is a warning of the row
+        warnings="; ".join([str(w.message) for w in caught] + ([s.difficulty_note] if s.difficulty_note else [])),
     )
     return out, row
 

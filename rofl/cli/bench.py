@@ -66,7 +66,8 @@ def bench(
     every core (-j) or a Dask cluster (--scheduler), and sorted by what was
     proved: line-solvable, unique after search, several solutions, no
     solution, or over the budget.  -o writes a row per file (format, size,
-    colours, line-solvable, result, time, search nodes) as CSV or JSON.  A
+    colours, line-solvable, result, time, search nodes, grade and
+    difficulty of rofl.grade) as CSV or JSON.  A
     file that cannot be read is a failed row, and the exit status is 1.
     """
     from rofl.batch import solve_many
@@ -81,7 +82,8 @@ def bench(
         for row in rows:
             seconds = row.get("seconds")
             timing = "" if seconds in (None, "") else _fmt(float(seconds))
-            click.echo(f"{row['file']}  {category(row)}  {timing}  nodes {row.get('nodes') or 0}")
+            grade = f"  {row['grade']}/5 {row['difficulty']}" if row.get("grade") not in (None, "") else ""
+            click.echo(f"{row['file']}  {category(row)}  {timing}  nodes {row.get('nodes') or 0}{grade}")
     _summary(rows, budget)
     finish(rows, "puzzle files", f"table in {output}" if output else "no table written (-o)", quiet=False)
 

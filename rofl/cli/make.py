@@ -196,7 +196,10 @@ def _save(image, path: str) -> None:
     "--sheet", type=click.Path(dir_okay=False), help="Write a printable sheet of the puzzle (.png, .pdf, .svg)."
 )
 @click.option(
-    "--letters", is_flag=True, help="With --sheet or --book: print each clue with its colour's letter (2a 3b)."
+    "--letters",
+    is_flag=True,
+    help="With --sheet, --book or --page: print each clue with its colour's letter (2a 3b); a page has them "
+    "anyway when two colours are alike in grey or to colour-blind eyes.",
 )
 @click.option("--page", type=click.Path(dir_okay=False), help="Write an HTML page to solve the puzzle in a browser.")
 @click.option(
@@ -378,7 +381,9 @@ def make(
         from rofl._io import atomic_write
         from rofl.render.page import puzzle_page
 
-        atomic_write(page, puzzle_page(result.puzzle).encode("utf-8"))
+        # --letters: letters on the page too; else the page decides (colours alike in grey or to colour-blind eyes)
+        text = puzzle_page(result.puzzle, letters=True if letters else None, difficulty=difficulty is not None)
+        atomic_write(page, text.encode("utf-8"))
     if gif:
         from rofl.render.animation import animate_solve
 
@@ -403,7 +408,23 @@ def make(
             ),
             more_colours=palette is None and writer_for(output).colour,
         )  # fmt: skip
+        _hint_letters(result.puzzle, letters)
         _hint_changed(result.stats, shape=shape, cleanup=cleanup, threshold=threshold)
+
+
+def _hint_letters(puzzle: Any, letters: bool) -> None:
+    """Say which ink colours a reader may mix up (rofl.picture.legibility: lightness, simulated colour
+    blindness), unless --letters already prints the clues with letters."""
+    if letters or puzzle.n_colors <= 2:
+        return
+    from rofl.picture.legibility import confusions
+
+    found = confusions([puzzle.palette[k] for k in range(puzzle.n_colors)])
+    if found:
+        click.echo(
+            f"hint: {'; '.join(map(str, found))}: pages print the clues with letters, --letters gives sheets them too",
+            err=True,
+        )
 
 
 def _check_shape(shape: str, size: int | None, given: dict[str, Any]) -> None:

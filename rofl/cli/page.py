@@ -15,7 +15,14 @@ from rofl.cli._app import main
     "-o", "--output", type=click.Path(dir_okay=False), help="Page to write, .html or .htm (default: PUZZLE.html)."
 )
 @click.option("--title", help="Heading of the page (default: the puzzle's title, else its size).")
-def page(puzzle: str, output: str | None, title: str | None) -> None:
+@click.option(
+    "--letters/--no-letters",
+    default=None,
+    help="Print each colour clue with its colour's letter (2a 3b). Default: when two colours are alike in grey "
+    "or under simulated colour blindness (Machado et al. 2009). The player can switch it in Options.",
+)
+@click.option("--difficulty", is_flag=True, help="Show the puzzle's grade (rofl.grade) under its size.")
+def page(puzzle: str, output: str | None, title: str | None, letters: bool | None, difficulty: bool) -> None:
     """Write PUZZLE (any puzzle format rofl reads) as an HTML page to solve by hand.
 
     One file with everything inline: it works opened from disk, offline.
@@ -36,11 +43,11 @@ def page(puzzle: str, output: str | None, title: str | None) -> None:
     refuse_overwrite([puzzle], [("-o", out)])
     opened = open_puzzle(puzzle)
     hexagon = not hasattr(opened.puzzle, "width")
-    # a hexagon's clues are drawn in SVG, '?' groups included; a table does not draw them yet
+    # a hexagon's clues are drawn in SVG, '?' groups included; a rectangle's bands do not draw them yet
     check_drawable(opened, "page", hexagon=True, color_sets=hexagon)
     check_stored_crc(opened)
     loaded = opened.puzzle
-    text = puzzle_page(loaded, title=title)
+    text = puzzle_page(loaded, title=title, letters=letters, difficulty=difficulty)
     atomic_write(out, text.encode("utf-8"))
     size = f"hexagon of side {loaded.side}" if hexagon else f"{loaded.width}x{loaded.height}"
     click.echo(f"{out}: {size}, {loaded.n_colors} colours, {len(text.encode('utf-8'))} bytes")

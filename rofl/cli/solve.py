@@ -37,7 +37,8 @@ EXIT_BUDGET = 4
     default=None,
     metavar="PATH",
     help="Write the solution (the first of two when ambiguous) to PATH: a picture "
-    "(.png, .gif, .bmp... one pixel per cell) or a puzzle file (.json, .rofl) holding it.",
+    "(.png, .gif, .bmp... one pixel per cell; a hexagon's cells drawn as hexagons) or a puzzle file (.json, .rofl) "
+    "holding it.",
 )
 @click.option(
     "--solutions",
@@ -60,7 +61,7 @@ EXIT_BUDGET = 4
     default=None,
     metavar="DIR",
     help="Write a picture of every step to DIR/step-0000.png, step-0001.png... (DIR is created; "
-    "it must hold no step pictures yet).",
+    "it must hold no step pictures yet). Rectangular puzzles only.",
 )
 @click.option(
     "--gif",
@@ -68,7 +69,7 @@ EXIT_BUDGET = 4
     type=click.Path(dir_okay=False),
     default=None,
     metavar="FILE",
-    help="Write the steps as an animation: .gif, .png (APNG) or .webp by extension.",
+    help="Write the steps as an animation: .gif, .png (APNG) or .webp by extension. Rectangular puzzles only.",
 )
 @click.option(
     "--steps-per",
@@ -162,7 +163,7 @@ def solve(
     opened = open_puzzle(file)
     puzzle = opened.puzzle
     if not hasattr(puzzle, "width"):
-        _refuse_pictures(opened.name, steps_dir, gif_path, first_path, solutions_dir)
+        _refuse_pictures(opened.name, steps_dir, gif_path)
     if use_color is None:
         use_color = sys.stdout.isatty()
     if steps_dir is not None or gif_path is not None:
@@ -283,14 +284,14 @@ def _picture_steps(puzzle, steps_dir, gif_path, *, search, budget, per, max_fram
 
 
 def _refuse_pictures(name: str, *outputs) -> None:
-    """Refuse the options that draw pictures of a rectangular grid for a hexagonal puzzle."""
+    """Refuse the options that picture the steps of a solve for a hexagonal puzzle: the step tracer
+    (rofl.solver.trace) follows a rectangle's rows and columns."""
     from rofl.errors import OptionError
 
-    chosen = [
-        option for option, value in zip(("--steps", "--gif", "--first", "--solutions"), outputs, strict=True) if value
-    ]
+    chosen = [option for option, value in zip(("--steps", "--gif"), outputs, strict=True) if value]
     if chosen:
-        msg = f"{name}: {' and '.join(chosen)}: rofl draws pictures of rectangular puzzles only; this one is hexagonal"
+        options = " and ".join(chosen)
+        msg = f"{name}: {options}: rofl pictures the steps of rectangular puzzles only; this one is hexagonal"
         raise OptionError(msg)
 
 
@@ -335,7 +336,8 @@ def _line_only(opened, use_color: bool) -> None:
 
 
 def _write_solution(path: Path, puzzle, grid) -> None:
-    """Write ``grid`` as a picture (one pixel per cell) or, for a puzzle extension, as a puzzle file."""
+    """Write ``grid`` as a picture (one pixel per cell; a hexagon's cells as hexagons) or, for a puzzle
+    extension, as a puzzle file."""
     from rofl.cli._files import write_puzzle_file
     from rofl.formats import is_puzzle_path
 
@@ -352,6 +354,12 @@ def _write_solution(path: Path, puzzle, grid) -> None:
     if fmt is None:
         msg = f"{path}: unknown picture extension {path.suffix!r} (use .png, .gif, .bmp... or .json, .rofl)"
         raise UsageError(msg)
-    rgb = puzzle.palette.to_array()[np.asarray(grid)]
+    if not hasattr(puzzle, "width"):
+        from rofl.render.preview import hex_solution_image
+
+        image = hex_solution_image(np.asarray(grid), puzzle.palette, puzzle.side)
+    else:
+        rgb = puzzle.palette.to_array()[np.asarray(grid)]
+        image = Image.fromarray(np.ascontiguousarray(rgb, dtype=np.uint8), "RGB")
     with atomic_open(path, "wb") as f:
-        Image.fromarray(np.ascontiguousarray(rgb, dtype=np.uint8), "RGB").save(f, format=fmt)
+        image.convert("RGB").save(f, format=fmt)

@@ -209,17 +209,17 @@ def _moves(
         here = grid[r0:r1, c0:c1]
         there = grid[r0 + dr : r1 + dr, c0 + dc : c1 + dc]
         rows, cols = np.nonzero(here != there)
-        for r, c in zip(rows + r0, cols + c0, strict=True):
-            key = (int(r), int(c), int(grid[r + dr, c + dc]))
-            if not steered[r, c] and key not in rejected:
-                found[key] = float(cost[r, c, key[2]] - cost[r, c, grid[r, c]])
+        for row, col in zip((rows + r0).tolist(), (cols + c0).tolist(), strict=True):
+            key = (row, col, int(grid[row + dr, col + dc]))
+            if not steered[row, col] and key not in rejected:
+                found[key] = float(cost[row, col, key[2]] - cost[row, col, grid[row, col]])
     for view, flip in ((grid, False), (grid.T, True)):
         for i, line in enumerate(view):
             for j, k in _shape_moves(line, easier):
-                r, c = (j, i) if flip else (i, j)
-                key = (r, c, k)
-                if not steered[r, c] and key not in rejected:
-                    shaped[key] = float(cost[r, c, k] - cost[r, c, grid[r, c]])
+                row, col = (j, i) if flip else (i, j)
+                key = (row, col, k)
+                if not steered[row, col] and key not in rejected:
+                    shaped[key] = float(cost[row, col, k] - cost[row, col, grid[row, col]])
     part = CANDIDATES // 3
     chosen: list[tuple[int, int, int]] = []
     late = np.percentile(when, 75) if when.size else 0

@@ -155,14 +155,16 @@ class Painter:
         image.putpalette(self.palette)
         draw = ImageDraw.Draw(image)
         thick = 1 if cell < 6 else 2
-        for line in frame.lines:
+        # the last frame is the finished picture: no step outlined on it
+        last = frame.number == frame.count - 1
+        for line in () if last else frame.lines:
             if line < puzzle.height:
                 box = (0, line * cell, puzzle.width * cell, (line + 1) * cell)
             else:
                 col = line - puzzle.height
                 box = (col * cell, 0, (col + 1) * cell, puzzle.height * cell)
             self._outline(draw, box, thick)
-        for spot in frame.cells:
+        for spot in () if last else frame.cells:
             r, c = divmod(spot, puzzle.width)
             self._outline(draw, (c * cell, r * cell, (c + 1) * cell, (r + 1) * cell), max(thick, 2))
         if self.style.label:

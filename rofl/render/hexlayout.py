@@ -97,7 +97,10 @@ def centre(q: int, r: int) -> tuple[float, float]:
 
 def hex_layout(puzzle: HexPuzzle, *, solution=None, title: str | None = None, letters: bool = False) -> HexSheet:
     """Lay out ``puzzle``'s sheet; with ``solution`` (a flat cell array in
-    the board's order) the cells are filled with it."""
+    the board's order) the cells are filled with it.  ``title`` defaults to
+    the puzzle's (``meta["title"]``), as on a rectangle's sheet."""
+    if title is None:
+        title = puzzle.meta.get("title") or None
     board, palette = puzzle.board, puzzle.palette
     coords = board.coords
     colour_puzzle = puzzle.n_colors > 2 or puzzle.has_color_sets

@@ -76,6 +76,7 @@ def hex_puzzle_png(
         draw.text(
             p(num.x, num.y), num.text, fill=tuple(num.ink), font=digits, anchor="rm" if num.anchor == "end" else "mm"
         )
+    title = sheet.title  # the puzzle's own when none is given
     if title:
         heading = _font(max(8, round(FONT * 1.3 * k)), font)
         draw.text(
@@ -145,6 +146,7 @@ def hex_puzzle_pdf(
             pdf.set_text_color(*num.ink)
             pdf.text(x - w if num.anchor == "end" else x - w / 2, y + size * 0.36, num.text)
         pdf.set_text_color(0, 0, 0)
+        title = sheet.title  # the puzzle's own when none is given
         if title:
             pdf.set_font(doc.family, size=size * 1.3)
             x, y = p(sheet.left + sheet.width / 2, sheet.top + FONT * 1.5)

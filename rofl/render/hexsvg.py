@@ -49,6 +49,7 @@ def hex_puzzle_svg(puzzle: HexPuzzle, *, solution=None, title: str | None = None
         f'<rect x="{_n(sheet.left)}" y="{_n(sheet.top)}" width="{_n(sheet.width)}" height="{_n(sheet.height)}" '
         'fill="#ffffff"/>',
     ]
+    title = sheet.title  # the puzzle's own when none is given
     if title:
         out.append(
             f'<text x="{_n(sheet.left + sheet.width / 2)}" y="{_n(sheet.top + FONT * 1.5)}" text-anchor="middle" '

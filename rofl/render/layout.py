@@ -91,47 +91,13 @@ def text_on(rgb: RGB) -> RGB:
 
 
 def colour_name(rgb: RGB) -> str:
-    """A plain English name for ``rgb`` ("dark blue", "light grey", "brown"),
-    from its CIELAB lightness, chroma and hue, for the key of a sheet: the
-    hex code that follows it is exact, the name helps a reader at a glance."""
-    import math
+    """A plain English name for ``rgb`` for the key of a sheet: the xkcd colour
+    survey's name nearest it by ΔE2000 ("terracotta", "dark taupe";
+    :func:`rofl.picture.legibility.colour_name`).  The hex code that follows
+    it is exact; the name helps a reader at a glance."""
+    from rofl.picture.legibility import colour_name as named
 
-    r, g, b = (_linear(v) for v in rgb)
-    xyz = (
-        (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047,
-        0.2126 * r + 0.7152 * g + 0.0722 * b,
-        (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883,
-    )
-    fx, fy, fz = (t ** (1 / 3) if t > 216 / 24389 else (24389 / 27 * t + 16) / 116 for t in xyz)
-    lightness, a, bb = 116 * fy - 16, 500 * (fx - fy), 200 * (fy - fz)
-    chroma, hue = math.hypot(a, bb), math.degrees(math.atan2(bb, a)) % 360
-    if chroma < 12:
-        if lightness < 20:
-            return "black"
-        if lightness > 92:
-            return "white"
-        return "dark grey" if lightness < 40 else "light grey" if lightness > 70 else "grey"
-    name = next(name for top, name in HUES if hue < top)
-    if 25 <= hue < 115 and chroma < 50:  # a dull red, orange or yellow
-        name = "brown" if lightness < 65 else "tan"
-    elif name == "red" and lightness > 75:
-        name = "pink"
-    if lightness < 30:
-        return f"dark {name}"
-    return f"light {name}" if lightness > 80 and name not in ("pink", "yellow") else name
-
-
-#: Names of CIELAB hue angles: each name up to the angle given, in degrees.
-HUES = (
-    (60, "red"),
-    (85, "orange"),
-    (115, "yellow"),
-    (165, "green"),
-    (230, "teal"),
-    (315, "blue"),
-    (345, "purple"),
-    (360, "red"),
-)
+    return named(rgb)
 
 
 def has_key(puzzle: Puzzle) -> bool:

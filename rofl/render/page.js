@@ -7,8 +7,9 @@
  * the page (mouse, touch, keys, zoom, storage) and only runs where a
  * `document` exists; the browser tests drive it in Chromium.
  *
- * A board is a rectangle (drawn as an HTML table) or a hexagon (drawn in
- * SVG as on rofl's hexagonal sheets); either is its cells and its lines, each
+ * A board is a rectangle (its cells drawn on canvases, its clues in HTML
+ * bands: gridView) or a hexagon (drawn in SVG as on rofl's hexagonal
+ * sheets: hexView); either is its cells and its lines, each
  * line a list of cell indices with its clue (boardOf), so everything but the
  * drawing, the pointer geometry and the cursor's moves is shared.  A clue
  * group is [length, colour], or [length, [colours]] for a "?" group (a run of
@@ -27,6 +28,8 @@
 
   var UNKNOWN = 0;
   var EMPTY = -1;
+  // the letters of colours 1, 2, ... as rofl's sheets print them (rofl/render/layout.py LETTERS)
+  var LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ!$%&*+/;<=>?@^_~";
 
   // ------------------------------------------------------------ pure logic
 
@@ -577,45 +580,72 @@
    * fixpoint.
    */
   function narrowLines(puzzle, may, onLine) {
+    return narrowing(puzzle, may, onLine).run();
+  }
+
+  /**
+   * narrowLines as a job that can pause: run(until) works until the time
+   * `until` (Date.now(); none: to the end) and returns narrowLines's answer,
+   * or undefined when it paused first (run it again to go on).  The page
+   * works its solution out so, a slice at a time, while the player starts.
+   */
+  function narrowing(puzzle, may, onLine) {
     var board = boardOf(puzzle);
     var nColours = puzzle.palette.length;
     var nLines = board.lines.length;
     var queued = new Uint8Array(nLines).fill(1);
     var queue = [];
     for (var q = 0; q < nLines; q++) queue.push(q);
-    for (var head = 0; head < queue.length; head++) {
-      var line = queue[head];
-      queued[line] = 0;
-      var idx = board.lines[line].cells;
-      var possible = lineDeductions(
-        idx.map(function (j) {
-          return may[j];
-        }),
-        board.lines[line].clue,
-        nColours
-      );
-      if (possible === null) return { failed: line, idx: idx };
-      var changed = [];
-      for (var p = 0; p < idx.length; p++) {
-        var cell = idx[p];
-        if (possible[p].length === may[cell].length) continue;
-        may[cell] = possible[p];
-        changed.push(cell);
-        var through = board.ofCell[cell];
-        for (var t = 0; t < through.length; t++) {
-          var crossing = through[t];
-          if (crossing !== line && !queued[crossing]) {
-            queued[crossing] = 1;
-            queue.push(crossing);
+    var head = 0;
+    var answer;
+    function run(until) {
+      if (answer !== undefined) return answer;
+      answer = work(until === undefined ? Infinity : until);
+      return answer;
+    }
+    function work(until) {
+      for (var first = head; head < queue.length; head++) {
+        if (head > first && until !== Infinity && Date.now() >= until) return undefined; // a line a slice at least
+        var line = queue[head];
+        queued[line] = 0;
+        var idx = board.lines[line].cells;
+        var possible = lineDeductions(
+          idx.map(function (j) {
+            return may[j];
+          }),
+          board.lines[line].clue,
+          nColours
+        );
+        if (possible === null) {
+          head++;
+          return { failed: line, idx: idx };
+        }
+        var changed = [];
+        for (var p = 0; p < idx.length; p++) {
+          var cell = idx[p];
+          if (possible[p].length === may[cell].length) continue;
+          may[cell] = possible[p];
+          changed.push(cell);
+          var through = board.ofCell[cell];
+          for (var t = 0; t < through.length; t++) {
+            var crossing = through[t];
+            if (crossing !== line && !queued[crossing]) {
+              queued[crossing] = 1;
+              queue.push(crossing);
+            }
+          }
+        }
+        if (onLine) {
+          var stop = onLine(line, idx, changed);
+          if (stop) {
+            head++;
+            return stop;
           }
         }
       }
-      if (onLine) {
-        var stop = onLine(line, idx, changed);
-        if (stop) return stop;
-      }
+      return null;
     }
-    return null;
+    return { run: run };
   }
 
   /**
@@ -629,10 +659,25 @@
    * when some line cannot be completed at all (the puzzle has no solution).
    */
   function lineSolve(puzzle) {
+    return lineSolving(puzzle).run();
+  }
+
+  /** lineSolve as a job that can pause: run(until) as narrowing's, with lineSolve's answer. */
+  function lineSolving(puzzle) {
     var size = boardOf(puzzle).n;
-    var every = allStates(puzzle.palette.length);
-    var may = new Array(size).fill(every);
-    if (narrowLines(puzzle, may, null)) return null;
+    var may = new Array(size).fill(allStates(puzzle.palette.length));
+    var job = narrowing(puzzle, may, null);
+    return {
+      run: function (until) {
+        var stop = job.run(until);
+        if (stop === undefined) return undefined;
+        return stop ? null : solvedGrid(may);
+      },
+    };
+  }
+
+  function solvedGrid(may) {
+    var size = may.length;
     var out = new Array(size);
     var complete = true;
     for (var i = 0; i < size; i++) {
@@ -835,6 +880,7 @@
     hint: hint,
     deepHint: deepHint,
     lineSolve: lineSolve,
+    lineSolving: lineSolving,
     wrongCells: wrongCells,
     progressPercent: progressPercent,
     fnv1a64: fnv1a64,
@@ -911,7 +957,7 @@
     var statuses = new Array(lines.length).fill("open");
     var unfit = {}; // line number -> true: Check or a hint found it cannot be completed, until it changes
     var struck = {}; // "r3.0" / "c5.2": clue numbers the player struck out
-    var options = { mistakes: false, cross: false };
+    var options = { mistakes: false, cross: false, letters: null }; // letters: null, the page's own choice
     var touchMode = "paint"; // on touch screens: a drag paints, or scrolls the board
     var zoomCell = null; // cell size in px the player zoomed to; null: fit the window
     var shownMistakes = []; // cells Check outlined
@@ -941,15 +987,18 @@
     var shownHint = null; // the hint on show: its answer and the elements it marked
     var rootStyle = document.documentElement.style;
     rootStyle.setProperty("--bg", palette[0]);
+    rootStyle.setProperty("--unknown", puzzle.unknown || "#ffffff"); // a tint no ink colour is near (page.py)
 
     // The solution, as the page's own line logic finds it (see lineSolve):
     // worked out when first needed (Check, Options), as it takes seconds on
     // a big colour puzzle; null for puzzles line logic cannot finish, where
     // Check falls back to finding the lines that cannot match their clues.
     var solution;
+    var solving = lineSolving(puzzle);
     function knownSolution() {
       if (solution === undefined) {
-        var found = lineSolve(puzzle);
+        var found = solving.run(); // what the background slices left
+        solving = null;
         solution = found && found.complete ? found.grid : null;
         if (!solution) {
           mistakesBox.disabled = true;
@@ -962,25 +1011,73 @@
 
     // ------------------------------------------------------------ the board
     // cellEls[i]: the element of cell i (classes f, x, mistake, cur, hl,
-    // hint-...); heads[l]: the clue of line l (classes done, wrong, hl,
-    // hint-...).  The view draws them: a table for a rectangle, an SVG for a
-    // hexagon.
+    // hint-...; on a rectangle a stand-in whose classes the canvas draws);
+    // heads[l]: the clue of line l (classes done, wrong, hint-...).  The view
+    // draws them: gridView for a rectangle, hexView (SVG) for a hexagon.
     var cellEls = new Array(N);
     var heads = new Array(lines.length);
+
+    // colour names (rofl/picture/legibility.py: the xkcd colour survey's, by
+    // ΔE2000) for screen readers and the printed key; older pages had none
+    var names = puzzle.names || palette;
+    var lettersOn = puzzle.letters === true; // clues carry their colour's letter (the Options can change it)
+
+    /** "colour 2 (terracotta, b)": a colour as labels name it, its letter in letters mode. */
+    function colourName(k) {
+      return "colour " + k + " (" + names[k] + (lettersOn ? ", " + LETTERS.charAt(k - 1) : "") + ")";
+    }
 
     function groupLabel(group) {
       var colours = groupColours(group);
       if (!multi) return String(group[0]);
-      if (colours.length === 1) return group[0] + " of colour " + colours[0];
+      if (colours.length === 1) return group[0] + " of " + colourName(colours[0]);
       if (colours.length === nColours - 1) return group[0] + " of any colour";
-      return group[0] + " of colour " + colours.slice(0, -1).join(", ") + " or " + colours[colours.length - 1];
+      var named = colours.map(colourName);
+      return group[0] + " of " + named.slice(0, -1).join(", ") + " or " + named[named.length - 1];
+    }
+
+    /** A clue number as HTML: its length, in a chip of its colour (colour puzzles) with its letter (shown in letters mode). */
+    function chipHtml(group, k) {
+      var colour = group[1];
+      var data = k ? ' data-k="' + k + '"' : "";
+      if (!multi || typeof colour !== "number") return '<span class="n"' + data + ">" + group[0] + "</span>";
+      return '<span class="n chip k' + colour + '"' + data + ">" + group[0] + '<span class="l">' + esc(LETTERS.charAt(colour - 1)) + "</span></span>";
+    }
+
+    function chip(group) {
+      var holder = document.createElement("span");
+      holder.innerHTML = chipHtml(group, null);
+      return holder.firstChild;
+    }
+
+    function esc(text) {
+      return String(text).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+    }
+
+    // each colour's chip colours, as classes k1, k2, ...: one rule a colour, not a style a number
+    var chipStyle = document.createElement("style");
+    chipStyle.textContent = palette
+      .map(function (hex, k) {
+        return ".k" + k + " { --chip: " + hex + "; --chip-ink: " + textOn(hex) + "; }";
+      })
+      .join("\n");
+    document.head.appendChild(chipStyle);
+
+    /** A chip's width in em for a number of `digits` (and its letter in letters mode): fixed, so that the bands are laid out without measuring. */
+    function chipEm(digits, down) {
+      return Math.max(1.3, 0.56 * digits + (lettersOn && multi && !down ? 0.55 : 0) + 0.3);
+    }
+
+    /** A chip's height in em: in letters mode a column's chips hold the letter under the number. */
+    function chipHeightEm(down) {
+      return lettersOn && multi && down ? 2.05 : 1.3;
     }
 
     function clueLabel(clue) {
       return clue.length === 0 ? "0" : clue.map(groupLabel).join(", ");
     }
 
-    var view = hexagon ? hexView() : tableView();
+    var view = hexagon ? hexView() : gridView();
 
     // ----------------------------------------------------------- tool bar
     var toolButtons = {};
@@ -990,6 +1087,10 @@
       var sw = el("span", { class: "swatch", "aria-hidden": "true" });
       if (value > 0) sw.style.background = palette[value];
       else sw.classList.add("dot");
+      if (value > 0 && multi) {
+        sw.style.color = textOn(palette[value]);
+        sw.appendChild(el("span", { class: "l" }, LETTERS.charAt(value - 1)));
+      }
       b.appendChild(sw);
       b.appendChild(el("span", { class: "key", "aria-hidden": "true" }, label));
       b.addEventListener("click", function () {
@@ -1001,7 +1102,7 @@
     }
     for (var k = 1; k < nColours; k++) {
       var shortcut = k <= 9 ? String(k) : "";
-      var name = multi ? "colour " + k + " (" + palette[k] + ")" : "fill";
+      var name = multi ? colourName(k) : "fill";
       addTool(k, shortcut, "Paint " + name + (shortcut ? ", key " + shortcut : ", keys [ and ]"));
     }
     addTool(EMPTY, "X", "Mark cells known empty, key X");
@@ -1028,6 +1129,7 @@
       head.classList.toggle("wrong", bad);
       var note = status === "done" ? " \u2014 matches" : bad ? " \u2014 wrong" : "";
       var label = head.dataset.label;
+      if (head.getAttribute("aria-label") === label + note) return; // unchanged: no repaint
       head.setAttribute("aria-label", label + note);
       var title = label.charAt(0).toUpperCase() + label.slice(1) + note;
       if (head.namespaceURI === SVG_NS) head.querySelector("title").textContent = title;
@@ -1037,10 +1139,12 @@
     function refreshLine(l) {
       statuses[l] = lineStatus(lineStates(grid, lines[l]), lines[l].clue);
       setFlag(l);
+      if (barLines.indexOf(l) >= 0) drawBar();
     }
 
     function refreshAll() {
-      for (var i = 0; i < N; i++) view.paint(i);
+      if (view.redraw) view.redraw();
+      else for (var i = 0; i < N; i++) view.paint(i);
       for (var l = 0; l < lines.length; l++) refreshLine(l);
       afterChange();
     }
@@ -1052,7 +1156,11 @@
       for (var n = 0; n < indices.length; n++) {
         var i = indices[n];
         grid[i] = values[n];
-        cellEls[i].classList.remove("mistake"); // Check's outline goes with the cell's change
+        if (cellEls[i].classList.contains("mistake")) {
+          // Check's outline goes with the cell's change
+          cellEls[i].classList.remove("mistake");
+          shownMistakes.splice(shownMistakes.indexOf(i), 1);
+        }
         view.paint(i);
         shape.ofCell[i].forEach(function (l) {
           touched[l] = true;
@@ -1490,6 +1598,7 @@
       if (saved.options && typeof saved.options === "object") {
         options.mistakes = saved.options.mistakes === true;
         options.cross = saved.options.cross === true;
+        if (typeof saved.options.letters === "boolean") options.letters = saved.options.letters;
       }
     }
     window.addEventListener("pagehide", save);
@@ -1507,21 +1616,94 @@
       hover = i;
       view.hover(i, true);
       whereEl.textContent = i >= 0 ? view.cellName(i) : "";
+      if (i >= 0) showBar(i);
+    }
+
+    // The clue bar: the clues of the row and the column of the cell under the
+    // pointer (or the cursor, or the last touch) in full, for bands too small
+    // to show them (page.css shows it when the board has class "cut").
+    var barEl = document.getElementById("barclues");
+    var barLines = [];
+    function showBar(i) {
+      if (!view.linesOf || !view.cut()) {
+        if (barLines.length) barEl.textContent = "";
+        barLines = [];
+        return;
+      }
+      var want = view.linesOf(i);
+      if (want.join() === barLines.join()) return;
+      barLines = want;
+      drawBar();
+    }
+
+    function drawBar() {
+      barEl.textContent = "";
+      barLines.forEach(function (l) {
+        var line = lines[l];
+        var part = el("span", { class: "barline" });
+        part.appendChild(el("span", { class: "barname" }, (line.kind === "row" ? "R" : "C") + (line.index + 1)));
+        part.appendChild(el("span", { class: "flag", "aria-hidden": "true" }, "\u2717"));
+        if (line.clue.length === 0) part.appendChild(el("span", { class: "n zero" }, "0"));
+        line.clue.forEach(function (group, g) {
+          var n = chip(group);
+          n.dataset.k = STRIKE_PREFIX[line.kind] + line.index + "." + g;
+          if (struck[n.dataset.k]) n.classList.add("struck");
+          part.appendChild(n);
+        });
+        part.classList.toggle("done", statuses[l] === "done");
+        part.classList.toggle("wrong", statuses[l] === "wrong" || !!unfit[l]);
+        barEl.appendChild(part);
+      });
+    }
+
+    /** Strike clue number `k` ("r3.0") out, or back in: in its band and in the bar. */
+    function strike(k) {
+      if (struck[k]) delete struck[k];
+      else struck[k] = true;
+      var shown = document.querySelectorAll('[data-k="' + k + '"]');
+      for (var s = 0; s < shown.length; s++) shown[s].classList.toggle("struck", !!struck[k]);
+      save();
+    }
+
+    /**
+     * The R, C (F, S) keys: strike the next number of the clue of the
+     * cursor's row, column (falling, rising diagonal) that is not struck
+     * yet; when every number is, bring them all back.
+     */
+    function strikeNext(kind) {
+      var l = -1;
+      shape.ofCell[cursor.i].forEach(function (m) {
+        if (lines[m].kind === kind) l = m;
+      });
+      if (l < 0) return;
+      var line = lines[l];
+      var prefix = STRIKE_PREFIX[kind] + line.index + ".";
+      var g = 0;
+      while (g < line.clue.length && struck[prefix + g]) g++;
+      if (g < line.clue.length) {
+        strike(prefix + g);
+        whereEl.textContent = capitalLineName(line) + ": number " + (g + 1) + " (" + groupLabel(line.clue[g]) + ") struck out";
+      } else {
+        for (g = 0; g < line.clue.length; g++) strike(prefix + g);
+        whereEl.textContent = capitalLineName(line) + ": every number back";
+      }
     }
 
     function stateName(v) {
       if (v === UNKNOWN) return "unknown";
       if (v === EMPTY) return "marked empty";
-      return multi ? "colour " + v : "painted";
+      return multi ? colourName(v) : "painted";
     }
 
     function showCursor(show) {
       var i = cursor.i;
-      for (var n = 0; n < N; n++) if (n !== i) cellEls[n].classList.remove("cur");
+      if (cursor.drawn !== undefined && cursor.drawn !== i) cellEls[cursor.drawn].classList.remove("cur");
       cellEls[i].classList.toggle("cur", show);
+      cursor.drawn = i;
       cursor.shown = show;
       if (show) {
-        board.setAttribute("aria-activedescendant", cellEls[i].id);
+        if (view.cursorLabel) view.cursorLabel(view.cellName(i) + ": " + stateName(grid[i]));
+        board.setAttribute("aria-activedescendant", view.cursorId ? view.cursorId(i) : cellEls[i].id);
         cellEls[i].scrollIntoView({ block: "nearest", inline: "nearest" });
       } else {
         board.removeAttribute("aria-activedescendant");
@@ -1534,7 +1716,10 @@
     }
 
     // ---------------------------------------------------------------- mouse
-    function cellOf(target) {
+    /** The cell under a pointer event, or -1. */
+    function cellOf(e) {
+      if (view.cellAt) return view.cellAt(e);
+      var target = e.target;
       var node = target && target.closest ? target.closest(".cell") : null;
       if (!node || !board.contains(node) || node.dataset.i === undefined) return -1;
       return Number(node.dataset.i);
@@ -1634,7 +1819,7 @@
     }
 
     board.addEventListener("pointerdown", function (e) {
-      var at = cellOf(e.target);
+      var at = cellOf(e);
       if (at < 0) {
         // the browser leaves a finger on the SVG board to the page (page.css): off the cells, it scrolls the board
         if (hexagon && e.pointerType === "touch" && touchMode === "paint" && !stroke && !pan) {
@@ -1651,6 +1836,7 @@
         usingTouch();
         if (touchMode === "scroll") {
           tap = { id: e.pointerId, i: at, x: e.clientX, y: e.clientY };
+          showBar(at);
           return;
         }
         touches[e.pointerId] = [e.clientX, e.clientY];
@@ -1673,6 +1859,7 @@
         /* not capturable (synthetic event): fine */
       }
       showCursor(false);
+      setHover(at); // a tap too: its lines, and their clues in the bar
       beginStroke(at, useTool, e.pointerId, e.altKey);
     });
 
@@ -1693,7 +1880,7 @@
         if (to.at !== stroke.at || to.path.join(",") !== stroke.path) extendStroke(to.path, to.at);
         return;
       }
-      setHover(cellOf(e.target));
+      setHover(cellOf(e));
     });
 
     function finish(e) {
@@ -1701,6 +1888,11 @@
       delete touches[e.pointerId];
       if (Object.keys(touches).length < 2) pinch = null;
       if (stroke && e.pointerId === stroke.pointerId) endStroke();
+      // a finger leaves no highlight behind (the bar keeps the clues of the cell it touched)
+      if (e.pointerType === "touch" && !Object.keys(touches).length) {
+        view.hover(hover, false);
+        hover = -1;
+      }
     }
     board.addEventListener("pointerup", function (e) {
       if (tap && e.pointerId === tap.id) {
@@ -1723,14 +1915,12 @@
     });
 
     // a click on a clue number strikes it out (or back in): the player's own bookkeeping
-    board.addEventListener("click", function (e) {
+    function strikeClick(e) {
       var n = e.target && e.target.closest ? e.target.closest(".n") : null;
-      if (!n || !n.dataset.k) return;
-      if (struck[n.dataset.k]) delete struck[n.dataset.k];
-      else struck[n.dataset.k] = true;
-      n.classList.toggle("struck", !!struck[n.dataset.k]);
-      save();
-    });
+      if (n && n.dataset.k) strike(n.dataset.k);
+    }
+    board.addEventListener("click", strikeClick);
+    barEl.addEventListener("click", strikeClick);
 
     function setTouchMode(mode) {
       touchMode = mode;
@@ -1805,10 +1995,25 @@
       if (document.activeElement !== board) return;
       if (k === "ArrowUp" || k === "ArrowDown" || k === "ArrowLeft" || k === "ArrowRight") {
         e.preventDefault();
+        var from = cursor.i;
         cursor.i = view.move(cursor, k);
+        if (e.shiftKey) {
+          // Shift+arrows paint a run with the tool, like a drag: one undo step until Shift is let go
+          if (!stroke) {
+            beginStroke(from, tool, "keys", false);
+            stroke.keys = [from];
+          }
+          if (stroke.keys && stroke.keys[stroke.keys.length - 1] !== cursor.i) stroke.keys.push(cursor.i);
+          if (stroke.keys) extendStroke(stroke.keys.slice(), cursor.i);
+        }
         showCursor(true);
         setHover(cursor.i);
         sayCursor();
+        if (stroke && stroke.keys && stroke.keys.length > 1) whereEl.textContent += " \u2014 " + stroke.keys.length + " cells";
+      } else if (view.strikeKeys && view.strikeKeys[k.toLowerCase()]) {
+        e.preventDefault();
+        showCursor(true);
+        strikeNext(view.strikeKeys[k.toLowerCase()]);
       } else if (k === " " || k === "Enter") {
         e.preventDefault();
         showCursor(true);
@@ -1827,7 +2032,11 @@
       setHover(cursor.i);
     });
     board.addEventListener("blur", function () {
+      if (stroke && stroke.keys) endStroke();
       showCursor(false);
+    });
+    document.addEventListener("keyup", function (e) {
+      if (e.key === "Shift" && stroke && stroke.keys) endStroke();
     });
 
     undoBtn.addEventListener("click", undo);
@@ -1849,9 +2058,52 @@
       options.cross = crossBox.checked;
       save();
     });
+    var lettersBox = document.getElementById("opt-letters");
+    function setLetters(on) {
+      lettersOn = on;
+      lettersBox.checked = on;
+      document.body.classList.toggle("letters", on);
+      if (view.relayout) view.relayout();
+    }
+    lettersBox.addEventListener("change", function () {
+      options.letters = lettersBox.checked;
+      setLetters(options.letters);
+      save();
+    });
+    // narrow screens fold the zoom, the counters and the options behind one button
+    var moreBtn = document.getElementById("more");
+    moreBtn.addEventListener("click", function () {
+      var open = !document.body.classList.contains("more-open");
+      document.body.classList.toggle("more-open", open);
+      moreBtn.setAttribute("aria-expanded", String(open));
+      fit();
+    });
+
+    // the key: each colour's swatch, number (letter) and name; printed under the grid
+    var keyEl = document.getElementById("key");
+    if (multi) {
+      for (var kk = 0; kk < nColours; kk++) {
+        var entry = el("span", { class: "entry" });
+        var sw2 = el("span", { class: "swatch" });
+        sw2.style.background = palette[kk];
+        entry.appendChild(sw2);
+        if (kk === 0) entry.appendChild(el("span", null, "blank: " + names[0]));
+        else {
+          entry.appendChild(el("span", null, String(kk)));
+          entry.appendChild(el("span", { class: "lt" }, "(" + LETTERS.charAt(kk - 1) + ")"));
+          entry.appendChild(el("span", null, names[kk]));
+        }
+        keyEl.appendChild(entry);
+      }
+    } else {
+      keyEl.hidden = true;
+    }
 
     // ------------------------------------------------------ cell size, zoom
     var printing = false;
+    var pageSize = document.createElement("style"); // the paper's orientation, chosen when printing (fit)
+    pageSize.id = "page-size";
+    document.head.appendChild(pageSize);
     var MIN_CELL = 8;
     var MAX_CELL = 64;
 
@@ -1865,14 +2117,33 @@
 
     /** The cell size that fits the window (or the paper), unless the player zoomed. */
     function fit() {
-      var availW = printing ? 680 : Math.max(200, document.documentElement.clientWidth - 2 * board.offsetLeft);
+      var rect = board.getBoundingClientRect();
       // the board's place on the page, not in the window: the page may be scrolled
-      var top = board.getBoundingClientRect().top + window.scrollY;
-      var availH = printing ? 960 : Math.max(200, window.innerHeight - top - 16);
-      view.setCell(zoomCell !== null && !printing ? zoomCell : view.fitCell(availW, availH));
-      // a board taller than the window scrolls inside itself (a table's clues sticky)
-      var boardH = Math.max(240, window.innerHeight - top - 12);
-      rootStyle.setProperty("--board-h", printing ? "none" : boardH + "px");
+      var top = rect.top + window.scrollY;
+      var availW;
+      var availH;
+      if (printing) {
+        // A4 less page.css's margins (Letter-safe), less the title and the key (CSS px), on whichever side
+        // gives the larger cells
+        var around = document.querySelector("header").offsetHeight + (multi ? keyEl.offsetHeight + 12 : 0);
+        var upright = view.fitCell(700, 1000 - around, 0);
+        var across = view.fitCell(1010, 690 - around, 0);
+        var landscape = across > upright * 1.05;
+        pageSize.textContent = "@page { size: A4 " + (landscape ? "landscape" : "portrait") + "; }";
+        availW = landscape ? 1010 : 700;
+        availH = (landscape ? 690 : 1000) - around;
+      } else {
+        availW = Math.max(120, document.documentElement.clientWidth - 2 * Math.max(0, rect.left));
+        availH = Math.max(160, window.innerHeight - top - 8);
+      }
+      var least = 20; // a cell a finger hits, and whose column holds a legible number
+      var fitted = view.fitCell(availW, availH, least);
+      view.setCell(zoomCell !== null && !printing ? zoomCell : fitted);
+      // a board taller than the window scrolls inside itself, its clues kept in view (the bar above it may
+      // have grown with the cells: the clues it shows)
+      if (!printing) availH = Math.max(160, window.innerHeight - (board.getBoundingClientRect().top + window.scrollY) - 8);
+      rootStyle.setProperty("--board-h", printing ? "none" : availH + "px");
+      if (view.show) view.show();
     }
 
     /** Zoom to cells of about `px`, keeping the point under the fingers, the pointer or the board's centre in place. */
@@ -1895,7 +2166,8 @@
     }
 
     function zoomBy(factor, anchor) {
-      zoomTo(Math.max(currentCell() + (factor > 1 ? 1 : -1), currentCell() * factor), anchor);
+      var now = currentCell();
+      zoomTo(factor > 1 ? Math.max(now + 1, now * factor) : Math.min(now - 1, now * factor), anchor);
     }
 
     function zoomLabel() {
@@ -1953,165 +2225,536 @@
       return "Left button paints, right button marks a cell empty; drag for a straight line, Alt+drag for a rectangle.";
     }
 
-    // ------------------------------------------------------- the table view
+    // -------------------------------------------------------- the grid view
     /**
-     * A rectangle as an HTML table: clue bands in sticky header cells, one
-     * td per cell.  A drag runs along the row or the column of its start
-     * (Alt: a rectangle), measured from the cells' edges.
+     * A rectangle: its cells drawn on one canvas, its clues in two bands of
+     * HTML (the column clues above, the row clues to the left) kept in view
+     * while the board scrolls.  Only what changes is redrawn: a move paints
+     * its cells, a hover the two lines it crosses, a clue its own element.
+     *
+     * The clue numbers keep one reading size whatever the cells' (smaller
+     * only when a number no longer fits a column); below a legible size a
+     * band turns compact (a strip that shows each line's status) and the
+     * clue bar above the board shows the clues of the cell under the
+     * pointer or the cursor.  A band is at most as deep as leaves at least
+     * 12 cells (or the whole board) in view: a longer clue shows its last
+     * numbers after "...", and the bar shows it whole.  So chips never
+     * overlap, at any zoom.
+     *
+     * cellEls[i] is a light stand-in for an element (classList, style,
+     * scrollIntoView) whose classes are flags the canvas draws.
      */
-    function tableView() {
+    function gridView() {
       var W = puzzle.width;
       var H = puzzle.height;
+      var O = 1; // the canvas's margin for the outer thick line
+      var wrap = el("div", { class: "gridwrap" });
+      var corner = el("div", { class: "corner" });
+      var colBand = el("div", { class: "colband" });
+      var rowBand = el("div", { class: "rowband" });
+      var area = el("div", { class: "cellarea" });
+      // the cells on canvases of TILE x TILE cells each: a change hands the compositor only its tiles again
+      var TILE = 5 * Math.max(2, Math.ceil(Math.max(W, H) / 60)); // 10 cells, more on a huge board: 144 tiles at most
+      var tilesX = Math.ceil(W / TILE);
+      var tilesY = Math.ceil(H / TILE);
+      var tiles = [];
+      var cursorEl = el("div", { class: "cursor", id: "cell-cursor", role: "img", "aria-label": "" });
+      // the hovered row's and column's clues are tinted by a layer of their own moved over the band, so that
+      // a hover repaints no clue (a band of a big board holds thousands of numbers)
+      var rowMark = el("div", { class: "linemark row", "aria-hidden": "true" });
+      var colMark = el("div", { class: "linemark col", "aria-hidden": "true" });
+      for (var t = 0; t < tilesX * tilesY; t++) {
+        var tile = el("canvas", { class: "cells", "aria-hidden": "true" });
+        area.appendChild(tile);
+        tiles.push({ canvas: tile, ctx: tile.getContext("2d", { alpha: false }), tx: t % tilesX, ty: Math.floor(t / tilesX) });
+      }
+      area.appendChild(cursorEl);
+      wrap.appendChild(corner);
+      wrap.appendChild(colBand);
+      wrap.appendChild(rowBand);
+      wrap.appendChild(area);
+      var ctx = tiles[0].ctx; // the tile being drawn
+      var cell = 24;
+      var flags = new Uint8Array(N);
+      var hintColour = {};
+      var HL = 1;
+      var HINT_LINE = 2;
+      var MISTAKE = 4;
+      var HINT_FILL = 8;
+      var HINT_EMPTY = 16;
+      var CUR = 32;
+      var BITS = { hl: HL, hlc: HL, "hint-line": HINT_LINE, mistake: MISTAKE, "hint-fill": HINT_FILL, "hint-empty": HINT_EMPTY, cur: CUR };
       var rowHeads = [];
       var colHeads = [];
-      var trs = new Array(H);
-      var table = el("table", { class: "grid" });
-      var head = el("tr", { class: "colclues" });
-      head.appendChild(el("td", { class: "corner" }));
-
-      function clueNumbers(container, clue, prefix) {
-        if (clue.length === 0) {
-          container.appendChild(el("span", { class: "n zero" }, "0"));
-          return;
-        }
-        for (var g = 0; g < clue.length; g++) {
-          var span = el("span", { class: "n" }, String(clue[g][0]));
-          span.dataset.k = prefix + "." + g;
-          if (multi) {
-            var colour = palette[clue[g][1]];
-            span.className = "n chip";
-            span.style.setProperty("--chip", colour);
-            span.style.setProperty("--chip-ink", textOn(colour));
-          }
-          container.appendChild(span);
-        }
-      }
-
-      /** The header cell of a line's clue: its flag, its numbers and its label for screen readers. */
-      function clueHead(scope, cls, clue, prefix, label) {
-        var th = el("th", { scope: scope, class: cls });
-        var box = el("div", { class: "nums" });
-        box.appendChild(el("span", { class: "flag", "aria-hidden": "true" }, "\u2717"));
-        clueNumbers(box, clue, prefix);
-        th.appendChild(box);
-        th.dataset.label = label + ": " + clueLabel(clue);
-        return th;
-      }
-
-      for (var c = 0; c < W; c++) {
-        var th = clueHead("col", "cc", puzzle.cols[c], "c" + c, "column " + (c + 1));
-        if ((c + 1) % 5 === 0 && c + 1 < W) th.classList.add("b5");
-        colHeads.push(th);
-        head.appendChild(th);
-      }
-      table.appendChild(head);
-      for (var r = 0; r < H; r++) {
-        var tr = el("tr");
-        if ((r + 1) % 5 === 0 && r + 1 < H) tr.classList.add("b5");
-        var rh = clueHead("row", "rc", puzzle.rows[r], "r" + r, "row " + (r + 1));
-        rowHeads.push(rh);
-        tr.appendChild(rh);
-        for (c = 0; c < W; c++) {
-          var td = el("td", { class: "cell", id: "cell-" + (r * W + c) });
-          if ((c + 1) % 5 === 0 && c + 1 < W) td.classList.add("b5");
-          td.dataset.i = String(r * W + c);
-          cellEls[r * W + c] = td;
-          tr.appendChild(td);
-        }
-        trs[r] = tr;
-        table.appendChild(tr);
-      }
-      board.appendChild(table);
-      rowHeads.concat(colHeads).forEach(function (th, l) {
-        heads[l] = th;
-      });
-
-      var longestRowClue = 0;
-      for (r = 0; r < H; r++) longestRowClue = Math.max(longestRowClue, puzzle.rows[r].length);
-      var rowEdges = null;
-      var colEdges = null;
-
-      function nearest(edges, x) {
-        var lo = 0;
-        var hi = edges.length - 1;
-        if (x < edges[0]) return 0;
-        while (lo < hi) {
-          var mid = (lo + hi + 1) >> 1;
-          if (edges[mid] <= x) lo = mid;
-          else hi = mid - 1;
-        }
-        return lo;
-      }
+      var chipsOf = []; // per line: [{node, em}] its numbers, in clue order
+      var avail = null; // [width, height] the last fit had
+      var cursorAt = -1;
 
       /**
-       * Cells of `cell` px.  Clue numbers grow with the cells up to a reading
-       * size, and the row clues shrink below it on a narrow screen, so that
-       * they leave the grid more than half the width.
+       * The bands as HTML text (one parse: thousands of numbers on a big
+       * board), then their elements: each line's head holds its flag, the
+       * ellipsis of a cut clue, and its numbers.
        */
-      function setCell(cell) {
-        var font = Math.max(7, Math.min(cell * 0.62, 16));
-        rootStyle.setProperty("--cell", cell + "px");
-        rootStyle.setProperty("--clue", font + "px");
-        var rowFont = font;
-        if (!printing) {
-          var band = longestRowClue * 1.7 + 1; // em: a chip, its gap, and the band's padding
-          var room = 0.45 * document.documentElement.clientWidth;
-          rowFont = Math.max(Math.min(font, 9), Math.min(font, room / band));
+      function headHtml(cls, clue, prefix, label) {
+        var out = '<div class="' + cls + '" role="note" data-label="' + esc(label + ": " + clueLabel(clue)) + '">';
+        out += '<span class="flag" aria-hidden="true">\u2717</span><span class="more" aria-hidden="true">\u2026</span>';
+        if (clue.length === 0) out += '<span class="n zero">0</span>';
+        for (var g = 0; g < clue.length; g++) out += chipHtml(clue[g], prefix + "." + g);
+        return out + "</div>";
+      }
+
+      function collect(band, heads, clues) {
+        var nodes = band.querySelectorAll(".rc, .cc");
+        for (var j = 0; j < nodes.length; j++) {
+          var node = nodes[j];
+          heads.push(node);
+          var chips = [];
+          chips.more = node.children[1];
+          for (var g = 2; g < node.children.length; g++) {
+            chips.push({ node: node.children[g], digits: clues[j].length ? String(clues[j][g - 2][0]).length : 1 });
+          }
+          chipsOf.push(chips);
         }
-        rootStyle.setProperty("--row-clue", rowFont + "px");
+      }
+
+      // heads in groups of ten lines, each skipped by layout and paint while out of sight (content-visibility):
+      // twenty such groups on a 100x100 board, few enough for the compositor
+      var html = [];
+      for (var r = 0; r < H; r++) {
+        if (r % 10 === 0) html.push('<div class="grp" style="--n: ' + Math.min(10, H - r) + '">');
+        html.push(headHtml("rc" + ((r + 1) % 5 === 0 && r + 1 < H ? " b5" : ""), puzzle.rows[r], "r" + r, "row " + (r + 1)));
+        if (r % 10 === 9 || r === H - 1) html.push("</div>");
+      }
+      rowBand.innerHTML = html.join("");
+      html = [];
+      for (var c = 0; c < W; c++) {
+        if (c % 10 === 0) html.push('<div class="grp" style="--n: ' + Math.min(10, W - c) + '">');
+        html.push(headHtml("cc" + ((c + 1) % 5 === 0 && c + 1 < W ? " b5" : ""), puzzle.cols[c], "c" + c, "column " + (c + 1)));
+        if (c % 10 === 9 || c === W - 1) html.push("</div>");
+      }
+      colBand.innerHTML = html.join("");
+      collect(rowBand, rowHeads, puzzle.rows);
+      collect(colBand, colHeads, puzzle.cols);
+      rowHeads.concat(colHeads).forEach(function (h, l) {
+        heads[l] = h;
+      });
+      rowBand.appendChild(rowMark);
+      colBand.appendChild(colMark);
+      wrap.style.display = "none"; // until the first setCell: one layout of the bands, at their size
+      board.appendChild(wrap);
+
+      // the stand-ins for cell elements: their classes are flags the canvas draws
+      function Classes(i) {
+        this.i = i;
+      }
+      Classes.prototype.set = function (name, on) {
+        var bit = BITS[name] || 0;
+        var i = this.i;
+        var had = (flags[i] & bit) !== 0;
+        if (!bit || had === on) return;
+        flags[i] ^= bit;
+        if (bit === CUR) placeCursor(on ? i : cursorAt === i ? -1 : cursorAt);
+        else paint(i);
+      };
+      Classes.prototype.add = function () {
+        for (var a = 0; a < arguments.length; a++) this.set(arguments[a], true);
+      };
+      Classes.prototype.remove = function () {
+        for (var a = 0; a < arguments.length; a++) this.set(arguments[a], false);
+      };
+      Classes.prototype.toggle = function (name, on) {
+        var want = on === undefined ? !this.contains(name) : !!on;
+        this.set(name, want);
+        return want;
+      };
+      Classes.prototype.contains = function (name) {
+        return ((flags[this.i] & (BITS[name] || 0)) !== 0) || (name === "f" && grid[this.i] > 0) || (name === "x" && grid[this.i] === EMPTY);
+      };
+      function Style(i) {
+        this.i = i;
+      }
+      Style.prototype.setProperty = function (name, value) {
+        if (name === "--hint") hintColour[this.i] = value;
+      };
+      Style.prototype.removeProperty = function (name) {
+        if (name === "--hint") delete hintColour[this.i];
+      };
+      function Cell(i) {
+        this.id = "cell-" + i;
+        this.i = i;
+        this.classList = new Classes(i);
+        this.style = new Style(i);
+      }
+      Cell.prototype.scrollIntoView = function () {
+        reveal(this.i);
+      };
+      for (var i = 0; i < N; i++) cellEls[i] = new Cell(i);
+
+      // ---- drawing
+      var tint = puzzle.unknown || "#ffffff";
+      var hatch = null;
+      function hatchPattern() {
+        var tile = document.createElement("canvas");
+        tile.width = tile.height = 6;
+        var t = tile.getContext("2d");
+        t.strokeStyle = "rgba(0, 0, 0, 0.11)";
+        t.lineWidth = 1;
+        t.beginPath();
+        t.moveTo(-1, 7);
+        t.lineTo(7, -1);
+        t.stroke();
+        return ctx.createPattern(tile, "repeat");
+      }
+
+      function thick(k, n) {
+        return k === 0 || k === n || k % 5 === 0;
+      }
+
+      function paint(i) {
+        if (!hatch) return; // not laid out yet: setCell draws everything
+        var r = Math.floor(i / W);
+        var c = i % W;
+        ctx = tiles[Math.floor(r / TILE) * tilesX + Math.floor(c / TILE)].ctx;
+        var x = O + c * cell + 1;
+        var y = O + r * cell + 1;
+        // the interior: past the line on its left (or top), short of a thick one on its right
+        var w = cell - 1 - (thick(c + 1, W) ? 1 : 0);
+        var h = cell - 1 - (thick(r + 1, H) ? 1 : 0);
+        var v = grid[i];
+        var f = printing ? 0 : flags[i]; // paper: the cells alone, no highlight, hint or Check outline
+        var bg;
+        if (v > 0) bg = palette[v];
+        else if (solved) bg = palette[0];
+        else if (f & HINT_LINE) bg = "#fff1c9";
+        else if (f & HL) bg = "#d6e4ff";
+        else bg = v === EMPTY ? palette[0] : printing ? "#ffffff" : tint; // paper: unknown cells blank
+        ctx.fillStyle = bg;
+        ctx.fillRect(x, y, w, h);
+        if (solved) return;
+        if (v === UNKNOWN && !printing) {
+          ctx.fillStyle = hatch;
+          ctx.fillRect(x, y, w, h);
+        } else if (v === EMPTY && !(f & HINT_EMPTY)) {
+          cross(x, y, w, h, textOn(bg) === "#000000" ? "#6b6b6b" : "#c8c8c8", Math.max(1, cell / 14));
+        }
+        if (f & (HINT_FILL | HINT_EMPTY)) {
+          ctx.save();
+          ctx.strokeStyle = "#9a5b00";
+          ctx.lineWidth = 1.5;
+          ctx.setLineDash([3, 2]);
+          ctx.strokeRect(x + 1.5, y + 1.5, w - 3, h - 3);
+          ctx.restore();
+          if (f & HINT_FILL) {
+            ctx.beginPath();
+            ctx.arc(x + w / 2, y + h / 2, Math.max(2, cell * 0.2), 0, 2 * Math.PI);
+            ctx.fillStyle = hintColour[i] || "#000";
+            ctx.fill();
+            ctx.lineWidth = 1;
+            ctx.strokeStyle = "#000";
+            ctx.stroke();
+          } else {
+            cross(x, y, w, h, "#9a5b00", Math.max(1.5, cell / 10));
+          }
+        }
+        if (f & MISTAKE) {
+          ctx.strokeStyle = "#c00000";
+          ctx.lineWidth = Math.max(2, Math.min(3, cell / 8));
+          ctx.strokeRect(x + ctx.lineWidth / 2, y + ctx.lineWidth / 2, w - ctx.lineWidth, h - ctx.lineWidth);
+          ctx.fillStyle = "#c00000";
+          ctx.beginPath();
+          ctx.moveTo(x, y);
+          ctx.lineTo(x + w * 0.4, y);
+          ctx.lineTo(x, y + h * 0.4);
+          ctx.fill();
+        }
+      }
+
+      function cross(x, y, w, h, colour, width) {
+        var m = Math.min(w, h) * 0.28;
+        ctx.strokeStyle = colour;
+        ctx.lineWidth = width;
+        ctx.beginPath();
+        ctx.moveTo(x + m, y + m);
+        ctx.lineTo(x + w - m, y + h - m);
+        ctx.moveTo(x + w - m, y + m);
+        ctx.lineTo(x + m, y + h - m);
+        ctx.stroke();
+      }
+
+      /** Every tile: the lines (in the board's coordinates, each tile showing its part), then every cell. */
+      function drawAll() {
+        var cw = W * cell + 2 * O;
+        var chh = H * cell + 2 * O;
+        tiles.forEach(function (tile) {
+          ctx = tile.ctx;
+          ctx.fillStyle = "#8c8c8c"; // thin lines: 3.4:1 on white
+          ctx.fillRect(0, 0, cw, chh);
+          ctx.fillStyle = "#222222";
+          for (var k = 0; k <= W; k++) if (thick(k, W)) ctx.fillRect(O + k * cell - 1, 0, 2, chh);
+          for (k = 0; k <= H; k++) if (thick(k, H)) ctx.fillRect(0, O + k * cell - 1, cw, 2);
+        });
+        for (var j = 0; j < N; j++) paint(j);
+      }
+
+      /** Where tile edge k (of n tiles, over `cells` cells) stands, in px: the outer ones take the outline. */
+      function tileEdge(k, n, cells) {
+        return k === 0 ? 0 : k === n ? cells * cell + 2 * O : O + k * TILE * cell;
+      }
+
+      // ---- clue bands
+      function fonts() {
+        var uiFont = document.documentElement.clientWidth <= 600 ? 12 : 13;
+        // on paper the numbers grow with the cells, as on rofl's sheets
+        var base = printing ? Math.max(6.5, Math.min(14, cell * 0.6)) : uiFont;
+        return { row: Math.min(base, (cell - 3) / 1.3), col: Math.min(base, (cell - 2) / sums().colEm) };
+      }
+
+      /** The band's natural depth in px at font `f`: the longest row clue's width, the deepest column clue's height. */
+      function natural(f) {
+        var m = sums();
+        var w = 0;
+        for (var r = 0; r < H; r++) w = Math.max(w, m.rowEm[r] * f + 2 * chipsOf[r].length);
+        return [Math.ceil(w + 8), Math.ceil(m.colMost * (chipHeightEm(true) * f + 2) + 5)];
+      }
+
+      /** Per row the width of its numbers in em; the widest column number in em; the most numbers in a column. */
+      var measured = null;
+      function sums() {
+        if (measured) return measured;
+        measured = { rowEm: new Float64Array(H), colEm: 1.3, colMost: 0 };
+        for (var r = 0; r < H; r++) {
+          for (var g = 0; g < chipsOf[r].length; g++) measured.rowEm[r] += chipEm(chipsOf[r][g].digits);
+        }
+        for (var c = 0; c < W; c++) {
+          var chips = chipsOf[H + c];
+          measured.colMost = Math.max(measured.colMost, chips.length);
+          for (g = 0; g < chips.length; g++) measured.colEm = Math.max(measured.colEm, chipEm(chips[g].digits, true));
+        }
+        return measured;
+      }
+
+      var MIN_FONT = 8; // px: smaller, a band turns compact (on screen; paper has no bar, so it keeps its numbers)
+      var compactRows = false;
+      var compactCols = false;
+      var cut = false;
+
+      function layoutBands() {
+        var f = fonts();
+        compactRows = !printing && f.row < MIN_FONT;
+        compactCols = !printing && f.col < MIN_FONT;
+        var bandW = compactRows ? 6 : Math.ceil(natural(f.row)[0]);
+        var bandH = compactCols ? 6 : Math.ceil(natural(f.col)[1]);
+        if (!printing && avail) {
+          // a board that does not fit: bands of at most 40% of the window, leaving at least 12 cells (or the
+          // whole board) beside and under them, and room for 3 numbers
+          var minW = compactRows ? 6 : Math.ceil(chipEm(2) * f.row + 2 + 1.2 * f.row + 8);
+          var minH = compactCols ? 6 : Math.ceil(3 * (chipHeightEm(true) * f.col + 2) + 5);
+          if (bandW + W * cell + 2 * O + 2 > avail[0]) {
+            bandW = Math.max(minW, Math.min(bandW, 0.4 * avail[0], avail[0] - Math.min(W, 12) * cell - 2 * O - 2));
+          }
+          if (bandH + H * cell + 2 * O + 2 > avail[1]) {
+            bandH = Math.max(minH, Math.min(bandH, 0.4 * avail[1], avail[1] - Math.min(H, 12) * cell - 2 * O - 2));
+          }
+          bandW = Math.floor(bandW);
+          bandH = Math.floor(bandH);
+        }
+        rootStyle.setProperty("--row-clue", f.row + "px");
+        rootStyle.setProperty("--col-clue", f.col + "px");
+        rootStyle.setProperty("--band-w", bandW + "px");
+        rootStyle.setProperty("--band-h", bandH + "px");
+        rowBand.classList.toggle("compact", compactRows);
+        colBand.classList.toggle("compact", compactCols);
+        cut = compactRows || compactCols;
+        // a clue longer than its band shows its last numbers after an ellipsis
+        for (var r = 0; r < H; r++) cut = fitChips(chipsOf[r], bandW - 8, f.row, true) || cut;
+        for (var c = 0; c < W; c++) cut = fitChips(chipsOf[H + c], bandH - 5, f.col, false) || cut;
+        board.classList.toggle("cut", cut);
+        document.body.classList.toggle("clues-cut", cut);
+      }
+
+      function fitChips(chips, room, f, across) {
+        var used = 0;
+        var shown = chips.length;
+        var size = function (c) {
+          return (across ? chipEm(c.digits) * f : chipHeightEm(true) * f) + 2;
+        };
+        var total = 0;
+        chips.forEach(function (c) {
+          total += size(c);
+        });
+        var more = f + 2; // the ellipsis: 1em wide (page.css), a line high
+        if (total > room) {
+          used = more;
+          shown = 0;
+          for (var k = chips.length - 1; k >= 0 && used + size(chips[k]) <= room; k--) {
+            used += size(chips[k]);
+            shown++;
+          }
+        }
+        var first = chips.length - shown;
+        for (var k2 = 0; k2 < chips.length; k2++) {
+          var node = chips[k2].node;
+          node.classList.toggle("hid", k2 < first);
+          var width = chipEm(chips[k2].digits, !across) + "em";
+          if (node.style.width !== width) node.style.width = width;
+        }
+        chips.more.classList.toggle("on", first > 0);
+        return first > 0;
+      }
+
+      function setCell(px) {
+        cell = px;
+        rootStyle.setProperty("--cell", cell + "px");
+        var cssW = W * cell + 2 * O;
+        var cssH = H * cell + 2 * O;
+        var scale = Math.min(printing ? 3 : window.devicePixelRatio || 1, 16384 / cssW, 16384 / cssH);
+        area.style.width = cssW + "px";
+        area.style.height = cssH + "px";
+        tiles.forEach(function (tile) {
+          var x0 = tileEdge(tile.tx, tilesX, W);
+          var y0 = tileEdge(tile.ty, tilesY, H);
+          var w = tileEdge(tile.tx + 1, tilesX, W) - x0;
+          var h = tileEdge(tile.ty + 1, tilesY, H) - y0;
+          var style = tile.canvas.style;
+          style.left = x0 + "px";
+          style.top = y0 + "px";
+          style.width = w + "px";
+          style.height = h + "px";
+          tile.canvas.width = Math.max(1, Math.round(w * scale));
+          tile.canvas.height = Math.max(1, Math.round(h * scale));
+          var sx = tile.canvas.width / w;
+          var sy = tile.canvas.height / h;
+          tile.ctx.setTransform(sx, 0, 0, sy, -x0 * sx, -y0 * sy);
+        });
+        ctx = tiles[0].ctx;
+        hatch = hatchPattern();
+        drawAll();
+        layoutBands();
+        placeCursor(cursorAt);
+      }
+
+      function placeCursor(i) {
+        cursorAt = i;
+        if (i < 0) {
+          cursorEl.style.display = "none";
+          return;
+        }
+        cursorEl.style.display = "block";
+        cursorEl.style.left = O + (i % W) * cell + "px";
+        cursorEl.style.top = O + Math.floor(i / W) * cell + "px";
+      }
+
+      /** Scroll the board so that cell i shows beside the bands. */
+      function reveal(i) {
+        var cx = O + (i % W) * cell;
+        var cy = O + Math.floor(i / W) * cell;
+        var bw = rowBand.offsetWidth;
+        var bh = colBand.offsetHeight;
+        var viewW = board.clientWidth - bw;
+        var viewH = board.clientHeight - bh;
+        if (cx < board.scrollLeft) board.scrollLeft = cx;
+        else if (cx + cell > board.scrollLeft + viewW) board.scrollLeft = cx + cell - viewW;
+        if (cy < board.scrollTop) board.scrollTop = cy;
+        else if (cy + cell > board.scrollTop + viewH) board.scrollTop = cy + cell - viewH;
+      }
+
+      function at(x, y, clamp) {
+        var rect = area.getBoundingClientRect();
+        var c = Math.floor((x - rect.left - O) / cell);
+        var r = Math.floor((y - rect.top - O) / cell);
+        if (clamp) {
+          c = Math.max(0, Math.min(W - 1, c));
+          r = Math.max(0, Math.min(H - 1, r));
+        } else if (c < 0 || r < 0 || c >= W || r >= H) return -1;
+        return r * W + c;
       }
 
       return {
-        paint: function (i) {
-          var td = cellEls[i];
-          var v = grid[i];
-          td.classList.toggle("x", v === EMPTY);
-          td.classList.toggle("f", v > 0);
-          td.style.backgroundColor = v > 0 ? palette[v] : ""; // the colour only: the mistake corner is an image
-        },
+        paint: paint,
         cellName: function (i) {
           return "row " + (Math.floor(i / W) + 1) + ", column " + ((i % W) + 1);
+        },
+        cellAt: function (e) {
+          return e.target && e.target.parentNode === area && e.target !== cursorEl ? at(e.clientX, e.clientY, false) : -1;
+        },
+        box: function (i) {
+          var rect = area.getBoundingClientRect();
+          return { x: rect.left + O + (i % W) * cell, y: rect.top + O + Math.floor(i / W) * cell, width: cell, height: cell };
+        },
+        cursorId: function () {
+          return cursorEl.id;
+        },
+        cursorLabel: function (text) {
+          cursorEl.setAttribute("aria-label", text);
+        },
+        linesOf: function (i) {
+          return [Math.floor(i / W), H + (i % W)];
         },
         hover: function (i, on) {
           if (i < 0) return;
           var r = Math.floor(i / W);
           var c = i % W;
-          trs[r].classList.toggle("hl", on);
-          rowHeads[r].classList.toggle("hl", on);
-          colHeads[c].classList.toggle("hl", on);
-          for (var rr = 0; rr < H; rr++) cellEls[rr * W + c].classList.toggle("hlc", on);
+          rowMark.style.display = colMark.style.display = on ? "block" : "none";
+          rowMark.style.transform = "translateY(" + (O + r * cell) + "px)";
+          colMark.style.transform = "translateX(" + (O + c * cell) + "px)";
+          for (var k = 0; k < W; k++) cellEls[r * W + k].classList.toggle("hl", on);
+          for (k = 0; k < H; k++) cellEls[k * W + c].classList.toggle("hl", on);
         },
         beginStroke: function () {
-          colEdges = [];
-          rowEdges = [];
-          for (var c = 0; c < W; c++) colEdges.push(cellEls[c].getBoundingClientRect().left);
-          for (var r = 0; r < H; r++) rowEdges.push(cellEls[r * W].getBoundingClientRect().top);
         },
         strokeTo: function (s, x, y) {
-          var r = nearest(rowEdges, y);
-          var c = nearest(colEdges, x);
-          var r0 = Math.floor(s.start / W);
-          var c0 = s.start % W;
-          var path = (s.rect ? rectCells : strokeCells)(r0, c0, r, c).map(function (rc) {
+          var to = at(x, y, true);
+          var r = Math.floor(to / W);
+          var c = to % W;
+          var path = (s.rect ? rectCells : strokeCells)(Math.floor(s.start / W), s.start % W, r, c).map(function (rc) {
             return rc[0] * W + rc[1];
           });
           return { at: r * W + c, path: path };
         },
-        move: function (at, k) {
+        move: function (cur, k) {
           var moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
-          var r = Math.min(H - 1, Math.max(0, Math.floor(at.i / W) + moves[k][0]));
-          var c = Math.min(W - 1, Math.max(0, (at.i % W) + moves[k][1]));
+          var r = Math.min(H - 1, Math.max(0, Math.floor(cur.i / W) + moves[k][0]));
+          var c = Math.min(W - 1, Math.max(0, (cur.i % W) + moves[k][1]));
           return r * W + c;
         },
+        redraw: function () {
+          if (hatch) drawAll();
+        },
         setCell: setCell,
-        fitCell: function (availW, availH) {
-          setCell(24);
-          var bandW = rowHeads[0] ? rowHeads[0].getBoundingClientRect().width : 0;
-          var bandH = head.getBoundingClientRect().height;
-          var byW = (availW - bandW) / W;
-          var byH = (availH - bandH * (printing ? 1 : 0.6)) / H;
-          var cell = printing ? Math.min(byW, byH) : Math.min(byW, Math.max(byH, 18));
-          return Math.floor(Math.max(printing ? 5 : 14, Math.min(printing ? 28 : 36, cell)));
+        /** Show the board: the first fit keeps it hidden until the page's layout above it is measured. */
+        show: function () {
+          wrap.style.display = "";
+        },
+        relayout: function () {
+          measured = null; // letters change the numbers' widths
+          layoutBands();
+        },
+        cut: function () {
+          return cut;
+        },
+        strikeKeys: { r: "row", c: "column" },
+        /**
+         * The cell size that fits `availW` x `availH` px: the whole board with
+         * its bands when cells of at least `least` px allow it (up to 36 px),
+         * else cells of `least` px and the bands kept to leave 12 cells.
+         */
+        fitCell: function (availW, availH, least) {
+          avail = [availW, availH];
+          var best = 0;
+          for (var px = printing ? 60 : 36; px >= 3; px -= 0.5) {
+            cell = px;
+            var f = fonts();
+            var fr = f.row < MIN_FONT && !printing ? 0 : f.row;
+            var fc = f.col < MIN_FONT && !printing ? 0 : f.col;
+            var bw = fr ? natural(fr)[0] : 6;
+            var bh = fc ? natural(fc)[1] : 6;
+            if (bw + W * px + 2 * O + 2 <= availW && bh + H * px + 2 * O + 2 <= availH) {
+              best = px;
+              break;
+            }
+          }
+          if (printing) return Math.max(3, best);
+          return best >= least ? Math.floor(best) : least;
         },
       };
     }
@@ -2179,7 +2822,8 @@
       function number(parent, group, x, y, anchor, k) {
         var set = group !== null && typeof group[1] !== "number";
         var text = group === null ? "0" : group[0] + (set ? "?" : "");
-        var width = Math.max(1, text.length) * DIGIT;
+        var lettered = group !== null && multi && !set; // room for its letter, shown in letters mode (page.css)
+        var width = (Math.max(1, text.length) + (lettered ? 0.9 : 0)) * DIGIT;
         var left = anchor === "end" ? x - width : x - width / 2;
         var n = svgEl("g", { class: "n" });
         var box = [left - 1.5, y - FONT * 0.62, left + width + 1.5, y + FONT * 0.62];
@@ -2199,7 +2843,9 @@
           if (set) n.appendChild(svgEl("path", { class: "hatch", d: hatching(box) }));
         }
         if (n.classList.contains("chip")) n.style.setProperty("--chip-ink", set ? "#000000" : textOn(palette[group[1]]));
-        n.appendChild(svgEl("text", { x: x.toFixed(2), y: (y + FONT * 0.36).toFixed(2), "text-anchor": anchor }, text));
+        var label = svgEl("text", { x: x.toFixed(2), y: (y + FONT * 0.36).toFixed(2), "text-anchor": anchor }, text);
+        if (lettered) label.appendChild(svgEl("tspan", { class: "l" }, LETTERS.charAt(group[1] - 1)));
+        n.appendChild(label);
         if (k !== null) {
           n.dataset.k = k;
           n.appendChild(
@@ -2369,11 +3015,13 @@
           return near[0];
         },
         setCell: setCell,
+        strikeKeys: { r: "row", f: "falling", s: "rising" },
         fitCell: function (availW, availH) {
           var byW = (availW * CW) / vb[2];
           var byH = (availH * CW) / vb[3];
+          // the width always fits (a phone scrolls the page down, never the board sideways)
           var cell = printing ? Math.min(byW, byH) : Math.min(byW, Math.max(byH, 24));
-          return Math.floor(Math.max(printing ? 5 : 14, Math.min(printing ? 40 : 56, cell)));
+          return Math.max(4, Math.floor(Math.min(printing ? 40 : 56, cell)));
         },
       };
     }
@@ -2390,6 +3038,8 @@
     setTouchMode(touchMode);
     mistakesBox.checked = options.mistakes;
     crossBox.checked = options.cross;
+    if (!multi) document.body.classList.add("one-colour");
+    setLetters(multi && (options.letters === null ? puzzle.letters === true : options.letters));
     // the options say what they can do for this puzzle
     document.querySelector("details.options").addEventListener("toggle", knownSolution);
     refreshAll();
@@ -2397,6 +3047,20 @@
     zoomLabel();
     showTime();
     say(startMessage());
+    // the solution for Check, worked out in slices of 8 ms once the page shows: a first Check waits only for what
+    // is left (a 100x100 colour puzzle takes about half a second of line logic)
+    function solveSlice() {
+      if (!solving) return;
+      var found = solving.run(Date.now() + 8);
+      if (found === undefined) setTimeout(solveSlice, 0);
+      else
+        solving = {
+          run: function () {
+            return found;
+          },
+        };
+    }
+    setTimeout(solveSlice, 400); // after the first frames
     // the page's state for tests and curious players: read-only copies
     root.RoflPageState = function () {
       return {
@@ -2414,6 +3078,14 @@
         progress: progressPercent(grid),
       };
     };
+    /** Where cell i is on the screen (scrolled into view first): for tests and benchmarks. */
+    root.RoflPageCellBox = function (i) {
+      cellEls[i].scrollIntoView({ block: "nearest", inline: "nearest" });
+      if (view.box) return view.box(i);
+      var r = cellEls[i].getBoundingClientRect();
+      return { x: r.left, y: r.top, width: r.width, height: r.height };
+    };
+    if (window.performance && performance.mark) performance.mark("rofl-ready"); // benchmarks/page_speed.py
   }
 
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);

@@ -14,8 +14,14 @@ any colour of its set).  For Check and Reveal the page works the solution
 out with its own line solver; puzzles line logic cannot finish (files from
 other tools) keep a Check of the lines alone.
 
-A rectangle is drawn as an HTML table, a hexagon as SVG laid out as its
-sheet is (:mod:`rofl.render.hexlayout`); the rest of the page is the same.
+A rectangle's cells are drawn on canvases and its clues in two HTML bands
+that never let numbers overlap (a clue bar shows the clues a band has no
+room for), so that a 100x100 board stays quick; a hexagon is SVG laid out
+as its sheet is (:mod:`rofl.render.hexlayout`); the rest of the page is the
+same.  The page is made for phones too, prints like a sheet (a print style
+sheet, the cells fitted to A4 by the script), and carries what Python works
+out better than the page could: colour names, whether clues need letters
+(:mod:`rofl.picture.legibility`) and the tint of unknown cells.
 """
 
 from __future__ import annotations
@@ -53,8 +59,6 @@ _TEMPLATE = """\
 <main>
 <div class="toolbar" role="toolbar" aria-label="Tools">
 <div id="tools" class="tools" role="group" aria-label="Paint colour or mark empty"></div>
-<button type="button" id="touchmode" class="for-touch" aria-pressed="false" \
-aria-label="Scroll mode: dragging scrolls the board, a tap paints">Scroll</button>
 <button type="button" id="undo" aria-label="Undo (Ctrl+Z)" title="Undo (Ctrl+Z)">&#x21b6;<span class="wide">\
  Undo</span></button>
 <button type="button" id="redo" aria-label="Redo (Ctrl+Y)" title="Redo (Ctrl+Y)">&#x21b7;<span class="wide">\
@@ -64,6 +68,11 @@ aria-label="Scroll mode: dragging scrolls the board, a tap paints">Scroll</butto
 title="Hint: {hint_lines} that decides new cells (H)">Hint</button>
 <button type="button" id="apply" hidden aria-label="Fill the hinted cells (H)" title="Fill the hinted cells (H)">\
 Apply</button>
+<button type="button" id="more" class="more-tools" aria-expanded="false" aria-controls="extra" \
+aria-label="More tools" title="More tools">&#x22ef;</button>
+<span id="extra" class="extra">\
+<button type="button" id="touchmode" class="for-touch" aria-pressed="false" \
+aria-label="Scroll mode: dragging scrolls the board, a tap paints">Scroll</button>\
 <span class="zoom" role="group" aria-label="Zoom">\
 <button type="button" id="zoomout" aria-label="Zoom out">&minus;</button>\
 <button type="button" id="zoomfit" aria-label="Fit the window" title="Fit the window">&#x2922;</button>\
@@ -71,21 +80,24 @@ Apply</button>
 <span class="counters"><span class="sr">Progress: </span><span id="progress" class="progress" \
 title="Cells decided">0%</span>
 <span id="timer" class="timer" role="timer" aria-label="Time spent" \
-title="Time spent: starts at your first move">0:00</span></span>
+title="Time spent: starts at your first move">0:00</span></span></span>
 </div>
 <details class="options">
 <summary>Options</summary>
 <p><label><input type="checkbox" id="opt-mistakes"> Show mistakes as I go</label></p>
 <p><label><input type="checkbox" id="opt-cross"> Cross out the rest of a line when its clue is complete</label></p>
+<p class="multi-only"><label><input type="checkbox" id="opt-letters"> Letters on the clues ({letters_why})</label></p>
 <p><button type="button" id="reveal">Reveal solution&hellip;</button>
 <button type="button" id="clear" title="Clear the grid and the timer (undoable)">Clear grid</button></p>
 <p id="logic-note" hidden>Line logic cannot finish this puzzle, so the page does not know its solution: \
 Check only finds the lines that cannot match their clues, and there is nothing to reveal.</p>
 </details>
 <p id="status" role="status" aria-live="polite"></p>
+<div id="bar" class="bar"><span id="where" aria-live="polite"></span><span id="barclues" class="barclues"></span></div>
 <div id="board" tabindex="0" \
-aria-label="{board_label}. Arrow keys move, Space paints, full stop marks empty, Delete clears."></div>
-<p id="where" aria-live="polite"></p>
+aria-label="{board_label}. Arrow keys move, Shift+arrows paint a run, Space paints, full stop marks empty, \
+Delete clears{strike_keys}."></div>
+<div id="key" class="key" role="group" aria-label="Colours"></div>
 <noscript><p>This page needs JavaScript to play.</p></noscript>
 <details class="help">
 <summary>How to play</summary>
@@ -191,8 +203,43 @@ def _clues(lines) -> list:
     return [[[n, sorted(c) if isinstance(c, frozenset) else c] for n, c in line] for line in lines]
 
 
-def page_data(puzzle: Puzzle | HexPuzzle, title: str) -> dict:
+#: Tints an unknown cell may take (with a hatch over it, page.js), lightest first:
+#: neutral greys, then a blue-grey and a green-grey for palettes full of greys.
+UNKNOWN_TINTS = ("#ffffff", "#f2f2f2", "#e4e4e4", "#d6d6d6", "#c8c8c8", "#e6ecf5", "#e8f0e4")
+
+
+#: ΔE2000 from every ink colour that an unknown cell's tint needs to count as distinct.
+UNKNOWN_DELTA_E = 20.0
+
+
+def unknown_tint(palette_hex: list[str]) -> str:
+    """The tint of the page's unknown cells: the first of :data:`UNKNOWN_TINTS`
+    at least :data:`UNKNOWN_DELTA_E` (ΔE2000) from every ink colour (palette
+    index 1 and up: what a painted cell shows), else the farthest from its
+    nearest one, so that no painted cell is taken for an unknown one (the
+    page hatches unknown cells too).  Cells marked empty show the background
+    with a cross."""
+    import numpy as np
+
+    from rofl.picture import colour
+
+    def lab(codes):
+        return colour.rgb8_to_lab(np.array([[int(c[k : k + 2], 16) for k in (1, 3, 5)] for c in codes], np.uint8))
+
+    nearest = colour.delta_e(lab(UNKNOWN_TINTS), lab(palette_hex[1:])).min(axis=1)
+    enough = min(UNKNOWN_DELTA_E, float(nearest.max()))
+    return next(t for t, d in zip(UNKNOWN_TINTS, nearest, strict=True) if d >= enough)
+
+
+def page_data(puzzle: Puzzle | HexPuzzle, title: str, letters: bool | None = None) -> dict:
     """The JSON the page embeds: the board, palette (``"#rrggbb"``, index 0 background), clues and title.
+
+    Also, worked out here so that the page need not: ``names``, each palette
+    colour's name (:func:`rofl.picture.legibility.colour_name`) for screen
+    readers and the printed key; ``letters``, whether the clues carry letters
+    (``letters``, or when None, :func:`~rofl.picture.legibility.needs_letters`),
+    with ``confusions`` saying why; and ``unknown``, the tint of unknown cells
+    (:func:`unknown_tint`).
 
     A rectangle gives ``width``, ``height``, ``rows`` and ``cols``; a
     hexagon ``shape: "hexagon"``, ``side`` and the clues of its three
@@ -201,26 +248,32 @@ def page_data(puzzle: Puzzle | HexPuzzle, title: str) -> dict:
     from the side).  A ``?`` group's colour is the list of colours it may take.
     """
     from rofl.hexagon import HexPuzzle
+    from rofl.picture.legibility import colour_name, confusions
 
+    palette = puzzle.palette.hex()
+    rgb = list(puzzle.palette.colors)
+    confused = [str(c) for c in confusions(rgb)] if len(palette) > 2 else []
+    common = {
+        "format": PAGE_FORMAT,
+        "version": PAGE_VERSION,
+        "title": title,
+        "palette": palette,
+        "names": [colour_name(c) for c in rgb],
+        "letters": bool(confused) if letters is None else bool(letters),
+        "confusions": confused,
+        "unknown": unknown_tint(palette),
+    }
     if isinstance(puzzle, HexPuzzle):
-        return {
-            "format": PAGE_FORMAT,
-            "version": PAGE_VERSION,
-            "title": title,
+        return common | {
             "shape": "hexagon",
             "side": puzzle.side,
-            "palette": puzzle.palette.hex(),
             "rows": _clues(puzzle.rows),
             "falling": _clues(puzzle.falling),
             "rising": _clues(puzzle.rising),
         }
-    return {
-        "format": PAGE_FORMAT,
-        "version": PAGE_VERSION,
-        "title": title,
+    return common | {
         "width": puzzle.width,
         "height": puzzle.height,
-        "palette": puzzle.palette.hex(),
         "rows": _clues(puzzle.rows),
         "cols": _clues(puzzle.cols),
     }
@@ -256,7 +309,9 @@ def _difficulty_element(puzzle: Puzzle | HexPuzzle) -> str:
     return f'<p class="meta" id="difficulty">{html.escape(text)}</p>\n'
 
 
-def puzzle_page(puzzle: Puzzle | HexPuzzle, *, title: str | None = None) -> str:
+def puzzle_page(
+    puzzle: Puzzle | HexPuzzle, *, title: str | None = None, letters: bool | None = None, difficulty: bool = False
+) -> str:
     """One self-contained HTML5 page to solve ``puzzle`` by hand.
 
     Inline CSS and JavaScript, no network, no solution in the file (the page
@@ -272,6 +327,13 @@ def puzzle_page(puzzle: Puzzle | HexPuzzle, *, title: str | None = None) -> str:
         Shown as the page's heading and window title; defaults to
         ``puzzle.meta["title"]``, else ``"Nonogram WxH"`` (``"Hexagonal
         nonogram, side S"``).  HTML-escaped.
+    letters : bool, optional
+        Print each colour clue with its colour's letter (``2a 3b``), as
+        sheets do with ``--letters``.  None (the default): when two ink
+        colours are close in lightness or under a simulated colour vision
+        deficiency (:func:`rofl.picture.legibility.needs_letters`).
+    difficulty : bool
+        Add a line naming the puzzle's grade (:func:`rofl.grade`) under its size.
 
     Returns
     -------
@@ -281,7 +343,7 @@ def puzzle_page(puzzle: Puzzle | HexPuzzle, *, title: str | None = None) -> str:
     Raises
     ------
     PuzzleError
-        A rectangular puzzle with ``?`` groups, which the page's table does
+        A rectangular puzzle with ``?`` groups, which the page's grid does
         not draw yet.
     """
     from rofl._version import __version__
@@ -301,16 +363,28 @@ def puzzle_page(puzzle: Puzzle | HexPuzzle, *, title: str | None = None) -> str:
     if not title:
         title = puzzle.meta.get("title") or default
     if puzzle.n_colors > 2:
-        size += f", {puzzle.n_colors - 1} colours"
+        # as rofl counts them (make -c, the page command's summary): the background is one
+        size += f", {puzzle.n_colors} colours"
+    data = page_data(puzzle, title, letters)
+    if data["confusions"]:
+        letters_why = html.escape("turned on: " + "; ".join(data["confusions"]))
+    else:
+        letters_why = "a, b, c: for grey prints and colour-blind readers"
     return _TEMPLATE.format(
         version=html.escape(__version__),
         title=html.escape(title, quote=True),
         size=size,
-        difficulty=_difficulty_element(puzzle),
+        difficulty=_difficulty_element(puzzle) if difficulty else "",
         hint_lines="a line" if hexagon else "a row or column",
         board_label="Puzzle board of hexagonal cells" if hexagon else "Puzzle grid",
+        strike_keys=(
+            ", R, F and S strike the next number of the row's, falling or rising diagonal's clue"
+            if hexagon
+            else ", R and C strike the next number of the row's or column's clue"
+        ),
+        letters_why=letters_why,
         help=_HEX_HELP if hexagon else _GRID_HELP,
         css=_asset("page.css"),
-        data=_script_json(page_data(puzzle, title)),
+        data=_script_json(data),
         js=_asset("page.js"),
     )

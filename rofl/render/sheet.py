@@ -275,6 +275,11 @@ def _hex_sheet_bytes(puzzle, suffix: str, *, solution, cell, title, font, letter
     if cell is not None:
         msg = "--cell sizes a rectangular grid's cells; a hexagonal sheet fills its page"
         raise OptionError(msg)
+    from rofl.render.fonts import sheet_covers, shown
+
+    title = puzzle.meta.get("title") or None if title is None else title
+    if title and suffix != ".svg":
+        title = shown(title, sheet_covers(suffix, font))
     if suffix == ".svg":
         from rofl.render.hexsvg import hex_puzzle_svg
 

@@ -1,7 +1,7 @@
 """How hard a puzzle feels to a person: :func:`grade` and :class:`Difficulty`.
 
 The grader solves the puzzle the way people are taught to, with ranked
-techniques (:class:`Technique`: overlap, edges, splitting and capping,
+techniques (:class:`Technique`: overlap, edges, joining and splitting,
 whole-line logic, then probing across lines), always with the easiest one
 that finds something, and reads the difficulty off that solve: how many
 rounds it took (Batenburg, Henstra, Kosters and Palenstijn's measure for

@@ -108,7 +108,12 @@ def test_sheet_book_and_page_show_the_grade(tmp_path):
     svg = sheet_bytes(puzzle, ".svg", difficulty=True).decode()
     assert f"({grade.name}, {grade.grade}/5)" in svg
     assert f"({grade.name}, " not in sheet_bytes(puzzle, ".svg").decode()
-    assert 'id="difficulty"' in puzzle_page(puzzle) and f"Difficulty: {grade.name}" in puzzle_page(puzzle)
+    shown = puzzle_page(puzzle, difficulty=True)
+    assert 'id="difficulty"' in shown and f"Difficulty: {grade.name}" in shown
+    assert 'id="difficulty"' not in puzzle_page(puzzle)
+    page = tmp_path / "p.html"
+    assert run("page", SAMPLES / "horse.rofl", "-o", page, "--difficulty").exit_code == 0
+    assert f"Difficulty: {grade.name}" in page.read_text(encoding="utf-8")
     book = tmp_path / "book.pdf"
     files = [SAMPLES / "camera.rofl", SAMPLES / "horse.rofl"]
     made = run("sheet", *files, "-o", book, "--difficulty", "--order", "difficulty")

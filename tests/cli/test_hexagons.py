@@ -35,9 +35,10 @@ PICTURE = " # #\n1 . #\n 1 #"
 def test_solve_prints_offset_rows(small, engine):
     result = run("solve", "--engine", engine, small)
     assert result.exit_code == 0, result.output
-    picture, summary = result.output.rstrip("\n").rsplit("\n", 1)
+    picture, summary, difficulty = result.output.rstrip("\n").rsplit("\n", 2)
     assert picture == PICTURE
     assert summary.startswith("unique: hexagon of side 2, 3 colours; ")
+    assert difficulty.startswith("difficulty: ")  # rofl.grade grades hexagons
 
 
 def test_solve_line_only_and_colour_blocks(small):
@@ -53,8 +54,8 @@ def test_solve_line_only_and_colour_blocks(small):
 def test_solve_the_sample_by_both_engines():
     outputs = [run("solve", "--engine", engine, FLOWER) for engine in ("search", "sat")]
     assert all(r.exit_code == 0 for r in outputs)
-    assert outputs[0].output.rsplit("\n", 2)[0] == outputs[1].output.rsplit("\n", 2)[0]
-    assert len(outputs[0].output.splitlines()) == 10 and outputs[0].output.startswith("    . . . . .\n")
+    assert outputs[0].output.rsplit("\n", 3)[0] == outputs[1].output.rsplit("\n", 3)[0]  # but the timing
+    assert len(outputs[0].output.splitlines()) == 11 and outputs[0].output.startswith("    . . . . .\n")
 
 
 def test_several_solutions_and_none_are_reported(tmp_path):
@@ -130,11 +131,26 @@ def test_page_of_a_hexagon(small, tmp_path):
     assert '"shape":"hexagon","side":2' in text and "<title>small</title>" in text
 
 
-@pytest.mark.parametrize("option", ["--first", "--gif", "--steps", "--solutions"])
-def test_solve_refuses_pictures_of_a_hexagon(small, tmp_path, option):
-    target = tmp_path / ("x.gif" if option == "--gif" else "x.png" if option == "--first" else "out")
+@pytest.mark.parametrize("option", ["--gif", "--steps"])
+def test_solve_refuses_step_pictures_of_a_hexagon(small, tmp_path, option):
+    target = tmp_path / ("x.gif" if option == "--gif" else "out")
     usage_error_line(run("solve", option, target, small), option, "rectangular puzzles only")
     assert not target.exists()
+
+
+def test_solve_writes_a_hexagon_s_solution(small, tmp_path):
+    from PIL import Image
+
+    from rofl.formats import open_puzzle
+
+    picture, again, folder = tmp_path / "x.png", tmp_path / "x.rofl", tmp_path / "all"
+    for option, target in (("--first", picture), ("--first", again), ("--solutions", folder)):
+        result = run("solve", option, target, small)
+        assert result.exit_code == 0, result.output
+    with Image.open(picture) as one, Image.open(folder / "solution-1.png") as other:
+        assert one.size[0] > 10 and one.size == other.size  # the cells drawn as hexagons
+    opened = open_puzzle(again)  # the clues and the CRC-32 of the solution (pcrc)
+    assert opened.puzzle.side == 2 and opened.crc32 is not None
 
 
 def test_question_marks_in_a_rectangle(tmp_path):

@@ -189,4 +189,4 @@ def test_letters_name_each_group_colour():
             [f"{n}?" if isinstance(c, frozenset) else f"{n}{letter(c)}" for n, c in clue] or ["0"] for clue in lines
         ]
         assert _clues(svg, kind) == want
-    assert "a = red #d02030" in svg
+    assert "a = cherry #d02030" in svg

@@ -435,6 +435,10 @@ def embedded(parser: _Page) -> dict:
     return json.loads(data)
 
 
+#: What page_data works out from the palette for the page (names, letters, the unknown cells' tint).
+DERIVED = {"names", "letters", "confusions", "unknown"}
+
+
 @pytest.mark.parametrize("palette", [BW, COLOURS], ids=["bw", "colour"])
 def test_page_embeds_the_clues_not_the_solution(palette):
     rng = np.random.default_rng(3)
@@ -445,7 +449,7 @@ def test_page_embeds_the_clues_not_the_solution(palette):
     assert page.startswith("<!DOCTYPE html>")
     parser = parse(page)
     data = embedded(parser)
-    assert set(data) == {"format", "version", "title", "width", "height", "palette", "rows", "cols"}
+    assert set(data) == {"format", "version", "title", "width", "height", "palette", "rows", "cols"} | DERIVED
     assert (data["width"], data["height"], data["title"]) == (11, 7, "Seven by eleven")
     assert data["palette"] == palette.hex()
     back = Puzzle(data["width"], data["height"], data["palette"], data["rows"], data["cols"])
@@ -471,7 +475,9 @@ def test_hexagon_page_embeds_the_clues_not_the_solution():
     page = puzzle_page(puzzle)
     parser = parse(page)
     data = embedded(parser)
-    assert set(data) == {"format", "version", "title", "shape", "side", "palette", "rows", "falling", "rising"}
+    assert (
+        set(data) == {"format", "version", "title", "shape", "side", "palette", "rows", "falling", "rising"} | DERIVED
+    )
     assert (data["format"], data["version"], data["shape"], data["side"]) == ("rofl-page", 1, "hexagon", 3)
     assert data["palette"] == COLOURS.hex()
     # '?' groups as the list of their colours; the clues rebuild the puzzle
@@ -479,7 +485,7 @@ def test_hexagon_page_embeds_the_clues_not_the_solution():
     back = HexPuzzle(data["side"], data["palette"], data["rows"], data["falling"], data["rising"])
     assert back == puzzle
     assert parser.text["title"] == parser.text["h1"] == "Hex"
-    assert "hexagon of side 3, 19 cells, 4 colours" in page
+    assert "hexagon of side 3, 19 cells, 5 colours" in page  # as rofl counts them: the background is one
     # no solution: nothing but the clues, and no trace of the cells in any encoding
     (script,) = [text for attrs, text in parser.scripts if not attrs]
     assert script.strip() == _asset("page.js").strip()
@@ -1108,3 +1114,18 @@ def test_page_has_the_hint_buttons():
     assert "hint" in buttons and "(H)" in buttons["hint"]["title"]
     assert "hidden" in buttons["apply"]  # shown with a hint that fills cells
     assert "<kbd>H</kbd> hints" in page
+
+
+def test_the_colour_count_is_the_one_rofl_gives(tmp_path):
+    """A `-c 3` puzzle is "3 colours" on its page, as in `rofl page`'s summary (the background is one)."""
+    from click.testing import CliRunner
+
+    from rofl.cli import main
+    from rofl.formats import write_puzzle
+
+    puzzle = Puzzle.from_grid(np.array([[1, 2, 0], [2, 1, 1]], np.uint8), Palette(["#ffffff", "#ff0000", "#0000ff"]))
+    assert "3 \u00d7 2, 3 colours" in puzzle_page(puzzle)
+    path = tmp_path / "p.rofl"
+    write_puzzle(path, puzzle)
+    result = CliRunner().invoke(main, ["page", str(path), "-o", str(tmp_path / "p.html")])
+    assert result.exit_code == 0 and ", 3 colours," in result.output

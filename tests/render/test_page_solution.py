@@ -9,11 +9,12 @@ exactly when line logic does.
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rofl.formats import read_puzzle
-from rofl.puzzle import Puzzle
+from rofl.puzzle import Palette, Puzzle
 from rofl.render.page import page_data
 from tests.places import SAMPLES
 from tests.render import test_page
@@ -86,3 +87,31 @@ def test_clue_numbers_have_enough_contrast(js, rgb):
     ink = js.call("textOn", colour)
     a, b = sorted((lum(colour), lum(ink)))
     assert (b + 0.05) / (a + 0.05) >= 4.5  # WCAG AA for text, on any palette colour
+
+
+def test_the_solution_worked_out_a_slice_at_a_time_is_the_same(tmp_path):
+    """lineSolving(puzzle).run(until) pauses after a line once the time is up and goes on from there: the
+    page works its solution out so while the player starts; run to the end, it is lineSolve's answer."""
+    import json
+    import shutil
+    import subprocess
+
+    from tests.render.test_page import PAGE_JS
+
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not available")
+    grid = np.random.default_rng(5).integers(0, 4, size=(9, 12)).astype(np.uint8)
+    data = page_data(Puzzle.from_grid(grid, Palette(["#ffffff", "#ff0000", "#00aa00", "#0000ff"])), "t")
+    script = f"""
+require({json.dumps(str(PAGE_JS))});
+const puzzle = {json.dumps(data)};
+const job = RoflPage.lineSolving(puzzle);
+let slices = 1, got;
+while ((got = job.run(0)) === undefined) slices++;
+process.stdout.write(JSON.stringify([slices, got, RoflPage.lineSolve(puzzle)]));
+"""
+    slices, sliced, whole = json.loads(
+        subprocess.run([node, "-e", script], capture_output=True, text=True, check=True).stdout
+    )
+    assert slices > 21 and sliced == whole  # a slice a line: at least every row and column once

@@ -158,3 +158,19 @@ def test_difficulty_is_frozen_and_importable_from_rofl():
     assert isinstance(d, rofl.Difficulty)
     with pytest.raises(AttributeError):
         d.grade = 3  # type: ignore[misc]
+
+
+@settings(deadline=None, max_examples=30)
+@given(
+    st.integers(1, 4).flatmap(
+        lambda side: st.lists(st.integers(0, 2), min_size=3 * side * (side - 1) + 1, max_size=3 * side * (side - 1) + 1)
+    )
+)
+def test_hexagons_reach_what_line_logic_reaches(cells):
+    side = next(s for s in range(1, 5) if 3 * s * (s - 1) + 1 == len(cells))
+    if max(cells) < 2:
+        cells = [*cells[:-1], 2]  # two ink colours, so the palette is the same every time
+    puzzle = rofl.HexPuzzle.from_cells(side, cells, ["#ffffff", "#000000", "#ff0000"])
+    _, masks, *_ = run(puzzle, probe_work=-1)
+    assert np.all(masks >> np.array(cells, dtype=np.int64) & 1)
+    assert np.array_equal(masks, rofl.solve(puzzle).masks)
