@@ -184,7 +184,7 @@ class MakeStats:
         if self.relocated:
             timing += f", {self.relocated} changes moved"
         timing += f", {self.line_solves} line solves)"
-        if self.threshold is not None and self.style == "photo":
+        if self.threshold is not None and self.style != "lines":  # lines cuts the ink's share, not grey
             timing += f"; threshold {self.threshold:.0f}/255"
         lines.append(timing)
         if self.difficulty is not None:
@@ -661,7 +661,7 @@ def _styled(
         msg = f"threshold and dither apply to the photo style, not {names[0]!r}"
         raise OptionError(msg)
     side = getattr(geometry, "side", None)
-    best, best_inked = None, False
+    candidates: list[_Styled] = []
     scores = []
     styled = picture.style.draw_styles(pixels, geometry, names, colors=n, background=bg_rgb)
     for number, name in enumerate(names):
@@ -687,15 +687,24 @@ def _styled(
                 candidate.ssim = hex_lightness_ssim(lab[..., 0], final_l, side)
             candidate.edge_f1 = edge_f1(lab[..., 0], final_l, side=side)
             scores.append((name, round(candidate.score, 4)))
-        # a blank grid scores well against a picture whose features are below
-        # the measures' notice (a thin line, which SSIM and Canny at grid
-        # scale hardly see), but it is no picture: any other candidate wins
-        inked = np.unique(q.grid).size > 1
-        if best is None or (inked, candidate.score) > (best_inked, best.score + 1e-9):
-            best, best_inked = candidate, inked
-    assert best is not None
+        candidates.append(candidate)
+    best = _pick(candidates)
     best.scores = tuple(scores)
     return best
+
+
+def _pick(candidates: list[_Styled]) -> _Styled:
+    """The candidate ``style="auto"`` keeps: the highest :func:`style_score`
+    among those a person can make out.  A blank grid scores well against a
+    picture whose features are below the measures' notice (a thin line,
+    which SSIM and Canny at grid scale hardly see), but it is no picture;
+    and a drawing whose SSIM falls under :data:`RECOGNISABLE_SSIM` where
+    the photo style's does not has lost the picture's large regions, however
+    well it follows its edges (the coffee in black and white)."""
+    inked = [c for c in candidates if np.unique(c.quantised.grid).size > 1] or candidates
+    floor = RECOGNISABLE_SSIM if (candidates[0].ssim or 0.0) >= RECOGNISABLE_SSIM else -1.0
+    clear = [c for c in inked if (c.ssim or 0.0) >= floor] or inked
+    return max(clear, key=lambda c: c.score)  # the first of equals: photo before the others
 
 
 def likeness(

@@ -24,7 +24,7 @@ from PIL import Image, ImageDraw  # noqa: E402
 
 import rofl  # noqa: E402
 
-TILE = 12  # pixels per cell
+TILE = 8  # pixels per cell
 LABEL = 18  # pixels of text under a panel
 
 

@@ -197,6 +197,25 @@ def edge_f1(
     return edge_agreement(source, final, side=side, tolerance=tolerance).f1
 
 
+def picture_edges(source: np.ndarray, *, side: int | None = None) -> np.ndarray:
+    """The picture's edge cells that :func:`edge_agreement` matches against:
+    Canny's on its lightness at grid scale, thinned to lines one cell wide
+    (bool, ``source``'s shape)."""
+    source = np.asarray(source, dtype=np.float64)
+    return _rect_edges(source) if side is None else _hex_edges(source, side)
+
+
+def cell_neighbours(shape: tuple[int, ...], *, side: int | None = None) -> np.ndarray:
+    """``(n_cells, k)`` int array: the flat indices of every cell's
+    neighbours that share a side with it (4 on a square grid of ``shape``,
+    6 on a hexagonal board of ``side``), -1 off the board."""
+    if side is not None:
+        return _hex_neighbours(side)
+    h, w = shape
+    index = np.pad(np.arange(h * w).reshape(h, w), 1, constant_values=-1)
+    return np.stack([index[:-2, 1:-1], index[2:, 1:-1], index[1:-1, :-2], index[1:-1, 2:]], axis=-1).reshape(-1, 4)
+
+
 def _canny(lightness: np.ndarray, sigma: float) -> np.ndarray:
     """Canny on an L* image smoothed by ``sigma`` pixels, with the thresholds
     of :data:`EDGE_STEP` and the image's border kept (padded by its own edge
@@ -473,4 +492,6 @@ __all__ = [
     "find_faces",
     "hex_lightness_ssim",
     "lightness_ssim",
+    "cell_neighbours",
+    "picture_edges",
 ]

@@ -12,14 +12,14 @@ drew into the cells with the shape's own averaging
 :func:`~rofl.picture.hexfit.hex_cell_colors`).
 
 * ``photo``: the picture itself (area averages in linear light).
-* ``lines``: a drawing after the extended difference of Gaussians (XDoG,
-  Winnemöller, Kyprianidis and Olsen 2012): regions darker than Otsu's
-  threshold are filled, and the dark side of every edge and every dark
-  feature thinner than a cell (a black top-hat) becomes a line, thinned to
-  its middle so that it is one cell wide whatever its contrast; light
-  edges and features clear a line through a filled region; specks smaller
-  than a cell go, so a flat field stays flat.  In colour, the lines are
-  painted over the photo.
+* ``lines``: an outline drawing over a light tone fill (after the
+  extended difference of Gaussians, XDoG, Winnemöller, Kyprianidis and
+  Olsen 2012): every edge of the picture at the grid's scale becomes a step
+  from one ink cell on its dark side to one paper cell on its light side,
+  clearly dark regions are filled (Otsu's threshold lowered and drawn
+  toward the lightness around), features thinner than a cell through
+  light paper become lines one cell wide, and lone specks go.  In colour,
+  the ink is painted over the photo.
 * ``poster``: edge-preserving smoothing (a median three quarters of a cell
   wide) before quantising, so that regions come out flat, and dark
   outlines, one cell wide, on the dark side of strong edges.
@@ -51,24 +51,30 @@ FINE_PIXELS = 32
 #: The difference of Gaussians, in cells: the inner Gaussian's sigma (a
 #: feature about a cell wide answers most) and the outer's ratio to it.
 SIGMA, RATIO = 0.45, 1.6
-#: The least edge that draws a line, as the step in lightness (L*/100) whose
-#: difference of Gaussians peaks at it: a step of 0.2 (20 L*) and more, or
-#: a thin line of about as much ink.
-EDGE_STEP = 0.2
 #: The least contrast (L*/100) of a feature thinner than a cell that draws a line.
 THIN_STEP = 0.3
 #: Pieces of line shorter than this many cells are texture and go.
 SHORTEST = 1.5
+#: ``lines`` draws a feature thinner than a cell when it runs at least this many cells.
+THIN_LONGEST = 4.0
+#: ... through cells at least this much (L*) lighter than Otsu's threshold.
+THIN_PAPER = 20.0
 #: The difference of Gaussians' peak at a sharp step of height 1 (ratio 1.6).
 _DOG_PEAK = 0.11
 #: Share of a cell a line (three pixels wide) must cover to run through it
 #: (see :func:`_middle_line`).
 LINE_SHARE = 0.18
-#: ``lines``: the sigma (cells) of the tone that decides dark regions, and
-#: the blobs of ink (or holes) smaller than this share of a cell's area that
-#: are texture, not features, and go.
+#: ``lines``: the sigma (cells) of the tone that decides dark regions.
 TONE_SIGMA = 0.7
-SPECKLE = 1.2
+#: ``lines``: where the tone fills, Otsu's threshold made TONE_LIFT (L*)
+#: darker and moved LOCAL_SHARE of the way to the lightness around
+#: (LOCAL_SIGMA cells); TONE_STEP (L*) from it, the fill is sure.
+LOCAL_SIGMA = 3.0
+LOCAL_SHARE = 0.4
+TONE_LIFT = 15.0
+TONE_STEP = 10.0
+#: ``lines`` draws an edge that runs at least this many cells (shorter ones are texture).
+EDGE_CELLS = 5
 #: Lightness range (L*/100) under which a black-and-white picture is flat:
 #: mid-grey decides it whole instead of Otsu's threshold splitting its noise.
 FLAT = 0.05
@@ -232,28 +238,58 @@ def draw_styles(
 
 
 def _lines(pixels, geometry, background, photo, geo, pitch, light, edge, *, colors: int) -> StyledCells:
-    """The ``lines`` style, from the working picture's lightness and edges."""
+    """The ``lines`` style: an outline drawing over a light tone fill.
+
+    Where the picture has an edge at the grid's scale (Canny's edges of the
+    cells' lightness, those :func:`~rofl.picture.measures.edge_agreement`
+    measures), the cell on its dark side is ink and the one on its light
+    side paper (of the edge cell and its neighbour across the largest step
+    in lightness), so every edge is drawn as a step between one ink and one
+    paper cell: an outline one cell wide on a light region, a light line
+    through a dark one.  Elsewhere the tone decides, cut :data:`TONE_LIFT`
+    darker than Otsu's threshold and a share (:data:`LOCAL_SHARE`) of the
+    way to the lightness around (:data:`LOCAL_SIGMA` cells), so that only
+    clearly dark regions are filled and a region's fill follows its
+    surroundings (the extended difference of Gaussians' tone term, XDoG).
+    Features thinner than a cell (a black top-hat) are drawn as lines one
+    cell wide, and specks of the fill smaller than a cell go.
+    """
     from scipy.ndimage import gaussian_filter
 
-    # regions: the tone at the scale of a cell, cut at Otsu's threshold;
-    # lines: the dark side of every edge of EDGE_STEP or more inks a light
-    # region, the light side clears a dark one
-    e = EDGE_STEP * _DOG_PEAK
+    from rofl.picture.measures import cell_neighbours, picture_edges
+
+    side = getattr(geometry, "side", None)
+    here = 100.0 * _lightness(photo)
     tone_l = gaussian_filter(light, max(TONE_SIGMA * pitch, 0.5), mode="nearest")
-    thin_dark, thin_light = _thin_features(pixels, geometry, background, light.shape)
-    fill, dark, clear = np.moveaxis(
-        _coverage(
-            _despeckle(tone_l < _tone_cut(tone_l), pitch),
-            _middle_line((edge < -e) | thin_dark, pitch),
-            _middle_line((edge > e) | thin_light, pitch),
-            geometry=geo,
-        ),
+    around_l = gaussian_filter(light, max(LOCAL_SIGMA * pitch, 0.5), mode="nearest")
+    thin_dark, _ = _thin_features(pixels, geometry, background, light.shape)
+    fill = _luminance_of(background)
+    tone, around, thin = np.moveaxis(
+        _coverage(_light_to_lin(tone_l), _light_to_lin(around_l), _middle_line(thin_dark, pitch, THIN_LONGEST),
+                  geometry=geo, fill=(fill, fill, 0.0)),
         -1,
         0,
-    )
-    dark, clear = (np.clip(share / (2 * LINE_SHARE), 0.0, 1.0) for share in (dark, clear))
-    # ink where the score passes 1/2: a dark line, or a dark region no light line crosses
-    score = np.maximum(dark, np.minimum(fill, 1.0 - clear))
+    )  # fmt: skip
+    tone, around = _grey_l(tone), _grey_l(around)
+    otsu = _tone_cut(tone / 100.0) * 100.0
+    cut = otsu - TONE_LIFT
+    cut = (1.0 - LOCAL_SHARE) * cut + LOCAL_SHARE * around
+    # +1 ink, -1 paper, sure by how far the tone is from the cut
+    score = np.clip((cut - tone) / TONE_STEP, -1.0, 1.0).ravel()
+    flat = here.ravel()
+    if np.ptp(flat) >= FLAT * 100:
+        nb = cell_neighbours(here.shape, side=side)
+        steps = np.where(nb >= 0, np.abs(flat[np.maximum(nb, 0)] - flat[:, None]), -1.0)
+        across = nb[np.arange(flat.size), steps.argmax(axis=1)]
+        edges = np.flatnonzero(_long(picture_edges(here, side=side), side, EDGE_CELLS))
+        darker = flat[across[edges]] > flat[edges]
+        score[np.where(darker, across[edges], edges)] = -1.0
+        score[np.where(darker, edges, across[edges])] = 1.0
+    score = score.reshape(here.shape)
+    # a thin line only through clear paper (hair and texture are no line)
+    score = np.where((thin > LINE_SHARE) & (score <= -1.0) & (here > otsu + THIN_PAPER), 1.0, score)
+    score = _lone_ink(score, side)
+    score = 0.5 + 0.5 * score
     ink = score > 0.5
     if colors == 2:
         # the cells' lightness is 1 - score, cut at 1/2 (linear light), so
@@ -261,6 +297,68 @@ def _lines(pixels, geometry, background, photo, geo, pitch, light, edge, *, colo
         cells = np.repeat(1.0 - score[..., None], 3, axis=-1)
         return StyledCells(cells, photo, ink, threshold=float(linear_to_srgb(np.float64(0.5)) * 255))
     return _inked(photo, photo, ink, colors)
+
+
+def _long(cells: np.ndarray, side: int | None, least: int) -> np.ndarray:
+    """The flat bool map ``cells`` without pieces (joined through the 8
+    cells around a square or the 6 around a hexagon) of fewer than
+    ``least`` cells."""
+    from scipy.ndimage import label
+
+    if side is None:
+        labels, _ = label(cells, structure=np.ones((3, 3), dtype=bool))
+        labels = labels.ravel()
+    else:
+        from scipy.sparse import coo_matrix
+        from scipy.sparse.csgraph import connected_components
+
+        from rofl.picture.measures import cell_neighbours
+
+        nb = cell_neighbours(cells.shape, side=side)
+        on = cells.ravel()
+        src, k = np.nonzero((nb >= 0) & on[:, None])
+        dst = nb[src, k]
+        keep = on[dst]
+        graph = coo_matrix((np.ones(keep.sum()), (src[keep], dst[keep])), shape=(on.size, on.size))
+        _, labels = connected_components(graph, directed=False)
+        labels = np.where(on, labels + 1, 0)
+    sizes = np.bincount(labels)
+    sizes[0] = 0
+    return sizes[labels] >= least
+
+
+def _lone_ink(score: np.ndarray, side: int | None) -> np.ndarray:
+    """``score`` with every ink cell that touches no other ink cell (of 8
+    on a square grid, of 6 on a hexagon) made paper: a speck, not a line."""
+    from scipy.ndimage import convolve
+
+    ink = score > 0
+    if side is None:
+        company = convolve(ink.astype(np.int8), np.ones((3, 3), dtype=np.int8), mode="constant") - ink
+    else:
+        from rofl.picture.measures import cell_neighbours
+
+        nb = cell_neighbours(ink.shape, side=side)
+        company = np.where(nb >= 0, ink[np.maximum(nb, 0)], False).sum(axis=1)
+    return np.where(ink & (company == 0), -1.0, score)
+
+
+def _grey_l(luminance: np.ndarray) -> np.ndarray:
+    """L* (0-100) of a map of linear luminance."""
+    return 100.0 * _lightness(np.repeat(np.asarray(luminance)[..., None], 3, axis=-1))
+
+
+def _light_to_lin(light: np.ndarray) -> np.ndarray:
+    """A lightness map (L*/100) as the linear luminance that has it, so
+    that cells average it as they average the picture."""
+    light = np.asarray(light, dtype=np.float64)
+    return np.where(light > 0.08, ((light + 0.16) / 1.16) ** 3, light * 100 * 27 / 24389)
+
+
+def _luminance_of(background) -> float:
+    """The linear luminance of the background colour."""
+    bg = srgb_to_linear(np.asarray(background, dtype=np.float64) / 255.0)
+    return float(bg @ np.array([0.2126, 0.7152, 0.0722]))
 
 
 def _poster(pixels, geometry, background, photo, geo, pitch, light, edge, *, colors: int) -> StyledCells:
@@ -313,19 +411,7 @@ def _thin_features(pixels: np.ndarray, geometry, background, shape: tuple[int, i
     return out[0], out[1]
 
 
-def _despeckle(ink_map: np.ndarray, pitch: float) -> np.ndarray:
-    """``ink_map`` without blobs of ink, or holes in it, smaller than
-    :data:`SPECKLE` of a cell: the speckle of texture, not features."""
-    from skimage.morphology import remove_small_holes, remove_small_objects
-
-    least = SPECKLE * pitch * pitch
-    if least < 2:
-        return ink_map
-    out = remove_small_objects(ink_map, max_size=int(least), connectivity=2)
-    return remove_small_holes(out, max_size=int(least), connectivity=2)
-
-
-def _middle_line(band: np.ndarray, pitch: float) -> np.ndarray:
+def _middle_line(band: np.ndarray, pitch: float, shortest: float = None) -> np.ndarray:
     """The band of an edge thinned to its middle line and drawn three pixels
     wide, whatever the edge's contrast, without pieces shorter than
     :data:`SHORTEST` cells: a line crossing a cell of :data:`WORK_PIXELS`
@@ -337,17 +423,19 @@ def _middle_line(band: np.ndarray, pitch: float) -> np.ndarray:
 
     middle = skeletonize(band)
     if pitch >= 2:
-        middle = remove_small_objects(middle, max_size=int(SHORTEST * pitch), connectivity=2)
+        middle = remove_small_objects(middle, max_size=int((shortest or SHORTEST) * pitch), connectivity=2)
     return binary_dilation(middle, np.ones((3, 3), dtype=bool))
 
 
-def _coverage(*maps: np.ndarray, geometry) -> np.ndarray:
-    """The share of every cell each of up to three bool maps covers
-    (0-1, the last axis one map each): one averaging for all three."""
+def _coverage(*maps: np.ndarray, geometry, fill: tuple[float, float, float] = (0.0, 0.0, 0.0)) -> np.ndarray:
+    """Every cell's average of each of up to three maps (bool maps: the
+    share of it they cover), the last axis one map each; ``fill`` is what
+    each map holds outside the picture (a ``pad`` margin)."""
     stack = np.zeros((*maps[0].shape, 3))
     for i, m in enumerate(maps):
         stack[:, :, i] = m
-    return _average(stack, geometry, (0, 0, 0))
+    background = tuple(float(linear_to_srgb(np.float64(v)) * 255) for v in fill)
+    return _average(stack, geometry, background)
 
 
 def _tone_cut(light: np.ndarray) -> float:
