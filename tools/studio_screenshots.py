@@ -60,6 +60,7 @@ def main() -> None:
         page.screenshot(path=ROOT / "docs" / "studio-error.png", clip={"x": 0, "y": 0, "width": 1400, "height": 260})
         browser.close()
     server.should_exit = True
+    sock.close()
     print("wrote docs/studio-default.png, studio-colour.png, studio-hexagon.png, studio-error.png")
 
 

@@ -56,4 +56,5 @@ def serve(*, port: int = 0, open_browser: bool = True, announce: Callable[[str],
     announce(f"rofl studio: {url}  (Ctrl-C stops it)")
     if open_browser:
         webbrowser.open(url)
-    server.run(sockets=[sock])
+    with sock:
+        server.run(sockets=[sock])

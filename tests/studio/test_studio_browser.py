@@ -48,6 +48,7 @@ def studio():
     yield f"{root}/{app.state.studio.token}/", root
     server.should_exit = True
     thread.join(30)
+    sock.close()
 
 
 @pytest.fixture(scope="module")
@@ -113,6 +114,11 @@ def shown(page) -> None:
 
 def test_every_download_reads_back(page):
     shown(page)
+    page.fill("#opt-colors", "3")
+    page.wait_for_function(
+        "document.getElementById('stage').textContent === 'ready'"
+        " && document.getElementById('size').textContent.endsWith('3 colours')"
+    )
     rofl = open_puzzle(download(page, "#download"), name="x.rofl")
     extensions = page.eval_on_selector_all("#format option", "options => options.map(o => o.value)")
     assert ".rofl" in extensions and ".clues" in extensions and ".non" in extensions
