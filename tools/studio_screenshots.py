@@ -33,7 +33,8 @@ def main() -> None:
     sock = socket.socket()
     sock.bind((HOST, 0))
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
-    threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True).start()
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
     while not server.started:
         time.sleep(0.05)
     url = f"http://{HOST}:{sock.getsockname()[1]}/{app.state.studio.token}/"
@@ -60,6 +61,7 @@ def main() -> None:
         page.screenshot(path=ROOT / "docs" / "studio-error.png", clip={"x": 0, "y": 0, "width": 1400, "height": 260})
         browser.close()
     server.should_exit = True
+    thread.join(30)
     sock.close()
     print("wrote docs/studio-default.png, studio-colour.png, studio-hexagon.png, studio-error.png")
 
