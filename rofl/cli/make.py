@@ -497,7 +497,7 @@ def _hint_changed(stats, *, shape: str, cleanup: bool, threshold: float | None) 
     )
 
 
-def _hint_likeness(image: str, stats, options: dict[str, Any], *, more_colours: bool) -> None:
+def _hint_likeness(image: Any, stats, options: dict[str, Any], *, more_colours: bool) -> None:
     """One line on stderr when the grid looks little like the picture: its SSIM
     under :data:`rofl.maker.RECOGNISABLE_SSIM`, or SSIM + edge F1 (the
     score ``style="auto"`` ranks by) under :data:`rofl.maker.LIKENESS_SCORE`.
