@@ -8,13 +8,13 @@ and colour rules (``?`` groups included) through ``rofl.puzzle._LinePuzzle``.
 
 from __future__ import annotations
 
-import functools
 import operator
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
+from rofl._cache import array_bytes, bytes_cache
 from rofl.errors import PuzzleError
 from rofl.puzzle import (
     Group,
@@ -22,7 +22,6 @@ from rofl.puzzle import (
     Palette,
     _as_palette,
     _check_arrays,
-    _frozen,
     _line_runs,
     _LinePuzzle,
     _normalise_sets,
@@ -76,26 +75,42 @@ class Hexagon:
     def __init__(self, side: int) -> None:
         side = _check_side(side)
         m = side - 1
-        r, q = np.mgrid[-m : m + 1, -m : m + 1]
-        inside = np.abs(q + r) <= m
-        q, r = q[inside], r[inside]  # row-major: by r, then q
-        coords = np.stack([q, r, -q - r], axis=1).astype(np.int64)
+        # Row by row (r from -m to m), q growing: no (2m+1)^2 grid of
+        # candidates, and each array made once (a side-1024 board peaked at
+        # 440 MB with a grid and copies; its arrays hold 185 MB).
+        per_row = line_lengths(side)[: 2 * m + 1]
+        n = int(per_row.sum())
+        rows = np.arange(-m, m + 1, dtype=np.int64)
+        coords = np.empty((n, 3), dtype=np.int64)
+        r = coords[:, 1]
+        r[:] = np.repeat(rows, per_row)
+        q = coords[:, 0]
+        first = np.zeros(2 * m + 1, dtype=np.int64)
+        np.cumsum(per_row[:-1], out=first[1:])
+        q[:] = np.arange(n, dtype=np.int64)
+        q += np.repeat(np.maximum(-m, -m - rows) - first, per_row)
+        np.negative(q, out=coords[:, 2])
+        coords[:, 2] -= r
         # Each direction sorts the cells by its constant coordinate (in the
-        # numbering order above), then top to bottom.
-        falling = np.lexsort((r, q))
-        rising = np.lexsort((r, q + r))  # s falling == q + r growing
-        per_line = np.array([side + min(t, 2 * m - t) for t in range(2 * m + 1)] * 3, dtype=np.int64)
-        offsets = np.zeros(len(per_line) + 1, dtype=np.int64)
-        np.cumsum(per_line, out=offsets[1:])
+        # numbering order above, by r then q; a stable sort keeps it), then
+        # top to bottom.
+        line_cells = np.empty(3 * n, dtype=np.int64)
+        line_cells[:n] = np.arange(n, dtype=np.int64)
+        line_cells[n : 2 * n] = np.argsort(q, kind="stable")
+        line_cells[2 * n :] = np.argsort(q + r, kind="stable")  # s falling == q + r growing
+        offsets = np.zeros(3 * (2 * m + 1) + 1, dtype=np.int64)
+        np.cumsum(line_lengths(side), out=offsets[1:])
         index = np.full((2 * m + 1, 2 * m + 1), -1, dtype=np.int64)
-        index[r + m, q + m] = np.arange(len(q))
+        index[r + m, q + m] = np.arange(n, dtype=np.int64)
         for name, value in (
             ("side", side),
-            ("coords", _frozen(coords, np.int64)),
-            ("line_cells", _frozen(np.concatenate([np.arange(len(q)), falling, rising]), np.int64)),
-            ("line_offsets", _frozen(offsets, np.int64)),
-            ("_index", _frozen(index, np.int64)),
+            ("coords", coords),
+            ("line_cells", line_cells),
+            ("line_offsets", offsets),
+            ("_index", index),
         ):
+            if isinstance(value, np.ndarray):
+                value.flags.writeable = False
             object.__setattr__(self, name, value)
 
     @staticmethod
@@ -128,8 +143,7 @@ class Hexagon:
 
     def line_name(self, line: int) -> str:
         """``"row 3"``, ``"falling diagonal 1"``...: numbered from 1 in each direction."""
-        per = 2 * self.side - 1
-        return f"{self.DIRECTIONS[line // per][0]} {line % per + 1}"
+        return line_name(self.side, line)
 
     def cell(self, q: int, r: int) -> int:
         """Index of the cell at cube coordinates ``(q, r, -q - r)``.
@@ -168,9 +182,31 @@ class Hexagon:
         return f"Hexagon({self.side})"
 
 
-@functools.lru_cache(maxsize=16)
+#: Bytes of boards kept for reuse (a board of side 1024 holds some 190 MB).
+CACHE_BYTES = 256 * 1024 * 1024
+
+
+@bytes_cache(CACHE_BYTES, array_bytes)
 def _hexagon(side: int) -> Hexagon:
     return Hexagon(side)
+
+
+def line_lengths(side: int) -> np.ndarray:
+    """Cells of every line of the hexagon of side ``side``, in :class:`Hexagon`'s
+    order (rows, falling, rising diagonals), computed without building the
+    board: a reader checks a file's counts against them before the file has
+    shown that it holds the board's clues."""
+    side = _check_side(side)
+    m = side - 1
+    t = np.arange(2 * m + 1, dtype=np.int64)
+    return np.tile(side + np.minimum(t, 2 * m - t), 3)
+
+
+def line_name(side: int, line: int) -> str:
+    """``"row 3"``, ``"falling diagonal 1"``...: line ``line`` of the hexagon of side ``side``,
+    numbered from 1 in each direction (without building the board)."""
+    per = 2 * side - 1
+    return f"{Hexagon.DIRECTIONS[line // per][0]} {line % per + 1}"
 
 
 def _check_side(side: Any) -> int:
@@ -414,7 +450,9 @@ def _check_cells(board: Hexagon, cells: Any, palette: Palette) -> np.ndarray:
         q, r, s = board.coords[i].tolist()
         msg = f"cell {i} (q={q}, r={r}, s={s}): value {cells[i]} is outside the palette ({len(palette)} colours)"
         raise PuzzleError(msg)
-    return cells.astype(np.int64)
+    # palette indices fit a byte (at most 256 colours): the clues' temporaries
+    # over the three directions' 3 x n_cells entries stay small
+    return cells.astype(np.uint8 if len(palette) <= 256 else np.int64)
 
 
 def _rebuild_hex(side, palette, lengths, colors, offsets, meta, color_sets) -> HexPuzzle:

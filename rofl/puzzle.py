@@ -501,7 +501,6 @@ def _line_runs(values: np.ndarray, offsets: np.ndarray) -> tuple[np.ndarray, np.
     is ``values[offsets[i]:offsets[i + 1]]``): the lengths and colours of all
     non-background runs, in order, and the number of runs per line."""
     n_lines = len(offsets) - 1
-    line_of = np.repeat(np.arange(n_lines), np.diff(offsets))
     first = np.zeros(len(values), dtype=bool)
     last = np.zeros(len(values), dtype=bool)
     first[offsets[:-1][np.diff(offsets) > 0]] = True
@@ -511,7 +510,10 @@ def _line_runs(values: np.ndarray, offsets: np.ndarray) -> tuple[np.ndarray, np.
     prev[1:], nxt[:-1] = values[:-1], values[1:]
     starts = np.flatnonzero((values != 0) & (first | (values != prev)))
     ends = np.flatnonzero((values != 0) & (last | (values != nxt)))
-    return ends - starts + 1, values[starts], np.bincount(line_of[starts], minlength=n_lines)
+    # the line of each run: the last line starting at or before it (an empty line
+    # starts where the next does), found for the runs alone
+    line_of = np.searchsorted(offsets, starts, side="right") - 1
+    return ends - starts + 1, values[starts], np.bincount(line_of, minlength=n_lines)
 
 
 class _LinePuzzle:

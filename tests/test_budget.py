@@ -98,3 +98,42 @@ def test_info_runs_line_logic_once(tmp_path, monkeypatch):
     result = run("info", tmp_path / "s.rofl")
     assert result.exit_code == 0 and "decodes by line logic" in result.output
     assert len(calls) == 1
+
+
+def _random_hexagon(side: int):
+    from rofl.hexagon import Hexagon, HexPuzzle
+
+    cells = np.random.default_rng(5).integers(0, 2, Hexagon.of(side).n_cells).astype(np.uint8)
+    return HexPuzzle.from_cells(side, cells)
+
+
+def _random_sets(size: int):
+    # three colours, every other group "? of black or red": ? groups on every line
+    grid = np.random.default_rng(5).integers(0, 3, (size, size)).astype(np.uint8)
+    palette = Palette.from_array(np.array([[255, 255, 255], [0, 0, 0], [255, 0, 0]], np.uint8))
+    plain = Puzzle.from_grid(grid, palette)
+    colors, sets = plain.colors.copy(), np.zeros(len(plain.lengths), np.uint64)
+    colors[::2], sets[::2] = 0, 0b110
+    return Puzzle.from_arrays(size, size, palette, plain.lengths, colors, plain.offsets, color_sets=sets)
+
+
+# line logic on these takes a few tenths of a second; the kernels read no stop
+# flag before issue 40 (a 0.1 s budget on a larger one ran 60 s)
+@pytest.mark.parametrize("make", [lambda: _random_hexagon(300), lambda: _random_sets(200)], ids=["hexagon", "sets"])
+def test_the_budget_stops_line_logic_of_hexagons_and_colour_sets(make):
+    puzzle = make()
+    rofl.solver.solve(puzzle, start=None)  # compiled before the clock, and not solved by line logic
+    with pytest.raises(BudgetError, match="line logic did not finish within the 0.001 s budget"):
+        rofl.solver.solve(puzzle, budget=0.001)
+    with pytest.raises(BudgetError, match="not decoded"):
+        solve_picture(puzzle, budget=0.001, where="x")
+
+
+def test_a_complete_solve_bounds_its_line_logic_by_its_budget():
+    from rofl.solver.search import solve_complete
+
+    puzzle = _random_hexagon(300)
+    rofl.solver.solve(puzzle)  # compiled before the clock
+    result = solve_complete(puzzle, time_budget=0.001)
+    assert result.status == "budget" and result.solutions == []
+    assert result.masks.shape == (puzzle.n_cells,)

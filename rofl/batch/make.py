@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from rofl.batch.run import Done, run_tasks
-from rofl.batch.summary import MAKE_COLUMNS, read_rows, write_table
+from rofl.batch.summary import MAKE_COLUMNS, check_table, read_rows, write_table
 from rofl.batch.tasks import FAILED, MADE, SKIPPED, MakeOptions, make_task
 
 #: The summary of a batch, in its output folder: ``summary.csv`` and ``summary.json``.
@@ -128,11 +128,19 @@ def make_outputs(pictures: Sequence[Path], folder: Path, suffix: str) -> list[Pa
     Raises
     ------
     UsageError
-        Two pictures would give the same file (``a.png`` and ``a.jpg``).
+        Two pictures would give the same file (``a.png`` and ``a.jpg``), or
+        one the summary's (``summary.png`` as ``.json``).
     """
     from rofl.errors import UsageError
 
     outputs = [folder / f"{p.stem}{suffix}" for p in pictures]
+    tables = {f"{SUMMARY}.csv", f"{SUMMARY}.json"}
+    for picture, output in zip(pictures, outputs, strict=True):
+        # compared without case: on a case-insensitive disk Summary.json is the summary
+        if output.name.lower() in tables:
+            msg = f"{picture} would be written to {output}, the batch's summary: rename the picture"
+            msg += " or choose another --format"
+            raise UsageError(msg)
     seen: dict[Path, Path] = {}
     for picture, output in zip(pictures, outputs, strict=True):
         if output in seen:
@@ -201,6 +209,8 @@ def make_many(
     outputs = make_outputs(paths, folder, options.suffix)
     tables = [folder / f"{SUMMARY}.csv", folder / f"{SUMMARY}.json"]
     refuse_inputs([*paths, *map(Path, protect)], [*outputs, *tables])
+    for table in tables:
+        check_table(table, MAKE_COLUMNS, "rofl make")
     folder.mkdir(parents=True, exist_ok=True)
     previous = {} if force else {Path(str(r.get("output"))).name: r for r in read_rows(tables[1])}
 

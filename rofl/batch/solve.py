@@ -17,7 +17,7 @@ from typing import Any
 
 from rofl.batch.make import find_inputs, refuse_inputs
 from rofl.batch.run import Done, run_tasks
-from rofl.batch.summary import BENCH_COLUMNS, read_rows, write_table
+from rofl.batch.summary import BENCH_COLUMNS, check_table, read_rows, write_table
 from rofl.batch.tasks import FAILED, SKIPPED, SOLVED, solve_task
 
 #: The budget of :func:`solve_many`, as ``benchmarks/search_corpus.py``'s.
@@ -41,10 +41,25 @@ def puzzle_files(sources: Iterable[str | os.PathLike]) -> list[Path]:
 
 def bench_inputs(sources: Iterable[str | os.PathLike], table: str | os.PathLike | None) -> list[Path]:
     """:func:`puzzle_files` less the ``table`` a run writes (it may sit in a
-    folder it lists: a JSON table is no puzzle)."""
+    folder it lists: a JSON table is no puzzle).
+
+    Raises
+    ------
+    UsageError
+        The table is a file named among ``sources`` (it would be read as a
+        puzzle and replaced), or a file there that is not a table
+        ``rofl bench`` wrote (:func:`rofl.batch.summary.check_table`).
+    """
+    from rofl.errors import UsageError
+
     paths = puzzle_files(sources)
     if table is None or not Path(table).exists():
         return paths
+    for source in sources:
+        if Path(source).is_file() and os.path.samefile(source, table):
+            msg = f"-o {table} is the input {source}: writing it would destroy what is read; name another file"
+            raise UsageError(msg)
+    check_table(table, BENCH_COLUMNS, "rofl bench")
     return [p for p in paths if not os.path.samefile(p, table)]
 
 

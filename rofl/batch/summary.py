@@ -95,3 +95,49 @@ def read_rows(path: str | Path) -> list[dict[str, Any]]:
     except (ValueError, AttributeError):
         return []
     return [row for row in rows if isinstance(row, dict)] if isinstance(rows, list) else []
+
+
+def check_table(path: str | Path, columns: Sequence[str], command: str) -> None:
+    """Refuse, before any work, to replace a file at ``path`` that is not a
+    table ``command`` wrote with these columns: a batch rewrites its own
+    summary, never a puzzle, a picture or someone's spreadsheet that happens
+    to have the name.
+
+    Raises
+    ------
+    UsageError
+        ``path`` exists and is something else (or cannot be read).
+    """
+    from rofl.errors import UsageError
+
+    path = Path(path)
+    if not path.exists():
+        return
+    if not _is_table(path, columns, command):
+        msg = f"{path} exists and is not a table {command} wrote: writing it would destroy it; name another file"
+        raise UsageError(msg)
+
+
+#: A table is read whole to be resumed: larger than this, it is not one rofl wrote for a batch it can run.
+_MAX_TABLE_BYTES = 256 * 1024 * 1024
+
+
+def _is_table(path: Path, columns: Sequence[str], command: str) -> bool:
+    try:
+        size = path.stat().st_size
+        if size == 0:  # nothing to lose
+            return True
+        if size > _MAX_TABLE_BYTES or not path.is_file():
+            return False
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return False
+    if path.suffix.lower() != ".json":
+        # the header of a table this command wrote: its first columns (a later
+        # version may add columns, and still rewrites its own older tables)
+        return text.partition("\n")[0].split(",")[:2] == list(columns[:2])
+    try:
+        document = json.loads(text)
+    except (ValueError, RecursionError):
+        return False
+    return isinstance(document, dict) and document.get("command") == command and isinstance(document.get("rows"), list)

@@ -51,27 +51,40 @@ def check_parent(path: str) -> None:
 
 
 def refuse_overwrite(inputs, outputs, *, force: bool = False) -> None:
-    """Refuse, before any work, to write an output that is one of the inputs.
+    """Refuse, before any work, to write an output that is one of the inputs,
+    or two outputs to one file.
 
     ``inputs`` are the files a command reads (``FILE#N`` names ``FILE``);
     ``outputs`` are ``(option, path or None)`` pairs.  Two names are the
     same file when :func:`os.path.samefile` says so (a symlink, a hard link,
     ``./x`` and ``x``, a puzzle of a book and the book), so no command
     replaces a picture, a sheet or a book it reads.  ``force=True`` (a
-    command's ``--force``) allows it where rewriting in place is meant.
+    command's ``--force``) allows an output that is an input where
+    rewriting in place is meant.
 
     Raises
     ------
     UsageError
-        An output that is an input (the message names both options).
+        An output that is an input, or two outputs to one file (the message
+        names both options).
     """
-    if force:
-        return
     import os
 
     from rofl.errors import UsageError
     from rofl.formats import split_number
 
+    written: dict[str, str] = {}
+    for option, output in outputs:
+        if output is None:
+            continue
+        # a file not there yet has no identity: its real path names it
+        key = os.path.realpath(output)
+        if key in written:
+            msg = f"{option} {output} and {written[key]} name one file: one would replace the other; name another file"
+            raise UsageError(msg)
+        written[key] = f"{option} {output}"
+    if force:
+        return
     sources = [split_number(path)[0] for path in inputs if path is not None]
     for option, output in outputs:
         if output is None or not os.path.exists(output):

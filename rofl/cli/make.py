@@ -354,6 +354,10 @@ def make(
             click.echo(f"warning: {w.message}", err=True)
 
     puzzle = result.puzzle
+    if page:  # before any file is written
+        from rofl.render.page import check_page_size
+
+        check_page_size(puzzle)
     if unknown is not None:
         from rofl.refine.unknown import unknown_colours
 

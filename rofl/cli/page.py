@@ -35,8 +35,9 @@ def page(puzzle: str, output: str | None, title: str | None, letters: bool | Non
     from rofl._io import atomic_write
     from rofl.cli._files import check_drawable, refuse_overwrite
     from rofl.decode import check_stored_crc
+    from rofl.errors import LimitError
     from rofl.formats import default_output, open_puzzle
-    from rofl.render.page import check_page_path, puzzle_page
+    from rofl.render.page import check_page_path, check_page_size, puzzle_page
 
     out = Path(output) if output else default_output(puzzle, ".html")
     check_page_path(out)
@@ -45,6 +46,11 @@ def page(puzzle: str, output: str | None, title: str | None, letters: bool | Non
     hexagon = not hasattr(opened.puzzle, "width")
     # a hexagon's clues are drawn in SVG, '?' groups included; a rectangle's bands do not draw them yet
     check_drawable(opened, "page", hexagon=True, color_sets=hexagon)
+    try:  # before the stored CRC is checked, which may solve it
+        check_page_size(opened.puzzle)
+    except LimitError as exc:
+        msg = f"{opened.name}: {exc}"
+        raise LimitError(msg) from None
     check_stored_crc(opened)
     loaded = opened.puzzle
     text = puzzle_page(loaded, title=title, letters=letters, difficulty=difficulty)

@@ -122,6 +122,10 @@ def sheet(
         opened = open_puzzle(file)
         hexagonal = not hasattr(opened.puzzle, "width")  # drawn by rofl.render.hexsvg, ? groups included
         check_drawable(opened, "sheet", hexagon=not book, color_sets=hexagonal and not book)
+        if hexagonal:  # before a solution is looked for
+            from rofl.render.hexlayout import check_hex_sheet
+
+            check_hex_sheet(opened.puzzle, f"{opened.name}: a hexagonal sheet")
         puzzles.append(opened.puzzle)
         if solution or answers:
             grids.append(_solution(file, opened, budget))

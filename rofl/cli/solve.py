@@ -147,9 +147,12 @@ def solve(
     """
     from rofl.cli._files import refuse_overwrite
     from rofl.decode import check_crc
-    from rofl.formats import open_puzzle
+    from rofl.formats import is_puzzle_path, open_puzzle
 
-    refuse_overwrite([file], [("--first", first_path), ("--gif", gif_path)])
+    written = [("--first", first_path), ("--gif", gif_path)]
+    if solutions_dir is not None:  # at most two solutions are found (the second proves ambiguity)
+        written += [("--solutions", str(Path(solutions_dir) / f"solution-{i}.png")) for i in (1, 2)]
+    refuse_overwrite([file], written)
     if steps_dir is not None:
         from rofl.render.animation import check_steps_folder
 
@@ -164,6 +167,11 @@ def solve(
     puzzle = opened.puzzle
     if not hasattr(puzzle, "width"):
         _refuse_pictures(opened.name, steps_dir, gif_path)
+        if solutions_dir is not None or (first_path is not None and not is_puzzle_path(first_path)):
+            # a hexagon's picture draws every cell, as its sheet does: the same limit, before solving
+            from rofl.render.hexlayout import check_hex_sheet
+
+            check_hex_sheet(puzzle, f"{opened.name}: a picture of a hexagon")
     if use_color is None:
         use_color = sys.stdout.isatty()
     if steps_dir is not None or gif_path is not None:

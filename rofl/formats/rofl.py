@@ -142,7 +142,8 @@ def _line_capacity(ctx) -> int:
     """Cells of the line being parsed: rows come first, then columns (or the hexagon's lines)."""
     head = ctx._.head
     if head.get("side"):
-        return Hexagon.of(head.side).line_length(ctx._index)
+        t, m = ctx._index % (2 * head.side - 1), head.side - 1  # as hexagon.line_lengths, without an array
+        return head.side + min(t, 2 * m - t)
     return head.width if ctx._index < head.height else head.height
 
 

@@ -64,8 +64,11 @@ MIME_TYPE = "application/x-rofl"
 #: What each kind of sheet is called in reports (``rofl info``).
 NAMES = {"png": "PNG sheet", "svg": "SVG sheet", "pdf": "PDF sheet"}
 
-# the root element of an XML document, after its declaration, comments and DOCTYPE
-_SVG_ROOT = re.compile(rb"(?:\s|<\?.*?\?>|<!--.*?-->|<!DOCTYPE[^>\[]*(?:\[.*?\])?\s*>)*<(?:[\w.-]+:)?svg[\s/>]", re.S)
+#: How far into a file its SVG root element is looked for.
+_SVG_PROLOGUE_BYTES = 4096
+# the root element's name: ``<svg`` or ``<prefix:svg``, then a space, ``/`` or ``>``
+_SVG_NAME = re.compile(rb"<(?:[\w.-]+:)?svg[\s/>]")
+_XML_SPACE = b" \t\r\n\f\v"
 
 
 def kind(data: bytes) -> str | None:
@@ -81,8 +84,66 @@ def kind(data: bytes) -> str | None:
 
 
 def is_svg(data: bytes) -> bool:
-    """Whether ``data`` is an SVG file (its root element, after an XML declaration, comments and a DOCTYPE)."""
-    return _SVG_ROOT.match(data.removeprefix(b"\xef\xbb\xbf")[:4096]) is not None
+    """Whether ``data`` is an SVG file: its root element, within the first
+    4096 bytes, after an XML declaration, processing instructions, comments
+    and a DOCTYPE.
+
+    The prologue is scanned item by item, each skipped with one ``find``: a
+    regular expression of alternatives under a repetition backtracked
+    exponentially over runs of comments (issue 40), so none is used.
+    """
+    head = data.removeprefix(b"\xef\xbb\xbf")[:_SVG_PROLOGUE_BYTES]
+    pos = _skip_prologue(head)
+    return pos is not None and _SVG_NAME.match(head, pos) is not None
+
+
+def _skip_prologue(head: bytes) -> int | None:
+    """Where the root element may start in ``head``: past white space, ``<?...?>``,
+    ``<!--...-->`` and ``<!DOCTYPE ...>`` (an internal subset ``[...]`` included);
+    None when one of them is not closed."""
+    pos, end = 0, len(head)
+    while pos < end:
+        if head[pos] in _XML_SPACE:
+            pos += 1
+        elif head.startswith(b"<?", pos):
+            pos = head.find(b"?>", pos + 2)
+            if pos < 0:
+                return None
+            pos += 2
+        elif head.startswith(b"<!--", pos):
+            pos = head.find(b"-->", pos + 4)
+            if pos < 0:
+                return None
+            pos += 3
+        elif head.startswith(b"<!DOCTYPE", pos):
+            pos = _skip_doctype(head, pos + len(b"<!DOCTYPE"))
+            if pos is None:
+                return None
+        else:
+            return pos
+    return pos
+
+
+def _skip_doctype(head: bytes, pos: int) -> int | None:
+    """Past the ``>`` that closes a DOCTYPE whose name starts at ``pos``: the
+    first ``>``, or after an internal subset ``[``, the first ``]`` that
+    white space and ``>`` follow."""
+    stop = min((i for i in (head.find(b">", pos), head.find(b"[", pos)) if i >= 0), default=-1)
+    if stop < 0:
+        return None
+    if head[stop : stop + 1] == b">":
+        return stop + 1
+    pos = stop + 1
+    while True:
+        close = head.find(b"]", pos)
+        if close < 0:
+            return None
+        after = close + 1
+        while after < len(head) and head[after] in _XML_SPACE:
+            after += 1
+        if head[after : after + 1] == b">":
+            return after + 1
+        pos = close + 1
 
 
 # ------------------------------------------------------------------ writing

@@ -16,7 +16,8 @@ before (from the old highlight to the label strip: often most of the
 frame, but mostly unchanged pixels, a few kilobytes compressed).  Pillow
 builds an animation from all its frames in memory, so the picture size is
 capped by :data:`MAX_ANIMATION_PIXELS` over all frames: the cell size
-shrinks to fit.
+shrinks to fit, and once cells are one pixel, the frames are fewer
+(:func:`frames_that_fit`).
 """
 
 from __future__ import annotations
@@ -320,10 +321,36 @@ def animate_solve(
     and :func:`write_animation`."""
     from rofl.solver.trace import trace_solve
 
-    check_animation_path(path)
+    fmt = check_animation_path(path)
     if trace is None:
         trace = trace_solve(puzzle, time_budget=budget)
     count = trace.frame_count(per, max_frames)
     painter = Painter(puzzle, Style(choose_cell(puzzle, scale, max_size, frames=count)))
+    fit = frames_that_fit(painter, fmt)
+    if count > fit:  # cells of one pixel and still too many pixels: fewer frames share the steps
+        max_frames = fit
+        count = trace.frame_count(per, max_frames)
     write_animation(path, trace.frames(per, max_frames), painter, delay=delay, last_delay=last_delay)
     return count
+
+
+def frames_that_fit(painter: Painter, fmt: str) -> int:
+    """How many frames of ``painter``'s size an animation in ``fmt`` may hold:
+    their pixels (three bytes each for WebP, which Pillow takes as RGB) within
+    :data:`MAX_ANIMATION_PIXELS`.  :func:`choose_cell` shrinks the cells to
+    fit the frames asked for; at one pixel a cell, this bounds the frames.
+
+    Raises
+    ------
+    OptionError
+        Not even two frames (the first and the solution) fit.
+    """
+    per_pixel = 3 if fmt == "WEBP" else 1
+    fit = MAX_ANIMATION_PIXELS // (painter.width * painter.height * per_pixel)
+    if fit < 2:
+        msg = (
+            f"an animation of frames of {painter.width}x{painter.height} pixels cannot hold two frames within "
+            f"{MAX_ANIMATION_PIXELS // (1 << 20)} M pixels; lower --max-size or --scale"
+        )
+        raise OptionError(msg)
+    return fit

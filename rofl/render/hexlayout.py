@@ -95,10 +95,42 @@ def centre(q: int, r: int) -> tuple[float, float]:
     return SQ3 * R * (q + r / 2), 1.5 * R * r
 
 
+#: Largest side of a hexagon drawn on a sheet (SVG, PNG, PDF) or a page.  A
+#: hexagonal sheet draws every cell, so it grows with the square of the side
+#: while its file grows with the side: an empty side-1024 file of 12 kB gave
+#: a 437 MB SVG (issue 40).  At side 128 (``rofl make --shape hex``'s
+#: largest: 48 769 cells) the SVG is some 6 MB and the PDF's cells are
+#: already under a millimetre on A4.
+MAX_SHEET_SIDE = 128
+
+
+def check_hex_sheet(puzzle: HexPuzzle, what: str = "a hexagonal sheet") -> None:
+    """Refuse a hexagon larger than :data:`MAX_SHEET_SIDE` before anything is drawn.
+
+    Raises
+    ------
+    LimitError
+        (a :class:`~rofl.errors.FormatError`: the puzzle, not an option, is too large)
+    """
+    from rofl.errors import LimitError
+
+    if puzzle.side > MAX_SHEET_SIDE:
+        msg = f"{what} draws every cell: at most a hexagon of side {MAX_SHEET_SIDE} "
+        msg += f"({3 * MAX_SHEET_SIDE * (MAX_SHEET_SIDE - 1) + 1} cells); this one has side {puzzle.side}"
+        raise LimitError(msg)
+
+
 def hex_layout(puzzle: HexPuzzle, *, solution=None, title: str | None = None, letters: bool = False) -> HexSheet:
     """Lay out ``puzzle``'s sheet; with ``solution`` (a flat cell array in
     the board's order) the cells are filled with it.  ``title`` defaults to
-    the puzzle's (``meta["title"]``), as on a rectangle's sheet."""
+    the puzzle's (``meta["title"]``), as on a rectangle's sheet.
+
+    Raises
+    ------
+    LimitError
+        A hexagon larger than :data:`MAX_SHEET_SIDE`.
+    """
+    check_hex_sheet(puzzle)
     if title is None:
         title = puzzle.meta.get("title") or None
     board, palette = puzzle.board, puzzle.palette

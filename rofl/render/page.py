@@ -282,6 +282,43 @@ def page_data(puzzle: Puzzle | HexPuzzle, title: str, letters: bool | None = Non
 #: Extensions a page is written under.
 SUFFIXES = (".html", ".htm")
 
+#: Most cells a rectangle's page holds: 512 x 512.  The browser paints every
+#: cell and lays out every clue; a 2048 x 2048 page did not load in Chromium
+#: within 120 s (issue 40).  ``benchmarks/page_load.py`` times the loads
+#: (docs/benchmarks.md, "Loading pages in a browser"; docs/formats.md,
+#: "Output limits").
+MAX_PAGE_CELLS = 512 * 512
+#: Largest side of a hexagon's page: that of its sheet
+#: (:data:`rofl.render.hexlayout.MAX_SHEET_SIDE`, ``rofl make --shape hex``'s
+#: largest).  A hexagon's page draws an SVG polygon per cell, slower to load
+#: than a rectangle's canvas.
+MAX_PAGE_SIDE = 128
+
+
+def check_page_size(puzzle: Puzzle | HexPuzzle) -> None:
+    """Refuse a rectangle of more than :data:`MAX_PAGE_CELLS` cells, or a
+    hexagon of a side over :data:`MAX_PAGE_SIDE`, before the page is made.
+
+    Raises
+    ------
+    LimitError
+        (a :class:`~rofl.errors.FormatError`: the puzzle, not an option, is too large)
+    """
+    from rofl.errors import LimitError
+    from rofl.hexagon import HexPuzzle
+
+    if isinstance(puzzle, HexPuzzle):
+        if puzzle.side > MAX_PAGE_SIDE:
+            msg = f"a page holds a hexagon of side {MAX_PAGE_SIDE} at most, which a browser still loads; "
+            msg += f"this one has side {puzzle.side}"
+            raise LimitError(msg)
+        return
+    cells = puzzle.width * puzzle.height
+    if cells > MAX_PAGE_CELLS:
+        msg = f"a page holds at most {MAX_PAGE_CELLS:,} cells (512 x 512), which a browser still loads; "
+        msg += f"this puzzle, {puzzle.width}x{puzzle.height}, has {cells:,} (print it with rofl sheet)"
+        raise LimitError(msg)
+
 
 def check_page_path(path) -> None:
     """Raise :class:`~rofl.errors.OptionError` unless ``path`` names an HTML file."""
@@ -345,10 +382,14 @@ def puzzle_page(
     PuzzleError
         A rectangular puzzle with ``?`` groups, which the page's grid does
         not draw yet.
+    LimitError
+        More than :data:`MAX_PAGE_CELLS` cells.
     """
     from rofl._version import __version__
     from rofl.errors import PuzzleError
     from rofl.hexagon import HexPuzzle
+
+    check_page_size(puzzle)
 
     hexagon = isinstance(puzzle, HexPuzzle)
     if isinstance(puzzle, HexPuzzle):

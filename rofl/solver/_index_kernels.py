@@ -20,10 +20,11 @@ from numba import njit
 
 from rofl.solver._config import JIT
 from rofl.solver._kernels import CONTRADICTION, SOLVED, STALLED, _solve_line, _solve_line_sets
+from rofl.solver._structs import STOPPED
 
-# stats slots
-ST_LINE_SOLVES, ST_SWEEPS, ST_BAD_LINE = 0, 1, 2
-N_STATS = 3
+# stats slots; another thread sets ST_STOP to stop the loop (rofl.solver._stop)
+ST_LINE_SOLVES, ST_SWEEPS, ST_BAD_LINE, ST_STOP = 0, 1, 2, 3
+N_STATS = 4
 
 
 @njit(**JIT)
@@ -41,7 +42,10 @@ def _propagate_lines(masks, line_cells, line_offsets, cell_lines, cell_offsets, 
     ``queue_init`` lists the lines to look at first; a line whose cells
     change queues the other lines through them.  Returns SOLVED, STALLED or
     CONTRADICTION; ``stats`` receives the line solves, the sweeps (the
-    queue's generations) and the line that failed (-1).
+    queue's generations) and the line that failed (-1).  Another thread may
+    set ``stats[ST_STOP]`` while the loop runs (a deadline, Ctrl-C): it is
+    read before every line solve, and the call then returns STOPPED with
+    ``masks`` narrowed soundly part of the way.
     """
     n_lines = line_offsets.shape[0] - 1
     nmax = 1
@@ -78,6 +82,11 @@ def _propagate_lines(masks, line_cells, line_offsets, cell_lines, cell_offsets, 
         queued[line] = False
         gen = generation[line]
         sweeps = max(sweeps, gen)
+        if stats[ST_STOP] != 0:
+            stats[ST_LINE_SOLVES] = solves
+            stats[ST_SWEEPS] = sweeps
+            stats[ST_BAD_LINE] = -1
+            return STOPPED
         a = line_offsets[line]
         n = line_offsets[line + 1] - a
         for i in range(n):

@@ -18,12 +18,12 @@ tree).
 
 from __future__ import annotations
 
-import functools
 import time
 from dataclasses import dataclass
 
 import numpy as np
 
+from rofl._cache import bytes_cache
 from rofl.errors import PuzzleError
 from rofl.hexagon import Hexagon, HexPuzzle
 from rofl.solver.status import SearchStatus
@@ -76,13 +76,33 @@ def board_of(puzzle) -> LineBoard:
     return _rect_board(puzzle.height, puzzle.width)
 
 
-@functools.lru_cache(maxsize=16)
+#: Bytes of boards kept for reuse (a hexagon of side 1024's holds some 200 MB,
+#: a 2048 x 2048 rectangle's 260 MB): see :func:`rofl._cache.bytes_cache`.
+BOARD_CACHE_BYTES = 320 * 1024 * 1024
+
+
+def _board_bytes(board: LineBoard) -> int:
+    return sum(a.nbytes for a in (board.line_cells, board.line_offsets, board.cell_lines, board.cell_offsets))
+
+
+@bytes_cache(BOARD_CACHE_BYTES, _board_bytes)
 def hex_board(side: int) -> LineBoard:
     board = Hexagon.of(side)
-    return _board(board.line_cells, board.line_offsets, (board.n_cells,))
+    # every cell lies on one line of each direction: its row, its falling
+    # and its rising diagonal, in that order (no sort of all the lines' cells)
+    m, per = side - 1, 2 * side - 1
+    q, r = board.coords[:, 0], board.coords[:, 1]
+    cell_lines = np.empty((board.n_cells, 3), dtype=np.int64)
+    np.add(r, m, out=cell_lines[:, 0])
+    np.add(q, m + per, out=cell_lines[:, 1])
+    np.add(q + r, m + 2 * per, out=cell_lines[:, 2])
+    cell_offsets = np.arange(0, 3 * board.n_cells + 1, 3, dtype=np.int64)
+    for a in (cell_lines, cell_offsets):
+        a.flags.writeable = False
+    return LineBoard(board.line_cells, board.line_offsets, cell_lines.reshape(-1), cell_offsets, (board.n_cells,))
 
 
-@functools.lru_cache(maxsize=16)
+@bytes_cache(BOARD_CACHE_BYTES, _board_bytes)
 def _rect_board(height: int, width: int) -> LineBoard:
     cells = np.arange(height * width, dtype=np.int64).reshape(height, width)
     offsets = np.concatenate([[0], np.full(height, width), np.full(width, height)]).cumsum()
@@ -112,17 +132,31 @@ def kernel_clues(puzzle) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return puzzle.lengths.astype(np.int64), cols, puzzle.offsets.astype(np.int64)
 
 
-def _propagate(board: LineBoard, clues, masks: np.ndarray, queue: np.ndarray) -> tuple[int, np.ndarray]:
+def _propagate(
+    board: LineBoard, clues, masks: np.ndarray, queue: np.ndarray, deadline: float | None = None, cells: int = 0
+) -> tuple[int, np.ndarray]:
+    """The compiled line logic on ``masks`` in place, stopped at ``deadline``
+    (``time.monotonic()``) or on Ctrl-C (:func:`~rofl.solver._stop.run_stoppable`,
+    which weighs the call by ``cells``, by default the board's): the status
+    is then STOPPED."""
     from rofl.solver import _index_kernels as k
+    from rofl.solver._stop import run_stoppable, setting
 
     stats = np.zeros(k.N_STATS, dtype=np.int64)
-    status = k._propagate_lines(
-        masks, board.line_cells, board.line_offsets, board.cell_lines, board.cell_offsets, *clues, queue, stats
+    status = run_stoppable(
+        lambda: k._propagate_lines(
+            masks, board.line_cells, board.line_offsets, board.cell_lines, board.cell_offsets, *clues, queue, stats
+        ),
+        setting(stats, k.ST_STOP),
+        cells=cells or board.n_cells,
+        deadline=deadline,
     )
     return status, stats
 
 
-def propagate_lines(puzzle, start: np.ndarray | None = None) -> tuple[int, np.ndarray, tuple[int, int, int | None]]:
+def propagate_lines(
+    puzzle, start: np.ndarray | None = None, *, budget: float | None = None
+) -> tuple[int, np.ndarray, tuple[int, int, int | None]]:
     """Line logic alone for a puzzle :func:`needs_lines` (:func:`rofl.solve`
     calls it and wraps the result).
 
@@ -132,6 +166,9 @@ def propagate_lines(puzzle, start: np.ndarray | None = None) -> tuple[int, np.nd
     start : int64 array, optional
         Masks to start from, of the shape of a solution: ``(n_cells,)`` for
         a hexagon, ``(H, W)`` for a rectangle.
+    budget : float, optional
+        Seconds allowed; checked before every line solve on large boards
+        (as :meth:`rofl.solver.LineSolver.solve` does).
 
     Returns
     -------
@@ -139,7 +176,17 @@ def propagate_lines(puzzle, start: np.ndarray | None = None) -> tuple[int, np.nd
         The kernels' SOLVED, STALLED or CONTRADICTION.
     masks : int64 array of the shape of a solution
     counts : (line solves, sweeps, failed line or None)
+
+    Raises
+    ------
+    BudgetError
+        ``budget`` ran out first.  Ctrl-C stops it within a fraction of a
+        second (``KeyboardInterrupt``).
     """
+    from rofl.errors import BudgetError
+    from rofl.solver._stop import THREAD_CELLS
+    from rofl.solver._structs import STOPPED
+
     board = board_of(puzzle)
     if start is None:
         masks = np.full(board.n_cells, full_mask(puzzle.n_colors), dtype=np.int64)
@@ -149,7 +196,18 @@ def propagate_lines(puzzle, start: np.ndarray | None = None) -> tuple[int, np.nd
             msg = f"start masks have shape {start.shape}, the puzzle's cells {board.shape}"
             raise PuzzleError(msg)
         masks = np.array(start, dtype=np.int64).ravel()
-    status, stats = _propagate(board, kernel_clues(puzzle), masks, np.arange(puzzle.n_lines, dtype=np.int64))
+    deadline = None if budget is None else time.monotonic() + budget
+    queue = np.arange(puzzle.n_lines, dtype=np.int64)
+    # one call: with a budget it runs stoppable whatever its size (a small board
+    # of long lines of ? groups can take seconds; a thread costs ~0.1 ms)
+    cells = board.n_cells if deadline is None else max(board.n_cells, THREAD_CELLS)
+    status, stats = _propagate(board, kernel_clues(puzzle), masks, queue, deadline, cells)
+    if status == STOPPED:
+        hexagon = isinstance(puzzle, HexPuzzle)
+        size = f"hexagon of side {puzzle.side}" if hexagon else f"{puzzle.width}x{puzzle.height} puzzle"
+        msg = f"line logic did not finish within the {budget:g} s budget on this {size} "
+        msg += f"({int(stats[0])} line solves; try a larger --budget)"
+        raise BudgetError(msg)
     bad = int(stats[2])
     return status, masks.reshape(board.shape), (int(stats[0]), int(stats[1]), bad if bad >= 0 else None)
 
@@ -171,19 +229,20 @@ def search_lines(
         ``nodes``, ``line_solves`` and ``max_depth`` of the search.
     """
     from rofl.solver._kernels import CONTRADICTION, SOLVED
+    from rofl.solver._structs import STOPPED
 
     board = board_of(puzzle)
     clues = kernel_clues(puzzle)
     solutions: list[np.ndarray] = []
     counts = {"nodes": 0, "line_solves": 0, "max_depth": 0}
-    deadline = None if time_budget is None else time.perf_counter() + time_budget
+    deadline = None if time_budget is None else time.monotonic() + time_budget
     # Depth-first; each frame's children split one cell's colours, so the
     # solutions of different branches differ and two prove "multiple".
     stack = [(masks.ravel().copy(), 0)]
     while stack:
         node, depth = stack.pop()
         if (node_budget is not None and counts["nodes"] >= node_budget) or (
-            deadline is not None and time.perf_counter() > deadline
+            deadline is not None and time.monotonic() > deadline
         ):
             return SearchStatus.BUDGET, solutions[:1], counts
         counts["nodes"] += 1
@@ -199,8 +258,10 @@ def search_lines(
                 continue
             child = node.copy()
             child[cell] = np.int64(1) << np.int64(colour)
-            status, stats = _propagate(board, clues, child, queue)
+            status, stats = _propagate(board, clues, child, queue, deadline)
             counts["line_solves"] += int(stats[0])
+            if status == STOPPED:
+                return SearchStatus.BUDGET, solutions[:1], counts
             if status == CONTRADICTION:
                 continue
             if status == SOLVED:

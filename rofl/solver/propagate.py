@@ -401,7 +401,7 @@ def solve(
         ``budget`` seconds ran out first.
     """
     if needs_lines(puzzle):  # hexagons and colour sets (issue 27)
-        status, masks, (line_solves, sweeps, bad_line) = propagate_lines(puzzle, start)
+        status, masks, (line_solves, sweeps, bad_line) = propagate_lines(puzzle, start, budget=budget)
         return SolveResult(puzzle, STATUS_NAMES[status], masks, line_solves, sweeps, bad_line=bad_line)
     if _takes_fresh(puzzle, start, lines):
         return _solve_fresh(puzzle, budget)

@@ -53,12 +53,98 @@ def _require_pysat():
     return Solver, CardEnc, EncType
 
 
+#: The most literals a formula may hold.  A formula is lists of Python ints
+#: (about 40 bytes a literal) and the SAT solver's copy: 8 million is some
+#: 400 MB at most.  A group's start variables grow with the slack of its
+#: line, and the clauses that order two groups with its square, so a
+#: 16 kB ``.nin`` once asked for more than 4 GB (issue 40); the count
+#: (:func:`formula_literals`) is made before anything is built.
+MAX_LITERALS = 8_000_000
+
+#: Literals of the at-most-one of ``n`` variables (sequential counter: about 3n clauses of 2-3 literals).
+_AMO_LITERALS_PER_VARIABLE = 8
+
+
+def _line_spans(clue, n: int) -> tuple[list[int], list[list[int]], list[int], list[int]]:
+    """A line's group lengths, colours, earliest and latest starts (as :class:`Encoding` places them)."""
+    lengths = [m for m, _ in clue]
+    colours = [sorted(c) if isinstance(c, frozenset) else [c] for _, c in clue]
+    # earliest start of each group (as if no gaps but the forced ones:
+    # a start beyond what the latest start allows is simply unused)
+    earliest = [0] * len(clue)
+    for g in range(1, len(clue)):
+        forced = 1 if len(colours[g]) == 1 and colours[g] == colours[g - 1] else 0
+        earliest[g] = earliest[g - 1] + lengths[g - 1] + forced
+    latest = [0] * len(clue)
+    for g in range(len(clue) - 1, -1, -1):
+        if g == len(clue) - 1:
+            latest[g] = n - lengths[g]
+        else:
+            forced = 1 if len(colours[g]) == 1 and colours[g] == colours[g + 1] else 0
+            latest[g] = latest[g + 1] - lengths[g] - forced
+    return lengths, colours, earliest, latest
+
+
+def formula_literals(puzzle, *, limit: int | None = None) -> int:
+    """The number of literals :class:`Encoding` would write for ``puzzle``
+    (the at-most-one constraints estimated from above), counted line by line
+    without building anything; the count stops once it passes ``limit``."""
+    board = board_of(puzzle)
+    k = puzzle.n_colors
+    per_cell = k + (k * (k - 1) if k <= 6 else _AMO_LITERALS_PER_VARIABLE * k)
+    total = board.n_cells * per_cell
+    for line in range(puzzle.n_lines):
+        n = int(board.line_offsets[line + 1] - board.line_offsets[line])
+        lengths, colours, earliest, latest = _line_spans(puzzle.clue(line), n)
+        total += n * (k - 1)  # a cell's ink implies a group covering it: one literal each, ...
+        for g, length in enumerate(lengths):
+            places = max(latest[g] - earliest[g] + 1, 0)
+            starts = len(colours[g]) * places
+            # ... plus one per covering start (3 in all per start and cell), the
+            # group's clause, its at-most-one and the order clauses' own literal
+            total += starts * (3 * length + 2 + _AMO_LITERALS_PER_VARIABLE) + 2
+            if g + 1 < len(lengths) and places:
+                p = np.arange(earliest[g], latest[g] + 1, dtype=np.int64)
+                for c in colours[g]:
+                    for c2 in colours[g + 1]:
+                        first = np.maximum(earliest[g + 1], p + length + (1 if c2 == c else 0))
+                        total += int(np.maximum(latest[g + 1] - first + 1, 0).sum())
+        if limit is not None and total > limit:
+            return total
+    return total
+
+
+def check_formula_size(puzzle) -> None:
+    """Refuse a puzzle whose formula would pass :data:`MAX_LITERALS`.
+
+    Raises
+    ------
+    LimitError
+    """
+    from rofl.errors import LimitError
+
+    literals = formula_literals(puzzle, limit=MAX_LITERALS)
+    if literals > MAX_LITERALS:
+        msg = f"the SAT engine's formula for this puzzle would hold more than {MAX_LITERALS:,} literals "
+        msg += "(it grows with the cells, the groups and the room they leave on their lines); "
+        msg += "use rofl's own search (--engine search)"
+        raise LimitError(msg)
+
+
+class _Stopped(Exception):
+    """The deadline passed while a formula was being built."""
+
+
 class Encoding:
     """The CNF of a puzzle: ``clauses`` (lists of int literals), ``x`` the
     ``(n_cells, n_colors)`` variable numbers of the cells' colours, and
-    ``top`` the highest variable."""
+    ``top`` the highest variable.
 
-    def __init__(self, puzzle) -> None:
+    ``deadline`` (``time.monotonic()``) is checked after every line: past
+    it, :class:`_Stopped` is raised.  Check the size first
+    (:func:`check_formula_size`)."""
+
+    def __init__(self, puzzle, *, deadline: float | None = None) -> None:
         _, card, enc_type = _require_pysat()
         board = board_of(puzzle)
         k = puzzle.n_colors
@@ -77,6 +163,8 @@ class Encoding:
         covering: list[dict[int, list[int]]] = [{} for _ in range(n_cells)]
         for line in range(puzzle.n_lines):
             cells = board.line_cells[board.line_offsets[line] : board.line_offsets[line + 1]].tolist()
+            if deadline is not None and time.monotonic() > deadline:
+                raise _Stopped
             self._line(puzzle, line, cells, clauses, covering, card, enc_type)
             # a cell of this line with an ink colour lies in a group of it
             for cell in cells:
@@ -95,23 +183,7 @@ class Encoding:
         return self.top
 
     def _line(self, puzzle, line, cells, clauses, covering, card, enc_type) -> None:
-        n = len(cells)
-        clue = puzzle.clue(line)
-        lengths = [m for m, _ in clue]
-        colours = [sorted(c) if isinstance(c, frozenset) else [c] for _, c in clue]
-        # earliest start of each group (as if no gaps but the forced ones:
-        # a start beyond what the latest start allows is simply unused)
-        earliest = [0] * len(clue)
-        for g in range(1, len(clue)):
-            forced = 1 if len(colours[g]) == 1 and colours[g] == colours[g - 1] else 0
-            earliest[g] = earliest[g - 1] + lengths[g - 1] + forced
-        latest = [0] * len(clue)
-        for g in range(len(clue) - 1, -1, -1):
-            if g == len(clue) - 1:
-                latest[g] = n - lengths[g]
-            else:
-                forced = 1 if len(colours[g]) == 1 and colours[g] == colours[g + 1] else 0
-                latest[g] = latest[g + 1] - lengths[g] - forced
+        lengths, colours, earliest, latest = _line_spans(puzzle.clue(line), len(cells))
         starts: list[dict[tuple[int, int], int]] = []
         for g, length in enumerate(lengths):
             mine = {}
@@ -131,7 +203,7 @@ class Encoding:
             clauses.append(group)
             if len(group) > 1:
                 self._at_most_one(group, clauses, card, enc_type)
-        for g in range(len(clue) - 1):
+        for g in range(len(lengths) - 1):
             for (c, p), v in starts[g].items():
                 nxt = [w for (c2, p2), w in starts[g + 1].items() if p2 >= p + lengths[g] + (1 if c2 == c else 0)]
                 clauses.append([-v, *nxt])
@@ -162,6 +234,11 @@ def solve_sat(
     known : grids already known to solve ``puzzle`` (at most two, distinct):
         counted as found and banned, so that the solver looks for the others.
 
+    Raises
+    ------
+    LimitError
+        The formula would be larger than :data:`MAX_LITERALS`.
+
     Returns
     -------
     status : SearchStatus
@@ -176,7 +253,12 @@ def solve_sat(
     deadline = None if time_budget is None else time.monotonic() + time_budget  # encoding included
     solver_class, _, _ = _require_pysat()
     board = board_of(puzzle)
-    encoding = Encoding(puzzle)
+    check_formula_size(puzzle)
+    try:
+        encoding = Encoding(puzzle, deadline=deadline)
+    except _Stopped:
+        found = [np.asarray(grid, dtype=np.uint8).reshape(board.shape) for grid in known[:1]]
+        return SearchStatus.BUDGET, found, {"variables": 0, "clauses": 0, "conflicts": 0}
     clauses = encoding.clauses
     if start is not None:
         allowed = start.reshape(board.n_cells)

@@ -18,13 +18,14 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from rofl.errors import OptionError
+from rofl.errors import BudgetError, OptionError
 from rofl.puzzle import Puzzle
 from rofl.solver.lines import needs_lines, search_lines
 from rofl.solver.propagate import (
     LineSolver,
     SolveResult,
     determined,
+    full_mask,
     kernel_clues,
     line_kernels,
     masks_to_grid,
@@ -199,7 +200,8 @@ def solve_complete(
     puzzle : Puzzle
     time_budget : float or None
         Seconds for the search (None: no limit).  Line logic before it and
-        the one-off loading of the compiled code are not counted.  The
+        the one-off loading of the compiled code are not counted; line logic
+        is stopped at a budget as long (the result is then ``"budget"``).  The
         search looks at the clock every few probes, so it stops within
         milliseconds of the budget.
     node_budget : int or None
@@ -250,7 +252,18 @@ def solve_complete(
     start = time.perf_counter()
     # Line logic without the line cache, as rofl.solve does (most puzzles
     # end here); the search below keeps one for its probes.
-    line = solve(puzzle) if line is None else line
+    if line is None:
+        try:  # line logic is bounded by a budget of its own, as long as the search's
+            line = solve(puzzle, budget=time_budget)
+        except BudgetError:
+            line = None
+    if line is None:  # the budget ran out inside line logic: nothing is known
+        shape = (puzzle.height, puzzle.width) if hasattr(puzzle, "width") else (puzzle.n_cells,)
+        full = np.full(shape, full_mask(puzzle.n_colors), dtype=np.int64)
+        line = SolveResult(puzzle, LineStatus.STALLED, full, 0, 0)
+        stopped = True
+    else:
+        stopped = False
     root = line.masks.copy()
 
     def result(status: SearchStatus, solutions: list[np.ndarray], stats: np.ndarray | None = None) -> CompleteResult:
@@ -282,6 +295,8 @@ def solve_complete(
             **extra,
         )
 
+    if stopped:
+        return result(SearchStatus.BUDGET, [])
     if engine == "sat" and search:  # the clues alone, not what line logic found
         from rofl.solver.sat import solve_sat
 
@@ -330,6 +345,11 @@ def solve_complete(
         status, solutions, _ = solve_sat(puzzle, time_budget=seconds, start=probed, known=met[:max_solutions])
         return replace(result(status, solutions, total), sat_seconds=time.perf_counter() - began)
 
+    def sat_fits() -> bool:
+        from rofl.solver.sat import MAX_LITERALS, formula_literals
+
+        return formula_literals(puzzle, limit=MAX_LITERALS) <= MAX_LITERALS
+
     attempt = 0
     # First a try of at most QUICK_NODES nodes in the calling thread (a worker
     # thread costs about 0.1 ms, as much as the whole search of most puzzles
@@ -348,9 +368,11 @@ def solve_complete(
                 return result(SearchStatus.BUDGET, met[:1], total)
             deadline = time.monotonic() + seconds
         to_sat = False  # whether the attempt stops at the handover (rather than the budget's end)
-        if handover is not None:
-            if now >= handover:
+        if handover is not None and now >= handover:
+            if sat_fits():
                 return hand_over()
+            handover = None
+        if handover is not None:
             at = time.monotonic() + (handover - now)
             if deadline is None or at < deadline:
                 deadline, to_sat = at, True
@@ -388,7 +410,10 @@ def solve_complete(
             return result(SearchStatus.MULTIPLE, met[:max_solutions], total)
         out_of_nodes = stats[s.ST_NODES] > limit
         if not out_of_nodes and to_sat:
-            return hand_over()
+            if sat_fits():
+                return hand_over()
+            handover = None  # the formula would be too large: the search goes on alone
+            continue
         if not out_of_nodes or (node_budget is not None and total[s.ST_NODES] >= node_budget):
             return result(SearchStatus.BUDGET, met[:1], total)
         if quick:  # the first attempt proper: it finds the root probed already

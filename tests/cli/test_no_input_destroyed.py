@@ -106,3 +106,71 @@ def test_a_budget_of_nan_is_a_usage_error(files, command):
 
     extra = ["-o", files / "o.png"] if command in ("decode", "sheet") else []
     usage_error_line(run(command, files / "meta.rofl", *extra, "--budget", "nan"), "--budget")
+
+
+# ---- every output of every command, batches included (issue 40, defects 1-3)
+
+
+def _snapshot(folder):
+    return {p.relative_to(folder): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
+
+
+@pytest.fixture
+def more(files):
+    write_puzzle(files / "p.json", Puzzle.from_grid(GRID, Palette.black_white()), GRID)
+    (files / "sol").mkdir()
+    shutil.copy(files / "sheet.png", files / "sol" / "solution-1.png")
+    (files / "pics").mkdir()
+    shutil.copy(files / "s.png", files / "pics" / "summary.png")
+    shutil.copy(files / "s.png", files / "pics" / "other.png")
+    (files / "out").mkdir()
+    (files / "out" / "summary.csv").write_text("my own spreadsheet\n")
+    return files
+
+
+MORE = [
+    # the table named as one of the puzzles: read as a puzzle, then replaced
+    ("bench {d}/p.json {d}/meta.rofl -o {d}/p.json -q", ("is the input", "p.json")),
+    # a puzzle file (not a table bench wrote) in the place of the table
+    ("bench {d}/meta.rofl -o {d}/p.json -q", ("not a table rofl bench wrote",)),
+    ("bench {d} -o {d}/p.json -q", ("not a table rofl bench wrote",)),
+    # a sheet read, and the first solution's picture written over it
+    ("solve {d}/sol/solution-1.png --solutions {d}/sol", ("is the input", "solution-1.png")),
+    # a picture whose puzzle would be the batch's summary
+    ("make {d}/pics -o {d}/new/ -f json -w 3", ("summary.png", "summary")),
+    # a summary.csv of someone else's in the output folder
+    ("make {d}/pics/other.png {d}/s.png -o {d}/out/ -w 3", ("not a table rofl make wrote",)),
+    # two outputs of one command to one file
+    ("make {d}/s.png -o {d}/x.rofl --preview {d}/a.png --compare {d}/a.png --width 3", ("name one file",)),
+    ("hide hello -o {d}/h.rofl --sheet {d}/h.png --sheet {d}/h.png", None),  # the last --sheet wins: allowed
+    ("solve {d}/meta.rofl --first {d}/g.gif --gif {d}/g.gif", ("name one file",)),
+]
+
+
+@pytest.mark.parametrize(("command", "words"), MORE, ids=lambda c: str(c))
+def test_no_output_replaces_an_input_or_another_output(more, command, words):
+    before = _snapshot(more)
+    args = command.format(d=more).split()
+    result = run(*args)
+    if words is None:
+        assert result.exit_code == 0, result.output
+        return
+    if args[0] == "solve":
+        assert result.exit_code == 2 and "Usage: " in result.output, result.output
+        assert all(word in result.output for word in words), result.output
+    else:
+        usage_error_line(result, *words)
+    assert _snapshot(more) == before
+
+
+def test_a_batch_rewrites_its_own_summary_and_table(more):
+    made = run("make", more / "pics" / "other.png", more / "s.png", "-o", f"{more}/new/", "-w", 3, "-q")
+    assert made.exit_code == 0, made.output
+    again = run("make", more / "pics" / "other.png", more / "s.png", "-o", f"{more}/new/", "-w", 3, "-q", "--force")
+    assert again.exit_code == 0, again.output
+    table = more / "t.csv"
+    for _ in range(2):
+        result = run("bench", more / "meta.rofl", "-o", table, "-q")
+        assert result.exit_code == 0, result.output
+    table.write_text("")  # an empty file holds nothing to lose
+    assert run("bench", more / "meta.rofl", "-o", table, "-q").exit_code == 0

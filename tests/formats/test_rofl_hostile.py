@@ -83,3 +83,22 @@ def test_hostile_input(data):
         assert isinstance(exc, ALLOWED) and (not decoded or (hexagonal and "hexagonal" in str(exc)))
     else:
         assert decoded
+
+
+def test_a_header_alone_builds_no_board(monkeypatch):
+    # a 16-byte version-2 header of a hexagon of side 1024 built its board
+    # (0.55 GB, half a second) before the file was found to end (issue 40)
+    import rofl.hexagon
+
+    def refuse(self, side):
+        msg = f"a board of side {side} was built"
+        raise AssertionError(msg)
+
+    monkeypatch.setattr(rofl.hexagon.Hexagon, "__init__", refuse)
+    data = (HOSTILE / "issue40-v2-side-1024-cut-after-palette").read_bytes()
+    assert len(data) == 16
+    with pytest.raises(FormatError, match="byte 16: row 1: the file ends before its group count"):
+        decode_bytes(data)
+    # and a count too large for its line is found the same way
+    with pytest.raises(FormatError, match="falling diagonal 1: 1025 groups cannot fit in 1024 cells"):
+        decode_bytes(data + bytes(2 * 2047) + b"\x04\x01")

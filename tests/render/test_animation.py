@@ -117,3 +117,22 @@ def test_steps_folder_with_step_pictures_is_refused(tmp_path):
     (tmp_path / "file").write_text("")
     with pytest.raises(UsageError, match="not a folder"):
         animation.check_steps_folder(tmp_path / "file")
+
+
+@pytest.mark.parametrize("ext", [".gif", ".webp"])
+def test_frames_times_pixels_stay_bounded_at_one_pixel_a_cell(tmp_path, monkeypatch, ext):
+    # cells of one pixel cannot shrink further: 2048 x 2048 with 300 frames held
+    # 2.7 GB (issue 40); the frames are then fewer, each sharing more steps
+    puzzle = open_puzzle(SAMPLES / "horse.rofl").puzzle
+    trace = trace_solve(puzzle)
+    asked = trace.frame_count("line", 300)
+    painter = Painter(puzzle, Style(1))
+    frame = painter.width * painter.height * (3 if ext == ".webp" else 1)
+    monkeypatch.setattr(animation, "MAX_ANIMATION_PIXELS", 10 * frame)
+    count = animation.animate_solve(puzzle, tmp_path / f"a{ext}", trace=trace, max_frames=300)
+    assert asked > 10 and count == 10
+    with Image.open(tmp_path / f"a{ext}") as image:
+        assert image.n_frames == 10 and image.size == (painter.width, painter.height)
+    monkeypatch.setattr(animation, "MAX_ANIMATION_PIXELS", frame)
+    with pytest.raises(OptionError, match="cannot hold two frames"):
+        animation.animate_solve(puzzle, tmp_path / f"b{ext}", trace=trace)

@@ -142,3 +142,20 @@ def test_the_command_says_when_the_sat_solver_finished(monkeypatch):
     result = run("solve", corpus_file("taai-tournament/tcga2012-0500.json"))
     assert result.exit_code == 3, result.output  # multiple
     assert "then the SAT solver" in result.output and "multiple" in result.output
+
+
+def test_no_hand_over_of_a_formula_over_the_limit(monkeypatch):
+    # the search goes on alone, and still decides the puzzles
+    from rofl.solver import sat
+
+    monkeypatch.setattr(search, "HANDOVER_SECONDS", 0.0)
+    monkeypatch.setattr(sat, "MAX_LITERALS", 10)
+    rng = np.random.default_rng(31)
+    searched = 0
+    for _ in range(30):
+        puzzle = Puzzle.from_grid((rng.random((6, 6)) < 0.35).astype(np.uint8), Palette.black_white())
+        truth = all_solutions(LINES_6X6, [*puzzle.rows, *puzzle.cols], 36)
+        result = rofl.solve_complete(puzzle, time_budget=None)
+        assert result.status == _expected(len(truth)) and result.sat_seconds == 0
+        searched += not result.line_solvable
+    assert searched >= 5

@@ -116,3 +116,61 @@ def test_engine_options():
     with pytest.raises(OptionError, match="the SAT engine takes a time budget, not a node budget"):
         rofl.solve_complete(p, engine="sat", node_budget=10)
     assert rofl.solve_complete(p, engine="sat", search=False).status == rofl.solve_complete(p, search=False).status
+
+
+# ---- the formula's size and the deadline while it is built (issue 40, defect 6)
+
+
+def _loose(size: int) -> Puzzle:
+    """Every line ``1 1`` on ``size`` cells: the order clauses grow with the square of the slack."""
+    lengths = np.ones(4 * size, dtype=np.int64)
+    colors = np.ones(4 * size, dtype=np.int64)
+    offsets = np.arange(0, 4 * size + 1, 2)
+    return Puzzle.from_arrays(size, size, Palette.black_white(), lengths, colors, offsets)
+
+
+def test_the_count_of_literals_bounds_the_formula():
+    from rofl.solver.sat import Encoding, formula_literals
+
+    rng = np.random.default_rng(4)
+    for k, size in ((2, 12), (3, 9), (8, 7)):
+        grid = rng.integers(0, k, (size, size)).astype(np.uint8)
+        palette = Palette.from_array(rng.integers(0, 256, (k, 3)).astype(np.uint8))
+        for puzzle in (Puzzle.from_grid(grid, palette), _loose(size)):
+            literals = sum(len(clause) for clause in Encoding(puzzle).clauses)
+            assert literals <= formula_literals(puzzle) <= 2 * literals
+
+
+@pytest.mark.timeout(30)  # it took 4 GB and minutes before the formula was counted first
+def test_a_formula_too_large_is_refused_before_it_is_built(tmp_path):
+    from rofl.errors import LimitError
+    from rofl.formats import write_puzzle
+    from rofl.solver.sat import MAX_LITERALS, formula_literals, solve_sat
+    from tests.clirun import one_error_line, run
+
+    puzzle = _loose(400)  # 64 million literals
+    assert formula_literals(puzzle) > MAX_LITERALS
+    with pytest.raises(LimitError, match="literals"):
+        solve_sat(puzzle, time_budget=1)
+    write_puzzle(tmp_path / "loose.nin", puzzle)
+    assert (tmp_path / "loose.nin").stat().st_size < 16_000
+    result = run("solve", tmp_path / "loose.nin", "--engine", "sat", "--budget", 1)
+    one_error_line(result, "literals", "--engine search")
+
+
+def test_the_deadline_counts_while_the_formula_is_built(monkeypatch):
+    from rofl.solver import sat
+
+    encoded = []
+    real = sat.Encoding._line
+
+    def line(self, puzzle, line, *args):
+        encoded.append(line)
+        return real(self, puzzle, line, *args)
+
+    monkeypatch.setattr(sat.Encoding, "_line", line)
+    grid = (np.random.default_rng(6).random((60, 60)) < 0.5).astype(np.uint8)
+    puzzle = Puzzle.from_grid(grid, Palette.black_white())  # building its formula takes a second or more
+    status, solutions, _ = sat.solve_sat(puzzle, time_budget=1e-4)
+    assert status == "budget" and solutions == []
+    assert len(encoded) < puzzle.n_lines  # stopped while building, not after

@@ -1,0 +1,65 @@
+"""Outputs whose size grows faster than their input are bounded (issue 40):
+hexagonal sheets draw every cell, a page's browser builds every cell, so a
+few kilobytes of clues asked for hundreds of megabytes.  Each limit is an
+error before any drawing (docs/formats.md, "Output limits")."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from rofl.errors import LimitError
+from rofl.formats import write_puzzle
+from rofl.hexagon import HexPuzzle
+from rofl.puzzle import Palette, Puzzle
+from rofl.render.hexlayout import MAX_SHEET_SIDE
+from rofl.render.page import MAX_PAGE_CELLS, MAX_PAGE_SIDE, puzzle_page
+from rofl.render.sheet import sheet_bytes
+from tests.clirun import one_error_line, run
+
+
+def empty_hexagon(side: int) -> HexPuzzle:
+    n_lines = 3 * (2 * side - 1)
+    none = np.zeros(0, np.int64)
+    return HexPuzzle.from_arrays(side, Palette.black_white(), none, none, np.zeros(n_lines + 1, np.int64))
+
+
+@pytest.mark.parametrize("suffix", [".svg", ".png", ".pdf"])
+def test_a_hexagonal_sheet_past_the_largest_side_is_refused(tmp_path, suffix):
+    big = empty_hexagon(MAX_SHEET_SIDE + 1)  # a 1.6 kB file; side 1024 gave a 437 MB SVG
+    with pytest.raises(LimitError, match=f"at most a hexagon of side {MAX_SHEET_SIDE}"):
+        sheet_bytes(big, suffix)
+    write_puzzle(tmp_path / "big.rofl", big)
+    out = tmp_path / f"big{suffix}"
+    one_error_line(run("sheet", tmp_path / "big.rofl", "-o", out, "--solution"), "big.rofl", "side 129")
+    assert not out.exists()
+
+
+def test_the_largest_hexagonal_sheet_is_drawn():
+    assert sheet_bytes(empty_hexagon(MAX_SHEET_SIDE), ".svg").startswith(b"<?xml")
+
+
+def test_a_page_past_the_most_cells_is_refused(tmp_path):
+    side = int(MAX_PAGE_CELLS**0.5)
+    fits = Puzzle.from_grid(np.zeros((side, MAX_PAGE_CELLS // side), np.uint8), Palette.black_white())
+    assert "<html" in puzzle_page(fits)
+    wide = Puzzle.from_grid(np.zeros((side, MAX_PAGE_CELLS // side + 1), np.uint8), Palette.black_white())
+    with pytest.raises(LimitError, match="a page holds at most"):
+        puzzle_page(wide)
+    write_puzzle(tmp_path / "wide.rofl", wide)
+    one_error_line(run("page", tmp_path / "wide.rofl", "-o", tmp_path / "wide.html"), "wide.rofl: ", "262,144 cells")
+    assert not (tmp_path / "wide.html").exists()
+    assert "<html" in puzzle_page(empty_hexagon(MAX_PAGE_SIDE))
+    with pytest.raises(LimitError, match="side 129"):
+        puzzle_page(empty_hexagon(MAX_PAGE_SIDE + 1))
+
+
+def test_a_hexagon_picture_of_rofl_solve_is_bounded_as_its_sheet(tmp_path):
+    # --first/--solutions draw every cell (side 1024: some 100 million pixels)
+    write_puzzle(tmp_path / "big.rofl", empty_hexagon(MAX_SHEET_SIDE + 1))
+    for option, out in (("--first", tmp_path / "first.png"), ("--solutions", tmp_path / "all")):
+        one_error_line(run("solve", tmp_path / "big.rofl", option, out), "a picture of a hexagon", "side 129")
+        assert not out.exists()
+    # a puzzle file holding the solution draws nothing
+    result = run("solve", tmp_path / "big.rofl", "--first", tmp_path / "first.rofl")
+    assert result.exit_code == 0 and (tmp_path / "first.rofl").exists()
