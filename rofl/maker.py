@@ -120,14 +120,14 @@ class MakeStats:
     compile_seconds: float = 0.0
     compiled: bool = False
     side: int | None = None
+    style: str = "photo"
+    style_scores: tuple[tuple[str, float], ...] = ()
     #: the grade reached with ``difficulty`` (:func:`rofl.grade`), else None
     difficulty: Any = None
     #: cells ``difficulty`` changed beyond refinement's, and the one line
     #: saying when the grade asked for was out of reach
     steered: int = 0
     difficulty_note: str | None = None
-    style: str = "photo"
-    style_scores: tuple[tuple[str, float], ...] = ()
 
     @property
     def fewer_colours(self) -> str | None:
@@ -431,10 +431,10 @@ def make(
     start = time.perf_counter()
     compiles = compile_count()
     _check_shape(shape, size, width=width, height=height, mode=mode, dither=dither, cleanup=cleanup)
-    if difficulty is not None:
-        _check_difficulty(difficulty, shape)
     picture.check_style(style)
     picture.check_crop(crop)
+    if difficulty is not None:
+        _check_difficulty(difficulty, shape)
     if shape == "hex":
         return _make_hex(
             image, size, colors=colors, palette=palette, background=background, threshold=threshold,

@@ -54,9 +54,9 @@ class MakeOptions:
     suffix: str = ".rofl"
     shape: str = "rect"
     size: int | None = None
-    difficulty: str | None = None
     style: str = "auto"
     crop: str = "none"
+    difficulty: str | None = None
 
     def key(self, data: bytes) -> str:
         """What an output made from picture ``data`` with these options is
