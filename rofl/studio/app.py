@@ -419,7 +419,7 @@ def _restart(studio: Studio) -> None:
 
 
 def _public(preview_id: str, result: dict[str, Any], ignored: list[str]) -> dict[str, Any]:
-    shown = {k: v for k, v in result.items() if k not in ("png", "rofl", "puzzle", "grid")}
+    shown = {k: v for k, v in result.items() if k not in ("png", "rofl", "puzzle", "grid", "graded")}
     return {"id": preview_id, "image": f"previews/{preview_id}.png", "ignored": ignored, **shown}
 
 
@@ -468,7 +468,7 @@ def _file_bytes(result: dict[str, Any], what: str) -> tuple[bytes, str, str]:
             return puzzle_page(puzzle).encode("utf-8"), suffix, media
         from rofl.render.sheet import sheet_bytes
 
-        return sheet_bytes(puzzle, suffix), suffix, media
+        return sheet_bytes(puzzle, suffix, difficulty=result.get("graded", False)), suffix, media
     if not re.fullmatch(r"\.[a-z0-9]{1,10}", what):
         msg = f"no download {what!r}"
         raise RequestError(msg, 404)

@@ -152,6 +152,7 @@ def preview(number: int, photo: bytes, name: str, options: dict[str, Any]) -> di
         "png": buf.getvalue(),
         "rofl": puzzle_bytes("puzzle.rofl", result.puzzle, result.grid),
         "puzzle": result.puzzle,
+        "graded": options.get("difficulty") is not None,  # sheets then print the grade, as rofl make's do
         "grid": result.grid,
         "title": result.puzzle.meta.get("title", ""),
         "report": stats.report(),

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import inspect
 import io
+import re
 import threading
 import time
 
@@ -313,5 +314,7 @@ def test_the_difficulty_of_h42_is_an_option_of_its_own(client, photo):
     assert field.choices == ("easy", "medium", "hard", "expert")
     shown = preview(client, photo, width=15, difficulty="easy")
     assert any(line.startswith("difficulty: ") for line in shown["report"].splitlines())
+    sheet = client.get(f"/{TOKEN}/download/{shown['id']}/sheet.svg").text
+    assert re.search(r">chelsea \((easy|medium|hard|expert), \d/5\)<", sheet)  # its grade, as rofl make's sheet
     error = client.post(f"/{TOKEN}/preview", json={"photo": photo, "options": {"shape": "hex", "difficulty": "easy"}})
     assert "hexagon" in error_of(error, 400)
