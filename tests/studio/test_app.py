@@ -175,12 +175,13 @@ def test_a_hexagon_ignores_the_rectangle_options(client, photo):
 @pytest.mark.slow
 def test_a_newer_preview_supersedes_a_running_one(client, photo):
     answers: dict = {}
+    big_number = client.get(f"/{TOKEN}/progress").json()["newest"] + 1
     big = threading.Thread(target=lambda: answers.update(preview(client, photo, width=120, colors=4, seed=7)))
     big.start()
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:  # until the big one is refining
         state = client.get(f"/{TOKEN}/progress").json()
-        if state["number"] == state["newest"] and state["stage"] == "refining":
+        if state["number"] == state["newest"] == big_number and state["stage"] == "refining":
             break
         time.sleep(0.05)
     small = preview(client, photo, width=12, seed=7)
