@@ -31,8 +31,9 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("codec", ("rofl.decode", "rofl.encode", "rofl.maker", "rofl.secret", "rofl.RoflImagePlugin")),
     ("render", ("rofl.render",)),
     ("batch", ("rofl.batch",)),
-    # the package's face (``import rofl``: lazy names, the Pillow plugin) and the command line
-    ("cli", ("rofl", "rofl.cli", "rofl.__main__")),
+    # the package's face (``import rofl``: lazy names, the Pillow plugin), the command line
+    # and, beside it, the browser studio (which takes its options and hints from ``rofl make``)
+    ("cli, studio", ("rofl", "rofl.cli", "rofl.__main__", "rofl.studio")),
 ]
 
 #: (importer, imported, function): the imports allowed to point up.

@@ -21,6 +21,7 @@ _COMMAND_MODULES = (
     "rofl.cli.sheet",
     "rofl.cli.bench",
     "rofl.cli.cache",
+    "rofl.cli.studio",
 )
 
 for _name in _COMMAND_MODULES:

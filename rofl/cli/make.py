@@ -419,16 +419,7 @@ def make(
             more_colours=palette is None and writer_for(output).colour,
         )  # fmt: skip
         _hint_letters(result.puzzle, letters)
-        if result.stats.changed_pct > HINT_CHANGED_PCT:
-            tips = "fewer cells (--size)" if shape == "hex" else "fewer cells (-w/-H)"
-            tips += "" if cleanup or shape == "hex" else ", --cleanup"
-            if result.stats.colors == 2 and threshold is None:
-                tips += " or another --threshold"
-            click.echo(
-                f"hint: {result.stats.changed_pct:.1f}% of the cells had to change: at this size the picture is "
-                f"mostly fine texture that line logic cannot pin down; {tips} usually give a cleaner puzzle",
-                err=True,
-            )
+        _hint_changed(result.stats, shape=shape, cleanup=cleanup, threshold=threshold)
 
 
 def _hint_letters(puzzle: Any, letters: bool) -> None:
@@ -500,7 +491,23 @@ def _check_unknown(target: str, n_colors: int, several: bool, **drawn: str | Non
             raise click.UsageError(msg)
 
 
-def _hint_likeness(image: str, stats, options: dict[str, Any], *, more_colours: bool) -> None:
+def _hint_changed(stats, *, shape: str, cleanup: bool, threshold: float | None) -> None:
+    """One line on stderr when refinement changed more than :data:`HINT_CHANGED_PCT`
+    of the cells, saying what usually gives a cleaner puzzle."""
+    if stats.changed_pct <= HINT_CHANGED_PCT:
+        return
+    tips = "fewer cells (--size)" if shape == "hex" else "fewer cells (-w/-H)"
+    tips += "" if cleanup or shape == "hex" else ", --cleanup"
+    if stats.colors == 2 and threshold is None:
+        tips += " or another --threshold"
+    click.echo(
+        f"hint: {stats.changed_pct:.1f}% of the cells had to change: at this size the picture is "
+        f"mostly fine texture that line logic cannot pin down; {tips} usually give a cleaner puzzle",
+        err=True,
+    )
+
+
+def _hint_likeness(image: Any, stats, options: dict[str, Any], *, more_colours: bool) -> None:
     """One line on stderr when the grid looks little like the picture: its SSIM
     under :data:`rofl.maker.RECOGNISABLE_SSIM`, or SSIM + edge F1 (the
     score ``style="auto"`` ranks by) under :data:`rofl.maker.LIKENESS_SCORE`.
