@@ -238,6 +238,13 @@ class MakeResult:
     _background: tuple[int, int, int] = field(default=(255, 255, 255), repr=False)
     _trimmed: tuple[int, int, int, int] = field(default=(0, 0, 0, 0), repr=False)
 
+    @property
+    def pixels(self) -> np.ndarray | None:
+        """The picture as it was made from: loaded, and cropped by ``crop``
+        (``None`` for a result built by hand).  :func:`likeness` takes it
+        instead of loading the picture again."""
+        return self._pixels
+
     def source_image(self, cell: float) -> np.ndarray:
         """The part of the picture the grid shows, area-averaged to ``cell`` pixels per cell.
 

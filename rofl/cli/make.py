@@ -409,12 +409,12 @@ def make(
         written = [path for path in (output, preview, compare, sheet, page, gif) if path]
         say(f"wrote {', '.join(map(str, written))}")
         _hint_likeness(
-            image,
+            image if result.pixels is None else result.pixels,  # the picture is loaded (and cropped) once
             result.stats,
             dict(
                 width=width, height=height, colors=colors or 2, palette=palette, background=background,
                 threshold=threshold, mode=mode, dither=dither, min_delta_e=min_delta_e, shape=shape, size=size,
-                style=style, crop=crop,
+                style=style, crop=crop if result.pixels is None else "none",
             ),
             more_colours=palette is None and writer_for(output).colour,
         )  # fmt: skip

@@ -133,23 +133,50 @@ def cell_pitch(geometry: Geometry | HexGeometry) -> float:
 def _working(pixels: np.ndarray, geometry, background, per_cell: float = WORK_PIXELS) -> tuple[np.ndarray, Any]:
     """The picture in linear light at about ``per_cell`` pixels per cell
     (never enlarged; area-averaged by Pillow's box filter), and the geometry
-    scaled to it."""
+    scaled to it.
 
-    from rofl.picture.fit import _linear_lut
-
+    A picture much larger than that is first averaged over whole blocks of
+    pixels a strip of rows at a time, so that no float copy of the whole
+    picture is made (a 64 Mpx picture would need 768 MB for one).
+    """
     h, w = pixels.shape[:2]
     scale = min(1.0, per_cell / max(cell_pitch(geometry), 1e-9))
     sw, sh = max(1, round(w * scale)), max(1, round(h * scale))
-    lin = _linear_lut(pixels.dtype)[pixels[:, :, :3]]
-    if pixels.shape[2] == 4:
-        alpha = pixels[:, :, 3:4].astype(np.float32) / (255 if pixels.dtype == np.uint8 else 65535)
-        bg = srgb_to_linear(np.asarray(background, dtype=np.float64) / 255.0).astype(np.float32)
-        lin = lin * alpha + bg * (1 - alpha)
-    if (sw, sh) != (w, h):
+    lin = _linear_blocks(pixels, background, max(1, int(1 / scale) // 2))
+    if lin.shape[:2] != (sh, sw):
         lin = np.stack([_box(lin[:, :, c], (sw, sh)) for c in range(3)], axis=-1)
     fx, fy = sw / w, sh / h
     x0, y0, x1, y1 = geometry.box
     return lin.astype(np.float64), replace(geometry, box=(x0 * fx, y0 * fy, x1 * fx, y1 * fy))
+
+
+def _linear_blocks(pixels: np.ndarray, background, factor: int) -> np.ndarray:
+    """``pixels`` in linear light (float32, alpha over ``background``), the
+    mean of each ``factor`` x ``factor`` block (the last row and column of
+    blocks may be smaller), computed a strip of ``factor`` rows at a time."""
+    from rofl.picture.fit import _linear_lut
+
+    lut = _linear_lut(pixels.dtype)
+    top = 255 if pixels.dtype == np.uint8 else 65535
+    bg = srgb_to_linear(np.asarray(background, dtype=np.float64) / 255.0).astype(np.float32)
+
+    def linear(rows: np.ndarray) -> np.ndarray:
+        lin = lut[rows[:, :, :3]]
+        if rows.shape[2] == 4:
+            alpha = rows[:, :, 3:4].astype(np.float32) / top
+            lin = lin * alpha + bg * (1 - alpha)
+        return lin
+
+    if factor == 1:
+        return linear(pixels)
+    h, w = pixels.shape[:2]
+    starts = np.arange(0, w, factor)
+    widths = np.diff(np.append(starts, w)).astype(np.float32)[:, None]
+    out = np.empty((-(-h // factor), len(starts), 3), np.float32)
+    for i, r0 in enumerate(range(0, h, factor)):
+        strip = linear(pixels[r0 : r0 + factor])
+        out[i] = np.add.reduceat(strip.sum(axis=0), starts, axis=0) / (widths * strip.shape[0])
+    return out
 
 
 def _box(channel: np.ndarray, size: tuple[int, int]) -> np.ndarray:
