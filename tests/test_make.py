@@ -102,7 +102,7 @@ def test_effort_is_checked():
 
 
 def test_stats_report(photos):
-    res = rofl.make(photos["horse"], width=20, trim=False)
+    res = rofl.make(photos["horse"], width=20, trim=False, style="photo")  # photo's threshold is reported
     text = res.stats.report()
     assert "20x" in text and "changed:" in text and "ΔE2000" in text and "threshold" in text
     assert res.source_image(3).shape == (res.stats.height * 3, 20 * 3, 3)

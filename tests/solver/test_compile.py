@@ -191,7 +191,9 @@ def test_search_compiled_only_when_line_logic_stalls():
 
 
 def test_make_compiles_the_repair_kernels_only_for_a_picture_that_needs_repair(tmp_path):
-    _, loaded = _compiled("make", str(SAMPLES / "coffee.jpg"), "-q", "-o", str(tmp_path / "c.rofl"), jit=True)
+    _, loaded = _compiled(
+        "make", str(SAMPLES / "coffee.jpg"), "--style", "photo", "-q", "-o", str(tmp_path / "c.rofl"), jit=True
+    )
     assert loaded["rofl.refine._kernels"] == ["_grid_clues", "_replay"]  # line-solvable as it is
     assert loaded["rofl.solver._search"] == "absent"
     assert loaded["rofl.solver._fast"] in ("absent", [])  # refinement's line logic is LineSolver's
