@@ -140,9 +140,8 @@ def test_a_hexagon_out_of_budget_is_not_decoded_not_a_crash():
     puzzle = clues.loads(HEX_UNKNOWN)
     # a budget this small may stop line logic itself (which honours budgets since issue 40 too),
     # or, when line logic's first check comes too soon, the search after it
-    with pytest.raises(
-        BudgetError, match="not decoded(: line logic did not finish .* on this hexagon of side 4| within .* leaves 30 of 37)"
-    ):
+    stopped = "not decoded(: line logic did not finish .* on this hexagon of side 4| within .* leaves 30 of 37)"
+    with pytest.raises(BudgetError, match=stopped):
         solve_picture(puzzle, budget=1e-9)
     line = rofl.solver.solve(puzzle)
     complete = solve_complete(puzzle, time_budget=None, node_budget=1, line=line)
