@@ -409,12 +409,11 @@ def make(
         written = [path for path in (output, preview, compare, sheet, page, gif) if path]
         say(f"wrote {', '.join(map(str, written))}")
         _hint_likeness(
-            image if result.pixels is None else result.pixels,  # the picture is loaded (and cropped) once
-            result.stats,
+            result,
             dict(
                 width=width, height=height, colors=colors or 2, palette=palette, background=background,
                 threshold=threshold, mode=mode, dither=dither, min_delta_e=min_delta_e, shape=shape, size=size,
-                style=style, crop=crop if result.pixels is None else "none",
+                style=style, crop=crop,
             ),
             more_colours=palette is None and writer_for(output).colour,
         )  # fmt: skip
@@ -507,18 +506,22 @@ def _hint_changed(stats, *, shape: str, cleanup: bool, threshold: float | None) 
     )
 
 
-def _hint_likeness(image: Any, stats, options: dict[str, Any], *, more_colours: bool) -> None:
-    """One line on stderr when the grid looks little like the picture: its SSIM
-    under :data:`rofl.maker.RECOGNISABLE_SSIM`, or SSIM + edge F1 (the
-    score ``style="auto"`` ranks by) under :data:`rofl.maker.LIKENESS_SCORE`.
-    It names the other styles, the next size and 4 colours that measure
-    better (:func:`rofl.maker.likeness`, before refinement), best first; or,
-    when none does, what usually helps."""
+def _hint_likeness(result: Any, options: dict[str, Any], *, more_colours: bool) -> None:
+    """One line on stderr when the grid of ``result`` (a
+    :class:`rofl.maker.MakeResult`, made with ``options``) looks little like
+    the picture: its SSIM under :data:`rofl.maker.RECOGNISABLE_SSIM`, or
+    SSIM + edge F1 (the score ``style="auto"`` ranks by) under
+    :data:`rofl.maker.LIKENESS_SCORE`.  It names the other styles, the next
+    size and 4 colours that measure better (:func:`rofl.maker.likeness`,
+    before refinement, on the picture as ``result`` loaded and cropped it),
+    best first; or, when none does, what usually helps."""
     import warnings
 
     from rofl.errors import RoflError
     from rofl.maker import LIKENESS_SCORE, RECOGNISABLE_SSIM, likeness, style_score
 
+    stats = result.stats
+    image, options = result.pixels, {**options, "crop": "none"}  # loaded (and cropped) once
     score = style_score(stats.ssim, stats.edge_f1)
     low_ssim = stats.ssim is not None and stats.ssim < RECOGNISABLE_SSIM
     if stats.ssim is None or (not low_ssim and score >= LIKENESS_SCORE):

@@ -140,7 +140,7 @@ def preview(number: int, photo: bytes, name: str, options: dict[str, Any]) -> di
     compare_image(result).save(buf, format="PNG")
     hints = io.StringIO()
     with contextlib.redirect_stderr(hints):
-        _hint_likeness(photo, result.stats, _likeness_options(options), more_colours="palette" not in options)
+        _hint_likeness(result, _likeness_options(options), more_colours="palette" not in options)
         _hint_changed(
             result.stats,
             shape=options.get("shape", "rect"),
