@@ -286,8 +286,14 @@ def _on_processes(fn, tasks: _Tasks, lost, jobs: int, *, local: bool = False) ->
         if terminate is not None:
             terminate()
         else:
-            for process in list((getattr(pool, "_processes", None) or {}).values()):
+            processes = list((getattr(pool, "_processes", None) or {}).values())
+            for process in processes:
                 process.terminate()
+            # a worker still starting unpickles the pool's queues: it must be
+            # gone before the shutdown below releases their semaphores, or it
+            # prints a FileNotFoundError traceback of its own
+            for process in processes:
+                process.join(timeout=5)
         raise
     finally:
         for pool in pools:
