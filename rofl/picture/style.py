@@ -141,8 +141,18 @@ def _working(pixels: np.ndarray, geometry, background, per_cell: float = WORK_PI
     """
     h, w = pixels.shape[:2]
     scale = min(1.0, per_cell / max(cell_pitch(geometry), 1e-9))
-    sw, sh = max(1, round(w * scale)), max(1, round(h * scale))
     lin = _linear_blocks(pixels, background, max(1, int(1 / scale) // 2))
+    return _smaller(lin, geometry, (w, h), per_cell)
+
+
+def _smaller(lin: np.ndarray, geometry, size: tuple[int, int], per_cell: float) -> tuple[np.ndarray, Any]:
+    """A linear-light picture ``lin`` of a picture of ``size`` (width,
+    height) pixels, box-filtered to about ``per_cell`` pixels per cell of
+    ``geometry`` (the picture's), and the geometry scaled to it: how each
+    working picture of :func:`draw_styles` is derived from the finest one."""
+    w, h = size
+    scale = min(1.0, per_cell / max(cell_pitch(geometry), 1e-9))
+    sw, sh = max(1, round(w * scale)), max(1, round(h * scale))
     if lin.shape[:2] != (sh, sw):
         lin = np.stack([_box(lin[:, :, c], (sw, sh)) for c in range(3)], axis=-1)
     fx, fy = sw / w, sh / h
@@ -255,16 +265,47 @@ def draw_styles(
             out[style] = StyledCells(photo, photo)
             continue
         if work is None:
-            lin, geo = _working(pixels, geometry, background)
-            pitch = cell_pitch(geo)
-            light = _lightness(lin)
-            work = (geo, pitch, light, _dog(light, pitch))
+            work = _Work.of(pixels, geometry, background, fine="lines" in styles)
         draw = _lines if style == "lines" else _poster
-        out[style] = draw(pixels, geometry, background, photo, *work, colors=colors)
+        out[style] = draw(geometry, background, photo, work, colors=colors)
     return out
 
 
-def _lines(pixels, geometry, background, photo, geo, pitch, light, edge, *, colors: int) -> StyledCells:
+@dataclass(eq=False)
+class _Work:
+    """What the styles share: the working picture (:data:`WORK_PIXELS` per
+    cell) with its geometry, cell pitch, lightness and difference of
+    Gaussians, and the finer and coarser pictures it is derived with.
+
+    The picture is read into linear light once, at the finest resolution
+    asked (:data:`FINE_PIXELS` per cell when ``lines`` is drawn), and the
+    coarser ones are box-filtered from it (:func:`_smaller`)."""
+
+    geo: Any
+    pitch: float
+    light: np.ndarray
+    edge: np.ndarray
+    base: np.ndarray
+    base_geo: Any
+    geometry: Any
+    size: tuple[int, int]
+
+    @classmethod
+    def of(cls, pixels, geometry, background, *, fine: bool) -> _Work:
+        h, w = pixels.shape[:2]
+        base, base_geo = _working(pixels, geometry, background, FINE_PIXELS if fine else WORK_PIXELS)
+        lin, geo = _smaller(base, geometry, (w, h), WORK_PIXELS)
+        pitch = cell_pitch(geo)
+        light = _lightness(lin)
+        return cls(geo, pitch, light, _dog(light, pitch), base, base_geo, geometry, (w, h))
+
+    def at(self, per_cell: float) -> tuple[np.ndarray, Any]:
+        """The picture at about ``per_cell`` pixels per cell (at most the
+        base's) and its geometry."""
+        return _smaller(self.base, self.geometry, self.size, per_cell)
+
+
+def _lines(geometry, background, photo, work: _Work, *, colors: int) -> StyledCells:
     """The ``lines`` style: an outline drawing over a light tone fill.
 
     Where the picture has an edge at the grid's scale (Canny's edges of the
@@ -285,11 +326,12 @@ def _lines(pixels, geometry, background, photo, geo, pitch, light, edge, *, colo
 
     from rofl.picture.measures import cell_neighbours, picture_edges
 
+    geo, pitch, light = work.geo, work.pitch, work.light
     side = getattr(geometry, "side", None)
     here = 100.0 * _lightness(photo)
     tone_l = gaussian_filter(light, max(TONE_SIGMA * pitch, 0.5), mode="nearest")
     around_l = gaussian_filter(light, max(LOCAL_SIGMA * pitch, 0.5), mode="nearest")
-    thin_dark, _ = _thin_features(pixels, geometry, background, light.shape)
+    thin_dark = _thin_features(work.base, work.base_geo, light.shape)
     fill = _luminance_of(background)
     tone, around, thin = np.moveaxis(
         _coverage(_light_to_lin(tone_l), _light_to_lin(around_l), _middle_line(thin_dark, pitch, THIN_LONGEST),
@@ -388,18 +430,18 @@ def _luminance_of(background) -> float:
     return float(bg @ np.array([0.2126, 0.7152, 0.0722]))
 
 
-def _poster(pixels, geometry, background, photo, geo, pitch, light, edge, *, colors: int) -> StyledCells:
+def _poster(geometry, background, photo, work: _Work, *, colors: int) -> StyledCells:
     """The ``poster`` style, from the working picture's edges."""
     from PIL import Image, ImageFilter
 
     # a 3x3 median at 4 pixels per cell: three quarters of a cell wide, and
     # quick (Pillow's median takes long over wide windows)
-    small, small_geo = _working(pixels, geometry, background, 4)
+    small, small_geo = work.at(4)
     srgb = np.rint(linear_to_srgb(np.clip(small, 0.0, 1.0)) * 255).astype(np.uint8)
     smooth = np.asarray(Image.fromarray(srgb, "RGB").filter(ImageFilter.MedianFilter(3)))
     tone = _average(smooth, small_geo, background)
     # outlines only on strong edges, on their dark side
-    line = _coverage(_middle_line(edge < -POSTER_EDGE * _DOG_PEAK, pitch), geometry=geo)[..., 0]
+    line = _coverage(_middle_line(work.edge < -POSTER_EDGE * _DOG_PEAK, work.pitch), geometry=work.geo)[..., 0]
     return _inked(tone, photo, line > LINE_SHARE, colors)
 
 
@@ -413,29 +455,25 @@ def _inked(tone: np.ndarray, photo: np.ndarray, ink: np.ndarray, colors: int) ->
     return StyledCells(cells, photo, ink, threshold=threshold)
 
 
-def _thin_features(pixels: np.ndarray, geometry, background, shape: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+def _thin_features(lin: np.ndarray, geo, shape: tuple[int, int]) -> np.ndarray:
     """Where features thinner than a cell are at least :data:`THIN_STEP`
-    darker (and lighter) than their surroundings, as ``shape`` bool maps of
-    the working picture.
+    darker than their surroundings, as a ``shape`` bool map of the working
+    picture.
 
     A line much thinner than a cell is nearly lost to the difference of
     Gaussians (whose answer shrinks with the line's width) and to the
-    working picture's averaging, so the black and white top-hats of the
-    lightness over a cell find them on the picture at :data:`FINE_PIXELS`
-    per cell, and a working pixel any of them touches is marked.
+    working picture's averaging, so the black top-hat of the lightness over
+    a cell finds them on ``lin``, the picture at :data:`FINE_PIXELS` per
+    cell (``geo`` its geometry), and a working pixel it touches is marked.
     """
-    from scipy.ndimage import grey_closing, grey_opening
+    from scipy.ndimage import grey_closing
 
-    lin, geo = _working(pixels, geometry, background, FINE_PIXELS)
     light = _lightness(lin)
     size = max(3, int(round(cell_pitch(geo))) | 1)
-    out = []
-    for found in (grey_closing(light, size=size) - light, light - grey_opening(light, size=size)):
-        marked = (found > THIN_STEP).astype(np.float32)
-        if marked.shape != shape:
-            marked = _box(marked, (shape[1], shape[0]))
-        out.append(marked > 0)
-    return out[0], out[1]
+    marked = ((grey_closing(light, size=size) - light) > THIN_STEP).astype(np.float32)
+    if marked.shape != shape:
+        marked = _box(marked, (shape[1], shape[0]))
+    return marked > 0
 
 
 def _middle_line(band: np.ndarray, pitch: float, shortest: float = None) -> np.ndarray:

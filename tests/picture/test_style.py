@@ -118,6 +118,9 @@ def test_auto_draws_the_quick_start_coffee_with_outlines():
     # not): auto keeps the best of the others, which beats photo
     assert scores["lines"] > scores["poster"] > scores["photo"]
     assert result.stats.style == "poster"
+    # the style line says why the higher-scoring lines was not kept
+    assert set(dict(result.stats.style_dropped)) == {"lines"}
+    assert "lines" in result.stats.report() and "(dropped: SSIM 0." in result.stats.report()
     # a threshold or a dither is the photo style's own option
     assert rofl.make(REPO / "samples" / "coffee.jpg", threshold=128).stats.style == "photo"
 
