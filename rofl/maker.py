@@ -682,20 +682,27 @@ def _styled(
     candidates: list[_Styled] = []
     scores = []
     styled = picture.style.draw_styles(pixels, geometry, names, colors=n, background=bg_rgb)
+    lab = _lab_of(styled[names[0]].photo)  # the plain area averages: every style's
+    quantised = {}  # a colour poster quantises the photo's cells: once
     for number, name in enumerate(names):
         drawn = styled[name]
         row = (lambda a: a[None]) if side is not None else (lambda a: a)
-        with warnings.catch_warnings():
-            if number:
-                warnings.simplefilter("ignore")  # the first candidate has warned about the palette
-            q = picture.quantise(
-                row(drawn.cells), colors=colors, palette=palette, background=background,
-                threshold=threshold if threshold is not None else drawn.threshold, dither=dither,
-                min_delta_e=min_delta_e,
-            )  # fmt: skip
-        if side is not None:
-            q = replace(q, grid=q.grid[0], cost=q.cost[0], lab=q.lab[0])
-        lab = _lab_of(drawn.photo)
+        cut = threshold if threshold is not None else drawn.threshold
+        key = (id(drawn.cells), cut)
+        if key not in quantised:
+            with warnings.catch_warnings():
+                if number:
+                    warnings.simplefilter("ignore")  # the first candidate has warned about the palette
+                q = picture.quantise(
+                    row(drawn.cells), colors=colors, palette=palette, background=background, threshold=cut,
+                    dither=dither, min_delta_e=min_delta_e,
+                )  # fmt: skip
+            if side is not None:
+                q = replace(q, grid=q.grid[0], cost=q.cost[0], lab=q.lab[0])
+            quantised[key] = q
+        q = quantised[key]
+        if drawn.follow:
+            q = replace(q, grid=picture.style.follow_edges(q.grid, lab[..., 0], _palette_lab(q)[:, 0], side=side))
         candidate = _Styled(name, q, drawn.photo, lab)
         if len(names) > 1 or measure:
             final_l = _palette_lab(q)[q.grid][..., 0]
