@@ -570,7 +570,8 @@ def follow_edges(grid: np.ndarray, source: np.ndarray, levels: np.ndarray, *, si
     light = np.asarray(source, dtype=np.float64).ravel()
     levels = np.asarray(levels, dtype=np.float64)
     nb = cell_neighbours(shape, side=side)
-    edge = picture_edges(np.asarray(source, dtype=np.float64), side=side).ravel()
+    edge = picture_edges(np.asarray(source, dtype=np.float64), side=side)
+    edge = _long(edge, side, MISSED_RUN).ravel() if MISSED_RUN > 1 else edge.ravel()
     near = edge | np.where(nb >= 0, edge[np.maximum(nb, 0)], False).any(axis=1)
     if side is None:  # the diagonal neighbours too, as the measure's tolerance
         near |= _diagonal_near(edge.reshape(shape)).ravel()
@@ -584,6 +585,8 @@ def follow_edges(grid: np.ndarray, source: np.ndarray, levels: np.ndarray, *, si
 
 #: ``poster``: regions of at most this many cells away from the picture's edges are specks.
 SPECK = 4
+#: ``poster``: the edges it follows run at least this many cells (shorter ones are texture).
+MISSED_RUN = 3
 
 
 def _diagonal_near(edge: np.ndarray) -> np.ndarray:
