@@ -548,7 +548,9 @@ def follow_edges(grid: np.ndarray, source: np.ndarray, levels: np.ndarray, *, si
        but the cell on it and its neighbour across the largest step have
        one colour, the darker of the two takes the next darker colour of
        the palette (or, the darkest already, the lighter the next lighter):
-       a dark outline where it is missing, in the palette's own colours.
+       a dark outline where it is missing, in the palette's own colours; a
+       cell so changed that shares its colour with none of its neighbours
+       is a speck and keeps its own.
 
     Parameters
     ----------
@@ -661,4 +663,8 @@ def _mark_missed(g, nb, edge, light, rank, order) -> np.ndarray:
     out[dark[down]] = order[r[down] - 1]
     up = ~down & (rank[g[lit]] < order.size - 1)
     out[lit[up]] = order[rank[g[lit[up]]] + 1]
+    # a cell so marked that shares its colour with no neighbour is a speck, not an outline
+    changed = np.flatnonzero(out != g)
+    company = np.where(nb[changed] >= 0, out[np.maximum(nb[changed], 0)] == out[changed, None], False).any(axis=1)
+    out[changed[~company]] = g[changed[~company]]
     return out
