@@ -702,7 +702,7 @@ def _styled(
             quantised[key] = q
         q = quantised[key]
         if drawn.follow:
-            q = replace(q, grid=picture.style.follow_edges(q.grid, lab[..., 0], _palette_lab(q)[:, 0], side=side))
+            q = replace(q, grid=picture.style.follow_edges(q.grid, lab, _palette_lab(q), side=side))
         candidate = _Styled(name, q, drawn.photo, lab)
         if len(names) > 1 or measure:
             final_l = _palette_lab(q)[q.grid][..., 0]

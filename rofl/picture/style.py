@@ -530,7 +530,7 @@ def _tone_cut(light: np.ndarray) -> float:
     return float(threshold_otsu(light))
 
 
-def follow_edges(grid: np.ndarray, source: np.ndarray, levels: np.ndarray, *, side: int | None = None) -> np.ndarray:
+def follow_edges(grid: np.ndarray, source: np.ndarray, palette: np.ndarray, *, side: int | None = None) -> np.ndarray:
     """The ``poster`` style's step after quantising: a grid of palette
     indices whose region boundaries follow the picture's edges.
 
@@ -546,9 +546,11 @@ def follow_edges(grid: np.ndarray, source: np.ndarray, levels: np.ndarray, *, si
        takes the colour of the one whose picture it is nearer;
     3. where the picture has an edge (:func:`~rofl.picture.measures.picture_edges`)
        but the cell on it and its neighbour across the largest step have
-       one colour, the darker of the two takes the next darker colour of
-       the palette (or, the darkest already, the lighter the next lighter):
-       a dark outline where it is missing, in the palette's own colours; a
+       one colour, the darker of the two takes the palette's colour nearest
+       its own (CIELAB) among those darker than the one it has (or, the
+       darkest already, the lighter the nearest lighter): a dark outline
+       where it is missing, in the palette's own colours (a face's glasses
+       in a dark colour, not in the sky's blue a shade darker than skin); a
        cell so changed that shares its colour with none of its neighbours
        is a speck and keeps its own.
 
@@ -556,10 +558,10 @@ def follow_edges(grid: np.ndarray, source: np.ndarray, levels: np.ndarray, *, si
     ----------
     grid : (H, W) or (n_cells,) int array
         Palette indices (a hexagon's in :class:`~rofl.hexagon.Hexagon`'s order, with ``side``).
-    source : grid's shape float array
-        The picture's lightness (L*) in every cell.
-    levels : (k,) float array
-        Each palette colour's lightness (L*).
+    source : grid's shape + (3,) float array
+        The picture's CIELAB in every cell (its area average).
+    palette : (k, 3) float array
+        The palette's CIELAB.
 
     Returns
     -------
@@ -569,10 +571,12 @@ def follow_edges(grid: np.ndarray, source: np.ndarray, levels: np.ndarray, *, si
 
     shape, dtype = np.shape(grid), np.asarray(grid).dtype
     g = np.asarray(grid).ravel().astype(np.int64)
-    light = np.asarray(source, dtype=np.float64).ravel()
-    levels = np.asarray(levels, dtype=np.float64)
+    lab = np.asarray(source, dtype=np.float64).reshape(-1, 3)
+    light = lab[:, 0]
+    palette = np.asarray(palette, dtype=np.float64).reshape(-1, 3)
+    levels = palette[:, 0]
     nb = cell_neighbours(shape, side=side)
-    edge = picture_edges(np.asarray(source, dtype=np.float64), side=side)
+    edge = picture_edges(light.reshape(shape), side=side)
     edge = _long(edge, side, MISSED_RUN).ravel() if MISSED_RUN > 1 else edge.ravel()
     near = edge | np.where(nb >= 0, edge[np.maximum(nb, 0)], False).any(axis=1)
     if side is None:  # the diagonal neighbours too, as the measure's tolerance
@@ -582,7 +586,7 @@ def follow_edges(grid: np.ndarray, source: np.ndarray, levels: np.ndarray, *, si
     rank = np.empty_like(order)
     rank[order] = np.arange(order.size)
     g = _unstep(g, nb, near, light, rank)
-    return _mark_missed(g, nb, edge, light, rank, order).reshape(shape).astype(dtype)
+    return _mark_missed(g, nb, edge, lab, palette).reshape(shape).astype(dtype)
 
 
 #: ``poster``: regions of at most this many cells away from the picture's edges are specks.
@@ -647,7 +651,8 @@ def _unstep(g: np.ndarray, nb: np.ndarray, near: np.ndarray, light: np.ndarray, 
     return out
 
 
-def _mark_missed(g, nb, edge, light, rank, order) -> np.ndarray:
+def _mark_missed(g, nb, edge, lab, palette) -> np.ndarray:
+    light, levels = lab[:, 0], palette[:, 0]
     cells = np.flatnonzero(edge)
     if not cells.size:
         return g
@@ -657,12 +662,15 @@ def _mark_missed(g, nb, edge, light, rank, order) -> np.ndarray:
     cells, across = cells[keep], across[keep]
     darker = light[cells] <= light[across]
     dark, lit = np.where(darker, cells, across), np.where(darker, across, cells)
+    distance = ((lab[:, None, :] - palette[None, :, :]) ** 2).sum(axis=-1)  # (cells, colours)
     out = g.copy()
-    r = rank[g[dark]]
-    down = r > 0
-    out[dark[down]] = order[r[down] - 1]
-    up = ~down & (rank[g[lit]] < order.size - 1)
-    out[lit[up]] = order[rank[g[lit[up]]] + 1]
+    # the nearest colour darker than the dark cell's, else the nearest lighter than the light one's
+    down = np.where(levels[None, :] < levels[g[dark]][:, None], distance[dark], np.inf)
+    up = np.where(levels[None, :] > levels[g[lit]][:, None], distance[lit], np.inf)
+    can_down = np.isfinite(down).any(axis=1)
+    out[dark[can_down]] = down[can_down].argmin(axis=1)
+    can_up = ~can_down & np.isfinite(up).any(axis=1)
+    out[lit[can_up]] = up[can_up].argmin(axis=1)
     # a cell so marked that shares its colour with no neighbour is a speck, not an outline
     changed = np.flatnonzero(out != g)
     company = np.where(nb[changed] >= 0, out[np.maximum(nb[changed], 0)] == out[changed, None], False).any(axis=1)

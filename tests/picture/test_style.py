@@ -79,11 +79,17 @@ def test_a_disc_keeps_its_outline_in_poster(colors):
     assert (grid[r > 13.5] == 0).all()
 
 
+def grey_lab(lightness) -> np.ndarray:
+    """CIELAB of greys of the given lightness (L*)."""
+    lightness = np.asarray(lightness, dtype=np.float64)
+    return np.stack([lightness, np.zeros_like(lightness), np.zeros_like(lightness)], axis=-1)
+
+
 def test_follow_edges_clears_a_speck_away_from_edges():
     source = np.full((12, 12), 50.0)
     grid = np.zeros((12, 12), dtype=np.uint8)
     grid[5, 5] = grid[5, 6] = 1  # a speck of two cells on a flat picture
-    out = follow_edges(grid, source, np.array([50.0, 20.0]))
+    out = follow_edges(grid, grey_lab(source), grey_lab([50.0, 20.0]))
     assert (out == 0).all() and out.dtype == grid.dtype
 
 
@@ -91,13 +97,13 @@ def test_follow_edges_draws_a_missed_edge_one_palette_step_darker():
     source = np.full((10, 12), 60.0)
     source[:, :6] = 40.0  # a step of 20 L* between columns 5 and 6
     grid = np.zeros((10, 12), dtype=np.int64)  # both sides quantised to one colour
-    levels = np.array([50.0, 20.0, 80.0])  # colour 1 is the next darker than 0
-    out = follow_edges(grid, source, levels)
+    levels = grey_lab([50.0, 20.0, 80.0])  # colour 1 is the only one darker than 0
+    out = follow_edges(grid, grey_lab(source), levels)
     # the dark side of the edge, one cell wide, takes colour 1; the rest stays
     assert (out[:, 5] == 1).all()
     assert (np.delete(out, 5, axis=1) == 0).all()
-    # the darkest colour already: the light side takes the next lighter
-    out = follow_edges(np.ones((10, 12), dtype=np.int64), source, levels)
+    # the darkest colour already: the light side (L* 60) takes the nearest lighter (50, not 80)
+    out = follow_edges(np.ones((10, 12), dtype=np.int64), grey_lab(source), levels)
     assert (out[:, 6] == 0).all() and (np.delete(out, 6, axis=1) == 1).all()
 
 
@@ -107,7 +113,7 @@ def test_follow_edges_steps_over_an_in_between_colour():
     source[:, 6] = 40.0  # a cell half on each side, nearer the dark
     grid = np.where(source < 30, 0, 2)
     grid[:, 6] = 1  # quantised to the middle colour: two boundaries for one edge
-    out = follow_edges(grid, source, np.array([10.0, 50.0, 90.0]))
+    out = follow_edges(grid, grey_lab(source), grey_lab([10.0, 50.0, 90.0]))
     assert (out[:, 6] == 0).all() and (out[:, :6] == 0).all() and (out[:, 7:] == 2).all()
 
 
@@ -117,7 +123,7 @@ def test_follow_edges_on_a_hexagon():
     side = 8
     x, y = cell_centres(side)
     source = np.where(x < 0, 40.0, 60.0)
-    out = follow_edges(np.zeros(x.size, dtype=np.int64), source, np.array([50.0, 20.0]), side=side)
+    out = follow_edges(np.zeros(x.size, dtype=np.int64), grey_lab(source), grey_lab([50.0, 20.0]), side=side)
     # in every row the dark side's cell nearest the edge, and only it
     inked = out == 1
     nearest = {row: x[(y == row) & (x < 0)].max() for row in np.unique(y)}
@@ -287,3 +293,13 @@ def test_batch_takes_the_style(tmp_path):
     result = run("make", tmp_path / "p0.png", tmp_path / "p1.png", "-o", f"{out}/", "--style", "lines", "-j", "1")
     assert result.exit_code == 0, result.output
     assert len(list(out.glob("*.rofl"))) == 2
+
+
+def test_follow_edges_outlines_in_the_nearest_darker_colour():
+    """A missed edge on a face is drawn in the dark colour nearest the
+    cell's own, not in a blue that is only a shade darker than skin."""
+    source = np.tile(np.array([62.0, 15.0, 20.0]), (10, 12, 1))  # skin
+    source[:, :6] = (30.0, 10.0, 12.0)  # a dark brown frame: a step of 32 L*
+    palette = np.array([[62.0, 15.0, 20.0], [50.0, 0.0, -45.0], [12.0, 3.0, -15.0]])  # skin, sky blue, navy
+    out = follow_edges(np.zeros((10, 12), dtype=np.int64), source, palette)
+    assert (out[:, 5] == 2).all() and (np.delete(out, 5, axis=1) == 0).all()
