@@ -74,6 +74,41 @@ def grid_clues(grid: np.ndarray) -> PackedClues:
     return PackedClues(*call("rofl.refine._kernels:_grid_clues", np.ascontiguousarray(grid, dtype=np.uint8)))
 
 
+#: A grid whose clues differ from a known grid's in more lines than this
+#: gets its clues derived whole (:func:`grid_clues`) rather than patched.
+PATCH_LINES = 16
+
+
+def patched_clues(grid: np.ndarray, near: PackedClues, lines: np.ndarray) -> PackedClues:
+    """Clues of ``grid`` from ``near``, the clues of a grid that differs
+    from it only in rows and columns ``lines`` (flags, ``(H + W,)``, rows
+    first): those lines derived anew, the others copied.  The same value as
+    :func:`grid_clues` of ``grid``, without a pass over every cell (2 ms a
+    grid at 400x400)."""
+    height = grid.shape[0]
+    lens, cols, offs = near.lens, near.cols, near.offs
+    pieces_lens, pieces_cols, counts = [], [], np.diff(offs)
+    done = 0  # groups of near copied so far
+    for line in np.flatnonzero(lines).tolist():
+        pieces_lens.append(lens[done : offs[line]])
+        pieces_cols.append(cols[done : offs[line]])
+        done = int(offs[line + 1])
+        cells = grid[line] if line < height else grid[:, line - height]
+        edges = np.flatnonzero(cells[1:] != cells[:-1]) + 1
+        starts = np.concatenate(([0], edges))
+        runs = np.diff(np.concatenate((starts, [cells.size])))
+        colour = cells[starts].astype(np.int64)
+        ink = colour != 0
+        pieces_lens.append(runs[ink].astype(np.int64))
+        pieces_cols.append(colour[ink])
+        counts[line] = int(np.count_nonzero(ink))
+    pieces_lens.append(lens[done:])
+    pieces_cols.append(cols[done:])
+    new_offs = np.zeros_like(offs)
+    np.cumsum(counts, out=new_offs[1:])
+    return PackedClues(np.concatenate(pieces_lens), np.concatenate(pieces_cols), new_offs)
+
+
 class Judge:
     """Refinement's line logic over a :class:`~rofl.solver.LineSolver`.
 
@@ -300,4 +335,4 @@ class Judge:
         return newly, status, entropy
 
 
-__all__ = ["Judge", "Trajectory", "grid_clues"]
+__all__ = ["PATCH_LINES", "Judge", "Trajectory", "grid_clues", "patched_clues"]

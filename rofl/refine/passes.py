@@ -16,7 +16,7 @@ import numpy as np
 
 from rofl.errors import UnsolvableError
 from rofl.puzzle import PackedClues
-from rofl.refine.judge import Judge, Trajectory, grid_clues
+from rofl.refine.judge import PATCH_LINES, Judge, Trajectory, grid_clues, patched_clues
 from rofl.solver.propagate import STATUS_NAMES, LineSolver, SolveResult, full_mask
 from rofl.solver.status import LineStatus
 
@@ -121,11 +121,16 @@ class _Run:
         cells, the solve replays ``near``'s wherever the two puzzles agree
         (:meth:`Judge.replay`): the same fixpoint for a fraction of the
         line solves."""
-        packed = grid_clues(grid)
         base, changed = None, None
-        if near is not None and near.record is not None:
+        if near is not None:
             diff = grid != near.grid
-            base, changed = near.record, np.concatenate([diff.any(axis=1), diff.any(axis=0)])
+            changed = np.concatenate([diff.any(axis=1), diff.any(axis=0)])
+            few = np.count_nonzero(changed) <= PATCH_LINES
+            packed = patched_clues(grid, near.packed, changed) if few else grid_clues(grid)
+            if near.record is not None:
+                base = near.record
+        else:
+            packed = grid_clues(grid)
         result, record = self.lines.replay(packed, grid.shape, self.k, base, changed)
         self.line_solves += result.line_solves
         self.evaluations += 1
