@@ -184,13 +184,13 @@ class _Run:
             pick = known_gain < 0
             if refresh and large and rounds > 0:
                 pick |= stale_rows[rows] | stale_cols[cols]
-                pick[np.argsort(-known_gain, kind="stable")[: self.lazy_top]] = True
+                pick[_top(-known_gain, self.lazy_top)] = True
                 stale_rows[:] = False
                 stale_cols[:] = False
             elif refresh or rows.size <= self.lazy_top:
                 pick[:] = True
             else:
-                pick[np.argsort(-known_gain, kind="stable")[: self.lazy_top]] = True
+                pick[_top(-known_gain, self.lazy_top)] = True
             idx = np.flatnonzero(pick)
             move_array = np.stack([rows[idx], cols[idx], colours[idx]], axis=1).astype(np.int64)
             newly, status, entropy = self.lines.estimate_moves(work, result.masks, packed, move_array)
@@ -212,7 +212,8 @@ class _Run:
             positive = added[added > 0]
             scale = float(np.median(positive)) if positive.size else 1.0
             second = tighten[rows, cols] + added / scale
-            order = np.lexsort((added, second, scores))
+            keys = (added, second, scores)
+            order = _lexsort_head(keys, verify)
             # The estimate is a lower bound on the true count (resuming below
             # the top of the lattice can only reach a narrower fixpoint), so
             # judging candidates in estimate order can stop as soon as no
@@ -240,7 +241,7 @@ class _Run:
                 # as many distinct rows and columns as possible in one round
                 # (the revert pass later drops those that turn out unneeded).
                 batch = _plateau_batch(
-                    order, rows, cols, colours, tighten, scores, undetermined, work.shape, plateau_most
+                    np.lexsort(keys), rows, cols, colours, tighten, scores, undetermined, work.shape, plateau_most
                 )
                 if len(batch) > 1:
                     trial_grid = work.copy()
@@ -729,6 +730,29 @@ def _all_moves(grid: np.ndarray, masks: np.ndarray, open_cells: np.ndarray, bits
     rows, cols, allowed = _allowed_moves(grid, masks, open_cells, bits)
     which, colour = np.nonzero(allowed)
     return np.stack([rows[which], cols[which], colour], axis=1).astype(np.int64)
+
+
+def _top(values: np.ndarray, n: int) -> np.ndarray:
+    """Indices of the ``n`` smallest ``values``, ties to the lower index:
+    the set ``np.argsort(values, kind="stable")[:n]`` holds, without sorting
+    them all (a greedy round of a large grid has tens of thousands)."""
+    if n >= values.size:
+        return np.arange(values.size)
+    kth = np.partition(values, n - 1)[n - 1]
+    below = np.flatnonzero(values < kth)
+    ties = np.flatnonzero(values == kth)[: n - below.size]
+    return np.concatenate([below, ties])
+
+
+def _lexsort_head(keys: tuple[np.ndarray, ...], n: int) -> np.ndarray:
+    """The first ``n`` of ``np.lexsort(keys)`` (the last key primary), in
+    order, sorting only the moves whose primary key could put them there."""
+    primary = keys[-1]
+    if n >= primary.size:
+        return np.lexsort(keys)
+    kth = np.partition(primary, n - 1)[n - 1]
+    head = np.flatnonzero(primary <= kth)  # in index order: lexsort's ties stay as they were
+    return head[np.lexsort(tuple(key[head] for key in keys))][:n]
 
 
 def _plateau_batch(

@@ -179,3 +179,19 @@ def test_refine_gives_a_large_grid_a_large_line_cache(monkeypatch):
     monkeypatch.setattr(refinement, "LARGE_CELLS", 0)
     refine(grid, PALETTES[2], polish=0)
     assert made == [64.0, refine_module.LARGE_CACHE_MB]
+
+
+@pytest.mark.parametrize("n", [1, 5, 12, 256, 400])
+def test_the_greedy_rounds_partial_sorts_equal_full_sorts(n):
+    # a greedy round ranks tens of thousands of moves but judges a dozen
+    rng = np.random.default_rng(n)
+    for _ in range(20):
+        size = int(rng.integers(1, 300))
+        scores = rng.integers(0, 4, size=size)  # many ties
+        second = rng.integers(-2, 2, size=size).astype(np.float64)
+        added = rng.random(size)
+        keys = (added, second, scores)
+        assert np.array_equal(refine_module._lexsort_head(keys, n), np.lexsort(keys)[:n])
+        gain = -rng.integers(-1, 5, size=size)
+        expected = np.sort(np.argsort(gain, kind="stable")[:n])
+        assert np.array_equal(np.sort(refine_module._top(gain, n)), expected)
