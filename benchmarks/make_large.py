@@ -1,0 +1,148 @@
+"""Large pictures through ``rofl.make`` (issue 45): where the processor time goes.
+
+The cases of issue 45's "Large pictures" item, each run once in a fresh
+process (the kernels come from the numba cache, so nothing is compiled on
+the clock) and timed in processor time (``time.process_time``: on a loaded
+machine the figure that load inflates least):
+
+* ``camera-2``, ``camera-4``, ``astronaut-2``, ``astronaut-4``: the sample
+  photos at 400 cells a side, black and white and four colours, as
+  ``rofl make PICTURE -w 400 [-c 4]`` makes them (``--style auto``,
+  ``--effort 1``);
+* ``noise-2``: uniform noise (``np.random.default_rng(0)``) at 200×200 in
+  black and white with ``--effort 0``;
+* ``hex-90``: the same noise as a hexagon of side 90 (``--shape hex``).
+
+Prints per case the processor time of the whole ``make`` and of each pass
+of refinement (greedy, revert, polish, relocate: the outermost call of each,
+so polishing's own greedy rounds count as polishing), the judged grids,
+the cells changed, the make report's SSIM and edge F1, and whether line
+logic solves the puzzle to exactly its grid.
+
+Usage::
+
+    python benchmarks/make_large.py [--cases camera-2,noise-2,...] [--budget 900]
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+print = functools.partial(print, flush=True)  # noqa: A001 - progress of a long run shows as it goes
+ROOT = Path(__file__).resolve().parent.parent
+
+# name: (picture, size, colours, effort, shape)
+CASES = {
+    "camera-2": ("samples/camera.jpg", 400, 2, 1.0, "rect"),
+    "camera-4": ("samples/camera.jpg", 400, 4, 1.0, "rect"),
+    "astronaut-2": ("samples/astronaut.jpg", 400, 2, 1.0, "rect"),
+    "astronaut-4": ("samples/astronaut.jpg", 400, 4, 1.0, "rect"),
+    "noise-2": ("noise", 200, 2, 0.0, "rect"),
+    "hex-90": ("noise", 90, 2, 1.0, "hex"),
+}
+PASSES = ("greedy", "revert", "polish", "relocate")
+
+
+def run_case(case: str, out: str | None) -> dict:
+    """One ``make`` of ``case`` in this process, with per-pass processor times."""
+    sys.path.insert(0, str(ROOT))
+    import numpy as np
+
+    import rofl
+    from rofl.refine import passes
+    from rofl.solver import solve
+
+    name, n, k, effort, shape = CASES[case]
+    spent = dict.fromkeys(PASSES, 0.0)
+    depth = [0]
+
+    def timed(method, label):
+        @functools.wraps(method)
+        def wrapper(*args, **kwargs):
+            depth[0] += 1
+            t0 = time.process_time()
+            try:
+                return method(*args, **kwargs)
+            finally:
+                depth[0] -= 1
+                if depth[0] == 0:
+                    spent[label] += time.process_time() - t0
+
+        return wrapper
+
+    for label in PASSES:
+        setattr(passes._Run, label, timed(getattr(passes._Run, label), label))
+    picture = np.random.default_rng(0).random((n, n, 3)) if name == "noise" else ROOT / name
+    size = {"size": n} if shape == "hex" else {"width": n, "height": n, "mode": "crop"}
+    c0 = time.process_time()
+    res = rofl.make(picture, colors=k, effort=effort, shape=shape, **size)
+    cpu = time.process_time() - c0
+    ok = None
+    if shape == "rect":
+        check = solve(res.puzzle)
+        ok = check.status == "solved" and bool((check.grid == res.grid).all())
+    if out and shape == "rect":  # the final picture, each cell 2x2 pixels
+        from PIL import Image
+
+        rgb = np.array([tuple(c) for c in res.palette], dtype=np.uint8)[res.grid]
+        Image.fromarray(rgb.repeat(2, axis=0).repeat(2, axis=1)).save(out)
+    stats = res.stats
+    return {
+        "cpu": cpu,
+        "passes": spent,
+        "evaluations": getattr(res.refinement, "evaluations", None),
+        "n_changed": stats.n_changed,
+        "pct": stats.changed_pct,
+        "ssim": stats.ssim,
+        "edge_f1": stats.edge_f1,
+        "ok": ok,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--cases", default="camera-2,camera-4,astronaut-2,astronaut-4,noise-2")
+    parser.add_argument("--budget", type=float, default=900.0, help="wall seconds per case before it is stopped")
+    parser.add_argument("--save", metavar="DIR", help="write each final picture to DIR/CASE.png")
+    parser.add_argument("--one", help=argparse.SUPPRESS)  # internal: run one case, print JSON
+    parser.add_argument("--out", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.one:
+        print(json.dumps(run_case(args.one, args.out)))
+        return
+    print(
+        f"{'case':>12} {'CPU s':>7} "
+        + " ".join(f"{p:>8}" for p in PASSES)
+        + f" {'judged':>7} {'changed':>8} {'%':>5} {'SSIM':>5} {'edgeF1':>6} {'ok':>3}"
+    )
+    for case in args.cases.split(","):
+        out = str(Path(args.save) / f"{case}.png") if args.save else None
+        cmd = [sys.executable, __file__, "--one", case] + (["--out", out] if out else [])
+        try:
+            done = subprocess.run(cmd, capture_output=True, text=True, timeout=args.budget, check=True)
+        except subprocess.TimeoutExpired:
+            print(f"{case:>12} > {args.budget:.0f} s wall (stopped)")
+            continue
+        except subprocess.CalledProcessError as err:
+            print(f"{case:>12} failed: {err.stderr.strip().splitlines()[-1:]}")
+            continue
+        r = json.loads(done.stdout.strip().splitlines()[-1])
+        ok = "-" if r["ok"] is None else ("yes" if r["ok"] else "NO")
+        ssim = "-" if r["ssim"] is None else f"{r['ssim']:.3f}"
+        f1 = "-" if r["edge_f1"] is None else f"{r['edge_f1']:.3f}"
+        print(
+            f"{case:>12} {r['cpu']:>7.1f} "
+            + " ".join(f"{r['passes'][p]:>8.1f}" for p in PASSES)
+            + f" {r['evaluations'] if r['evaluations'] is not None else '-':>7} {r['n_changed']:>8}"
+            f" {r['pct']:>5.2f} {ssim:>5} {f1:>6} {ok:>3}"
+        )
+
+
+if __name__ == "__main__":
+    main()
