@@ -25,6 +25,11 @@ EXIT_BUDGET = 4
 @budget_option("Time allowed for the search when line logic stalls.")
 @click.option("--line-only", is_flag=True, help="Line logic only, no search (the generator's notion of solvable).")
 @click.option(
+    "--first-only",
+    is_flag=True,
+    help="Stop at the first solution, as a tournament asks: it is shown as a solution, not proved unique.",
+)
+@click.option(
     "--engine",
     type=click.Choice(["search", "sat"]),
     default="search",
@@ -113,6 +118,7 @@ def solve(
     file: str,
     budget: float,
     line_only: bool,
+    first_only: bool,
     engine: str,
     first_path: str | None,
     solutions_dir: str | None,
@@ -140,7 +146,8 @@ def solve(
 
     \b
     Exit status:
-      0  unique solution (with --line-only: solved by line logic)
+      0  unique solution (with --line-only: solved by line logic; with
+         --first-only: a solution)
       2  no solution (with --line-only: line logic stalls or contradicts)
       3  more than one solution (two are printed)
       4  the budget ran out before an answer
@@ -216,7 +223,7 @@ def solve(
             sys.exit(EXIT_BUDGET)
     line_seconds = time.monotonic() - start  # solve_complete counts only what it does after it
     remaining = max(budget - line_seconds, 1e-6)
-    result = solve_complete(puzzle, time_budget=remaining, line=line, engine=engine)
+    result = solve_complete(puzzle, time_budget=remaining, line=line, engine=engine, solutions=1 if first_only else 2)
     if result.status == "unique":
         check_crc(result.grid, opened.crc32, f"{opened.name}: ")
     size = f"{size_text(puzzle)}, {puzzle.n_colors} colours"
@@ -249,6 +256,10 @@ def solve(
         click.echo(puzzle_text(puzzle, result.grid, color=use_color))
         click.echo(f"unique: {size}; {how}; {timing}")
         click.echo(difficulty_text(puzzle))
+        return
+    if result.status == "found":  # --first-only: the first solution, uniqueness not asked
+        click.echo(puzzle_text(puzzle, result.solutions[0], color=use_color))
+        click.echo(f"a solution (not checked for others: --first-only): {size}; {how}; {timing}")
         return
     if result.status == "multiple":
         first, second = result.solutions[:2]

@@ -215,8 +215,10 @@ def solve_sat(
     time_budget: float | None = 10.0,
     start: np.ndarray | None = None,
     known: list[np.ndarray] | tuple = (),
+    want: int = 2,
 ) -> tuple[SearchStatus, list[np.ndarray], dict]:
-    """Decide ``puzzle`` with the SAT solver: unique, multiple, none or budget.
+    """Decide ``puzzle`` with the SAT solver: unique, multiple, none or budget
+    (or ``"found"``: a solution, when ``want`` is 1).
 
     :func:`rofl.solve_complete` calls it with ``engine="sat"``, and hands a
     search that runs long over to it (``start`` and ``known``).
@@ -233,6 +235,9 @@ def solve_sat(
         clauses.
     known : grids already known to solve ``puzzle`` (at most two, distinct):
         counted as found and banned, so that the solver looks for the others.
+    want : 1 or 2
+        Stop at this many solutions: 2 tells unique from multiple, 1 asks
+        for any one solution (status ``"found"``).
 
     Raises
     ------
@@ -275,7 +280,7 @@ def solve_sat(
 
         for grid in solutions:
             ban(grid)
-        while len(solutions) < 2:
+        while len(solutions) < want:
             got = run_stoppable(
                 lambda: solver.solve_limited(expect_interrupt=True),
                 solver.interrupt,
@@ -292,6 +297,6 @@ def solve_sat(
             grid = np.argmax(chosen, axis=1).astype(np.uint8)
             solutions.append(grid.reshape(board.shape))
             ban(grid)
-    if len(solutions) == 2:
-        return SearchStatus.MULTIPLE, solutions, counts
+    if len(solutions) >= want:
+        return (SearchStatus.MULTIPLE if want == 2 else SearchStatus.FOUND), solutions[:want], counts
     return (SearchStatus.UNIQUE if solutions else SearchStatus.NONE), solutions, counts

@@ -82,9 +82,10 @@ class CompleteResult:
         A string enum.  ``"unique"``: exactly one solution, proved.  ``"multiple"``: two
         distinct solutions were found (there may be more).  ``"none"``: the
         clues contradict each other, proved.  ``"budget"``: the time or node
-        budget ran out before the answer was known.
+        budget ran out before the answer was known.  ``"found"``: one
+        solution was asked for (``solutions=1``) and found, not proved unique.
     solutions : list of (H, W) uint8 arrays
-        Palette indices; one grid when unique, two distinct grids when
+        Palette indices; one grid when unique or found, two distinct grids when
         multiple, none when ``"none"``.  When the budget ran out it holds
         the solution found so far, if any (a valid solution, but not proved
         unique).  Every grid has been checked against the clues.
@@ -176,6 +177,15 @@ def _sat_installed() -> bool:
     return True
 
 
+def _decided(found: list[np.ndarray], wanted: int) -> SearchStatus:
+    """The status of a search that ended with the distinct solutions ``found`` when ``wanted`` were asked for."""
+    if not found:
+        return SearchStatus.NONE
+    if len(found) >= wanted:
+        return SearchStatus.MULTIPLE if wanted == 2 else SearchStatus.FOUND
+    return SearchStatus.UNIQUE
+
+
 def solve_complete(
     puzzle: Puzzle,
     *,
@@ -184,6 +194,7 @@ def solve_complete(
     search: bool = True,
     line: SolveResult | None = None,
     engine: str = "search",
+    solutions: int = 2,
 ) -> CompleteResult:
     """Solve ``puzzle`` completely: line logic, then probing and backtracking.
 
@@ -217,6 +228,11 @@ def solve_complete(
         (:mod:`rofl.solver.sat`, the ``sat`` extra), which reads the clues
         only, independently of line logic (still run for ``line_status``);
         it takes ``time_budget`` but no ``node_budget``.
+    solutions : {2, 1}
+        2: tell a unique solution from several (find a second or prove there
+        is none).  1: stop at the first solution, as a tournament asks; its
+        status is ``"found"`` (not proved unique) unless line logic alone
+        solved the puzzle (then ``"unique"``), ``"none"`` when there is none.
 
     Returns
     -------
@@ -226,13 +242,17 @@ def solve_complete(
     ------
     OptionError
         A budget that is not positive, an unknown engine, a node budget for
-        the SAT engine, or the SAT engine without python-sat.
+        the SAT engine, the SAT engine without python-sat, or ``solutions``
+        other than 1 or 2.
     """
     if engine not in ("search", "sat"):
         msg = f"engine must be 'search' or 'sat', not {engine!r}"
         raise OptionError(msg)
     if engine == "sat" and node_budget is not None:
         msg = "the SAT engine takes a time budget, not a node budget"
+        raise OptionError(msg)
+    if solutions not in (1, 2):
+        msg = f"solutions must be 1 (the first one) or 2 (tell unique from several), not {solutions!r}"
         raise OptionError(msg)
     if time_budget is not None and not time_budget > 0:
         msg = f"time_budget must be a positive number of seconds, not {time_budget!r}"
@@ -247,7 +267,7 @@ def solve_complete(
     from rofl.solver._compile import SEARCH, ensure_compiled
 
     compiled = 0.0 if line is not None else ensure_compiled(line_kernels(puzzle))
-    max_solutions = 2  # enough to tell unique from ambiguous
+    max_solutions = solutions  # 2: enough to tell unique from ambiguous
     before = compiled  # compiled before `start`: not inside `seconds`
     start = time.perf_counter()
     # Line logic without the line cache, as rofl.solve does (most puzzles
@@ -266,8 +286,8 @@ def solve_complete(
         stopped = False
     root = line.masks.copy()
 
-    def result(status: SearchStatus, solutions: list[np.ndarray], stats: np.ndarray | None = None) -> CompleteResult:
-        for grid in solutions:
+    def result(status: SearchStatus, grids: list[np.ndarray], stats: np.ndarray | None = None) -> CompleteResult:
+        for grid in grids:
             if not puzzle.is_solution(grid):  # a bug in the search, never a wrong answer
                 msg = "complete solver returned a grid that does not satisfy the clues"
                 raise RuntimeError(msg)
@@ -286,7 +306,7 @@ def solve_complete(
         return CompleteResult(
             puzzle=puzzle,
             status=status,
-            solutions=solutions,
+            solutions=grids,
             line_status=line.status,
             masks=root,
             seconds=time.perf_counter() - start - (compiled - before),
@@ -300,8 +320,8 @@ def solve_complete(
     if engine == "sat" and search:  # the clues alone, not what line logic found
         from rofl.solver.sat import solve_sat
 
-        status, solutions, _ = solve_sat(puzzle, time_budget=time_budget)
-        return result(status, solutions)
+        status, grids, _ = solve_sat(puzzle, time_budget=time_budget, want=max_solutions)
+        return result(status, grids)
     if line.status == LineStatus.SOLVED:
         return result(SearchStatus.UNIQUE, [line.grid])
     if line.status == LineStatus.CONTRADICTION:
@@ -309,8 +329,10 @@ def solve_complete(
     if not search:
         return result(SearchStatus.BUDGET, [])
     if needs_lines(puzzle):  # hexagons and colour sets (issue 27)
-        status, solutions, counts = search_lines(puzzle, root, time_budget=time_budget, node_budget=node_budget)
-        done = result(status, solutions)
+        status, grids, counts = search_lines(
+            puzzle, root, time_budget=time_budget, node_budget=node_budget, want=max_solutions
+        )
+        done = result(status, grids)
         return replace(done, nodes=counts["nodes"], max_depth=counts["max_depth"], attempts=1,
                        line_solves=line.line_solves + counts["line_solves"])  # fmt: skip
 
@@ -342,8 +364,10 @@ def solve_complete(
         seconds = None if time_budget is None else time_budget - (began - search_start)
         if seconds is not None and seconds <= 0:
             return result(SearchStatus.BUDGET, met[:1], total)
-        status, solutions, _ = solve_sat(puzzle, time_budget=seconds, start=probed, known=met[:max_solutions])
-        return replace(result(status, solutions, total), sat_seconds=time.perf_counter() - began)
+        status, grids, _ = solve_sat(
+            puzzle, time_budget=seconds, start=probed, known=met[:max_solutions], want=max_solutions
+        )
+        return replace(result(status, grids, total), sat_seconds=time.perf_counter() - began)
 
     def sat_fits() -> bool:
         from rofl.solver.sat import MAX_LITERALS, formula_literals
@@ -397,17 +421,14 @@ def solve_complete(
         total[s.ST_MAX_DEPTH] = depth
         if got >= 0:
             found = [masks_to_grid(sols[i]) for i in range(got)]
-            status = (
-                SearchStatus.NONE if not found else SearchStatus.UNIQUE if len(found) == 1 else SearchStatus.MULTIPLE
-            )
-            return result(status, found, total)
+            return result(_decided(found, max_solutions), found, total)
         # solutions met before the attempt was cut short: valid, not proved unique
         for i in range(int(stats[s.ST_MET])):
             grid = masks_to_grid(sols[i])
             if not any(np.array_equal(grid, other) for other in met):
                 met.append(grid)
         if len(met) >= max_solutions:
-            return result(SearchStatus.MULTIPLE, met[:max_solutions], total)
+            return result(_decided(met, max_solutions), met[:max_solutions], total)
         out_of_nodes = stats[s.ST_NODES] > limit
         if not out_of_nodes and to_sat:
             if sat_fits():
