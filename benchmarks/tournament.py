@@ -8,7 +8,7 @@ Usage::
 
     python benchmarks/tournament.py --nonosolve PATH [--sets DIR] [--per-set 60]
         [--set taai2020 --set tcga2015 ...] [--budget 10] [--mode first --mode two]
-        [--batch] [--save results.json] [--only-labels FILE]
+        [--batch] [--save results.json] [--write-docs]
 
 The sample: ``--per-set`` puzzles of each ``--set`` (five by default),
 evenly spread over its labels ($1, $17, $34... for 60 of 1000), as the
@@ -145,24 +145,31 @@ def figures(times: list[float]) -> str:
     return f"{np.median(a):.3f} / {np.percentile(a, 90):.3f} / {a.max():.2f} s"
 
 
-def report(mode: str, rows: list[dict], budget: float) -> None:
+def say(out: list[str], *lines: str) -> None:
+    """Print ``lines`` and keep them for ``--write-docs``."""
+    text = "".join(lines)
+    print(text, flush=True)
+    out.append(text)
+
+
+def report(mode: str, rows: list[dict], budget: float, out: list[str]) -> None:
     want = MODES[mode]
     other = "nonosolve -n 1" if want == 1 else "nonosolve -n 2"
     ours = [r["rofl"] for r in rows]
     theirs = [r["nonosolve"] for r in rows]
     dr = sum(decided(r, want, budget) for r in ours)
     dn = sum(decided(r, want, budget) for r in theirs)
-    print(f"\n### mode {mode} ({'first solution' if want == 1 else 'two solutions'}), {len(rows)} puzzles, "
+    say(out, f"\n### mode {mode} ({'first solution' if want == 1 else 'two solutions'}), {len(rows)} puzzles, "
           f"budget {budget:g} CPU s")  # fmt: skip
-    print(f"| | rofl `solve_complete(solutions={want})` | {other} |")
-    print("|---|---|---|")
-    print(f"| decided within {budget:g} CPU s | {dr} | {dn} |")
-    print(f"| median / p90 / slowest (CPU) | {figures([r['cpu'] for r in ours])} | "
+    say(out, f"| | rofl `solve_complete(solutions={want})` | {other} |")
+    say(out, "|---|---|---|")
+    say(out, f"| decided within {budget:g} CPU s | {dr} | {dn} |")
+    say(out, f"| median / p90 / slowest (CPU) | {figures([r['cpu'] for r in ours])} | "
           f"{figures([r['cpu'] for r in theirs])} |")  # fmt: skip
-    print(f"| total CPU | {sum(r['cpu'] for r in ours):.1f} s | {sum(r['cpu'] for r in theirs):.1f} s |")
+    say(out, f"| total CPU | {sum(r['cpu'] for r in ours):.1f} s | {sum(r['cpu'] for r in theirs):.1f} s |")
     ratio = [a["cpu"] / max(b["cpu"], 1e-4) for a, b in zip(ours, theirs, strict=True)]
     faster = sum(a["cpu"] < b["cpu"] for a, b in zip(ours, theirs, strict=True))
-    print(f"\nPer puzzle, rofl's CPU over nonosolve's: median {statistics.median(ratio):.2f}; "
+    say(out, f"\nPer puzzle, rofl's CPU over nonosolve's: median {statistics.median(ratio):.2f}; "
           f"rofl faster on {faster} of {len(rows)}.")  # fmt: skip
     if want == 2:
         differ = [
@@ -171,17 +178,17 @@ def report(mode: str, rows: list[dict], budget: float) -> None:
             if decided(r["rofl"], 2, budget) and decided(r["nonosolve"], 2, budget)
             and r["rofl"]["status"] != r["nonosolve"]["status"]
         ]  # fmt: skip
-        print(f"Verdicts that differ (both decided): {len(differ)} {' '.join(differ)}")
+        say(out, f"Verdicts that differ (both decided): {len(differ)} {' '.join(differ)}")
     slow = sorted(rows, key=lambda r: -r["rofl"]["cpu"])[:10]
     share = sum(r["rofl"]["cpu"] for r in slow)
-    print(f"\nrofl's 10 slowest ({share:.1f} s of {sum(r['cpu'] for r in ours):.1f} s):")
+    say(out, f"\nrofl's 10 slowest ({share:.1f} s of {sum(r['cpu'] for r in ours):.1f} s):")
     for r in slow:
         ours, theirs = r["rofl"], r["nonosolve"]
-        print(f"  {r['set']}#{r['label']}: rofl {ours['cpu']:.2f} s ({ours['status']}, SAT {ours['sat']:.1f} s), "
+        say(out, f"- {r['set']}#{r['label']}: rofl {ours['cpu']:.2f} s ({ours['status']}, SAT {ours['sat']:.1f} s), "
               f"nonosolve {theirs['cpu']:.2f} s ({theirs['status']})")  # fmt: skip
 
 
-def run_batch(exe: str, chosen, want: int, folder: Path) -> None:
+def run_batch(exe: str, chosen, want: int, folder: Path, out: list[str]) -> None:
     text = "".join(taai_text(i + 1, puzzle) for i, (_, _, puzzle) in enumerate(chosen))
     path = folder / "sample.txt"
     path.write_text(text)
@@ -192,7 +199,7 @@ def run_batch(exe: str, chosen, want: int, folder: Path) -> None:
     )
     _, _, usage = os.wait4(proc.pid, 0)
     said = proc.stdout.read().decode().strip()
-    print(f"nonosolve's batch mode (-n {want}, one process, {len(chosen)} puzzles): "
+    say(out, f"nonosolve's batch mode (-n {want}, one process, {len(chosen)} puzzles): "
           f"CPU {usage.ru_utime + usage.ru_stime:.1f} s; it says: {said}")  # fmt: skip
 
 
@@ -206,6 +213,7 @@ def main() -> None:
     parser.add_argument("--mode", dest="modes", action="append", choices=sorted(MODES))
     parser.add_argument("--batch", action="store_true")
     parser.add_argument("--save", type=Path)
+    parser.add_argument("--write-docs", action="store_true", help="write section tournament-nonosolve of docs")
     parser.add_argument("--skip-nonosolve", action="store_true", help="rofl only (nonosolve's figures read 0)")
     args = parser.parse_args()
     if args.sets is None:
@@ -220,6 +228,7 @@ def main() -> None:
     # warm: compile (or load) every kernel before any clock
     solve_complete(chosen[0][2], solutions=2)
     saved = {}
+    out: list[str] = [f"{len(chosen)} puzzles: {args.per_set} from each of {', '.join(names)}."]
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         for mode in modes:
@@ -241,12 +250,16 @@ def main() -> None:
                 ours, theirs = row["rofl"], row["nonosolve"]
                 print(f"  {mode} {i + 1}/{len(chosen)} {name}#{label}: rofl {ours['cpu']:.3f} s {ours['status']}, "
                       f"nonosolve {theirs['cpu']:.3f} s {theirs['status']}", file=sys.stderr, flush=True)  # fmt: skip
-            report(mode, rows, args.budget)
+            report(mode, rows, args.budget, out)
             saved[mode] = rows
             if args.batch and not args.skip_nonosolve:
-                run_batch(exe, chosen, want, folder)
+                run_batch(exe, chosen, want, folder, out)
     if args.save:
         args.save.write_text(json.dumps(saved, indent=1))
+    if args.write_docs:
+        from _docs import stamp, write_section
+
+        write_section("tournament-nonosolve", stamp() + "\n\n" + "\n".join(out))
 
 
 if __name__ == "__main__":
