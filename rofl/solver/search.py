@@ -57,14 +57,20 @@ STRATEGIES = (2,)
 #: milliseconds) and nodes (the kernel stops after ``limit + 1``).
 QUICK_CELLS = 1024
 QUICK_NODES = 1
-#: Seconds of search after which :func:`solve_complete` hands a puzzle of
-#: at most :data:`HANDOVER_CELLS` over to the SAT solver, when python-sat is
+#: Search nodes after which :func:`solve_complete` hands a puzzle of at
+#: most :data:`HANDOVER_CELLS` over to the SAT solver, when python-sat is
 #: installed and no node budget was given.  The search is much the faster
 #: on most puzzles (median 12 ms against 234 ms on the corpus's 184 that
 #: need search), the SAT solver on a few tournament puzzles that the
 #: search's orders find no way into (taai2011-0500: 9 s against 1 s); see
-#: docs/design.md, "Handing over to the SAT solver".
-HANDOVER_SECONDS = 1.0
+#: docs/design.md, "Handing over to the SAT solver".  A count of nodes, not
+#: seconds: on a busy machine a second of wall clock held a fifth of a
+#: second of search, and the hand-over came before the search had had its
+#: chance (docs/benchmarks.md, "rofl beside nonosolve").
+HANDOVER_NODES = 1000
+#: Seconds of search after which the search hands over all the same: puzzles
+#: larger than the tournaments' whose nodes are slow.
+HANDOVER_SECONDS = 4.0
 #: Largest puzzle (cells) handed over: the formula is built in Python and
 #: grows faster than the cells (a random 100 x 100 puzzle: 830 000 clauses,
 #: 0.85 s and 180 MB; 150 x 150: 2.7 million, 3.4 s and 480 MB; a 2048 x 2048
@@ -384,6 +390,8 @@ def solve_complete(
         limit = QUICK_NODES if quick else FIRST_ATTEMPT_NODES << attempt
         if node_budget is not None:
             limit = min(limit, node_budget - int(total[s.ST_NODES]))
+        if handover is not None:  # the attempt stops at the hand-over's node count
+            limit = max(1, min(limit, HANDOVER_NODES - int(total[s.ST_NODES])))
         deadline = None
         now = time.perf_counter()
         if time_budget is not None:
@@ -430,6 +438,10 @@ def solve_complete(
         if len(met) >= max_solutions:
             return result(_decided(met, max_solutions), met[:max_solutions], total)
         out_of_nodes = stats[s.ST_NODES] > limit
+        if out_of_nodes and handover is not None and total[s.ST_NODES] >= HANDOVER_NODES:
+            if sat_fits():
+                return hand_over()
+            handover = None
         if not out_of_nodes and to_sat:
             if sat_fits():
                 return hand_over()
