@@ -114,7 +114,8 @@ def test_the_search_hands_over_after_its_nodes(monkeypatch):
 def test_a_hexagon_stops_at_its_first_solution():
     from rofl.hexagon import HexPuzzle
 
-    many = HexPuzzle.from_cells(6, np.tile([1, 0], 46)[:91], PALETTES[2])  # search_lines: several solutions
+    rng = np.random.default_rng(14)
+    many = HexPuzzle.from_cells(3, (rng.random(19) < 0.5).astype(np.uint8), PALETTES[2])  # several solutions
     two = rofl.solve_complete(many, time_budget=None)
     one = rofl.solve_complete(many, time_budget=None, solutions=1)
     assert two.status == SearchStatus.MULTIPLE
