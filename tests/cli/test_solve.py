@@ -149,7 +149,8 @@ def test_the_exit_statuses_of_answers_differ_from_a_bad_option_and_from_the_help
     assert none.exit_code == 5 and bad.exit_code == 2
     usage_error_line(bad, "--budget")
     helped = " ".join(run("solve", "--help").output.split())
-    for status, meaning in ((5, "no solution"), (3, "more than one"), (4, "the budget"), (1, "error"), (2, "bad option")):
+    meanings = ((5, "no solution"), (3, "more than one"), (4, "the budget"), (1, "error"), (2, "bad option"))
+    for status, meaning in meanings:
         assert f"{status} {meaning}" in helped
 
 
