@@ -93,8 +93,8 @@ def _save(image, path: str) -> None:
     "--output",
     required=True,
     type=click.Path(),
-    help="Puzzle file to write (.rofl, .json, .xml, .non, .nin, .g, .notmine), or with several pictures "
-    "the folder DIR/ to write them to.",
+    help="Puzzle file to write (.rofl, .clues, .json, .xml, .non, .pzl, .g, .nin, .notmine, .mk, .cwd, .sav, "
+    ".gno; black and white only from .nin on), or with several pictures the folder DIR/ to write them to.",
 )
 @click.option(
     "-w", "--width", type=click.IntRange(1, 1024), help="Grid width in cells (default: 40 on the longer side)."
@@ -212,7 +212,7 @@ def _save(image, path: str) -> None:
     type=click.FloatRange(0, 1),
     metavar="FRACTION",
     help="Give about this share of the groups as '?' (any ink colour), as many as line logic still solves; "
-    "-o .clues or .json.",
+    "-o .rofl, .clues or .json.",
 )
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar, warnings or report.")
 @batch_options
