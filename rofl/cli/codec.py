@@ -76,7 +76,9 @@ def decode(file: str, output: str | None, scale: int, budget: float, first: bool
         # some formats (JPEG...) have no palette mode
         with atomic_open(out, "wb") as f:
             image.convert("RGB").save(f, format=fmt)
-    say(f"{out}: {puzzle.width}x{puzzle.height}, {puzzle.n_colors} colours ({fmt})")
+    # the picture's size in pixels, as for any picture; the cells too when a cell is more than a pixel
+    cells = f" ({puzzle.width}x{puzzle.height} cells of {scale}x{scale} pixels)" if scale > 1 else ""
+    say(f"{out}: {image.width}x{image.height}{cells}, {puzzle.n_colors} colours ({fmt})")
 
 
 @main.command()
