@@ -164,3 +164,14 @@ def test_a_budget_spent_inside_line_logic_is_one_line_not_a_grid_of_question_mar
     assert result.output.splitlines()[-1] == (
         "budget: no answer: line logic did not finish within the 0.001 s budget (try a larger --budget)"
     )
+
+
+def test_plain_characters_are_the_letters_of_the_sheets():
+    # issue 41: --no-color drew colours 1, 2, 3 as #, 1, 2 while sheets print a, b, c (--letters)
+    from rofl.render.layout import letter
+    from rofl.render.terminal import grid_text
+
+    palette = Palette(["#ffffff", "#000000", "#d03030", "#3050d0"])
+    grid = np.array([[0, 1, 2, 3]], np.uint8)
+    assert grid_text(grid, palette) == "." + "".join(letter(k) for k in (1, 2, 3)) == ".abc"
+    assert grid_text(np.array([[0, 1, -1]]), BW) == ".#?"  # black and white keeps the nonogram's #
