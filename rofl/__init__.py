@@ -53,8 +53,13 @@ __all__ = [
 def __getattr__(name: str) -> Any:
     module = _LAZY.get(name)
     if module is None:
-        msg = f"module 'rofl' has no attribute {name!r}"
-        raise AttributeError(msg)
+        from rofl._lazy import submodule
+
+        found = submodule(__name__, name)  # rofl.render, rofl.picture...: imported on first use
+        if found is None:
+            msg = f"module 'rofl' has no attribute {name!r}"
+            raise AttributeError(msg)
+        return found
     value = getattr(importlib.import_module(module), name)
     globals()[name] = value
     return value

@@ -16,3 +16,8 @@ from rofl.batch.solve import solve_many
 from rofl.batch.tasks import MakeOptions
 
 __all__ = ["MakeOptions", "make_many", "solve_many", "write_book"]
+
+
+from rofl._lazy import submodules  # noqa: E402 -- the rest of the package loads on first use
+
+__getattr__ = submodules(__name__)
