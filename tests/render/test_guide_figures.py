@@ -51,6 +51,7 @@ def test_a_side_20_sheet_is_as_the_guide_says():
 def test_the_samples_book_is_as_the_guide_says(tmp_path):
     said = _said(r"writes the six samples and their answers on (\d+) pages \((\d+) kB\)")
     books = sorted(SAMPLES.glob("*.rofl"))
-    result = run("sheet", *books, "-o", tmp_path / "book.pdf", "--answers")
-    assert result.output == f"{tmp_path / 'book.pdf'}: {len(books)} puzzles and their solutions, {said.group(1)} pages\n"
-    assert round((tmp_path / "book.pdf").stat().st_size / 1024) == int(said.group(2))
+    book = tmp_path / "book.pdf"
+    result = run("sheet", *books, "-o", book, "--answers")
+    assert result.output == f"{book}: {len(books)} puzzles and their solutions, {said.group(1)} pages\n"
+    assert round(book.stat().st_size / 1024) == int(said.group(2))
