@@ -24,7 +24,8 @@ def test_under_the_switch_a_missing_corpus_file_fails(monkeypatch):
         places.corpus_file("no-such-folder/x.json")
 
 
-PYTEST = [sys.executable, "-m", "pytest", "-q", "-n", "0", "-p", "no:cacheprovider", "tests/test_places.py", "-k", "skips"]
+PYTEST = [sys.executable, "-m", "pytest", "-q", "-n", "0", "-p", "no:cacheprovider", "tests/test_places.py"]
+PYTEST += ["-k", "skips"]
 
 
 def test_under_the_switch_a_missing_corpus_stops_the_run(tmp_path):
