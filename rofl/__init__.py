@@ -25,6 +25,7 @@ _LAZY = {
     "grade": "rofl.solver.grade",
     "Difficulty": "rofl.solver.grade",
     "make": "rofl.maker",
+    "MakeOptions": "rofl.maker",
     "MakeResult": "rofl.maker",
     "hide": "rofl.secret",
     "reveal": "rofl.secret",

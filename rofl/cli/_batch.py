@@ -145,16 +145,17 @@ def make_batch(params: dict[str, Any]) -> None:
         check_parent(book)
         refuse_inputs(pictures, [Path(book)])
     options = MakeOptions(
-        suffix="." + params["format"].lstrip(".").lower(),
         colors=params["colors"] or 2,
         **{k: params[k] for k in ("width", "height", "palette", "background", "threshold", "mode", "dither")},
         **{k: params[k] for k in ("cleanup", "min_delta_e", "trim", "effort", "seed", "shape", "size", "difficulty")},
         **{k: params[k] for k in ("style", "crop")},
     )
     folder = Path(params["output"])
+    suffix = "." + params["format"].lstrip(".").lower()
     rows = make_many(
-        pictures, folder, options, jobs=params["jobs"], scheduler=params["scheduler"], force=params["force"]
-    )
+        pictures, folder, options, suffix=suffix, jobs=params["jobs"], scheduler=params["scheduler"],
+        force=params["force"],
+    )  # fmt: skip
     rows = run_with_bar(rows, len(pictures), "picture", quiet=params["quiet"])
     wrote = f"summary in {folder / SUMMARY}.csv and .json"
     if book is not None:

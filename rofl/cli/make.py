@@ -308,46 +308,18 @@ def make(
         from rofl.solver._compile import set_notice
 
         set_notice(None)  # not even the one line saying that rofl compiles
+    from rofl.maker import MakeOptions
+
+    options = MakeOptions(
+        width=width, height=height, colors=colors or 2, palette=palette, background=background, threshold=threshold,
+        mode=mode, dither=dither, cleanup=cleanup, min_delta_e=min_delta_e, trim=trim, effort=effort, seed=seed,
+        shape=shape, size=size, style=style, crop=crop, difficulty=difficulty,
+    )  # fmt: skip
     bars = _StageBars(tqdm, quiet)
-
-    def revert_progress(done: int, total: int) -> None:
-        bars.show("checking changes", "change", done, total)
-
-    def polish_progress(done: int, total: int) -> None:
-        bars.show("polishing", "try", done, total)
-
-    def relocate_progress(done: int, total: int) -> None:
-        bars.show("moving changes", "change", done, total)
-
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", UserWarning)
         try:
-            result = make_puzzle(
-                image,
-                width=width,
-                height=height,
-                colors=colors or 2,
-                palette=palette,
-                background=background,
-                threshold=threshold,
-                mode=mode,
-                dither=dither,
-                cleanup=cleanup,
-                min_delta_e=min_delta_e,
-                trim=trim,
-                effort=effort,
-                seed=seed,
-                title=title,
-                shape=shape,
-                size=size,
-                style=style,
-                crop=crop,
-                progress=bars.refining,
-                polish_progress=polish_progress,
-                revert_progress=revert_progress,
-                relocate_progress=relocate_progress,
-                difficulty=difficulty,
-            )
+            result = make_puzzle(image, options, title=title, progress=bars.show)
         finally:
             bars.close()
     if not quiet:
@@ -408,15 +380,7 @@ def make(
             )
         written = [path for path in (output, preview, compare, sheet, page, gif) if path]
         say(f"wrote {', '.join(map(str, written))}")
-        _hint_likeness(
-            result,
-            dict(
-                width=width, height=height, colors=colors or 2, palette=palette, background=background,
-                threshold=threshold, mode=mode, dither=dither, min_delta_e=min_delta_e, shape=shape, size=size,
-                style=style, crop=crop,
-            ),
-            more_colours=palette is None and writer_for(output).colour,
-        )  # fmt: skip
+        _hint_likeness(result, options, more_colours=palette is None and writer_for(output).colour)
         _hint_letters(result.puzzle, letters)
         _hint_changed(result.stats, shape=shape, cleanup=cleanup, threshold=threshold)
 
@@ -506,7 +470,7 @@ def _hint_changed(stats, *, shape: str, cleanup: bool, threshold: float | None) 
     )
 
 
-def _hint_likeness(result: Any, options: dict[str, Any], *, more_colours: bool) -> None:
+def _hint_likeness(result: Any, made_with: Any, *, more_colours: bool) -> None:
     """One line on stderr when the grid of ``result`` (a
     :class:`rofl.maker.MakeResult`, made with ``options``) looks little like
     the picture: its SSIM under :data:`rofl.maker.RECOGNISABLE_SSIM`, or
@@ -516,12 +480,19 @@ def _hint_likeness(result: Any, options: dict[str, Any], *, more_colours: bool) 
     before refinement, on the picture as ``result`` loaded and cropped it),
     best first; or, when none does, what usually helps."""
     import warnings
+    from dataclasses import asdict
 
     from rofl.errors import RoflError
     from rofl.maker import LIKENESS_SCORE, RECOGNISABLE_SSIM, likeness, style_score
 
     stats = result.stats
-    image, options = result.pixels, {**options, "crop": "none"}  # loaded (and cropped) once
+    # what likeness takes of the options (a MakeOptions), on the picture loaded (and cropped) once
+    measured = ("width", "height", "colors", "palette", "background", "threshold", "mode", "dither", "min_delta_e")
+    options = {name: value for name, value in asdict(made_with).items() if name in measured}
+    image, options = (
+        result.pixels,
+        {**options, "shape": made_with.shape, "size": made_with.size, "style": made_with.style},
+    )
     score = style_score(stats.ssim, stats.edge_f1)
     low_ssim = stats.ssim is not None and stats.ssim < RECOGNISABLE_SSIM
     if stats.ssim is None or (not low_ssim and score >= LIKENESS_SCORE):
@@ -581,24 +552,12 @@ class _StageBars:
         self.quiet = quiet
         self.bar = None
         self.stage = None
-        self.start: int | None = None  # undetermined cells when refining began
-        self.best = 0
 
-    def refining(self, undetermined: int) -> None:
-        """Refinement's ``progress`` callback: cells determined so far."""
-        if self.stage not in (None, "refining"):
-            return  # the closing call, after the later stages
-        if self.start is None:
-            self.start = undetermined
-        # A move on a plateau may leave a few more cells undetermined for a
-        # while; the bar shows the most determined so far instead of starting
-        # over.
-        self.best = max(self.best, self.start - undetermined)
-        self.show("refining", "cell", self.best, self.start)
-
-    def show(self, stage: str, unit: str, done: int, total: int) -> None:
-        if self.quiet:
-            return
+    def show(self, event) -> None:
+        """:func:`rofl.maker.make`'s ``progress`` callback (a :class:`rofl.maker.MakeProgress`)."""
+        stage, unit, done, total = event.stage, event.unit, event.done, event.total
+        if self.quiet or (stage == "refining" and self.stage not in (None, "refining")):
+            return  # the refinement's closing call, after the later stages
         if stage != self.stage:
             self.close()
             self.stage = stage
