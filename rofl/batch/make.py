@@ -101,22 +101,14 @@ def refuse_inputs(inputs: Sequence[Path], outputs: Iterable[Path]) -> None:
     ------
     UsageError
     """
+    from rofl._io import input_written
     from rofl.errors import UsageError
 
-    def identity(path: Path) -> tuple[int, int] | None:
-        try:
-            st = path.stat()
-        except OSError:
-            return None
-        return st.st_dev, st.st_ino
-
-    read = {identity(p): p for p in inputs}
-    read.pop(None, None)
-    for output in outputs:
-        source = read.get(identity(output))
-        if source is not None:
-            msg = f"{output} is the input {source}: writing it would destroy what is read; name another folder"
-            raise UsageError(msg)
+    found = input_written(inputs, ((None, output) for output in outputs))
+    if found is not None:
+        _, output, source = found
+        msg = f"{output} is the input {source}: writing it would destroy what is read; name another folder"
+        raise UsageError(msg)
 
 
 def sha256_of(path: Path) -> str | None:

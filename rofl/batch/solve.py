@@ -56,15 +56,16 @@ def bench_inputs(sources: Iterable[str | os.PathLike], table: str | os.PathLike 
         puzzle and replaced), or a file there that is not a table
         ``rofl bench`` wrote (:func:`rofl.batch.summary.check_table`).
     """
+    from rofl._io import input_written
     from rofl.errors import UsageError
 
     paths = puzzle_files(sources)
     if table is None or not Path(table).exists():
         return paths
-    for source in sources:
-        if Path(source).is_file() and os.path.samefile(source, table):
-            msg = f"-o {table} is the input {source}: writing it would destroy what is read; name another file"
-            raise UsageError(msg)
+    found = input_written([s for s in sources if Path(s).is_file()], [("-o", table)])
+    if found is not None:
+        msg = f"-o {table} is the input {found[2]}: writing it would destroy what is read; name another file"
+        raise UsageError(msg)
     check_table(table, BENCH_COLUMNS, "rofl bench")
     return [p for p in paths if not os.path.samefile(p, table)]
 
