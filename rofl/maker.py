@@ -514,7 +514,7 @@ def _make(image: Any, o: MakeOptions, *, title: str | None, solver: Any, progres
         o.difficulty,
     )
     callbacks = _refine_callbacks(progress)
-    _check_shape(shape, size, width=width, height=height, mode=mode, dither=dither, cleanup=cleanup)
+    check_shape(o)
     picture.check_style(style)
     picture.check_crop(crop)
     if difficulty is not None:
@@ -606,22 +606,44 @@ def _check_difficulty(difficulty: str, shape: str) -> None:
         raise OptionError(msg)
 
 
-def _check_shape(shape: str, size: int | None, **options: Any) -> None:
-    """Refuse a shape rofl does not make, and the options a hexagon does not take."""
+#: How :func:`check_shape` names the options in its messages (``rofl make``
+#: gives its own flags).
+OPTION_NAMES = {
+    "hex": "a hexagonal puzzle", "size": "size", "width": "width", "height": "height", "mode": "mode='pad'",
+    "dither": "dither", "cleanup": "cleanup",
+}  # fmt: skip
+
+
+def check_shape(options: MakeOptions, names: dict[str, str] | None = None) -> None:
+    """Refuse a shape rofl does not make, ``size`` for a rectangle, and the
+    options a hexagon does not take: the one check of :func:`make` and
+    ``rofl make``, before any work, with the options called by ``names``
+    (:data:`OPTION_NAMES` by default).
+
+    Raises
+    ------
+    OptionError
+    """
     from rofl.errors import OptionError
 
-    if shape not in SHAPES:
-        msg = f"shape must be one of {', '.join(SHAPES)}, not {shape!r}"
+    names = {**OPTION_NAMES, **(names or {})}
+    if options.shape not in SHAPES:
+        msg = f"shape must be one of {', '.join(SHAPES)}, not {options.shape!r}"
         raise OptionError(msg)
-    if shape == "rect":
-        if size is not None:
-            msg = "size is the side of a hexagon: use width and height for a rectangle"
+    if options.shape == "rect":
+        if options.size is not None:
+            msg = (
+                f"{names['size']} is the side of a hexagon: use {names['width']} and {names['height']} for a rectangle"
+            )
             raise OptionError(msg)
         return
-    bad = hex_refused(**options)
+    bad = hex_refused(
+        width=options.width, height=options.height, mode=options.mode, dither=options.dither, cleanup=options.cleanup
+    )
     if bad:
-        names = ["mode='pad'" if name == "mode" else name for name in bad]
-        msg = f"a hexagonal puzzle takes its size from size (its side), and no {', '.join(names)}"
+        msg = (
+            f"{names['hex']} takes its size from {names['size']} (its side), and no {', '.join(names[b] for b in bad)}"
+        )
         raise OptionError(msg)
 
 
@@ -806,7 +828,7 @@ def likeness(
     """
     from rofl import picture
 
-    _check_shape(shape, size, width=width, height=height, mode=mode, dither=dither, cleanup=False)
+    check_shape(MakeOptions(width=width, height=height, mode=mode, dither=dither, shape=shape, size=size))
     picture.check_style(style)
     picture.check_crop(crop)
     bg_rgb = picture.parse_color(background, "background") if background not in (None, "auto") else (255, 255, 255)

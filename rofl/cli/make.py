@@ -268,7 +268,14 @@ def make(
     from rofl.maker import make as make_puzzle
 
     several = is_batch(images, output)
-    _check_shape(shape, size, dict(width=width, height=height, mode=mode, dither=dither, cleanup=cleanup))
+    from rofl.maker import MakeOptions, check_shape
+
+    options = MakeOptions(
+        width=width, height=height, colors=colors or 2, palette=palette, background=background, threshold=threshold,
+        mode=mode, dither=dither, cleanup=cleanup, min_delta_e=min_delta_e, trim=trim, effort=effort, seed=seed,
+        shape=shape, size=size, style=style, crop=crop, difficulty=difficulty,
+    )  # fmt: skip
+    check_shape(options, _FLAGS)  # before any work: a usage error
     if shape == "hex":
         _check_hex_outputs(batch_target(output, batch) if several else output, gif=gif)
     if several:
@@ -302,19 +309,12 @@ def make(
     if unknown is not None:
         _check_unknown(target, n_colors, several, sheet=sheet, page=page, gif=gif)
     if several:
-        return make_batch(click.get_current_context().params)
+        return make_batch(click.get_current_context().params, options)
 
     if quiet:
         from rofl.solver._compile import set_notice
 
         set_notice(None)  # not even the one line saying that rofl compiles
-    from rofl.maker import MakeOptions
-
-    options = MakeOptions(
-        width=width, height=height, colors=colors or 2, palette=palette, background=background, threshold=threshold,
-        mode=mode, dither=dither, cleanup=cleanup, min_delta_e=min_delta_e, trim=trim, effort=effort, seed=seed,
-        shape=shape, size=size, style=style, crop=crop, difficulty=difficulty,
-    )  # fmt: skip
     bars = _StageBars(tqdm, quiet)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", UserWarning)
@@ -400,21 +400,11 @@ def _hint_letters(puzzle: Any, letters: bool) -> None:
         )
 
 
-def _check_shape(shape: str, size: int | None, given: dict[str, Any]) -> None:
-    """Refuse, before any work, the options a hexagonal puzzle does not take
-    (and --size without one)."""
-    if shape == "rect":
-        if size is not None:
-            msg = "--size is the side of a hexagon (--shape hex); a rectangle takes -w/-H"
-            raise click.UsageError(msg)
-        return
-    from rofl.maker import hex_refused
-
-    options = {"width": "-w/--width", "height": "-H/--height", "mode": "--mode pad", "dither": "--dither"}
-    bad = [options.get(name, f"--{name}") for name in hex_refused(**given)]
-    if bad:
-        msg = f"--shape hex takes its size from --size (the hexagon's side), and no {', '.join(bad)}"
-        raise click.UsageError(msg)
+#: rofl make's flags for the options rofl.maker.check_shape names.
+_FLAGS = {
+    "hex": "--shape hex", "size": "--size", "width": "-w/--width", "height": "-H/--height", "mode": "--mode pad",
+    "dither": "--dither", "cleanup": "--cleanup",
+}  # fmt: skip
 
 
 def _check_hex_outputs(target: str, **drawn: str | None) -> None:
