@@ -11,8 +11,8 @@ import pytest
 
 import rofl
 from rofl.batch.tasks import make_task, options_key, solve_task
-from rofl.maker import MakeOptions
 from rofl.errors import OptionError
+from rofl.maker import MakeOptions
 from rofl.refine.difficulty import EASY_LIMIT, steer
 from rofl.render.page import puzzle_page
 from rofl.render.sheet import sheet_bytes
