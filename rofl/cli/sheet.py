@@ -58,7 +58,7 @@ from rofl.cli._show import say
     metavar="FILE",
     help="TrueType or OpenType font for numbers and titles (.png, .pdf), for titles in any script.",
 )
-@budget_option("With --solution or --answers: seconds of complete search per puzzle when line logic cannot finish.")
+@budget_option("With --solution or --answers: seconds per puzzle for line logic and the search together.")
 def sheet(
     puzzle_files: tuple[str, ...],
     output: str,

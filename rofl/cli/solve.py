@@ -23,7 +23,7 @@ EXIT_BUDGET = 4
 # No dir_okay=False: click would report a directory as a usage error (status 2);
 # reading it gives one "Error:" line and 1, as for any unreadable file.
 @click.argument("file", type=click.Path())
-@budget_option("Time allowed for the search when line logic stalls.")
+@budget_option("Seconds that line logic and the search may take together.")
 @click.option("--line-only", is_flag=True, help="Line logic only, no search (the generator's notion of solvable).")
 @click.option(
     "--engine",
