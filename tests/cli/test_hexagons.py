@@ -174,3 +174,14 @@ def test_bench_tabulates_a_hexagon(small, tmp_path):
     assert result.exit_code == 0, result.output
     row = table.read_text().splitlines()[1].split(",")
     assert row[1:7] == ["rofl clue text", "", "", "3", "True", "unique"]  # no width and height
+
+
+def test_a_book_refuses_a_hexagon_with_one_error_that_says_so(small, tmp_path):
+    # issue 41: the guide says books take rectangles only; the error said `rofl sheet` did
+    from tests.places import SAMPLES
+
+    result = run("sheet", SAMPLES / "horse.rofl", small, "-o", tmp_path / "book.pdf")
+    line = one_error_line(result, "a puzzle book takes rectangular puzzles only", "hexagonal")
+    assert "sheet of its own" in line and not (tmp_path / "book.pdf").exists()
+    alone = run("sheet", small, "-o", tmp_path / "alone.pdf", "--answers")
+    one_error_line(alone, "a puzzle book takes rectangular puzzles only")
