@@ -24,9 +24,12 @@ The convention, for README.md and docs/*.md:
   Without ``...`` first, the first line shown is the first line printed.
   Blocks without prompts show no output, and none is checked.
 
-The README's blocks run in the default test run; docs/*.md's are marked
-``slow``.  Commands run in-process through click's ``CliRunner``.  The
-```` ```python ```` blocks run too, each in the same kind of folder.
+The README's blocks run in the default test run; docs/*.md's and
+samples/README.md's (run in ``samples/``) are marked ``slow``.  Commands
+run in-process through click's ``CliRunner``.  The ```` ```python ````
+blocks run too, each in the same kind of folder.  The inline ``rofl ...``
+spans of the prose are not run, but their options are checked against the
+commands'.
 """
 
 from __future__ import annotations
@@ -171,7 +174,8 @@ def check_output(shown: list[str], output: str) -> None:
 
 def run_block(block: Block, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     shutil.copytree(REPO / "samples", tmp_path / "samples")
-    monkeypatch.chdir(tmp_path)
+    # samples/README.md's commands run in samples/, the others at the top of the repository
+    monkeypatch.chdir(tmp_path / "samples" if block.path.parent == REPO / "samples" else tmp_path)
     for command in block.commands:
         args = []
         for word in command.args:
@@ -255,7 +259,7 @@ def test_a_help_page_is_told_from_a_command_that_did_its_work():
 
 
 README_BLOCKS = blocks(REPO / "README.md")
-DOCS_BLOCKS = [block for path in DOCS for block in blocks(path)]
+DOCS_BLOCKS = [block for path in [*DOCS, REPO / "samples" / "README.md"] for block in blocks(path)]
 
 
 def test_the_readme_has_command_blocks_and_stays_short():
