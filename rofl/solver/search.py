@@ -259,7 +259,7 @@ def solve_complete(
     # Line logic without the line cache, as rofl.solve does (most puzzles
     # end here); the search below keeps one for its probes.
     if line is None:
-        try:  # line logic is bounded by a budget of its own, as long as the search's
+        try:  # line logic is the first part of the budget
             line = solve(puzzle, budget=time_budget)
         except BudgetError:
             line = None
