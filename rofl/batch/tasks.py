@@ -143,7 +143,7 @@ RESULTS = ("unique", "multiple", "none", "budget")
 
 
 def solve_task(data: bytes, name: str, budget: float) -> dict[str, Any]:
-    """Solve one puzzle file completely within ``budget`` seconds of search.
+    """Solve one puzzle file completely within ``budget`` seconds (line logic and the search together).
 
     Returns
     -------
