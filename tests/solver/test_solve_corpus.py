@@ -17,7 +17,6 @@ from tests.places import CORPUS, needs_corpus
 CORPUS_FILES = sorted(CORPUS.glob("*/*.json"))
 
 
-
 def _excludes(masks: np.ndarray, grid: np.ndarray) -> np.ndarray:
     """Cells where ``masks`` rule out the colour ``grid`` has there."""
     return (masks & (np.int64(1) << grid.astype(np.int64))) == 0
