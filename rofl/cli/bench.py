@@ -43,7 +43,7 @@ def _table_name(ctx: click.Context, param: click.Parameter, value: str | None) -
     help="Write a row per file to this table (.csv or .json); a table already there is reused for the "
     "files that have not changed.",
 )
-@budget_option("Seconds of complete search per puzzle; a puzzle not decided by then counts as 'budget'.")
+@budget_option("Seconds per puzzle for line logic and the search together; a puzzle not decided by then is 'budget'.")
 @jobs_option
 @force_option("file")
 @click.option("--list", "listing", is_flag=True, help="Print each file's line, not only the summary.")

@@ -123,6 +123,9 @@ class CompleteResult:
         them from numba's cache (:func:`rofl.solver._compile.ensure_compiled`;
         0 when the process already held them).  It is not in ``seconds``
         and not taken from the time budget.
+    line_stopped : bool
+        The budget ran out inside line logic (``"budget"``, and ``masks``
+        know nothing).
     """
 
     puzzle: Puzzle = field(repr=False)
@@ -140,6 +143,7 @@ class CompleteResult:
     seconds: float = 0.0
     bad_line: int | None = None
     compile_seconds: float = 0.0
+    line_stopped: bool = False
 
     @property
     def undetermined(self) -> int:
@@ -216,11 +220,13 @@ def solve_complete(
     ----------
     puzzle : Puzzle
     time_budget : float or None
-        Seconds for the search (None: no limit).  Line logic before it and
-        the one-off loading of the compiled code are not counted; line logic
-        is stopped at a budget as long (the result is then ``"budget"``).  The
-        search looks at the clock every few probes, so it stops within
-        milliseconds of the budget.
+        Seconds for line logic and the search together (None: no limit), as
+        every budget of rofl counts them (``--budget``, :func:`rofl.decode.solve_picture`);
+        the one-off loading of the compiled code is not counted.  Running out
+        is the result ``"budget"``, never an exception, whether line logic or
+        the search was running.  A caller that ran line logic itself (``line``)
+        gives what it left of its budget.  Line logic and the search look at
+        the clock often, so they stop within milliseconds of the budget.
     node_budget : int or None
         Largest number of search nodes (None: no limit).
     search : bool
@@ -279,7 +285,7 @@ def solve_complete(
     # Line logic without the line cache, as rofl.solve does (most puzzles
     # end here); the search below keeps one for its probes.
     if line is None:
-        try:  # line logic is bounded by a budget of its own, as long as the search's
+        try:  # line logic is the first part of the budget
             line = solve(puzzle, budget=time_budget)
         except BudgetError:
             line = None
@@ -287,9 +293,13 @@ def solve_complete(
         shape = (puzzle.height, puzzle.width) if hasattr(puzzle, "width") else (puzzle.n_cells,)
         full = np.full(shape, full_mask(puzzle.n_colors), dtype=np.int64)
         line = SolveResult(puzzle, LineStatus.STALLED, full, 0, 0)
-        stopped = True
+        line_stopped = stopped = True
     else:
-        stopped = False
+        line_stopped = stopped = False
+    if time_budget is not None:  # the search gets what line logic left of the budget
+        time_budget -= time.perf_counter() - start
+        settled = line.status != LineStatus.STALLED and not (engine == "sat" and search)
+        stopped = stopped or (time_budget <= 0 and not settled)
     root = line.masks.copy()
 
     def result(status: SearchStatus, grids: list[np.ndarray], stats: np.ndarray | None = None) -> CompleteResult:
@@ -322,7 +332,7 @@ def solve_complete(
         )
 
     if stopped:
-        return result(SearchStatus.BUDGET, [])
+        return replace(result(SearchStatus.BUDGET, []), line_stopped=line_stopped)
     if engine == "sat" and search:  # the clues alone, not what line logic found
         from rofl.solver.sat import solve_sat
 
