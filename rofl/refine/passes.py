@@ -53,7 +53,7 @@ LARGE_AFTER_CELL = 40  # ...or this many line solves a cell, whichever is more..
 LARGE_POLISH_PART = 0.25  # ...polishing at most this part of it
 LARGE_CACHE_MB = 256  # the line cache of a large grid's solver, unless the caller lends one
 LARGE_PLATEAU_SHARE = 0.5  # on a large grid, a plateau round changes at most this share of a side's cells
-LARGE_CELLS = 20_000  # grids of more cells than this take the large-grid path (see docs/design.md "At scale")
+LARGE_CELLS = 20_000  # grids of more cells than this take the large-grid path (see docs/decisions.md "At scale")
 
 
 @dataclass(frozen=True)
@@ -153,10 +153,10 @@ class _Run:
         refresh = True
         # On a large grid, a refresh re-estimates only the moves in a row or
         # column whose clue or masks changed since the last refresh (and the
-        # lazy top): see docs/design.md, "At scale".
+        # lazy top): see docs/decisions.md, "At scale".
         large = work.size > LARGE_CELLS
         # and a plateau round changes at most LARGE_PLATEAU_SHARE of the
-        # lines' cells there (see docs/design.md, "At scale")
+        # lines' cells there (see docs/decisions.md, "At scale")
         plateau_most = int(LARGE_PLATEAU_SHARE * min(work.shape)) if large else work.size
         stale_rows = np.zeros(work.shape[0], dtype=bool)
         stale_cols = np.zeros(work.shape[1], dtype=bool)
@@ -321,7 +321,7 @@ class _Run:
         reverted = 0
         # On a large grid runs do not pay: half the changes or more stay, a
         # run of two fails about three times in four, and every failed run
-        # is a judge wasted (see docs/design.md, "At scale").
+        # is a judge wasted (see docs/decisions.md, "At scale").
         large = original.size > LARGE_CELLS
         # A change that could not go back is tried again after the grid has
         # changed since; while it has not, the same trial would fail again.

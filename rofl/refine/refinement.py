@@ -205,7 +205,7 @@ def refine(
         msg = f"relocate must be a whole number >= 0, not {relocate!r}"
         raise PuzzleError(msg)
     if solver is None:
-        # a large grid's line solves outgrow the default cache (docs/design.md, "At scale")
+        # a large grid's line solves outgrow the default cache (docs/decisions.md, "At scale")
         solver = LineSolver(cache_mb=LARGE_CACHE_MB) if work.size > LARGE_CELLS else LineSolver()
     run = _Run(solver, cost, work, verify=verify, lazy_top=lazy_top, refresh_every=refresh_every)
 
@@ -222,7 +222,7 @@ def refine(
         # Later changes often make earlier ones unnecessary.
         state, reverted = run.revert(state, np.argwhere(state.grid != original), revert_progress)
         # On a large grid polishing and relocation get a budget of work, a
-        # share of what the greedy and revert passes took (docs/design.md,
+        # share of what the greedy and revert passes took (docs/decisions.md,
         # "At scale"); on a small one they run to their own ends.
         polish_budget = relocate_budget = None
         if work.size > LARGE_CELLS:
