@@ -21,7 +21,10 @@ logic solves the puzzle to exactly its grid.
 
 Usage::
 
-    python benchmarks/make_large.py [--cases camera-2,noise-2,...] [--budget 900]
+    python benchmarks/make_large.py [--cases camera-2,noise-2,...] [--budget 900] [--write-docs]
+
+``--write-docs`` writes the table into section ``make-large`` of
+``docs/benchmarks.md``.
 """
 
 from __future__ import annotations
@@ -110,6 +113,7 @@ def main() -> None:
     parser.add_argument("--cases", default="camera-2,camera-4,astronaut-2,astronaut-4,noise-2")
     parser.add_argument("--budget", type=float, default=900.0, help="wall seconds per case before it is stopped")
     parser.add_argument("--save", metavar="DIR", help="write each final picture to DIR/CASE.png")
+    parser.add_argument("--write-docs", action="store_true", help="write the table into docs/benchmarks.md")
     parser.add_argument("--one", help=argparse.SUPPRESS)  # internal: run one case, print JSON
     parser.add_argument("--out", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -121,6 +125,10 @@ def main() -> None:
         + " ".join(f"{p:>8}" for p in PASSES)
         + f" {'judged':>7} {'changed':>8} {'%':>5} {'SSIM':>5} {'edgeF1':>6} {'ok':>3}"
     )
+    table = [
+        "| case | CPU time | " + " | ".join(PASSES) + " | judged grids | changed cells | SSIM | edge F1 | solved |",
+        "|---|---|" + "---|" * len(PASSES) + "---|---|---|---|---|",
+    ]
     for case in args.cases.split(","):
         out = str(Path(args.save) / f"{case}.png") if args.save else None
         cmd = [sys.executable, __file__, "--one", case] + (["--out", out] if out else [])
@@ -128,6 +136,7 @@ def main() -> None:
             done = subprocess.run(cmd, capture_output=True, text=True, timeout=args.budget, check=True)
         except subprocess.TimeoutExpired:
             print(f"{case:>12} > {args.budget:.0f} s wall (stopped)")
+            table.append(f"| {case} | > {args.budget:.0f} s wall |" + " |" * (len(PASSES) + 5))
             continue
         except subprocess.CalledProcessError as err:
             print(f"{case:>12} failed: {err.stderr.strip().splitlines()[-1:]}")
@@ -142,6 +151,16 @@ def main() -> None:
             + f" {r['evaluations'] if r['evaluations'] is not None else '-':>7} {r['n_changed']:>8}"
             f" {r['pct']:>5.2f} {ssim:>5} {f1:>6} {ok:>3}"
         )
+        table.append(
+            f"| {case} | {r['cpu']:.1f} s | "
+            + " | ".join(f"{r['passes'][p]:.1f} s" for p in PASSES)
+            + f" | {r['evaluations']} | {r['n_changed']} ({r['pct']:.2f} %) | {ssim} | {f1} | {ok} |"
+        )
+    if args.write_docs:
+        sys.path.insert(0, str(ROOT / "benchmarks"))
+        from _docs import stamp, write_section
+
+        write_section("make-large", "\n".join([stamp(), "", *table]))
 
 
 if __name__ == "__main__":
