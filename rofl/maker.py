@@ -507,7 +507,7 @@ def make(
         final = steered.grid
         steering = {"difficulty": steered.difficulty, "steered": steered.added, "difficulty_note": steered.note}
     puzzle = Puzzle.from_grid(final, q.palette, meta=_meta(image, title))
-    return _finish(
+    result = _finish(
         puzzle, final, grid, q, cost, lab, cells_linear, res,
         shape_stats={"width": final.shape[1], "height": final.shape[0], "trimmed": trimmed, "style": chosen.style,
                      "style_scores": chosen.scores,
@@ -518,6 +518,20 @@ def make(
         times=(start, refine_seconds, compile_seconds, compiles), min_delta_e=min_delta_e,
         pixels=pixels, geometry=geometry, background=bg_rgb,
     )  # fmt: skip
+    if difficulty is not None and len(chosen.eligible) > 1:
+        # the picture pipeline steers too: another style auto would take may reach the grade
+        from rofl.refine.difficulty import pick_style
+
+        def made(name: str) -> MakeResult:
+            other = make(
+                pixels, width=width, height=height, colors=colors, palette=palette, background=background,
+                mode=mode, cleanup=cleanup, min_delta_e=min_delta_e, trim=trim, title=puzzle.meta.get("title"),
+                effort=effort, seed=seed, solver=solver, style=name, difficulty=difficulty,
+            )  # fmt: skip
+            return replace(other, stats=replace(other.stats, style_scores=chosen.scores))
+
+        result = pick_style(result, difficulty, dict(chosen.scores), chosen.eligible, made)
+    return result
 
 
 def _check_difficulty(difficulty: str, shape: str) -> None:
@@ -632,6 +646,7 @@ class _Styled:
     ssim: float | None = None
     edge_f1: float | None = None
     scores: tuple[tuple[str, float], ...] = ()
+    eligible: tuple[str, ...] = ()  # the styles auto may keep (:func:`_eligible`), of several
 
     @property
     def score(self) -> float:
@@ -697,12 +712,19 @@ def _styled(
         candidates.append(candidate)
     best = _pick(candidates)
     best.scores = tuple(scores)
+    if len(names) > 1:
+        best.eligible = tuple(c.style for c in _eligible(candidates))
     return best
 
 
 def _pick(candidates: list[_Styled]) -> _Styled:
     """The candidate ``style="auto"`` keeps: the highest :func:`style_score`
-    among those a person can make out.  A blank grid scores well against a
+    of :func:`_eligible`."""
+    return max(_eligible(candidates), key=lambda c: c.score)  # the first of equals: photo before the others
+
+
+def _eligible(candidates: list[_Styled]) -> list[_Styled]:
+    """The candidates ``style="auto"`` may keep: those a person can make out.  A blank grid scores well against a
     picture whose features are below the measures' notice (a thin line,
     which SSIM and Canny at grid scale hardly see), but it is no picture;
     and a drawing whose SSIM falls under :data:`RECOGNISABLE_SSIM` where
@@ -710,8 +732,7 @@ def _pick(candidates: list[_Styled]) -> _Styled:
     well it follows its edges (the coffee in black and white)."""
     inked = [c for c in candidates if np.unique(c.quantised.grid).size > 1] or candidates
     floor = RECOGNISABLE_SSIM if (candidates[0].ssim or 0.0) >= RECOGNISABLE_SSIM else -1.0
-    clear = [c for c in inked if (c.ssim or 0.0) >= floor] or inked
-    return max(clear, key=lambda c: c.score)  # the first of equals: photo before the others
+    return [c for c in inked if (c.ssim or 0.0) >= floor] or inked
 
 
 def likeness(
