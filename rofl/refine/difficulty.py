@@ -48,13 +48,14 @@ HARD_EXTRA = 0.005
 #: --difficulty`` may give up for a style that reaches the grade asked for
 #: (:func:`pick_style`): about a tenth of a good picture's score.
 STYLE_MARGIN = 0.2
-#: Moves judged per step (each a grade of the whole puzzle).
-CANDIDATES = 18
+#: Moves judged per step (each a grade of the whole puzzle): fewer than 18
+#: leave more of :data:`MAX_WORK` for more steps.
+CANDIDATES = 9
 #: Moves judged in all before steering gives up.
-MAX_TRIES = 800
+MAX_TRIES = 2_000
 #: Rounds of the grader's solves steering may spend in all (its time grows
 #: with them: a textured photo's puzzle takes hundreds of rounds a grade).
-MAX_WORK = 30_000
+MAX_WORK = 100_000
 
 
 def pick_style(
