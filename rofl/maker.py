@@ -415,6 +415,8 @@ def make(
         Steer the refined puzzle toward this grade of :func:`rofl.grade`
         (:func:`rofl.refine.difficulty.steer`): easier ones may change more
         cells, up to 2% in all, harder ones at most 0.5% beyond the fewest;
+        with ``style="auto"`` another style auto could keep may be taken
+        when it comes closer (:func:`rofl.refine.difficulty.pick_style`);
         ``stats.difficulty`` is the grade reached and ``stats.difficulty_note``
         says when the one asked for was out of reach.  Rectangles only.
 
