@@ -533,6 +533,7 @@ def make(
             return replace(other, stats=replace(other.stats, style_scores=chosen.scores))
 
         result = pick_style(result, difficulty, dict(chosen.scores), chosen.eligible, made)
+        result = replace(result, stats=replace(result.stats, seconds=time.perf_counter() - start))  # every style's
     return result
 
 
