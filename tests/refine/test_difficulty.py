@@ -77,5 +77,7 @@ def test_make_keeps_a_style_auto_may_keep():
         assert made.stats.style in scores
         assert scores[made.stats.style] >= scores[auto.stats.style] - STYLE_MARGIN
         assert made.stats.style_scores == auto.stats.style_scores
+        assert made.stats.style not in dict(auto.stats.style_dropped)
+        assert made.stats.style_dropped == auto.stats.style_dropped
         assert rofl.solve(made.puzzle).status == "solved"
         assert made.stats.difficulty == rofl.grade(made.puzzle)
