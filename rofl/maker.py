@@ -162,7 +162,10 @@ class MakeStats:
                 for name, score in self.style_scores
                 if name != self.style
             )
-            lines.append(f"style: {self.style} (auto: likeness {dict(self.style_scores)[self.style]:.2f}; {others})")
+            kept = dict(self.style_scores)[self.style]
+            best = max((score for name, score in self.style_scores if name not in dropped), default=kept)
+            why = "auto" if kept >= best else "auto, for the difficulty"  # pick_style took a less likely one
+            lines.append(f"style: {self.style} ({why}: likeness {kept:.2f}; {others})")
         else:
             lines.append(f"style: {self.style}")
         if self.fewer_colours:

@@ -79,5 +79,8 @@ def test_make_keeps_a_style_auto_may_keep():
         assert made.stats.style_scores == auto.stats.style_scores
         assert made.stats.style not in dict(auto.stats.style_dropped)
         assert made.stats.style_dropped == auto.stats.style_dropped
+        # the report's style line says when the style is not auto's likeliest
+        taken = made.stats.style != auto.stats.style
+        assert (f"style: {made.stats.style} (auto, for the difficulty: " in made.stats.report()) == taken
         assert rofl.solve(made.puzzle).status == "solved"
         assert made.stats.difficulty == rofl.grade(made.puzzle)
