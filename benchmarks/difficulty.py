@@ -232,6 +232,9 @@ def main() -> None:
     import rofl
 
     rofl.grade(rofl.Puzzle.from_grid(np.eye(3, dtype=np.uint8), rofl.Palette.black_white()))  # compile first
+    if not args.skip_make:  # and make's kernels (without the extension built at install, they compile)
+        rng = np.random.default_rng(0)
+        rofl.make((rng.random((40, 40)) * 255).astype(np.uint8), width=12, height=12, difficulty="easy")
     corpus_lines, large_ms = ([], []) if args.skip_corpus else corpus(args.corpus)
     print("\n".join(corpus_lines))
     only = set(args.photos.split(",")) if args.photos else None
