@@ -22,7 +22,7 @@ REPO = PACKAGE.parent
 #: Lowest first: a module may import its own layer and the layers above it
 #: in this list, never one below.
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
-    ("errors", ("rofl.errors", "rofl._io", "rofl._version", "rofl._cache")),
+    ("errors", ("rofl.errors", "rofl._io", "rofl._version", "rofl._cache", "rofl._lazy", "rofl._checks")),
     ("puzzle", ("rofl.puzzle", "rofl.hexagon")),
     ("solver", ("rofl.solver",)),
     ("picture, refine", ("rofl.picture", "rofl.refine")),
