@@ -613,11 +613,9 @@ def _make(image: Any, o: MakeOptions, *, title: str | None, solver: Any, progres
         from rofl.refine.difficulty import pick_style
 
         def made(name: str) -> MakeResult:
-            other = make(
-                pixels, width=width, height=height, colors=colors, palette=palette, background=background,
-                mode=mode, cleanup=cleanup, min_delta_e=min_delta_e, trim=trim, title=puzzle.meta.get("title"),
-                effort=effort, seed=seed, solver=solver, style=name, difficulty=difficulty,
-            )  # fmt: skip
+            # the picture cut to its subject already: no crop again
+            again = replace(o, style=name, crop="none")
+            other = _make(pixels, again, title=puzzle.meta.get("title"), solver=solver, progress=None)
             return replace(other, stats=replace(other.stats, style_scores=chosen.scores, style_dropped=chosen.dropped))
 
         result = pick_style(result, difficulty, dict(chosen.scores), chosen.eligible, made)
