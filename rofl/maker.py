@@ -237,7 +237,10 @@ class MakeStats:
                 for name, score in self.style_scores
                 if name != self.style
             )
-            lines.append(f"style: {self.style} (auto: likeness {dict(self.style_scores)[self.style]:.2f}; {others})")
+            kept = dict(self.style_scores)[self.style]
+            best = max((score for name, score in self.style_scores if name not in dropped), default=kept)
+            why = "auto" if kept >= best else "auto, for the difficulty"  # pick_style took a less likely one
+            lines.append(f"style: {self.style} ({why}: likeness {kept:.2f}; {others})")
         else:
             lines.append(f"style: {self.style}")
         if self.fewer_colours:
@@ -480,6 +483,8 @@ def make(
         Steer the refined puzzle toward this grade of :func:`rofl.grade`
         (:func:`rofl.refine.difficulty.steer`): easier ones may change more
         cells, up to 2% in all, harder ones at most 0.5% beyond the fewest;
+        with ``style="auto"`` another style auto could keep may be taken
+        when it comes closer (:func:`rofl.refine.difficulty.pick_style`);
         ``stats.difficulty`` is the grade reached and ``stats.difficulty_note``
         says when the one asked for was out of reach.  Rectangles only.
 
@@ -592,7 +597,7 @@ def _make(image: Any, o: MakeOptions, *, title: str | None, solver: Any, progres
         final = steered.grid
         steering = {"difficulty": steered.difficulty, "steered": steered.added, "difficulty_note": steered.note}
     puzzle = Puzzle.from_grid(final, q.palette, meta=_meta(image, title))
-    return _finish(
+    result = _finish(
         puzzle, final, grid, q, cost, lab, cells_linear, res,
         shape_stats={"width": final.shape[1], "height": final.shape[0], "trimmed": trimmed, "style": chosen.style,
                      "style_scores": chosen.scores, "style_dropped": chosen.dropped,
@@ -603,6 +608,19 @@ def _make(image: Any, o: MakeOptions, *, title: str | None, solver: Any, progres
         times=(start, refine_seconds, compile_seconds, compiles), min_delta_e=min_delta_e,
         pixels=pixels, geometry=geometry, background=bg_rgb,
     )  # fmt: skip
+    if difficulty is not None and len(chosen.eligible) > 1:
+        # the picture pipeline steers too: another style auto would take may reach the grade
+        from rofl.refine.difficulty import pick_style
+
+        def made(name: str) -> MakeResult:
+            # the picture cut to its subject already: no crop again
+            again = replace(o, style=name, crop="none")
+            other = _make(pixels, again, title=puzzle.meta.get("title"), solver=solver, progress=None)
+            return replace(other, stats=replace(other.stats, style_scores=chosen.scores, style_dropped=chosen.dropped))
+
+        result = pick_style(result, difficulty, dict(chosen.scores), chosen.eligible, made)
+        result = replace(result, stats=replace(result.stats, seconds=time.perf_counter() - start))  # every style's
+    return result
 
 
 def _check_difficulty(difficulty: str, shape: str) -> None:
@@ -740,6 +758,7 @@ class _Styled:
     edge_f1: float | None = None
     scores: tuple[tuple[str, float], ...] = ()
     dropped: tuple[tuple[str, str], ...] = ()
+    eligible: tuple[str, ...] = ()  # the styles auto may keep (not dropped), of several
 
     @property
     def score(self) -> float:
@@ -812,6 +831,8 @@ def _styled(
         candidates.append(candidate)
     best, dropped = _pick(candidates)
     best.scores, best.dropped = tuple(scores), dropped
+    if len(names) > 1:
+        best.eligible = tuple(c.style for c in candidates if c.style not in dict(dropped))
     return best
 
 

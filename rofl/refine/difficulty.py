@@ -28,7 +28,9 @@ says so in one line.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -42,13 +44,55 @@ EASY_LIMIT = 0.02
 #: The share of cells steering may change beyond refinement's to make a
 #: puzzle harder (at least one cell).
 HARD_EXTRA = 0.005
-#: Moves judged per step (each a grade of the whole puzzle).
-CANDIDATES = 18
+#: How much likeness (a style's score, SSIM + edge F1, 0-2) ``rofl make
+#: --difficulty`` may give up for a style that reaches the grade asked for
+#: (:func:`pick_style`): about a tenth of a good picture's score.
+STYLE_MARGIN = 0.2
+#: Moves judged per step (each a grade of the whole puzzle): fewer than 18
+#: leave more of :data:`MAX_WORK` for more steps.
+CANDIDATES = 9
 #: Moves judged in all before steering gives up.
-MAX_TRIES = 800
+MAX_TRIES = 2_000
 #: Rounds of the grader's solves steering may spend in all (its time grows
 #: with them: a textured photo's puzzle takes hundreds of rounds a grade).
-MAX_WORK = 30_000
+MAX_WORK = 100_000
+
+
+def pick_style(
+    first: Any, target: str, scores: dict[str, float], eligible: tuple[str, ...], made: Callable[[str], Any]
+) -> Any:
+    """Steer the picture pipeline too: the puzzle made in another style
+    ``style="auto"`` could keep, when it comes closer to the grade ``target``.
+
+    ``first`` is the :class:`~rofl.maker.MakeResult` of the style auto chose
+    (refined and steered); when it misses the grade (or, for ``easy``, has
+    more than :data:`EASY_LIMIT` of its cells changed), each other style of
+    ``eligible`` whose likeness score (``scores``: SSIM + edge F1, before
+    refinement) is at most :data:`STYLE_MARGIN` below the chosen one's is
+    made (``made(style)``) and the result closest to the grade kept, within
+    the limit first; ties keep the likelier picture.  A style changes how
+    the picture is drawn into cells (photo area averages, lines, flat poster
+    regions), not the cells refinement and steering change, which are
+    counted against that style's own picture.
+    """
+    want = target_grade(target)
+
+    def key(result: Any) -> tuple[bool, int, float]:
+        stats = result.stats
+        over = want == GRADES["easy"] and stats.changed_pct > 100 * EASY_LIMIT + 1e-9
+        return over, abs(stats.difficulty.grade - want), -scores.get(stats.style, 0.0)
+
+    best = first
+    if key(first)[:2] == (False, 0):
+        return first
+    floor = scores.get(first.stats.style, 0.0) - STYLE_MARGIN
+    for name in eligible:
+        if name == first.stats.style or scores.get(name, 0.0) < floor:
+            continue
+        other = made(name)
+        if key(other) < key(best):
+            best = other
+    return best
 
 
 @dataclass(frozen=True, eq=False)

@@ -335,7 +335,13 @@ def _propagate(masks, line_cells, line_offsets, cell_lines, cell_offsets, lens, 
         queue[tail] = cell_lines[q]
         queued[cell_lines[q]] = 1
         tail += 1
-    while head != tail:
+    # a count: with every line queued the ring's head and tail meet, which
+    # ``head != tail`` took for empty (the probe then stopped short of line
+    # logic's fixpoint and could miss its contradiction)
+    waiting = tail
+    tail %= n_lines
+    while waiting:
+        waiting -= 1
         line = queue[head]
         head = (head + 1) % n_lines
         queued[line] = 0
@@ -357,6 +363,7 @@ def _propagate(masks, line_cells, line_offsets, cell_lines, cell_offsets, lens, 
                         queued[other] = 1
                         queue[tail] = other
                         tail = (tail + 1) % n_lines
+                        waiting += 1
     return True
 
 
