@@ -3,7 +3,7 @@
 pyproject.toml holds the package's metadata; this file only adds a
 ``build_ext`` that compiles the kernels of line logic, refinement and the
 complete search with ``numba.pycc`` into the top-level module
-``_rofl_line`` (:func:`rofl.solver._aot.build`; about 30 s of CPU).  If
+``_rofl_line`` (:func:`rofl.kernels._aot.build`; about 30 s of CPU).  If
 that fails (no C compiler, no numba, ``ROFL_NO_AOT=1``), the install goes
 on with a warning and rofl compiles the same kernels with numba's JIT on
 first use.  ``python setup.py build_ext --inplace`` builds it into the
@@ -32,8 +32,9 @@ class BuildKernels(build_ext):
         target.mkdir(parents=True, exist_ok=True)
         sys.path.insert(0, str(ROOT))  # rofl's kernels, from this source tree
         try:
-            from rofl.refine._aot import EXPORTS as REFINEMENT
-            from rofl.solver._aot import EXPORTS, build
+            from rofl.kernels._refine_exports import EXPORTS as REFINEMENT
+
+            from rofl.kernels._aot import EXPORTS, build
 
             path = build(target, (*EXPORTS, *REFINEMENT))
         except Exception as exc:  # noqa: BLE001 -- optional: any failure leaves the JIT

@@ -15,7 +15,7 @@ compiles a kernel again.  The kernels compiled at install are ignored
 (``ROFL_NO_AOT``): these are the JIT's figures; the last row is what
 ``pip install`` adds to build that extension (line logic, refinement and
 the complete search with ``numba.pycc``, the C compiler and the linker;
-:func:`rofl.solver._aot.build`).
+:func:`rofl.kernels._aot.build`).
 ``--write-docs`` writes the seconds of each set into section
 ``compile-time`` of ``docs/benchmarks.md``.  The table of
 what was tried is in ``docs/design.md`` ("Compiling the kernels").
@@ -41,12 +41,12 @@ os.environ["ROFL_NO_AOT"] = "1"  # the JIT's compile times, even where the exten
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # _docs, when run from elsewhere
 
 _MODULES = (
-    "rofl.solver._kernels",
-    "rofl.solver._bits",
-    "rofl.solver._wide",
-    "rofl.solver._fast",
-    "rofl.solver._search",
-    "rofl.refine._kernels",
+    "rofl.kernels._line",
+    "rofl.kernels._bits",
+    "rofl.kernels._wide",
+    "rofl.kernels._fresh",
+    "rofl.kernels._search",
+    "rofl.kernels._refine",
 )
 
 
@@ -87,8 +87,8 @@ def main() -> None:
         from numba.core import event
         from numba.core.registry import CPUDispatcher
 
+        from rofl.kernels._compile import LINE, SEARCH, ensure_compiled
         from rofl.refine.judge import REFINE, REPAIR
-        from rofl.solver._compile import LINE, SEARCH, ensure_compiled
 
         recorder = event.RecordingListener()
         event.register("numba:compile", recorder)
@@ -107,7 +107,7 @@ def main() -> None:
         # it: nothing compiled above is reused (pycc compiles the kernels'
         # callees through their JIT dispatchers, which read numba's cache)
         cpu, wall = _cpu(), time.perf_counter()
-        code = f"import rofl.refine._aot; from rofl.solver._aot import build; print(build({_CACHE!r}))"
+        code = f"import rofl.kernels._refine_exports; from rofl.kernels._aot import build; print(build({_CACHE!r}))"
         env = {**os.environ, "NUMBA_CACHE_DIR": tempfile.mkdtemp(dir=_CACHE)}
         out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
         cpu, wall = _cpu() - cpu, time.perf_counter() - wall

@@ -22,6 +22,8 @@ REPO = PACKAGE.parent
 #: Lowest first: a module may import its own layer and the layers above it
 #: in this list, never one below.
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
+    # the compiled core: every kernel, its structures, compiling and loading them
+    ("kernels", ("rofl.kernels",)),
     ("errors", ("rofl.errors", "rofl._io", "rofl._version", "rofl._cache")),
     ("puzzle", ("rofl.puzzle", "rofl.hexagon")),
     ("solver", ("rofl.solver",)),

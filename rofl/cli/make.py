@@ -305,9 +305,9 @@ def make(
         return make_batch(click.get_current_context().params)
 
     if quiet:
-        from rofl.solver._compile import set_notice
+        from rofl import kernels
 
-        set_notice(None)  # not even the one line saying that rofl compiles
+        kernels.set_notice(None)  # not even the one line saying that rofl compiles
     bars = _StageBars(tqdm, quiet)
 
     def revert_progress(done: int, total: int) -> None:

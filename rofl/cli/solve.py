@@ -193,20 +193,13 @@ def solve(
         _line_only(opened, use_color)
         return
 
-    import time
-
     from rofl.cli._show import difficulty_text, size_text
     from rofl.errors import BudgetError
     from rofl.render.terminal import puzzle_text
     from rofl.solver import solve as line_solve
-    from rofl.solver._compile import compile_count, ensure_compiled
-    from rofl.solver.propagate import line_kernels
     from rofl.solver.search import solve_complete
 
-    # compiling (with its notice) comes before the clock: it is not solve time and not in the budget
-    compiles = compile_count()
-    line_compile = ensure_compiled(line_kernels(puzzle))
-    start = time.monotonic()
+    # compiling (with its notice) comes before line logic's clock (rofl.solve): not solve time, not in the budget
     line = None
     if engine != "sat":  # the SAT engine reads the clues alone
         try:  # line logic counts in the budget; Ctrl-C or the budget stop it within a fraction of a second
@@ -214,7 +207,7 @@ def solve(
         except BudgetError as exc:
             click.echo(f"budget: no answer: {exc}", err=True)
             sys.exit(EXIT_BUDGET)
-    line_seconds = time.monotonic() - start  # solve_complete counts only what it does after it
+    line_seconds = 0.0 if line is None else line.seconds  # solve_complete counts only what it does after it
     remaining = max(budget - line_seconds, 1e-6)
     result = solve_complete(puzzle, time_budget=remaining, line=line, engine=engine)
     if result.status == "unique":
@@ -232,8 +225,6 @@ def solve(
         else "line logic"
     )
     timing = f"{(line_seconds + result.seconds) * 1000:.0f} ms"
-    if compile_count() > compiles:  # a first run's compile, on its own, not as solve time
-        timing += f" (and {line_compile + result.compile_seconds:.1f} s compiling the solver, once)"
     from rofl._io import all_or_nothing
 
     with all_or_nothing():  # every picture asked for, or none

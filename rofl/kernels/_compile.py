@@ -1,19 +1,22 @@
 """The one step that compiles rofl's kernels, and the notice that it does.
 
-Compiling takes seconds (line logic about 10 s of CPU, the complete search
-and refinement more), so it is never left to happen silently inside the
-first call of a kernel, where it would count as solve or refinement time
-and eat a search budget.  Each kind of work declares its kernels as a
-:class:`KernelSet` (:data:`LINE` and :data:`SEARCH` here, refinement's in
-:mod:`rofl.refine.judge`); the code that runs them calls
-:func:`ensure_compiled` first, before it starts its clock.  That step tells
-whether numba's cache holds the kernels for this machine, says so through
-the notice hook (:func:`set_notice`; the CLI prints it on stderr) when it
-must compile, compiles or loads them by calling them on a tiny input, and
-returns the seconds it took, which the caller reports as their own figure.
+Compiling takes seconds (see each set's ``seconds``), so it is never left
+to happen silently inside the first call of a kernel, where it would count
+as solve or refinement time and eat a search budget.  Each kind of work
+needs a :class:`KernelSet` (every set is declared here: :data:`SETS`); the
+library's entry points (``rofl.make``, ``solve_complete``,
+``decode.solve_picture``, the batch workers) call :func:`ready` with the
+sets they need before they start their clock.  That step tells whether
+numba's cache holds the kernels for this machine, says so through the
+notice hook (:func:`set_notice`; the CLI prints it on stderr) when it must
+compile, and compiles or loads them by running the set's warm-up: a tiny
+piece of real work through the same wrappers, so that the kernels are
+compiled with the argument types real work passes.
 
-Importing this module imports neither numba nor the kernels: a kernel set
-names its module, loaded only when some work needs it.
+A set names its warm-up as ``"module:function"`` in the layer that wraps
+the kernels (:mod:`rofl.solver.warmup`, :mod:`rofl.refine.warmup`): the
+one reference from this ground floor up, resolved only when a set is
+compiled.  Importing this module imports neither numba nor the kernels.
 """
 
 from __future__ import annotations
@@ -25,6 +28,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from rofl.kernels import _aot
+from rofl.kernels._aot import Kernel, available
+
 
 @dataclass(frozen=True)
 class KernelSet:
@@ -34,44 +40,33 @@ class KernelSet:
     ----------
     name : str
         What they do, for the notice ("line logic", "complete search").
-    module : str
-        The module that defines them (imported only by :func:`ensure_compiled`).
-    entry_points : tuple of str
-        The kernels Python calls; compiling them compiles what they call.
-        A name of ``module`` or, for a kernel defined elsewhere,
-        ``"other.module:name"``.
+    entry_points : tuple of Kernel
+        The kernels Python calls (:mod:`rofl.kernels._aot`); compiling
+        them compiles what they call.
     warm : str
         ``"module:function"`` of a function that calls every entry point on
         a tiny input, with the argument types real work uses.
     seconds : float
-        About how long compiling takes on a 2-core machine, for the notice.
+        How long compiling takes, measured (see :data:`COMPILE_SECONDS`),
+        for the notice and ``rofl cache``.
     aot : bool
-        Whether the extension compiled at install (:mod:`rofl.solver._aot`)
+        Whether the extension compiled at install (:mod:`rofl.kernels._aot`)
         holds the entry points: when it is usable, the set is ready
         without compiling, loading or even importing numba.
     """
 
     name: str
-    module: str
-    entry_points: tuple[str, ...]
+    entry_points: tuple[Kernel, ...]
     warm: str
     seconds: float
     aot: bool = False
 
     def ahead_of_time(self) -> bool:
         """Whether this process runs the set from the extension compiled at install."""
-        if not self.aot:
-            return False
-        from rofl.solver._aot import available
-
-        return available()
+        return self.aot and available()
 
     def dispatchers(self) -> list:
-        found = []
-        for entry in self.entry_points:
-            module, _, name = entry.rpartition(":")
-            found.append(getattr(importlib.import_module(module or self.module), name))
-        return found
+        return [kernel.dispatcher for kernel in self.entry_points]
 
 
 def _UNSET(message: str) -> None:  # noqa: N802 -- a sentinel: nobody chose a notice yet (silent)
@@ -81,31 +76,43 @@ def _UNSET(message: str) -> None:  # noqa: N802 -- a sentinel: nobody chose a no
 _notice: Callable[[str], None] | None = _UNSET
 _ready: dict[str, float] = {}  # name -> seconds it took to compile or load
 _warming: set[str] = set()
-_fresh: set[str] = set()  # sets this process compiled rather than loaded
 _lock = threading.RLock()  # a set's warm-up may ensure another set
 
+
+#: Seconds each set takes to compile, measured by ``benchmarks/compile_time.py``
+#: (cold cache, one set at a time, on a quiet 2-core machine; CPU time, which a
+#: loaded machine stretches in wall time): the one source of every estimate
+#: rofl prints (the notice, ``rofl cache``), and the docs point here.
+COMPILE_SECONDS = {
+    "line logic": 40,
+    "lean line logic": 40,
+    "line logic for hexagons and ? clues": 30,
+    "complete search": 60,
+    "difficulty grader": 40,
+    "refinement": 20,
+    "picture repair": 25,
+    "hexagon refinement": 15,
+}
 
 #: The line DP and propagation with a line cache or a start: refinement,
 #: the search's root, ``rofl.solve`` from given masks.
 LINE = KernelSet(
     "line logic",
-    "rofl.solver._kernels",
-    ("_propagate", "_clue_hashes"),
-    warm="rofl.solver._warm:warm_line",
-    seconds=10,
+    (_aot.propagate, _aot.clue_hashes),
+    warm="rofl.solver.warmup:warm_line",
+    seconds=COMPILE_SECONDS["line logic"],
     aot=True,
 )
 
-#: The lean path of a fresh ``rofl.solve``
-#: (:mod:`rofl.solver._fast`).  A set of its own, so that ``rofl make``
-#: never compiles it and ``rofl solve`` of such a puzzle compiles only it;
+#: The lean path of a fresh ``rofl.solve`` (:mod:`rofl.kernels._fresh`).
+#: A set of its own, so that ``rofl make`` never compiles it and ``rofl
+#: solve`` of such a puzzle compiles only it;
 #: :func:`rofl.solver.propagate.line_kernels` says which set a solve needs.
 FRESH = KernelSet(
     "lean line logic",
-    "rofl.solver._fast",
-    ("_solve_fresh",),
-    warm="rofl.solver._warm:warm_fresh",
-    seconds=10,
+    (_aot.solve_fresh,),
+    warm="rofl.solver.warmup:warm_fresh",
+    seconds=COMPILE_SECONDS["lean line logic"],
     aot=True,
 )
 
@@ -114,10 +121,9 @@ FRESH = KernelSet(
 #: refinement of hexagonal pictures (:mod:`rofl.refine.hexagon`).
 INDEX = KernelSet(
     "line logic for hexagons and ? clues",
-    "rofl.solver._index_kernels",
-    ("_propagate_lines",),
-    warm="rofl.solver._warm:warm_index",
-    seconds=8,
+    (_aot.propagate_lines,),
+    warm="rofl.solver.warmup:warm_index",
+    seconds=COMPILE_SECONDS["line logic for hexagons and ? clues"],
 )
 
 #: The difficulty grader (:mod:`rofl.solver.grade`): one kernel of its own,
@@ -125,22 +131,51 @@ INDEX = KernelSet(
 #: every puzzle, so it is compiled at install with line logic.
 GRADE = KernelSet(
     "difficulty grader",
-    "rofl.solver._grade_kernels",
-    ("_grade",),
-    warm="rofl.solver._warm:warm_grade",
-    seconds=15,
+    (_aot.grade,),
+    warm="rofl.solver.warmup:warm_grade",
+    seconds=COMPILE_SECONDS["difficulty grader"],
     aot=True,
 )
 
 #: The complete search: only for puzzles line logic does not finish.
 SEARCH = KernelSet(
     "complete search",
-    "rofl.solver._search",
-    ("_search",),
-    warm="rofl.solver._warm:warm_search",
-    seconds=20,
+    (_aot.search,),
+    warm="rofl.solver.warmup:warm_search",
+    seconds=COMPILE_SECONDS["complete search"],
     aot=True,
 )
+
+#: The kernels every refinement runs (clue derivation, replaying a solve).
+REFINE = KernelSet(
+    "refinement",
+    (_aot.grid_clues, _aot.replay),
+    warm="rofl.refine.warmup:warm_refine",
+    seconds=COMPILE_SECONDS["refinement"],
+    aot=True,
+)
+
+#: The kernels that repair a picture line logic cannot solve as it is
+#: (estimates of single-cell changes, failure certificates).
+REPAIR = KernelSet(
+    "picture repair",
+    (_aot.resume_certificate, _aot.estimate_moves),
+    warm="rofl.refine.warmup:warm_repair",
+    seconds=COMPILE_SECONDS["picture repair"],
+    aot=True,
+)
+
+#: The kernel that estimates moves on a hexagon, a set of its own: solving
+#: a hexagon never compiles it.
+HEX_REFINE = KernelSet(
+    "hexagon refinement",
+    (_aot.hex_estimate_moves,),
+    warm="rofl.refine.warmup:warm_hex",
+    seconds=COMPILE_SECONDS["hexagon refinement"],
+)
+
+#: Every set, in the order ``rofl cache`` lists them.
+SETS = (LINE, FRESH, INDEX, SEARCH, GRADE, REFINE, REPAIR, HEX_REFINE)
 
 
 def set_notice(callback: Callable[[str], None] | None, *, default: bool = False) -> None:
@@ -184,26 +219,20 @@ def all_cached(*sets: KernelSet) -> bool:
     return all(s.ahead_of_time() or all(is_cached(d) for d in s.dispatchers()) for s in sets)
 
 
-def ensure_compiled(*sets: KernelSet) -> float:
+def ready(*sets: KernelSet) -> None:
     """Compile (or load from numba's cache) the kernels of ``sets`` if this
-    process does not hold them yet.
+    process does not hold them yet: call it before starting a clock, so
+    that compiling never counts as solve, refinement or budget time.
 
     Before compiling, i.e. when the cache lacks a kernel or holds a stale
     one, the notice hook is called once with e.g. ``compiling rofl's line
-    logic for this machine (once, about 10 s)...``.  Loading from the cache
-    is silent.  A set the extension compiled at install holds
+    logic for this machine (once, about 40 s)...``, and once more when it
+    is done (``compiled in 38 s``).  Loading from the cache is silent.  A
+    set the extension compiled at install holds
     (:meth:`KernelSet.ahead_of_time`) is ready at once.
-
-    Returns
-    -------
-    float
-        Seconds spent importing, compiling or loading (0 when every set was
-        ready): time the caller reports on its own, never as solve,
-        refinement or budget time.
     """
     if all(s.name in _ready for s in sets):
-        return 0.0
-    start = time.perf_counter()
+        return
     with _lock:  # two threads would compile the same kernels twice
         # a warm-up's own solve asks for its set again: it is under way
         todo = [s for s in sets if s.name not in _ready and s.name not in _warming]
@@ -216,7 +245,7 @@ def ensure_compiled(*sets: KernelSet) -> float:
             what = " and ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
             about = sum(s.seconds for s in missing)
             _notice(f"compiling rofl's {what} for this machine (once, about {about:.0f} s)...")
-        _fresh.update(s.name for s in missing)
+        began_all = time.perf_counter()
         for s in todo:
             began = time.perf_counter()
             module, function = s.warm.split(":")
@@ -226,15 +255,8 @@ def ensure_compiled(*sets: KernelSet) -> float:
             finally:
                 _warming.discard(s.name)
             _ready[s.name] = time.perf_counter() - began
-    return time.perf_counter() - start
-
-
-def compile_count() -> int:
-    """How many kernel sets this process has compiled (rather than loaded
-    from numba's cache) so far.  A report compares the count before and
-    after its work to say whether *that* run compiled: a process compiles
-    each set at most once."""
-    return len(_fresh)
+        if missing and _notice is not None and _notice is not _UNSET:
+            _notice(f"compiled in {time.perf_counter() - began_all:.0f} s")
 
 
 def cache_files(*sets: KernelSet) -> dict[Path, list[Path]]:

@@ -1,7 +1,7 @@
 """The tiny refinements that compile refinement's kernel sets
 (:data:`rofl.refine.judge.REFINE` and ``REPAIR``, and
 :data:`rofl.refine.hexagon.HEX_REFINE`; see
-:func:`rofl.solver._compile.ensure_compiled`)."""
+:func:`rofl.kernels._compile.ensure_compiled`)."""
 
 from __future__ import annotations
 

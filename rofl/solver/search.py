@@ -5,7 +5,7 @@ unique solution, or two distinct solutions, or proves there is none.  It is
 the one place that runs "line logic, then the complete search within a
 budget": decoding a file (:func:`rofl.decode.solve_picture`) and encoding a
 picture (:func:`rofl.encode.encode_grid`) both call it.  The search itself
-is the compiled kernel in :mod:`rofl.solver._search`; this module checks the
+is the compiled kernel in :mod:`rofl.kernels._search`; this module checks the
 inputs, runs line logic first, calls the kernel and checks every solution
 it returns against the clues before handing it out.
 """
@@ -110,12 +110,9 @@ class CompleteResult:
         to it (:data:`HANDOVER_SECONDS`; included in ``seconds``), 0 when
         it did not.
     seconds : float
-        Wall time of the call, less ``compile_seconds``.
-    compile_seconds : float
-        Time the call spent compiling the kernels it needed, or loading
-        them from numba's cache (:func:`rofl.solver._compile.ensure_compiled`;
-        0 when the process already held them).  It is not in ``seconds``
-        and not taken from the time budget.
+        Wall time of the call; compiling or loading the kernels it needed
+        (:func:`rofl.kernels.ready`, once a process) is not in it and not
+        taken from the time budget.
     """
 
     puzzle: Puzzle = field(repr=False)
@@ -132,7 +129,6 @@ class CompleteResult:
     sat_seconds: float = 0.0
     seconds: float = 0.0
     bad_line: int | None = None
-    compile_seconds: float = 0.0
 
     @property
     def undetermined(self) -> int:
@@ -187,7 +183,7 @@ def solve_complete(
 ) -> CompleteResult:
     """Solve ``puzzle`` completely: line logic, then probing and backtracking.
 
-    A thin wrapper over the compiled search (:mod:`rofl.solver._search`):
+    A thin wrapper over the compiled search (:mod:`rofl.kernels._search`):
     it runs line logic, and when that stalls, searches with probing and
     backtracking until it has proved the solution unique, found two
     distinct solutions, proved that there is none, or run out of budget.
@@ -243,12 +239,12 @@ def solve_complete(
 
     # Compiling or loading the line kernels (a fresh process's first solve)
     # is not the solve's time; the search kernels load below, only for the
-    # puzzles line logic does not finish.
-    from rofl.solver._compile import SEARCH, ensure_compiled
+    # puzzles line logic does not finish, and the clock skips that too.
+    from rofl import kernels
 
-    compiled = 0.0 if line is not None else ensure_compiled(line_kernels(puzzle))
+    if line is None:
+        kernels.ready(line_kernels(puzzle))
     max_solutions = 2  # enough to tell unique from ambiguous
-    before = compiled  # compiled before `start`: not inside `seconds`
     start = time.perf_counter()
     # Line logic without the line cache, as rofl.solve does (most puzzles
     # end here); the search below keeps one for its probes.
@@ -289,9 +285,8 @@ def solve_complete(
             solutions=solutions,
             line_status=line.status,
             masks=root,
-            seconds=time.perf_counter() - start - (compiled - before),
+            seconds=time.perf_counter() - start,
             bad_line=line.bad_line,
-            compile_seconds=compiled,
             **extra,
         )
 
@@ -314,9 +309,10 @@ def solve_complete(
         return replace(done, nodes=counts["nodes"], max_depth=counts["max_depth"], attempts=1,
                        line_solves=line.line_solves + counts["line_solves"])  # fmt: skip
 
-    compiled += ensure_compiled(SEARCH)
-    from rofl.solver import _search_stats as s
-    from rofl.solver._aot import call
+    paused = time.perf_counter()
+    kernels.ready(kernels.SEARCH)
+    start += time.perf_counter() - paused  # compiling is not the search's time
+    from rofl.kernels import search_stats as s
     from rofl.solver._stop import THREAD_CELLS, run_stoppable, setting
 
     # Restarts: each attempt searches the whole tree in its own order, with a
@@ -386,7 +382,7 @@ def solve_complete(
         # (a search's work does not follow it), stopped through stats[ST_STOP]
         # at the deadline or on Ctrl-C, which then raises KeyboardInterrupt here.
         got = run_stoppable(
-            lambda args=args: call("rofl.solver._search:_search", *args),
+            lambda args=args: kernels.search(*args),
             setting(stats, s.ST_STOP),
             cells=0 if quick else THREAD_CELLS,
             deadline=deadline,

@@ -40,7 +40,7 @@ def test_a_dead_worker_loses_its_tasks_and_the_batch_goes_on():
 def test_the_parent_compiles_once_before_local_workers_start(monkeypatch):
     """On a fresh install the workers would all compile at once, silently:
     the parent compiles first (saying so once), and they load the cache."""
-    from rofl.solver import _compile
+    from rofl.kernels import _compile
 
     calls = []
     monkeypatch.setattr(_compile, "ensure_compiled", lambda *sets: calls.append([s.name for s in sets]) or 0.0)
@@ -124,7 +124,7 @@ def test_a_long_batch_goes_to_the_workers_and_this_process_helps_while_they_star
 
 
 def test_with_the_cache_in_place_the_parent_loads_no_kernels_before_the_workers(monkeypatch):
-    from rofl.solver import _compile
+    from rofl.kernels import _compile
 
     calls = []
     monkeypatch.setattr(_compile, "ensure_compiled", lambda *sets: calls.append(sets) or 0.0)

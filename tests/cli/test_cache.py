@@ -14,7 +14,7 @@ from tests.places import REPO, SAMPLES
 
 def _rofl(*args: str, cache: Path, jit: bool = True) -> subprocess.CompletedProcess:
     """``rofl *args`` with its own numba cache; ``jit``: ignoring the
-    kernels compiled at install (rofl.solver._aot), as an install without
+    kernels compiled at install (rofl.kernels._aot), as an install without
     a C compiler would."""
     env = dict(os.environ, PYTHONPATH=str(REPO), NUMBA_CACHE_DIR=str(cache))
     if jit:
@@ -65,7 +65,7 @@ def test_warm_compiles_everything_so_that_no_command_says_it_compiles(tmp_path):
 
 
 def test_cache_says_which_kernels_were_compiled_at_install(tmp_path):
-    from rofl.solver import _aot
+    from rofl.kernels import _aot
 
     shown = _rofl("cache", cache=tmp_path, jit=False).stdout
     if _aot.available():

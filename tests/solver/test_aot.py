@@ -1,4 +1,4 @@
-"""Kernels compiled ahead of time (rofl.solver._aot): the extension's
+"""Kernels compiled ahead of time (rofl.kernels._aot): the extension's
 variants of line logic, refinement and the complete search against the
 JIT kernels and brute force, the choice between them, and CI's guarantee
 that the extension was built."""
@@ -14,9 +14,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rofl.formats import open_puzzle
+from rofl.kernels import _aot
+from rofl.kernels import _refine_exports as refine_aot
 from rofl.puzzle import Palette, Puzzle
-from rofl.refine import _aot as refine_aot
-from rofl.solver import LineSolver, _aot, solve
+from rofl.solver import LineSolver, solve
 from rofl.solver.lines import needs_lines
 from tests import naive
 from tests.places import CORPUS, DATA_DIR, SAMPLES
@@ -125,17 +126,17 @@ def test_arguments_of_other_types_go_to_the_jit(monkeypatch):
     monkeypatch.setattr(_aot, "_jit", lambda kernel: lambda *args: used.append(kernel) or "jit")
     lens = np.array([1, 2, 3, 4], dtype=np.int64)
     offs = np.array([0, 2, 4], dtype=np.int64)
-    assert isinstance(_aot.call("rofl.solver._kernels:_clue_hashes", lens, lens, offs, 2), np.ndarray)
+    assert isinstance(_aot.call("rofl.kernels._line:_clue_hashes", lens, lens, offs, 2), np.ndarray)
     frozen = lens.copy()
     frozen.flags.writeable = False
     for bad in (lens[::2], lens.astype(np.uint64), lens.reshape(2, 2), list(lens), frozen):
-        assert _aot.call("rofl.solver._kernels:_clue_hashes", bad, lens, offs, 2) == "jit"
-    assert _aot.call("rofl.solver._kernels:_clue_hashes", lens, lens, offs, 2.0) == "jit"
-    assert _aot.call("rofl.solver._kernels:_clue_hashes", lens, lens, offs, True) == "jit"
-    assert _aot.call("rofl.solver._kernels:_clue_hashes", lens, lens, offs, np.uint64(2)) == "jit"
-    assert _aot.call("rofl.solver._kernels:_clue_hashes", lens, lens, offs, 2**63) == "jit"
-    assert isinstance(_aot.call("rofl.solver._kernels:_clue_hashes", lens, lens, offs, np.int64(2)), np.ndarray)
-    assert used == ["rofl.solver._kernels:_clue_hashes"] * 9
+        assert _aot.call("rofl.kernels._line:_clue_hashes", bad, lens, offs, 2) == "jit"
+    assert _aot.call("rofl.kernels._line:_clue_hashes", lens, lens, offs, 2.0) == "jit"
+    assert _aot.call("rofl.kernels._line:_clue_hashes", lens, lens, offs, True) == "jit"
+    assert _aot.call("rofl.kernels._line:_clue_hashes", lens, lens, offs, np.uint64(2)) == "jit"
+    assert _aot.call("rofl.kernels._line:_clue_hashes", lens, lens, offs, 2**63) == "jit"
+    assert isinstance(_aot.call("rofl.kernels._line:_clue_hashes", lens, lens, offs, np.int64(2)), np.ndarray)
+    assert used == ["rofl.kernels._line:_clue_hashes"] * 9
 
 
 def test_an_extension_from_other_sources_is_not_used(monkeypatch, tmp_path):
@@ -176,8 +177,8 @@ def test_exports_are_the_signatures_the_jit_compiles(jit_only):
     JIT signatures are its exports."""
     from numba.core import sigutils
 
-    from rofl.refine import _warm as refine_warm
-    from rofl.solver import _warm
+    from rofl.refine import warmup as refine_warm
+    from rofl.solver import warmup as _warm
 
     _warm.warm_line()
     _warm.warm_fresh()
@@ -196,8 +197,8 @@ def test_exports_are_the_signatures_the_jit_compiles(jit_only):
 def test_the_extension_holds_the_sets_marked_ahead_of_time():
     """Every entry point of a kernel set marked ``aot`` is exported, and
     every export is an entry point of such a set."""
+    from rofl.kernels._compile import FRESH, GRADE, INDEX, LINE, SEARCH
     from rofl.refine.judge import REFINE, REPAIR
-    from rofl.solver._compile import FRESH, GRADE, INDEX, LINE, SEARCH
 
     sets = (LINE, FRESH, INDEX, SEARCH, GRADE, REFINE, REPAIR)
     entries = {

@@ -1,4 +1,4 @@
-"""The compile step (rofl.solver._compile.ensure_compiled): the notice exactly
+"""The compile step (rofl.kernels._compile.ensure_compiled): the notice exactly
 when numba's cache lacks the kernels, compile time kept out of solve,
 refinement and budget figures, and only the kernels a command needs."""
 
@@ -12,15 +12,15 @@ import sys
 import numpy as np
 import pytest
 
-from rofl.solver import _aot, _compile
+from rofl.kernels import _aot, _compile
 from tests.places import REPO, SAMPLES
 
 # A one-kernel set compiles in a second: the notice's logic, without
 # compiling rofl's own kernels in a fresh cache.
 _TOY = """
 from numba import njit
-from rofl.solver._compile import KernelSet
-from rofl.solver._config import JIT
+from rofl.kernels._compile import KernelSet
+from rofl.kernels._config import JIT
 
 @njit(**JIT)
 def twice(x):
@@ -34,7 +34,7 @@ TOY = KernelSet("toy", "toykernels", ("twice",), "toykernels:warm", 1)
 
 _MAIN = """
 import sys
-from rofl.solver._compile import ensure_compiled, set_notice
+from rofl.kernels._compile import ensure_compiled, set_notice
 from toykernels import TOY, twice
 set_notice(lambda message: print("NOTICE", message))
 ensure_compiled(TOY)
@@ -69,7 +69,7 @@ def slow_line_compile(monkeypatch, jit_only):
     """Make this process compile line logic again (by the JIT), taking at least 0.3 s."""
     import time
 
-    from rofl.solver import _warm
+    from rofl.solver import warmup as _warm
 
     real = _warm.warm_line
 
@@ -129,9 +129,9 @@ try:
     main(sys.argv[1:])
 except SystemExit:
     pass
-from rofl.solver._compile import is_compiled
+from rofl.kernels._compile import is_compiled
 loaded = {}
-for name in ("rofl.solver._kernels", "rofl.solver._fast", "rofl.solver._search", "rofl.refine._kernels"):
+for name in ("rofl.kernels._line", "rofl.kernels._fresh", "rofl.kernels._search", "rofl.kernels._refine"):
     module = sys.modules.get(name)
     loaded[name] = "absent" if module is None else sorted(
         k for k, v in vars(module).items() if hasattr(v, "signatures") and is_compiled(v))
@@ -156,10 +156,10 @@ def test_line_solvable_commands_compile_no_search():
         numba, loaded = _compiled(*map(str, args), jit=True)
         assert numba
         # a fresh solve of a small puzzle takes the lean path, and compiles only it
-        assert loaded["rofl.solver._fast"] == ["_solve_fresh"]
-        assert "_propagate" not in loaded["rofl.solver._kernels"]
-        assert loaded["rofl.solver._search"] == "absent"
-        assert loaded["rofl.refine._kernels"] == "absent"
+        assert loaded["rofl.kernels._fresh"] == ["_solve_fresh"]
+        assert "_propagate" not in loaded["rofl.kernels._line"]
+        assert loaded["rofl.kernels._search"] == "absent"
+        assert loaded["rofl.kernels._refine"] == "absent"
 
 
 needs_aot = pytest.mark.skipif(
@@ -179,26 +179,26 @@ def test_line_solvable_commands_import_no_numba_with_the_extension(tmp_path):
     ):
         numba, loaded = _compiled(*map(str, args))
         assert not numba, args
-        assert loaded["rofl.solver._kernels"] == "absent"
-        assert loaded["rofl.solver._fast"] == "absent"
+        assert loaded["rofl.kernels._line"] == "absent"
+        assert loaded["rofl.kernels._fresh"] == "absent"
     assert (tmp_path / "horse.png").is_file() and (tmp_path / "coffee.non").is_file()
 
 
 def test_search_compiled_only_when_line_logic_stalls():
     _, loaded = _compiled("solve", str(SAMPLES / "two-ways.non"), jit=True)
-    assert "_search" in loaded["rofl.solver._search"]
-    assert loaded["rofl.refine._kernels"] == "absent"
+    assert "_search" in loaded["rofl.kernels._search"]
+    assert loaded["rofl.kernels._refine"] == "absent"
 
 
 def test_make_compiles_the_repair_kernels_only_for_a_picture_that_needs_repair(tmp_path):
     _, loaded = _compiled(
         "make", str(SAMPLES / "coffee.jpg"), "--style", "photo", "-q", "-o", str(tmp_path / "c.rofl"), jit=True
     )
-    assert loaded["rofl.refine._kernels"] == ["_grid_clues", "_replay"]  # line-solvable as it is
-    assert loaded["rofl.solver._search"] == "absent"
-    assert loaded["rofl.solver._fast"] in ("absent", [])  # refinement's line logic is LineSolver's
+    assert loaded["rofl.kernels._refine"] == ["_grid_clues", "_replay"]  # line-solvable as it is
+    assert loaded["rofl.kernels._search"] == "absent"
+    assert loaded["rofl.kernels._fresh"] in ("absent", [])  # refinement's line logic is LineSolver's
     _, loaded = _compiled("make", str(SAMPLES / "camera.jpg"), "-q", "-o", str(tmp_path / "h.rofl"), jit=True)
-    assert "_estimate_moves" in loaded["rofl.refine._kernels"]
+    assert "_estimate_moves" in loaded["rofl.kernels._refine"]
 
 
 @needs_aot
@@ -208,7 +208,7 @@ def test_make_imports_no_numba_with_the_extension(tmp_path):
     for name in ("coffee.jpg", "camera.jpg"):
         numba, loaded = _compiled("make", str(SAMPLES / name), "-q", "-o", str(tmp_path / f"{name}.rofl"))
         assert not numba, name
-        assert loaded["rofl.refine._kernels"] == "absent"
+        assert loaded["rofl.kernels._refine"] == "absent"
         assert (tmp_path / f"{name}.rofl").is_file()
 
 
@@ -218,7 +218,7 @@ def test_search_imports_no_numba_with_the_extension():
     compiles, loads and imports nothing of numba."""
     numba, loaded = _compiled("solve", str(SAMPLES / "two-ways.non"))
     assert not numba
-    assert loaded["rofl.solver._search"] == "absent"
+    assert loaded["rofl.kernels._search"] == "absent"
 
 
 def test_commands_that_do_not_solve_import_no_numba(tmp_path):
@@ -251,7 +251,7 @@ def test_first_solve_in_a_fresh_cache_says_it_compiles(tmp_path):
 
 
 def test_solve_reports_a_compile_apart_from_its_time(slow_line_compile, monkeypatch):
-    from rofl.solver import _compile
+    from rofl.kernels import _compile
     from tests.clirun import run
 
     monkeypatch.setattr(_compile, "_fresh", set())
@@ -266,14 +266,14 @@ def test_solve_reports_a_compile_apart_from_its_time(slow_line_compile, monkeypa
 
 # Every module that holds kernels (KernelSet modules and what they call).
 _KERNEL_MODULES = (
-    "rofl.solver._kernels",
-    "rofl.solver._bits",
-    "rofl.solver._wide",
-    "rofl.solver._fast",
-    "rofl.solver._search",
-    "rofl.solver._index_kernels",
-    "rofl.refine._kernels",
-    "rofl.refine._hexkernels",
+    "rofl.kernels._line",
+    "rofl.kernels._bits",
+    "rofl.kernels._wide",
+    "rofl.kernels._fresh",
+    "rofl.kernels._search",
+    "rofl.kernels._index",
+    "rofl.kernels._refine",
+    "rofl.kernels._hexrefine",
 )
 
 _ONCE = f"""
@@ -281,7 +281,7 @@ import importlib
 from numba.core.registry import CPUDispatcher
 from rofl.refine.hexagon import HEX_REFINE
 from rofl.refine.judge import REFINE, REPAIR
-from rofl.solver._compile import FRESH, INDEX, LINE, SEARCH, ensure_compiled
+from rofl.kernels._compile import FRESH, INDEX, LINE, SEARCH, ensure_compiled
 ensure_compiled(LINE, FRESH, INDEX, REFINE, REPAIR, HEX_REFINE, SEARCH)
 again = []
 for name in {_KERNEL_MODULES!r}:
