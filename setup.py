@@ -28,15 +28,15 @@ class BuildKernels(build_ext):
         if os.environ.get("ROFL_NO_AOT", "") not in ("", "0"):
             print("rofl: ROFL_NO_AOT is set: kernels not compiled ahead of time", file=sys.stderr)
             return
-        target = ROOT if self.inplace else Path(self.build_lib)
+        # an editable install imports rofl from this source tree: the extension goes there too
+        in_tree = self.inplace or getattr(self, "editable_mode", False)
+        target = (ROOT if in_tree else Path(self.build_lib)) / "rofl" / "kernels"
         target.mkdir(parents=True, exist_ok=True)
         sys.path.insert(0, str(ROOT))  # rofl's kernels, from this source tree
         try:
-            from rofl.kernels._refine_exports import EXPORTS as REFINEMENT
+            from rofl.kernels._aot import build
 
-            from rofl.kernels._aot import EXPORTS, build
-
-            path = build(target, (*EXPORTS, *REFINEMENT))
+            path = build(target)
         except Exception as exc:  # noqa: BLE001 -- optional: any failure leaves the JIT
             reason = (str(exc).strip().splitlines() or [""])[0]
             print(
