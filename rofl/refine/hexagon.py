@@ -135,9 +135,9 @@ class _Run:
         self.sweeps = 0
 
     def propagate(self, clues, masks: np.ndarray, queue: np.ndarray) -> int:
-        from rofl.solver.lines import _propagate
+        from rofl.solver.lines import propagate_board
 
-        status, stats = _propagate(self.board, clues, masks, queue)
+        status, stats = propagate_board(self.board, clues, masks, queue)
         self.line_solves += int(stats[0])
         self.sweeps = int(stats[1])
         return int(status)

@@ -132,7 +132,7 @@ def kernel_clues(puzzle) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return puzzle.lengths.astype(np.int64), cols, puzzle.offsets.astype(np.int64)
 
 
-def _propagate(
+def propagate_board(
     board: LineBoard, clues, masks: np.ndarray, queue: np.ndarray, deadline: float | None = None, cells: int = 0
 ) -> tuple[int, np.ndarray]:
     """The compiled line logic on ``masks`` in place, stopped at ``deadline``
@@ -202,7 +202,7 @@ def propagate_lines(
     # one call: with a budget it runs stoppable whatever its size (a small board
     # of long lines of ? groups can take seconds; a thread costs ~0.1 ms)
     cells = board.n_cells if deadline is None else max(board.n_cells, THREAD_CELLS)
-    status, stats = _propagate(board, kernel_clues(puzzle), masks, queue, deadline, cells)
+    status, stats = propagate_board(board, kernel_clues(puzzle), masks, queue, deadline, cells)
     if status == STOPPED:
         hexagon = isinstance(puzzle, HexPuzzle)
         size = f"hexagon of side {puzzle.side}" if hexagon else f"{puzzle.width}x{puzzle.height} puzzle"
@@ -258,7 +258,7 @@ def search_lines(
                 continue
             child = node.copy()
             child[cell] = np.int64(1) << np.int64(colour)
-            status, stats = _propagate(board, clues, child, queue, deadline)
+            status, stats = propagate_board(board, clues, child, queue, deadline)
             counts["line_solves"] += int(stats[0])
             if status == STOPPED:
                 return SearchStatus.BUDGET, solutions[:1], counts
