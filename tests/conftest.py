@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from rofl.kernels._compile import set_notice
+from rofl.kernels import set_notice
 from tests.places import CORPUS, DATA_DIR, SAMPLES
 
 # In a fresh checkout the first in-process command that solves compiles;

@@ -280,14 +280,20 @@ EXPORTS = (
 )
 
 
+#: The modules of this package that compiled code does not come from.
+_NOT_COMPILED = ("__init__.py", "_compile.py")
+
+
 def source_digest() -> int:
     """A 63-bit digest of the kernels' sources -- every module of this
-    package: the kernels, their structures, the flags numba compiles them
-    with and the exports -- compiled into the extension and compared on load."""
+    package but :data:`_NOT_COMPILED`: the kernels, their structures, the
+    flags numba compiles them with and the exports -- compiled into the
+    extension and compared on load."""
     digest = hashlib.sha256()
     for path in sorted(Path(__file__).parent.glob("*.py")):
-        digest.update(path.name.encode())
-        digest.update(path.read_bytes())
+        if path.name not in _NOT_COMPILED:
+            digest.update(path.name.encode())
+            digest.update(path.read_bytes())
     return int.from_bytes(digest.digest()[:8], "little") >> 1
 
 

@@ -26,6 +26,7 @@ from rofl.solver.propagate import LineSolver, SolveResult, full_mask, kernel_clu
 if TYPE_CHECKING:
     from rofl.kernels.refine_structs import CountMemo
 
+
 class Trajectory(NamedTuple):
     """A recorded line-logic solve (see :meth:`Judge.replay`): visit ``v``
     solved line ``line[v]`` and set the flat cells

@@ -13,9 +13,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from rofl import kernels
 from rofl.formats import open_puzzle
 from rofl.kernels import _aot
-from rofl.kernels import _refine_exports as refine_aot
 from rofl.puzzle import Palette, Puzzle
 from rofl.solver import LineSolver, solve
 from rofl.solver.lines import needs_lines
@@ -40,7 +40,7 @@ def aot_only(monkeypatch):
     if not _aot.available():
         pytest.skip(f"no kernels compiled at install: {_aot.status()[0]}")
 
-    def refuse(kernel: str):
+    def refuse(kernel):
         msg = f"{kernel} fell back to the JIT"
         raise AssertionError(msg)
 
@@ -126,17 +126,17 @@ def test_arguments_of_other_types_go_to_the_jit(monkeypatch):
     monkeypatch.setattr(_aot, "_jit", lambda kernel: lambda *args: used.append(kernel) or "jit")
     lens = np.array([1, 2, 3, 4], dtype=np.int64)
     offs = np.array([0, 2, 4], dtype=np.int64)
-    assert isinstance(_aot.call("rofl.kernels._line:_clue_hashes", lens, lens, offs, 2), np.ndarray)
+    assert isinstance(kernels.clue_hashes(lens, lens, offs, 2), np.ndarray)
     frozen = lens.copy()
     frozen.flags.writeable = False
     for bad in (lens[::2], lens.astype(np.uint64), lens.reshape(2, 2), list(lens), frozen):
-        assert _aot.call("rofl.kernels._line:_clue_hashes", bad, lens, offs, 2) == "jit"
-    assert _aot.call("rofl.kernels._line:_clue_hashes", lens, lens, offs, 2.0) == "jit"
-    assert _aot.call("rofl.kernels._line:_clue_hashes", lens, lens, offs, True) == "jit"
-    assert _aot.call("rofl.kernels._line:_clue_hashes", lens, lens, offs, np.uint64(2)) == "jit"
-    assert _aot.call("rofl.kernels._line:_clue_hashes", lens, lens, offs, 2**63) == "jit"
-    assert isinstance(_aot.call("rofl.kernels._line:_clue_hashes", lens, lens, offs, np.int64(2)), np.ndarray)
-    assert used == ["rofl.kernels._line:_clue_hashes"] * 9
+        assert kernels.clue_hashes(bad, lens, offs, 2) == "jit"
+    assert kernels.clue_hashes(lens, lens, offs, 2.0) == "jit"
+    assert kernels.clue_hashes(lens, lens, offs, True) == "jit"
+    assert kernels.clue_hashes(lens, lens, offs, np.uint64(2)) == "jit"
+    assert kernels.clue_hashes(lens, lens, offs, 2**63) == "jit"
+    assert isinstance(kernels.clue_hashes(lens, lens, offs, np.int64(2)), np.ndarray)
+    assert used == [kernels.clue_hashes] * 9
 
 
 def test_an_extension_from_other_sources_is_not_used(monkeypatch, tmp_path):
@@ -187,29 +187,29 @@ def test_exports_are_the_signatures_the_jit_compiles(jit_only):
     refine_warm.warm_refine()
     refine_warm.warm_repair()
     _warm_wide()
-    exports = (*_aot.EXPORTS, *refine_aot.EXPORTS)
+    exports = _aot.EXPORTS
     for kernel in {e.kernel for e in exports}:
         exported = {sigutils.normalize_signature(e.signature)[0] for e in exports if e.kernel == kernel}
-        compiled = set(_aot._jit(kernel).signatures)
+        compiled = set(kernel.dispatcher.signatures)
         assert compiled == exported, kernel
 
 
 def test_the_extension_holds_the_sets_marked_ahead_of_time():
     """Every entry point of a kernel set marked ``aot`` is exported, and
     every export is an entry point of such a set."""
-    from rofl.kernels._compile import FRESH, GRADE, INDEX, LINE, SEARCH
-    from rofl.refine.judge import REFINE, REPAIR
+    k = kernels
+    marked = {s.name for s in k.SETS if s.aot}
+    assert marked == {s.name for s in (k.LINE, k.FRESH, k.SEARCH, k.GRADE, k.REFINE, k.REPAIR)}
+    entries = {kernel for s in k.SETS if s.aot for kernel in s.entry_points}
+    assert entries == {e.kernel for e in _aot.EXPORTS}
 
-    sets = (LINE, FRESH, INDEX, SEARCH, GRADE, REFINE, REPAIR)
-    entries = {
-        f"{module or s.module}:{name}"
-        for s in sets
-        if s.aot
-        for module, _, name in (entry.rpartition(":") for entry in s.entry_points)
-    }
-    assert {s.name for s in sets if s.aot} == {s.name for s in (LINE, FRESH, SEARCH, GRADE, REFINE, REPAIR)}
-    assert entries == {e.kernel for e in (*_aot.EXPORTS, *refine_aot.EXPORTS)}
-    assert set(_aot.all_exports()) == {*_aot.EXPORTS, *refine_aot.EXPORTS}  # registered by the import
+
+def test_the_extension_lives_in_the_kernels_package():
+    """Built beside the kernels' sources (an editable install finds it there)."""
+    assert _aot.MODULE == "rofl.kernels._aot_kernels"
+    _, path = _aot.status()
+    if path is not None:
+        assert Path(path).parent == Path(kernels.__file__).parent
 
 
 # ------------------------------------------------- refinement and the search
