@@ -304,3 +304,22 @@ def test_extension_search_equals_brute_force(aot_only):
         palette = _palette(n_colors)
         for (rows, cols), (count, solution) in all_puzzles(height, width, n_colors).items():
             check(Puzzle(width, height, palette, rows, cols), count, solution)
+
+
+def test_an_editable_install_builds_the_extension_into_the_source_tree():
+    """``pip install -e .`` imports rofl from the source tree: the extension
+    is built there, beside the kernels; a wheel holds it in the same place."""
+    import importlib.util
+    from types import SimpleNamespace
+
+    from tests.places import REPO
+
+    spec = importlib.util.spec_from_file_location("rofl_setup", REPO / "setup.py")
+    setup = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(setup)  # defines, does not run setup()
+    kernels_folder = Path(kernels.__file__).parent
+    editable = SimpleNamespace(inplace=False, editable_mode=True, build_lib="/tmp/build/lib")
+    assert setup.extension_folder(editable) == REPO / "rofl" / "kernels" == kernels_folder
+    assert setup.extension_folder(SimpleNamespace(inplace=True, build_lib="b")) == kernels_folder
+    wheel = SimpleNamespace(inplace=False, editable_mode=False, build_lib="/tmp/build/lib")
+    assert setup.extension_folder(wheel) == Path("/tmp/build/lib/rofl/kernels")
