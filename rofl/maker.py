@@ -9,7 +9,6 @@ proves the puzzle solved and unique.
 
 from __future__ import annotations
 
-import time
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -437,9 +436,10 @@ def make(
     if not 0 <= effort <= 1000:  # also refuses NaN
         msg = f"effort must be between 0 and 1000, not {effort!r}"
         raise OptionError(msg)
-    # compiling or loading the kernels (once a process) comes before the clock
-    kernels.ready(kernels.LINE, kernels.REFINE, kernels.REPAIR, *([kernels.GRADE] if difficulty else []))
-    start = time.perf_counter()
+    # compiling or loading the kernels (once a process) comes before the clock; the
+    # picture repair's, only when the picture needs it, while the clock is stopped
+    kernels.ready(kernels.LINE, kernels.REFINE, *([kernels.GRADE] if difficulty else []))
+    clock = kernels.Stopwatch()
     bg_rgb = picture.parse_color(background, "background") if background not in (None, "auto") else (255, 255, 255)
     pixels = picture.crop_to_subject(picture.load_pixels(image), crop)
     geometry = picture.fit(picture.picture_size(pixels), width, height, mode)
@@ -460,7 +460,7 @@ def make(
         crop, trimmed = _blank_border(grid)
         grid, cost, lab, cells_linear = grid[crop], cost[crop], lab[crop], cells_linear[crop]
 
-    t_refine = time.perf_counter()
+    refine_clock = kernels.Stopwatch()
     res = refine(
         grid,
         q.palette,
@@ -475,7 +475,7 @@ def make(
         relocate_progress=relocate_progress,
         pairs=effort >= 2,
     )
-    refine_seconds = time.perf_counter() - t_refine
+    refine_seconds = refine_clock.seconds()
     final = np.asarray(res.grid, dtype=np.uint8)
     if trim:
         # refinement may blank a border line; leaving it out keeps the puzzle
@@ -500,7 +500,7 @@ def make(
         shape_result={"_trimmed": trimmed},
         ssim=lightness_ssim(lab[:, :, 0], _palette_lab(q)[final][:, :, 0]),
         edge=edge_f1(lab[:, :, 0], _palette_lab(q)[final][:, :, 0]),
-        seconds=time.perf_counter() - start, refine_seconds=refine_seconds, min_delta_e=min_delta_e,
+        seconds=clock.seconds(), refine_seconds=refine_seconds, min_delta_e=min_delta_e,
         pixels=pixels, geometry=geometry, background=bg_rgb,
     )  # fmt: skip
 
@@ -576,7 +576,7 @@ def _make_hex(
     side = picture.hexfit.check_side(picture.DEFAULT_HEX_SIDE if size is None else size)
     # compiling or loading the kernels (once a process) comes before the clock
     kernels.ready(kernels.INDEX, kernels.HEX_REFINE)
-    start = time.perf_counter()
+    clock = kernels.Stopwatch()
     bg_rgb = picture.parse_color(background, "background") if background not in (None, "auto") else (255, 255, 255)
     pixels = picture.crop_to_subject(picture.load_pixels(image), crop)
     geometry = picture.hex_fit(picture.picture_size(pixels), side)
@@ -587,9 +587,9 @@ def _make_hex(
     )  # fmt: skip
     q, cells_linear, lab = chosen.quantised, chosen.photo, chosen.lab
     grid, cost = q.grid, q.cost
-    t_refine = time.perf_counter()
+    refine_clock = kernels.Stopwatch()
     res = refine_hex(grid, q.palette, side, cost=cost, progress=progress, revert=effort > 0)
-    refine_seconds = time.perf_counter() - t_refine
+    refine_seconds = refine_clock.seconds()
     final = res.cells
     puzzle = HexPuzzle.from_cells(side, final, q.palette, meta=_meta(image, title))
     return _finish(
@@ -599,7 +599,7 @@ def _make_hex(
         shape_result={"side": side},
         ssim=hex_lightness_ssim(lab[:, 0], _palette_lab(q)[final][:, 0], side),
         edge=edge_f1(lab[:, 0], _palette_lab(q)[final][:, 0], side=side),
-        seconds=time.perf_counter() - start, refine_seconds=refine_seconds, min_delta_e=min_delta_e,
+        seconds=clock.seconds(), refine_seconds=refine_seconds, min_delta_e=min_delta_e,
         pixels=pixels, geometry=geometry, background=bg_rgb,
     )  # fmt: skip
 

@@ -20,7 +20,9 @@ outside it imports its private modules.  The door is small:
   starts.  Only the library's entry points call it (``rofl.make``,
   :func:`rofl.solver.solve_complete`, :func:`rofl.decode.solve_picture`,
   the batch workers): compiling never counts as solve or refinement time;
-  :func:`set_notice` chooses who hears that rofl compiles;
+  a set needed only sometimes is readied when needed, and a
+  :class:`Stopwatch` stops meanwhile; :func:`set_notice` chooses who hears
+  that rofl compiles;
 * what ``rofl cache`` shows and does: :func:`aot_status`,
   :func:`all_cached`, :func:`is_compiled`, :func:`cache_files`,
   :func:`clear_cache`.
@@ -66,6 +68,7 @@ from rofl.kernels._compile import (
     SEARCH,
     SETS,
     KernelSet,
+    Stopwatch,
     all_cached,
     cache_files,
     clear_cache,
@@ -87,6 +90,7 @@ __all__ = [
     "SETS",
     "Kernel",
     "KernelSet",
+    "Stopwatch",
     "aot_status",
     "all_cached",
     "cache_files",

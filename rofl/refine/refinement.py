@@ -4,7 +4,6 @@ passes (:mod:`rofl.refine.passes`) in order and reports a
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -170,7 +169,7 @@ def refine(
     from rofl import kernels
 
     kernels.ready(kernels.LINE, kernels.REFINE)  # before the clock: compiling is not refinement
-    start_time = time.perf_counter()
+    clock = kernels.Stopwatch()
     if not isinstance(palette, Palette):
         palette = Palette(palette)
     original = np.asarray(grid)
@@ -205,11 +204,9 @@ def refine(
 
     state = run.judge(work)
     # a picture line logic solves as it is needs no repair kernels: only
-    # the others compile them, and the clock skips that
+    # the others compile them, and the clock stops meanwhile
     if state.result.status != LineStatus.SOLVED:
-        paused = time.perf_counter()
         kernels.ready(kernels.REPAIR)
-        start_time += time.perf_counter() - paused
     state = run.greedy(state, user_locked.copy(), progress)
     state, fallback_lines = run.fallback(state, user_locked)
     reverted = 0
@@ -267,7 +264,7 @@ def refine(
         reverted=reverted,
         polish_rounds=polish_rounds,
         relocated=relocated,
-        seconds=time.perf_counter() - start_time,
+        seconds=clock.seconds(),
         result=result,
     )
 

@@ -245,7 +245,7 @@ def solve_complete(
     if line is None:
         kernels.ready(line_kernels(puzzle))
     max_solutions = 2  # enough to tell unique from ambiguous
-    start = time.perf_counter()
+    clock = kernels.Stopwatch()
     # Line logic without the line cache, as rofl.solve does (most puzzles
     # end here); the search below keeps one for its probes.
     if line is None:
@@ -285,7 +285,7 @@ def solve_complete(
             solutions=solutions,
             line_status=line.status,
             masks=root,
-            seconds=time.perf_counter() - start,
+            seconds=clock.seconds(),
             bad_line=line.bad_line,
             **extra,
         )
@@ -309,9 +309,7 @@ def solve_complete(
         return replace(done, nodes=counts["nodes"], max_depth=counts["max_depth"], attempts=1,
                        line_solves=line.line_solves + counts["line_solves"])  # fmt: skip
 
-    paused = time.perf_counter()
-    kernels.ready(kernels.SEARCH)
-    start += time.perf_counter() - paused  # compiling is not the search's time
+    kernels.ready(kernels.SEARCH)  # only for the puzzles line logic does not finish; not the search's time
     from rofl.kernels import search_stats as s
     from rofl.solver._stop import THREAD_CELLS, run_stoppable, setting
 

@@ -321,3 +321,48 @@ def test_every_kernel_is_compiled_once():
     env = {**os.environ, "PYTHONPATH": str(REPO), _aot.ENV_OFF: "1"}
     out = subprocess.run([sys.executable, "-c", _ONCE], env=env, capture_output=True, text=True, check=True)
     assert out.stdout.strip().splitlines()[-1] == "[]", out.stdout
+
+
+class _FakeClock:
+    """``time`` for rofl.kernels._compile: seconds pass only when a test says."""
+
+    now = 100.0
+
+    @classmethod
+    def perf_counter(cls) -> float:
+        return cls.now
+
+
+def _outer_warm() -> None:
+    from rofl import kernels
+
+    _FakeClock.now += 2.0
+    kernels.ready(_INNER)  # a warm-up that needs another set: counted once, by the outer call
+    _FakeClock.now += 3.0
+
+
+def _inner_warm() -> None:
+    _FakeClock.now += 5.0
+
+
+_OUTER = _compile.KernelSet("outer toy", (), f"{__name__}:_outer_warm", 1)
+_INNER = _compile.KernelSet("inner toy", (), f"{__name__}:_inner_warm", 1)
+
+
+def test_a_stopwatch_stops_while_rofl_compiles(monkeypatch):
+    """What ready() spends is left out of every Stopwatch running meanwhile,
+    once however deep the warm-ups nest; the rest of the time counts."""
+    from rofl import kernels
+
+    monkeypatch.setattr(_compile, "time", _FakeClock)
+    monkeypatch.setattr(_compile, "_ready", {})
+    monkeypatch.setattr(_compile, "_spent", 0.0)
+    clock = kernels.Stopwatch()
+    _FakeClock.now += 1.0  # work
+    kernels.ready(_OUTER)  # 10 s compiling, 5 of them the inner set's
+    _FakeClock.now += 0.5  # more work
+    assert clock.seconds() == 1.5
+    assert _compile._spent == 10.0
+    later = kernels.Stopwatch()
+    kernels.ready(_OUTER, _INNER)  # ready: nothing to do, nothing spent
+    assert later.seconds() == 0.0 and clock.seconds() == 1.5
