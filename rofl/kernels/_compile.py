@@ -81,19 +81,21 @@ _depth = 0  # ready() calls under way (a warm-up may call ready() again)
 _spent = 0.0  # seconds this process spent in ready(), for Stopwatch
 
 
-#: Seconds each set takes to compile, measured by ``benchmarks/compile_time.py``
-#: (cold cache, one set at a time, on a quiet 2-core machine; CPU time, which a
-#: loaded machine stretches in wall time): the one source of every estimate
-#: rofl prints (the notice, ``rofl cache``), and the docs point here.
+#: CPU seconds each set takes to compile alone (in a fresh process and cache,
+#: with what it calls of other sets), measured by ``benchmarks/compile_time.py
+#: --alone`` on the 2-core machine (2026-11-29, rounded up to 5 s; wall time
+#: there was 2 to 6 times more, the machine being loaded): the one source of
+#: every estimate rofl prints (the notice sums the sets it compiles, so sets
+#: that share kernels take less than it says; ``rofl cache``).
 COMPILE_SECONDS = {
-    "line logic": 40,
-    "lean line logic": 40,
-    "line logic for hexagons and ? clues": 30,
+    "line logic": 30,
+    "lean line logic": 25,
+    "line logic for hexagons and ? clues": 25,
     "complete search": 60,
-    "difficulty grader": 40,
-    "refinement": 20,
-    "picture repair": 25,
-    "hexagon refinement": 15,
+    "difficulty grader": 20,
+    "refinement": 35,
+    "picture repair": 45,
+    "hexagon refinement": 30,
 }
 
 #: The line DP and propagation with a line cache or a start: refinement,
@@ -228,7 +230,7 @@ def ready(*sets: KernelSet) -> None:
 
     Before compiling, i.e. when the cache lacks a kernel or holds a stale
     one, the notice hook is called once with e.g. ``compiling rofl's line
-    logic for this machine (once, about 40 s)...``, and once more when it
+    logic for this machine (once, about 30 s)...``, and once more when it
     is done (``compiled in 38 s``).  Loading from the cache is silent.  A
     set the extension compiled at install holds
     (:meth:`KernelSet.ahead_of_time`) is ready at once.
