@@ -47,7 +47,7 @@ class KernelSet:
         ``"module:function"`` of a function that calls every entry point on
         a tiny input, with the argument types real work uses.
     seconds : float
-        How long compiling takes, measured (see :data:`COMPILE_SECONDS`),
+        How long compiling takes, from :data:`COMPILE_SECONDS` (measured),
         for the notice and ``rofl cache``.
     aot : bool
         Whether the extension compiled at install (:mod:`rofl.kernels._aot`)
@@ -58,8 +58,11 @@ class KernelSet:
     name: str
     entry_points: tuple[Kernel, ...]
     warm: str
-    seconds: float
     aot: bool = False
+
+    @property
+    def seconds(self) -> float:
+        return COMPILE_SECONDS[self.name]
 
     def ahead_of_time(self) -> bool:
         """Whether this process runs the set from the extension compiled at install."""
@@ -100,83 +103,39 @@ COMPILE_SECONDS = {
 
 #: The line DP and propagation with a line cache or a start: refinement,
 #: the search's root, ``rofl.solve`` from given masks.
-LINE = KernelSet(
-    "line logic",
-    (_aot.propagate, _aot.clue_hashes),
-    warm="rofl.solver.warmup:warm_line",
-    seconds=COMPILE_SECONDS["line logic"],
-    aot=True,
-)
+LINE = KernelSet("line logic", (_aot.propagate, _aot.clue_hashes), "rofl.solver.warmup:warm_line", aot=True)
 
 #: The lean path of a fresh ``rofl.solve`` (:mod:`rofl.kernels._fresh`).
 #: A set of its own, so that ``rofl make`` never compiles it and ``rofl
 #: solve`` of such a puzzle compiles only it;
 #: :func:`rofl.solver.propagate.line_kernels` says which set a solve needs.
-FRESH = KernelSet(
-    "lean line logic",
-    (_aot.solve_fresh,),
-    warm="rofl.solver.warmup:warm_fresh",
-    seconds=COMPILE_SECONDS["lean line logic"],
-    aot=True,
-)
+FRESH = KernelSet("lean line logic", (_aot.solve_fresh,), "rofl.solver.warmup:warm_fresh", aot=True)
 
 #: Line logic over lines given as index lists: hexagonal puzzles and
 #: puzzles with ``?`` groups (:mod:`rofl.solver.lines`), and the
 #: refinement of hexagonal pictures (:mod:`rofl.refine.hexagon`).
-INDEX = KernelSet(
-    "line logic for hexagons and ? clues",
-    (_aot.propagate_lines,),
-    warm="rofl.solver.warmup:warm_index",
-    seconds=COMPILE_SECONDS["line logic for hexagons and ? clues"],
-)
+INDEX = KernelSet("line logic for hexagons and ? clues", (_aot.propagate_lines,), "rofl.solver.warmup:warm_index")
 
 #: The difficulty grader (:mod:`rofl.solver.grade`): one kernel of its own,
 #: over lines given as index lists; ``rofl info`` and ``rofl solve`` grade
 #: every puzzle, so it is compiled at install with line logic.
-GRADE = KernelSet(
-    "difficulty grader",
-    (_aot.grade,),
-    warm="rofl.solver.warmup:warm_grade",
-    seconds=COMPILE_SECONDS["difficulty grader"],
-    aot=True,
-)
+GRADE = KernelSet("difficulty grader", (_aot.grade,), "rofl.solver.warmup:warm_grade", aot=True)
 
 #: The complete search: only for puzzles line logic does not finish.
-SEARCH = KernelSet(
-    "complete search",
-    (_aot.search,),
-    warm="rofl.solver.warmup:warm_search",
-    seconds=COMPILE_SECONDS["complete search"],
-    aot=True,
-)
+SEARCH = KernelSet("complete search", (_aot.search,), "rofl.solver.warmup:warm_search", aot=True)
 
 #: The kernels every refinement runs (clue derivation, replaying a solve).
-REFINE = KernelSet(
-    "refinement",
-    (_aot.grid_clues, _aot.replay),
-    warm="rofl.refine.warmup:warm_refine",
-    seconds=COMPILE_SECONDS["refinement"],
-    aot=True,
-)
+REFINE = KernelSet("refinement", (_aot.grid_clues, _aot.replay), "rofl.refine.warmup:warm_refine", aot=True)
 
 #: The kernels that repair a picture line logic cannot solve as it is
 #: (estimates of single-cell changes, failure certificates).
 REPAIR = KernelSet(
-    "picture repair",
-    (_aot.resume_certificate, _aot.estimate_moves),
-    warm="rofl.refine.warmup:warm_repair",
-    seconds=COMPILE_SECONDS["picture repair"],
-    aot=True,
+    "picture repair", (_aot.resume_certificate, _aot.estimate_moves), "rofl.refine.warmup:warm_repair", aot=True
 )
 
 #: The kernel that estimates moves on a hexagon, a set of its own: solving
 #: a hexagon never compiles it.
-HEX_REFINE = KernelSet(
-    "hexagon refinement",
-    (_aot.hex_estimate_moves,),
-    warm="rofl.refine.warmup:warm_hex",
-    seconds=COMPILE_SECONDS["hexagon refinement"],
-)
+HEX_REFINE = KernelSet("hexagon refinement", (_aot.hex_estimate_moves,), "rofl.refine.warmup:warm_hex")
 
 #: Every set, in the order ``rofl cache`` lists them.
 SETS = (LINE, FRESH, INDEX, SEARCH, GRADE, REFINE, REPAIR, HEX_REFINE)

@@ -18,7 +18,7 @@ from tests.places import REPO, SAMPLES
 # compiling rofl's own kernels in a fresh cache.
 _TOY = """
 from numba import njit
-from rofl.kernels import KernelSet
+from rofl.kernels import COMPILE_SECONDS, KernelSet
 from rofl.kernels._aot import kernel
 from rofl.kernels._config import JIT
 
@@ -33,7 +33,8 @@ def twice_kernel():
 def warm():
     twice_kernel(1)
 
-TOY = KernelSet("toy", (twice_kernel,), "toykernels:warm", 1)
+TOY = KernelSet("toy", (twice_kernel,), "toykernels:warm")
+COMPILE_SECONDS["toy"] = 1
 """
 
 _MAIN = """
@@ -345,8 +346,8 @@ def _inner_warm() -> None:
     _FakeClock.now += 5.0
 
 
-_OUTER = _compile.KernelSet("outer toy", (), f"{__name__}:_outer_warm", 1)
-_INNER = _compile.KernelSet("inner toy", (), f"{__name__}:_inner_warm", 1)
+_OUTER = _compile.KernelSet("outer toy", (), f"{__name__}:_outer_warm")
+_INNER = _compile.KernelSet("inner toy", (), f"{__name__}:_inner_warm")
 
 
 def test_a_stopwatch_stops_while_rofl_compiles(monkeypatch):
