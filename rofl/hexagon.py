@@ -29,9 +29,13 @@ from rofl.puzzle import (
     _validate,
 )
 
-# The most cells along a side of a hexagonal board: 3 145 729 cells, within
-# the readers' cell limit (rofl.formats._limits.MAX_CELLS).
-MAX_HEX_SIDE = 1024
+#: The most cells along a side of a hexagonal board: 785 665 cells.  A
+#: hexagon's cell costs about three times a rectangle's (a line of each
+#: direction through it, cube coordinates), so this keeps solving the
+#: largest empty board (a 6 kB file) under the resource policy's 256 MB, as
+#: a 2048 x 2048 rectangle is (issue 40: side 1024 took 584 MB).  Sheets,
+#: pictures and pages of hexagons stop at side 128.
+MAX_HEX_SIDE = 512
 
 
 class Hexagon:
@@ -77,11 +81,13 @@ class Hexagon:
         m = side - 1
         # Row by row (r from -m to m), q growing: no (2m+1)^2 grid of
         # candidates, and each array made once (a side-1024 board peaked at
-        # 440 MB with a grid and copies; its arrays hold 185 MB).
+        # 440 MB with a grid and copies; its arrays then held 185 MB).
         per_row = line_lengths(side)[: 2 * m + 1]
         n = int(per_row.sum())
         rows = np.arange(-m, m + 1, dtype=np.int64)
-        coords = np.empty((n, 3), dtype=np.int64)
+        # coordinates and the index are for Python (drawing, fitting) and fit
+        # in 32 bits; the kernels take line_cells, as int64
+        coords = np.empty((n, 3), dtype=np.int32)
         r = coords[:, 1]
         r[:] = np.repeat(rows, per_row)
         q = coords[:, 0]
@@ -100,8 +106,8 @@ class Hexagon:
         line_cells[2 * n :] = np.argsort(q + r, kind="stable")  # s falling == q + r growing
         offsets = np.zeros(3 * (2 * m + 1) + 1, dtype=np.int64)
         np.cumsum(line_lengths(side), out=offsets[1:])
-        index = np.full((2 * m + 1, 2 * m + 1), -1, dtype=np.int64)
-        index[r + m, q + m] = np.arange(n, dtype=np.int64)
+        index = np.full((2 * m + 1, 2 * m + 1), -1, dtype=np.int32)
+        index[r + m, q + m] = np.arange(n, dtype=np.int32)
         for name, value in (
             ("side", side),
             ("coords", coords),

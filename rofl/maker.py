@@ -85,6 +85,10 @@ class MakeStats:
     style_scores : tuple of (style, score)
         With ``style="auto"``, every candidate's :func:`style_score` (before
         refinement); empty otherwise.
+    style_dropped : tuple of (style, reason)
+        With ``style="auto"``, the candidates it did not keep whatever their
+        score, and why (a blank grid, or an SSIM under
+        :data:`RECOGNISABLE_SSIM` where the photo style's is not).
     """
 
     width: int
@@ -113,6 +117,7 @@ class MakeStats:
     side: int | None = None
     style: str = "photo"
     style_scores: tuple[tuple[str, float], ...] = ()
+    style_dropped: tuple[tuple[str, str], ...] = ()
     #: the grade reached with ``difficulty`` (:func:`rofl.grade`), else None
     difficulty: Any = None
     #: cells ``difficulty`` changed beyond refinement's, and the one line
@@ -142,7 +147,12 @@ class MakeStats:
             f"({self.ones_share:.0%} of them 1s), solved by line logic in {self.sweeps} sweeps",
         ]
         if self.style_scores:
-            others = ", ".join(f"{name} {score:.2f}" for name, score in self.style_scores if name != self.style)
+            dropped = dict(self.style_dropped)
+            others = ", ".join(
+                f"{name} {score:.2f}" + (f" (dropped: {dropped[name]})" if name in dropped else "")
+                for name, score in self.style_scores
+                if name != self.style
+            )
             lines.append(f"style: {self.style} (auto: likeness {dict(self.style_scores)[self.style]:.2f}; {others})")
         else:
             lines.append(f"style: {self.style}")
@@ -495,7 +505,7 @@ def make(
     return _finish(
         puzzle, final, grid, q, cost, lab, cells_linear, res,
         shape_stats={"width": final.shape[1], "height": final.shape[0], "trimmed": trimmed, "style": chosen.style,
-                     "style_scores": chosen.scores,
+                     "style_scores": chosen.scores, "style_dropped": chosen.dropped,
                      "polish_rounds": int(res.polish_rounds), "relocated": int(res.relocated), **steering},
         shape_result={"_trimmed": trimmed},
         ssim=lightness_ssim(lab[:, :, 0], _palette_lab(q)[final][:, :, 0]),
@@ -595,7 +605,7 @@ def _make_hex(
     return _finish(
         puzzle, final, grid, q, cost, lab, cells_linear, res,
         shape_stats={"width": 2 * side - 1, "height": 2 * side - 1, "side": side, "style": chosen.style,
-                     "style_scores": chosen.scores},
+                     "style_scores": chosen.scores, "style_dropped": chosen.dropped},
         shape_result={"side": side},
         ssim=hex_lightness_ssim(lab[:, 0], _palette_lab(q)[final][:, 0], side),
         edge=edge_f1(lab[:, 0], _palette_lab(q)[final][:, 0], side=side),
@@ -615,6 +625,7 @@ class _Styled:
     ssim: float | None = None
     edge_f1: float | None = None
     scores: tuple[tuple[str, float], ...] = ()
+    dropped: tuple[tuple[str, str], ...] = ()
 
     @property
     def score(self) -> float:
@@ -654,20 +665,27 @@ def _styled(
     candidates: list[_Styled] = []
     scores = []
     styled = picture.style.draw_styles(pixels, geometry, names, colors=n, background=bg_rgb)
+    lab = _lab_of(styled[names[0]].photo)  # the plain area averages: every style's
+    quantised = {}  # a colour poster quantises the photo's cells: once
     for number, name in enumerate(names):
         drawn = styled[name]
         row = (lambda a: a[None]) if side is not None else (lambda a: a)
-        with warnings.catch_warnings():
-            if number:
-                warnings.simplefilter("ignore")  # the first candidate has warned about the palette
-            q = picture.quantise(
-                row(drawn.cells), colors=colors, palette=palette, background=background,
-                threshold=threshold if threshold is not None else drawn.threshold, dither=dither,
-                min_delta_e=min_delta_e,
-            )  # fmt: skip
-        if side is not None:
-            q = replace(q, grid=q.grid[0], cost=q.cost[0], lab=q.lab[0])
-        lab = _lab_of(drawn.photo)
+        cut = threshold if threshold is not None else drawn.threshold
+        key = (id(drawn.cells), cut)
+        if key not in quantised:
+            with warnings.catch_warnings():
+                if number:
+                    warnings.simplefilter("ignore")  # the first candidate has warned about the palette
+                q = picture.quantise(
+                    row(drawn.cells), colors=colors, palette=palette, background=background, threshold=cut,
+                    dither=dither, min_delta_e=min_delta_e,
+                )  # fmt: skip
+            if side is not None:
+                q = replace(q, grid=q.grid[0], cost=q.cost[0], lab=q.lab[0])
+            quantised[key] = q
+        q = quantised[key]
+        if drawn.follow:
+            q = replace(q, grid=picture.style.follow_edges(q.grid, lab, _palette_lab(q), side=side))
         candidate = _Styled(name, q, drawn.photo, lab)
         if len(names) > 1 or measure:
             final_l = _palette_lab(q)[q.grid][..., 0]
@@ -678,13 +696,15 @@ def _styled(
             candidate.edge_f1 = edge_f1(lab[..., 0], final_l, side=side)
             scores.append((name, round(candidate.score, 4)))
         candidates.append(candidate)
-    best = _pick(candidates)
-    best.scores = tuple(scores)
+    best, dropped = _pick(candidates)
+    best.scores, best.dropped = tuple(scores), dropped
     return best
 
 
-def _pick(candidates: list[_Styled]) -> _Styled:
-    """The candidate ``style="auto"`` keeps: the highest :func:`style_score`
+def _pick(candidates: list[_Styled]) -> tuple[_Styled, tuple[tuple[str, str], ...]]:
+    """The candidate ``style="auto"`` keeps, and those it drops whatever
+    their score with the reason (what ``rofl make``'s ``style:`` line
+    says): the highest :func:`style_score`
     among those a person can make out.  A blank grid scores well against a
     picture whose features are below the measures' notice (a thin line,
     which SSIM and Canny at grid scale hardly see), but it is no picture;
@@ -694,7 +714,12 @@ def _pick(candidates: list[_Styled]) -> _Styled:
     inked = [c for c in candidates if np.unique(c.quantised.grid).size > 1] or candidates
     floor = RECOGNISABLE_SSIM if (candidates[0].ssim or 0.0) >= RECOGNISABLE_SSIM else -1.0
     clear = [c for c in inked if (c.ssim or 0.0) >= floor] or inked
-    return max(clear, key=lambda c: c.score)  # the first of equals: photo before the others
+    dropped = tuple(
+        (c.style, "a blank grid" if c not in inked else f"SSIM {c.ssim or 0:.2f} < {RECOGNISABLE_SSIM}: unlike")
+        for c in candidates
+        if c not in clear
+    )
+    return max(clear, key=lambda c: c.score), dropped  # the first of equals: photo before the others
 
 
 def likeness(

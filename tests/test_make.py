@@ -46,8 +46,10 @@ def test_photos(photos, name, colors):
     assert res.stats.width == 24
     # fewer colours only when the picture lacks distinct ones (min_delta_e), and then the report says so
     assert len(res.palette) == colors or (len(res.palette) < colors and res.stats.fewer_colours)
-    # a bound on quality, not only validity: 0-3 changed cells when measured (c7de0f9)
-    assert res.stats.n_changed <= 5, res.stats.n_changed
+    # a bound on quality, not only validity: 0-3 changed cells when measured
+    # (c7de0f9, the photo style); the black-and-white styles' outlines one
+    # cell wide take a few more (up to 7 of these 576 cells, 1.2%)
+    assert res.stats.n_changed <= (5 if res.stats.style == "photo" or colors > 2 else 9), res.stats.n_changed
 
 
 def test_file_source_gets_title(tmp_path, photos):

@@ -541,7 +541,8 @@ def _hint_likeness(result: Any, options: dict[str, Any], *, more_colours: bool) 
     tries = [more]
     measured = []
     if stats.style_scores:  # auto measured the other styles already
-        measured += [(sc, f"--style {name}") for name, sc in stats.style_scores if name != stats.style]
+        dropped = dict(stats.style_dropped)  # auto found them unrecognisable: no tip
+        measured += [(sc, f"--style {n}") for n, sc in stats.style_scores if n != stats.style and n not in dropped]
     elif options["threshold"] is None and options["dither"] == "none":
         tries += [(f"--style {name}", {"style": name}) for name in ("lines", "photo", "poster") if name != stats.style]
     if more_colours and stats.colors_asked is not None and stats.colors_asked <= stats.colors < 4:

@@ -5,7 +5,7 @@ codec).
 It reads a file byte by byte in the order of checks of section 5.2 and stops
 at the first rule broken, with plain Python ints everywhere (masks of any
 width, no numpy).  It does not solve: R26-R28 are out of its reach.  Its
-limits are rofl's (64 colours, 2**22 cells, hexagons of side 1024).
+limits are rofl's (64 colours, 2**22 cells, hexagons of side 512).
 
 ``check(data)`` returns ``("invalid", offset)`` (offset None for a rule that
 names none), ``("limit", offset)`` for a valid file beyond the limits, or
@@ -18,7 +18,7 @@ import re
 
 MAX_COLOURS = 64
 MAX_CELLS = 1 << 22
-MAX_SIDE = 1024
+MAX_SIDE = 512  # R29: a reader may impose its limits; these are rofl's (docs/formats.md)
 KEY = re.compile(rb"[a-z][a-z0-9_.-]{0,63}")
 
 

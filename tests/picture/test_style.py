@@ -9,6 +9,7 @@ import pytest
 import rofl
 from rofl.errors import OptionError
 from rofl.picture import crop_to_subject, fit, quantise, style_cells
+from rofl.picture.style import follow_edges
 from rofl.picture.subject import subject_box
 from rofl.solver import solve
 from tests.clirun import run, usage_error_line
@@ -59,20 +60,75 @@ def test_a_flat_field_has_no_speckle(style, colors):
     assert result.stats.style == style
 
 
-def test_a_disc_keeps_its_outline_in_poster():
-    result = rofl.make(disc_picture(), width=40, colors=3, style="poster", trim=False)
+@pytest.mark.parametrize("colors", [2, 3])
+def test_a_disc_keeps_its_outline_in_poster(colors):
+    result = rofl.make(disc_picture(), width=40, colors=colors, style="poster", trim=False)
     check_unique(result)
-    grid, lab = result.grid, rofl.picture.rgb8_to_lab(result.palette.to_array())
-    darkest = int(lab[:, 0].argmin())
+    grid = result.grid
     y, x = np.mgrid[:40, :40] + 0.5
     r = np.hypot(x - 20, y - 20)
-    # the disc's rim: its cells with a background neighbour, mostly outline
+    # the disc's rim (its cells with a background neighbour) lies on the
+    # circle of radius 12 cells, all round it, with a flat inside and a
+    # clean background
     disc = np.pad(grid != 0, 1)
     rim = (grid != 0) & ~(disc[:-2, 1:-1] & disc[2:, 1:-1] & disc[1:-1, :-2] & disc[1:-1, 2:])
-    assert (grid[rim] == darkest).mean() > 0.75
-    inside = r < 9
-    assert (grid[inside] != darkest).all() and len(np.unique(grid[inside])) == 1  # a flat inside
-    assert (grid[r > 14] == 0).all()  # the background stays clean
+    assert (np.abs(r[rim] - 12) < 1.5).all()
+    angles = np.arctan2(y[rim] - 20, x[rim] - 20)
+    assert np.histogram(angles, bins=16, range=(-np.pi, np.pi))[0].min() >= 2
+    assert len(np.unique(grid[r < 10])) == 1
+    assert (grid[r > 13.5] == 0).all()
+
+
+def grey_lab(lightness) -> np.ndarray:
+    """CIELAB of greys of the given lightness (L*)."""
+    lightness = np.asarray(lightness, dtype=np.float64)
+    return np.stack([lightness, np.zeros_like(lightness), np.zeros_like(lightness)], axis=-1)
+
+
+def test_follow_edges_clears_a_speck_away_from_edges():
+    source = np.full((12, 12), 50.0)
+    grid = np.zeros((12, 12), dtype=np.uint8)
+    grid[5, 5] = grid[5, 6] = 1  # a speck of two cells on a flat picture
+    out = follow_edges(grid, grey_lab(source), grey_lab([50.0, 20.0]))
+    assert (out == 0).all() and out.dtype == grid.dtype
+
+
+def test_follow_edges_draws_a_missed_edge_one_palette_step_darker():
+    source = np.full((10, 12), 60.0)
+    source[:, :6] = 40.0  # a step of 20 L* between columns 5 and 6
+    grid = np.zeros((10, 12), dtype=np.int64)  # both sides quantised to one colour
+    levels = grey_lab([50.0, 20.0, 80.0])  # colour 1 is the only one darker than 0
+    out = follow_edges(grid, grey_lab(source), levels)
+    # the dark side of the edge, one cell wide, takes colour 1; the rest stays
+    assert (out[:, 5] == 1).all()
+    assert (np.delete(out, 5, axis=1) == 0).all()
+    # the darkest colour already: the light side (L* 60) takes the nearest lighter (50, not 80)
+    out = follow_edges(np.ones((10, 12), dtype=np.int64), grey_lab(source), levels)
+    assert (out[:, 6] == 0).all() and (np.delete(out, 6, axis=1) == 1).all()
+
+
+def test_follow_edges_steps_over_an_in_between_colour():
+    source = np.full((10, 12), 90.0)
+    source[:, :6] = 10.0
+    source[:, 6] = 40.0  # a cell half on each side, nearer the dark
+    grid = np.where(source < 30, 0, 2)
+    grid[:, 6] = 1  # quantised to the middle colour: two boundaries for one edge
+    out = follow_edges(grid, grey_lab(source), grey_lab([10.0, 50.0, 90.0]))
+    assert (out[:, 6] == 0).all() and (out[:, :6] == 0).all() and (out[:, 7:] == 2).all()
+
+
+def test_follow_edges_on_a_hexagon():
+    from rofl.picture.hexfit import cell_centres
+
+    side = 8
+    x, y = cell_centres(side)
+    source = np.where(x < 0, 40.0, 60.0)
+    out = follow_edges(np.zeros(x.size, dtype=np.int64), grey_lab(source), grey_lab([50.0, 20.0]), side=side)
+    # in every row the dark side's cell nearest the edge, and only it
+    inked = out == 1
+    nearest = {row: x[(y == row) & (x < 0)].max() for row in np.unique(y)}
+    assert sorted(y[inked].tolist()) == sorted(nearest)
+    assert all(x[i] == nearest[y[i]] for i in np.flatnonzero(inked))
 
 
 @pytest.mark.parametrize("shape", ["rect", "hex"])
@@ -90,7 +146,8 @@ def test_every_style_makes_unique_puzzles_deterministically(shape, style, colors
     assert first.stats.style in ("photo", "lines", "poster")
     if style == "auto":
         assert {name for name, _ in first.stats.style_scores} >= {"photo"}
-        assert first.stats.style == max(first.stats.style_scores, key=lambda s: s[1])[0]
+        kept = [s for s in first.stats.style_scores if s[0] not in dict(first.stats.style_dropped)]
+        assert first.stats.style == max(kept, key=lambda s: s[1])[0]
     else:
         assert first.stats.style == style
     if len(first.palette) > 2:
@@ -107,10 +164,20 @@ def test_lines_on_hexagons_draws_the_line():
     assert ink.any() and (np.abs(y[ink]) <= 1.5).all()  # along the middle rows only
 
 
-def test_auto_draws_the_quick_start_coffee_with_outlines():
+def test_the_quick_start_coffee_gets_no_hint(tmp_path):
     from tests.places import REPO
 
-    result = rofl.make(REPO / "samples" / "coffee.jpg")  # the README's first command
+    # the README's first command: four colours, recognisable, no hint
+    result = run("make", REPO / "samples" / "coffee.jpg", "-c", "4", "-o", tmp_path / "coffee.rofl")
+    assert result.exit_code == 0, result.output
+    assert "hint:" not in result.output
+    assert "(auto: likeness " in result.output
+
+
+def test_auto_draws_the_black_and_white_coffee_with_outlines():
+    from tests.places import REPO
+
+    result = rofl.make(REPO / "samples" / "coffee.jpg")  # the README's picture, black and white
     scores = dict(result.stats.style_scores)
     assert set(scores) == {"photo", "lines", "poster"}
     # lines follows more edges (the wood's grain too) but loses the cup's
@@ -118,6 +185,9 @@ def test_auto_draws_the_quick_start_coffee_with_outlines():
     # not): auto keeps the best of the others, which beats photo
     assert scores["lines"] > scores["poster"] > scores["photo"]
     assert result.stats.style == "poster"
+    # the style line says why the higher-scoring lines was not kept
+    assert set(dict(result.stats.style_dropped)) == {"lines"}
+    assert "lines" in result.stats.report() and "(dropped: SSIM 0." in result.stats.report()
     # a threshold or a dither is the photo style's own option
     assert rofl.make(REPO / "samples" / "coffee.jpg", threshold=128).stats.style == "photo"
 
@@ -224,3 +294,13 @@ def test_batch_takes_the_style(tmp_path):
     result = run("make", tmp_path / "p0.png", tmp_path / "p1.png", "-o", f"{out}/", "--style", "lines", "-j", "1")
     assert result.exit_code == 0, result.output
     assert len(list(out.glob("*.rofl"))) == 2
+
+
+def test_follow_edges_outlines_in_the_nearest_darker_colour():
+    """A missed edge on a face is drawn in the dark colour nearest the
+    cell's own, not in a blue that is only a shade darker than skin."""
+    source = np.tile(np.array([62.0, 15.0, 20.0]), (10, 12, 1))  # skin
+    source[:, :6] = (30.0, 10.0, 12.0)  # a dark brown frame: a step of 32 L*
+    palette = np.array([[62.0, 15.0, 20.0], [50.0, 0.0, -45.0], [12.0, 3.0, -15.0]])  # skin, sky blue, navy
+    out = follow_edges(np.zeros((10, 12), dtype=np.int64), source, palette)
+    assert (out[:, 5] == 2).all() and (np.delete(out, 5, axis=1) == 0).all()
