@@ -446,9 +446,7 @@ def make(
     if not 0 <= effort <= 1000:  # also refuses NaN
         msg = f"effort must be between 0 and 1000, not {effort!r}"
         raise OptionError(msg)
-    # compiling or loading the kernels (once a process) comes before the clock; the
-    # picture repair's, only when the picture needs it, while the clock is stopped
-    kernels.ready(kernels.LINE, kernels.REFINE, *([kernels.GRADE] if difficulty else []))
+    # compiling or loading the kernels (once a process, in refinement) stops the clock
     clock = kernels.Stopwatch()
     bg_rgb = picture.parse_color(background, "background") if background not in (None, "auto") else (255, 255, 255)
     pixels = picture.crop_to_subject(picture.load_pixels(image), crop)
@@ -584,8 +582,7 @@ def _make_hex(
         msg = f"effort must be between 0 and 1000, not {effort!r}"
         raise OptionError(msg)
     side = picture.hexfit.check_side(picture.DEFAULT_HEX_SIDE if size is None else size)
-    # compiling or loading the kernels (once a process) comes before the clock
-    kernels.ready(kernels.INDEX, kernels.HEX_REFINE)
+    # compiling or loading the kernels (once a process, in refinement) stops the clock
     clock = kernels.Stopwatch()
     bg_rgb = picture.parse_color(background, "background") if background not in (None, "auto") else (255, 255, 255)
     pixels = picture.crop_to_subject(picture.load_pixels(image), crop)

@@ -16,13 +16,15 @@ outside it imports its private modules.  The door is small:
   :data:`REFINE`, :data:`REPAIR`, :data:`HEX_REFINE`; all in :data:`SETS`),
   with the measured seconds each takes to compile (:data:`COMPILE_SECONDS`,
   the one source of that figure);
-* :func:`ready`: compile or load the sets' kernels *before* a clock
-  starts.  Only the library's entry points call it (``rofl.make``,
-  :func:`rofl.solver.solve_complete`, :func:`rofl.decode.solve_picture`,
-  the batch workers): compiling never counts as solve or refinement time;
-  a set needed only sometimes is readied when needed, and a
-  :class:`Stopwatch` stops meanwhile; :func:`set_notice` chooses who hears
-  that rofl compiles;
+* :func:`ready`: compile or load the sets' kernels before a budget starts.
+  The public functions that run kernels call it (``rofl.solve``,
+  ``solve_complete`` for the search, ``rofl.grade``, ``refine``,
+  ``refine_hex``; the parent of a batch for its workers), nothing else;
+  every clock that reports a time or keeps a budget (``rofl.make``,
+  ``solve_complete``, ``decode.solve_picture``) is a :class:`Stopwatch`,
+  which stops while :func:`ready` works, so compiling never counts as
+  solve or refinement time; :func:`set_notice` chooses who hears that rofl
+  compiles;
 * what ``rofl cache`` shows and does: :func:`aot_status`,
   :func:`all_cached`, :func:`is_compiled`, :func:`cache_files`,
   :func:`clear_cache`.

@@ -4,9 +4,9 @@ Compiling takes seconds (see each set's ``seconds``), so it is never left
 to happen silently inside the first call of a kernel, where it would count
 as solve or refinement time and eat a search budget.  Each kind of work
 needs a :class:`KernelSet` (every set is declared here: :data:`SETS`); the
-library's entry points (``rofl.make``, ``solve_complete``,
-``decode.solve_picture``, the batch workers) call :func:`ready` with the
-sets they need before they start their clock.  That step tells whether
+public functions that run kernels call :func:`ready` with the sets they
+need before their budget starts, and every clock that reports a time is a
+:class:`Stopwatch`, which leaves out what :func:`ready` spent.  That step tells whether
 numba's cache holds the kernels for this machine, says so through the
 notice hook (:func:`set_notice`; the CLI prints it on stderr) when it must
 compile, and compiles or loads them by running the set's warm-up: a tiny

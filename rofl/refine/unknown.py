@@ -46,10 +46,7 @@ def unknown_colours(puzzle, fraction: float, *, seed: int = 0):
         One ink colour (``?`` would say nothing), a fraction outside 0..1, or
         a puzzle line logic does not solve to begin with.
     """
-    from rofl import kernels
     from rofl.solver import solve
-
-    kernels.ready(kernels.INDEX)  # the solves of '?' clues: compiled (with the notice) before any work
 
     if not 0 <= fraction <= 1:
         msg = f"the fraction of '?' groups must be from 0 to 1, not {fraction}"

@@ -27,7 +27,6 @@ from rofl.solver.propagate import (
     determined,
     full_mask,
     kernel_clues,
-    line_kernels,
     masks_to_grid,
     solve,
 )
@@ -237,13 +236,12 @@ def solve_complete(
         msg = f"node_budget must be at least 1, not {node_budget!r}"
         raise OptionError(msg)
 
-    # Compiling or loading the line kernels (a fresh process's first solve)
-    # is not the solve's time; the search kernels load below, only for the
-    # puzzles line logic does not finish, and the clock skips that too.
+    # Compiling or loading the line kernels (a fresh process's first solve,
+    # in rofl.solve) is not the solve's time; nor are the search kernels,
+    # readied below only for the puzzles line logic does not finish: the
+    # clock stops meanwhile.
     from rofl import kernels
 
-    if line is None:
-        kernels.ready(line_kernels(puzzle))
     max_solutions = 2  # enough to tell unique from ambiguous
     clock = kernels.Stopwatch()
     # Line logic without the line cache, as rofl.solve does (most puzzles
