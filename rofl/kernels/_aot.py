@@ -74,6 +74,7 @@ class Kernel:
 
     def __init__(self, load):
         self._load = load
+        self._dispatcher = None
         self.name = load.__name__
 
     def __repr__(self) -> str:
@@ -81,8 +82,10 @@ class Kernel:
 
     @property
     def dispatcher(self):
-        """The JIT dispatcher (imports numba and the kernel's module)."""
-        return self._load()
+        """The JIT dispatcher (imports numba and the kernel's module, once)."""
+        if self._dispatcher is None:
+            self._dispatcher = self._load()
+        return self._dispatcher
 
     def __call__(self, *args):
         return call(self, *args)

@@ -402,12 +402,14 @@ def solve(
     """
     from rofl import kernels
 
-    kernels.ready(line_kernels(puzzle, start, lines))  # compiling (once) is not in the budget
+    indexed = needs_lines(puzzle)  # hexagons and colour sets (issue 27)
+    fresh = not indexed and _takes_fresh(puzzle, start, lines)
+    kernels.ready(kernels.INDEX if indexed else kernels.FRESH if fresh else kernels.LINE)  # not in the budget
     began = time.perf_counter()
-    if needs_lines(puzzle):  # hexagons and colour sets (issue 27)
+    if indexed:
         status, masks, (line_solves, sweeps, bad_line) = propagate_lines(puzzle, start, budget=budget)
         result = SolveResult(puzzle, STATUS_NAMES[status], masks, line_solves, sweeps, bad_line=bad_line)
-    elif _takes_fresh(puzzle, start, lines):
+    elif fresh:
         result = _solve_fresh(puzzle, budget)
     else:
         solver = getattr(_DEFAULT, "solver", None)
