@@ -25,6 +25,7 @@ _LAZY = {
     "grade": "rofl.solver.grade",
     "Difficulty": "rofl.solver.grade",
     "make": "rofl.maker",
+    "MakeOptions": "rofl.maker",
     "MakeResult": "rofl.maker",
     "hide": "rofl.secret",
     "reveal": "rofl.secret",
@@ -53,8 +54,13 @@ __all__ = [
 def __getattr__(name: str) -> Any:
     module = _LAZY.get(name)
     if module is None:
-        msg = f"module 'rofl' has no attribute {name!r}"
-        raise AttributeError(msg)
+        from rofl._lazy import submodule
+
+        found = submodule(__name__, name)  # rofl.render, rofl.picture...: imported on first use
+        if found is None:
+            msg = f"module 'rofl' has no attribute {name!r}"
+            raise AttributeError(msg)
+        return found
     value = getattr(importlib.import_module(module), name)
     globals()[name] = value
     return value

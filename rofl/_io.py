@@ -160,3 +160,34 @@ def read_capped(path: str | os.PathLike[str], limit: int) -> bytes:
         msg = f"{path}: larger than the {limit}-byte limit"
         raise LimitError(msg)
     return data
+
+
+def _identity(path: str | os.PathLike[str]) -> tuple[int, int] | None:
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError):  # not there (yet), or a name no file can have
+        return None
+    return st.st_dev, st.st_ino
+
+
+def input_written(inputs, outputs):
+    """The first output that is one of the inputs, so that writing it would
+    destroy what is read: ``(tag, output, input)``, or None.
+
+    ``outputs`` are ``(tag, path or None)`` pairs (the tag names the output
+    in a message: an option); two names are one file when they are the same
+    file system entry under any name (a link, ``./x`` and ``x``).  A file not
+    there yet is none of the inputs.  The one check of the commands
+    (:func:`rofl.cli._files.refuse_overwrite`) and the batches
+    (:func:`rofl.batch.make.refuse_inputs`, ``rofl bench -o``).
+    """
+    read: dict[tuple[int, int], object] = {}
+    for path in inputs:
+        identity = _identity(path)
+        if identity is not None:
+            read.setdefault(identity, path)
+    for tag, output in outputs:
+        source = None if output is None else read.get(_identity(output))
+        if source is not None:
+            return tag, output, source
+    return None

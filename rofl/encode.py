@@ -69,7 +69,7 @@ def encode_grid(
 
     grid = np.asarray(grid)
     puzzle = Puzzle.from_grid(grid, palette, meta=meta)
-    # the budget bounds the search only: without one it is neither used nor checked
+    # the budget bounds line logic and the search together; without a search it is neither used nor checked
     complete = solve_complete(puzzle, time_budget=budget if search else None, search=search)
     prefix = f"{where}: " if where else ""
     if complete.line_status != LineStatus.SOLVED and not search:

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from rofl._cache import array_bytes, bytes_cache
+from rofl._checks import whole
 from rofl.errors import PuzzleError, shown
 from rofl.puzzle import (
     Group,
@@ -21,7 +22,6 @@ from rofl.puzzle import (
     Palette,
     _as_palette,
     _check_arrays,
-    _integer,
     _line_runs,
     _LinePuzzle,
     _normalise_sets,
@@ -217,7 +217,7 @@ def line_name(side: int, line: int) -> str:
 
 def _check_side(side: Any) -> int:
     try:
-        side = _integer(side)
+        side = whole(side)
     except TypeError:
         msg = f"side {shown(side)} is not an integer"
         raise PuzzleError(msg) from None

@@ -21,6 +21,81 @@ from rofl.puzzle import Palette, Puzzle
 
 
 @dataclass(frozen=True)
+class MakeOptions:
+    """Everything that decides the puzzle :func:`make` makes of a picture
+    (see :func:`make` for each field).
+
+    ``rofl.make``, ``rofl make`` and a batch (:func:`rofl.batch.make_many`)
+    take the same value; two runs with equal options on the same picture
+    give the same puzzle.  ``rofl.make(picture, width=30)`` builds one from
+    its keywords: ``MakeOptions(width=30)``.
+    """
+
+    width: int | None = None
+    height: int | None = None
+    colors: int = 2
+    palette: str | None = None
+    background: str | None = None
+    threshold: float | None = None
+    mode: str = "fit"
+    dither: str = "none"
+    cleanup: bool = False
+    min_delta_e: float = 20.0
+    trim: bool = True
+    effort: float = 1.0
+    seed: int = 0
+    shape: str = "rect"
+    size: int | None = None
+    style: str = "auto"
+    crop: str = "none"
+    difficulty: str | None = None
+
+
+@dataclass(frozen=True)
+class MakeProgress:
+    """One step of :func:`make`'s work, given to its ``progress`` callback.
+
+    ``stage`` is ``"refining"`` (``done`` of ``total`` undetermined cells
+    determined, the most so far), ``"checking changes"`` (changes tried in
+    the current pass that puts back unneeded ones), ``"polishing"`` (repair
+    attempts) or ``"moving changes"`` (changes tried in the current pass
+    that moves them elsewhere, ``effort`` 1 and more); ``unit`` names what
+    is counted.  A stage may start over from 0 with each pass.
+    """
+
+    stage: str
+    unit: str
+    done: int
+    total: int
+
+
+def _refine_callbacks(progress: Callable[[MakeProgress], None] | None) -> dict[str, Any]:
+    """The refinement's callbacks (:func:`rofl.refine.refine`) as events of one ``progress``."""
+    if progress is None:
+        return {}
+    first: list[int] = []
+    best = [0]
+
+    def refining(undetermined: int) -> None:
+        if not first:
+            first.append(undetermined)
+        # a move on a plateau may leave a few more cells undetermined for a
+        # while: the most determined so far, rather than a count going back
+        best[0] = max(best[0], first[0] - undetermined)
+        progress(MakeProgress("refining", "cell", best[0], first[0]))
+
+    def stage(name: str, unit: str) -> Callable[[int, int], None]:
+        return lambda done, total: progress(MakeProgress(name, unit, done, total))
+
+    return {
+        "progress": refining,
+        "revert_progress": stage("checking changes", "change"),
+        "polish_progress": stage("polishing", "try"),
+        "relocate_progress": stage("moving changes", "change"),
+    }
+
+
+@dataclass(frozen=True)
 class MakeStats:
     """Figures of one :func:`make` run.
 
@@ -294,38 +369,33 @@ SHAPES = ("rect", "hex")
 
 def make(
     image: Any,
+    options: MakeOptions | None = None,
     *,
-    width: int | None = None,
-    height: int | None = None,
-    colors: int = 2,
-    palette: Any = None,
-    background: Any = None,
-    threshold: float | None = None,
-    mode: str = "fit",
-    dither: str = "none",
-    cleanup: bool = False,
-    min_delta_e: float = 20.0,
-    trim: bool = True,
     title: str | None = None,
-    effort: float = 1.0,
-    seed: int = 0,
     solver: Any = None,
-    shape: str = "rect",
-    size: int | None = None,
-    style: str = "auto",
-    crop: str = "none",
-    progress: Callable[[int], None] | None = None,
-    polish_progress: Callable[[int, int], None] | None = None,
-    revert_progress: Callable[[int, int], None] | None = None,
-    relocate_progress: Callable[[int, int], None] | None = None,
-    difficulty: str | None = None,
+    progress: Callable[[MakeProgress], None] | None = None,
+    **fields: Any,
 ) -> MakeResult:
     """Turn a picture into a nonogram that line logic solves to exactly one picture.
+
+    ``make(picture, width=30, colors=3)`` and
+    ``make(picture, MakeOptions(width=30, colors=3))`` are the same call: the
+    keywords after ``progress`` are the fields of :class:`MakeOptions`, and
+    with ``options`` they replace its fields.
 
     Parameters
     ----------
     image : path, bytes, PIL.Image.Image or numpy array
         See :func:`rofl.picture.load_pixels`.
+    options : MakeOptions, optional
+        The options below as one value (default: the defaults).
+    title : str, optional
+        Stored in ``puzzle.meta["title"]``; default the file name.
+    solver : rofl.LineSolver, optional
+        Reused across calls (its line cache speeds up batches).
+    progress : callable(MakeProgress), optional
+        Called as the refinement works, with the stage and how far it is
+        (:class:`MakeProgress`).
     width, height : int, optional
         Grid size in cells; with one of them the other keeps the picture's
         aspect ratio; with neither the longer side gets 40 cells (smaller
@@ -359,8 +429,6 @@ def make(
         refinement blanked after it, so the puzzle may be smaller than
         ``width`` x ``height``; ``stats.trimmed`` says how many.  A blank
         picture is kept whole.
-    title : str, optional
-        Stored in ``puzzle.meta["title"]``; default the file name.
     effort : float
         How hard refinement works, after its greedy pass, on changing fewer
         cells: about ``effort`` local repair attempts per changed cell, then,
@@ -372,8 +440,6 @@ def make(
     seed : int
         Seed of that search: the same picture, options and seed always give
         the same puzzle.
-    solver : rofl.LineSolver, optional
-        Reused across calls (its line cache speeds up batches).
     shape : {"rect", "hex"}
         ``"hex"`` makes a :class:`~rofl.hexagon.HexPuzzle`: the largest
         hexagon centred on the picture (:func:`rofl.picture.hex_fit`), each
@@ -399,17 +465,6 @@ def make(
     crop : {"none", "auto"}
         ``auto`` cuts the picture to its subject first
         (:func:`rofl.picture.crop_to_subject`: a face, else the salient part).
-    progress : callable(int), optional
-        Called by the refinement with the number of undetermined cells.
-    polish_progress : callable(int, int), optional
-        Called while polishing with the attempts made and the most it will
-        make.
-    revert_progress : callable(int, int), optional
-        Called while unneeded changes are put back, with the changes tried
-        so far in the current pass and the pass's total.
-    relocate_progress : callable(int, int), optional
-        Called while changes are moved (effort 1 and more), with the changes
-        tried so far in the current pass and the pass's total.
     difficulty : {"easy", "medium", "hard", "expert"}, optional
         Steer the refined puzzle toward this grade of :func:`rofl.grade`
         (:func:`rofl.refine.difficulty.steer`): easier ones may change more
@@ -427,12 +482,34 @@ def make(
         The picture cannot be read.
     OptionError
         An invalid option.
+    TypeError
+        A keyword that is not a field of :class:`MakeOptions`.
     """
+    o = replace(options or MakeOptions(), **fields)
+    return _make(image, o, title=title, solver=solver, progress=progress)
+
+
+def _make(image: Any, o: MakeOptions, *, title: str | None, solver: Any, progress: Any) -> MakeResult:
+    """:func:`make` with its options as one value."""
     from rofl import kernels, picture
     from rofl.errors import OptionError
     from rofl.refine import refine
 
-    _check_shape(shape, size, width=width, height=height, mode=mode, dither=dither, cleanup=cleanup)
+    # the options as the local names the pipeline below reads
+    width, height, colors, palette, background, threshold = (o.width, o.height, o.colors, o.palette,
+                                                             o.background, o.threshold)  # fmt: skip
+    mode, dither, cleanup, min_delta_e, trim = o.mode, o.dither, o.cleanup, o.min_delta_e, o.trim
+    effort, seed, shape, size, style, crop, difficulty = (
+        o.effort,
+        o.seed,
+        o.shape,
+        o.size,
+        o.style,
+        o.crop,
+        o.difficulty,
+    )
+    callbacks = _refine_callbacks(progress)
+    check_shape(o)
     picture.check_style(style)
     picture.check_crop(crop)
     if difficulty is not None:
@@ -452,7 +529,7 @@ def make(
     pixels = picture.crop_to_subject(picture.load_pixels(image), crop)
     geometry = picture.fit(picture.picture_size(pixels), width, height, mode)
     if dither != "none":
-        warnings.warn(picture.DITHER_WARNING, UserWarning, stacklevel=2)
+        warnings.warn(picture.DITHER_WARNING, UserWarning, stacklevel=3)
     chosen = _styled(
         pixels, geometry, style, bg_rgb,
         colors=colors, palette=palette, background=background, threshold=threshold, dither=dither,
@@ -474,14 +551,11 @@ def make(
         q.palette,
         cost=cost,
         solver=solver,
-        progress=progress,
         polish=effort,
         seed=seed,
-        polish_progress=polish_progress,
-        revert_progress=revert_progress,
         relocate=int(effort),
-        relocate_progress=relocate_progress,
         pairs=effort >= 2,
+        **callbacks,
     )
     refine_seconds = refine_clock.seconds()
     final = np.asarray(res.grid, dtype=np.uint8)
@@ -524,22 +598,44 @@ def _check_difficulty(difficulty: str, shape: str) -> None:
         raise OptionError(msg)
 
 
-def _check_shape(shape: str, size: int | None, **options: Any) -> None:
-    """Refuse a shape rofl does not make, and the options a hexagon does not take."""
+#: How :func:`check_shape` names the options in its messages (``rofl make``
+#: gives its own flags).
+OPTION_NAMES = {
+    "hex": "a hexagonal puzzle", "size": "size", "width": "width", "height": "height", "mode": "mode='pad'",
+    "dither": "dither", "cleanup": "cleanup",
+}  # fmt: skip
+
+
+def check_shape(options: MakeOptions, names: dict[str, str] | None = None) -> None:
+    """Refuse a shape rofl does not make, ``size`` for a rectangle, and the
+    options a hexagon does not take: the one check of :func:`make` and
+    ``rofl make``, before any work, with the options called by ``names``
+    (:data:`OPTION_NAMES` by default).
+
+    Raises
+    ------
+    OptionError
+    """
     from rofl.errors import OptionError
 
-    if shape not in SHAPES:
-        msg = f"shape must be one of {', '.join(SHAPES)}, not {shape!r}"
+    names = {**OPTION_NAMES, **(names or {})}
+    if options.shape not in SHAPES:
+        msg = f"shape must be one of {', '.join(SHAPES)}, not {options.shape!r}"
         raise OptionError(msg)
-    if shape == "rect":
-        if size is not None:
-            msg = "size is the side of a hexagon: use width and height for a rectangle"
+    if options.shape == "rect":
+        if options.size is not None:
+            msg = (
+                f"{names['size']} is the side of a hexagon: use {names['width']} and {names['height']} for a rectangle"
+            )
             raise OptionError(msg)
         return
-    bad = hex_refused(**options)
+    bad = hex_refused(
+        width=options.width, height=options.height, mode=options.mode, dither=options.dither, cleanup=options.cleanup
+    )
     if bad:
-        names = ["mode='pad'" if name == "mode" else name for name in bad]
-        msg = f"a hexagonal puzzle takes its size from size (its side), and no {', '.join(names)}"
+        msg = (
+            f"{names['hex']} takes its size from {names['size']} (its side), and no {', '.join(names[b] for b in bad)}"
+        )
         raise OptionError(msg)
 
 
@@ -736,7 +832,7 @@ def likeness(
     """
     from rofl import picture
 
-    _check_shape(shape, size, width=width, height=height, mode=mode, dither=dither, cleanup=False)
+    check_shape(MakeOptions(width=width, height=height, mode=mode, dither=dither, shape=shape, size=size))
     picture.check_style(style)
     picture.check_crop(crop)
     bg_rgb = picture.parse_color(background, "background") if background not in (None, "auto") else (255, 255, 255)

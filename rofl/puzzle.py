@@ -25,7 +25,6 @@ Messages number rows and columns from 1 (top, left), as people read them.
 
 from __future__ import annotations
 
-import operator
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
@@ -33,6 +32,7 @@ from typing import Any
 
 import numpy as np
 
+from rofl._checks import whole as _integer
 from rofl.errors import PuzzleError, shown
 
 #: The most colours (background included) a puzzle may have: the solver keeps
@@ -183,22 +183,6 @@ def _line_name(line: int, height: int) -> str:
 
 #: How a group whose colour is any foreground colour is written (and may be given).
 ANY_COLOR = "?"
-
-
-def _integer(value: Any) -> int:
-    """``operator.index(value)``, but a boolean is no number here (JSON
-    ``true`` is no length, colour or size, though Python's ``bool`` is an
-    ``int``); 1.5 or "2" are refused too, where ``int()`` would truncate or
-    parse them.
-
-    Raises
-    ------
-    TypeError
-    """
-    if isinstance(value, (bool, np.bool_)):
-        msg = f"{value!r} is a boolean, not an integer"
-        raise TypeError(msg)
-    return operator.index(value)
 
 
 def _as_palette(palette: Palette | Iterable[Any]) -> Palette:

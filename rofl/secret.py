@@ -51,6 +51,7 @@ from typing import Any
 
 import numpy as np
 
+from rofl._checks import is_whole
 from rofl.errors import FormatError, OptionError, UnsolvableError
 
 #: Size of a glyph in cells (width, height).
@@ -140,7 +141,7 @@ def check_width(width: Any) -> int:
     OptionError
         Not a whole number from 1 to :data:`MAX_CHARS`.
     """
-    if isinstance(width, bool) or not isinstance(width, int) or not 1 <= width <= MAX_CHARS:
+    if not is_whole(width) or not 1 <= width <= MAX_CHARS:
         msg = f"the width of a hidden text must be a whole number of characters from 1 to {MAX_CHARS}, not {width!r}"
         raise OptionError(msg)
     return width

@@ -20,12 +20,21 @@ from pathlib import Path
 import pytest
 
 from rofl.kernels import set_notice
-from tests.places import CORPUS, DATA_DIR, SAMPLES
+from tests.places import CORPUS, DATA_DIR, REQUIRE_CORPUS, SAMPLES, no_corpus
 
 # In a fresh checkout the first in-process command that solves compiles;
 # its notice line would land in the output tests compare.  The notice's own
 # tests run rofl in subprocesses.
 set_notice(None)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Under ``ROFL_REQUIRE_CORPUS=1`` a missing corpus stops the run before
+    any test: the tests parametrized over its files would otherwise be
+    collected empty and skipped without ever asking for it."""
+    if REQUIRE_CORPUS and not CORPUS.is_dir():
+        msg = f"ROFL_REQUIRE_CORPUS is set but the puzzle corpus is not at {CORPUS} (set ROFL_CORPUS)"
+        raise pytest.UsageError(msg)
 
 
 @pytest.fixture(scope="session")
@@ -42,9 +51,10 @@ def data_dir() -> Path:
 
 @pytest.fixture(scope="session")
 def corpus() -> Path:
-    """The shared puzzle corpus; the test skips when it is not there."""
+    """The shared puzzle corpus; the test skips when it is not there (fails
+    under ``ROFL_REQUIRE_CORPUS``: :func:`tests.places.no_corpus`)."""
     if not CORPUS.is_dir():
-        pytest.skip(f"the puzzle corpus is not at {CORPUS}")
+        no_corpus()
     return CORPUS
 
 

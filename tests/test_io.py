@@ -115,3 +115,17 @@ def test_sigterm_mid_write_leaves_no_temporary_file(tmp_path):
     assert proc.returncode == 143, proc.stderr
     assert proc.stderr.endswith("Error: terminated\n") and "Traceback" not in proc.stderr, proc.stderr
     assert list(out.parent.iterdir()) == []
+
+
+def test_one_check_finds_an_output_that_is_an_input(tmp_path):
+    # issue 41: the commands and the batches each had their own
+    from rofl._io import input_written
+
+    read = tmp_path / "a.rofl"
+    read.write_bytes(b"x")
+    (tmp_path / "link.rofl").symlink_to(read)
+    assert input_written([read], [("-o", tmp_path / "new.rofl"), ("--sheet", None)]) is None
+    assert input_written([read], [("-o", tmp_path / "new.rofl"), ("--page", tmp_path / "link.rofl")]) == (
+        "--page", tmp_path / "link.rofl", read,
+    )  # fmt: skip
+    assert input_written([tmp_path / "missing"], [("-o", tmp_path / "missing")]) is None

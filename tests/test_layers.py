@@ -33,7 +33,7 @@ REPO = PACKAGE.parent
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
     # the compiled core: every kernel, its structures, compiling and loading them
     ("kernels", ("rofl.kernels",)),
-    ("errors", ("rofl.errors", "rofl._io", "rofl._version", "rofl._cache")),
+    ("errors", ("rofl.errors", "rofl._io", "rofl._version", "rofl._cache", "rofl._lazy", "rofl._checks")),
     ("puzzle", ("rofl.puzzle", "rofl.hexagon")),
     ("solver", ("rofl.solver",)),
     ("picture, refine", ("rofl.picture", "rofl.refine")),

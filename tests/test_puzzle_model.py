@@ -232,3 +232,15 @@ def test_values_that_are_not_clue_numbers():
     # numpy integers are integers
     p = Puzzle(np.int64(2), np.uint8(1), RGB3, [[(np.int32(1), np.uint8(1))]], [[(1, 1)], []])
     assert p.rows == (((1, 1),),)
+
+
+def test_one_check_refuses_booleans_as_whole_numbers():
+    # issue 41: puzzle._integer and five `isinstance(x, bool) or not isinstance(x, int | np.integer)` checks
+    from rofl._checks import is_real, is_whole, whole
+
+    assert is_whole(3) and is_whole(np.int16(3)) and not is_whole(True) and not is_whole(np.bool_(True))
+    assert not is_whole(1.0) and is_real(1.5) and is_real(np.float32(1)) and not is_real(False)
+    assert whole(np.uint8(7)) == 7
+    for value, message in ((True, "True is a boolean"), (np.False_, "is a boolean"), (1.5, "float"), ("2", "str")):
+        with pytest.raises(TypeError, match=message):
+            whole(value)

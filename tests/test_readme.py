@@ -24,9 +24,12 @@ The convention, for README.md and docs/*.md:
   Without ``...`` first, the first line shown is the first line printed.
   Blocks without prompts show no output, and none is checked.
 
-The README's blocks run in the default test run; docs/*.md's are marked
-``slow``.  Commands run in-process through click's ``CliRunner``.  The
-```` ```python ```` blocks run too, each in the same kind of folder.
+The README's blocks run in the default test run; docs/*.md's and
+samples/README.md's (run in ``samples/``) are marked ``slow``.  Commands
+run in-process through click's ``CliRunner``.  The ```` ```python ````
+blocks run too, each in the same kind of folder.  The inline ``rofl ...``
+spans of the prose are not run, but their options are checked against the
+commands'.
 """
 
 from __future__ import annotations
@@ -39,8 +42,10 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import click
 import pytest
 
+from rofl.cli import main
 from tests.clirun import run
 from tests.places import REPO
 
@@ -169,7 +174,8 @@ def check_output(shown: list[str], output: str) -> None:
 
 def run_block(block: Block, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     shutil.copytree(REPO / "samples", tmp_path / "samples")
-    monkeypatch.chdir(tmp_path)
+    # samples/README.md's commands run in samples/, the others at the top of the repository
+    monkeypatch.chdir(tmp_path / "samples" if block.path.parent == REPO / "samples" else tmp_path)
     for command in block.commands:
         args = []
         for word in command.args:
@@ -181,6 +187,8 @@ def run_block(block: Block, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
         where = f"{block.path.name}:{command.line}: rofl {shlex.join(args)}"
         result = run(*args, input=stdin)  # an uncaught exception fails here, with its traceback
         assert result.exit_code == command.status, f"{where}: exit status {result.exit_code}\n{result.output}"
+        if not asks_for_help(args):  # `-h 30` for a height prints the help and exits 0 (issue 41)
+            assert not prints_help(result.output), f"{where}: printed the help instead of doing its work"
         if command.checked:
             try:
                 check_output(command.shown, result.output)
@@ -188,8 +196,70 @@ def run_block(block: Block, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
                 pytest.fail(f"{where}: {e}")
 
 
+def asks_for_help(args: list[str]) -> bool:
+    """Whether ``rofl ARGS`` is a request for help: command names, then ``-h`` or ``--help`` last."""
+    return bool(args) and args[-1] in HELP and all(not word.startswith("-") for word in args[:-1])
+
+
+def prints_help(output: str) -> bool:
+    """Whether ``output`` holds a command's help page (click's, as ``-h`` prints it)."""
+    return bool(re.search(r"^Usage: .*^Options:.*Show this message and exit\.", output, flags=re.S | re.M))
+
+
+HELP = ("-h", "--help")
+
+
+def _command(words: list[str]) -> tuple[click.Command, list[str]]:
+    """The ``rofl`` (sub)command ``words`` name, and the words after its name."""
+    command: click.Command = main
+    while isinstance(command, click.Group) and words and words[0] in command.commands:
+        command, words = command.commands[words[0]], words[1:]
+    return command, words
+
+
+def inline_commands(path: Path) -> list[tuple[str, str]]:
+    """(where, text) of every inline ``rofl ...`` code span of a Markdown file (not in a fenced block),
+    but for those the prose says do not exist (``there is no `rofl hide --shape hex```)."""
+    text = path.read_text(encoding="utf-8")
+    found = []
+    for m in re.finditer(r"```.*?```|`(rofl [^`]+)`", text, flags=re.S):
+        if m.group(1) and not text[: m.start()].endswith("no "):
+            found.append((f"{path.relative_to(REPO)}:{text.count(chr(10), 0, m.start()) + 1}", m.group(1)))
+    return found
+
+
+INLINE = [c for p in (REPO / "README.md", *DOCS, REPO / "samples" / "README.md") for c in inline_commands(p)]
+
+
+@pytest.mark.parametrize(("where", "text"), INLINE, ids=[w for w, _ in INLINE])
+def test_inline_commands_name_options_their_command_has(where, text):
+    """The ``rofl ...`` spans in the prose are not run (many are partial), but every option they give
+    is one of the command's, and ``-h``/``--help`` only as a request for help."""
+    try:
+        words = shlex.split(text.replace("…", " "), comments=True)[1:]
+    except ValueError:
+        words = text.split()[1:]
+    command, rest = _command(words)
+    options = {name for param in command.params for name in (*param.opts, *param.secondary_opts)}
+    options |= set(HELP)
+    for word in rest:
+        name = word.split("=", 1)[0]
+        if not re.fullmatch(r"--?[A-Za-z][\w-]*", name):
+            continue  # a value, a placeholder, a number
+        assert name in options, f"{where}: `{text}`: rofl {command.name} has no option {name}"
+        if name in HELP:
+            assert asks_for_help(words), f"{where}: `{text}`: {name} prints the help (the height is -H)"
+
+
+def test_a_help_page_is_told_from_a_command_that_did_its_work():
+    assert prints_help(run("make", "-w", "30", "-h", "30").output)
+    assert not prints_help(run("--version").output)
+    assert asks_for_help(["make", "--help"]) and asks_for_help(["-h"]) and asks_for_help(["secret", "-h"])
+    assert not asks_for_help(["make", "x.png", "-o", "x.rofl", "-h", "30"])
+
+
 README_BLOCKS = blocks(REPO / "README.md")
-DOCS_BLOCKS = [block for path in DOCS for block in blocks(path)]
+DOCS_BLOCKS = [block for path in [*DOCS, REPO / "samples" / "README.md"] for block in blocks(path)]
 
 
 def test_the_readme_has_command_blocks_and_stays_short():

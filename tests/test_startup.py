@@ -27,6 +27,16 @@ def test_import_rofl_loads_no_heavy_module():
     assert _run(code) == "[]"
 
 
+def test_subpackages_are_attributes_after_import_rofl():
+    # issue 41: `rofl.render.svg.puzzle_svg` after `import rofl` raised AttributeError
+    code = (
+        "import rofl; print(rofl.render.svg.puzzle_svg.__name__, rofl.formats.rofl.parse.__name__, "
+        "rofl.solver.grade.grade.__name__, rofl.picture.style.STYLES[0], hasattr(rofl, 'nosuch'), "
+        "hasattr(rofl.render, 'nosuch'))"
+    )
+    assert _run(code) == "puzzle_svg parse grade auto False False"
+
+
 @pytest.mark.slow
 def test_first_solve_skips_the_blas_probe():
     code = """

@@ -13,6 +13,11 @@ from __future__ import annotations
 
 from rofl.batch.make import make_many, write_book
 from rofl.batch.solve import solve_many
-from rofl.batch.tasks import MakeOptions
+from rofl.maker import MakeOptions  # the options of a batch are those of rofl.make
 
 __all__ = ["MakeOptions", "make_many", "solve_many", "write_book"]
+
+
+from rofl._lazy import submodules  # noqa: E402 -- the rest of the package loads on first use
+
+__getattr__ = submodules(__name__)

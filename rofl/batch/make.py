@@ -8,7 +8,7 @@ book itself; the workers only turn bytes into bytes
 
 An output is up to date when the summary of the previous run in the same
 folder (``summary.json``) records it with the same *key* (a hash of the
-picture bytes and the options, :meth:`MakeOptions.key`) and the file still
+picture bytes and the options, :func:`rofl.batch.tasks.options_key`) and the file still
 has the bytes that run wrote.
 """
 
@@ -21,11 +21,14 @@ import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rofl.batch.run import Done, run_tasks
 from rofl.batch.summary import MAKE_COLUMNS, check_table, read_rows, write_table
-from rofl.batch.tasks import FAILED, MADE, SKIPPED, MakeOptions, make_task
+from rofl.batch.tasks import FAILED, MADE, SKIPPED, make_task, options_key
+
+if TYPE_CHECKING:  # pragma: no cover
+    from rofl.maker import MakeOptions
 
 #: The summary of a batch, in its output folder: ``summary.csv`` and ``summary.json``.
 SUMMARY = "summary"
@@ -98,22 +101,14 @@ def refuse_inputs(inputs: Sequence[Path], outputs: Iterable[Path]) -> None:
     ------
     UsageError
     """
+    from rofl._io import input_written
     from rofl.errors import UsageError
 
-    def identity(path: Path) -> tuple[int, int] | None:
-        try:
-            st = path.stat()
-        except OSError:
-            return None
-        return st.st_dev, st.st_ino
-
-    read = {identity(p): p for p in inputs}
-    read.pop(None, None)
-    for output in outputs:
-        source = read.get(identity(output))
-        if source is not None:
-            msg = f"{output} is the input {source}: writing it would destroy what is read; name another folder"
-            raise UsageError(msg)
+    found = input_written(inputs, ((None, output) for output in outputs))
+    if found is not None:
+        _, output, source = found
+        msg = f"{output} is the input {source}: writing it would destroy what is read; name another folder"
+        raise UsageError(msg)
 
 
 def sha256_of(path: Path) -> str | None:
@@ -157,6 +152,7 @@ def make_many(
     folder: str | os.PathLike,
     options: MakeOptions | None = None,
     *,
+    suffix: str = ".rofl",
     jobs: int | None = None,
     scheduler: str | None = None,
     force: bool = False,
@@ -171,11 +167,12 @@ def make_many(
         (:func:`picture_files`).
     folder : str or path
         Where the puzzle files go (created if need be), each named after
-        its picture with ``options.suffix``, with ``summary.csv`` and
+        its picture with ``suffix``, with ``summary.csv`` and
         ``summary.json``, written when the batch ends or is interrupted.
-    options : MakeOptions, optional
-        Those of :func:`rofl.make` and the output format (default: the
-        defaults, ``.rofl``).
+    options : rofl.maker.MakeOptions, optional
+        Those of :func:`rofl.make` (default: the defaults).
+    suffix : str
+        The extension of the puzzle files: their format.
     jobs : int, optional
         Worker processes (default: all cores; 1: this process).
     scheduler : str, optional
@@ -202,13 +199,14 @@ def make_many(
     """
     from rofl._io import check_writable, read_capped
     from rofl.formats import writer_for
+    from rofl.maker import MakeOptions
     from rofl.picture.load import MAX_FILE_BYTES
 
     options = options or MakeOptions()
-    writer_for(f"x{options.suffix}")
+    writer_for(f"x{suffix}")
     paths = picture_files(pictures)
     folder = Path(folder)
-    outputs = make_outputs(paths, folder, options.suffix)
+    outputs = make_outputs(paths, folder, suffix)
     tables = [folder / f"{SUMMARY}.csv", folder / f"{SUMMARY}.json"]
     refuse_inputs([*paths, *map(Path, protect)], [*outputs, *tables])
     for table in tables:
@@ -227,12 +225,12 @@ def make_many(
         if (
             old is not None
             and old.get("status") in (MADE, SKIPPED)
-            and old.get("key") == options.key(data)
+            and old.get("key") == options_key(options, suffix, data)
             and old.get("output_sha256") is not None
             and old.get("output_sha256") == sha256_of(outputs[i])
         ):
             return Done({**old, **row, "status": SKIPPED})
-        return data, str(paths[i]), options
+        return data, str(paths[i]), options, suffix
 
     def lost(i: int, why: str):
         return None, {"picture": str(paths[i]), "status": FAILED, "error": f"{paths[i]}: {why}"}
@@ -248,7 +246,7 @@ def make_many(
         # rows of the pictures it did not reach, so the next run resumes from there
         done = [r if r is not None else previous.get(out.name) for r, out in zip(rows, outputs, strict=True)]
         done = [r for r in done if r is not None]
-        about = {"command": "rofl make", "options": asdict(options)}
+        about = {"command": "rofl make", "options": {**asdict(options), "suffix": suffix}}
         for table in tables:
             write_table(table, done, MAKE_COLUMNS, **about)
 

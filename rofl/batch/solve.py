@@ -17,7 +17,7 @@ from typing import Any
 
 from rofl.batch.make import find_inputs, refuse_inputs
 from rofl.batch.run import Done, run_tasks
-from rofl.batch.summary import BENCH_COLUMNS, check_table, read_rows, write_table
+from rofl.batch.summary import BENCH_COLUMNS, check_table, is_batch_table, read_rows, write_table
 from rofl.batch.tasks import FAILED, SKIPPED, SOLVED, solve_task
 
 #: The budget of :func:`solve_many`, as ``benchmarks/search_corpus.py``'s.
@@ -32,11 +32,17 @@ SHEET_SUFFIXES = frozenset({".png", ".svg", ".pdf"})
 def puzzle_files(sources: Iterable[str | os.PathLike]) -> list[Path]:
     """The puzzle files ``sources`` name (:func:`rofl.batch.make.find_inputs`):
     files as they are, and in folders and their subfolders the files with
-    the extension of a format rofl reads, sheets aside."""
+    the extension of a format rofl reads, sheets and the JSON tables of
+    batches aside (``rofl bench DIR/`` after ``rofl make ... -o DIR/``)."""
     from rofl.formats import FORMATS
 
     known = {ext for fmt in FORMATS for ext in fmt.extensions} - SHEET_SUFFIXES
-    return find_inputs(sources, lambda p: p.suffix.lower() in known, "puzzle files", recursive=True)
+
+    def accept(path: Path) -> bool:
+        suffix = path.suffix.lower()
+        return suffix in known and not (suffix == ".json" and is_batch_table(path))
+
+    return find_inputs(sources, accept, "puzzle files", recursive=True)
 
 
 def bench_inputs(sources: Iterable[str | os.PathLike], table: str | os.PathLike | None) -> list[Path]:
@@ -50,15 +56,16 @@ def bench_inputs(sources: Iterable[str | os.PathLike], table: str | os.PathLike 
         puzzle and replaced), or a file there that is not a table
         ``rofl bench`` wrote (:func:`rofl.batch.summary.check_table`).
     """
+    from rofl._io import input_written
     from rofl.errors import UsageError
 
     paths = puzzle_files(sources)
     if table is None or not Path(table).exists():
         return paths
-    for source in sources:
-        if Path(source).is_file() and os.path.samefile(source, table):
-            msg = f"-o {table} is the input {source}: writing it would destroy what is read; name another file"
-            raise UsageError(msg)
+    found = input_written([s for s in sources if Path(s).is_file()], [("-o", table)])
+    if found is not None:
+        msg = f"-o {table} is the input {found[2]}: writing it would destroy what is read; name another file"
+        raise UsageError(msg)
     check_table(table, BENCH_COLUMNS, "rofl bench")
     return [p for p in paths if not os.path.samefile(p, table)]
 

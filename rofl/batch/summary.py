@@ -12,6 +12,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -133,6 +134,19 @@ def check_table(path: str | Path, columns: Sequence[str], command: str) -> None:
     if not _is_table(path, columns, command):
         msg = f"{path} exists and is not a table {command} wrote: writing it would destroy it; name another file"
         raise UsageError(msg)
+
+
+def is_batch_table(path: str | Path) -> bool:
+    """Whether ``path`` is a JSON table a batch wrote (``rofl make``'s
+    ``summary.json``, ``rofl bench -o x.json``): what :func:`json_text`
+    writes begins with ``{"command": "rofl ...``.  Reads the first bytes
+    only, so that listing a folder of JSON puzzles stays cheap."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(64)
+    except OSError:
+        return False
+    return re.match(rb'\{\s*"command": "rofl [a-z]+"', head) is not None
 
 
 #: A table is read whole to be resumed: larger than this, it is not one rofl wrote for a batch it can run.

@@ -19,9 +19,12 @@ import hashlib
 import json
 import time
 import warnings
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from pathlib import PurePath
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # pragma: no cover
+    from rofl.maker import MakeOptions
 
 #: ``status`` of a row: the task ran and its output was written, the output
 #: was already up to date, or the task (or writing its output) failed.
@@ -29,48 +32,21 @@ MADE, SKIPPED, FAILED = "made", "skipped", "failed"
 SOLVED = "solved"
 
 
-@dataclass(frozen=True)
-class MakeOptions:
-    """The options of ``rofl make`` that shape a puzzle (see :func:`rofl.maker.make`).
-
-    Two runs with equal options on the same picture bytes give the same
-    puzzle, so :meth:`key` with the picture's hash says whether an output
-    is up to date.
-    """
-
-    width: int | None = None
-    height: int | None = None
-    colors: int = 2
-    palette: str | None = None
-    background: str | None = None
-    threshold: float | None = None
-    mode: str = "fit"
-    dither: str = "none"
-    cleanup: bool = False
-    min_delta_e: float = 20.0
-    trim: bool = True
-    effort: float = 1.0
-    seed: int = 0
-    suffix: str = ".rofl"
-    shape: str = "rect"
-    size: int | None = None
-    style: str = "auto"
-    crop: str = "none"
-    difficulty: str | None = None
-
-    def key(self, data: bytes) -> str:
-        """What an output made from picture ``data`` with these options is
-        recorded under: a SHA-256 of the picture bytes and the options (a
-        rectangle's without ``shape`` and ``size``, so keys recorded before
-        hexagons existed stay valid, and without ``difficulty`` when none
-        is asked for)."""
-        fields = asdict(self)
-        if self.shape == "rect" and self.size is None:
-            del fields["shape"], fields["size"]
-        if self.difficulty is None:
-            del fields["difficulty"]
-        options = json.dumps(fields, sort_keys=True)
-        return hashlib.sha256(hashlib.sha256(data).digest() + options.encode()).hexdigest()
+def options_key(options: MakeOptions, suffix: str, data: bytes) -> str:
+    """What an output made from picture ``data`` with ``options`` in the
+    format of ``suffix`` is recorded under: a SHA-256 of the picture bytes
+    and the options (a rectangle's without ``shape`` and ``size``, so keys
+    recorded before hexagons existed stay valid, and without ``difficulty``
+    when none is asked for).  Two runs with equal options on the same
+    picture bytes give the same puzzle, so the key says whether an output
+    is up to date."""
+    fields = {**asdict(options), "suffix": suffix}
+    if options.shape == "rect" and options.size is None:
+        del fields["shape"], fields["size"]
+    if options.difficulty is None:
+        del fields["difficulty"]
+    text = json.dumps(fields, sort_keys=True)
+    return hashlib.sha256(hashlib.sha256(data).digest() + text.encode()).hexdigest()
 
 
 def _error(exc: BaseException) -> str:
@@ -87,7 +63,9 @@ def _named(message: str, name: str) -> str:
     return message if name in message else f"{name}: {message}"
 
 
-def make_task(data: bytes, name: str, options: MakeOptions) -> tuple[bytes | None, dict[str, Any]]:
+def make_task(
+    data: bytes, name: str, options: MakeOptions, suffix: str = ".rofl"
+) -> tuple[bytes | None, dict[str, Any]]:
     """Make the puzzle of one picture.
 
     Parameters
@@ -96,12 +74,14 @@ def make_task(data: bytes, name: str, options: MakeOptions) -> tuple[bytes | Non
         The picture file.
     name : str
         The picture's name: messages give it, and its stem is the title.
-    options : MakeOptions
+    options : rofl.maker.MakeOptions
+    suffix : str
+        The puzzle file's extension: its format.
 
     Returns
     -------
     (bytes or None, dict)
-        The puzzle file in the format of ``options.suffix`` (None when the
+        The puzzle file in the format of ``suffix`` (None when the
         picture failed) and the row: ``picture``, ``width``, ``height``,
         ``colours``, ``cells_changed``, ``changed_pct``, ``delta_e``
         (mean ΔE2000 vs the picture), ``ssim`` (recognisability), ``sweeps``,
@@ -113,14 +93,13 @@ def make_task(data: bytes, name: str, options: MakeOptions) -> tuple[bytes | Non
     from rofl.picture.load import decoding
 
     start = time.perf_counter()
-    row: dict[str, Any] = {"picture": name, "key": options.key(data)}
-    fields = {k: v for k, v in asdict(options).items() if k != "suffix"}
+    row: dict[str, Any] = {"picture": name, "key": options_key(options, suffix, data)}
     try:
         # a large picture is made by one worker at a time: its pixels stay in the result until it is done
         with warnings.catch_warnings(record=True) as caught, decoding(data):
             warnings.simplefilter("always", UserWarning)
-            result = make(data, title=PurePath(name).stem, **fields)
-            out = puzzle_bytes(f"out{options.suffix}", result.puzzle, result.grid)
+            result = make(data, options, title=PurePath(name).stem)
+            out = puzzle_bytes(f"out{suffix}", result.puzzle, result.grid)
             s, puzzle = result.stats, result.puzzle
             del result  # and its picture, before another worker takes the lock
     except Exception as exc:  # noqa: BLE001 -- any failure becomes the picture's row
@@ -164,7 +143,7 @@ RESULTS = ("unique", "multiple", "none", "budget")
 
 
 def solve_task(data: bytes, name: str, budget: float) -> dict[str, Any]:
-    """Solve one puzzle file completely within ``budget`` seconds of search.
+    """Solve one puzzle file completely within ``budget`` seconds (line logic and the search together).
 
     Returns
     -------

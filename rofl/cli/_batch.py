@@ -115,10 +115,11 @@ def batch_target(output: str, batch: dict[str, Any]) -> str:
     return target
 
 
-def make_batch(params: dict[str, Any]) -> None:
-    """``rofl make PICTURES... -o DIR/``: :func:`rofl.batch.make_many` under a
-    progress bar, then the book; exit status 1 when a picture failed."""
-    from rofl.batch import MakeOptions, make_many, write_book
+def make_batch(params: dict[str, Any], options: Any) -> None:
+    """``rofl make PICTURES... -o DIR/``: :func:`rofl.batch.make_many` with
+    ``options`` (a :class:`rofl.maker.MakeOptions`) under a progress bar,
+    then the book; exit status 1 when a picture failed."""
+    from rofl.batch import make_many, write_book
     from rofl.batch.make import SUMMARY, picture_files, refuse_inputs
     from rofl.errors import UsageError
 
@@ -144,17 +145,12 @@ def make_batch(params: dict[str, Any]) -> None:
             raise click.BadParameter(msg, param_hint="'--book'")
         check_parent(book)
         refuse_inputs(pictures, [Path(book)])
-    options = MakeOptions(
-        suffix="." + params["format"].lstrip(".").lower(),
-        colors=params["colors"] or 2,
-        **{k: params[k] for k in ("width", "height", "palette", "background", "threshold", "mode", "dither")},
-        **{k: params[k] for k in ("cleanup", "min_delta_e", "trim", "effort", "seed", "shape", "size", "difficulty")},
-        **{k: params[k] for k in ("style", "crop")},
-    )
     folder = Path(params["output"])
+    suffix = "." + params["format"].lstrip(".").lower()
     rows = make_many(
-        pictures, folder, options, jobs=params["jobs"], scheduler=params["scheduler"], force=params["force"]
-    )
+        pictures, folder, options, suffix=suffix, jobs=params["jobs"], scheduler=params["scheduler"],
+        force=params["force"],
+    )  # fmt: skip
     rows = run_with_bar(rows, len(pictures), "picture", quiet=params["quiet"])
     wrote = f"summary in {folder / SUMMARY}.csv and .json"
     if book is not None:

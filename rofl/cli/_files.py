@@ -71,6 +71,7 @@ def refuse_overwrite(inputs, outputs, *, force: bool = False) -> None:
     """
     import os
 
+    from rofl._io import input_written
     from rofl.errors import UsageError
     from rofl.formats import split_number
 
@@ -87,18 +88,11 @@ def refuse_overwrite(inputs, outputs, *, force: bool = False) -> None:
     if force:
         return
     sources = [split_number(path)[0] for path in inputs if path is not None]
-    for option, output in outputs:
-        if output is None or not os.path.exists(output):
-            continue
-        for source in sources:
-            try:
-                same = os.path.samefile(source, output)
-            except OSError:  # the input does not exist: its own error comes later
-                continue
-            if same:
-                msg = f"{option} {output} is the input {source}: writing it would destroy what is read"
-                msg += "; name another file"
-                raise UsageError(msg)
+    found = input_written(sources, outputs)  # a missing input has its own error later
+    if found is not None:
+        option, output, source = found
+        msg = f"{option} {output} is the input {source}: writing it would destroy what is read; name another file"
+        raise UsageError(msg)
 
 
 def check_drawable(opened, command: str, *, color_sets: bool = False, hexagon: bool = False) -> None:

@@ -24,7 +24,11 @@ SECONDS = FiniteRange(0, min_open=True)
 
 
 def budget_option(help_text: str):
-    """The ``--budget SECONDS`` option (10 s by default) of the commands that may search."""
+    """The ``--budget SECONDS`` option (10 s by default) of the commands that may search.
+
+    One meaning everywhere: the seconds line logic and the search take
+    together (:func:`rofl.solver.search.solve_complete`), not counting the
+    one-off compiling of the solver."""
     return click.option("--budget", type=SECONDS, default=10.0, show_default=True, metavar="SECONDS", help=help_text)
 
 

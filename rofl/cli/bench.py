@@ -43,11 +43,27 @@ def _table_name(ctx: click.Context, param: click.Parameter, value: str | None) -
     help="Write a row per file to this table (.csv or .json); a table already there is reused for the "
     "files that have not changed.",
 )
-@budget_option("Seconds of complete search per puzzle; a puzzle not decided by then counts as 'budget'.")
+@budget_option("Seconds per puzzle for line logic and the search together; a puzzle not decided by then is 'budget'.")
 @jobs_option
 @force_option("file")
 @click.option("--list", "listing", is_flag=True, help="Print each file's line, not only the summary.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
+@click.option(
+    "--tournament",
+    is_flag=True,
+    help="Each FILE is a tournament file (TAAI/TCGA/ICGA, many puzzles): solve every puzzle in order in this "
+    "process, one solution each, checked against the clues, and print the total time.",
+)
+@click.option(
+    "--two", is_flag=True, help="With --tournament: look for a second solution too (tell unique from several)."
+)
+@click.option(
+    "--answers",
+    type=click.Path(dir_okay=False),
+    default=None,
+    metavar="PATH",
+    help="With --tournament (one FILE): write the answers to PATH in the tournaments' solution format.",
+)
 def bench(
     files: tuple[str, ...],
     output: str | None,
@@ -57,6 +73,9 @@ def bench(
     force: bool,
     listing: bool,
     quiet: bool,
+    tournament: bool,
+    two: bool,
+    answers: str | None,
 ) -> None:
     """Solve every puzzle in FILE_OR_DIR completely and tell what it is.
 
@@ -70,7 +89,17 @@ def bench(
     colours, line-solvable, result, time, search nodes, grade and
     difficulty of rofl.grade) as CSV or JSON.  A
     file that cannot be read is a failed row, and the exit status is 1.
+
+    --tournament runs each FILE as a nonogram tournament does: every puzzle
+    in file order, one solution each (--two: two, to tell unique from
+    several), --budget seconds each, every answer checked against the
+    clues; it prints the puzzles solved and the total, median, p90 and
+    slowest CPU time (--list: each puzzle's line).  Exit status 1 when a
+    puzzle is left unsolved.
     """
+    if tournament or two or answers:
+        _tournament(files, budget=budget, two=two, answers=answers, listing=listing, output=output)
+        return
     from rofl.batch import solve_many
     from rofl.batch.solve import bench_inputs
 
@@ -87,6 +116,46 @@ def bench(
             say(f"{row['file']}  {category(row)}  {timing}  nodes {row.get('nodes') or 0}{grade}")
     _summary(rows, budget)
     finish(rows, "puzzle files", f"table in {output}" if output else "no table written (-o)", quiet=False)
+
+
+def _tournament(
+    files: tuple[str, ...], *, budget: float, two: bool, answers: str | None, listing: bool, output: str | None
+) -> None:
+    import sys
+
+    from rofl.batch.tournament import answers_text, run_tournament, tournament_summary
+    from rofl.errors import OptionError
+
+    if output is not None:
+        msg = "--tournament prints its figures; -o (a table of puzzle files) is not for it"
+        raise OptionError(msg)
+    if answers is not None and len(files) != 1:
+        msg = "--answers takes the answers of one tournament file: name one FILE"
+        raise OptionError(msg)
+    if answers is not None:
+        from rofl.cli._files import refuse_overwrite
+
+        refuse_overwrite(list(files), [("--answers", answers)])
+    unsolved = 0
+    for name in files:
+        rows = []
+        for row in run_tournament(name, budget=budget, solutions=2 if two else 1):
+            rows.append(row)
+            if listing:
+                say(f"${row.label}  {row.status}  {_fmt(row.cpu_seconds)}")
+        figures = tournament_summary(rows)
+        unsolved += figures["puzzles"] - figures["solved"]
+        click.echo(
+            f"{name}: {figures['solved']} of {figures['puzzles']} solved; CPU {figures['cpu_total']:.2f} s in all "
+            f"(wall {figures['wall_total']:.2f} s), median {_fmt(figures['median'])}, p90 {_fmt(figures['p90'])}, "
+            f"slowest {_fmt(figures['max'])}"
+        )
+        if answers is not None:
+            from rofl._io import atomic_write
+
+            atomic_write(answers, answers_text(rows))
+    if unsolved:
+        sys.exit(1)
 
 
 def _fmt(seconds: float) -> str:

@@ -27,7 +27,7 @@ def _pillow_format(path: Path) -> str:
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Picture to write (default: FILE.png).")
 @click.option("--scale", type=click.IntRange(1, 64), default=1, show_default=True, help="Pixels per cell side.")
-@budget_option("Seconds of complete search when line logic alone cannot finish.")
+@budget_option("Seconds that line logic and the complete search may take together.")
 @click.option("--first", is_flag=True, help="If the puzzle has several solutions, write the first one found anyway.")
 def decode(file: str, output: str | None, scale: int, budget: float, first: bool) -> None:
     """Solve the ROFL file FILE and write its picture.
@@ -76,7 +76,9 @@ def decode(file: str, output: str | None, scale: int, budget: float, first: bool
         # some formats (JPEG...) have no palette mode
         with atomic_open(out, "wb") as f:
             image.convert("RGB").save(f, format=fmt)
-    say(f"{out}: {puzzle.width}x{puzzle.height}, {puzzle.n_colors} colours ({fmt})")
+    # the picture's size in pixels, as for any picture; the cells too when a cell is more than a pixel
+    cells = f" ({puzzle.width}x{puzzle.height} cells of {scale}x{scale} pixels)" if scale > 1 else ""
+    say(f"{out}: {image.width}x{image.height}{cells}, {puzzle.n_colors} colours ({fmt})")
 
 
 @main.command()
@@ -92,7 +94,7 @@ def decode(file: str, output: str | None, scale: int, budget: float, first: bool
     is_flag=True,
     help="Also store a picture line logic cannot reach if a complete search proves it the only solution.",
 )
-@budget_option("Seconds for that search.")
+@budget_option("Seconds that line logic and that search may take together.")
 def encode(
     picture: str,
     output: str | None,
@@ -150,7 +152,7 @@ MAX_GAME_ID_GROUPS = 10_000
 @main.command(short_help="Describe a puzzle file: size, colours, clues, solvability.")
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--solve/--no-solve", "do_solve", default=True, show_default=True, help="Try to solve it.")
-@budget_option("Seconds of complete search when line logic alone cannot finish.")
+@budget_option("Seconds that line logic and the complete search may take together.")
 def info(file: str, do_solve: bool, budget: float) -> None:
     """Describe the ROFL (or other puzzle) file FILE: size, colours, clues, metadata, solvability."""
     import numpy as np

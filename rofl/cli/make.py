@@ -93,8 +93,8 @@ def _save(image, path: str) -> None:
     "--output",
     required=True,
     type=click.Path(),
-    help="Puzzle file to write (.rofl, .json, .xml, .non, .nin, .g, .notmine), or with several pictures "
-    "the folder DIR/ to write them to.",
+    help="Puzzle file to write (.rofl, .clues, .json, .xml, .non, .pzl, .g, .nin, .notmine, .mk, .cwd, .sav, "
+    ".gno; black and white only from .nin on), or with several pictures the folder DIR/ to write them to.",
 )
 @click.option(
     "-w", "--width", type=click.IntRange(1, 1024), help="Grid width in cells (default: 40 on the longer side)."
@@ -212,7 +212,7 @@ def _save(image, path: str) -> None:
     type=click.FloatRange(0, 1),
     metavar="FRACTION",
     help="Give about this share of the groups as '?' (any ink colour), as many as line logic still solves; "
-    "-o .clues or .json.",
+    "-o .rofl, .clues or .json.",
 )
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar, warnings or report.")
 @batch_options
@@ -268,7 +268,14 @@ def make(
     from rofl.maker import make as make_puzzle
 
     several = is_batch(images, output)
-    _check_shape(shape, size, dict(width=width, height=height, mode=mode, dither=dither, cleanup=cleanup))
+    from rofl.maker import MakeOptions, check_shape
+
+    options = MakeOptions(
+        width=width, height=height, colors=colors or 2, palette=palette, background=background, threshold=threshold,
+        mode=mode, dither=dither, cleanup=cleanup, min_delta_e=min_delta_e, trim=trim, effort=effort, seed=seed,
+        shape=shape, size=size, style=style, crop=crop, difficulty=difficulty,
+    )  # fmt: skip
+    check_shape(options, _FLAGS)  # before any work: a usage error
     if shape == "hex":
         _check_hex_outputs(batch_target(output, batch) if several else output, gif=gif)
     if several:
@@ -302,52 +309,17 @@ def make(
     if unknown is not None:
         _check_unknown(target, n_colors, several, sheet=sheet, page=page, gif=gif)
     if several:
-        return make_batch(click.get_current_context().params)
+        return make_batch(click.get_current_context().params, options)
 
     if quiet:
         from rofl import kernels
 
         kernels.set_notice(None)  # not even the one line saying that rofl compiles
     bars = _StageBars(tqdm, quiet)
-
-    def revert_progress(done: int, total: int) -> None:
-        bars.show("checking changes", "change", done, total)
-
-    def polish_progress(done: int, total: int) -> None:
-        bars.show("polishing", "try", done, total)
-
-    def relocate_progress(done: int, total: int) -> None:
-        bars.show("moving changes", "change", done, total)
-
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", UserWarning)
         try:
-            result = make_puzzle(
-                image,
-                width=width,
-                height=height,
-                colors=colors or 2,
-                palette=palette,
-                background=background,
-                threshold=threshold,
-                mode=mode,
-                dither=dither,
-                cleanup=cleanup,
-                min_delta_e=min_delta_e,
-                trim=trim,
-                effort=effort,
-                seed=seed,
-                title=title,
-                shape=shape,
-                size=size,
-                style=style,
-                crop=crop,
-                progress=bars.refining,
-                polish_progress=polish_progress,
-                revert_progress=revert_progress,
-                relocate_progress=relocate_progress,
-                difficulty=difficulty,
-            )
+            result = make_puzzle(image, options, title=title, progress=bars.show)
         finally:
             bars.close()
     if not quiet:
@@ -408,15 +380,7 @@ def make(
             )
         written = [path for path in (output, preview, compare, sheet, page, gif) if path]
         say(f"wrote {', '.join(map(str, written))}")
-        _hint_likeness(
-            result,
-            dict(
-                width=width, height=height, colors=colors or 2, palette=palette, background=background,
-                threshold=threshold, mode=mode, dither=dither, min_delta_e=min_delta_e, shape=shape, size=size,
-                style=style, crop=crop,
-            ),
-            more_colours=palette is None and writer_for(output).colour,
-        )  # fmt: skip
+        _hint_likeness(result, options, more_colours=palette is None and writer_for(output).colour)
         _hint_letters(result.puzzle, letters)
         _hint_changed(result.stats, shape=shape, cleanup=cleanup, threshold=threshold)
 
@@ -436,21 +400,11 @@ def _hint_letters(puzzle: Any, letters: bool) -> None:
         )
 
 
-def _check_shape(shape: str, size: int | None, given: dict[str, Any]) -> None:
-    """Refuse, before any work, the options a hexagonal puzzle does not take
-    (and --size without one)."""
-    if shape == "rect":
-        if size is not None:
-            msg = "--size is the side of a hexagon (--shape hex); a rectangle takes -w/-H"
-            raise click.UsageError(msg)
-        return
-    from rofl.maker import hex_refused
-
-    options = {"width": "-w/--width", "height": "-H/--height", "mode": "--mode pad", "dither": "--dither"}
-    bad = [options.get(name, f"--{name}") for name in hex_refused(**given)]
-    if bad:
-        msg = f"--shape hex takes its size from --size (the hexagon's side), and no {', '.join(bad)}"
-        raise click.UsageError(msg)
+#: rofl make's flags for the options rofl.maker.check_shape names.
+_FLAGS = {
+    "hex": "--shape hex", "size": "--size", "width": "-w/--width", "height": "-H/--height", "mode": "--mode pad",
+    "dither": "--dither", "cleanup": "--cleanup",
+}  # fmt: skip
 
 
 def _check_hex_outputs(target: str, **drawn: str | None) -> None:
@@ -506,7 +460,7 @@ def _hint_changed(stats, *, shape: str, cleanup: bool, threshold: float | None) 
     )
 
 
-def _hint_likeness(result: Any, options: dict[str, Any], *, more_colours: bool) -> None:
+def _hint_likeness(result: Any, made_with: Any, *, more_colours: bool) -> None:
     """One line on stderr when the grid of ``result`` (a
     :class:`rofl.maker.MakeResult`, made with ``options``) looks little like
     the picture: its SSIM under :data:`rofl.maker.RECOGNISABLE_SSIM`, or
@@ -516,12 +470,19 @@ def _hint_likeness(result: Any, options: dict[str, Any], *, more_colours: bool) 
     before refinement, on the picture as ``result`` loaded and cropped it),
     best first; or, when none does, what usually helps."""
     import warnings
+    from dataclasses import asdict
 
     from rofl.errors import RoflError
     from rofl.maker import LIKENESS_SCORE, RECOGNISABLE_SSIM, likeness, style_score
 
     stats = result.stats
-    image, options = result.pixels, {**options, "crop": "none"}  # loaded (and cropped) once
+    # what likeness takes of the options (a MakeOptions), on the picture loaded (and cropped) once
+    measured = ("width", "height", "colors", "palette", "background", "threshold", "mode", "dither", "min_delta_e")
+    options = {name: value for name, value in asdict(made_with).items() if name in measured}
+    image, options = (
+        result.pixels,
+        {**options, "shape": made_with.shape, "size": made_with.size, "style": made_with.style},
+    )
     score = style_score(stats.ssim, stats.edge_f1)
     low_ssim = stats.ssim is not None and stats.ssim < RECOGNISABLE_SSIM
     if stats.ssim is None or (not low_ssim and score >= LIKENESS_SCORE):
@@ -582,24 +543,12 @@ class _StageBars:
         self.quiet = quiet
         self.bar = None
         self.stage = None
-        self.start: int | None = None  # undetermined cells when refining began
-        self.best = 0
 
-    def refining(self, undetermined: int) -> None:
-        """Refinement's ``progress`` callback: cells determined so far."""
-        if self.stage not in (None, "refining"):
-            return  # the closing call, after the later stages
-        if self.start is None:
-            self.start = undetermined
-        # A move on a plateau may leave a few more cells undetermined for a
-        # while; the bar shows the most determined so far instead of starting
-        # over.
-        self.best = max(self.best, self.start - undetermined)
-        self.show("refining", "cell", self.best, self.start)
-
-    def show(self, stage: str, unit: str, done: int, total: int) -> None:
-        if self.quiet:
-            return
+    def show(self, event) -> None:
+        """:func:`rofl.maker.make`'s ``progress`` callback (a :class:`rofl.maker.MakeProgress`)."""
+        stage, unit, done, total = event.stage, event.unit, event.done, event.total
+        if self.quiet or (stage == "refining" and self.stage not in (None, "refining")):
+            return  # the refinement's closing call, after the later stages
         if stage != self.stage:
             self.close()
             self.stage = stage

@@ -9,6 +9,7 @@ import click
 
 from rofl.cli._app import main
 from rofl.cli._options import budget_option
+from rofl.cli._show import say, size_text
 from rofl.errors import FormatError, OptionError, UsageError
 
 #: The title of the sheet of a hidden text.
@@ -106,6 +107,9 @@ def hide(text: str | None, output: str | None, sheet: str | None, cipher: bool, 
             write_puzzle_file(output, puzzle, grid, private=True)
         if sheet_data is not None:
             atomic_write(sheet, sheet_data, private=True)
+    written = [path for path in (output, sheet) if path]
+    if written:  # on stderr: standard output is the cipher's
+        say(f"wrote {', '.join(written)} ({size_text(puzzle)} cells)", err=True)
     if cipher:
         from rofl.formats.notmine import Field, dumps
 

@@ -58,7 +58,7 @@ from rofl.cli._show import say
     metavar="FILE",
     help="TrueType or OpenType font for numbers and titles (.png, .pdf), for titles in any script.",
 )
-@budget_option("With --solution or --answers: seconds of complete search per puzzle when line logic cannot finish.")
+@budget_option("With --solution or --answers: seconds per puzzle for line logic and the search together.")
 def sheet(
     puzzle_files: tuple[str, ...],
     output: str,
@@ -98,7 +98,7 @@ def sheet(
     """
     from rofl._io import atomic_write
     from rofl.decode import check_stored_crc
-    from rofl.errors import UsageError
+    from rofl.errors import FormatError, UsageError
     from rofl.formats import open_puzzle
     from rofl.render.sheet import check_sheet_path, sheet_bytes
 
@@ -122,6 +122,10 @@ def sheet(
     for file in puzzle_files:
         opened = open_puzzle(file)
         hexagonal = not hasattr(opened.puzzle, "width")  # drawn by rofl.render.hexsvg, ? groups included
+        if hexagonal and book:  # a sheet of its own, not a page of a book
+            msg = f"{opened.name}: a puzzle book takes rectangular puzzles only; this one is hexagonal"
+            msg += " (rofl sheet draws it on a sheet of its own)"
+            raise FormatError(msg)
         check_drawable(opened, "sheet", hexagon=not book, color_sets=hexagonal and not book)
         if hexagonal:  # before a solution is looked for
             from rofl.render.hexlayout import check_hex_sheet

@@ -11,19 +11,25 @@ from rofl.cli._app import main
 from rofl.cli._options import budget_option
 from rofl.cli._show import say
 
-# exit statuses (also in the command's help and the README)
+# exit statuses (also in the command's help, the README and docs/guide.md); 1 is an error
+# and 2 a bad option or argument, as for every command, so none of the answers takes them
 EXIT_UNIQUE = 0
-EXIT_NONE = 2
+EXIT_NONE = 5
 EXIT_MULTIPLE = 3
 EXIT_BUDGET = 4
 
 
 @main.command()
-# No dir_okay=False: click would report a directory as a usage error with exit
-# status 2, which means "stalled" here; reading it gives one "Error:" line and 1.
+# No dir_okay=False: click would report a directory as a usage error (status 2);
+# reading it gives one "Error:" line and 1, as for any unreadable file.
 @click.argument("file", type=click.Path())
-@budget_option("Time allowed for the search when line logic stalls.")
+@budget_option("Seconds that line logic and the search may take together.")
 @click.option("--line-only", is_flag=True, help="Line logic only, no search (the generator's notion of solvable).")
+@click.option(
+    "--first-only",
+    is_flag=True,
+    help="Stop at the first solution, as a tournament asks: it is shown as a solution, not proved unique.",
+)
 @click.option(
     "--engine",
     type=click.Choice(["search", "sat"]),
@@ -113,6 +119,7 @@ def solve(
     file: str,
     budget: float,
     line_only: bool,
+    first_only: bool,
     engine: str,
     first_path: str | None,
     solutions_dir: str | None,
@@ -140,11 +147,13 @@ def solve(
 
     \b
     Exit status:
-      0  unique solution (with --line-only: solved by line logic)
-      2  no solution (with --line-only: line logic stalls or contradicts)
+      0  unique solution (with --line-only: solved by line logic; with
+         --first-only: a solution)
       3  more than one solution (two are printed)
       4  the budget ran out before an answer
-      1  error (unreadable file, bad option)
+      5  no solution (with --line-only: line logic stalls or contradicts)
+      1  error (unreadable file, a picture that does not match the file's CRC-32)
+      2  bad option or argument (after a "Usage:" hint), as for every command
     """
     from rofl.cli._files import refuse_overwrite
     from rofl.decode import check_crc
@@ -175,43 +184,25 @@ def solve(
             check_hex_sheet(puzzle, f"{opened.name}: a picture of a hexagon")
     if use_color is None:
         use_color = sys.stdout.isatty()
-    if steps_dir is not None or gif_path is not None:
-        _picture_steps(
-            puzzle,
-            steps_dir,
-            gif_path,
-            search=not line_only,
-            budget=budget,
-            per=steps_per,
-            max_frames=max_frames,
-            delay=delay,
-            last_delay=last_delay,
-            scale=scale,
-            max_size=max_size,
-        )
+    pictured = steps_dir is not None or gif_path is not None
+    drawing = dict(per=steps_per, max_frames=max_frames, delay=delay, last_delay=last_delay, scale=scale,
+                   max_size=max_size)  # fmt: skip
     if line_only:
+        if pictured:
+            _picture_steps(puzzle, steps_dir, gif_path, search=False, budget=budget, **drawing)
         _line_only(opened, use_color)
         return
 
     from rofl.cli._show import difficulty_text, size_text
-    from rofl.errors import BudgetError
     from rofl.render.terminal import puzzle_text
-    from rofl.solver import solve as line_solve
     from rofl.solver.search import solve_complete
 
-    # compiling (with its notice) comes before line logic's clock (rofl.solve): not solve time, not in the budget
-    line = None
-    if engine != "sat":  # the SAT engine reads the clues alone
-        try:  # line logic counts in the budget; Ctrl-C or the budget stop it within a fraction of a second
-            line = line_solve(puzzle, budget=budget)
-        except BudgetError as exc:
-            click.echo(f"budget: no answer: {exc}", err=True)
-            sys.exit(EXIT_BUDGET)
-    line_seconds = 0.0 if line is None else line.seconds  # solve_complete counts only what it does after it
-    remaining = max(budget - line_seconds, 1e-6)
-    result = solve_complete(puzzle, time_budget=remaining, line=line, engine=engine)
+    # line logic and the search share the budget; compiling is in neither
+    result = solve_complete(puzzle, time_budget=budget, engine=engine, solutions=1 if first_only else 2)
     if result.status == "unique":
         check_crc(result.grid, opened.crc32, f"{opened.name}: ")
+    if pictured:  # knowing the answer: the last frame of an ambiguous puzzle is one of its solutions
+        _picture_steps(puzzle, steps_dir, gif_path, search=True, budget=budget, answer=result.status, **drawing)
     size = f"{size_text(puzzle)}, {puzzle.n_colors} colours"
     how = (
         "SAT engine"
@@ -224,7 +215,7 @@ def solve(
         if result.nodes
         else "line logic"
     )
-    timing = f"{(line_seconds + result.seconds) * 1000:.0f} ms"
+    timing = f"{result.seconds * 1000:.0f} ms"
     from rofl._io import all_or_nothing
 
     with all_or_nothing():  # every picture asked for, or none
@@ -240,6 +231,10 @@ def solve(
         click.echo(puzzle_text(puzzle, result.grid, color=use_color))
         click.echo(f"unique: {size}; {how}; {timing}")
         click.echo(difficulty_text(puzzle))
+        return
+    if result.status == "found":  # --first-only: the first solution, uniqueness not asked
+        click.echo(puzzle_text(puzzle, result.solutions[0], color=use_color))
+        click.echo(f"a solution (not checked for others: --first-only): {size}; {how}; {timing}")
         return
     if result.status == "multiple":
         first, second = result.solutions[:2]
@@ -257,6 +252,10 @@ def solve(
     if result.status == "none":
         click.echo(f"none: {size}; the clues have no solution ({how}); {timing}", err=True)
         sys.exit(EXIT_NONE)
+    if result.line_stopped:  # nothing is known: no grid of question marks
+        msg = f"budget: no answer: line logic did not finish within the {budget:g} s budget (try a larger --budget)"
+        click.echo(msg, err=True)
+        sys.exit(EXIT_BUDGET)
     # budget: show what line logic knows
     partial = _partial(result.masks)
     click.echo(puzzle_text(puzzle, partial, color=use_color))
@@ -269,14 +268,22 @@ def solve(
     sys.exit(EXIT_BUDGET)
 
 
-def _picture_steps(puzzle, steps_dir, gif_path, *, search, budget, per, max_frames, **drawing) -> None:
-    """Trace the solve and write its frames (``--steps``, ``--gif``); say what was written on stderr."""
+def _picture_steps(puzzle, steps_dir, gif_path, *, search, budget, per, max_frames, answer=None, **drawing) -> None:
+    """Trace the solve and write its frames (``--steps``, ``--gif``); say what was written on stderr.
+    ``answer`` is what the complete solver proved (a ``SearchStatus``), when it ran."""
     from rofl._io import all_or_nothing
     from rofl.render.animation import Painter, Style, animate_solve, choose_cell, write_steps
     from rofl.solver.trace import trace_solve
 
     trace = trace_solve(puzzle, search=search, time_budget=budget)
-    ends = "the solution" if trace.status == "solved" else f"where the trace stopped ({trace.status})"
+    if trace.status != "solved":
+        ends = f"where the trace stopped ({trace.status})"
+    elif answer == "multiple":
+        ends = "one of its solutions (the puzzle has more than one)"
+    elif answer == "budget":
+        ends = "a solution (not proved unique within the budget)"
+    else:
+        ends = "the solution"
     with all_or_nothing():  # every step picture and the animation, or none (a full disk)
         if steps_dir is not None:
             painter = Painter(puzzle, Style(choose_cell(puzzle, drawing["scale"], drawing["max_size"])))

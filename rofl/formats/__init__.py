@@ -93,6 +93,11 @@ def _writers() -> dict[str, Format]:
 def __getattr__(name: str) -> Any:
     if name == "FORMATS":  # built on first use: it imports every format module
         return _table()
+    from rofl._lazy import submodule
+
+    found = submodule(__name__, name)  # rofl.formats.rofl... after `import rofl`
+    if found is not None:
+        return found
     msg = f"module {__name__!r} has no attribute {name!r}"
     raise AttributeError(msg)
 

@@ -126,6 +126,21 @@ def read_bytes(data: bytes, *, where: str = "<taai>", number: int | None = None)
     return _puzzle(label, at, lines, where)
 
 
+def read_all(data: bytes, *, where: str = "<taai>") -> list[tuple[int, Puzzle]]:
+    """Every puzzle of ``data`` with its label, in file order (a tournament's
+    questions, for ``rofl bench``; answer blocks read as their puzzles).
+
+    Raises
+    ------
+    FormatError
+        A malformed file or block (the message names the line), or no puzzle.
+    """
+    blocks = _blocks(_text.decode(data, where), where)
+    if not blocks:
+        raise _text.fail(where, None, "no puzzle (a TAAI file is '$1' and its clue lines, then '$2'...)")
+    return [(label, _puzzle(label, at, lines, where)[0]) for label, (at, lines) in blocks.items()]
+
+
 #: How :mod:`rofl.formats` knows the format (read only; a ``.txt`` is no
 #: name to claim, so it is found by its content).
 FORMAT = Format(name="TAAI tournament file", read=read_bytes, sniff=looks_like, many=True)

@@ -492,7 +492,11 @@ def _probe_region(
                 break
             quiet = 0
         else:
-            score[p] = gmin * 65536.0 + gsum
+            if ok_count == 2:
+                # two colours: LalaFrogKK's score, the weaker branch plus the imbalance
+                score[p] = gmin + 1.85 * np.log(1.0 + gsum - 2.0 * gmin)
+            else:
+                score[p] = gmin * 65536.0 + gsum
             first[p] = best_bit
             # the lines the probes solved are the ones holding cells they
             # changed; a record with more than fit in its row is not kept

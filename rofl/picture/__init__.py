@@ -118,3 +118,8 @@ __all__ = [
     "spacing_table",
     "srgb_to_linear",
 ]
+
+
+from rofl._lazy import submodules  # noqa: E402 -- the rest of the package loads on first use
+
+__getattr__ = submodules(__name__)

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from rofl._checks import is_whole
 from rofl.errors import OptionError
 from rofl.picture.colour import srgb_to_linear
 
@@ -51,7 +52,7 @@ class Geometry:
 def _check_cells(value: Any, name: str) -> int | None:
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, int | np.integer):
+    if not is_whole(value):
         msg = f"{name} must be a whole number of cells, not {value!r}"
         raise OptionError(msg)
     if not 1 <= value <= MAX_CELLS:

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from rofl._checks import is_whole
 from rofl.errors import OptionError
 from rofl.hexagon import Hexagon
 from rofl.picture.fit import Geometry, cell_colors
@@ -63,7 +64,7 @@ class HexGeometry:
 
 def check_side(side: object) -> int:
     """``side`` as an int in 1..:data:`MAX_HEX_SIDE`, or an :class:`OptionError`."""
-    if isinstance(side, bool) or not isinstance(side, (int, np.integer)) or not 1 <= side <= MAX_HEX_SIDE:
+    if not is_whole(side) or not 1 <= side <= MAX_HEX_SIDE:
         msg = f"a hexagon's side must be a whole number from 1 to {MAX_HEX_SIDE}, not {side!r}"
         raise OptionError(msg)
     return int(side)

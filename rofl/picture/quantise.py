@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from rofl._checks import is_real, is_whole
 from rofl.errors import OptionError
 from rofl.picture import colour
 from rofl.picture.dither import check_dither, dither_palette, dither_two
@@ -244,7 +245,7 @@ def check_min_delta_e(value: Any, colors: int | None = None) -> float:
         Not a number, negative, NaN, or more than ``colors`` sRGB colours
         can keep between every pair (:data:`MAX_SPACING`).
     """
-    if isinstance(value, bool) or not isinstance(value, int | float | np.number) or not 0 <= value < np.inf:
+    if not is_real(value) or not 0 <= value < np.inf:
         msg = f"the least ΔE2000 between palette colours must be a number from 0 up, not {value!r}"
         raise OptionError(msg)
     if colors is not None and 2 <= colors <= len(MAX_SPACING) + 1 and value > MAX_SPACING[colors - 2]:
@@ -561,7 +562,7 @@ def quantise(
     given = colour.parse_palette(palette) if palette is not None else None
     if given is not None:
         colors = len(given)
-    if isinstance(colors, bool) or not isinstance(colors, int | np.integer) or not 2 <= colors <= 64:
+    if not is_whole(colors) or not 2 <= colors <= 64:
         msg = f"colors must be a whole number from 2 to 64, not {colors!r}"
         raise OptionError(msg)
     bg = colour.parse_color(background, "background") if background not in (None, "auto") else None

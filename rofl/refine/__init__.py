@@ -64,3 +64,8 @@ from rofl.refine.refinement import Refinement, refine, unique_line_solvable
 from rofl.solver.propagate import determined
 
 __all__ = ["Refinement", "default_cost", "determined", "refine", "unique_line_solvable"]
+
+
+from rofl._lazy import submodules  # noqa: E402 -- the rest of the package loads on first use
+
+__getattr__ = submodules(__name__)

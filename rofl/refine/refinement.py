@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from rofl._checks import is_whole
 from rofl.errors import PuzzleError, UnsolvableError
 from rofl.puzzle import Palette, Puzzle
 from rofl.refine.passes import (
@@ -194,7 +195,7 @@ def refine(
     if not 0 <= polish < float("inf"):  # also refuses NaN
         msg = f"polish must be a finite number >= 0, not {polish!r}"
         raise PuzzleError(msg)
-    if isinstance(relocate, bool) or not isinstance(relocate, (int, np.integer)) or relocate < 0:
+    if not is_whole(relocate) or relocate < 0:
         msg = f"relocate must be a whole number >= 0, not {relocate!r}"
         raise PuzzleError(msg)
     if solver is None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import io
 from typing import TYPE_CHECKING
 
-from rofl.render.hexlayout import FONT, UNKNOWN, hex_layout
+from rofl.render.hexlayout import FONT, SQ3, UNKNOWN, R, hex_layout
 from rofl.render.layout import PAGE_INCHES, THIN
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -92,6 +92,23 @@ def hex_puzzle_png(
     return buf.getvalue()
 
 
+def _pdf_scale(sheet) -> tuple[float, bool]:
+    """Layout units to PDF points on one A4 page, and whether it is landscape."""
+    from rofl.render.pdf import A4_POINTS
+
+    margin = 36.0  # half an inch: inside what A4 and Letter printers reach
+    page = (min(A4_POINTS[0], 612.0) - 2 * margin, min(A4_POINTS[1], 792.0) - 2 * margin)
+    return _scale(sheet.width, sheet.height, page)
+
+
+def hex_sheet_cell_mm(puzzle: HexPuzzle, *, title: str | None = None) -> tuple[float, bool]:
+    """How large :func:`hex_puzzle_pdf` prints ``puzzle``'s cells: their
+    width across (flat side to flat side) in millimetres, and whether the
+    page is landscape."""
+    k, landscape = _pdf_scale(hex_layout(puzzle, title=title))
+    return SQ3 * R * k * 25.4 / 72, landscape
+
+
 def hex_puzzle_pdf(
     puzzle: HexPuzzle, *, solution=None, title: str | None = None, letters: bool = False, font: FontFile | None = None
 ) -> bytes:
@@ -99,9 +116,7 @@ def hex_puzzle_pdf(
     from rofl.render.pdf import A4_POINTS, _Document
 
     sheet = hex_layout(puzzle, solution=solution, title=title, letters=letters)
-    margin = 36.0  # half an inch: inside what A4 and Letter printers reach
-    page = (min(A4_POINTS[0], 612.0) - 2 * margin, min(A4_POINTS[1], 792.0) - 2 * margin)
-    k, landscape = _scale(sheet.width, sheet.height, page)
+    k, landscape = _pdf_scale(sheet)
     with _Document(font) as doc:
         pdf = doc.pdf
         pdf.add_page(orientation="L" if landscape else "P")

@@ -7,8 +7,7 @@ import numpy as np
 
 from rofl.hexagon import Hexagon, HexPuzzle
 from rofl.puzzle import Palette
-
-_SYMBOLS = "#123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ@%&*"
+from rofl.render.layout import letter
 
 
 def grid_text(grid: np.ndarray, palette: Palette, *, color: bool = False, unknown: int = -1) -> str:
@@ -20,8 +19,10 @@ def grid_text(grid: np.ndarray, palette: Palette, *, color: bool = False, unknow
     palette : Palette
     color : bool
         Use 24-bit ANSI colours (two spaces per cell); otherwise ``.`` is the
-        background, ``#`` the first colour, then digits and letters, ``?``
-        an undetermined cell.
+        background, ``?`` an undetermined cell, and the ink colours have the
+        letters sheets print with ``--letters`` (``a``, ``b``...;
+        :func:`rofl.render.layout.letter`), but for the one ink of a
+        black-and-white puzzle, ``#``.
     """
     lines = []
     for row in np.asarray(grid).tolist():
@@ -36,7 +37,11 @@ def _cell(v: int, palette: Palette, color: bool, unknown: int) -> str:
             return "\x1b[0m??"
         r, g, b = palette[v]
         return f"\x1b[48;2;{r};{g};{b}m  "
-    return "?" if v == unknown else "." if v == 0 else _SYMBOLS[v - 1]
+    if v == unknown:
+        return "?"
+    if v == 0:
+        return "."
+    return "#" if len(palette) == 2 else letter(v)
 
 
 def hex_text(board: Hexagon, cells: np.ndarray, palette: Palette, *, color: bool = False, unknown: int = -1) -> str:

@@ -23,3 +23,8 @@ __all__ = [
     "solve_complete",
     "solve_line",
 ]
+
+
+from rofl._lazy import submodules  # noqa: E402 -- the rest of the package loads on first use
+
+__getattr__ = submodules(__name__)

@@ -214,18 +214,20 @@ def propagate_lines(
 
 
 def search_lines(
-    puzzle, masks: np.ndarray, *, time_budget: float | None, node_budget: int | None
+    puzzle, masks: np.ndarray, *, time_budget: float | None, node_budget: int | None, want: int = 2
 ) -> tuple[SearchStatus, list[np.ndarray], dict[str, int]]:
     """The complete search for a puzzle :func:`needs_lines`, from the masks
     where line logic stalled (:func:`rofl.solve_complete` calls it, having
     checked the budgets, and checks every solution against the clues).
 
+    ``want`` 1 stops at the first solution (status ``"found"``).
+
     Returns
     -------
     status : SearchStatus
     solutions : list of arrays of the shape of ``masks``
-        One when unique, two distinct ones when multiple, at most one when
-        the budget ran out.
+        One when unique or found, two distinct ones when multiple, at most
+        one when the budget ran out.
     counts : dict
         ``nodes``, ``line_solves`` and ``max_depth`` of the search.
     """
@@ -267,8 +269,8 @@ def search_lines(
             if status == SOLVED:
                 # a single-bit mask's colour is the number of bits below it
                 solutions.append(np.bitwise_count(child - 1).astype(np.uint8).reshape(board.shape))
-                if len(solutions) == 2:
-                    return SearchStatus.MULTIPLE, solutions, counts
+                if len(solutions) >= want:
+                    return (SearchStatus.MULTIPLE if want == 2 else SearchStatus.FOUND), solutions, counts
             else:
                 children.append((child, depth + 1))
         stack.extend(reversed(children))

@@ -38,9 +38,24 @@ from rofl.errors import OptionError
 from rofl.solver.lines import board_of
 from rofl.solver.status import SearchStatus
 
-#: The SAT solver python-sat runs: Glucose 4, which (unlike CaDiCaL here) can be
-#: interrupted when the time budget runs out.
-SOLVER = "glucose4"
+#: The SAT solver python-sat runs: CaDiCaL 1.9.5, about twice as fast as
+#: Glucose 4 on the tournament puzzles handed over (docs/benchmarks.md).  It
+#: cannot be interrupted, so it runs in slices of :data:`SLICE_CONFLICTS`
+#: conflicts (it keeps what it learned from one to the next) and the clock is
+#: read between them.
+SOLVER = "cadical195"
+#: Conflicts per slice: some 10 ms on a 25 x 25 puzzle.
+SLICE_CONFLICTS = 1000
+
+
+def _solve_until(solver, deadline: float | None) -> bool | None:
+    """Whether the formula is satisfiable, or None when ``deadline`` (``time.monotonic()``) passes first."""
+    while deadline is None or time.monotonic() < deadline:
+        solver.conf_budget(SLICE_CONFLICTS)
+        got = solver.solve_limited()
+        if got is not None:
+            return got
+    return None
 
 
 def _require_pysat():
@@ -159,6 +174,15 @@ class Encoding:
                 clauses.extend([-a, -b] for i, a in enumerate(lits) for b in lits[i + 1 :])
             else:
                 self._at_most_one(lits, clauses, card, enc_type)
+        if k == 2 and not any(isinstance(c, frozenset) for line in range(puzzle.n_lines) for _, c in puzzle.clue(line)):
+            # black and white: the order encoding, about half the search of the one below (docs/benchmarks.md)
+            for line in range(puzzle.n_lines):
+                if deadline is not None and time.monotonic() > deadline:
+                    raise _Stopped
+                cells = board.line_cells[board.line_offsets[line] : board.line_offsets[line + 1]].tolist()
+                self._order_line([m for m, _ in puzzle.clue(line)], [int(self.x[c, 1]) for c in cells], clauses)
+            self.clauses = clauses
+            return
         # covering[cell][c]: the start variables that give cell colour c
         covering: list[dict[int, list[int]]] = [{} for _ in range(n_cells)]
         for line in range(puzzle.n_lines):
@@ -172,6 +196,61 @@ class Encoding:
                     clauses.append([-int(self.x[cell, c]), *covering[cell].get(c, [])])
                 covering[cell] = {}
         self.clauses = clauses
+
+    def _order_line(self, lengths: list[int], black: list[int], clauses: list[list[int]]) -> None:
+        """A black-and-white line in the order encoding: ``y[g][p]`` is "group
+        ``g`` starts at ``p`` or before" (monotone in ``p``; group ``g + 1``
+        starts past the end of group ``g`` and a gap), ``v[g][i]`` "group ``g``
+        covers cell ``i``" (``y[g][i]`` and not ``y[g][i - length]``); a cell is
+        black exactly when some group covers it.  Unit propagation on it is
+        weaker than a complete line solver, but the solver learns about
+        groups' places as well as cells."""
+        n, groups = len(black), len(lengths)
+        if not groups:
+            clauses.extend([-b] for b in black)
+            return
+        earliest = [0] * groups
+        latest = [0] * groups
+        for g in range(1, groups):
+            earliest[g] = earliest[g - 1] + lengths[g - 1] + 1
+        latest[-1] = n - lengths[-1]
+        for g in range(groups - 2, -1, -1):
+            latest[g] = latest[g + 1] - lengths[g] - 1
+        if latest[0] < 0:  # the clue does not fit: no solution
+            v = self._new()
+            clauses.extend([[v], [-v]])
+            return
+        # y(g, p): a variable, or True / False where p is outside the group's room
+        ys = [{p: self._new() for p in range(earliest[g], latest[g])} for g in range(groups)]
+
+        def y(g: int, p: int) -> int | bool:
+            return False if p < earliest[g] else True if p >= latest[g] else ys[g][p]
+
+        def clause(*lits: int | bool) -> None:
+            if any(lit is True for lit in lits):
+                return
+            clauses.append([lit for lit in lits if lit is not False])
+
+        def neg(lit: int | bool) -> int | bool:
+            return (not lit) if isinstance(lit, bool) else -lit
+
+        covering: list[list[int]] = [[] for _ in range(n)]
+        for g, length in enumerate(lengths):
+            for p in range(earliest[g], latest[g] - 1):
+                clause(-ys[g][p], ys[g][p + 1])
+            if g + 1 < groups:
+                for p in range(earliest[g + 1], latest[g + 1]):
+                    clause(-ys[g + 1][p], y(g, p - length - 1))
+            for i in range(earliest[g], latest[g] + length):
+                started, not_over = y(g, i), neg(y(g, i - length))
+                v = self._new()
+                clause(-v, started)
+                clause(-v, not_over)
+                clause(v, neg(started), neg(not_over))
+                clause(-v, black[i])
+                covering[i].append(v)
+        for i in range(n):
+            clauses.append([-black[i], *covering[i]])
 
     def _at_most_one(self, lits, clauses, card, enc_type) -> None:
         amo = card.atmost(lits=lits, bound=1, top_id=self.top, encoding=enc_type.seqcounter)
@@ -215,8 +294,10 @@ def solve_sat(
     time_budget: float | None = 10.0,
     start: np.ndarray | None = None,
     known: list[np.ndarray] | tuple = (),
+    want: int = 2,
 ) -> tuple[SearchStatus, list[np.ndarray], dict]:
-    """Decide ``puzzle`` with the SAT solver: unique, multiple, none or budget.
+    """Decide ``puzzle`` with the SAT solver: unique, multiple, none or budget
+    (or ``"found"``: a solution, when ``want`` is 1).
 
     :func:`rofl.solve_complete` calls it with ``engine="sat"``, and hands a
     search that runs long over to it (``start`` and ``known``).
@@ -225,14 +306,17 @@ def solve_sat(
     ----------
     puzzle : Puzzle
     time_budget : float or None
-        Seconds for the solver (None: no limit).  It runs in a worker
-        thread, so Ctrl-C stops it at once (:mod:`rofl.solver._stop`).
+        Seconds for the solver (None: no limit), read between slices of
+        :data:`SLICE_CONFLICTS` conflicts; Ctrl-C stops it within one.
     start : int64 array of the shape of a solution, optional
         Colour bitmasks that every solution keeps (what line logic and
         probing proved): the colours a cell's mask leaves out become unit
         clauses.
     known : grids already known to solve ``puzzle`` (at most two, distinct):
         counted as found and banned, so that the solver looks for the others.
+    want : 1 or 2
+        Stop at this many solutions: 2 tells unique from multiple, 1 asks
+        for any one solution (status ``"found"``).
 
     Raises
     ------
@@ -248,8 +332,6 @@ def solve_sat(
     counts : dict
         ``variables``, ``clauses`` and ``conflicts`` of the run.
     """
-    from rofl.solver._stop import THREAD_CELLS, run_stoppable
-
     deadline = None if time_budget is None else time.monotonic() + time_budget  # encoding included
     solver_class, _, _ = _require_pysat()
     board = board_of(puzzle)
@@ -275,13 +357,8 @@ def solve_sat(
 
         for grid in solutions:
             ban(grid)
-        while len(solutions) < 2:
-            got = run_stoppable(
-                lambda: solver.solve_limited(expect_interrupt=True),
-                solver.interrupt,
-                cells=THREAD_CELLS,
-                deadline=deadline,
-            )
+        while len(solutions) < want:
+            got = _solve_until(solver, deadline)
             counts["conflicts"] = int(solver.accum_stats().get("conflicts", 0))
             if got is None:  # interrupted at the deadline
                 return SearchStatus.BUDGET, solutions[:1], counts
@@ -292,6 +369,6 @@ def solve_sat(
             grid = np.argmax(chosen, axis=1).astype(np.uint8)
             solutions.append(grid.reshape(board.shape))
             ban(grid)
-    if len(solutions) == 2:
-        return SearchStatus.MULTIPLE, solutions, counts
+    if len(solutions) >= want:
+        return (SearchStatus.MULTIPLE if want == 2 else SearchStatus.FOUND), solutions[:want], counts
     return (SearchStatus.UNIQUE if solutions else SearchStatus.NONE), solutions, counts

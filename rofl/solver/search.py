@@ -56,14 +56,20 @@ STRATEGIES = (2,)
 #: milliseconds) and nodes (the kernel stops after ``limit + 1``).
 QUICK_CELLS = 1024
 QUICK_NODES = 1
-#: Seconds of search after which :func:`solve_complete` hands a puzzle of
-#: at most :data:`HANDOVER_CELLS` over to the SAT solver, when python-sat is
+#: Search nodes after which :func:`solve_complete` hands a puzzle of at
+#: most :data:`HANDOVER_CELLS` over to the SAT solver, when python-sat is
 #: installed and no node budget was given.  The search is much the faster
 #: on most puzzles (median 12 ms against 234 ms on the corpus's 184 that
 #: need search), the SAT solver on a few tournament puzzles that the
 #: search's orders find no way into (taai2011-0500: 9 s against 1 s); see
-#: docs/design.md, "Handing over to the SAT solver".
-HANDOVER_SECONDS = 1.0
+#: docs/design.md, "Handing over to the SAT solver".  A count of nodes, not
+#: seconds: on a busy machine a second of wall clock held a fifth of a
+#: second of search, and the hand-over came before the search had had its
+#: chance (docs/benchmarks.md, "rofl beside nonosolve").
+HANDOVER_NODES = 1000
+#: Seconds of search after which the search hands over all the same: puzzles
+#: larger than the tournaments' whose nodes are slow.
+HANDOVER_SECONDS = 4.0
 #: Largest puzzle (cells) handed over: the formula is built in Python and
 #: grows faster than the cells (a random 100 x 100 puzzle: 830 000 clauses,
 #: 0.85 s and 180 MB; 150 x 150: 2.7 million, 3.4 s and 480 MB; a 2048 x 2048
@@ -81,9 +87,10 @@ class CompleteResult:
         A string enum.  ``"unique"``: exactly one solution, proved.  ``"multiple"``: two
         distinct solutions were found (there may be more).  ``"none"``: the
         clues contradict each other, proved.  ``"budget"``: the time or node
-        budget ran out before the answer was known.
+        budget ran out before the answer was known.  ``"found"``: one
+        solution was asked for (``solutions=1``) and found, not proved unique.
     solutions : list of (H, W) uint8 arrays
-        Palette indices; one grid when unique, two distinct grids when
+        Palette indices; one grid when unique or found, two distinct grids when
         multiple, none when ``"none"``.  When the budget ran out it holds
         the solution found so far, if any (a valid solution, but not proved
         unique).  Every grid has been checked against the clues.
@@ -112,6 +119,9 @@ class CompleteResult:
         Wall time of the call; compiling or loading the kernels it needed
         (:func:`rofl.kernels.ready`, once a process) is not in it and not
         taken from the time budget.
+    line_stopped : bool
+        The budget ran out inside line logic (``"budget"``, and ``masks``
+        know nothing).
     """
 
     puzzle: Puzzle = field(repr=False)
@@ -128,6 +138,7 @@ class CompleteResult:
     sat_seconds: float = 0.0
     seconds: float = 0.0
     bad_line: int | None = None
+    line_stopped: bool = False
 
     @property
     def undetermined(self) -> int:
@@ -171,6 +182,15 @@ def _sat_installed() -> bool:
     return True
 
 
+def _decided(found: list[np.ndarray], wanted: int) -> SearchStatus:
+    """The status of a search that ended with the distinct solutions ``found`` when ``wanted`` were asked for."""
+    if not found:
+        return SearchStatus.NONE
+    if len(found) >= wanted:
+        return SearchStatus.MULTIPLE if wanted == 2 else SearchStatus.FOUND
+    return SearchStatus.UNIQUE
+
+
 def solve_complete(
     puzzle: Puzzle,
     *,
@@ -179,6 +199,7 @@ def solve_complete(
     search: bool = True,
     line: SolveResult | None = None,
     engine: str = "search",
+    solutions: int = 2,
 ) -> CompleteResult:
     """Solve ``puzzle`` completely: line logic, then probing and backtracking.
 
@@ -194,11 +215,13 @@ def solve_complete(
     ----------
     puzzle : Puzzle
     time_budget : float or None
-        Seconds for the search (None: no limit).  Line logic before it and
-        the one-off loading of the compiled code are not counted; line logic
-        is stopped at a budget as long (the result is then ``"budget"``).  The
-        search looks at the clock every few probes, so it stops within
-        milliseconds of the budget.
+        Seconds for line logic and the search together (None: no limit), as
+        every budget of rofl counts them (``--budget``, :func:`rofl.decode.solve_picture`);
+        the one-off loading of the compiled code is not counted.  Running out
+        is the result ``"budget"``, never an exception, whether line logic or
+        the search was running.  A caller that ran line logic itself (``line``)
+        gives what it left of its budget.  Line logic and the search look at
+        the clock often, so they stop within milliseconds of the budget.
     node_budget : int or None
         Largest number of search nodes (None: no limit).
     search : bool
@@ -212,6 +235,11 @@ def solve_complete(
         (:mod:`rofl.solver.sat`, the ``sat`` extra), which reads the clues
         only, independently of line logic (still run for ``line_status``);
         it takes ``time_budget`` but no ``node_budget``.
+    solutions : {2, 1}
+        2: tell a unique solution from several (find a second or prove there
+        is none).  1: stop at the first solution, as a tournament asks; its
+        status is ``"found"`` (not proved unique) unless line logic alone
+        solved the puzzle (then ``"unique"``), ``"none"`` when there is none.
 
     Returns
     -------
@@ -221,13 +249,17 @@ def solve_complete(
     ------
     OptionError
         A budget that is not positive, an unknown engine, a node budget for
-        the SAT engine, or the SAT engine without python-sat.
+        the SAT engine, the SAT engine without python-sat, or ``solutions``
+        other than 1 or 2.
     """
     if engine not in ("search", "sat"):
         msg = f"engine must be 'search' or 'sat', not {engine!r}"
         raise OptionError(msg)
     if engine == "sat" and node_budget is not None:
         msg = "the SAT engine takes a time budget, not a node budget"
+        raise OptionError(msg)
+    if solutions not in (1, 2):
+        msg = f"solutions must be 1 (the first one) or 2 (tell unique from several), not {solutions!r}"
         raise OptionError(msg)
     if time_budget is not None and not time_budget > 0:
         msg = f"time_budget must be a positive number of seconds, not {time_budget!r}"
@@ -242,12 +274,12 @@ def solve_complete(
     # clock stops meanwhile.
     from rofl import kernels
 
-    max_solutions = 2  # enough to tell unique from ambiguous
+    max_solutions = solutions  # 2: enough to tell unique from ambiguous
     clock = kernels.Stopwatch()
     # Line logic without the line cache, as rofl.solve does (most puzzles
     # end here); the search below keeps one for its probes.
     if line is None:
-        try:  # line logic is bounded by a budget of its own, as long as the search's
+        try:  # line logic is the first part of the budget
             line = solve(puzzle, budget=time_budget)
         except BudgetError:
             line = None
@@ -255,13 +287,17 @@ def solve_complete(
         shape = (puzzle.height, puzzle.width) if hasattr(puzzle, "width") else (puzzle.n_cells,)
         full = np.full(shape, full_mask(puzzle.n_colors), dtype=np.int64)
         line = SolveResult(puzzle, LineStatus.STALLED, full, 0, 0)
-        stopped = True
+        line_stopped = stopped = True
     else:
-        stopped = False
+        line_stopped = stopped = False
+    if time_budget is not None:  # the search gets what line logic left of the budget
+        time_budget -= clock.seconds()
+        settled = line.status != LineStatus.STALLED and not (engine == "sat" and search)
+        stopped = stopped or (time_budget <= 0 and not settled)
     root = line.masks.copy()
 
-    def result(status: SearchStatus, solutions: list[np.ndarray], stats: np.ndarray | None = None) -> CompleteResult:
-        for grid in solutions:
+    def result(status: SearchStatus, grids: list[np.ndarray], stats: np.ndarray | None = None) -> CompleteResult:
+        for grid in grids:
             if not puzzle.is_solution(grid):  # a bug in the search, never a wrong answer
                 msg = "complete solver returned a grid that does not satisfy the clues"
                 raise RuntimeError(msg)
@@ -280,7 +316,7 @@ def solve_complete(
         return CompleteResult(
             puzzle=puzzle,
             status=status,
-            solutions=solutions,
+            solutions=grids,
             line_status=line.status,
             masks=root,
             seconds=clock.seconds(),
@@ -289,12 +325,12 @@ def solve_complete(
         )
 
     if stopped:
-        return result(SearchStatus.BUDGET, [])
+        return replace(result(SearchStatus.BUDGET, []), line_stopped=line_stopped)
     if engine == "sat" and search:  # the clues alone, not what line logic found
         from rofl.solver.sat import solve_sat
 
-        status, solutions, _ = solve_sat(puzzle, time_budget=time_budget)
-        return result(status, solutions)
+        status, grids, _ = solve_sat(puzzle, time_budget=time_budget, want=max_solutions)
+        return result(status, grids)
     if line.status == LineStatus.SOLVED:
         return result(SearchStatus.UNIQUE, [line.grid])
     if line.status == LineStatus.CONTRADICTION:
@@ -302,8 +338,10 @@ def solve_complete(
     if not search:
         return result(SearchStatus.BUDGET, [])
     if needs_lines(puzzle):  # hexagons and colour sets (issue 27)
-        status, solutions, counts = search_lines(puzzle, root, time_budget=time_budget, node_budget=node_budget)
-        done = result(status, solutions)
+        status, grids, counts = search_lines(
+            puzzle, root, time_budget=time_budget, node_budget=node_budget, want=max_solutions
+        )
+        done = result(status, grids)
         return replace(done, nodes=counts["nodes"], max_depth=counts["max_depth"], attempts=1,
                        line_solves=line.line_solves + counts["line_solves"])  # fmt: skip
 
@@ -334,8 +372,10 @@ def solve_complete(
         seconds = None if time_budget is None else time_budget - (began - search_start)
         if seconds is not None and seconds <= 0:
             return result(SearchStatus.BUDGET, met[:1], total)
-        status, solutions, _ = solve_sat(puzzle, time_budget=seconds, start=probed, known=met[:max_solutions])
-        return replace(result(status, solutions, total), sat_seconds=time.perf_counter() - began)
+        status, grids, _ = solve_sat(
+            puzzle, time_budget=seconds, start=probed, known=met[:max_solutions], want=max_solutions
+        )
+        return replace(result(status, grids, total), sat_seconds=time.perf_counter() - began)
 
     def sat_fits() -> bool:
         from rofl.solver.sat import MAX_LITERALS, formula_literals
@@ -352,6 +392,8 @@ def solve_complete(
         limit = QUICK_NODES if quick else FIRST_ATTEMPT_NODES << attempt
         if node_budget is not None:
             limit = min(limit, node_budget - int(total[s.ST_NODES]))
+        if handover is not None:  # the attempt stops at the hand-over's node count
+            limit = max(1, min(limit, HANDOVER_NODES - int(total[s.ST_NODES])))
         deadline = None
         now = time.perf_counter()
         if time_budget is not None:
@@ -389,18 +431,19 @@ def solve_complete(
         total[s.ST_MAX_DEPTH] = depth
         if got >= 0:
             found = [masks_to_grid(sols[i]) for i in range(got)]
-            status = (
-                SearchStatus.NONE if not found else SearchStatus.UNIQUE if len(found) == 1 else SearchStatus.MULTIPLE
-            )
-            return result(status, found, total)
+            return result(_decided(found, max_solutions), found, total)
         # solutions met before the attempt was cut short: valid, not proved unique
         for i in range(int(stats[s.ST_MET])):
             grid = masks_to_grid(sols[i])
             if not any(np.array_equal(grid, other) for other in met):
                 met.append(grid)
         if len(met) >= max_solutions:
-            return result(SearchStatus.MULTIPLE, met[:max_solutions], total)
+            return result(_decided(met, max_solutions), met[:max_solutions], total)
         out_of_nodes = stats[s.ST_NODES] > limit
+        if out_of_nodes and handover is not None and total[s.ST_NODES] >= HANDOVER_NODES:
+            if sat_fits():
+                return hand_over()
+            handover = None
         if not out_of_nodes and to_sat:
             if sat_fits():
                 return hand_over()

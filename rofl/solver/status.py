@@ -33,6 +33,9 @@ class SearchStatus(StrEnum):
     NONE = "none"
     #: the time or node budget ran out before the answer was known
     BUDGET = "budget"
+    #: a solution, found when one was asked for (``solutions=1``): whether
+    #: it is the only one was not looked into
+    FOUND = "found"
 
 
 __all__ = ["LineStatus", "SearchStatus"]

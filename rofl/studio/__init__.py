@@ -58,3 +58,8 @@ def serve(*, port: int = 0, open_browser: bool = True, announce: Callable[[str],
         webbrowser.open(url)
     with sock:
         server.run(sockets=[sock])
+
+
+from rofl._lazy import submodules  # noqa: E402 -- the rest of the package loads on first use
+
+__getattr__ = submodules(__name__)

@@ -11,7 +11,6 @@ is checked by the same click types the command line uses.
 from __future__ import annotations
 
 import functools
-import inspect
 import math
 from dataclasses import asdict, dataclass
 from typing import Any
@@ -64,11 +63,13 @@ def _command():
 @functools.cache
 def fields() -> tuple[Field, ...]:
     """The form: the options of ``rofl make`` that :func:`rofl.maker.make` takes, in the command's order."""
+    import dataclasses
+
     import click
 
-    from rofl.maker import make
+    from rofl.maker import MakeOptions
 
-    accepted = {name for name in inspect.signature(make).parameters if not name.endswith("progress")}
+    accepted = {f.name for f in dataclasses.fields(MakeOptions)} | {"title"}  # and make's title
     command = _command()
     ctx = click.Context(command)
     out = []

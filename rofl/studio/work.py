@@ -63,7 +63,6 @@ class _Reporter:
 
     def __init__(self, number: int | None) -> None:
         self.number = number  # None: a job no newer preview cancels (a book)
-        self.first: int | None = None
 
     def check(self) -> None:
         if self.number is not None and _NEWEST is not None and _NEWEST.value != self.number:
@@ -75,28 +74,19 @@ class _Reporter:
             with _PROGRESS.get_lock():
                 _PROGRESS[:] = [self.number, STAGES.index(stage), done, total]
 
-    def refining(self, undetermined: int) -> None:
-        if self.first is None or undetermined > self.first:
-            self.first = undetermined
-        self.show("refining", self.first - undetermined, self.first)
-
-    def callbacks(self) -> dict[str, Any]:
-        return {
-            "progress": self.refining,
-            "polish_progress": lambda done, total: self.show("polishing", done, total),
-            "revert_progress": lambda done, total: self.show("checking changes", done, total),
-            "relocate_progress": lambda done, total: self.show("moving changes", done, total),
-        }
+    def event(self, event) -> None:
+        """:func:`rofl.maker.make`'s ``progress`` callback (a :class:`rofl.maker.MakeProgress`)."""
+        self.show(event.stage, event.done, event.total)
 
 
 def _make(photo: bytes, name: str, options: dict[str, Any], reporter: _Reporter):
     from rofl.maker import make
 
     options = dict(options)
-    options["title"] = options.get("title") or title_of(name)
+    title = options.pop("title", None) or title_of(name)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", UserWarning)
-        result = make(photo, **options, **reporter.callbacks())
+        result = make(photo, title=title, progress=reporter.event, **options)
     return result, [str(w.message) for w in caught]
 
 
@@ -171,14 +161,11 @@ def preview(number: int, photo: bytes, name: str, options: dict[str, Any]) -> di
     }
 
 
-def _likeness_options(options: dict[str, Any]) -> dict[str, Any]:
-    """The options :func:`rofl.maker.likeness` takes (what ``rofl make``'s hint measures others against)."""
-    import inspect
+def _likeness_options(options: dict[str, Any]) -> Any:
+    """The :class:`rofl.maker.MakeOptions` of a job's options (what ``rofl make``'s hint measures others against)."""
+    from rofl.maker import MakeOptions
 
-    from rofl.maker import likeness
-
-    taken = inspect.signature(likeness).parameters.values()
-    return {p.name: options.get(p.name, p.default) for p in taken if p.kind is p.KEYWORD_ONLY}
+    return MakeOptions(**{name: value for name, value in options.items() if name != "title"})
 
 
 def book(photos: list[tuple[bytes, str]], options: dict[str, Any], number: int) -> bytes:

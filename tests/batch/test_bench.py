@@ -85,3 +85,16 @@ def test_a_table_in_the_folder_benched_is_not_a_puzzle(puzzles):
     for _ in range(2):  # the second run lists the table too, and leaves it out
         result = run("bench", puzzles, "-o", table, "-j", 1, "-q")
         assert "4 puzzle files" in result.output
+
+
+def test_bench_of_a_batchs_folder_leaves_its_summary_out(tmp_path):
+    # issue 41: `rofl bench DIR/` after `rofl make ... -o DIR/` read summary.json as a puzzle and failed it
+    out = tmp_path / "made"
+    made = run("make", SAMPLES / "horse.png", SAMPLES / "rocket.jpg", "-o", f"{out}/", "-w", 12, "-j", 1, "-q")
+    assert made.exit_code == 0, made.output
+    assert (out / "summary.json").is_file()
+    result = run("bench", out, "-o", tmp_path / "bench.json", "-j", 1, "-q")
+    assert result.exit_code == 0, result.output
+    rows = _rows(tmp_path / "bench.json")
+    assert sorted(rows) == ["horse.rofl", "rocket.rofl"]
+    assert {row["status"] for row in rows.values()} == {"solved"}

@@ -168,8 +168,8 @@ def test_a_batch_refuses_one_picture_options_and_bad_formats(pictures, tmp_path)
 
 
 def test_make_many_yields_a_row_per_picture(pictures, tmp_path):
-    options = MakeOptions(width=12, suffix=".json")
-    rows = list(make_many([pictures / "*.png"], tmp_path / "out", options, jobs=1))
+    options, suffix = MakeOptions(width=12), ".json"
+    rows = list(make_many([pictures / "*.png"], tmp_path / "out", options, suffix=suffix, jobs=1))
     assert sorted(Path(r["picture"]).name for r in rows) == ["a.png", "b.png", "broken.png"]
     made = [r for r in rows if r["status"] == "made"]
     assert [open_puzzle(r["output"]).format.extension for r in made] == [".json", ".json"]
@@ -203,3 +203,18 @@ def test_ctrl_c_stops_the_batch_and_leaves_no_half_written_file(tmp_path):
     assert len(rows) < 40  # stopped before the end
     for name, row in rows.items():
         assert row["status"] == "made" and open_puzzle(out / name).puzzle.width == row["width"]
+
+
+def test_the_key_of_an_output_is_what_batches_recorded_before_make_options_moved():
+    # issue 41: MakeOptions moved from rofl.batch.tasks to rofl.maker, the suffix to make_many;
+    # summaries written before must still say their outputs are up to date
+    import hashlib
+    import json
+
+    from rofl.batch.tasks import options_key
+
+    fields = {"width": 12, "height": None, "colors": 2, "palette": None, "background": None, "threshold": None,
+              "mode": "fit", "dither": "none", "cleanup": False, "min_delta_e": 20.0, "trim": True, "effort": 1.0,
+              "seed": 0, "suffix": ".json", "style": "auto", "crop": "none"}  # fmt: skip
+    before = hashlib.sha256(hashlib.sha256(b"picture").digest() + json.dumps(fields, sort_keys=True).encode())
+    assert options_key(MakeOptions(width=12), ".json", b"picture") == before.hexdigest()

@@ -248,3 +248,17 @@ def test_info_leaves_out_a_game_id_of_megabytes(tmp_path):
     assert result.exit_code == 0, result.output
     assert max(len(line) for line in result.output.splitlines()) < 200
     assert f"Pattern game ID: not shown ({puzzle.n_groups} clue numbers" in result.output
+
+
+def test_decode_reports_the_size_of_the_picture_it_writes(tmp_path):
+    # issue 41: --scale 8 reported the size in cells (27x20), not the picture's 216x160 pixels
+    from tests.places import SAMPLES
+
+    out = tmp_path / "horse.png"
+    result = run("decode", SAMPLES / "horse.rofl", "-o", out, "--scale", 8)
+    assert result.exit_code == 0, result.output
+    with Image.open(out) as image:
+        assert image.size == (216, 160)
+    assert result.output == f"{out}: 216x160 (27x20 cells of 8x8 pixels), 2 colours (PNG)\n"
+    plain = run("decode", SAMPLES / "horse.rofl", "-o", out)
+    assert plain.output == f"{out}: 27x20, 2 colours (PNG)\n"

@@ -10,8 +10,9 @@ import numpy as np
 import pytest
 
 import rofl
-from rofl.batch.tasks import MakeOptions, make_task, solve_task
+from rofl.batch.tasks import make_task, options_key, solve_task
 from rofl.errors import OptionError
+from rofl.maker import MakeOptions
 from rofl.refine.difficulty import EASY_LIMIT, steer
 from rofl.render.page import puzzle_page
 from rofl.render.sheet import sheet_bytes
@@ -139,7 +140,7 @@ def test_batch_rows_and_bench_rows_have_the_grade():
     assert row["grade"] in range(1, 6) and row["difficulty"] and row["difficulty_score"] is not None
     steered = make_task(data, "camera.jpg", MakeOptions(width=16, difficulty="easy"))[1]
     assert steered["key"] != row["key"]
-    assert MakeOptions(width=16).key(data) == row["key"]
+    assert options_key(MakeOptions(width=16), ".rofl", data) == row["key"]
     bench = solve_task((SAMPLES / "camera.rofl").read_bytes(), "camera.rofl", 1.0)
     assert bench["grade"] == rofl.grade(rofl.open_puzzle(SAMPLES / "camera.rofl").puzzle).grade
     assert bench["difficulty"]

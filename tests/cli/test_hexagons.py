@@ -28,7 +28,7 @@ def small(tmp_path):
     return path
 
 
-PICTURE = " # #\n1 . #\n 1 #"
+PICTURE = " a a\nb . a\n b a"
 
 
 @pytest.mark.parametrize("engine", ["search", "sat"])
@@ -48,7 +48,7 @@ def test_solve_line_only_and_colour_blocks(small):
     coloured = hex_text(board, CELLS, open_puzzle(small).puzzle.palette, color=True).split("\n")
     assert coloured[0].startswith(" \x1b[48;2;0;0;0m  \x1b[48;2;0;0;0m  ")  # half a cell in, two cells
     assert coloured[1].startswith("\x1b[48;2;208;32;48m  \x1b[48;2;255;255;255m  ")
-    assert hex_text(board, np.array([-1, 0, 1, 2, 1, 0, -1]), open_puzzle(small).puzzle.palette) == " ? .\n# 1 #\n . ?"
+    assert hex_text(board, np.array([-1, 0, 1, 2, 1, 0, -1]), open_puzzle(small).puzzle.palette) == " ? .\na b a\n . ?"
 
 
 def test_solve_the_sample_by_both_engines():
@@ -64,12 +64,12 @@ def test_several_solutions_and_none_are_reported(tmp_path):
     result = run("solve", two)
     assert result.exit_code == 3 and "solution 2:" in result.output and "hexagon of side 2" in result.output
     stalled = run("solve", "--line-only", two)
-    assert stalled.exit_code == 2 and stalled.output.startswith(" ? ?\n? ? ?\n ? ?\n")
+    assert stalled.exit_code == 5 and stalled.output.startswith(" ? ?\n? ? ?\n ? ?\n")
     assert "line logic leaves 7 of 7 cells undetermined" in stalled.output
     none = tmp_path / "none.clues"
     none.write_text("rofl clues 1\nhexagon 2\nrows\n0\n0\n1\nfalling\n0\n1\n0\nrising\n0\n1\n0\n")
     result = run("solve", none)
-    assert result.exit_code == 2 and "none: hexagon of side 2" in result.output
+    assert result.exit_code == 5 and "none: hexagon of side 2" in result.output
 
 
 def test_info_describes_the_hexagon(small):
@@ -160,7 +160,7 @@ def test_question_marks_in_a_rectangle(tmp_path):
     path.write_text(corpus.dumps(unknown))
     assert '"?"' in path.read_text()
     result = run("solve", path)
-    assert result.exit_code == 0 and result.output.startswith("#1.\n.#1\nunique: 3x2")
+    assert result.exit_code == 0 and result.output.startswith("ab.\n.ab\nunique: 3x2")
     for command, args in (("sheet", ["-o", tmp_path / "q.png"]), ("page", ["-o", tmp_path / "q.html"])):
         one_error_line(run(command, path, *args), "groups of unknown colour ('?')")
     one_error_line(run("convert", path, tmp_path / "q.non"), ".rofl, .json and .clues can")
@@ -174,3 +174,14 @@ def test_bench_tabulates_a_hexagon(small, tmp_path):
     assert result.exit_code == 0, result.output
     row = table.read_text().splitlines()[1].split(",")
     assert row[1:7] == ["rofl clue text", "", "", "3", "True", "unique"]  # no width and height
+
+
+def test_a_book_refuses_a_hexagon_with_one_error_that_says_so(small, tmp_path):
+    # issue 41: the guide says books take rectangles only; the error said `rofl sheet` did
+    from tests.places import SAMPLES
+
+    result = run("sheet", SAMPLES / "horse.rofl", small, "-o", tmp_path / "book.pdf")
+    line = one_error_line(result, "a puzzle book takes rectangular puzzles only", "hexagonal")
+    assert "sheet of its own" in line and not (tmp_path / "book.pdf").exists()
+    alone = run("sheet", small, "-o", tmp_path / "alone.pdf", "--answers")
+    one_error_line(alone, "a puzzle book takes rectangular puzzles only")

@@ -11,6 +11,7 @@ import pytest
 from PIL import Image
 
 from rofl.formats import read_puzzle
+from rofl.maker import MakeProgress
 from rofl.render.page import page_data
 from rofl.solver import solve
 from tests.clirun import one_error_line, run, usage_error_line
@@ -262,12 +263,12 @@ def test_one_bar_per_stage():
 
     log = []
     bars = _StageBars(lambda **kw: _FakeBar(log, **kw), quiet=False)
-    bars.show("refining", "cell", 0, 50)
-    bars.show("refining", "cell", 50, 50)
-    bars.show("checking changes", "change", 0, 20)
-    bars.show("checking changes", "change", 19, 20)
-    bars.show("checking changes", "change", 0, 7)  # the next pass
-    bars.show("polishing", "try", 3, 30)
+    bars.show(MakeProgress("refining", "cell", 0, 50))
+    bars.show(MakeProgress("refining", "cell", 50, 50))
+    bars.show(MakeProgress("checking changes", "change", 0, 20))
+    bars.show(MakeProgress("checking changes", "change", 19, 20))
+    bars.show(MakeProgress("checking changes", "change", 0, 7))  # the next pass
+    bars.show(MakeProgress("polishing", "try", 3, 30))
     bars.close()
     assert log == [
         ("open", "refining", 50),
@@ -279,23 +280,25 @@ def test_one_bar_per_stage():
         ("close", "polishing", 3),
     ]
     quiet = _StageBars(lambda **kw: _FakeBar(log, **kw), quiet=True)
-    quiet.show("refining", "cell", 0, 5)
+    quiet.show(MakeProgress("refining", "cell", 0, 5))
     assert len(log) == 7
 
 
 def test_the_refining_bar_never_starts_over():
     # undetermined cells after each greedy round; a plateau move may add some
     from rofl.cli.make import _StageBars
+    from rofl.maker import _refine_callbacks
 
     log = []
     bars = _StageBars(lambda **kw: _FakeBar(log, **kw), quiet=False)
+    callbacks = _refine_callbacks(bars.show)
     shown = []
     for undetermined in (50, 40, 45, 42, 30, 0):
-        bars.refining(undetermined)
+        callbacks["progress"](undetermined)
         shown.append(bars.bar.n)
     assert shown == [0, 10, 10, 10, 20, 50]
-    bars.show("checking changes", "change", 0, 5)
-    bars.refining(0)  # refine's closing call comes after the later stages: ignored
+    callbacks["revert_progress"](0, 5)
+    callbacks["progress"](0)  # refine's closing call comes after the later stages: ignored
     bars.close()
     assert log == [
         ("open", "refining", 50),
@@ -315,8 +318,8 @@ def test_no_bar_off_a_terminal(capsys):
     from rofl.cli.make import _StageBars
 
     bars = _StageBars(tqdm, quiet=False)
-    bars.show("refining", "cell", 1, 50)
+    bars.show(MakeProgress("refining", "cell", 1, 50))
     time.sleep(1.1)  # past the bar's one-second delay
-    bars.show("refining", "cell", 40, 50)
+    bars.show(MakeProgress("refining", "cell", 40, 50))
     bars.close()
     assert capsys.readouterr().err == ""

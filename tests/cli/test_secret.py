@@ -23,8 +23,8 @@ def test_hide_writes_puzzle_sheet_and_cipher(tmp_path):
     out, sheet = tmp_path / "s.json", tmp_path / "s.png"
     result = run("hide", SECRET, "-o", str(out), "--sheet", str(sheet), "--cipher")
     assert result.exit_code == 0, result.output
-    cipher = result.output.strip()
-    assert cipher.startswith("NotMine{ ") and result.output.count("\n") == 1
+    cipher = result.stdout.strip()  # stderr says what was written
+    assert cipher.startswith("NotMine{ ") and result.stdout.count("\n") == 1
     puzzle, solution = read_puzzle(out)
     assert read_text(solution) == SECRET
     with Image.open(sheet) as image:
@@ -213,3 +213,15 @@ def test_sheet_colours_and_sizes():
     big = Puzzle.from_grid(np.zeros((1, 2000), dtype=np.uint8))
     with pytest.raises(OptionError, match="too large"):
         puzzle_sheet(big, cell=20)
+
+
+def test_hide_says_what_it_wrote_on_stderr(tmp_path):
+    # issue 41: `hide -o ... --sheet ...` printed nothing; standard output stays the cipher's alone
+    puzzle, sheet = tmp_path / "s.rofl", tmp_path / "s.png"
+    result = run("hide", "hi", "-o", puzzle, "--sheet", sheet)
+    assert result.exit_code == 0, result.output
+    assert result.stdout == ""
+    assert result.stderr.startswith(f"wrote {puzzle}, {sheet} (")
+    assert "hi" not in result.stderr.replace(str(tmp_path), "")  # the secret is not said
+    ciphered = run("hide", "hi", "--cipher", "-o", tmp_path / "t.rofl")
+    assert ciphered.stderr.startswith("wrote ") and "wrote" not in ciphered.stdout

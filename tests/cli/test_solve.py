@@ -76,7 +76,7 @@ def test_no_solution(tmp_path):
     cols = [[(1, 1)], [(1, 1), (1, 1)], [(1, 1), (1, 1)], [(2, 1)]]
     puzzle = Puzzle(4, 4, BW, rows, cols)
     result = run("solve", _file(tmp_path, puzzle))
-    assert result.exit_code == 2, result.output
+    assert result.exit_code == 5, result.output
     assert "no solution" in result.output
 
 
@@ -90,7 +90,7 @@ def test_budget_exhausted(tmp_path):
 def test_line_only_keeps_the_line_logic_behaviour(tmp_path):
     puzzle = Puzzle.from_grid(np.eye(2, dtype=np.uint8), BW)
     result = run("solve", _file(tmp_path, puzzle), "--line-only", "--no-color")
-    assert result.exit_code == 2
+    assert result.exit_code == 5
     assert "stalled" in result.output and "??" in result.output
 
 
@@ -114,7 +114,7 @@ def test_bad_budget_is_a_usage_error(tmp_path, budget):
         (np.array([[1, 0, 1], [1, 1, 1], [0, 1, 0]]), "unique", 0),
         (np.eye(2, dtype=np.uint8), "multiple", 3),
         (([[(2, 1)], [(2, 1)], [(1, 1)], [(1, 1), (1, 1)]], [[(1, 1)], [(1, 1), (1, 1)], [(1, 1), (1, 1)], [(2, 1)]]),
-         "none", 2),
+         "none", 5),
     ],
 )  # fmt: skip
 def test_sat_engine_gives_the_same_outcomes(tmp_path, grid_or_clues, status, exit_code):
@@ -137,3 +137,41 @@ def test_unknown_engine(tmp_path):
     result = run("solve", _file(tmp_path, Puzzle.from_grid(grid, BW)), "--engine", "picosat")
     assert result.exit_code == 2
     assert "'picosat' is not one of 'search', 'sat'" in usage_error_line(result)
+
+
+def test_the_exit_statuses_of_answers_differ_from_a_bad_option_and_from_the_help(tmp_path):
+    # issue 41: "no solution" was status 2, a bad option's too, and the help said a bad option was 1
+    rows = [[(2, 1)], [(2, 1)], [(1, 1)], [(1, 1), (1, 1)]]
+    cols = [[(1, 1)], [(1, 1), (1, 1)], [(1, 1), (1, 1)], [(2, 1)]]
+    path = _file(tmp_path, Puzzle(4, 4, BW, rows, cols))
+    none = run("solve", path)
+    bad = run("solve", path, "--budget", "-1")
+    assert none.exit_code == 5 and bad.exit_code == 2
+    usage_error_line(bad, "--budget")
+    helped = " ".join(run("solve", "--help").output.split())
+    meanings = ((5, "no solution"), (3, "more than one"), (4, "the budget"), (1, "error"), (2, "bad option"))
+    for status, meaning in meanings:
+        assert f"{status} {meaning}" in helped
+
+
+@pytest.mark.slow
+def test_a_budget_spent_inside_line_logic_is_one_line_not_a_grid_of_question_marks(tmp_path):
+    # line logic and the search share the budget (issue 41): the 2048x2048 puzzle's line logic cannot
+    # finish in 1 ms on any machine, and rofl solve reports it as every exhausted budget, status 4
+    grid = (np.random.default_rng(3).random((2048, 2048)) < 0.5).astype(np.uint8)
+    result = run("solve", _file(tmp_path, Puzzle.from_grid(grid, BW), "big.rofl"), "--budget", "0.001")
+    assert result.exit_code == 4, result.output[-300:]
+    assert result.output.splitlines()[-1] == (
+        "budget: no answer: line logic did not finish within the 0.001 s budget (try a larger --budget)"
+    )
+
+
+def test_plain_characters_are_the_letters_of_the_sheets():
+    # issue 41: --no-color drew colours 1, 2, 3 as #, 1, 2 while sheets print a, b, c (--letters)
+    from rofl.render.layout import letter
+    from rofl.render.terminal import grid_text
+
+    palette = Palette(["#ffffff", "#000000", "#d03030", "#3050d0"])
+    grid = np.array([[0, 1, 2, 3]], np.uint8)
+    assert grid_text(grid, palette) == "." + "".join(letter(k) for k in (1, 2, 3)) == ".abc"
+    assert grid_text(np.array([[0, 1, -1]]), BW) == ".#?"  # black and white keeps the nonogram's #

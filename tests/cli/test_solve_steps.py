@@ -27,7 +27,7 @@ def test_steps_and_gif_of_a_puzzle_that_needs_search(tmp_path):
     pictures = sorted(steps.glob("step-*.png"))
     assert len(pictures) == n_frames(gif) > 20
     assert f"{steps}: {len(pictures)} step pictures" in result.output
-    assert f"{gif}: {len(pictures)} frames" in result.output and "the last is the solution" in result.output
+    assert f"{gif}: {len(pictures)} frames" in result.output and "the last is one of its solutions" in result.output
     with Image.open(pictures[-1]) as last:
         assert last.size[0] >= 5 * 24  # the default cell of a small puzzle
 
@@ -58,7 +58,7 @@ def test_line_only_ends_where_line_logic_stalls(tmp_path):
     source = tmp_path / "p.non"
     write_puzzle(source, PROBES)
     result = run("solve", source, "--line-only", "--gif", tmp_path / "a.gif")
-    assert result.exit_code == 2
+    assert result.exit_code == 5
     assert "the last is where the trace stopped (stalled)" in result.output
 
 
@@ -104,3 +104,11 @@ def test_make_gif_shows_the_made_puzzle_solved(tmp_path):
     bad = run("make", picture, "-o", tmp_path / "q.json", "--gif", tmp_path / "q.jpg", "-q")
     usage_error_line(bad, "--gif", "an animation is written as")
     assert not (tmp_path / "q.json").exists()
+
+
+def test_the_steps_of_an_ambiguous_puzzle_end_on_one_of_its_solutions(tmp_path):
+    # issue 41: it said "the last is the solution" of a puzzle with two
+    result = run("solve", SAMPLES / "two-ways.non", "--steps", tmp_path / "steps", "--no-color")
+    assert result.exit_code == 3, result.output
+    assert "the last is one of its solutions (the puzzle has more than one)" in result.output
+    assert "the last is the solution" not in result.output

@@ -27,7 +27,7 @@ from rofl.render.page import _asset, page_data, puzzle_page
 from rofl.solver import solve, solve_line
 from tests.clirun import one_error_line, run, usage_error_line
 from tests.naive import brute_line, clue_of, fillings, propagate
-from tests.places import CORPUS, REPO, SAMPLES
+from tests.places import CORPUS, REPO, SAMPLES, needs_corpus
 
 CORPUS_FILES = sorted(CORPUS.glob("*/*.json"))
 PAGE_JS = REPO / "rofl" / "render" / "page.js"
@@ -627,7 +627,7 @@ def test_cli_help_lists_page():
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not CORPUS_FILES, reason=f"the puzzle corpus is not at {CORPUS}")
+@needs_corpus
 def test_corpus_solutions_are_solved_in_the_page(js):
     keys = set()
     checked = 0
@@ -1087,7 +1087,7 @@ def test_a_wrong_mark_ends_in_a_contradiction_or_a_stall(js, grid, palette):
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not CORPUS_FILES, reason=f"the puzzle corpus is not at {CORPUS}")
+@needs_corpus
 def test_corpus_hints_agree_with_the_solutions(js):
     # real puzzles up to 25x25: hints from an empty grid fill only right
     # cells, and end where rofl's own line logic ends

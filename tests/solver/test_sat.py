@@ -12,7 +12,7 @@ import rofl
 from rofl.errors import OptionError
 from rofl.hexagon import HexPuzzle
 from rofl.puzzle import Palette, Puzzle
-from tests.places import CORPUS
+from tests.places import CORPUS, needs_corpus
 
 pytest.importorskip("pysat")
 
@@ -50,7 +50,7 @@ def _corpus_cases(every: int, skip: tuple[str, ...] = ()):
             yield path, puzzle
 
 
-@pytest.mark.skipif(not SMALL, reason="shared corpus not available")
+@needs_corpus
 def test_corpus_sample():
     """Every tenth corpus puzzle of at most 30x30 but the tournament's, which
     take the SAT engine seconds each (all of them: the slow test below)."""
@@ -64,7 +64,7 @@ BUDGET = {"taai-tournament": 0.5}
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not SMALL, reason="shared corpus not available")
+@needs_corpus
 @pytest.mark.parametrize("folder", FOLDERS)
 def test_every_corpus_puzzle_up_to_30(folder):
     """Every corpus puzzle of at most 30x30, a folder at a time; those either

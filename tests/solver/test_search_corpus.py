@@ -18,7 +18,7 @@ import json
 import numpy as np
 import pytest
 
-from tests.places import CORPUS, DATA_DIR
+from tests.places import CORPUS, DATA_DIR, needs_corpus
 
 FOLDERS = sorted(p.name for p in CORPUS.iterdir() if p.is_dir()) if CORPUS.is_dir() else []
 # the 25x25 tournament puzzles are the slow ones; give each a little less
@@ -29,7 +29,7 @@ ANSWERS = json.loads((DATA_DIR / "search_corpus_answers.json").read_text())
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not FOLDERS, reason="shared corpus not available")
+@needs_corpus
 @pytest.mark.parametrize("folder", FOLDERS)
 def test_corpus_folder(corpus, folder):
     from rofl.formats import read_puzzle

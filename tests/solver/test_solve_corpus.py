@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import numpy as np
-import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
@@ -12,12 +11,10 @@ from rofl.formats.corpus import load
 from rofl.puzzle import Palette, Puzzle
 from rofl.solver import determined, initial_masks, solve
 from tests import naive
-from tests.places import CORPUS
+from tests.places import CORPUS, needs_corpus
 
 # CI clones the repository with shared/ beside it.
 CORPUS_FILES = sorted(CORPUS.glob("*/*.json"))
-
-needs_corpus = pytest.mark.skipif(not CORPUS_FILES, reason=f"the puzzle corpus is not at {CORPUS}")
 
 
 def _excludes(masks: np.ndarray, grid: np.ndarray) -> np.ndarray:

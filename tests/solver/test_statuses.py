@@ -21,12 +21,13 @@ def test_statuses_compare_and_print_as_their_strings():
         (SearchStatus.MULTIPLE, "multiple"),
         (SearchStatus.NONE, "none"),
         (SearchStatus.BUDGET, "budget"),
+        (SearchStatus.FOUND, "found"),
     ):
         assert member == text and text == member
         assert str(member) == text and f"{member}" == text
         assert hash(member) == hash(text)  # usable as a key where strings were
         assert json.dumps(member) == json.dumps(text)
-    assert STATUSES == ("unique", "multiple", "none", "budget")
+    assert STATUSES == ("unique", "multiple", "none", "budget", "found")
     assert LineStatus.SOLVED != SearchStatus.UNIQUE
 
 

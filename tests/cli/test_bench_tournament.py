@@ -1,0 +1,78 @@
+"""``rofl bench --tournament`` (a tournament file: every puzzle in order, one
+checked answer each) and ``rofl solve --first-only``."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from rofl.formats import taai
+from rofl.puzzle import Palette, Puzzle
+from tests.clirun import one_error_line, run
+
+
+def _taai_block(label: int, puzzle: Puzzle) -> str:
+    def line(clue) -> str:
+        return "\t".join(str(n) for n, _ in clue) or "0"
+
+    lines = [f"${label}"]
+    lines += [line(puzzle.clue(puzzle.height + c)) for c in range(puzzle.width)]
+    lines += [line(puzzle.clue(r)) for r in range(puzzle.height)]
+    return "\n".join(lines) + "\n"
+
+
+def _tournament(tmp_path, grids) -> tuple:
+    puzzles = [Puzzle.from_grid(np.array(g, dtype=np.uint8), Palette.black_white()) for g in grids]
+    path = tmp_path / "set.txt"
+    path.write_text("".join(_taai_block(i + 1, p) for i, p in enumerate(puzzles)))
+    return path, puzzles
+
+
+GRIDS = [np.eye(3), [[1, 0, 1], [0, 1, 0], [1, 1, 1]], np.eye(4)[::-1]]
+
+
+def test_a_tournament_file_is_solved_in_order_and_the_answers_fit_the_clues(tmp_path):
+    path, puzzles = _tournament(tmp_path, GRIDS)
+    answers = tmp_path / "answers.txt"
+    result = run("bench", "--tournament", path, "--list", "--answers", answers)
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert [line.split()[0] for line in lines[:3]] == ["$1", "$2", "$3"]
+    assert "found" in lines[0] and "unique" in lines[1]  # line logic proves the second unique
+    assert "3 of 3 solved" in lines[-1] and "CPU" in lines[-1]
+    # the answer file reads back as pictures whose clues are the puzzles'
+    got = taai.read_all(answers.read_bytes())
+    assert [label for label, _ in got] == [1, 2, 3]
+    for (_, picture), puzzle in zip(got, puzzles, strict=True):
+        assert picture.rows == puzzle.rows and picture.cols == puzzle.cols
+
+
+def test_two_solutions_and_an_unsolvable_puzzle(tmp_path):
+    path = tmp_path / "set.txt"
+    # $2: the middle column is all black, the middle row all white
+    path.write_text("$1\n1\n1\n1\n1\n$2\n0\n3\n0\n1\t1\n0\n1\n")
+    result = run("bench", "--tournament", path, "--two", "--list")
+    assert result.exit_code == 1, result.output  # a puzzle left unsolved
+    assert "$1  multiple" in result.output and "$2  none" in result.output
+    assert "1 of 2 solved" in result.output
+
+
+def test_tournament_errors(tmp_path):
+    path, _ = _tournament(tmp_path, GRIDS[:1])
+    for args, words in (
+        (["-o", tmp_path / "t.csv"], "-o (a table of puzzle files) is not for it"),
+        ([path, "--answers", tmp_path / "a.txt"], "name one FILE"),
+    ):
+        result = run("bench", "--tournament", path, *args)
+        assert result.exit_code == 2 and words in result.output, result.output  # a usage error
+    other = tmp_path / "other.txt"
+    other.write_text("hello\n")
+    one_error_line(run("bench", "--tournament", other), "not a tournament file")
+    assert "Error" in run("bench", "--tournament", path, "--answers", path).output  # never over its input
+
+
+def test_solve_first_only(tmp_path):
+    path, _ = _tournament(tmp_path, [np.eye(2)])  # two solutions
+    result = run("solve", "--first-only", path, "--no-color")
+    assert result.exit_code == 0, result.output
+    assert "a solution (not checked for others: --first-only)" in result.output
+    assert run("solve", path, "--no-color").exit_code == 3  # without it: multiple
