@@ -517,7 +517,8 @@ def _make(image: Any, o: MakeOptions, *, title: str | None, solver: Any, progres
     if shape == "hex":
         return _make_hex(
             image, size, colors=colors, palette=palette, background=background, threshold=threshold,
-            min_delta_e=min_delta_e, title=title, effort=effort, progress=progress, style=style, crop=crop,
+            min_delta_e=min_delta_e, title=title, effort=effort, progress=callbacks.get("progress"),
+            style=style, crop=crop,
         )  # fmt: skip
     picture.check_dither(dither)
     if not 0 <= effort <= 1000:  # also refuses NaN
