@@ -1,13 +1,15 @@
 """Build step of rofl's optional extension: its kernels compiled ahead of time.
 
 pyproject.toml holds the package's metadata; this file only adds a
-``build_ext`` that compiles the kernels of line logic, refinement and the
-complete search with ``numba.pycc`` into the top-level module
-``_rofl_line`` (:func:`rofl.solver._aot.build`; about 30 s of CPU).  If
-that fails (no C compiler, no numba, ``ROFL_NO_AOT=1``), the install goes
-on with a warning and rofl compiles the same kernels with numba's JIT on
-first use.  ``python setup.py build_ext --inplace`` builds it into the
-source tree, for work with ``PYTHONPATH=.``.
+``build_ext`` that compiles the kernels of line logic, refinement, the
+complete search and the grader with ``numba.pycc`` into the extension
+``rofl.kernels._aot_kernels`` (:func:`rofl.kernels._aot.build`; minutes of
+CPU).  If that fails (no C compiler, no numba, ``ROFL_NO_AOT=1``), the
+install goes on with a warning and rofl compiles the same kernels with
+numba's JIT on first use.  An editable install (``pip install -e .``) and
+``python setup.py build_ext --inplace`` build it into the source tree,
+beside the kernels' sources, where the editable install and
+``PYTHONPATH=.`` find it (:func:`extension_folder`).
 """
 
 from __future__ import annotations
@@ -22,20 +24,27 @@ from setuptools.command.build_ext import build_ext
 ROOT = Path(__file__).resolve().parent
 
 
+def extension_folder(command: build_ext) -> Path:
+    """Where ``command`` puts the extension: ``rofl/kernels/`` of the source
+    tree for an editable install (which imports rofl from there) or
+    ``--inplace``, of the build folder (the wheel) otherwise."""
+    in_tree = command.inplace or getattr(command, "editable_mode", False)
+    return (ROOT if in_tree else Path(command.build_lib)) / "rofl" / "kernels"
+
+
 class BuildKernels(build_ext):
     def run(self) -> None:
         super().run()
         if os.environ.get("ROFL_NO_AOT", "") not in ("", "0"):
             print("rofl: ROFL_NO_AOT is set: kernels not compiled ahead of time", file=sys.stderr)
             return
-        target = ROOT if self.inplace else Path(self.build_lib)
+        target = extension_folder(self)
         target.mkdir(parents=True, exist_ok=True)
         sys.path.insert(0, str(ROOT))  # rofl's kernels, from this source tree
         try:
-            from rofl.refine._aot import EXPORTS as REFINEMENT
-            from rofl.solver._aot import EXPORTS, build
+            from rofl.kernels._aot import build
 
-            path = build(target, (*EXPORTS, *REFINEMENT))
+            path = build(target)
         except Exception as exc:  # noqa: BLE001 -- optional: any failure leaves the JIT
             reason = (str(exc).strip().splitlines() or [""])[0]
             print(
@@ -56,4 +65,5 @@ class PlatformDistribution(Distribution):
         return True
 
 
-setup(cmdclass={"build_ext": BuildKernels}, distclass=PlatformDistribution)
+if __name__ == "__main__":  # as setuptools' build backend and `python setup.py` run it; not when a test imports it
+    setup(cmdclass={"build_ext": BuildKernels}, distclass=PlatformDistribution)

@@ -11,7 +11,7 @@ and times the solve and the whole process against the same solve through
 numba's JIT (warm cache).  Prints the figures; ``--write-docs`` also
 writes them into ``docs/benchmarks.md``.  The build needs a C compiler.
 This was the study; the install now builds line logic this way
-(:mod:`rofl.solver._aot`, docs/design.md "Line logic compiled at install").
+(:mod:`rofl.kernels._aot`, docs/design.md "Line logic compiled at install").
 """
 
 from __future__ import annotations
@@ -71,7 +71,7 @@ def build(folder: Path) -> tuple[float, float]:
     warnings.simplefilter("ignore")  # pycc's pending deprecation
     from numba.pycc import CC
 
-    from rofl.solver import _kernels as k
+    from rofl.kernels import _line as k
 
     cc = CC("rofl_aot")
     cc.output_dir = str(folder)

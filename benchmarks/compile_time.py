@@ -1,12 +1,15 @@
 """Where the kernels' compile time goes: each kernel set, then each function.
 
-    PYTHONPATH=. python benchmarks/compile_time.py [--top 25] [--write-docs]
+    PYTHONPATH=. python benchmarks/compile_time.py [--top 25] [--write-docs] [--alone]
 
 Runs in a fresh ``NUMBA_CACHE_DIR`` (a new temporary folder, removed at the
-end; no other cache is read or cleared) and compiles the kernel sets one
-after the other, as a first ``make`` and a first search need them: line
-logic, refinement, picture repair, the complete search.  Prints the CPU
-seconds of each set, then the functions that took longest to compile (the
+end; no other cache is read or cleared).  With ``--alone``, first compiles
+each kernel set by itself, in a process and cache of its own (as a fresh
+install's first command that needs only it does), and prints the CPU
+seconds of each as the table :data:`rofl.kernels.COMPILE_SECONDS`, the one
+source of the estimates rofl prints (rounded up to 5 s).  Then compiles
+every set one after the other (:data:`rofl.kernels.SETS`) in this process
+and prints the CPU seconds each adds, then the functions that took longest to compile (the
 wall seconds of numba's ``numba:compile`` events, less those of the
 functions compiled inside them; on a loaded machine wall time is more than
 CPU time), and every rofl kernel numba compiled more than once, with its
@@ -15,7 +18,7 @@ compiles a kernel again.  The kernels compiled at install are ignored
 (``ROFL_NO_AOT``): these are the JIT's figures; the last row is what
 ``pip install`` adds to build that extension (line logic, refinement and
 the complete search with ``numba.pycc``, the C compiler and the linker;
-:func:`rofl.solver._aot.build`).
+:func:`rofl.kernels._aot.build`).
 ``--write-docs`` writes the seconds of each set into section
 ``compile-time`` of ``docs/benchmarks.md``.  The table of
 what was tried is in ``docs/design.md`` ("Compiling the kernels").
@@ -41,12 +44,15 @@ os.environ["ROFL_NO_AOT"] = "1"  # the JIT's compile times, even where the exten
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # _docs, when run from elsewhere
 
 _MODULES = (
-    "rofl.solver._kernels",
-    "rofl.solver._bits",
-    "rofl.solver._wide",
-    "rofl.solver._fast",
-    "rofl.solver._search",
-    "rofl.refine._kernels",
+    "rofl.kernels._line",
+    "rofl.kernels._bits",
+    "rofl.kernels._wide",
+    "rofl.kernels._fresh",
+    "rofl.kernels._search",
+    "rofl.kernels._index",
+    "rofl.kernels._grade",
+    "rofl.kernels._refine",
+    "rofl.kernels._hexrefine",
 )
 
 
@@ -80,6 +86,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--top", type=int, default=25, help="how many functions to list (default 25)")
     parser.add_argument("--write-docs", action="store_true", help="write the table into docs/benchmarks.md")
+    parser.add_argument("--alone", action="store_true", help="first, each set alone in a fresh process and cache")
     args = parser.parse_args()
     try:
         import importlib
@@ -87,27 +94,46 @@ def main() -> None:
         from numba.core import event
         from numba.core.registry import CPUDispatcher
 
-        from rofl.refine.judge import REFINE, REPAIR
-        from rofl.solver._compile import LINE, SEARCH, ensure_compiled
+        from rofl.kernels import SETS, ready
+
+        if args.alone:
+            print("CPU seconds to compile each set alone (a fresh process and cache each):")
+            alone = {}
+            for kernels in SETS:
+                code = (
+                    "import os, time; from rofl import kernels; "
+                    f"s = next(s for s in kernels.SETS if s.name == {kernels.name!r}); "
+                    "t = os.times(); w = time.perf_counter(); kernels.ready(s); u = os.times(); "
+                    "print(u.user + u.system - t.user - t.system, time.perf_counter() - w)"
+                )
+                env = {**os.environ, "NUMBA_CACHE_DIR": tempfile.mkdtemp(dir=_CACHE)}
+                out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+                cpu, wall = map(float, out.stdout.split())
+                alone[kernels.name] = cpu
+                print(f"  {kernels.name:36s} {cpu:6.1f} s CPU  ({wall:.1f} s wall)")
+            print("COMPILE_SECONDS = {")
+            for name, cpu in alone.items():
+                print(f"    {name!r}: {5 * -(-cpu // 5):.0f},")
+            print("}\n")
 
         recorder = event.RecordingListener()
         event.register("numba:compile", recorder)
         print("CPU seconds to compile, in a fresh cache:")
         total = 0.0
         rows = []
-        for kernels in (LINE, REFINE, REPAIR, SEARCH):
+        for kernels in SETS:
             cpu, wall = _cpu(), time.perf_counter()
-            ensure_compiled(kernels)
+            ready(kernels)
             cpu, wall = _cpu() - cpu, time.perf_counter() - wall
             total += cpu
-            print(f"  {kernels.name:20s} {cpu:6.1f} s CPU  ({wall:.1f} s wall)")
+            print(f"  {kernels.name:36s} {cpu:6.1f} s CPU  ({wall:.1f} s wall)")
             rows.append(f"| {kernels.name} | {cpu:.1f} s | {wall:.1f} s |")
         print(f"  {'in all':20s} {total:6.1f} s CPU")
         # in a process of its own with an empty cache, as a fresh install runs
         # it: nothing compiled above is reused (pycc compiles the kernels'
         # callees through their JIT dispatchers, which read numba's cache)
         cpu, wall = _cpu(), time.perf_counter()
-        code = f"import rofl.refine._aot; from rofl.solver._aot import build; print(build({_CACHE!r}))"
+        code = f"from rofl.kernels._aot import build; print(build({_CACHE!r}))"
         env = {**os.environ, "NUMBA_CACHE_DIR": tempfile.mkdtemp(dir=_CACHE)}
         out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
         cpu, wall = _cpu() - cpu, time.perf_counter() - wall

@@ -16,7 +16,7 @@ imported numba at all.  ``--write-docs`` also writes the table into
 ``docs/benchmarks.md``.
 
 Line logic, refinement and the complete search run from the extension
-compiled at install (:mod:`rofl.solver._aot`) when this Python finds it
+compiled at install (:mod:`rofl.kernels._aot`) when this Python finds it
 (installed, or built into the source tree by ``python setup.py build_ext
 --inplace``): then no command compiles anything, and only a puzzle that
 needs search imports numba.  ``--jit`` ignores it (``ROFL_NO_AOT=1``), as
@@ -116,7 +116,7 @@ def main() -> None:
     if opts.jit:
         env["ROFL_NO_AOT"] = "1"
     aot = subprocess.run(
-        [sys.executable, "-c", "from rofl.solver._aot import status; print(status()[0])"],
+        [sys.executable, "-c", "from rofl.kernels._aot import status; print(status()[0])"],
         env=env,
         capture_output=True,
         text=True,

@@ -16,12 +16,12 @@ slows them all alike.
    ``_kernels._propagate`` alone on pre-packed inputs; the Python pieces
    around it.  Then cProfile over many calls: the functions by own time.
 2. The levers one by one: the lean compiled path of
-   :mod:`rofl.solver._fast` without shortcuts (one call, buffers made
+   :mod:`rofl.kernels._fresh` without shortcuts (one call, buffers made
    inside, the same loop), then with the overlap rule for free lines, then
    also the check of known lines, then also the DP only between the known
    ends of a line, then also each group's start bounds kept from one solve
    of its line to the next, then also black-and-white puzzles of at most 63
-   cells a side on bit sets (:mod:`rofl.solver._bits`); the lean kernel
+   cells a side on bit sets (:mod:`rofl.kernels._bits`); the lean kernel
    alone; and the public ``rofl.solve`` as it is now.
 
 ``--write-docs`` writes the tables into section ``line-profile`` of
@@ -49,8 +49,9 @@ sys.path.insert(0, str(REPO))
 
 import rofl  # noqa: E402
 from rofl.formats import read_puzzle  # noqa: E402
-from rofl.solver import _fast, propagate  # noqa: E402
-from rofl.solver import _kernels as k  # noqa: E402
+from rofl.kernels import _fresh as _fast  # noqa: E402
+from rofl.kernels import _line as k  # noqa: E402
+from rofl.solver import propagate  # noqa: E402
 
 
 def _timed(variants: dict[str, Callable[[], object]], repeat: int) -> dict[str, float]:

@@ -11,7 +11,6 @@ budget raises.
 from __future__ import annotations
 
 import contextlib
-import time
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -74,16 +73,13 @@ def solve_picture(
     FormatError
         The picture does not match the stored CRC-32.
     """
+    from rofl import kernels
     from rofl.solver import solve
-    from rofl.solver._compile import ensure_compiled
-    from rofl.solver.propagate import line_kernels
     from rofl.solver.search import solve_complete
     from rofl.solver.status import LineStatus
 
     prefix = f"{where}: " if where else ""
-    if line is None:
-        ensure_compiled(line_kernels(puzzle))  # compiling is not line logic: not in the budget
-    start = time.monotonic()
+    clock = kernels.Stopwatch()  # compiling the kernels (once) is not line logic: not in the budget
     if line is None:
         try:
             line = solve(puzzle, budget=budget)
@@ -92,7 +88,7 @@ def solve_picture(
             raise BudgetError(msg) from None
     result = line
     # line logic counts in the budget: the search gets what it left
-    spent = line_seconds + time.monotonic() - start
+    spent = line_seconds + clock.seconds()
     if result.status == LineStatus.CONTRADICTION:
         line = puzzle.line_name(result.bad_line) if result.bad_line is not None else "a line"
         msg = f"{prefix}the clues have no solution ({line} cannot be filled)"
@@ -151,7 +147,7 @@ def check_crc(grid: np.ndarray, crc32: int | None, prefix: str = "") -> None:
         raise FormatError(msg)
 
 
-def check_stored_crc(opened, *, budget: float = DEFAULT_BUDGET) -> None:
+def check_stored_crc(opened, *, budget: float = DEFAULT_BUDGET) -> float:
     """Check the CRC-32 a file stores for its picture where the command itself
     needs no picture (``rofl page``, ``rofl convert``, ``rofl reveal``): the
     puzzle is solved as by :func:`solve_picture` and the picture compared.
@@ -164,16 +160,26 @@ def check_stored_crc(opened, *, budget: float = DEFAULT_BUDGET) -> None:
     ----------
     opened : rofl.formats.PuzzleFile
 
+    Returns
+    -------
+    float
+        Seconds the check took (of ``budget``): compiling or loading the
+        kernels (:func:`rofl.kernels.ready`) is not in it.
+
     Raises
     ------
     FormatError
         The picture the clues define does not match the stored CRC-32.
     """
     if opened.crc32 is None:
-        return
+        return 0.0
+    from rofl import kernels
+
+    clock = kernels.Stopwatch()
     # AmbiguousError is an UnsolvableError: no one picture to check
     with contextlib.suppress(UnsolvableError):
         solve_picture(opened.puzzle, crc32=opened.crc32, where=opened.name, budget=budget)
+    return clock.seconds()
 
 
 def decode_bytes(data: bytes, *, where: str = "<rofl>"):

@@ -9,7 +9,6 @@ proves the puzzle solved and unique.
 
 from __future__ import annotations
 
-import time
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -122,16 +121,10 @@ class MakeStats:
         Difficulty of the final solve (generations of line logic), work
         spent by refinement, refinement rounds.
     seconds, refine_seconds : float
-        Wall time of the whole run and of the refinement.
-    compile_seconds : float
-        Part of ``seconds`` spent compiling the solver's kernels, or loading
-        them from numba's cache (a fresh install's first run compiles; see
-        :func:`rofl.solver._compile.ensure_compiled`); never inside
-        ``refine_seconds``.
-    compiled : bool
-        Whether this run compiled kernels (a fresh install's first run)
-        rather than loading them from numba's cache; the report shows
-        ``compile_seconds`` only then, since loading is start-up.
+        Wall time of the whole run and of the refinement.  Compiling the
+        kernels (a fresh install's first run) or loading them from numba's
+        cache comes before the clock starts (:func:`rofl.kernels.ready`),
+        so it is in neither.
     threshold : float or None
         Black-and-white threshold used (sRGB grey level 0-255).
     polish_rounds : int
@@ -196,8 +189,6 @@ class MakeStats:
     ssim: float | None = None
     edge_f1: float | None = None
     trimmed: tuple[int, int, int, int] = (0, 0, 0, 0)
-    compile_seconds: float = 0.0
-    compiled: bool = False
     side: int | None = None
     style: str = "photo"
     style_scores: tuple[tuple[str, float], ...] = ()
@@ -264,8 +255,6 @@ class MakeStats:
         if likeness:
             lines.append("likeness: " + "; ".join(likeness))
         timing = f"time: {self.seconds:.2f} s ("
-        if self.compiled:
-            timing += f"compiling the solver {self.compile_seconds:.2f} s, once, "
         timing += f"refinement {self.refine_seconds:.2f} s, {self.iterations} rounds"
         if self.polish_rounds:
             timing += f", {self.polish_rounds} repair attempts"
@@ -507,14 +496,10 @@ def make(
 
 def _make(image: Any, o: MakeOptions, *, title: str | None, solver: Any, progress: Any) -> MakeResult:
     """:func:`make` with its options as one value."""
-    from rofl import picture
+    from rofl import kernels, picture
     from rofl.errors import OptionError
     from rofl.refine import refine
-    from rofl.refine.judge import REFINE
-    from rofl.solver._compile import LINE, compile_count, ensure_compiled
 
-    start = time.perf_counter()
-    compiles = compile_count()
     # the options as the local names the pipeline below reads
     width, height, colors, palette, background, threshold = (o.width, o.height, o.colors, o.palette,
                                                              o.background, o.threshold)  # fmt: skip
@@ -537,14 +522,15 @@ def _make(image: Any, o: MakeOptions, *, title: str | None, solver: Any, progres
     if shape == "hex":
         return _make_hex(
             image, size, colors=colors, palette=palette, background=background, threshold=threshold,
-            min_delta_e=min_delta_e, title=title, effort=effort, progress=callbacks.get("progress"), start=start,
-            compiles=compiles,
+            min_delta_e=min_delta_e, title=title, effort=effort, progress=callbacks.get("progress"),
             style=style, crop=crop,
         )  # fmt: skip
     picture.check_dither(dither)
     if not 0 <= effort <= 1000:  # also refuses NaN
         msg = f"effort must be between 0 and 1000, not {effort!r}"
         raise OptionError(msg)
+    # compiling or loading the kernels (once a process, in refinement) stops the clock
+    clock = kernels.Stopwatch()
     bg_rgb = picture.parse_color(background, "background") if background not in (None, "auto") else (255, 255, 255)
     pixels = picture.crop_to_subject(picture.load_pixels(image), crop)
     geometry = picture.fit(picture.picture_size(pixels), width, height, mode)
@@ -565,8 +551,7 @@ def _make(image: Any, o: MakeOptions, *, title: str | None, solver: Any, progres
         crop, trimmed = _blank_border(grid)
         grid, cost, lab, cells_linear = grid[crop], cost[crop], lab[crop], cells_linear[crop]
 
-    compile_seconds = ensure_compiled(LINE, REFINE)
-    t_refine = time.perf_counter()
+    refine_clock = kernels.Stopwatch()
     res = refine(
         grid,
         q.palette,
@@ -578,9 +563,7 @@ def _make(image: Any, o: MakeOptions, *, title: str | None, solver: Any, progres
         pairs=effort >= 2,
         **callbacks,
     )
-    # a picture that needs repair compiles those kernels inside refine
-    refine_seconds = time.perf_counter() - t_refine - res.compile_seconds
-    compile_seconds += res.compile_seconds
+    refine_seconds = refine_clock.seconds()
     final = np.asarray(res.grid, dtype=np.uint8)
     if trim:
         # refinement may blank a border line; leaving it out keeps the puzzle
@@ -605,7 +588,7 @@ def _make(image: Any, o: MakeOptions, *, title: str | None, solver: Any, progres
         shape_result={"_trimmed": trimmed},
         ssim=lightness_ssim(lab[:, :, 0], _palette_lab(q)[final][:, :, 0]),
         edge=edge_f1(lab[:, :, 0], _palette_lab(q)[final][:, :, 0]),
-        times=(start, refine_seconds, compile_seconds, compiles), min_delta_e=min_delta_e,
+        seconds=clock.seconds(), refine_seconds=refine_seconds, min_delta_e=min_delta_e,
         pixels=pixels, geometry=geometry, background=bg_rgb,
     )  # fmt: skip
     if difficulty is not None and len(chosen.eligible) > 1:
@@ -701,22 +684,21 @@ def _make_hex(
     title: str | None,
     effort: float,
     progress: Callable[[int], None] | None,
-    start: float,
-    compiles: int,
     style: str,
     crop: str,
 ) -> MakeResult:
     """:func:`make` with ``shape="hex"``."""
-    from rofl import picture
+    from rofl import kernels, picture
     from rofl.errors import OptionError
     from rofl.hexagon import HexPuzzle
-    from rofl.refine.hexagon import HEX_REFINE, refine_hex
-    from rofl.solver._compile import INDEX, ensure_compiled
+    from rofl.refine.hexagon import refine_hex
 
     if not 0 <= effort <= 1000:  # also refuses NaN
         msg = f"effort must be between 0 and 1000, not {effort!r}"
         raise OptionError(msg)
     side = picture.hexfit.check_side(picture.DEFAULT_HEX_SIDE if size is None else size)
+    # compiling or loading the kernels (once a process, in refinement) stops the clock
+    clock = kernels.Stopwatch()
     bg_rgb = picture.parse_color(background, "background") if background not in (None, "auto") else (255, 255, 255)
     pixels = picture.crop_to_subject(picture.load_pixels(image), crop)
     geometry = picture.hex_fit(picture.picture_size(pixels), side)
@@ -727,11 +709,9 @@ def _make_hex(
     )  # fmt: skip
     q, cells_linear, lab = chosen.quantised, chosen.photo, chosen.lab
     grid, cost = q.grid, q.cost
-    compile_seconds = ensure_compiled(INDEX, HEX_REFINE)  # one notice for both
-    t_refine = time.perf_counter()
+    refine_clock = kernels.Stopwatch()
     res = refine_hex(grid, q.palette, side, cost=cost, progress=progress, revert=effort > 0)
-    refine_seconds = time.perf_counter() - t_refine - res.compile_seconds
-    compile_seconds += res.compile_seconds
+    refine_seconds = refine_clock.seconds()
     final = res.cells
     puzzle = HexPuzzle.from_cells(side, final, q.palette, meta=_meta(image, title))
     return _finish(
@@ -741,7 +721,7 @@ def _make_hex(
         shape_result={"side": side},
         ssim=hex_lightness_ssim(lab[:, 0], _palette_lab(q)[final][:, 0], side),
         edge=edge_f1(lab[:, 0], _palette_lab(q)[final][:, 0], side=side),
-        times=(start, refine_seconds, compile_seconds, compiles), min_delta_e=min_delta_e,
+        seconds=clock.seconds(), refine_seconds=refine_seconds, min_delta_e=min_delta_e,
         pixels=pixels, geometry=geometry, background=bg_rgb,
     )  # fmt: skip
 
@@ -918,17 +898,15 @@ def _palette_lab(q) -> np.ndarray:
 
 
 def _finish(
-    puzzle, final, grid, q, cost, lab, cells_linear, res, *, shape_stats, shape_result, ssim, edge, times, min_delta_e,
-    pixels, geometry, background,
+    puzzle, final, grid, q, cost, lab, cells_linear, res, *, shape_stats, shape_result, ssim, edge, seconds,
+    refine_seconds, min_delta_e, pixels, geometry, background,
 ) -> MakeResult:  # fmt: skip
     """The :class:`MakeResult` of either shape: the figures both report, and
     the arrays (``final``, ``grid``: the refined and quantised cells, of the
     grid's shape or one per hexagon; ``lab``, ``cost``, ``cells_linear`` with
     one more axis)."""
     from rofl import picture
-    from rofl.solver._compile import compile_count
 
-    start, refine_seconds, compile_seconds, compiles = times
     de = picture.delta_e(lab, _palette_lab(q))  # (..., K)
     lengths = np.asarray(puzzle.lengths)
     changed = final != grid
@@ -943,7 +921,7 @@ def _finish(
         sweeps=int(res.sweeps),
         line_solves=int(res.line_solves),
         iterations=int(res.iterations),
-        seconds=time.perf_counter() - start,
+        seconds=seconds,
         refine_seconds=refine_seconds,
         threshold=q.threshold,
         colors_asked=q.asked,
@@ -951,8 +929,6 @@ def _finish(
         palette_delta_e=picture.closest_pair(q.palette.to_array())[2],
         ssim=ssim,
         edge_f1=edge,
-        compile_seconds=compile_seconds,
-        compiled=compile_count() > compiles,
         **shape_stats,
     )
     cells = np.clip(np.rint(picture.linear_to_srgb(cells_linear) * 255), 0, 255).astype(np.uint8)

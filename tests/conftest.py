@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from rofl.solver._compile import set_notice
+from rofl.kernels import set_notice
 from tests.places import CORPUS, DATA_DIR, REQUIRE_CORPUS, SAMPLES, no_corpus
 
 # In a fresh checkout the first in-process command that solves compiles;
@@ -61,11 +61,11 @@ def corpus() -> Path:
 @pytest.fixture
 def jit_only(monkeypatch):
     """Line logic through numba's JIT in this test, even when the extension
-    compiled at install is there (``ROFL_NO_AOT``; :mod:`rofl.solver._aot`).
+    compiled at install is there (``ROFL_NO_AOT``; :mod:`rofl.kernels._aot`).
     The kernel sets this process took as ready from the extension are
     forgotten for the test, so that their JIT kernels are compiled (or
     loaded) by their warm-ups, outside any timing, not inside a solve."""
-    from rofl.solver import _aot, _compile
+    from rofl.kernels import _aot, _compile
 
     monkeypatch.setenv(_aot.ENV_OFF, "1")
     monkeypatch.setattr(_compile, "_ready", {})

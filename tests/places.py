@@ -7,7 +7,7 @@ names, else ``../shared/corpus`` beside the repository (a worktree under
 makes one under ``/tmp``).  A test that needs it skips when it is absent
 (:data:`needs_corpus`, :func:`corpus_file`, the ``corpus`` fixture, all
 through :func:`no_corpus`); with ``ROFL_REQUIRE_CORPUS=1`` (``.ci/run``
-sets it) the skip is a failure, and the run stops at once when the whole
+sets it wherever the machine has the corpus) the skip is a failure, and the run stops at once when the whole
 corpus is missing (``tests/conftest.py``), as ``ROFL_REQUIRE_BROWSER`` and
 ``ROFL_REQUIRE_AOT`` do for the browser and the compiled extension.
 """

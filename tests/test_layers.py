@@ -1,4 +1,5 @@
-"""The package's layers only point down, and no modules import each other in a circle.
+"""The package's layers only point down, no modules import each other in a
+circle, and no package reaches into another's private names.
 
 Every module under ``rofl/`` is parsed with :mod:`ast`: its imports at
 module level, inside functions and under ``TYPE_CHECKING`` all count, and
@@ -7,6 +8,14 @@ so do the modules a module names in a string when it calls
 ``rofl/cli/__init__.py`` and ``rofl/formats/__init__.py``).  The one
 exception is the IPython display hook ``Puzzle._repr_svg_``, which imports
 the SVG renderer when a notebook shows a puzzle (``shared/DESIGN.md``).
+
+A package is a folder of ``rofl/`` (``rofl.solver``, ``rofl.kernels``, ...);
+the top-level modules (``rofl.maker``, ``rofl._io``) are the package
+``rofl``, whose private modules every module of rofl may use.  A name is
+private to its package when a module below the package or the name itself
+starts with ``_``: ``rofl.kernels._line`` and ``rofl.solver.lines._board``
+are, ``rofl.kernels.structs.Clues`` is not.  The compiled core
+(``rofl.kernels``) is entered only by its door.
 """
 
 from __future__ import annotations
@@ -22,6 +31,8 @@ REPO = PACKAGE.parent
 #: Lowest first: a module may import its own layer and the layers above it
 #: in this list, never one below.
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
+    # the compiled core: every kernel, its structures, compiling and loading them
+    ("kernels", ("rofl.kernels",)),
     ("errors", ("rofl.errors", "rofl._io", "rofl._version", "rofl._cache", "rofl._lazy", "rofl._checks")),
     ("puzzle", ("rofl.puzzle", "rofl.hexagon")),
     ("solver", ("rofl.solver",)),
@@ -38,6 +49,17 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
 
 #: (importer, imported, function): the imports allowed to point up.
 EXCEPTIONS = {("rofl.puzzle", "rofl.render.svg", "_repr_svg_")}
+
+
+#: Private imports across packages that are still there (importer, imported
+#: module, name): none may be added, and one that goes must go from here too.
+KNOWN_PRIVATE = {
+    ("rofl.cli.codec", "rofl.formats._limits", "check_pixels"),
+    ("rofl.render.hexsvg", "rofl.formats._text", "xml_text"),
+    ("rofl.render.svg", "rofl.formats._text", "xml_text"),
+    ("rofl.studio.work", "rofl.cli.make", "_hint_changed"),
+    ("rofl.studio.work", "rofl.cli.make", "_hint_likeness"),
+}
 
 
 def module_name(path: Path) -> str:
@@ -65,6 +87,41 @@ def _target(name: str) -> str | None:
             return name
         name = name.rpartition(".")[0]
     return None
+
+
+def package_of(module: str) -> str:
+    """``rofl.solver`` for ``rofl.solver.lines``; ``rofl`` for a top-level module."""
+    parts = module.split(".")
+    if len(parts) > 1 and (PACKAGE / parts[1]).is_dir():
+        return f"rofl.{parts[1]}"
+    return "rofl"
+
+
+def private_imports() -> list[tuple[str, str, str | None, int]]:
+    """``(importer, imported module, name or None, line)`` of every import of
+    a name private to another package (see the module's docstring)."""
+    found = []
+    for module, path in MODULES.items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            pairs: list[tuple[str, str | None]] = []
+            if isinstance(node, ast.Import):
+                pairs = [(alias.name, None) for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                for alias in node.names:
+                    full = f"{node.module}.{alias.name}"
+                    pairs.append((full, None) if full in MODULES else (node.module, alias.name))
+            for name, attr in pairs:
+                target = _target(name)
+                if target is None:
+                    continue
+                home = package_of(target)
+                if module == home or module.startswith(home + "."):
+                    continue  # its own package, or a package inside the one it imports from
+                below = target[len(home) :].split(".")
+                private = any(p.startswith("_") and p != "__init__" for p in below if p)
+                if private or (attr is not None and attr.startswith("_") and not attr.startswith("__")):
+                    found.append((module, target, attr, node.lineno))
+    return found
 
 
 def imports(module: str) -> list[tuple[str, str, int]]:
@@ -120,6 +177,28 @@ def test_the_display_hook_is_the_only_exception_and_stays_lazy():
     for module, target, function in EXCEPTIONS:
         assert any(t == target and f == function for t, f, _ in GRAPH[module])
         assert all(f for t, f, _ in GRAPH[module] if t == target)  # never at module level
+
+
+def test_the_kernels_are_entered_by_their_door_only():
+    """No module outside ``rofl.kernels`` imports its private modules or names."""
+    inside = [
+        f"{MODULES[m].relative_to(REPO)}:{line}: {m} imports {t}{'.' + a if a else ''}"
+        for m, t, a, line in private_imports()
+        if package_of(t) == "rofl.kernels"
+    ]
+    assert not inside, "\n".join(inside)
+
+
+def test_no_new_private_imports_across_packages():
+    found = {(m, t, a) for m, t, a, _ in private_imports()}
+    assert found <= KNOWN_PRIVATE, sorted(found - KNOWN_PRIVATE)
+    assert KNOWN_PRIVATE <= found, f"gone, remove from KNOWN_PRIVATE: {sorted(KNOWN_PRIVATE - found)}"
+
+
+def test_the_private_import_check_sees_one():
+    """The check itself: a private name of another package is found."""
+    assert package_of("rofl.kernels._line") == "rofl.kernels" and package_of("rofl.maker") == "rofl"
+    assert ("rofl.studio.work", "rofl.cli.make", "_hint_likeness") in {(m, t, a) for m, t, a, _ in private_imports()}
 
 
 def test_no_circle_of_imports():

@@ -233,16 +233,15 @@ def _on_processes(fn, tasks: _Tasks, lost, jobs: int, *, local: bool = False) ->
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
     from concurrent.futures.process import BrokenProcessPool
 
-    from rofl.refine.judge import REFINE, REPAIR
-    from rofl.solver._compile import FRESH, LINE, SEARCH, all_cached, ensure_compiled
+    from rofl import kernels
 
     # Compile once here, with the one notice, before the workers start: on a
     # fresh install they would otherwise all compile at once, silently.  With
     # the cache in place this process needs none of the kernels (the workers
     # load them), so it does not spend a second loading them first.
-    kernels = (LINE, FRESH, SEARCH, REFINE, REPAIR)
-    if not all_cached(*kernels):
-        ensure_compiled(*kernels)
+    needed = (kernels.LINE, kernels.FRESH, kernels.SEARCH, kernels.REFINE, kernels.REPAIR)
+    if not kernels.all_cached(*needed):
+        kernels.ready(*needed)
 
     # one lock file for all the workers: a large picture is made by one worker
     # at a time (rofl.picture.load.decoding), so -j N does not hold N of them

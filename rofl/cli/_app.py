@@ -82,11 +82,11 @@ class RoflGroup(click.Group):
 @click.version_option(__version__, prog_name="rofl")
 def main() -> None:
     """rofl: pictures into nonogram puzzles and back."""
-    from rofl.solver._compile import set_notice
+    from rofl import kernels
 
     # a fresh install's first solve compiles for seconds: say so first
     # (commands with --quiet silence it again)
-    set_notice(_notice, default=True)
+    kernels.set_notice(_notice, default=True)
 
 
 def _notice(message: str) -> None:

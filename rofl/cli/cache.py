@@ -15,60 +15,46 @@ def cache(clear: bool, warm: bool) -> None:
     """Show where rofl's compiled solver lives and its size; --clear or --warm it.
 
     rofl's solver is compiled for the machine it runs on by numba, once,
-    the first time each part is needed: line logic (about 10 s on a 2-core
-    machine), the complete search (about 20 s, only for puzzles line logic
-    cannot finish) and refinement (about 6 s for rofl make, 8 s more for
-    the first picture line logic cannot solve as it is).  The machine
-    code is kept next to rofl's modules, or under NUMBA_CACHE_DIR when that
-    is set (or when rofl's folder is read-only, in numba's folder in the
-    user's cache).  --warm compiles all of it at once, so that no later
-    command waits; --clear deletes it.  With both, it is compiled afresh.
-    When rofl was installed with a C compiler, line logic, refinement and
-    the complete search were compiled then, into an extension: they need
-    no cache (ROFL_NO_AOT=1 ignores it); only hexagons, ? clues and their
-    refinement, and the difficulty grader are compiled on first use.
+    the first time each part is needed, with a notice on stderr; this lists
+    each part and, when it is not compiled yet, about how long compiling
+    it takes.  The machine code is kept next to rofl's modules, or under
+    NUMBA_CACHE_DIR when that is set (or when rofl's folder is read-only,
+    in numba's folder in the user's cache).  --warm compiles all of it at
+    once, so that no later command waits; --clear deletes it.  With both,
+    it is compiled afresh.  When rofl was installed with a C compiler, line
+    logic, refinement, the complete search and the difficulty grader were
+    compiled then, into an extension: they need no cache (ROFL_NO_AOT=1
+    ignores it); only hexagons, ? clues and their refinement are compiled
+    on first use.
     """
     import time
 
-    from rofl.refine.hexagon import HEX_REFINE
-    from rofl.refine.judge import REFINE, REPAIR
-    from rofl.solver._aot import status
-    from rofl.solver._compile import (
-        FRESH,
-        GRADE,
-        INDEX,
-        LINE,
-        SEARCH,
-        cache_files,
-        clear_cache,
-        ensure_compiled,
-        is_cached,
-    )
+    from rofl import kernels
 
-    sets = (LINE, FRESH, INDEX, SEARCH, GRADE, REFINE, REPAIR, HEX_REFINE)
+    sets = kernels.SETS
     if clear:
-        count, size = clear_cache(*sets)
+        count, size = kernels.clear_cache(*sets)
         click.echo(f"cleared: {count} files, {_size(size)}")
     if warm:
         start = time.perf_counter()
-        ensure_compiled(*sets)
+        kernels.ready(*sets)  # what this command is for: compile before any work needs it
         click.echo(f"ready: compiled or loaded in {time.perf_counter() - start:.1f} s")
     total = 0
-    for folder, files in cache_files(*sets).items():
+    for folder, files in kernels.cache_files(*sets).items():
         size = sum(p.stat().st_size for p in files)
         total += size
         say(f"{click.format_filename(folder)}: {len(files)} files, {_size(size)}")
     click.echo(f"total: {_size(total)}")
-    aot, path = status()
+    aot, path = kernels.aot_status()
     where = f" ({click.format_filename(path)})" if path else ""
     click.echo(f"kernels compiled at install: {aot}{where}")
     for s in sets:
         if s.ahead_of_time():
             state = "compiled at install"
-        elif all(is_cached(d) for d in s.dispatchers()):
+        elif kernels.all_cached(s):
             state = "compiled for this machine"
         else:
-            state = f"not compiled (about {s.seconds:.0f} s when first needed)"
+            state = f"not compiled (about {s.seconds:.0f} s of CPU when first needed)"
         click.echo(f"{s.name}: {state}")
 
 

@@ -312,9 +312,9 @@ def make(
         return make_batch(click.get_current_context().params, options)
 
     if quiet:
-        from rofl.solver._compile import set_notice
+        from rofl import kernels
 
-        set_notice(None)  # not even the one line saying that rofl compiles
+        kernels.set_notice(None)  # not even the one line saying that rofl compiles
     bars = _StageBars(tqdm, quiet)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", UserWarning)

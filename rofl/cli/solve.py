@@ -195,10 +195,8 @@ def solve(
 
     from rofl.cli._show import difficulty_text, size_text
     from rofl.render.terminal import puzzle_text
-    from rofl.solver._compile import compile_count
     from rofl.solver.search import solve_complete
 
-    compiles = compile_count()
     # line logic and the search share the budget; compiling is in neither
     result = solve_complete(puzzle, time_budget=budget, engine=engine, solutions=1 if first_only else 2)
     if result.status == "unique":
@@ -218,8 +216,6 @@ def solve(
         else "line logic"
     )
     timing = f"{result.seconds * 1000:.0f} ms"
-    if compile_count() > compiles:  # a first run's compile, on its own, not as solve time
-        timing += f" (and {result.compile_seconds:.1f} s compiling the solver, once)"
     from rofl._io import all_or_nothing
 
     with all_or_nothing():  # every picture asked for, or none

@@ -3,8 +3,8 @@ cells as possible until line logic alone solves its puzzle.
 
 The same plan as the rectangular refinement (:mod:`rofl.refine.passes`),
 over the hexagon's three directions of lines, in Python around the
-compiled propagation over index lines (:mod:`rofl.solver._index_kernels`,
-kernel set :data:`~rofl.solver._compile.INDEX`):
+compiled propagation over index lines (:mod:`rofl.kernels._index`,
+kernel set :data:`~rofl.kernels._compile.INDEX`):
 
 1. **Greedy.**  While line logic stalls, every undetermined cell may take
    the cheapest other colour line logic still allows there.  Each such move
@@ -44,17 +44,6 @@ import numpy as np
 from rofl.errors import PuzzleError
 from rofl.hexagon import Hexagon, HexPuzzle
 from rofl.puzzle import Palette
-from rofl.solver._compile import KernelSet
-
-#: The kernel that estimates moves (:mod:`rofl.refine._hexkernels`), a set of
-#: its own: solving a hexagon never compiles it.
-HEX_REFINE = KernelSet(
-    "hexagon refinement",
-    "rofl.refine._hexkernels",
-    ("_estimate_moves",),
-    warm="rofl.refine._warm:warm_hex",
-    seconds=6,
-)
 
 #: Moves whose earlier estimates were best, estimated again between refreshes.
 LAZY_TOP = 48
@@ -97,9 +86,8 @@ class HexRefinement:
     reverted : int
         Changes put back by the revert passes.
     seconds : float
-        Wall time, less ``compile_seconds``.
-    compile_seconds : float
-        Time compiling or loading the kernels (a fresh install's first run).
+        Wall time; compiling or loading the kernels
+        (:func:`rofl.kernels.ready`, once a process) is not in it.
     """
 
     cells: np.ndarray = field(repr=False)
@@ -113,7 +101,6 @@ class HexRefinement:
     fallback_lines: int
     reverted: int
     seconds: float
-    compile_seconds: float = 0.0
 
     @property
     def n_changed(self) -> int:
@@ -148,9 +135,9 @@ class _Run:
         self.sweeps = 0
 
     def propagate(self, clues, masks: np.ndarray, queue: np.ndarray) -> int:
-        from rofl.solver.lines import _propagate
+        from rofl.solver.lines import propagate_board
 
-        status, stats = _propagate(self.board, clues, masks, queue)
+        status, stats = propagate_board(self.board, clues, masks, queue)
         self.line_solves += int(stats[0])
         self.sweeps = int(stats[1])
         return int(status)
@@ -174,13 +161,13 @@ class _Run:
         undetermined when line logic resumes from ``state``'s masks with
         the changed cell's three lines queued under their new clues (never
         more than the truth), and the slack left on those lines."""
-        from rofl.refine._hexkernels import _estimate_moves
+        from rofl.kernels import hex_estimate_moves
 
         self.estimates += len(cells)
         undetermined = np.empty(len(cells), dtype=np.int64)
         slack = np.empty(len(cells), dtype=np.int64)
         b = self.board
-        _estimate_moves(
+        hex_estimate_moves(
             state.masks, state.cells.astype(np.int64), b.line_cells, b.line_offsets, b.cell_lines, b.cell_offsets,
             *state.clues, cells.astype(np.int64), colours.astype(np.int64), undetermined, slack,
         )  # fmt: skip
@@ -224,10 +211,10 @@ def refine_hex(
     PuzzleError
         Bad shapes or values.
     """
-    from rofl.solver._compile import INDEX, ensure_compiled
-    from rofl.solver._kernels import SOLVED
+    from rofl import kernels
+    from rofl.kernels.structs import SOLVED
 
-    compile_seconds = ensure_compiled(INDEX, HEX_REFINE)
+    kernels.ready(kernels.INDEX, kernels.HEX_REFINE)
     start = time.perf_counter()
     if not isinstance(palette, Palette):
         palette = Palette(palette)
@@ -276,14 +263,13 @@ def refine_hex(
         fallback_lines=fallback_lines,
         reverted=reverted,
         seconds=time.perf_counter() - start,
-        compile_seconds=compile_seconds,
     )
 
 
 def _greedy(run: _Run, state: _Solved, frozen: np.ndarray, progress, verify: int) -> tuple[_Solved, int]:
     """Greedy rounds until line logic solves the picture or every
     undetermined cell is frozen; ``frozen`` is updated."""
-    from rofl.solver._kernels import SOLVED
+    from rofl.kernels.structs import SOLVED
 
     n = len(state.cells)
     estimate = np.full(n, -1, dtype=np.int64)  # undetermined after the cell's move, -1: not estimated
@@ -403,7 +389,7 @@ def _revert(run: _Run, state: _Solved, original: np.ndarray) -> tuple[_Solved, i
     down to a single change, which then stays for this pass.  (A large
     textured board takes thousands of changes on its plateau, most of
     which later ones make unneeded.)"""
-    from rofl.solver._kernels import SOLVED
+    from rofl.kernels.structs import SOLVED
 
     reverted = 0
     failed_at: dict[int, int] = {}  # cell -> the number of reverts when it last failed
@@ -432,4 +418,4 @@ def _undetermined(masks: np.ndarray) -> int:
     return int(np.count_nonzero(masks & (masks - 1)))
 
 
-__all__ = ["HEX_REFINE", "HexRefinement", "refine_hex"]
+__all__ = ["HexRefinement", "refine_hex"]

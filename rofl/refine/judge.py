@@ -2,13 +2,13 @@
 
 :class:`Judge` wraps a :class:`~rofl.solver.LineSolver` (its work buffers
 and line cache) with what only refinement needs, each backed by a compiled
-kernel in :mod:`rofl.refine._kernels`:
+kernel (:mod:`rofl.kernels`):
 
 * :meth:`Judge.replay`: line logic from nothing known, replaying the
   recorded solve (:class:`Trajectory`) of a similar grid;
 * :meth:`Judge.estimate_moves`: how many cells each single-cell change
   would newly determine, with a memo of arrangement counts
-  (``_structs.CountMemo``);
+  (:class:`rofl.kernels.refine_structs.CountMemo`);
 * :meth:`Judge.resume_certificate`: propagation from a stalled fixpoint
   of a nearby grid (a failure certificate).
 """
@@ -19,34 +19,12 @@ from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
+from rofl import kernels
 from rofl.puzzle import PackedClues
-from rofl.solver._compile import KernelSet
 from rofl.solver.propagate import LineSolver, SolveResult, full_mask, kernel_clues
 
 if TYPE_CHECKING:
-    from rofl.refine._structs import CountMemo
-
-#: The kernels every refinement runs (clue derivation, replaying a solve),
-#: for :func:`rofl.solver._compile.ensure_compiled`.
-REFINE = KernelSet(
-    "refinement",
-    "rofl.refine._kernels",
-    ("_grid_clues", "_replay"),
-    warm="rofl.refine._warm:warm_refine",
-    seconds=6,
-    aot=True,
-)
-
-#: The kernels that repair a picture line logic cannot solve as it is
-#: (estimates of single-cell changes, failure certificates).
-REPAIR = KernelSet(
-    "picture repair",
-    "rofl.refine._kernels",
-    ("_resume_certificate", "_estimate_moves"),
-    warm="rofl.refine._warm:warm_repair",
-    seconds=8,
-    aot=True,
-)
+    from rofl.kernels.refine_structs import CountMemo
 
 
 class Trajectory(NamedTuple):
@@ -69,9 +47,7 @@ class Trajectory(NamedTuple):
 def grid_clues(grid: np.ndarray) -> PackedClues:
     """Clues of an ``(H, W)`` grid (compiled, unvalidated: the caller
     guarantees palette indices)."""
-    from rofl.refine._aot import call
-
-    return PackedClues(*call("rofl.refine._kernels:_grid_clues", np.ascontiguousarray(grid, dtype=np.uint8)))
+    return PackedClues(*kernels.grid_clues(np.ascontiguousarray(grid, dtype=np.uint8)))
 
 
 #: A grid whose clues differ from a known grid's in more lines than this
@@ -134,7 +110,7 @@ class Judge:
     def _count_memo(self) -> CountMemo:
         """The memo of arrangement counts: an eighth of the line cache's
         entries, as wide; made again (empty) whenever the cache is."""
-        from rofl.refine._structs import CountMemo
+        from rofl.kernels.refine_structs import CountMemo
 
         _, cache = self.solver.work()
         if self._memo is None or self._memo_for is not cache.tag:
@@ -189,8 +165,7 @@ class Judge:
         SolveResult, and the record of this solve (None if it did not fit
         its room).
         """
-        from rofl.refine._aot import call
-        from rofl.solver import _structs as k
+        from rofl.kernels import structs as k
 
         height, width = shape
         masks = np.full(shape, full_mask(n_colors), dtype=np.int64)
@@ -209,9 +184,7 @@ class Judge:
         stats = np.zeros(k.N_STATS, dtype=np.int64)
         scratch, cache = self.solver.work()
         changed = np.ascontiguousarray(changed, dtype=np.bool_)
-        status = call(
-            "rofl.refine._kernels:_replay", masks, *kernel_clues(packed), changed, *base, *out, *scratch, *cache, stats
-        )
+        status = kernels.replay(masks, *kernel_clues(packed), changed, *base, *out, *scratch, *cache, stats)
         result = self.solver.result(status, masks, stats)  # the kernel counts 0 sweeps
         visits = int(stats[k.ST_TRAIL])
         if visits < 0:
@@ -266,8 +239,7 @@ class Judge:
             clue: the work buffers are sized for grids that differ from
             ``near_grid`` in one cell.
         """
-        from rofl.refine._aot import call
-        from rofl.solver import _structs as k
+        from rofl.kernels import structs as k
 
         # A changed cell can split a group in three: two more groups per line.
         wide = int(grid.max()) >= 8 or int(original.max()) >= 8 or bool((certificate[3] & ~np.int64(0xFF)).any())
@@ -276,8 +248,7 @@ class Judge:
         stats = np.zeros(k.N_STATS, dtype=np.int64)
         scratch, cache = self.solver.work()
         clues = kernel_clues(near_packed)
-        status = call(
-            "rofl.refine._kernels:_resume_certificate",
+        status = kernels.resume_certificate(
             grid, near_grid, *clues, original.ravel(), *certificate, limit, settle, *scratch, *cache, stats, masks,
         )  # fmt: skip
         if status < 0:
@@ -306,15 +277,13 @@ class Judge:
         newly : (M,) int64 array
             Cells newly determined by resuming from ``masks`` with the
             changed clues -- an optimistic estimate (see
-            ``_kernels._estimate_moves``); judge the winner with a full solve.
+            :mod:`rofl.kernels._refine`); judge the winner with a full solve.
         status : (M,) int64 array
             0 solved, 1 stalled, 2 contradiction, per move.
         entropy : (M,) float64 array
             Change of ``log(arrangements)`` of the changed row plus column
             (after propagation): negative when the move tightens them.
         """
-        from rofl.refine._aot import call
-
         # Recolouring the middle of a group splits it in three: room for two
         # more groups per line.
         self.solver.prepare(packed.kmax + 2, masks)
@@ -324,8 +293,7 @@ class Judge:
         totals = np.zeros(3, dtype=np.int64)
         scratch, cache = self.solver.work()
         moves = np.ascontiguousarray(moves, dtype=np.int64).reshape(-1, 3)
-        call(
-            "rofl.refine._kernels:_estimate_moves",
+        kernels.estimate_moves(
             grid, masks, *kernel_clues(packed), moves, *scratch, *cache, *self._count_memo(),
             newly, status, entropy, totals, counts,
         )  # fmt: skip

@@ -4,7 +4,6 @@ passes (:mod:`rofl.refine.passes`) in order and reports a
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -58,11 +57,8 @@ class Refinement:
         Changes moved elsewhere by relocation, each time letting at least
         one other change go back.
     seconds : float
-        Wall time, less ``compile_seconds``.
-    compile_seconds : float
-        Time spent compiling or loading the kernels that repair a picture
-        (:data:`rofl.refine.judge.REPAIR`), needed only when the grid is
-        not line-solvable as it is; not in ``seconds``.
+        Wall time; compiling or loading the kernels
+        (:func:`rofl.kernels.ready`, once a process) is not in it.
     """
 
     grid: np.ndarray = field(repr=False)
@@ -78,7 +74,6 @@ class Refinement:
     relocated: int
     seconds: float
     result: SolveResult = field(repr=False)
-    compile_seconds: float = 0.0
 
     @property
     def n_changed(self) -> int:
@@ -172,11 +167,10 @@ def refine(
         Only with ``locked`` cells: when the locked cells alone keep the
         puzzle ambiguous.
     """
-    from rofl.refine.judge import REFINE, REPAIR
-    from rofl.solver._compile import LINE, ensure_compiled
+    from rofl import kernels
 
-    ensure_compiled(LINE, REFINE)  # before the clock: compiling is not refinement
-    start_time = time.perf_counter()
+    kernels.ready(kernels.LINE, kernels.REFINE)  # before the clock: compiling is not refinement
+    clock = kernels.Stopwatch()
     if not isinstance(palette, Palette):
         palette = Palette(palette)
     original = np.asarray(grid)
@@ -211,8 +205,9 @@ def refine(
 
     state = run.judge(work)
     # a picture line logic solves as it is needs no repair kernels: only
-    # the others compile them, and the time is not refinement's
-    repair_compile = 0.0 if state.result.status == LineStatus.SOLVED else ensure_compiled(REPAIR)
+    # the others compile them, and the clock stops meanwhile
+    if state.result.status != LineStatus.SOLVED:
+        kernels.ready(kernels.REPAIR)
     state = run.greedy(state, user_locked.copy(), progress)
     state, fallback_lines = run.fallback(state, user_locked)
     reverted = 0
@@ -270,9 +265,8 @@ def refine(
         reverted=reverted,
         polish_rounds=polish_rounds,
         relocated=relocated,
-        seconds=time.perf_counter() - start_time - repair_compile,
+        seconds=clock.seconds(),
         result=result,
-        compile_seconds=repair_compile,
     )
 
 

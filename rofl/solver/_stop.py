@@ -10,8 +10,8 @@ thread waits in short slices; at the deadline, or when Ctrl-C raises
 ``KeyboardInterrupt`` in it, it stops the call -- sets a flag
 (:func:`setting`) that the kernel reads before
 every line solve (``stats[ST_STOP]`` of
-:func:`rofl.solver._kernels._propagate_trail`; the complete search,
-:func:`rofl.solver._search._search`, reads its own at every node and
+:func:`rofl.kernels._line._propagate_trail`; the complete search,
+:func:`rofl.kernels._search._search`, reads its own at every node and
 probe), or interrupts the SAT solver (:mod:`rofl.solver.sat`, which
 releases the GIL too) -- waits for the call to return, and raises.  Work too small to
 need it runs in the calling thread: starting a thread costs about as much

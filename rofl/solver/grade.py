@@ -9,7 +9,7 @@ puzzles that local reasoning solves), the hardest technique it needed, and
 its bottlenecks (rounds in which only a few cells could be found).  The
 model and its reasons are in ``docs/difficulty.md``.
 
-The solver is one compiled kernel (:mod:`rofl.solver._grade_kernels`,
+The solver is one compiled kernel (:mod:`rofl.kernels._grade`,
 kernel set ``GRADE``, compiled at install with line logic when a C
 compiler is there); it reads the clues only, like every solver.
 """
@@ -157,7 +157,7 @@ def solve_graded(puzzle: Puzzle | HexPuzzle) -> tuple[Difficulty, np.ndarray]:
     cell: an int64 array of the shape of a solution, -1 where it found none.
     Steering (:mod:`rofl.refine.difficulty`) looks near the late cells."""
     status, _, log, when, stats = run(puzzle)
-    from rofl.solver import _grade_codes as k
+    from rofl.kernels import grade_codes as k
 
     steps = int(stats[k.ST_ROUNDS])
     difficulty = _difficulty(log[:steps], when.size, solved=status == k.SOLVED, probes=int(stats[k.ST_PROBES]))
@@ -166,8 +166,8 @@ def solve_graded(puzzle: Puzzle | HexPuzzle) -> tuple[Difficulty, np.ndarray]:
 
 def run(puzzle: Puzzle | HexPuzzle, probe_work: int = PROBE_WORK):
     """The grader's solve: ``(status, masks, log, when, stats)`` of
-    :func:`rofl.solver._grade_kernels._grade` (codes in
-    :mod:`rofl.solver._grade_codes`; masks and ``when`` of the
+    :func:`rofl.kernels._grade._grade` (codes in
+    :mod:`rofl.kernels.grade_codes`; masks and ``when`` of the
     shape of a solution).  ``probe_work=-1`` stops where line logic stops
     (status BUDGET when it does not finish), as tests compare it with the
     line solver.
@@ -180,12 +180,11 @@ def run(puzzle: Puzzle | HexPuzzle, probe_work: int = PROBE_WORK):
     if puzzle.color_sets is not None:
         msg = "rofl.grade does not grade puzzles with '?' groups (colour sets): their techniques are not modelled"
         raise PuzzleError(msg)
-    from rofl.solver import _grade_codes as k
-    from rofl.solver._aot import call
-    from rofl.solver._compile import GRADE, ensure_compiled
+    from rofl import kernels
+    from rofl.kernels import grade_codes as k
     from rofl.solver.lines import board_of
 
-    ensure_compiled(GRADE)
+    kernels.ready(kernels.GRADE)
     board = board_of(puzzle)
     # writable copies: the extension compiled at install takes writable arrays only
     lines = [np.array(a) for a in (board.line_cells, board.line_offsets, board.cell_lines, board.cell_offsets)]
@@ -199,9 +198,7 @@ def run(puzzle: Puzzle | HexPuzzle, probe_work: int = PROBE_WORK):
         log = np.zeros((size, 2), dtype=np.int64)
         when = np.full(board.n_cells, -1, dtype=np.int64)
         stats = np.zeros(k.N_STATS, dtype=np.int64)
-        status = call(
-            "rofl.solver._grade_kernels:_grade", masks, *lines, lens, cols, offs, probe_work, log, when, stats
-        )
+        status = kernels.grade(masks, *lines, lens, cols, offs, probe_work, log, when, stats)
         if status != k.LOG_FULL:
             break
         size *= 4

@@ -38,7 +38,9 @@ def solve_line(
         An empty line, a length below 1, a colour outside ``1..63``, or
         ``"?"`` without ``n_colors``.
     """
-    from rofl.solver import _kernels as k
+    from rofl.kernels import solve_line as line_kernel
+    from rofl.kernels import solve_line_sets
+    from rofl.kernels.structs import LineScratch
 
     cells = np.ascontiguousarray(cells, dtype=np.int64)
     n = cells.shape[0]
@@ -48,7 +50,7 @@ def solve_line(
     lens, cols = _groups(clue, n_colors)
     kk = len(lens)
     out = np.empty(n, dtype=np.int64)
-    scratch = k.LineScratch(
+    scratch = LineScratch(
         run=np.empty((max(kk, 1), n + 1), dtype=np.int64),
         slot=np.empty(max(kk, 1), dtype=np.int64),
         gap=np.empty(max(kk, 1), dtype=np.int64),
@@ -57,16 +59,16 @@ def solve_line(
         color_slot=np.empty(64, dtype=np.int64),
     )
     if kk and cols.min() < 0:  # colour sets: their own DP, compiled only when used
-        ok = k._solve_line_sets(cells, n, lens, cols, 0, kk, out)
+        ok = solve_line_sets(cells, n, lens, cols, 0, kk, out)
     else:
-        ok = k._solve_line(cells, n, lens, cols, 0, kk, out, *scratch)
+        ok = line_kernel(cells, n, lens, cols, 0, kk, out, *scratch)
     return out if ok else None
 
 
 def _groups(clue: Sequence[Sequence[Any]], n_colors: int | None) -> tuple[np.ndarray, np.ndarray]:
     """Lengths and kernel colours of ``clue``: a colour set becomes
-    :func:`rofl.solver._kernels.set_color` of its mask."""
-    from rofl.solver._kernels import set_color
+    :func:`rofl.kernels.structs.set_color` of its mask."""
+    from rofl.kernels.structs import set_color
 
     lens: list[int] = []
     cols: list[int] = []

@@ -10,7 +10,7 @@ comes back in their usual results.
 
 The search is depth-first over the cell with the fewest colours left, line
 logic after every guess, in Python around the compiled propagation
-(:mod:`rofl.solver._index_kernels`): plain, and enough for the sizes people
+(:mod:`rofl.kernels._index`): plain, and enough for the sizes people
 solve; its answers are as sure as the rectangular search's (every solution
 is checked against the clues, ``unique`` and ``none`` only after the whole
 tree).
@@ -123,7 +123,7 @@ def _board(line_cells: np.ndarray, line_offsets: np.ndarray, shape: tuple[int, .
 
 def kernel_clues(puzzle) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``lens``, ``cols`` and ``offs`` (int64) for the kernels: a group with a
-    colour set gets :func:`~rofl.solver._kernels.set_color` of its mask."""
+    colour set gets :func:`~rofl.kernels._line.set_color` of its mask."""
     cols = puzzle.colors.astype(np.int64)
     if puzzle.color_sets is not None:
         open_groups = np.flatnonzero(puzzle.color_sets)
@@ -132,19 +132,20 @@ def kernel_clues(puzzle) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return puzzle.lengths.astype(np.int64), cols, puzzle.offsets.astype(np.int64)
 
 
-def _propagate(
+def propagate_board(
     board: LineBoard, clues, masks: np.ndarray, queue: np.ndarray, deadline: float | None = None, cells: int = 0
 ) -> tuple[int, np.ndarray]:
     """The compiled line logic on ``masks`` in place, stopped at ``deadline``
     (``time.monotonic()``) or on Ctrl-C (:func:`~rofl.solver._stop.run_stoppable`,
     which weighs the call by ``cells``, by default the board's): the status
     is then STOPPED."""
-    from rofl.solver import _index_kernels as k
+    from rofl import kernels
+    from rofl.kernels import structs as k
     from rofl.solver._stop import run_stoppable, setting
 
     stats = np.zeros(k.N_STATS, dtype=np.int64)
     status = run_stoppable(
-        lambda: k._propagate_lines(
+        lambda: kernels.propagate_lines(
             masks, board.line_cells, board.line_offsets, board.cell_lines, board.cell_offsets, *clues, queue, stats
         ),
         setting(stats, k.ST_STOP),
@@ -184,8 +185,8 @@ def propagate_lines(
         second (``KeyboardInterrupt``).
     """
     from rofl.errors import BudgetError
+    from rofl.kernels.structs import STOPPED
     from rofl.solver._stop import THREAD_CELLS
-    from rofl.solver._structs import STOPPED
 
     board = board_of(puzzle)
     if start is None:
@@ -201,7 +202,7 @@ def propagate_lines(
     # one call: with a budget it runs stoppable whatever its size (a small board
     # of long lines of ? groups can take seconds; a thread costs ~0.1 ms)
     cells = board.n_cells if deadline is None else max(board.n_cells, THREAD_CELLS)
-    status, stats = _propagate(board, kernel_clues(puzzle), masks, queue, deadline, cells)
+    status, stats = propagate_board(board, kernel_clues(puzzle), masks, queue, deadline, cells)
     if status == STOPPED:
         hexagon = isinstance(puzzle, HexPuzzle)
         size = f"hexagon of side {puzzle.side}" if hexagon else f"{puzzle.width}x{puzzle.height} puzzle"
@@ -230,8 +231,7 @@ def search_lines(
     counts : dict
         ``nodes``, ``line_solves`` and ``max_depth`` of the search.
     """
-    from rofl.solver._kernels import CONTRADICTION, SOLVED
-    from rofl.solver._structs import STOPPED
+    from rofl.kernels.structs import CONTRADICTION, SOLVED, STOPPED
 
     board = board_of(puzzle)
     clues = kernel_clues(puzzle)
@@ -260,7 +260,7 @@ def search_lines(
                 continue
             child = node.copy()
             child[cell] = np.int64(1) << np.int64(colour)
-            status, stats = _propagate(board, clues, child, queue, deadline)
+            status, stats = propagate_board(board, clues, child, queue, deadline)
             counts["line_solves"] += int(stats[0])
             if status == STOPPED:
                 return SearchStatus.BUDGET, solutions[:1], counts

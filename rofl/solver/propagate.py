@@ -22,7 +22,7 @@ from rofl.solver.lines import full_mask, needs_lines, propagate_lines
 from rofl.solver.status import LineStatus
 
 if TYPE_CHECKING:
-    from rofl.solver._structs import Clues, LineCache, LineScratch
+    from rofl.kernels.structs import Clues, LineCache, LineScratch
 
 #: Line statuses by the kernels' codes (SOLVED, STALLED, CONTRADICTION).
 STATUS_NAMES = (LineStatus.SOLVED, LineStatus.STALLED, LineStatus.CONTRADICTION)
@@ -81,6 +81,7 @@ class SolveResult:
     cache_hits: int = 0
     cache_misses: int = 0
     bad_line: int | None = None
+    seconds: float = 0.0
 
     @property
     def solved(self) -> bool:
@@ -160,7 +161,7 @@ class LineSolver:
         them (for compiled callers in other packages, e.g. refinement)."""
         cache = self._line_cache
         if cache is None:  # kept: a solve of a small puzzle takes tens of microseconds
-            from rofl.solver import _structs as k
+            from rofl.kernels import structs as k
 
             cache = self._line_cache = k.LineCache(self._cache_tag, self._cache_io, self._use_cache)
         return self._scratch, cache
@@ -179,7 +180,7 @@ class LineSolver:
         of up to ``nmax`` cells, and the cache for masks wider than a byte
         when ``wide``.  Buffers only grow."""
         if kmax > self._kmax or nmax > self._nmax:
-            from rofl.solver import _structs as k
+            from rofl.kernels import structs as k
 
             self._kmax = max(kmax, self._kmax, 1)
             self._nmax = max(nmax, self._nmax)
@@ -265,8 +266,8 @@ class LineSolver:
         masks.  On :class:`BudgetError` or ``KeyboardInterrupt``, ``masks``
         is left part of the way to the fixpoint (narrowed soundly).
         """
-        from rofl.solver import _structs as k
-        from rofl.solver._aot import call
+        from rofl.kernels import propagate
+        from rofl.kernels import structs as k
         from rofl.solver._stop import run_stoppable, setting
 
         if queue is None:
@@ -277,7 +278,7 @@ class LineSolver:
         scratch, cache = self.work()
         clues = kernel_clues(packed)
         status = run_stoppable(
-            lambda: call("rofl.solver._kernels:_propagate", masks, *clues, queue, *scratch, *cache, stats),
+            lambda: propagate(masks, *clues, queue, *scratch, *cache, stats),
             setting(stats, k.ST_STOP),
             cells=masks.size,
             deadline=deadline,
@@ -290,7 +291,7 @@ class LineSolver:
     def result(self, status: int, masks: np.ndarray, stats: np.ndarray, puzzle: Puzzle | None = None) -> SolveResult:
         """A kernel's outcome (a status code and its ``stats`` array) as a
         :class:`SolveResult`; counts its cache hits and misses."""
-        from rofl.solver import _structs as k
+        from rofl.kernels import structs as k
 
         self.hits += int(stats[k.ST_HITS])
         self.misses += int(stats[k.ST_MISSES])
@@ -308,31 +309,30 @@ class LineSolver:
 
 
 def kernel_clues(packed: PackedClues) -> Clues:
-    """``packed`` as the kernels take it (:class:`~rofl.solver._structs.Clues`),
+    """``packed`` as the kernels take it (:class:`~rofl.kernels.structs.Clues`),
     with every line's clue hash; derived once and kept in ``packed.extras``."""
     clues = packed.extras.get("kernel")
     if clues is None:
-        from rofl.solver._aot import call
-        from rofl.solver._structs import Clues
+        from rofl.kernels import clue_hashes
+        from rofl.kernels.structs import Clues
 
         lens, cols, offs = packed.lens, packed.cols, packed.offs
-        hashes = call("rofl.solver._kernels:_clue_hashes", lens, cols, offs, len(offs) - 1)
+        hashes = clue_hashes(lens, cols, offs, len(offs) - 1)
         clues = packed.extras["kernel"] = Clues(lens, cols, offs[:-1], offs[1:], hashes)
     return clues
 
 
 def _takes_fresh(puzzle: Puzzle, start=None, lines=None) -> bool:
     """Whether :func:`solve` takes the lean compiled path of
-    :mod:`rofl.solver._fast`: a solve from scratch (no ``start``, no
+    :mod:`rofl.kernels._fresh`: a solve from scratch (no ``start``, no
     ``lines``)."""
     return start is None and lines is None
 
 
 def line_kernels(puzzle: Puzzle, start=None, lines=None):
-    """The kernel set (:mod:`rofl.solver._compile`) that :func:`solve` of
-    ``puzzle`` runs, for :func:`~rofl.solver._compile.ensure_compiled`
-    before a clock starts."""
-    from rofl.solver._compile import FRESH, INDEX, LINE
+    """The kernel set that :func:`solve` of ``puzzle`` runs, for
+    :func:`rofl.kernels.ready` before a clock starts."""
+    from rofl.kernels import FRESH, INDEX, LINE
 
     if needs_lines(puzzle):
         return INDEX
@@ -342,16 +342,16 @@ def line_kernels(puzzle: Puzzle, start=None, lines=None):
 def _solve_fresh(puzzle: Puzzle, budget: float | None = None) -> SolveResult:
     """:func:`solve` from scratch in one compiled call (no cache, no start),
     stopped at ``budget`` or on Ctrl-C (:func:`~rofl.solver._stop.run_stoppable`)."""
-    from rofl.solver._aot import call
+    from rofl.kernels import solve_fresh
+    from rofl.kernels.structs import ALL_RULES, N_STATS, ST_STOP, STOPPED
     from rofl.solver._stop import run_stoppable, setting
-    from rofl.solver._structs import ALL_RULES, N_STATS, ST_STOP, STOPPED
 
     packed = puzzle.packed
     stats = np.zeros(N_STATS, dtype=np.int64)
     args = (puzzle.height, puzzle.width, full_mask(puzzle.n_colors), packed.lens, packed.cols, packed.offs, packed.kmax)
     deadline = None if budget is None else time.monotonic() + budget
     status, masks = run_stoppable(
-        lambda: call("rofl.solver._fast:_solve_fresh", *args, stats, ALL_RULES),
+        lambda: solve_fresh(*args, stats, ALL_RULES),
         setting(stats, ST_STOP),
         cells=puzzle.width * puzzle.height,
         deadline=deadline,
@@ -400,12 +400,21 @@ def solve(
     BudgetError
         ``budget`` seconds ran out first.
     """
-    if needs_lines(puzzle):  # hexagons and colour sets (issue 27)
+    from rofl import kernels
+
+    indexed = needs_lines(puzzle)  # hexagons and colour sets (issue 27)
+    fresh = not indexed and _takes_fresh(puzzle, start, lines)
+    kernels.ready(kernels.INDEX if indexed else kernels.FRESH if fresh else kernels.LINE)  # not in the budget
+    began = time.perf_counter()
+    if indexed:
         status, masks, (line_solves, sweeps, bad_line) = propagate_lines(puzzle, start, budget=budget)
-        return SolveResult(puzzle, STATUS_NAMES[status], masks, line_solves, sweeps, bad_line=bad_line)
-    if _takes_fresh(puzzle, start, lines):
-        return _solve_fresh(puzzle, budget)
-    solver = getattr(_DEFAULT, "solver", None)
-    if solver is None:
-        solver = _DEFAULT.solver = LineSolver(cache_mb=0)
-    return solver.solve(puzzle, start=start, lines=lines, budget=budget)
+        result = SolveResult(puzzle, STATUS_NAMES[status], masks, line_solves, sweeps, bad_line=bad_line)
+    elif fresh:
+        result = _solve_fresh(puzzle, budget)
+    else:
+        solver = getattr(_DEFAULT, "solver", None)
+        if solver is None:
+            solver = _DEFAULT.solver = LineSolver(cache_mb=0)
+        result = solver.solve(puzzle, start=start, lines=lines, budget=budget)
+    result.seconds = time.perf_counter() - began
+    return result

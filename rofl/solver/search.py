@@ -5,7 +5,7 @@ unique solution, or two distinct solutions, or proves there is none.  It is
 the one place that runs "line logic, then the complete search within a
 budget": decoding a file (:func:`rofl.decode.solve_picture`) and encoding a
 picture (:func:`rofl.encode.encode_grid`) both call it.  The search itself
-is the compiled kernel in :mod:`rofl.solver._search`; this module checks the
+is the compiled kernel in :mod:`rofl.kernels._search`; this module checks the
 inputs, runs line logic first, calls the kernel and checks every solution
 it returns against the clues before handing it out.
 """
@@ -27,7 +27,6 @@ from rofl.solver.propagate import (
     determined,
     full_mask,
     kernel_clues,
-    line_kernels,
     masks_to_grid,
     solve,
 )
@@ -117,12 +116,9 @@ class CompleteResult:
         to it (:data:`HANDOVER_SECONDS`; included in ``seconds``), 0 when
         it did not.
     seconds : float
-        Wall time of the call, less ``compile_seconds``.
-    compile_seconds : float
-        Time the call spent compiling the kernels it needed, or loading
-        them from numba's cache (:func:`rofl.solver._compile.ensure_compiled`;
-        0 when the process already held them).  It is not in ``seconds``
-        and not taken from the time budget.
+        Wall time of the call; compiling or loading the kernels it needed
+        (:func:`rofl.kernels.ready`, once a process) is not in it and not
+        taken from the time budget.
     line_stopped : bool
         The budget ran out inside line logic (``"budget"``, and ``masks``
         know nothing).
@@ -142,7 +138,6 @@ class CompleteResult:
     sat_seconds: float = 0.0
     seconds: float = 0.0
     bad_line: int | None = None
-    compile_seconds: float = 0.0
     line_stopped: bool = False
 
     @property
@@ -208,7 +203,7 @@ def solve_complete(
 ) -> CompleteResult:
     """Solve ``puzzle`` completely: line logic, then probing and backtracking.
 
-    A thin wrapper over the compiled search (:mod:`rofl.solver._search`):
+    A thin wrapper over the compiled search (:mod:`rofl.kernels._search`):
     it runs line logic, and when that stalls, searches with probing and
     backtracking until it has proved the solution unique, found two
     distinct solutions, proved that there is none, or run out of budget.
@@ -273,15 +268,14 @@ def solve_complete(
         msg = f"node_budget must be at least 1, not {node_budget!r}"
         raise OptionError(msg)
 
-    # Compiling or loading the line kernels (a fresh process's first solve)
-    # is not the solve's time; the search kernels load below, only for the
-    # puzzles line logic does not finish.
-    from rofl.solver._compile import SEARCH, ensure_compiled
+    # Compiling or loading the line kernels (a fresh process's first solve,
+    # in rofl.solve) is not the solve's time; nor are the search kernels,
+    # readied below only for the puzzles line logic does not finish: the
+    # clock stops meanwhile.
+    from rofl import kernels
 
-    compiled = 0.0 if line is not None else ensure_compiled(line_kernels(puzzle))
     max_solutions = solutions  # 2: enough to tell unique from ambiguous
-    before = compiled  # compiled before `start`: not inside `seconds`
-    start = time.perf_counter()
+    clock = kernels.Stopwatch()
     # Line logic without the line cache, as rofl.solve does (most puzzles
     # end here); the search below keeps one for its probes.
     if line is None:
@@ -297,7 +291,7 @@ def solve_complete(
     else:
         line_stopped = stopped = False
     if time_budget is not None:  # the search gets what line logic left of the budget
-        time_budget -= time.perf_counter() - start
+        time_budget -= clock.seconds()
         settled = line.status != LineStatus.STALLED and not (engine == "sat" and search)
         stopped = stopped or (time_budget <= 0 and not settled)
     root = line.masks.copy()
@@ -325,9 +319,8 @@ def solve_complete(
             solutions=grids,
             line_status=line.status,
             masks=root,
-            seconds=time.perf_counter() - start - (compiled - before),
+            seconds=clock.seconds(),
             bad_line=line.bad_line,
-            compile_seconds=compiled,
             **extra,
         )
 
@@ -352,9 +345,8 @@ def solve_complete(
         return replace(done, nodes=counts["nodes"], max_depth=counts["max_depth"], attempts=1,
                        line_solves=line.line_solves + counts["line_solves"])  # fmt: skip
 
-    compiled += ensure_compiled(SEARCH)
-    from rofl.solver import _search_stats as s
-    from rofl.solver._aot import call
+    kernels.ready(kernels.SEARCH)  # only for the puzzles line logic does not finish; not the search's time
+    from rofl.kernels import search_stats as s
     from rofl.solver._stop import THREAD_CELLS, run_stoppable, setting
 
     # Restarts: each attempt searches the whole tree in its own order, with a
@@ -428,7 +420,7 @@ def solve_complete(
         # (a search's work does not follow it), stopped through stats[ST_STOP]
         # at the deadline or on Ctrl-C, which then raises KeyboardInterrupt here.
         got = run_stoppable(
-            lambda args=args: call("rofl.solver._search:_search", *args),
+            lambda args=args: kernels.search(*args),
             setting(stats, s.ST_STOP),
             cells=0 if quick else THREAD_CELLS,
             deadline=deadline,

@@ -42,10 +42,10 @@ def start(newest, progress) -> None:
     """Initialise a worker: keep the shared values, load the kernels (one small puzzle)."""
     global _NEWEST, _PROGRESS
     _NEWEST, _PROGRESS = newest, progress
+    from rofl import kernels
     from rofl.maker import make
-    from rofl.solver._compile import set_notice
 
-    set_notice(None)
+    kernels.set_notice(None)
     ring = np.zeros((12, 12), np.uint8)
     ring[2:10, 2:10], ring[4:8, 4:8] = 255, 0
     with warnings.catch_warnings():

@@ -40,11 +40,11 @@ def test_a_dead_worker_loses_its_tasks_and_the_batch_goes_on():
 def test_the_parent_compiles_once_before_local_workers_start(monkeypatch):
     """On a fresh install the workers would all compile at once, silently:
     the parent compiles first (saying so once), and they load the cache."""
-    from rofl.solver import _compile
+    from rofl import kernels
 
     calls = []
-    monkeypatch.setattr(_compile, "ensure_compiled", lambda *sets: calls.append([s.name for s in sets]) or 0.0)
-    monkeypatch.setattr(_compile, "all_cached", lambda *sets: False)
+    monkeypatch.setattr(kernels, "ready", lambda *sets: calls.append([s.name for s in sets]))
+    monkeypatch.setattr(kernels, "all_cached", lambda *sets: False)
     results = dict(_on_processes(tenfold_or_die, _Tasks(2, lambda i: (i,)), lambda i, why: ("lost", why), 2))
     assert results == {0: 0, 1: 10}
     assert len(calls) == 1
@@ -124,11 +124,11 @@ def test_a_long_batch_goes_to_the_workers_and_this_process_helps_while_they_star
 
 
 def test_with_the_cache_in_place_the_parent_loads_no_kernels_before_the_workers(monkeypatch):
-    from rofl.solver import _compile
+    from rofl import kernels
 
     calls = []
-    monkeypatch.setattr(_compile, "ensure_compiled", lambda *sets: calls.append(sets) or 0.0)
-    monkeypatch.setattr(_compile, "all_cached", lambda *sets: True)
+    monkeypatch.setattr(kernels, "ready", lambda *sets: calls.append(sets))
+    monkeypatch.setattr(kernels, "all_cached", lambda *sets: True)
     assert dict(_on_processes(tenfold_or_die, _Tasks(2, lambda i: (i + 3,)), lambda i, why: None, 2)) == {0: 30, 1: 40}
     assert calls == []
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -14,7 +15,7 @@ from tests.places import REPO, SAMPLES
 
 def _rofl(*args: str, cache: Path, jit: bool = True) -> subprocess.CompletedProcess:
     """``rofl *args`` with its own numba cache; ``jit``: ignoring the
-    kernels compiled at install (rofl.solver._aot), as an install without
+    kernels compiled at install (rofl.kernels._aot), as an install without
     a C compiler would."""
     env = dict(os.environ, PYTHONPATH=str(REPO), NUMBA_CACHE_DIR=str(cache))
     if jit:
@@ -31,11 +32,11 @@ def test_cache_shows_folders_and_clear_removes_only_rofls_files(tmp_path):
     shown = _rofl("cache", cache=cache).stdout
     assert "line logic: not compiled" in shown
     folders = _folders(shown)
-    assert len(folders) == 2 and all(f.is_relative_to(cache) for f in folders)
+    assert len(folders) == 1 and folders[0].is_relative_to(cache)  # every kernel in rofl/kernels/
     solver = folders[0]
     solver.mkdir(parents=True, exist_ok=True)
-    ours = [solver / "_kernels._propagate-390.py311.nbi", solver / "_search._search-480.py311.1.nbc"]
-    theirs = [solver / "_kernels.cpython-311.pyc", solver / "other._f-1.py311.nbi", solver / "notes.txt"]
+    ours = [solver / "_line._propagate-390.py311.nbi", solver / "_search._search-480.py311.1.nbc"]
+    theirs = [solver / "_line.cpython-311.pyc", solver / "other._f-1.py311.nbi", solver / "notes.txt"]
     for path in ours + theirs:
         path.write_bytes(b"x" * 1000)
     assert "2 files, 2 kB" in _rofl("cache", cache=cache).stdout
@@ -65,15 +66,51 @@ def test_warm_compiles_everything_so_that_no_command_says_it_compiles(tmp_path):
 
 
 def test_cache_says_which_kernels_were_compiled_at_install(tmp_path):
-    from rofl.solver import _aot
+    from rofl.kernels import _aot
 
     shown = _rofl("cache", cache=tmp_path, jit=False).stdout
     if _aot.available():
         assert "kernels compiled at install: in use (" in shown
-        for name in ("line logic", "lean line logic", "complete search", "refinement", "picture repair"):
+        for name in ("line logic", "lean line logic", "complete search", "difficulty grader", "refinement"):
             assert f"\n{name}: compiled at install\n" in shown
         for name in ("line logic for hexagons and ? clues", "hexagon refinement"):
             assert f"\n{name}: not compiled (about " in shown
     else:
         assert "kernels compiled at install: in use" not in shown
     assert "kernels compiled at install: off (ROFL_NO_AOT is set)" in _rofl("cache", cache=tmp_path).stdout
+
+
+def _estimates(text: str) -> dict[str, int]:
+    """``{set: seconds}`` of the lines ``NAME: not compiled (about N s of CPU when first needed)``."""
+    found = re.findall(r"^(.+): not compiled \(about (\d+) s of CPU when first needed\)$", text, flags=re.MULTILINE)
+    return {name: int(seconds) for name, seconds in found}
+
+
+def test_compile_estimates_have_one_source(monkeypatch):
+    """Issue 41: the notice, ``rofl cache``, its help, the README and the
+    guide gave different figures.  Now the table ``COMPILE_SECONDS``
+    (measured by ``benchmarks/compile_time.py --alone``) is the one source:
+    ``rofl cache`` and the notice print it, the guide's example shows it,
+    and no other text states one."""
+    from click.testing import CliRunner
+
+    from rofl import kernels
+    from rofl.cli import main
+    from rofl.kernels import _compile
+
+    assert set(kernels.COMPILE_SECONDS) == {s.name for s in kernels.SETS}
+    assert all(s.seconds == kernels.COMPILE_SECONDS[s.name] for s in kernels.SETS)
+    monkeypatch.setattr(_compile, "is_cached", lambda dispatcher: False)
+    monkeypatch.setattr(_compile, "available", lambda: False)
+    shown = CliRunner().invoke(main, ["cache"], catch_exceptions=False).stdout
+    assert _estimates(shown) == kernels.COMPILE_SECONDS
+    guide = (REPO / "docs" / "guide.md").read_text(encoding="utf-8")
+    example = guide[guide.index("$ rofl cache\n") :]
+    example = example[: example.index("```")]
+    assert _estimates(example).items() <= kernels.COMPILE_SECONDS.items() and _estimates(example)
+    notice = re.search(r"compiling rofl's lean line logic for this machine \(once, about (\d+) s\)", guide)
+    assert notice and int(notice[1]) == kernels.COMPILE_SECONDS["lean line logic"]
+    helped = CliRunner().invoke(main, ["cache", "--help"]).stdout
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    for text in (helped, readme):
+        assert not re.search(r"compil[^.]*about \d+ s", text, flags=re.IGNORECASE)

@@ -569,7 +569,7 @@ def test_quiet_lines_are_the_lines_line_logic_leaves_alone():
     # from the table of groups and slack are the counts themselves.
     from itertools import product
 
-    from rofl.refine import _kernels as rk
+    from rofl.kernels import _refine as rk
     from tests import naive
 
     cnt = np.empty((12, 12), dtype=np.float64)
@@ -603,7 +603,7 @@ def test_move_estimates_on_open_lines_match_line_logic(name):
     # every move's estimate is still line logic resumed from the stalled
     # state with the changed clues (the solver's propagation of every line
     # from there), and its entropy is the one the counts give.
-    from rofl.refine import _kernels as rk
+    from rofl.kernels import _refine as rk
     from rofl.refine.judge import Judge, grid_clues
 
     grid = ADVERSARIAL[name]

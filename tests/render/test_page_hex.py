@@ -17,10 +17,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rofl.hexagon import Hexagon, HexPuzzle
+from rofl.kernels.structs import CONTRADICTION
 from rofl.puzzle import Palette
 from rofl.render.page import page_data
 from rofl.solver import solve_line
-from rofl.solver._structs import CONTRADICTION
 from rofl.solver.lines import propagate_lines
 from tests.naive import brute_line_sets, fillings
 from tests.render import test_page

@@ -1,4 +1,4 @@
-"""Kernels compiled ahead of time (rofl.solver._aot): the extension's
+"""Kernels compiled ahead of time (rofl.kernels._aot): the extension's
 variants of line logic, refinement and the complete search against the
 JIT kernels and brute force, the choice between them, and CI's guarantee
 that the extension was built."""
@@ -13,10 +13,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from rofl import kernels
 from rofl.formats import open_puzzle
+from rofl.kernels import _aot
 from rofl.puzzle import Palette, Puzzle
-from rofl.refine import _aot as refine_aot
-from rofl.solver import LineSolver, _aot, solve
+from rofl.solver import LineSolver, solve
 from rofl.solver.lines import needs_lines
 from tests import naive
 from tests.places import CORPUS, DATA_DIR, SAMPLES
@@ -39,7 +40,7 @@ def aot_only(monkeypatch):
     if not _aot.available():
         pytest.skip(f"no kernels compiled at install: {_aot.status()[0]}")
 
-    def refuse(kernel: str):
+    def refuse(kernel):
         msg = f"{kernel} fell back to the JIT"
         raise AssertionError(msg)
 
@@ -125,17 +126,17 @@ def test_arguments_of_other_types_go_to_the_jit(monkeypatch):
     monkeypatch.setattr(_aot, "_jit", lambda kernel: lambda *args: used.append(kernel) or "jit")
     lens = np.array([1, 2, 3, 4], dtype=np.int64)
     offs = np.array([0, 2, 4], dtype=np.int64)
-    assert isinstance(_aot.call("rofl.solver._kernels:_clue_hashes", lens, lens, offs, 2), np.ndarray)
+    assert isinstance(kernels.clue_hashes(lens, lens, offs, 2), np.ndarray)
     frozen = lens.copy()
     frozen.flags.writeable = False
     for bad in (lens[::2], lens.astype(np.uint64), lens.reshape(2, 2), list(lens), frozen):
-        assert _aot.call("rofl.solver._kernels:_clue_hashes", bad, lens, offs, 2) == "jit"
-    assert _aot.call("rofl.solver._kernels:_clue_hashes", lens, lens, offs, 2.0) == "jit"
-    assert _aot.call("rofl.solver._kernels:_clue_hashes", lens, lens, offs, True) == "jit"
-    assert _aot.call("rofl.solver._kernels:_clue_hashes", lens, lens, offs, np.uint64(2)) == "jit"
-    assert _aot.call("rofl.solver._kernels:_clue_hashes", lens, lens, offs, 2**63) == "jit"
-    assert isinstance(_aot.call("rofl.solver._kernels:_clue_hashes", lens, lens, offs, np.int64(2)), np.ndarray)
-    assert used == ["rofl.solver._kernels:_clue_hashes"] * 9
+        assert kernels.clue_hashes(bad, lens, offs, 2) == "jit"
+    assert kernels.clue_hashes(lens, lens, offs, 2.0) == "jit"
+    assert kernels.clue_hashes(lens, lens, offs, True) == "jit"
+    assert kernels.clue_hashes(lens, lens, offs, np.uint64(2)) == "jit"
+    assert kernels.clue_hashes(lens, lens, offs, 2**63) == "jit"
+    assert isinstance(kernels.clue_hashes(lens, lens, offs, np.int64(2)), np.ndarray)
+    assert used == [kernels.clue_hashes] * 9
 
 
 def test_an_extension_from_other_sources_is_not_used(monkeypatch, tmp_path):
@@ -176,8 +177,8 @@ def test_exports_are_the_signatures_the_jit_compiles(jit_only):
     JIT signatures are its exports."""
     from numba.core import sigutils
 
-    from rofl.refine import _warm as refine_warm
-    from rofl.solver import _warm
+    from rofl.refine import warmup as refine_warm
+    from rofl.solver import warmup as _warm
 
     _warm.warm_line()
     _warm.warm_fresh()
@@ -186,29 +187,29 @@ def test_exports_are_the_signatures_the_jit_compiles(jit_only):
     refine_warm.warm_refine()
     refine_warm.warm_repair()
     _warm_wide()
-    exports = (*_aot.EXPORTS, *refine_aot.EXPORTS)
+    exports = _aot.EXPORTS
     for kernel in {e.kernel for e in exports}:
         exported = {sigutils.normalize_signature(e.signature)[0] for e in exports if e.kernel == kernel}
-        compiled = set(_aot._jit(kernel).signatures)
+        compiled = set(kernel.dispatcher.signatures)
         assert compiled == exported, kernel
 
 
 def test_the_extension_holds_the_sets_marked_ahead_of_time():
     """Every entry point of a kernel set marked ``aot`` is exported, and
     every export is an entry point of such a set."""
-    from rofl.refine.judge import REFINE, REPAIR
-    from rofl.solver._compile import FRESH, GRADE, INDEX, LINE, SEARCH
+    k = kernels
+    marked = {s.name for s in k.SETS if s.aot}
+    assert marked == {s.name for s in (k.LINE, k.FRESH, k.SEARCH, k.GRADE, k.REFINE, k.REPAIR)}
+    entries = {kernel for s in k.SETS if s.aot for kernel in s.entry_points}
+    assert entries == {e.kernel for e in _aot.EXPORTS}
 
-    sets = (LINE, FRESH, INDEX, SEARCH, GRADE, REFINE, REPAIR)
-    entries = {
-        f"{module or s.module}:{name}"
-        for s in sets
-        if s.aot
-        for module, _, name in (entry.rpartition(":") for entry in s.entry_points)
-    }
-    assert {s.name for s in sets if s.aot} == {s.name for s in (LINE, FRESH, SEARCH, GRADE, REFINE, REPAIR)}
-    assert entries == {e.kernel for e in (*_aot.EXPORTS, *refine_aot.EXPORTS)}
-    assert set(_aot.all_exports()) == {*_aot.EXPORTS, *refine_aot.EXPORTS}  # registered by the import
+
+def test_the_extension_lives_in_the_kernels_package():
+    """Built beside the kernels' sources (an editable install finds it there)."""
+    assert _aot.MODULE == "rofl.kernels._aot_kernels"
+    _, path = _aot.status()
+    if path is not None:
+        assert Path(path).parent == Path(kernels.__file__).parent
 
 
 # ------------------------------------------------- refinement and the search
@@ -303,3 +304,22 @@ def test_extension_search_equals_brute_force(aot_only):
         palette = _palette(n_colors)
         for (rows, cols), (count, solution) in all_puzzles(height, width, n_colors).items():
             check(Puzzle(width, height, palette, rows, cols), count, solution)
+
+
+def test_an_editable_install_builds_the_extension_into_the_source_tree():
+    """``pip install -e .`` imports rofl from the source tree: the extension
+    is built there, beside the kernels; a wheel holds it in the same place."""
+    import importlib.util
+    from types import SimpleNamespace
+
+    from tests.places import REPO
+
+    spec = importlib.util.spec_from_file_location("rofl_setup", REPO / "setup.py")
+    setup = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(setup)  # defines, does not run setup()
+    kernels_folder = Path(kernels.__file__).parent
+    editable = SimpleNamespace(inplace=False, editable_mode=True, build_lib="/tmp/build/lib")
+    assert setup.extension_folder(editable) == REPO / "rofl" / "kernels" == kernels_folder
+    assert setup.extension_folder(SimpleNamespace(inplace=True, build_lib="b")) == kernels_folder
+    wheel = SimpleNamespace(inplace=False, editable_mode=False, build_lib="/tmp/build/lib")
+    assert setup.extension_folder(wheel) == Path("/tmp/build/lib/rofl/kernels")

@@ -1,4 +1,4 @@
-"""Black-and-white line logic on bit sets (rofl.solver._bits): one line
+"""Black-and-white line logic on bit sets (rofl.kernels._bits): one line
 against brute force and placements, whole solves against the reference
 kernel (the corpus's and random puzzles, up to 63 cells a side)."""
 
@@ -12,12 +12,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
+from rofl.kernels._bits import MAX_CELLS, _line_bw
+from rofl.kernels._fresh import _new_line_scratch
+from rofl.kernels._line import _solve_line_dp
+from rofl.kernels.structs import ALL_RULES, BITS
 from rofl.puzzle import Palette, Puzzle
 from rofl.solver import LineSolver, solve
-from rofl.solver._bits import MAX_CELLS, _line_bw
-from rofl.solver._fast import _new_line_scratch
-from rofl.solver._kernels import _solve_line_dp
-from rofl.solver._structs import ALL_RULES, BITS
 from tests import naive
 from tests.solver.test_fast import _same, fast_line
 

@@ -1,4 +1,4 @@
-"""The lean one-shot path (rofl.solver._fast): its line shortcuts against brute
+"""The lean one-shot path (rofl.kernels._fresh): its line shortcuts against brute
 force, and whole solves against the reference propagation kernel."""
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 from rofl.formats.corpus import load
+from rofl.kernels._fresh import ALL_RULES, FREE, KNOWN, TRIM, _line, _new_line_scratch
 from rofl.puzzle import Palette, Puzzle
 from rofl.solver import LineSolver, solve
-from rofl.solver._fast import ALL_RULES, FREE, KNOWN, TRIM, _line, _new_line_scratch
 from tests import naive
 from tests.places import CORPUS, needs_corpus
 

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 import rofl
 from rofl.errors import PuzzleError, UnsolvableError
-from rofl.solver import _grade_codes as k
+from rofl.kernels import grade_codes as k
 from rofl.solver.grade import NAMES, Technique, grade, run
 from tests import naive
 

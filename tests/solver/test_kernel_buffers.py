@@ -8,11 +8,12 @@ import inspect
 import numpy as np
 import pytest
 
+from rofl.kernels import _line as k
+from rofl.kernels import _refine as rk
+from rofl.kernels import _search
 from rofl.puzzle import Puzzle
-from rofl.refine import _kernels as rk
 from rofl.refine.judge import Trajectory
-from rofl.solver import LineSolver, _search, solve, solve_line
-from rofl.solver import _kernels as k
+from rofl.solver import LineSolver, solve, solve_line
 from rofl.solver.propagate import initial_masks, kernel_clues
 from tests.places import REPO
 

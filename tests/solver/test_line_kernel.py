@@ -183,7 +183,7 @@ def _count_fitting(cells, clue) -> int:
 def test_arrangement_count_matches_enumeration(seed, n, n_colors):
     # The log count behind refinement's "tightening" figure: the number of
     # placements of the clue's groups that fit the line's masks.
-    from rofl.refine import _kernels as k
+    from rofl.kernels import _refine as k
 
     rng = np.random.default_rng(seed)
     line = np.where(rng.random(n) < 0.5, rng.integers(1, n_colors, size=n), 0)

@@ -12,9 +12,9 @@ import numpy as np
 import pytest
 
 from rofl.errors import BudgetError
+from rofl.kernels import _line as k
 from rofl.puzzle import Palette, Puzzle
 from rofl.solver import LineSolver, solve
-from rofl.solver import _kernels as k
 from rofl.solver._stop import THREAD_CELLS, run_stoppable, setting
 from rofl.solver.propagate import initial_masks, kernel_clues
 
@@ -54,7 +54,7 @@ def test_a_stop_slot_already_set_stops_before_the_first_line_solve():
 def test_the_lean_path_stops_before_the_first_line_solve(size, colours):
     """``rofl.solve``'s lean kernel (bit sets for black and white up to 63
     cells a side, masks otherwise) reads its stop slot too."""
-    from rofl.solver import _fast
+    from rofl.kernels import _fresh as _fast
 
     grid = np.random.default_rng(size).integers(0, colours, (size, size)).astype(np.uint8)
     puzzle = Puzzle.from_grid(grid) if colours == 2 else Puzzle.from_grid(grid, palette=PALETTE3)
@@ -148,7 +148,7 @@ def test_the_index_kernel_reads_its_stop_slot():
     """Line logic of hexagons and ``?`` groups (issue 40 read no stop slot:
     a 0.1 s budget ran a minute, Ctrl-C waited for the pass to end)."""
     from rofl.hexagon import HexPuzzle
-    from rofl.solver import _index_kernels as ik
+    from rofl.kernels import _index as ik
     from rofl.solver.lines import board_of, kernel_clues
 
     cells = np.random.default_rng(3).integers(0, 2, 3 * 20 * 19 + 1).astype(np.uint8)

@@ -1,5 +1,5 @@
-"""Colour lines on bit sets: one word (rofl.solver._bits._line_colours)
-and several (rofl.solver._wide._line_wide), their answers against brute
+"""Colour lines on bit sets: one word (rofl.kernels._bits._line_colours)
+and several (rofl.kernels._wide._line_wide), their answers against brute
 force and placements, and their groups' start bounds against the DP's."""
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rofl.solver import _wide as wide
-from rofl.solver._bits import MAX_GROUPS, _line_colours
-from rofl.solver._fast import _new_line_scratch
-from rofl.solver._kernels import _solve_line_dp
+from rofl.kernels import _wide as wide
+from rofl.kernels._bits import MAX_GROUPS, _line_colours
+from rofl.kernels._fresh import _new_line_scratch
+from rofl.kernels._line import _solve_line_dp
 from tests import naive
 from tests.solver.test_fast import _same
 

@@ -4,7 +4,7 @@ A line of at most 63 cells whose groups all have one colour (every line of
 a black-and-white puzzle) fits one 64-bit word per state (``w``: the cells
 that may still be background, ``b``: those that may still take the
 colour), and the exact line DP of
-:func:`rofl.solver._kernels._solve_line_dp` becomes a handful of word
+:func:`rofl.kernels._line._solve_line_dp` becomes a handful of word
 operations per group instead of a table of ``groups x (slack + 1)``
 entries.  Positions ``0..n`` (the boundaries before each cell and after
 the last) are the bits of a word:
@@ -24,12 +24,12 @@ the last) are the bits of a word:
 With a word per colour the same sets solve a line of several colours
 (:func:`_line_colours`: a group's starts come from the runs of its own
 colour, and only a group followed by one of the same colour needs a gap);
-:mod:`rofl.solver._wide` spreads them over several words for longer lines.
+:mod:`rofl.kernels._wide` spreads them over several words for longer lines.
 
-:func:`rofl.solver._kernels._solve_line` hands such lines to
+:func:`rofl.kernels._line._solve_line` hands such lines to
 :func:`_line_one_colour` and :func:`_line_colours` (so every kernel that
 solves lines gains), and
-:func:`rofl.solver._fast._solve_bw` keeps a black-and-white puzzle's rows
+:func:`rofl.kernels._fresh._solve_bw` keeps a black-and-white puzzle's rows
 and columns as such words all along.  ``tests/solver/test_bits.py`` checks
 the line answer against brute force and whole solves against the
 reference kernel.
@@ -42,7 +42,7 @@ from numba import njit, types
 from numba.core.extending import intrinsic
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
-from rofl.solver._config import JIT, LEAF
+from rofl.kernels._config import JIT, LEAF
 
 #: The longest line the bit sets hold (positions 0..n in one word).
 MAX_CELLS = 63
@@ -150,7 +150,7 @@ def _line_bw(w, b, n, lens, g0, g1, work):
 
 @njit(**LEAF)
 def _line_one_colour(cells, n, lens, colour, g0, g1, out, work):
-    """:func:`rofl.solver._kernels._solve_line`'s contract for a line of
+    """:func:`rofl.kernels._line._solve_line`'s contract for a line of
     ``n <= 63`` cells whose groups all have colour ``colour``: ``cells``
     int64 masks in, the cells' possible colours into ``out``; ``work`` a
     uint64 array of 64 entries.  Returns False when no arrangement fits."""
@@ -179,14 +179,14 @@ MAX_COLOURS = 8
 
 @njit(**LEAF)
 def _line_colours(cells, n, lens, cols, g0, g1, out, work, first, last, shift):
-    """:func:`rofl.solver._kernels._solve_line`'s contract for a line of
+    """:func:`rofl.kernels._line._solve_line`'s contract for a line of
     ``n <= 63`` cells, at most :data:`MAX_GROUPS` groups of at most
     :data:`MAX_COLOURS` colours: :func:`_line_bw` with a word per colour.
     Two groups of one colour need a background cell between them, groups
     of two colours may touch.  ``work``: a uint64 array of 64 entries.
     ``first`` / ``last``, when not empty, receive every group's lowest and
     highest valid start ``+ shift``, as
-    :func:`rofl.solver._kernels._solve_line_dp` puts them there.
+    :func:`rofl.kernels._line._solve_line_dp` puts them there.
     Returns False when no arrangement fits."""
     k = g1 - g0
     # work: Z_j at [j], D_{j+1} at [k + j], then per colour slot s its

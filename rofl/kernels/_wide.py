@@ -1,6 +1,6 @@
 """Line logic on bit sets of several words: the long lines.
 
-:mod:`rofl.solver._bits` solves a line of at most 63 cells in one 64-bit
+:mod:`rofl.kernels._bits` solves a line of at most 63 cells in one 64-bit
 word per state.  Here the same sets (``Z_j``, ``D_j``, ``Y_j`` and the
 answers, see there) are rows of up to :data:`MAX_WORDS` words, so lines of
 up to :data:`MAX_CELLS` cells with groups of up to :data:`MAX_COLOURS`
@@ -11,7 +11,7 @@ bits from word to word; the fill upward through background cells is one
 addition (its carry runs through each stretch of passable positions from
 the stretch's lowest seed), the fill downward the same addition on the row with its bits reversed.
 
-:func:`rofl.solver._kernels._solve_line_within` hands such lines here;
+:func:`rofl.kernels._line._solve_line_within` hands such lines here;
 ``tests/solver/test_bits.py`` checks the answers and the groups' start
 bounds against the DP.
 """
@@ -21,8 +21,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from rofl.solver._bits import _highest, _lowest, _reverse_bits
-from rofl.solver._config import JIT, LEAF
+from rofl.kernels._bits import _highest, _lowest, _reverse_bits
+from rofl.kernels._config import JIT, LEAF
 
 #: The longest line (positions 0..n in MAX_WORDS words).
 MAX_CELLS = 511
@@ -154,14 +154,14 @@ def _spread_or(ws, dst, src, length, nw):
 
 @njit(**LEAF)
 def _line_wide(cells, n, lens, cols, g0, g1, out, ws, cid, first, last, shift):
-    """:func:`rofl.solver._kernels._solve_line`'s contract for a line of
+    """:func:`rofl.kernels._line._solve_line`'s contract for a line of
     ``n <= MAX_CELLS`` cells with at least one group, of at most
-    :data:`MAX_COLOURS` colours: :func:`rofl.solver._bits._line_colours` on
+    :data:`MAX_COLOURS` colours: :func:`rofl.kernels._bits._line_colours` on
     rows of ``(n + 64) // 64`` words.  ``ws``: uint64 work rows, at least
     ``rows(k)`` of :data:`MAX_WORDS` words; ``cid``: an int64 array of at
     least :data:`MAX_COLOURS` entries.  ``first`` / ``last``, when not
     empty, receive every group's lowest and highest valid start ``+ shift``
-    (as :func:`rofl.solver._kernels._solve_line_dp` puts them).  Returns
+    (as :func:`rofl.kernels._line._solve_line_dp` puts them).  Returns
     False when no arrangement fits."""
     k = g1 - g0
     nw = (n + 64) // 64  # positions 0..n

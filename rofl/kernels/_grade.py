@@ -4,11 +4,11 @@ ranked human techniques and logs what each round found.
 Private: :mod:`rofl.solver.grade` calls :func:`_grade` and turns its log
 into a :class:`~rofl.solver.grade.Difficulty`.  One entry point, so the
 grader compiles as one small set (``GRADE`` in
-:mod:`rofl.solver._compile`) and never drags the line solver's kernels in.
+:mod:`rofl.kernels._compile`) and never drags the line solver's kernels in.
 
 A board is its lines as lists of flat cells (``line_cells``,
 ``line_offsets``; ``cell_lines``, ``cell_offsets`` the other way round),
-as in :mod:`rofl.solver._index_kernels`, so rectangles and hexagons take
+as in :mod:`rofl.kernels._index`, so rectangles and hexagons take
 the same path.  Groups have one colour each (no ``?`` sets).
 
 Each line's deductions, easiest first, are masks of what its cells may
@@ -41,9 +41,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from rofl.solver._bits import MAX_COLOURS, MAX_GROUPS, _line_colours
-from rofl.solver._config import JIT
-from rofl.solver._grade_codes import (
+from rofl.kernels._bits import MAX_COLOURS, MAX_GROUPS, _line_colours
+from rofl.kernels._config import JIT
+from rofl.kernels.grade_codes import (
     BUDGET,
     CONTRADICTION,
     LOG_FULL,
@@ -143,7 +143,7 @@ def _line_dp(m, n, lens, cols, g0, k, run, fb, fe, bb, be, lo, hi, poss, diff):
 @njit(**JIT)
 def _solve_line(m, n, lens, cols, g0, k, use_bits, word, first, last, dp, lo, hi, poss):
     """:func:`_line_dp`'s answer, on bit sets when the line fits in a word
-    (:func:`rofl.solver._bits._line_colours`: most lines of most puzzles;
+    (:func:`rofl.kernels._bits._line_colours`: most lines of most puzzles;
     ``use_bits``: the puzzle has at most its number of colours)."""
     if use_bits and n <= 63 and k <= MAX_GROUPS:
         if not _line_colours(m, n, lens, cols, g0, g0 + k, poss, word, first, last, 0):

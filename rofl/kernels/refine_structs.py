@@ -1,8 +1,8 @@
 """Refinement kernels' own named structure, without numba.
 
-:mod:`rofl.refine._kernels` defines the kernels and uses it;
+:mod:`rofl.kernels._refine` defines the kernels and uses it;
 :class:`rofl.refine.judge.Judge` builds it from here, so that refinement
-through the ahead-of-time compiled kernels (:mod:`rofl.solver._aot`)
+through the ahead-of-time compiled kernels (:mod:`rofl.kernels._aot`)
 never imports numba.
 """
 

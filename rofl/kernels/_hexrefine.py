@@ -1,10 +1,10 @@
 """Compiled estimates of single-cell changes on a hexagonal board (numba).
 
-Private: :mod:`rofl.refine.hexagon` calls :func:`_estimate_moves`, a kernel
-set of its own (:data:`rofl.refine.hexagon.HEX_REFINE`) so that solving
-hexagons never compiles it.  For each move it derives the new clues of the
+Private: :mod:`rofl.refine.hexagon` calls :func:`_estimate_moves` (as
+``rofl.kernels.hex_estimate_moves``), a kernel set of its own
+(``rofl.kernels.HEX_REFINE``) so that solving hexagons never compiles it.  For each move it derives the new clues of the
 three lines through the changed cell (the others are copied), resumes line
-logic (:func:`rofl.solver._index_kernels._propagate_lines`) from the
+logic (:func:`rofl.kernels._index._propagate_lines`) from the
 stalled masks with those lines queued, and counts the cells left
 undetermined and the slack of the three lines.
 """
@@ -14,8 +14,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from rofl.solver._config import JIT
-from rofl.solver._index_kernels import N_STATS, _propagate_lines
+from rofl.kernels._config import JIT
+from rofl.kernels._index import N_STATS, _propagate_lines
 
 
 @njit(**JIT)

@@ -1,8 +1,8 @@
 """The complete search's ``stats`` slots, without numba.
 
-:mod:`rofl.solver._search` defines the kernel and re-exports them; the
+:mod:`rofl.kernels._search` defines the kernel and re-exports them; the
 wrapper (:mod:`rofl.solver.search`) reads them from here, so that a search
-through the ahead-of-time compiled kernel (:mod:`rofl.solver._aot`) never
+through the ahead-of-time compiled kernel (:mod:`rofl.kernels._aot`) never
 imports numba.
 """
 

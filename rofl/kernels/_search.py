@@ -38,8 +38,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from rofl.solver._config import JIT, SEARCH_INNER, SEARCH_LEAF
-from rofl.solver._kernels import (
+from rofl.kernels._config import JIT, SEARCH_INNER, SEARCH_LEAF
+from rofl.kernels._line import (
     CONTRADICTION,
     SOLVED,
     STALLED,
@@ -48,7 +48,7 @@ from rofl.solver._kernels import (
     LineScratch,
     _cached_line,
 )
-from rofl.solver._search_stats import (  # noqa: F401 -- the kernel's callers read them here too
+from rofl.kernels.search_stats import (  # noqa: F401 -- the kernel's callers read them here too
     N_STATS,
     ST_LESSONS,
     ST_LINE_SOLVES,
@@ -634,7 +634,7 @@ def _search(
     lens ... use : the fields of the clues, the line DP's work arrays and
         the line cache (``_kernels.Clues``, ``LineScratch``, ``LineCache``),
         flat like ``_kernels._propagate``'s (numba's ahead-of-time
-        compiler, :mod:`rofl.solver._aot`, takes no named tuples)
+        compiler, :mod:`rofl.kernels._aot`, takes no named tuples)
     sols : (>= max_solutions, H, W) int64, receives the solutions (single-bit masks)
     max_solutions : 1 or 2, stop after this many distinct solutions
     node_budget : stop after this many search nodes (<= 0: no limit)

@@ -1,6 +1,6 @@
-"""The grader kernel's codes (:mod:`rofl.solver._grade_kernels`), apart
+"""The grader kernel's codes (:mod:`rofl.kernels._grade`), apart
 from it so that reading a result imports no numba (the kernel may run from
-the extension compiled at install, :mod:`rofl.solver._aot`)."""
+the extension compiled at install, :mod:`rofl.kernels._aot`)."""
 
 # techniques (the level a round is logged with), easiest first
 OVERLAP, EDGES, JOINING, LINE, PROBE = 1, 2, 3, 4, 5

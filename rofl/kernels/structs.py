@@ -1,10 +1,10 @@
 """The line-logic kernels' status codes, ``stats`` slots and named
 structures, without numba.
 
-:mod:`rofl.solver._kernels` defines the kernels and re-exports all of this;
+:mod:`rofl.kernels._line` defines the kernels and re-exports all of this;
 the Python wrappers (:mod:`rofl.solver.propagate`) read it from here, so
 that a solve through the ahead-of-time compiled line logic
-(:mod:`rofl.solver._aot`) never imports numba.
+(:mod:`rofl.kernels._aot`) never imports numba.
 """
 
 from __future__ import annotations
@@ -25,11 +25,11 @@ ST_LINE_SOLVES, ST_SWEEPS, ST_HITS, ST_MISSES, ST_BAD_LINE, ST_TRAIL, ST_NEWLY =
 ST_STOP = 7
 N_STATS = 8
 
-#: Shortcuts the lean path's line solve may take (:func:`rofl.solver._fast._line`;
+#: Shortcuts the lean path's line solve may take (:func:`rofl.kernels._fresh._line`;
 #: a bit set, ``benchmarks/line_profile.py`` measures them one by one): lines
 #: that allow every colour of their clue, lines whose cells are all known, the
 #: DP only between the known ends; black-and-white puzzles of at most 63
-#: cells a side on bit sets (:mod:`rofl.solver._bits`); the DP only over the
+#: cells a side on bit sets (:mod:`rofl.kernels._bits`); the DP only over the
 #: starts each group still had at its line's last solve.
 FREE, KNOWN, TRIM, BITS, BOUNDS = 1, 2, 4, 8, 16
 ALL_RULES = FREE | KNOWN | TRIM | BITS | BOUNDS
@@ -93,3 +93,10 @@ class PropagationScratch(NamedTuple):
     queue: np.ndarray  # (H + W,) int64
     generation: np.ndarray  # (H + W,) int64
     queued: np.ndarray  # (H + W,) bool
+
+
+def set_color(mask: int) -> int:
+    """The ``cols`` entry of a group that may take any colour of ``mask``
+    (bit ``c``: colour ``c``; bit 0, the background, is never set): the
+    negative number ``~(mask >> 1)``, which no single colour can be."""
+    return ~(int(mask) >> 1)

@@ -1,7 +1,6 @@
 """The tiny refinements that compile refinement's kernel sets
-(:data:`rofl.refine.judge.REFINE` and ``REPAIR``, and
-:data:`rofl.refine.hexagon.HEX_REFINE`; see
-:func:`rofl.solver._compile.ensure_compiled`)."""
+(``REFINE``, ``REPAIR`` and ``HEX_REFINE`` in :mod:`rofl.kernels`; see
+:func:`rofl.kernels.ready`, which names these functions)."""
 
 from __future__ import annotations
 

@@ -1,33 +1,31 @@
-"""Kernels compiled ahead of time: the optional extension, and the one
-place that decides whether a call runs it or numba's JIT.
+"""Kernels compiled ahead of time, and the one place that decides whether
+a call runs them or numba's JIT.
 
 At install, ``setup.py`` calls :func:`build`, which compiles the entry
 points of the kernel sets marked ``aot`` -- line logic (``LINE``,
 ``FRESH``), the complete search (``SEARCH``), the difficulty grader
-(``GRADE``; :mod:`rofl.solver._compile`)
-and refinement (``REFINE``, ``REPAIR``; :mod:`rofl.refine.judge`) -- with
-``numba.pycc`` into an ordinary extension module, :data:`MODULE`,
-installed as a top-level module beside the ``rofl`` package (so that tests
-run from a source tree find it too).  The build is optional: without a
-compiler or numba it is skipped with a warning, and rofl compiles the same
-kernels with the JIT on first use.  Hexagons and ``?`` clues
-(``INDEX``, ``HEX_REFINE``) are left to the JIT: few puzzles need them,
-and every kernel here adds to the install's compile.
+(``GRADE``) and refinement (``REFINE``, ``REPAIR``; all in
+:mod:`rofl.kernels._compile`) -- with ``numba.pycc`` into an ordinary
+extension module inside this package, :data:`MODULE`
+(``rofl/kernels/_aot_kernels.*.so``; an editable install builds it into the
+source tree).  The build is optional: without a compiler or numba it is
+skipped with a warning, and rofl compiles the same kernels with the JIT on
+first use.  Hexagons and ``?`` clues (``INDEX``, ``HEX_REFINE``) are left
+to the JIT: few puzzles need them, and every kernel here adds to the
+install's compile.
 
-:func:`call` runs a kernel through the extension when it is usable and
+Python calls a kernel through its :class:`Kernel` handle (``propagate(...)``,
+``search(...)``): the call runs the extension when it is usable and
 holds a variant whose signature matches the arguments' types exactly
 (dtype, dimensions, C order, writable: pycc's wrappers check only the
-item size, so anything else must not reach them), through the JIT
-dispatcher otherwise.
-:func:`available` tells :func:`~rofl.solver._compile.ensure_compiled`
+item size, so anything else must not reach them), the JIT dispatcher
+otherwise.  :func:`available` tells :func:`~rofl.kernels._compile.ready`
 that nothing needs compiling; a process that runs only these kernels
 then never imports numba.  The extension is used only
 if it was built from the kernels' current sources (:func:`source_digest`,
 compiled into it): an extension left by an older install never answers
 for newer code.  ``ROFL_NO_AOT=1`` in the environment turns it off (at
 build time: skips the build), for tests and comparisons.
-
-The module's name, ``_rofl_line``, dates from when it held line logic only.
 """
 
 from __future__ import annotations
@@ -41,8 +39,8 @@ from pathlib import Path
 
 import numpy as np
 
-#: The extension's module name: top level, installed beside ``rofl``.
-MODULE = "_rofl_line"
+#: The extension's module name: inside this package, beside this module.
+MODULE = "rofl.kernels._aot_kernels"
 
 #: Set to 1 to ignore the extension (and, when building, not to build it).
 ENV_OFF = "ROFL_NO_AOT"
@@ -59,6 +57,144 @@ F1 = "float64[::1]"
 CLUES = (I1,) * 5  # Clues
 SCRATCH = (I2, I1, I1, U2, U2, I1)  # LineScratch
 _PROPAGATE = (I2, *CLUES, I1, *SCRATCH)
+_TRAJECTORY = (I1,) * 4  # rofl.refine.judge.Trajectory
+
+
+class Kernel:
+    """A compiled kernel that Python calls, by reference: ``kernel(*args)``.
+
+    The call runs the extension compiled at install when it holds a variant
+    that takes exactly these argument types, numba's JIT dispatcher
+    otherwise (see :func:`call`).  A handle imports neither numba nor the
+    kernel's module until the JIT is needed; ``load`` is a function that
+    imports the module and returns the dispatcher, so that the kernel is
+    named in code (a search for its callers finds the handle, and the
+    handle's callers).
+    """
+
+    def __init__(self, load):
+        self._load = load
+        self._dispatcher = None
+        self.name = load.__name__
+
+    def __repr__(self) -> str:
+        return f"<kernel {self.name}>"
+
+    @property
+    def dispatcher(self):
+        """The JIT dispatcher (imports numba and the kernel's module, once)."""
+        if self._dispatcher is None:
+            self._dispatcher = self._load()
+        return self._dispatcher
+
+    def __call__(self, *args):
+        return call(self, *args)
+
+
+def kernel(load) -> Kernel:
+    """Decorator: a :class:`Kernel` handle of the dispatcher ``load()`` returns."""
+    return Kernel(load)
+
+
+# The kernels Python calls (every entry point of a kernel set), by module.
+
+
+@kernel
+def propagate():
+    """Line logic to a fixpoint with a line cache (:mod:`rofl.kernels._line`)."""
+    from rofl.kernels._line import _propagate
+
+    return _propagate
+
+
+@kernel
+def clue_hashes():
+    from rofl.kernels._line import _clue_hashes
+
+    return _clue_hashes
+
+
+@kernel
+def solve_line():
+    from rofl.kernels._line import _solve_line
+
+    return _solve_line
+
+
+@kernel
+def solve_line_sets():
+    from rofl.kernels._line import _solve_line_sets
+
+    return _solve_line_sets
+
+
+@kernel
+def solve_fresh():
+    """Line logic from scratch in one call (:mod:`rofl.kernels._fresh`)."""
+    from rofl.kernels._fresh import _solve_fresh
+
+    return _solve_fresh
+
+
+@kernel
+def propagate_lines():
+    """Line logic over index lines: hexagons, ``?`` clues (:mod:`rofl.kernels._index`)."""
+    from rofl.kernels._index import _propagate_lines
+
+    return _propagate_lines
+
+
+@kernel
+def search():
+    """The complete search (:mod:`rofl.kernels._search`)."""
+    from rofl.kernels._search import _search
+
+    return _search
+
+
+@kernel
+def grade():
+    """The difficulty grader (:mod:`rofl.kernels._grade`)."""
+    from rofl.kernels._grade import _grade
+
+    return _grade
+
+
+@kernel
+def grid_clues():
+    """Refinement's clues of a grid (:mod:`rofl.kernels._refine`)."""
+    from rofl.kernels._refine import _grid_clues
+
+    return _grid_clues
+
+
+@kernel
+def replay():
+    from rofl.kernels._refine import _replay
+
+    return _replay
+
+
+@kernel
+def resume_certificate():
+    from rofl.kernels._refine import _resume_certificate
+
+    return _resume_certificate
+
+
+@kernel
+def estimate_moves():
+    from rofl.kernels._refine import _estimate_moves
+
+    return _estimate_moves
+
+
+@kernel
+def hex_estimate_moves():
+    """Refinement's estimates on a hexagon (:mod:`rofl.kernels._hexrefine`)."""
+    from rofl.kernels._hexrefine import _estimate_moves
+
+    return _estimate_moves
 
 
 @dataclass(frozen=True)
@@ -69,8 +205,8 @@ class Export:
     ----------
     name : str
         Its name in the extension.
-    kernel : str
-        ``"module:function"`` of the JIT dispatcher it is compiled from.
+    kernel : Kernel
+        The kernel it is compiled from (its JIT dispatcher's source).
     result : str
         numba's type of the return value.
     args : tuple of str
@@ -80,7 +216,7 @@ class Export:
     """
 
     name: str
-    kernel: str
+    kernel: Kernel
     result: str
     args: tuple[str, ...]
 
@@ -89,7 +225,7 @@ class Export:
         return f"{self.result}({', '.join(self.args)})"
 
 
-def cached_variants(name: str, kernel: str, result: str, *args: str) -> tuple[Export, Export]:
+def cached_variants(name: str, kernel: Kernel, result: str, *args: str) -> tuple[Export, Export]:
     """The two variants of a kernel that takes a line cache (``LineCache``,
     and a ``CountMemo`` as wide, written ``"io"`` in ``args``): ``_u8`` for
     the byte-wide cache of up to 8 colours, ``_i64`` for the int64 one."""
@@ -100,78 +236,67 @@ def cached_variants(name: str, kernel: str, result: str, *args: str) -> tuple[Ex
     return u8, i64
 
 
-#: The solver's kernels the extension holds: every signature their Python
-#: callers use -- line logic (``LineSolver.run``, the clue hashes, the lean
-#: fresh solve), the complete search
-#: (:func:`rofl.solver.search.solve_complete`) and the grader
-#: (:func:`rofl.solver.grade.grade`), each kernel that takes a
-#: line cache with a byte-wide and an int64 one.  Refinement's are
-#: :data:`rofl.refine._aot.EXPORTS`: a layer above, it adds them itself
-#: (:func:`register`).  ``tests/solver/test_aot.py`` checks them all
-#: against the JIT dispatchers' signatures after a warm-up.
+#: Every variant the extension holds: every signature Python calls the
+#: kernels of the sets marked ``aot`` with -- line logic (``LineSolver.run``,
+#: the clue hashes, the lean fresh solve), the complete search
+#: (:func:`rofl.solver.search.solve_complete`), the grader
+#: (:func:`rofl.solver.grade.grade`) and refinement
+#: (:class:`rofl.refine.judge.Judge`) -- each kernel that takes a line cache
+#: with a byte-wide and an int64 one.  ``tests/solver/test_aot.py`` checks
+#: them all against the JIT dispatchers' signatures after a warm-up.
 EXPORTS = (
-    *cached_variants("propagate", "rofl.solver._kernels:_propagate", "int64", *_PROPAGATE, I2, "io", "boolean", I1),
-    Export("clue_hashes", "rofl.solver._kernels:_clue_hashes", I1, (I1, I1, I1, "int64")),
+    *cached_variants("propagate", propagate, "int64", *_PROPAGATE, I2, "io", "boolean", I1),
+    Export("clue_hashes", clue_hashes, I1, (I1, I1, I1, "int64")),
     Export(
         "solve_fresh",
-        "rofl.solver._fast:_solve_fresh",
+        solve_fresh,
         f"Tuple((int64, {I2}))",
         ("int64", "int64", "int64", I1, I1, I1, "int64", I1, "int64"),
     ),
     *cached_variants(
         "search",
-        "rofl.solver._search:_search",
+        search,
         "int64",
         *(I2, *CLUES, *SCRATCH, I2, "io", "boolean", I3, "int64", "int64", I1, "int64", "int64"),
     ),
-    Export("grade", "rofl.solver._grade_kernels:_grade", "int64", (*(I1,) * 8, "int64", I2, I1, I1)),
+    Export("grade", grade, "int64", (*(I1,) * 8, "int64", I2, I1, I1)),
+    # refinement (kernel sets REFINE and REPAIR)
+    Export("grid_clues", grid_clues, f"UniTuple({I1}, 3)", (U2,)),
+    *cached_variants(
+        "replay",
+        replay,
+        "int64",
+        *(I2, *CLUES, B1, *_TRAJECTORY, *_TRAJECTORY, *SCRATCH, I2, "io", "boolean", I1),
+    ),
+    *cached_variants(
+        "resume_certificate",
+        resume_certificate,
+        "int64",
+        *(U2, U2, *CLUES, U1, I1, U1, I1, I1, "int64", "boolean", *SCRATCH, I2, "io", "boolean", I1, I2),
+    ),
+    *cached_variants(
+        "estimate_moves",
+        estimate_moves,
+        "none",
+        *(U2, I2, *CLUES, I2, *SCRATCH, I2, "io", "boolean", I2, "io", F1, I1, I1, F1, I1, "boolean"),
+    ),
 )
 
-_registered: list[Export] = []
 
-
-def register(exports: tuple[Export, ...]) -> None:
-    """Have :func:`call` look up ``exports`` too: kernels of a layer above
-    the solver's (refinement's, :mod:`rofl.refine._aot`), which
-    ``setup.py`` compiles into the same extension."""
-    new = [e for e in exports if e not in _registered]
-    if new:
-        _registered.extend(new)
-        _load.cache_clear()
-
-
-def all_exports() -> tuple[Export, ...]:
-    """:data:`EXPORTS` and those registered (:func:`register`)."""
-    return (*EXPORTS, *_registered)
-
-
-# The sources the extension is compiled from, under rofl/ (and this file,
-# which names the exports; and the flags numba compiles them with).
-_SOURCES = (
-    "solver/_config.py",
-    "solver/_structs.py",
-    "solver/_kernels.py",
-    "solver/_fast.py",
-    "solver/_bits.py",
-    "solver/_wide.py",
-    "solver/_search_stats.py",
-    "solver/_search.py",
-    "solver/_grade_codes.py",
-    "solver/_grade_kernels.py",
-    "solver/_aot.py",
-    "refine/_structs.py",
-    "refine/_kernels.py",
-    "refine/_aot.py",
-)
+#: The modules of this package that compiled code does not come from.
+_NOT_COMPILED = ("__init__.py", "_compile.py")
 
 
 def source_digest() -> int:
-    """A 63-bit digest of the kernels' sources, compiled into the extension
-    and compared on load."""
+    """A 63-bit digest of the kernels' sources -- every module of this
+    package but :data:`_NOT_COMPILED`: the kernels, their structures, the
+    flags numba compiles them with and the exports -- compiled into the
+    extension and compared on load."""
     digest = hashlib.sha256()
-    here = Path(__file__).parent.parent
-    for name in _SOURCES:
-        digest.update((here / name).read_bytes())
+    for path in sorted(Path(__file__).parent.glob("*.py")):
+        if path.name not in _NOT_COMPILED:
+            digest.update(path.name.encode())
+            digest.update(path.read_bytes())
     return int.from_bytes(digest.digest()[:8], "little") >> 1
 
 
@@ -218,7 +343,7 @@ def _load() -> _Loaded:
     if digest != source_digest():
         return _Loaded("not used: built from other sources than these (reinstall rofl)", {}, path)
     functions: dict = {}
-    for export in all_exports():
+    for export in EXPORTS:
         function = getattr(ext, export.name, None)
         if function is not None:
             checks = tuple(_checker(kind) for kind in export.args)
@@ -243,21 +368,14 @@ def reset() -> None:
     _load.cache_clear()
 
 
-def _jit(kernel: str):
-    module, _, name = kernel.partition(":")
-    return getattr(importlib.import_module(module), name)
+def _jit(kernel: Kernel):
+    return kernel.dispatcher
 
 
-def call(kernel: str, *args):
+def call(kernel: Kernel, *args):
     """``kernel(*args)``: compiled ahead of time when a variant of the
-    extension takes exactly these argument types, by numba's JIT otherwise.
-
-    Parameters
-    ----------
-    kernel : str
-        ``"module:function"`` of the JIT dispatcher (see :data:`EXPORTS`
-        and :func:`register`).
-    """
+    extension takes exactly these argument types, by numba's JIT otherwise
+    (what a :class:`Kernel` handle's call does)."""
     for function, checks in _load().functions.get(kernel, ()):
         if len(args) == len(checks) and all(check(a) for check, a in zip(checks, args, strict=True)):
             return function(*args)
@@ -268,8 +386,7 @@ def call(kernel: str, *args):
 
 
 def build(output_dir: str | os.PathLike, exports: tuple[Export, ...] | None = None) -> Path:
-    """Compile ``exports`` (by default :func:`all_exports`; ``setup.py``
-    passes refinement's too) with ``numba.pycc`` into ``output_dir``; the
+    """Compile ``exports`` (by default :data:`EXPORTS`) with ``numba.pycc`` into ``output_dir``; the
     extension's path.  Needs numba and a C compiler (``setup.py`` runs it
     at install; a failure there only means rofl uses the JIT).
 
@@ -294,10 +411,10 @@ def build(output_dir: str | os.PathLike, exports: tuple[Export, ...] | None = No
     def _source_digest():
         return digest
 
-    cc = CC(MODULE)
+    cc = CC(MODULE.rpartition(".")[2])
     cc.output_dir = str(output_dir)
     cc.verbose = False
-    for export in all_exports() if exports is None else exports:
+    for export in EXPORTS if exports is None else exports:
         cc.export(export.name, export.signature)(_jit(export.kernel).py_func)
     cc.export("source_digest", "int64()")(_source_digest)
     plain = compiler.Flags

@@ -9,14 +9,14 @@ and spaces" of its clue as its exact answer, a line whose cells are all
 known only has to be checked, and the known ends of a line (background,
 then a group that must start at its first known cell) are the same in every
 arrangement, so the DP need only see the middle.  :func:`_solve_fresh` is
-the fixpoint loop of :func:`rofl.solver._kernels._propagate_trail` for that
+the fixpoint loop of :func:`rofl.kernels._line._propagate_trail` for that
 case alone (same queue order, so the same masks and statistics), with those
 shortcuts in front of the line DP (:func:`_line`) and its buffers made
 inside: one call with nine arguments.
 
 Behind the shortcuts a line goes to the bit sets
-(:mod:`rofl.solver._bits`, :mod:`rofl.solver._wide`) or the DP
-(:func:`rofl.solver._kernels._solve_line_within`), which here keep every
+(:mod:`rofl.kernels._bits`, :mod:`rofl.kernels._wide`) or the DP
+(:func:`rofl.kernels._line._solve_line_within`), which here keep every
 group's start bounds from one solve of its line to the next: cells only
 narrow during a solve, so the starts valid last time hold every start
 valid now, and a line re-solved after a crossing cell changed visits only
@@ -24,7 +24,7 @@ those.  The masks are kept twice, by rows and by columns, so that every
 line is read in place.  A black-and-white puzzle of at most 63 cells a
 side runs on bit sets throughout (:func:`_solve_bw`).  The fixpoint loops
 are kernels of their own, apart from the allocations, so that they run
-without reference counts (:data:`~rofl.solver._config.LEAF`).
+without reference counts (:data:`~rofl.kernels._config.LEAF`).
 ``tests/solver/test_fast.py`` checks the shortcuts against brute force and
 the whole path against the reference kernel.
 """
@@ -34,9 +34,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from rofl.solver._bits import MAX_CELLS, ONE, _line_bw
-from rofl.solver._config import JIT, LEAF
-from rofl.solver._kernels import (
+from rofl.kernels._bits import MAX_CELLS, ONE, _line_bw
+from rofl.kernels._config import JIT, LEAF
+from rofl.kernels._line import (
     CONTRADICTION,
     ST_BAD_LINE,
     ST_LINE_SOLVES,
@@ -48,7 +48,7 @@ from rofl.solver._kernels import (
     _solve_line_within,
     _status,
 )
-from rofl.solver._structs import ALL_RULES, BITS, BOUNDS, FREE, KNOWN, TRIM  # noqa: F401 -- _line's rules, read here too
+from rofl.kernels.structs import ALL_RULES, BITS, BOUNDS, FREE, KNOWN, TRIM  # noqa: F401 -- _line's rules, read here too
 
 # ----------------------------------------------------------- line shortcuts
 
@@ -105,11 +105,11 @@ def _check_known(cells, n, lens, cols, g0, g1):
 
 @njit(**JIT, inline="always")
 def _line(cells, n, lens, cols, g0, g1, out, run, slot, gap, fwd, bwd, color_slot, rules, first, last):
-    """:func:`~rofl.solver._kernels._solve_line`'s contract and answer, with
+    """:func:`~rofl.kernels._line._solve_line`'s contract and answer, with
     the DP skipped on lines that are free (:func:`_overlap`) or known
     (:func:`_check_known`), as far as ``rules`` allows; ``first`` / ``last``
     the groups' start bounds the DP keeps (:data:`BOUNDS`,
-    :func:`~rofl.solver._kernels._solve_line_dp`)."""
+    :func:`~rofl.kernels._line._solve_line_dp`)."""
     need = np.int64(1)
     total = 0
     for j in range(g0, g1):
@@ -281,8 +281,8 @@ def _masks(rw, rb, height, width):
 @njit(**JIT)
 def _solve_bw(height, width, lens, offs, stats):
     """:func:`_solve_fresh` for a black-and-white puzzle of at most
-    :data:`~rofl.solver._bits.MAX_CELLS` cells a side, its rows and columns
-    kept as bit sets side by side (:mod:`rofl.solver._bits`): the same
+    :data:`~rofl.kernels._bits.MAX_CELLS` cells a side, its rows and columns
+    kept as bit sets side by side (:mod:`rofl.kernels._bits`): the same
     queue in the same order, so the same returns and statistics."""
     rw = np.full(height, (ONE << np.uint64(width)) - ONE, dtype=np.uint64)
     rb = rw.copy()
@@ -301,7 +301,7 @@ def _solve_bw(height, width, lens, offs, stats):
 def _bw_loop(rw, rb, cw, cb, work, queue, queued, generation, lens, offs, stats):
     """:func:`_solve_bw`'s fixpoint loop, in place on the bit sets: STOPPED,
     CONTRADICTION or :data:`_DONE`.  Apart from the allocations, so that it
-    runs without reference counts (:data:`~rofl.solver._config.LEAF`)."""
+    runs without reference counts (:data:`~rofl.kernels._config.LEAF`)."""
     height, width = rw.shape[0], cw.shape[0]
     head, size = 0, height + width
     solves = 0
@@ -354,7 +354,7 @@ def _bw_loop(rw, rb, cw, cb, work, queue, queued, generation, lens, offs, stats)
 
 @njit(**JIT)
 def _new_line_scratch(kmax, nmax):
-    """A :class:`~rofl.solver._kernels.LineScratch` for clues of up to
+    """A :class:`~rofl.kernels._line.LineScratch` for clues of up to
     ``kmax`` groups and lines of up to ``nmax`` cells, made in compiled code."""
     kk = max(kmax, 1)
     return LineScratch(
@@ -375,7 +375,7 @@ def _solve_fresh(height, width, full, lens, cols, offs, kmax, stats, rules):
     Returns the status code (SOLVED, STALLED, CONTRADICTION, or STOPPED when
     another thread set ``stats[ST_STOP]``, read before every line solve) and
     the ``(height, width)`` masks; ``stats`` receives what
-    :func:`~rofl.solver._kernels._propagate_trail` puts there (every line
+    :func:`~rofl.kernels._line._propagate_trail` puts there (every line
     solve counts as a cache miss).  ``rules`` picks the shortcuts of
     :func:`_line` (for measurements; the answer is the same), and whether
     a black-and-white puzzle of at most 63 cells a side runs on bit sets

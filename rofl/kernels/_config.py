@@ -2,7 +2,7 @@
 
 ``cache=True`` writes compiled machine code next to the modules (or to
 ``NUMBA_CACHE_DIR``) so that only the first run of a fresh install compiles;
-:mod:`rofl.solver._compile` decides when that happens and says so.
+:mod:`rofl.kernels._compile` decides when that happens and says so.
 """
 
 JIT = {"cache": True, "nogil": True, "boundscheck": False}

@@ -21,7 +21,7 @@ kernel.  Inside compiled code a named tuple costs nothing; across the
 Python boundary it does: numba types a named tuple argument in Python, about
 15 us a call, which would add a fifth to a typical solve.  So the kernels
 that Python calls once per solve (here :func:`_propagate`; refinement's in
-:mod:`rofl.refine._kernels`) take the structures' fields flat -- the caller
+:mod:`rofl.kernels._refine`) take the structures' fields flat -- the caller
 splats them, ``*clues, *scratch, *cache`` -- and pack them again on entry.
 Their parameters carry the fields' names in the fields' order, which
 ``tests/test_kernel_buffers.py`` checks, so the order is no hidden
@@ -33,10 +33,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from rofl.solver import _wide as wide
-from rofl.solver._bits import MAX_CELLS, MAX_COLOURS, MAX_GROUPS, _line_colours, _line_one_colour
-from rofl.solver._config import JIT, LEAF, skip_blas_probe
-from rofl.solver._structs import (  # noqa: F401 -- the kernels' callers read them here too
+from rofl.kernels import _wide as wide
+from rofl.kernels._bits import MAX_CELLS, MAX_COLOURS, MAX_GROUPS, _line_colours, _line_one_colour
+from rofl.kernels._config import JIT, LEAF, skip_blas_probe
+from rofl.kernels.structs import (  # noqa: F401 -- the kernels' callers read them here too
     CONTRADICTION,
     N_STATS,
     SOLVED,
@@ -127,9 +127,9 @@ def _n_colours(cols, g0, g1):
 
 
 # Which solver a line goes to (:func:`_line_kind`).
-_ONE_WORD = 0  # rofl.solver._bits._line_one_colour
-_COLOUR_WORDS = 1  # rofl.solver._bits._line_colours
-_WIDE_ROWS = 2  # rofl.solver._wide._line_wide
+_ONE_WORD = 0  # rofl.kernels._bits._line_one_colour
+_COLOUR_WORDS = 1  # rofl.kernels._bits._line_colours
+_WIDE_ROWS = 2  # rofl.kernels._wide._line_wide
 _DP = 3  # _solve_line_dp
 
 
@@ -154,7 +154,7 @@ def _line_kind(n, cols, g0, g1, run_size):
 
 @njit(**JIT, inline="always")
 def _wide_work(run, k):
-    """:func:`rofl.solver._wide._line_wide`'s work rows for ``k`` groups, in
+    """:func:`rofl.kernels._wide._line_wide`'s work rows for ``k`` groups, in
     the DP's run table (which that line does not use)."""
     rows = wide.rows(k)
     return run.reshape(run.size).view(np.uint64)[: rows * wide.MAX_WORDS].reshape((rows, wide.MAX_WORDS))
@@ -480,13 +480,6 @@ def _solve_line_sets(cells, n, lens, cols, g0, g1, out):
                 if last + length > i:
                     out[i] |= bit
     return True
-
-
-def set_color(mask: int) -> int:
-    """The ``cols`` entry of a group that may take any colour of ``mask``
-    (bit ``c``: colour ``c``; bit 0, the background, is never set): the
-    negative number ``~(mask >> 1)``, which no single colour can be."""
-    return ~(int(mask) >> 1)
 
 
 # ------------------------------------------------------------ propagation

@@ -1,15 +1,15 @@
 """Compiled line logic over lines given as index sequences (numba).
 
 Private: :mod:`rofl.solver.lines` calls it.  The rectangular kernels of
-:mod:`rofl.solver._kernels` walk rows and columns of an ``(H, W)`` array;
+:mod:`rofl.kernels._line` walk rows and columns of an ``(H, W)`` array;
 these take any board whose lines are lists of cells -- a hexagon's three
 directions, or a rectangle whose clues have colour sets -- with the cells'
 masks flat.  Line ``i`` is ``cells[line_cells[line_offsets[i]:line_offsets[i + 1]]]``
 and cell ``c`` lies on lines ``cell_lines[cell_offsets[c]:cell_offsets[c + 1]]``.
 
 A line whose clue has a colour set (a negative ``cols`` entry) goes to
-:func:`~rofl.solver._kernels._solve_line_sets`, any other to the ordinary
-:func:`~rofl.solver._kernels._solve_line`.  Being a kernel of its own, this
+:func:`~rofl.kernels._line._solve_line_sets`, any other to the ordinary
+:func:`~rofl.kernels._line._solve_line`.  Being a kernel of its own, this
 module compiles only when such a puzzle is first solved.
 """
 
@@ -18,9 +18,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from rofl.solver._config import JIT
-from rofl.solver._kernels import CONTRADICTION, SOLVED, STALLED, _solve_line, _solve_line_sets
-from rofl.solver._structs import STOPPED
+from rofl.kernels._config import JIT
+from rofl.kernels._line import CONTRADICTION, SOLVED, STALLED, _solve_line, _solve_line_sets
+from rofl.kernels.structs import STOPPED
 
 # stats slots; another thread sets ST_STOP to stop the loop (rofl.solver._stop)
 ST_LINE_SOLVES, ST_SWEEPS, ST_BAD_LINE, ST_STOP = 0, 1, 2, 3

@@ -2,11 +2,11 @@
 :class:`rofl.refine.judge.Judge`, which sizes their buffers and wraps
 their results.
 
-They build on the solver's line kernels (:mod:`rofl.solver._kernels`: the
+They build on the solver's line kernels (:mod:`rofl.kernels._line`: the
 line DP, the line cache, propagation) and use the same named structures
 (``Clues``, ``LineScratch``, ``LineCache``), plus refinement's own:
 recorded solves (:class:`rofl.refine.judge.Trajectory`) and the memo of
-arrangement counts (:class:`~rofl.refine._structs.CountMemo`).  As there, the
+arrangement counts (:class:`~rofl.kernels.refine_structs.CountMemo`).  As there, the
 kernels Python calls take those structures' fields flat, named and ordered
 as the fields (prefixed ``base_``, ``out_``, ``memo_`` where a kernel takes
 two of a kind), and pack them on entry: a named tuple argument would cost
@@ -18,9 +18,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from rofl.refine._structs import CountMemo
-from rofl.solver._config import JIT, LEAF
-from rofl.solver._kernels import (
+from rofl.kernels._config import JIT, LEAF
+from rofl.kernels._line import (
     CONTRADICTION,
     N_STATS,
     SOLVED,
@@ -45,6 +44,7 @@ from rofl.solver._kernels import (
     _same_masks,
     _status,
 )
+from rofl.kernels.refine_structs import CountMemo
 
 # ------------------------------------------------------- replaying a solve
 

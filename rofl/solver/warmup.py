@@ -1,7 +1,7 @@
 """The tiny solves that compile the solver's kernel sets (``LINE``,
-``FRESH``, ``INDEX``, ``GRADE`` and ``SEARCH`` in :mod:`rofl.solver._compile`).
+``FRESH``, ``INDEX``, ``GRADE`` and ``SEARCH`` in :mod:`rofl.kernels`).
 
-:func:`rofl.solver._compile.ensure_compiled` takes a set and, when this
+:func:`rofl.kernels.ready` takes a set and, when this
 process does not hold its kernels yet, calls its warm-up here: a solve of
 a 2x2 puzzle through the same code as real work, so the kernels are
 compiled (or loaded from numba's cache) with the argument types real work
