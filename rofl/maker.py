@@ -602,7 +602,7 @@ def _make(image: Any, o: MakeOptions, *, title: str | None, solver: Any, progres
             return replace(other, stats=replace(other.stats, style_scores=chosen.scores, style_dropped=chosen.dropped))
 
         result = pick_style(result, difficulty, dict(chosen.scores), chosen.eligible, made)
-        result = replace(result, stats=replace(result.stats, seconds=time.perf_counter() - start))  # every style's
+        result = replace(result, stats=replace(result.stats, seconds=clock.seconds()))  # every style's
     return result
 
 

@@ -15,7 +15,8 @@ import numpy as np
 from numba import njit
 
 from rofl.kernels._config import JIT
-from rofl.kernels._index import N_STATS, _propagate_lines
+from rofl.kernels._index import _propagate_lines
+from rofl.kernels.structs import INDEX_N_STATS as N_STATS
 
 
 @njit(**JIT)

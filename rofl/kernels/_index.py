@@ -20,11 +20,13 @@ from numba import njit
 
 from rofl.kernels._config import JIT
 from rofl.kernels._line import CONTRADICTION, SOLVED, STALLED, _solve_line, _solve_line_sets
+from rofl.kernels.structs import INDEX_BAD_LINE as ST_BAD_LINE
+from rofl.kernels.structs import INDEX_LINE_SOLVES as ST_LINE_SOLVES
+from rofl.kernels.structs import INDEX_STOP as ST_STOP
+from rofl.kernels.structs import INDEX_SWEEPS as ST_SWEEPS
 from rofl.kernels.structs import STOPPED
 
-# stats slots; another thread sets ST_STOP to stop the loop (rofl.solver._stop)
-ST_LINE_SOLVES, ST_SWEEPS, ST_BAD_LINE, ST_STOP = 0, 1, 2, 3
-N_STATS = 4
+# stats slots (structs.INDEX_*); another thread sets ST_STOP to stop the loop (rofl.solver._stop)
 
 
 @njit(**JIT)

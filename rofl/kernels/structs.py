@@ -25,6 +25,11 @@ ST_LINE_SOLVES, ST_SWEEPS, ST_HITS, ST_MISSES, ST_BAD_LINE, ST_TRAIL, ST_NEWLY =
 ST_STOP = 7
 N_STATS = 8
 
+# the index-line kernels' stats (rofl.kernels._index: hexagons and '?' groups),
+# with their own stop slot
+INDEX_LINE_SOLVES, INDEX_SWEEPS, INDEX_BAD_LINE, INDEX_STOP = 0, 1, 2, 3
+INDEX_N_STATS = 4
+
 #: Shortcuts the lean path's line solve may take (:func:`rofl.kernels._fresh._line`;
 #: a bit set, ``benchmarks/line_profile.py`` measures them one by one): lines
 #: that allow every colour of their clue, lines whose cells are all known, the

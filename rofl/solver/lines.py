@@ -143,12 +143,12 @@ def propagate_board(
     from rofl.kernels import structs as k
     from rofl.solver._stop import run_stoppable, setting
 
-    stats = np.zeros(k.N_STATS, dtype=np.int64)
+    stats = np.zeros(k.INDEX_N_STATS, dtype=np.int64)  # the index kernels' stats, not the rectangle's
     status = run_stoppable(
         lambda: kernels.propagate_lines(
             masks, board.line_cells, board.line_offsets, board.cell_lines, board.cell_offsets, *clues, queue, stats
         ),
-        setting(stats, k.ST_STOP),
+        setting(stats, k.INDEX_STOP),
         cells=cells or board.n_cells,
         deadline=deadline,
     )
