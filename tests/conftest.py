@@ -73,3 +73,21 @@ def jit_only(monkeypatch):
     yield
     monkeypatch.undo()
     _aot.reset()
+
+
+@pytest.fixture(autouse=True)
+def ctrl_c_as_a_fresh_process_has_it():
+    """Every test starts with Ctrl-C as a fresh process has it: Python's
+    handler, SIGINT not blocked.  A library a test drives may leave SIGINT
+    ignored or blocked in this worker process, and both pass to every child
+    it starts (an ignored signal and the signal mask survive ``exec``), so
+    the tests that send Ctrl-C to a ``rofl`` process or to this one saw it
+    lost in a full run though they pass alone."""
+    import signal
+    import threading
+
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        if hasattr(signal, "pthread_sigmask"):
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    return

@@ -149,20 +149,21 @@ def test_the_index_kernel_reads_its_stop_slot():
     a 0.1 s budget ran a minute, Ctrl-C waited for the pass to end)."""
     from rofl.hexagon import HexPuzzle
     from rofl.kernels import _index as ik
+    from rofl.kernels import structs
     from rofl.solver.lines import board_of, kernel_clues
 
     cells = np.random.default_rng(3).integers(0, 2, 3 * 20 * 19 + 1).astype(np.uint8)
     puzzle = HexPuzzle.from_cells(20, cells)
     board = board_of(puzzle)
     masks = np.full(board.n_cells, 3, dtype=np.int64)
-    stats = np.zeros(ik.N_STATS, dtype=np.int64)
-    stats[ik.ST_STOP] = 1
+    stats = np.zeros(structs.INDEX_N_STATS, dtype=np.int64)  # the index kernels' own slots
+    stats[structs.INDEX_STOP] = 1
     queue = np.arange(puzzle.n_lines, dtype=np.int64)
     args = (board.line_cells, board.line_offsets, board.cell_lines, board.cell_offsets, *kernel_clues(puzzle), queue)
     assert ik._propagate_lines(masks, *args, stats) == k.STOPPED
-    assert stats[ik.ST_LINE_SOLVES] == 0 and (masks == 3).all()
-    stats[ik.ST_STOP] = 0
-    assert ik._propagate_lines(masks, *args, stats) != k.STOPPED and stats[ik.ST_LINE_SOLVES] > 0
+    assert stats[structs.INDEX_LINE_SOLVES] == 0 and (masks == 3).all()
+    stats[structs.INDEX_STOP] = 0
+    assert ik._propagate_lines(masks, *args, stats) != k.STOPPED and stats[structs.INDEX_LINE_SOLVES] > 0
 
 
 def test_ctrl_c_stops_line_logic_of_question_mark_groups():
