@@ -46,8 +46,7 @@ def decode(file: str, output: str | None, scale: int, budget: float, first: bool
     from rofl.decode import check_crc, solve_picture
     from rofl.errors import AmbiguousError
     from rofl.formats import default_output, open_puzzle
-    from rofl.formats._limits import check_pixels
-    from rofl.picture import image_from_grid
+    from rofl.picture.pixelart import check_pixels, image_from_grid
 
     out = Path(output) if output else default_output(file, ".png")
     if output is None and out == Path(file):

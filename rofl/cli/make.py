@@ -14,8 +14,6 @@ from rofl.cli._options import FiniteRange, check_palette, checked_by
 from rofl.cli._show import say
 
 _DITHERS = ("none", "ordered", "floyd-steinberg")
-HINT_CHANGED_PCT = 2.0  # above this share of changed cells, rofl make suggests what could help
-HINT_GAIN = 0.05  # a size, colour count or style the likeness hint names scores at least this much higher
 
 
 def _check_output(path: str) -> None:
@@ -380,24 +378,11 @@ def make(
             )
         written = [path for path in (output, preview, compare, sheet, page, gif) if path]
         say(f"wrote {', '.join(map(str, written))}")
-        _hint_likeness(result, options, more_colours=palette is None and writer_for(output).colour)
-        _hint_letters(result.puzzle, letters)
-        _hint_changed(result.stats, shape=shape, cleanup=cleanup, threshold=threshold)
+        from rofl.hints import make_hints
 
-
-def _hint_letters(puzzle: Any, letters: bool) -> None:
-    """Say which ink colours a reader may mix up (rofl.picture.legibility: lightness, simulated colour
-    blindness), unless --letters already prints the clues with letters."""
-    if letters or puzzle.n_colors <= 2:
-        return
-    from rofl.picture.legibility import confusions
-
-    found = confusions([puzzle.palette[k] for k in range(puzzle.n_colors)])
-    if found:
-        click.echo(
-            f"hint: {'; '.join(map(str, found))}: pages print the clues with letters, --letters gives sheets them too",
-            err=True,
-        )
+        more_colours = palette is None and writer_for(output).colour
+        for line in make_hints(result, options, more_colours=more_colours, letters=letters):
+            click.echo(line, err=True)
 
 
 #: rofl make's flags for the options rofl.maker.check_shape names.
@@ -442,96 +427,6 @@ def _check_unknown(target: str, n_colors: int, several: bool, **drawn: str | Non
         if path is not None:
             msg = f"--{option} cannot draw '?' groups yet; leave it out with --unknown-colours"
             raise click.UsageError(msg)
-
-
-def _hint_changed(stats, *, shape: str, cleanup: bool, threshold: float | None) -> None:
-    """One line on stderr when refinement changed more than :data:`HINT_CHANGED_PCT`
-    of the cells, saying what usually gives a cleaner puzzle."""
-    if stats.changed_pct <= HINT_CHANGED_PCT:
-        return
-    tips = "fewer cells (--size)" if shape == "hex" else "fewer cells (-w/-H)"
-    tips += "" if cleanup or shape == "hex" else ", --cleanup"
-    if stats.colors == 2 and threshold is None:
-        tips += " or another --threshold"
-    click.echo(
-        f"hint: {stats.changed_pct:.1f}% of the cells had to change: at this size the picture is "
-        f"mostly fine texture that line logic cannot pin down; {tips} usually give a cleaner puzzle",
-        err=True,
-    )
-
-
-def _hint_likeness(result: Any, made_with: Any, *, more_colours: bool) -> None:
-    """One line on stderr when the grid of ``result`` (a
-    :class:`rofl.maker.MakeResult`, made with ``options``) looks little like
-    the picture: its SSIM under :data:`rofl.maker.RECOGNISABLE_SSIM`, or
-    SSIM + edge F1 (the score ``style="auto"`` ranks by) under
-    :data:`rofl.maker.LIKENESS_SCORE`.  It names the other styles, the next
-    size and 4 colours that measure better (:func:`rofl.maker.likeness`,
-    before refinement, on the picture as ``result`` loaded and cropped it),
-    best first; or, when none does, what usually helps."""
-    import warnings
-    from dataclasses import asdict
-
-    from rofl.errors import RoflError
-    from rofl.maker import LIKENESS_SCORE, RECOGNISABLE_SSIM, likeness, style_score
-
-    stats = result.stats
-    # what likeness takes of the options (a MakeOptions), on the picture loaded (and cropped) once
-    measured = ("width", "height", "colors", "palette", "background", "threshold", "mode", "dither", "min_delta_e")
-    options = {name: value for name, value in asdict(made_with).items() if name in measured}
-    image, options = (
-        result.pixels,
-        {**options, "shape": made_with.shape, "size": made_with.size, "style": made_with.style},
-    )
-    score = style_score(stats.ssim, stats.edge_f1)
-    low_ssim = stats.ssim is not None and stats.ssim < RECOGNISABLE_SSIM
-    if stats.ssim is None or (not low_ssim and score >= LIKENESS_SCORE):
-        return
-    width, height = options["width"], options["height"]
-    if stats.side is not None:
-        bigger = max(stats.side + 5, (stats.side * 5 + 3) // 4)
-        more = (f"more cells (--size {bigger})", {"size": bigger})
-    else:
-        side = max(stats.width + sum(stats.trimmed[2:]), stats.height + sum(stats.trimmed[:2]))
-        bigger = max(side + 10, (side * 5 + 3) // 4)
-        name = "height" if height is not None and width is None else "width"
-        more = (
-            f"more cells ({'-H' if name == 'height' else '-w'} {bigger})",
-            {"width": None, "height": None, name: bigger},
-        )
-    tries = [more]
-    measured = []
-    if stats.style_scores:  # auto measured the other styles already
-        dropped = dict(stats.style_dropped)  # auto found them unrecognisable: no tip
-        measured += [(sc, f"--style {n}") for n, sc in stats.style_scores if n != stats.style and n not in dropped]
-    elif options["threshold"] is None and options["dither"] == "none":
-        tries += [(f"--style {name}", {"style": name}) for name in ("lines", "photo", "poster") if name != stats.style]
-    if more_colours and stats.colors_asked is not None and stats.colors_asked <= stats.colors < 4:
-        tries.append(("more colours (-c 4)", {"colors": 4, "threshold": None}))
-    measured = [(sc, label) for sc, label in measured if sc >= score + HINT_GAIN]
-    for label, change in tries:
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")  # the run itself has said what there is to say
-                _, better = likeness(image, **{**options, **change})
-        except RoflError:
-            continue
-        if better >= score + HINT_GAIN:
-            measured.append((better, label))
-    if measured:
-        measured.sort(key=lambda m: -m[0])
-        tips = " or ".join(f"{label}: {better:.2f}" for better, label in measured[:3])
-        tips += " (SSIM + edge F1, measured before refinement)"
-    else:
-        tips = " or ".join(label for label, change in tries if label.startswith("more"))
-    if low_ssim:
-        why = f"the puzzle looks little like the picture (SSIM {stats.ssim:.3f} < {RECOGNISABLE_SSIM})"
-    else:
-        why = (
-            f"the puzzle may be hard to make out (SSIM {stats.ssim:.2f} + edge F1 {stats.edge_f1:.2f} = {score:.3f} "
-            f"< {LIKENESS_SCORE})"
-        )
-    click.echo(f"hint: {why}; try {tips}", err=True)
 
 
 class _StageBars:

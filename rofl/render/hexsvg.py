@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rofl.formats._text import xml_text
+from rofl._xml import xml_text
 from rofl.render.hexlayout import FONT, KINDS, UNKNOWN, hex_layout
 from rofl.render.layout import THIN
 from rofl.render.svg import FONT_FAMILY, SvgString, _hex, _n

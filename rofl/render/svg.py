@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rofl.formats._text import xml_text
+from rofl._xml import xml_text
 from rofl.formats.sheets import svg_metadata
 from rofl.render.layout import (
     BAND,
