@@ -1,4 +1,5 @@
-"""``rofl decode``, ``rofl encode`` and ``rofl info``: the ROFL image format on the command line."""
+"""``rofl decode``, ``rofl encode`` and ``rofl info``: puzzles as pictures and back (the ROFL
+image format), and what a puzzle file holds."""
 
 from __future__ import annotations
 
