@@ -10,10 +10,8 @@ import click
 from rofl.cli._app import main
 from rofl.cli._batch import batch_options, batch_target, is_batch, make_batch, refuse_batch_options
 from rofl.cli._files import check_parent, refuse_overwrite, write_puzzle_file
-from rofl.cli._options import FiniteRange, check_palette, checked_by
+from rofl.cli._options import FiniteRange, check_palette, checked_by, choice_option, flag_option
 from rofl.cli._show import say
-
-_DITHERS = ("none", "ordered", "floyd-steinberg")
 
 
 def _check_output(path: str) -> None:
@@ -98,20 +96,16 @@ def _save(image, path: str) -> None:
     "-w", "--width", type=click.IntRange(1, 1024), help="Grid width in cells (default: 40 on the longer side)."
 )
 @click.option("-H", "--height", type=click.IntRange(1, 1024), help="Grid height in cells.")
-@click.option(
+@choice_option(
     "--mode",
-    type=click.Choice(["fit", "crop", "pad"]),
-    default="fit",
-    show_default=True,
-    help="With both --width and --height: fit the whole picture (a side may be shorter), crop the excess, "
+    ("fit", "crop", "pad"),
+    "With both --width and --height: fit the whole picture (a side may be shorter), crop the excess, "
     "or pad with background.",
 )
-@click.option(
+@choice_option(
     "--shape",
-    type=click.Choice(["rect", "hex"]),
-    default="rect",
-    show_default=True,
-    help="rect: a grid of squares; hex: a hexagon of hexagonal cells, clues in three directions "
+    ("rect", "hex"),
+    "rect: a grid of squares; hex: a hexagon of hexagonal cells, clues in three directions "
     "(the largest hexagon centred on the picture; -o .rofl or .clues).",
 )
 @click.option(
@@ -119,20 +113,16 @@ def _save(image, path: str) -> None:
     type=click.IntRange(1, 128),
     help="With --shape hex: the hexagon's side in cells (default 15).",
 )
-@click.option(
+@choice_option(
     "--style",
-    type=click.Choice(["auto", "photo", "lines", "poster"]),
-    default="auto",
-    show_default=True,
-    help="How the picture is drawn into cells: photo (area averages), lines (edge-aware ink drawing), poster "
+    ("auto", "photo", "lines", "poster"),
+    "How the picture is drawn into cells: photo (area averages), lines (edge-aware ink drawing), poster "
     "(flat regions with dark outlines), auto (the one that keeps the picture's regions and edges best).",
 )
-@click.option(
+@choice_option(
     "--crop",
-    type=click.Choice(["none", "auto"]),
-    default="none",
-    show_default=True,
-    help="auto: cut the picture to its subject first (a face, else the salient part).",
+    ("none", "auto"),
+    "auto: cut the picture to its subject first (a face, else the salient part).",
 )
 @click.option(
     "-c", "--colors", type=click.IntRange(2, 64), default=None, help="2 = black and white (default); 3-64 = colour."
@@ -146,10 +136,8 @@ def _save(image, path: str) -> None:
 @click.option(
     "--threshold", type=FiniteRange(0, 255), help="Black-and-white threshold, grey level 0-255 (default: Otsu)."
 )
-@click.option(
-    "--dither", type=click.Choice(_DITHERS), default="none", show_default=True, help="Dithering (adds clues)."
-)
-@click.option("--cleanup", is_flag=True, help="Repaint isolated single cells before refinement.")
+@choice_option("--dither", ("none", "ordered", "floyd-steinberg"), "Dithering (adds clues).")
+@flag_option("--cleanup", "Repaint isolated single cells before refinement.")
 @click.option(
     "--min-delta-e",
     type=float,
@@ -194,10 +182,9 @@ def _save(image, path: str) -> None:
 @click.option(
     "--sheet", type=click.Path(dir_okay=False), help="Write a printable sheet of the puzzle (.png, .pdf, .svg)."
 )
-@click.option(
+@flag_option(
     "--letters",
-    is_flag=True,
-    help="With --sheet, --book or --page: print each clue with its colour's letter (2a 3b); a page has them "
+    "With --sheet, --book or --page: print each clue with its colour's letter (2a 3b); a page has them "
     "anyway when two colours are alike in grey or to colour-blind eyes.",
 )
 @click.option("--page", type=click.Path(dir_okay=False), help="Write an HTML page to solve the puzzle in a browser.")
@@ -257,57 +244,81 @@ def make(
     batch: a puzzle per picture in DIR/ on every core, with DIR/summary.csv
     and DIR/summary.json, and a puzzle book with --book (docs/batch.md).
     """
-    import warnings
-    from pathlib import Path
-
-    from tqdm import tqdm
-
-    from rofl.formats import writer_for
-    from rofl.maker import make as make_puzzle
-
-    several = is_batch(images, output)
     from rofl.maker import MakeOptions, check_shape
 
+    several = is_batch(images, output)
     options = MakeOptions(
         width=width, height=height, colors=colors or 2, palette=palette, background=background, threshold=threshold,
         mode=mode, dither=dither, cleanup=cleanup, min_delta_e=min_delta_e, trim=trim, effort=effort, seed=seed,
         shape=shape, size=size, style=style, crop=crop, difficulty=difficulty,
     )  # fmt: skip
     check_shape(options, _FLAGS)  # before any work: a usage error
+    target = batch_target(output, batch) if several else output  # for a batch, a name of its format
     if shape == "hex":
-        _check_hex_outputs(batch_target(output, batch) if several else output, gif=gif)
-    if several:
-        target = batch_target(output, batch)  # a file name of the batch's format, for the checks below
-    else:
+        _check_hex_outputs(target, gif=gif)
+    files = {"-o": output, "--preview": preview, "--compare": compare, "--sheet": sheet, "--page": page, "--gif": gif}
+    if not several:
         refuse_batch_options(batch)
-        image, target = images[0], output
-        _check_output(output)
-        _check_png(preview, "'--preview'")
-        _check_png(compare, "'--compare'")
-        _check_sheet(sheet)
-        _check_page(page)
-        _check_gif(gif)
-        written = [("-o", output), ("--preview", preview), ("--compare", compare), ("--sheet", sheet), ("--page", page)]
-        written.append(("--gif", gif))
-        refuse_overwrite([image], written)
-    n_colors = colors or 2
-    if palette is not None:
-        from rofl.picture import parse_palette
+        _check_files(images[0], files)
+    _check_colours(options, colors, target, several)
+    if unknown is not None:
+        _check_unknown(target, _colour_count(options, colors), several, sheet=sheet, page=page, gif=gif)
+    if several:
+        return make_batch(click.get_current_context().params, options)
 
-        n_colors = len(parse_palette(palette))
-        if colors is not None and n_colors != colors:
-            msg = f"--colors {colors} contradicts the {n_colors} colours of --palette"
-            raise click.UsageError(msg)
+    result, puzzle = _make_one(images[0], options, title=title, unknown=unknown, page=page, quiet=quiet)
+    _write_files(result, puzzle, files, letters=letters, graded=difficulty is not None, quiet=quiet)
+    if not quiet:
+        _report(result, puzzle, options, files, unknown=unknown, letters=letters)
+
+
+def _check_files(image: str, files: dict[str, str | None]) -> None:
+    """Refuse, before any work, an output name no writer takes, a missing folder, an output that is the input."""
+    _check_output(files["-o"])
+    _check_png(files["--preview"], "'--preview'")
+    _check_png(files["--compare"], "'--compare'")
+    _check_sheet(files["--sheet"])
+    _check_page(files["--page"])
+    _check_gif(files["--gif"])
+    refuse_overwrite([image], list(files.items()))
+
+
+def _colour_count(options: Any, colors: int | None) -> int:
+    """How many colours the puzzle asks for: the --palette's, else -c (2 by default)."""
+    if options.palette is None:
+        return colors or 2
+    from rofl.picture import parse_palette
+
+    return len(parse_palette(options.palette))
+
+
+def _check_colours(options: Any, colors: int | None, target: str, several: bool) -> None:
+    """Refuse, before any work, a -c the --palette contradicts, colours the output format cannot hold, a
+    --threshold for colours."""
+    from pathlib import Path
+
+    from rofl.formats import writer_for
+
+    n_colors = _colour_count(options, colors)
+    if options.palette is not None and colors is not None and n_colors != colors:
+        msg = f"--colors {colors} contradicts the {n_colors} colours of --palette"
+        raise click.UsageError(msg)
     if n_colors > 2 and not writer_for(target).colour:
         msg = f"the {Path(target).suffix.lower()} format holds black-and-white puzzles only, not {n_colors} colours"
         raise click.BadParameter(msg, param_hint="'-f' / '--format'" if several else "'-o' / '--output'")
-    if threshold is not None and n_colors != 2:
+    if options.threshold is not None and n_colors != 2:
         msg = f"--threshold only applies to black-and-white puzzles, not {n_colors} colours"
         raise click.UsageError(msg)
-    if unknown is not None:
-        _check_unknown(target, n_colors, several, sheet=sheet, page=page, gif=gif)
-    if several:
-        return make_batch(click.get_current_context().params, options)
+
+
+def _make_one(image: str, options: Any, *, title, unknown, page, quiet: bool):
+    """:func:`rofl.maker.make` with a progress bar and its warnings printed; the result and its puzzle
+    (with '?' groups for --unknown-colours)."""
+    import warnings
+
+    from tqdm import tqdm
+
+    from rofl.maker import make
 
     if quiet:
         from rofl import kernels
@@ -317,13 +328,12 @@ def make(
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", UserWarning)
         try:
-            result = make_puzzle(image, options, title=title, progress=bars.show)
+            result = make(image, options, title=title, progress=bars.show)
         finally:
             bars.close()
     if not quiet:
         for w in caught:
             say(f"warning: {w.message}", err=True)
-
     puzzle = result.puzzle
     if page:  # before any file is written
         from rofl.render.page import check_page_size
@@ -332,12 +342,19 @@ def make(
     if unknown is not None:
         from rofl.refine.unknown import unknown_colours
 
-        puzzle = unknown_colours(puzzle, unknown, seed=seed)
-    from rofl._io import all_or_nothing
+        puzzle = unknown_colours(puzzle, unknown, seed=options.seed)
+    return result, puzzle
 
-    # the puzzle and every picture of it, or none of them (a full disk at --sheet)
+
+def _write_files(result: Any, puzzle: Any, files: dict[str, str | None], *, letters, graded, quiet) -> None:
+    """The puzzle and every picture of it, or none of them (a full disk at --sheet)."""
+    from pathlib import Path
+
+    from rofl._io import all_or_nothing, atomic_write
+
+    preview, compare, sheet, page, gif = (files[k] for k in ("--preview", "--compare", "--sheet", "--page", "--gif"))
     with all_or_nothing():
-        write_puzzle_file(output, puzzle, result.grid, quiet=quiet)
+        write_puzzle_file(files["-o"], puzzle, result.grid, quiet=quiet)
         if preview:
             from rofl.render.preview import hex_solution_image, solution_image
 
@@ -350,39 +367,37 @@ def make(
 
             _save(compare_image(result), compare)
         if sheet:
-            from rofl._io import atomic_write
             from rofl.render.sheet import sheet_bytes
 
-            atomic_write(
-                sheet,
-                sheet_bytes(result.puzzle, Path(sheet).suffix, letters=letters, difficulty=difficulty is not None),
-            )
+            atomic_write(sheet, sheet_bytes(result.puzzle, Path(sheet).suffix, letters=letters, difficulty=graded))
         if page:
-            from rofl._io import atomic_write
             from rofl.render.page import puzzle_page
 
             # --letters: letters on the page too; else the page decides (colours alike in grey or to colour-blind eyes)
-            text = puzzle_page(result.puzzle, letters=True if letters else None, difficulty=difficulty is not None)
+            text = puzzle_page(result.puzzle, letters=True if letters else None, difficulty=graded)
             atomic_write(page, text.encode("utf-8"))
         if gif:
             from rofl.render.animation import animate_solve
 
             animate_solve(result.puzzle, gif)
-    if not quiet:
-        click.echo(result.stats.report())
-        if unknown is not None:
-            hidden = 0 if puzzle.color_sets is None else sum(map(bool, puzzle.color_sets.tolist()))
-            click.echo(
-                f"unknown colours: {hidden} of {puzzle.n_groups} groups given as '?' "
-                f"(asked {unknown:.0%}; line logic still solves the puzzle)"
-            )
-        written = [path for path in (output, preview, compare, sheet, page, gif) if path]
-        say(f"wrote {', '.join(map(str, written))}")
-        from rofl.hints import make_hints
 
-        more_colours = palette is None and writer_for(output).colour
-        for line in make_hints(result, options, more_colours=more_colours, letters=letters):
-            click.echo(line, err=True)
+
+def _report(result: Any, puzzle: Any, options: Any, files: dict[str, str | None], *, unknown, letters) -> None:
+    """What rofl make prints after writing: the report, the '?' groups, the files, the hints."""
+    from rofl.formats import writer_for
+    from rofl.hints import make_hints
+
+    click.echo(result.stats.report())
+    if unknown is not None:
+        hidden = 0 if puzzle.color_sets is None else sum(map(bool, puzzle.color_sets.tolist()))
+        click.echo(
+            f"unknown colours: {hidden} of {puzzle.n_groups} groups given as '?' "
+            f"(asked {unknown:.0%}; line logic still solves the puzzle)"
+        )
+    say(f"wrote {', '.join(str(path) for path in files.values() if path)}")
+    more_colours = options.palette is None and writer_for(files["-o"]).colour
+    for line in make_hints(result, options, more_colours=more_colours, letters=letters):
+        click.echo(line, err=True)
 
 
 #: rofl make's flags for the options rofl.maker.check_shape names.

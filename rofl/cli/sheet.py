@@ -7,7 +7,7 @@ import click
 
 from rofl.cli._app import main
 from rofl.cli._files import check_drawable, check_parent, refuse_overwrite
-from rofl.cli._options import budget_option, check_cell, check_sheet_name, checked_by
+from rofl.cli._options import budget_option, check_cell, check_sheet_name, checked_by, choice_option, flag_option
 from rofl.cli._show import say
 
 
@@ -21,11 +21,10 @@ from rofl.cli._show import say
     callback=checked_by(check_sheet_name),
     help="Sheet to write: .png, .pdf or .svg (the extension chooses).",
 )
-@click.option("--solution", is_flag=True, help="Fill the grid with the solution (solving the puzzle if need be).")
-@click.option(
+@flag_option("--solution", "Fill the grid with the solution (solving the puzzle if need be).")
+@flag_option(
     "--answers",
-    is_flag=True,
-    help="PDF: after the puzzle pages, pages with every puzzle's solution, six to a page.",
+    "PDF: after the puzzle pages, pages with every puzzle's solution, six to a page.",
 )
 @click.option(
     "--cell",
@@ -34,23 +33,19 @@ from rofl.cli._show import say
     metavar="PIXELS",
     help="Cell size at 96 dpi (default: 26, 22 beyond 80 cells, 18 beyond 160; a PDF fills its page).",
 )
-@click.option(
+@flag_option(
     "--letters",
-    is_flag=True,
-    help="Print each clue with its colour's letter (2a 3b), to solve a colour puzzle from a black-and-white print.",
+    "Print each clue with its colour's letter (2a 3b), to solve a colour puzzle from a black-and-white print.",
 )
 @click.option("--title", help="Title above the grid (default: the puzzle's title; '' for none).")
-@click.option(
+@flag_option(
     "--difficulty",
-    is_flag=True,
-    help="Print the puzzle's grade after its title (rofl.grade: easy, medium, hard, expert, needs guessing).",
+    "Print the puzzle's grade after its title (rofl.grade: easy, medium, hard, expert, needs guessing).",
 )
-@click.option(
+@choice_option(
     "--order",
-    type=click.Choice(["files", "difficulty"]),
-    default="files",
-    show_default=True,
-    help="A book's pages in the order of the files, or easiest first.",
+    ("files", "difficulty"),
+    "A book's pages in the order of the files, or easiest first.",
 )
 @click.option(
     "--font",
