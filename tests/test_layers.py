@@ -34,7 +34,20 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     # the compiled core: every kernel, its structures, compiling and loading them
     ("kernels", ("rofl.kernels",)),
     ("errors", ("rofl.errors", "rofl._io", "rofl._version", "rofl._cache", "rofl._lazy", "rofl._checks")),
-    ("puzzle", ("rofl.puzzle", "rofl.hexagon")),
+    # the model: the board protocol, colours, clue validation and derivation, the shapes' puzzles
+    (
+        "puzzle",
+        (
+            "rofl.board",
+            "rofl.palette",
+            "rofl.validate",
+            "rofl.derive",
+            "rofl.packed",
+            "rofl.linepuzzle",
+            "rofl.puzzle",
+            "rofl.hexagon",
+        ),
+    ),
     ("solver", ("rofl.solver",)),
     ("picture, refine", ("rofl.picture", "rofl.refine")),
     ("formats", ("rofl.formats",)),
