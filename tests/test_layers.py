@@ -34,7 +34,20 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     # the compiled core: every kernel, its structures, compiling and loading them
     ("kernels", ("rofl.kernels",)),
     ("errors", ("rofl.errors", "rofl._io", "rofl._version", "rofl._cache", "rofl._lazy", "rofl._checks", "rofl._xml")),
-    ("puzzle", ("rofl.puzzle", "rofl.hexagon")),
+    # the model: the board protocol, colours, clue validation and derivation, the shapes' puzzles
+    (
+        "puzzle",
+        (
+            "rofl.board",
+            "rofl.palette",
+            "rofl.validate",
+            "rofl.derive",
+            "rofl.packed",
+            "rofl.linepuzzle",
+            "rofl.puzzle",
+            "rofl.hexagon",
+        ),
+    ),
     ("solver", ("rofl.solver",)),
     ("picture, refine", ("rofl.picture", "rofl.refine")),
     ("formats", ("rofl.formats",)),
@@ -43,7 +56,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("render", ("rofl.render",)),
     ("batch", ("rofl.batch",)),
     # the package's face (``import rofl``: lazy names, the Pillow plugin), the command line
-    # and, beside it, the browser studio (which takes its options and hints from ``rofl make``)
+    # and, beside it, the browser studio (which takes its options from ``rofl make``)
     ("cli, studio", ("rofl", "rofl.cli", "rofl.__main__", "rofl.studio")),
 ]
 
