@@ -358,7 +358,7 @@ def _write_files(result: Any, puzzle: Any, files: dict[str, str | None], *, lett
         if preview:
             from rofl.render.preview import hex_solution_image, solution_image
 
-            if result.side is None:
+            if result.puzzle.board.kind == "rectangle":
                 _save(solution_image(result.grid, result.palette), preview)
             else:
                 _save(hex_solution_image(result.grid, result.palette, result.side), preview)

@@ -116,7 +116,7 @@ def sheet(
     puzzles, grids = [], []
     for file in puzzle_files:
         opened = open_puzzle(file)
-        hexagonal = not hasattr(opened.puzzle, "width")  # drawn by rofl.render.hexsvg, ? groups included
+        hexagonal = opened.puzzle.board.kind == "hexagon"  # drawn by rofl.render.hexsvg, ? groups included
         if hexagonal and book:  # a sheet of its own, not a page of a book
             msg = f"{opened.name}: a puzzle book takes rectangular puzzles only; this one is hexagonal"
             msg += " (rofl sheet draws it on a sheet of its own)"
@@ -165,7 +165,7 @@ def sheet(
     else:
         puzzle = puzzles[0]
         what = "solution sheet" if solution else "sheet"
-        size = f"{puzzle.width}x{puzzle.height}" if hasattr(puzzle, "width") else f"side {puzzle.board.side} hexagonal"
+        size = puzzle.board.size_text() if puzzle.board.kind == "rectangle" else f"side {puzzle.board.side} hexagonal"
         say(f"{output}: {what} of a {size} puzzle, {puzzle.n_colors} colours")
 
 

@@ -128,7 +128,7 @@ def solve(
     _check_outputs(file, first_path, solutions_dir, steps_dir, gif_path)
     opened = open_puzzle(file)
     puzzle = opened.puzzle
-    if not hasattr(puzzle, "width"):
+    if puzzle.board.kind == "hexagon":
         _check_hexagon(opened, first_path, solutions_dir, steps_dir, gif_path)
     if use_color is None:
         use_color = sys.stdout.isatty()
@@ -215,10 +215,10 @@ def _how(result, engine: str) -> str:
 def _show_answer(puzzle, result, *, engine: str, budget: float, use_color: bool) -> int:
     """Print what the complete solver proved (:func:`rofl.solver.search.solve_complete`'s ``result``);
     return the exit status."""
-    from rofl.cli._show import difficulty_text, size_text
+    from rofl.cli._show import difficulty_text
     from rofl.render.terminal import puzzle_text
 
-    size = f"{size_text(puzzle)}, {puzzle.n_colors} colours"
+    size = f"{puzzle.board.size_text()}, {puzzle.n_colors} colours"
     how = _how(result, engine)
     timing = f"{result.seconds * 1000:.0f} ms"
     if result.status == "unique":
@@ -312,7 +312,7 @@ def _partial(masks):
 
 
 def _line_only(opened, use_color: bool) -> None:
-    from rofl.cli._show import difficulty_text, size_text
+    from rofl.cli._show import difficulty_text
     from rofl.decode import check_crc
     from rofl.render.terminal import puzzle_text
     from rofl.solver import solve as line_solve
@@ -325,7 +325,7 @@ def _line_only(opened, use_color: bool) -> None:
         # color= stops click from stripping the escapes when --color is asked
         # for and the output is not a terminal
         click.echo(puzzle_text(puzzle, result.partial_grid(), color=use_color), color=use_color)
-    size = size_text(puzzle)
+    size = puzzle.board.size_text()
     if result.status == "solved":
         click.echo(
             f"solved: {size}, {puzzle.n_colors} colours, {result.line_solves} line solves, {result.sweeps} sweeps"
@@ -362,10 +362,10 @@ def _write_solution(path: Path, puzzle, grid) -> None:
     if fmt is None:
         msg = f"{path}: unknown picture extension {path.suffix!r} (use .png, .gif, .bmp... or .json, .rofl)"
         raise UsageError(msg)
-    if not hasattr(puzzle, "width"):
+    if puzzle.board.kind == "hexagon":
         from rofl.render.preview import hex_solution_image
 
-        image = hex_solution_image(np.asarray(grid), puzzle.palette, puzzle.side)
+        image = hex_solution_image(np.asarray(grid), puzzle.palette, puzzle.board.side)
     else:
         rgb = puzzle.palette.to_array()[np.asarray(grid)]
         image = Image.fromarray(np.ascontiguousarray(rgb, dtype=np.uint8), "RGB")
