@@ -107,7 +107,33 @@ def test_ctrl_c_while_the_command_line_loads(monkeypatch, capsys):
     for name in [n for n in sys.modules if n == "rofl.cli" or n.startswith("rofl.cli.")]:
         monkeypatch.delitem(sys.modules, name)
     monkeypatch.setattr(sys, "meta_path", [Interrupting(), *sys.meta_path])
-    with pytest.raises(SystemExit) as stop:
-        rofl.__main__.run()
+    sigterm = signal.getsignal(signal.SIGTERM)
+    try:
+        with pytest.raises(SystemExit) as stop:
+            rofl.__main__.run()
+    finally:
+        signal.signal(signal.SIGTERM, sigterm)  # run() installs rofl's: not for the rest of this worker
     assert stop.value.code == 130
     assert capsys.readouterr().err == "Error: interrupted\n"
+
+
+@pytest.mark.slow  # a pytest of its own
+def test_a_run_started_with_ctrl_c_ignored_still_gets_it():
+    """A shell starts a background command without job control (``pytest &``
+    in a script) with SIGINT ignored, and every process of the run inherits
+    that (tests/conftest.py); the run's Ctrl-C tests must still get theirs."""
+    test = "tests/solver/test_stop.py::test_ctrl_c_returns_only_after_the_call_has_stopped"
+    ignored = signal.signal(signal.SIGINT, signal.SIG_IGN)  # what the pytest below inherits
+    try:
+        run = subprocess.Popen(
+            [sys.executable, "-m", "pytest", "-q", "-n", "0", "-p", "no:cacheprovider", "--timeout", "60", test],
+            cwd=REPO,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+    finally:
+        signal.signal(signal.SIGINT, ignored)
+    out, _ = run.communicate(timeout=300)
+    assert run.returncode == 0, out
+    assert "1 passed" in out, out
