@@ -32,6 +32,16 @@ def budget_option(help_text: str):
     return click.option("--budget", type=SECONDS, default=10.0, show_default=True, metavar="SECONDS", help=help_text)
 
 
+def files_argument(name: str, metavar: str):
+    """One or more file names (``PICTURE...``), kept as ``name``."""
+    return click.argument(name, metavar=metavar, nargs=-1, required=True, type=click.Path())
+
+
+def output_option(help_text: str, **extra):
+    """The required ``-o`` / ``--output`` file name (``extra``: a callback that checks it)."""
+    return click.option("-o", "--output", required=True, type=click.Path(), help=help_text, **extra)
+
+
 def choice_option(name: str, choices: tuple[str, ...], help_text: str):
     """An option taking one of ``choices``, the first by default (shown in the help)."""
     return click.option(name, type=click.Choice(choices), default=choices[0], show_default=True, help=help_text)

@@ -10,7 +10,15 @@ import click
 from rofl.cli._app import main
 from rofl.cli._batch import batch_options, batch_target, is_batch, make_batch, refuse_batch_options
 from rofl.cli._files import check_parent, refuse_overwrite, write_puzzle_file
-from rofl.cli._options import FiniteRange, check_palette, checked_by, choice_option, flag_option
+from rofl.cli._options import (
+    FiniteRange,
+    check_palette,
+    checked_by,
+    choice_option,
+    files_argument,
+    flag_option,
+    output_option,
+)
 from rofl.cli._show import say
 
 
@@ -83,14 +91,10 @@ def _save(image, path: str) -> None:
 
 
 @main.command(short_help="Turn pictures into unique, line-solvable puzzles.")
-@click.argument("images", metavar="PICTURE...", nargs=-1, required=True, type=click.Path())
-@click.option(
-    "-o",
-    "--output",
-    required=True,
-    type=click.Path(),
-    help="Puzzle file to write (.rofl, .clues, .json, .xml, .non, .pzl, .g, .nin, .notmine, .mk, .cwd, .sav, "
-    ".gno; black and white only from .nin on), or with several pictures the folder DIR/ to write them to.",
+@files_argument("images", "PICTURE...")
+@output_option(
+    "Puzzle file to write (.rofl, .clues, .json, .xml, .non, .pzl, .g, .nin, .notmine, .mk, .cwd, .sav, "
+    ".gno; black and white only from .nin on), or with several pictures the folder DIR/ to write them to."
 )
 @click.option(
     "-w", "--width", type=click.IntRange(1, 1024), help="Grid width in cells (default: 40 on the longer side)."

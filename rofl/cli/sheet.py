@@ -7,20 +7,22 @@ import click
 
 from rofl.cli._app import main
 from rofl.cli._files import check_drawable, check_parent, refuse_overwrite
-from rofl.cli._options import budget_option, check_cell, check_sheet_name, checked_by, choice_option, flag_option
+from rofl.cli._options import (
+    budget_option,
+    check_cell,
+    check_sheet_name,
+    checked_by,
+    choice_option,
+    files_argument,
+    flag_option,
+    output_option,
+)
 from rofl.cli._show import say
 
 
 @main.command()
-@click.argument("puzzle_files", metavar="PUZZLE...", nargs=-1, required=True, type=click.Path())
-@click.option(
-    "-o",
-    "--output",
-    required=True,
-    type=click.Path(),
-    callback=checked_by(check_sheet_name),
-    help="Sheet to write: .png, .pdf or .svg (the extension chooses).",
-)
+@files_argument("puzzle_files", "PUZZLE...")
+@output_option("Sheet to write: .png, .pdf or .svg (the extension chooses).", callback=checked_by(check_sheet_name))
 @flag_option("--solution", "Fill the grid with the solution (solving the puzzle if need be).")
 @flag_option(
     "--answers",
