@@ -94,9 +94,7 @@ def sheet(
     or none found in time is an error and nothing is written.
     """
     from rofl._io import atomic_write
-    from rofl.decode import check_stored_crc
-    from rofl.errors import FormatError, UsageError
-    from rofl.formats import open_puzzle
+    from rofl.errors import UsageError
     from rofl.render.sheet import check_sheet_path, sheet_bytes
 
     suffix = check_sheet_path(output)
@@ -115,25 +113,7 @@ def sheet(
     check_parent(output)
     refuse_overwrite([*puzzle_files, font], [("-o", output)])
 
-    puzzles, grids = [], []
-    for file in puzzle_files:
-        opened = open_puzzle(file)
-        hexagonal = opened.puzzle.board.kind == "hexagon"  # drawn by rofl.render.hexsvg, ? groups included
-        if hexagonal and book:  # a sheet of its own, not a page of a book
-            msg = f"{opened.name}: a puzzle book takes rectangular puzzles only; this one is hexagonal"
-            msg += " (rofl sheet draws it on a sheet of its own)"
-            raise FormatError(msg)
-        check_drawable(opened, "sheet", hexagon=not book, color_sets=hexagonal and not book)
-        if hexagonal:  # before a solution is looked for
-            from rofl.render.hexlayout import check_hex_sheet
-
-            check_hex_sheet(opened.puzzle, f"{opened.name}: a hexagonal sheet")
-        puzzles.append(opened.puzzle)
-        if solution or answers:
-            grids.append(_solution(file, opened, budget))
-        else:
-            check_stored_crc(opened, budget=budget)
-            grids.append(None)
+    puzzles, grids = _read(puzzle_files, book=book, solved=solution or answers, budget=budget)
     _warn_unprintable(puzzles, title, suffix, chosen)
     if order == "difficulty" and book:
         puzzles, grids = _easiest_first(puzzles, grids)
@@ -157,6 +137,40 @@ def sheet(
             difficulty=difficulty,
         )  # fmt: skip
     atomic_write(output, data)
+    _say_written(output, puzzles, book=book, answers=answers, solution=solution)
+
+
+def _read(files: tuple[str, ...], *, book: bool, solved: bool, budget: float) -> tuple[list, list]:
+    """The puzzles of ``files`` and their solutions (``solved``: --solution, --answers) or None, each checked
+    for what the sheet or book can draw before any is solved."""
+    from rofl.decode import check_stored_crc
+    from rofl.errors import FormatError
+    from rofl.formats import open_puzzle
+
+    puzzles, grids = [], []
+    for file in files:
+        opened = open_puzzle(file)
+        hexagonal = opened.puzzle.board.kind == "hexagon"  # drawn by rofl.render.hexsvg, ? groups included
+        if hexagonal and book:  # a sheet of its own, not a page of a book
+            msg = f"{opened.name}: a puzzle book takes rectangular puzzles only; this one is hexagonal"
+            msg += " (rofl sheet draws it on a sheet of its own)"
+            raise FormatError(msg)
+        check_drawable(opened, "sheet", hexagon=not book, color_sets=hexagonal and not book)
+        if hexagonal:  # before a solution is looked for
+            from rofl.render.hexlayout import check_hex_sheet
+
+            check_hex_sheet(opened.puzzle, f"{opened.name}: a hexagonal sheet")
+        puzzles.append(opened.puzzle)
+        if solved:
+            grids.append(_solution(file, opened, budget))
+        else:
+            check_stored_crc(opened, budget=budget)
+            grids.append(None)
+    return puzzles, grids
+
+
+def _say_written(output: str, puzzles: list, *, book: bool, answers: bool, solution: bool) -> None:
+    """The line saying what was written: a book's puzzles and pages, or a sheet's puzzle."""
     if book:
         from rofl.render.pdf import ANSWER_GRID
 
