@@ -78,7 +78,9 @@ from rofl.errors import FormatError, LimitError, PuzzleError
 from rofl.formats import _limits
 from rofl.formats._format import Format
 from rofl.hexagon import MAX_HEX_SIDE, Hexagon, HexPuzzle
-from rofl.puzzle import MAX_COLORS, Palette, Puzzle, check_totals, min_cells
+from rofl.palette import MAX_COLORS, Palette
+from rofl.puzzle import Puzzle
+from rofl.validate import check_totals, min_cells
 
 MAGIC = b"ROFL"
 #: Version written in the extended header of a rectangle without colour
