@@ -431,18 +431,6 @@ class HexPuzzle(LinePuzzle):
             return f"HexPuzzle({self.side}, {self.palette!r}, {lines})"
         return f"<HexPuzzle side {self.side}, {self.n_colors} colours, {self.n_groups} groups>"
 
-    def __reduce__(self):
-        state = (
-            self.side,
-            self.palette.colors,
-            self.lengths,
-            self.colors,
-            self.offsets,
-            dict(self.meta),
-            self.color_sets,
-        )
-        return (_rebuild_hex, state)
-
 
 def _check_cells(board: Hexagon, cells: Any, palette: Palette) -> np.ndarray:
     cells = np.asarray(cells)
@@ -461,7 +449,3 @@ def _check_cells(board: Hexagon, cells: Any, palette: Palette) -> np.ndarray:
     # palette indices fit a byte (at most 256 colours): the clues' temporaries
     # over the three directions' 3 x n_cells entries stay small
     return cells.astype(np.uint8 if len(palette) <= 256 else np.int64)
-
-
-def _rebuild_hex(side, palette, lengths, colors, offsets, meta, color_sets) -> HexPuzzle:
-    return HexPuzzle.from_arrays(side, Palette(palette), lengths, colors, offsets, color_sets=color_sets, meta=meta)

@@ -215,6 +215,32 @@ class LinePuzzle:
             object.__setattr__(self, "_hash", hash(self._key()))
         return self._hash  # type: ignore[return-value]
 
+    # ------------------------------------------------- pickling and notebooks
+
+    def __reduce__(self):
+        state = (
+            type(self),
+            self._shape_args(),
+            self.palette.colors,
+            self.lengths,
+            self.colors,
+            self.offsets,
+            dict(self.meta),
+            self.color_sets,
+        )
+        return (_rebuild, state)
+
+    def _repr_svg_(self) -> str:
+        """The puzzle's sheet as SVG, which notebooks show (the renderer loads on first use)."""
+        from rofl.render.svg import puzzle_svg
+
+        return puzzle_svg(self)  # type: ignore[arg-type]
+
+
+def _rebuild(cls, shape_args, palette, lengths, colors, offsets, meta, color_sets) -> LinePuzzle:
+    """A pickled puzzle of class ``cls`` again (``shape_args``: its ``from_arrays``'s size arguments)."""
+    return cls.from_arrays(*shape_args, Palette(palette), lengths, colors, offsets, color_sets=color_sets, meta=meta)
+
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 

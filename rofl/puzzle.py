@@ -370,28 +370,3 @@ class Puzzle(LinePuzzle):
             cols = [list(line) for line in self.cols]
             return f"Puzzle({self.width}, {self.height}, {self.palette!r}, rows={rows!r}, cols={cols!r})"
         return f"<Puzzle {self.width}x{self.height}, {self.n_colors} colours, {self.n_groups} groups>"
-
-    def __reduce__(self):
-        state = (
-            self.width,
-            self.height,
-            self.palette.colors,
-            self.lengths,
-            self.colors,
-            self.offsets,
-            dict(self.meta),
-            self.color_sets,
-        )
-        return (_rebuild, state)
-
-    def _repr_svg_(self) -> str:
-        """The puzzle's sheet as SVG, which notebooks show (the renderer loads on first use)."""
-        from rofl.render.svg import puzzle_svg
-
-        return puzzle_svg(self)
-
-
-def _rebuild(width, height, palette, lengths, colors, offsets, meta, color_sets=None) -> Puzzle:
-    return Puzzle.from_arrays(
-        width, height, Palette(palette), lengths, colors, offsets, color_sets=color_sets, meta=meta
-    )

@@ -119,3 +119,42 @@ def test_puzzles_of_equal_clues_on_other_boards_differ():
     assert hash(Rectangle(2, 3)) == hash(Rectangle(2, 3))
     with pytest.raises(AttributeError):
         Rectangle(2, 3).width = 4  # type: ignore[misc]
+
+
+@pytest.mark.parametrize("make", PUZZLES)
+def test_both_shapes_pickle_as_themselves(make):
+    import pickle
+
+    plain = make()
+    puzzle = plain.with_unknown_colors([True] + [False] * (plain.n_groups - 1))
+    again = pickle.loads(pickle.dumps(puzzle))
+    assert type(again) is type(puzzle)
+    assert again == puzzle
+    assert again.board.size_text() == puzzle.board.size_text()
+
+
+@pytest.mark.parametrize("make", PUZZLES)
+def test_one_renderer_draws_both_shapes(make):
+    """``puzzle_svg``, ``sheet_bytes`` (SVG, PNG, PDF) and the notebook hook
+    take a puzzle of either shape, and draw a cell for every cell of its board."""
+    import io
+    import xml.etree.ElementTree as ET
+
+    from PIL import Image
+
+    from rofl.render.sheet import sheet_bytes
+    from rofl.render.svg import puzzle_svg
+
+    puzzle = make()
+    svg = puzzle_svg(puzzle)
+    assert svg == puzzle._repr_svg_() == sheet_bytes(puzzle, ".svg").decode()
+    root = ET.fromstring(svg)
+    ns = {"svg": "http://www.w3.org/2000/svg"}
+    if puzzle.board.kind == "hexagon":
+        assert len(root.findall(".//svg:g[@id='cells']/svg:polygon", ns)) == puzzle.n_cells
+    else:
+        paths = [root.find(f".//svg:path[@id='{kind}-lines']", ns).get("d") for kind in ("thin", "thick")]
+        assert sum(path.count("M") for path in paths) == puzzle.n_lines + 2  # a line between and around cells
+    image = Image.open(io.BytesIO(sheet_bytes(puzzle, ".png")))
+    assert image.format == "PNG" and min(image.size) > 50
+    assert sheet_bytes(puzzle, ".pdf").startswith(b"%PDF-")

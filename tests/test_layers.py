@@ -6,7 +6,7 @@ module level, inside functions and under ``TYPE_CHECKING`` all count, and
 so do the modules a module names in a string when it calls
 ``importlib.import_module`` (the lazy tables of ``rofl/__init__.py``,
 ``rofl/cli/__init__.py`` and ``rofl/formats/__init__.py``).  The one
-exception is the IPython display hook ``Puzzle._repr_svg_``, which imports
+exception is the IPython display hook ``LinePuzzle._repr_svg_``, which imports
 the SVG renderer when a notebook shows a puzzle (``shared/DESIGN.md``).
 
 A package is a folder of ``rofl/`` (``rofl.solver``, ``rofl.kernels``, ...);
@@ -61,14 +61,13 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
 ]
 
 #: (importer, imported, function): the imports allowed to point up.
-EXCEPTIONS = {("rofl.puzzle", "rofl.render.svg", "_repr_svg_")}
+EXCEPTIONS = {("rofl.linepuzzle", "rofl.render.svg", "_repr_svg_")}
 
 
 #: Private imports across packages that are still there (importer, imported
 #: module, name): none may be added, and one that goes must go from here too.
 KNOWN_PRIVATE = {
     ("rofl.cli.codec", "rofl.formats._limits", "check_pixels"),
-    ("rofl.render.hexsvg", "rofl.formats._text", "xml_text"),
     ("rofl.render.svg", "rofl.formats._text", "xml_text"),
     ("rofl.studio.work", "rofl.cli.make", "_hint_changed"),
     ("rofl.studio.work", "rofl.cli.make", "_hint_likeness"),

@@ -1,6 +1,7 @@
 """Where everything of a hexagonal puzzle's sheet goes: the geometry the SVG,
-PNG and PDF hexagonal sheets share (:mod:`rofl.render.hexsvg`,
-:mod:`rofl.render.hexsheet`).
+PNG and PDF hexagonal sheets share (:func:`rofl.render.svg.puzzle_svg`, and
+:func:`rofl.render.canvas.draw_hex_sheet` for :func:`rofl.render.sheet.puzzle_png`
+and :func:`rofl.render.pdf.puzzle_pdf`), and the scale each prints at.
 
 Cells are pointy-top hexagons placed as :class:`~rofl.hexagon.Hexagon`
 numbers them.  Each line's clue stands on the line's own axis, beyond the
@@ -27,7 +28,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from rofl.render.layout import RGB, key_text, letter, text_on
+from rofl.render.layout import A4_POINTS, PAGE_INCHES, RGB, key_text, letter, text_on
 
 if TYPE_CHECKING:  # pragma: no cover
     from rofl.hexagon import HexPuzzle
@@ -87,6 +88,30 @@ class HexSheet:
         return [(x + R * math.cos(math.radians(a)), y + R * math.sin(math.radians(a))) for a in range(30, 390, 60)]
 
 
+#: Pixels per inch of a hexagonal PNG sheet, drawn to fit the printable page (:data:`PAGE_INCHES`).
+PNG_DPI = 150
+
+
+def page_scale(width: float, height: float, page: tuple[float, float]) -> tuple[float, bool]:
+    """Page units per layout unit of a ``width`` x ``height`` sheet as large as
+    fits ``page`` (width, height), and whether landscape prints it larger."""
+    portrait = min(page[0] / width, page[1] / height)
+    landscape = min(page[1] / width, page[0] / height)
+    return (landscape, True) if landscape > portrait * 1.001 else (portrait, False)
+
+
+def png_scale(sheet: HexSheet) -> float:
+    """Pixels per layout unit of the PNG sheet: the page at :data:`PNG_DPI`."""
+    return page_scale(sheet.width, sheet.height, (PAGE_INCHES[0] * PNG_DPI, PAGE_INCHES[1] * PNG_DPI))[0]
+
+
+def pdf_scale(sheet: HexSheet) -> tuple[float, bool]:
+    """PDF points per layout unit on one A4 page, and whether it is landscape."""
+    margin = 36.0  # half an inch: inside what A4 and Letter printers reach
+    page = (min(A4_POINTS[0], 612.0) - 2 * margin, min(A4_POINTS[1], 792.0) - 2 * margin)
+    return page_scale(sheet.width, sheet.height, page)
+
+
 def text_width(text: str) -> float:
     return max(1, len(text)) * DIGIT_EM * FONT
 
@@ -118,6 +143,29 @@ def check_hex_sheet(puzzle: HexPuzzle, what: str = "a hexagonal sheet") -> None:
         msg = f"{what} draws every cell: at most a hexagon of side {MAX_SHEET_SIDE} "
         msg += f"({3 * MAX_SHEET_SIDE * (MAX_SHEET_SIDE - 1) + 1} cells); this one has side {puzzle.side}"
         raise LimitError(msg)
+
+
+def hex_title(puzzle: HexPuzzle, cell: int | None, title: str | None, suffix: str, font=None) -> str | None:
+    """The title a hexagonal sheet file prints (default: the puzzle's), with
+    the characters a PNG's or PDF's font lacks shown by stand-ins
+    (:func:`rofl.render.fonts.shown`; an SVG names its fonts).
+
+    Raises
+    ------
+    rofl.OptionError
+        A ``cell`` size: a hexagonal sheet fills its page.
+    """
+    if cell is not None:
+        from rofl.errors import OptionError
+
+        msg = "--cell sizes a rectangular grid's cells; a hexagonal sheet fills its page"
+        raise OptionError(msg)
+    title = puzzle.meta.get("title") or None if title is None else title
+    if title and suffix != ".svg":
+        from rofl.render.fonts import sheet_covers, shown
+
+        title = shown(title, sheet_covers(suffix, font))
+    return title
 
 
 def hex_layout(puzzle: HexPuzzle, *, solution=None, title: str | None = None, letters: bool = False) -> HexSheet:

@@ -33,6 +33,8 @@ MIN_CELL = 6
 #: Printable area A4 (8.27 x 11.69 in) and US Letter (8.5 x 11 in) share,
 #: less margins of about 1/2 inch, in inches (width, height).
 PAGE_INCHES = (7.5, 10.0)
+#: A4 in PostScript points (1/72 inch), portrait: the page of a PDF sheet.
+A4_POINTS = (595.28, 841.89)
 #: Finest scale a sheet prints at, in pixels per inch: at 96 dpi the default
 #: 26-pixel cell is 6.9 mm, a comfortable square to fill with a pencil.
 #: Larger sheets print at a higher density so they fit the page.
@@ -417,23 +419,13 @@ def _place(
             y -= line_h
 
     # light bands behind every other group of five lines guide the eye from clue to line
-    bands = []
-    for i in range(5, puzzle.height, 10):
-        bands.append((margin, y0 + i * cell, x0, y0 + min(i + 5, puzzle.height) * cell))
-    for j in range(5, puzzle.width, 10):
-        bands.append((x0 + j * cell, top, x0 + min(j + 5, puzzle.width) * cell, y0))
+    bands = [(margin, y0 + a, x0, y0 + b) for a, b in _stripes(puzzle.height, cell)]
+    bands += [(x0 + a, top, x0 + b, y0) for a, b in _stripes(puzzle.width, cell)]
 
     # thin lines between cells; thick ones every fifth cell, drawn out
     # through the clues so a row's numbers are easy to follow
-    lines = []
-    for i in range(puzzle.height + 1):
-        y = y0 + i * cell
-        bold = i % 5 == 0 or i == puzzle.height
-        lines.append((margin if bold else x0, y, x0 + grid_w, y, bold))
-    for j in range(puzzle.width + 1):
-        x = x0 + j * cell
-        bold = j % 5 == 0 or j == puzzle.width
-        lines.append((x, top if bold else y0, x, y0 + grid_h, bold))
+    lines = [(margin if bold else x0, y0 + at, x0 + grid_w, y0 + at, bold) for at, bold in _rules(puzzle.height, cell)]
+    lines += [(x0 + at, top if bold else y0, x0 + at, y0 + grid_h, bold) for at, bold in _rules(puzzle.width, cell)]
     return Layout(
         width=width,
         height=height,
@@ -449,6 +441,19 @@ def _place(
         lines=lines,
         key=key,
     )
+
+
+def _stripes(count: int, cell: int) -> list[tuple[int, int]]:
+    """Where the bands across ``count`` lines of ``cell`` pixels start and
+    stop, from the grid's edge: behind lines 6-10, 16-20, ..."""
+    return [(i * cell, min(i + 5, count) * cell) for i in range(5, count, 10)]
+
+
+def _rules(count: int, cell: int) -> list[tuple[int, bool]]:
+    """Where the ``count + 1`` lines between and around ``count`` cells of
+    ``cell`` pixels stand, from the grid's edge, and whether each is thick
+    (every fifth, and the last)."""
+    return [(i * cell, i % 5 == 0 or i == count) for i in range(count + 1)]
 
 
 def _key(
