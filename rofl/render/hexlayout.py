@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from rofl.render.layout import A4_POINTS, PAGE_INCHES, RGB, key_text, letter, text_on
+from rofl.render.layout import A4_POINTS, PAGE_INCHES, RGB, clue_label, key_text
 
 if TYPE_CHECKING:  # pragma: no cover
     from rofl.hexagon import HexPuzzle
@@ -193,10 +193,8 @@ def hex_layout(puzzle: HexPuzzle, *, solution=None, title: str | None = None, le
         length, colour = group
         if isinstance(colour, frozenset):
             return f"{length}?", (0, 0, 0), UNKNOWN  # the possible colours' letters would not fit a diagonal
-        if not colour_puzzle or length == 0:
-            return str(length), (0, 0, 0), None
-        rgb = tuple(palette[colour])
-        return f"{length}{letter(colour) if letters else ''}", text_on(rgb), rgb
+        # letters only where the numbers stand in boxes: a black-and-white sheet's need none
+        return clue_label(length, colour, palette, colour_puzzle, letters and colour_puzzle)
 
     def place(kind, line, index, group, x, y, anchor) -> HexNumber:
         text, ink, fill = label(group)

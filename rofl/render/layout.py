@@ -113,6 +113,25 @@ def letter(colour: int) -> str:
     return LETTERS[colour - 1]
 
 
+def clue_text(length: int, colour: int, letters: bool) -> str:
+    """A clue number as it prints: ``"3"``, or with ``letters`` its colour's letter after it (``"3b"``)."""
+    return f"{length}{letter(colour)}" if letters and colour else str(length)
+
+
+def clue_label(length: int, colour: int, palette, boxed: bool, letters: bool) -> tuple[str, RGB, RGB | None]:
+    """How a clue number of a sheet of either shape prints: its text
+    (:func:`clue_text`), its ink and the fill of its box.  In a sheet with
+    boxes (``boxed``: a colour puzzle) a group's number stands in a box of
+    its colour, its digits black or white (:func:`text_on`); the 0 of an
+    empty line and every number of a sheet without boxes print black on the
+    paper, with no box (fill None)."""
+    text = clue_text(length, colour, letters)
+    if not (boxed and colour):
+        return text, (0, 0, 0), None
+    rgb = tuple(palette[colour])
+    return text, text_on(rgb), rgb  # type: ignore[return-value]
+
+
 def default_cell(width: int, height: int) -> int:
     """Cell size in pixels for a ``width`` x ``height`` puzzle: 26 up to 80
     cells a side, 22 up to 160, 18 beyond."""
@@ -361,23 +380,23 @@ def _place(
     rows, cols = ([clue or ((0, 0),) for clue in lines] for lines in (puzzle.rows, puzzle.cols))
 
     def shown(n: int, c: int) -> str:
-        return f"{n}{letter(c)}" if letters and c else str(n)
+        return clue_text(n, c, letters)
 
     boxed = has_key(puzzle)
     half = BOX * cell / 2
     pad = max(1.0, gap / 2 - 1)  # a row's boxes stay apart by at least 2 pixels
 
     def number(n: int, c: int, x: float, y: float, w: float, in_row: bool) -> Number:
-        text = shown(n, c)
-        if not (boxed and c):  # the 0 of an empty line, or black on white: black on the paper
-            return Number(text, x, y, (0, 0, 0), in_row)
+        text, ink, fill = clue_label(n, c, palette, boxed, letters)
+        if fill is None:
+            return Number(text, x, y, ink, in_row)
         if in_row:  # ends at x, centred on y
             box = (x - w - pad, y - half, x + pad, y + half)
         else:  # centred on x, the digits' middle half their height above the foot
             middle = y - DIGIT_DROP * font_size
             side = max(w + 2, min(w + 2 * pad, BOX * cell)) / 2
             box = (x - side, middle - half, x + side, middle + half)
-        return Number(text, x, y, text_on(palette[c]), in_row, box, palette[c])
+        return Number(text, x, y, ink, in_row, box, fill)
 
     # Every column's numbers must fit its cell, or neighbouring columns'
     # numbers (and their boxes) run into each other: with very small cells
