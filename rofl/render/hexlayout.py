@@ -116,10 +116,6 @@ def text_width(text: str) -> float:
     return max(1, len(text)) * DIGIT_EM * FONT
 
 
-def centre(q: int, r: int) -> tuple[float, float]:
-    return SQ3 * R * (q + r / 2), 1.5 * R * r
-
-
 #: Largest side of a hexagon drawn on a sheet (SVG, PNG, PDF) or a page.  A
 #: hexagonal sheet draws every cell, so it grows with the square of the side
 #: while its file grows with the side: an empty side-1024 file of 12 kB gave
@@ -182,7 +178,6 @@ def hex_layout(puzzle: HexPuzzle, *, solution=None, title: str | None = None, le
     if title is None:
         title = puzzle.meta.get("title") or None
     board, palette = puzzle.board, puzzle.palette
-    coords = board.coords
     colour_puzzle = puzzle.n_colors > 2 or puzzle.has_color_sets
     xs: list[float] = []
     ys: list[float] = []
@@ -206,9 +201,9 @@ def hex_layout(puzzle: HexPuzzle, *, solution=None, title: str | None = None, le
         return number
 
     cells = None if solution is None else np.asarray(solution).reshape(-1)
+    centres = board.centres(R).tolist()  # the board's geometry, cells of circumradius R
     placed = []
-    for i, (q, r, _s) in enumerate(coords):
-        x, y = centre(int(q), int(r))
+    for i, (x, y) in enumerate(centres):
         xs.extend([x - R, x + R])
         ys.extend([y - R, y + R])
         placed.append((x, y, -1 if cells is None else int(cells[i])))
@@ -220,7 +215,7 @@ def hex_layout(puzzle: HexPuzzle, *, solution=None, title: str | None = None, le
             line = board.line(d * per + k)
             clue = clues[d][k] or ((0, 0),)
             if d == 0:
-                x0, y0 = centre(*(int(v) for v in coords[line[0]][:2]))
+                x0, y0 = centres[line[0]]
                 x = x0 - R * 1.3
                 for index in range(len(clue) - 1, -1, -1):
                     number = place(kind, k, index, clue[index], x, y0, "end")
@@ -228,7 +223,7 @@ def hex_layout(puzzle: HexPuzzle, *, solution=None, title: str | None = None, le
                 guides.append((x, y0, x0 - R, y0))
             else:
                 end = line[-1] if d == 1 else line[0]
-                x0, y0 = centre(*(int(v) for v in coords[end][:2]))
+                x0, y0 = centres[end]
                 dx, dy = (0.5, SQ3 / 2) if d == 1 else (0.5, -SQ3 / 2)
                 order = range(len(clue)) if d == 1 else range(len(clue) - 1, -1, -1)
                 t = R * 1.6
