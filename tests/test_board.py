@@ -158,3 +158,30 @@ def test_one_renderer_draws_both_shapes(make):
     image = Image.open(io.BytesIO(sheet_bytes(puzzle, ".png")))
     assert image.format == "PNG" and min(image.size) > 50
     assert sheet_bytes(puzzle, ".pdf").startswith(b"%PDF-")
+
+
+@pytest.mark.parametrize("make", PUZZLES)
+@pytest.mark.parametrize("suffix", [".svg", ".png", ".pdf"])
+def test_a_sheet_refuses_a_solution_that_does_not_fit_either_shape(make, suffix):
+    from rofl.errors import OptionError
+    from rofl.render.sheet import sheet_bytes
+
+    puzzle = make()
+    board = puzzle.board
+    with pytest.raises(OptionError, match=r"^the solution has shape \(3,\) but the puzzle is "):
+        sheet_bytes(puzzle, suffix, solution=np.zeros(3, dtype=np.uint8))
+    wrong = np.zeros(board.grid_shape, dtype=np.uint8)
+    with pytest.raises(OptionError, match=r"^the solution does not fit the clues \((row|column|.* diagonal) \d+\)$"):
+        sheet_bytes(puzzle, suffix, solution=wrong)
+    with pytest.raises(OptionError, match=r"^the solution: .*outside the palette"):
+        sheet_bytes(puzzle, suffix, solution=wrong + 9)
+
+
+def test_the_solution_shape_messages_name_the_board():
+    from rofl.errors import OptionError
+    from rofl.render.layout import check_solution
+
+    with pytest.raises(OptionError, match=r"has shape \(6, 4\) but the puzzle is 4 rows by 6 columns$"):
+        check_solution(_rectangle_puzzle(), np.zeros((6, 4)))
+    with pytest.raises(OptionError, match=r"has shape \(3,\) but the puzzle is a hexagon of side 3 of 19 cells$"):
+        check_solution(_hexagon_puzzle(), np.zeros(3))

@@ -26,9 +26,7 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-import numpy as np
-
-from rofl.render.layout import A4_POINTS, PAGE_INCHES, RGB, clue_label, key_text
+from rofl.render.layout import A4_POINTS, PAGE_INCHES, RGB, check_solution, clue_label, key_text
 
 if TYPE_CHECKING:  # pragma: no cover
     from rofl.hexagon import HexPuzzle
@@ -173,6 +171,9 @@ def hex_layout(puzzle: HexPuzzle, *, solution=None, title: str | None = None, le
     ------
     LimitError
         A hexagon larger than :data:`MAX_SHEET_SIDE`.
+    rofl.OptionError
+        A solution that is not a filling of the board or does not fit the
+        clues (:func:`rofl.render.layout.check_solution`).
     """
     check_hex_sheet(puzzle)
     if title is None:
@@ -200,7 +201,7 @@ def hex_layout(puzzle: HexPuzzle, *, solution=None, title: str | None = None, le
         numbers.append(number)
         return number
 
-    cells = None if solution is None else np.asarray(solution).reshape(-1)
+    cells = None if solution is None else check_solution(puzzle, solution)
     centres = board.centres(R).tolist()  # the board's geometry, cells of circumradius R
     placed = []
     for i, (x, y) in enumerate(centres):

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
 
+    from rofl.board import BoardPuzzle
     from rofl.puzzle import Puzzle
 
 #: Largest sheet drawn, in pixels (SVG: user units) per side.
@@ -145,23 +146,28 @@ def print_dpi(width: float, height: float) -> float:
     return max(BASE_DPI, width / PAGE_INCHES[0], height / PAGE_INCHES[1])
 
 
-def check_solution(puzzle: Puzzle, solution) -> np.ndarray:
-    """``solution`` as an ``(H, W)`` uint8 grid, checked against the clues.
+def check_solution(puzzle: BoardPuzzle, solution) -> np.ndarray:
+    """``solution`` as a uint8 filling of the puzzle's board (an ``(H, W)``
+    grid, or a hexagon's flat cell array), checked against the clues.
 
     Raises
     ------
     rofl.OptionError
-        Wrong shape, a value outside the palette, or a grid whose rows or
-        columns do not give the puzzle's clues (the message names the first
-        such line).
+        Wrong shape, a value outside the palette, or a filling whose lines
+        do not give the puzzle's clues (the message names the first such line).
     """
     import numpy as np
 
     from rofl.errors import OptionError, PuzzleError
 
     grid = np.asarray(solution)
-    if grid.shape != (puzzle.height, puzzle.width):
-        msg = f"the solution has shape {grid.shape} but the puzzle is {puzzle.height} rows by {puzzle.width} columns"
+    board = puzzle.board
+    if grid.shape != board.grid_shape:
+        if len(board.grid_shape) == len(board.directions):  # an axis a direction: "4 rows by 6 columns"
+            extent = " by ".join(f"{n} {plural}" for n, (_, plural) in zip(board.grid_shape, board.directions))  # noqa: B905
+        else:
+            extent = f"a {board.size_text()} of {board.n_cells} cells"
+        msg = f"the solution has shape {grid.shape} but the puzzle is {extent}"
         raise OptionError(msg)
     try:
         line = puzzle.unmet_line(grid)
