@@ -207,6 +207,23 @@ def test_no_new_private_imports_across_packages():
     assert KNOWN_PRIVATE <= found, f"gone, remove from KNOWN_PRIVATE: {sorted(KNOWN_PRIVATE - found)}"
 
 
+def test_the_model_is_built_on_public_names():
+    """The model's modules (the puzzle layer: the board protocol, the two
+    shapes and what they share) import no private name of one another: the
+    hexagon builds on ``rofl.linepuzzle`` and ``rofl.validate`` as the
+    rectangle does, and no other module reaches into them either."""
+    model = dict(LAYERS)["puzzle"]
+    found = []
+    for module, path in MODULES.items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module in model and node.module != module:
+                private = [a.name for a in node.names if a.name.startswith("_")]
+                found += [
+                    f"{path.relative_to(REPO)}:{node.lineno}: {module} imports {node.module}.{n}" for n in private
+                ]
+    assert not found, "\n".join(found)
+
+
 def test_the_private_import_check_sees_one():
     """The check itself: a private name of another package is found."""
     assert package_of("rofl.kernels._line") == "rofl.kernels" and package_of("rofl.maker") == "rofl"
