@@ -35,8 +35,7 @@ from typing import Any
 import numpy as np
 
 from rofl.errors import OptionError
-from rofl.palette import Palette
-from rofl.puzzle import Puzzle
+from rofl.puzzle import Palette, Puzzle
 from rofl.solver.grade import GRADES, NAMES, Difficulty, Technique, solve_graded
 
 #: The share of cells an easier puzzle may have changed in all (refinement's

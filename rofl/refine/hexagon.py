@@ -43,7 +43,7 @@ import numpy as np
 
 from rofl.errors import PuzzleError
 from rofl.hexagon import Hexagon, HexPuzzle
-from rofl.palette import Palette
+from rofl.puzzle import Palette
 
 #: Moves whose earlier estimates were best, estimated again between refreshes.
 LAZY_TOP = 48

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from rofl.errors import UnsolvableError
-from rofl.packed import PackedClues
+from rofl.puzzle import PackedClues
 from rofl.refine.judge import PATCH_LINES, Judge, Trajectory, grid_clues, patched_clues
 from rofl.solver.propagate import STATUS_NAMES, LineSolver, SolveResult, full_mask
 from rofl.solver.status import LineStatus

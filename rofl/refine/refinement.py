@@ -11,8 +11,7 @@ import numpy as np
 
 from rofl._checks import is_whole
 from rofl.errors import PuzzleError, UnsolvableError
-from rofl.palette import Palette
-from rofl.puzzle import Puzzle
+from rofl.puzzle import Palette, Puzzle
 from rofl.refine.passes import (
     LARGE_AFTER_CELL,
     LARGE_AFTER_SHARE,
