@@ -234,7 +234,7 @@ class LinePuzzle:
         """The puzzle's sheet as SVG, which notebooks show (the renderer loads on first use)."""
         from rofl.render.svg import puzzle_svg
 
-        return puzzle_svg(self)  # type: ignore[arg-type]
+        return puzzle_svg(self)  # type: ignore[arg-type]  # each shape completes BoardPuzzle
 
 
 def _rebuild(cls, shape_args, palette, lengths, colors, offsets, meta, color_sets) -> LinePuzzle:

@@ -81,6 +81,7 @@ class Rectangle:
 
     width: int
     height: int
+    _line_cells: np.ndarray | None
 
     def __init__(self, width: int, height: int) -> None:
         object.__setattr__(self, "width", int(width))

@@ -180,7 +180,7 @@ def draw_hex_sheet(sheet: HexSheet, palette: Palette, canvas: RasterCanvas | Pdf
     if sheet.title:  # the puzzle's own when none is given
         canvas.heading(sheet.left + sheet.width / 2, sheet.top, sheet.title)
     x, y = sheet.key_at
-    for fill, text in sheet.key:
-        canvas.box((x, y - FONT * 0.6, x + FONT * 1.2, y + FONT * 0.6), fill)
+    for swatch, text in sheet.key:
+        canvas.box((x, y - FONT * 0.6, x + FONT * 1.2, y + FONT * 0.6), swatch)
         canvas.text(x + FONT * 1.6, y, text, BLACK, "start")
         y += FONT * 1.5

@@ -29,7 +29,7 @@ import gc
 import unicodedata
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from rofl._io import stamp_time
 from rofl.formats.sheets import attach
@@ -123,6 +123,7 @@ def puzzle_pdf(
     """
     if puzzle.board.kind == "hexagon":
         return _hexagon_pdf(puzzle, solution, cell, title, font, letters)
+    puzzle = cast("Puzzle", puzzle)
     grid, title = sheet_inputs(puzzle, solution, title)
     with _Document(font) as doc:
         if title:

@@ -11,7 +11,7 @@ a ``.png``, ``.pdf`` or ``.svg`` sheet file, sized to print on A4 or Letter.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from rofl.render.fonts import pil_font as _font
 from rofl.render.layout import BAND, MAX_PIXELS, THIN, difficulty_title, print_dpi, sheet_inputs, sheet_layout
@@ -273,7 +273,8 @@ def _png_bytes(puzzle: BoardPuzzle, solution, cell: int | None, title, font: Fon
 
     from rofl.formats.sheets import png_info
 
-    image = puzzle_sheet(puzzle, solution=solution, cell=cell, title=title, font=font, letters=letters)  # type: ignore[arg-type]
+    puzzle = cast("Puzzle", puzzle)
+    image = puzzle_sheet(puzzle, solution=solution, cell=cell, title=title, font=font, letters=letters)
     dpi = round(print_dpi(*image.size), 2)
     buf = io.BytesIO()
     image.save(buf, format="PNG", dpi=(dpi, dpi), pnginfo=png_info(puzzle, solution))

@@ -24,7 +24,7 @@ and each line's numbers in clue order.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from rofl.formats._text import xml_text
 from rofl.formats.sheets import svg_metadata
@@ -122,8 +122,9 @@ def puzzle_svg(
         a side, or a solution that does not fit the puzzle.
     """
     if puzzle.board.kind == "hexagon":
-        return _hexagon_svg(puzzle, solution, hex_title(puzzle, cell, title, ".svg"), letters)
-    return _rectangle_svg(puzzle, solution, cell, title, letters)
+        hexagon = cast("HexPuzzle", puzzle)
+        return _hexagon_svg(hexagon, solution, hex_title(hexagon, cell, title, ".svg"), letters)
+    return _rectangle_svg(cast("Puzzle", puzzle), solution, cell, title, letters)
 
 
 # ------------------------------------------------------------------ rectangles
@@ -202,7 +203,7 @@ def _numbers(layout: Layout) -> list[str]:
     boxes = [num for num in layout.numbers if num.box is not None]
     if boxes:  # behind the numbers: each in its group's exact colour, framed
         out.append(f'<g id="clue-boxes" stroke="{_hex(THIN)}" stroke-width="1">')
-        out.extend(_rect(*num.box, f' fill="{_hex(num.fill)}"') for num in boxes)  # type: ignore[misc]
+        out.extend(_rect(*num.box, f' fill="{_hex(num.fill)}"') for num in boxes)  # type: ignore[call-arg, misc]
         out.append("</g>")
     for in_row, name, anchor in ((True, "row-clues", "end"), (False, "column-clues", "middle")):
         out.append(f'<g id="{name}" {common} text-anchor="{anchor}">')
@@ -297,10 +298,10 @@ def _hexagon_svg(puzzle: HexPuzzle, solution, title: str | None, letters: bool) 
     if sheet.key:
         out.append(f'<g id="key" font-family="{FONT_FAMILY}" font-size="{_n(FONT)}">')
         x, y = sheet.key_at
-        for fill, text in sheet.key:
+        for swatch, text in sheet.key:
             out.append(
                 f'<rect x="{_n(x)}" y="{_n(y - FONT * 0.6)}" width="{_n(FONT * 1.2)}" height="{_n(FONT * 1.2)}" '
-                f'fill="{_fill(fill)}" stroke="#000000" stroke-width="0.5"/>'
+                f'fill="{_fill(swatch)}" stroke="#000000" stroke-width="0.5"/>'
                 f'<text x="{_n(x + FONT * 1.6)}" y="{_n(y + FONT * 0.36)}">{xml_text(text)}</text>'
             )
             y += FONT * 1.5
