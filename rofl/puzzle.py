@@ -135,8 +135,9 @@ class Rectangle:
         return (np.arange(self.n_lines) >= self.height).astype(np.int64)
 
     def line(self, line: int) -> np.ndarray:
-        flat = np.arange(self.n_cells, dtype=np.int64).reshape(self.height, self.width)
-        return flat[line] if line < self.height else flat[:, line - self.height]
+        if line < self.height:  # a row, left to right
+            return np.arange(line * self.width, (line + 1) * self.width, dtype=np.int64)
+        return np.arange(line - self.height, self.n_cells, self.width, dtype=np.int64)  # a column, top to bottom
 
     def line_name(self, line: int) -> str:
         return f"row {line + 1}" if line < self.height else f"column {line - self.height + 1}"
