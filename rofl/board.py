@@ -42,6 +42,18 @@ if TYPE_CHECKING:  # pragma: no cover
 BoardKind = Literal["rectangle", "hexagon"]
 
 
+class Frozen:
+    """A value of the model that never changes once built (boards, puzzles):
+    its constructor sets each attribute once with ``object.__setattr__``;
+    any later assignment raises ``AttributeError``."""
+
+    __slots__ = ()
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        msg = f"{type(self).__name__} is immutable"
+        raise AttributeError(msg)
+
+
 @runtime_checkable
 class Board(Protocol):
     """The cells and lines of a puzzle of any shape (see the module's docstring)."""

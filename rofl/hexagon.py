@@ -17,7 +17,7 @@ import numpy as np
 
 from rofl._cache import array_bytes, bytes_cache
 from rofl._checks import whole
-from rofl.board import BoardKind
+from rofl.board import BoardKind, Frozen
 from rofl.derive import line_runs
 from rofl.errors import PuzzleError, shown
 from rofl.linepuzzle import LinePuzzle
@@ -34,7 +34,7 @@ from rofl.validate import Group, check_arrays, parse_lines
 MAX_HEX_SIDE = 512
 
 
-class Hexagon:
+class Hexagon(Frozen):
     """The board of a hexagonal puzzle of side ``side``: its cells and lines.
 
     Hexagons point up, so rows are horizontal.  A cell is addressed by cube
@@ -121,10 +121,6 @@ class Hexagon:
     def of(side: int) -> Hexagon:
         """The board of side ``side`` (made once per side and kept)."""
         return _hexagon(_check_side(side))
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        msg = "Hexagon is immutable"
-        raise AttributeError(msg)
 
     @property
     def n_cells(self) -> int:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from rofl.board import Frozen
 from rofl.errors import PuzzleError
 from rofl.palette import Palette, as_palette
 from rofl.validate import ANY_COLOR, Group, normalise_sets, validate
@@ -24,7 +25,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from rofl.board import Board
 
 
-class LinePuzzle:
+class LinePuzzle(Frozen):
     """What puzzles of every shape share: a frozen set of clues over lines.
 
     Clues are stored flat (``lengths``, ``colors``, ``offsets``: line ``i``
@@ -84,10 +85,6 @@ class LinePuzzle:
             ("_lines", None),
         ):
             object.__setattr__(self, name, value)
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        msg = f"{type(self).__name__} is immutable"
-        raise AttributeError(msg)
 
     # ----------------------------------------------------------------- access
 

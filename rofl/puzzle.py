@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from rofl.board import BoardKind
+from rofl.board import BoardKind, Frozen
 from rofl.derive import grid_clues, grid_runs
 from rofl.errors import PuzzleError
 from rofl.linepuzzle import LinePuzzle
@@ -62,7 +62,7 @@ __all__ = [
 ]
 
 
-class Rectangle:
+class Rectangle(Frozen):
     """The board of a rectangular puzzle, ``width`` x ``height`` cells.
 
     Cells are numbered row by row, top to bottom, left to right (a filling
@@ -87,10 +87,6 @@ class Rectangle:
         object.__setattr__(self, "width", int(width))
         object.__setattr__(self, "height", int(height))
         object.__setattr__(self, "_line_cells", None)
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        msg = "Rectangle is immutable"
-        raise AttributeError(msg)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Rectangle):
