@@ -26,6 +26,8 @@ attributes:
 
 ``kind`` names the shape (``"rectangle"``, ``"hexagon"``) for what is
 declared per shape elsewhere, such as which file formats hold it.
+:class:`Frozen` is the base of the model's values (boards and puzzles),
+which never change once built.
 """
 
 from __future__ import annotations
