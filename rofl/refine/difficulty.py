@@ -59,9 +59,12 @@ KEEP_CELLS = 0.9
 #: Drawings :func:`pick_style` steers in full, most promising first (it
 #: grades more: every drawing within the likeness margin).
 STEERED = 2
-#: Moves judged per step (each a grade of the whole puzzle): fewer than 18
-#: leave more of :data:`MAX_WORK` for more steps.
+#: Moves judged per step (each a grade of the whole puzzle), at least: a
+#: step judges up to :data:`MAX_CANDIDATES` when :data:`MAX_WORK` is enough
+#: for that many in each step the limit leaves (a puzzle of few rounds, or
+#: little room left: each move must count).
 CANDIDATES = 9
+MAX_CANDIDATES = 36
 #: Moves judged in all before steering gives up.
 MAX_TRIES = 2_000
 #: Rounds of the grader's solves steering may spend in all (its time grows
@@ -241,7 +244,7 @@ def steer(
     """
     want = target_grade(target)
     work = np.array(grid, dtype=np.uint8)
-    current, when = solve_graded(Puzzle.from_grid(work, palette))
+    current, when = solve_graded(Puzzle.from_grid(work, palette), probe_work=-1)
     if not _line_solved(current):
         msg = "steer needs a picture that line logic solves"
         raise ValueError(msg)
@@ -274,7 +277,8 @@ def steer(
         and work_done < MAX_WORK
         and (current.grade > want if easier else current.grade < want)
     ):
-        moves = _moves(work, cost, steered, rejected, when, rng, easier=easier)
+        share = (MAX_WORK - work_done) // (room * max(1, current.steps))
+        moves = _moves(work, cost, steered, rejected, when, rng, easier=easier, count=int(share))
         if not moves:
             break
         best = None
@@ -282,7 +286,7 @@ def steer(
             tries += 1
             old = work[r, c]
             work[r, c] = k
-            trial = solve_graded(Puzzle.from_grid(work, palette))
+            trial = solve_graded(Puzzle.from_grid(work, palette), probe_work=-1)
             work[r, c] = old
             work_done += trial[0].steps
             if _line_solved(trial[0]) and sign * (trial[0].score - current.score) > 0:
@@ -315,8 +319,10 @@ def _moves(
     rng: np.random.Generator,
     *,
     easier: bool,
+    count: int,
 ) -> list[tuple[int, int, int]]:
-    """The moves of one step, never on a cell steering changed already: a
+    """The ``count`` moves of one step (within :data:`CANDIDATES` and
+    :data:`MAX_CANDIDATES`), never on a cell steering changed already: a
     third of them the cells on the edge of a region given a 4-neighbour's
     colour, cheapest for the picture first; a third the same among the
     cells the grader's solve found last (where a bottleneck holds the solve
@@ -343,7 +349,7 @@ def _moves(
                 key = (row, col, k)
                 if not steered[row, col] and key not in rejected:
                     shaped[key] = float(cost[row, col, k] - cost[row, col, grid[row, col]])
-    part = CANDIDATES // 3
+    part = min(max(count, CANDIDATES), MAX_CANDIDATES) // 3
     chosen: list[tuple[int, int, int]] = []
     late = np.percentile(when, 75) if when.size else 0
     for pool, keep in ((found, None), (found, late), (shaped, None)):
