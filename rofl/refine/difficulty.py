@@ -91,16 +91,16 @@ def pick_style(first: Any, target: str, eligible: tuple[str, ...], made: Callabl
     more than :data:`EASY_LIMIT` of its cells changed), the other drawings
     are made refined but not steered (``made(style, threshold,
     steered=False)``): each other style of ``eligible``, and for black and
-    white the photo style at each of :data:`THRESHOLDS`.  Those whose
-    :func:`likeness` is at most :data:`STYLE_MARGIN` below ``first``'s are
-    graded; the :data:`STEERED` most promising (within easy's limit, the
-    grade nearest, then the score) are steered (``made(style, threshold)``,
-    unless one has the grade already) and the result closest to the grade
-    kept, within the limit first; ties keep the likelier picture.
+    white the photo style at each of :data:`THRESHOLDS`.  Those that keep
+    :data:`KEEP_CELLS` of ``first``'s cells and whose :func:`likeness` is
+    at most :data:`STYLE_MARGIN` below ``first``'s are graded; the
+    :data:`STEERED` most promising (within easy's limit, the grade nearest,
+    then the score nearest) are steered (``made(style, threshold)``, unless
+    one has the grade already) and the result closest to the grade kept by
+    the same order; at the grade, the likelier picture.
 
     Easy's limit binds harder than likeness: when no drawing within the
-    margin stays within it, the likeliest drawing that does is taken at any
-    likeness, and ``stats.difficulty_note`` says so in one line (as it says
+    margin stays within it, those that do are tried at any likeness, and ``stats.difficulty_note`` says so in one line (as it says
     when no drawing at all stays within it).  A drawing changes how the
     picture is put into cells, not the cells refinement and steering change,
     which are counted against that drawing's own cells.
@@ -130,12 +130,15 @@ def pick_style(first: Any, target: str, eligible: tuple[str, ...], made: Callabl
         result = made(name, cut, steered=False)
         like = likeness(result)
         if like > 0 and result.grid.size >= KEEP_CELLS * first.grid.size:
-            difficulty = grade(result.puzzle)
+            difficulty = result.stats.difficulty or grade(result.puzzle)
             if _line_solved(difficulty):
                 scanned.append((result, difficulty, like, name, cut))
     near = [one for one in scanned if one[2] >= floor - 1e-9]
-    if over(first) and all(over(one[0]) for one in near):
-        near = [one for one in scanned if not over(one[0])]  # the limit binds: at any likeness
+    within = [one for one in scanned if not over(one[0])]
+    if over(first) and within and all(over(one[0]) for one in near):
+        near = within  # the limit binds: at any likeness
+    if any(not over(one[0]) for one in near):
+        near = [one for one in near if not over(one[0])]  # steering never eases one past easy's limit
 
     for result, difficulty, _, name, cut in sorted(near, key=lambda one: key(*one[:2]))[:STEERED]:
         if difficulty.grade == want:  # steering would keep it as it is
