@@ -100,8 +100,9 @@ def pick_style(first: Any, target: str, eligible: tuple[str, ...], made: Callabl
     the same order; at the grade, the likelier picture.
 
     Easy's limit binds harder than likeness: when no drawing within the
-    margin stays within it, those that do are tried at any likeness, and ``stats.difficulty_note`` says so in one line (as it says
-    when no drawing at all stays within it).  A drawing changes how the
+    margin stays within it, those that do are tried at any likeness, and
+    ``stats.difficulty_note`` says so in one line (as it says when no
+    drawing at all stays within it).  A drawing changes how the
     picture is put into cells, not the cells refinement and steering change,
     which are counted against that drawing's own cells.
     """
