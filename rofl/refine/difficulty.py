@@ -90,8 +90,9 @@ def pick_style(first: Any, target: str, eligible: tuple[str, ...], made: Callabl
     (refined and steered).  When it misses the grade (or, for ``easy``, has
     more than :data:`EASY_LIMIT` of its cells changed), the other drawings
     are made refined but not steered (``made(style, threshold,
-    steered=False)``): each other style of ``eligible``, and for black and
-    white the photo style at each of :data:`THRESHOLDS`.  Those that keep
+    steered=False)``): each other style of ``eligible``, then, for black
+    and white and unless one of those has the grade already, the photo
+    style at each of :data:`THRESHOLDS`.  Those that keep
     :data:`KEEP_CELLS` of ``first``'s cells and whose :func:`likeness` is
     at most :data:`STYLE_MARGIN` below ``first``'s are graded; the
     :data:`STEERED` most promising (within easy's limit, the grade nearest,
@@ -123,11 +124,17 @@ def pick_style(first: Any, target: str, eligible: tuple[str, ...], made: Callabl
     if best_key[:2] == (0.0, 0):
         return first
     floor = likeness(first) - STYLE_MARGIN
+
+    def fits(one: tuple) -> bool:
+        return key(*one[:2])[:2] == (0.0, 0) and one[2] >= floor - 1e-9
+
     drawings: list[tuple[str, float | None]] = [(name, None) for name in eligible if name != first.stats.style]
     if "photo" in eligible and first.stats.colors == 2:
         drawings += [("photo", float(cut)) for cut in THRESHOLDS]
-    scanned = []
+    scanned: list[tuple] = []
     for name, cut in drawings:
+        if cut is not None and any(fits(one) for one in scanned):
+            break  # a style auto could keep has the grade: the thresholds are for pictures none fits
         result = made(name, cut, steered=False)
         like = likeness(result)
         if like > 0 and result.grid.size >= KEEP_CELLS * first.grid.size:

@@ -94,6 +94,13 @@ def test_the_drawing_closest_to_the_grade_within_the_margin():
     assert ("photo", 130.0, True) not in asked
 
 
+def test_no_thresholds_when_a_style_auto_may_keep_has_the_grade():
+    first = _made("lines", 4, like=1.1, score=80)
+    kept, asked = _pick(first, "easy", ("photo", "lines"), _all() | {("photo", None): _made("photo", 1)})
+    assert kept.stats.style == "photo" and kept.stats.difficulty.grade == 1
+    assert asked == [("photo", None, False)]  # at the grade already: not steered again either
+
+
 def test_thresholds_only_for_black_and_white_photos():
     first = _made("poster", 3)
     _, asked = _pick(first, "easy", ("poster", "lines"), _all())
@@ -104,10 +111,10 @@ def test_ties_keep_the_likelier_picture_missed_grades_the_nearer_score():
     first = _made("lines", 4, like=1.1, score=90)
     kept, _ = _pick(first, "easy", ("photo", "lines"), _all() | {("photo", None): _made("photo", 4, score=50)})
     assert kept.stats.style == "photo"  # expert both, but nearer easy
-    closer = _made("photo", 1, like=1.05, threshold=130.0)
-    kept, _ = _pick(first, "easy", ("photo", "lines"), _all() | {
-        ("photo", None): _made("photo", 1, like=0.95), ("photo", 130.0): closer})  # fmt: skip
-    assert kept.stats.threshold == 130.0  # the likelier of two at the grade
+    closer = _made("poster", 1, like=1.05)
+    drawn = _all() | {("photo", None): _made("photo", 1, like=0.95), ("poster", None): closer}
+    kept, _ = _pick(first, "easy", ("photo", "lines", "poster"), drawn)
+    assert kept.stats.style == "poster"  # the likelier of two at the grade
 
 
 def test_easy_keeps_its_limit_at_any_likeness_and_says_so():
