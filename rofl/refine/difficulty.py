@@ -17,13 +17,16 @@ that line logic still solves (so still unique):
   may change, each the one that raises the score most (closing the easy
   entry points: broken long blocks, fewer overlaps).
 
-A step judges at most :data:`CANDIDATES` moves (with a seeded jitter
-among equally cheap ones, so the same seed gives the same puzzle);
-steering stops after :data:`MAX_TRIES` judged moves or :data:`MAX_WORK`
+A step judges :data:`CANDIDATES` to :data:`MAX_CANDIDATES` moves (with a
+seeded jitter among equally cheap ones, so the same seed gives the same
+puzzle), each graded by line logic alone (a move that would need probing
+is refused without it); steering stops after :data:`MAX_TRIES` judged moves or :data:`MAX_WORK`
 rounds of the grader in all: a count, not seconds, so the result does not
 depend on the machine.
 When the grade is out of reach within the limit, :attr:`Steering.note`
-says so in one line.
+says so in one line.  :func:`pick_style` steers the picture pipeline:
+the puzzle of another drawing of the picture (style, threshold) when it
+comes closer to the grade, within easy's limit first.
 """
 
 from __future__ import annotations
