@@ -54,14 +54,19 @@ HARD_EXTRA = 0.005
 STYLE_MARGIN = 0.2
 #: Black-and-white thresholds (sRGB grey, 0-255) :func:`pick_style` also
 #: draws the picture at in the photo style.
-THRESHOLDS = (70, 90, 110, 130, 150, 170, 190)
+THRESHOLDS = (70, 85, 100, 115, 130, 145, 160, 175, 190)
 #: The share of the cells of auto's puzzle another drawing must keep
 #: (``trim`` leaves out blank border lines: a drawing of a few dark cells
 #: would shrink to them, and its likeness tell nothing).
 KEEP_CELLS = 0.9
 #: Drawings :func:`pick_style` steers in full, most promising first (it
 #: grades more: every drawing within the likeness margin).
-STEERED = 2
+STEERED = 3
+#: How :func:`pick_style` ranks drawings before steering them: easing by
+#: ``n`` cells is taken to leave the score times ``exp(-n / EASE_CELLS)``
+#: (about what steering reached on the benchmark's photos: a drawing with
+#: room left beats a slightly easier one without).
+EASE_CELLS = 15.0
 #: Moves judged per step (each a grade of the whole puzzle), at least: a
 #: step judges up to :data:`MAX_CANDIDATES` when :data:`MAX_WORK` is enough
 #: for that many in each step the limit leaves (a puzzle of few rounds, or
@@ -99,7 +104,8 @@ def pick_style(first: Any, target: str, eligible: tuple[str, ...], made: Callabl
     :data:`KEEP_CELLS` of ``first``'s cells and whose :func:`likeness` is
     at most :data:`STYLE_MARGIN` below ``first``'s are graded; the
     :data:`STEERED` most promising (within easy's limit, the grade nearest,
-    then the score nearest) are steered (``made(style, threshold)``, unless
+    then the score nearest, an easing's score as :data:`EASE_CELLS` expects
+    it after the room the drawing leaves) are steered (``made(style, threshold)``, unless
     one has the grade already) and the result closest to the grade kept by
     the same order; at the grade, the likelier picture.
 
@@ -151,7 +157,15 @@ def pick_style(first: Any, target: str, eligible: tuple[str, ...], made: Callabl
     if any(not over(one[0]) for one in near):
         near = [one for one in near if not over(one[0])]  # steering never eases one past easy's limit
 
-    for result, difficulty, _, name, cut in sorted(near, key=lambda one: key(*one[:2]))[:STEERED]:
+    def promise(one: tuple) -> tuple[float, int, float, float]:
+        result, difficulty = one[:2]
+        found = key(result, difficulty)
+        if difficulty.grade <= want:
+            return found
+        room = max(0.0, 100 * EASY_LIMIT - result.stats.changed_pct) / 100 * result.grid.size
+        return found[0], found[1], found[2] * math.exp(-room / EASE_CELLS), found[3]
+
+    for result, difficulty, _, name, cut in sorted(near, key=promise)[:STEERED]:
         if difficulty.grade == want:  # steering would keep it as it is
             result = replace(result, stats=replace(result.stats, difficulty=difficulty, steered=0))
         else:

@@ -14,6 +14,8 @@ import rofl
 from rofl.refine.difficulty import KEEP_CELLS, STYLE_MARGIN, THRESHOLDS, likeness, pick_style
 from rofl.solver.grade import NAMES, Difficulty, Technique
 
+LOW, MID, HIGH = (float(cut) for cut in THRESHOLDS[1:4])
+
 
 @dataclass(frozen=True)
 class _Stats:
@@ -87,11 +89,11 @@ def test_the_drawing_closest_to_the_grade_within_the_margin():
     assert {(name, cut) for name, cut, steered in asked if not steered} == {
         ("photo", None), ("poster", None), *(("photo", float(cut)) for cut in THRESHOLDS)}  # fmt: skip
     # hard: the drawing that reaches hard, from above or below; one at the grade is not steered again
-    at_cut = _made("photo", 3, like=1.0, threshold=130.0)
+    at_cut = _made("photo", 3, like=1.0, threshold=MID)
     kept, asked = _pick(_made("lines", 4), "hard", ("photo", "lines", "poster"), _all() | {
-        ("photo", 130.0): at_cut, ("poster", None): _made("poster", 2)})  # fmt: skip
-    assert kept.stats.style == "photo" and kept.stats.threshold == 130.0 and kept.stats.difficulty.grade == 3
-    assert ("photo", 130.0, True) not in asked
+        ("photo", MID): at_cut, ("poster", None): _made("poster", 2)})  # fmt: skip
+    assert kept.stats.style == "photo" and kept.stats.threshold == MID and kept.stats.difficulty.grade == 3
+    assert ("photo", MID, True) not in asked
 
 
 def test_no_thresholds_when_a_style_auto_may_keep_has_the_grade():
@@ -119,12 +121,12 @@ def test_ties_keep_the_likelier_picture_missed_grades_the_nearer_score():
 
 def test_easy_keeps_its_limit_at_any_likeness_and_says_so():
     first = _made("lines", 3, like=1.1, changed=3.5)
-    within = _made("photo", 4, like=0.5, changed=1.5, threshold=90.0)
+    within = _made("photo", 4, like=0.5, changed=1.5, threshold=LOW)
     over = _made("photo", 1, like=1.05, changed=3.0)
-    kept, _ = _pick(first, "easy", ("photo", "lines"), _all() | {("photo", 90.0): within, ("photo", None): over})
-    assert kept.stats.threshold == 90.0 and kept.stats.changed_pct == 1.5
+    kept, _ = _pick(first, "easy", ("photo", "lines"), _all() | {("photo", LOW): within, ("photo", None): over})
+    assert kept.stats.threshold == LOW and kept.stats.changed_pct == 1.5
     assert kept.stats.difficulty_note.startswith("difficulty: easy's 2% limit kept only by drawing the picture in ")
-    assert "threshold 90" in kept.stats.difficulty_note and "\n" not in kept.stats.difficulty_note
+    assert f"threshold {LOW:.0f}" in kept.stats.difficulty_note and "\n" not in kept.stats.difficulty_note
     # no drawing within it: the one that passes it least, and one line says so
     kept, _ = _pick(first, "easy", ("photo", "lines"), _all() | {("photo", None): over})
     assert kept is not first and kept.stats.changed_pct == 3.0
@@ -133,8 +135,8 @@ def test_easy_keeps_its_limit_at_any_likeness_and_says_so():
 
 def test_drawings_of_nothing_or_shrunk_by_trim_are_not_taken():
     first = _made("lines", 4, like=1.0, score=80)
-    shrunk = _made("photo", 1, like=1.0, threshold=170.0, side=int(30 * KEEP_CELLS**0.5) - 1)
-    kept, _ = _pick(first, "easy", ("photo", "lines"), _all() | {("photo", 170.0): shrunk})
+    shrunk = _made("photo", 1, like=1.0, threshold=HIGH, side=int(30 * KEEP_CELLS**0.5) - 1)
+    kept, _ = _pick(first, "easy", ("photo", "lines"), _all() | {("photo", HIGH): shrunk})
     assert kept is first
     assert likeness(_blank("photo")) == 0.0 and likeness(first) == pytest.approx(1.0)
 
