@@ -18,9 +18,9 @@ _LAZY = {
     "Puzzle": "rofl.puzzle",
     "HexPuzzle": "rofl.hexagon",
     "Hexagon": "rofl.hexagon",
-    "solve": "rofl.solver.propagate",
-    "LineSolver": "rofl.solver.propagate",
-    "SolveResult": "rofl.solver.propagate",
+    "solve": "rofl.solver.line_logic",
+    "LineSolver": "rofl.solver.line_logic",
+    "SolveResult": "rofl.solver.line_logic",
     "solve_line": "rofl.solver.line",
     "grade": "rofl.solver.grade",
     "Difficulty": "rofl.solver.grade",
@@ -95,5 +95,5 @@ if TYPE_CHECKING:
     from rofl.secret import hide, reveal  # noqa: F401
     from rofl.solver.grade import Difficulty, grade  # noqa: F401
     from rofl.solver.line import solve_line  # noqa: F401
-    from rofl.solver.propagate import LineSolver, SolveResult, solve  # noqa: F401
+    from rofl.solver.line_logic import LineSolver, SolveResult, solve  # noqa: F401
     from rofl.solver.search import CompleteResult, solve_complete  # noqa: F401

@@ -12,7 +12,7 @@ from hypothesis.extra.numpy import arrays
 
 from rofl.puzzle import PackedClues, Palette, Puzzle
 from rofl.refine.judge import grid_clues
-from rofl.solver.propagate import kernel_clues
+from rofl.solver.line_logic import kernel_clues
 
 
 def _fresh(puzzle: Puzzle) -> PackedClues:

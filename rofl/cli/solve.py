@@ -304,7 +304,7 @@ def _refuse_pictures(name: str, *outputs) -> None:
 
 
 def _partial(masks):
-    from rofl.solver.propagate import determined, masks_to_grid
+    from rofl.solver.line_logic import determined, masks_to_grid
 
     grid = masks_to_grid(masks).astype("int16")
     grid[~determined(masks)] = -1

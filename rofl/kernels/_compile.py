@@ -108,7 +108,7 @@ LINE = KernelSet("line logic", (_aot.propagate, _aot.clue_hashes), "rofl.solver.
 #: The lean path of a fresh ``rofl.solve`` (:mod:`rofl.kernels._fresh`).
 #: A set of its own, so that ``rofl make`` never compiles it and ``rofl
 #: solve`` of such a puzzle compiles only it;
-#: :func:`rofl.solver.propagate.line_kernels` says which set a solve needs.
+#: :func:`rofl.solver.line_logic.line_kernels` says which set a solve needs.
 FRESH = KernelSet("lean line logic", (_aot.solve_fresh,), "rofl.solver.warmup:warm_fresh", aot=True)
 
 #: Line logic over lines given as index lists: hexagonal puzzles and

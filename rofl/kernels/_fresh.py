@@ -1,6 +1,6 @@
 """Compiled one-shot line logic for the common call: ``rofl.solve(puzzle)``.
 
-:func:`rofl.solver.propagate.solve` on a puzzle small enough to run in the
+:func:`rofl.solver.line_logic.solve` on a puzzle small enough to run in the
 calling thread, from scratch (no start masks, no line cache), spent about a
 tenth of its time in Python (sizing buffers, a call with 17 arguments, the
 result) and the rest in line DPs, many of which need not run in full: a

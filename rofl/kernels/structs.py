@@ -2,7 +2,7 @@
 structures, without numba.
 
 :mod:`rofl.kernels._line` defines the kernels and re-exports all of this;
-the Python wrappers (:mod:`rofl.solver.propagate`) read it from here, so
+the Python wrappers (:mod:`rofl.solver.line_logic`) read it from here, so
 that a solve through the ahead-of-time compiled line logic
 (:mod:`rofl.kernels._aot`) never imports numba.
 """

@@ -61,7 +61,7 @@ budget of line solves, a share of what the first passes took.
 
 from rofl.refine.passes import default_cost
 from rofl.refine.refinement import Refinement, refine, unique_line_solvable
-from rofl.solver.propagate import determined
+from rofl.solver.line_logic import determined
 
 __all__ = ["Refinement", "default_cost", "determined", "refine", "unique_line_solvable"]
 

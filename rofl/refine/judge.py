@@ -21,7 +21,7 @@ import numpy as np
 
 from rofl import kernels
 from rofl.packed import PackedClues
-from rofl.solver.propagate import LineSolver, SolveResult, full_mask, kernel_clues
+from rofl.solver.line_logic import LineSolver, SolveResult, full_mask, kernel_clues
 
 if TYPE_CHECKING:
     from rofl.kernels.refine_structs import CountMemo

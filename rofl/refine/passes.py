@@ -17,7 +17,7 @@ import numpy as np
 from rofl.errors import UnsolvableError
 from rofl.puzzle import PackedClues
 from rofl.refine.judge import PATCH_LINES, Judge, Trajectory, grid_clues, patched_clues
-from rofl.solver.propagate import STATUS_NAMES, LineSolver, SolveResult, full_mask
+from rofl.solver.line_logic import STATUS_NAMES, LineSolver, SolveResult, full_mask
 from rofl.solver.status import LineStatus
 
 # the code Judge.estimate_moves gives a move whose estimate met a contradiction

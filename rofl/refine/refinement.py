@@ -21,7 +21,7 @@ from rofl.refine.passes import (
     _Run,
     default_cost,
 )
-from rofl.solver.propagate import LineSolver, SolveResult
+from rofl.solver.line_logic import LineSolver, SolveResult
 from rofl.solver.status import LineStatus
 
 

@@ -6,7 +6,7 @@ recorded solve, estimating moves, failure certificates) are in
 """
 
 from rofl.solver.line import solve_line
-from rofl.solver.propagate import LineSolver, SolveResult, determined, initial_masks, masks_to_grid, solve
+from rofl.solver.line_logic import LineSolver, SolveResult, determined, initial_masks, masks_to_grid, solve
 from rofl.solver.search import CompleteResult, solve_complete
 from rofl.solver.status import LineStatus, SearchStatus
 

@@ -1,7 +1,7 @@
 """Line logic and complete search over lines given as index sequences:
 hexagonal puzzles, and puzzles of either shape with colour sets (``?``).
 
-The rectangular solver (:mod:`rofl.solver.propagate`, :mod:`rofl.solver.search`)
+The rectangular solver (:mod:`rofl.solver.line_logic`, :mod:`rofl.solver.search`)
 keeps its ``(H, W)`` kernels, tuned for the corpus; puzzles it cannot read
 come here, where a board is its lines as lists of cells
 (:class:`LineBoard`) and the cells' masks are flat.  :func:`rofl.solve`

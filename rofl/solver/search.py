@@ -20,8 +20,7 @@ import numpy as np
 
 from rofl.errors import BudgetError, OptionError
 from rofl.puzzle import Puzzle
-from rofl.solver.lines import needs_lines, search_lines
-from rofl.solver.propagate import (
+from rofl.solver.line_logic import (
     LineSolver,
     SolveResult,
     determined,
@@ -30,6 +29,7 @@ from rofl.solver.propagate import (
     masks_to_grid,
     solve,
 )
+from rofl.solver.lines import needs_lines, search_lines
 from rofl.solver.status import LineStatus, SearchStatus
 
 #: The search's statuses, in order (:class:`SearchStatus` members).

@@ -1,6 +1,6 @@
 """A recorded solve, step by step: what ``rofl solve --steps`` and ``--gif`` draw.
 
-The compiled solvers (:mod:`rofl.solver.propagate`, :mod:`rofl.solver.search`)
+The compiled solvers (:mod:`rofl.solver.line_logic`, :mod:`rofl.solver.search`)
 run to their answer without stopping; a picture of every step needs a
 solver that stops after each one.  :func:`trace_solve` is that solver, a
 Python loop around the compiled single-line solver
@@ -39,8 +39,8 @@ import numpy as np
 
 from rofl.errors import OptionError
 from rofl.puzzle import Puzzle
+from rofl.solver.line_logic import LineSolver, determined, masks_to_grid
 from rofl.solver.lines import colour_bit, full_mask, needs_lines
-from rofl.solver.propagate import LineSolver, determined, masks_to_grid
 from rofl.solver.status import LineStatus
 
 #: Frames written unless asked for more (``--max-frames``): a 100x100
@@ -501,7 +501,7 @@ class _Tracer:
     def silent_solve(self, start: np.ndarray, lines: tuple[int, int]):
         """The compiled line logic from ``start``, beginning with ``lines``
         (colour sets: the set kernels, from every line)."""
-        from rofl.solver.propagate import solve
+        from rofl.solver.line_logic import solve
 
         if needs_lines(self.puzzle):  # '?' groups: the rectangular kernels cannot read them
             return solve(self.puzzle, start=start)
@@ -521,7 +521,7 @@ class _Tracer:
 
     def finish(self, masks: np.ndarray) -> LineStatus:
         """Hand what is left to the compiled search (one step); its status."""
-        from rofl.solver.propagate import solve
+        from rofl.solver.line_logic import solve
         from rofl.solver.search import solve_complete
 
         remaining = 1.0 if self.deadline is None else max(self.deadline - time.perf_counter(), 1.0)

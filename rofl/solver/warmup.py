@@ -22,7 +22,7 @@ def _two_ways():
 
 
 def warm_line() -> None:
-    from rofl.solver.propagate import LineSolver
+    from rofl.solver.line_logic import LineSolver
 
     puzzle = _two_ways()
     LineSolver(cache_mb=0).solve(puzzle)  # without a line cache
@@ -30,7 +30,7 @@ def warm_line() -> None:
 
 
 def warm_fresh() -> None:
-    from rofl.solver.propagate import _solve_fresh
+    from rofl.solver.line_logic import _solve_fresh
 
     _solve_fresh(_two_ways())
 

@@ -14,7 +14,7 @@ from rofl.kernels import _search
 from rofl.puzzle import Puzzle
 from rofl.refine.judge import Trajectory
 from rofl.solver import LineSolver, solve, solve_line
-from rofl.solver.propagate import initial_masks, kernel_clues
+from rofl.solver.line_logic import initial_masks, kernel_clues
 from tests.places import REPO
 
 SOLVER = REPO / "rofl" / "solver"

@@ -16,7 +16,7 @@ from rofl.kernels import _line as k
 from rofl.puzzle import Palette, Puzzle
 from rofl.solver import LineSolver, solve
 from rofl.solver._stop import THREAD_CELLS, run_stoppable, setting
-from rofl.solver.propagate import initial_masks, kernel_clues
+from rofl.solver.line_logic import initial_masks, kernel_clues
 
 PALETTE3 = Palette([(255, 255, 255), (0, 0, 0), (200, 0, 0)])
 

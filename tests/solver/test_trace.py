@@ -12,7 +12,7 @@ from rofl.errors import OptionError
 from rofl.formats import open_puzzle
 from rofl.puzzle import Palette, Puzzle
 from rofl.solver import solve, solve_complete, solve_line
-from rofl.solver.propagate import determined, full_mask
+from rofl.solver.line_logic import determined, full_mask
 from rofl.solver.trace import Per, StepKind, trace_solve
 from tests.places import DATA_DIR, REPO, SAMPLES
 
