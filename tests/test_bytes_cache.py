@@ -31,7 +31,7 @@ def test_the_cache_keeps_the_most_recent_within_its_bytes():
 
 def test_boards_are_cached_within_their_budget():
     from rofl.hexagon import CACHE_BYTES, Hexagon, _hexagon
-    from rofl.solver.lines import BOARD_CACHE_BYTES, hex_board
+    from rofl.solver.index_lines import BOARD_CACHE_BYTES, hex_board
 
     _hexagon.cache_clear()
     hex_board.cache_clear()

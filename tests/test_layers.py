@@ -13,7 +13,7 @@ A package is a folder of ``rofl/`` (``rofl.solver``, ``rofl.kernels``, ...);
 the top-level modules (``rofl.maker``, ``rofl._io``) are the package
 ``rofl``, whose private modules every module of rofl may use.  A name is
 private to its package when a module below the package or the name itself
-starts with ``_``: ``rofl.kernels._line`` and ``rofl.solver.lines._board``
+starts with ``_``: ``rofl.kernels._line`` and ``rofl.solver.index_lines._board``
 are, ``rofl.kernels.structs.Clues`` is not.  The compiled core
 (``rofl.kernels``) is entered only by its door.
 """
@@ -97,7 +97,7 @@ def _target(name: str) -> str | None:
 
 
 def package_of(module: str) -> str:
-    """``rofl.solver`` for ``rofl.solver.lines``; ``rofl`` for a top-level module."""
+    """``rofl.solver`` for ``rofl.solver.index_lines``; ``rofl`` for a top-level module."""
     parts = module.split(".")
     if len(parts) > 1 and (PACKAGE / parts[1]).is_dir():
         return f"rofl.{parts[1]}"

@@ -112,7 +112,7 @@ LINE = KernelSet("line logic", (_aot.propagate, _aot.clue_hashes), "rofl.solver.
 FRESH = KernelSet("lean line logic", (_aot.solve_fresh,), "rofl.solver.warmup:warm_fresh", aot=True)
 
 #: Line logic over lines given as index lists: hexagonal puzzles and
-#: puzzles with ``?`` groups (:mod:`rofl.solver.lines`), and the
+#: puzzles with ``?`` groups (:mod:`rofl.solver.index_lines`), and the
 #: refinement of hexagonal pictures (:mod:`rofl.refine.hexagon`).
 INDEX = KernelSet("line logic for hexagons and ? clues", (_aot.propagate_lines,), "rofl.solver.warmup:warm_index")
 

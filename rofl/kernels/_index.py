@@ -1,6 +1,6 @@
 """Compiled line logic over lines given as index sequences (numba).
 
-Private: :mod:`rofl.solver.lines` calls it.  The rectangular kernels of
+Private: :mod:`rofl.solver.index_lines` calls it.  The rectangular kernels of
 :mod:`rofl.kernels._line` walk rows and columns of an ``(H, W)`` array;
 these take any board whose lines are lists of cells -- a hexagon's three
 directions, or a rectangle whose clues have colour sets -- with the cells'

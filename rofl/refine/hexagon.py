@@ -122,7 +122,7 @@ class _Run:
     """State shared by the passes: the board, costs and counters."""
 
     def __init__(self, side: int, cost: np.ndarray, n_colors: int) -> None:
-        from rofl.solver.lines import full_mask, hex_board
+        from rofl.solver.index_lines import full_mask, hex_board
 
         self.board = hex_board(side)
         self.hexagon = Hexagon.of(side)
@@ -135,7 +135,7 @@ class _Run:
         self.sweeps = 0
 
     def propagate(self, clues, masks: np.ndarray, queue: np.ndarray) -> int:
-        from rofl.solver.lines import propagate_board
+        from rofl.solver.index_lines import propagate_board
 
         status, stats = propagate_board(self.board, clues, masks, queue)
         self.line_solves += int(stats[0])

@@ -4,7 +4,7 @@
 the puzzle is made.  A group given as ``?`` tells the solver its length but
 not its colour, so every such group makes the puzzle harder; line logic
 (:func:`rofl.solve`, which takes colour sets through
-:mod:`rofl.solver.lines`) must still solve it completely, which proves the
+:mod:`rofl.solver.index_lines`) must still solve it completely, which proves the
 puzzle unique, as refinement's own puzzles are.
 
 Groups are tried in a seeded random order.  Trying them one at a time costs

@@ -184,7 +184,7 @@ def run(puzzle: Puzzle | HexPuzzle, probe_work: int = PROBE_WORK):
         raise PuzzleError(msg)
     from rofl import kernels
     from rofl.kernels import grade_codes as k
-    from rofl.solver.lines import board_of
+    from rofl.solver.index_lines import board_of
 
     kernels.ready(kernels.GRADE)
     board = board_of(puzzle)

@@ -19,7 +19,7 @@ import numpy as np
 from rofl.errors import BudgetError, PuzzleError
 from rofl.packed import PackedClues
 from rofl.puzzle import Puzzle
-from rofl.solver.lines import full_mask, needs_lines, propagate_lines
+from rofl.solver.index_lines import full_mask, needs_lines, propagate_lines
 from rofl.solver.status import LineStatus
 
 if TYPE_CHECKING:

@@ -4,7 +4,7 @@ An engine independent of rofl's own line logic and search, for
 :func:`rofl.solve_complete` with ``engine="sat"`` (and ``rofl solve
 --engine sat``): it reads the clues only, so the two engines check each
 other.  Both shapes and colour sets (``?``) are encoded alike, over the
-lines of :func:`rofl.solver.lines.board_of`.
+lines of :func:`rofl.solver.index_lines.board_of`.
 
 Encoding (per line, over the cells' colour variables)
 -----------------------------------------------------
@@ -35,7 +35,7 @@ import time
 import numpy as np
 
 from rofl.errors import OptionError
-from rofl.solver.lines import board_of
+from rofl.solver.index_lines import board_of
 from rofl.solver.status import SearchStatus
 
 #: The SAT solver python-sat runs: CaDiCaL 1.9.5, about twice as fast as

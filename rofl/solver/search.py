@@ -20,6 +20,7 @@ import numpy as np
 
 from rofl.errors import BudgetError, OptionError
 from rofl.puzzle import Puzzle
+from rofl.solver.index_lines import needs_lines, search_lines
 from rofl.solver.line_logic import (
     LineSolver,
     SolveResult,
@@ -29,7 +30,6 @@ from rofl.solver.line_logic import (
     masks_to_grid,
     solve,
 )
-from rofl.solver.lines import needs_lines, search_lines
 from rofl.solver.status import LineStatus, SearchStatus
 
 #: The search's statuses, in order (:class:`SearchStatus` members).

@@ -39,8 +39,8 @@ import numpy as np
 
 from rofl.errors import OptionError
 from rofl.puzzle import Puzzle
+from rofl.solver.index_lines import colour_bit, full_mask, needs_lines
 from rofl.solver.line_logic import LineSolver, determined, masks_to_grid
-from rofl.solver.lines import colour_bit, full_mask, needs_lines
 from rofl.solver.status import LineStatus
 
 #: Frames written unless asked for more (``--max-frames``): a 100x100

@@ -37,7 +37,7 @@ def warm_fresh() -> None:
 
 def warm_index() -> None:
     from rofl.hexagon import HexPuzzle
-    from rofl.solver.lines import propagate_lines
+    from rofl.solver.index_lines import propagate_lines
 
     propagate_lines(HexPuzzle.from_cells(2, [0, 1, 1, 0, 0, 0, 1]))
 

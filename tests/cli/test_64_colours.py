@@ -12,7 +12,7 @@ from rofl.formats import open_puzzle
 from rofl.formats import rofl as codec
 from rofl.hexagon import HexPuzzle
 from rofl.puzzle import Palette, Puzzle
-from rofl.solver.lines import colour_bit, full_mask
+from rofl.solver.index_lines import colour_bit, full_mask
 from tests.clirun import run
 from tests.places import SAMPLES
 

@@ -15,7 +15,7 @@ from rofl.errors import PuzzleError
 from rofl.hexagon import Hexagon, HexPuzzle
 from rofl.puzzle import Palette
 from rofl.refine.hexagon import refine_hex
-from rofl.solver.lines import propagate_lines
+from rofl.solver.index_lines import propagate_lines
 from tests.naive import all_solutions
 
 BW = Palette.black_white()

@@ -4,7 +4,7 @@ Boards of index lines against :class:`rofl.hexagon.Hexagon`, the solved
 check against ``HexPuzzle.is_solution``, the line programme over colour
 sets against brute force and rofl's compiled line solver, lineSolve and
 hints against rofl's line logic for hexagons
-(:func:`rofl.solver.lines.propagate_lines`), and a drag's straight run.
+(:func:`rofl.solver.index_lines.propagate_lines`), and a drag's straight run.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from rofl.kernels.structs import CONTRADICTION
 from rofl.puzzle import Palette
 from rofl.render.page import page_data
 from rofl.solver import solve_line
-from rofl.solver.lines import propagate_lines
+from rofl.solver.index_lines import propagate_lines
 from tests.naive import brute_line_sets, fillings
 from tests.render import test_page
 from tests.render.test_page import mask_states, player_masks, py_clue

@@ -18,7 +18,7 @@ from rofl.formats import open_puzzle
 from rofl.kernels import _aot
 from rofl.puzzle import Palette, Puzzle
 from rofl.solver import LineSolver, solve
-from rofl.solver.lines import needs_lines
+from rofl.solver.index_lines import needs_lines
 from tests import naive
 from tests.places import CORPUS, DATA_DIR, SAMPLES
 

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 import rofl
 from rofl.hexagon import HexPuzzle
 from rofl.puzzle import Palette, Puzzle
-from rofl.solver.lines import board_of, needs_lines, propagate_lines, search_lines
+from rofl.solver.index_lines import board_of, needs_lines, propagate_lines, search_lines
 from tests import naive
 
 PALETTES = {k: Palette([(60 * i, 0, 0) for i in range(k)]) for k in (2, 3, 4)}

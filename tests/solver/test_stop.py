@@ -150,7 +150,7 @@ def test_the_index_kernel_reads_its_stop_slot():
     from rofl.hexagon import HexPuzzle
     from rofl.kernels import _index as ik
     from rofl.kernels import structs
-    from rofl.solver.lines import board_of, kernel_clues
+    from rofl.solver.index_lines import board_of, kernel_clues
 
     cells = np.random.default_rng(3).integers(0, 2, 3 * 20 * 19 + 1).astype(np.uint8)
     puzzle = HexPuzzle.from_cells(20, cells)
