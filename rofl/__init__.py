@@ -21,7 +21,7 @@ _LAZY = {
     "solve": "rofl.solver.line_logic",
     "LineSolver": "rofl.solver.line_logic",
     "SolveResult": "rofl.solver.line_logic",
-    "solve_line": "rofl.solver.line",
+    "solve_line": "rofl.solver.single_line",
     "grade": "rofl.solver.grade",
     "Difficulty": "rofl.solver.grade",
     "make": "rofl.maker",
@@ -94,6 +94,6 @@ if TYPE_CHECKING:
     from rofl.puzzle import Puzzle  # noqa: F401
     from rofl.secret import hide, reveal  # noqa: F401
     from rofl.solver.grade import Difficulty, grade  # noqa: F401
-    from rofl.solver.line import solve_line  # noqa: F401
     from rofl.solver.line_logic import LineSolver, SolveResult, solve  # noqa: F401
     from rofl.solver.search import CompleteResult, solve_complete  # noqa: F401
+    from rofl.solver.single_line import solve_line  # noqa: F401

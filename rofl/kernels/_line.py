@@ -1,5 +1,5 @@
 """Compiled line-logic kernels (numba).  Private: call them through
-:mod:`rofl.solver.line` and :mod:`rofl.solver.line_logic`, which check and
+:mod:`rofl.solver.single_line` and :mod:`rofl.solver.line_logic`, which check and
 convert their inputs.
 
 Cell states are int64 bitmasks: bit ``c`` set means colour ``c`` is still

@@ -5,9 +5,9 @@ recorded solve, estimating moves, failure certificates) are in
 :mod:`rofl.refine`, which builds on this package.
 """
 
-from rofl.solver.line import solve_line
 from rofl.solver.line_logic import LineSolver, SolveResult, determined, initial_masks, masks_to_grid, solve
 from rofl.solver.search import CompleteResult, solve_complete
+from rofl.solver.single_line import solve_line
 from rofl.solver.status import LineStatus, SearchStatus
 
 __all__ = [

@@ -4,7 +4,7 @@ The compiled solvers (:mod:`rofl.solver.line_logic`, :mod:`rofl.solver.search`)
 run to their answer without stopping; a picture of every step needs a
 solver that stops after each one.  :func:`trace_solve` is that solver, a
 Python loop around the compiled single-line solver
-(:func:`rofl.solver.line.solve_line`), slower than the compiled loop but
+(:func:`rofl.solver.single_line.solve_line`), slower than the compiled loop but
 still quick (a 50x50 puzzle takes a fraction of a second):
 
 * **line logic**: passes over the rows, then over the columns, and again,
@@ -412,7 +412,7 @@ class _Tracer:
     def line_logic(self, masks: np.ndarray, dirty: np.ndarray) -> bool:
         """Passes over the rows, then the columns, until nothing changes;
         False on a contradiction (recorded as a step)."""
-        from rofl.solver.line import solve_line
+        from rofl.solver.single_line import solve_line
 
         height = self.height
         while dirty.any():
