@@ -22,13 +22,92 @@ from rofl.puzzle import Palette, Puzzle
 
 @dataclass(frozen=True)
 class MakeOptions:
-    """Everything that decides the puzzle :func:`make` makes of a picture
-    (see :func:`make` for each field).
+    """Everything that decides the puzzle :func:`make` makes of a picture.
 
     ``rofl.make``, ``rofl make`` and a batch (:func:`rofl.batch.make_many`)
     take the same value; two runs with equal options on the same picture
     give the same puzzle.  ``rofl.make(picture, width=30)`` builds one from
     its keywords: ``MakeOptions(width=30)``.
+
+    Attributes
+    ----------
+    width, height : int, optional
+        Grid size in cells; with one of them the other keeps the picture's
+        aspect ratio; with neither the longer side gets 40 cells (smaller
+        pictures keep one cell per pixel).
+    colors : int
+        2 for black and white; 3-64 for a colour puzzle with a palette found
+        by k-means in CIELAB.
+    palette : str or sequence of colours, optional
+        ``"#fff,#000,#f00"``: use these colours (``colors`` is ignored).
+    background : colour, optional
+        Palette index 0; default the colour covering the most cells.
+        Transparent pixels are composited onto it (onto white by default).
+    threshold : float, optional
+        Black-and-white threshold, sRGB grey 0-255; default Otsu's.
+    mode : {"fit", "crop", "pad"}
+        How the picture fills width x height when both are given.
+    dither : {"none", "ordered", "floyd-steinberg"}
+        Dithering warns (``UserWarning``): it multiplies clues and ambiguity.
+    cleanup : bool
+        Repaint isolated single cells before refinement.
+    min_delta_e : float
+        The least ΔE2000 between any two colours of an automatic palette,
+        the background included; a picture without that many distinct
+        colours gets fewer (``stats.colors_asked`` keeps the number asked
+        for).  0 turns the constraint off.  A given ``palette`` is used as
+        given (a ``UserWarning`` says when two of its colours are closer).
+        See :func:`rofl.picture.quantise`.
+    trim : bool
+        Leave out blank border rows and columns (all background after
+        quantisation and clean-up) before refinement, and any that
+        refinement blanked after it, so the puzzle may be smaller than
+        ``width`` x ``height``; ``stats.trimmed`` says how many.  A blank
+        picture is kept whole.
+    effort : float
+        How hard refinement works, after its greedy pass, on changing fewer
+        cells: about ``effort`` local repair attempts per changed cell, then,
+        from 1 on, up to ``int(effort)`` passes that move changes elsewhere
+        (see :func:`rofl.refine.refine`'s ``polish`` and ``relocate``), and
+        from 2 on they also swap two nearby changes for one elsewhere
+        (``pairs``).  0 stops after the greedy pass; 1 is the default; 2 and
+        more take longer for a few changes fewer.
+    seed : int
+        Seed of that search: the same picture, options and seed always give
+        the same puzzle.
+    shape : {"rect", "hex"}
+        ``"hex"`` makes a :class:`~rofl.hexagon.HexPuzzle`: the largest
+        hexagon centred on the picture (:func:`rofl.picture.hex_fit`), each
+        cell the area average of its hexagon in linear light, quantised as
+        a rectangle's cells, then refined by :func:`rofl.refine.refine` over its board.
+        ``width``, ``height``, ``mode="pad"``, ``dither`` and ``cleanup``
+        do not apply to it (:class:`OptionError`); ``trim`` is ignored (a
+        hexagon has no border rows to leave out); ``effort`` above 0 puts
+        back the changes later ones made unnecessary.
+    size : int, optional
+        The hexagon's side in cells (1-128; default
+        :data:`rofl.picture.DEFAULT_HEX_SIDE`); only with ``shape="hex"``.
+    style : {"auto", "photo", "lines", "poster"}
+        How the picture is drawn into cells before quantising
+        (:mod:`rofl.picture.style`): ``photo`` area-averages it; ``lines``
+        draws edges and thin dark features as ink one cell wide (XDoG);
+        ``poster`` smooths regions flat (a median filter) and outlines
+        strong edges.  ``auto`` quantises ``photo``, ``lines`` and ``poster`` (black
+        and white) or ``photo`` and ``poster`` (colour; ``lines`` in colour
+        never measured better) and keeps the one with the higher
+        :func:`style_score`; with a ``threshold`` or a ``dither`` it is
+        ``photo``, the only style that takes them.
+    crop : {"none", "auto"}
+        ``auto`` cuts the picture to its subject first
+        (:func:`rofl.picture.crop_to_subject`: a face, else the salient part).
+    difficulty : {"easy", "medium", "hard", "expert"}, optional
+        Steer the refined puzzle toward this grade of :func:`rofl.grade`
+        (:func:`rofl.refine.difficulty.steer`): easier ones may change more
+        cells, up to 2% in all, harder ones at most 0.5% beyond the fewest;
+        with ``style="auto"`` another style auto could keep may be taken
+        when it comes closer (:func:`rofl.refine.difficulty.pick_style`);
+        ``stats.difficulty`` is the grade reached and ``stats.difficulty_note``
+        says when the one asked for was out of reach.  Rectangles only.
     """
 
     width: int | None = None
@@ -391,7 +470,8 @@ def make(
     image : path, bytes, PIL.Image.Image or numpy array
         See :func:`rofl.picture.load_pixels`.
     options : MakeOptions, optional
-        The options below as one value (default: the defaults).
+        The options as one value (default: the defaults; each field is
+        documented in :class:`MakeOptions`).
     title : str, optional
         Stored in ``puzzle.meta["title"]``; default the file name.
     solver : rofl.LineSolver, optional
@@ -399,83 +479,8 @@ def make(
     progress : callable(MakeProgress), optional
         Called as the refinement works, with the stage and how far it is
         (:class:`MakeProgress`).
-    width, height : int, optional
-        Grid size in cells; with one of them the other keeps the picture's
-        aspect ratio; with neither the longer side gets 40 cells (smaller
-        pictures keep one cell per pixel).
-    colors : int
-        2 for black and white; 3-64 for a colour puzzle with a palette found
-        by k-means in CIELAB.
-    palette : str or sequence of colours, optional
-        ``"#fff,#000,#f00"``: use these colours (``colors`` is ignored).
-    background : colour, optional
-        Palette index 0; default the colour covering the most cells.
-        Transparent pixels are composited onto it (onto white by default).
-    threshold : float, optional
-        Black-and-white threshold, sRGB grey 0-255; default Otsu's.
-    mode : {"fit", "crop", "pad"}
-        How the picture fills width x height when both are given.
-    dither : {"none", "ordered", "floyd-steinberg"}
-        Dithering warns (``UserWarning``): it multiplies clues and ambiguity.
-    cleanup : bool
-        Repaint isolated single cells before refinement.
-    min_delta_e : float
-        The least ΔE2000 between any two colours of an automatic palette,
-        the background included; a picture without that many distinct
-        colours gets fewer (``stats.colors_asked`` keeps the number asked
-        for).  0 turns the constraint off.  A given ``palette`` is used as
-        given (a ``UserWarning`` says when two of its colours are closer).
-        See :func:`rofl.picture.quantise`.
-    trim : bool
-        Leave out blank border rows and columns (all background after
-        quantisation and clean-up) before refinement, and any that
-        refinement blanked after it, so the puzzle may be smaller than
-        ``width`` x ``height``; ``stats.trimmed`` says how many.  A blank
-        picture is kept whole.
-    effort : float
-        How hard refinement works, after its greedy pass, on changing fewer
-        cells: about ``effort`` local repair attempts per changed cell, then,
-        from 1 on, up to ``int(effort)`` passes that move changes elsewhere
-        (see :func:`rofl.refine.refine`'s ``polish`` and ``relocate``), and
-        from 2 on they also swap two nearby changes for one elsewhere
-        (``pairs``).  0 stops after the greedy pass; 1 is the default; 2 and
-        more take longer for a few changes fewer.
-    seed : int
-        Seed of that search: the same picture, options and seed always give
-        the same puzzle.
-    shape : {"rect", "hex"}
-        ``"hex"`` makes a :class:`~rofl.hexagon.HexPuzzle`: the largest
-        hexagon centred on the picture (:func:`rofl.picture.hex_fit`), each
-        cell the area average of its hexagon in linear light, quantised as
-        a rectangle's cells, then refined by :func:`rofl.refine.hexagon.refine_hex`.
-        ``width``, ``height``, ``mode="pad"``, ``dither`` and ``cleanup``
-        do not apply to it (:class:`OptionError`); ``trim`` is ignored (a
-        hexagon has no border rows to leave out); ``effort`` above 0 puts
-        back the changes later ones made unnecessary.
-    size : int, optional
-        The hexagon's side in cells (1-128; default
-        :data:`rofl.picture.DEFAULT_HEX_SIDE`); only with ``shape="hex"``.
-    style : {"auto", "photo", "lines", "poster"}
-        How the picture is drawn into cells before quantising
-        (:mod:`rofl.picture.style`): ``photo`` area-averages it; ``lines``
-        draws edges and thin dark features as ink one cell wide (XDoG);
-        ``poster`` smooths regions flat (a median filter) and outlines
-        strong edges.  ``auto`` quantises ``photo``, ``lines`` and ``poster`` (black
-        and white) or ``photo`` and ``poster`` (colour; ``lines`` in colour
-        never measured better) and keeps the one with the higher
-        :func:`style_score`; with a ``threshold`` or a ``dither`` it is
-        ``photo``, the only style that takes them.
-    crop : {"none", "auto"}
-        ``auto`` cuts the picture to its subject first
-        (:func:`rofl.picture.crop_to_subject`: a face, else the salient part).
-    difficulty : {"easy", "medium", "hard", "expert"}, optional
-        Steer the refined puzzle toward this grade of :func:`rofl.grade`
-        (:func:`rofl.refine.difficulty.steer`): easier ones may change more
-        cells, up to 2% in all, harder ones at most 0.5% beyond the fewest;
-        with ``style="auto"`` another style auto could keep may be taken
-        when it comes closer (:func:`rofl.refine.difficulty.pick_style`);
-        ``stats.difficulty`` is the grade reached and ``stats.difficulty_note``
-        says when the one asked for was out of reach.  Rectangles only.
+    **fields
+        Fields of :class:`MakeOptions` (each documented there).
 
     Returns
     -------

@@ -13,7 +13,7 @@ import numpy as np
 
 from rofl._checks import is_whole
 from rofl.errors import PuzzleError, UnsolvableError
-from rofl.puzzle import Palette, Puzzle
+from rofl.puzzle import Palette, Puzzle, Rectangle
 from rofl.refine.passes import (
     LARGE_AFTER_CELL,
     LARGE_AFTER_SHARE,
@@ -93,26 +93,13 @@ class Refinement:
 
 
 def refine(
-    grid: np.ndarray,
-    palette: Palette,
-    *,
-    board: Any = None,
-    cost: np.ndarray | None = None,
-    locked: np.ndarray | None = None,
-    solver: LineSolver | None = None,
-    progress: Callable[[int], None] | None = None,
-    verify: int | None = None,
-    lazy_top: int = 256,
-    refresh_every: int = 8,
-    revert: bool = True,
-    polish: float = 1.0,
-    seed: int = 0,
-    polish_progress: Callable[[int, int], None] | None = None,
-    revert_progress: Callable[[int, int], None] | None = None,
-    relocate: int = 1,
-    relocate_progress: Callable[[int, int], None] | None = None,
-    pairs: bool = False,
-) -> Refinement:
+    grid: np.ndarray, palette: Palette, *, board: Any = None, cost: np.ndarray | None = None,
+    locked: np.ndarray | None = None, solver: LineSolver | None = None, progress: Callable[[int], None] | None = None,
+    verify: int | None = None, lazy_top: int = 256, refresh_every: int = 8, revert: bool = True, polish: float = 1.0,
+    seed: int = 0, polish_progress: Callable[[int, int], None] | None = None,
+    revert_progress: Callable[[int, int], None] | None = None, relocate: int = 1,
+    relocate_progress: Callable[[int, int], None] | None = None, pairs: bool = False,
+) -> Refinement:  # fmt: skip
     """Change as few, and as little visible, cells of ``grid`` as possible until
     its puzzle is uniquely line-solvable.
 
@@ -134,19 +121,15 @@ def refine(
         A rectangle's: reused for its line cache; a fresh one by default
         (with a cache of ``LARGE_CACHE_MB`` on a grid of more than
         ``LARGE_CELLS`` cells).
-    progress : callable, optional
-        Called with the number of undetermined cells after every round.
     lazy_top, refresh_every : int
         A rectangle's: between full refreshes (every ``refresh_every``
         rounds, or after a round that gained nothing), only the
         ``lazy_top`` moves with the best earlier estimates, and moves never
-        estimated, are estimated again (a hexagon's are
-        :data:`rofl.refine.hexagon.LAZY_TOP` and ``REFRESH_EVERY``).
+        estimated, are estimated again (a hexagon's: :mod:`.hexagon`).
     verify : int, optional
-        At most this many best-estimated changes are judged by a full
-        solve per round (fewer when the estimates prove no other can win);
-        default 12 on a rectangle, :data:`rofl.refine.hexagon.VERIFY` on a
-        hexagon.
+        At most this many best-estimated changes are judged by a full solve
+        per round (fewer when the estimates prove no other can win); default
+        12 on a rectangle, :data:`.hexagon.VERIFY` on a hexagon.
     revert : bool
         Put back the changes that later ones made unnecessary (False:
         stop after the greedy pass; polishing and relocation need it).
@@ -154,34 +137,25 @@ def refine(
         Effort spent after the greedy pass on changing fewer cells: about
         this many local repair attempts per changed cell, for at most
         ``POLISH_MOST`` (256) changed cells (0: none).  The budget counts
-        attempts, not seconds, so results do not depend on the machine.  On
-        a grid of more than ``LARGE_CELLS`` cells polishing and relocation
-        also stop at a budget of line solves: ``max(polish, relocate)``
-        times ``LARGE_AFTER_SHARE`` of those the greedy and revert passes
-        made, or ``LARGE_AFTER_CELL`` a cell if that is more (polishing at
-        most ``LARGE_POLISH_PART`` of it) -- a count too, not seconds.
+        attempts, not seconds, so results do not depend on the machine (on a
+        large grid, line solves too: :func:`_polish_and_relocate`).
         Polishing and relocation run on rectangles only (they need a
         rectangle's failure certificates); a hexagon ignores them.
     seed : int
         Seed of polishing's random choices: the same input, options and seed
         give the same picture.
-    polish_progress : callable, optional
-        Called while polishing with the attempts made and the most it will
-        make.
     relocate : int
         At most this many passes, after polishing, that try to move each
         change elsewhere (0: none); they stop after a pass without a gain.
-    relocate_progress : callable, optional
-        Called during each relocation pass with the changes tried so far
-        and the pass's total.
     pairs : bool
         Relocation also tries two for one: put back a change and one of the
         ``PAIR_PARTNERS`` (3) changes nearest to it, and make a single change
         anywhere instead (``rofl make --effort 2`` and more).
-    revert_progress : callable, optional
-        Called during each pass that puts back unneeded changes (after the
-        greedy pass and after polishing) with the changes tried so far and
-        the pass's total; a new pass starts again from 0.
+    progress, revert_progress, polish_progress, relocate_progress : callable, optional
+        ``progress(undetermined)`` after every greedy round (and 0 at the
+        end); the others ``(done, total)`` during each revert pass (changes
+        tried), while polishing (attempts) and during each relocation pass
+        (changes tried), starting again from 0 with each pass.
 
     Returns
     -------
@@ -210,12 +184,12 @@ def refine(
     if state.result.status != LineStatus.SOLVED and not hexagon:
         kernels.ready(kernels.REPAIR)
     state, fallback_lines = _greedy_and_fallback(run, state, user_locked, progress)
-    reverted = polish_rounds = relocated = 0
+    counts = {"fallback_lines": fallback_lines, "reverted": 0, "polish_rounds": 0, "relocated": 0}
     if revert and (fallback_lines == 0 or run.shape.revert_after_fallback):
-        state, reverted = run.revert(state, np.flatnonzero(state.grid != original), revert_progress)
+        state, counts["reverted"] = run.revert(state, np.flatnonzero(state.grid != original), revert_progress)
         if run.shape.certificates:
-            state, reverted, polish_rounds, relocated = _polish_and_relocate(
-                run, state, user_locked, reverted, polish=polish, seed=seed, relocate=relocate, pairs=pairs,
+            state = _polish_and_relocate(
+                run, state, user_locked, counts, polish=polish, seed=seed, relocate=relocate, pairs=pairs,
                 polish_progress=polish_progress, revert_progress=revert_progress,
                 relocate_progress=relocate_progress,
             )  # fmt: skip
@@ -225,22 +199,12 @@ def refine(
         raise UnsolvableError(msg)
     if progress is not None:
         progress(0)
+    board = hexagon or Rectangle(original.shape[1], original.shape[0])
     return Refinement(
-        grid=state.grid,
-        puzzle=hexagon.puzzle(state.grid, palette) if hexagon else Puzzle.from_grid(state.grid, palette),
-        changed=state.grid != original,
-        iterations=run.iterations,
-        evaluations=run.evaluations,
-        line_solves=run.line_solves,
-        sweeps=result.sweeps,
-        fallback_lines=fallback_lines,
-        reverted=reverted,
-        polish_rounds=polish_rounds,
-        relocated=relocated,
-        seconds=clock.seconds(),
-        result=result,
-        estimates=run.estimates,
-    )
+        grid=state.grid, puzzle=board.puzzle(state.grid, palette), changed=state.grid != original,
+        iterations=run.iterations, evaluations=run.evaluations, line_solves=run.line_solves, sweeps=result.sweeps,
+        seconds=clock.seconds(), result=result, estimates=run.estimates, **counts,
+    )  # fmt: skip
 
 
 def _hexagon(board: Any):
@@ -310,12 +274,18 @@ def _greedy_and_fallback(run: _Run, state: _State, user_locked: np.ndarray, prog
 
 
 def _polish_and_relocate(
-    run: _Run, state: _State, user_locked: np.ndarray, reverted: int, *, polish: float, seed: int, relocate: int,
-    pairs: bool, polish_progress, revert_progress, relocate_progress,
-) -> tuple[_State, int, int, int]:  # fmt: skip
+    run: _Run, state: _State, user_locked: np.ndarray, counts: dict[str, int], *, polish: float, seed: int,
+    relocate: int, pairs: bool, polish_progress, revert_progress, relocate_progress,
+) -> _State:  # fmt: skip
     """Polishing, then relocation, each followed by a revert pass where it
-    may have left changes that could go back: the state, the changes put
-    back in all, the repair attempts and the changes moved."""
+    may have left changes that could go back: the state; ``counts`` gets
+    the changes put back, the repair attempts and the changes moved.
+
+    On a grid of more than ``LARGE_CELLS`` cells polishing and relocation
+    also stop at a budget of line solves: ``max(polish, relocate)`` times
+    ``LARGE_AFTER_SHARE`` of those the greedy and revert passes made, or
+    ``LARGE_AFTER_CELL`` a cell if that is more (polishing at most
+    ``LARGE_POLISH_PART`` of it) -- a count too, not seconds."""
     original, size = run.original, run.original.size
     # On a large grid polishing and relocation get a budget of work, a
     # share of what the greedy and revert passes took (docs/decisions.md,
@@ -326,23 +296,24 @@ def _polish_and_relocate(
         allowed = max(polish, relocate) * max(LARGE_AFTER_SHARE * spent, LARGE_AFTER_CELL * size)
         polish_budget = int(spent + LARGE_POLISH_PART * allowed)
         relocate_budget = int(spent + allowed)
-    polish_rounds = relocated = 0
     if polish > 0:
-        polished, polish_rounds = run.polish(state, user_locked, polish, seed, polish_progress, budget=polish_budget)
+        polished, counts["polish_rounds"] = run.polish(
+            state, user_locked, polish, seed, polish_progress, budget=polish_budget
+        )
         if polished is not state:
             # Polishing reverts near its repairs only: one last full pass
             # leaves no change that could go back on its own.
             state, more = run.revert(polished, np.flatnonzero(polished.grid != original), revert_progress)
-            reverted += more
+            counts["reverted"] += more
     if relocate > 0:
-        state, relocated = run.relocate(
+        state, counts["relocated"] = run.relocate(
             state, user_locked, relocate, relocate_progress, pairs=pairs, budget=relocate_budget
         )
-        if relocated and size > LARGE_CELLS:
+        if counts["relocated"] and size > LARGE_CELLS:
             # there a swap's revert pass tries only the changes near it
             state, more = run.revert(state, np.flatnonzero(state.grid != original), revert_progress)
-            reverted += more
-    return state, reverted, polish_rounds, relocated
+            counts["reverted"] += more
+    return state
 
 
 def unique_line_solvable(puzzle: Puzzle, solver: LineSolver | None = None) -> bool:
