@@ -370,7 +370,7 @@ class MakeResult:
     cost : (H, W, K) float64 array
         The cost array given to the refinement.
     stats : MakeStats
-    refinement : rofl.refine.Refinement or rofl.refine.hexagon.HexRefinement
+    refinement : rofl.refine.Refinement
         The refinement's own record (evaluations, fallback lines...).
     side : int or None
         A hexagonal puzzle's side; then ``puzzle`` is a

@@ -115,13 +115,13 @@ class _Estimates:
     greedy: between full refreshes only the promising moves, and those
     never estimated, are estimated again)."""
 
-    def __init__(self, shape, n_lines: int) -> None:
+    def __init__(self, shape) -> None:
         self.stored = np.full(shape.n_cells, -1, dtype=np.int64)  # -1: not estimated
         self.tie = np.zeros(shape.n_cells, dtype=np.float64)
         self.refresh = True
         # on a large grid a refresh re-estimates only the moves on lines
         # whose clue or masks changed since the last one (and the lazy top)
-        self.stale = np.zeros(n_lines, dtype=bool)
+        self.stale = np.zeros(shape.n_lines, dtype=bool)
 
 
 class _Run:
@@ -182,7 +182,7 @@ class _Run:
         With ``limit``, give up (return the stalled state) rather than make
         more than ``limit`` changes, and never batch moves on a plateau."""
         verify = self.shape.verify if verify is None else verify
-        estimates = _Estimates(self.shape, self.shape.n_lines)
+        estimates = _Estimates(self.shape)
         flat_frozen = frozen.reshape(-1)
         rounds = made = 0
         while state.result.status == LineStatus.STALLED:
