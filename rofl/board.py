@@ -26,6 +26,8 @@ attributes:
 
 ``kind`` names the shape (``"rectangle"``, ``"hexagon"``) for what is
 declared per shape elsewhere, such as which file formats hold it.
+:class:`Frozen` is the base of the model's values (boards and puzzles),
+which never change once built.
 """
 
 from __future__ import annotations
@@ -40,6 +42,18 @@ if TYPE_CHECKING:  # pragma: no cover
 
 #: The shapes of board rofl knows.
 BoardKind = Literal["rectangle", "hexagon"]
+
+
+class Frozen:
+    """A value of the model that never changes once built (boards, puzzles):
+    its constructor sets each attribute once with ``object.__setattr__``;
+    any later assignment raises ``AttributeError``."""
+
+    __slots__ = ()
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        msg = f"{type(self).__name__} is immutable"
+        raise AttributeError(msg)
 
 
 @runtime_checkable

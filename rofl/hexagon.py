@@ -17,7 +17,7 @@ import numpy as np
 
 from rofl._cache import array_bytes, bytes_cache
 from rofl._checks import whole
-from rofl.board import BoardKind
+from rofl.board import BoardKind, Frozen
 from rofl.derive import line_runs
 from rofl.errors import PuzzleError, shown
 from rofl.linepuzzle import LinePuzzle
@@ -34,7 +34,7 @@ from rofl.validate import Group, check_arrays, parse_lines
 MAX_HEX_SIDE = 512
 
 
-class Hexagon:
+class Hexagon(Frozen):
     """The board of a hexagonal puzzle of side ``side``: its cells and lines.
 
     Hexagons point up, so rows are horizontal.  A cell is addressed by cube
@@ -121,10 +121,6 @@ class Hexagon:
     def of(side: int) -> Hexagon:
         """The board of side ``side`` (made once per side and kept)."""
         return _hexagon(_check_side(side))
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        msg = "Hexagon is immutable"
-        raise AttributeError(msg)
 
     @property
     def n_cells(self) -> int:
@@ -431,18 +427,6 @@ class HexPuzzle(LinePuzzle):
             return f"HexPuzzle({self.side}, {self.palette!r}, {lines})"
         return f"<HexPuzzle side {self.side}, {self.n_colors} colours, {self.n_groups} groups>"
 
-    def __reduce__(self):
-        state = (
-            self.side,
-            self.palette.colors,
-            self.lengths,
-            self.colors,
-            self.offsets,
-            dict(self.meta),
-            self.color_sets,
-        )
-        return (_rebuild_hex, state)
-
 
 def _check_cells(board: Hexagon, cells: Any, palette: Palette) -> np.ndarray:
     cells = np.asarray(cells)
@@ -461,7 +445,3 @@ def _check_cells(board: Hexagon, cells: Any, palette: Palette) -> np.ndarray:
     # palette indices fit a byte (at most 256 colours): the clues' temporaries
     # over the three directions' 3 x n_cells entries stay small
     return cells.astype(np.uint8 if len(palette) <= 256 else np.int64)
-
-
-def _rebuild_hex(side, palette, lengths, colors, offsets, meta, color_sets) -> HexPuzzle:
-    return HexPuzzle.from_arrays(side, Palette(palette), lengths, colors, offsets, color_sets=color_sets, meta=meta)

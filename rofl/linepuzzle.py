@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from rofl.board import Frozen
 from rofl.errors import PuzzleError
 from rofl.palette import Palette, as_palette
 from rofl.validate import ANY_COLOR, Group, normalise_sets, validate
@@ -24,7 +25,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from rofl.board import Board
 
 
-class LinePuzzle:
+class LinePuzzle(Frozen):
     """What puzzles of every shape share: a frozen set of clues over lines.
 
     Clues are stored flat (``lengths``, ``colors``, ``offsets``: line ``i``
@@ -84,10 +85,6 @@ class LinePuzzle:
             ("_lines", None),
         ):
             object.__setattr__(self, name, value)
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        msg = f"{type(self).__name__} is immutable"
-        raise AttributeError(msg)
 
     # ----------------------------------------------------------------- access
 
@@ -214,6 +211,32 @@ class LinePuzzle:
         if self._hash is None:
             object.__setattr__(self, "_hash", hash(self._key()))
         return self._hash  # type: ignore[return-value]
+
+    # ------------------------------------------------- pickling and notebooks
+
+    def __reduce__(self):
+        state = (
+            type(self),
+            self._shape_args(),
+            self.palette.colors,
+            self.lengths,
+            self.colors,
+            self.offsets,
+            dict(self.meta),
+            self.color_sets,
+        )
+        return (_rebuild, state)
+
+    def _repr_svg_(self) -> str:
+        """The puzzle's sheet as SVG, which notebooks show (the renderer loads on first use)."""
+        from rofl.render.svg import puzzle_svg
+
+        return puzzle_svg(self)  # type: ignore[arg-type]  # each shape completes BoardPuzzle
+
+
+def _rebuild(cls, shape_args, palette, lengths, colors, offsets, meta, color_sets) -> LinePuzzle:
+    """A pickled puzzle of class ``cls`` again (``shape_args``: its ``from_arrays``'s size arguments)."""
+    return cls.from_arrays(*shape_args, Palette(palette), lengths, colors, offsets, color_sets=color_sets, meta=meta)
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")

@@ -16,8 +16,9 @@ from typing import Any
 
 import numpy as np
 
+from rofl.palette import Palette
 from rofl.picture.measures import edge_f1, hex_lightness_ssim, lightness_ssim
-from rofl.puzzle import Palette, Puzzle
+from rofl.puzzle import Puzzle
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from rofl._checks import whole as _integer
-from rofl.errors import PuzzleError, shown
+from rofl.errors import OptionError, PuzzleError, shown
 
 #: The most colours (background included) a puzzle may have: the solver keeps
 #: one bit per colour in a 64-bit mask per cell.
@@ -21,7 +21,7 @@ RGB = tuple[int, int, int]
 _BARE_HEX = re.compile(r"[0-9a-fA-F]{3}|[0-9a-fA-F]{6}")
 
 
-def parse_color(value: Any, where: str = "colour", *, error: type[Exception] = PuzzleError) -> RGB:
+def parse_color(value: Any, where: str = "colour", *, error: type[Exception] = OptionError) -> RGB:
     """A colour as an ``(r, g, b)`` triple of 0-255 integers.
 
     rofl's one reader of colour strings: a palette, ``--background`` and
@@ -40,8 +40,9 @@ def parse_color(value: Any, where: str = "colour", *, error: type[Exception] = P
     where : str
         What the value is, for the message (``"background"``, ``"palette colour 2"``).
     error : exception class
-        Raised for a value that is not a colour: :class:`PuzzleError` for a
-        puzzle's palette, :class:`rofl.errors.OptionError` for an option.
+        Raised for a value that is not a colour: :class:`~rofl.errors.OptionError`
+        (a bad option, the default), :class:`PuzzleError` for a puzzle's
+        palette (:class:`Palette` passes it).
 
     Raises
     ------
@@ -93,7 +94,7 @@ class Palette:
     __slots__ = ("_colors",)
 
     def __init__(self, colors: Iterable[RGB | str | Sequence[int]]) -> None:
-        parsed = tuple(parse_color(c, f"palette colour {i}") for i, c in enumerate(colors))
+        parsed = tuple(parse_color(c, f"palette colour {i}", error=PuzzleError) for i, c in enumerate(colors))
         if not parsed:
             msg = "the palette is empty: it needs at least the background colour"
             raise PuzzleError(msg)

@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from rofl.board import BoardKind
+from rofl.board import BoardKind, Frozen
 from rofl.derive import grid_clues, grid_runs
 from rofl.errors import PuzzleError
 from rofl.linepuzzle import LinePuzzle
@@ -62,7 +62,7 @@ __all__ = [
 ]
 
 
-class Rectangle:
+class Rectangle(Frozen):
     """The board of a rectangular puzzle, ``width`` x ``height`` cells.
 
     Cells are numbered row by row, top to bottom, left to right (a filling
@@ -81,15 +81,12 @@ class Rectangle:
 
     width: int
     height: int
+    _line_cells: np.ndarray | None
 
     def __init__(self, width: int, height: int) -> None:
         object.__setattr__(self, "width", int(width))
         object.__setattr__(self, "height", int(height))
         object.__setattr__(self, "_line_cells", None)
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        msg = "Rectangle is immutable"
-        raise AttributeError(msg)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Rectangle):
@@ -134,8 +131,9 @@ class Rectangle:
         return (np.arange(self.n_lines) >= self.height).astype(np.int64)
 
     def line(self, line: int) -> np.ndarray:
-        flat = np.arange(self.n_cells, dtype=np.int64).reshape(self.height, self.width)
-        return flat[line] if line < self.height else flat[:, line - self.height]
+        if line < self.height:  # a row, left to right
+            return np.arange(line * self.width, (line + 1) * self.width, dtype=np.int64)
+        return np.arange(line - self.height, self.n_cells, self.width, dtype=np.int64)  # a column, top to bottom
 
     def line_name(self, line: int) -> str:
         return f"row {line + 1}" if line < self.height else f"column {line - self.height + 1}"
@@ -370,28 +368,3 @@ class Puzzle(LinePuzzle):
             cols = [list(line) for line in self.cols]
             return f"Puzzle({self.width}, {self.height}, {self.palette!r}, rows={rows!r}, cols={cols!r})"
         return f"<Puzzle {self.width}x{self.height}, {self.n_colors} colours, {self.n_groups} groups>"
-
-    def __reduce__(self):
-        state = (
-            self.width,
-            self.height,
-            self.palette.colors,
-            self.lengths,
-            self.colors,
-            self.offsets,
-            dict(self.meta),
-            self.color_sets,
-        )
-        return (_rebuild, state)
-
-    def _repr_svg_(self) -> str:
-        """The puzzle's sheet as SVG, which notebooks show (the renderer loads on first use)."""
-        from rofl.render.svg import puzzle_svg
-
-        return puzzle_svg(self)
-
-
-def _rebuild(width, height, palette, lengths, colors, offsets, meta, color_sets=None) -> Puzzle:
-    return Puzzle.from_arrays(
-        width, height, Palette(palette), lengths, colors, offsets, color_sets=color_sets, meta=meta
-    )

@@ -119,3 +119,69 @@ def test_puzzles_of_equal_clues_on_other_boards_differ():
     assert hash(Rectangle(2, 3)) == hash(Rectangle(2, 3))
     with pytest.raises(AttributeError):
         Rectangle(2, 3).width = 4  # type: ignore[misc]
+
+
+@pytest.mark.parametrize("make", PUZZLES)
+def test_both_shapes_pickle_as_themselves(make):
+    import pickle
+
+    plain = make()
+    puzzle = plain.with_unknown_colors([True] + [False] * (plain.n_groups - 1))
+    again = pickle.loads(pickle.dumps(puzzle))
+    assert type(again) is type(puzzle)
+    assert again == puzzle
+    assert again.board.size_text() == puzzle.board.size_text()
+
+
+@pytest.mark.parametrize("make", PUZZLES)
+def test_one_renderer_draws_both_shapes(make):
+    """``puzzle_svg``, ``sheet_bytes`` (SVG, PNG, PDF) and the notebook hook
+    take a puzzle of either shape, and draw a cell for every cell of its board."""
+    import io
+    import xml.etree.ElementTree as ET
+
+    from PIL import Image
+
+    from rofl.render.sheet import sheet_bytes
+    from rofl.render.svg import puzzle_svg
+
+    puzzle = make()
+    svg = puzzle_svg(puzzle)
+    assert svg == puzzle._repr_svg_() == sheet_bytes(puzzle, ".svg").decode()
+    root = ET.fromstring(svg)
+    ns = {"svg": "http://www.w3.org/2000/svg"}
+    if puzzle.board.kind == "hexagon":
+        assert len(root.findall(".//svg:g[@id='cells']/svg:polygon", ns)) == puzzle.n_cells
+    else:
+        paths = [root.find(f".//svg:path[@id='{kind}-lines']", ns).get("d") for kind in ("thin", "thick")]
+        assert sum(path.count("M") for path in paths) == puzzle.n_lines + 2  # a line between and around cells
+    image = Image.open(io.BytesIO(sheet_bytes(puzzle, ".png")))
+    assert image.format == "PNG" and min(image.size) > 50
+    assert sheet_bytes(puzzle, ".pdf").startswith(b"%PDF-")
+
+
+@pytest.mark.parametrize("make", PUZZLES)
+@pytest.mark.parametrize("suffix", [".svg", ".png", ".pdf"])
+def test_a_sheet_refuses_a_solution_that_does_not_fit_either_shape(make, suffix):
+    from rofl.errors import OptionError
+    from rofl.render.sheet import sheet_bytes
+
+    puzzle = make()
+    board = puzzle.board
+    with pytest.raises(OptionError, match=r"^the solution has shape \(3,\) but the puzzle is "):
+        sheet_bytes(puzzle, suffix, solution=np.zeros(3, dtype=np.uint8))
+    wrong = np.zeros(board.grid_shape, dtype=np.uint8)
+    with pytest.raises(OptionError, match=r"^the solution does not fit the clues \((row|column|.* diagonal) \d+\)$"):
+        sheet_bytes(puzzle, suffix, solution=wrong)
+    with pytest.raises(OptionError, match=r"^the solution: .*outside the palette"):
+        sheet_bytes(puzzle, suffix, solution=wrong + 9)
+
+
+def test_the_solution_shape_messages_name_the_board():
+    from rofl.errors import OptionError
+    from rofl.render.layout import check_solution
+
+    with pytest.raises(OptionError, match=r"has shape \(6, 4\) but the puzzle is 4 rows by 6 columns$"):
+        check_solution(_rectangle_puzzle(), np.zeros((6, 4)))
+    with pytest.raises(OptionError, match=r"has shape \(3,\) but the puzzle is a hexagon of side 3 of 19 cells$"):
+        check_solution(_hexagon_puzzle(), np.zeros(3))

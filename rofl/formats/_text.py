@@ -16,8 +16,9 @@ import numpy as np
 from rofl.errors import FormatError, PuzzleError
 from rofl.formats import _limits
 from rofl.formats._format import Format
-from rofl.puzzle import MAX_SIDE as PUZZLE_MAX_SIDE
-from rofl.puzzle import RGB, Palette, Puzzle
+from rofl.palette import RGB, Palette
+from rofl.puzzle import Puzzle
+from rofl.validate import MAX_SIDE as PUZZLE_MAX_SIDE
 
 #: Most decimal digits read for one number (see :mod:`rofl.formats._limits`).
 MAX_DIGITS = _limits.MAX_DIGITS

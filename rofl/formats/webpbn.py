@@ -58,7 +58,8 @@ import numpy as np
 
 from rofl.formats import _text
 from rofl.formats._format import Format
-from rofl.puzzle import MAX_COLORS, Palette, Puzzle
+from rofl.palette import MAX_COLORS, Palette
+from rofl.puzzle import Puzzle
 
 _META = (("title", "title"), ("author", "author"), ("copyright", "licence"), ("source", "source"), ("id", "id"))
 _DESCRIPTION = ("description", "notes")
