@@ -13,7 +13,8 @@ import numpy as np
 
 from rofl._checks import is_whole
 from rofl.errors import PuzzleError, UnsolvableError
-from rofl.puzzle import Palette, Puzzle, Rectangle
+from rofl.palette import Palette
+from rofl.puzzle import Puzzle, Rectangle
 from rofl.refine.passes import (
     LARGE_AFTER_CELL,
     LARGE_AFTER_SHARE,
