@@ -191,7 +191,7 @@ class _Run:
             undetermined = state.result.undetermined
             if progress is not None:
                 progress(undetermined)
-            moves = self._estimated_moves(state, flat_frozen, estimates, rounds)
+            moves = self._estimated_moves(state, flat_frozen, estimates, rounds, undetermined)
             if moves is None:
                 break  # every undetermined cell is frozen: the caller decides
             # With every move estimated just now (the estimates are lower
@@ -242,7 +242,9 @@ class _Run:
             state = trial
         return state
 
-    def _estimated_moves(self, state: _State, frozen: np.ndarray, estimates: _Estimates, rounds: int) -> _Moves | None:
+    def _estimated_moves(
+        self, state: _State, frozen: np.ndarray, estimates: _Estimates, rounds: int, undetermined: int
+    ) -> _Moves | None:
         """The round's moves -- one per open cell, to its cheapest allowed
         colour -- with their estimates, or None when every undetermined
         cell is frozen.
@@ -273,7 +275,7 @@ class _Run:
         idx = np.flatnonzero(pick)
         self.estimates += idx.size
         estimates.stored[where[idx]], estimates.tie[where[idx]] = shape.estimate(state, where[idx], colours[idx])
-        scores = shape.scores(estimates.stored[where], result.undetermined)
+        scores = shape.scores(estimates.stored[where], undetermined)
         # Among moves that determine equally many cells -- on a plateau,
         # where no single change determines anything, that is all of them --
         # prefer the one that most tightens its lines (fewer arrangements,
