@@ -676,6 +676,8 @@ class _Hexagon:
 
 #: What :func:`_make` asks of each shape it makes.
 _Shape = _Rectangle | _Hexagon
+#: Each of :data:`SHAPES` and its part of the pipeline.
+_PIPELINES: dict[str, type[_Rectangle] | type[_Hexagon]] = {"rect": _Rectangle, "hex": _Hexagon}
 
 
 def _shape_of(o: MakeOptions) -> _Shape:
@@ -688,7 +690,7 @@ def _shape_of(o: MakeOptions) -> _Shape:
     picture.check_crop(o.crop)
     if o.difficulty is not None:
         _check_difficulty(o.difficulty, o.shape)
-    shape = _Hexagon(o) if o.shape == "hex" else _Rectangle(o)
+    shape = _PIPELINES[o.shape](o)
     if not 0 <= o.effort <= 1000:  # also refuses NaN
         msg = f"effort must be between 0 and 1000, not {o.effort!r}"
         raise OptionError(msg)
@@ -933,7 +935,7 @@ def likeness(
     picture.check_crop(crop)
     bg_rgb = picture.parse_color(background, "background") if background not in (None, "auto") else (255, 255, 255)
     pixels = picture.crop_to_subject(picture.load_pixels(image), crop)
-    board_shape = _Hexagon(o) if shape == "hex" else _Rectangle(o)
+    board_shape = _PIPELINES[shape](o)
     chosen = _styled(
         pixels, board_shape.fit(picture.picture_size(pixels)), style, bg_rgb, side=board_shape.side, colors=colors,
         palette=palette, background=background, threshold=threshold, dither=dither, min_delta_e=min_delta_e,
