@@ -516,7 +516,7 @@ def _make(image: Any, o: MakeOptions, *, title: str | None, solver: Any, progres
     if o.dither != "none":
         warnings.warn(picture.DITHER_WARNING, UserWarning, stacklevel=3)
     chosen = _styled(
-        pixels, geometry, o.style, bg_rgb, side=shape.side,
+        pixels, geometry, o.style, bg_rgb, shape=shape,
         colors=o.colors, palette=o.palette, background=o.background, threshold=o.threshold, dither=o.dither,
         min_delta_e=o.min_delta_e,
     )  # fmt: skip
@@ -576,6 +576,13 @@ class _Rectangle:
         from rofl import picture
 
         return picture.fit(image_size, self.o.width, self.o.height, self.o.mode)
+
+    @staticmethod
+    def quantised(cells: np.ndarray, **options: Any) -> Any:
+        """:func:`rofl.picture.quantise` of the ``(H, W, 3)`` cell colours."""
+        from rofl import picture
+
+        return picture.quantise(cells, **options)
 
     def prepare(self, cells: _Cells) -> _Cells:
         """Clean-up, then the blank border lines left out (``trim``)."""
@@ -646,6 +653,15 @@ class _Hexagon:
         from rofl import picture
 
         return picture.hex_fit(image_size, self.side)
+
+    @staticmethod
+    def quantised(cells: np.ndarray, **options: Any) -> Any:
+        """:func:`rofl.picture.quantise` of the ``(n_cells, 3)`` cell colours
+        as one row of a grid, back as one entry per cell."""
+        from rofl import picture
+
+        q = picture.quantise(cells[None], **options)
+        return replace(q, grid=q.grid[0], cost=q.cost[0], lab=q.lab[0])
 
     @staticmethod
     def prepare(cells: _Cells) -> _Cells:
@@ -828,14 +844,13 @@ def style_score(ssim: float | None, edge_f1: float | None) -> float:
 
 
 def _styled(
-    pixels: np.ndarray, geometry: Any, style: str, bg_rgb: tuple[int, int, int], *, side: int | None, colors: int,
-    palette: Any,
-    background: Any, threshold: float | None, dither: str, min_delta_e: float, measure: bool = False,
+    pixels: np.ndarray, geometry: Any, style: str, bg_rgb: tuple[int, int, int], *, shape: _Shape, colors: int,
+    palette: Any, background: Any, threshold: float | None, dither: str, min_delta_e: float, measure: bool = False,
 ) -> _Styled:  # fmt: skip
     """The cells of ``style`` quantised; for ``"auto"``, those of the style
-    that scores best (:func:`style_score`).  A hexagon's cells (``side``
-    not None) are quantised as one row of a grid and come back as one entry
-    per cell."""
+    that scores best (:func:`style_score`), measured by the ``shape``'s
+    likeness.  A hexagon's cells are quantised as one row of a grid and
+    come back as one entry per cell (:meth:`_Hexagon.quantised`)."""
     from rofl import picture
 
     n = len(picture.parse_palette(palette)) if palette is not None else colors
@@ -857,31 +872,22 @@ def _styled(
     quantised = {}  # a colour poster quantises the photo's cells: once
     for number, name in enumerate(names):
         drawn = styled[name]
-        row = (lambda a: a[None]) if side is not None else (lambda a: a)
         cut = threshold if threshold is not None else drawn.threshold
         key = (id(drawn.cells), cut)
         if key not in quantised:
             with warnings.catch_warnings():
                 if number:
                     warnings.simplefilter("ignore")  # the first candidate has warned about the palette
-                q = picture.quantise(
-                    row(drawn.cells), colors=colors, palette=palette, background=background, threshold=cut,
+                quantised[key] = shape.quantised(
+                    drawn.cells, colors=colors, palette=palette, background=background, threshold=cut,
                     dither=dither, min_delta_e=min_delta_e,
                 )  # fmt: skip
-            if side is not None:
-                q = replace(q, grid=q.grid[0], cost=q.cost[0], lab=q.lab[0])
-            quantised[key] = q
         q = quantised[key]
         if drawn.follow:
-            q = replace(q, grid=picture.style.follow_edges(q.grid, lab, _palette_lab(q), side=side))
+            q = replace(q, grid=picture.style.follow_edges(q.grid, lab, _palette_lab(q), side=shape.side))
         candidate = _Styled(name, q, drawn.photo, lab)
         if len(names) > 1 or measure:
-            final_l = _palette_lab(q)[q.grid][..., 0]
-            if side is None:
-                candidate.ssim = lightness_ssim(lab[..., 0], final_l)
-            else:
-                candidate.ssim = hex_lightness_ssim(lab[..., 0], final_l, side)
-            candidate.edge_f1 = edge_f1(lab[..., 0], final_l, side=side)
+            candidate.ssim, candidate.edge_f1 = shape.likeness(lab[..., 0], _palette_lab(q)[q.grid][..., 0])
             scores.append((name, round(candidate.score, 4)))
         candidates.append(candidate)
     best, dropped = _pick(candidates)
@@ -937,7 +943,7 @@ def likeness(
     pixels = picture.crop_to_subject(picture.load_pixels(image), crop)
     board_shape = _PIPELINES[shape](o)
     chosen = _styled(
-        pixels, board_shape.fit(picture.picture_size(pixels)), style, bg_rgb, side=board_shape.side, colors=colors,
+        pixels, board_shape.fit(picture.picture_size(pixels)), style, bg_rgb, shape=board_shape, colors=colors,
         palette=palette, background=background, threshold=threshold, dither=dither, min_delta_e=min_delta_e,
         measure=True,
     )  # fmt: skip
