@@ -4,7 +4,7 @@ relocate (numbered in :mod:`rofl.refine`), and the helpers that pick the
 moves they try.
 
 What differs between shapes lives in a small adapter the run calls (its
-``shape``): :class:`~rofl.refine.rectangle.RectLines` over a rectangle's
+``shape``, a :class:`ShapeLines`): :class:`~rofl.refine.rectangle.RectLines` over a rectangle's
 packed-clue kernels (replayed solves, estimates with arrangement counts,
 failure certificates), :class:`~rofl.refine.hexagon.HexLines` over the
 index-line kernels of a hexagon.  An adapter judges a grid, estimates
@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -65,6 +65,70 @@ LARGE_POLISH_PART = 0.25  # ...polishing at most this part of it
 LARGE_CACHE_MB = 256  # the line cache of a large grid's solver, unless the caller lends one
 LARGE_PLATEAU_SHARE = 0.5  # on a large grid, a plateau round changes at most this share of a side's cells
 LARGE_CELLS = 20_000  # grids of more cells than this take the large-grid path (see docs/decisions.md "At scale")
+
+
+class ShapeLines(Protocol):
+    """What the passes ask of a shape's adapter (:class:`~rofl.refine.rectangle.RectLines`,
+    :class:`~rofl.refine.hexagon.HexLines`): its board, its kernels, and the
+    rules its passes were tuned with.  Cells are flat, in the board's order."""
+
+    grid_shape: tuple[int, ...]
+    n_cells: int
+    n_lines: int
+    line_cells: np.ndarray  # the board's index lines (rows, then columns; a hexagon's three directions)
+    line_offsets: np.ndarray
+    fallback_lines: int  # the fallback blanks one of the first this many lines
+    verify: int  # best-estimated moves judged per greedy round
+    lazy_top: int  # at most this many moves' estimates refreshed between full refreshes
+    certificates: bool  # failure certificates, and with them polishing and relocation
+    large_path: bool  # a grid of more than LARGE_CELLS cells takes the large-grid path
+    count_rounds: bool  # iterations count greedy rounds (else the changes made)
+    wide_plateaus_only: bool  # plateau batches only with most of the board undetermined
+    greedy_after_fallback: bool  # the greedy pass goes on after each blanked line
+    revert_after_fallback: bool  # the revert pass runs after the fallback too
+    revert_latest_first: bool  # the revert pass tries the latest changes first (else the most visible)
+    skip_failed_in_runs: bool  # a revert pass leaves out the changes known to fail
+    retry_short_runs: bool  # a run cut short by the end of the list is halved and tried again
+
+    def judge(self, grid: np.ndarray, near: Any = None) -> tuple[Any, Any, Trajectory | None]:
+        """The clues of ``grid``, line logic's result on them and its record."""
+        ...
+
+    def final_solve(self, run: _Run, state: _State) -> Any:
+        """The plain solve of the final grid that gives its sweeps."""
+        ...
+
+    def estimate(self, state: _State, where: np.ndarray, colours: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Per move, the estimate kept per cell and the tie-break (lower: tightens its lines more)."""
+        ...
+
+    def scores(self, stored: np.ndarray, undetermined: int) -> np.ndarray:
+        """What each move leaves undetermined, from its kept estimate."""
+        ...
+
+    def lazy(self, stored: np.ndarray) -> np.ndarray:
+        """The moves whose estimates are refreshed between full refreshes."""
+        ...
+
+    def move_lines(self, where: np.ndarray) -> np.ndarray:
+        """``(M, D)``: each cell's line in each of the board's ``D`` directions."""
+        ...
+
+    def plateau_candidates(self, order, scores, tie, undetermined) -> np.ndarray:
+        """The moves, in ``order``, a plateau batch takes from."""
+        ...
+
+    def plateau_most(self, large: bool) -> int:
+        """The most moves one plateau round takes."""
+        ...
+
+    def refresh(self, *, batched: bool, gained: bool, n_moves: int, rounds: int) -> bool:
+        """Whether the next greedy round estimates every move again."""
+        ...
+
+    def estimated(self) -> int:
+        """Line solves spent estimating (counted by the work budgets)."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -127,7 +191,7 @@ class _Estimates:
 class _Run:
     """One refinement of a board: its shape's adapter, the costs and the work counters."""
 
-    def __init__(self, shape, cost: np.ndarray, original: np.ndarray):
+    def __init__(self, shape: ShapeLines, cost: np.ndarray, original: np.ndarray):
         self.shape = shape
         self.cost = cost
         self.flat_cost = cost.reshape(-1, cost.shape[-1])
