@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from rofl.puzzle import Rectangle
 from rofl.refine.judge import PATCH_LINES, Judge, grid_clues, patched_clues
 from rofl.refine.passes import LARGE_PLATEAU_SHARE, _top
 from rofl.solver.propagate import STATUS_NAMES, LineSolver, full_mask
@@ -63,7 +64,7 @@ class RectLines:
         self.n_cells = shape[0] * shape[1]
         self.n_lines = shape[0] + shape[1]
         self.fallback_lines = self.n_lines
-        self._line_cells: np.ndarray | None = None
+        self.board = Rectangle(shape[1], shape[0])
         self.k = k
         self.full_masks = np.full(shape, full_mask(k), dtype=np.int64)
         self.verify = verify
@@ -72,16 +73,12 @@ class RectLines:
 
     @property
     def line_cells(self) -> np.ndarray:
-        """Every line's flat cells, rows then columns (made on first use: the fallback's)."""
-        if self._line_cells is None:
-            flat = np.arange(self.n_cells, dtype=np.int64).reshape(self.grid_shape)
-            self._line_cells = np.concatenate([flat.ravel(), flat.T.ravel()])
-        return self._line_cells
+        """The board's index lines (rows, then columns): the fallback's."""
+        return self.board.line_cells
 
     @property
     def line_offsets(self) -> np.ndarray:
-        h, w = self.grid_shape
-        return np.concatenate([[0], np.full(h, w), np.full(w, h)]).cumsum()
+        return self.board.line_offsets
 
     def plateau_most(self, large: bool) -> int:
         """The most moves a plateau round takes: one per row and column, on
