@@ -522,7 +522,7 @@ def _make(image: Any, o: MakeOptions, *, title: str | None, solver: Any, progres
     )  # fmt: skip
     cells = shape.prepare(_Cells(chosen.quantised.grid, chosen.quantised.cost, chosen.lab, chosen.photo))
     refine_clock = kernels.Stopwatch()
-    res = _refined(cells, chosen.quantised.palette, shape, o, solver, progress)
+    res = _refined(cells, chosen.quantised.palette, shape, solver, progress)
     refine_seconds = refine_clock.seconds()
     cells = shape.after_refinement(cells, np.asarray(res.grid, dtype=np.uint8))
     steering = _steered(cells, chosen.quantised.palette, o) if o.difficulty is not None else {}
@@ -713,7 +713,7 @@ def _shape_of(o: MakeOptions) -> _Shape:
     return shape
 
 
-def _refined(cells: _Cells, palette: Any, shape: _Shape, o: MakeOptions, solver: Any, progress: Any) -> Any:
+def _refined(cells: _Cells, palette: Any, shape: _Shape, solver: Any, progress: Any) -> Any:
     """The refinement of the cells (:func:`rofl.refine.refine`) with the
     shape's options and ``progress`` as the refinement's callbacks."""
     from rofl.refine import refine
