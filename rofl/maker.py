@@ -105,8 +105,9 @@ class MakeOptions:
         Steer the refined puzzle toward this grade of :func:`rofl.grade`
         (:func:`rofl.refine.difficulty.steer`): easier ones may change more
         cells, up to 2% in all, harder ones at most 0.5% beyond the fewest;
-        with ``style="auto"`` another style auto could keep may be taken
-        when it comes closer (:func:`rofl.refine.difficulty.pick_style`);
+        with ``style="auto"`` another drawing (a style auto could keep, or
+        the photo style at another threshold) may be taken when it comes
+        closer (:func:`rofl.refine.difficulty.pick_style`);
         ``stats.difficulty`` is the grade reached and ``stats.difficulty_note``
         says when the one asked for was out of reach.  Rectangles only.
     """
@@ -534,7 +535,7 @@ def _make(image: Any, o: MakeOptions, *, title: str | None, solver: Any, progres
         seconds=clock.seconds(), refine_seconds=refine_seconds, min_delta_e=o.min_delta_e,
         pixels=pixels, geometry=geometry, background=bg_rgb,
     )  # fmt: skip
-    if o.difficulty is not None and len(chosen.eligible) > 1:
+    if o.difficulty is not None and chosen.eligible:  # auto: photo alone may take another threshold
         result = _other_style(result, pixels, o, chosen, solver, clock)
     return result
 
@@ -736,17 +737,18 @@ def _steered(cells: _Cells, palette: Any, o: MakeOptions) -> dict[str, Any]:
 
 
 def _other_style(result: MakeResult, pixels: np.ndarray, o: MakeOptions, chosen: Any, solver: Any, clock) -> MakeResult:
-    """The picture pipeline steers too: another style ``auto`` would take
-    may reach the grade (:func:`rofl.refine.difficulty.pick_style`)."""
+    """The picture pipeline steers too: another drawing ``auto`` would take
+    (another style, or the photo style at another threshold) may reach the
+    grade (:func:`rofl.refine.difficulty.pick_style`)."""
     from rofl.refine.difficulty import pick_style
 
-    def made(name: str) -> MakeResult:
+    def made(name: str, threshold: float | None = None, steered: bool = True) -> MakeResult:
         # the picture cut to its subject already: no crop again
-        again = replace(o, style=name, crop="none")
+        again = replace(o, style=name, crop="none", threshold=threshold, difficulty=o.difficulty if steered else None)
         other = _make(pixels, again, title=result.puzzle.meta.get("title"), solver=solver, progress=None)
         return replace(other, stats=replace(other.stats, style_scores=chosen.scores, style_dropped=chosen.dropped))
 
-    result = pick_style(result, o.difficulty, dict(chosen.scores), chosen.eligible, made)
+    result = pick_style(result, o.difficulty, chosen.eligible, made)
     return replace(result, stats=replace(result.stats, seconds=clock.seconds()))  # every style's
 
 
