@@ -35,21 +35,6 @@ MAX_LINES = _limits.MAX_LINES
 _BOM = "\ufeff"
 
 
-# Characters XML 1.0 cannot hold at all (control characters, surrogates,
-# U+FFFE/U+FFFF); a title may come from any file.
-_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
-
-
-def xml_text(value: str) -> str:
-    """``value`` as XML character data (webpbn files, SVG sheets): escaped,
-    and with the characters XML cannot hold replaced by U+FFFD."""
-    # imported here: xml.sax.saxutils imports urllib.request, a tenth of
-    # the start-up of every command that reads a puzzle file
-    from xml.sax.saxutils import escape
-
-    return escape(_NOT_XML.sub("\ufffd", value))
-
-
 def fail(where: str, place: str | int | None, message: str) -> FormatError:
     """A :class:`FormatError` ``"{where}: line {place}: {message}"`` (``place`` may be a phrase)."""
     if place is None:

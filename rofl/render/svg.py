@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, cast
 
-from rofl.formats._text import xml_text
+from rofl._xml import xml_text
 from rofl.formats.sheets import svg_metadata
 from rofl.render.hexlayout import FONT, KINDS, UNKNOWN, hex_layout, hex_title
 from rofl.render.layout import (
