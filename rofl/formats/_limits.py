@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 
 from rofl.errors import FormatError, LimitError
-from rofl.puzzle import MAX_SIDE
+from rofl.validate import MAX_SIDE
 
 #: Largest puzzle file any reader accepts (bytes).
 MAX_FILE_BYTES = 64 * 1024 * 1024

@@ -14,8 +14,7 @@ from typing import Any
 import numpy as np
 
 from rofl.errors import ImageError, OptionError
-from rofl.picture.colour import parse_color
-from rofl.puzzle import MAX_COLORS, Palette
+from rofl.palette import MAX_COLORS, Palette, parse_color
 
 #: Largest picture accepted as pixel art (cells).
 MAX_PIXELS = 1 << 22
@@ -37,7 +36,7 @@ def grid_from_image(image: Any, *, background: str | tuple[int, int, int] | None
         refused (they have no single colour).
     background : colour, optional
         Palette entry 0: a colour string (``"#rrggbb"``, a CSS name...: see
-        :func:`rofl.puzzle.parse_color`) or an RGB triple.  Default: white
+        :func:`rofl.palette.parse_color`) or an RGB triple.  Default: white
         when the picture has transparent pixels; for a palette (``P``)
         picture the colour of its lowest palette index in use; else the
         most frequent colour (ties: the lightest).

@@ -9,7 +9,7 @@ def warm_refine() -> None:
     """Refine a 2x2 grid line logic solves as it is: derives clues, replays a solve."""
     import numpy as np
 
-    from rofl.puzzle import Palette
+    from rofl.palette import Palette
     from rofl.refine.refinement import refine
 
     refine(np.ones((2, 2), dtype=np.uint8), Palette.black_white(), polish=0, relocate=0)
@@ -19,7 +19,7 @@ def warm_repair() -> None:
     """Refine a 4x4 grid of two ambiguous 2x2 checkerboards with every pass on."""
     import numpy as np
 
-    from rofl.puzzle import Palette
+    from rofl.palette import Palette
     from rofl.refine.refinement import refine
 
     grid = np.array([[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]], dtype=np.uint8)
@@ -32,7 +32,7 @@ def warm_hex() -> None:
     import numpy as np
 
     from rofl.hexagon import Hexagon
-    from rofl.puzzle import Palette
+    from rofl.palette import Palette
     from rofl.refine.refinement import refine
 
     cells = np.zeros(61, dtype=np.uint8)
