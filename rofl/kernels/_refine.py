@@ -37,8 +37,8 @@ from rofl.kernels._line import (
     Trail,
     _cached_line,
     _clue_hash,
+    _fixpoint,
     _masks_hash,
-    _no_trail,
     _propagate_trail,
     _propagation_scratch,
     _same_masks,
@@ -65,23 +65,32 @@ def _replay(
     puzzle instead of solving every line again.
 
     A recorded solve (a *trajectory*, ``base_*``) lists its line visits in
-    order: visit ``v`` solved line ``base_line[v]`` and set cells
+    order: visit ``v`` narrowed line ``base_line[v]`` and set cells
     ``base_cell[j]`` (flat indices) to ``base_mask[j]`` for ``j`` in
     ``base_start[v]:base_start[v + 1]`` (none for a visit that deduced
-    nothing).  ``changed`` flags the lines whose clue may differ from the
-    recorded puzzle's (a superset is fine).
+    nothing).  A visit is *strong* (a line solve: its result is at the
+    line's fixpoint) or, recorded as ``~line`` (negative), *weak*: a sound
+    narrowing short of a line solve (see below).  ``changed`` flags the
+    lines whose clue may differ from the recorded puzzle's (a superset is
+    fine).
 
     The replay walks the recorded visits in order and keeps a shadow copy of
     the recorded puzzle's state.  A visit of a line whose clue is unchanged
     and whose cells all equal the shadow's had exactly the recorded input,
     so its recorded result holds as it is: it is applied without solving
-    anything.  Any other visit solves its line for real (through the line
-    cache), unless none of the line's cells changed since its last visit.
-    Each step is a sound line deduction for this puzzle, so the state never
-    loses a solution; afterwards every line changed since its last visit is
-    solved again until nothing changes (a first-in, first-out queue).  That
-    is a fixpoint reached from nothing known: the same one the solver's
-    ``_propagate`` reaches, whatever the order.
+    anything.  When the line's cells are all *narrower* than (or equal to)
+    the shadow's instead, the recorded result still holds as an upper
+    bound -- line logic is monotone: narrower input, narrower output -- so
+    the cells are intersected with it, again without solving anything; the
+    line is then not known to be at its fixpoint (a weak visit).  Any other
+    visit (a changed clue, or a cell wider than the shadow's) solves its
+    line for real (through the line cache), unless none of the line's cells
+    changed since its last visit.  Each step is a sound deduction for this
+    puzzle, so the state never loses a solution; afterwards every line not
+    known to be at its fixpoint is solved again until nothing changes (a
+    first-in, first-out queue).  That is a fixpoint that contains every
+    fixpoint: the same one the solver's ``_propagate`` reaches from nothing
+    known, whatever the order.
 
     This solve's visits are recorded in ``out_*`` (same layout; room for
     ``out_line.shape[0]`` visits and ``out_cell.shape[0]`` cell changes),
@@ -97,7 +106,8 @@ def _replay(
     flat = masks.reshape(n_cells)
     shadow = flat.copy()
     off_shadow = np.zeros(n_lines, dtype=np.int64)  # cells differing from the shadow, per line
-    stale = np.ones(n_lines, dtype=np.bool_)  # not known to be at their fixpoint: changed since their last visit
+    off_wide = np.zeros(n_lines, dtype=np.int64)  # cells allowing a colour the shadow's does not, per line
+    stale = np.ones(n_lines, dtype=np.bool_)  # not known to be at their fixpoint
     clues = Clues(lens, cols, starts, ends, hashes)
     scratch = LineScratch(run, slot, gap, fwd, bwd, color_slot)
     cache = LineCache(tag, io, use)
@@ -111,17 +121,19 @@ def _replay(
     out_start[0] = 0
     solves = 0
     # what _replay_visit reads and writes
-    state = (flat, shadow, off_shadow, stale, height, width)
+    state = (flat, shadow, off_shadow, off_wide, stale, height, width)
     work = (buf, res, scratch, cache, stats)
     record = (out_line, out_start, out_cell, out_mask)
     for v in range(base_line.shape[0]):
-        line = base_line[v]
+        weak = base_line[v] < 0
+        line = ~base_line[v] if weak else base_line[v]
         is_row = line < height
+        d0, d1 = base_start[v], base_start[v + 1]
         if off_shadow[line] == 0 and not changed[line]:
-            d1 = base_start[v + 1]
-            if recording and (n_set + d1 - base_start[v] > capacity or n_visits == out_line.shape[0]):
+            # the recorded input: the recorded result as it is
+            if recording and (n_set + d1 - d0 > capacity or n_visits == out_line.shape[0]):
                 recording = False
-            for j in range(base_start[v], d1):
+            for j in range(d0, d1):
                 cell = base_cell[j]
                 shadow[cell] = base_mask[j]
                 flat[cell] = base_mask[j]
@@ -130,26 +142,66 @@ def _replay(
                     out_cell[n_set] = cell
                     out_mask[n_set] = base_mask[j]
                     n_set += 1
-            stale[line] = False
+            stale[line] = weak
             if recording:
-                out_line[n_visits] = line
+                out_line[n_visits] = base_line[v]
                 n_visits += 1
                 out_start[n_visits] = n_set
             continue
+        if off_wide[line] == 0 and not changed[line]:
+            # a narrower input: the recorded result intersected (a weak visit)
+            narrowed = False
+            for j in range(d0, d1):
+                cell = base_cell[j]
+                was_off = flat[cell] != shadow[cell]
+                was_wide = (flat[cell] & ~shadow[cell]) != 0
+                shadow[cell] = base_mask[j]
+                now = flat[cell] & base_mask[j]
+                if now == 0:
+                    return _replay_end(stats, solves, line, n_visits, recording, np.int64(CONTRADICTION))
+                if now != flat[cell]:
+                    flat[cell] = now
+                    narrowed = True
+                    stale[height + cell % width if is_row else cell // width] = True
+                    if recording:
+                        if n_set == capacity:
+                            recording = False
+                        else:
+                            out_cell[n_set] = cell
+                            out_mask[n_set] = now
+                            n_set += 1
+                _recount_off_shadow(cell, was_off, was_wide, flat, shadow, off_shadow, off_wide, height, width)
+            # Back on the record after a strong visit, the line holds a line
+            # solve's result, so it is at its fixpoint; else, if narrowed,
+            # it is not known to be.
+            back = not weak and off_shadow[line] == 0
+            if back:
+                stale[line] = False
+            elif narrowed:
+                stale[line] = True
+            if back or narrowed:
+                if recording and n_visits == out_line.shape[0]:
+                    recording = False
+                if recording:
+                    out_line[n_visits] = line if back else ~line
+                    n_visits += 1
+                    out_start[n_visits] = n_set
+            continue
         # The shadow moves on; the line is solved for real if any of its
         # cells changed since its last visit (else it is at its fixpoint).
-        for j in range(base_start[v], base_start[v + 1]):
+        for j in range(d0, d1):
             cell = base_cell[j]
-            was = flat[cell] != shadow[cell]
+            was_off = flat[cell] != shadow[cell]
+            was_wide = (flat[cell] & ~shadow[cell]) != 0
             shadow[cell] = base_mask[j]
-            _recount_off_shadow(cell, was, flat, shadow, off_shadow, height, width)
+            _recount_off_shadow(cell, was_off, was_wide, flat, shadow, off_shadow, off_wide, height, width)
         if not stale[line]:
             continue
         status, n_visits, n_set, recording = _replay_visit(line, state, clues, work, record, n_visits, n_set, recording)
         solves += 1
         if status == CONTRADICTION:
             return _replay_end(stats, solves, line, n_visits, recording, np.int64(CONTRADICTION))
-    # Then to a fixpoint: every line changed since its last visit.
+    # Then to a fixpoint: every line not known to be at its fixpoint.
     head = 0
     size = 0
     for line in range(n_lines):
@@ -186,10 +238,10 @@ def _replay(
 @njit(**LEAF)
 def _replay_visit(line, state, clues, work, record, n_visits, n_set, recording):
     """Solve one line for real during :func:`_replay`: narrow its cells,
-    keep the per-line count of cells off the shadow, mark crossing lines
+    keep the per-line counts of cells off the shadow, mark crossing lines
     stale and record the visit.  Returns the status (SOLVED for "went
     fine"), the record's new lengths and whether it still records."""
-    flat, shadow, off_shadow, stale, height, width = state
+    flat, shadow, off_shadow, off_wide, stale, height, width = state
     buf, res, scratch, cache, stats = work
     out_line, out_start, out_cell, out_mask = record
     is_row = line < height
@@ -209,9 +261,10 @@ def _replay_visit(line, state, clues, work, record, n_visits, n_set, recording):
         if same or res[i] == buf[i]:
             continue
         cell = line * width + i if is_row else i * width + line - height
-        was = flat[cell] != shadow[cell]
+        was_off = flat[cell] != shadow[cell]
+        was_wide = (flat[cell] & ~shadow[cell]) != 0
         flat[cell] = res[i]
-        _recount_off_shadow(cell, was, flat, shadow, off_shadow, height, width)
+        _recount_off_shadow(cell, was_off, was_wide, flat, shadow, off_shadow, off_wide, height, width)
         stale[height + i if is_row else i] = True
         if recording:
             if n_set == out_cell.shape[0]:
@@ -230,13 +283,21 @@ def _replay_visit(line, state, clues, work, record, n_visits, n_set, recording):
 
 
 @njit(**LEAF)
-def _recount_off_shadow(cell, was, flat, shadow, off_shadow, height, width):
+def _recount_off_shadow(cell, was_off, was_wide, flat, shadow, off_shadow, off_wide, height, width):
     """After ``flat[cell]`` or ``shadow[cell]`` changed: keep the per-line
-    counts of cells off the shadow (``was``: the cell was off before)."""
-    if was != (flat[cell] != shadow[cell]):
-        step = -1 if was else 1
-        off_shadow[cell // width] += step
-        off_shadow[height + cell % width] += step
+    counts of cells off the shadow and wider than it (``was_off``,
+    ``was_wide``: how the cell stood before)."""
+    row, col = cell // width, height + cell % width
+    off = flat[cell] != shadow[cell]
+    if was_off != off:
+        step = 1 if off else -1
+        off_shadow[row] += step
+        off_shadow[col] += step
+    wide = (flat[cell] & ~shadow[cell]) != 0
+    if was_wide != wide:
+        step = 1 if wide else -1
+        off_wide[row] += step
+        off_wide[col] += step
 
 
 @njit(**LEAF)
@@ -333,6 +394,9 @@ def _line_log_count(cells, n, lens, cols, g0, g1, cnt):
     can take: state ``(j, d)`` -- ``j`` groups placed, the next cell at
     ``d`` past the leftmost place for it -- with ``d`` up to the line's
     slack.  ``cnt`` is a ``(>= k + 1, >= n + 1)`` float64 work array.
+    Whether group ``j`` fits from a cell on is kept as a window sliding
+    along the band, so a count takes time in the band's size (groups times
+    slack) plus the line's length, not times the groups' lengths.
     Returns ``-inf`` when nothing fits.
     """
     k = g1 - g0
@@ -350,26 +414,30 @@ def _line_log_count(cells, n, lens, cols, g0, g1, cnt):
         length = lens[g0 + j] if j < k else 0
         bit = (np.int64(1) << np.int64(cols[g0 + j])) if j < k else np.int64(0)
         gap = 1 if (j + 1 < k and cols[g0 + j + 1] == cols[g0 + j]) else 0
+        # cells of the window start + d .. start + d + length that do not
+        # allow the group's colour, slid along with d (the window never
+        # passes the line's end: start + slack + length <= n)
+        barred = 0
         if j < k:
             for d in range(slack + 1):
                 cnt[j + 1, d] = 0.0
+            for t in range(start, start + length):
+                if not (cells[t] & bit):
+                    barred += 1
         for d in range(slack + 1):
+            i = start + d
+            if j < k and d > 0:
+                if not (cells[i - 1] & bit):
+                    barred -= 1
+                if not (cells[i + length - 1] & bit):
+                    barred += 1
             v = cnt[j, d]
             if v == 0.0:
                 continue
-            i = start + d
             if d < slack and (cells[i] & 1):  # a background cell
                 cnt[j, d + 1] += v
-            if j < k:  # group j from cell i on
-                ok = True
-                for t in range(i, i + length):
-                    if not (cells[t] & bit):
-                        ok = False
-                        break
-                if ok and gap:
-                    ok = (cells[i + length] & 1) != 0
-                if ok:
-                    cnt[j + 1, d] += v
+            if j < k and barred == 0 and (not gap or (cells[i + length] & 1) != 0):  # group j from cell i on
+                cnt[j + 1, d] += v
         start += length + gap
     total = cnt[k, slack]
     if total <= 0.0:
@@ -552,18 +620,7 @@ def _resume_certificate(
             queue[n_queue] = line
             n_queue += 1
     relined = Clues(new_lens, new_cols, new_starts, new_ends, line_hash)
-    return _propagate_trail(
-        masks,
-        relined,
-        queue[:n_queue],
-        scratch,
-        LineCache(tag, io, use),
-        stats,
-        _no_trail(),
-        np.int64(0),  # np.int64, not literals: one compiled _propagate_trail for every caller
-        np.int64(-1),
-        _propagation_scratch(masks.shape),
-    )
+    return _fixpoint(masks, relined, queue[:n_queue], scratch, LineCache(tag, io, use), stats)
 
 
 @njit(**JIT)
