@@ -18,19 +18,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from rofl.kernels import structs
 from rofl.kernels._config import JIT, LEAF
 from rofl.kernels._line import (
-    CONTRADICTION,
-    N_STATS,
-    SOLVED,
-    ST_BAD_LINE,
-    ST_HITS,
-    ST_LINE_SOLVES,
-    ST_MISSES,
-    ST_NEWLY,
-    ST_SWEEPS,
-    ST_TRAIL,
-    STALLED,
     Clues,
     LineCache,
     LineScratch,
@@ -158,7 +148,7 @@ def _replay(
                 shadow[cell] = base_mask[j]
                 now = flat[cell] & base_mask[j]
                 if now == 0:
-                    return _replay_end(stats, solves, line, n_visits, recording, np.int64(CONTRADICTION))
+                    return _replay_end(stats, solves, line, n_visits, recording, np.int64(structs.CONTRADICTION))
                 if now != flat[cell]:
                     flat[cell] = now
                     narrowed = True
@@ -199,8 +189,8 @@ def _replay(
             continue
         status, n_visits, n_set, recording = _replay_visit(line, state, clues, work, record, n_visits, n_set, recording)
         solves += 1
-        if status == CONTRADICTION:
-            return _replay_end(stats, solves, line, n_visits, recording, np.int64(CONTRADICTION))
+        if status == structs.CONTRADICTION:
+            return _replay_end(stats, solves, line, n_visits, recording, np.int64(structs.CONTRADICTION))
     # Then to a fixpoint: every line not known to be at its fixpoint.
     head = 0
     size = 0
@@ -216,8 +206,8 @@ def _replay(
         queued[line] = False
         status, n_visits, n_set, recording = _replay_visit(line, state, clues, work, record, n_visits, n_set, recording)
         solves += 1
-        if status == CONTRADICTION:
-            return _replay_end(stats, solves, line, n_visits, recording, np.int64(CONTRADICTION))
+        if status == structs.CONTRADICTION:
+            return _replay_end(stats, solves, line, n_visits, recording, np.int64(structs.CONTRADICTION))
         # queue the lines this visit changed (marked stale by _replay_visit)
         if line < height:
             for i in range(width):
@@ -251,12 +241,12 @@ def _replay_visit(line, state, clues, work, record, n_visits, n_set, recording):
     g0, g1 = clues.starts[line], clues.ends[line]
     ok, hit, same = _cached_line(buf, n, clues.lens, clues.cols, g0, g1, clues.hashes[line], res, scratch, cache)
     if hit:
-        stats[ST_HITS] += 1
+        stats[structs.ST_HITS] += 1
     else:
-        stats[ST_MISSES] += 1
+        stats[structs.ST_MISSES] += 1
     stale[line] = False
     if not ok:
-        return CONTRADICTION, n_visits, n_set, recording
+        return structs.CONTRADICTION, n_visits, n_set, recording
     for i in range(n):
         if same or res[i] == buf[i]:
             continue
@@ -279,7 +269,7 @@ def _replay_visit(line, state, clues, work, record, n_visits, n_set, recording):
         out_line[n_visits] = line
         n_visits += 1
         out_start[n_visits] = n_set
-    return SOLVED, n_visits, n_set, recording
+    return structs.SOLVED, n_visits, n_set, recording
 
 
 @njit(**LEAF)
@@ -302,10 +292,10 @@ def _recount_off_shadow(cell, was_off, was_wide, flat, shadow, off_shadow, off_w
 
 @njit(**LEAF)
 def _replay_end(stats, solves, bad_line, n_visits, recording, status):
-    stats[ST_LINE_SOLVES] = solves
-    stats[ST_SWEEPS] = 0
-    stats[ST_BAD_LINE] = bad_line
-    stats[ST_TRAIL] = n_visits if recording else -1
+    stats[structs.ST_LINE_SOLVES] = solves
+    stats[structs.ST_SWEEPS] = 0
+    stats[structs.ST_BAD_LINE] = bad_line
+    stats[structs.ST_TRAIL] = n_visits if recording else -1
     return status
 
 
@@ -394,9 +384,6 @@ def _line_log_count(cells, n, lens, cols, g0, g1, cnt):
     can take: state ``(j, d)`` -- ``j`` groups placed, the next cell at
     ``d`` past the leftmost place for it -- with ``d`` up to the line's
     slack.  ``cnt`` is a ``(>= k + 1, >= n + 1)`` float64 work array.
-    Whether group ``j`` fits from a cell on is kept as a window sliding
-    along the band, so a count takes time in the band's size (groups times
-    slack) plus the line's length, not times the groups' lengths.
     Returns ``-inf`` when nothing fits.
     """
     k = g1 - g0
@@ -414,30 +401,26 @@ def _line_log_count(cells, n, lens, cols, g0, g1, cnt):
         length = lens[g0 + j] if j < k else 0
         bit = (np.int64(1) << np.int64(cols[g0 + j])) if j < k else np.int64(0)
         gap = 1 if (j + 1 < k and cols[g0 + j + 1] == cols[g0 + j]) else 0
-        # cells of the window start + d .. start + d + length that do not
-        # allow the group's colour, slid along with d (the window never
-        # passes the line's end: start + slack + length <= n)
-        barred = 0
         if j < k:
             for d in range(slack + 1):
                 cnt[j + 1, d] = 0.0
-            for t in range(start, start + length):
-                if not (cells[t] & bit):
-                    barred += 1
         for d in range(slack + 1):
-            i = start + d
-            if j < k and d > 0:
-                if not (cells[i - 1] & bit):
-                    barred -= 1
-                if not (cells[i + length - 1] & bit):
-                    barred += 1
             v = cnt[j, d]
             if v == 0.0:
                 continue
+            i = start + d
             if d < slack and (cells[i] & 1):  # a background cell
                 cnt[j, d + 1] += v
-            if j < k and barred == 0 and (not gap or (cells[i + length] & 1) != 0):  # group j from cell i on
-                cnt[j + 1, d] += v
+            if j < k:  # group j from cell i on
+                ok = True
+                for t in range(i, i + length):
+                    if not (cells[t] & bit):
+                        ok = False
+                        break
+                if ok and gap:
+                    ok = (cells[i + length] & 1) != 0
+                if ok:
+                    cnt[j + 1, d] += v
         start += length + gap
     total = cnt[k, slack]
     if total <= 0.0:
@@ -671,7 +654,7 @@ def _estimate_moves(
         np.empty(n_cells, dtype=np.int64), np.empty(n_cells, dtype=np.int64), np.zeros(n_cells, dtype=np.int64)
     )
     queue = np.empty(2, dtype=np.int64)
-    stats = np.zeros(N_STATS, dtype=np.int64)
+    stats = np.zeros(structs.N_STATS, dtype=np.int64)
     kmax = 0
     for line in range(n_lines):
         kmax = max(kmax, offs_end[line] - offs_start[line])
@@ -721,18 +704,18 @@ def _estimate_moves(
         if quiet:
             # neither line changes: the fixpoint is ``masks`` (two line
             # solves, counted as made, for budgets that count line solves)
-            status = STALLED
-            stats[ST_LINE_SOLVES] = 2
-            stats[ST_HITS] = 0
-            stats[ST_MISSES] = 0
-            stats[ST_NEWLY] = 0
-            stats[ST_TRAIL] = 0
+            status = structs.STALLED
+            stats[structs.ST_LINE_SOLVES] = 2
+            stats[structs.ST_HITS] = 0
+            stats[structs.ST_MISSES] = 0
+            stats[structs.ST_NEWLY] = 0
+            stats[structs.ST_TRAIL] = 0
         elif quiet_row:
             # the row would be solved first and change nothing: the same
             # propagation from the column alone
             queue_col[0] = height + c
             status = _propagate_trail(masks, moved, queue_col, scratch, cache, stats, trail, m + 1, undetermined, work)
-            stats[ST_LINE_SOLVES] += 1
+            stats[structs.ST_LINE_SOLVES] += 1
         else:
             queue[0] = r
             queue[1] = height + c
@@ -744,8 +727,8 @@ def _estimate_moves(
         move_starts[height + c] = offs_start[height + c]
         move_ends[height + c] = offs_end[height + c]
         out_status[m] = status
-        out_newly[m] = stats[ST_NEWLY]
-        if counts and status != CONTRADICTION:
+        out_newly[m] = stats[structs.ST_NEWLY]
+        if counts and status != structs.CONTRADICTION:
             n = _line_cells(masks, r, line_buf)
             if quiet:
                 after = _quiet_log_count(line_buf, n, new_lens, new_cols, row_at, row_at + nr, cnt, quiet_counts)
@@ -763,10 +746,10 @@ def _estimate_moves(
             out_entropy[m] = after - base[r] - base[height + c]
         else:
             out_entropy[m] = 0.0
-        totals[0] += stats[ST_LINE_SOLVES]
-        totals[1] += stats[ST_HITS]
-        totals[2] += stats[ST_MISSES]
-        for t in range(stats[ST_TRAIL]):
+        totals[0] += stats[structs.ST_LINE_SOLVES]
+        totals[1] += stats[structs.ST_HITS]
+        totals[2] += stats[structs.ST_MISSES]
+        for t in range(stats[structs.ST_TRAIL]):
             cell = trail.cell[t]
             masks[cell // width, cell % width] = trail.old[t]
         grid[r, c] = old
