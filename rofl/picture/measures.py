@@ -52,6 +52,56 @@ def lightness_ssim(source: np.ndarray, final: np.ndarray) -> float | None:
     return float(structural_similarity(source, final, data_range=100.0, win_size=win))
 
 
+#: :func:`ssim_gains`' window (scikit-image's default, as :func:`lightness_ssim` uses it).
+SSIM_WINDOW = 7
+
+
+def ssim_gains(source: np.ndarray, final: np.ndarray, levels: np.ndarray) -> np.ndarray | None:
+    """How :func:`lightness_ssim` of ``source`` against ``final`` changes when
+    one cell of ``final`` takes another lightness, for every cell and every
+    lightness of ``levels``, all at once: a ``(len(levels), H, W)`` array of
+    the change of the *sum* of SSIM over the 7x7 windows (divide by the
+    windows' count, ``(H - 6) * (W - 6)``, for the change of the mean).
+
+    Each window's means, variances and covariance change by a term in the
+    one cell's lightness, so each of the 49 windows over a cell is recomputed
+    from its sums (scikit-image's formula: sample covariance, K1 0.01, K2
+    0.03, a data range of 100, windows wholly inside the grid).  None on a
+    grid under 7 cells on a side (where :func:`lightness_ssim` uses a smaller window).
+    """
+    from scipy.ndimage import uniform_filter
+
+    x, y = np.asarray(source, dtype=np.float64), np.asarray(final, dtype=np.float64)
+    levels = np.asarray(levels, dtype=np.float64)
+    win = SSIM_WINDOW
+    if min(x.shape) < win:
+        return None
+    r, n = win // 2, win * win
+
+    def means(a):  # over the windows wholly inside, indexed by their top-left cell
+        return uniform_filter(a, win, mode="reflect")[r:-r, r:-r]
+
+    def ssim(mx, my, mxx, myy, mxy):
+        norm, c1, c2 = n / (n - 1), 1.0**2, 3.0**2  # (K1 L)^2, (K2 L)^2 for L = 100
+        vx, vy, vxy = norm * (mxx - mx * mx), norm * (myy - my * my), norm * (mxy - mx * my)
+        return ((2 * mx * my + c1) * (2 * vxy + c2)) / ((mx * mx + my * my + c1) * (vx + vy + c2))
+
+    mx, my, mxx, myy, mxy = means(x), means(y), means(x * x), means(y * y), means(x * y)
+    base = ssim(mx, my, mxx, myy, mxy)
+    h, w = x.shape
+    bh, bw = base.shape
+    step = levels[:, None, None] - y[None]
+    out = np.zeros_like(step)
+    for di in range(win):  # the window whose top-left is (i - di, j - dj) holds cell (i, j)
+        for dj in range(win):
+            i0, i1, j0, j1 = di, min(h, bh + di), dj, min(w, bw + dj)
+            at = (slice(i0 - di, i1 - di), slice(j0 - dj, j1 - dj))
+            d, yc, xc = step[:, i0:i1, j0:j1], y[i0:i1, j0:j1], x[i0:i1, j0:j1]
+            new = ssim(mx[at], my[at] + d / n, mxx[at], myy[at] + (2 * yc * d + d * d) / n, mxy[at] + xc * d / n)
+            out[:, i0:i1, j0:j1] += new - base[at]
+    return out
+
+
 def hex_lightness_ssim(source: np.ndarray, final: np.ndarray, side: int) -> float | None:
     """:func:`lightness_ssim` of two hexagonal boards' lightness (``(n_cells,)``
     in the board's order): SSIM over the cells laid out on their axial
@@ -492,6 +542,8 @@ __all__ = [
     "find_faces",
     "hex_lightness_ssim",
     "lightness_ssim",
+    "SSIM_WINDOW",
+    "ssim_gains",
     "cell_neighbours",
     "picture_edges",
 ]

@@ -552,7 +552,12 @@ def follow_edges(grid: np.ndarray, source: np.ndarray, palette: np.ndarray, *, s
        where it is missing, in the palette's own colours (a face's glasses
        in a dark colour, not in the sky's blue a shade darker than skin); a
        cell so changed that shares its colour with none of its neighbours
-       is a speck and keeps its own.
+       is a speck and keeps its own;
+    4. on a square grid, :func:`_polish` gives back the lightness SSIM the
+       steps above cost where that is cheap in edges: a changed cell whose
+       own colour SSIM clearly prefers takes it back, and a cell may take
+       the colour that raises SSIM most where that moves no boundary near
+       the picture's edges and adds none away from them.
 
     Parameters
     ----------
@@ -586,13 +591,113 @@ def follow_edges(grid: np.ndarray, source: np.ndarray, palette: np.ndarray, *, s
     rank = np.empty_like(order)
     rank[order] = np.arange(order.size)
     g = _unstep(g, nb, near, light, rank)
-    return _mark_missed(g, nb, edge, lab, palette).reshape(shape).astype(dtype)
+    g = _mark_missed(g, nb, edge, lab, palette).reshape(shape)
+    if side is None:
+        g = _polish(g, np.asarray(grid).reshape(shape), light.reshape(shape), levels)
+    return g.astype(dtype)
 
 
 #: ``poster``: regions of at most this many cells away from the picture's edges are specks.
 SPECK = 4
 #: ``poster``: the edges it follows run at least this many cells (shorter ones are texture).
 MISSED_RUN = 3
+
+
+#: :func:`_polish`: the least SSIM (summed over the 7x7 windows, see
+#: :func:`~rofl.picture.measures.ssim_gains`) that takes a changed cell back
+#: to its quantised colour, and what SSIM a cell may give up, per boundary
+#: cell away from the picture's edges its change removes.
+POLISH_BACK = 1.2
+POLISH_CLEAR = 1.2
+#: :func:`_polish`'s rounds (each moves cells at least 4 apart).
+POLISH_ROUNDS = 8
+
+
+def _polish(g: np.ndarray, quantised: np.ndarray, light: np.ndarray, levels: np.ndarray) -> np.ndarray:
+    """The last step of :func:`follow_edges` on a square grid: back some of
+    the lightness SSIM (:func:`~rofl.picture.measures.lightness_ssim`) its
+    steps cost, keeping the boundaries that follow the picture's edges.
+
+    A greedy search over single cells, each judged by the exact change of
+    SSIM (:func:`~rofl.picture.measures.ssim_gains`) and of the grid's
+    boundary cells (a cell with a lighter neighbour, as
+    :func:`~rofl.picture.measures.edge_agreement` marks them):
+
+    * a cell the steps changed takes its quantised colour back when that
+      gains at least :data:`POLISH_BACK`;
+    * any cell takes the colour that gains most, counting
+      :data:`POLISH_CLEAR` for each boundary cell away from the picture's
+      edges the change removes, if the change moves no boundary cell near
+      an edge (within one cell, the measure's slack) and adds none away
+      from them.
+
+    Each round moves the cells whose gain is the largest within 3 cells
+    (so no two moves share more than a few SSIM windows), for
+    :data:`POLISH_ROUNDS` rounds or until nothing gains.
+    """
+    from rofl.picture.measures import picture_edges, ssim_gains
+
+    h, w = g.shape
+    if min(h, w) < 7 or levels.size < 2:
+        return g
+    from scipy.ndimage import maximum_filter
+
+    near = _diagonal_near(picture_edges(light))
+    order = np.arange(h * w, dtype=np.float64).reshape(h, w) * 1e-12  # ties: the first cell
+    colours = np.arange(levels.size)[:, None, None]
+    g = g.copy()
+    for _ in range(POLISH_ROUNDS):
+        final = levels[g]
+        gain = ssim_gains(light, final, levels)
+        near_change, far_change = _boundary_changes(final, levels, near)
+        back = (colours == quantised[None]) & (quantised != g)[None] & (gain >= POLISH_BACK)
+        safe = (near_change == 0) & (far_change <= 0)
+        gain = gain - POLISH_CLEAR * np.where(safe, far_change, 0)
+        take = (back | (safe & (gain > 0))) & (colours != g[None])
+        score = np.where(take, gain, -np.inf)
+        best, value = score.argmax(axis=0), score.max(axis=0)
+        value = np.where(np.isfinite(value), value + order, -np.inf)
+        move = np.isfinite(value) & (value >= maximum_filter(value, size=7, mode="constant", cval=-np.inf))
+        if not move.any():
+            break
+        g[move] = best[move]
+    return g
+
+
+def _boundary_changes(final: np.ndarray, levels: np.ndarray, near: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For every colour of ``levels`` (lightness) and cell of ``final`` (the
+    grid's lightness), how many boundary cells (a cell with a lighter
+    neighbour of its 4) near (``near``) and away from the picture's edges
+    the grid gains when that cell takes that colour: two
+    ``(len(levels), H, W)`` int arrays.  The cell's own mark and each of
+    its 4 neighbours' can change."""
+    steps = ((-1, 0), (1, 0), (0, -1), (0, 1))
+    new = levels[:, None, None] + np.zeros_like(final)[None]
+    lighter = np.max([_shifted(final, di, dj, -np.inf) for di, dj in steps], axis=0)
+    change = (lighter[None] > new).astype(np.int64) - (lighter > final)[None]
+    near_change = np.where(near[None], change, 0)
+    far_change = change - near_change
+    for di, dj in steps:  # the neighbour q at (di, dj): its mark with the cell's new colour
+        q = _shifted(final, di, dj, np.nan)
+        q_near = _shifted(near, di, dj, False)
+        others = np.max([_shifted(final, di + a, dj + b, -np.inf) for a, b in steps if (a, b) != (-di, -dj)], axis=0)
+        with np.errstate(invalid="ignore"):
+            was = np.maximum(others, final) > q
+            now = np.maximum(others[None], new) > q[None]
+        d = np.where(np.isnan(q)[None], 0, now.astype(np.int64) - was[None])
+        near_change += np.where(q_near[None], d, 0)
+        far_change += np.where(q_near[None], 0, d)
+    return near_change, far_change
+
+
+def _shifted(a: np.ndarray, di: int, dj: int, fill) -> np.ndarray:
+    """``out[i, j] = a[i + di, j + dj]``, ``fill`` off the grid."""
+    h, w = a.shape
+    out = np.full_like(a, fill)
+    out[max(-di, 0) : h + min(-di, 0), max(-dj, 0) : w + min(-dj, 0)] = a[
+        max(di, 0) : h + min(di, 0), max(dj, 0) : w + min(dj, 0)
+    ]
+    return out
 
 
 def _diagonal_near(edge: np.ndarray) -> np.ndarray:
