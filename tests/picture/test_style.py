@@ -118,6 +118,14 @@ def test_polish_gives_back_ssim_and_keeps_the_boundaries_on_edges():
     levels = np.array([30.0, 45.0, 70.0, 85.0])
     before = np.where(xx > 14, 2, 0)  # flat regions: the boundary exactly on the edge
 
+    def polish(grid, quantised, source, levels):
+        from rofl.picture.measures import cell_neighbours
+
+        nb = cell_neighbours(grid.shape)
+        return _polish(grid.ravel(), quantised.ravel(), source.ravel(), levels, nb, grid.shape, None).reshape(
+            grid.shape
+        )
+
     def far_boundaries(grid):
         final = np.pad(levels[grid], 1, constant_values=-1.0)
         lighter = np.max([final[:-2, 1:-1], final[2:, 1:-1], final[1:-1, :-2], final[1:-1, 2:]], axis=0)
@@ -127,19 +135,19 @@ def test_polish_gives_back_ssim_and_keeps_the_boundaries_on_edges():
     # from the edges goes, as it raises SSIM and adds no boundary
     stray = before.copy()
     stray[8:10, 4:7] = 1
-    out = _polish(stray, stray, source, levels)
+    out = polish(stray, stray, source, levels)
     assert lightness_ssim(source, levels[out]) > lightness_ssim(source, levels[stray])
     assert (out[:, 14] == 0).all() and (out[:, 15] == 2).all()  # the step along the edge stays
     assert far_boundaries(out) < far_boundaries(stray)
-    assert (_polish(before, before, source, levels) == before).all()  # flat regions: no move adds no boundary
+    assert (polish(before, before, source, levels) == before).all()  # flat regions: no move adds no boundary
     # a block the steps painted away from its quantised colour goes back
     painted = before.copy()
     painted[3:6, 3:6] = 3
-    out = _polish(painted, before, source, levels)
+    out = polish(painted, before, source, levels)
     assert (out[3:6, 3:6] == 0).sum() >= 8  # all but at most one cell (a lone one may keep its SSIM)
     assert lightness_ssim(source, levels[out]) > lightness_ssim(source, levels[painted])
     # a grid under 7 cells on a side is left alone
-    assert (_polish(painted[:6], before[:6], source[:6], levels) == painted[:6]).all()
+    assert (polish(painted[:6], before[:6], source[:6], levels) == painted[:6]).all()
 
 
 def test_follow_edges_steps_over_an_in_between_colour():
