@@ -648,8 +648,10 @@ def _polish(g, quantised, light, levels, nb, shape, side) -> np.ndarray:
     """
     from scipy.ndimage import maximum_filter
 
-    from rofl.picture.measures import picture_edges, ssim_gains
+    from rofl.picture.measures import SSIM_WINDOW, picture_edges, ssim_gains
 
+    if (min(shape) if side is None else 2 * side - 1) < SSIM_WINDOW:
+        return g
     edge = picture_edges(light.reshape(shape), side=side)
     if side is None:
         near = _diagonal_near(edge).ravel()
@@ -665,8 +667,9 @@ def _polish(g, quantised, light, levels, nb, shape, side) -> np.ndarray:
     on = layout >= 0
     # in black and white, a cell the picture has darker than around it is not made lighter: a
     # thin feature the style drew, below Canny's notice at this scale (a line, an eye), stays
-    around = np.where(nb >= 0, light[np.maximum(nb, 0)], np.nan)
-    dark = light - np.nanmean(around, axis=1) < -POLISH_KEEP if levels.size == 2 else np.zeros(g.size, dtype=bool)
+    count = np.maximum((nb >= 0).sum(axis=1), 1)
+    around = np.where(nb >= 0, light[np.maximum(nb, 0)], 0.0).sum(axis=1) / count
+    dark = (light - around < -POLISH_KEEP) & (levels.size == 2)
     order = np.arange(g.size) * 1e-12  # ties: the first cell
     colours = np.arange(levels.size)[:, None]
     g = g.copy()
