@@ -283,20 +283,17 @@ EXPORTS = (
 )
 
 
-#: The modules of this package that compiled code does not come from.
-_NOT_COMPILED = ("__init__.py", "_compile.py")
-
-
 def source_digest() -> int:
-    """A 63-bit digest of the kernels' sources -- every module of this
-    package but :data:`_NOT_COMPILED`: the kernels, their structures, the
-    flags numba compiles them with and the exports -- compiled into the
-    extension and compared on load."""
+    """A 63-bit digest of the kernels' sources -- the modules
+    :data:`rofl.kernels.MODULES` and :data:`rofl.kernels.SUPPORT` list: the
+    kernels, their structures, the flags numba compiles them with and the
+    exports -- compiled into the extension and compared on load."""
+    from rofl.kernels._compile import MODULES, SUPPORT  # here: _compile imports this module
+
     digest = hashlib.sha256()
-    for path in sorted(Path(__file__).parent.glob("*.py")):
-        if path.name not in _NOT_COMPILED:
-            digest.update(path.name.encode())
-            digest.update(path.read_bytes())
+    for name in sorted(module.rpartition(".")[2] + ".py" for module in MODULES + SUPPORT):
+        digest.update(name.encode())
+        digest.update((Path(__file__).parent / name).read_bytes())
     return int.from_bytes(digest.digest()[:8], "little") >> 1
 
 
