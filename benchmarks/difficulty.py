@@ -177,6 +177,8 @@ def steering(sizes: list[int], only: set[str] | None = None) -> tuple[list[str],
                     seconds,
                     result.stats.steered,
                     result.stats.style,
+                    result.stats.difficulty_note or "",
+                    result.stats.threshold,
                 )
                 if n == 50 and result.puzzle.width * result.puzzle.height >= 45 * 45:
                     made_ms.append(_best_ms(result.puzzle))
@@ -188,14 +190,18 @@ def steering(sizes: list[int], only: set[str] | None = None) -> tuple[list[str],
                 f"{hard[3]:.1f} s)"
             )
     lines = [
-        "| photo | cells | easy: grade (score) | easy: changed | easy: style | hard: grade (score) | hard: changed "
-        "| hard: style |",
+        "| photo | cells | easy: grade (score) | easy: changed | easy: drawing | hard: grade (score) | hard: changed "
+        "| hard: drawing |",
         "|---|---:|---|---:|---|---|---:|---|",
     ]
+
+    def drawn(made: tuple) -> str:
+        return made[5] + (f" {made[7]:.0f}" if made[5] == "photo" and made[7] is not None else "")
+
     for name, n, easy, hard in rows:
         lines.append(
-            f"| {name} | {n} | {easy[0].grade} {easy[0].name} ({easy[0].score:.1f}) | {easy[1]:.2f}% | {easy[5]} "
-            f"| {hard[0].grade} {hard[0].name} ({hard[0].score:.1f}) | {hard[1]:.2f}% | {hard[5]} |"
+            f"| {name} | {n} | {easy[0].grade} {easy[0].name} ({easy[0].score:.1f}) | {easy[1]:.2f}% | {drawn(easy)} "
+            f"| {hard[0].grade} {hard[0].name} ({hard[0].score:.1f}) | {hard[1]:.2f}% | {drawn(hard)} |"
         )
     count = len(rows)
     by_grade = sum(e[0].grade < h[0].grade for _, _, e, h in rows)
@@ -204,14 +210,17 @@ def steering(sizes: list[int], only: set[str] | None = None) -> tuple[list[str],
     unique = sum(e[2] and h[2] for _, _, e, h in rows)
     within = sum(e[1] <= 2.0 + 1e-9 for _, _, e, _ in rows)
     over_steered = sum(e[1] > 2.0 + 1e-9 and e[4] > 0 for _, _, e, _ in rows)
+    below_margin = sum("limit kept only by drawing" in e[6] for _, _, e, _ in rows)
     seconds = [x[3] for _, _, e, h in rows for x in (e, h)]
     lines += [
         "",
         f"* easy grades lower than hard: {by_grade} of {count} ({100 * by_grade / count:.0f}%) by grade, "
         f"{by_score} of {count} ({100 * by_score / count:.0f}%) by score, {by_either} of {count} "
         f"({100 * by_either / count:.0f}%) by grade or, at equal grade, score",
-        f"* easy changed at most 2% of the cells in all for {within} of {count}; the others are pictures whose "
-        f"refinement alone changes more, where steering added {'nothing' if not over_steered else over_steered}",
+        f"* easy changed at most 2% of the cells in all for {within} of {count}; the others are pictures where "
+        f"refinement alone changes more in every drawing that keeps the picture's size, and steering added "
+        f"{'nothing' if not over_steered else over_steered}; {below_margin} kept within 2% only by a drawing "
+        f"further than the likeness margin from auto's (their note says so)",
         f"* unique and solved by line logic: {unique} of {count} pairs",
         f"* make with --difficulty: median {statistics.median(seconds):.1f} s, max {max(seconds):.1f} s",
     ]

@@ -472,8 +472,9 @@ def make(
         Steer the refined puzzle toward this grade of :func:`rofl.grade`
         (:func:`rofl.refine.difficulty.steer`): easier ones may change more
         cells, up to 2% in all, harder ones at most 0.5% beyond the fewest;
-        with ``style="auto"`` another style auto could keep may be taken
-        when it comes closer (:func:`rofl.refine.difficulty.pick_style`);
+        with ``style="auto"`` another drawing (a style auto could keep, or
+        the photo style at another threshold) may be taken when it comes
+        closer (:func:`rofl.refine.difficulty.pick_style`);
         ``stats.difficulty`` is the grade reached and ``stats.difficulty_note``
         says when the one asked for was out of reach.  Rectangles only.
 
@@ -591,17 +592,17 @@ def _make(image: Any, o: MakeOptions, *, title: str | None, solver: Any, progres
         seconds=clock.seconds(), refine_seconds=refine_seconds, min_delta_e=min_delta_e,
         pixels=pixels, geometry=geometry, background=bg_rgb,
     )  # fmt: skip
-    if difficulty is not None and len(chosen.eligible) > 1:
+    if difficulty is not None and chosen.eligible:  # auto: photo alone may take another threshold
         # the picture pipeline steers too: another style auto would take may reach the grade
         from rofl.refine.difficulty import pick_style
 
-        def made(name: str) -> MakeResult:
+        def made(name: str, threshold: float | None = None, steered: bool = True) -> MakeResult:
             # the picture cut to its subject already: no crop again
-            again = replace(o, style=name, crop="none")
+            again = replace(o, style=name, crop="none", threshold=threshold, difficulty=difficulty if steered else None)
             other = _make(pixels, again, title=puzzle.meta.get("title"), solver=solver, progress=None)
             return replace(other, stats=replace(other.stats, style_scores=chosen.scores, style_dropped=chosen.dropped))
 
-        result = pick_style(result, difficulty, dict(chosen.scores), chosen.eligible, made)
+        result = pick_style(result, difficulty, chosen.eligible, made)
         result = replace(result, stats=replace(result.stats, seconds=clock.seconds()))  # every style's
     return result
 

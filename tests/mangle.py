@@ -1,4 +1,4 @@
-"""Damaging files for the tests that replay hostile input: cuts, splices and overwrites anywhere."""
+"""Hostile files for the tests that replay them: cuts, splices and overwrites anywhere, and crafted headers."""
 
 from __future__ import annotations
 
@@ -25,3 +25,10 @@ def mangle(data: bytes, changes) -> bytes:
         elif out:
             out[min(i, len(out) - 1)] = splice[0]
     return bytes(out)
+
+
+def empty_hexagon_rofl(side: int) -> bytes:
+    """A version-2 ROFL file of an empty hexagon of side ``side``: a count of
+    0 for every line (two bytes each beyond side 255, spec section 13)."""
+    counts = bytes((2 if side > 255 else 1) * 3 * (2 * side - 1))
+    return b"ROFL\x00\x02\x01" + side.to_bytes(2, "big") + b"\x01" + bytes(3) + counts + b"IEND\0\0\0\0"

@@ -17,17 +17,21 @@ that line logic still solves (so still unique):
   may change, each the one that raises the score most (closing the easy
   entry points: broken long blocks, fewer overlaps).
 
-A step judges at most :data:`CANDIDATES` moves (with a seeded jitter
-among equally cheap ones, so the same seed gives the same puzzle);
-steering stops after :data:`MAX_TRIES` judged moves or :data:`MAX_WORK`
+A step judges :data:`CANDIDATES` to :data:`MAX_CANDIDATES` moves (with a
+seeded jitter among equally cheap ones, so the same seed gives the same
+puzzle), each graded by line logic alone (a move that would need probing
+is refused without it); steering stops after :data:`MAX_TRIES` judged moves or :data:`MAX_WORK`
 rounds of the grader in all: a count, not seconds, so the result does not
 depend on the machine.
 When the grade is out of reach within the limit, :attr:`Steering.note`
-says so in one line.
+says so in one line.  :func:`pick_style` steers the picture pipeline:
+the puzzle of another drawing of the picture (style, threshold) when it
+comes closer to the grade, within easy's limit first.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -36,7 +40,7 @@ import numpy as np
 
 from rofl.errors import OptionError
 from rofl.puzzle import Palette, Puzzle
-from rofl.solver.grade import GRADES, NAMES, Difficulty, Technique, solve_graded
+from rofl.solver.grade import GRADES, NAMES, Difficulty, Technique, grade, solve_graded
 
 #: The share of cells an easier puzzle may have changed in all (refinement's
 #: changes and steering's).
@@ -48,9 +52,27 @@ HARD_EXTRA = 0.005
 #: --difficulty`` may give up for a style that reaches the grade asked for
 #: (:func:`pick_style`): about a tenth of a good picture's score.
 STYLE_MARGIN = 0.2
-#: Moves judged per step (each a grade of the whole puzzle): fewer than 18
-#: leave more of :data:`MAX_WORK` for more steps.
+#: Black-and-white thresholds (sRGB grey, 0-255) :func:`pick_style` also
+#: draws the picture at in the photo style.
+THRESHOLDS = (70, 85, 100, 115, 130, 145, 160, 175, 190)
+#: The share of the cells of auto's puzzle another drawing must keep
+#: (``trim`` leaves out blank border lines: a drawing of a few dark cells
+#: would shrink to them, and its likeness tell nothing).
+KEEP_CELLS = 0.9
+#: Drawings :func:`pick_style` steers in full, most promising first (it
+#: grades more: every drawing within the likeness margin).
+STEERED = 3
+#: How :func:`pick_style` ranks drawings before steering them: easing by
+#: ``n`` cells is taken to leave the score times ``exp(-n / EASE_CELLS)``
+#: (about what steering reached on the benchmark's photos: a drawing with
+#: room left beats a slightly easier one without).
+EASE_CELLS = 15.0
+#: Moves judged per step (each a grade of the whole puzzle), at least: a
+#: step judges up to :data:`MAX_CANDIDATES` when :data:`MAX_WORK` is enough
+#: for that many in each step the limit leaves (a puzzle of few rounds, or
+#: little room left: each move must count).
 CANDIDATES = 9
+MAX_CANDIDATES = 36
 #: Moves judged in all before steering gives up.
 MAX_TRIES = 2_000
 #: Rounds of the grader's solves steering may spend in all (its time grows
@@ -58,41 +80,124 @@ MAX_TRIES = 2_000
 MAX_WORK = 100_000
 
 
-def pick_style(
-    first: Any, target: str, scores: dict[str, float], eligible: tuple[str, ...], made: Callable[[str], Any]
-) -> Any:
-    """Steer the picture pipeline too: the puzzle made in another style
-    ``style="auto"`` could keep, when it comes closer to the grade ``target``.
+def likeness(result: Any) -> float:
+    """How much a made puzzle looks like its picture: SSIM + edge F1 of its
+    cells against the picture's (0-2, :class:`~rofl.maker.MakeStats`); 0 for
+    a one-colour grid, which draws nothing whatever its figures say."""
+    stats, grid = result.stats, np.asarray(result.grid)
+    if stats.ssim is None or stats.edge_f1 is None or not grid.size or (grid == grid.flat[0]).all():
+        return 0.0
+    return float(stats.ssim + stats.edge_f1)
+
+
+def pick_style(first: Any, target: str, eligible: tuple[str, ...], made: Callable[..., Any]) -> Any:
+    """Steer the picture pipeline too: the puzzle of another drawing of the
+    picture, when it comes closer to the grade ``target``.
 
     ``first`` is the :class:`~rofl.maker.MakeResult` of the style auto chose
-    (refined and steered); when it misses the grade (or, for ``easy``, has
-    more than :data:`EASY_LIMIT` of its cells changed), each other style of
-    ``eligible`` whose likeness score (``scores``: SSIM + edge F1, before
-    refinement) is at most :data:`STYLE_MARGIN` below the chosen one's is
-    made (``made(style)``) and the result closest to the grade kept, within
-    the limit first; ties keep the likelier picture.  A style changes how
-    the picture is drawn into cells (photo area averages, lines, flat poster
-    regions), not the cells refinement and steering change, which are
-    counted against that style's own picture.
+    (refined and steered).  When it misses the grade (or, for ``easy``, has
+    more than :data:`EASY_LIMIT` of its cells changed), the other drawings
+    are made refined but not steered (``made(style, threshold,
+    steered=False)``): each other style of ``eligible``, then, for black
+    and white and unless one of those has the grade already, the photo
+    style at each of :data:`THRESHOLDS`.  Those that keep
+    :data:`KEEP_CELLS` of ``first``'s cells and whose :func:`likeness` is
+    at most :data:`STYLE_MARGIN` below ``first``'s are graded; the
+    :data:`STEERED` most promising (within easy's limit, the grade nearest,
+    then the score nearest, an easing's score as :data:`EASE_CELLS` expects
+    it after the room the drawing leaves) are steered (``made(style, threshold)``, unless
+    one has the grade already) and the result closest to the grade kept by
+    the same order; at the grade, the likelier picture.
+
+    Easy's limit binds harder than likeness: when no drawing within the
+    margin stays within it, those that do are tried at any likeness, and
+    ``stats.difficulty_note`` says so in one line (as it says when no
+    drawing at all stays within it).  A drawing changes how the
+    picture is put into cells, not the cells refinement and steering change,
+    which are counted against that drawing's own cells.
     """
+    from dataclasses import replace
+
     want = target_grade(target)
+    limit = 100 * EASY_LIMIT if want == GRADES["easy"] else math.inf
 
-    def key(result: Any) -> tuple[bool, int, float]:
-        stats = result.stats
-        over = want == GRADES["easy"] and stats.changed_pct > 100 * EASY_LIMIT + 1e-9
-        return over, abs(stats.difficulty.grade - want), -scores.get(stats.style, 0.0)
+    def over(result: Any) -> float:
+        return max(0.0, result.stats.changed_pct - limit - 1e-9)
 
-    best = first
-    if key(first)[:2] == (False, 0):
+    def key(result: Any, difficulty: Difficulty) -> tuple[float, int, float, float]:
+        # within easy's limit, the grade nearest; missed, the score nearest; then the likelier picture
+        gap = difficulty.grade - want
+        return over(result), abs(gap), 0.0 if gap == 0 else math.copysign(difficulty.score, gap), -likeness(result)
+
+    best, best_key = first, key(first, first.stats.difficulty)
+    if best_key[:2] == (0.0, 0):
         return first
-    floor = scores.get(first.stats.style, 0.0) - STYLE_MARGIN
-    for name in eligible:
-        if name == first.stats.style or scores.get(name, 0.0) < floor:
-            continue
-        other = made(name)
-        if key(other) < key(best):
-            best = other
-    return best
+    floor = likeness(first) - STYLE_MARGIN
+
+    def fits(one: tuple) -> bool:
+        return key(*one[:2])[:2] == (0.0, 0) and one[2] >= floor - 1e-9
+
+    drawings: list[tuple[str, float | None]] = [(name, None) for name in eligible if name != first.stats.style]
+    if "photo" in eligible and first.stats.colors == 2:
+        drawings += [("photo", float(cut)) for cut in THRESHOLDS]
+    scanned: list[tuple] = []
+    for name, cut in drawings:
+        if cut is not None and any(fits(one) for one in scanned):
+            break  # a style auto could keep has the grade: the thresholds are for pictures none fits
+        result = made(name, cut, steered=False)
+        like = likeness(result)
+        if like > 0 and result.grid.size >= KEEP_CELLS * first.grid.size:
+            difficulty = result.stats.difficulty or grade(result.puzzle)
+            if _line_solved(difficulty):
+                scanned.append((result, difficulty, like, name, cut))
+    near = [one for one in scanned if one[2] >= floor - 1e-9]
+    within = [one for one in scanned if not over(one[0])]
+    if over(first) and within and all(over(one[0]) for one in near):
+        near = within  # the limit binds: at any likeness
+    if any(not over(one[0]) for one in near):
+        near = [one for one in near if not over(one[0])]  # steering never eases one past easy's limit
+
+    def promise(one: tuple) -> tuple[float, int, float, float]:
+        result, difficulty = one[:2]
+        found = key(result, difficulty)
+        if difficulty.grade <= want:
+            return found
+        room = max(0.0, 100 * EASY_LIMIT - result.stats.changed_pct) / 100 * result.grid.size
+        return found[0], found[1], found[2] * math.exp(-room / EASE_CELLS), found[3]
+
+    for result, difficulty, _, name, cut in sorted(near, key=promise)[:STEERED]:
+        if difficulty.grade == want:  # steering would keep it as it is
+            result = replace(result, stats=replace(result.stats, difficulty=difficulty, steered=0))
+        else:
+            result = made(name, cut)
+        found = key(result, result.stats.difficulty)
+        if found < best_key:
+            best, best_key = result, found
+        if found[:2] == (0.0, 0):
+            break
+    # steering's note, but refinement alone passing easy's limit is every drawing's case here
+    said = (best.stats.difficulty_note or "").removeprefix("difficulty: ")
+    notes = [part for part in said.split("; ") if part and not part.startswith("refinement alone")]
+    if best_key[0]:
+        notes.insert(
+            0,
+            f"every drawing tried that keeps the picture's size needs more than easy's {EASY_LIMIT:.0%} of the "
+            "cells changed to be unique "
+            f"({best.stats.changed_pct:.2f}% here)",
+        )
+    elif likeness(best) < floor - 1e-9:
+        drawn = f"{best.stats.style} style"
+        if best.stats.style == "photo" and best.stats.threshold is not None:  # lines cuts the ink's share, not grey
+            drawn += f" at threshold {best.stats.threshold:.0f}"
+        notes.insert(
+            0,
+            f"easy's {EASY_LIMIT:.0%} limit kept only by drawing the picture in the {drawn} "
+            f"(likeness {likeness(best):.2f}, auto's {likeness(first):.2f})",
+        )
+    note = "difficulty: " + "; ".join(notes) if notes else None
+    if note == best.stats.difficulty_note:
+        return best
+    return replace(best, stats=replace(best.stats, difficulty_note=note))
 
 
 @dataclass(frozen=True, eq=False)
@@ -167,14 +272,18 @@ def steer(
     """
     want = target_grade(target)
     work = np.array(grid, dtype=np.uint8)
-    current, when = solve_graded(Puzzle.from_grid(work, palette))
+    current, when = solve_graded(Puzzle.from_grid(work, palette), probe_work=-1)
     if not _line_solved(current):
         msg = "steer needs a picture that line logic solves"
         raise ValueError(msg)
-    if current.grade == want:
-        return Steering(work, current, want, 0, None)
-    easier = current.grade > want
     cells = work.size
+    passed = None  # refinement alone changed more than easy's limit: steering adds nothing
+    if want == GRADES["easy"] and np.count_nonzero(work != original) > int(EASY_LIMIT * cells):
+        share = np.count_nonzero(work != original) / cells
+        passed = f"difficulty: refinement alone changed {share:.2%} of the cells, more than easy's {EASY_LIMIT:.0%}"
+    if current.grade == want:
+        return Steering(work, current, want, 0, passed)
+    easier = current.grade > want
     if easier and want >= GRADES["hard"]:
         room, limit = 0, "the fewest changes (hard and expert never ease a puzzle)"
     elif easier:
@@ -196,7 +305,8 @@ def steer(
         and work_done < MAX_WORK
         and (current.grade > want if easier else current.grade < want)
     ):
-        moves = _moves(work, cost, steered, rejected, when, rng, easier=easier)
+        share = (MAX_WORK - work_done) // (room * max(1, current.steps))
+        moves = _moves(work, cost, steered, rejected, when, rng, easier=easier, count=int(share))
         if not moves:
             break
         best = None
@@ -204,7 +314,7 @@ def steer(
             tries += 1
             old = work[r, c]
             work[r, c] = k
-            trial = solve_graded(Puzzle.from_grid(work, palette))
+            trial = solve_graded(Puzzle.from_grid(work, palette), probe_work=-1)
             work[r, c] = old
             work_done += trial[0].steps
             if _line_solved(trial[0]) and sign * (trial[0].score - current.score) > 0:
@@ -221,9 +331,10 @@ def steer(
         added += 1
         room -= 1
     reached = current.grade <= want if easier else current.grade >= want
-    note = None
+    note = passed
     if not reached:
         note = f"difficulty: {NAMES[want]} not reached within {limit}; the puzzle is {current.name} ({current.grade}/5)"
+        note = f"{passed}; {note[len('difficulty: ') :]}" if passed else note
     return Steering(work, current, want, added, note)
 
 
@@ -236,8 +347,10 @@ def _moves(
     rng: np.random.Generator,
     *,
     easier: bool,
+    count: int,
 ) -> list[tuple[int, int, int]]:
-    """The moves of one step, never on a cell steering changed already: a
+    """The ``count`` moves of one step (within :data:`CANDIDATES` and
+    :data:`MAX_CANDIDATES`), never on a cell steering changed already: a
     third of them the cells on the edge of a region given a 4-neighbour's
     colour, cheapest for the picture first; a third the same among the
     cells the grader's solve found last (where a bottleneck holds the solve
@@ -264,7 +377,7 @@ def _moves(
                 key = (row, col, k)
                 if not steered[row, col] and key not in rejected:
                     shaped[key] = float(cost[row, col, k] - cost[row, col, grid[row, col]])
-    part = CANDIDATES // 3
+    part = min(max(count, CANDIDATES), MAX_CANDIDATES) // 3
     chosen: list[tuple[int, int, int]] = []
     late = np.percentile(when, 75) if when.size else 0
     for pool, keep in ((found, None), (found, late), (shaped, None)):

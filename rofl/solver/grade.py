@@ -152,11 +152,13 @@ def grade(puzzle: Puzzle | HexPuzzle) -> Difficulty:
     return solve_graded(puzzle)[0]
 
 
-def solve_graded(puzzle: Puzzle | HexPuzzle) -> tuple[Difficulty, np.ndarray]:
+def solve_graded(puzzle: Puzzle | HexPuzzle, probe_work: int = PROBE_WORK) -> tuple[Difficulty, np.ndarray]:
     """:func:`grade`, and the round of the grader's solve that found each
     cell: an int64 array of the shape of a solution, -1 where it found none.
-    Steering (:mod:`rofl.refine.difficulty`) looks near the late cells."""
-    status, _, log, when, stats = run(puzzle)
+    Steering (:mod:`rofl.refine.difficulty`) looks near the late cells, and
+    passes ``probe_work=-1``: it keeps only puzzles line logic solves, so a
+    puzzle it would have to probe is graded "needs guessing" at once."""
+    status, _, log, when, stats = run(puzzle, probe_work)
     from rofl.kernels import grade_codes as k
 
     steps = int(stats[k.ST_ROUNDS])

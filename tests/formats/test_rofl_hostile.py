@@ -15,6 +15,7 @@ import rofl  # noqa: F401  (Pillow plugin)
 from rofl.decode import decode_bytes
 from rofl.errors import FormatError, RoflError, UnsolvableError
 from rofl.hexagon import HexPuzzle
+from tests.mangle import empty_hexagon_rofl
 from tests.places import DATA_DIR
 
 HOSTILE = DATA_DIR / "rofl-hostile"
@@ -41,7 +42,7 @@ CRAFTED = {
     # version 2 (spec section 13): the largest side, a side beyond the cell
     # limit, a hexagon line count of FFFF, a 'QSET' that claims 4 GiB
     "hex-max-side": b"ROFL\x00\x02\x01\xff\xff\x02" + bytes(6),
-    "hex-side-1024": b"ROFL\x00\x02\x01\x04\x00\x01" + bytes(3) + bytes(2 * 3 * 2047) + b"IEND\0\0\0\0",
+    "hex-side-1024": empty_hexagon_rofl(1024),
     "hex-count-ffff": b"ROFL\x00\x02\x01\x00\x81\x02" + bytes(6) + b"\xff\xff",
     "qset-ffffffff": b"ROFL\x00\x02\x02\x00\x01\x00\x01\x03"
     + bytes(9)

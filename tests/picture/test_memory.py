@@ -19,6 +19,7 @@ import pytest
 from PIL import Image
 
 from rofl.picture import load
+from tests.mangle import empty_hexagon_rofl
 from tests.places import REPO
 
 MB = 1 << 20
@@ -140,13 +141,6 @@ def test_the_workers_lock_is_an_exclusive_file_lock(tmp_path):
         load._large_decodes = contextlib.nullcontext()
 
 
-def empty_hexagon_file(path, side: int) -> None:
-    """A version-2 ROFL file of an empty hexagon: a count of 0 for every line
-    (two bytes each beyond side 255)."""
-    counts = bytes((2 if side > 255 else 1) * 3 * (2 * side - 1))
-    path.write_bytes(b"ROFL\x00\x02\x01" + side.to_bytes(2, "big") + b"\x01" + bytes(3) + counts + b"IEND\0\0\0\0")
-
-
 @pytest.mark.slow
 def test_the_largest_hexagon_is_solved_within_the_memory_policy(tmp_path):
     # issue 40: an empty side-1024 hexagon (12 kB) took 584 MB to solve; the
@@ -154,8 +148,8 @@ def test_the_largest_hexagon_is_solved_within_the_memory_policy(tmp_path):
     # resource policy's 256 MB.  The hexagon kernels are loaded from numba's
     # cache first (a fresh cache compiles them once, which costs more).
     small, large = tmp_path / "small.rofl", tmp_path / "large.rofl"
-    empty_hexagon_file(small, 5)
-    empty_hexagon_file(large, 512)
+    small.write_bytes(empty_hexagon_rofl(5))
+    large.write_bytes(empty_hexagon_rofl(512))
     assert len(large.read_bytes()) < 7000
     peak_mb("solve", str(small))
     assert peak_mb("solve", str(large)) < 256
@@ -163,7 +157,7 @@ def test_the_largest_hexagon_is_solved_within_the_memory_policy(tmp_path):
 
 def test_a_hexagon_beyond_the_side_limit_is_one_clear_error(tmp_path):
     big = tmp_path / "big.rofl"
-    empty_hexagon_file(big, 1024)
+    big.write_bytes(empty_hexagon_rofl(1024))
     p = subprocess.run(
         [sys.executable, "-m", "rofl", "solve", str(big)],
         capture_output=True,
