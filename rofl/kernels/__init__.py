@@ -44,6 +44,8 @@ line logic; ``_fresh``: a solve from scratch; ``_index``: index lines;
 """
 
 from rofl.kernels._aot import (
+    MODULES,
+    SUPPORT,
     Kernel,
     clue_hashes,
     estimate_moves,
@@ -67,12 +69,10 @@ from rofl.kernels._compile import (
     HEX_REFINE,
     INDEX,
     LINE,
-    MODULES,
     REFINE,
     REPAIR,
     SEARCH,
     SETS,
-    SUPPORT,
     KernelSet,
     Stopwatch,
     all_cached,

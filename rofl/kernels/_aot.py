@@ -283,13 +283,41 @@ EXPORTS = (
 )
 
 
+#: Every module of this package that holds kernels, those the kernel sets'
+#: entry points call included (:data:`rofl.kernels.SETS`): what
+#: ``benchmarks/compile_time.py`` and the test that every kernel is compiled
+#: once look through, and with :data:`SUPPORT` what the extension's digest
+#: covers (:func:`source_digest`).
+MODULES = (
+    "rofl.kernels._line",
+    "rofl.kernels._bits",
+    "rofl.kernels._wide",
+    "rofl.kernels._fresh",
+    "rofl.kernels._search",
+    "rofl.kernels._index",
+    "rofl.kernels._grade",
+    "rofl.kernels._refine",
+    "rofl.kernels._hexrefine",
+)
+#: The modules that compiled code reads beside the kernels: numba's flags,
+#: the structures and codes, the extension's exports.  With :data:`MODULES`,
+#: ``_compile`` and ``__init__`` (which compiled code never reads), every
+#: module of the package (``tests/solver/test_aot.py`` checks).
+SUPPORT = (
+    "rofl.kernels._config",
+    "rofl.kernels.structs",
+    "rofl.kernels.search_stats",
+    "rofl.kernels.grade_codes",
+    "rofl.kernels.refine_structs",
+    "rofl.kernels._aot",
+)
+
+
 def source_digest() -> int:
     """A 63-bit digest of the kernels' sources -- the modules
     :data:`rofl.kernels.MODULES` and :data:`rofl.kernels.SUPPORT` list: the
     kernels, their structures, the flags numba compiles them with and the
     exports -- compiled into the extension and compared on load."""
-    from rofl.kernels._compile import MODULES, SUPPORT  # here: _compile imports this module
-
     digest = hashlib.sha256()
     for name in sorted(module.rpartition(".")[2] + ".py" for module in MODULES + SUPPORT):
         digest.update(name.encode())

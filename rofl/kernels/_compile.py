@@ -140,35 +140,6 @@ HEX_REFINE = KernelSet("hexagon refinement", (_aot.hex_estimate_moves,), "rofl.r
 #: Every set, in the order ``rofl cache`` lists them.
 SETS = (LINE, FRESH, INDEX, SEARCH, GRADE, REFINE, REPAIR, HEX_REFINE)
 
-#: Every module of this package that holds kernels, those the sets' entry
-#: points call included: what ``benchmarks/compile_time.py`` and the test
-#: that every kernel is compiled once look through, and with
-#: :data:`SUPPORT` what the extension's digest covers
-#: (:func:`rofl.kernels._aot.source_digest`).
-MODULES = (
-    "rofl.kernels._line",
-    "rofl.kernels._bits",
-    "rofl.kernels._wide",
-    "rofl.kernels._fresh",
-    "rofl.kernels._search",
-    "rofl.kernels._index",
-    "rofl.kernels._grade",
-    "rofl.kernels._refine",
-    "rofl.kernels._hexrefine",
-)
-#: The modules that compiled code reads beside the kernels: numba's flags,
-#: the structures and codes, the extension's exports.  With :data:`MODULES`
-#: and this module and ``__init__`` (which compiled code never reads), every
-#: module of the package (``tests/solver/test_aot.py`` checks).
-SUPPORT = (
-    "rofl.kernels._config",
-    "rofl.kernels.structs",
-    "rofl.kernels.search_stats",
-    "rofl.kernels.grade_codes",
-    "rofl.kernels.refine_structs",
-    "rofl.kernels._aot",
-)
-
 
 def set_notice(callback: Callable[[str], None] | None, *, default: bool = False) -> None:
     """Have ``callback(message)`` called before rofl compiles (None: silence).
