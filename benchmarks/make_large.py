@@ -15,8 +15,8 @@ machine the figure that load inflates least):
 
 Prints per case the processor time of the whole ``make`` and of each pass
 of refinement (greedy, revert, polish, relocate: the outermost call of each,
-so polishing's own greedy rounds count as polishing; a hexagon's passes,
-in :mod:`rofl.refine.hexagon`, show as 0), the judged grids,
+so polishing's own greedy rounds count as polishing; a hexagon runs the
+same passes, without polish and relocate), the judged grids,
 the cells changed, the make report's SSIM and edge F1, and whether line
 logic solves the puzzle to exactly its grid.
 

@@ -6,7 +6,7 @@ For random hexagons (black and white, and 5 colours with 30% of the groups
 turned to '?') prints the ``.rofl`` and ``.clues`` sizes and the best of
 three runs of write (puzzle -> bytes) and parse (bytes -> validated puzzle).
 Parsing includes the model's validation, which for '?' groups runs in Python
-per group (``rofl.puzzle._min_cells``) on lines that could overflow.
+per group (``rofl.validate.min_cells``) on lines that could overflow.
 ``--write-docs`` writes the table into section ``rofl-shapes`` of
 ``docs/benchmarks.md``.
 """

@@ -14,7 +14,7 @@ from rofl.errors import FormatError, ImageError, OptionError, PuzzleError, RoflE
 
 # public name -> module that defines it (loaded on first access)
 _LAZY = {
-    "Palette": "rofl.puzzle",
+    "Palette": "rofl.palette",
     "Puzzle": "rofl.puzzle",
     "HexPuzzle": "rofl.hexagon",
     "Hexagon": "rofl.hexagon",
@@ -90,7 +90,8 @@ if TYPE_CHECKING:
     from rofl.formats import PuzzleFile, open_puzzle  # noqa: F401
     from rofl.hexagon import Hexagon, HexPuzzle  # noqa: F401
     from rofl.maker import MakeResult, make  # noqa: F401
-    from rofl.puzzle import Palette, Puzzle  # noqa: F401
+    from rofl.palette import Palette  # noqa: F401
+    from rofl.puzzle import Puzzle  # noqa: F401
     from rofl.secret import hide, reveal  # noqa: F401
     from rofl.solver.grade import Difficulty, grade  # noqa: F401
     from rofl.solver.line import solve_line  # noqa: F401

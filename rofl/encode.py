@@ -17,7 +17,8 @@ from collections.abc import Mapping
 import numpy as np
 
 from rofl.errors import UnsolvableError
-from rofl.puzzle import Palette, Puzzle
+from rofl.palette import Palette
+from rofl.puzzle import Puzzle
 
 
 def encode_grid(

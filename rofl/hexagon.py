@@ -1,13 +1,15 @@
 """Hexagon and HexPuzzle: the board and the frozen puzzle of a hexagonal nonogram.
 
 The model of :mod:`rofl.puzzle` on another board: a :class:`Hexagon` of
-side *s* (cells in cube coordinates, lines in three directions) and a
-:class:`HexPuzzle`, which shares the rectangle's clue storage, validation
-and colour rules (``?`` groups included) through ``rofl.puzzle._LinePuzzle``.
+side *s* (cells in cube coordinates, lines in three directions; a
+:class:`rofl.board.Board`) and a :class:`HexPuzzle`, which shares the
+rectangle's clue storage, validation and colour rules (``?`` groups
+included) through :class:`rofl.linepuzzle.LinePuzzle`.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -15,19 +17,13 @@ import numpy as np
 
 from rofl._cache import array_bytes, bytes_cache
 from rofl._checks import whole
+from rofl.board import BoardKind, Frozen
+from rofl.derive import line_runs
 from rofl.errors import PuzzleError, shown
-from rofl.puzzle import (
-    Group,
-    PackedClues,
-    Palette,
-    _as_palette,
-    _check_arrays,
-    _line_runs,
-    _LinePuzzle,
-    _normalise_sets,
-    _parse_lines,
-    _validate,
-)
+from rofl.linepuzzle import LinePuzzle
+from rofl.packed import PackedClues
+from rofl.palette import Palette, as_palette
+from rofl.validate import Group, check_arrays, parse_lines
 
 #: The most cells along a side of a hexagonal board: 785 665 cells.  A
 #: hexagon's cell costs about three times a rectangle's (a line of each
@@ -38,7 +34,7 @@ from rofl.puzzle import (
 MAX_HEX_SIDE = 512
 
 
-class Hexagon:
+class Hexagon(Frozen):
     """The board of a hexagonal puzzle of side ``side``: its cells and lines.
 
     Hexagons point up, so rows are horizontal.  A cell is addressed by cube
@@ -70,6 +66,8 @@ class Hexagon:
 
     #: Direction names in messages (singular, plural).
     DIRECTIONS = (("row", "rows"), ("falling diagonal", "falling diagonals"), ("rising diagonal", "rising diagonals"))
+    directions = DIRECTIONS
+    kind: BoardKind = "hexagon"
 
     side: int
     coords: np.ndarray
@@ -124,10 +122,6 @@ class Hexagon:
         """The board of side ``side`` (made once per side and kept)."""
         return _hexagon(_check_side(side))
 
-    def __setattr__(self, name: str, value: Any) -> None:
-        msg = "Hexagon is immutable"
-        raise AttributeError(msg)
-
     @property
     def n_cells(self) -> int:
         return len(self.coords)
@@ -135,6 +129,18 @@ class Hexagon:
     @property
     def n_lines(self) -> int:
         return len(self.line_offsets) - 1
+
+    @property
+    def grid_shape(self) -> tuple[int]:
+        """A filling of the board is flat: ``(n_cells,)``."""
+        return (self.n_cells,)
+
+    @property
+    def line_directions(self) -> np.ndarray:
+        return np.arange(self.n_lines, dtype=np.int64) // (2 * self.side - 1)
+
+    def size_text(self) -> str:
+        return f"hexagon of side {self.side}"
 
     def line(self, line: int) -> np.ndarray:
         """Cell indices of line ``line``, in order along it."""
@@ -169,7 +175,7 @@ class Hexagon:
         """The flat clues of a filled board, unchecked: ``lengths``, ``colors``
         and ``offsets`` (int64; line ``i`` owns groups ``offsets[i]:offsets[i + 1]``)
         of ``cells``, an ``(n_cells,)`` array of palette indices."""
-        lengths, colors, counts = _line_runs(np.asarray(cells)[self.line_cells], self.line_offsets)
+        lengths, colors, counts = line_runs(np.asarray(cells)[self.line_cells], self.line_offsets)
         offsets = np.zeros(self.n_lines + 1, dtype=np.int64)
         np.cumsum(counts, out=offsets[1:])
         return lengths.astype(np.int64), colors.astype(np.int64), offsets
@@ -183,6 +189,23 @@ class Hexagon:
         out = np.full(q.shape, -1, dtype=np.int64)
         out[inside] = self._index[r[inside] + m, q[inside] + m]
         return out
+
+    def centres(self, size: float = 1.0) -> np.ndarray:
+        """Cell centres for pointy-top cells of circumradius ``size``, the
+        centre cell at ``(0, 0)``, ``y`` growing downwards."""
+        q = self.coords[:, 0].astype(np.float64)
+        r = self.coords[:, 1].astype(np.float64)
+        return np.stack([math.sqrt(3) * size * (q + r / 2), 1.5 * size * r], axis=1)
+
+    def corners(self, size: float = 1.0) -> np.ndarray:
+        """The six corners of a pointy-top cell of circumradius ``size``, from the lower right, clockwise."""
+        return np.array(
+            [(size * math.cos(math.radians(a)), size * math.sin(math.radians(a))) for a in range(30, 390, 60)]
+        )
+
+    def puzzle(self, cells: np.ndarray, palette: Palette | Any = None, *, meta: Mapping[str, str] | None = None):
+        """:meth:`HexPuzzle.from_cells` on this board."""
+        return HexPuzzle.from_cells(self.side, cells, palette, meta=meta)
 
     def __repr__(self) -> str:
         return f"Hexagon({self.side})"
@@ -230,7 +253,7 @@ def _check_side(side: Any) -> int:
     return side
 
 
-class HexPuzzle(_LinePuzzle):
+class HexPuzzle(LinePuzzle):
     """A hexagonal nonogram: side, palette and the clues of every line in
     the three directions (see :class:`Hexagon` for the cells and lines).
 
@@ -255,7 +278,7 @@ class HexPuzzle(_LinePuzzle):
         With a message naming the line ("falling diagonal 4, group 2: ...").
     """
 
-    __slots__ = ("side", "board")
+    __slots__ = ("side",)
 
     side: int
     board: Hexagon
@@ -276,8 +299,8 @@ class HexPuzzle(_LinePuzzle):
             if len(clues) != per:
                 msg = f"{len(clues)} clues for the {plural} of a hexagon of side {board.side}, which has {per}"
                 raise PuzzleError(msg)
-        palette = _as_palette(palette)
-        lengths, colors, offsets, color_sets = _parse_lines([*rows, *falling, *rising], palette, board.line_name)
+        palette = as_palette(palette)
+        lengths, colors, offsets, color_sets = parse_lines([*rows, *falling, *rising], palette, board.line_name)
         self._init_arrays(board, palette, lengths, colors, offsets, meta, color_sets)
 
     @classmethod
@@ -296,33 +319,12 @@ class HexPuzzle(_LinePuzzle):
         :meth:`Puzzle.from_arrays`); validates like ``__init__``."""
         self = cls.__new__(cls)
         board = Hexagon.of(side)
-        lengths, colors, offsets, color_sets = _check_arrays(board.n_lines, lengths, colors, offsets, color_sets)
+        lengths, colors, offsets, color_sets = check_arrays(board.n_lines, lengths, colors, offsets, color_sets)
         self._init_arrays(board, palette, lengths, colors, offsets, meta, color_sets)
         return self
 
     def _init_arrays(self, board, palette, lengths, colors, offsets, meta, color_sets) -> None:
-        palette = _as_palette(palette)
-        if color_sets is not None:
-            colors = colors.copy()
-
-            def where(g: int) -> str:
-                line = int(np.searchsorted(offsets, g, side="right") - 1)
-                return f"{board.line_name(line)}, group {g - int(offsets[line]) + 1}"
-
-            color_sets = _normalise_sets(palette, colors, color_sets, where)
-        _validate(
-            lengths,
-            colors,
-            offsets,
-            color_sets,
-            palette,
-            np.diff(board.line_offsets),
-            np.arange(board.n_lines) // (2 * board.side - 1),
-            board.line_name,
-            lambda line: Hexagon.DIRECTIONS[board.direction(line)][0],
-            [plural for _, plural in Hexagon.DIRECTIONS],
-        )
-        self._set_fields({"side": board.side, "board": board}, palette, lengths, colors, offsets, color_sets, meta)
+        self._init_board(board, {"side": board.side}, palette, lengths, colors, offsets, color_sets, meta)
 
     @classmethod
     def from_cells(
@@ -348,15 +350,11 @@ class HexPuzzle(_LinePuzzle):
             Wrong length, or a value outside the palette.
         """
         board = Hexagon.of(side)
-        palette = _as_palette(Palette.black_white() if palette is None else palette)
+        palette = as_palette(Palette.black_white() if palette is None else palette)
         cells = _check_cells(board, cells, palette)
         return cls.from_arrays(board.side, palette, *board.clues_of(cells), meta=meta)
 
     # ----------------------------------------------------------------- access
-
-    @property
-    def n_cells(self) -> int:
-        return self.board.n_cells
 
     @property
     def rows(self) -> tuple[tuple[Group, ...], ...]:
@@ -429,18 +427,6 @@ class HexPuzzle(_LinePuzzle):
             return f"HexPuzzle({self.side}, {self.palette!r}, {lines})"
         return f"<HexPuzzle side {self.side}, {self.n_colors} colours, {self.n_groups} groups>"
 
-    def __reduce__(self):
-        state = (
-            self.side,
-            self.palette.colors,
-            self.lengths,
-            self.colors,
-            self.offsets,
-            dict(self.meta),
-            self.color_sets,
-        )
-        return (_rebuild_hex, state)
-
 
 def _check_cells(board: Hexagon, cells: Any, palette: Palette) -> np.ndarray:
     cells = np.asarray(cells)
@@ -459,7 +445,3 @@ def _check_cells(board: Hexagon, cells: Any, palette: Palette) -> np.ndarray:
     # palette indices fit a byte (at most 256 colours): the clues' temporaries
     # over the three directions' 3 x n_cells entries stay small
     return cells.astype(np.uint8 if len(palette) <= 256 else np.int64)
-
-
-def _rebuild_hex(side, palette, lengths, colors, offsets, meta, color_sets) -> HexPuzzle:
-    return HexPuzzle.from_arrays(side, Palette(palette), lengths, colors, offsets, color_sets=color_sets, meta=meta)

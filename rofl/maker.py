@@ -16,19 +16,100 @@ from typing import Any
 
 import numpy as np
 
+from rofl.palette import Palette
 from rofl.picture.measures import edge_f1, hex_lightness_ssim, lightness_ssim
-from rofl.puzzle import Palette, Puzzle
+from rofl.puzzle import Puzzle
 
 
 @dataclass(frozen=True)
 class MakeOptions:
-    """Everything that decides the puzzle :func:`make` makes of a picture
-    (see :func:`make` for each field).
+    """Everything that decides the puzzle :func:`make` makes of a picture.
 
     ``rofl.make``, ``rofl make`` and a batch (:func:`rofl.batch.make_many`)
     take the same value; two runs with equal options on the same picture
     give the same puzzle.  ``rofl.make(picture, width=30)`` builds one from
     its keywords: ``MakeOptions(width=30)``.
+
+    Attributes
+    ----------
+    width, height : int, optional
+        Grid size in cells; with one of them the other keeps the picture's
+        aspect ratio; with neither the longer side gets 40 cells (smaller
+        pictures keep one cell per pixel).
+    colors : int
+        2 for black and white; 3-64 for a colour puzzle with a palette found
+        by k-means in CIELAB.
+    palette : str or sequence of colours, optional
+        ``"#fff,#000,#f00"``: use these colours (``colors`` is ignored).
+    background : colour, optional
+        Palette index 0; default the colour covering the most cells.
+        Transparent pixels are composited onto it (onto white by default).
+    threshold : float, optional
+        Black-and-white threshold, sRGB grey 0-255; default Otsu's.
+    mode : {"fit", "crop", "pad"}
+        How the picture fills width x height when both are given.
+    dither : {"none", "ordered", "floyd-steinberg"}
+        Dithering warns (``UserWarning``): it multiplies clues and ambiguity.
+    cleanup : bool
+        Repaint isolated single cells before refinement.
+    min_delta_e : float
+        The least ΔE2000 between any two colours of an automatic palette,
+        the background included; a picture without that many distinct
+        colours gets fewer (``stats.colors_asked`` keeps the number asked
+        for).  0 turns the constraint off.  A given ``palette`` is used as
+        given (a ``UserWarning`` says when two of its colours are closer).
+        See :func:`rofl.picture.quantise`.
+    trim : bool
+        Leave out blank border rows and columns (all background after
+        quantisation and clean-up) before refinement, and any that
+        refinement blanked after it, so the puzzle may be smaller than
+        ``width`` x ``height``; ``stats.trimmed`` says how many.  A blank
+        picture is kept whole.
+    effort : float
+        How hard refinement works, after its greedy pass, on changing fewer
+        cells: about ``effort`` local repair attempts per changed cell, then,
+        from 1 on, up to ``int(effort)`` passes that move changes elsewhere
+        (see :func:`rofl.refine.refine`'s ``polish`` and ``relocate``), and
+        from 2 on they also swap two nearby changes for one elsewhere
+        (``pairs``).  0 stops after the greedy pass; 1 is the default; 2 and
+        more take longer for a few changes fewer.
+    seed : int
+        Seed of that search: the same picture, options and seed always give
+        the same puzzle.
+    shape : {"rect", "hex"}
+        ``"hex"`` makes a :class:`~rofl.hexagon.HexPuzzle`: the largest
+        hexagon centred on the picture (:func:`rofl.picture.hex_fit`), each
+        cell the area average of its hexagon in linear light, quantised as
+        a rectangle's cells, then refined by :func:`rofl.refine.refine` over its board.
+        ``width``, ``height``, ``mode="pad"``, ``dither`` and ``cleanup``
+        do not apply to it (:class:`OptionError`); ``trim`` is ignored (a
+        hexagon has no border rows to leave out); ``effort`` above 0 puts
+        back the changes later ones made unnecessary.
+    size : int, optional
+        The hexagon's side in cells (1-128; default
+        :data:`rofl.picture.DEFAULT_HEX_SIDE`); only with ``shape="hex"``.
+    style : {"auto", "photo", "lines", "poster"}
+        How the picture is drawn into cells before quantising
+        (:mod:`rofl.picture.style`): ``photo`` area-averages it; ``lines``
+        draws edges and thin dark features as ink one cell wide (XDoG);
+        ``poster`` smooths regions flat (a median filter) and outlines
+        strong edges.  ``auto`` quantises ``photo``, ``lines`` and ``poster`` (black
+        and white) or ``photo`` and ``poster`` (colour; ``lines`` in colour
+        never measured better) and keeps the one with the higher
+        :func:`style_score`; with a ``threshold`` or a ``dither`` it is
+        ``photo``, the only style that takes them.
+    crop : {"none", "auto"}
+        ``auto`` cuts the picture to its subject first
+        (:func:`rofl.picture.crop_to_subject`: a face, else the salient part).
+    difficulty : {"easy", "medium", "hard", "expert"}, optional
+        Steer the refined puzzle toward this grade of :func:`rofl.grade`
+        (:func:`rofl.refine.difficulty.steer`): easier ones may change more
+        cells, up to 2% in all, harder ones at most 0.5% beyond the fewest;
+        with ``style="auto"`` another drawing (a style auto could keep, or
+        the photo style at another threshold) may be taken when it comes
+        closer (:func:`rofl.refine.difficulty.pick_style`);
+        ``stats.difficulty`` is the grade reached and ``stats.difficulty_note``
+        says when the one asked for was out of reach.  Rectangles only.
     """
 
     width: int | None = None
@@ -291,7 +372,7 @@ class MakeResult:
     cost : (H, W, K) float64 array
         The cost array given to the refinement.
     stats : MakeStats
-    refinement : rofl.refine.Refinement or rofl.refine.hexagon.HexRefinement
+    refinement : rofl.refine.Refinement
         The refinement's own record (evaluations, fallback lines...).
     side : int or None
         A hexagonal puzzle's side; then ``puzzle`` is a
@@ -391,7 +472,8 @@ def make(
     image : path, bytes, PIL.Image.Image or numpy array
         See :func:`rofl.picture.load_pixels`.
     options : MakeOptions, optional
-        The options below as one value (default: the defaults).
+        The options as one value (default: the defaults; each field is
+        documented in :class:`MakeOptions`).
     title : str, optional
         Stored in ``puzzle.meta["title"]``; default the file name.
     solver : rofl.LineSolver, optional
@@ -399,84 +481,8 @@ def make(
     progress : callable(MakeProgress), optional
         Called as the refinement works, with the stage and how far it is
         (:class:`MakeProgress`).
-    width, height : int, optional
-        Grid size in cells; with one of them the other keeps the picture's
-        aspect ratio; with neither the longer side gets 40 cells (smaller
-        pictures keep one cell per pixel).
-    colors : int
-        2 for black and white; 3-64 for a colour puzzle with a palette found
-        by k-means in CIELAB.
-    palette : str or sequence of colours, optional
-        ``"#fff,#000,#f00"``: use these colours (``colors`` is ignored).
-    background : colour, optional
-        Palette index 0; default the colour covering the most cells.
-        Transparent pixels are composited onto it (onto white by default).
-    threshold : float, optional
-        Black-and-white threshold, sRGB grey 0-255; default Otsu's.
-    mode : {"fit", "crop", "pad"}
-        How the picture fills width x height when both are given.
-    dither : {"none", "ordered", "floyd-steinberg"}
-        Dithering warns (``UserWarning``): it multiplies clues and ambiguity.
-    cleanup : bool
-        Repaint isolated single cells before refinement.
-    min_delta_e : float
-        The least ΔE2000 between any two colours of an automatic palette,
-        the background included; a picture without that many distinct
-        colours gets fewer (``stats.colors_asked`` keeps the number asked
-        for).  0 turns the constraint off.  A given ``palette`` is used as
-        given (a ``UserWarning`` says when two of its colours are closer).
-        See :func:`rofl.picture.quantise`.
-    trim : bool
-        Leave out blank border rows and columns (all background after
-        quantisation and clean-up) before refinement, and any that
-        refinement blanked after it, so the puzzle may be smaller than
-        ``width`` x ``height``; ``stats.trimmed`` says how many.  A blank
-        picture is kept whole.
-    effort : float
-        How hard refinement works, after its greedy pass, on changing fewer
-        cells: about ``effort`` local repair attempts per changed cell, then,
-        from 1 on, up to ``int(effort)`` passes that move changes elsewhere
-        (see :func:`rofl.refine.refine`'s ``polish`` and ``relocate``), and
-        from 2 on they also swap two nearby changes for one elsewhere
-        (``pairs``).  0 stops after the greedy pass; 1 is the default; 2 and
-        more take longer for a few changes fewer.
-    seed : int
-        Seed of that search: the same picture, options and seed always give
-        the same puzzle.
-    shape : {"rect", "hex"}
-        ``"hex"`` makes a :class:`~rofl.hexagon.HexPuzzle`: the largest
-        hexagon centred on the picture (:func:`rofl.picture.hex_fit`), each
-        cell the area average of its hexagon in linear light, quantised as
-        a rectangle's cells, then refined by :func:`rofl.refine.hexagon.refine_hex`.
-        ``width``, ``height``, ``mode="pad"``, ``dither`` and ``cleanup``
-        do not apply to it (:class:`OptionError`); ``trim`` is ignored (a
-        hexagon has no border rows to leave out); ``effort`` above 0 puts
-        back the changes later ones made unnecessary.
-    size : int, optional
-        The hexagon's side in cells (1-128; default
-        :data:`rofl.picture.DEFAULT_HEX_SIDE`); only with ``shape="hex"``.
-    style : {"auto", "photo", "lines", "poster"}
-        How the picture is drawn into cells before quantising
-        (:mod:`rofl.picture.style`): ``photo`` area-averages it; ``lines``
-        draws edges and thin dark features as ink one cell wide (XDoG);
-        ``poster`` smooths regions flat (a median filter) and outlines
-        strong edges.  ``auto`` quantises ``photo``, ``lines`` and ``poster`` (black
-        and white) or ``photo`` and ``poster`` (colour; ``lines`` in colour
-        never measured better) and keeps the one with the higher
-        :func:`style_score`; with a ``threshold`` or a ``dither`` it is
-        ``photo``, the only style that takes them.
-    crop : {"none", "auto"}
-        ``auto`` cuts the picture to its subject first
-        (:func:`rofl.picture.crop_to_subject`: a face, else the salient part).
-    difficulty : {"easy", "medium", "hard", "expert"}, optional
-        Steer the refined puzzle toward this grade of :func:`rofl.grade`
-        (:func:`rofl.refine.difficulty.steer`): easier ones may change more
-        cells, up to 2% in all, harder ones at most 0.5% beyond the fewest;
-        with ``style="auto"`` another drawing (a style auto could keep, or
-        the photo style at another threshold) may be taken when it comes
-        closer (:func:`rofl.refine.difficulty.pick_style`);
-        ``stats.difficulty`` is the grade reached and ``stats.difficulty_note``
-        says when the one asked for was out of reach.  Rectangles only.
+    **fields
+        Fields of :class:`MakeOptions` (each documented there).
 
     Returns
     -------
@@ -496,115 +502,254 @@ def make(
 
 
 def _make(image: Any, o: MakeOptions, *, title: str | None, solver: Any, progress: Any) -> MakeResult:
-    """:func:`make` with its options as one value."""
+    """:func:`make` with its options as one value: the one pipeline of both
+    shapes, in named steps; what differs per shape is asked of its
+    :class:`_Shape` (fitting, clean-up and trimming, the refinement's
+    options, the board, the measures)."""
     from rofl import kernels, picture
-    from rofl.errors import OptionError
-    from rofl.refine import refine
 
-    # the options as the local names the pipeline below reads
-    width, height, colors, palette, background, threshold = (o.width, o.height, o.colors, o.palette,
-                                                             o.background, o.threshold)  # fmt: skip
-    mode, dither, cleanup, min_delta_e, trim = o.mode, o.dither, o.cleanup, o.min_delta_e, o.trim
-    effort, seed, shape, size, style, crop, difficulty = (
-        o.effort,
-        o.seed,
-        o.shape,
-        o.size,
-        o.style,
-        o.crop,
-        o.difficulty,
-    )
-    callbacks = _refine_callbacks(progress)
-    check_shape(o)
-    picture.check_style(style)
-    picture.check_crop(crop)
-    if difficulty is not None:
-        _check_difficulty(difficulty, shape)
-    if shape == "hex":
-        return _make_hex(
-            image, size, colors=colors, palette=palette, background=background, threshold=threshold,
-            min_delta_e=min_delta_e, title=title, effort=effort, progress=callbacks.get("progress"),
-            style=style, crop=crop,
-        )  # fmt: skip
-    picture.check_dither(dither)
-    if not 0 <= effort <= 1000:  # also refuses NaN
-        msg = f"effort must be between 0 and 1000, not {effort!r}"
-        raise OptionError(msg)
+    shape = _shape_of(o)  # every option checked, before any work
     # compiling or loading the kernels (once a process, in refinement) stops the clock
     clock = kernels.Stopwatch()
-    bg_rgb = picture.parse_color(background, "background") if background not in (None, "auto") else (255, 255, 255)
-    pixels = picture.crop_to_subject(picture.load_pixels(image), crop)
-    geometry = picture.fit(picture.picture_size(pixels), width, height, mode)
-    if dither != "none":
+    bg_rgb = picture.parse_color(o.background, "background") if o.background not in (None, "auto") else (255, 255, 255)
+    pixels = picture.crop_to_subject(picture.load_pixels(image), o.crop)
+    geometry = shape.fit(picture.picture_size(pixels))
+    if o.dither != "none":
         warnings.warn(picture.DITHER_WARNING, UserWarning, stacklevel=3)
     chosen = _styled(
-        pixels, geometry, style, bg_rgb,
-        colors=colors, palette=palette, background=background, threshold=threshold, dither=dither,
-        min_delta_e=min_delta_e,
+        pixels, geometry, o.style, bg_rgb, shape=shape,
+        colors=o.colors, palette=o.palette, background=o.background, threshold=o.threshold, dither=o.dither,
+        min_delta_e=o.min_delta_e,
     )  # fmt: skip
-    q, cells_linear, lab = chosen.quantised, chosen.photo, chosen.lab
-    grid, cost = q.grid, q.cost
-    if cleanup:
-        grid = picture.remove_isolated(grid, cost)
-    crop = (slice(None), slice(None))
-    trimmed = (0, 0, 0, 0)
-    if trim:
-        crop, trimmed = _blank_border(grid)
-        grid, cost, lab, cells_linear = grid[crop], cost[crop], lab[crop], cells_linear[crop]
-
+    cells = shape.prepare(_Cells(chosen.quantised.grid, chosen.quantised.cost, chosen.lab, chosen.photo))
     refine_clock = kernels.Stopwatch()
-    res = refine(
-        grid,
-        q.palette,
-        cost=cost,
-        solver=solver,
-        polish=effort,
-        seed=seed,
-        relocate=int(effort),
-        pairs=effort >= 2,
-        **callbacks,
-    )
+    res = _refined(cells, chosen.quantised.palette, shape, solver, progress)
     refine_seconds = refine_clock.seconds()
-    final = np.asarray(res.grid, dtype=np.uint8)
-    if trim:
-        # refinement may blank a border line; leaving it out keeps the puzzle
-        # unique and line-solvable (an empty line only fixes its cells blank)
-        crop, again = _blank_border(final)
-        final, grid, cost, lab, cells_linear = final[crop], grid[crop], cost[crop], lab[crop], cells_linear[crop]
-        trimmed = tuple(a + b for a, b in zip(trimmed, again, strict=True))
-
-    steering = {}
-    if difficulty is not None:
-        from rofl.refine.difficulty import steer
-
-        steered = steer(final, q.palette, grid, difficulty, cost=cost, seed=seed)
-        final = steered.grid
-        steering = {"difficulty": steered.difficulty, "steered": steered.added, "difficulty_note": steered.note}
-    puzzle = Puzzle.from_grid(final, q.palette, meta=_meta(image, title))
+    cells = shape.after_refinement(cells, np.asarray(res.grid, dtype=np.uint8))
+    steering = _steered(cells, chosen.quantised.palette, o) if o.difficulty is not None else {}
+    puzzle = shape.board(cells.final).puzzle(cells.final, chosen.quantised.palette, meta=_meta(image, title))
     result = _finish(
-        puzzle, final, grid, q, cost, lab, cells_linear, res,
-        shape_stats={"width": final.shape[1], "height": final.shape[0], "trimmed": trimmed, "style": chosen.style,
-                     "style_scores": chosen.scores, "style_dropped": chosen.dropped,
-                     "polish_rounds": int(res.polish_rounds), "relocated": int(res.relocated), **steering},
-        shape_result={"_trimmed": trimmed},
-        ssim=lightness_ssim(lab[:, :, 0], _palette_lab(q)[final][:, :, 0]),
-        edge=edge_f1(lab[:, :, 0], _palette_lab(q)[final][:, :, 0]),
-        seconds=clock.seconds(), refine_seconds=refine_seconds, min_delta_e=min_delta_e,
+        puzzle, cells, chosen.quantised, res, shape,
+        shape_stats={"style": chosen.style, "style_scores": chosen.scores, "style_dropped": chosen.dropped,
+                     **shape.stats(cells, res), **steering},
+        seconds=clock.seconds(), refine_seconds=refine_seconds, min_delta_e=o.min_delta_e,
         pixels=pixels, geometry=geometry, background=bg_rgb,
     )  # fmt: skip
-    if difficulty is not None and chosen.eligible:  # auto: photo alone may take another threshold
-        # the picture pipeline steers too: another style auto would take may reach the grade
-        from rofl.refine.difficulty import pick_style
-
-        def made(name: str, threshold: float | None = None, steered: bool = True) -> MakeResult:
-            # the picture cut to its subject already: no crop again
-            again = replace(o, style=name, crop="none", threshold=threshold, difficulty=difficulty if steered else None)
-            other = _make(pixels, again, title=puzzle.meta.get("title"), solver=solver, progress=None)
-            return replace(other, stats=replace(other.stats, style_scores=chosen.scores, style_dropped=chosen.dropped))
-
-        result = pick_style(result, difficulty, chosen.eligible, made)
-        result = replace(result, stats=replace(result.stats, seconds=clock.seconds()))  # every style's
+    if o.difficulty is not None and chosen.eligible:  # auto: photo alone may take another threshold
+        result = _other_style(result, pixels, o, chosen, solver, clock)
     return result
+
+
+@dataclass(eq=False)
+class _Cells:
+    """The cells on their way through :func:`_make`: the quantised grid and
+    its cost, the picture's CIELAB and linear-light colours (one more axis),
+    the refined grid once there is one (``final``), and the blank border
+    lines left out (a rectangle's ``trim``)."""
+
+    grid: np.ndarray
+    cost: np.ndarray
+    lab: np.ndarray
+    linear: np.ndarray
+    final: Any = None
+    trimmed: tuple[int, int, int, int] = (0, 0, 0, 0)
+
+    def cut(self, crop: tuple[slice, ...]) -> _Cells:
+        """The same cells cut to ``crop``."""
+        final = None if self.final is None else self.final[crop]
+        return _Cells(self.grid[crop], self.cost[crop], self.lab[crop], self.linear[crop], final, self.trimmed)
+
+
+class _Rectangle:
+    """What :func:`_make` does for a rectangle: fit ``width`` x ``height``
+    cells, clean up and trim blank border lines, refine with every pass the
+    effort pays for."""
+
+    side = None
+
+    def __init__(self, o: MakeOptions) -> None:
+        from rofl import picture
+
+        picture.check_dither(o.dither)
+        self.o = o
+
+    def fit(self, image_size: tuple[int, int]) -> Any:
+        from rofl import picture
+
+        return picture.fit(image_size, self.o.width, self.o.height, self.o.mode)
+
+    @staticmethod
+    def quantised(cells: np.ndarray, **options: Any) -> Any:
+        """:func:`rofl.picture.quantise` of the ``(H, W, 3)`` cell colours."""
+        from rofl import picture
+
+        return picture.quantise(cells, **options)
+
+    def prepare(self, cells: _Cells) -> _Cells:
+        """Clean-up, then the blank border lines left out (``trim``)."""
+        from rofl import picture
+
+        if self.o.cleanup:
+            cells.grid = picture.remove_isolated(cells.grid, cells.cost)
+        if not self.o.trim:
+            return cells
+        crop, trimmed = _blank_border(cells.grid)
+        cells = cells.cut(crop)
+        cells.trimmed = trimmed
+        return cells
+
+    def refine_options(self) -> dict[str, Any]:
+        effort = self.o.effort
+        return {"polish": effort, "seed": self.o.seed, "relocate": int(effort), "pairs": effort >= 2}
+
+    def after_refinement(self, cells: _Cells, final: np.ndarray) -> _Cells:
+        """Refinement may blank a border line; leaving it out keeps the
+        puzzle unique and line-solvable (an empty line only fixes its cells
+        blank)."""
+        cells.final = final
+        if not self.o.trim:
+            return cells
+        crop, again = _blank_border(final)
+        trimmed = tuple(a + b for a, b in zip(cells.trimmed, again, strict=True))
+        cells = cells.cut(crop)
+        cells.trimmed = trimmed
+        return cells
+
+    @staticmethod
+    def board(final: np.ndarray) -> Any:
+        from rofl.puzzle import Rectangle
+
+        return Rectangle(final.shape[1], final.shape[0])
+
+    def likeness(self, lab_l: np.ndarray, final_l: np.ndarray) -> tuple[float | None, float | None]:
+        """SSIM and edge F1 of the final grid's lightness against the picture's."""
+        return lightness_ssim(lab_l, final_l), edge_f1(lab_l, final_l)
+
+    @staticmethod
+    def stats(cells: _Cells, res: Any) -> dict[str, Any]:
+        h, w = cells.final.shape
+        return {
+            "width": w, "height": h, "trimmed": cells.trimmed,
+            "polish_rounds": int(res.polish_rounds), "relocated": int(res.relocated),
+        }  # fmt: skip
+
+    @staticmethod
+    def result_fields(cells: _Cells) -> dict[str, Any]:
+        return {"_trimmed": cells.trimmed}
+
+
+class _Hexagon:
+    """What :func:`_make` does for a hexagon: the largest hexagon of side
+    ``size`` centred on the picture; no clean-up or trimming; the revert
+    pass only with ``effort`` above 0 (polishing and relocation are a
+    rectangle's)."""
+
+    def __init__(self, o: MakeOptions) -> None:
+        from rofl import picture
+
+        self.o = o
+        self.side = picture.hexfit.check_side(picture.DEFAULT_HEX_SIDE if o.size is None else o.size)
+
+    def fit(self, image_size: tuple[int, int]) -> Any:
+        from rofl import picture
+
+        return picture.hex_fit(image_size, self.side)
+
+    @staticmethod
+    def quantised(cells: np.ndarray, **options: Any) -> Any:
+        """:func:`rofl.picture.quantise` of the ``(n_cells, 3)`` cell colours
+        as one row of a grid, back as one entry per cell."""
+        from rofl import picture
+
+        q = picture.quantise(cells[None], **options)
+        return replace(q, grid=q.grid[0], cost=q.cost[0], lab=q.lab[0])
+
+    @staticmethod
+    def prepare(cells: _Cells) -> _Cells:
+        return cells
+
+    def refine_options(self) -> dict[str, Any]:
+        return {"revert": self.o.effort > 0}
+
+    @staticmethod
+    def after_refinement(cells: _Cells, final: np.ndarray) -> _Cells:
+        cells.final = final
+        return cells
+
+    def board(self, final: np.ndarray) -> Any:
+        from rofl.hexagon import Hexagon
+
+        return Hexagon.of(self.side)
+
+    def likeness(self, lab_l: np.ndarray, final_l: np.ndarray) -> tuple[float | None, float | None]:
+        return hex_lightness_ssim(lab_l, final_l, self.side), edge_f1(lab_l, final_l, side=self.side)
+
+    def stats(self, cells: _Cells, res: Any) -> dict[str, Any]:
+        return {"width": 2 * self.side - 1, "height": 2 * self.side - 1, "side": self.side}
+
+    def result_fields(self, cells: _Cells) -> dict[str, Any]:
+        return {"side": self.side}
+
+
+#: What :func:`_make` asks of each shape it makes.
+_Shape = _Rectangle | _Hexagon
+#: Each of :data:`SHAPES` and its part of the pipeline.
+_PIPELINES: dict[str, type[_Rectangle] | type[_Hexagon]] = {"rect": _Rectangle, "hex": _Hexagon}
+
+
+def _shape_of(o: MakeOptions) -> _Shape:
+    """Check every option of ``o`` (:class:`OptionError`) and return its shape's part of the pipeline."""
+    from rofl import picture
+    from rofl.errors import OptionError
+
+    check_shape(o)
+    picture.check_style(o.style)
+    picture.check_crop(o.crop)
+    if o.difficulty is not None:
+        _check_difficulty(o.difficulty, o.shape)
+    shape = _PIPELINES[o.shape](o)
+    if not 0 <= o.effort <= 1000:  # also refuses NaN
+        msg = f"effort must be between 0 and 1000, not {o.effort!r}"
+        raise OptionError(msg)
+    return shape
+
+
+def _refined(cells: _Cells, palette: Any, shape: _Shape, solver: Any, progress: Any) -> Any:
+    """The refinement of the cells (:func:`rofl.refine.refine`) with the
+    shape's options and ``progress`` as the refinement's callbacks."""
+    from rofl.refine import refine
+
+    return refine(
+        cells.grid, palette, board=shape.board(cells.grid), cost=cells.cost, solver=solver, **shape.refine_options(),
+        **_refine_callbacks(progress),
+    )  # fmt: skip
+
+
+def _steered(cells: _Cells, palette: Any, o: MakeOptions) -> dict[str, Any]:
+    """The refined grid steered toward ``o.difficulty`` (a rectangle's
+    :func:`rofl.refine.difficulty.steer`): ``cells.final`` replaced, and
+    the stats it adds."""
+    from rofl.refine.difficulty import steer
+
+    steered = steer(cells.final, palette, cells.grid, o.difficulty, cost=cells.cost, seed=o.seed)
+    cells.final = steered.grid
+    return {"difficulty": steered.difficulty, "steered": steered.added, "difficulty_note": steered.note}
+
+
+def _other_style(result: MakeResult, pixels: np.ndarray, o: MakeOptions, chosen: Any, solver: Any, clock) -> MakeResult:
+    """The picture pipeline steers too: another drawing ``auto`` would take
+    (another style, or the photo style at another threshold) may reach the
+    grade (:func:`rofl.refine.difficulty.pick_style`)."""
+    from rofl.refine.difficulty import pick_style
+
+    def made(name: str, threshold: float | None = None, steered: bool = True) -> MakeResult:
+        # the picture cut to its subject already: no crop again
+        again = replace(o, style=name, crop="none", threshold=threshold, difficulty=o.difficulty if steered else None)
+        other = _make(pixels, again, title=result.puzzle.meta.get("title"), solver=solver, progress=None)
+        return replace(other, stats=replace(other.stats, style_scores=chosen.scores, style_dropped=chosen.dropped))
+
+    result = pick_style(result, o.difficulty, chosen.eligible, made)
+    return replace(result, stats=replace(result.stats, seconds=clock.seconds()))  # every style's
 
 
 def _check_difficulty(difficulty: str, shape: str) -> None:
@@ -673,60 +818,6 @@ def hex_refused(*, width: int | None, height: int | None, mode: str, dither: str
     return [name for name, used in given.items() if used]
 
 
-def _make_hex(
-    image: Any,
-    size: int | None,
-    *,
-    colors: int,
-    palette: Any,
-    background: Any,
-    threshold: float | None,
-    min_delta_e: float,
-    title: str | None,
-    effort: float,
-    progress: Callable[[int], None] | None,
-    style: str,
-    crop: str,
-) -> MakeResult:
-    """:func:`make` with ``shape="hex"``."""
-    from rofl import kernels, picture
-    from rofl.errors import OptionError
-    from rofl.hexagon import HexPuzzle
-    from rofl.refine.hexagon import refine_hex
-
-    if not 0 <= effort <= 1000:  # also refuses NaN
-        msg = f"effort must be between 0 and 1000, not {effort!r}"
-        raise OptionError(msg)
-    side = picture.hexfit.check_side(picture.DEFAULT_HEX_SIDE if size is None else size)
-    # compiling or loading the kernels (once a process, in refinement) stops the clock
-    clock = kernels.Stopwatch()
-    bg_rgb = picture.parse_color(background, "background") if background not in (None, "auto") else (255, 255, 255)
-    pixels = picture.crop_to_subject(picture.load_pixels(image), crop)
-    geometry = picture.hex_fit(picture.picture_size(pixels), side)
-    chosen = _styled(
-        pixels, geometry, style, bg_rgb,
-        colors=colors, palette=palette, background=background, threshold=threshold, dither="none",
-        min_delta_e=min_delta_e,
-    )  # fmt: skip
-    q, cells_linear, lab = chosen.quantised, chosen.photo, chosen.lab
-    grid, cost = q.grid, q.cost
-    refine_clock = kernels.Stopwatch()
-    res = refine_hex(grid, q.palette, side, cost=cost, progress=progress, revert=effort > 0)
-    refine_seconds = refine_clock.seconds()
-    final = res.cells
-    puzzle = HexPuzzle.from_cells(side, final, q.palette, meta=_meta(image, title))
-    return _finish(
-        puzzle, final, grid, q, cost, lab, cells_linear, res,
-        shape_stats={"width": 2 * side - 1, "height": 2 * side - 1, "side": side, "style": chosen.style,
-                     "style_scores": chosen.scores, "style_dropped": chosen.dropped},
-        shape_result={"side": side},
-        ssim=hex_lightness_ssim(lab[:, 0], _palette_lab(q)[final][:, 0], side),
-        edge=edge_f1(lab[:, 0], _palette_lab(q)[final][:, 0], side=side),
-        seconds=clock.seconds(), refine_seconds=refine_seconds, min_delta_e=min_delta_e,
-        pixels=pixels, geometry=geometry, background=bg_rgb,
-    )  # fmt: skip
-
-
 @dataclass(eq=False)
 class _Styled:
     """One style's cells, quantised: a candidate of ``style="auto"``."""
@@ -755,12 +846,13 @@ def style_score(ssim: float | None, edge_f1: float | None) -> float:
 
 
 def _styled(
-    pixels: np.ndarray, geometry: Any, style: str, bg_rgb: tuple[int, int, int], *, colors: int, palette: Any,
-    background: Any, threshold: float | None, dither: str, min_delta_e: float, measure: bool = False,
+    pixels: np.ndarray, geometry: Any, style: str, bg_rgb: tuple[int, int, int], *, shape: _Shape, colors: int,
+    palette: Any, background: Any, threshold: float | None, dither: str, min_delta_e: float, measure: bool = False,
 ) -> _Styled:  # fmt: skip
     """The cells of ``style`` quantised; for ``"auto"``, those of the style
-    that scores best (:func:`style_score`).  A hexagon's cells are quantised
-    as one row of a grid and come back as one entry per cell."""
+    that scores best (:func:`style_score`), measured by the ``shape``'s
+    likeness.  A hexagon's cells are quantised as one row of a grid and
+    come back as one entry per cell (:meth:`_Hexagon.quantised`)."""
     from rofl import picture
 
     n = len(picture.parse_palette(palette)) if palette is not None else colors
@@ -775,7 +867,6 @@ def _styled(
 
         msg = f"threshold and dither apply to the photo style, not {names[0]!r}"
         raise OptionError(msg)
-    side = getattr(geometry, "side", None)
     candidates: list[_Styled] = []
     scores = []
     styled = picture.style.draw_styles(pixels, geometry, names, colors=n, background=bg_rgb)
@@ -783,31 +874,22 @@ def _styled(
     quantised = {}  # a colour poster quantises the photo's cells: once
     for number, name in enumerate(names):
         drawn = styled[name]
-        row = (lambda a: a[None]) if side is not None else (lambda a: a)
         cut = threshold if threshold is not None else drawn.threshold
         key = (id(drawn.cells), cut)
         if key not in quantised:
             with warnings.catch_warnings():
                 if number:
                     warnings.simplefilter("ignore")  # the first candidate has warned about the palette
-                q = picture.quantise(
-                    row(drawn.cells), colors=colors, palette=palette, background=background, threshold=cut,
+                quantised[key] = shape.quantised(
+                    drawn.cells, colors=colors, palette=palette, background=background, threshold=cut,
                     dither=dither, min_delta_e=min_delta_e,
                 )  # fmt: skip
-            if side is not None:
-                q = replace(q, grid=q.grid[0], cost=q.cost[0], lab=q.lab[0])
-            quantised[key] = q
         q = quantised[key]
         if drawn.follow:
-            q = replace(q, grid=picture.style.follow_edges(q.grid, lab, _palette_lab(q), side=side))
+            q = replace(q, grid=picture.style.follow_edges(q.grid, lab, _palette_lab(q), side=shape.side))
         candidate = _Styled(name, q, drawn.photo, lab)
         if len(names) > 1 or measure:
-            final_l = _palette_lab(q)[q.grid][..., 0]
-            if side is None:
-                candidate.ssim = lightness_ssim(lab[..., 0], final_l)
-            else:
-                candidate.ssim = hex_lightness_ssim(lab[..., 0], final_l, side)
-            candidate.edge_f1 = edge_f1(lab[..., 0], final_l, side=side)
+            candidate.ssim, candidate.edge_f1 = shape.likeness(lab[..., 0], _palette_lab(q)[q.grid][..., 0])
             scores.append((name, round(candidate.score, 4)))
         candidates.append(candidate)
     best, dropped = _pick(candidates)
@@ -855,19 +937,17 @@ def likeness(
     """
     from rofl import picture
 
-    check_shape(MakeOptions(width=width, height=height, mode=mode, dither=dither, shape=shape, size=size))
+    o = MakeOptions(width=width, height=height, mode=mode, dither=dither, shape=shape, size=size)
+    check_shape(o)
     picture.check_style(style)
     picture.check_crop(crop)
     bg_rgb = picture.parse_color(background, "background") if background not in (None, "auto") else (255, 255, 255)
     pixels = picture.crop_to_subject(picture.load_pixels(image), crop)
-    if shape == "hex":
-        side = picture.hexfit.check_side(picture.DEFAULT_HEX_SIDE if size is None else size)
-        geometry = picture.hex_fit(picture.picture_size(pixels), side)
-    else:
-        geometry = picture.fit(picture.picture_size(pixels), width, height, mode)
+    board_shape = _PIPELINES[shape](o)
     chosen = _styled(
-        pixels, geometry, style, bg_rgb, colors=colors, palette=palette, background=background,
-        threshold=threshold, dither=dither, min_delta_e=min_delta_e, measure=True,
+        pixels, board_shape.fit(picture.picture_size(pixels)), style, bg_rgb, shape=board_shape, colors=colors,
+        palette=palette, background=background, threshold=threshold, dither=dither, min_delta_e=min_delta_e,
+        measure=True,
     )  # fmt: skip
     return chosen.style, chosen.score
 
@@ -899,18 +979,20 @@ def _palette_lab(q) -> np.ndarray:
 
 
 def _finish(
-    puzzle, final, grid, q, cost, lab, cells_linear, res, *, shape_stats, shape_result, ssim, edge, seconds,
-    refine_seconds, min_delta_e, pixels, geometry, background,
+    puzzle, cells: _Cells, q, res, shape: _Shape, *, shape_stats, seconds, refine_seconds, min_delta_e, pixels,
+    geometry, background,
 ) -> MakeResult:  # fmt: skip
     """The :class:`MakeResult` of either shape: the figures both report, and
-    the arrays (``final``, ``grid``: the refined and quantised cells, of the
-    grid's shape or one per hexagon; ``lab``, ``cost``, ``cells_linear`` with
-    one more axis)."""
+    the arrays (``cells.final``, ``cells.grid``: the refined and quantised
+    cells, of the grid's shape or one per hexagon; ``cells.lab``,
+    ``cells.cost``, ``cells.linear`` with one more axis)."""
     from rofl import picture
 
+    final, grid, lab = cells.final, cells.grid, cells.lab
     de = picture.delta_e(lab, _palette_lab(q))  # (..., K)
     lengths = np.asarray(puzzle.lengths)
     changed = final != grid
+    ssim, edge = shape.likeness(lab[..., 0], _palette_lab(q)[final][..., 0])
     stats = MakeStats(
         colors=len(q.palette),
         n_changed=int(changed.sum()),
@@ -932,21 +1014,20 @@ def _finish(
         edge_f1=edge,
         **shape_stats,
     )
-    cells = np.clip(np.rint(picture.linear_to_srgb(cells_linear) * 255), 0, 255).astype(np.uint8)
     return MakeResult(
         puzzle=puzzle,
         grid=final,
         quantised=np.asarray(grid, dtype=np.uint8),
         changed=changed,
         palette=q.palette,
-        cells=cells,
-        cost=cost,
+        cells=np.clip(np.rint(picture.linear_to_srgb(cells.linear) * 255), 0, 255).astype(np.uint8),
+        cost=cells.cost,
         stats=stats,
         refinement=res,
         _pixels=pixels,
         _geometry=geometry,
         _background=background,
-        **shape_result,
+        **shape.result_fields(cells),
     )
 
 

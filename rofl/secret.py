@@ -321,7 +321,8 @@ def hide(text: str, width: int = LINE_WIDTH):
         Line logic does not reach the picture.  The layout rules this out
         (see the module docstring); the check guards against a broken font.
     """
-    from rofl.puzzle import Palette, Puzzle
+    from rofl.palette import Palette
+    from rofl.puzzle import Puzzle
     from rofl.solver import solve
 
     grid = text_grid(text, width)

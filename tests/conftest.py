@@ -35,6 +35,29 @@ def pytest_configure(config: pytest.Config) -> None:
     if REQUIRE_CORPUS and not CORPUS.is_dir():
         msg = f"ROFL_REQUIRE_CORPUS is set but the puzzle corpus is not at {CORPUS} (set ROFL_CORPUS)"
         raise pytest.UsageError(msg)
+    ctrl_c_as_in_a_terminal()
+
+
+def ctrl_c_as_in_a_terminal() -> None:
+    """Give this process (the run, or an xdist worker) Ctrl-C as a command in
+    a terminal has it, when it started with SIGINT ignored.
+
+    A shell runs a command in the background without job control (``pytest
+    &`` in a script, ``(pytest &)``, ``sh -c 'pytest &'``: POSIX's
+    asynchronous lists of a non-interactive shell) with SIGINT and SIGQUIT
+    ignored.  Python keeps an ignored SIGINT (it installs the handler that
+    raises ``KeyboardInterrupt`` only over the default), and the xdist
+    workers and every ``rofl`` a test starts inherit it through fork and
+    exec.  Such a run lost every Ctrl-C the tests send, though each test
+    passed alone in a terminal: a ``rofl`` child ran to its end (status 0),
+    the studio (whose uvicorn catches SIGINT whatever it was, then restores
+    the ignored disposition and raises it again) exited 0 instead of 130,
+    and no ``KeyboardInterrupt`` reached the in-process tests."""
+    import signal
+    import threading
+
+    if threading.current_thread() is threading.main_thread() and signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture(scope="session")
@@ -73,21 +96,3 @@ def jit_only(monkeypatch):
     yield
     monkeypatch.undo()
     _aot.reset()
-
-
-@pytest.fixture(autouse=True)
-def ctrl_c_as_a_fresh_process_has_it():
-    """Every test starts with Ctrl-C as a fresh process has it: Python's
-    handler, SIGINT not blocked.  A library a test drives may leave SIGINT
-    ignored or blocked in this worker process, and both pass to every child
-    it starts (an ignored signal and the signal mask survive ``exec``), so
-    the tests that send Ctrl-C to a ``rofl`` process or to this one saw it
-    lost in a full run though they pass alone."""
-    import signal
-    import threading
-
-    if threading.current_thread() is threading.main_thread():
-        signal.signal(signal.SIGINT, signal.default_int_handler)
-        if hasattr(signal, "pthread_sigmask"):
-            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-    return

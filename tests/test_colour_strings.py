@@ -1,4 +1,4 @@
-"""rofl's one reader of colour strings, :func:`rofl.puzzle.parse_color` (on ``PIL.ImageColor``)."""
+"""rofl's one reader of colour strings, :func:`rofl.palette.parse_color` (on ``PIL.ImageColor``)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from rofl import picture
 from rofl.errors import OptionError, PuzzleError
-from rofl.puzzle import Palette, parse_color
+from rofl.palette import Palette, parse_color
 
 
 @pytest.mark.parametrize(
@@ -61,10 +61,16 @@ def test_hex_round_trip(rgb):
     ],
 )
 def test_what_is_not_a_colour(value, message):
+    """One reader: an option's colour (the default) and a palette's colour
+    (``error=PuzzleError``, as :class:`Palette` reads them) fail alike."""
+    assert picture.parse_color is parse_color
     with pytest.raises(PuzzleError) as in_a_puzzle:
-        parse_color(value, "background")
+        parse_color(value, "background", error=PuzzleError)
     with pytest.raises(OptionError) as as_an_option:
-        picture.parse_color(value, "background")
+        parse_color(value, "background")
+    with pytest.raises(PuzzleError) as in_a_palette:
+        Palette(["#fff", value])
+    assert str(in_a_palette.value).startswith("palette colour 1: ")
     for caught in (in_a_puzzle, as_an_option):
         assert message in str(caught.value) and "\n" not in str(caught.value)
 

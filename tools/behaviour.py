@@ -393,6 +393,15 @@ def sample_cases() -> list[dict]:
         "-w 25 -o c.g --sheet s.png --title Cup",
     )
     cases.append(_case("make/coffee.jpg/outputs", _inputs("coffee.jpg"), *(f"make coffee.jpg {o}" for o in outputs)))
+    hexagons = {  # a hexagon's pipeline: one that needs no change, one that does, colour, effort 0
+        "hex12": "coffee.jpg --shape hex --size 12 -o h.rofl",
+        "hex30": "coffee.jpg --shape hex --size 30 -o h.rofl --preview h.png",
+        "hex-c3": "chelsea.jpg --shape hex --size 20 -c 3 -o h.rofl",
+        "hex-effort0": "camera.jpg --shape hex --size 24 --effort 0 -o h.rofl",
+    }
+    for label, opts in hexagons.items():
+        pic = opts.split()[0]
+        cases.append(_case(f"make/{pic}/{label}", _inputs(pic), f"make {opts}", "info h.rofl"))
     options = {
         "dither-ordered": "-w 30 --dither ordered",
         "dither-fs": "-w 30 -c 3 --dither floyd-steinberg",

@@ -163,7 +163,7 @@ def solve_task(data: bytes, name: str, budget: float) -> dict[str, Any]:
         opened = open_puzzle(data, name=name)
         puzzle = opened.puzzle
         row.update(format=opened.format.name, colours=puzzle.n_colors)
-        if hasattr(puzzle, "width"):  # a hexagon has no width and height: empty cells
+        if puzzle.board.kind == "rectangle":  # a hexagon has no width and height: empty cells
             row.update(width=puzzle.width, height=puzzle.height)
         start = time.perf_counter()
         result = solve_complete(puzzle, time_budget=budget)
@@ -196,7 +196,8 @@ def warm_up() -> None:
     import numpy as np
 
     from rofl.maker import make
-    from rofl.puzzle import Palette, Puzzle
+    from rofl.palette import Palette
+    from rofl.puzzle import Puzzle
     from rofl.solver.search import solve_complete
 
     # a 2x2 diagonal stalls line logic, so the search kernel loads too

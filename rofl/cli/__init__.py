@@ -15,7 +15,7 @@ _COMMAND_MODULES = (
     "rofl.cli.solve",
     "rofl.cli.make",
     "rofl.cli.secret",
-    "rofl.cli.codec",
+    "rofl.cli.pictures",
     "rofl.cli.convert",
     "rofl.cli.page",
     "rofl.cli.sheet",

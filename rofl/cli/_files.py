@@ -103,7 +103,7 @@ def check_drawable(opened, command: str, *, color_sets: bool = False, hexagon: b
     hexagonal puzzle passes (an SVG sheet or page draws it)."""
     from rofl.errors import FormatError
 
-    if not hasattr(opened.puzzle, "width") and not hexagon:
+    if opened.puzzle.board.kind == "hexagon" and not hexagon:
         msg = f"{opened.name}: rofl {command} takes rectangular puzzles only; this one is hexagonal"
         msg += " (rofl solve, info and convert read it)"
         raise FormatError(msg)

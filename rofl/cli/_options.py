@@ -32,6 +32,43 @@ def budget_option(help_text: str):
     return click.option("--budget", type=SECONDS, default=10.0, show_default=True, metavar="SECONDS", help=help_text)
 
 
+def files_argument(name: str, metavar: str):
+    """One or more file names (``PICTURE...``), kept as ``name``."""
+    return click.argument(name, metavar=metavar, nargs=-1, required=True, type=click.Path())
+
+
+def output_option(help_text: str, **extra):
+    """The required ``-o`` / ``--output`` file name (``extra``: a callback that checks it)."""
+    return click.option("-o", "--output", required=True, type=click.Path(), help=help_text, **extra)
+
+
+def choice_option(name: str, choices: tuple[str, ...], help_text: str):
+    """An option taking one of ``choices``, the first by default (shown in the help)."""
+    return click.option(name, type=click.Choice(choices), default=choices[0], show_default=True, help=help_text)
+
+
+def flag_option(name: str, help_text: str):
+    """An on/off flag, off by default."""
+    return click.option(name, is_flag=True, help=help_text)
+
+
+def path_option(name: str, dest: str, kind: click.Path, metavar: str, help_text: str):
+    """An optional file or folder name (``kind``), kept as ``dest``."""
+    return click.option(name, dest, type=kind, default=None, metavar=metavar, help=help_text)
+
+
+def number_option(name: str, bounds: tuple[int, int], default: int | None, metavar: str, help_text: str):
+    """A whole number within ``bounds`` (both included); a ``default`` is shown in the help."""
+    return click.option(
+        name,
+        type=click.IntRange(*bounds),
+        default=default,
+        show_default=default is not None,
+        metavar=metavar,
+        help=help_text,
+    )
+
+
 def checked_by(check):
     """A click callback that runs ``check(value)`` (a library check raising
     :class:`~rofl.errors.OptionError`) on an option given, so that a bad

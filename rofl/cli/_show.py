@@ -44,13 +44,6 @@ def say(text: str, *, err: bool = False) -> None:
     click.echo(printable(text, keep="\n"), err=err)
 
 
-def size_text(puzzle) -> str:
-    """A puzzle's size as the commands print it: ``20x15`` or ``hexagon of side 5``."""
-    if hasattr(puzzle, "width"):
-        return f"{puzzle.width}x{puzzle.height}"
-    return f"hexagon of side {puzzle.side}"
-
-
 def difficulty_text(puzzle) -> str:
     """The ``difficulty: ...`` line of ``rofl info`` and ``rofl solve`` (:func:`rofl.grade`)."""
     from rofl.errors import PuzzleError, UnsolvableError

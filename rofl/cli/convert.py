@@ -49,7 +49,6 @@ def convert(source: str, target: str, force: bool, budget: float) -> None:
     """
 
     from rofl.cli._files import output_format, refuse_overwrite, write_puzzle_file
-    from rofl.cli._show import size_text
     from rofl.decode import check_crc, check_stored_crc
     from rofl.errors import BudgetError, FormatError, RoflError
     from rofl.formats import open_puzzle
@@ -105,4 +104,4 @@ def convert(source: str, target: str, force: bool, budget: float) -> None:
         kept = f"{what} added (line logic finds it)"
     else:
         kept = fmt.keeps
-    say(f"{target}: {size_text(puzzle)}, {puzzle.n_colors} colours, {kept}")
+    say(f"{target}: {puzzle.board.size_text()}, {puzzle.n_colors} colours, {kept}")

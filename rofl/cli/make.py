@@ -10,12 +10,16 @@ import click
 from rofl.cli._app import main
 from rofl.cli._batch import batch_options, batch_target, is_batch, make_batch, refuse_batch_options
 from rofl.cli._files import check_parent, refuse_overwrite, write_puzzle_file
-from rofl.cli._options import FiniteRange, check_palette, checked_by
+from rofl.cli._options import (
+    FiniteRange,
+    check_palette,
+    checked_by,
+    choice_option,
+    files_argument,
+    flag_option,
+    output_option,
+)
 from rofl.cli._show import say
-
-_DITHERS = ("none", "ordered", "floyd-steinberg")
-HINT_CHANGED_PCT = 2.0  # above this share of changed cells, rofl make suggests what could help
-HINT_GAIN = 0.05  # a size, colour count or style the likeness hint names scores at least this much higher
 
 
 def _check_output(path: str) -> None:
@@ -87,33 +91,25 @@ def _save(image, path: str) -> None:
 
 
 @main.command(short_help="Turn pictures into unique, line-solvable puzzles.")
-@click.argument("images", metavar="PICTURE...", nargs=-1, required=True, type=click.Path())
-@click.option(
-    "-o",
-    "--output",
-    required=True,
-    type=click.Path(),
-    help="Puzzle file to write (.rofl, .clues, .json, .xml, .non, .pzl, .g, .nin, .notmine, .mk, .cwd, .sav, "
-    ".gno; black and white only from .nin on), or with several pictures the folder DIR/ to write them to.",
+@files_argument("images", "PICTURE...")
+@output_option(
+    "Puzzle file to write (.rofl, .clues, .json, .xml, .non, .pzl, .g, .nin, .notmine, .mk, .cwd, .sav, "
+    ".gno; black and white only from .nin on), or with several pictures the folder DIR/ to write them to."
 )
 @click.option(
     "-w", "--width", type=click.IntRange(1, 1024), help="Grid width in cells (default: 40 on the longer side)."
 )
 @click.option("-H", "--height", type=click.IntRange(1, 1024), help="Grid height in cells.")
-@click.option(
+@choice_option(
     "--mode",
-    type=click.Choice(["fit", "crop", "pad"]),
-    default="fit",
-    show_default=True,
-    help="With both --width and --height: fit the whole picture (a side may be shorter), crop the excess, "
+    ("fit", "crop", "pad"),
+    "With both --width and --height: fit the whole picture (a side may be shorter), crop the excess, "
     "or pad with background.",
 )
-@click.option(
+@choice_option(
     "--shape",
-    type=click.Choice(["rect", "hex"]),
-    default="rect",
-    show_default=True,
-    help="rect: a grid of squares; hex: a hexagon of hexagonal cells, clues in three directions "
+    ("rect", "hex"),
+    "rect: a grid of squares; hex: a hexagon of hexagonal cells, clues in three directions "
     "(the largest hexagon centred on the picture; -o .rofl or .clues).",
 )
 @click.option(
@@ -121,20 +117,16 @@ def _save(image, path: str) -> None:
     type=click.IntRange(1, 128),
     help="With --shape hex: the hexagon's side in cells (default 15).",
 )
-@click.option(
+@choice_option(
     "--style",
-    type=click.Choice(["auto", "photo", "lines", "poster"]),
-    default="auto",
-    show_default=True,
-    help="How the picture is drawn into cells: photo (area averages), lines (edge-aware ink drawing), poster "
+    ("auto", "photo", "lines", "poster"),
+    "How the picture is drawn into cells: photo (area averages), lines (edge-aware ink drawing), poster "
     "(flat regions with dark outlines), auto (the one that keeps the picture's regions and edges best).",
 )
-@click.option(
+@choice_option(
     "--crop",
-    type=click.Choice(["none", "auto"]),
-    default="none",
-    show_default=True,
-    help="auto: cut the picture to its subject first (a face, else the salient part).",
+    ("none", "auto"),
+    "auto: cut the picture to its subject first (a face, else the salient part).",
 )
 @click.option(
     "-c", "--colors", type=click.IntRange(2, 64), default=None, help="2 = black and white (default); 3-64 = colour."
@@ -148,10 +140,8 @@ def _save(image, path: str) -> None:
 @click.option(
     "--threshold", type=FiniteRange(0, 255), help="Black-and-white threshold, grey level 0-255 (default: Otsu)."
 )
-@click.option(
-    "--dither", type=click.Choice(_DITHERS), default="none", show_default=True, help="Dithering (adds clues)."
-)
-@click.option("--cleanup", is_flag=True, help="Repaint isolated single cells before refinement.")
+@choice_option("--dither", ("none", "ordered", "floyd-steinberg"), "Dithering (adds clues).")
+@flag_option("--cleanup", "Repaint isolated single cells before refinement.")
 @click.option(
     "--min-delta-e",
     type=float,
@@ -196,10 +186,9 @@ def _save(image, path: str) -> None:
 @click.option(
     "--sheet", type=click.Path(dir_okay=False), help="Write a printable sheet of the puzzle (.png, .pdf, .svg)."
 )
-@click.option(
+@flag_option(
     "--letters",
-    is_flag=True,
-    help="With --sheet, --book or --page: print each clue with its colour's letter (2a 3b); a page has them "
+    "With --sheet, --book or --page: print each clue with its colour's letter (2a 3b); a page has them "
     "anyway when two colours are alike in grey or to colour-blind eyes.",
 )
 @click.option("--page", type=click.Path(dir_okay=False), help="Write an HTML page to solve the puzzle in a browser.")
@@ -259,57 +248,81 @@ def make(
     batch: a puzzle per picture in DIR/ on every core, with DIR/summary.csv
     and DIR/summary.json, and a puzzle book with --book (docs/batch.md).
     """
-    import warnings
-    from pathlib import Path
-
-    from tqdm import tqdm
-
-    from rofl.formats import writer_for
-    from rofl.maker import make as make_puzzle
-
-    several = is_batch(images, output)
     from rofl.maker import MakeOptions, check_shape
 
+    several = is_batch(images, output)
     options = MakeOptions(
         width=width, height=height, colors=colors or 2, palette=palette, background=background, threshold=threshold,
         mode=mode, dither=dither, cleanup=cleanup, min_delta_e=min_delta_e, trim=trim, effort=effort, seed=seed,
         shape=shape, size=size, style=style, crop=crop, difficulty=difficulty,
     )  # fmt: skip
     check_shape(options, _FLAGS)  # before any work: a usage error
+    target = batch_target(output, batch) if several else output  # for a batch, a name of its format
     if shape == "hex":
-        _check_hex_outputs(batch_target(output, batch) if several else output, gif=gif)
-    if several:
-        target = batch_target(output, batch)  # a file name of the batch's format, for the checks below
-    else:
+        _check_hex_outputs(target, gif=gif)
+    files = {"-o": output, "--preview": preview, "--compare": compare, "--sheet": sheet, "--page": page, "--gif": gif}
+    if not several:
         refuse_batch_options(batch)
-        image, target = images[0], output
-        _check_output(output)
-        _check_png(preview, "'--preview'")
-        _check_png(compare, "'--compare'")
-        _check_sheet(sheet)
-        _check_page(page)
-        _check_gif(gif)
-        written = [("-o", output), ("--preview", preview), ("--compare", compare), ("--sheet", sheet), ("--page", page)]
-        written.append(("--gif", gif))
-        refuse_overwrite([image], written)
-    n_colors = colors or 2
-    if palette is not None:
-        from rofl.picture import parse_palette
+        _check_files(images[0], files)
+    _check_colours(options, colors, target, several)
+    if unknown is not None:
+        _check_unknown(target, _colour_count(options, colors), several, sheet=sheet, page=page, gif=gif)
+    if several:
+        return make_batch(click.get_current_context().params, options)
 
-        n_colors = len(parse_palette(palette))
-        if colors is not None and n_colors != colors:
-            msg = f"--colors {colors} contradicts the {n_colors} colours of --palette"
-            raise click.UsageError(msg)
+    result, puzzle = _make_one(images[0], options, title=title, unknown=unknown, page=page, quiet=quiet)
+    _write_files(result, puzzle, files, letters=letters, graded=difficulty is not None, quiet=quiet)
+    if not quiet:
+        _report(result, puzzle, options, files, unknown=unknown, letters=letters)
+
+
+def _check_files(image: str, files: dict[str, str | None]) -> None:
+    """Refuse, before any work, an output name no writer takes, a missing folder, an output that is the input."""
+    _check_output(files["-o"])
+    _check_png(files["--preview"], "'--preview'")
+    _check_png(files["--compare"], "'--compare'")
+    _check_sheet(files["--sheet"])
+    _check_page(files["--page"])
+    _check_gif(files["--gif"])
+    refuse_overwrite([image], list(files.items()))
+
+
+def _colour_count(options: Any, colors: int | None) -> int:
+    """How many colours the puzzle asks for: the --palette's, else -c (2 by default)."""
+    if options.palette is None:
+        return colors or 2
+    from rofl.picture import parse_palette
+
+    return len(parse_palette(options.palette))
+
+
+def _check_colours(options: Any, colors: int | None, target: str, several: bool) -> None:
+    """Refuse, before any work, a -c the --palette contradicts, colours the output format cannot hold, a
+    --threshold for colours."""
+    from pathlib import Path
+
+    from rofl.formats import writer_for
+
+    n_colors = _colour_count(options, colors)
+    if options.palette is not None and colors is not None and n_colors != colors:
+        msg = f"--colors {colors} contradicts the {n_colors} colours of --palette"
+        raise click.UsageError(msg)
     if n_colors > 2 and not writer_for(target).colour:
         msg = f"the {Path(target).suffix.lower()} format holds black-and-white puzzles only, not {n_colors} colours"
         raise click.BadParameter(msg, param_hint="'-f' / '--format'" if several else "'-o' / '--output'")
-    if threshold is not None and n_colors != 2:
+    if options.threshold is not None and n_colors != 2:
         msg = f"--threshold only applies to black-and-white puzzles, not {n_colors} colours"
         raise click.UsageError(msg)
-    if unknown is not None:
-        _check_unknown(target, n_colors, several, sheet=sheet, page=page, gif=gif)
-    if several:
-        return make_batch(click.get_current_context().params, options)
+
+
+def _make_one(image: str, options: Any, *, title, unknown, page, quiet: bool):
+    """:func:`rofl.maker.make` with a progress bar and its warnings printed; the result and its puzzle
+    (with '?' groups for --unknown-colours)."""
+    import warnings
+
+    from tqdm import tqdm
+
+    from rofl.maker import make
 
     if quiet:
         from rofl import kernels
@@ -319,13 +332,12 @@ def make(
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", UserWarning)
         try:
-            result = make_puzzle(image, options, title=title, progress=bars.show)
+            result = make(image, options, title=title, progress=bars.show)
         finally:
             bars.close()
     if not quiet:
         for w in caught:
             say(f"warning: {w.message}", err=True)
-
     puzzle = result.puzzle
     if page:  # before any file is written
         from rofl.render.page import check_page_size
@@ -334,16 +346,23 @@ def make(
     if unknown is not None:
         from rofl.refine.unknown import unknown_colours
 
-        puzzle = unknown_colours(puzzle, unknown, seed=seed)
-    from rofl._io import all_or_nothing
+        puzzle = unknown_colours(puzzle, unknown, seed=options.seed)
+    return result, puzzle
 
-    # the puzzle and every picture of it, or none of them (a full disk at --sheet)
+
+def _write_files(result: Any, puzzle: Any, files: dict[str, str | None], *, letters, graded, quiet) -> None:
+    """The puzzle and every picture of it, or none of them (a full disk at --sheet)."""
+    from pathlib import Path
+
+    from rofl._io import all_or_nothing, atomic_write
+
+    preview, compare, sheet, page, gif = (files[k] for k in ("--preview", "--compare", "--sheet", "--page", "--gif"))
     with all_or_nothing():
-        write_puzzle_file(output, puzzle, result.grid, quiet=quiet)
+        write_puzzle_file(files["-o"], puzzle, result.grid, quiet=quiet)
         if preview:
             from rofl.render.preview import hex_solution_image, solution_image
 
-            if result.side is None:
+            if result.puzzle.board.kind == "rectangle":
                 _save(solution_image(result.grid, result.palette), preview)
             else:
                 _save(hex_solution_image(result.grid, result.palette, result.side), preview)
@@ -352,52 +371,37 @@ def make(
 
             _save(compare_image(result), compare)
         if sheet:
-            from rofl._io import atomic_write
             from rofl.render.sheet import sheet_bytes
 
-            atomic_write(
-                sheet,
-                sheet_bytes(result.puzzle, Path(sheet).suffix, letters=letters, difficulty=difficulty is not None),
-            )
+            atomic_write(sheet, sheet_bytes(result.puzzle, Path(sheet).suffix, letters=letters, difficulty=graded))
         if page:
-            from rofl._io import atomic_write
             from rofl.render.page import puzzle_page
 
             # --letters: letters on the page too; else the page decides (colours alike in grey or to colour-blind eyes)
-            text = puzzle_page(result.puzzle, letters=True if letters else None, difficulty=difficulty is not None)
+            text = puzzle_page(result.puzzle, letters=True if letters else None, difficulty=graded)
             atomic_write(page, text.encode("utf-8"))
         if gif:
             from rofl.render.animation import animate_solve
 
             animate_solve(result.puzzle, gif)
-    if not quiet:
-        click.echo(result.stats.report())
-        if unknown is not None:
-            hidden = 0 if puzzle.color_sets is None else sum(map(bool, puzzle.color_sets.tolist()))
-            click.echo(
-                f"unknown colours: {hidden} of {puzzle.n_groups} groups given as '?' "
-                f"(asked {unknown:.0%}; line logic still solves the puzzle)"
-            )
-        written = [path for path in (output, preview, compare, sheet, page, gif) if path]
-        say(f"wrote {', '.join(map(str, written))}")
-        _hint_likeness(result, options, more_colours=palette is None and writer_for(output).colour)
-        _hint_letters(result.puzzle, letters)
-        _hint_changed(result.stats, shape=shape, cleanup=cleanup, threshold=threshold)
 
 
-def _hint_letters(puzzle: Any, letters: bool) -> None:
-    """Say which ink colours a reader may mix up (rofl.picture.legibility: lightness, simulated colour
-    blindness), unless --letters already prints the clues with letters."""
-    if letters or puzzle.n_colors <= 2:
-        return
-    from rofl.picture.legibility import confusions
+def _report(result: Any, puzzle: Any, options: Any, files: dict[str, str | None], *, unknown, letters) -> None:
+    """What rofl make prints after writing: the report, the '?' groups, the files, the hints."""
+    from rofl.formats import writer_for
+    from rofl.hints import make_hints
 
-    found = confusions([puzzle.palette[k] for k in range(puzzle.n_colors)])
-    if found:
+    click.echo(result.stats.report())
+    if unknown is not None:
+        hidden = 0 if puzzle.color_sets is None else sum(map(bool, puzzle.color_sets.tolist()))
         click.echo(
-            f"hint: {'; '.join(map(str, found))}: pages print the clues with letters, --letters gives sheets them too",
-            err=True,
+            f"unknown colours: {hidden} of {puzzle.n_groups} groups given as '?' "
+            f"(asked {unknown:.0%}; line logic still solves the puzzle)"
         )
+    say(f"wrote {', '.join(str(path) for path in files.values() if path)}")
+    more_colours = options.palette is None and writer_for(files["-o"]).colour
+    for line in make_hints(result, options, more_colours=more_colours, letters=letters):
+        click.echo(line, err=True)
 
 
 #: rofl make's flags for the options rofl.maker.check_shape names.
@@ -442,96 +446,6 @@ def _check_unknown(target: str, n_colors: int, several: bool, **drawn: str | Non
         if path is not None:
             msg = f"--{option} cannot draw '?' groups yet; leave it out with --unknown-colours"
             raise click.UsageError(msg)
-
-
-def _hint_changed(stats, *, shape: str, cleanup: bool, threshold: float | None) -> None:
-    """One line on stderr when refinement changed more than :data:`HINT_CHANGED_PCT`
-    of the cells, saying what usually gives a cleaner puzzle."""
-    if stats.changed_pct <= HINT_CHANGED_PCT:
-        return
-    tips = "fewer cells (--size)" if shape == "hex" else "fewer cells (-w/-H)"
-    tips += "" if cleanup or shape == "hex" else ", --cleanup"
-    if stats.colors == 2 and threshold is None:
-        tips += " or another --threshold"
-    click.echo(
-        f"hint: {stats.changed_pct:.1f}% of the cells had to change: at this size the picture is "
-        f"mostly fine texture that line logic cannot pin down; {tips} usually give a cleaner puzzle",
-        err=True,
-    )
-
-
-def _hint_likeness(result: Any, made_with: Any, *, more_colours: bool) -> None:
-    """One line on stderr when the grid of ``result`` (a
-    :class:`rofl.maker.MakeResult`, made with ``options``) looks little like
-    the picture: its SSIM under :data:`rofl.maker.RECOGNISABLE_SSIM`, or
-    SSIM + edge F1 (the score ``style="auto"`` ranks by) under
-    :data:`rofl.maker.LIKENESS_SCORE`.  It names the other styles, the next
-    size and 4 colours that measure better (:func:`rofl.maker.likeness`,
-    before refinement, on the picture as ``result`` loaded and cropped it),
-    best first; or, when none does, what usually helps."""
-    import warnings
-    from dataclasses import asdict
-
-    from rofl.errors import RoflError
-    from rofl.maker import LIKENESS_SCORE, RECOGNISABLE_SSIM, likeness, style_score
-
-    stats = result.stats
-    # what likeness takes of the options (a MakeOptions), on the picture loaded (and cropped) once
-    measured = ("width", "height", "colors", "palette", "background", "threshold", "mode", "dither", "min_delta_e")
-    options = {name: value for name, value in asdict(made_with).items() if name in measured}
-    image, options = (
-        result.pixels,
-        {**options, "shape": made_with.shape, "size": made_with.size, "style": made_with.style},
-    )
-    score = style_score(stats.ssim, stats.edge_f1)
-    low_ssim = stats.ssim is not None and stats.ssim < RECOGNISABLE_SSIM
-    if stats.ssim is None or (not low_ssim and score >= LIKENESS_SCORE):
-        return
-    width, height = options["width"], options["height"]
-    if stats.side is not None:
-        bigger = max(stats.side + 5, (stats.side * 5 + 3) // 4)
-        more = (f"more cells (--size {bigger})", {"size": bigger})
-    else:
-        side = max(stats.width + sum(stats.trimmed[2:]), stats.height + sum(stats.trimmed[:2]))
-        bigger = max(side + 10, (side * 5 + 3) // 4)
-        name = "height" if height is not None and width is None else "width"
-        more = (
-            f"more cells ({'-H' if name == 'height' else '-w'} {bigger})",
-            {"width": None, "height": None, name: bigger},
-        )
-    tries = [more]
-    measured = []
-    if stats.style_scores:  # auto measured the other styles already
-        dropped = dict(stats.style_dropped)  # auto found them unrecognisable: no tip
-        measured += [(sc, f"--style {n}") for n, sc in stats.style_scores if n != stats.style and n not in dropped]
-    elif options["threshold"] is None and options["dither"] == "none":
-        tries += [(f"--style {name}", {"style": name}) for name in ("lines", "photo", "poster") if name != stats.style]
-    if more_colours and stats.colors_asked is not None and stats.colors_asked <= stats.colors < 4:
-        tries.append(("more colours (-c 4)", {"colors": 4, "threshold": None}))
-    measured = [(sc, label) for sc, label in measured if sc >= score + HINT_GAIN]
-    for label, change in tries:
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")  # the run itself has said what there is to say
-                _, better = likeness(image, **{**options, **change})
-        except RoflError:
-            continue
-        if better >= score + HINT_GAIN:
-            measured.append((better, label))
-    if measured:
-        measured.sort(key=lambda m: -m[0])
-        tips = " or ".join(f"{label}: {better:.2f}" for better, label in measured[:3])
-        tips += " (SSIM + edge F1, measured before refinement)"
-    else:
-        tips = " or ".join(label for label, change in tries if label.startswith("more"))
-    if low_ssim:
-        why = f"the puzzle looks little like the picture (SSIM {stats.ssim:.3f} < {RECOGNISABLE_SSIM})"
-    else:
-        why = (
-            f"the puzzle may be hard to make out (SSIM {stats.ssim:.2f} + edge F1 {stats.edge_f1:.2f} = {score:.3f} "
-            f"< {LIKENESS_SCORE})"
-        )
-    click.echo(f"hint: {why}; try {tips}", err=True)
 
 
 class _StageBars:

@@ -44,7 +44,7 @@ def page(puzzle: str, output: str | None, title: str | None, letters: bool | Non
     check_page_path(out)
     refuse_overwrite([puzzle], [("-o", out)])
     opened = open_puzzle(puzzle)
-    hexagon = not hasattr(opened.puzzle, "width")
+    hexagon = opened.puzzle.board.kind == "hexagon"
     # a hexagon's clues are drawn in SVG, '?' groups included; a rectangle's bands do not draw them yet
     check_drawable(opened, "page", hexagon=True, color_sets=hexagon)
     try:  # before the stored CRC is checked, which may solve it
@@ -56,5 +56,4 @@ def page(puzzle: str, output: str | None, title: str | None, letters: bool | Non
     loaded = opened.puzzle
     text = puzzle_page(loaded, title=title, letters=letters, difficulty=difficulty)
     atomic_write(out, text.encode("utf-8"))
-    size = f"hexagon of side {loaded.side}" if hexagon else f"{loaded.width}x{loaded.height}"
-    say(f"{out}: {size}, {loaded.n_colors} colours, {len(text.encode('utf-8'))} bytes")
+    say(f"{out}: {loaded.board.size_text()}, {loaded.n_colors} colours, {len(text.encode('utf-8'))} bytes")

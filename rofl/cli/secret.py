@@ -9,7 +9,7 @@ import click
 
 from rofl.cli._app import main
 from rofl.cli._options import budget_option
-from rofl.cli._show import say, size_text
+from rofl.cli._show import say
 from rofl.errors import FormatError, OptionError, UsageError
 
 #: The title of the sheet of a hidden text.
@@ -109,7 +109,7 @@ def hide(text: str | None, output: str | None, sheet: str | None, cipher: bool, 
             atomic_write(sheet, sheet_data, private=True)
     written = [path for path in (output, sheet) if path]
     if written:  # on stderr: standard output is the cipher's
-        say(f"wrote {', '.join(written)} ({size_text(puzzle)} cells)", err=True)
+        say(f"wrote {', '.join(written)} ({puzzle.board.size_text()} cells)", err=True)
     if cipher:
         from rofl.formats.notmine import Field, dumps
 

@@ -7,25 +7,26 @@ import click
 
 from rofl.cli._app import main
 from rofl.cli._files import check_drawable, check_parent, refuse_overwrite
-from rofl.cli._options import budget_option, check_cell, check_sheet_name, checked_by
+from rofl.cli._options import (
+    budget_option,
+    check_cell,
+    check_sheet_name,
+    checked_by,
+    choice_option,
+    files_argument,
+    flag_option,
+    output_option,
+)
 from rofl.cli._show import say
 
 
 @main.command()
-@click.argument("puzzle_files", metavar="PUZZLE...", nargs=-1, required=True, type=click.Path())
-@click.option(
-    "-o",
-    "--output",
-    required=True,
-    type=click.Path(),
-    callback=checked_by(check_sheet_name),
-    help="Sheet to write: .png, .pdf or .svg (the extension chooses).",
-)
-@click.option("--solution", is_flag=True, help="Fill the grid with the solution (solving the puzzle if need be).")
-@click.option(
+@files_argument("puzzle_files", "PUZZLE...")
+@output_option("Sheet to write: .png, .pdf or .svg (the extension chooses).", callback=checked_by(check_sheet_name))
+@flag_option("--solution", "Fill the grid with the solution (solving the puzzle if need be).")
+@flag_option(
     "--answers",
-    is_flag=True,
-    help="PDF: after the puzzle pages, pages with every puzzle's solution, six to a page.",
+    "PDF: after the puzzle pages, pages with every puzzle's solution, six to a page.",
 )
 @click.option(
     "--cell",
@@ -34,23 +35,19 @@ from rofl.cli._show import say
     metavar="PIXELS",
     help="Cell size at 96 dpi (default: 26, 22 beyond 80 cells, 18 beyond 160; a PDF fills its page).",
 )
-@click.option(
+@flag_option(
     "--letters",
-    is_flag=True,
-    help="Print each clue with its colour's letter (2a 3b), to solve a colour puzzle from a black-and-white print.",
+    "Print each clue with its colour's letter (2a 3b), to solve a colour puzzle from a black-and-white print.",
 )
 @click.option("--title", help="Title above the grid (default: the puzzle's title; '' for none).")
-@click.option(
+@flag_option(
     "--difficulty",
-    is_flag=True,
-    help="Print the puzzle's grade after its title (rofl.grade: easy, medium, hard, expert, needs guessing).",
+    "Print the puzzle's grade after its title (rofl.grade: easy, medium, hard, expert, needs guessing).",
 )
-@click.option(
+@choice_option(
     "--order",
-    type=click.Choice(["files", "difficulty"]),
-    default="files",
-    show_default=True,
-    help="A book's pages in the order of the files, or easiest first.",
+    ("files", "difficulty"),
+    "A book's pages in the order of the files, or easiest first.",
 )
 @click.option(
     "--font",
@@ -97,9 +94,7 @@ def sheet(
     or none found in time is an error and nothing is written.
     """
     from rofl._io import atomic_write
-    from rofl.decode import check_stored_crc
-    from rofl.errors import FormatError, UsageError
-    from rofl.formats import open_puzzle
+    from rofl.errors import UsageError
     from rofl.render.sheet import check_sheet_path, sheet_bytes
 
     suffix = check_sheet_path(output)
@@ -118,25 +113,7 @@ def sheet(
     check_parent(output)
     refuse_overwrite([*puzzle_files, font], [("-o", output)])
 
-    puzzles, grids = [], []
-    for file in puzzle_files:
-        opened = open_puzzle(file)
-        hexagonal = not hasattr(opened.puzzle, "width")  # drawn by rofl.render.hexsvg, ? groups included
-        if hexagonal and book:  # a sheet of its own, not a page of a book
-            msg = f"{opened.name}: a puzzle book takes rectangular puzzles only; this one is hexagonal"
-            msg += " (rofl sheet draws it on a sheet of its own)"
-            raise FormatError(msg)
-        check_drawable(opened, "sheet", hexagon=not book, color_sets=hexagonal and not book)
-        if hexagonal:  # before a solution is looked for
-            from rofl.render.hexlayout import check_hex_sheet
-
-            check_hex_sheet(opened.puzzle, f"{opened.name}: a hexagonal sheet")
-        puzzles.append(opened.puzzle)
-        if solution or answers:
-            grids.append(_solution(file, opened, budget))
-        else:
-            check_stored_crc(opened, budget=budget)
-            grids.append(None)
+    puzzles, grids = _read(puzzle_files, book=book, solved=solution or answers, budget=budget)
     _warn_unprintable(puzzles, title, suffix, chosen)
     if order == "difficulty" and book:
         puzzles, grids = _easiest_first(puzzles, grids)
@@ -160,6 +137,40 @@ def sheet(
             difficulty=difficulty,
         )  # fmt: skip
     atomic_write(output, data)
+    _say_written(output, puzzles, book=book, answers=answers, solution=solution)
+
+
+def _read(files: tuple[str, ...], *, book: bool, solved: bool, budget: float) -> tuple[list, list]:
+    """The puzzles of ``files`` and their solutions (``solved``: --solution, --answers) or None, each checked
+    for what the sheet or book can draw before any is solved."""
+    from rofl.decode import check_stored_crc
+    from rofl.errors import FormatError
+    from rofl.formats import open_puzzle
+
+    puzzles, grids = [], []
+    for file in files:
+        opened = open_puzzle(file)
+        hexagonal = opened.puzzle.board.kind == "hexagon"  # drawn by rofl.render.hexsvg, ? groups included
+        if hexagonal and book:  # a sheet of its own, not a page of a book
+            msg = f"{opened.name}: a puzzle book takes rectangular puzzles only; this one is hexagonal"
+            msg += " (rofl sheet draws it on a sheet of its own)"
+            raise FormatError(msg)
+        check_drawable(opened, "sheet", hexagon=not book, color_sets=hexagonal and not book)
+        if hexagonal:  # before a solution is looked for
+            from rofl.render.hexlayout import check_hex_sheet
+
+            check_hex_sheet(opened.puzzle, f"{opened.name}: a hexagonal sheet")
+        puzzles.append(opened.puzzle)
+        if solved:
+            grids.append(_solution(file, opened, budget))
+        else:
+            check_stored_crc(opened, budget=budget)
+            grids.append(None)
+    return puzzles, grids
+
+
+def _say_written(output: str, puzzles: list, *, book: bool, answers: bool, solution: bool) -> None:
+    """The line saying what was written: a book's puzzles and pages, or a sheet's puzzle."""
     if book:
         from rofl.render.pdf import ANSWER_GRID
 
@@ -170,7 +181,7 @@ def sheet(
     else:
         puzzle = puzzles[0]
         what = "solution sheet" if solution else "sheet"
-        size = f"{puzzle.width}x{puzzle.height}" if hasattr(puzzle, "width") else f"side {puzzle.board.side} hexagonal"
+        size = puzzle.board.size_text() if puzzle.board.kind == "rectangle" else f"side {puzzle.board.side} hexagonal"
         say(f"{output}: {what} of a {size} puzzle, {puzzle.n_colors} colours")
 
 

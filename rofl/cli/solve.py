@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from rofl.cli._app import main
-from rofl.cli._options import budget_option
+from rofl.cli._options import budget_option, choice_option, flag_option, number_option, path_option
 from rofl.cli._show import say
 
 # exit statuses (also in the command's help, the README and docs/guide.md); 1 is an error
@@ -25,35 +25,28 @@ EXIT_BUDGET = 4
 @click.argument("file", type=click.Path())
 @budget_option("Seconds that line logic and the search may take together.")
 @click.option("--line-only", is_flag=True, help="Line logic only, no search (the generator's notion of solvable).")
-@click.option(
-    "--first-only",
-    is_flag=True,
-    help="Stop at the first solution, as a tournament asks: it is shown as a solution, not proved unique.",
+@flag_option(
+    "--first-only", "Stop at the first solution, as a tournament asks: it is shown as a solution, not proved unique."
 )
-@click.option(
+@choice_option(
     "--engine",
-    type=click.Choice(["search", "sat"]),
-    default="search",
-    show_default=True,
-    help="What decides the puzzle: rofl's search after line logic, or the SAT engine, which reads the clues alone.",
+    ("search", "sat"),
+    "What decides the puzzle: rofl's search after line logic, or the SAT engine, which reads the clues alone.",
 )
-@click.option(
+@path_option(
     "--first",
     "first_path",
-    type=click.Path(dir_okay=False, writable=True),
-    default=None,
-    metavar="PATH",
-    help="Write the solution (the first of two when ambiguous) to PATH: a picture "
-    "(.png, .gif, .bmp... one pixel per cell; a hexagon's cells drawn as hexagons) or a puzzle file (.json, .rofl) "
-    "holding it.",
+    click.Path(dir_okay=False, writable=True),
+    "PATH",
+    "Write the solution (the first of two when ambiguous) to PATH: a picture (.png, .gif, .bmp... one pixel per "
+    "cell; a hexagon's cells drawn as hexagons) or a puzzle file (.json, .rofl) holding it.",
 )
-@click.option(
+@path_option(
     "--solutions",
     "solutions_dir",
-    type=click.Path(file_okay=False),
-    default=None,
-    metavar="DIR",
-    help="Write every solution found to DIR/solution-1.png, DIR/solution-2.png (DIR is created).",
+    click.Path(file_okay=False),
+    "DIR",
+    "Write every solution found to DIR/solution-1.png, DIR/solution-2.png (DIR is created).",
 )
 @click.option(
     "--color/--no-color",
@@ -61,59 +54,32 @@ EXIT_BUDGET = 4
     default=None,
     help="Draw cells in their colours (default: when the output is a terminal).",
 )
-@click.option(
+@path_option(
     "--steps",
     "steps_dir",
-    type=click.Path(),
-    default=None,
-    metavar="DIR",
-    help="Write a picture of every step to DIR/step-0000.png, step-0001.png... (DIR is created; "
-    "it must hold no step pictures yet). Rectangular puzzles only.",
+    click.Path(),
+    "DIR",
+    "Write a picture of every step to DIR/step-0000.png, step-0001.png... (DIR is created; it must hold no step "
+    "pictures yet). Rectangular puzzles only.",
 )
-@click.option(
+@path_option(
     "--gif",
     "gif_path",
-    type=click.Path(dir_okay=False),
-    default=None,
-    metavar="FILE",
-    help="Write the steps as an animation: .gif, .png (APNG) or .webp by extension. Rectangular puzzles only.",
+    click.Path(dir_okay=False),
+    "FILE",
+    "Write the steps as an animation: .gif, .png (APNG) or .webp by extension. Rectangular puzzles only.",
 )
-@click.option(
+@choice_option(
     "--steps-per",
-    type=click.Choice(["line", "sweep"]),
-    default="line",
-    show_default=True,
-    help="A frame per line solve, or per pass of line logic over the rows or the columns.",
+    ("line", "sweep"),
+    "A frame per line solve, or per pass of line logic over the rows or the columns.",
 )
-@click.option(
-    "--max-frames",
-    type=click.IntRange(2, 100_000),
-    default=300,
-    show_default=True,
-    metavar="N",
-    help="At most this many frames; more steps share frames.",
-)
-@click.option(
-    "--delay", type=click.IntRange(1, 60_000), default=100, show_default=True, metavar="MS", help="Frame delay."
-)
-@click.option(
-    "--last-delay",
-    type=click.IntRange(1, 600_000),
-    default=2000,
-    show_default=True,
-    metavar="MS",
-    help="How long the last frame (the solution) shows.",
-)
-@click.option(
-    "--scale", type=click.IntRange(1, 256), default=None, metavar="PX", help="Cell side in pixels (default: fit)."
-)
-@click.option(
-    "--max-size",
-    type=click.IntRange(1, 65_535),
-    default=800,
-    show_default=True,
-    metavar="PX",
-    help="Largest side of the grid in pixels (the label strip comes below).",
+@number_option("--max-frames", (2, 100_000), 300, "N", "At most this many frames; more steps share frames.")
+@number_option("--delay", (1, 60_000), 100, "MS", "Frame delay.")
+@number_option("--last-delay", (1, 600_000), 2000, "MS", "How long the last frame (the solution) shows.")
+@number_option("--scale", (1, 256), None, "PX", "Cell side in pixels (default: fit).")
+@number_option(
+    "--max-size", (1, 65_535), 800, "PX", "Largest side of the grid in pixels (the label strip comes below)."
 )
 def solve(
     file: str,
@@ -155,33 +121,15 @@ def solve(
       1  error (unreadable file, a picture that does not match the file's CRC-32)
       2  bad option or argument (after a "Usage:" hint), as for every command
     """
-    from rofl.cli._files import refuse_overwrite
     from rofl.decode import check_crc
-    from rofl.formats import is_puzzle_path, open_puzzle
+    from rofl.formats import open_puzzle
+    from rofl.solver.search import solve_complete
 
-    written = [("--first", first_path), ("--gif", gif_path)]
-    if solutions_dir is not None:  # at most two solutions are found (the second proves ambiguity)
-        written += [("--solutions", str(Path(solutions_dir) / f"solution-{i}.png")) for i in (1, 2)]
-    refuse_overwrite([file], written)
-    if steps_dir is not None:
-        from rofl.render.animation import check_steps_folder
-
-        check_steps_folder(steps_dir)
-    if gif_path is not None:
-        from rofl.cli._files import check_parent
-        from rofl.render.animation import check_animation_path
-
-        check_animation_path(gif_path)
-        check_parent(gif_path)
+    _check_outputs(file, first_path, solutions_dir, steps_dir, gif_path)
     opened = open_puzzle(file)
     puzzle = opened.puzzle
-    if not hasattr(puzzle, "width"):
-        _refuse_pictures(opened.name, steps_dir, gif_path)
-        if solutions_dir is not None or (first_path is not None and not is_puzzle_path(first_path)):
-            # a hexagon's picture draws every cell, as its sheet does: the same limit, before solving
-            from rofl.render.hexlayout import check_hex_sheet
-
-            check_hex_sheet(puzzle, f"{opened.name}: a picture of a hexagon")
+    if puzzle.board.kind == "hexagon":
+        _check_hexagon(opened, first_path, solutions_dir, steps_dir, gif_path)
     if use_color is None:
         use_color = sys.stdout.isatty()
     pictured = steps_dir is not None or gif_path is not None
@@ -193,49 +141,95 @@ def solve(
         _line_only(opened, use_color)
         return
 
-    from rofl.cli._show import difficulty_text, size_text
-    from rofl.render.terminal import puzzle_text
-    from rofl.solver.search import solve_complete
-
     # line logic and the search share the budget; compiling is in neither
     result = solve_complete(puzzle, time_budget=budget, engine=engine, solutions=1 if first_only else 2)
     if result.status == "unique":
         check_crc(result.grid, opened.crc32, f"{opened.name}: ")
     if pictured:  # knowing the answer: the last frame of an ambiguous puzzle is one of its solutions
         _picture_steps(puzzle, steps_dir, gif_path, search=True, budget=budget, answer=result.status, **drawing)
-    size = f"{size_text(puzzle)}, {puzzle.n_colors} colours"
-    how = (
-        "SAT engine"
-        if engine == "sat"
-        else "line logic alone"
-        if result.line_solvable
-        else f"search: {result.nodes} nodes, {result.probes} probes, then the SAT solver {result.sat_seconds:.1f} s"
-        if result.sat_seconds
-        else f"search: {result.nodes} nodes, {result.probes} probes"
-        if result.nodes
-        else "line logic"
-    )
-    timing = f"{result.seconds * 1000:.0f} ms"
+    _write_solutions(puzzle, result.solutions, first_path, solutions_dir)
+    status = _show_answer(puzzle, result, engine=engine, budget=budget, use_color=use_color)
+    if status != EXIT_UNIQUE:
+        sys.exit(status)
+
+
+def _check_outputs(file: str, first_path, solutions_dir, steps_dir, gif_path) -> None:
+    """Refuse, before the file is read, outputs that would replace the input or each other, a step
+    folder that holds steps already, an animation rofl cannot write."""
+    from rofl.cli._files import check_parent, refuse_overwrite
+
+    written = [("--first", first_path), ("--gif", gif_path)]
+    if solutions_dir is not None:  # at most two solutions are found (the second proves ambiguity)
+        written += [("--solutions", str(Path(solutions_dir) / f"solution-{i}.png")) for i in (1, 2)]
+    refuse_overwrite([file], written)
+    if steps_dir is not None:
+        from rofl.render.animation import check_steps_folder
+
+        check_steps_folder(steps_dir)
+    if gif_path is not None:
+        from rofl.render.animation import check_animation_path
+
+        check_animation_path(gif_path)
+        check_parent(gif_path)
+
+
+def _check_hexagon(opened, first_path, solutions_dir, steps_dir, gif_path) -> None:
+    """Refuse, before solving, what rofl cannot picture of a hexagonal puzzle."""
+    from rofl.formats import is_puzzle_path
+
+    _refuse_pictures(opened.name, steps_dir, gif_path)
+    if solutions_dir is not None or (first_path is not None and not is_puzzle_path(first_path)):
+        # a hexagon's picture draws every cell, as its sheet does: the same limit, before solving
+        from rofl.render.hexlayout import check_hex_sheet
+
+        check_hex_sheet(opened.puzzle, f"{opened.name}: a picture of a hexagon")
+
+
+def _write_solutions(puzzle, solutions, first_path, solutions_dir) -> None:
+    """``--first`` and ``--solutions``: every picture asked for, or none."""
     from rofl._io import all_or_nothing
 
-    with all_or_nothing():  # every picture asked for, or none
-        if first_path is not None and result.solutions:
-            _write_solution(Path(first_path), puzzle, result.solutions[0])
-        if solutions_dir is not None and result.solutions:
+    with all_or_nothing():
+        if first_path is not None and solutions:
+            _write_solution(Path(first_path), puzzle, solutions[0])
+        if solutions_dir is not None and solutions:
             directory = Path(solutions_dir)
             directory.mkdir(parents=True, exist_ok=True)
-            for i, grid in enumerate(result.solutions, 1):
+            for i, grid in enumerate(solutions, 1):
                 _write_solution(directory / f"solution-{i}.png", puzzle, grid)
 
+
+def _how(result, engine: str) -> str:
+    """What decided the puzzle, as the last line says it."""
+    if engine == "sat":
+        return "SAT engine"
+    if result.line_solvable:
+        return "line logic alone"
+    if result.sat_seconds:
+        return f"search: {result.nodes} nodes, {result.probes} probes, then the SAT solver {result.sat_seconds:.1f} s"
+    if result.nodes:
+        return f"search: {result.nodes} nodes, {result.probes} probes"
+    return "line logic"
+
+
+def _show_answer(puzzle, result, *, engine: str, budget: float, use_color: bool) -> int:
+    """Print what the complete solver proved (:func:`rofl.solver.search.solve_complete`'s ``result``);
+    return the exit status."""
+    from rofl.cli._show import difficulty_text
+    from rofl.render.terminal import puzzle_text
+
+    size = f"{puzzle.board.size_text()}, {puzzle.n_colors} colours"
+    how = _how(result, engine)
+    timing = f"{result.seconds * 1000:.0f} ms"
     if result.status == "unique":
         click.echo(puzzle_text(puzzle, result.grid, color=use_color))
         click.echo(f"unique: {size}; {how}; {timing}")
         click.echo(difficulty_text(puzzle))
-        return
+        return EXIT_UNIQUE
     if result.status == "found":  # --first-only: the first solution, uniqueness not asked
         click.echo(puzzle_text(puzzle, result.solutions[0], color=use_color))
         click.echo(f"a solution (not checked for others: --first-only): {size}; {how}; {timing}")
-        return
+        return EXIT_UNIQUE
     if result.status == "multiple":
         first, second = result.solutions[:2]
         click.echo("solution 1:")
@@ -248,14 +242,14 @@ def solve(
             f"{differ} cells); {how}; {timing}",
             err=True,
         )
-        sys.exit(EXIT_MULTIPLE)
+        return EXIT_MULTIPLE
     if result.status == "none":
         click.echo(f"none: {size}; the clues have no solution ({how}); {timing}", err=True)
-        sys.exit(EXIT_NONE)
+        return EXIT_NONE
     if result.line_stopped:  # nothing is known: no grid of question marks
         msg = f"budget: no answer: line logic did not finish within the {budget:g} s budget (try a larger --budget)"
         click.echo(msg, err=True)
-        sys.exit(EXIT_BUDGET)
+        return EXIT_BUDGET
     # budget: show what line logic knows
     partial = _partial(result.masks)
     click.echo(puzzle_text(puzzle, partial, color=use_color))
@@ -265,7 +259,7 @@ def solve(
         f"{partial.size} cells undetermined (shown as ?); {how}",
         err=True,
     )
-    sys.exit(EXIT_BUDGET)
+    return EXIT_BUDGET
 
 
 def _picture_steps(puzzle, steps_dir, gif_path, *, search, budget, per, max_frames, answer=None, **drawing) -> None:
@@ -318,7 +312,7 @@ def _partial(masks):
 
 
 def _line_only(opened, use_color: bool) -> None:
-    from rofl.cli._show import difficulty_text, size_text
+    from rofl.cli._show import difficulty_text
     from rofl.decode import check_crc
     from rofl.render.terminal import puzzle_text
     from rofl.solver import solve as line_solve
@@ -331,7 +325,7 @@ def _line_only(opened, use_color: bool) -> None:
         # color= stops click from stripping the escapes when --color is asked
         # for and the output is not a terminal
         click.echo(puzzle_text(puzzle, result.partial_grid(), color=use_color), color=use_color)
-    size = size_text(puzzle)
+    size = puzzle.board.size_text()
     if result.status == "solved":
         click.echo(
             f"solved: {size}, {puzzle.n_colors} colours, {result.line_solves} line solves, {result.sweeps} sweeps"
@@ -368,10 +362,10 @@ def _write_solution(path: Path, puzzle, grid) -> None:
     if fmt is None:
         msg = f"{path}: unknown picture extension {path.suffix!r} (use .png, .gif, .bmp... or .json, .rofl)"
         raise UsageError(msg)
-    if not hasattr(puzzle, "width"):
+    if puzzle.board.kind == "hexagon":
         from rofl.render.preview import hex_solution_image
 
-        image = hex_solution_image(np.asarray(grid), puzzle.palette, puzzle.side)
+        image = hex_solution_image(np.asarray(grid), puzzle.palette, puzzle.board.side)
     else:
         rgb = puzzle.palette.to_array()[np.asarray(grid)]
         image = Image.fromarray(np.ascontiguousarray(rgb, dtype=np.uint8), "RGB")

@@ -321,11 +321,12 @@ def puzzle_bytes(
     """
     fmt = writer_for(path)
     # Refused rather than written with colour 0 or as rows and columns.
-    if not hasattr(puzzle, "width") and not fmt.hexagon:
+    hexagonal = puzzle.board.kind == "hexagon"
+    if hexagonal and not fmt.hexagon:
         msg = f"the {fmt.extension} format cannot hold a hexagonal puzzle ({_holders(hexagon_extensions())} can)"
         raise FormatError(msg)
     if puzzle.has_color_sets and not fmt.color_sets:
-        names = [f.extension for f in _writers().values() if f.color_sets and (f.hexagon or hasattr(puzzle, "width"))]
+        names = [f.extension for f in _writers().values() if f.color_sets and (f.hexagon or not hexagonal)]
         msg = f"the {fmt.extension} format cannot hold groups of several possible colours ('?'); {_holders(names)} can"
         raise FormatError(msg)
     if not fmt.colour and puzzle.n_colors > 2:

@@ -17,15 +17,13 @@ its limits from here, so they are the same for every format; ``docs/formats.md``
 - :data:`MAX_OBJECT_STREAM_BYTES`, :data:`MAX_PDF_WHITESPACE`: what a PDF's
   object streams may hold, and how far before its object an offset may point
   (pypdf skips whitespace a byte at a time, once per object).
-- :data:`MAX_IMAGE_PIXELS`: the most pixels a picture rofl draws of a
-  puzzle (``rofl decode --scale``) may have, Pillow's convention.
 """
 
 from __future__ import annotations
 
 import re
 
-from rofl.errors import FormatError, LimitError, OptionError
+from rofl.errors import FormatError, LimitError
 from rofl.puzzle import MAX_SIDE
 
 #: Largest puzzle file any reader accepts (bytes).
@@ -57,11 +55,6 @@ MAX_OBJECT_STREAM_BYTES = 16 * 1024 * 1024
 #: byte at a time, for each object, so a few offsets into a long run of
 #: spaces cost minutes.  Writers point at the object itself.
 MAX_PDF_WHITESPACE = 64
-
-#: Most pixels of a picture rofl draws of a puzzle (``decode --scale``):
-#: Pillow's ``Image.MAX_IMAGE_PIXELS`` default, the convention for "a
-#: picture this large is an attack, not a photo".
-MAX_IMAGE_PIXELS = 89_478_485
 
 # What str.splitlines splits on: \n, \r (and \r\n as one), \v, \f, the
 # file/group/record separators, NEL and the Unicode line and paragraph
@@ -112,10 +105,3 @@ def integer(digits: str, where: str, what: str = "number", *, base: int = 10) ->
         msg = f"{where}: {what} {shown!r} has {len(significant)} digits; rofl reads at most {MAX_DIGITS}"
         raise FormatError(msg)
     return int(significant or "0", base)
-
-
-def check_pixels(width: int, height: int, what: str) -> None:
-    """Refuse to draw a picture of more than :data:`MAX_IMAGE_PIXELS` pixels."""
-    if width * height > MAX_IMAGE_PIXELS:
-        msg = f"{what}: a {width}x{height} picture is {width * height} pixels; rofl draws at most {MAX_IMAGE_PIXELS}"
-        raise OptionError(msg)

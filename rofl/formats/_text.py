@@ -16,8 +16,9 @@ import numpy as np
 from rofl.errors import FormatError, PuzzleError
 from rofl.formats import _limits
 from rofl.formats._format import Format
-from rofl.puzzle import MAX_SIDE as PUZZLE_MAX_SIDE
-from rofl.puzzle import RGB, Palette, Puzzle
+from rofl.palette import RGB, Palette
+from rofl.puzzle import Puzzle
+from rofl.validate import MAX_SIDE as PUZZLE_MAX_SIDE
 
 #: Most decimal digits read for one number (see :mod:`rofl.formats._limits`).
 MAX_DIGITS = _limits.MAX_DIGITS
@@ -32,21 +33,6 @@ MAX_SIDE = PUZZLE_MAX_SIDE
 MAX_LINES = _limits.MAX_LINES
 
 _BOM = "\ufeff"
-
-
-# Characters XML 1.0 cannot hold at all (control characters, surrogates,
-# U+FFFE/U+FFFF); a title may come from any file.
-_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
-
-
-def xml_text(value: str) -> str:
-    """``value`` as XML character data (webpbn files, SVG sheets): escaped,
-    and with the characters XML cannot hold replaced by U+FFFD."""
-    # imported here: xml.sax.saxutils imports urllib.request, a tenth of
-    # the start-up of every command that reads a puzzle file
-    from xml.sax.saxutils import escape
-
-    return escape(_NOT_XML.sub("\ufffd", value))
 
 
 def fail(where: str, place: str | int | None, message: str) -> FormatError:

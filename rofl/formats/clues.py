@@ -41,7 +41,9 @@ from rofl.errors import FormatError, PuzzleError
 from rofl.formats import _limits, _text
 from rofl.formats._format import Format
 from rofl.hexagon import MAX_HEX_SIDE, HexPuzzle
-from rofl.puzzle import ANY_COLOR, MAX_COLORS, Palette, Puzzle
+from rofl.palette import MAX_COLORS, Palette
+from rofl.puzzle import Puzzle
+from rofl.validate import ANY_COLOR
 
 #: The first line of every file (the number is the format's version).
 SIGNATURE = "rofl clues 1"

@@ -21,7 +21,9 @@ import numpy as np
 from rofl.errors import FormatError, PuzzleError
 from rofl.formats import _text
 from rofl.formats._format import Format
-from rofl.puzzle import ANY_COLOR, Palette, Puzzle
+from rofl.palette import Palette
+from rofl.puzzle import Puzzle
+from rofl.validate import ANY_COLOR
 
 _DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
 _META_KEYS = ("title", "author", "licence", "source", "id", "origin", "notes")

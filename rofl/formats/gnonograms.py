@@ -61,7 +61,8 @@ import numpy as np
 from rofl._io import stamp_time
 from rofl.formats import _limits, _text
 from rofl.formats._format import Format
-from rofl.puzzle import Palette, Puzzle
+from rofl.palette import Palette
+from rofl.puzzle import Puzzle
 
 UNTITLED = "Untitled"
 #: The sizes Gnonograms opens (``MINSIZE`` and ``MAXSIZE`` in its ``Constants.vala``).

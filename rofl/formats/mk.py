@@ -23,7 +23,8 @@ solution: the writer drops them, and writes ``0`` for an empty line.
 from __future__ import annotations
 
 from rofl.formats import _text
-from rofl.puzzle import Palette, Puzzle
+from rofl.palette import Palette
+from rofl.puzzle import Puzzle
 
 
 def _section(lines: list[tuple[int, str]], count: int, what: str, where: str, end: str) -> list:

@@ -22,7 +22,8 @@ room for a title or a solution: the writer drops them.
 from __future__ import annotations
 
 from rofl.formats import _text
-from rofl.puzzle import Palette, Puzzle
+from rofl.palette import Palette
+from rofl.puzzle import Puzzle
 
 
 def _content_lines(text: str):

@@ -104,7 +104,8 @@ import numpy as np
 
 from rofl.formats import _limits, _text
 from rofl.formats._format import Format
-from rofl.puzzle import MAX_COLORS, RGB, Palette, Puzzle
+from rofl.palette import MAX_COLORS, RGB, Palette
+from rofl.puzzle import Puzzle
 
 # property keyword -> puzzle.meta key
 _META_IN = {

@@ -203,7 +203,8 @@ def read_bytes(data: bytes, *, where: str = "NotMine cipher"):
     solution : (rows, cols) uint8 array
         The picture (the player's state is dropped; use :func:`loads` to keep it).
     """
-    from rofl.puzzle import Palette, Puzzle
+    from rofl.palette import Palette
+    from rofl.puzzle import Puzzle
 
     field = loads(data, where=where)
     grid = field.picture.astype(np.uint8)

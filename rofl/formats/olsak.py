@@ -39,7 +39,8 @@ from __future__ import annotations
 import re
 
 from rofl.formats import _text
-from rofl.puzzle import MAX_COLORS, Palette, Puzzle
+from rofl.palette import MAX_COLORS, Palette
+from rofl.puzzle import Puzzle
 
 _BLOCK = re.compile(r"([0-9]+)(\S?)")
 # <inchar>s the writer uses, colour 1 first

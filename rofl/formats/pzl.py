@@ -55,7 +55,8 @@ from collections.abc import Iterator
 
 from rofl.errors import FormatError
 from rofl.formats import _limits, _text
-from rofl.puzzle import MAX_COLORS, RGB, Palette, Puzzle
+from rofl.palette import MAX_COLORS, RGB, Palette
+from rofl.puzzle import Puzzle
 
 #: The solver's background, colour 0 of every puzzle it reads.
 WHITE: RGB = (255, 255, 255)

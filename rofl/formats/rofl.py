@@ -78,7 +78,9 @@ from rofl.errors import FormatError, LimitError, PuzzleError
 from rofl.formats import _limits
 from rofl.formats._format import Format
 from rofl.hexagon import MAX_HEX_SIDE, Hexagon, HexPuzzle
-from rofl.puzzle import MAX_COLORS, Palette, Puzzle, check_totals, min_cells
+from rofl.palette import MAX_COLORS, Palette
+from rofl.puzzle import Puzzle
+from rofl.validate import check_totals, min_cells
 
 MAGIC = b"ROFL"
 #: Version written in the extended header of a rectangle without colour
@@ -507,105 +509,133 @@ def parse(data: bytes | bytearray | memoryview, *, where: str = "<rofl>") -> Rof
         raise LimitError(msg)
     head = parse_header(data, where=where, limits=False)
     clues = _read_clue_block(data, head, where)
-    meta: dict[str, str] = {}
-    crc: int | None = None
-    skipped: list[str] = []
-    ancillary: list[tuple[str, bytes]] = []
-    masks: np.ndarray | None = None  # (set groups, M) uint8: the QSET masks, big-endian
-    pos = clues.end
-    if not head.extended:
-        if pos != n:
-            raise _fail(where, pos, f"{_count(n - pos, 'byte')} after the last column clue (a plain file ends there)")
+    if head.extended:
+        chunks = _read_chunks(data, head, clues, where)
     else:
-        # chunks up to 'IEND', which must end the file: a file cut between
-        # two chunks is detected
-        while True:
-            if pos >= n:
-                raise _fail(where, pos, "the file ends before its 'IEND' chunk")
-            tag = data[pos : pos + 4]
-            if len(tag) < 4:
-                raise _fail(where, pos, f"{_count(n - pos, 'byte')} left, too few for a chunk tag (4 bytes)")
-            if not (tag.isascii() and tag.isalpha()):
-                raise _fail(where, pos, f"chunk tag {tag!r} is not four ASCII letters")
-            tag_name = tag.decode("ascii")
-            if n - pos < CHUNK_HEAD.sizeof():
-                raise _fail(where, pos + 4, f"chunk {tag_name!r}: the file ends inside its length (4 bytes)")
-            chunk = CHUNK_HEAD.parse(data[pos : pos + 8])
-            if chunk.length > n - pos - 8:
-                raise _fail(
-                    where, pos + 4, f"chunk {tag_name!r}: length {chunk.length} but only {n - pos - 8} bytes remain"
-                )
-            body = pos + 8
-            payload = data[body : body + chunk.length]
-            # inside a chunk (spec section 5.2): its length, then its payload's
-            # fields in order, then whether it repeats an earlier one
-            if tag == END_CHUNK:
-                if chunk.length:
-                    raise _fail(where, pos + 4, f"chunk 'IEND': length {chunk.length}, must be 0")
-                pos = body
-                break
-            if tag == META_CHUNK:
-                key, value = _parse_meta(payload, where, body)
-                if key in meta:
-                    raise _fail(where, pos, f"metadata key {key!r} appears twice")
-                meta[key] = value
-            elif tag == CRC_CHUNK:
-                if chunk.length != 4:
-                    raise _fail(where, pos + 4, f"chunk 'pcrc': length {chunk.length}, must be 4")
-                if crc is not None:
-                    raise _fail(where, pos, "a second 'pcrc' chunk")
-                crc = CRC_PAYLOAD.parse(payload).crc
-            elif tag == SETS_CHUNK and head.color_sets:
-                found = _parse_masks(payload, clues.n_sets, head.n_colors, where, body, pos + 4)
-                if masks is not None:
-                    raise _fail(where, pos, "a second 'QSET' chunk")
-                masks = found
-            elif tag_name[0].islower():
-                skipped.append(tag_name)  # ancillary: safe to ignore
-                ancillary.append((tag_name, bytes(payload)))
-            else:
-                raise _fail(
-                    where,
-                    pos,
-                    f"unknown critical chunk {tag_name!r} (upper-case first letter: a reader must understand it)",
-                )
-            pos = body + chunk.length
-        if pos != n:
-            raise _fail(where, pos, f"{_count(n - pos, 'byte')} after the 'IEND' chunk")
-    if head.color_sets and masks is None:
-        raise _fail(where, pos - 8, "flag 02 (colour sets) but no 'QSET' chunk gives the masks of the set groups")
-    if masks is not None:
-        _check_set_lines(data, head, clues, masks, where)
+        if clues.end != n:
+            msg = f"{_count(n - clues.end, 'byte')} after the last column clue (a plain file ends there)"
+            raise _fail(where, clues.end, msg)
+        chunks = _Chunks(clues.end)
+    if head.color_sets and chunks.masks is None:
+        raise _fail(
+            where, chunks.end - 8, "flag 02 (colour sets) but no 'QSET' chunk gives the masks of the set groups"
+        )
+    if chunks.masks is not None:
+        _check_set_lines(data, head, clues, chunks.masks, where)
     try:
-        _check_clue_totals(head, clues, masks)
+        _check_clue_totals(head, clues, chunks.masks)
     except PuzzleError as exc:
         msg = f"{where}: {exc}"
         raise FormatError(msg) from None
     # the file is valid as far as rules without solving go: only now may it
     # be "not decoded" for this reader's limits (spec section 5.1)
     head.refuse_beyond_limits(where)
+    puzzle = _build_puzzle(head, clues, chunks, where)
+    return RoflFile(puzzle, head.extended, head.version, chunks.crc, tuple(chunks.skipped), n, tuple(chunks.ancillary))
 
+
+@dataclass
+class _Chunks:
+    """What the chunks of an extended file gave (:func:`_read_chunks`);
+    ``end`` is where they end (the end of the file)."""
+
+    end: int
+    meta: dict[str, str] = field(default_factory=dict)
+    crc: int | None = None
+    skipped: list[str] = field(default_factory=list)
+    ancillary: list[tuple[str, bytes]] = field(default_factory=list)
+    masks: np.ndarray | None = None  # (set groups, M) uint8: the QSET masks, big-endian
+
+
+def _read_chunks(data: bytes, head: Header, clues: _Clues, where: str) -> _Chunks:
+    """Read the chunks after the clue block up to ``IEND``, which must end
+    the file (so a file cut between two chunks is detected)."""
+    n = len(data)
+    found = _Chunks(clues.end)
+    pos = clues.end
+    while True:
+        if pos >= n:
+            raise _fail(where, pos, "the file ends before its 'IEND' chunk")
+        tag, length = _chunk_head(data, pos, where)
+        body = pos + 8
+        if tag == END_CHUNK:
+            if length:
+                raise _fail(where, pos + 4, f"chunk 'IEND': length {length}, must be 0")
+            pos = body
+            break
+        _read_chunk(found, tag, data[body : body + length], pos, head, clues, where)
+        pos = body + length
+    if pos != n:
+        raise _fail(where, pos, f"{_count(n - pos, 'byte')} after the 'IEND' chunk")
+    found.end = pos
+    return found
+
+
+def _chunk_head(data: bytes, pos: int, where: str) -> tuple[bytes, int]:
+    """The tag and the payload's length of the chunk at ``pos``, checked
+    against the bytes that remain."""
+    n = len(data)
+    tag = data[pos : pos + 4]
+    if len(tag) < 4:
+        raise _fail(where, pos, f"{_count(n - pos, 'byte')} left, too few for a chunk tag (4 bytes)")
+    if not (tag.isascii() and tag.isalpha()):
+        raise _fail(where, pos, f"chunk tag {tag!r} is not four ASCII letters")
+    tag_name = tag.decode("ascii")
+    if n - pos < CHUNK_HEAD.sizeof():
+        raise _fail(where, pos + 4, f"chunk {tag_name!r}: the file ends inside its length (4 bytes)")
+    chunk = CHUNK_HEAD.parse(data[pos : pos + 8])
+    if chunk.length > n - pos - 8:
+        raise _fail(where, pos + 4, f"chunk {tag_name!r}: length {chunk.length} but only {n - pos - 8} bytes remain")
+    return tag, chunk.length
+
+
+def _read_chunk(found: _Chunks, tag: bytes, payload: bytes, pos: int, head: Header, clues: _Clues, where: str) -> None:
+    """Add the chunk at ``pos`` (not ``IEND``) to ``found``: inside a chunk
+    (spec section 5.2), its length, then its payload's fields in order, then
+    whether it repeats an earlier one."""
+    tag_name = tag.decode("ascii")
+    body = pos + 8
+    if tag == META_CHUNK:
+        key, value = _parse_meta(payload, where, body)
+        if key in found.meta:
+            raise _fail(where, pos, f"metadata key {key!r} appears twice")
+        found.meta[key] = value
+    elif tag == CRC_CHUNK:
+        if len(payload) != 4:
+            raise _fail(where, pos + 4, f"chunk 'pcrc': length {len(payload)}, must be 4")
+        if found.crc is not None:
+            raise _fail(where, pos, "a second 'pcrc' chunk")
+        found.crc = CRC_PAYLOAD.parse(payload).crc
+    elif tag == SETS_CHUNK and head.color_sets:
+        masks = _parse_masks(payload, clues.n_sets, head.n_colors, where, body, pos + 4)
+        if found.masks is not None:
+            raise _fail(where, pos, "a second 'QSET' chunk")
+        found.masks = masks
+    elif tag_name[0].islower():
+        found.skipped.append(tag_name)  # ancillary: safe to ignore
+        found.ancillary.append((tag_name, bytes(payload)))
+    else:
+        msg = f"unknown critical chunk {tag_name!r} (upper-case first letter: a reader must understand it)"
+        raise _fail(where, pos, msg)
+
+
+def _build_puzzle(head: Header, clues: _Clues, chunks: _Chunks, where: str) -> Puzzle | HexPuzzle:
+    """The puzzle of a valid file within this reader's limits."""
     lengths, colors = clues.lengths, clues.colors
     assert lengths is not None and colors is not None  # kept for a file within the limits
     color_sets = None
-    if masks is not None:
+    if chunks.masks is not None:
         color_sets = np.zeros(len(lengths), dtype=np.uint64)
-        color_sets[colors == 0] = _masks_to_uint64(masks)
+        color_sets[colors == 0] = _masks_to_uint64(chunks.masks)
     palette = Palette.from_array(np.frombuffer(head.palette, dtype=np.uint8).reshape(head.n_colors, 3))
-    puzzle: Puzzle | HexPuzzle
+    arrays = (palette, lengths, colors, clues.offsets)
     try:
         if head.side is not None:
-            puzzle = HexPuzzle.from_arrays(
-                head.side, palette, lengths, colors, clues.offsets, color_sets=color_sets, meta=meta
-            )
-        else:
-            puzzle = Puzzle.from_arrays(
-                head.width, head.height, palette, lengths, colors, clues.offsets, color_sets=color_sets, meta=meta
-            )
+            return HexPuzzle.from_arrays(head.side, *arrays, color_sets=color_sets, meta=chunks.meta)
+        return Puzzle.from_arrays(head.width, head.height, *arrays, color_sets=color_sets, meta=chunks.meta)
     except PuzzleError as exc:
         msg = f"{where}: {exc}"
         raise FormatError(msg) from None
-    return RoflFile(puzzle, head.extended, head.version, crc, tuple(skipped), n, tuple(ancillary))
 
 
 #: Groups checked at once: the clue block is read in batches of lines, so a
@@ -648,56 +678,16 @@ def _read_clue_block(data: bytes, head: Header, where: str) -> _Clues:
     (R14, R33) in turn, then the line's fit (R15) when it has no set group
     (the fit of a line with one needs the masks of ``QSET``).
     """
-    n = len(data)
     k = head.n_colors
-    nb = head.count_bytes
-    with_colour = k >= 3
-    gsize = nb + (1 if with_colour else 0)
-    capacities = head.capacities()
-    directions = head.directions()
-    n_lines = len(capacities)
-    name = head.line_name
-
-    # Locate every line's groups: one Python step per line, each count
-    # checked before the bytes it sizes are touched.
-    starts = np.empty(n_lines, dtype=np.int64)
-    counts = np.zeros(n_lines, dtype=np.int64)
-    pos = head.clue_offset
-    located: FormatError | None = None  # the first line that cannot be located
-    for i in range(n_lines):
-        if pos + nb > n:
-            located = _fail(where, pos, f"{name(i)}: the file ends before its group count")
-            break
-        c = data[pos] if nb == 1 else (data[pos] << 8) | data[pos + 1]
-        cap = int(capacities[i])
-        if c > cap:
-            located = _fail(where, pos, f"{name(i)}: {_count(c, 'group')} cannot fit in {_count(cap, 'cell')}")
-            break
-        if c and k == 1:
-            msg = f"{name(i)}: {_count(c, 'group')} but the palette holds only the background"
-            located = _fail(where, pos, msg)
-            break
-        end = pos + nb + c * gsize
-        if end > n:
-            # the line's groups are one field, checked whole before any is read
-            located = _fail(
-                where,
-                pos + nb,
-                f"{name(i)}: group count {c} needs {_count(c * gsize, 'byte')} but only {n - pos - nb} remain",
-            )
-            break
-        starts[i] = pos + nb
-        counts[i] = c
-        pos = end
-    done = i if located is not None else n_lines
-
+    n_lines = len(head.capacities())
+    starts, counts, end, located = _locate_lines(data, head, where)
+    done = n_lines if located is None else located[0]
     offsets = np.zeros(n_lines + 1, dtype=np.int64)
     np.cumsum(counts, out=offsets[1:])
-    buf = np.frombuffer(data, dtype=np.uint8)
     n_dirs = len(head.direction_names)
+    directions = head.directions()
     exact = np.zeros((n_dirs, k), dtype=np.int64)
-    plain = np.zeros(n_lines, dtype=np.int64)
-    line_sets = np.zeros(n_lines, dtype=np.int64)
+    lines = _LineSums(np.zeros(n_lines, dtype=np.int64), np.zeros(n_lines, dtype=np.int64))
     set_direction: list[np.ndarray] = []
     set_lengths: list[np.ndarray] = []
     keep = head.limit is None
@@ -708,53 +698,7 @@ def _read_clue_block(data: bytes, head: Header, where: str) -> _Clues:
         # lines lo..hi-1: at most _BATCH_GROUPS groups, at least one line
         hi = max(lo + 1, int(np.searchsorted(offsets, offsets[lo] + _BATCH_GROUPS, side="right")) - 1)
         hi = min(hi, done)
-        g0, g1 = int(offsets[lo]), int(offsets[hi])
-        line_of = np.repeat(np.arange(lo, hi, dtype=np.int64), counts[lo:hi])
-        gpos = np.repeat(starts[lo:hi], counts[lo:hi]) + (np.arange(g0, g1, dtype=np.int64) - offsets[line_of]) * gsize
-        lengths = buf[gpos].astype(np.int64)
-        if nb == 2:
-            lengths = (lengths << 8) | buf[gpos + 1]
-        colors = buf[gpos + nb].astype(np.int64) if with_colour else np.ones(g1 - g0, dtype=np.int64)
-        is_set = colors == 0 if head.color_sets else np.zeros(g1 - g0, dtype=bool)
-        errors: list[tuple[tuple[int, int, int], FormatError]] = []
-
-        def group_name(g: int, line_of=line_of, g0=g0) -> str:
-            line = int(line_of[g])
-            return f"{name(line)}, group {g0 + g - int(offsets[line]) + 1}"
-
-        bad = np.flatnonzero(lengths < 1)
-        if bad.size:
-            g = int(bad[0])
-            msg = f"{group_name(g)}: length 0 (every group needs at least 1 cell)"
-            errors.append(((int(line_of[g]), 1, int(gpos[g])), _fail(where, int(gpos[g]), msg)))
-        if with_colour:
-            lowest = 0 if head.color_sets else 1  # colour 0: a set group, its mask in 'QSET'
-            bad = np.flatnonzero((colors < lowest) | (colors >= k))
-            if bad.size:
-                g = int(bad[0])
-                what = (
-                    "colour 0 is the background and cannot form a group"
-                    if colors[g] == 0
-                    else f"colour {colors[g]} is outside the palette ({k} colours, 0-{k - 1})"
-                )
-                at = int(gpos[g]) + nb
-                errors.append(((int(line_of[g]), 1, at), _fail(where, at, f"{group_name(g)}: {what}")))
-        # fits of the lines without a set group (spec R15); the groups of a
-        # line are contiguous, so per-line sums are differences of running sums
-        bounds = offsets[lo : hi + 1] - g0
-        same = np.zeros(g1 - g0, dtype=np.int64)
-        if g1 - g0 > 1:
-            same[1:] = (colors[1:] == colors[:-1]) & (colors[1:] != 0) & (line_of[1:] == line_of[:-1])
-        plain[lo:hi] = _line_sums(lengths, bounds)
-        need = plain[lo:hi] + _line_sums(same, bounds)
-        line_sets[lo:hi] = _line_sums(is_set, bounds)
-        bad = np.flatnonzero((need > capacities[lo:hi]) & (line_sets[lo:hi] == 0))
-        if bad.size:
-            i = lo + int(bad[0])
-            msg = f"{name(i)}: the groups need {need[i - lo]} cells but the {head.line_kind(i)} has {capacities[i]}"
-            errors.append(((i, 2, 0), _fail(where, int(starts[i]) - nb, msg)))
-        if errors:
-            raise min(errors, key=lambda e: e[0])[1]
+        lengths, colors, is_set, line_of = _read_groups(data, head, where, lo, hi, starts, offsets, lines)
         group_direction = directions[line_of]
         # cells of each (direction, colour), the fixed colours only (a set group's is colour 0)
         key = group_direction * k + colors
@@ -766,25 +710,150 @@ def _read_clue_block(data: bytes, head: Header, where: str) -> _Clues:
             all_colors.append(colors)
         lo = hi
     if located is not None:
-        raise located
+        raise located[1]
     exact[:, 0] = 0  # colour 0 is a set group's mark, not a colour it holds
-    n_sets = int(line_sets.sum())
-    if head.color_sets and not n_sets:
+    if head.color_sets and not int(lines.sets.sum()):
         raise _fail(where, 6, "flag 02 (colour sets) but no group has colour 0, the mark of a set group")
     empty = np.zeros(0, dtype=np.int64)
     return _Clues(
-        pos,
+        end,
         starts,
         counts,
         offsets,
-        plain,
-        line_sets,
+        lines.plain,
+        lines.sets,
         exact,
         np.concatenate([empty, *set_direction]),
         np.concatenate([empty, *set_lengths]),
         np.concatenate([empty, *all_lengths]) if keep else None,
         np.concatenate([empty, *all_colors]) if keep else None,
     )
+
+
+def _locate_lines(
+    data: bytes, head: Header, where: str
+) -> tuple[np.ndarray, np.ndarray, int, tuple[int, FormatError] | None]:
+    """Where every line's groups start, and how many it has: one Python step
+    per line, each count checked before the bytes it sizes are touched.
+
+    Returns the starts and counts (zero from the first line that cannot be
+    located on), where the block ends, and that first line with its error
+    (None when every line is located), which is raised once the lines
+    before it have been checked.
+    """
+    n = len(data)
+    k = head.n_colors
+    nb = head.count_bytes
+    gsize = nb + (1 if k >= 3 else 0)
+    capacities = head.capacities()
+    name = head.line_name
+    n_lines = len(capacities)
+    starts = np.empty(n_lines, dtype=np.int64)
+    counts = np.zeros(n_lines, dtype=np.int64)
+    pos = head.clue_offset
+    for i in range(n_lines):
+        if pos + nb > n:
+            return starts, counts, pos, (i, _fail(where, pos, f"{name(i)}: the file ends before its group count"))
+        c = data[pos] if nb == 1 else (data[pos] << 8) | data[pos + 1]
+        cap = int(capacities[i])
+        if c > cap:
+            msg = f"{name(i)}: {_count(c, 'group')} cannot fit in {_count(cap, 'cell')}"
+            return starts, counts, pos, (i, _fail(where, pos, msg))
+        if c and k == 1:
+            msg = f"{name(i)}: {_count(c, 'group')} but the palette holds only the background"
+            return starts, counts, pos, (i, _fail(where, pos, msg))
+        end = pos + nb + c * gsize
+        if end > n:
+            # the line's groups are one field, checked whole before any is read
+            msg = f"{name(i)}: group count {c} needs {_count(c * gsize, 'byte')} but only {n - pos - nb} remain"
+            return starts, counts, pos, (i, _fail(where, pos + nb, msg))
+        starts[i] = pos + nb
+        counts[i] = c
+        pos = end
+    return starts, counts, pos, None
+
+
+@dataclass
+class _LineSums:
+    """Per line, filled batch by batch: the sum of its lengths, and its set groups."""
+
+    plain: np.ndarray
+    sets: np.ndarray
+
+
+def _read_groups(
+    data: bytes,
+    head: Header,
+    where: str,
+    lo: int,
+    hi: int,
+    starts: np.ndarray,
+    offsets: np.ndarray,
+    lines: _LineSums,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Read and check the groups of lines ``lo..hi-1``: their lengths (R13),
+    colours (R14, R33) and the fit of the lines without a set group (R15),
+    raising the first error in file order; fill ``lines`` for them.
+
+    Returns the groups' lengths and colours (int64), whether each is a set
+    group, and the line of each.
+    """
+    k = head.n_colors
+    nb = head.count_bytes
+    with_colour = k >= 3
+    gsize = nb + (1 if with_colour else 0)
+    capacities = head.capacities()
+    name = head.line_name
+    counts = np.diff(offsets[lo : hi + 1])
+    buf = np.frombuffer(data, dtype=np.uint8)
+    g0, g1 = int(offsets[lo]), int(offsets[hi])
+    line_of = np.repeat(np.arange(lo, hi, dtype=np.int64), counts)
+    gpos = np.repeat(starts[lo:hi], counts) + (np.arange(g0, g1, dtype=np.int64) - offsets[line_of]) * gsize
+    lengths = buf[gpos].astype(np.int64)
+    if nb == 2:
+        lengths = (lengths << 8) | buf[gpos + 1]
+    colors = buf[gpos + nb].astype(np.int64) if with_colour else np.ones(g1 - g0, dtype=np.int64)
+    is_set = colors == 0 if head.color_sets else np.zeros(g1 - g0, dtype=bool)
+    errors: list[tuple[tuple[int, int, int], FormatError]] = []
+
+    def group_name(g: int) -> str:
+        line = int(line_of[g])
+        return f"{name(line)}, group {g0 + g - int(offsets[line]) + 1}"
+
+    bad = np.flatnonzero(lengths < 1)
+    if bad.size:
+        g = int(bad[0])
+        msg = f"{group_name(g)}: length 0 (every group needs at least 1 cell)"
+        errors.append(((int(line_of[g]), 1, int(gpos[g])), _fail(where, int(gpos[g]), msg)))
+    if with_colour:
+        lowest = 0 if head.color_sets else 1  # colour 0: a set group, its mask in 'QSET'
+        bad = np.flatnonzero((colors < lowest) | (colors >= k))
+        if bad.size:
+            g = int(bad[0])
+            what = (
+                "colour 0 is the background and cannot form a group"
+                if colors[g] == 0
+                else f"colour {colors[g]} is outside the palette ({k} colours, 0-{k - 1})"
+            )
+            at = int(gpos[g]) + nb
+            errors.append(((int(line_of[g]), 1, at), _fail(where, at, f"{group_name(g)}: {what}")))
+    # fits of the lines without a set group (spec R15); the groups of a
+    # line are contiguous, so per-line sums are differences of running sums
+    bounds = offsets[lo : hi + 1] - g0
+    same = np.zeros(g1 - g0, dtype=np.int64)
+    if g1 - g0 > 1:
+        same[1:] = (colors[1:] == colors[:-1]) & (colors[1:] != 0) & (line_of[1:] == line_of[:-1])
+    lines.plain[lo:hi] = _line_sums(lengths, bounds)
+    need = lines.plain[lo:hi] + _line_sums(same, bounds)
+    lines.sets[lo:hi] = _line_sums(is_set, bounds)
+    bad = np.flatnonzero((need > capacities[lo:hi]) & (lines.sets[lo:hi] == 0))
+    if bad.size:
+        i = lo + int(bad[0])
+        msg = f"{name(i)}: the groups need {need[i - lo]} cells but the {head.line_kind(i)} has {capacities[i]}"
+        errors.append(((i, 2, 0), _fail(where, int(starts[i]) - nb, msg)))
+    if errors:
+        raise min(errors, key=lambda e: e[0])[1]
+    return lengths, colors, is_set, line_of
 
 
 def _line_sums(values: np.ndarray, bounds: np.ndarray) -> np.ndarray:

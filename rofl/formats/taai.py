@@ -35,7 +35,8 @@ import numpy as np
 
 from rofl.formats import _text
 from rofl.formats._format import Format
-from rofl.puzzle import Palette, Puzzle
+from rofl.palette import Palette
+from rofl.puzzle import Puzzle
 
 _LABEL = re.compile(r"\$(\S*)")
 

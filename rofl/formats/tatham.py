@@ -37,7 +37,8 @@ from __future__ import annotations
 import re
 
 from rofl.formats import _text
-from rofl.puzzle import Palette, Puzzle
+from rofl.palette import Palette
+from rofl.puzzle import Puzzle
 
 MAGIC = "Simon Tatham's Portable Puzzle Collection"
 GAME = "Pattern"

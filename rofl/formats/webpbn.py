@@ -56,9 +56,11 @@ import re
 
 import numpy as np
 
+from rofl._xml import xml_text
 from rofl.formats import _text
 from rofl.formats._format import Format
-from rofl.puzzle import MAX_COLORS, Palette, Puzzle
+from rofl.palette import MAX_COLORS, Palette
+from rofl.puzzle import Puzzle
 
 _META = (("title", "title"), ("author", "author"), ("copyright", "licence"), ("source", "source"), ("id", "id"))
 _DESCRIPTION = ("description", "notes")
@@ -322,7 +324,7 @@ def dumps(puzzle: Puzzle, solution: np.ndarray | None = None) -> str:
         _DESCRIPTION,
     ):
         if puzzle.meta.get(key):
-            out.append(f"<{tag}>{_text.xml_text(str(puzzle.meta[key]))}</{tag}>")
+            out.append(f"<{tag}>{xml_text(str(puzzle.meta[key]))}</{tag}>")
     for name, char, rgb in zip(names, chars, puzzle.palette.hex(), strict=True):
         out.append(f"<color name={quoteattr(name)} char={quoteattr(char)}>{rgb[1:]}</color>")
     for kind, lines in (("columns", puzzle.cols), ("rows", puzzle.rows)):

@@ -7,10 +7,12 @@ The first half of :func:`rofl.make`'s data flow, one module per stage::
 * :mod:`.load`: any file Pillow reads, or an array, as sRGB-encoded pixels
   (:func:`load_pixels`, :func:`open_picture`).
 * :mod:`.fit`: which part of the picture becomes how many cells
-  (:func:`fit`), averaged in linear light (:func:`cell_colors`).
+  (:func:`fit`), averaged in linear light (:func:`cell_colors`, for a
+  board of either shape: it asks the geometry, :meth:`Geometry.average`
+  or :meth:`HexGeometry.average`).
 * :mod:`.hexfit`: the same for a hexagonal board: the largest centred
   part of the picture (:func:`hex_fit`), each hexagon averaged in linear
-  light (:func:`hex_cell_colors`).
+  light.
 * :mod:`.colour`: sRGB, linear light, CIELAB and ΔE2000, and the colour
   options (:func:`parse_color`, :func:`parse_palette`).
 * :mod:`.quantise`: a threshold or a k-means palette in CIELAB whose

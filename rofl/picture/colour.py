@@ -4,8 +4,8 @@ Every stage of the picture pipeline measures colour here: :mod:`.fit`
 averages cells in linear light (:func:`srgb_to_linear`), :mod:`.quantise`
 clusters and compares colours in CIELAB (:func:`rgb8_to_lab`,
 :func:`delta_e`) and states a black-and-white threshold as a grey level
-(:func:`lightness_of_grey`).  :func:`parse_color` and :func:`parse_palette`
-read the colours a caller gives as options.
+(:func:`lightness_of_grey`).  :func:`parse_palette` reads the palette a
+caller gives as an option, each colour by :func:`rofl.palette.parse_color`.
 """
 
 from __future__ import annotations
@@ -16,8 +16,7 @@ from typing import Any
 import numpy as np
 
 from rofl.errors import OptionError
-from rofl.puzzle import MAX_COLORS, RGB
-from rofl.puzzle import parse_color as _parse_any_color
+from rofl.palette import MAX_COLORS, RGB, parse_color
 
 # ------------------------------------------------------- colour spaces
 
@@ -279,19 +278,6 @@ def grey_of_lightness(lightness: float) -> float:
 
 
 # --------------------------------------------------------- colour options
-
-
-def parse_color(value: Any, where: str = "colour") -> RGB:
-    """A colour option as a 0-255 triple: :func:`rofl.puzzle.parse_color`
-    (``#rgb``, ``#rrggbb``, CSS names, ``rgb(...)``... or an ``(r, g, b)``
-    triple), with errors as :class:`OptionError` (a bad option, not a bad puzzle).
-
-    Raises
-    ------
-    OptionError
-        Not a colour, partly transparent, or a component outside 0-255.
-    """
-    return _parse_any_color(value, where, error=OptionError)
 
 
 def parse_palette(value: Any) -> list[RGB]:

@@ -48,6 +48,11 @@ class Geometry:
     grid: tuple[int, int]
     offset: tuple[int, int]
 
+    def average(self, pixels: np.ndarray, background: tuple[int, int, int] = (255, 255, 255)) -> np.ndarray:
+        """Every cell's area of the picture averaged in linear light: ``(rows,
+        cols, 3)`` float64 (see :func:`cell_colors`)."""
+        return _square_cells(pixels, self, background)
+
 
 def _check_cells(value: Any, name: str) -> int | None:
     if value is None:
@@ -158,26 +163,32 @@ def _linear_lut(dtype) -> np.ndarray:
     return srgb_to_linear(np.arange(top + 1) / top).astype(np.float32)
 
 
-def cell_colors(
-    pixels: np.ndarray, geometry: Geometry, background: tuple[int, int, int] = (255, 255, 255)
-) -> np.ndarray:
-    """Average each cell's area of the picture in linear light.
+def cell_colors(pixels: np.ndarray, geometry: Any, background: tuple[int, int, int] = (255, 255, 255)) -> np.ndarray:
+    """Average each cell's area of the picture in linear light, for a board of
+    either shape: the ``geometry``'s :meth:`~Geometry.average`.
 
     Parameters
     ----------
     pixels : (H, W, 3|4) uint8 or uint16 array from :func:`rofl.picture.load_pixels`
         (sRGB-encoded), or a float array already in linear light (0-1,
         three channels: any three maps to average, as the styles do).
-    geometry : Geometry from :func:`fit`
+    geometry : Geometry from :func:`fit`, or HexGeometry from :func:`rofl.picture.hex_fit`
     background : (r, g, b)
         Transparent pixels are composited onto it (in linear light), and
         ``pad`` margins take it.
 
     Returns
     -------
-    (rows, cols, 3) float64 array
-        Linear-light RGB in [0, 1] of every cell of the grid.
+    float64 array of linear-light RGB in [0, 1]
+        ``(rows, cols, 3)`` for a rectangle's cells; ``(n_cells, 3)`` in the
+        board's order for a hexagon's (:meth:`rofl.picture.HexGeometry.average`).
     """
+    return geometry.average(pixels, background)
+
+
+def _square_cells(pixels: np.ndarray, geometry: Geometry, background: tuple[int, int, int]) -> np.ndarray:
+    """:meth:`Geometry.average`: a box filter with fractional coverage at the
+    edges, by sparse weights over strips of rows."""
     h_img, w_img = pixels.shape[:2]
     x0, y0, x1, y1 = geometry.box
     cw, ch = geometry.size

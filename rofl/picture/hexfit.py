@@ -5,7 +5,7 @@ as the sheets and the page draw it (:mod:`rofl.render.hexlayout`): cell
 ``(q, r)`` has its centre at ``(√3 (q + r/2), 1.5 r)`` in units of a cell's
 circumradius.  :func:`hex_fit` takes the largest part of the picture with
 the board's outline box ratio, centred (the picture's corners beyond the
-hexagon are not used), and :func:`hex_cell_colors` gives every cell the
+hexagon are not used), and :meth:`HexGeometry.average` gives every cell the
 area average of its hexagon in linear light, as :func:`rofl.picture.cell_colors`
 does for squares: the box is averaged into a fine grid of up to :data:`FINE`
 sub-cells per circumradius, each sub-cell goes to the hexagon its centre
@@ -60,6 +60,22 @@ class HexGeometry:
     def extent(self) -> tuple[float, float]:
         """The outline box's width and height in circumradii."""
         return board_extent(self.side)
+
+    def average(self, pixels: np.ndarray, background: tuple[int, int, int] = (255, 255, 255)) -> np.ndarray:
+        """Every hexagon's area of the picture averaged in linear light:
+        ``(n_cells, 3)`` float64 in the board's order (see
+        :func:`~rofl.picture.cell_colors`).  The box is averaged into
+        :attr:`fine` sub-cells, each goes to the hexagon its centre lies in,
+        and each hexagon averages its sub-cells."""
+        fw, fh = self.fine
+        fine = cell_colors(pixels, Geometry(self.box, (fw, fh), (fw, fh), (0, 0)), background)
+        owners = fine_owners(self).ravel()
+        inside = owners >= 0
+        n = Hexagon.of(self.side).n_cells
+        counts = np.bincount(owners[inside], minlength=n).astype(np.float64)
+        flat = fine.reshape(-1, 3)[inside]
+        sums = np.stack([np.bincount(owners[inside], weights=flat[:, c], minlength=n) for c in range(3)], axis=1)
+        return np.clip(sums / counts[:, None], 0.0, 1.0)
 
 
 def check_side(side: object) -> int:
@@ -147,29 +163,8 @@ def fine_owners(geometry: HexGeometry) -> np.ndarray:
 def hex_cell_colors(
     pixels: np.ndarray, geometry: HexGeometry, background: tuple[int, int, int] = (255, 255, 255)
 ) -> np.ndarray:
-    """Average each hexagon's area of the picture in linear light.
-
-    Parameters
-    ----------
-    pixels : (H, W, 3|4) uint8 or uint16 array from :func:`rofl.picture.load_pixels`
-    geometry : HexGeometry from :func:`hex_fit`
-    background : (r, g, b)
-        Transparent pixels are composited onto it.
-
-    Returns
-    -------
-    (n_cells, 3) float64 array
-        Linear-light RGB in [0, 1] of every cell, in the board's order.
-    """
-    fw, fh = geometry.fine
-    fine = cell_colors(pixels, Geometry(geometry.box, (fw, fh), (fw, fh), (0, 0)), background)
-    owners = fine_owners(geometry).ravel()
-    inside = owners >= 0
-    n = Hexagon.of(geometry.side).n_cells
-    counts = np.bincount(owners[inside], minlength=n).astype(np.float64)
-    flat = fine.reshape(-1, 3)[inside]
-    sums = np.stack([np.bincount(owners[inside], weights=flat[:, c], minlength=n) for c in range(3)], axis=1)
-    return np.clip(sums / counts[:, None], 0.0, 1.0)
+    """:func:`~rofl.picture.cell_colors` of a hexagonal board (:meth:`HexGeometry.average`)."""
+    return geometry.average(pixels, background)
 
 
 __all__ = [

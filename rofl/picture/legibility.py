@@ -23,8 +23,8 @@ from importlib import resources
 
 import numpy as np
 
+from rofl.palette import RGB
 from rofl.picture import colour
-from rofl.puzzle import RGB
 
 #: Least ΔE2000 between two ink colours seen through a simulated colour
 #: vision deficiency before they count as confusable (the palette's own

@@ -4,7 +4,7 @@
 ``rofl decode`` and the plugin's load use :func:`image_from_grid`.  Nothing
 here scales or quantises (that is the photo pipeline's job: :mod:`.fit`,
 :mod:`.quantise`): a picture with more colours than a puzzle may hold is
-refused.
+refused.  :func:`check_pixels` bounds the pictures rofl draws of a puzzle.
 """
 
 from __future__ import annotations
@@ -13,12 +13,17 @@ from typing import Any
 
 import numpy as np
 
-from rofl.errors import ImageError
+from rofl.errors import ImageError, OptionError
 from rofl.picture.colour import parse_color
 from rofl.puzzle import MAX_COLORS, Palette
 
 #: Largest picture accepted as pixel art (cells).
 MAX_PIXELS = 1 << 22
+
+#: Most pixels of a picture rofl draws of a puzzle (``decode --scale``):
+#: Pillow's ``Image.MAX_IMAGE_PIXELS`` default, the convention for "a
+#: picture this large is an attack, not a photo".
+MAX_IMAGE_PIXELS = 89_478_485
 
 
 def grid_from_image(image: Any, *, background: str | tuple[int, int, int] | None = None):
@@ -130,4 +135,17 @@ def image_from_grid(grid: np.ndarray, palette: Palette, *, scale: int = 1):
     return image
 
 
-__all__ = ["grid_from_image", "image_from_grid"]
+def check_pixels(width: int, height: int, what: str) -> None:
+    """Refuse to draw a picture of more than :data:`MAX_IMAGE_PIXELS` pixels (before any work).
+
+    Raises
+    ------
+    OptionError
+        ``"{what}: a {width}x{height} picture is ... pixels; rofl draws at most ..."``.
+    """
+    if width * height > MAX_IMAGE_PIXELS:
+        msg = f"{what}: a {width}x{height} picture is {width * height} pixels; rofl draws at most {MAX_IMAGE_PIXELS}"
+        raise OptionError(msg)
+
+
+__all__ = ["MAX_IMAGE_PIXELS", "check_pixels", "grid_from_image", "image_from_grid"]

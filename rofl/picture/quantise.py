@@ -18,9 +18,9 @@ import numpy as np
 
 from rofl._checks import is_real, is_whole
 from rofl.errors import OptionError
+from rofl.palette import Palette
 from rofl.picture import colour
 from rofl.picture.dither import check_dither, dither_palette, dither_two
-from rofl.puzzle import Palette
 
 
 @dataclass(eq=False)

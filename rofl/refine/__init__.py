@@ -11,14 +11,21 @@ line logic solves completely has exactly one solution.
 Modules
 -------
 ``refinement``
-    :func:`refine`, the entry point, and its outcome :class:`Refinement`.
+    :func:`refine`, the entry point for boards of both shapes
+    (``board=``: a :class:`~rofl.hexagon.Hexagon`, or None for a
+    rectangle), and its outcome :class:`Refinement`.
 ``passes``
-    The passes below, as methods of one run (``passes._Run``).
+    The passes below, written once for both shapes, as methods of one run
+    (``passes._Run``) that calls a small adapter for the shape.
+``rectangle``, ``hexagon``
+    The adapters: :class:`~rofl.refine.rectangle.RectLines` over a
+    rectangle's packed-clue kernels, :class:`~rofl.refine.hexagon.HexLines`
+    over a hexagon's index lines (how each judges and estimates, and the
+    rules its greedy and revert passes were tuned with).
 ``judge``
-    Line logic only refinement needs: replaying a recorded solve,
-    estimating single-cell changes, resuming from a failure certificate.
-``_kernels``
-    Their compiled kernels, built on :mod:`rofl.solver`'s line kernels.
+    Line logic only a rectangle's refinement needs: replaying a recorded
+    solve, estimating single-cell changes, resuming from a failure
+    certificate (compiled kernels in :mod:`rofl.kernels`).
 ``unknown``
     :func:`~rofl.refine.unknown.unknown_colours`: colour clues turned to
     ``?`` while line logic still solves the puzzle (``rofl make
@@ -53,8 +60,10 @@ The passes (docs/design.md, "Refinement", has the figures)
    another change; with ``pairs``, also put back two nearby changes and
    make one elsewhere.
 
-On a grid of more than ``passes.LARGE_CELLS`` cells (docs/design.md, "At
-scale") the revert pass tries one change at a time, relocation looks for a
+A hexagon runs the first three passes (polishing and relocation need a
+rectangle's failure certificates).  On a grid of more than
+``passes.LARGE_CELLS`` cells (docs/design.md, "At scale") the revert pass
+tries one change at a time, relocation looks for a
 swap near the change it puts back, and polishing and relocation stop at a
 budget of line solves, a share of what the first passes took.
 """

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, NamedTuple
 import numpy as np
 
 from rofl import kernels
-from rofl.puzzle import PackedClues
+from rofl.packed import PackedClues
 from rofl.solver.propagate import LineSolver, SolveResult, full_mask, kernel_clues
 
 if TYPE_CHECKING:

@@ -1,27 +1,38 @@
-"""The passes of refinement, as methods of one run (:class:`_Run`): greedy,
-fallback, revert, polish and relocate (numbered in :mod:`rofl.refine`), and
-the helpers that pick the moves they try.
+"""The passes of refinement, written once for boards of every shape, as
+methods of one run (:class:`_Run`): greedy, fallback, revert, polish and
+relocate (numbered in :mod:`rofl.refine`), and the helpers that pick the
+moves they try.
+
+What differs between shapes lives in a small adapter the run calls (its
+``shape``, a :class:`ShapeLines`): :class:`~rofl.refine.rectangle.RectLines` over a rectangle's
+packed-clue kernels (replayed solves, estimates with arrangement counts,
+failure certificates), :class:`~rofl.refine.hexagon.HexLines` over the
+index-line kernels of a hexagon.  An adapter judges a grid, estimates
+moves, names the lines of a cell, and says how its greedy pass picks,
+batches and refreshes (the two shapes were tuned apart; their constants
+and rules are kept as they were measured).  Polishing and relocation need
+the certificates: they run on rectangles.
+
+Cells are addressed flat, in the board's order (a rectangle's row by row),
+wherever a pass does not need a rectangle's rows and columns.
 
 Every candidate grid is judged by :meth:`_Run.judge` -- its clues alone,
-line-solved from nothing known through :class:`~rofl.refine.judge.Judge` --
-so a pass never peeks at an answer it could not derive from the clues.
+line-solved from nothing known -- so a pass never peeks at an answer it
+could not derive from the clues.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any, Protocol
 
 import numpy as np
 
 from rofl.errors import UnsolvableError
-from rofl.puzzle import PackedClues
-from rofl.refine.judge import PATCH_LINES, Judge, Trajectory, grid_clues, patched_clues
-from rofl.solver.propagate import STATUS_NAMES, LineSolver, SolveResult, full_mask
+from rofl.refine.judge import Trajectory
+from rofl.solver.propagate import full_mask
 from rofl.solver.status import LineStatus
-
-# the code Judge.estimate_moves gives a move whose estimate met a contradiction
-CONTRADICTION = STATUS_NAMES.index(LineStatus.CONTRADICTION)
 
 
 def initial_masks_for(height: int, width: int, n_colors: int) -> np.ndarray:
@@ -29,9 +40,9 @@ def initial_masks_for(height: int, width: int, n_colors: int) -> np.ndarray:
 
 
 def default_cost(grid: np.ndarray, n_colors: int) -> np.ndarray:
-    """0 for each cell's own colour, 1 for any other: ``(H, W, K)`` float64."""
+    """0 for each cell's own colour, 1 for any other: ``(*grid.shape, K)`` float64."""
     cost = np.ones((*grid.shape, n_colors), dtype=np.float64)
-    np.put_along_axis(cost, grid[..., None].astype(np.intp), 0.0, axis=2)
+    np.put_along_axis(cost, grid[..., None].astype(np.intp), 0.0, axis=-1)
     return cost
 
 
@@ -56,13 +67,79 @@ LARGE_PLATEAU_SHARE = 0.5  # on a large grid, a plateau round changes at most th
 LARGE_CELLS = 20_000  # grids of more cells than this take the large-grid path (see docs/decisions.md "At scale")
 
 
+class ShapeLines(Protocol):
+    """What the passes ask of a shape's adapter (:class:`~rofl.refine.rectangle.RectLines`,
+    :class:`~rofl.refine.hexagon.HexLines`): its board, its kernels, and the
+    rules its passes were tuned with.  Cells are flat, in the board's order."""
+
+    grid_shape: tuple[int, ...]
+    n_cells: int
+    n_lines: int
+    line_cells: np.ndarray  # the board's index lines (rows, then columns; a hexagon's three directions)
+    line_offsets: np.ndarray
+    fallback_lines: int  # the fallback blanks one of the first this many lines
+    verify: int  # best-estimated moves judged per greedy round
+    lazy_top: int  # at most this many moves' estimates refreshed between full refreshes
+    certificates: bool  # failure certificates, and with them polishing and relocation
+    large_path: bool  # a grid of more than LARGE_CELLS cells takes the large-grid path
+    count_rounds: bool  # iterations count greedy rounds (else the changes made)
+    wide_plateaus_only: bool  # plateau batches only with most of the board undetermined
+    greedy_after_fallback: bool  # the greedy pass goes on after each blanked line
+    revert_after_fallback: bool  # the revert pass runs after the fallback too
+    revert_latest_first: bool  # the revert pass tries the latest changes first (else the most visible)
+    skip_failed_in_runs: bool  # a revert pass leaves out the changes known to fail
+    retry_short_runs: bool  # a run cut short by the end of the list is halved and tried again
+
+    def judge(self, grid: np.ndarray, near: Any = None) -> tuple[Any, Any, Trajectory | None]:
+        """The clues of ``grid``, line logic's result on them and its record."""
+        ...
+
+    def final_solve(self, run: _Run, state: _State) -> Any:
+        """The plain solve of the final grid that gives its sweeps."""
+        ...
+
+    def estimate(self, state: _State, where: np.ndarray, colours: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Per move, the estimate kept per cell and the tie-break (lower: tightens its lines more)."""
+        ...
+
+    def scores(self, stored: np.ndarray, undetermined: int) -> np.ndarray:
+        """What each move leaves undetermined, from its kept estimate."""
+        ...
+
+    def lazy(self, stored: np.ndarray) -> np.ndarray:
+        """The moves whose estimates are refreshed between full refreshes."""
+        ...
+
+    def move_lines(self, where: np.ndarray) -> np.ndarray:
+        """``(M, D)``: each cell's line in each of the board's ``D`` directions."""
+        ...
+
+    def plateau_candidates(self, order, scores, tie, undetermined) -> np.ndarray:
+        """The moves, in ``order``, a plateau batch takes from."""
+        ...
+
+    def plateau_most(self, large: bool) -> int:
+        """The most moves one plateau round takes."""
+        ...
+
+    def refresh(self, *, batched: bool, gained: bool, n_moves: int, rounds: int) -> bool:
+        """Whether the next greedy round estimates every move again."""
+        ...
+
+    def estimated(self) -> int:
+        """Line solves spent estimating (counted by the work budgets)."""
+        ...
+
+
 @dataclass(frozen=True)
 class _State:
-    """A grid with its clues and what line logic makes of them."""
+    """A grid with its clues and what line logic makes of them (``result``:
+    ``status``, ``masks`` and ``known`` of the grid's shape, ``undetermined``,
+    ``line_solves``)."""
 
     grid: np.ndarray
-    packed: PackedClues
-    result: SolveResult
+    packed: Any  # the clues, in the form the shape's kernels take
+    result: Any
     record: Trajectory | None = None  # how line logic got there, to replay for similar grids
 
 
@@ -83,58 +160,82 @@ class _Failure:
         return self.diff.nbytes + self.colours.nbytes + self.open_.nbytes + self.masks.nbytes
 
 
-class _Run:
-    """One refinement: the solver, the costs and the work counters."""
+@dataclass
+class _Moves:
+    """One greedy round's moves (flat cells, colours, added costs) and what
+    their estimates say: ``scores`` (cells left undetermined), ``second``
+    (the tie-break), and whether every move was estimated just now."""
 
-    def __init__(self, solver: LineSolver, cost: np.ndarray, original: np.ndarray, *, verify, lazy_top, refresh_every):
-        self.solver = solver
-        self.lines = Judge(solver)  # replays, estimates and certificates over the solver's buffers
+    where: np.ndarray
+    colours: np.ndarray
+    added: np.ndarray
+    scores: np.ndarray
+    second: np.ndarray
+    fresh: bool
+
+
+class _Estimates:
+    """The greedy pass's estimates, kept per cell between rounds (lazy
+    greedy: between full refreshes only the promising moves, and those
+    never estimated, are estimated again)."""
+
+    def __init__(self, shape) -> None:
+        self.stored = np.full(shape.n_cells, -1, dtype=np.int64)  # -1: not estimated
+        self.tie = np.zeros(shape.n_cells, dtype=np.float64)
+        self.refresh = True
+        # on a large grid a refresh re-estimates only the moves on lines
+        # whose clue or masks changed since the last one (and the lazy top)
+        self.stale = np.zeros(shape.n_lines, dtype=bool)
+
+
+class _Run:
+    """One refinement of a board: its shape's adapter, the costs and the work counters."""
+
+    def __init__(self, shape: ShapeLines, cost: np.ndarray, original: np.ndarray):
+        self.shape = shape
         self.cost = cost
+        self.flat_cost = cost.reshape(-1, cost.shape[-1])
         self.original = original.copy()  # the picture before any change
-        shape, k = original.shape, cost.shape[2]
-        self.full_masks = initial_masks_for(*shape, k)
-        self.k = k
-        self.bits = np.int64(1) << np.arange(k, dtype=np.int64)
-        self.verify = verify
-        self.lazy_top = lazy_top
-        self.refresh_every = refresh_every
+        self.k = cost.shape[-1]
         self.line_solves = 0  # by full solves
         self.evaluations = 0
+        self.estimates = 0
         self.iterations = 0
-        self.when = np.full(shape, -1, dtype=np.int64)  # round in which each cell changed
-        # Per changed cell, proof that putting it back failed in a recent grid
-        # (oldest first, FAILURE_BYTES of them at most).
-        self.failures: dict[tuple[int, int], _Failure] = {}
+        self.when = np.full(original.shape, -1, dtype=np.int64)  # round in which each cell changed
+        # Per changed cell (flat index), proof that putting it back failed in
+        # a recent grid (oldest first, FAILURE_BYTES of them at most).
+        self.failures: dict[int, _Failure] = {}
         self.failure_holders: dict[int, int] = {}  # cells holding each certificate, by id
         self.failure_bytes = 0
         self.failure_budget = LARGE_FAILURE_BYTES if original.size > LARGE_CELLS else FAILURE_BYTES
+        # a large rectangle takes the large-grid path (docs/decisions.md, "At scale")
+        self.large = shape.large_path and original.size > LARGE_CELLS
+        self.plateau_most = shape.plateau_most(self.large)
 
     def work(self) -> int:
         """Line solves so far, judged and estimated: the measure of the
         work done that budgets count (the same on any machine)."""
-        return self.line_solves + self.lines.line_solves_estimated
+        return self.line_solves + self.shape.estimated()
 
     def judge(self, grid: np.ndarray, near: _State | None = None) -> _State:
         """Judge a grid the honest way: its clues alone, from nothing known.
 
         With ``near``, a judged grid that differs from ``grid`` in a few
-        cells, the solve replays ``near``'s wherever the two puzzles agree
-        (:meth:`Judge.replay`): the same fixpoint for a fraction of the
-        line solves."""
-        base, changed = None, None
-        if near is not None:
-            diff = grid != near.grid
-            changed = np.concatenate([diff.any(axis=1), diff.any(axis=0)])
-            few = np.count_nonzero(changed) <= PATCH_LINES
-            packed = patched_clues(grid, near.packed, changed) if few else grid_clues(grid)
-            if near.record is not None:
-                base = near.record
-        else:
-            packed = grid_clues(grid)
-        result, record = self.lines.replay(packed, grid.shape, self.k, base, changed)
+        cells, a shape that records its solves replays ``near``'s wherever
+        the two puzzles agree (:meth:`~rofl.refine.judge.Judge.replay`):
+        the same fixpoint for a fraction of the line solves."""
+        packed, result, record = self.shape.judge(grid, near)
         self.line_solves += result.line_solves
         self.evaluations += 1
         return _State(grid, packed, result, record)
+
+    def judge_with(self, state: _State, where, colours) -> _State:
+        """:meth:`judge` of ``state``'s grid with the flat cells ``where`` set to ``colours``."""
+        grid = state.grid.copy()
+        grid.reshape(-1)[where] = colours
+        return self.judge(grid, state)
+
+    # ------------------------------------------------------------- greedy
 
     def greedy(
         self, state: _State, frozen: np.ndarray, progress=None, verify: int | None = None, limit: int | None = None
@@ -144,185 +245,188 @@ class _Run:
 
         With ``limit``, give up (return the stalled state) rather than make
         more than ``limit`` changes, and never batch moves on a plateau."""
-        cost, bits = self.cost, self.bits
-        verify = self.verify if verify is None else verify
-        work, packed, result = state.grid, state.packed, state.result
-        current = state
-        gain = np.full(work.shape, -1, dtype=np.int64)
-        tighten = np.zeros(work.shape, dtype=np.float64)
-        refresh = True
-        # On a large grid, a refresh re-estimates only the moves in a row or
-        # column whose clue or masks changed since the last refresh (and the
-        # lazy top): see docs/decisions.md, "At scale".
-        large = work.size > LARGE_CELLS
-        # and a plateau round changes at most LARGE_PLATEAU_SHARE of the
-        # lines' cells there (see docs/decisions.md, "At scale")
-        plateau_most = int(LARGE_PLATEAU_SHARE * min(work.shape)) if large else work.size
-        stale_rows = np.zeros(work.shape[0], dtype=bool)
-        stale_cols = np.zeros(work.shape[1], dtype=bool)
-        rounds = 0
-        made = 0
-        while result.status == LineStatus.STALLED:
+        verify = self.shape.verify if verify is None else verify
+        estimates = _Estimates(self.shape)
+        flat_frozen = frozen.reshape(-1)
+        rounds = made = 0
+        while state.result.status == LineStatus.STALLED:
             if limit is not None and made >= limit:
                 break
-            undetermined = result.undetermined
+            undetermined = state.result.undetermined
             if progress is not None:
                 progress(undetermined)
-            open_cells = ~result.known & ~frozen
-            rows, cols, colours, added = _cheapest_moves(work, cost, result.masks, open_cells, bits)
-            if rows.size == 0:
+            moves = self._estimated_moves(state, flat_frozen, estimates, rounds, undetermined)
+            if moves is None:
                 break  # every undetermined cell is frozen: the caller decides
-            # Cheap, optimistic estimate (compiled) of the cells each move would
-            # newly determine: resume from the stalled state and propagate from
-            # the changed row and column only.  The state still contains the
-            # changed grid (the new colour was possible there), so this never
-            # fails; it may keep deductions that only the old clues justified,
-            # hence the honest check below.  Estimates far from the last change
-            # rarely move, so between full refreshes only the promising moves
-            # and those never estimated are estimated again (lazy greedy).
-            known_gain = gain[rows, cols]
-            pick = known_gain < 0
-            if refresh and large and rounds > 0:
-                pick |= stale_rows[rows] | stale_cols[cols]
-                pick[_top(-known_gain, self.lazy_top)] = True
-                stale_rows[:] = False
-                stale_cols[:] = False
-            elif refresh or rows.size <= self.lazy_top:
-                pick[:] = True
-            else:
-                pick[_top(-known_gain, self.lazy_top)] = True
-            idx = np.flatnonzero(pick)
-            move_array = np.stack([rows[idx], cols[idx], colours[idx]], axis=1).astype(np.int64)
-            newly, status, entropy = self.lines.estimate_moves(work, result.masks, packed, move_array)
-            newly[status == CONTRADICTION] = -(10**9)  # cannot happen (see above); never pick it
-            gain[rows[idx], cols[idx]] = newly
-            tighten[rows[idx], cols[idx]] = entropy
-            scores = undetermined - gain[rows, cols]
             # With every move estimated just now (the estimates are lower
             # bounds), the last move a limited repair may make is worth
             # judging only where its estimate leaves nothing undetermined.
-            last = limit is not None and made + 1 >= limit and bool(pick.all())
-            if last and scores.min() > 0:
+            last = limit is not None and made + 1 >= limit and moves.fresh
+            if last and moves.scores.min() > 0:
                 break  # the repair cannot succeed
-            # Among moves that determine equally many cells -- on a plateau,
-            # where no single change determines anything, that is all of them --
-            # prefer the one that most cuts the arrangements of its row and
-            # column (log count), less its visual cost in units of a typical
-            # change: that walks towards a foothold for line logic.
-            positive = added[added > 0]
-            scale = float(np.median(positive)) if positive.size else 1.0
-            second = tighten[rows, cols] + added / scale
-            keys = (added, second, scores)
-            order = _lexsort_head(keys, verify)
-            # The estimate is a lower bound on the true count (resuming below
-            # the top of the lattice can only reach a narrower fixpoint), so
-            # judging candidates in estimate order can stop as soon as no
-            # remaining estimate could beat the best judged result.
-            best = None
-            for i in order[:verify]:
-                estimate, key = int(scores[i]), float(second[i])
-                if (best is not None and (estimate, key) >= best[0]) or (last and estimate > 0):
-                    break
-                trial_grid = work.copy()
-                trial_grid[rows[i], cols[i]] = colours[i]
-                trial = self.judge(trial_grid, current)
-                score = (trial.result.undetermined, key)
-                if best is None or score < best[0]:
-                    best = (score, i, trial)
+            keys = (moves.added, moves.second, moves.scores)
+            wide = self.shape.wide_plateaus_only and 2 * undetermined > self.shape.n_cells
+            if wide and moves.scores.min() >= undetermined:
+                # No estimate gains, and estimates never undercount: judging single
+                # moves would only confirm the plateau (a full solve each).
+                best = (undetermined, int(_lexsort_head(keys, 1)[0]), None)
+            else:
+                best = self._judge_best(state, moves, keys, verify, last)
             if best is None:
                 break
-            (new_undetermined, _), i, trial = best
+            new_undetermined, i, trial = best
             chosen = np.array([i])
             batched = False
-            if new_undetermined >= undetermined and limit is None:
-                # A plateau: no single change determines anything.  There the
-                # tightening of a move's row and column does not depend on moves
-                # in other rows and columns, so take the best tightening move of
-                # as many distinct rows and columns as possible in one round
-                # (the revert pass later drops those that turn out unneeded).
-                batch = _plateau_batch(
-                    np.lexsort(keys), rows, cols, colours, tighten, scores, undetermined, work.shape, plateau_most
-                )
-                if len(batch) > 1:
-                    trial_grid = work.copy()
-                    trial_grid[rows[batch], cols[batch]] = colours[batch]
-                    batch_trial = self.judge(trial_grid, current)
-                    if batch_trial.result.undetermined <= new_undetermined:
-                        chosen, trial, batched = batch, batch_trial, True
-                        new_undetermined = batch_trial.result.undetermined
-            # The stalled grid before this round is where putting these
-            # cells back would lead: proof that the revert pass cannot.
-            cells = list(zip(rows[chosen].tolist(), cols[chosen].tolist(), strict=True))
-            self._remember_failure(cells, work, result.masks)
-            frozen[rows[chosen], cols[chosen]] = True
-            self.when[rows[chosen], cols[chosen]] = self.iterations
+            plateau = wide or not self.shape.wide_plateaus_only
+            if new_undetermined >= undetermined and limit is None and plateau:
+                batch = self._plateau_round(state, moves, keys, estimates, undetermined)
+                if batch is not None and (trial is None or batch[1].result.undetermined <= new_undetermined):
+                    chosen, trial, batched = batch[0], batch[1], True
+                    new_undetermined = trial.result.undetermined
+            if trial is None:  # the plateau's best single move, not judged yet
+                trial = self.judge_with(state, moves.where[i], moves.colours[i])
+                new_undetermined = trial.result.undetermined
+            where = moves.where[chosen]
+            if self.shape.certificates:
+                # The stalled grid before this round is where putting these
+                # cells back would lead: proof that the revert pass cannot.
+                self._remember_failure(where.tolist(), state.grid, state.result.masks)
+            flat_frozen[where] = True
+            self.when.reshape(-1)[where] = self.iterations
             made += len(chosen)
-            previous_masks = result.masks
-            work, packed, result = trial.grid, trial.packed, trial.result
-            current = trial
-            self.iterations += 1
+            self.iterations += 1 if self.shape.count_rounds else len(chosen)
             rounds += 1
-            # Stale estimates misled us when the round gained little: refresh.
-            refresh = batched or new_undetermined >= undetermined or rounds % self.refresh_every == 0
-            if large:
-                narrowed = previous_masks != result.masks
-                stale_rows |= narrowed.any(axis=1)
-                stale_cols |= narrowed.any(axis=0)
-                stale_rows[rows[chosen]] = True
-                stale_cols[cols[chosen]] = True
-        return current
+            estimates.refresh = self.shape.refresh(
+                batched=batched, gained=new_undetermined < undetermined, n_moves=moves.where.size, rounds=rounds
+            )
+            if self.large:
+                narrowed = np.flatnonzero(state.result.masks.reshape(-1) != trial.result.masks.reshape(-1))
+                estimates.stale[self.shape.move_lines(narrowed)] = True
+                estimates.stale[self.shape.move_lines(where)] = True
+            state = trial
+        return state
 
-    def fallback(self, state: _State, user_locked: np.ndarray) -> tuple[_State, int]:
-        """Last resort: blank the line with the most undetermined cells until
-        line logic solves the grid.  Returns the state and the lines blanked."""
-        lines = 0
-        while state.result.status == LineStatus.STALLED:
-            work = state.grid.copy()
-            unknown = ~state.result.known
-            h = work.shape[0]
-            scores = np.concatenate([unknown.sum(axis=1), unknown.sum(axis=0)])
-            paintable = (work != 0) & ~user_locked
-            scores = np.where(np.concatenate([paintable.any(axis=1), paintable.any(axis=0)]), scores, -1)
-            line = int(np.argmax(scores))
-            if scores[line] <= 0:
-                msg = f"the locked cells keep the puzzle ambiguous: {state.result.undetermined} cells stay undetermined"
-                raise UnsolvableError(msg)
-            if line < h:
-                work[line, ~user_locked[line]] = 0
-            else:
-                work[~user_locked[:, line - h], line - h] = 0
-            lines += 1
+    def _estimated_moves(
+        self, state: _State, frozen: np.ndarray, estimates: _Estimates, rounds: int, undetermined: int
+    ) -> _Moves | None:
+        """The round's moves -- one per open cell, to its cheapest allowed
+        colour -- with their estimates, or None when every undetermined
+        cell is frozen.
+
+        The estimate (compiled) resumes from the stalled state and
+        propagates from the changed cell's lines only.  The state still
+        contains the changed grid (the new colour was possible there), so
+        this never fails; it may keep deductions only the old clues
+        justified, hence the honest judge after it.  Estimates far from the
+        last change rarely move, so between full refreshes only the
+        promising moves and those never estimated are estimated again."""
+        result, shape = state.result, self.shape
+        where, colours, added = cheapest_moves(
+            state.grid.reshape(-1), self.flat_cost, result.masks.reshape(-1), ~result.known.reshape(-1) & ~frozen
+        )
+        if where.size == 0:
+            return None
+        known = estimates.stored[where]
+        pick = known < 0
+        if estimates.refresh and self.large and rounds > 0:
+            pick |= estimates.stale[shape.move_lines(where)].any(axis=1)
+            pick[shape.lazy(known)] = True
+            estimates.stale[:] = False
+        elif estimates.refresh or where.size <= shape.lazy_top:
+            pick[:] = True
+        else:
+            pick[shape.lazy(known)] = True
+        idx = np.flatnonzero(pick)
+        self.estimates += idx.size
+        estimates.stored[where[idx]], estimates.tie[where[idx]] = shape.estimate(state, where[idx], colours[idx])
+        scores = shape.scores(estimates.stored[where], undetermined)
+        # Among moves that determine equally many cells -- on a plateau,
+        # where no single change determines anything, that is all of them --
+        # prefer the one that most tightens its lines (fewer arrangements,
+        # less slack), less its visual cost in units of a typical change:
+        # that walks towards a foothold for line logic.
+        positive = added[added > 0]
+        scale = float(np.median(positive)) if positive.size else 1.0
+        second = estimates.tie[where] + added / scale
+        return _Moves(where, colours, added, scores, second, bool(pick.all()))
+
+    def _judge_best(self, state: _State, moves: _Moves, keys, verify: int, last: bool):
+        """Judge the best-estimated moves by full solves and return the best
+        ``(undetermined, move, state)``, or None.  The estimate is a lower
+        bound on the true count (resuming below the top of the lattice can
+        only reach a narrower fixpoint), so judging in estimate order stops
+        as soon as no remaining estimate could beat the best judged result."""
+        best = None
+        for i in _lexsort_head(keys, verify)[:verify].tolist():
+            estimate, key = int(moves.scores[i]), float(moves.second[i])
+            if (best is not None and (estimate, key) >= best[0]) or (last and estimate > 0):
+                break
+            trial = self.judge_with(state, moves.where[i], moves.colours[i])
+            score = (trial.result.undetermined, key)
+            if best is None or score < best[0]:
+                best = (score, i, trial)
+        return None if best is None else (best[0][0], best[1], best[2])
+
+    def _plateau_round(self, state: _State, moves: _Moves, keys, estimates: _Estimates, undetermined: int):
+        """On a plateau no single change determines anything.  There the
+        tightening of a move's lines does not depend on moves on other lines,
+        so the best tightening moves of as many distinct lines as possible
+        go in one round (the revert pass later drops those that turn out
+        unneeded): ``(moves, judged state)``, or None for fewer than two."""
+        order = self.shape.plateau_candidates(np.lexsort(keys), moves.scores, estimates.tie[moves.where], undetermined)
+        batch = plateau_batch(order, self.shape.move_lines(moves.where), self.plateau_most)
+        if len(batch) <= 1:
+            return None
+        return batch, self.judge_with(state, moves.where[batch], moves.colours[batch])
+
+    # ----------------------------------------------------------- fallback
+
+    def fallback(self, state: _State, user_locked: np.ndarray, frozen: np.ndarray) -> _State:
+        """Last resort, one step: blank the line (of the shape's
+        ``fallback_lines`` first ones) with the most undetermined cells, its
+        cells not ``user_locked``, and freeze it (:func:`blank_line`).  A
+        blank line stays blank and an all-blank picture is trivially
+        solvable, so repeating this ends."""
+        work, cells = blank_line(
+            state.grid.reshape(-1), state.result.known.reshape(-1), user_locked.reshape(-1),
+            self.shape.line_cells, self.shape.line_offsets, self.shape.fallback_lines,
+        )  # fmt: skip
+        frozen.reshape(-1)[cells] = True
+        if self.shape.count_rounds:
             self.iterations += 1
-            state = self.judge(work, state)
-        return state, lines
+        return self.judge(work.reshape(state.grid.shape), state)
+
+    # ------------------------------------------------------------- revert
 
     def revert(
         self, state: _State, cells: np.ndarray, progress: Callable[[int, int], None] | None = None
     ) -> tuple[_State, int]:
-        """Put back every one of ``cells`` (changed, ``(N, 2)``) whose original
-        colour keeps the puzzle line-solvable.  ``progress`` is called with
-        the cells tried so far in a pass and the pass's total.
+        """Put back every one of ``cells`` (changed, flat indices) whose
+        original colour keeps the puzzle line-solvable.  ``progress`` is
+        called with the cells tried so far in a pass and the pass's total.
 
-        The latest changes are tried first (ties: the most visible first):
-        early changes, made while line logic knew little, are what later
-        changes were chosen around, and trying them last keeps fewer changes
-        in the end on every benchmark picture.  Putting one cell back can
-        make another one's change unnecessary, so the cells that stayed are
+        On a rectangle the latest changes are tried first (ties: the most
+        visible first): early changes, made while line logic knew little,
+        are what later changes were chosen around, and trying them last
+        keeps fewer changes in the end on every benchmark picture; on a
+        hexagon the most visible first.  Putting one cell back can make
+        another one's change unnecessary, so the cells that stayed are
         tried again until a pass puts none back.
 
         Changes are tried in runs (see below), except on a large grid
         (more than ``LARGE_CELLS`` cells), where they go one at a time."""
         if len(cells) == 0:
             return state, 0
-        original = self.original
-        r, c = cells[:, 0], cells[:, 1]
-        saving = self.cost[r, c, state.grid[r, c]] - self.cost[r, c, original[r, c]]
-        todo = np.lexsort((-saving, -self.when[r, c]))
+        original = self.original.reshape(-1)
+        cost = self.flat_cost
+        saving = cost[cells, state.grid.reshape(-1)[cells]] - cost[cells, original[cells]]
+        recency = (-self.when.reshape(-1)[cells],) if self.shape.revert_latest_first else ()
+        todo = np.lexsort((-saving, *recency))
         reverted = 0
         # On a large grid runs do not pay: half the changes or more stay, a
         # run of two fails about three times in four, and every failed run
         # is a judge wasted (see docs/decisions.md, "At scale").
-        large = original.size > LARGE_CELLS
+        large = self.large
         # A change that could not go back is tried again after the grid has
         # changed since; while it has not, the same trial would fail again.
         failed_at = np.full(len(cells), -1, dtype=np.int64)
@@ -331,30 +435,33 @@ class _Run:
             # them in runs: a run that can go back goes back in one solve
             # (and the next run is twice as long, but on a large grid stays
             # one change); one that cannot is halved.
+            passing = todo
+            if self.shape.skip_failed_in_runs:
+                passing = todo[failed_at[todo] != reverted]
             kept = []
             i, size = 0, 1
-            while i < len(todo):
+            while i < len(passing):
                 if progress is not None:
-                    progress(i, len(todo))
-                if failed_at[todo[i]] == reverted:
-                    kept.append(todo[i])
+                    progress(i, len(passing))
+                if failed_at[passing[i]] == reverted:
+                    kept.append(passing[i])
                     i += 1
                     continue
-                run = todo[i : i + size]
+                run = passing[i : i + size]
                 known_to_fail = np.flatnonzero(failed_at[run] == reverted)
                 if len(known_to_fail):
                     run = run[: known_to_fail[0]]  # (the first one is not: see above)
                 trial_grid = state.grid.copy()
-                trial_grid[r[run], c[run]] = original[r[run], c[run]]
-                cell = (int(r[run[0]]), int(c[run[0]]))
+                trial_grid.reshape(-1)[cells[run]] = original[cells[run]]
+                cell = int(cells[run[0]])
                 # The first cell's certificate (see _still_fails) also proves
                 # that a whole run cannot go back, if it stays ambiguous.
                 if self._still_fails(cell, trial_grid, state):
                     if len(run) > 1:
                         size //= 2
                         continue
-                    failed_at[todo[i]] = reverted
-                    kept.append(todo[i])
+                    failed_at[passing[i]] = reverted
+                    kept.append(passing[i])
                     i += 1
                     continue
                 trial = self.judge(trial_grid, state)
@@ -364,17 +471,19 @@ class _Run:
                     i += len(run)
                     if not large:
                         size *= 2
-                elif len(run) > 1:
+                elif len(run) > 1 or (size > 1 and self.shape.retry_short_runs):
                     size //= 2
                 else:
                     # A run cut to its first cell fails for good: halving
                     # ``size`` down to 1 would only repeat this same solve.
                     size = 1
-                    self._remember_failure([cell], trial_grid, trial.result.masks)
-                    failed_at[todo[i]] = reverted
-                    kept.append(todo[i])
+                    if self.shape.certificates:
+                        self._remember_failure([cell], trial_grid, trial.result.masks)
+                    failed_at[passing[i]] = reverted
+                    kept.append(passing[i])
                     i += 1
-            todo = np.array(kept, dtype=np.intp) if len(kept) < len(todo) else ()
+            still = np.isin(todo, passing, invert=True) | np.isin(todo, kept)
+            todo = todo[still] if np.count_nonzero(still) < len(todo) else ()
         return state, reverted
 
     def polish(
@@ -435,7 +544,7 @@ class _Run:
             touched = trial.grid != state.grid
             touched[undo[:, 0], undo[:, 1]] = True
             near = (trial.grid != original) & (touched.any(axis=1)[:, None] | touched.any(axis=0)[None, :])
-            trial, _ = self.revert(trial, np.argwhere(near))
+            trial, _ = self.revert(trial, np.flatnonzero(near))
             n_old, n_new = np.count_nonzero(state.grid != original), np.count_nonzero(trial.grid != original)
             trial_cost = self._visible(trial.grid)
             if n_new < n_old or (n_new == n_old and trial_cost <= best_cost):
@@ -514,7 +623,7 @@ class _Run:
                 if undone.result.status == LineStatus.SOLVED:  # only after a relocation
                     state, gained = undone, True
                     continue
-                self._remember_failure([cell], trial_grid, undone.result.masks)
+                self._remember_failure([self._flat(cell)], trial_grid, undone.result.masks)
                 changed = state.grid != original
                 frozen = user_locked | changed  # the cell too: it was just undone
                 swapped = None
@@ -549,8 +658,8 @@ class _Run:
             window = np.zeros(original.shape, dtype=bool)
             window[max(0, top) : top + 2 * RELOCATE_REACH + 1, max(0, left) : left + 2 * RELOCATE_REACH + 1] = True
             candidates &= window
-        moves = _all_moves(grid, masks, candidates, self.bits)
-        newly, _, _ = self.lines.estimate_moves(grid, masks, undone.packed, moves, counts=False)
+        moves = _all_moves(grid, masks, candidates, self.k)
+        newly, _, _ = self.shape.lines.estimate_moves(grid, masks, undone.packed, moves, counts=False)
         hopeful = moves[newly == undone.result.undetermined]
         rows, cols = hopeful[:, 0], hopeful[:, 1]
         added = self.cost[rows, cols, hopeful[:, 2]] - self.cost[rows, cols, grid[rows, cols]]
@@ -569,7 +678,7 @@ class _Run:
                 near[[r, around[0]], :] = True
                 near[:, [c, around[1]]] = True
                 others &= near
-            swapped, _ = self.revert(swapped, np.argwhere(others))
+            swapped, _ = self.revert(swapped, np.flatnonzero(others))
             if np.count_nonzero(swapped.grid != original) < beat:
                 return swapped
             tries -= 1
@@ -598,13 +707,17 @@ class _Run:
             trial_grid[partner] = original[partner]
             undone = self.judge(trial_grid, state)
             if undone.result.status == LineStatus.SOLVED:
-                return self.revert(undone, np.argwhere(trial_grid != original))[0]
+                return self.revert(undone, np.flatnonzero(trial_grid != original))[0]
             if undone.result.undetermined > open_limit:
                 continue
             swapped = self._swap_in(undone, frozen, 1, len(changed), cell)
             if swapped is not None:
                 return swapped
         return None
+
+    def _flat(self, cell: tuple[int, int]) -> int:
+        """The flat index of a rectangle's cell ``(row, col)``."""
+        return int(cell[0]) * self.original.shape[1] + int(cell[1])
 
     def _remember_failure(self, cells, grid: np.ndarray, masks: np.ndarray) -> None:
         """Keep the stalled fixpoint ``masks`` of ``grid``, in which each of
@@ -671,7 +784,7 @@ class _Run:
             failure.masks.astype(wide),
         )
         large = self.original.size > LARGE_CELLS
-        result = self.lines.resume_certificate(
+        result = self.shape.lines.resume_certificate(
             grid, near.grid, near.packed, self.original, certificate, FAILURE_REUSE, settle=large
         )
         if result is None:
@@ -694,42 +807,106 @@ def _polish_unit(n_changed: int) -> int:
 
 
 def _allowed_moves(
-    grid: np.ndarray, masks: np.ndarray, open_cells: np.ndarray, bits: np.ndarray
+    cells: np.ndarray, masks: np.ndarray, open_cells: np.ndarray, k: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """The open cells (flat indices, in order) and, per cell and colour,
+    whether line logic still allows that other colour there: ``(N, K)``.
+    ``cells`` and ``masks`` are flat, ``open_cells`` a flat bool array."""
+    where = np.flatnonzero(open_cells)
+    allowed = ((masks[where][:, None] >> np.arange(k, dtype=np.int64)) & 1) != 0
+    allowed[np.arange(where.size), cells[where]] = False
+    return where, allowed
+
+
+def cheapest_moves(
+    cells: np.ndarray, cost: np.ndarray, masks: np.ndarray, open_cells: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The open cells (rows, cols, row-major) and, per cell and colour,
-    whether line logic still allows that other colour there: ``(N, K)``."""
-    rows, cols = np.nonzero(open_cells)
-    allowed = (masks[rows, cols][:, None] & bits[None, :]) != 0
-    allowed[np.arange(rows.size), grid[rows, cols]] = False
-    return rows, cols, allowed
+    """One move per open cell, on a board of any shape: to the cheapest other
+    colour line logic still allows there.
 
+    Parameters
+    ----------
+    cells : (n_cells,) uint8 array of palette indices, the board's flat order
+    cost : (n_cells, K) float64 array
+    masks : (n_cells,) int64 array of possible colours (bit ``k``: colour ``k``)
+    open_cells : (n_cells,) bool array of the cells that may change
 
-def _cheapest_moves(
-    grid: np.ndarray,
-    cost: np.ndarray,
-    masks: np.ndarray,
-    open_cells: np.ndarray,
-    bits: np.ndarray,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """One move per open cell: to the cheapest other colour that line logic
-    still allows there.  Returns rows, cols, colours and added costs."""
-    rows, cols, allowed = _allowed_moves(grid, masks, open_cells, bits)
-    current = grid[rows, cols]
-    added = cost[rows, cols, :] - cost[rows, cols, current][:, None]
+    Returns
+    -------
+    where, colours, added : (M,) arrays
+        The moves' flat cells, new colours and the cost each adds.
+    """
+    where, allowed = _allowed_moves(cells, masks, open_cells, cost.shape[1])
+    added = cost[where, :] - cost[where, cells[where]][:, None]
     added = np.where(allowed, added, np.inf)
-    colour = np.argmin(added, axis=1) if rows.size else np.zeros(0, dtype=np.intp)
-    best = added[np.arange(rows.size), colour]
+    colour = np.argmin(added, axis=1) if where.size else np.zeros(0, dtype=np.intp)
+    best = added[np.arange(where.size), colour]
     usable = np.isfinite(best)
-    return rows[usable], cols[usable], colour[usable], best[usable]
+    return where[usable], colour[usable], best[usable]
 
 
-def _all_moves(grid: np.ndarray, masks: np.ndarray, open_cells: np.ndarray, bits: np.ndarray) -> np.ndarray:
+def _all_moves(grid: np.ndarray, masks: np.ndarray, open_cells: np.ndarray, k: int) -> np.ndarray:
     """Every move of an open cell to another colour line logic still allows
     there, as ``(M, 3)`` rows of ``(row, col, colour)``: row-major, colours
     in order within a cell."""
-    rows, cols, allowed = _allowed_moves(grid, masks, open_cells, bits)
+    where, allowed = _allowed_moves(grid.ravel(), masks.ravel(), open_cells.ravel(), k)
     which, colour = np.nonzero(allowed)
-    return np.stack([rows[which], cols[which], colour], axis=1).astype(np.int64)
+    rows, cols = np.divmod(where[which], grid.shape[1])
+    return np.stack([rows, cols, colour], axis=1).astype(np.int64)
+
+
+def plateau_batch(order: np.ndarray, lines: np.ndarray, most: int) -> np.ndarray:
+    """Moves for one plateau round, on a board of any shape: in ``order``
+    (indices of moves), each whose lines no earlier pick uses, ``most`` at
+    most.
+
+    ``lines`` is ``(n_moves, D)``: the line of each move's cell in each of
+    the board's ``D`` directions (a rectangle's row and column, a
+    hexagon's three).  Once every line of one direction is used no other
+    move can join, so ``most`` past the fewest lines of a direction changes
+    nothing."""
+    used: set[int] = set()
+    batch = []
+    # plain ints (a loop over numpy scalars took 30 ms a round on a 400x400 plateau)
+    for i, its_lines in zip(order.tolist(), lines[order].tolist(), strict=True):
+        if not used.isdisjoint(its_lines):
+            continue
+        used.update(its_lines)
+        batch.append(i)
+        if len(batch) >= most:
+            break
+    return np.array(batch, dtype=np.intp)
+
+
+def blank_line(
+    grid: np.ndarray, known: np.ndarray, locked: np.ndarray, line_cells: np.ndarray, line_offsets: np.ndarray,
+    lines: int,
+) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+    """The fallback's step on a board of any shape: among its first
+    ``lines`` lines (``line_cells``/``line_offsets``: a board's index
+    lines), the one with the most undetermined cells and a cell to blank
+    (not 0, not ``locked``), the first of equals, blanked.  ``grid``,
+    ``known`` and ``locked`` are flat.  Returns the new flat grid and the
+    flat cells of the line.
+
+    Raises
+    ------
+    UnsolvableError
+        No line with an undetermined cell has a cell to blank: the locked
+        cells keep the puzzle ambiguous.
+    """
+    starts = line_offsets[:lines]
+    unknown = np.add.reduceat((~known[line_cells]).astype(np.int64), starts)
+    paintable = np.add.reduceat(((grid != 0) & ~locked)[line_cells].astype(np.int64), starts)
+    scores = np.where(paintable > 0, unknown, -1)
+    line = int(np.argmax(scores))
+    if scores[line] <= 0:
+        msg = f"the locked cells keep the puzzle ambiguous: {int(np.count_nonzero(~known))} cells stay undetermined"
+        raise UnsolvableError(msg)
+    cells = line_cells[line_offsets[line] : line_offsets[line + 1]]
+    work = grid.copy()
+    work[cells[~locked[cells]]] = 0
+    return work, cells
 
 
 def _top(values: np.ndarray, n: int) -> np.ndarray:
@@ -753,33 +930,3 @@ def _lexsort_head(keys: tuple[np.ndarray, ...], n: int) -> np.ndarray:
     kth = np.partition(primary, n - 1)[n - 1]
     head = np.flatnonzero(primary <= kth)  # in index order: lexsort's ties stay as they were
     return head[np.lexsort(tuple(key[head] for key in keys))][:n]
-
-
-def _plateau_batch(
-    order: np.ndarray,
-    rows: np.ndarray,
-    cols: np.ndarray,
-    colours: np.ndarray,
-    tighten: np.ndarray,
-    scores: np.ndarray,
-    undetermined: int,
-    shape: tuple[int, int],
-    most: int,
-) -> np.ndarray:
-    """Moves (indices into ``rows``...) for one plateau round: in ``order``,
-    each that tightens its row and column, at most one per row and column
-    and ``most`` in all."""
-    # the moves that qualify, filtered at once; then plain ints (a loop over
-    # numpy scalars took 30 ms a round on a 400x400 plateau)
-    order = order[(scores[order] >= undetermined) & (tighten[rows[order], cols[order]] < 0)]
-    used_rows, used_cols = set(), set()
-    batch = []
-    for i, r, c in zip(order.tolist(), rows[order].tolist(), cols[order].tolist(), strict=True):
-        if r in used_rows or c in used_cols:
-            continue
-        used_rows.add(r)
-        used_cols.add(c)
-        batch.append(i)
-        if len(batch) >= most or len(used_rows) == shape[0] or len(used_cols) == shape[1]:
-            break
-    return np.array(batch, dtype=np.intp)

@@ -1,17 +1,20 @@
-"""The entry point of refinement: :func:`refine` checks its inputs, runs the
-passes (:mod:`rofl.refine.passes`) in order and reports a
-:class:`Refinement`."""
+"""The entry point of refinement, for boards of every shape: :func:`refine`
+checks its inputs, picks the shape's adapter (:mod:`rofl.refine.rectangle`,
+:mod:`rofl.refine.hexagon`), runs the passes (:mod:`rofl.refine.passes`)
+in order and reports a :class:`Refinement`."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
 from rofl._checks import is_whole
 from rofl.errors import PuzzleError, UnsolvableError
-from rofl.puzzle import Palette, Puzzle
+from rofl.palette import Palette
+from rofl.puzzle import Puzzle, Rectangle
 from rofl.refine.passes import (
     LARGE_AFTER_CELL,
     LARGE_AFTER_SHARE,
@@ -19,9 +22,11 @@ from rofl.refine.passes import (
     LARGE_CELLS,
     LARGE_POLISH_PART,
     _Run,
+    _State,
     default_cost,
 )
-from rofl.solver.propagate import LineSolver, SolveResult
+from rofl.refine.rectangle import RectLines
+from rofl.solver.propagate import LineSolver
 from rofl.solver.status import LineStatus
 
 
@@ -31,14 +36,17 @@ class Refinement:
 
     Attributes
     ----------
-    grid : (H, W) uint8 array
-        The final picture; its puzzle is uniquely line-solvable.
-    puzzle : Puzzle
+    grid : uint8 array of the board's ``grid_shape``
+        The final picture (``(H, W)``, or ``(n_cells,)`` in a hexagon's
+        order); its puzzle is uniquely line-solvable.
+    puzzle : Puzzle or HexPuzzle
         The clues of ``grid``.
-    changed : (H, W) bool array
+    changed : bool array of the grid's shape
         Cells that differ from the input grid.
     iterations : int
-        Refinement rounds (solves of a candidate grid that was kept).
+        Refinement rounds (solves of a candidate grid that was kept); on a
+        hexagon, the changes the greedy pass made (a plateau round makes
+        several).
     evaluations : int
         Candidate grids solved in all.
     line_solves : int
@@ -59,10 +67,14 @@ class Refinement:
     seconds : float
         Wall time; compiling or loading the kernels
         (:func:`rofl.kernels.ready`, once a process) is not in it.
+    result : SolveResult or rofl.refine.hexagon.HexResult
+        Line logic's final solve of ``grid``.
+    estimates : int
+        Moves estimated by the greedy pass (resumed solves).
     """
 
     grid: np.ndarray = field(repr=False)
-    puzzle: Puzzle = field(repr=False)
+    puzzle: Any = field(repr=False)
     changed: np.ndarray = field(repr=False)
     iterations: int
     evaluations: int
@@ -73,7 +85,8 @@ class Refinement:
     polish_rounds: int
     relocated: int
     seconds: float
-    result: SolveResult = field(repr=False)
+    result: Any = field(repr=False)
+    estimates: int = 0
 
     @property
     def n_changed(self) -> int:
@@ -81,79 +94,69 @@ class Refinement:
 
 
 def refine(
-    grid: np.ndarray,
-    palette: Palette,
-    *,
-    cost: np.ndarray | None = None,
-    locked: np.ndarray | None = None,
-    solver: LineSolver | None = None,
-    progress: Callable[[int], None] | None = None,
-    verify: int = 12,
-    lazy_top: int = 256,
-    refresh_every: int = 8,
-    polish: float = 1.0,
-    seed: int = 0,
-    polish_progress: Callable[[int, int], None] | None = None,
-    revert_progress: Callable[[int, int], None] | None = None,
-    relocate: int = 1,
-    relocate_progress: Callable[[int, int], None] | None = None,
-    pairs: bool = False,
-) -> Refinement:
+    grid: np.ndarray, palette: Palette, *, board: Any = None, cost: np.ndarray | None = None,
+    locked: np.ndarray | None = None, solver: LineSolver | None = None, progress: Callable[[int], None] | None = None,
+    verify: int | None = None, lazy_top: int = 256, refresh_every: int = 8, revert: bool = True, polish: float = 1.0,
+    seed: int = 0, polish_progress: Callable[[int, int], None] | None = None,
+    revert_progress: Callable[[int, int], None] | None = None, relocate: int = 1,
+    relocate_progress: Callable[[int, int], None] | None = None, pairs: bool = False,
+) -> Refinement:  # fmt: skip
     """Change as few, and as little visible, cells of ``grid`` as possible until
     its puzzle is uniquely line-solvable.
 
     Parameters
     ----------
-    grid : (H, W) integer array of palette indices
+    grid : integer array of palette indices
+        ``(H, W)`` for a rectangle; ``(n_cells,)`` in the order of
+        :class:`~rofl.hexagon.Hexagon` for a hexagon.
     palette : Palette
-    cost : (H, W, K) float array, optional
-        ``cost[r, c, k]``: how visibly wrong colour ``k`` is for cell
-        ``(r, c)``.  Default: 0 for the grid's own colour, 1 for the others.
-    locked : (H, W) bool array, optional
+    board : Hexagon, optional
+        The board ``grid`` fills: a :class:`~rofl.hexagon.Hexagon`, or None
+        for the rectangle of ``grid``'s shape.
+    cost : float array of shape ``(*grid.shape, K)``, optional
+        ``cost[..., k]``: how visibly wrong colour ``k`` is for each cell.
+        Default: 0 for the grid's own colour, 1 for the others.
+    locked : bool array of the grid's shape, optional
         Cells that must never change.
     solver : LineSolver, optional
-        Reused for its line cache; a fresh one by default (with a cache of
-        ``LARGE_CACHE_MB`` on a grid of more than ``LARGE_CELLS`` cells).
-    progress : callable, optional
-        Called with the number of undetermined cells after every round.
+        A rectangle's: reused for its line cache; a fresh one by default
+        (with a cache of ``LARGE_CACHE_MB`` on a grid of more than
+        ``LARGE_CELLS`` cells).
     lazy_top, refresh_every : int
-        Between full refreshes (every ``refresh_every`` rounds, or after a
-        round that gained nothing), only the ``lazy_top`` moves with the
-        best earlier estimates, and moves never estimated, are estimated
-        again.
-    verify : int
-        At most this many best-estimated changes are judged by a full
-        solve per round (fewer when the estimates prove no other can win).
+        A rectangle's: between full refreshes (every ``refresh_every``
+        rounds, or after a round that gained nothing), only the
+        ``lazy_top`` moves with the best earlier estimates, and moves never
+        estimated, are estimated again (a hexagon's: :mod:`.hexagon`).
+    verify : int, optional
+        At most this many best-estimated changes are judged by a full solve
+        per round (fewer when the estimates prove no other can win); default
+        12 on a rectangle, :data:`.hexagon.VERIFY` on a hexagon.
+    revert : bool
+        Put back the changes that later ones made unnecessary (False:
+        stop after the greedy pass; polishing and relocation need it).
     polish : float
         Effort spent after the greedy pass on changing fewer cells: about
         this many local repair attempts per changed cell, for at most
         ``POLISH_MOST`` (256) changed cells (0: none).  The budget counts
-        attempts, not seconds, so results do not depend on the machine.  On
-        a grid of more than ``LARGE_CELLS`` cells polishing and relocation
-        also stop at a budget of line solves: ``max(polish, relocate)``
-        times ``LARGE_AFTER_SHARE`` of those the greedy and revert passes
-        made, or ``LARGE_AFTER_CELL`` a cell if that is more (polishing at
-        most ``LARGE_POLISH_PART`` of it) -- a count too, not seconds.
+        attempts, not seconds, so results do not depend on the machine (on a
+        large grid, line solves too: :func:`_polish_and_relocate`).
+        Polishing and relocation run on rectangles only (they need a
+        rectangle's failure certificates); a hexagon ignores them.
     seed : int
         Seed of polishing's random choices: the same input, options and seed
         give the same picture.
-    polish_progress : callable, optional
-        Called while polishing with the attempts made and the most it will
-        make.
     relocate : int
         At most this many passes, after polishing, that try to move each
         change elsewhere (0: none); they stop after a pass without a gain.
-    relocate_progress : callable, optional
-        Called during each relocation pass with the changes tried so far
-        and the pass's total.
     pairs : bool
         Relocation also tries two for one: put back a change and one of the
         ``PAIR_PARTNERS`` (3) changes nearest to it, and make a single change
         anywhere instead (``rofl make --effort 2`` and more).
-    revert_progress : callable, optional
-        Called during each pass that puts back unneeded changes (after the
-        greedy pass and after polishing) with the changes tried so far and
-        the pass's total; a new pass starts again from 0.
+    progress, revert_progress, polish_progress, relocate_progress : callable, optional
+        ``progress(undetermined)`` after every greedy round (and 0 at the
+        end); the others ``(done, total)`` during each revert pass (changes
+        tried), while polishing (attempts) and during each relocation pass
+        (changes tried), starting again from 0 with each pass.
 
     Returns
     -------
@@ -169,22 +172,64 @@ def refine(
     """
     from rofl import kernels
 
-    kernels.ready(kernels.LINE, kernels.REFINE)  # before the clock: compiling is not refinement
+    hexagon = _hexagon(board)
+    # before the clock: compiling is not refinement
+    kernels.ready(*((kernels.INDEX, kernels.HEX_REFINE) if hexagon else (kernels.LINE, kernels.REFINE)))
     clock = kernels.Stopwatch()
-    if not isinstance(palette, Palette):
-        palette = Palette(palette)
+    palette = palette if isinstance(palette, Palette) else Palette(palette)
+    original, cost, user_locked = _checked(grid, len(palette), hexagon, cost, locked, polish, relocate)
+    run = _Run(_shape(hexagon, original, len(palette), solver, verify, lazy_top, refresh_every), cost, original)
+    state = run.judge(original.copy())
+    # a picture line logic solves as it is needs no repair kernels: only
+    # the others compile them, and the clock stops meanwhile
+    if state.result.status != LineStatus.SOLVED and not hexagon:
+        kernels.ready(kernels.REPAIR)
+    state, fallback_lines = _greedy_and_fallback(run, state, user_locked, progress)
+    counts = {"fallback_lines": fallback_lines, "reverted": 0, "polish_rounds": 0, "relocated": 0}
+    if revert and (fallback_lines == 0 or run.shape.revert_after_fallback):
+        state, counts["reverted"] = run.revert(state, np.flatnonzero(state.grid != original), revert_progress)
+        if run.shape.certificates:
+            state = _polish_and_relocate(
+                run, state, user_locked, counts, polish=polish, seed=seed, relocate=relocate, pairs=pairs,
+                polish_progress=polish_progress, revert_progress=revert_progress,
+                relocate_progress=relocate_progress,
+            )  # fmt: skip
+    result = run.shape.final_solve(run, state)
+    if result.status != LineStatus.SOLVED:  # pragma: no cover - a grid's own clues cannot contradict
+        msg = f"refinement ended in state {result.status!r}"
+        raise UnsolvableError(msg)
+    if progress is not None:
+        progress(0)
+    board = hexagon or Rectangle(original.shape[1], original.shape[0])
+    return Refinement(
+        grid=state.grid, puzzle=board.puzzle(state.grid, palette), changed=state.grid != original,
+        iterations=run.iterations, evaluations=run.evaluations, line_solves=run.line_solves, sweeps=result.sweeps,
+        seconds=clock.seconds(), result=result, estimates=run.estimates, **counts,
+    )  # fmt: skip
+
+
+def _hexagon(board: Any):
+    """``board`` if it is a hexagon, None for a rectangle (None or a
+    :class:`~rofl.puzzle.Rectangle`)."""
+    if board is None or board.kind == "rectangle":
+        return None
+    return board
+
+
+def _checked(grid, k: int, hexagon, cost, locked, polish: float, relocate: int):
+    """The grid (uint8, a copy), its cost and locked cells, checked."""
     original = np.asarray(grid)
-    if original.ndim != 2 or original.size == 0:
+    if hexagon is not None and original.shape != hexagon.grid_shape:
+        msg = f"a {hexagon.size_text()} has {hexagon.n_cells} cells, not an array of shape {original.shape}"
+        raise PuzzleError(msg)
+    if hexagon is None and (original.ndim != 2 or original.size == 0):
         msg = f"refine needs a non-empty (H, W) grid, not shape {original.shape}"
         raise PuzzleError(msg)
-    k = len(palette)
-    work = original.astype(np.uint8, copy=True)
-    if original.min() < 0 or original.max() >= k:
+    if original.size and (original.min() < 0 or original.max() >= k):
         msg = f"grid values must be palette indices 0..{k - 1}"
         raise PuzzleError(msg)
-    if cost is None:
-        cost = default_cost(work, k)
-    cost = np.asarray(cost, dtype=np.float64)
+    work = original.astype(np.uint8, copy=True)
+    cost = default_cost(work, k) if cost is None else np.asarray(cost, dtype=np.float64)
     if cost.shape != (*work.shape, k):
         msg = f"cost must have shape {(*work.shape, k)}, not {cost.shape}"
         raise PuzzleError(msg)
@@ -198,76 +243,78 @@ def refine(
     if not is_whole(relocate) or relocate < 0:
         msg = f"relocate must be a whole number >= 0, not {relocate!r}"
         raise PuzzleError(msg)
+    return work, cost, user_locked
+
+
+def _shape(hexagon, work: np.ndarray, k: int, solver, verify, lazy_top: int, refresh_every: int):
+    """The shape's adapter for the passes."""
+    if hexagon is not None:
+        from rofl.refine.hexagon import VERIFY, HexLines
+
+        return HexLines(hexagon.side, k, verify=VERIFY if verify is None else verify)
     if solver is None:
         # a large grid's line solves outgrow the default cache (docs/decisions.md, "At scale")
         solver = LineSolver(cache_mb=LARGE_CACHE_MB) if work.size > LARGE_CELLS else LineSolver()
-    run = _Run(solver, cost, work, verify=verify, lazy_top=lazy_top, refresh_every=refresh_every)
+    verify = 12 if verify is None else verify
+    return RectLines(solver, work.shape, k, verify=verify, lazy_top=lazy_top, refresh_every=refresh_every)
 
-    state = run.judge(work)
-    # a picture line logic solves as it is needs no repair kernels: only
-    # the others compile them, and the clock stops meanwhile
-    if state.result.status != LineStatus.SOLVED:
-        kernels.ready(kernels.REPAIR)
-    state = run.greedy(state, user_locked.copy(), progress)
-    state, fallback_lines = run.fallback(state, user_locked)
-    reverted = 0
-    polish_rounds = 0
-    relocated = 0
-    if state.result.status == LineStatus.SOLVED and fallback_lines == 0:
-        # Later changes often make earlier ones unnecessary.
-        state, reverted = run.revert(state, np.argwhere(state.grid != original), revert_progress)
-        # On a large grid polishing and relocation get a budget of work, a
-        # share of what the greedy and revert passes took (docs/decisions.md,
-        # "At scale"); on a small one they run to their own ends.
-        polish_budget = relocate_budget = None
-        if work.size > LARGE_CELLS:
-            spent = run.work()
-            allowed = max(polish, relocate) * max(LARGE_AFTER_SHARE * spent, LARGE_AFTER_CELL * work.size)
-            polish_budget = int(spent + LARGE_POLISH_PART * allowed)
-            relocate_budget = int(spent + allowed)
-        if polish > 0:
-            polished, polish_rounds = run.polish(
-                state, user_locked, polish, seed, polish_progress, budget=polish_budget
-            )
-            if polished is not state:
-                # Polishing reverts near its repairs only: one last full pass
-                # leaves no change that could go back on its own.
-                changed = np.argwhere(polished.grid != original)
-                state, more = run.revert(polished, changed, revert_progress)
-                reverted += more
-        if relocate > 0:
-            state, relocated = run.relocate(
-                state, user_locked, relocate, relocate_progress, pairs=pairs, budget=relocate_budget
-            )
-            if relocated and work.size > LARGE_CELLS:
-                # there a swap's revert pass tries only the changes near it
-                state, more = run.revert(state, np.argwhere(state.grid != original), revert_progress)
-                reverted += more
-    work = state.grid
-    # Replayed solves count no sweeps: the difficulty figure comes from a
-    # plain solve (first in, first out) of the final grid.
-    result = solver.run(state.packed, run.full_masks.copy())
-    if result.status != LineStatus.SOLVED:  # pragma: no cover - a grid's own clues cannot contradict
-        msg = f"refinement ended in state {result.status!r}"
-        raise UnsolvableError(msg)
-    puzzle = Puzzle.from_grid(work, palette)
-    if progress is not None:
-        progress(0)
-    return Refinement(
-        grid=work,
-        puzzle=puzzle,
-        changed=work != original,
-        iterations=run.iterations,
-        evaluations=run.evaluations,
-        line_solves=run.line_solves,
-        sweeps=result.sweeps,
-        fallback_lines=fallback_lines,
-        reverted=reverted,
-        polish_rounds=polish_rounds,
-        relocated=relocated,
-        seconds=clock.seconds(),
-        result=result,
-    )
+
+def _greedy_and_fallback(run: _Run, state: _State, user_locked: np.ndarray, progress) -> tuple[_State, int]:
+    """The greedy pass, then the fallback until line logic solves the grid
+    (on a hexagon, the greedy pass again after each blanked line): the
+    state and the lines blanked."""
+    frozen = user_locked.copy()
+    state = run.greedy(state, frozen, progress)
+    lines = 0
+    while state.result.status == LineStatus.STALLED:
+        state = run.fallback(state, user_locked, frozen)
+        lines += 1
+        if run.shape.greedy_after_fallback:
+            state = run.greedy(state, frozen, progress)
+    return state, lines
+
+
+def _polish_and_relocate(
+    run: _Run, state: _State, user_locked: np.ndarray, counts: dict[str, int], *, polish: float, seed: int,
+    relocate: int, pairs: bool, polish_progress, revert_progress, relocate_progress,
+) -> _State:  # fmt: skip
+    """Polishing, then relocation, each followed by a revert pass where it
+    may have left changes that could go back: the state; ``counts`` gets
+    the changes put back, the repair attempts and the changes moved.
+
+    On a grid of more than ``LARGE_CELLS`` cells polishing and relocation
+    also stop at a budget of line solves: ``max(polish, relocate)`` times
+    ``LARGE_AFTER_SHARE`` of those the greedy and revert passes made, or
+    ``LARGE_AFTER_CELL`` a cell if that is more (polishing at most
+    ``LARGE_POLISH_PART`` of it) -- a count too, not seconds."""
+    original, size = run.original, run.original.size
+    # On a large grid polishing and relocation get a budget of work, a
+    # share of what the greedy and revert passes took (docs/decisions.md,
+    # "At scale"); on a small one they run to their own ends.
+    polish_budget = relocate_budget = None
+    if size > LARGE_CELLS:
+        spent = run.work()
+        allowed = max(polish, relocate) * max(LARGE_AFTER_SHARE * spent, LARGE_AFTER_CELL * size)
+        polish_budget = int(spent + LARGE_POLISH_PART * allowed)
+        relocate_budget = int(spent + allowed)
+    if polish > 0:
+        polished, counts["polish_rounds"] = run.polish(
+            state, user_locked, polish, seed, polish_progress, budget=polish_budget
+        )
+        if polished is not state:
+            # Polishing reverts near its repairs only: one last full pass
+            # leaves no change that could go back on its own.
+            state, more = run.revert(polished, np.flatnonzero(polished.grid != original), revert_progress)
+            counts["reverted"] += more
+    if relocate > 0:
+        state, counts["relocated"] = run.relocate(
+            state, user_locked, relocate, relocate_progress, pairs=pairs, budget=relocate_budget
+        )
+        if counts["relocated"] and size > LARGE_CELLS:
+            # there a swap's revert pass tries only the changes near it
+            state, more = run.revert(state, np.flatnonzero(state.grid != original), revert_progress)
+            counts["reverted"] += more
+    return state
 
 
 def unique_line_solvable(puzzle: Puzzle, solver: LineSolver | None = None) -> bool:

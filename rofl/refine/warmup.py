@@ -31,9 +31,10 @@ def warm_hex() -> None:
     """Refine the five ambiguous dots of a side-5 hexagon: estimates moves."""
     import numpy as np
 
+    from rofl.hexagon import Hexagon
     from rofl.puzzle import Palette
-    from rofl.refine.hexagon import refine_hex
+    from rofl.refine.refinement import refine
 
     cells = np.zeros(61, dtype=np.uint8)
     cells[[9, 31, 36, 39, 55]] = 1
-    refine_hex(cells, Palette.black_white(), 5)
+    refine(cells, Palette.black_white(), board=Hexagon.of(5))

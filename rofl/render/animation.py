@@ -30,7 +30,8 @@ from pathlib import Path
 import numpy as np
 
 from rofl.errors import OptionError, UsageError
-from rofl.puzzle import RGB, Puzzle
+from rofl.palette import RGB
+from rofl.puzzle import Puzzle
 from rofl.solver.trace import DEFAULT_MAX_FRAMES, Frame
 
 #: Largest side of a frame in pixels unless asked otherwise (``--max-size``).

@@ -1,6 +1,7 @@
 """Where everything of a hexagonal puzzle's sheet goes: the geometry the SVG,
-PNG and PDF hexagonal sheets share (:mod:`rofl.render.hexsvg`,
-:mod:`rofl.render.hexsheet`).
+PNG and PDF hexagonal sheets share (:func:`rofl.render.svg.puzzle_svg`, and
+:func:`rofl.render.canvas.draw_hex_sheet` for :func:`rofl.render.sheet.puzzle_png`
+and :func:`rofl.render.pdf.puzzle_pdf`), and the scale each prints at.
 
 Cells are pointy-top hexagons placed as :class:`~rofl.hexagon.Hexagon`
 numbers them.  Each line's clue stands on the line's own axis, beyond the
@@ -25,9 +26,7 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-import numpy as np
-
-from rofl.render.layout import RGB, key_text, letter, text_on
+from rofl.render.layout import A4_POINTS, PAGE_INCHES, RGB, check_solution, clue_label, key_text
 
 if TYPE_CHECKING:  # pragma: no cover
     from rofl.hexagon import HexPuzzle
@@ -87,12 +86,32 @@ class HexSheet:
         return [(x + R * math.cos(math.radians(a)), y + R * math.sin(math.radians(a))) for a in range(30, 390, 60)]
 
 
+#: Pixels per inch of a hexagonal PNG sheet, drawn to fit the printable page (:data:`PAGE_INCHES`).
+PNG_DPI = 150
+
+
+def page_scale(width: float, height: float, page: tuple[float, float]) -> tuple[float, bool]:
+    """Page units per layout unit of a ``width`` x ``height`` sheet as large as
+    fits ``page`` (width, height), and whether landscape prints it larger."""
+    portrait = min(page[0] / width, page[1] / height)
+    landscape = min(page[1] / width, page[0] / height)
+    return (landscape, True) if landscape > portrait * 1.001 else (portrait, False)
+
+
+def png_scale(sheet: HexSheet) -> float:
+    """Pixels per layout unit of the PNG sheet: the page at :data:`PNG_DPI`."""
+    return page_scale(sheet.width, sheet.height, (PAGE_INCHES[0] * PNG_DPI, PAGE_INCHES[1] * PNG_DPI))[0]
+
+
+def pdf_scale(sheet: HexSheet) -> tuple[float, bool]:
+    """PDF points per layout unit on one A4 page, and whether it is landscape."""
+    margin = 36.0  # half an inch: inside what A4 and Letter printers reach
+    page = (min(A4_POINTS[0], 612.0) - 2 * margin, min(A4_POINTS[1], 792.0) - 2 * margin)
+    return page_scale(sheet.width, sheet.height, page)
+
+
 def text_width(text: str) -> float:
     return max(1, len(text)) * DIGIT_EM * FONT
-
-
-def centre(q: int, r: int) -> tuple[float, float]:
-    return SQ3 * R * (q + r / 2), 1.5 * R * r
 
 
 #: Largest side of a hexagon drawn on a sheet (SVG, PNG, PDF) or a page.  A
@@ -120,6 +139,29 @@ def check_hex_sheet(puzzle: HexPuzzle, what: str = "a hexagonal sheet") -> None:
         raise LimitError(msg)
 
 
+def hex_title(puzzle: HexPuzzle, cell: int | None, title: str | None, suffix: str, font=None) -> str | None:
+    """The title a hexagonal sheet file prints (default: the puzzle's), with
+    the characters a PNG's or PDF's font lacks shown by stand-ins
+    (:func:`rofl.render.fonts.shown`; an SVG names its fonts).
+
+    Raises
+    ------
+    rofl.OptionError
+        A ``cell`` size: a hexagonal sheet fills its page.
+    """
+    if cell is not None:
+        from rofl.errors import OptionError
+
+        msg = "--cell sizes a rectangular grid's cells; a hexagonal sheet fills its page"
+        raise OptionError(msg)
+    title = puzzle.meta.get("title") or None if title is None else title
+    if title and suffix != ".svg":
+        from rofl.render.fonts import sheet_covers, shown
+
+        title = shown(title, sheet_covers(suffix, font))
+    return title
+
+
 def hex_layout(puzzle: HexPuzzle, *, solution=None, title: str | None = None, letters: bool = False) -> HexSheet:
     """Lay out ``puzzle``'s sheet; with ``solution`` (a flat cell array in
     the board's order) the cells are filled with it.  ``title`` defaults to
@@ -129,12 +171,14 @@ def hex_layout(puzzle: HexPuzzle, *, solution=None, title: str | None = None, le
     ------
     LimitError
         A hexagon larger than :data:`MAX_SHEET_SIDE`.
+    rofl.OptionError
+        A solution that is not a filling of the board or does not fit the
+        clues (:func:`rofl.render.layout.check_solution`).
     """
     check_hex_sheet(puzzle)
     if title is None:
         title = puzzle.meta.get("title") or None
     board, palette = puzzle.board, puzzle.palette
-    coords = board.coords
     colour_puzzle = puzzle.n_colors > 2 or puzzle.has_color_sets
     xs: list[float] = []
     ys: list[float] = []
@@ -145,10 +189,8 @@ def hex_layout(puzzle: HexPuzzle, *, solution=None, title: str | None = None, le
         length, colour = group
         if isinstance(colour, frozenset):
             return f"{length}?", (0, 0, 0), UNKNOWN  # the possible colours' letters would not fit a diagonal
-        if not colour_puzzle or length == 0:
-            return str(length), (0, 0, 0), None
-        rgb = tuple(palette[colour])
-        return f"{length}{letter(colour) if letters else ''}", text_on(rgb), rgb
+        # letters only where the numbers stand in boxes: a black-and-white sheet's need none
+        return clue_label(length, colour, palette, colour_puzzle, letters and colour_puzzle)
 
     def place(kind, line, index, group, x, y, anchor) -> HexNumber:
         text, ink, fill = label(group)
@@ -159,10 +201,10 @@ def hex_layout(puzzle: HexPuzzle, *, solution=None, title: str | None = None, le
         numbers.append(number)
         return number
 
-    cells = None if solution is None else np.asarray(solution).reshape(-1)
+    cells = None if solution is None else check_solution(puzzle, solution)
+    centres = board.centres(R).tolist()  # the board's geometry, cells of circumradius R
     placed = []
-    for i, (q, r, _s) in enumerate(coords):
-        x, y = centre(int(q), int(r))
+    for i, (x, y) in enumerate(centres):
         xs.extend([x - R, x + R])
         ys.extend([y - R, y + R])
         placed.append((x, y, -1 if cells is None else int(cells[i])))
@@ -174,7 +216,7 @@ def hex_layout(puzzle: HexPuzzle, *, solution=None, title: str | None = None, le
             line = board.line(d * per + k)
             clue = clues[d][k] or ((0, 0),)
             if d == 0:
-                x0, y0 = centre(*(int(v) for v in coords[line[0]][:2]))
+                x0, y0 = centres[line[0]]
                 x = x0 - R * 1.3
                 for index in range(len(clue) - 1, -1, -1):
                     number = place(kind, k, index, clue[index], x, y0, "end")
@@ -182,7 +224,7 @@ def hex_layout(puzzle: HexPuzzle, *, solution=None, title: str | None = None, le
                 guides.append((x, y0, x0 - R, y0))
             else:
                 end = line[-1] if d == 1 else line[0]
-                x0, y0 = centre(*(int(v) for v in coords[end][:2]))
+                x0, y0 = centres[end]
                 dx, dy = (0.5, SQ3 / 2) if d == 1 else (0.5, -SQ3 / 2)
                 order = range(len(clue)) if d == 1 else range(len(clue) - 1, -1, -1)
                 t = R * 1.6

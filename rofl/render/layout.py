@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
 
+    from rofl.board import BoardPuzzle
     from rofl.puzzle import Puzzle
 
 #: Largest sheet drawn, in pixels (SVG: user units) per side.
@@ -33,6 +34,8 @@ MIN_CELL = 6
 #: Printable area A4 (8.27 x 11.69 in) and US Letter (8.5 x 11 in) share,
 #: less margins of about 1/2 inch, in inches (width, height).
 PAGE_INCHES = (7.5, 10.0)
+#: A4 in PostScript points (1/72 inch), portrait: the page of a PDF sheet.
+A4_POINTS = (595.28, 841.89)
 #: Finest scale a sheet prints at, in pixels per inch: at 96 dpi the default
 #: 26-pixel cell is 6.9 mm, a comfortable square to fill with a pencil.
 #: Larger sheets print at a higher density so they fit the page.
@@ -111,6 +114,25 @@ def letter(colour: int) -> str:
     return LETTERS[colour - 1]
 
 
+def clue_text(length: int, colour: int, letters: bool) -> str:
+    """A clue number as it prints: ``"3"``, or with ``letters`` its colour's letter after it (``"3b"``)."""
+    return f"{length}{letter(colour)}" if letters and colour else str(length)
+
+
+def clue_label(length: int, colour: int, palette, boxed: bool, letters: bool) -> tuple[str, RGB, RGB | None]:
+    """How a clue number of a sheet of either shape prints: its text
+    (:func:`clue_text`), its ink and the fill of its box.  In a sheet with
+    boxes (``boxed``: a colour puzzle) a group's number stands in a box of
+    its colour, its digits black or white (:func:`text_on`); the 0 of an
+    empty line and every number of a sheet without boxes print black on the
+    paper, with no box (fill None)."""
+    text = clue_text(length, colour, letters)
+    if not (boxed and colour):
+        return text, (0, 0, 0), None
+    rgb = tuple(palette[colour])
+    return text, text_on(rgb), rgb  # type: ignore[return-value]
+
+
 def default_cell(width: int, height: int) -> int:
     """Cell size in pixels for a ``width`` x ``height`` puzzle: 26 up to 80
     cells a side, 22 up to 160, 18 beyond."""
@@ -124,23 +146,28 @@ def print_dpi(width: float, height: float) -> float:
     return max(BASE_DPI, width / PAGE_INCHES[0], height / PAGE_INCHES[1])
 
 
-def check_solution(puzzle: Puzzle, solution) -> np.ndarray:
-    """``solution`` as an ``(H, W)`` uint8 grid, checked against the clues.
+def check_solution(puzzle: BoardPuzzle, solution) -> np.ndarray:
+    """``solution`` as a uint8 filling of the puzzle's board (an ``(H, W)``
+    grid, or a hexagon's flat cell array), checked against the clues.
 
     Raises
     ------
     rofl.OptionError
-        Wrong shape, a value outside the palette, or a grid whose rows or
-        columns do not give the puzzle's clues (the message names the first
-        such line).
+        Wrong shape, a value outside the palette, or a filling whose lines
+        do not give the puzzle's clues (the message names the first such line).
     """
     import numpy as np
 
     from rofl.errors import OptionError, PuzzleError
 
     grid = np.asarray(solution)
-    if grid.shape != (puzzle.height, puzzle.width):
-        msg = f"the solution has shape {grid.shape} but the puzzle is {puzzle.height} rows by {puzzle.width} columns"
+    board = puzzle.board
+    if grid.shape != board.grid_shape:
+        if len(board.grid_shape) == len(board.directions):  # an axis a direction: "4 rows by 6 columns"
+            extent = " by ".join(f"{n} {plural}" for n, (_, plural) in zip(board.grid_shape, board.directions))  # noqa: B905
+        else:
+            extent = f"a {board.size_text()} of {board.n_cells} cells"
+        msg = f"the solution has shape {grid.shape} but the puzzle is {extent}"
         raise OptionError(msg)
     try:
         line = puzzle.unmet_line(grid)
@@ -359,23 +386,23 @@ def _place(
     rows, cols = ([clue or ((0, 0),) for clue in lines] for lines in (puzzle.rows, puzzle.cols))
 
     def shown(n: int, c: int) -> str:
-        return f"{n}{letter(c)}" if letters and c else str(n)
+        return clue_text(n, c, letters)
 
     boxed = has_key(puzzle)
     half = BOX * cell / 2
     pad = max(1.0, gap / 2 - 1)  # a row's boxes stay apart by at least 2 pixels
 
     def number(n: int, c: int, x: float, y: float, w: float, in_row: bool) -> Number:
-        text = shown(n, c)
-        if not (boxed and c):  # the 0 of an empty line, or black on white: black on the paper
-            return Number(text, x, y, (0, 0, 0), in_row)
+        text, ink, fill = clue_label(n, c, palette, boxed, letters)
+        if fill is None:
+            return Number(text, x, y, ink, in_row)
         if in_row:  # ends at x, centred on y
             box = (x - w - pad, y - half, x + pad, y + half)
         else:  # centred on x, the digits' middle half their height above the foot
             middle = y - DIGIT_DROP * font_size
             side = max(w + 2, min(w + 2 * pad, BOX * cell)) / 2
             box = (x - side, middle - half, x + side, middle + half)
-        return Number(text, x, y, text_on(palette[c]), in_row, box, palette[c])
+        return Number(text, x, y, ink, in_row, box, fill)
 
     # Every column's numbers must fit its cell, or neighbouring columns'
     # numbers (and their boxes) run into each other: with very small cells
@@ -417,23 +444,13 @@ def _place(
             y -= line_h
 
     # light bands behind every other group of five lines guide the eye from clue to line
-    bands = []
-    for i in range(5, puzzle.height, 10):
-        bands.append((margin, y0 + i * cell, x0, y0 + min(i + 5, puzzle.height) * cell))
-    for j in range(5, puzzle.width, 10):
-        bands.append((x0 + j * cell, top, x0 + min(j + 5, puzzle.width) * cell, y0))
+    bands = [(margin, y0 + a, x0, y0 + b) for a, b in _stripes(puzzle.height, cell)]
+    bands += [(x0 + a, top, x0 + b, y0) for a, b in _stripes(puzzle.width, cell)]
 
     # thin lines between cells; thick ones every fifth cell, drawn out
     # through the clues so a row's numbers are easy to follow
-    lines = []
-    for i in range(puzzle.height + 1):
-        y = y0 + i * cell
-        bold = i % 5 == 0 or i == puzzle.height
-        lines.append((margin if bold else x0, y, x0 + grid_w, y, bold))
-    for j in range(puzzle.width + 1):
-        x = x0 + j * cell
-        bold = j % 5 == 0 or j == puzzle.width
-        lines.append((x, top if bold else y0, x, y0 + grid_h, bold))
+    lines = [(margin if bold else x0, y0 + at, x0 + grid_w, y0 + at, bold) for at, bold in _rules(puzzle.height, cell)]
+    lines += [(x0 + at, top if bold else y0, x0 + at, y0 + grid_h, bold) for at, bold in _rules(puzzle.width, cell)]
     return Layout(
         width=width,
         height=height,
@@ -449,6 +466,19 @@ def _place(
         lines=lines,
         key=key,
     )
+
+
+def _stripes(count: int, cell: int) -> list[tuple[int, int]]:
+    """Where the bands across ``count`` lines of ``cell`` pixels start and
+    stop, from the grid's edge: behind lines 6-10, 16-20, ..."""
+    return [(i * cell, min(i + 5, count) * cell) for i in range(5, count, 10)]
+
+
+def _rules(count: int, cell: int) -> list[tuple[int, bool]]:
+    """Where the ``count + 1`` lines between and around ``count`` cells of
+    ``cell`` pixels stand, from the grid's edge, and whether each is thick
+    (every fifth, and the last)."""
+    return [(i * cell, i % 5 == 0 or i == count) for i in range(count + 1)]
 
 
 def _key(

@@ -29,12 +29,13 @@ import gc
 import unicodedata
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from rofl._io import stamp_time
 from rofl.formats.sheets import attach
 from rofl.render.fonts import CORE_ENCODING, FontFile, quiet_fonttools, reason, sheet_covers, shown
 from rofl.render.layout import (
+    A4_POINTS,
     BAND,
     BASE_DPI,
     DIGIT_DROP,
@@ -51,10 +52,10 @@ from rofl.render.layout import (
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
 
+    from rofl.board import BoardPuzzle
+    from rofl.hexagon import HexPuzzle
     from rofl.puzzle import Puzzle
 
-#: A4 in PostScript points (1/72 inch), portrait.
-A4_POINTS = (595.28, 841.89)
 #: Largest cell of a sheet that fills its page, in millimetres.
 MAX_CELL_MM = 12.0
 #: Smallest cell that is comfortable to fill with a pencil, in millimetres:
@@ -83,7 +84,7 @@ def _metadata_text(text: str) -> str:
 
 
 def puzzle_pdf(
-    puzzle: Puzzle,
+    puzzle: BoardPuzzle,
     *,
     solution=None,
     cell: int | None = None,
@@ -91,41 +92,25 @@ def puzzle_pdf(
     font: FontFile | None = None,
     letters: bool = False,
 ) -> bytes:
-    """Draw ``puzzle``'s sheet as a one-page vector PDF.
+    """Draw ``puzzle``'s sheet, of either shape, as a one-page vector PDF.
 
-    The same sheet as :func:`rofl.render.sheet.puzzle_sheet`: clues left of
-    the rows and above the columns (in colour puzzles each number in a box of
-    its group's colour, in black or white, whichever contrasts more), thin lines between
-    cells, thick lines every fifth, an optional title.  A solution sheet
-    fills the grid with one rectangle per run of same-coloured cells.
-
-    Parameters
-    ----------
-    puzzle : Puzzle
-    solution : (H, W) uint8 array of palette indices, optional
-        Fill the cells with this picture (a solution sheet); it must fit
-        the clues.
-    cell : int, optional
-        Cell size in layout pixels, printed at 96 dpi (the page may scale
-        it down); default: the sheet fills the page (see the module's
-        docstring).
-    title : str, optional
-        Defaults to ``puzzle.meta["title"]``; an empty string prints none.
-        Characters the font lacks print as a stand-in (see
-        :func:`rofl.render.fonts.shown`); the document's title metadata
-        keeps the title as given.
-    font : FontFile, optional
-        Print numbers and title in this font, embedded (default Helvetica,
-        which covers Windows-1252 and is not embedded).
-    letters : bool
-        Print each clue number with its colour's letter (``2a 3b``), as the
-        key does, so a colour puzzle can be solved from a black-and-white print.
+    The same sheet as :func:`rofl.render.svg.puzzle_svg` draws, with the
+    same arguments but these: ``cell`` is a rectangle's cell size in layout
+    pixels printed at 96 dpi (the page may scale it down; default: the sheet
+    fills the page, see the module's docstring); the ``title`` prints with a
+    stand-in for each character the font lacks
+    (:func:`rofl.render.fonts.shown`), while the document's title metadata
+    keeps it as given; ``font`` (a :class:`~rofl.render.fonts.FontFile`)
+    prints numbers and title in that font, embedded (default Helvetica,
+    which covers Windows-1252 and is not embedded).  A rectangle's solution
+    sheet fills the grid with one rectangle per run of same-coloured cells;
+    a hexagon's sheet is as large as fits the page, portrait or landscape.
 
     Returns
     -------
     bytes
         The PDF file: one A4 page.  Its creation date is the current time,
-        or ``SOURCE_DATE_EPOCH`` when that is set.  The puzzle is attached
+        or ``SOURCE_DATE_EPOCH`` when that is set.  A rectangle's puzzle is attached
         as ``puzzle.rofl`` (with the CRC-32 of ``solution`` when given), so
         rofl reads the sheet back (:mod:`rofl.formats.sheets`).
 
@@ -136,6 +121,9 @@ def puzzle_pdf(
         larger than :data:`rofl.render.layout.MAX_SIDE` a side, a solution
         that does not fit the puzzle, or a font fpdf2 cannot embed.
     """
+    if puzzle.board.kind == "hexagon":
+        return _hexagon_pdf(puzzle, solution, cell, title, font, letters)
+    puzzle = cast("Puzzle", puzzle)
     grid, title = sheet_inputs(puzzle, solution, title)
     with _Document(font) as doc:
         if title:
@@ -143,6 +131,33 @@ def puzzle_pdf(
         doc.sheet_page(puzzle, grid, title, cell, letters=letters)
         attach(doc.pdf, puzzle, grid, "puzzle.rofl", _metadata_text(title) if title else None)
         return doc.output()
+
+
+def _hexagon_pdf(puzzle, solution, cell: int | None, title: str | None, font: FontFile | None, letters: bool) -> bytes:
+    """A hexagonal puzzle's PDF sheet: :func:`~rofl.render.hexlayout.hex_layout`
+    as large as fits one A4 page, portrait or landscape, centred."""
+    from rofl.render.canvas import PdfCanvas, draw_hex_sheet
+    from rofl.render.hexlayout import hex_layout, hex_title, pdf_scale
+
+    title = hex_title(puzzle, cell, title, ".pdf", font)
+    sheet = hex_layout(puzzle, solution=solution, title=title, letters=letters)
+    k, landscape = pdf_scale(sheet)
+    with _Document(font) as doc:
+        doc.pdf.add_page(orientation="L" if landscape else "P")
+        page_w, page_h = sorted(A4_POINTS, reverse=landscape)
+        origin = ((page_w - sheet.width * k) / 2, (page_h - sheet.height * k) / 2)
+        draw_hex_sheet(sheet, puzzle.palette, PdfCanvas(doc.pdf, doc.family, k, origin, (sheet.left, sheet.top)))
+        return doc.output()
+
+
+def hex_sheet_cell_mm(puzzle: HexPuzzle, *, title: str | None = None) -> tuple[float, bool]:
+    """How large :func:`puzzle_pdf` prints a hexagonal ``puzzle``'s cells:
+    their width across (flat side to flat side) in millimetres, and whether
+    the page is landscape."""
+    from rofl.render.hexlayout import SQ3, R, hex_layout, pdf_scale
+
+    k, landscape = pdf_scale(hex_layout(puzzle, title=title))
+    return SQ3 * R * k * 25.4 / 72, landscape
 
 
 def puzzle_book(

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rofl.puzzle import Palette
+from rofl.palette import Palette
 
 
 def cell_size(width: int, height: int, target: int = 600) -> int:

@@ -11,7 +11,7 @@ a ``.png``, ``.pdf`` or ``.svg`` sheet file, sized to print on A4 or Letter.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from rofl.render.fonts import pil_font as _font
 from rofl.render.layout import BAND, MAX_PIXELS, THIN, difficulty_title, print_dpi, sheet_inputs, sheet_layout
@@ -19,6 +19,7 @@ from rofl.render.layout import BAND, MAX_PIXELS, THIN, difficulty_title, print_d
 if TYPE_CHECKING:  # pragma: no cover
     from PIL import Image
 
+    from rofl.board import BoardPuzzle
     from rofl.puzzle import Puzzle
     from rofl.render.fonts import FontFile
     from rofl.render.layout import Layout
@@ -207,7 +208,7 @@ def _draw_sheet(
 
 
 def sheet_bytes(
-    puzzle: Puzzle,
+    puzzle: BoardPuzzle,
     suffix: str,
     *,
     solution=None,
@@ -217,28 +218,28 @@ def sheet_bytes(
     letters: bool = False,
     difficulty: bool = False,
 ) -> bytes:
-    """The bytes of a sheet file: ``suffix`` is ``".png"``, ``".pdf"`` or ``".svg"``.
+    """The bytes of a sheet file of a puzzle of any shape: ``suffix`` is ``".png"``, ``".pdf"`` or ``".svg"``.
 
-    The PNG sheet is drawn by :func:`puzzle_sheet` and marked to print at
-    :func:`~rofl.render.layout.print_dpi` (so it fits A4 and Letter paper); the SVG sheet is
-    :func:`rofl.render.svg.puzzle_svg`, sized in millimetres at the same
-    scale; the PDF sheet is :func:`rofl.render.pdf.puzzle_pdf`, vector
-    drawing on one A4 page.  Arguments as for :func:`puzzle_sheet`;
-    ``difficulty`` prints the puzzle's grade after the title
-    (:func:`~rofl.render.layout.difficulty_title`).
+    The PNG sheet (a rectangle's drawn by :func:`puzzle_sheet`) is marked
+    to print at its density (so it fits A4 and Letter paper); the SVG sheet
+    is :func:`rofl.render.svg.puzzle_svg`,
+    sized in millimetres at the same scale; the PDF sheet is
+    :func:`rofl.render.pdf.puzzle_pdf`, vector drawing on one A4 page.
+    Arguments as for :func:`puzzle_sheet` (a hexagonal sheet fills its page
+    and takes no ``cell``); ``difficulty`` prints the puzzle's grade after
+    the title (:func:`~rofl.render.layout.difficulty_title`).
 
-    Every sheet carries its puzzle as a ROFL file (with the CRC-32 of
-    ``solution`` when given), so rofl reads it back as that puzzle
+    A rectangle's sheet carries its puzzle as a ROFL file (with the CRC-32
+    of ``solution`` when given), so rofl reads it back as that puzzle
     (:mod:`rofl.formats.sheets`).
 
     Raises
     ------
     rofl.OptionError
         An unknown suffix, a font for an SVG sheet (SVG names its fonts and
-        the viewer draws the text), or as :func:`puzzle_sheet`.
+        the viewer draws the text), a cell size for a hexagonal sheet, or as
+        :func:`puzzle_sheet`.
     """
-    import io
-
     from rofl.errors import OptionError
 
     suffix = suffix.lower() if suffix.startswith(".") else "." + suffix.lower()
@@ -247,8 +248,6 @@ def sheet_bytes(
         raise OptionError(msg)
     if difficulty:
         title = difficulty_title(puzzle, title)
-    if not hasattr(puzzle, "width"):  # a hexagonal puzzle
-        return _hex_sheet_bytes(puzzle, suffix, solution=solution, cell=cell, title=title, font=font, letters=letters)
     if suffix == ".svg":
         from rofl.render.svg import puzzle_svg
 
@@ -259,8 +258,22 @@ def sheet_bytes(
         from rofl.render.pdf import puzzle_pdf
 
         return puzzle_pdf(puzzle, solution=solution, cell=cell, title=title, font=font, letters=letters)
+    return _png_bytes(puzzle, solution, cell, title, font, letters)
+
+
+def _png_bytes(puzzle: BoardPuzzle, solution, cell: int | None, title, font: FontFile | None, letters: bool) -> bytes:
+    """The PNG sheet file of a puzzle of any shape, marked with the density it
+    prints at: a rectangle's is :func:`puzzle_sheet`'s image at
+    :func:`~rofl.render.layout.print_dpi`, carrying its puzzle; a hexagon's
+    is :func:`~rofl.render.hexlayout.hex_layout` drawn to fit the page at
+    :data:`~rofl.render.hexlayout.PNG_DPI` (:func:`rofl.render.canvas.draw_hex_sheet`)."""
+    if puzzle.board.kind == "hexagon":
+        return _hexagon_png(puzzle, solution, cell, title, font, letters)
+    import io
+
     from rofl.formats.sheets import png_info
 
+    puzzle = cast("Puzzle", puzzle)
     image = puzzle_sheet(puzzle, solution=solution, cell=cell, title=title, font=font, letters=letters)
     dpi = round(print_dpi(*image.size), 2)
     buf = io.BytesIO()
@@ -268,25 +281,15 @@ def sheet_bytes(
     return buf.getvalue()
 
 
-def _hex_sheet_bytes(puzzle, suffix: str, *, solution, cell, title, font, letters: bool = False) -> bytes:
-    """A hexagonal puzzle's sheet: :mod:`rofl.render.hexsvg` (SVG) or :mod:`rofl.render.hexsheet` (PNG, PDF)."""
-    from rofl.errors import OptionError
+def _hexagon_png(puzzle, solution, cell: int | None, title: str | None, font: FontFile | None, letters: bool) -> bytes:
+    from rofl.render.canvas import RasterCanvas, draw_hex_sheet
+    from rofl.render.hexlayout import PNG_DPI, hex_layout, hex_title, png_scale
 
-    if cell is not None:
-        msg = "--cell sizes a rectangular grid's cells; a hexagonal sheet fills its page"
-        raise OptionError(msg)
-    from rofl.render.fonts import sheet_covers, shown
-
-    title = puzzle.meta.get("title") or None if title is None else title
-    if title and suffix != ".svg":
-        title = shown(title, sheet_covers(suffix, font))
-    if suffix == ".svg":
-        from rofl.render.hexsvg import hex_puzzle_svg
-
-        if font is not None:
-            raise OptionError(SVG_FONT)
-        return hex_puzzle_svg(puzzle, solution=solution, title=title, letters=letters).encode("utf-8")
-    from rofl.render.hexsheet import hex_puzzle_pdf, hex_puzzle_png
-
-    draw = hex_puzzle_pdf if suffix == ".pdf" else hex_puzzle_png
-    return draw(puzzle, solution=solution, title=title, letters=letters, font=font)
+    title = hex_title(puzzle, cell, title, ".png", font)
+    sheet = hex_layout(puzzle, solution=solution, title=title, letters=letters)
+    k = png_scale(sheet)
+    canvas = RasterCanvas(
+        (max(1, round(sheet.width * k)), max(1, round(sheet.height * k))), k, (sheet.left, sheet.top), font
+    )
+    draw_hex_sheet(sheet, puzzle.palette, canvas)
+    return canvas.png(PNG_DPI)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from rofl.hexagon import Hexagon, HexPuzzle
-from rofl.puzzle import Palette
+from rofl.palette import Palette
 from rofl.render.layout import letter
 
 

@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from rofl.errors import BudgetError, PuzzleError
-from rofl.puzzle import PackedClues, Puzzle
+from rofl.packed import PackedClues
+from rofl.puzzle import Puzzle
 from rofl.solver.lines import full_mask, needs_lines, propagate_lines
 from rofl.solver.status import LineStatus
 

@@ -296,8 +296,7 @@ def solve_complete(
         except BudgetError:
             line = None
     if line is None:  # the budget ran out inside line logic: nothing is known
-        shape = (puzzle.height, puzzle.width) if hasattr(puzzle, "width") else (puzzle.n_cells,)
-        full = np.full(shape, full_mask(puzzle.n_colors), dtype=np.int64)
+        full = np.full(puzzle.board.grid_shape, full_mask(puzzle.n_colors), dtype=np.int64)
         line = SolveResult(puzzle, LineStatus.STALLED, full, 0, 0)
         line_stopped = stopped = True
     else:

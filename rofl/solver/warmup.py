@@ -14,7 +14,8 @@ from __future__ import annotations
 
 def _two_ways():
     """A 2x2 puzzle with two solutions (the diagonals): line logic stalls."""
-    from rofl.puzzle import Palette, Puzzle
+    from rofl.palette import Palette
+    from rofl.puzzle import Puzzle
 
     one = ((1, 1),)
     return Puzzle(2, 2, Palette.black_white(), (one, one), (one, one))

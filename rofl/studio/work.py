@@ -16,7 +16,6 @@ to shared memory, which the server reads for the page's progress bar.
 
 from __future__ import annotations
 
-import contextlib
 import io
 import time
 import warnings
@@ -116,8 +115,8 @@ def preview(number: int, photo: bytes, name: str, options: dict[str, Any]) -> di
         unique), ``changed`` (cells), ``ssim``, ``width``, ``height``,
         ``colors``, ``seconds``.
     """
-    from rofl.cli.make import _hint_changed, _hint_likeness
     from rofl.formats import puzzle_bytes
+    from rofl.hints import changed_hint, likeness_hint
     from rofl.render.preview import compare_image
     from rofl.solver import solve
 
@@ -128,16 +127,9 @@ def preview(number: int, photo: bytes, name: str, options: dict[str, Any]) -> di
     reporter.check()
     buf = io.BytesIO()
     compare_image(result).save(buf, format="PNG")
-    hints = io.StringIO()
-    with contextlib.redirect_stderr(hints):
-        _hint_likeness(result, _likeness_options(options), more_colours="palette" not in options)
-        _hint_changed(
-            result.stats,
-            shape=options.get("shape", "rect"),
-            cleanup=options.get("cleanup", False),
-            threshold=options.get("threshold"),
-        )
     stats = result.stats
+    made_with = _make_options(options)
+    hints = [likeness_hint(result, made_with, more_colours="palette" not in options), changed_hint(stats, made_with)]
     return {
         "png": buf.getvalue(),
         "rofl": puzzle_bytes("puzzle.rofl", result.puzzle, result.grid),
@@ -146,7 +138,7 @@ def preview(number: int, photo: bytes, name: str, options: dict[str, Any]) -> di
         "grid": result.grid,
         "title": result.puzzle.meta.get("title", ""),
         "report": stats.report(),
-        "hints": [line for line in hints.getvalue().splitlines() if line],
+        "hints": [line for line in hints if line is not None],
         "warnings": caught,
         "line_solved": solve(result.puzzle).status == "solved",
         "changed": stats.n_changed,
@@ -161,8 +153,8 @@ def preview(number: int, photo: bytes, name: str, options: dict[str, Any]) -> di
     }
 
 
-def _likeness_options(options: dict[str, Any]) -> Any:
-    """The :class:`rofl.maker.MakeOptions` of a job's options (what ``rofl make``'s hint measures others against)."""
+def _make_options(options: dict[str, Any]) -> Any:
+    """The :class:`rofl.maker.MakeOptions` of a job's options (what ``rofl make``'s hints weigh)."""
     from rofl.maker import MakeOptions
 
     return MakeOptions(**{name: value for name, value in options.items() if name != "title"})

@@ -47,6 +47,8 @@ def test_cache_shows_folders_and_clear_removes_only_rofls_files(tmp_path):
 
 
 @pytest.mark.slow
+# compiling every kernel is some 270 s of CPU (kernels.COMPILE_SECONDS): past pytest's 300 s on a loaded machine
+@pytest.mark.timeout(1800)
 def test_warm_compiles_everything_so_that_no_command_says_it_compiles(tmp_path):
     warmed = _rofl("cache", "--warm", cache=tmp_path)
     assert warmed.stderr.startswith(

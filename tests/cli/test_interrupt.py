@@ -51,6 +51,15 @@ def assert_interrupted(proc: subprocess.Popen) -> str:
     return err
 
 
+def interrupt_once(proc: subprocess.Popen, busy, what: str, *, within: float) -> None:
+    """Wait until ``busy()`` (at most ``within`` seconds, generous on a loaded machine), then Ctrl-C ``proc``."""
+    give_up = time.monotonic() + within
+    while not busy() and proc.poll() is None and time.monotonic() < give_up:
+        time.sleep(0.05)
+    assert proc.poll() is None, f"{what} ended before the test could interrupt it"
+    assert_interrupted(proc)
+
+
 @pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs /proc to see the line-logic thread")
 def test_ctrl_c_in_line_logic_of_a_large_puzzle(tmp_path):
     grid = (np.random.default_rng(1).random((2048, 2048)) < 0.5).astype(np.uint8)
@@ -62,11 +71,7 @@ def test_ctrl_c_in_line_logic_of_a_large_puzzle(tmp_path):
         # process has one thread until then: with line logic compiled at
         # install it imports no numba, and it may get there within a second,
         # so counting from a baseline taken after a second could miss it)
-        give_up = time.monotonic() + 120
-        while threads(proc.pid) < 2 and proc.poll() is None and time.monotonic() < give_up:
-            time.sleep(0.05)
-        assert proc.poll() is None, "line logic ended before the test could interrupt it"
-        assert_interrupted(proc)
+        interrupt_once(proc, lambda: threads(proc.pid) >= 2, "line logic", within=120)
     finally:
         proc.kill()
 
@@ -85,11 +90,7 @@ def test_ctrl_c_in_make(tmp_path):
         # the start-up takes about a second of CPU; by 4 s make is refining
         # (a 500-wide picture takes half a minute or more; 200 wide now
         # takes about 3 s, which the test could miss)
-        give_up = time.monotonic() + 300
-        while cpu_seconds(proc.pid) < 4 and proc.poll() is None and time.monotonic() < give_up:
-            time.sleep(0.1)
-        assert proc.poll() is None, "make ended before the test could interrupt it"
-        assert_interrupted(proc)
+        interrupt_once(proc, lambda: cpu_seconds(proc.pid) >= 4, "make", within=300)
         assert not out.exists()
     finally:
         proc.kill()
@@ -107,7 +108,33 @@ def test_ctrl_c_while_the_command_line_loads(monkeypatch, capsys):
     for name in [n for n in sys.modules if n == "rofl.cli" or n.startswith("rofl.cli.")]:
         monkeypatch.delitem(sys.modules, name)
     monkeypatch.setattr(sys, "meta_path", [Interrupting(), *sys.meta_path])
-    with pytest.raises(SystemExit) as stop:
-        rofl.__main__.run()
+    sigterm = signal.getsignal(signal.SIGTERM)
+    try:
+        with pytest.raises(SystemExit) as stop:
+            rofl.__main__.run()
+    finally:
+        signal.signal(signal.SIGTERM, sigterm)  # run() installs rofl's: not for the rest of this worker
     assert stop.value.code == 130
     assert capsys.readouterr().err == "Error: interrupted\n"
+
+
+@pytest.mark.slow  # a pytest of its own
+def test_a_run_started_with_ctrl_c_ignored_still_gets_it():
+    """A shell starts a background command without job control (``pytest &``
+    in a script) with SIGINT ignored, and every process of the run inherits
+    that (tests/conftest.py); the run's Ctrl-C tests must still get theirs."""
+    test = "tests/solver/test_stop.py::test_ctrl_c_returns_only_after_the_call_has_stopped"
+    ignored = signal.signal(signal.SIGINT, signal.SIG_IGN)  # what the pytest below inherits
+    try:
+        run = subprocess.Popen(
+            [sys.executable, "-m", "pytest", "-q", "-n", "0", "-p", "no:cacheprovider", "--timeout", "60", test],
+            cwd=REPO,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+    finally:
+        signal.signal(signal.SIGINT, ignored)
+    out, _ = run.communicate(timeout=300)
+    assert run.returncode == 0, out
+    assert "1 passed" in out, out

@@ -90,15 +90,14 @@ def test_decode_scale_has_a_pixel_cap(tmp_path):
     import numpy as np
 
     from rofl.formats import write_puzzle
+    from rofl.picture.pixelart import MAX_IMAGE_PIXELS
     from rofl.puzzle import Palette, Puzzle
     from tests.clirun import run, usage_error_line
 
     grid = np.eye(2048, dtype=np.uint8)
     write_puzzle(tmp_path / "big.rofl", Puzzle.from_grid(grid, Palette.black_white()), grid)
     out = tmp_path / "big.png"
-    usage_error_line(
-        run("decode", tmp_path / "big.rofl", "-o", out, "--scale", 64), "pixels", str(_limits.MAX_IMAGE_PIXELS)
-    )
+    usage_error_line(run("decode", tmp_path / "big.rofl", "-o", out, "--scale", 64), "pixels", str(MAX_IMAGE_PIXELS))
     assert not out.exists()
 
 

@@ -74,7 +74,7 @@ def test_files_that_hung_are_read_or_refused(name):
 
 def _patterns():
     """Every compiled pattern in rofl's readers, with an input built against it."""
-    from rofl import puzzle
+    from rofl import _xml, palette
     from rofl.cli import _show
     from rofl.formats import _limits, _text, clues, non, notmine, olsak, pzl, rofl, taai, tatham
 
@@ -91,7 +91,7 @@ def _patterns():
         "non._SAVED_LINE": (non._SAVED_LINE.fullmatch, "? " * long + "x"),
         "non._SEPARATORS": (non._SEPARATORS.split, " ,:" * long + "x"),
         "_text.BW_SEPARATORS": (_text.BW_SEPARATORS.split, " ," * long + "x"),
-        "_text._NOT_XML": (lambda s: _text._NOT_XML.sub("", s), "\x00" * long),
+        "_xml._NOT_XML": (lambda s: _xml._NOT_XML.sub("", s), "\x00" * long),
         "_text._XPM_HEX": (_text._XPM_HEX.fullmatch, "#" + "a" * long),
         "_text._GREY_LEVEL": (_text._GREY_LEVEL.fullmatch, "grey" + "1" * long),
         "olsak._BLOCK": (olsak._BLOCK.fullmatch, "1" * long + "ab"),
@@ -100,7 +100,7 @@ def _patterns():
         "tatham._SIZE": (tatham._SIZE.fullmatch, "1" * long + "x" + "1" * long + "x"),
         "rofl.META_KEY": (rofl.META_KEY.fullmatch, "a" * long),
         "_limits._DECIMAL": (_limits._DECIMAL.fullmatch, "1" * long + "x"),
-        "puzzle._BARE_HEX": (puzzle._BARE_HEX.fullmatch, "a" * long),
+        "palette._BARE_HEX": (palette._BARE_HEX.fullmatch, "a" * long),
         "_show._CONTROL": (lambda s: _show._CONTROL.sub("", s), "\x1b" * long),
     }
 

@@ -12,6 +12,7 @@ from rofl.errors import PuzzleError, UnsolvableError
 from rofl.puzzle import Palette, Puzzle
 from rofl.refine import passes as refine_module
 from rofl.refine import refine
+from rofl.refine.rectangle import RectLines
 from rofl.solver import LineSolver, solve
 
 PALETTES = {
@@ -19,6 +20,12 @@ PALETTES = {
     3: Palette(["#ffffff", "#000000", "#ff0000"]),
     4: Palette(["#ffffff", "#000000", "#ff0000", "#00ff00"]),
 }
+
+
+def _rect_run(cost: np.ndarray, original: np.ndarray) -> refine_module._Run:
+    """One refinement run of a rectangle, as :func:`refine` makes it."""
+    shape = RectLines(LineSolver(), original.shape, cost.shape[-1], verify=12, lazy_top=256, refresh_every=8)
+    return refine_module._Run(shape, cost, original)
 
 
 def assert_valid(result, original, locked=None):
@@ -401,7 +408,7 @@ def test_estimates_without_counts_agree():
     packed = grid_clues(grid)
     solver.run(packed, masks)
     open_cells = (masks & (masks - 1)) != 0
-    moves = refine_module._all_moves(grid, masks, open_cells, np.array([1, 2], dtype=np.int64))
+    moves = refine_module._all_moves(grid, masks, open_cells, 2)
     assert len(moves) > 100
     newly, status, entropy = Judge(solver).estimate_moves(grid, masks, packed, moves)
     newly_fast, status_fast, entropy_fast = Judge(solver).estimate_moves(grid, masks, packed, moves, counts=False)
@@ -423,7 +430,7 @@ def test_all_moves_match_a_slow_reference(case, data):
         for colour in range(k)
         if open_cells[r, c] and colour != grid[r, c] and (masks[r, c] >> colour) & 1
     ]
-    got = refine_module._all_moves(grid, masks, open_cells, np.int64(1) << np.arange(k, dtype=np.int64))
+    got = refine_module._all_moves(grid, masks, open_cells, k)
     assert got.dtype == np.int64 and got.shape == (len(expected), 3)
     assert [tuple(map(int, move)) for move in got] == expected
 
@@ -457,7 +464,7 @@ def _gaining_swaps(result, original):
     changes than ``result``."""
     palette = result.puzzle.palette
     cost = refine_module.default_cost(original, len(palette))
-    run = refine_module._Run(LineSolver(), cost, original, verify=12, lazy_top=256, refresh_every=8)
+    run = _rect_run(cost, original)
     out = []
     for a in map(tuple, np.argwhere(result.changed)):
         for x in map(tuple, np.argwhere(~result.changed)):
@@ -469,7 +476,7 @@ def _gaining_swaps(result, original):
                 swapped[x] = colour
                 if solve(Puzzle.from_grid(swapped, palette)).status != "solved":
                     continue
-                after, _ = run.revert(run.judge(swapped), np.argwhere(swapped != original))
+                after, _ = run.revert(run.judge(swapped), np.flatnonzero(swapped != original))
                 if np.count_nonzero(after.grid != original) < result.n_changed:
                     out.append((a, x))
     return out
@@ -613,7 +620,7 @@ def test_move_estimates_on_open_lines_match_line_logic(name):
     packed = grid_clues(grid)
     solver.run(packed, masks)
     open_cells = (masks & (masks - 1)) != 0
-    moves = refine_module._all_moves(grid, masks, open_cells, np.int64(1) << np.arange(k, dtype=np.int64))
+    moves = refine_module._all_moves(grid, masks, open_cells, k)
     newly, status, _ = Judge(solver).estimate_moves(grid, masks, packed, moves)
     undetermined = int(np.count_nonzero(open_cells))
     full = np.concatenate([(masks == 3).all(axis=1), (masks == 3).all(axis=0)])

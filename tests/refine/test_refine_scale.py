@@ -9,10 +9,11 @@ import pytest
 from rofl.puzzle import Puzzle
 from rofl.refine import passes as refine_module
 from rofl.refine import refine
-from rofl.refine.passes import default_cost
+from rofl.refine.judge import Judge
+from rofl.refine.passes import _top, default_cost
 from rofl.solver import LineSolver, solve
 
-from .test_refine import ADVERSARIAL, PALETTES, _revertable, assert_valid
+from .test_refine import ADVERSARIAL, PALETTES, _rect_run, _revertable, assert_valid
 
 
 @pytest.fixture
@@ -40,9 +41,9 @@ def test_the_large_grid_path_with_polish_and_relocation_leaves_no_unneeded_chang
 
 def test_the_large_grid_revert_pass_puts_back_one_change_at_a_time(large_path, monkeypatch):
     grid = ADVERSARIAL["noise"]
-    run = refine_module._Run(LineSolver(), default_cost(grid, 2), grid, verify=12, lazy_top=256, refresh_every=8)
+    run = _rect_run(default_cost(grid, 2), grid)
     state = run.greedy(run.judge(grid), np.zeros(grid.shape, dtype=bool))
-    changed = np.argwhere(state.grid != grid)
+    changed = np.flatnonzero(state.grid != grid)
     assert len(changed) > 10
     tried = []
     judge = refine_module._Run.judge
@@ -61,10 +62,10 @@ def test_the_large_grid_revert_pass_puts_back_one_change_at_a_time(large_path, m
 
 def test_a_budget_stops_polishing_and_relocation(large_path):
     grid = ADVERSARIAL["noise"]
-    run = refine_module._Run(LineSolver(), default_cost(grid, 2), grid, verify=12, lazy_top=256, refresh_every=8)
+    run = _rect_run(default_cost(grid, 2), grid)
     locked = np.zeros(grid.shape, dtype=bool)
     state = run.greedy(run.judge(grid), locked.copy())
-    state, _ = run.revert(state, np.argwhere(state.grid != grid))
+    state, _ = run.revert(state, np.flatnonzero(state.grid != grid))
     spent = run.work()
     polished, rounds = run.polish(state, locked, 1.0, 0, budget=spent)
     assert rounds == 0 and polished is state and run.work() == spent
@@ -79,14 +80,14 @@ def test_large_grid_relocation_looks_for_swaps_near_the_change_put_back(large_pa
     grid = ADVERSARIAL["noise"]
     monkeypatch.setattr(refine_module, "RELOCATE_REACH", 3)
     spans = []
-    original = refine_module.Judge.estimate_moves
+    original = Judge.estimate_moves
 
     def recording(self, grid, masks, packed, moves, counts=True):
         if not counts and len(moves):  # relocation's search (the greedy pass counts)
             spans.append(int(max(np.ptp(moves[:, 0]), np.ptp(moves[:, 1]))))
         return original(self, grid, masks, packed, moves, counts)
 
-    monkeypatch.setattr(refine_module.Judge, "estimate_moves", recording)
+    monkeypatch.setattr(Judge, "estimate_moves", recording)
     result = refine(grid, PALETTES[2], polish=0, relocate=1)
     assert_valid(result, grid)
     assert spans and max(spans) <= 2 * 3
@@ -108,13 +109,13 @@ def test_small_grids_do_not_take_the_large_grid_path(monkeypatch):
     # moves a refresh re-estimates; a threshold above the grid keeps them all.
     grid = ADVERSARIAL["noise"]
     estimated = []
-    original = refine_module.Judge.estimate_moves
+    original = Judge.estimate_moves
 
     def counting(self, grid, masks, packed, moves, counts=True):
         estimated.append(len(moves))
         return original(self, grid, masks, packed, moves, counts)
 
-    monkeypatch.setattr(refine_module.Judge, "estimate_moves", counting)
+    monkeypatch.setattr(Judge, "estimate_moves", counting)
     small = refine(grid, PALETTES[2], polish=0, relocate=0)
     small_estimates = list(estimated)
     estimated.clear()
@@ -130,7 +131,7 @@ def test_a_certificate_shared_by_several_cells_counts_once():
     # every cell it changed: its memory counts once, and is given back
     # when the last of those cells forgets it.
     grid = ADVERSARIAL["noise"]
-    run = refine_module._Run(LineSolver(), default_cost(grid, 2), grid, verify=12, lazy_top=256, refresh_every=8)
+    run = _rect_run(default_cost(grid, 2), grid)
     masks = np.full(grid.shape, 0b11, dtype=np.int64)
     run._remember_failure([(0, 0), (1, 1), (2, 2)], grid, masks)
     one = next(iter(run.failures.values())).nbytes
@@ -146,9 +147,9 @@ def test_a_certificate_shared_by_several_cells_counts_once():
 
 def _plateau_rounds(grid: np.ndarray) -> np.ndarray:
     """Cells the greedy pass changes in each round, and the puzzle after a revert pass."""
-    run = refine_module._Run(LineSolver(), default_cost(grid, 2), grid, verify=12, lazy_top=256, refresh_every=8)
+    run = _rect_run(default_cost(grid, 2), grid)
     state = run.greedy(run.judge(grid), np.zeros(grid.shape, dtype=bool))
-    state, _ = run.revert(state, np.argwhere(state.grid != grid))
+    state, _ = run.revert(state, np.flatnonzero(state.grid != grid))
     assert solve(Puzzle.from_grid(state.grid, PALETTES[2])).status == "solved"
     return np.bincount(run.when[run.when >= 0])
 
@@ -194,4 +195,4 @@ def test_the_greedy_rounds_partial_sorts_equal_full_sorts(n):
         assert np.array_equal(refine_module._lexsort_head(keys, n), np.lexsort(keys)[:n])
         gain = -rng.integers(-1, 5, size=size)
         expected = np.sort(np.argsort(gain, kind="stable")[:n])
-        assert np.array_equal(np.sort(refine_module._top(gain, n)), expected)
+        assert np.array_equal(np.sort(_top(gain, n)), expected)

@@ -22,7 +22,7 @@ def _said(pattern: str) -> re.Match[str]:
 
 
 def _check(puzzle, said: re.Match[str]) -> None:
-    from rofl.render.hexsheet import hex_sheet_cell_mm
+    from rofl.render.pdf import hex_sheet_cell_mm
 
     mm, landscape = hex_sheet_cell_mm(puzzle)
     assert ("landscape" if landscape else "portrait") == said.group(1)

@@ -14,8 +14,8 @@ from rofl.cli import main
 from rofl.errors import OptionError
 from rofl.formats import open_puzzle
 from rofl.hexagon import Hexagon, HexPuzzle
-from rofl.render.hexsvg import hex_puzzle_svg
 from rofl.render.sheet import sheet_bytes
+from rofl.render.svg import puzzle_svg as hex_puzzle_svg
 
 NS = "{http://www.w3.org/2000/svg}"
 FLOWER = str(Path(__file__).resolve().parents[2] / "samples" / "hex-flower.clues")
@@ -115,14 +115,12 @@ def test_png_solution_picture_shows_the_solution():
 
     from PIL import Image
 
-    from rofl.render.hexlayout import hex_layout
-    from rofl.render.hexsheet import PNG_DPI, _scale
-    from rofl.render.layout import PAGE_INCHES
+    from rofl.render.hexlayout import hex_layout, png_scale
 
     puzzle, cells = _random_puzzle(6, 3, 11)
     image = Image.open(io.BytesIO(sheet_bytes(puzzle, ".png", solution=cells))).convert("RGB")
     sheet = hex_layout(puzzle, solution=cells)
-    k, _ = _scale(sheet.width, sheet.height, (PAGE_INCHES[0] * PNG_DPI, PAGE_INCHES[1] * PNG_DPI))
+    k = png_scale(sheet)
     assert image.size == (round(sheet.width * k), round(sheet.height * k))
     seen = [image.getpixel((round((x - sheet.left) * k), round((y - sheet.top) * k))) for x, y, _ in sheet.cells]
     assert seen == [tuple(puzzle.palette[c]) for c in cells]

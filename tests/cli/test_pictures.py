@@ -235,7 +235,7 @@ def test_encode_names_the_picture_that_is_not_pixel_art(tmp_path, pixels, words)
 def test_info_leaves_out_a_game_id_of_megabytes(tmp_path):
     # a random 2048x2048 picture has about a million clue numbers: its ID
     # would be a 4 MB line, built in seconds outside any --budget
-    from rofl.cli.codec import MAX_GAME_ID_GROUPS
+    from rofl.cli.pictures import MAX_GAME_ID_GROUPS
     from rofl.formats import write_puzzle
 
     side = 300

@@ -1,4 +1,5 @@
-"""``rofl decode``, ``rofl encode`` and ``rofl info``: the ROFL image format on the command line."""
+"""``rofl decode``, ``rofl encode`` and ``rofl info``: puzzles as pictures and back (the ROFL
+image format), and what a puzzle file holds."""
 
 from __future__ import annotations
 
@@ -46,8 +47,7 @@ def decode(file: str, output: str | None, scale: int, budget: float, first: bool
     from rofl.decode import check_crc, solve_picture
     from rofl.errors import AmbiguousError
     from rofl.formats import default_output, open_puzzle
-    from rofl.formats._limits import check_pixels
-    from rofl.picture import image_from_grid
+    from rofl.picture.pixelart import check_pixels, image_from_grid
 
     out = Path(output) if output else default_output(file, ".png")
     if output is None and out == Path(file):
@@ -157,34 +157,30 @@ def info(file: str, do_solve: bool, budget: float) -> None:
     """Describe the ROFL (or other puzzle) file FILE: size, colours, clues, metadata, solvability."""
     import numpy as np
 
-    from rofl.cli._show import printable, size_text
+    from rofl.cli._show import printable
     from rofl.decode import solve_picture
     from rofl.errors import BudgetError, FormatError, NotDecodedError, UnsolvableError
     from rofl.formats import open_puzzle
-    from rofl.hexagon import HexPuzzle
 
     opened = open_puzzle(file)
     puzzle, crc = opened.puzzle, opened.crc32
-    if isinstance(puzzle, HexPuzzle):
-        per = 2 * puzzle.side - 1
-        n_cells = puzzle.n_cells
-        directions = (("rows", 0, per), ("falling diagonals", per, 2 * per), ("rising diagonals", 2 * per, 3 * per))
-    else:
-        h = puzzle.height
-        n_cells = puzzle.width * h
-        directions = (("rows", 0, h), ("columns", h, puzzle.n_lines))
+    board = puzzle.board
+    n_cells = board.n_cells
     lines = [f"file: {printable(file)} ({opened.details})"]
-    lines.append(f"size: {size_text(puzzle)} ({n_cells} cells)")
+    lines.append(f"size: {board.size_text()} ({n_cells} cells)")
     colours = puzzle.palette.hex()
     lines.append(f"colours: {len(colours)}: {colours[0]} (background) {' '.join(colours[1:])}".rstrip())
     counts = np.diff(puzzle.offsets)
     lengths = puzzle.lengths
-    filled = int(lengths[: puzzle.offsets[directions[0][2]]].sum())  # the rows hold every filled cell once
+    rows = int(np.count_nonzero(board.line_directions == 0))  # the first lines; they hold every filled cell once
+    filled = int(lengths[: puzzle.offsets[rows]].sum())
     mean = f", mean length {lengths.mean():.2f}" if lengths.size else ""
     unknown = ""
     if puzzle.color_sets is not None:
         unknown = f", {int(np.count_nonzero(puzzle.color_sets))} of them '?' or a set of colours"
-    each = ", ".join(f"{int(counts[start:stop].sum())} in {name}" for name, start, stop in directions)
+    each = ", ".join(
+        f"{int(counts[board.line_directions == d].sum())} in {plural}" for d, (_, plural) in enumerate(board.directions)
+    )
     lines.append(
         f"clues: {puzzle.n_groups} groups ({each}{unknown}), "
         f"at most {int(counts.max())} per line, {int((counts == 0).sum())} empty lines{mean}"
@@ -192,9 +188,8 @@ def info(file: str, do_solve: bool, budget: float) -> None:
     lines.append(f"filled cells: {filled} of {n_cells} ({100 * filled / n_cells:.1f}%)")
     for key, value in opened.metadata.items():
         lines.append(f"{printable(key)}: {printable(str(value))}")
-    if isinstance(puzzle, HexPuzzle):
-        pass  # Pattern's game IDs are rectangular
-    elif puzzle.n_colors == 2 and puzzle.n_groups <= MAX_GAME_ID_GROUPS:
+    # Pattern's game IDs are rectangular
+    if board.kind == "rectangle" and puzzle.n_colors == 2 and puzzle.n_groups <= MAX_GAME_ID_GROUPS:
         from rofl.formats.tatham import game_id
 
         lines.append(f"Pattern game ID: {game_id(puzzle)}")

@@ -1,0 +1,147 @@
+"""What ``rofl make`` and the studio suggest after making a puzzle: one line each, or nothing.
+
+Each function looks at a :class:`rofl.maker.MakeResult` and the
+:class:`rofl.maker.MakeOptions` it was made with, and returns the hint's
+text (``"hint: ..."``) or ``None``; the command line prints the lines on
+standard error, the studio shows them under its preview.
+
+* :func:`likeness_hint`: the puzzle looks little like the picture; the
+  other styles, the next size and 4 colours measured against it.
+* :func:`letters_hint`: ink colours a reader may mix up.
+* :func:`changed_hint`: refinement changed many cells; what usually helps.
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import asdict
+from typing import Any
+
+#: Above this share of changed cells (%), :func:`changed_hint` suggests what could help.
+HINT_CHANGED_PCT = 2.0
+#: A size, colour count or style :func:`likeness_hint` names scores at least this much higher.
+HINT_GAIN = 0.05
+
+
+def make_hints(result: Any, options: Any, *, more_colours: bool, letters: bool) -> list[str]:
+    """``rofl make``'s hints, in the order it prints them: likeness, letters, changed cells.
+
+    ``more_colours``: the output could hold more colours (no ``--palette``,
+    a colour format); ``letters``: the sheets already print letters
+    (``--letters``), so no letters hint."""
+    found = [
+        likeness_hint(result, options, more_colours=more_colours),
+        letters_hint(result.puzzle, letters=letters),
+        changed_hint(result.stats, options),
+    ]
+    return [line for line in found if line is not None]
+
+
+def letters_hint(puzzle: Any, *, letters: bool) -> str | None:
+    """Which ink colours a reader may mix up (rofl.picture.legibility: lightness, simulated colour
+    blindness), unless ``letters`` (``--letters``) already prints the clues with letters."""
+    if letters or puzzle.n_colors <= 2:
+        return None
+    from rofl.picture.legibility import confusions
+
+    found = confusions([puzzle.palette[k] for k in range(puzzle.n_colors)])
+    if not found:
+        return None
+    return f"hint: {'; '.join(map(str, found))}: pages print the clues with letters, --letters gives sheets them too"
+
+
+def changed_hint(stats: Any, options: Any) -> str | None:
+    """When refinement changed more than :data:`HINT_CHANGED_PCT` of the cells
+    (``stats``, a :class:`rofl.maker.MakeStats`), what usually gives a cleaner
+    puzzle with these ``options`` (a :class:`rofl.maker.MakeOptions`)."""
+    if stats.changed_pct <= HINT_CHANGED_PCT:
+        return None
+    hexagon = options.shape == "hex"
+    tips = "fewer cells (--size)" if hexagon else "fewer cells (-w/-H)"
+    tips += "" if options.cleanup or hexagon else ", --cleanup"
+    if stats.colors == 2 and options.threshold is None:
+        tips += " or another --threshold"
+    return (
+        f"hint: {stats.changed_pct:.1f}% of the cells had to change: at this size the picture is "
+        f"mostly fine texture that line logic cannot pin down; {tips} usually give a cleaner puzzle"
+    )
+
+
+def likeness_hint(result: Any, made_with: Any, *, more_colours: bool) -> str | None:
+    """When the grid of ``result`` (a :class:`rofl.maker.MakeResult`, made
+    with ``made_with``, a :class:`rofl.maker.MakeOptions`) looks little like
+    the picture: its SSIM under :data:`rofl.maker.RECOGNISABLE_SSIM`, or
+    SSIM + edge F1 (the score ``style="auto"`` ranks by) under
+    :data:`rofl.maker.LIKENESS_SCORE`.  The hint names the other styles, the
+    next size and 4 colours (when ``more_colours``) that measure better
+    (:func:`rofl.maker.likeness`, before refinement, on the picture as
+    ``result`` loaded and cropped it), best first; or, when none does, what
+    usually helps."""
+    from rofl.maker import LIKENESS_SCORE, RECOGNISABLE_SSIM, style_score
+
+    stats = result.stats
+    score = style_score(stats.ssim, stats.edge_f1)
+    low_ssim = stats.ssim is not None and stats.ssim < RECOGNISABLE_SSIM
+    if stats.ssim is None or (not low_ssim and score >= LIKENESS_SCORE):
+        return None
+    # what likeness takes of the options, on the picture loaded (and cropped) once
+    measured = ("width", "height", "colors", "palette", "background", "threshold", "mode", "dither", "min_delta_e")
+    options = {name: value for name, value in asdict(made_with).items() if name in measured}
+    options.update(shape=made_with.shape, size=made_with.size, style=made_with.style)
+    tries = [_more_cells(stats, options)]
+    better = []
+    if stats.style_scores:  # auto measured the other styles already
+        dropped = dict(stats.style_dropped)  # auto found them unrecognisable: no tip
+        better += [(sc, f"--style {n}") for n, sc in stats.style_scores if n != stats.style and n not in dropped]
+    elif options["threshold"] is None and options["dither"] == "none":
+        tries += [(f"--style {name}", {"style": name}) for name in ("lines", "photo", "poster") if name != stats.style]
+    if more_colours and stats.colors_asked is not None and stats.colors_asked <= stats.colors < 4:
+        tries.append(("more colours (-c 4)", {"colors": 4, "threshold": None}))
+    better = [(sc, label) for sc, label in better if sc >= score + HINT_GAIN]
+    better += _measured(result.pixels, options, tries, score + HINT_GAIN)
+    if better:
+        better.sort(key=lambda m: -m[0])
+        tips = " or ".join(f"{label}: {sc:.2f}" for sc, label in better[:3])
+        tips += " (SSIM + edge F1, measured before refinement)"
+    else:
+        tips = " or ".join(label for label, _ in tries if label.startswith("more"))
+    if low_ssim:
+        why = f"the puzzle looks little like the picture (SSIM {stats.ssim:.3f} < {RECOGNISABLE_SSIM})"
+    else:
+        why = (
+            f"the puzzle may be hard to make out (SSIM {stats.ssim:.2f} + edge F1 {stats.edge_f1:.2f} = {score:.3f} "
+            f"< {LIKENESS_SCORE})"
+        )
+    return f"hint: {why}; try {tips}"
+
+
+def _more_cells(stats: Any, options: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """The next size up (a quarter more cells a side, at least 5 or 10 more), as a label and the options it changes."""
+    if stats.side is not None:
+        bigger = max(stats.side + 5, (stats.side * 5 + 3) // 4)
+        return (f"more cells (--size {bigger})", {"size": bigger})
+    side = max(stats.width + sum(stats.trimmed[2:]), stats.height + sum(stats.trimmed[:2]))
+    bigger = max(side + 10, (side * 5 + 3) // 4)
+    name = "height" if options["height"] is not None and options["width"] is None else "width"
+    return (
+        f"more cells ({'-H' if name == 'height' else '-w'} {bigger})",
+        {"width": None, "height": None, name: bigger},
+    )
+
+
+def _measured(image: Any, options: dict[str, Any], tries: list, least: float) -> list[tuple[float, str]]:
+    """The tries (label, changed options) whose likeness score reaches ``least``, as (score, label)."""
+    from rofl.errors import RoflError
+    from rofl.maker import likeness
+
+    found = []
+    for label, change in tries:
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # the run itself has said what there is to say
+                _, better = likeness(image, **{**options, **change})
+        except RoflError:
+            continue
+        if better >= least:
+            found.append((better, label))
+    return found
