@@ -75,7 +75,13 @@ QUICK_PHOTOS = ("astronaut", "grace_hopper", "obama", "chelsea", "coffee", "text
 
 
 def has_styles() -> bool:
-    """Whether this rofl's ``make`` takes ``style``."""
+    """Whether this rofl's ``make`` takes ``style`` (a parameter of its own,
+    or a field of its ``MakeOptions``)."""
+    import dataclasses
+
+    options = getattr(rofl, "MakeOptions", None) or getattr(__import__("rofl.maker").maker, "MakeOptions", None)
+    if options is not None and "style" in {f.name for f in dataclasses.fields(options)}:
+        return True
     return "style" in inspect.signature(rofl.make).parameters
 
 

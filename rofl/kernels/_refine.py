@@ -18,27 +18,17 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from rofl.kernels import structs
 from rofl.kernels._config import JIT, LEAF
 from rofl.kernels._line import (
-    CONTRADICTION,
-    N_STATS,
-    SOLVED,
-    ST_BAD_LINE,
-    ST_HITS,
-    ST_LINE_SOLVES,
-    ST_MISSES,
-    ST_NEWLY,
-    ST_SWEEPS,
-    ST_TRAIL,
-    STALLED,
     Clues,
     LineCache,
     LineScratch,
     Trail,
     _cached_line,
     _clue_hash,
+    _fixpoint,
     _masks_hash,
-    _no_trail,
     _propagate_trail,
     _propagation_scratch,
     _same_masks,
@@ -65,23 +55,32 @@ def _replay(
     puzzle instead of solving every line again.
 
     A recorded solve (a *trajectory*, ``base_*``) lists its line visits in
-    order: visit ``v`` solved line ``base_line[v]`` and set cells
+    order: visit ``v`` narrowed line ``base_line[v]`` and set cells
     ``base_cell[j]`` (flat indices) to ``base_mask[j]`` for ``j`` in
     ``base_start[v]:base_start[v + 1]`` (none for a visit that deduced
-    nothing).  ``changed`` flags the lines whose clue may differ from the
-    recorded puzzle's (a superset is fine).
+    nothing).  A visit is *strong* (a line solve: its result is at the
+    line's fixpoint) or, recorded as ``~line`` (negative), *weak*: a sound
+    narrowing short of a line solve (see below).  ``changed`` flags the
+    lines whose clue may differ from the recorded puzzle's (a superset is
+    fine).
 
     The replay walks the recorded visits in order and keeps a shadow copy of
     the recorded puzzle's state.  A visit of a line whose clue is unchanged
     and whose cells all equal the shadow's had exactly the recorded input,
     so its recorded result holds as it is: it is applied without solving
-    anything.  Any other visit solves its line for real (through the line
-    cache), unless none of the line's cells changed since its last visit.
-    Each step is a sound line deduction for this puzzle, so the state never
-    loses a solution; afterwards every line changed since its last visit is
-    solved again until nothing changes (a first-in, first-out queue).  That
-    is a fixpoint reached from nothing known: the same one the solver's
-    ``_propagate`` reaches, whatever the order.
+    anything.  When the line's cells are all *narrower* than (or equal to)
+    the shadow's instead, the recorded result still holds as an upper
+    bound -- line logic is monotone: narrower input, narrower output -- so
+    the cells are intersected with it, again without solving anything; the
+    line is then not known to be at its fixpoint (a weak visit).  Any other
+    visit (a changed clue, or a cell wider than the shadow's) solves its
+    line for real (through the line cache), unless none of the line's cells
+    changed since its last visit.  Each step is a sound deduction for this
+    puzzle, so the state never loses a solution; afterwards every line not
+    known to be at its fixpoint is solved again until nothing changes (a
+    first-in, first-out queue).  That is a fixpoint that contains every
+    fixpoint: the same one the solver's ``_propagate`` reaches from nothing
+    known, whatever the order.
 
     This solve's visits are recorded in ``out_*`` (same layout; room for
     ``out_line.shape[0]`` visits and ``out_cell.shape[0]`` cell changes),
@@ -97,7 +96,8 @@ def _replay(
     flat = masks.reshape(n_cells)
     shadow = flat.copy()
     off_shadow = np.zeros(n_lines, dtype=np.int64)  # cells differing from the shadow, per line
-    stale = np.ones(n_lines, dtype=np.bool_)  # not known to be at their fixpoint: changed since their last visit
+    off_wide = np.zeros(n_lines, dtype=np.int64)  # cells allowing a colour the shadow's does not, per line
+    stale = np.ones(n_lines, dtype=np.bool_)  # not known to be at their fixpoint
     clues = Clues(lens, cols, starts, ends, hashes)
     scratch = LineScratch(run, slot, gap, fwd, bwd, color_slot)
     cache = LineCache(tag, io, use)
@@ -111,17 +111,19 @@ def _replay(
     out_start[0] = 0
     solves = 0
     # what _replay_visit reads and writes
-    state = (flat, shadow, off_shadow, stale, height, width)
+    state = (flat, shadow, off_shadow, off_wide, stale, height, width)
     work = (buf, res, scratch, cache, stats)
     record = (out_line, out_start, out_cell, out_mask)
     for v in range(base_line.shape[0]):
-        line = base_line[v]
+        weak = base_line[v] < 0
+        line = ~base_line[v] if weak else base_line[v]
         is_row = line < height
+        d0, d1 = base_start[v], base_start[v + 1]
         if off_shadow[line] == 0 and not changed[line]:
-            d1 = base_start[v + 1]
-            if recording and (n_set + d1 - base_start[v] > capacity or n_visits == out_line.shape[0]):
+            # the recorded input: the recorded result as it is
+            if recording and (n_set + d1 - d0 > capacity or n_visits == out_line.shape[0]):
                 recording = False
-            for j in range(base_start[v], d1):
+            for j in range(d0, d1):
                 cell = base_cell[j]
                 shadow[cell] = base_mask[j]
                 flat[cell] = base_mask[j]
@@ -130,26 +132,66 @@ def _replay(
                     out_cell[n_set] = cell
                     out_mask[n_set] = base_mask[j]
                     n_set += 1
-            stale[line] = False
+            stale[line] = weak
             if recording:
-                out_line[n_visits] = line
+                out_line[n_visits] = base_line[v]
                 n_visits += 1
                 out_start[n_visits] = n_set
             continue
+        if off_wide[line] == 0 and not changed[line]:
+            # a narrower input: the recorded result intersected (a weak visit)
+            narrowed = False
+            for j in range(d0, d1):
+                cell = base_cell[j]
+                was_off = flat[cell] != shadow[cell]
+                was_wide = (flat[cell] & ~shadow[cell]) != 0
+                shadow[cell] = base_mask[j]
+                now = flat[cell] & base_mask[j]
+                if now == 0:
+                    return _replay_end(stats, solves, line, n_visits, recording, np.int64(structs.CONTRADICTION))
+                if now != flat[cell]:
+                    flat[cell] = now
+                    narrowed = True
+                    stale[height + cell % width if is_row else cell // width] = True
+                    if recording:
+                        if n_set == capacity:
+                            recording = False
+                        else:
+                            out_cell[n_set] = cell
+                            out_mask[n_set] = now
+                            n_set += 1
+                _recount_off_shadow(cell, was_off, was_wide, flat, shadow, off_shadow, off_wide, height, width)
+            # Back on the record after a strong visit, the line holds a line
+            # solve's result, so it is at its fixpoint; else, if narrowed,
+            # it is not known to be.
+            back = not weak and off_shadow[line] == 0
+            if back:
+                stale[line] = False
+            elif narrowed:
+                stale[line] = True
+            if back or narrowed:
+                if recording and n_visits == out_line.shape[0]:
+                    recording = False
+                if recording:
+                    out_line[n_visits] = line if back else ~line
+                    n_visits += 1
+                    out_start[n_visits] = n_set
+            continue
         # The shadow moves on; the line is solved for real if any of its
         # cells changed since its last visit (else it is at its fixpoint).
-        for j in range(base_start[v], base_start[v + 1]):
+        for j in range(d0, d1):
             cell = base_cell[j]
-            was = flat[cell] != shadow[cell]
+            was_off = flat[cell] != shadow[cell]
+            was_wide = (flat[cell] & ~shadow[cell]) != 0
             shadow[cell] = base_mask[j]
-            _recount_off_shadow(cell, was, flat, shadow, off_shadow, height, width)
+            _recount_off_shadow(cell, was_off, was_wide, flat, shadow, off_shadow, off_wide, height, width)
         if not stale[line]:
             continue
         status, n_visits, n_set, recording = _replay_visit(line, state, clues, work, record, n_visits, n_set, recording)
         solves += 1
-        if status == CONTRADICTION:
-            return _replay_end(stats, solves, line, n_visits, recording, np.int64(CONTRADICTION))
-    # Then to a fixpoint: every line changed since its last visit.
+        if status == structs.CONTRADICTION:
+            return _replay_end(stats, solves, line, n_visits, recording, np.int64(structs.CONTRADICTION))
+    # Then to a fixpoint: every line not known to be at its fixpoint.
     head = 0
     size = 0
     for line in range(n_lines):
@@ -164,8 +206,8 @@ def _replay(
         queued[line] = False
         status, n_visits, n_set, recording = _replay_visit(line, state, clues, work, record, n_visits, n_set, recording)
         solves += 1
-        if status == CONTRADICTION:
-            return _replay_end(stats, solves, line, n_visits, recording, np.int64(CONTRADICTION))
+        if status == structs.CONTRADICTION:
+            return _replay_end(stats, solves, line, n_visits, recording, np.int64(structs.CONTRADICTION))
         # queue the lines this visit changed (marked stale by _replay_visit)
         if line < height:
             for i in range(width):
@@ -186,10 +228,10 @@ def _replay(
 @njit(**LEAF)
 def _replay_visit(line, state, clues, work, record, n_visits, n_set, recording):
     """Solve one line for real during :func:`_replay`: narrow its cells,
-    keep the per-line count of cells off the shadow, mark crossing lines
+    keep the per-line counts of cells off the shadow, mark crossing lines
     stale and record the visit.  Returns the status (SOLVED for "went
     fine"), the record's new lengths and whether it still records."""
-    flat, shadow, off_shadow, stale, height, width = state
+    flat, shadow, off_shadow, off_wide, stale, height, width = state
     buf, res, scratch, cache, stats = work
     out_line, out_start, out_cell, out_mask = record
     is_row = line < height
@@ -199,19 +241,20 @@ def _replay_visit(line, state, clues, work, record, n_visits, n_set, recording):
     g0, g1 = clues.starts[line], clues.ends[line]
     ok, hit, same = _cached_line(buf, n, clues.lens, clues.cols, g0, g1, clues.hashes[line], res, scratch, cache)
     if hit:
-        stats[ST_HITS] += 1
+        stats[structs.ST_HITS] += 1
     else:
-        stats[ST_MISSES] += 1
+        stats[structs.ST_MISSES] += 1
     stale[line] = False
     if not ok:
-        return CONTRADICTION, n_visits, n_set, recording
+        return structs.CONTRADICTION, n_visits, n_set, recording
     for i in range(n):
         if same or res[i] == buf[i]:
             continue
         cell = line * width + i if is_row else i * width + line - height
-        was = flat[cell] != shadow[cell]
+        was_off = flat[cell] != shadow[cell]
+        was_wide = (flat[cell] & ~shadow[cell]) != 0
         flat[cell] = res[i]
-        _recount_off_shadow(cell, was, flat, shadow, off_shadow, height, width)
+        _recount_off_shadow(cell, was_off, was_wide, flat, shadow, off_shadow, off_wide, height, width)
         stale[height + i if is_row else i] = True
         if recording:
             if n_set == out_cell.shape[0]:
@@ -226,25 +269,33 @@ def _replay_visit(line, state, clues, work, record, n_visits, n_set, recording):
         out_line[n_visits] = line
         n_visits += 1
         out_start[n_visits] = n_set
-    return SOLVED, n_visits, n_set, recording
+    return structs.SOLVED, n_visits, n_set, recording
 
 
 @njit(**LEAF)
-def _recount_off_shadow(cell, was, flat, shadow, off_shadow, height, width):
+def _recount_off_shadow(cell, was_off, was_wide, flat, shadow, off_shadow, off_wide, height, width):
     """After ``flat[cell]`` or ``shadow[cell]`` changed: keep the per-line
-    counts of cells off the shadow (``was``: the cell was off before)."""
-    if was != (flat[cell] != shadow[cell]):
-        step = -1 if was else 1
-        off_shadow[cell // width] += step
-        off_shadow[height + cell % width] += step
+    counts of cells off the shadow and wider than it (``was_off``,
+    ``was_wide``: how the cell stood before)."""
+    row, col = cell // width, height + cell % width
+    off = flat[cell] != shadow[cell]
+    if was_off != off:
+        step = 1 if off else -1
+        off_shadow[row] += step
+        off_shadow[col] += step
+    wide = (flat[cell] & ~shadow[cell]) != 0
+    if was_wide != wide:
+        step = 1 if wide else -1
+        off_wide[row] += step
+        off_wide[col] += step
 
 
 @njit(**LEAF)
 def _replay_end(stats, solves, bad_line, n_visits, recording, status):
-    stats[ST_LINE_SOLVES] = solves
-    stats[ST_SWEEPS] = 0
-    stats[ST_BAD_LINE] = bad_line
-    stats[ST_TRAIL] = n_visits if recording else -1
+    stats[structs.ST_LINE_SOLVES] = solves
+    stats[structs.ST_SWEEPS] = 0
+    stats[structs.ST_BAD_LINE] = bad_line
+    stats[structs.ST_TRAIL] = n_visits if recording else -1
     return status
 
 
@@ -552,18 +603,7 @@ def _resume_certificate(
             queue[n_queue] = line
             n_queue += 1
     relined = Clues(new_lens, new_cols, new_starts, new_ends, line_hash)
-    return _propagate_trail(
-        masks,
-        relined,
-        queue[:n_queue],
-        scratch,
-        LineCache(tag, io, use),
-        stats,
-        _no_trail(),
-        np.int64(0),  # np.int64, not literals: one compiled _propagate_trail for every caller
-        np.int64(-1),
-        _propagation_scratch(masks.shape),
-    )
+    return _fixpoint(masks, relined, queue[:n_queue], scratch, LineCache(tag, io, use), stats)
 
 
 @njit(**JIT)
@@ -614,7 +654,7 @@ def _estimate_moves(
         np.empty(n_cells, dtype=np.int64), np.empty(n_cells, dtype=np.int64), np.zeros(n_cells, dtype=np.int64)
     )
     queue = np.empty(2, dtype=np.int64)
-    stats = np.zeros(N_STATS, dtype=np.int64)
+    stats = np.zeros(structs.N_STATS, dtype=np.int64)
     kmax = 0
     for line in range(n_lines):
         kmax = max(kmax, offs_end[line] - offs_start[line])
@@ -664,18 +704,18 @@ def _estimate_moves(
         if quiet:
             # neither line changes: the fixpoint is ``masks`` (two line
             # solves, counted as made, for budgets that count line solves)
-            status = STALLED
-            stats[ST_LINE_SOLVES] = 2
-            stats[ST_HITS] = 0
-            stats[ST_MISSES] = 0
-            stats[ST_NEWLY] = 0
-            stats[ST_TRAIL] = 0
+            status = structs.STALLED
+            stats[structs.ST_LINE_SOLVES] = 2
+            stats[structs.ST_HITS] = 0
+            stats[structs.ST_MISSES] = 0
+            stats[structs.ST_NEWLY] = 0
+            stats[structs.ST_TRAIL] = 0
         elif quiet_row:
             # the row would be solved first and change nothing: the same
             # propagation from the column alone
             queue_col[0] = height + c
             status = _propagate_trail(masks, moved, queue_col, scratch, cache, stats, trail, m + 1, undetermined, work)
-            stats[ST_LINE_SOLVES] += 1
+            stats[structs.ST_LINE_SOLVES] += 1
         else:
             queue[0] = r
             queue[1] = height + c
@@ -687,8 +727,8 @@ def _estimate_moves(
         move_starts[height + c] = offs_start[height + c]
         move_ends[height + c] = offs_end[height + c]
         out_status[m] = status
-        out_newly[m] = stats[ST_NEWLY]
-        if counts and status != CONTRADICTION:
+        out_newly[m] = stats[structs.ST_NEWLY]
+        if counts and status != structs.CONTRADICTION:
             n = _line_cells(masks, r, line_buf)
             if quiet:
                 after = _quiet_log_count(line_buf, n, new_lens, new_cols, row_at, row_at + nr, cnt, quiet_counts)
@@ -706,10 +746,10 @@ def _estimate_moves(
             out_entropy[m] = after - base[r] - base[height + c]
         else:
             out_entropy[m] = 0.0
-        totals[0] += stats[ST_LINE_SOLVES]
-        totals[1] += stats[ST_HITS]
-        totals[2] += stats[ST_MISSES]
-        for t in range(stats[ST_TRAIL]):
+        totals[0] += stats[structs.ST_LINE_SOLVES]
+        totals[1] += stats[structs.ST_HITS]
+        totals[2] += stats[structs.ST_MISSES]
+        for t in range(stats[structs.ST_TRAIL]):
             cell = trail.cell[t]
             masks[cell // width, cell % width] = trail.old[t]
         grid[r, c] = old

@@ -52,6 +52,100 @@ def lightness_ssim(source: np.ndarray, final: np.ndarray) -> float | None:
     return float(structural_similarity(source, final, data_range=100.0, win_size=win))
 
 
+#: :func:`ssim_gains`' window (scikit-image's default, as :func:`lightness_ssim` uses it).
+SSIM_WINDOW = 7
+
+
+def ssim_gains(
+    source: np.ndarray,
+    final: np.ndarray,
+    cells: np.ndarray,
+    values: np.ndarray,
+    *,
+    side: int | None = None,
+) -> np.ndarray | None:
+    """How the lightness SSIM of ``source`` against ``final`` changes when
+    one cell of ``final`` takes another lightness, for many such changes at
+    once, each alone: the flat index of each changed cell in ``cells`` and
+    its new lightness in ``values`` (1-d, one entry a change); the change of
+    the *sum* of SSIM over the windows the measure averages (divide by
+    their count for the change of the measure).
+
+    On a square grid the measure is :func:`lightness_ssim` (the windows
+    wholly inside the grid, ``(H - 6) * (W - 6)`` of them); on a hexagonal
+    board of ``side`` (``(n_cells,)`` arrays), :func:`hex_lightness_ssim`
+    (one window on each cell of the board laid out on its axial grid, which
+    is reflected at its border as scikit-image does).  Each window's means,
+    variances and covariance change by a term in the one cell's lightness
+    (times the times the window holds it), so each of the 49 windows over a
+    cell is recomputed from its sums (scikit-image's formula: sample
+    covariance, K1 0.01, K2 0.03, a data range of 100).  None where the
+    measure uses a smaller window than 7 (a grid under 7 cells on a side, a
+    side under 4).
+    """
+    x, y = np.asarray(source, dtype=np.float64), np.asarray(final, dtype=np.float64)
+    cells, values = np.asarray(cells, dtype=np.int64), np.asarray(values, dtype=np.float64)
+    win = SSIM_WINDOW
+    if side is None:
+        if min(x.shape) < win:
+            return None
+        weight = np.zeros(x.shape)
+        weight[win // 2 : -(win // 2), win // 2 : -(win // 2)] = 1.0
+        rows, cols = np.divmod(cells, x.shape[1])
+        return _layout_gains(x, y, weight, rows, cols, values)
+    if 2 * side - 1 < win:
+        return None
+    coords = Hexagon.of(side).coords
+    at_row, at_col = coords[:, 1] + side - 1, coords[:, 0] + side - 1  # the axial grid of hex_lightness_ssim
+    size = 2 * side - 1
+    lx, ly, weight = np.zeros((size, size)), np.zeros((size, size)), np.zeros((size, size))
+    lx[at_row, at_col], ly[at_row, at_col], weight[at_row, at_col] = x, y, 1.0
+    return _layout_gains(lx, ly, weight, at_row[cells], at_col[cells], values)
+
+
+def _layout_gains(x, y, weight, rows, cols, values) -> np.ndarray:
+    """:func:`ssim_gains` on a picture ``x`` and grid ``y`` laid out on a
+    square array, the windows counted by ``weight`` (one per cell, the
+    window centred on it), reflected at the border as scipy's
+    ``uniform_filter`` does; the changes at ``rows``, ``cols`` to ``values``."""
+    from scipy.ndimage import uniform_filter
+
+    win = SSIM_WINDOW
+    r, n = win // 2, win * win
+
+    def ssim(mx, my, mxx, myy, mxy):
+        norm, c1, c2 = n / (n - 1), 1.0**2, 3.0**2  # (K1 L)^2, (K2 L)^2 for L = 100
+        vx, vy, vxy = norm * (mxx - mx * mx), norm * (myy - my * my), norm * (mxy - mx * my)
+        return ((2 * mx * my + c1) * (2 * vxy + c2)) / ((mx * mx + my * my + c1) * (vx + vy + c2))
+
+    def held(centres, cells, length):
+        """How many times the windows centred at ``centres`` (changes, k)
+        hold their change's cell at ``cells`` (on one axis; twice where the
+        window reflects at the border)."""
+        t = centres[:, :, None] + np.arange(-r, r + 1)
+        t = np.where(t < 0, -t - 1, np.where(t >= length, 2 * length - 1 - t, t))
+        return (t == cells[:, None, None]).sum(axis=2)
+
+    if not len(rows):
+        return np.zeros(0)
+    sums = [uniform_filter(a, win, mode="reflect") for a in (x, y, x * x, y * y, x * y)]
+    base = ssim(*sums)
+    h, w = x.shape
+    offsets = np.arange(-r, r + 1)
+    # every window over each changed cell: rows and columns of their centres, (changes, 7) each
+    ci, cj = rows[:, None] + offsets, cols[:, None] + offsets
+    in_i, in_j = (ci >= 0) & (ci < h), (cj >= 0) & (cj < w)
+    ci, cj = np.where(in_i, ci, 0), np.where(in_j, cj, 0)
+    times = (held(ci, rows, h)[:, :, None] * held(cj, cols, w)[:, None, :]).reshape(len(rows), -1) / n
+    inside = (in_i[:, :, None] & in_j[:, None, :]).reshape(len(rows), -1)
+    ci, cj = np.repeat(ci, win, axis=1), np.tile(cj, (1, win))
+    yc, xc = y[rows, cols][:, None], x[rows, cols][:, None]
+    d = values[:, None] - yc
+    mx, my, mxx, myy, mxy = (a[ci, cj] for a in sums)
+    new = ssim(mx, my + times * d, mxx, myy + times * (2 * yc * d + d * d), mxy + times * xc * d)
+    return (np.where(inside, weight[ci, cj], 0.0) * (new - base[ci, cj])).sum(axis=1)
+
+
 def hex_lightness_ssim(source: np.ndarray, final: np.ndarray, side: int) -> float | None:
     """:func:`lightness_ssim` of two hexagonal boards' lightness (``(n_cells,)``
     in the board's order): SSIM over the cells laid out on their axial
@@ -492,6 +586,8 @@ __all__ = [
     "find_faces",
     "hex_lightness_ssim",
     "lightness_ssim",
+    "SSIM_WINDOW",
+    "ssim_gains",
     "cell_neighbours",
     "picture_edges",
 ]

@@ -558,6 +558,30 @@ def quantise(
         or a ``min_delta_e`` that is negative, NaN or more than ``colors``
         colours can keep (:func:`check_min_delta_e`).
     """
+    given, bg, colors, limit = _checked(palette, colors, background, threshold, dither, min_delta_e)
+    from skimage.color import rgb2lab
+
+    lab = rgb2lab(colour.linear_to_srgb(cells_linear))
+    if colors == 2:
+        return _black_and_white(lab, given, bg, threshold, dither)
+    rgb = np.array(given, dtype=np.uint8) if given is not None else _automatic_palette(lab, colors, bg, limit)
+    pal_lab = colour.rgb8_to_lab(rgb)
+    cost = colour.delta_e(lab, pal_lab)
+    if dither == "none":
+        grid = cost.argmin(axis=2).astype(np.uint8)
+    else:
+        grid = dither_palette(cells_linear, lab, rgb, pal_lab, dither)
+    if given is None:
+        grid, rgb, cost = _drop_unused(grid, rgb, cost, bg)
+    grid, rgb, cost = _order_background(grid, rgb, cost, bg)
+    return Quantised(grid, Palette.from_array(rgb), cost, lab, None, colors)
+
+
+def _checked(palette, colors, background, threshold, dither, min_delta_e):
+    """:func:`quantise`'s options checked: the given palette (or None), the
+    background (or None), the number of colours and the ΔE2000 limit; an
+    :class:`OptionError` for a bad one, a ``UserWarning`` for a given
+    palette with colours closer than the limit."""
     check_dither(dither)
     given = colour.parse_palette(palette) if palette is not None else None
     if given is not None:
@@ -589,86 +613,78 @@ def quantise(
                 f"palette colours {a} and {b} differ by ΔE2000 {d:.1f}, less than {limit:g}: "
                 "they may be hard to tell apart",
                 UserWarning,
-                stacklevel=3,
+                stacklevel=4,
             )
+    return given, bg, colors, limit
 
-    from skimage.color import rgb2lab
 
-    srgb = colour.linear_to_srgb(cells_linear)
-    lab = rgb2lab(srgb)
+def _black_and_white(lab: np.ndarray, given, bg, threshold: float | None, dither: str) -> Quantised:
+    """:func:`quantise` of two colours: the cells' lightness cut at
+    ``threshold`` (Otsu's by default), or dithered about it."""
     h, w = lab.shape[:2]
-
-    if colors == 2:
-        if given is None:
-            two = [(255, 255, 255), (0, 0, 0)]
-            if bg is not None and bg not in two:
-                msg = "for a black-and-white puzzle the background must be white or black"
-                raise OptionError(msg)
-        else:
-            two = given
-        pal_lab = colour.rgb8_to_lab(np.array(two))
-        light = int(np.argmax(pal_lab[:, 0]))
-        dark = 1 - light
-        big_l = lab[:, :, 0]
-        if threshold is not None:
-            t = colour.lightness_of_grey(float(threshold))
-        elif np.ptp(big_l) < 1e-6:
-            t = 50.0  # one colour only: a dark picture stays dark, a light one light
-        else:
-            from skimage.filters import threshold_otsu
-
-            t = float(threshold_otsu(big_l))
-            # Otsu puts the threshold inside the lower class (<= t); cells at t are dark
-            t = float(np.nextafter(t, np.inf))
-        is_light = big_l >= t
-        if dither != "none":
-            lo = big_l[~is_light].mean() if (~is_light).any() else 0.0
-            hi = big_l[is_light].mean() if is_light.any() else 100.0
-            spread = max(hi - lo, 1.0)
-            v = (big_l - t) / spread + 0.5
-            is_light = dither_two(v, dither)
-        grid = np.where(is_light, light, dark).astype(np.uint8)
-        off = np.abs(big_l - t)
-        cost = np.zeros((h, w, 2))
-        cost[:, :, dark] = np.where(big_l >= t, off, 0.0)
-        cost[:, :, light] = np.where(big_l < t, off, 0.0)
-        rgb = np.array(two, dtype=np.uint8)
-        grid, rgb, cost = _order_background(grid, rgb, cost, bg)
-        return Quantised(grid, Palette.from_array(rgb), cost, lab, colour.grey_of_lightness(t), colors)
-
-    if given is not None:
-        rgb = np.array(given, dtype=np.uint8)
-    else:
-        flat = lab.reshape(-1, 3)
-        distinct, _ = _distinct_rows(np.round(flat, 3))
-        k = int(min(colors, len(distinct) + (1 if bg is not None else 0)))
-        fixed = colour.rgb8_to_lab(np.array(bg)) if bg is not None else None
-        centres = kmeans_lab(flat, max(k, 1), fixed=fixed)
-        if limit > 0 and len(centres) >= 2:
-            rgb = _distinct_palette(flat, centres, limit, fixed is not None)
-        else:
-            rgb = colour.lab_to_rgb8(centres)
-        if bg is not None:
-            rgb[0] = bg
-        _, first = np.unique(rgb, axis=0, return_index=True)
-        rgb = rgb[np.sort(first)]
-        if len(rgb) < 2:  # a one-colour picture: add its opposite so the palette has ink
-            other = (0, 0, 0) if colour.rgb8_to_lab(rgb[0])[0] >= 50 else (255, 255, 255)
-            if tuple(int(v) for v in rgb[0]) == other:
-                other = (255, 255, 255) if other == (0, 0, 0) else (0, 0, 0)
-            rgb = np.vstack([rgb, np.array(other, dtype=np.uint8)])
-        if limit > 0 and len(rgb) == 2 and closest_pair(rgb)[2] < limit:
-            rgb = _spread_two(rgb, limit, fixed=bg is not None)
-    pal_lab = colour.rgb8_to_lab(rgb)
-    cost = colour.delta_e(lab, pal_lab)
-    if dither == "none":
-        grid = cost.argmin(axis=2).astype(np.uint8)
-    else:
-        grid = dither_palette(cells_linear, lab, rgb, pal_lab, dither)
     if given is None:
-        grid, rgb, cost = _drop_unused(grid, rgb, cost, bg)
+        two = [(255, 255, 255), (0, 0, 0)]
+        if bg is not None and bg not in two:
+            msg = "for a black-and-white puzzle the background must be white or black"
+            raise OptionError(msg)
+    else:
+        two = given
+    pal_lab = colour.rgb8_to_lab(np.array(two))
+    light = int(np.argmax(pal_lab[:, 0]))
+    dark = 1 - light
+    big_l = lab[:, :, 0]
+    if threshold is not None:
+        t = colour.lightness_of_grey(float(threshold))
+    elif np.ptp(big_l) < 1e-6:
+        t = 50.0  # one colour only: a dark picture stays dark, a light one light
+    else:
+        from skimage.filters import threshold_otsu
+
+        t = float(threshold_otsu(big_l))
+        # Otsu puts the threshold inside the lower class (<= t); cells at t are dark
+        t = float(np.nextafter(t, np.inf))
+    is_light = big_l >= t
+    if dither != "none":
+        lo = big_l[~is_light].mean() if (~is_light).any() else 0.0
+        hi = big_l[is_light].mean() if is_light.any() else 100.0
+        spread = max(hi - lo, 1.0)
+        v = (big_l - t) / spread + 0.5
+        is_light = dither_two(v, dither)
+    grid = np.where(is_light, light, dark).astype(np.uint8)
+    off = np.abs(big_l - t)
+    cost = np.zeros((h, w, 2))
+    cost[:, :, dark] = np.where(big_l >= t, off, 0.0)
+    cost[:, :, light] = np.where(big_l < t, off, 0.0)
+    rgb = np.array(two, dtype=np.uint8)
     grid, rgb, cost = _order_background(grid, rgb, cost, bg)
-    return Quantised(grid, Palette.from_array(rgb), cost, lab, None, colors)
+    return Quantised(grid, Palette.from_array(rgb), cost, lab, colour.grey_of_lightness(t), 2)
+
+
+def _automatic_palette(lab: np.ndarray, colors: int, bg, limit: float) -> np.ndarray:
+    """Up to ``colors`` colours (uint8 sRGB rows) found by k-means in
+    CIELAB, the background ``bg`` first when given, spaced at least
+    ``limit`` ΔE2000 apart, and at least two."""
+    flat = lab.reshape(-1, 3)
+    distinct, _ = _distinct_rows(np.round(flat, 3))
+    k = int(min(colors, len(distinct) + (1 if bg is not None else 0)))
+    fixed = colour.rgb8_to_lab(np.array(bg)) if bg is not None else None
+    centres = kmeans_lab(flat, max(k, 1), fixed=fixed)
+    if limit > 0 and len(centres) >= 2:
+        rgb = _distinct_palette(flat, centres, limit, fixed is not None)
+    else:
+        rgb = colour.lab_to_rgb8(centres)
+    if bg is not None:
+        rgb[0] = bg
+    _, first = np.unique(rgb, axis=0, return_index=True)
+    rgb = rgb[np.sort(first)]
+    if len(rgb) < 2:  # a one-colour picture: add its opposite so the palette has ink
+        other = (0, 0, 0) if colour.rgb8_to_lab(rgb[0])[0] >= 50 else (255, 255, 255)
+        if tuple(int(v) for v in rgb[0]) == other:
+            other = (255, 255, 255) if other == (0, 0, 0) else (0, 0, 0)
+        rgb = np.vstack([rgb, np.array(other, dtype=np.uint8)])
+    if limit > 0 and len(rgb) == 2 and closest_pair(rgb)[2] < limit:
+        rgb = _spread_two(rgb, limit, fixed=bg is not None)
+    return rgb
 
 
 def _drop_unused(grid: np.ndarray, rgb: np.ndarray, cost: np.ndarray, bg):

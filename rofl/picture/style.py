@@ -552,7 +552,12 @@ def follow_edges(grid: np.ndarray, source: np.ndarray, palette: np.ndarray, *, s
        where it is missing, in the palette's own colours (a face's glasses
        in a dark colour, not in the sky's blue a shade darker than skin); a
        cell so changed that shares its colour with none of its neighbours
-       is a speck and keeps its own.
+       is a speck and keeps its own;
+    4. :func:`_polish` gives back the lightness SSIM the steps above cost
+       where that is cheap in edges: a changed cell whose
+       own colour SSIM clearly prefers takes it back, and a cell may take
+       the colour that raises SSIM most where that moves no boundary near
+       the picture's edges and adds none away from them.
 
     Parameters
     ----------
@@ -586,13 +591,140 @@ def follow_edges(grid: np.ndarray, source: np.ndarray, palette: np.ndarray, *, s
     rank = np.empty_like(order)
     rank[order] = np.arange(order.size)
     g = _unstep(g, nb, near, light, rank)
-    return _mark_missed(g, nb, edge, lab, palette).reshape(shape).astype(dtype)
+    g = _mark_missed(g, nb, edge, lab, palette)
+    g = _polish(g, np.asarray(grid).ravel(), light, levels, nb, shape, side)
+    return g.reshape(shape).astype(dtype)
 
 
 #: ``poster``: regions of at most this many cells away from the picture's edges are specks.
 SPECK = 4
 #: ``poster``: the edges it follows run at least this many cells (shorter ones are texture).
 MISSED_RUN = 3
+
+
+#: :func:`_polish`: the least SSIM (summed over the 7x7 windows, see
+#: :func:`~rofl.picture.measures.ssim_gains`) that takes a changed cell back
+#: to its quantised colour, and what SSIM a cell may give up, per boundary
+#: cell away from the picture's edges its change removes.
+POLISH_BACK = 1.2
+POLISH_CLEAR = 1.2
+#: :func:`_polish`'s rounds ...
+POLISH_ROUNDS = 4
+#: ... each moving the best cell of every square of this many cells on a side around it.
+POLISH_APART = 3
+#: ... and, in black and white, does not lighten a cell the picture has this much (L*) darker
+#: than its neighbours' mean.
+POLISH_KEEP = 1.0
+
+
+def _polish(g, quantised, light, levels, nb, shape, side) -> np.ndarray:
+    """The last step of :func:`follow_edges`: back some of the lightness
+    SSIM (:func:`~rofl.picture.measures.lightness_ssim`, or
+    :func:`~rofl.picture.measures.hex_lightness_ssim`) its steps cost,
+    keeping the boundaries that follow the picture's edges.
+
+    A greedy search over single cells (flat arrays: ``g``, the grid;
+    ``quantised``, the grid before the steps; ``light``, the picture's
+    lightness; ``levels``, the palette's; ``nb``, every cell's neighbours),
+    each judged by the exact change of SSIM
+    (:func:`~rofl.picture.measures.ssim_gains`) and of the grid's boundary
+    cells (a cell with a lighter neighbour, as
+    :func:`~rofl.picture.measures.edge_agreement` marks them):
+
+    * a cell the steps changed takes its quantised colour back when that
+      gains at least :data:`POLISH_BACK`;
+    * any cell takes the colour that gains most, counting
+      :data:`POLISH_CLEAR` for each boundary cell away from the picture's
+      edges the change removes, if the change moves no boundary cell near
+      an edge (within one cell, the measure's slack) and adds none away
+      from them, and (in black and white) does not lighten a cell the
+      picture has darker than around it (:data:`POLISH_KEEP`).
+
+    Each round moves the cells whose gain is the largest among the cells
+    around them (a square of :data:`POLISH_APART` cells, on the axial grid
+    of a hexagon), so that no two neighbours move at once, for
+    :data:`POLISH_ROUNDS` rounds or until nothing gains.  A grid too small
+    for SSIM's 7x7 window is left as it is.
+    """
+    from scipy.ndimage import maximum_filter
+
+    from rofl.picture.measures import SSIM_WINDOW, picture_edges, ssim_gains
+
+    if (min(shape) if side is None else 2 * side - 1) < SSIM_WINDOW:
+        return g
+    edge = picture_edges(light.reshape(shape), side=side)
+    if side is None:
+        near = _diagonal_near(edge).ravel()
+        layout = np.arange(g.size).reshape(shape)
+    else:
+        from rofl.hexagon import Hexagon
+
+        edge = edge.ravel()
+        near = edge | np.where(nb >= 0, edge[np.maximum(nb, 0)], False).any(axis=1)
+        coords = Hexagon.of(side).coords
+        layout = np.full((2 * side - 1, 2 * side - 1), -1)
+        layout[coords[:, 1] + side - 1, coords[:, 0] + side - 1] = np.arange(g.size)
+    on = layout >= 0
+    # in black and white, a cell the picture has darker than around it is not made lighter: a
+    # thin feature the style drew, below Canny's notice at this scale (a line, an eye), stays
+    count = np.maximum((nb >= 0).sum(axis=1), 1)
+    around = np.where(nb >= 0, light[np.maximum(nb, 0)], 0.0).sum(axis=1) / count
+    dark = (light - around < -POLISH_KEEP) & (levels.size == 2)
+    order = np.arange(g.size) * 1e-12  # ties: the first cell
+    colours = np.arange(levels.size)[:, None]
+    g = g.copy()
+    for _ in range(POLISH_ROUNDS):
+        final = levels[g]
+        keeps = (levels[:, None] > final[None]) & dark[None]
+        near_change, far_change = _boundary_changes(final, levels, near, nb)
+        back = (colours == quantised[None]) & (quantised != g)[None]
+        safe = (near_change == 0) & (far_change <= 0) & ~keeps
+        colour, cell = np.nonzero((back | safe) & (colours != g[None]))
+        gain = ssim_gains(light.reshape(shape), final.reshape(shape), cell, levels[colour], side=side)
+        if gain is None:
+            break
+        good = np.where(back[colour, cell], gain >= POLISH_BACK, False)
+        gain = gain - POLISH_CLEAR * np.where(safe[colour, cell], far_change[colour, cell], 0)
+        good |= safe[colour, cell] & (gain > 0)
+        score = np.full(back.shape, -np.inf)
+        score[colour[good], cell[good]] = gain[good]
+        best, value = score.argmax(axis=0), score.max(axis=0)
+        laid = np.full(layout.shape, -np.inf)
+        laid[on] = np.where(np.isfinite(value), value + order, -np.inf)[layout[on]]
+        local = maximum_filter(laid, size=POLISH_APART, mode="constant", cval=-np.inf)
+        move = np.zeros(g.size, dtype=bool)
+        move[layout[on]] = np.isfinite(laid[on]) & (laid[on] >= local[on])
+        if not move.any():
+            break
+        g[move] = best[move]
+    return g
+
+
+def _boundary_changes(final, levels, near, nb) -> tuple[np.ndarray, np.ndarray]:
+    """For every colour of ``levels`` (lightness) and cell of ``final`` (the
+    grid's lightness, flat; ``nb``, every cell's neighbours), how many
+    boundary cells (a cell with a lighter neighbour) near (``near``) and
+    away from the picture's edges the grid gains when that cell takes that
+    colour: two ``(len(levels), n_cells)`` int arrays.  The cell's own mark
+    and each of its neighbours' can change."""
+    n = nb.shape[0]
+    has = nb >= 0
+    values = np.where(has, final[np.maximum(nb, 0)], -np.inf)  # (n, k): each neighbour's lightness
+    new = levels[:, None]  # (colours, 1)
+    lighter = values.max(axis=1)
+    change = (lighter[None] > new).astype(np.int64) - (lighter > final)[None]
+    near_change = np.where(near[None], change, 0)
+    far_change = change - near_change
+    # each neighbour q of a cell p: marked if one of its neighbours, p with its new colour included, is lighter
+    q = np.maximum(nb, 0)
+    others = np.where(nb[q] != np.arange(n)[:, None, None], values[q], -np.inf).max(axis=2)  # (n, k)
+    was = values[q].max(axis=2) > final[q]
+    now = np.maximum(others[None], new[:, :, None]) > final[q][None]  # (colours, n, k)
+    d = np.where(has[None], now.astype(np.int64) - was[None], 0)
+    q_near = near[q]
+    near_change += np.where(q_near[None], d, 0).sum(axis=2)
+    far_change += np.where(q_near[None], 0, d).sum(axis=2)
+    return near_change, far_change
 
 
 def _diagonal_near(edge: np.ndarray) -> np.ndarray:

@@ -29,9 +29,11 @@ if TYPE_CHECKING:
 
 class Trajectory(NamedTuple):
     """A recorded line-logic solve (see :meth:`Judge.replay`): visit ``v``
-    solved line ``line[v]`` and set the flat cells
+    narrowed line ``line[v]`` and set the flat cells
     ``cell[start[v]:start[v + 1]]`` to ``mask[start[v]:start[v + 1]]``
-    (none when it deduced nothing).  All int64."""
+    (none when it deduced nothing).  A negative ``line[v]`` is ``~line``: a
+    weak visit, which narrowed the line soundly but short of its fixpoint.
+    All int64."""
 
     line: np.ndarray
     start: np.ndarray

@@ -15,6 +15,7 @@ from rofl.picture.measures import (
     find_faces,
     hex_lightness_ssim,
     lightness_ssim,
+    ssim_gains,
 )
 
 
@@ -176,3 +177,31 @@ def test_the_cascade_finds_the_astronauts_face():
     assert faces_kept([face], find_faces(astronaut(), cells=False))
     flat = np.full((40, 40, 3), 200, dtype=np.uint8)
     assert find_faces(flat) == []
+
+
+@pytest.mark.parametrize("side", [None, 4, 7])
+def test_ssim_gains_are_the_measure_s_own_changes(side):
+    # against the slow, obviously correct way: change one cell, measure again with scikit-image
+    rng = np.random.default_rng(side or 0)
+    n = Hexagon.of(side).coords.shape[0] if side else None
+    shape = (n,) if side else (9, 13)
+    source = rng.uniform(0, 100, shape)
+    levels = np.array([5.0, 40.0, 70.0, 95.0])
+    final = levels[rng.integers(0, 4, shape)]
+    cells = rng.integers(0, final.size, 40)
+    values = levels[rng.integers(0, 4, 40)]
+    gains = ssim_gains(source, final, cells, values, side=side)
+
+    def measure(grid):
+        return hex_lightness_ssim(source, grid, side) if side else lightness_ssim(source, grid)
+
+    windows = n if side else (9 - 6) * (13 - 6)
+    for cell, value, gain in zip(cells, values, gains, strict=True):
+        changed = final.copy().ravel()
+        changed[cell] = value
+        assert gain / windows == pytest.approx(measure(changed.reshape(shape)) - measure(final), abs=1e-12)
+
+
+def test_ssim_gains_need_the_measure_s_whole_window():
+    assert ssim_gains(np.zeros((6, 20)), np.zeros((6, 20)), [0], [50.0]) is None
+    assert ssim_gains(np.zeros(Hexagon.of(3).coords.shape[0]), np.zeros(19), [0], [50.0], side=3) is None

@@ -94,21 +94,64 @@ def test_follow_edges_clears_a_speck_away_from_edges():
 
 
 def test_follow_edges_draws_a_missed_edge_one_palette_step_darker():
-    source = np.full((10, 12), 60.0)
+    # 6 rows: under the 7 cells SSIM's window needs, so no polish (tested below)
+    source = np.full((6, 12), 60.0)
     source[:, :6] = 40.0  # a step of 20 L* between columns 5 and 6
-    grid = np.zeros((10, 12), dtype=np.int64)  # both sides quantised to one colour
+    grid = np.zeros((6, 12), dtype=np.int64)  # both sides quantised to one colour
     levels = grey_lab([50.0, 20.0, 80.0])  # colour 1 is the only one darker than 0
     out = follow_edges(grid, grey_lab(source), levels)
     # the dark side of the edge, one cell wide, takes colour 1; the rest stays
     assert (out[:, 5] == 1).all()
     assert (np.delete(out, 5, axis=1) == 0).all()
     # the darkest colour already: the light side (L* 60) takes the nearest lighter (50, not 80)
-    out = follow_edges(np.ones((10, 12), dtype=np.int64), grey_lab(source), levels)
+    out = follow_edges(np.ones((6, 12), dtype=np.int64), grey_lab(source), levels)
     assert (out[:, 6] == 0).all() and (np.delete(out, 6, axis=1) == 1).all()
 
 
+def test_polish_gives_back_ssim_and_keeps_the_boundaries_on_edges():
+    from rofl.picture.measures import lightness_ssim, picture_edges
+    from rofl.picture.style import _diagonal_near, _polish
+
+    rng = np.random.default_rng(3)
+    yy, xx = np.mgrid[:24, :30]
+    source = 30.0 + 40.0 * (xx > 14) + 10.0 * np.sin(yy / 3.0) + rng.normal(0, 2, (24, 30))  # an edge, shading
+    levels = np.array([30.0, 45.0, 70.0, 85.0])
+    before = np.where(xx > 14, 2, 0)  # flat regions: the boundary exactly on the edge
+
+    def polish(grid, quantised, source, levels):
+        from rofl.picture.measures import cell_neighbours
+
+        nb = cell_neighbours(grid.shape)
+        return _polish(grid.ravel(), quantised.ravel(), source.ravel(), levels, nb, grid.shape, None).reshape(
+            grid.shape
+        )
+
+    def far_boundaries(grid):
+        final = np.pad(levels[grid], 1, constant_values=-1.0)
+        lighter = np.max([final[:-2, 1:-1], final[2:, 1:-1], final[1:-1, :-2], final[1:-1, 2:]], axis=0)
+        return int(((lighter > levels[grid]) & ~_diagonal_near(picture_edges(source))).sum())
+
+    # nothing to take back (the grid is its own quantised): a stray block away
+    # from the edges goes, as it raises SSIM and adds no boundary
+    stray = before.copy()
+    stray[8:10, 4:7] = 1
+    out = polish(stray, stray, source, levels)
+    assert lightness_ssim(source, levels[out]) > lightness_ssim(source, levels[stray])
+    assert (out[:, 14] == 0).all() and (out[:, 15] == 2).all()  # the step along the edge stays
+    assert far_boundaries(out) < far_boundaries(stray)
+    assert (polish(before, before, source, levels) == before).all()  # flat regions: no move adds no boundary
+    # a block the steps painted away from its quantised colour goes back
+    painted = before.copy()
+    painted[3:6, 3:6] = 3
+    out = polish(painted, before, source, levels)
+    assert (out[3:6, 3:6] == 0).sum() >= 8  # all but at most one cell (a lone one may keep its SSIM)
+    assert lightness_ssim(source, levels[out]) > lightness_ssim(source, levels[painted])
+    # a grid under 7 cells on a side is left alone
+    assert (polish(painted[:6], before[:6], source[:6], levels) == painted[:6]).all()
+
+
 def test_follow_edges_steps_over_an_in_between_colour():
-    source = np.full((10, 12), 90.0)
+    source = np.full((6, 12), 90.0)  # under 7 rows: no polish
     source[:, :6] = 10.0
     source[:, 6] = 40.0  # a cell half on each side, nearer the dark
     grid = np.where(source < 30, 0, 2)
@@ -177,7 +220,8 @@ def test_the_quick_start_coffee_gets_no_hint(tmp_path):
 def test_auto_draws_the_black_and_white_coffee_with_outlines():
     from tests.places import REPO
 
-    result = rofl.make(REPO / "samples" / "coffee.jpg")  # the README's picture, black and white
+    # the README's picture, black and white, 45 cells wide (at 40 lines keeps SSIM 0.30 and is kept)
+    result = rofl.make(REPO / "samples" / "coffee.jpg", width=45)
     scores = dict(result.stats.style_scores)
     assert set(scores) == {"photo", "lines", "poster"}
     # lines follows more edges (the wood's grain too) but loses the cup's
