@@ -43,18 +43,6 @@ os.environ["ROFL_NO_AOT"] = "1"  # the JIT's compile times, even where the exten
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # _docs, when run from elsewhere
 
-_MODULES = (
-    "rofl.kernels._line",
-    "rofl.kernels._bits",
-    "rofl.kernels._wide",
-    "rofl.kernels._fresh",
-    "rofl.kernels._search",
-    "rofl.kernels._index",
-    "rofl.kernels._grade",
-    "rofl.kernels._refine",
-    "rofl.kernels._hexrefine",
-)
-
 
 def _cpu() -> float:
     """CPU seconds of this process and its finished children (pycc's compiler and linker)."""
@@ -94,7 +82,7 @@ def main() -> None:
         from numba.core import event
         from numba.core.registry import CPUDispatcher
 
-        from rofl.kernels import SETS, ready
+        from rofl.kernels import MODULES, SETS, ready
 
         if args.alone:
             print("CPU seconds to compile each set alone (a fresh process and cache each):")
@@ -149,7 +137,7 @@ def main() -> None:
 
         print("\nrofl kernels compiled more than once:")
         again = 0
-        for module_name in _MODULES:
+        for module_name in MODULES:
             module = importlib.import_module(module_name)
             for name, value in vars(module).items():
                 if isinstance(value, CPUDispatcher) and len(value.signatures) > 1:

@@ -14,6 +14,8 @@ outside it imports its private modules.  The door is small:
 * :class:`KernelSet` and the sets that kinds of work need (:data:`LINE`,
   :data:`FRESH`, :data:`INDEX`, :data:`SEARCH`, :data:`GRADE`,
   :data:`REFINE`, :data:`REPAIR`, :data:`HEX_REFINE`; all in :data:`SETS`),
+  and the modules that hold the kernels (:data:`MODULES`, the one list of
+  them) and that compiled code reads beside them (:data:`SUPPORT`),
   with the measured seconds each takes to compile (:data:`COMPILE_SECONDS`,
   the one source of that figure);
 * :func:`ready`: compile or load the sets' kernels before a budget starts.
@@ -42,6 +44,8 @@ line logic; ``_fresh``: a solve from scratch; ``_index``: index lines;
 """
 
 from rofl.kernels._aot import (
+    MODULES,
+    SUPPORT,
     Kernel,
     clue_hashes,
     estimate_moves,
@@ -86,10 +90,12 @@ __all__ = [
     "HEX_REFINE",
     "INDEX",
     "LINE",
+    "MODULES",
     "REFINE",
     "REPAIR",
     "SEARCH",
     "SETS",
+    "SUPPORT",
     "Kernel",
     "KernelSet",
     "Stopwatch",

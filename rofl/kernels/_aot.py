@@ -283,20 +283,45 @@ EXPORTS = (
 )
 
 
-#: The modules of this package that compiled code does not come from.
-_NOT_COMPILED = ("__init__.py", "_compile.py")
+#: Every module of this package that holds kernels, those the kernel sets'
+#: entry points call included (:data:`rofl.kernels.SETS`): what
+#: ``benchmarks/compile_time.py`` and the test that every kernel is compiled
+#: once look through, and with :data:`SUPPORT` what the extension's digest
+#: covers (:func:`source_digest`).
+MODULES = (
+    "rofl.kernels._line",
+    "rofl.kernels._bits",
+    "rofl.kernels._wide",
+    "rofl.kernels._fresh",
+    "rofl.kernels._search",
+    "rofl.kernels._index",
+    "rofl.kernels._grade",
+    "rofl.kernels._refine",
+    "rofl.kernels._hexrefine",
+)
+#: The modules that compiled code reads beside the kernels: numba's flags,
+#: the structures and codes, the extension's exports.  With :data:`MODULES`,
+#: ``_compile`` and ``__init__`` (which compiled code never reads), every
+#: module of the package (``tests/solver/test_aot.py`` checks).
+SUPPORT = (
+    "rofl.kernels._config",
+    "rofl.kernels.structs",
+    "rofl.kernels.search_stats",
+    "rofl.kernels.grade_codes",
+    "rofl.kernels.refine_structs",
+    "rofl.kernels._aot",
+)
 
 
 def source_digest() -> int:
-    """A 63-bit digest of the kernels' sources -- every module of this
-    package but :data:`_NOT_COMPILED`: the kernels, their structures, the
-    flags numba compiles them with and the exports -- compiled into the
-    extension and compared on load."""
+    """A 63-bit digest of the kernels' sources -- the modules
+    :data:`rofl.kernels.MODULES` and :data:`rofl.kernels.SUPPORT` list: the
+    kernels, their structures, the flags numba compiles them with and the
+    exports -- compiled into the extension and compared on load."""
     digest = hashlib.sha256()
-    for path in sorted(Path(__file__).parent.glob("*.py")):
-        if path.name not in _NOT_COMPILED:
-            digest.update(path.name.encode())
-            digest.update(path.read_bytes())
+    for name in sorted(module.rpartition(".")[2] + ".py" for module in MODULES + SUPPORT):
+        digest.update(name.encode())
+        digest.update((Path(__file__).parent / name).read_bytes())
     return int.from_bytes(digest.digest()[:8], "little") >> 1
 
 

@@ -80,23 +80,29 @@ def _fill_down(seeds, w):
 @njit(**JIT, inline="always")
 def _runs(b, length):
     """The positions ``s`` whose cells ``s..s+length-1`` all are in ``b``."""
-    r = b
-    t = 1
-    while t < length:
-        step = min(t, length - t)
-        r &= r >> np.uint64(step)
-        t += step
-    return r
+    return _stretch(b, length, False)
 
 
 @njit(**JIT, inline="always")
 def _spread(v, length):
     """The cells ``s..s+length-1`` for every ``s`` in ``v``."""
+    return _stretch(v, length, True)
+
+
+@njit(**JIT, inline="always")
+def _stretch(v, length, spread):
+    """:func:`_spread` (``spread``: the bits of ``v`` grow ``length - 1``
+    cells up) or :func:`_runs` (else: only the bits whose ``length - 1``
+    cells above are set stay), in ``O(log length)`` shifts; ``spread`` is a
+    constant at both calls, so each compiles to its own loop."""
     r = v
     t = 1
     while t < length:
         step = min(t, length - t)
-        r |= r << np.uint64(step)
+        if spread:
+            r |= r << np.uint64(step)
+        else:
+            r &= r >> np.uint64(step)
         t += step
     return r
 

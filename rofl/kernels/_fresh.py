@@ -259,6 +259,16 @@ def _push(line, gen, queue, queued, generation, head, size):
 
 
 @njit(**JIT, inline="always")
+def _stop_asked(stats, solves, sweeps):
+    """Whether another thread asked the loop to stop (``stats[ST_STOP]``);
+    then the statistics so far are in ``stats``."""
+    if stats[ST_STOP] == 0:
+        return False
+    _put_stats(stats, solves, sweeps, -1)
+    return True
+
+
+@njit(**JIT, inline="always")
 def _put_stats(stats, solves, sweeps, bad_line):
     """What the fixpoint loops report in ``stats`` (every line solve a cache miss)."""
     stats[ST_LINE_SOLVES] = stats[ST_MISSES] = solves
@@ -307,8 +317,7 @@ def _bw_loop(rw, rb, cw, cb, work, queue, queued, generation, lens, offs, stats)
     solves = 0
     sweeps = 0
     while size > 0:
-        if stats[ST_STOP] != 0:
-            _put_stats(stats, solves, sweeps, -1)
+        if _stop_asked(stats, solves, sweeps):
             return STOPPED
         line, gen, head = _pop(queue, queued, generation, head)
         size -= 1
@@ -416,8 +425,7 @@ def _fresh_loop(
     solves = 0
     sweeps = 0
     while size > 0:
-        if stats[ST_STOP] != 0:
-            _put_stats(stats, solves, sweeps, -1)
+        if _stop_asked(stats, solves, sweeps):
             return STOPPED
         line, gen, head = _pop(queue, queued, generation, head)
         size -= 1

@@ -43,6 +43,7 @@ from numba import njit
 
 from rofl.kernels._bits import MAX_COLOURS, MAX_GROUPS, _line_colours
 from rofl.kernels._config import JIT
+from rofl.kernels._index import _largest_line
 from rofl.kernels.grade_codes import (
     BUDGET,
     CONTRADICTION,
@@ -321,6 +322,18 @@ def _gather(masks, line_cells, p0, n, m):
         m[i] = masks[line_cells[p0 + i]]
 
 
+@njit(**JIT, inline="always")
+def _load_line(masks, line_cells, line_offsets, offs, line, m):
+    """Gather line ``line``'s masks into ``m``: ``(p0, g0, n, k)``, its first
+    position in ``line_cells``, its first group, its cells and groups."""
+    p0 = line_offsets[line]
+    g0 = offs[line]
+    n = line_offsets[line + 1] - p0
+    k = offs[line + 1] - g0
+    _gather(masks, line_cells, p0, n, m)
+    return p0, g0, n, k
+
+
 @njit(**JIT)
 def _propagate(masks, line_cells, line_offsets, cell_lines, cell_offsets, lens, cols, offs, probed, work, stats):
     """Whole-line logic to a fixpoint from the lines through cell ``probed``
@@ -381,11 +394,7 @@ def _grade(masks, line_cells, line_offsets, cell_lines, cell_offsets, lens, cols
     n_lines = line_offsets.shape[0] - 1
     n_cells = masks.shape[0]
     n_pos = line_cells.shape[0]
-    nmax = 1
-    kmax = 1
-    for line in range(n_lines):
-        nmax = max(nmax, line_offsets[line + 1] - line_offsets[line])
-        kmax = max(kmax, offs[line + 1] - offs[line])
+    nmax, kmax = _largest_line(line_offsets, offs)
     m = np.empty(nmax, dtype=np.int64)
     run = np.empty((kmax, nmax + 1), dtype=np.int64)
     fb = np.empty((kmax + 1, nmax + 2), dtype=np.uint8)
@@ -432,11 +441,7 @@ def _grade(masks, line_cells, line_offsets, cell_lines, cell_offsets, lens, cols
             if not dirty[line]:
                 continue
             dirty[line] = 0
-            p0 = line_offsets[line]
-            g0 = offs[line]
-            n = line_offsets[line + 1] - p0
-            k = offs[line + 1] - g0
-            _gather(masks, line_cells, p0, n, m)
+            p0, g0, n, k = _load_line(masks, line_cells, line_offsets, offs, line, m)
             if not _pushed_ranges(m, n, lens, cols, g0, k, lo, hi):
                 stats[ST_BAD_LINE] = line
                 stats[ST_ROUNDS] = rounds
@@ -452,11 +457,7 @@ def _grade(masks, line_cells, line_offsets, cell_lines, cell_offsets, lens, cols
                 if not stale[line]:
                     continue
                 stale[line] = 0
-                p0 = line_offsets[line]
-                g0 = offs[line]
-                n = line_offsets[line + 1] - p0
-                k = offs[line + 1] - g0
-                _gather(masks, line_cells, p0, n, m)
+                p0, g0, n, k = _load_line(masks, line_cells, line_offsets, offs, line, m)
                 stats[ST_LINE_DPS] += 1
                 if not _solve_line(m, n, lens, cols, g0, k, use_bits, word, first, last, dp, lo, hi, poss):
                     stats[ST_BAD_LINE] = line

@@ -19,7 +19,7 @@ import numpy as np
 from numba import njit
 
 from rofl.kernels._config import JIT
-from rofl.kernels._line import CONTRADICTION, SOLVED, STALLED, _solve_line, _solve_line_sets
+from rofl.kernels._line import CONTRADICTION, SOLVED, STALLED, _queue_lines, _solve_line, _solve_line_sets
 from rofl.kernels.structs import INDEX_BAD_LINE as ST_BAD_LINE
 from rofl.kernels.structs import INDEX_LINE_SOLVES as ST_LINE_SOLVES
 from rofl.kernels.structs import INDEX_STOP as ST_STOP
@@ -27,6 +27,19 @@ from rofl.kernels.structs import INDEX_SWEEPS as ST_SWEEPS
 from rofl.kernels.structs import STOPPED
 
 # stats slots (structs.INDEX_*); another thread sets ST_STOP to stop the loop (rofl.solver._stop)
+
+
+@njit(**JIT, inline="always")
+def _largest_line(line_offsets, offs):
+    """The most cells and groups (at least 1 each) of the index lines:
+    line ``i`` is ``line_offsets[i]:line_offsets[i + 1]`` of the cell list,
+    its groups ``offs[i]:offs[i + 1]``."""
+    nmax = 1
+    kmax = 1
+    for line in range(line_offsets.shape[0] - 1):
+        nmax = max(nmax, line_offsets[line + 1] - line_offsets[line])
+        kmax = max(kmax, offs[line + 1] - offs[line])
+    return nmax, kmax
 
 
 @njit(**JIT)
@@ -50,11 +63,7 @@ def _propagate_lines(masks, line_cells, line_offsets, cell_lines, cell_offsets, 
     ``masks`` narrowed soundly part of the way.
     """
     n_lines = line_offsets.shape[0] - 1
-    nmax = 1
-    kmax = 1
-    for line in range(n_lines):
-        nmax = max(nmax, line_offsets[line + 1] - line_offsets[line])
-        kmax = max(kmax, offs[line + 1] - offs[line])
+    nmax, kmax = _largest_line(line_offsets, offs)
     buf = np.empty(nmax, dtype=np.int64)
     res = np.empty(nmax, dtype=np.int64)
     run = np.empty((kmax, nmax + 1), dtype=np.int64)
@@ -67,14 +76,7 @@ def _propagate_lines(masks, line_cells, line_offsets, cell_lines, cell_offsets, 
     generation = np.zeros(n_lines, dtype=np.int64)
     queued = np.zeros(n_lines, dtype=np.bool_)
     head = 0
-    size = 0
-    for q in range(queue_init.shape[0]):
-        line = queue_init[q]
-        if not queued[line]:
-            queued[line] = True
-            generation[line] = 1
-            queue[(head + size) % n_lines] = line
-            size += 1
+    size = _queue_lines(queue_init, queue, queued, generation)
     solves = 0
     sweeps = 0
     while size > 0:

@@ -708,14 +708,7 @@ def _propagate_trail(masks, clues, queue_init, scratch, cache, stats, trail, sta
     # np.int64, not literals: _drain and _put_stats would be compiled again
     # for every mix of literal and int64 arguments their calls see
     head = np.int64(0)
-    size = np.int64(0)
-    for q in range(queue_init.shape[0]):
-        line = queue_init[q]
-        if not queued[line]:
-            queued[line] = True
-            generation[line] = 1
-            queue[(head + size) % n_lines] = line
-            size += 1
+    size = _queue_lines(queue_init, queue, queued, generation)
 
     trail_len = np.int64(0)
     newly = np.int64(0)
@@ -787,6 +780,22 @@ def _propagate_trail(masks, clues, queue_init, scratch, cache, stats, trail, sta
     if undetermined_before >= 0:  # no mask became 0 (every line solve succeeded)
         return SOLVED if newly == undetermined_before else STALLED
     return _status(masks.reshape(height * width))
+
+
+@njit(**JIT, inline="always")
+def _queue_lines(queue_init, queue, queued, generation):
+    """Queue the lines ``queue_init`` on an empty ring (``queue``, its
+    ``queued`` marks, ``generation`` 1: the first sweep), each once: the
+    queue's size, its head 0."""
+    size = np.int64(0)
+    for q in range(queue_init.shape[0]):
+        line = queue_init[q]
+        if not queued[line]:
+            queued[line] = True
+            generation[line] = 1
+            queue[size] = line
+            size += 1
+    return size
 
 
 @njit(**LEAF)

@@ -52,8 +52,15 @@ def setting(flag: np.ndarray, index: int) -> Callable[[], None]:
     return stop
 
 
-def run_stoppable(call: Callable[[], T], stop: Callable[[], None], *, cells: int, deadline: float | None) -> T:
-    """``call()``, stopped by ``stop()`` at ``deadline`` or on Ctrl-C.
+def run_stoppable(
+    call: Callable[[], T],
+    stop: Callable[[], None],
+    *,
+    cells: int,
+    deadline: float | None,
+    cpu_deadline: float | None = None,
+) -> T:
+    """``call()``, stopped by ``stop()`` at ``deadline`` or ``cpu_deadline``, or on Ctrl-C.
 
     Parameters
     ----------
@@ -67,6 +74,10 @@ def run_stoppable(call: Callable[[], T], stop: Callable[[], None], *, cells: int
         Size of the work, to run small calls in the calling thread.
     deadline : float or None
         ``time.monotonic()`` at which to stop.
+    cpu_deadline : float or None
+        ``time.process_time()`` at which to stop (the process's CPU time:
+        an amount of work, whatever else the machine runs), looked at as
+        often as the clock.
 
     Returns
     -------
@@ -80,7 +91,8 @@ def run_stoppable(call: Callable[[], T], stop: Callable[[], None], *, cells: int
         Ctrl-C arrived while waiting (after ``call`` has stopped: nothing
         keeps writing to the caller's arrays afterwards).
     """
-    threaded = cells >= THREAD_CELLS and (deadline is not None or threading.current_thread() is threading.main_thread())
+    limited = deadline is not None or cpu_deadline is not None
+    threaded = cells >= THREAD_CELLS and (limited or threading.current_thread() is threading.main_thread())
     if not threaded:
         return call()
 
@@ -111,6 +123,8 @@ def run_stoppable(call: Callable[[], T], stop: Callable[[], None], *, cells: int
                 if left <= 0:
                     break
                 wait = min(wait, left)
+            if cpu_deadline is not None and time.process_time() >= cpu_deadline:
+                break
             done.wait(wait)
     except KeyboardInterrupt:
         stop()

@@ -252,7 +252,9 @@ def search_lines(
         left = np.bitwise_count(node.view(np.uint64)).astype(np.int64)
         left[left < 2] = 1 << 30
         cell = int(np.argmin(left))  # fewest colours left: fewest children
-        queue = board.cell_lines[board.cell_offsets[cell] : board.cell_offsets[cell + 1]]
+        # a writable copy: the board's arrays are read-only, and numba would
+        # compile the kernel again for a read-only queue
+        queue = board.cell_lines[board.cell_offsets[cell] : board.cell_offsets[cell + 1]].copy()
         bits = int(node[cell])
         children = []
         for colour in range(64):

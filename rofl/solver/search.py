@@ -48,9 +48,14 @@ CACHE_MB = 2.0
 FIRST_ATTEMPT_NODES = 50
 #: Colour orders of the attempts, in turn (see ``_search``): 1 least
 #: narrowing first, 0 most narrowing first, 2 random (seeded by the attempt
-#: number, so results are reproducible).  On the corpus's tournament
-#: puzzles random orders with restarts left the fewest puzzles over budget.
-STRATEGIES = (2,)
+#: number, so results are reproducible), 3 white (the background) first, 4
+#: black (the last colour) first; with 3 and 4 the third attempt on adds
+#: noise of up to 50% to the branching scores.  3 and 4 in turn are
+#: LalaFrogKK's and nonosolve's order: on the 37 tournament puzzles rofl
+#: took longest over, search alone to 5000 nodes solved 36 in 57,000 nodes
+#: and 31.7 CPU s, against 34, 65,600 and 35.1 s with random colours
+#: (docs/benchmarks.md, "rofl beside nonosolve").
+STRATEGIES = (3, 4)
 #: The quick first try of :func:`solve_complete`, in the calling thread: at
 #: most this many cells (probing the root of a 32 x 32 puzzle takes
 #: milliseconds) and nodes (the kernel stops after ``limit + 1``).
@@ -65,10 +70,17 @@ QUICK_NODES = 1
 #: docs/design.md, "Handing over to the SAT solver".  A count of nodes, not
 #: seconds: on a busy machine a second of wall clock held a fifth of a
 #: second of search, and the hand-over came before the search had had its
-#: chance (docs/benchmarks.md, "rofl beside nonosolve").
-HANDOVER_NODES = 1000
-#: Seconds of search after which the search hands over all the same: puzzles
-#: larger than the tournaments' whose nodes are slow.
+#: chance (docs/benchmarks.md, "rofl beside nonosolve").  8000 since
+#: black-and-white nodes cost half as much (``_search._spread_bw``): on the
+#: 37 tournament puzzles rofl took longest over, 44.2 CPU s after 1000
+#: nodes, 33.2 after 3000, 30.8 after 8000 (nonosolve hands over after
+#: 800,000 probes, about 3000 of its nodes).
+HANDOVER_NODES = 8000
+#: CPU seconds of search (the process's, ``time.process_time``) after which
+#: the search hands over all the same: puzzles larger than the tournaments'
+#: whose nodes are slow.  CPU, not wall-clock, seconds: on a busy machine a
+#: few seconds of the clock held a fraction of that of search, and puzzles
+#: the search settles in a second went to the SAT solver.
 HANDOVER_SECONDS = 4.0
 #: Largest puzzle (cells) handed over: the formula is built in Python and
 #: grows faster than the cells (a random 100 x 100 puzzle: 830 000 clauses,
@@ -357,12 +369,13 @@ def solve_complete(
     total = np.zeros(s.N_STATS, dtype=np.int64)
     met: list[np.ndarray] = []  # distinct solutions met by attempts cut short
     search_start = time.perf_counter()
+    cpu_start = time.process_time()
     probed = line.masks.copy()  # each attempt leaves here what probing the root taught
     solver.prepare(packed.kmax, probed)
     scratch, cache = solver.work()
     # past this time, a search that has not finished goes to the SAT solver
     small = puzzle.height * puzzle.width <= HANDOVER_CELLS
-    handover = search_start + HANDOVER_SECONDS if small and node_budget is None and _sat_installed() else None
+    handover = cpu_start + HANDOVER_SECONDS if small and node_budget is None and _sat_installed() else None
 
     def hand_over() -> CompleteResult:
         from rofl.solver.sat import solve_sat
@@ -400,15 +413,10 @@ def solve_complete(
             if seconds <= 0:
                 return result(SearchStatus.BUDGET, met[:1], total)
             deadline = time.monotonic() + seconds
-        to_sat = False  # whether the attempt stops at the handover (rather than the budget's end)
-        if handover is not None and now >= handover:
+        if handover is not None and time.process_time() >= handover:
             if sat_fits():
                 return hand_over()
             handover = None
-        if handover is not None:
-            at = time.monotonic() + (handover - now)
-            if deadline is None or at < deadline:
-                deadline, to_sat = at, True
         sols = np.zeros((max_solutions, puzzle.height, puzzle.width), dtype=np.int64)
         stats = np.zeros(s.N_STATS, dtype=np.int64)
         args = (
@@ -423,6 +431,7 @@ def solve_complete(
             setting(stats, s.ST_STOP),
             cells=0 if quick else THREAD_CELLS,
             deadline=deadline,
+            cpu_deadline=handover,
         )
         stats[s.ST_STOP] = 0
         depth = max(int(total[s.ST_MAX_DEPTH]), int(stats[s.ST_MAX_DEPTH]))
@@ -443,6 +452,8 @@ def solve_complete(
             if sat_fits():
                 return hand_over()
             handover = None
+        # stopped at the hand-over's CPU seconds (rather than the budget's end)
+        to_sat = handover is not None and time.process_time() >= handover
         if not out_of_nodes and to_sat:
             if sat_fits():
                 return hand_over()

@@ -323,3 +323,19 @@ def test_an_editable_install_builds_the_extension_into_the_source_tree():
     assert setup.extension_folder(SimpleNamespace(inplace=True, build_lib="b")) == kernels_folder
     wheel = SimpleNamespace(inplace=False, editable_mode=False, build_lib="/tmp/build/lib")
     assert setup.extension_folder(wheel) == Path("/tmp/build/lib/rofl/kernels")
+
+
+def test_the_module_lists_cover_the_package():
+    """Every module of rofl.kernels is in MODULES (kernels) or SUPPORT (what
+    they read), which the extension's digest covers, but the two that compiled
+    code never reads: a new kernel module cannot be left out of the digest,
+    the compile benchmark and the compiled-once test."""
+    from pathlib import Path
+
+    from rofl import kernels
+
+    here = {path.stem for path in Path(kernels.__file__).parent.glob("*.py")}
+    listed = [name.rpartition(".")[2] for name in kernels.MODULES + kernels.SUPPORT]
+    assert len(listed) == len(set(listed))
+    assert here - set(listed) == {"__init__", "_compile"}
+    assert set(listed) <= here

@@ -287,28 +287,17 @@ def test_solve_says_it_compiles_apart_from_its_time(slow_line_compile, monkeypat
     assert "compil" not in again.stderr
 
 
-# Every module that holds kernels (KernelSet modules and what they call).
-_KERNEL_MODULES = (
-    "rofl.kernels._line",
-    "rofl.kernels._bits",
-    "rofl.kernels._wide",
-    "rofl.kernels._fresh",
-    "rofl.kernels._search",
-    "rofl.kernels._index",
-    "rofl.kernels._refine",
-    "rofl.kernels._hexrefine",
-)
 
-_ONCE = f"""
+_ONCE = """
 import importlib
 from numba.core.registry import CPUDispatcher
-from rofl.kernels import SETS, ready
+from rofl.kernels import MODULES, SETS, ready
 ready(*SETS)
 again = []
-for name in {_KERNEL_MODULES!r}:
+for name in MODULES:
     for key, value in vars(importlib.import_module(name)).items():
         if isinstance(value, CPUDispatcher) and len(value.signatures) > 1:
-            again.append(f"{{name}}.{{key}}: {{value.signatures}}")
+            again.append(f"{name}.{key}: {value.signatures}")
 print(again)
 """
 

@@ -99,7 +99,7 @@ def _knotty() -> Puzzle:
 
 
 def test_a_hand_over_keeps_to_the_time_budget(monkeypatch):
-    monkeypatch.setattr(search, "HANDOVER_SECONDS", 0.1)
+    monkeypatch.setattr(search, "HANDOVER_SECONDS", 0.02)  # CPU seconds: a loaded machine gives few
     result = rofl.solve_complete(_knotty(), time_budget=0.8)
     assert result.status == "budget"
     assert result.nodes > 0 and result.sat_seconds > 0

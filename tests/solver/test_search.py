@@ -126,7 +126,7 @@ def test_restarts_in_every_order_prove_the_same(monkeypatch):
     monkeypatch.setattr(search, "FIRST_ATTEMPT_NODES", 10**9)
     single = [solve_complete(p, time_budget=None) for p, _ in puzzles]
     monkeypatch.setattr(search, "FIRST_ATTEMPT_NODES", 1)
-    monkeypatch.setattr(search, "STRATEGIES", (0, 1, 2))
+    monkeypatch.setattr(search, "STRATEGIES", (0, 1, 2, 3, 4))
     restarted = 0
     for (puzzle, grid), one in zip(puzzles, single, strict=True):
         again = solve_complete(puzzle, time_budget=None)
@@ -221,6 +221,25 @@ def test_handmade_no_solution_needing_search():
     puzzles = all_puzzles(3, 3, 2)
     key = (puzzle.rows, puzzle.cols)
     check(puzzle, puzzles.get(key, (0, None))[0], puzzles.get(key, (0, None))[1])
+
+
+def test_black_white_words_search_as_the_masks_do():
+    # A black-and-white puzzle of at most 63 cells a side propagates on words
+    # (_search._spread_bw); the same puzzle drawn in red on a palette of three
+    # colours takes the general path: the same tree, node for node and probe
+    # for probe, and the same solutions.
+    rng = np.random.default_rng(45)
+    searched = 0
+    for _ in range(40):
+        size = int(rng.integers(12, 20))
+        grid = (rng.random((size, size)) < 0.35).astype(np.uint8)
+        bw = solve_complete(Puzzle.from_grid(grid, Palette.black_white()), time_budget=None)
+        red = solve_complete(Puzzle.from_grid(grid * 2, PALETTE3), time_budget=None)
+        assert (bw.status, bw.nodes, bw.probes, bw.attempts) == (red.status, red.nodes, red.probes, red.attempts)
+        assert len(bw.solutions) == len(red.solutions)
+        assert all(np.array_equal(a * 2, b) for a, b in zip(bw.solutions, red.solutions, strict=True))
+        searched += bw.nodes > 1
+    assert searched > 30
 
 
 LINES_6X6 = [[r * 6 + c for c in range(6)] for r in range(6)] + [[r * 6 + c for r in range(6)] for c in range(6)]
