@@ -602,8 +602,9 @@ def _resume_certificate(
         if queued[line]:
             queue[n_queue] = line
             n_queue += 1
-    relined = Clues(new_lens, new_cols, new_starts, new_ends, line_hash)
-    return _fixpoint(masks, relined, queue[:n_queue], scratch, LineCache(tag, io, use), stats)
+    # a new name: numba's ahead-of-time compiler cannot give ``relined`` a second type
+    near_clues = Clues(new_lens, new_cols, new_starts, new_ends, line_hash)
+    return _fixpoint(masks, near_clues, queue[:n_queue], scratch, LineCache(tag, io, use), stats)
 
 
 @njit(**JIT)
