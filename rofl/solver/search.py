@@ -264,6 +264,46 @@ def solve_complete(
         the SAT engine, the SAT engine without python-sat, or ``solutions``
         other than 1 or 2.
     """
+    _check_options(engine, node_budget, solutions, time_budget)
+    # Compiling or loading the line kernels (a fresh process's first solve,
+    # in rofl.solve) is not the solve's time; nor are the search kernels,
+    # readied in _Restarts only for the puzzles line logic does not finish:
+    # the clock stops meanwhile.
+    from rofl import kernels
+
+    clock = kernels.Stopwatch()
+    line, line_stopped = _line_logic(puzzle, line, time_budget)
+    stopped = line_stopped
+    if time_budget is not None:  # the search gets what line logic left of the budget
+        time_budget -= clock.seconds()
+        settled = line.status != LineStatus.STALLED and not (engine == "sat" and search)
+        stopped = stopped or (time_budget <= 0 and not settled)
+    answer = _Answer(puzzle, line, clock)
+    if stopped:
+        return replace(answer(SearchStatus.BUDGET, []), line_stopped=line_stopped)
+    if engine == "sat" and search:  # the clues alone, not what line logic found
+        from rofl.solver.sat import solve_sat
+
+        status, grids, _ = solve_sat(puzzle, time_budget=time_budget, want=solutions)
+        return answer(status, grids)
+    if line.status == LineStatus.SOLVED:
+        return answer(SearchStatus.UNIQUE, [line.grid])
+    if line.status == LineStatus.CONTRADICTION:
+        return answer(SearchStatus.NONE, [])
+    if not search:
+        return answer(SearchStatus.BUDGET, [])
+    if needs_lines(puzzle):  # hexagons and colour sets (issue 27)
+        status, grids, counts = search_lines(
+            puzzle, answer.root, time_budget=time_budget, node_budget=node_budget, want=solutions
+        )
+        done = answer(status, grids)
+        return replace(done, nodes=counts["nodes"], max_depth=counts["max_depth"], attempts=1,
+                       line_solves=line.line_solves + counts["line_solves"])  # fmt: skip
+    return _Restarts(puzzle, line, answer, time_budget, node_budget, solutions).run()
+
+
+def _check_options(engine: str, node_budget: int | None, solutions: int, time_budget: float | None) -> None:
+    """:func:`solve_complete`'s options, each refused with one OptionError."""
     if engine not in ("search", "sat"):
         msg = f"engine must be 'search' or 'sat', not {engine!r}"
         raise OptionError(msg)
@@ -280,148 +320,180 @@ def solve_complete(
         msg = f"node_budget must be at least 1, not {node_budget!r}"
         raise OptionError(msg)
 
-    # Compiling or loading the line kernels (a fresh process's first solve,
-    # in rofl.solve) is not the solve's time; nor are the search kernels,
-    # readied below only for the puzzles line logic does not finish: the
-    # clock stops meanwhile.
-    from rofl import kernels
 
-    max_solutions = solutions  # 2: enough to tell unique from ambiguous
-    clock = kernels.Stopwatch()
-    # Line logic without the line cache, as rofl.solve does (most puzzles
-    # end here); the search below keeps one for its probes.
+def _line_logic(puzzle: Puzzle, line: SolveResult | None, time_budget: float | None) -> tuple[SolveResult, bool]:
+    """Line logic, the first part of the budget, and whether the budget ran
+    out inside it (then nothing is known: every cell open).  Without the
+    line cache, as rofl.solve does (most puzzles end here); the search keeps
+    one for its probes.  ``line``, when given, is what the caller already ran."""
     if line is None:
-        try:  # line logic is the first part of the budget
+        try:
             line = solve(puzzle, budget=time_budget)
         except BudgetError:
-            line = None
-    if line is None:  # the budget ran out inside line logic: nothing is known
-        full = np.full(puzzle.board.grid_shape, full_mask(puzzle.n_colors), dtype=np.int64)
-        line = SolveResult(puzzle, LineStatus.STALLED, full, 0, 0)
-        line_stopped = stopped = True
-    else:
-        line_stopped = stopped = False
-    if time_budget is not None:  # the search gets what line logic left of the budget
-        time_budget -= clock.seconds()
-        settled = line.status != LineStatus.STALLED and not (engine == "sat" and search)
-        stopped = stopped or (time_budget <= 0 and not settled)
-    root = line.masks.copy()
+            full = np.full(puzzle.board.grid_shape, full_mask(puzzle.n_colors), dtype=np.int64)
+            return SolveResult(puzzle, LineStatus.STALLED, full, 0, 0), True
+    return line, False
 
-    def result(status: SearchStatus, grids: list[np.ndarray], stats: np.ndarray | None = None) -> CompleteResult:
+
+class _Answer:
+    """Builds :func:`solve_complete`'s result from a status and the grids
+    found, each grid checked against the clues (a wrong one is a bug in the
+    search, never an answer), with the search's counters when it ran."""
+
+    def __init__(self, puzzle: Puzzle, line: SolveResult, clock) -> None:
+        self.puzzle, self.line, self.clock = puzzle, line, clock
+        self.root = line.masks.copy()  # what line logic left, as the result shows it
+
+    def __call__(
+        self, status: SearchStatus, grids: list[np.ndarray], stats: np.ndarray | None = None, attempts: int = 0
+    ) -> CompleteResult:
         for grid in grids:
-            if not puzzle.is_solution(grid):  # a bug in the search, never a wrong answer
+            if not self.puzzle.is_solution(grid):
                 msg = "complete solver returned a grid that does not satisfy the clues"
                 raise RuntimeError(msg)
-        extra = {}
+        extra: dict = {"line_solves": self.line.line_solves}
         if stats is not None:
+            from rofl.kernels import search_stats as s
+
             extra = {
-                "attempts": attempt + 1,
+                "attempts": attempts,
                 "nodes": int(stats[s.ST_NODES]),
                 "probes": int(stats[s.ST_PROBES]),
-                "line_solves": line.line_solves + int(stats[s.ST_LINE_SOLVES]),
+                "line_solves": self.line.line_solves + int(stats[s.ST_LINE_SOLVES]),
                 "max_depth": int(stats[s.ST_MAX_DEPTH]),
                 "splits": int(stats[s.ST_SPLITS]),
             }
-        else:
-            extra = {"line_solves": line.line_solves}
         return CompleteResult(
-            puzzle=puzzle,
+            puzzle=self.puzzle,
             status=status,
             solutions=grids,
-            line_status=line.status,
-            masks=root,
-            seconds=clock.seconds(),
-            bad_line=line.bad_line,
+            line_status=self.line.status,
+            masks=self.root,
+            seconds=self.clock.seconds(),
+            bad_line=self.line.bad_line,
             **extra,
         )
 
-    if stopped:
-        return replace(result(SearchStatus.BUDGET, []), line_stopped=line_stopped)
-    if engine == "sat" and search:  # the clues alone, not what line logic found
-        from rofl.solver.sat import solve_sat
 
-        status, grids, _ = solve_sat(puzzle, time_budget=time_budget, want=max_solutions)
-        return result(status, grids)
-    if line.status == LineStatus.SOLVED:
-        return result(SearchStatus.UNIQUE, [line.grid])
-    if line.status == LineStatus.CONTRADICTION:
-        return result(SearchStatus.NONE, [])
-    if not search:
-        return result(SearchStatus.BUDGET, [])
-    if needs_lines(puzzle):  # hexagons and colour sets (issue 27)
-        status, grids, counts = search_lines(
-            puzzle, root, time_budget=time_budget, node_budget=node_budget, want=max_solutions
-        )
-        done = result(status, grids)
-        return replace(done, nodes=counts["nodes"], max_depth=counts["max_depth"], attempts=1,
-                       line_solves=line.line_solves + counts["line_solves"])  # fmt: skip
+class _Restarts:
+    """The compiled search of a rectangle that line logic left open, with
+    restarts: each attempt searches the whole tree in its own order, with a
+    node limit that doubles from one attempt to the next.  A search that is
+    slow to meet solutions in one order is often quick in another, and
+    every attempt that finishes is a complete proof.  Past
+    ``HANDOVER_NODES`` nodes or ``HANDOVER_SECONDS`` of CPU, a search that
+    has not finished goes to the SAT solver (where it is installed and the
+    formula fits)."""
 
-    kernels.ready(kernels.SEARCH)  # only for the puzzles line logic does not finish; not the search's time
-    from rofl.kernels import search_stats as s
-    from rofl.solver._stop import THREAD_CELLS, run_stoppable, setting
+    def __init__(self, puzzle, line, answer, time_budget, node_budget, solutions) -> None:
+        from rofl import kernels
 
-    # Restarts: each attempt searches the whole tree in its own order, with a
-    # node limit that doubles from one attempt to the next.  A search that
-    # is slow to meet solutions in one order is often quick in another, and
-    # every attempt that finishes is a complete proof.
-    packed = puzzle.packed
-    solver = _line_solver()
-    total = np.zeros(s.N_STATS, dtype=np.int64)
-    met: list[np.ndarray] = []  # distinct solutions met by attempts cut short
-    search_start = time.perf_counter()
-    cpu_start = time.process_time()
-    probed = line.masks.copy()  # each attempt leaves here what probing the root taught
-    solver.prepare(packed.kmax, probed)
-    scratch, cache = solver.work()
-    # past this time, a search that has not finished goes to the SAT solver
-    small = puzzle.height * puzzle.width <= HANDOVER_CELLS
-    handover = cpu_start + HANDOVER_SECONDS if small and node_budget is None and _sat_installed() else None
+        kernels.ready(kernels.SEARCH)  # only for the puzzles line logic does not finish; not the search's time
+        from rofl.kernels import search_stats as s
 
-    def hand_over() -> CompleteResult:
-        from rofl.solver.sat import solve_sat
+        self.puzzle, self.answer, self.s = puzzle, answer, s
+        self.time_budget, self.node_budget, self.want = time_budget, node_budget, solutions
+        self.packed = puzzle.packed
+        solver = _line_solver()
+        self.total = np.zeros(s.N_STATS, dtype=np.int64)
+        self.met: list[np.ndarray] = []  # distinct solutions met by attempts cut short
+        self.search_start = time.perf_counter()
+        cpu_start = time.process_time()
+        self.probed = line.masks.copy()  # each attempt leaves here what probing the root taught
+        solver.prepare(self.packed.kmax, self.probed)
+        self.scratch, self.cache = solver.work()
+        small = puzzle.height * puzzle.width <= HANDOVER_CELLS
+        self.handover = cpu_start + HANDOVER_SECONDS if small and node_budget is None and _sat_installed() else None
+        self.attempt = 0
 
+    def result(self, status: SearchStatus, grids: list[np.ndarray]) -> CompleteResult:
+        return self.answer(status, grids, self.total, attempts=self.attempt + 1)
+
+    def cut_short(self) -> CompleteResult:
+        """Out of budget: the first solution met, if any (valid, not proved unique)."""
+        return self.result(SearchStatus.BUDGET, self.met[:1])
+
+    def hand_over(self) -> CompleteResult | None:
+        """The SAT solver's answer, from what probing taught and the solutions
+        met; None (and no more hand-over) when the formula would be too large:
+        the search goes on alone."""
+        from rofl.solver.sat import MAX_LITERALS, formula_literals, solve_sat
+
+        if formula_literals(self.puzzle, limit=MAX_LITERALS) > MAX_LITERALS:
+            self.handover = None
+            return None
         began = time.perf_counter()
-        seconds = None if time_budget is None else time_budget - (began - search_start)
+        seconds = None if self.time_budget is None else self.time_budget - (began - self.search_start)
         if seconds is not None and seconds <= 0:
-            return result(SearchStatus.BUDGET, met[:1], total)
+            return self.cut_short()
         status, grids, _ = solve_sat(
-            puzzle, time_budget=seconds, start=probed, known=met[:max_solutions], want=max_solutions
+            self.puzzle, time_budget=seconds, start=self.probed, known=self.met[: self.want], want=self.want
         )
-        return replace(result(status, grids, total), sat_seconds=time.perf_counter() - began)
+        return replace(self.result(status, grids), sat_seconds=time.perf_counter() - began)
 
-    def sat_fits() -> bool:
-        from rofl.solver.sat import MAX_LITERALS, formula_literals
+    def run(self) -> CompleteResult:
+        s = self.s
+        # First a try of at most QUICK_NODES nodes in the calling thread (a worker
+        # thread costs about 0.1 ms, as much as the whole search of most puzzles
+        # that need one: probing the root decides them), on puzzles small enough
+        # for that to end within milliseconds whatever the deadline.
+        quick = self.puzzle.height * self.puzzle.width <= QUICK_CELLS
+        while True:
+            limit = QUICK_NODES if quick else FIRST_ATTEMPT_NODES << self.attempt
+            if self.node_budget is not None:
+                limit = min(limit, self.node_budget - int(self.total[s.ST_NODES]))
+            if self.handover is not None:  # the attempt stops at the hand-over's node count
+                limit = max(1, min(limit, HANDOVER_NODES - int(self.total[s.ST_NODES])))
+            deadline = None
+            if self.time_budget is not None:
+                seconds = self.time_budget - (time.perf_counter() - self.search_start)
+                if seconds <= 0:
+                    return self.cut_short()
+                deadline = time.monotonic() + seconds
+            if self.handover is not None and time.process_time() >= self.handover:
+                done = self.hand_over()
+                if done is not None:
+                    return done
+            stats, sols, got = self.search(limit, quick, deadline)
+            if got >= 0:
+                found = [masks_to_grid(sols[i]) for i in range(got)]
+                return self.result(_decided(found, self.want), found)
+            for i in range(int(stats[s.ST_MET])):
+                grid = masks_to_grid(sols[i])
+                if not any(np.array_equal(grid, other) for other in self.met):
+                    self.met.append(grid)
+            if len(self.met) >= self.want:
+                return self.result(_decided(self.met, self.want), self.met[: self.want])
+            out_of_nodes = stats[s.ST_NODES] > limit
+            if out_of_nodes and self.handover is not None and self.total[s.ST_NODES] >= HANDOVER_NODES:
+                done = self.hand_over()
+                if done is not None:
+                    return done
+            # stopped at the hand-over's CPU seconds (rather than the budget's end)
+            if not out_of_nodes and self.handover is not None and time.process_time() >= self.handover:
+                done = self.hand_over()
+                if done is not None:
+                    return done
+                continue
+            if not out_of_nodes or (self.node_budget is not None and self.total[s.ST_NODES] >= self.node_budget):
+                return self.cut_short()
+            if quick:  # the first attempt proper: it finds the root probed already
+                quick = False
+            else:
+                self.attempt += 1
 
-        return formula_literals(puzzle, limit=MAX_LITERALS) <= MAX_LITERALS
+    def search(self, limit: int, quick: bool, deadline: float | None) -> tuple[np.ndarray, np.ndarray, int]:
+        """One attempt of at most ``limit`` nodes: its counters (added to the
+        total), the solutions it met, and how many it proved (-1: cut short)."""
+        from rofl import kernels
+        from rofl.solver._stop import THREAD_CELLS, run_stoppable, setting
 
-    attempt = 0
-    # First a try of at most QUICK_NODES nodes in the calling thread (a worker
-    # thread costs about 0.1 ms, as much as the whole search of most puzzles
-    # that need one: probing the root decides them), on puzzles small enough
-    # for that to end within milliseconds whatever the deadline.
-    quick = puzzle.height * puzzle.width <= QUICK_CELLS
-    while True:
-        limit = QUICK_NODES if quick else FIRST_ATTEMPT_NODES << attempt
-        if node_budget is not None:
-            limit = min(limit, node_budget - int(total[s.ST_NODES]))
-        if handover is not None:  # the attempt stops at the hand-over's node count
-            limit = max(1, min(limit, HANDOVER_NODES - int(total[s.ST_NODES])))
-        deadline = None
-        now = time.perf_counter()
-        if time_budget is not None:
-            seconds = time_budget - (now - search_start)
-            if seconds <= 0:
-                return result(SearchStatus.BUDGET, met[:1], total)
-            deadline = time.monotonic() + seconds
-        if handover is not None and time.process_time() >= handover:
-            if sat_fits():
-                return hand_over()
-            handover = None
-        sols = np.zeros((max_solutions, puzzle.height, puzzle.width), dtype=np.int64)
+        s = self.s
+        sols = np.zeros((self.want, self.puzzle.height, self.puzzle.width), dtype=np.int64)
         stats = np.zeros(s.N_STATS, dtype=np.int64)
         args = (
-            probed, *kernel_clues(packed), *scratch, *cache, sols, max_solutions, limit, stats,
-            STRATEGIES[attempt % len(STRATEGIES)], attempt,
+            self.probed, *kernel_clues(self.packed), *self.scratch, *self.cache, sols, self.want, limit, stats,
+            STRATEGIES[self.attempt % len(STRATEGIES)], self.attempt,
         )  # fmt: skip
         # But for the quick try, in a worker thread whatever the puzzle's size
         # (a search's work does not follow it), stopped through stats[ST_STOP]
@@ -431,40 +503,13 @@ def solve_complete(
             setting(stats, s.ST_STOP),
             cells=0 if quick else THREAD_CELLS,
             deadline=deadline,
-            cpu_deadline=handover,
+            cpu_deadline=self.handover,
         )
         stats[s.ST_STOP] = 0
-        depth = max(int(total[s.ST_MAX_DEPTH]), int(stats[s.ST_MAX_DEPTH]))
-        total += stats
-        total[s.ST_MAX_DEPTH] = depth
-        if got >= 0:
-            found = [masks_to_grid(sols[i]) for i in range(got)]
-            return result(_decided(found, max_solutions), found, total)
-        # solutions met before the attempt was cut short: valid, not proved unique
-        for i in range(int(stats[s.ST_MET])):
-            grid = masks_to_grid(sols[i])
-            if not any(np.array_equal(grid, other) for other in met):
-                met.append(grid)
-        if len(met) >= max_solutions:
-            return result(_decided(met, max_solutions), met[:max_solutions], total)
-        out_of_nodes = stats[s.ST_NODES] > limit
-        if out_of_nodes and handover is not None and total[s.ST_NODES] >= HANDOVER_NODES:
-            if sat_fits():
-                return hand_over()
-            handover = None
-        # stopped at the hand-over's CPU seconds (rather than the budget's end)
-        to_sat = handover is not None and time.process_time() >= handover
-        if not out_of_nodes and to_sat:
-            if sat_fits():
-                return hand_over()
-            handover = None  # the formula would be too large: the search goes on alone
-            continue
-        if not out_of_nodes or (node_budget is not None and total[s.ST_NODES] >= node_budget):
-            return result(SearchStatus.BUDGET, met[:1], total)
-        if quick:  # the first attempt proper: it finds the root probed already
-            quick = False
-        else:
-            attempt += 1
+        depth = max(int(self.total[s.ST_MAX_DEPTH]), int(stats[s.ST_MAX_DEPTH]))
+        self.total += stats
+        self.total[s.ST_MAX_DEPTH] = depth
+        return stats, sols, got
 
 
 __all__ = ["STATUSES", "CompleteResult", "solve_complete"]
