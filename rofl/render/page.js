@@ -1251,21 +1251,19 @@
       afterChange();
     }
 
-    function undo() {
-      var a = undoStack.pop();
+    // undo and redo: the last action of one stack moves to the other, and
+    // its cells take the values from before or after it
+    function moveAction(from, to, side) {
+      var a = from.pop();
       if (!a) return;
-      redoStack.push(a);
-      setCells(a.idx, a.before);
+      to.push(a);
+      setCells(a.idx, a[side]);
       afterChange();
     }
 
-    function redo() {
-      var a = redoStack.pop();
-      if (!a) return;
-      undoStack.push(a);
-      setCells(a.idx, a.after);
-      afterChange();
-    }
+    function undo() { moveAction(undoStack, redoStack, "before"); }
+
+    function redo() { moveAction(redoStack, undoStack, "after"); }
 
     function clearAll() {
       var idx = [];
