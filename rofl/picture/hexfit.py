@@ -123,8 +123,8 @@ def hex_fit(image_size: tuple[int, int], side: object) -> HexGeometry:
 def cell_centres(side: int) -> tuple[np.ndarray, np.ndarray]:
     """Every cell's centre (``x``, ``y`` float arrays in the board's order), in
     circumradii from the centre of the middle cell: :func:`owner_of`'s inverse."""
-    coords = Hexagon.of(side).coords
-    return SQ3 * (coords[:, 0] + coords[:, 1] / 2), 1.5 * coords[:, 1]
+    centres = Hexagon.of(side).centres()
+    return centres[:, 0], centres[:, 1]
 
 
 def owner_of(x: np.ndarray, y: np.ndarray, side: int) -> np.ndarray:
