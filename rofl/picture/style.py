@@ -808,3 +808,4 @@ def _mark_missed(g, nb, edge, lab, palette) -> np.ndarray:
     company = np.where(nb[changed] >= 0, out[np.maximum(nb[changed], 0)] == out[changed, None], False).any(axis=1)
     out[changed[~company]] = g[changed[~company]]
     return out
+

@@ -268,6 +268,29 @@ def test_lines_draws_a_step_as_one_ink_cell_on_its_dark_side(shape):
         assert drawn.ink.sum() == 19
 
 
+@pytest.mark.parametrize("style", ["lines", "poster"])
+def test_trimming_a_drawing_keeps_a_blank_line_beside_its_outline(style):
+    """A drawing's outline at the border of the trimmed grid keeps one blank
+    line beside it, so it stays a boundary; the photo style trims to the ink."""
+    pixels = np.full((120, 120, 3), 255, dtype=np.uint8)
+    pixels[40:80, 40:80] = 0
+    pixels[50:70, 50:70] = 255
+    photo = rofl.make(pixels, width=24, style="photo")
+    drawn = rofl.make(pixels, width=24, style=style)
+    assert photo.stats.trimmed == (8, 8, 8, 8)
+    assert drawn.stats.trimmed == (7, 7, 7, 7)
+    grid = drawn.grid
+    for border, inside in (
+        (grid[0], grid[1]),
+        (grid[-1], grid[-2]),
+        (grid[:, 0], grid[:, 1]),
+        (grid[:, -1], grid[:, -2]),
+    ):
+        assert not border.any() and inside.any()
+    solved = solve(drawn.puzzle)
+    assert solved.status == "solved" and (solved.grid == grid).all()
+
+
 def test_cell_neighbours_and_picture_edges():
     from rofl.picture.measures import cell_neighbours, picture_edges
 
