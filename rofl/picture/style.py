@@ -608,6 +608,9 @@ MISSED_RUN = 3
 #: cell away from the picture's edges its change removes.
 POLISH_BACK = 1.2
 POLISH_CLEAR = 1.2
+#: :func:`_polish`: the least gain for which a cell takes a colour none of its neighbours
+#: has (a speck, and a clue of 1 in its row and column, more).
+POLISH_SPECK = 1.0
 #: :func:`_polish`'s rounds ...
 POLISH_ROUNDS = 4
 #: ... each moving the best cell of every square of this many cells on a side around it.
@@ -679,13 +682,16 @@ def _polish(g, quantised, light, levels, nb, shape, side) -> np.ndarray:
         near_change, far_change = _boundary_changes(final, levels, near, nb)
         back = (colours == quantised[None]) & (quantised != g)[None]
         safe = (near_change == 0) & (far_change <= 0) & ~keeps
+        # a new speck (a cell of a colour none of its neighbours has, which it had with one)
+        company = (np.where(nb >= 0, g[np.maximum(nb, 0)], -1)[None] == colours[:, :, None]).any(axis=2)
+        speck = ~company & company[g, np.arange(g.size)][None]
         colour, cell = np.nonzero((back | safe) & (colours != g[None]))
         gain = ssim_gains(light.reshape(shape), final.reshape(shape), cell, levels[colour], side=side)
         if gain is None:
             break
         good = np.where(back[colour, cell], gain >= POLISH_BACK, False)
         gain = gain - POLISH_CLEAR * np.where(safe[colour, cell], far_change[colour, cell], 0)
-        good |= safe[colour, cell] & (gain > 0)
+        good |= safe[colour, cell] & (gain > np.where(speck[colour, cell], POLISH_SPECK, 0.0))
         score = np.full(back.shape, -np.inf)
         score[colour[good], cell[good]] = gain[good]
         best, value = score.argmax(axis=0), score.max(axis=0)
@@ -808,4 +814,3 @@ def _mark_missed(g, nb, edge, lab, palette) -> np.ndarray:
     company = np.where(nb[changed] >= 0, out[np.maximum(nb[changed], 0)] == out[changed, None], False).any(axis=1)
     out[changed[~company]] = g[changed[~company]]
     return out
-
