@@ -610,7 +610,7 @@ POLISH_BACK = 1.2
 POLISH_CLEAR = 1.2
 #: :func:`_polish`: the least gain for which a cell takes a colour none of its neighbours
 #: has (a speck, and a clue of 1 in its row and column, more).
-POLISH_SPECK = 0.25
+POLISH_SPECK = 0.35
 #: :func:`_polish`'s rounds ...
 POLISH_ROUNDS = 4
 #: ... each moving the best cell of every square of this many cells on a side around it.
