@@ -641,7 +641,9 @@ def _polish(g, quantised, light, levels, nb, shape, side) -> np.ndarray:
       edges the change removes, if the change moves no boundary cell near
       an edge (within one cell, the measure's slack) and adds none away
       from them, and (in black and white) does not lighten a cell the
-      picture has darker than around it (:data:`POLISH_KEEP`).
+      picture has darker than around it (:data:`POLISH_KEEP`); a colour
+      none of its neighbours has (a speck: a clue of 1 more in its row and
+      its column) needs a gain over :data:`POLISH_SPECK`.
 
     Each round moves the cells whose gain is the largest among the cells
     around them (a square of :data:`POLISH_APART` cells, on the axial grid
