@@ -9,16 +9,23 @@ error, exit status 2 after click's two-line usage hint, like a value click
 refuses itself.  Ctrl-C is one ``Error: interrupted`` line and
 status 130 (128 + SIGINT, as shells report a program killed by it);
 SIGTERM ``Error: terminated`` and 143.
+
+Each command lives in its own module, which registers it on :data:`main`;
+:data:`COMMANDS` names that module, imported only when the command is run
+or listed (``rofl solve`` loads neither ``make`` nor the libraries its
+options name), as click's lazily loaded groups do.
 """
 
 from __future__ import annotations
 
+import importlib
 import os
 import sys
 
 import click
 
 from rofl import __version__
+from rofl._lazy import after_import
 from rofl.cli._show import printable
 from rofl.errors import OptionError, RoflError, Terminated
 
@@ -46,9 +53,43 @@ class RoflCommand(click.Command):
             raise
 
 
+#: Every command -> the module that defines it (and registers it on :data:`main`).
+COMMANDS = {
+    "bench": "rofl.cli.bench",
+    "cache": "rofl.cli.cache",
+    "convert": "rofl.cli.convert",
+    "decode": "rofl.cli.pictures",
+    "encode": "rofl.cli.pictures",
+    "hide": "rofl.cli.secret",
+    "info": "rofl.cli.pictures",
+    "make": "rofl.cli.make",
+    "page": "rofl.cli.page",
+    "reveal": "rofl.cli.secret",
+    "sheet": "rofl.cli.sheet",
+    "solve": "rofl.cli.solve",
+    "studio": "rofl.cli.studio",
+}
+
+
 class RoflGroup(click.Group):
+    """The ``rofl`` group: its commands are loaded on first use (:data:`COMMANDS`)."""
+
     command_class = RoflCommand
     group_class = type  # subgroups are RoflGroups too
+
+    def __init__(self, *args, lazy: dict[str, str] | None = None, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.lazy = dict(lazy or {})
+
+    def list_commands(self, ctx: click.Context | None) -> list[str]:
+        return sorted({*self.commands, *self.lazy})
+
+    def get_command(self, ctx: click.Context | None, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands:
+            # an unknown name loads them all: click suggests the nearest of every command
+            for module in [self.lazy[cmd_name]] if cmd_name in self.lazy else self.lazy.values():
+                importlib.import_module(module)
+        return self.commands.get(cmd_name)
 
     def invoke(self, ctx: click.Context):
         try:
@@ -78,14 +119,19 @@ class RoflGroup(click.Group):
             raise click.ClickException(msg) from None
 
 
-@click.group(cls=RoflGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=RoflGroup, lazy=COMMANDS, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="rofl")
 def main() -> None:
     """rofl: pictures into nonogram puzzles and back."""
+    # a fresh install's first solve compiles for seconds: say so first
+    # (commands with --quiet silence it again); installed when the kernels
+    # load, so that a command's help or a usage error does not load them
+    after_import("rofl.kernels", _install_notice)
+
+
+def _install_notice() -> None:
     from rofl import kernels
 
-    # a fresh install's first solve compiles for seconds: say so first
-    # (commands with --quiet silence it again)
     kernels.set_notice(_notice, default=True)
 
 
