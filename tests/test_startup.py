@@ -128,6 +128,14 @@ def test_an_unknown_command_is_told_the_nearest_of_every_command():
     assert _run(code) == "Error: No such command 'slove'. Did you mean 'solve'?"
 
 
+def test_every_public_name_of_rofl_is_there_after_import_rofl():
+    code = (
+        "import rofl; missing = [n for n in rofl.__all__ if getattr(rofl, n, None) is None]; "
+        "print(missing, sorted(rofl.__all__) == dir(rofl))"
+    )
+    assert _run(code) == "[] True"
+
+
 def test_subpackages_are_attributes_after_import_rofl():
     # issue 41: `rofl.render.svg.puzzle_svg` after `import rofl` raised AttributeError
     code = (
@@ -161,3 +169,51 @@ else:
 print(d, c.tolist(), det)
 """
     assert _run(code).splitlines() == ["stalled False", "3.0 [0.0, 1.0, 3.0, 3.0, 2.0] 1.0"]
+
+
+def test_after_import_runs_once_the_module_has_run(tmp_path, monkeypatch):
+    import importlib.util
+
+    from rofl._lazy import _AfterImport, after_import
+
+    monkeypatch.syspath_prepend(str(tmp_path))
+    (tmp_path / "rofl_probe_mod.py").write_text("import sys\nVALUE = 1\n", encoding="utf-8")
+    (tmp_path / "rofl_probe_bad.py").write_text("raise ImportError('not now')\n", encoding="utf-8")
+    calls = []
+
+    def then():
+        calls.append(sys.modules["rofl_probe_mod"].VALUE)
+
+    after_import("rofl_probe_mod", then)
+    after_import("rofl_probe_mod", then)  # asked twice: runs once
+    assert calls == []
+    assert importlib.util.find_spec("rofl_probe_mod") is not None  # looked up, not imported: still waiting
+    assert calls == []
+    module = importlib.import_module("rofl_probe_mod")
+    assert calls == [1]
+    assert type(module.__loader__).__name__ == "SourceFileLoader" and module.__spec__.loader is module.__loader__
+    assert not any(isinstance(f, _AfterImport) and f.name == "rofl_probe_mod" for f in sys.meta_path)
+    after_import("rofl_probe_mod", then)  # already imported: at once
+    assert calls == [1, 1]
+
+    failed = []
+    after_import("rofl_probe_bad", lambda: failed.append(True))
+    try:
+        with pytest.raises(ImportError, match="not now"):
+            importlib.import_module("rofl_probe_bad")
+        assert not failed  # the module did not run to its end: still waiting
+        assert any(isinstance(f, _AfterImport) and f.name == "rofl_probe_bad" for f in sys.meta_path)
+    finally:
+        sys.meta_path[:] = [f for f in sys.meta_path if not isinstance(f, _AfterImport) or f.name != "rofl_probe_bad"]
+        for name in ("rofl_probe_mod", "rofl_probe_bad"):
+            sys.modules.pop(name, None)
+
+
+def test_pillow_imported_after_rofl_opens_rofl_files():
+    code = (
+        "import sys, rofl; assert 'PIL' not in sys.modules; "
+        "from PIL import Image; "
+        f"image = Image.open({str(REPO / 'samples' / 'horse.rofl')!r}); image.load(); "
+        "print(image.format, image.size, Image.ID[0])"
+    )
+    assert _run(code) == "ROFL (27, 20) ROFL"
