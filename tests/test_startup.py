@@ -109,9 +109,9 @@ def test_help_and_version_load_no_numpy():
 
 
 def test_each_command_is_loaded_from_the_module_that_defines_it():
-    # rofl.cli._app.COMMANDS names every command's module; loading them all registers exactly those
+    # rofl.cli.COMMANDS names every command's module; loading them all registers exactly those
     code = (
-        "import importlib; from rofl.cli._app import COMMANDS, main; "
+        "import importlib; from rofl.cli import COMMANDS, main; "
         "[importlib.import_module(m) for m in set(COMMANDS.values())]; "
         "print(sorted(main.commands) == sorted(COMMANDS), "
         "all(main.commands[n].callback.__module__ == m for n, m in COMMANDS.items()))"

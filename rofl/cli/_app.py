@@ -11,16 +11,17 @@ status 130 (128 + SIGINT, as shells report a program killed by it);
 SIGTERM ``Error: terminated`` and 143.
 
 Each command lives in its own module, which registers it on :data:`main`;
-:data:`COMMANDS` names that module, imported only when the command is run
-or listed (``rofl solve`` loads neither ``make`` nor the libraries its
-options name), as click's lazily loaded groups do.
+the group loads it only when the command is run or listed (``rofl solve``
+loads neither ``make`` nor the libraries its options name), as click's
+lazily loaded groups do, from the table :mod:`rofl.cli` gives it
+(:attr:`RoflGroup.lazy`).
 """
 
 from __future__ import annotations
 
-import importlib
 import os
 import sys
+from collections.abc import Callable
 
 import click
 
@@ -53,33 +54,16 @@ class RoflCommand(click.Command):
             raise
 
 
-#: Every command -> the module that defines it (and registers it on :data:`main`).
-COMMANDS = {
-    "bench": "rofl.cli.bench",
-    "cache": "rofl.cli.cache",
-    "convert": "rofl.cli.convert",
-    "decode": "rofl.cli.pictures",
-    "encode": "rofl.cli.pictures",
-    "hide": "rofl.cli.secret",
-    "info": "rofl.cli.pictures",
-    "make": "rofl.cli.make",
-    "page": "rofl.cli.page",
-    "reveal": "rofl.cli.secret",
-    "sheet": "rofl.cli.sheet",
-    "solve": "rofl.cli.solve",
-    "studio": "rofl.cli.studio",
-}
-
-
 class RoflGroup(click.Group):
-    """The ``rofl`` group: its commands are loaded on first use (:data:`COMMANDS`)."""
+    """The ``rofl`` group: its commands are loaded on first use (:attr:`lazy`, filled by :mod:`rofl.cli`)."""
 
     command_class = RoflCommand
     group_class = type  # subgroups are RoflGroups too
 
-    def __init__(self, *args, lazy: dict[str, str] | None = None, **kwargs) -> None:
+    def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self.lazy = dict(lazy or {})
+        #: Command name -> a function that loads it (imports the module that registers it).
+        self.lazy: dict[str, Callable[[], object]] = {}
 
     def list_commands(self, ctx: click.Context | None) -> list[str]:
         return sorted({*self.commands, *self.lazy})
@@ -87,8 +71,8 @@ class RoflGroup(click.Group):
     def get_command(self, ctx: click.Context | None, cmd_name: str) -> click.Command | None:
         if cmd_name not in self.commands:
             # an unknown name loads them all: click suggests the nearest of every command
-            for module in [self.lazy[cmd_name]] if cmd_name in self.lazy else self.lazy.values():
-                importlib.import_module(module)
+            for load in [self.lazy[cmd_name]] if cmd_name in self.lazy else list(self.lazy.values()):
+                load()
         return self.commands.get(cmd_name)
 
     def invoke(self, ctx: click.Context):
@@ -119,7 +103,7 @@ class RoflGroup(click.Group):
             raise click.ClickException(msg) from None
 
 
-@click.group(cls=RoflGroup, lazy=COMMANDS, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=RoflGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="rofl")
 def main() -> None:
     """rofl: pictures into nonogram puzzles and back."""
