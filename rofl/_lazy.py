@@ -60,7 +60,8 @@ class _AfterImport:
         finally:
             self._looking = False
         if spec is not None and spec.loader is not None and hasattr(spec.loader, "exec_module"):
-            spec.loader = _ThenLoader(spec.loader, self._imported)
+            # a Loader in all but name: importlib.abc would cost more than this module
+            spec.loader = _ThenLoader(spec.loader, self._imported)  # type: ignore[assignment]
         return spec
 
     def _imported(self) -> None:
@@ -80,7 +81,9 @@ class _ThenLoader:
         return self.loader.create_module(spec)
 
     def exec_module(self, module: ModuleType) -> None:
-        module.__loader__ = module.__spec__.loader = self.loader  # nothing later sees this wrapper
+        module.__loader__ = self.loader  # nothing later sees this wrapper
+        if module.__spec__ is not None:
+            module.__spec__.loader = self.loader
         self.loader.exec_module(module)
         self.then()
 
