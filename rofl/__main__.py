@@ -29,6 +29,7 @@ def handle_sigterm() -> None:
 
 
 def run() -> None:
+    """The ``rofl`` command: :data:`rofl.cli.main` on ``sys.argv``, which ends the process."""
     handle_sigterm()
     try:
         from rofl.cli import main
