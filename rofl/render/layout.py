@@ -9,20 +9,21 @@ key below the grid (:class:`KeyEntry`, named by :func:`colour_name`), the
 box of a colour clue number (its group's exact colour) and the black or
 white its digits print in (:func:`text_on`: WCAG contrast at least 4.58), the
 letters of ``--letters`` clues, and the checks of the inputs every renderer
-takes (:func:`sheet_inputs`).
+takes (:class:`SheetOptions`, :func:`sheet_inputs`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
 
     from rofl.board import BoardPuzzle
     from rofl.puzzle import Puzzle
+    from rofl.render.fonts import FontFile
 
 #: Largest sheet drawn, in pixels (SVG: user units) per side.
 MAX_SIDE = 30000
@@ -65,6 +66,43 @@ BOX = 0.84
 #: then signs that cannot be taken for a digit.
 LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ!$%&*+/;<=>?@^_~"
 PAPER = (255, 255, 255)
+
+
+@dataclass(frozen=True)
+class SheetOptions:
+    """What a sheet is drawn with, whatever its file type: the keywords of
+    :func:`rofl.render.sheet.puzzle_sheet`, :func:`rofl.render.pdf.puzzle_pdf`
+    and :func:`rofl.render.sheet.sheet_bytes`, which build one.
+
+    Attributes
+    ----------
+    solution : array of palette indices, optional
+        Fill the cells with this picture (a solution sheet): a rectangle's
+        ``(H, W)`` grid or a hexagon's flat cell array; it must fit the clues.
+    cell : int, optional
+        A rectangle's cell size in pixels (default :func:`default_cell`,
+        smaller when the sheet would exceed :data:`MAX_SIDE` or
+        :data:`MAX_PIXELS`; clue numbers are about 55 % of it, so two digits
+        fit a column); a PDF sheet prints it at :data:`BASE_DPI` (default:
+        the sheet fills its page).  A hexagonal sheet takes none.
+    title : str, optional
+        Printed above the grid; defaults to ``puzzle.meta["title"]``; an
+        empty string prints none.  Characters the font lacks print as a
+        stand-in (see :func:`rofl.render.fonts.shown`).
+    font : FontFile, optional
+        Draw numbers and title in this font (default: a PNG's, the small
+        font Pillow ships, which covers little more than ASCII; a PDF's,
+        Helvetica, not embedded).
+    letters : bool
+        Print each clue number with its colour's letter (``2a 3b``), as the
+        key does, so a colour puzzle can be solved from a black-and-white print.
+    """
+
+    solution: Any = None
+    cell: int | None = None
+    title: str | None = None
+    font: FontFile | None = None
+    letters: bool = False
 
 
 def _linear(v: int) -> float:

@@ -29,7 +29,7 @@ import gc
 import unicodedata
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from rofl._io import stamp_time
 from rofl.formats.sheets import attach
@@ -42,6 +42,7 @@ from rofl.render.layout import (
     PAGE_INCHES,
     THIN,
     TITLE_EM,
+    SheetOptions,
     check_solution,
     difficulty_title,
     fill_runs,
@@ -83,19 +84,12 @@ def _metadata_text(text: str) -> str:
     return "".join("\ufffd" if unicodedata.category(ch) in ("Cc", "Cs") else ch for ch in text)
 
 
-def puzzle_pdf(
-    puzzle: BoardPuzzle,
-    *,
-    solution=None,
-    cell: int | None = None,
-    title: str | None = None,
-    font: FontFile | None = None,
-    letters: bool = False,
-) -> bytes:
+def puzzle_pdf(puzzle: BoardPuzzle, **options: Any) -> bytes:
     """Draw ``puzzle``'s sheet, of either shape, as a one-page vector PDF.
 
     The same sheet as :func:`rofl.render.svg.puzzle_svg` draws, with the
-    same arguments but these: ``cell`` is a rectangle's cell size in layout
+    same arguments (``options``: :class:`~rofl.render.layout.SheetOptions`)
+    but these: ``cell`` is a rectangle's cell size in layout
     pixels printed at 96 dpi (the page may scale it down; default: the sheet
     fills the page, see the module's docstring); the ``title`` prints with a
     stand-in for each character the font lacks
@@ -121,28 +115,33 @@ def puzzle_pdf(
         larger than :data:`rofl.render.layout.MAX_SIDE` a side, a solution
         that does not fit the puzzle, or a font fpdf2 cannot embed.
     """
+    return sheet_pdf(puzzle, SheetOptions(**options))
+
+
+def sheet_pdf(puzzle: BoardPuzzle, options: SheetOptions) -> bytes:
+    """:func:`puzzle_pdf` with its options as one value."""
     if puzzle.board.kind == "hexagon":
-        return _hexagon_pdf(puzzle, solution, cell, title, font, letters)
+        return _hexagon_pdf(puzzle, options)
     puzzle = cast("Puzzle", puzzle)
-    grid, title = sheet_inputs(puzzle, solution, title)
-    with _Document(font) as doc:
+    grid, title = sheet_inputs(puzzle, options.solution, options.title)
+    with _Document(options.font) as doc:
         if title:
             doc.pdf.set_title(_metadata_text(title))
-        doc.sheet_page(puzzle, grid, title, cell, letters=letters)
+        doc.sheet_page(puzzle, grid, title, options.cell, letters=options.letters)
         attach(doc.pdf, puzzle, grid, "puzzle.rofl", _metadata_text(title) if title else None)
         return doc.output()
 
 
-def _hexagon_pdf(puzzle, solution, cell: int | None, title: str | None, font: FontFile | None, letters: bool) -> bytes:
+def _hexagon_pdf(puzzle, options: SheetOptions) -> bytes:
     """A hexagonal puzzle's PDF sheet: :func:`~rofl.render.hexlayout.hex_layout`
     as large as fits one A4 page, portrait or landscape, centred."""
     from rofl.render.canvas import PdfCanvas, draw_hex_sheet
     from rofl.render.hexlayout import hex_layout, hex_title, pdf_scale
 
-    title = hex_title(puzzle, cell, title, ".pdf", font)
-    sheet = hex_layout(puzzle, solution=solution, title=title, letters=letters)
+    title = hex_title(puzzle, options.cell, options.title, ".pdf", options.font)
+    sheet = hex_layout(puzzle, solution=options.solution, title=title, letters=options.letters)
     k, landscape = pdf_scale(sheet)
-    with _Document(font) as doc:
+    with _Document(options.font) as doc:
         doc.pdf.add_page(orientation="L" if landscape else "P")
         page_w, page_h = sorted(A4_POINTS, reverse=landscape)
         origin = ((page_w - sheet.width * k) / 2, (page_h - sheet.height * k) / 2)
