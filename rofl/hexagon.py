@@ -203,6 +203,12 @@ class Hexagon(Frozen):
             [(size * math.cos(math.radians(a)), size * math.sin(math.radians(a))) for a in range(30, 390, 60)]
         )
 
+    def extent(self, size: float = 1.0) -> tuple[float, float]:
+        """The box around pointy-top cells of circumradius ``size``: ``2s - 1``
+        cells of width √3 across the middle row, ``2s - 1`` rows 1.5 apart
+        plus half a cell above and below."""
+        return (2 * self.side - 1) * math.sqrt(3) * size, (3.0 * self.side - 1.0) * size
+
     def puzzle(self, cells: np.ndarray, palette: Palette | Any = None, *, meta: Mapping[str, str] | None = None):
         """:meth:`HexPuzzle.from_cells` on this board."""
         return HexPuzzle.from_cells(self.side, cells, palette, meta=meta)

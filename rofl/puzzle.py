@@ -154,6 +154,9 @@ class Rectangle(Frozen):
         half = size / 2
         return np.array([(-half, -half), (half, -half), (half, half), (-half, half)], dtype=np.float64)
 
+    def extent(self, size: float = 1.0) -> tuple[float, float]:
+        return self.width * size, self.height * size
+
     def puzzle(self, cells: np.ndarray, palette: Palette | Any = None, *, meta: Mapping[str, str] | None = None):
         grid = np.asarray(cells)
         if grid.shape != self.grid_shape:

@@ -1,7 +1,10 @@
 """Fit and scale: which part of the picture becomes how many cells, averaged in linear light.
 
-:func:`fit` decides the grid size and the part of the picture it shows
-(``fit`` / ``crop`` / ``pad``); :func:`cell_colors` averages each cell's
+:func:`fit_board` gives a board of any shape the largest part of the
+picture with the proportions of the box around its cells, centred (a
+hexagon's, and a rectangle's cropped to its size); :func:`fit` decides a
+rectangle's grid size and the part of the picture it shows (``fit`` /
+``crop`` / ``pad``); :func:`cell_colors` averages each cell's
 area of the picture **in linear light** (a box filter with fractional
 coverage at the edges, never nearest-neighbour): averaging the encoded sRGB
 values would make every fine black-and-white texture too dark.
@@ -11,13 +14,17 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from rofl._checks import is_whole
 from rofl.errors import OptionError
 from rofl.picture.colour import srgb_to_linear
+
+if TYPE_CHECKING:  # pragma: no cover
+    from rofl.board import Board
+    from rofl.picture.hexfit import HexGeometry
 
 #: Largest number of cells on a side of a made puzzle.
 MAX_CELLS = 1024
@@ -118,16 +125,45 @@ def fit(
         size = (clamp(height * iw / ih), height)
         return Geometry(full, size, size, (0, 0))
     if mode == "crop":
-        scale = max(width / iw, height / ih)
-        cw, ch = width / scale, height / scale
-        x0, y0 = (iw - cw) / 2, (ih - ch) / 2
-        return Geometry((x0, y0, x0 + cw, y0 + ch), (width, height), (width, height), (0, 0))
+        from rofl.puzzle import Rectangle
+
+        return fit_board(image_size, Rectangle(width, height))  # type: ignore[return-value]
     scale = min(width / iw, height / ih)
     size = (min(width, clamp(iw * scale)), min(height, clamp(ih * scale)))
     if mode == "fit":
         return Geometry(full, size, size, (0, 0))
     offset = ((width - size[0]) // 2, (height - size[1]) // 2)
     return Geometry(full, size, (width, height), offset)
+
+
+def fit_board(image_size: tuple[int, int], board: Board) -> Geometry | HexGeometry:
+    """The largest part of the picture with the proportions of the box
+    around ``board``'s cells (:meth:`~rofl.board.Board.extent`), centred,
+    and the geometry that averages it into the board's cells: a
+    :class:`Geometry` for a rectangle (``fit``'s ``crop``), a
+    :class:`~rofl.picture.hexfit.HexGeometry` for a hexagon (the picture's
+    corners beyond the hexagon are not used).
+
+    Parameters
+    ----------
+    image_size : (width, height) in pixels
+    board : Board
+    """
+    w, h = image_size
+    ew, eh = board.extent()
+    aspect = ew / eh
+    if w / h > aspect:
+        bw, bh = h * aspect, float(h)
+    else:
+        bw, bh = float(w), w / aspect
+    x0, y0 = (w - bw) / 2, (h - bh) / 2
+    box = (x0, y0, x0 + bw, y0 + bh)
+    if board.kind == "hexagon":
+        from rofl.picture.hexfit import hex_geometry
+
+        return hex_geometry(board.side, box)  # type: ignore[attr-defined]
+    size = board.grid_shape[::-1]
+    return Geometry(box, size, size, (0, 0))  # type: ignore[arg-type]
 
 
 def area_weights(n_src: int, start: float, stop: float, n_out: int):

@@ -4,7 +4,8 @@ The board (:class:`rofl.hexagon.Hexagon`) is drawn with pointy-top cells,
 as the sheets and the page draw it (:mod:`rofl.render.hexlayout`): cell
 ``(q, r)`` has its centre at ``(√3 (q + r/2), 1.5 r)`` in units of a cell's
 circumradius.  :func:`hex_fit` takes the largest part of the picture with
-the board's outline box ratio, centred (the picture's corners beyond the
+the board's outline box ratio, centred, as for any board
+(:func:`rofl.picture.fit.fit_board`: the picture's corners beyond the
 hexagon are not used), and :meth:`HexGeometry.average` gives every cell the
 area average of its hexagon in linear light, as :func:`rofl.picture.cell_colors`
 does for squares: the box is averaged into a fine grid of up to :data:`FINE`
@@ -22,7 +23,7 @@ import numpy as np
 from rofl._checks import is_whole
 from rofl.errors import OptionError
 from rofl.hexagon import Hexagon
-from rofl.picture.fit import Geometry, cell_colors
+from rofl.picture.fit import Geometry, cell_colors, fit_board
 
 #: Side of a made hexagonal puzzle when none is given, and the largest.
 DEFAULT_HEX_SIDE = 15
@@ -88,13 +89,13 @@ def check_side(side: object) -> int:
 
 def board_extent(side: int) -> tuple[float, float]:
     """Width and height, in circumradii, of the box around a board of ``side``
-    with pointy-top cells: ``2s - 1`` cells of width √3 across the middle
-    row, ``2s - 1`` rows 1.5 apart plus half a cell above and below."""
-    return (2 * side - 1) * SQ3, 3.0 * side - 1.0
+    with pointy-top cells (:meth:`rofl.hexagon.Hexagon.extent`)."""
+    return Hexagon.of(side).extent()
 
 
 def hex_fit(image_size: tuple[int, int], side: object) -> HexGeometry:
-    """The largest box of the board's proportions centred on the picture.
+    """The largest box of the board's proportions centred on the picture
+    (:func:`~rofl.picture.fit.fit_board` on the hexagon of side ``side``).
 
     Parameters
     ----------
@@ -106,18 +107,16 @@ def hex_fit(image_size: tuple[int, int], side: object) -> HexGeometry:
     OptionError
         A side outside 1..:data:`MAX_HEX_SIDE`.
     """
-    side = check_side(side)
-    w, h = image_size
+    return fit_board(image_size, Hexagon.of(check_side(side)))  # type: ignore[return-value]
+
+
+def hex_geometry(side: int, box: tuple[float, float, float, float]) -> HexGeometry:
+    """The board of side ``side`` over the part ``box`` of a picture, averaged
+    through up to :data:`FINE` sub-cells per circumradius."""
     ew, eh = board_extent(side)
-    aspect = ew / eh
-    if w / h > aspect:
-        bw, bh = h * aspect, float(h)
-    else:
-        bw, bh = float(w), w / aspect
-    x0, y0 = (w - bw) / 2, (h - bh) / 2
     per = max(2.0, min(float(FINE), math.sqrt(FINE_CELLS / (ew * eh))))
     fine = (max(1, math.ceil(ew * per)), max(1, math.ceil(eh * per)))
-    return HexGeometry(side, (x0, y0, x0 + bw, y0 + bh), fine)
+    return HexGeometry(side, box, fine)
 
 
 def cell_centres(side: int) -> tuple[np.ndarray, np.ndarray]:
