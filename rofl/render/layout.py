@@ -423,7 +423,7 @@ def _place(
     # would look like a clue the printer forgot.
     rows, cols = ([clue or ((0, 0),) for clue in lines] for lines in (puzzle.rows, puzzle.cols))
 
-    def shown(n: int, c: int) -> str:
+    def text_of(n: int, c: int) -> str:
         return clue_text(n, c, letters)
 
     boxed = has_key(puzzle)
@@ -445,10 +445,10 @@ def _place(
     # Every column's numbers must fit its cell, or neighbouring columns'
     # numbers (and their boxes) run into each other: with very small cells
     # (a sheet asked for at 6 pt) the floor of 8 points gives way.
-    widest = max((shown(n, c) for clue in cols for n, c in clue), key=lambda t: text_width(t, font_size), default="")
+    widest = max((text_of(n, c) for clue in cols for n, c in clue), key=lambda t: text_width(t, font_size), default="")
     while font_size > 4 and text_width(widest, font_size) > BOX * cell:
         font_size -= 1
-    widths = [[text_width(shown(n, c), font_size) for n, c in clue] for clue in rows]
+    widths = [[text_width(text_of(n, c), font_size) for n, c in clue] for clue in rows]
     clue_w = int(max((sum(w) + gap * max(0, len(w) - 1) for w in widths), default=0) + 2 * gap)
     line_h = cell  # one number per cell height in the column clues
     clue_h = max((len(clue) for clue in cols), default=0) * line_h + gap
@@ -478,7 +478,7 @@ def _place(
         cx = x0 + j * cell + cell / 2
         y = y0 - gap
         for n, c in reversed(clue):
-            numbers.append(number(n, c, cx, y, text_width(shown(n, c), font_size) if boxed else 0.0, False))
+            numbers.append(number(n, c, cx, y, text_width(text_of(n, c), font_size) if boxed else 0.0, False))
             y -= line_h
 
     # light bands behind every other group of five lines guide the eye from clue to line
