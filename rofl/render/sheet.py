@@ -16,9 +16,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from rofl.render.fonts import pil_font as _font
 from rofl.render.layout import (
-    BAND,
     MAX_PIXELS,
-    THIN,
     SheetOptions,
     difficulty_title,
     print_dpi,
@@ -161,40 +159,12 @@ def _raster_layout(puzzle: Puzzle, cell: int | None, title: str | None, face: _F
 def _draw_sheet(
     puzzle: Puzzle, grid, cell: int | None, title: str | None, font: FontFile | None, letters: bool
 ) -> Image.Image:
-    import numpy as np
-    from PIL import Image, ImageDraw
+    from rofl.render.canvas import RasterCanvas, draw_sheet
 
-    face = _Faces(font)
-    layout = _raster_layout(puzzle, cell, title, face, letters)
-    cell = layout.cell
-    image = Image.new("RGB", (layout.width, layout.height), "white")
-    draw = ImageDraw.Draw(image)
-    if layout.title:
-        draw.text((layout.margin, layout.margin), layout.title, fill="black", font=face(layout.title_size))
-    for left, top, right, bottom in layout.bands:
-        draw.rectangle([left, top, right - 1, bottom - 1], fill=BAND)
-    if grid is not None:
-        rgb = puzzle.palette.to_array()[grid]
-        block = np.repeat(np.repeat(rgb, cell, axis=0), cell, axis=1)
-        image.paste(Image.fromarray(np.ascontiguousarray(block), "RGB"), (layout.x0, layout.y0))
-    number_font = face(layout.font_size)
-    for number in layout.numbers:
-        if number.box is not None:
-            draw.rectangle(number.box, fill=number.fill, outline=THIN, width=1)
-        # a boxed column number stands on its baseline, as in the vector sheets
-        anchor = "rm" if number.in_row else "mb" if number.box is None else "ms"
-        draw.text((number.x, number.y), number.text, fill=number.color, font=number_font, anchor=anchor)
-    # thin lines first so that the thick ones stay whole where they cross
-    for bold in (False, True):
-        style = {"fill": "black", "width": 2} if bold else {"fill": THIN, "width": 1}
-        for x1, y1, x2, y2, b in layout.lines:
-            if b == bold:
-                draw.line([(x1, y1), (x2, y2)], **style)  # type: ignore[arg-type]
-    for entry in layout.key:
-        box = [entry.x, entry.y, entry.x + entry.side, entry.y + entry.side]
-        draw.rectangle(box, fill=entry.color, outline="black", width=1)
-        draw.text((entry.text_x, entry.y + entry.side / 2), entry.text, fill="black", font=number_font, anchor="lm")
-    return image
+    layout = _raster_layout(puzzle, cell, title, _Faces(font), letters)
+    canvas = RasterCanvas((layout.width, layout.height), 1.0, (0.0, 0.0), font)
+    draw_sheet(layout, puzzle.palette, grid, canvas)
+    return canvas.image
 
 
 # ------------------------------------------------------------------ files
