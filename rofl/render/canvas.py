@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rofl.render.fonts import pil_font
 from rofl.render.hexlayout import FONT, UNKNOWN
 from rofl.render.layout import BAND, DIGIT_DROP, THIN, TITLE_EM, fill_runs
 
@@ -89,9 +90,7 @@ class RasterCanvas:
 
     def font(self, size: float) -> None:
         """Set the size of the texts that follow (at least 6 pixels)."""
-        from rofl.render.fonts import pil_font
-
-        self.face = pil_font(max(6, round(size * self.k)), self.font_file)
+        self.face = self.sized(max(6, round(size * self.k)))
 
     def text(self, x: float, y: float, text: str, ink, anchor: str) -> None:
         """``text`` centred on ``y``, ending at, centred on or starting at ``x`` (``anchor``)."""
@@ -99,17 +98,13 @@ class RasterCanvas:
 
     def heading(self, x: float, top: float, text: str) -> None:
         """A title centred on ``x``, its middle just over a digit below ``top``."""
-        from rofl.render.fonts import pil_font
-
-        face = pil_font(max(8, round(FONT * 1.3 * self.k)), self.font_file)
+        face = self.sized(max(8, round(FONT * 1.3 * self.k)))
         self.draw.text(self.p(x, top + FONT * 1.1), text, fill=BLACK, font=face, anchor="mm")
 
     # a rectangle's sheet: one layout pixel an image pixel, in Pillow's own fonts
 
     def sized(self, size: int):
         """Pillow's font of ``size`` pixels in this sheet's font file (kept)."""
-        from rofl.render.fonts import pil_font
-
         if size not in self.faces:
             self.faces[size] = pil_font(size, self.font_file)
         return self.faces[size]
