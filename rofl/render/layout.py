@@ -219,8 +219,21 @@ def check_solution(puzzle: BoardPuzzle, solution) -> np.ndarray:
 
 
 def sheet_inputs(puzzle: Puzzle, solution, title: str | None) -> tuple[np.ndarray | None, str | None]:
-    """What every renderer draws: the checked solution grid (None without
-    one, see :func:`check_solution`) and the title (default: the puzzle's)."""
+    """What every renderer of a rectangle draws: the checked solution grid
+    (None without one, see :func:`check_solution`) and the title (default:
+    the puzzle's).
+
+    Raises
+    ------
+    rofl.FormatError
+        Groups of unknown colour (``?``), which a rectangle's sheet cannot
+        draw yet (a hexagon's draws them hatched).
+    """
+    if puzzle.has_color_sets:
+        from rofl.errors import FormatError
+
+        msg = "a rectangular sheet cannot draw groups of unknown colour ('?') yet; a hexagonal one can"
+        raise FormatError(msg)
     grid = None if solution is None else check_solution(puzzle, solution)
     return grid, puzzle.meta.get("title") if title is None else title
 
