@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from rofl._io import stamp_time
 from rofl.formats.sheets import attach
-from rofl.render.canvas import RectPdfCanvas, draw_sheet
+from rofl.render.canvas import PdfCanvas, RectPdfCanvas, draw_hex_sheet, draw_sheet
 from rofl.render.fonts import CORE_ENCODING, FontFile, quiet_fonttools, reason, sheet_covers, shown
 from rofl.render.layout import (
     A4_POINTS,
@@ -134,7 +134,6 @@ def sheet_pdf(puzzle: BoardPuzzle, options: SheetOptions) -> bytes:
 def _hexagon_pdf(puzzle, options: SheetOptions) -> bytes:
     """A hexagonal puzzle's PDF sheet: :func:`~rofl.render.hexlayout.hex_layout`
     as large as fits one A4 page, portrait or landscape, centred."""
-    from rofl.render.canvas import PdfCanvas, draw_hex_sheet
     from rofl.render.hexlayout import hex_layout, hex_title, pdf_scale
 
     title = hex_title(puzzle, options.cell, options.title, ".pdf", options.font)

@@ -1,10 +1,10 @@
 """Printable puzzle sheets: the grid with its clues, empty or filled with the solution.
 
 :func:`rofl.render.layout.sheet_layout` places every clue number, band and
-line once; :func:`puzzle_sheet` draws that layout with Pillow,
-:func:`rofl.render.svg.puzzle_svg` writes it as SVG and
-:func:`rofl.render.pdf.puzzle_pdf` as a vector PDF, so a PNG, an SVG and a
-PDF sheet of one puzzle look alike.  :func:`sheet_bytes` gives the bytes of
+line once; :func:`puzzle_sheet` draws that layout with Pillow and
+:func:`rofl.render.pdf.puzzle_pdf` as a vector PDF, both by
+:func:`rofl.render.canvas.draw_sheet`, and :func:`rofl.render.svg.puzzle_svg`
+writes it as SVG, so a PNG, an SVG and a PDF sheet of one puzzle look alike.  :func:`sheet_bytes` gives the bytes of
 a ``.png``, ``.pdf`` or ``.svg`` sheet file, sized to print on A4 or Letter.
 """
 
