@@ -225,9 +225,22 @@ class RectPdfCanvas(PdfCanvas):
     def __init__(self, pdf, family: str, k: float, origin: tuple[float, float], text_width: Callable) -> None:
         super().__init__(pdf, family, k, origin, (0.0, 0.0))
         self.text_width = text_width
+        self._size: int | None = None  # the text size set last, in layout pixels
+        self._pen: tuple | None = None  # the line colour and width set last
+
+    def _font(self, size: int) -> None:
+        if size != self._size:
+            self.pdf.set_font(self.family, size=size * self.k)
+            self._size = size
+
+    def _set_pen(self, colour, width: float) -> None:
+        if (colour, width) != self._pen:
+            self.pdf.set_draw_color(*colour)
+            self.pdf.set_line_width(width * self.k)
+            self._pen = (colour, width)
 
     def title(self, x: float, y: float, text: str, size: int) -> None:
-        self.pdf.set_font(self.family, size=size * self.k)
+        self._font(size)
         self.pdf.set_text_color(0, 0, 0)
         self.pdf.text(*self.p(x, y + TITLE_EM * size), text)
 
@@ -253,12 +266,11 @@ class RectPdfCanvas(PdfCanvas):
     def framed(self, rect, fill, frame) -> None:
         self.pdf.set_fill_color(*fill)
         self._rect(*rect, "F")
-        self.pdf.set_draw_color(*frame)
-        self.pdf.set_line_width(self.k)
+        self._set_pen(frame, 1)
         self._rect(*rect, "D")
 
     def number(self, number: Number, size: int) -> None:
-        self.pdf.set_font(self.family, size=size * self.k)
+        self._font(size)
         self.pdf.set_text_color(*number.color)
         width = self.text_width(number.text, size)
         if number.in_row:
@@ -268,15 +280,14 @@ class RectPdfCanvas(PdfCanvas):
         self.pdf.text(*self.p(x, y), number.text)
 
     def label(self, x: float, y: float, text: str, size: int) -> None:
-        self.pdf.set_font(self.family, size=size * self.k)
+        self._font(size)
         self.pdf.set_text_color(0, 0, 0)
         self.pdf.text(*self.p(x, y + DIGIT_DROP * size), text)
 
     def rule(self, x1: float, y1: float, x2: float, y2: float, bold: bool) -> None:
         # fpdf2 (like FPDF) starts every page with square line caps ("2 J"),
         # which close the corners of the thick frame
-        self.pdf.set_draw_color(*(BLACK if bold else THIN))
-        self.pdf.set_line_width((2 if bold else 1) * self.k)
+        self._set_pen(BLACK if bold else THIN, 2 if bold else 1)
         self.pdf.line(*self.p(x1, y1), *self.p(x2, y2))
 
 
