@@ -589,3 +589,21 @@ def test_a_rectangle_with_question_marks_is_refused_with_one_error(suffix):
         sheet_bytes(unknown, suffix)
     with pytest.raises(FormatError, match="unknown colour"):
         puzzle_book([unknown])
+
+
+def test_the_sheets_take_one_set_of_options(monkeypatch):
+    # puzzle_sheet, puzzle_pdf and sheet_bytes build one SheetOptions from their keywords
+    import dataclasses
+
+    from rofl.render.layout import SheetOptions
+    from rofl.render.pdf import puzzle_pdf
+
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")  # the same creation date in both PDFs
+    puzzle = Puzzle.from_grid(np.array([[1, 0], [1, 1]]), Palette.black_white())
+    assert [f.name for f in dataclasses.fields(SheetOptions)] == ["solution", "cell", "title", "font", "letters"]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        SheetOptions().cell = 3  # type: ignore[misc]
+    for draw in (puzzle_sheet, puzzle_pdf, lambda p, **kw: sheet_bytes(p, ".png", **kw)):
+        with pytest.raises(TypeError, match="colour"):
+            draw(puzzle, colour=True)
+    assert sheet_bytes(puzzle, ".pdf", cell=20, title="T") == puzzle_pdf(puzzle, cell=20, title="T")
