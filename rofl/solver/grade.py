@@ -98,7 +98,8 @@ class Difficulty:
     fewest : int
         The fewest cells one round found (0 for a puzzle without rounds).
     probes : int
-        Trial colours probing tried.
+        Trial colours probing ran line logic on (a colour known to fail,
+        from an earlier probe, is not tried again).
     score : float
         The effort score the grade is read from: weighted rounds plus
         bottlenecks, divided by the square root of the side in tens of
@@ -166,13 +167,14 @@ def solve_graded(puzzle: Puzzle | HexPuzzle, probe_work: int = PROBE_WORK) -> tu
     return difficulty, when
 
 
-def run(puzzle: Puzzle | HexPuzzle, probe_work: int = PROBE_WORK):
+def run(puzzle: Puzzle | HexPuzzle, probe_work: int = PROBE_WORK, *, recall: bool = True):
     """The grader's solve: ``(status, masks, log, when, stats)`` of
     :func:`rofl.kernels._grade._grade` (codes in
     :mod:`rofl.kernels.grade_codes`; masks and ``when`` of the
     shape of a solution).  ``probe_work=-1`` stops where line logic stops
     (status BUDGET when it does not finish), as tests compare it with the
-    line solver.
+    line solver.  ``recall=False`` tries every failed probe again after
+    each success (the plain rule, as tests compare the rounds with it).
 
     Raises
     ------
@@ -200,7 +202,7 @@ def run(puzzle: Puzzle | HexPuzzle, probe_work: int = PROBE_WORK):
         log = np.zeros((size, 2), dtype=np.int64)
         when = np.full(board.n_cells, -1, dtype=np.int64)
         stats = np.zeros(k.N_STATS, dtype=np.int64)
-        status = kernels.grade(masks, *lines, lens, cols, offs, probe_work, log, when, stats)
+        status = kernels.grade(masks, *lines, lens, cols, offs, probe_work, int(recall), log, when, stats)
         if status != k.LOG_FULL:
             break
         size *= 4
