@@ -242,9 +242,16 @@ def _complete(m, n, lens, cols, g0, k, out):
     """A colour whose groups' cells are all known already is struck from
     the line's other cells (``out``, narrowed in place)."""
     for j in range(k):
+        again = False  # each colour once, at its first group
+        for g in range(j):
+            if cols[g0 + g] == cols[g0 + j]:
+                again = True
+                break
+        if again:
+            continue
         bit = np.int64(1) << cols[g0 + j]
         total = 0
-        for g in range(k):
+        for g in range(j, k):
             if cols[g0 + g] == cols[g0 + j]:
                 total += lens[g0 + g]
         known = 0
