@@ -206,3 +206,21 @@ def test_skipping_probes_keeps_the_solve_of_puzzles_that_need_probing():
         for a, b in zip(plain[1:4], quick[1:4], strict=True):
             assert np.array_equal(a, b)
         assert quick[4][k.ST_LINE_DPS] < plain[4][k.ST_LINE_DPS]
+
+
+@settings(deadline=None, max_examples=40)
+@given(grids)
+def test_grading_clues_derived_from_a_grid_is_grading_its_puzzle(rows):
+    """Steering's path (clues from the compiled kernel, no puzzle built) grades as the puzzle does."""
+    from rofl import kernels
+    from rofl.solver.grade import solve_graded, solve_graded_clues
+    from rofl.solver.index_lines import board_of
+
+    grid = np.array(rows, dtype=np.uint8)
+    puzzle = _puzzle(rows)
+    kernels.ready(kernels.REFINE)
+    for work in (-1, 200_000):
+        expected, when = solve_graded(puzzle, probe_work=work)
+        found, found_when = solve_graded_clues(board_of(puzzle), *kernels.grid_clues(grid), puzzle.n_colors, work)
+        assert found == expected
+        assert np.array_equal(found_when, when)
