@@ -175,7 +175,7 @@ def solve_graded_clues(board, lens, cols, offs, n_colors: int, probe_work: int =
     UnsolvableError
         The clues contradict each other.
     """
-    return _read(*_run(board, lens, cols, offs, n_colors, probe_work, True, lambda line: f"line {line + 1}"))
+    return _read(*_run(board, lens, cols, offs, n_colors, probe_work, 1, lambda line: f"line {line + 1}"))
 
 
 def _read(status, masks, log, when, stats) -> tuple[Difficulty, np.ndarray]:
@@ -186,7 +186,7 @@ def _read(status, masks, log, when, stats) -> tuple[Difficulty, np.ndarray]:
     return difficulty, when
 
 
-def run(puzzle: Puzzle | HexPuzzle, probe_work: int = PROBE_WORK, *, recall: bool = True):
+def run(puzzle: Puzzle | HexPuzzle, probe_work: int = PROBE_WORK, *, recall: bool = True, words: bool = True):
     """The grader's solve: ``(status, masks, log, when, stats)`` of
     :func:`rofl.kernels._grade._grade` (codes in
     :mod:`rofl.kernels.grade_codes`; masks and ``when`` of the
@@ -194,6 +194,8 @@ def run(puzzle: Puzzle | HexPuzzle, probe_work: int = PROBE_WORK, *, recall: boo
     (status BUDGET when it does not finish), as tests compare it with the
     line solver.  ``recall=False`` tries every failed probe again after
     each success (the plain rule, as tests compare the rounds with it).
+    ``words=False`` probes a black-and-white puzzle on the general path
+    instead of its lines' words (tests compare the two).
 
     Raises
     ------
@@ -206,10 +208,11 @@ def run(puzzle: Puzzle | HexPuzzle, probe_work: int = PROBE_WORK, *, recall: boo
     from rofl.solver.index_lines import board_of
 
     lens, cols, offs = (a.astype(np.int64) for a in (puzzle.lengths, puzzle.colors, puzzle.offsets))
-    return _run(board_of(puzzle), lens, cols, offs, puzzle.n_colors, probe_work, recall, partial(_line_name, puzzle))
+    flags = int(recall) | (0 if words else 2)
+    return _run(board_of(puzzle), lens, cols, offs, puzzle.n_colors, probe_work, flags, partial(_line_name, puzzle))
 
 
-def _run(board, lens, cols, offs, n_colors: int, probe_work: int, recall: bool, line_name):
+def _run(board, lens, cols, offs, n_colors: int, probe_work: int, flags: int, line_name):
     from rofl import kernels
     from rofl.kernels import grade_codes as k
 
@@ -223,7 +226,7 @@ def _run(board, lens, cols, offs, n_colors: int, probe_work: int, recall: bool, 
         log = np.zeros((size, 2), dtype=np.int64)
         when = np.full(board.n_cells, -1, dtype=np.int64)
         stats = np.zeros(k.N_STATS, dtype=np.int64)
-        status = kernels.grade(masks, *lines, lens, cols, offs, probe_work, int(recall), log, when, stats)
+        status = kernels.grade(masks, *lines, lens, cols, offs, probe_work, flags, log, when, stats)
         if status != k.LOG_FULL:
             break
         size *= 4
