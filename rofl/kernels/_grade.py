@@ -341,16 +341,6 @@ def _load_line(masks, line_cells, line_offsets, offs, line, m):
     return p0, g0, n, k
 
 
-#: Entries of probing's line cache on words (:func:`_solve_words`): 48
-#: bytes each, 1.5 MB in all, made at a black-and-white puzzle's first
-#: round of probing.
-WORD_SLOTS = 1 << 15
-# the word cache's hash: three odd 64-bit multipliers (splitmix64's)
-_MIX_W = np.uint64(0x9E3779B97F4A7C15)
-_MIX_B = np.uint64(0xBF58476D1CE4E5B9)
-_MIX_LINE = np.uint64(0x94D049BB133111EB)
-
-
 @njit(**JIT, inline="always")
 def _put(masks, cell, new, cell_lines, cell_offsets, words):
     """``masks[cell] = new``, and on the word path (``words``' flag) the
@@ -382,25 +372,6 @@ def _load_words(masks, line_cells, line_offsets, words):
 
 
 @njit(**JIT)
-def _solve_words(line, n, lens, g0, g1, words):
-    """``(ok, w, b)`` of :func:`rofl.kernels._bits._line_bw` on the line's
-    words, through a cache keyed by the line and its words (a line's answer
-    depends on them alone)."""
-    lw, lb, _, tags, vals, bwork = words[1:]
-    w = lw[line]
-    b = lb[line]
-    key = np.uint64(line + 1)
-    h = (w * _MIX_W) ^ (b * _MIX_B) ^ (key * _MIX_LINE)
-    at = (h ^ (h >> np.uint64(29))) & np.uint64(tags.shape[0] - 1)
-    if tags[at, 0] == key and tags[at, 1] == w and tags[at, 2] == b:
-        return vals[at, 2] != 0, vals[at, 0], vals[at, 1]
-    ok, nw, nb = _line_bw(w, b, n, lens, g0, g1, bwork)
-    tags[at, 0], tags[at, 1], tags[at, 2] = key, w, b
-    vals[at, 0], vals[at, 1], vals[at, 2] = nw, nb, np.uint64(1 if ok else 0)
-    return ok, nw, nb
-
-
-@njit(**JIT)
 def _propagate(
     masks, line_cells, line_offsets, cell_lines, cell_offsets, lens, cols, offs, work, words, stats, n_trail, waiting
 ):
@@ -413,7 +384,7 @@ def _propagate(
 
     On the word path (``words``, a black-and-white puzzle of lines of at
     most 63 cells) a line is solved on its two words
-    (:func:`_solve_words`) and only the cells whose bits changed are
+    (:func:`rofl.kernels._bits._line_bw`) and only the cells whose bits changed are
     visited, in the same order: the same trail and fixpoint."""
     m, use_bits, word, first, last, dp, lo, hi, poss, queue, queued, trail, held, visited = work
     n_lines = line_offsets.shape[0] - 1
@@ -433,7 +404,7 @@ def _propagate(
         g0 = offs[line]
         stats[ST_LINE_DPS] += 1
         if words[0][0]:
-            ok, nw, nb = _solve_words(line, n, lens, g0, offs[line + 1], words)
+            ok, nw, nb = _line_bw(words[1][line], words[2][line], n, lens, g0, offs[line + 1], words[4])
             if not ok:
                 return False, n_trail
             changed = (words[1][line] ^ nw) | (words[2][line] ^ nb)
@@ -696,10 +667,7 @@ def _grade(
     on = np.zeros(1, dtype=np.uint8)
     lw = np.zeros(n_lines, dtype=np.uint64)
     lb = np.zeros(n_lines, dtype=np.uint64)
-    tags = np.zeros((1, 3), dtype=np.uint64)  # made at the first round of probing
-    vals = np.zeros((1, 3), dtype=np.uint64)
-    bwork = np.empty(64, dtype=np.uint64)
-    words = (on, lw, lb, at, tags, vals, bwork)
+    words = (on, lw, lb, at, np.empty(64, dtype=np.uint64))
     # probes that failed (:func:`_probe`), by ``cell * n_colours + colour``
     probes = n_cells * n_colours
     remember = (recall & 1) != 0 and work_budget >= 0 and probes * (n_words + 3) <= RECALL_WORDS
@@ -806,10 +774,6 @@ def _grade(
                 stats[ST_ROUNDS] = rounds
                 return SOLVED
             if bw:
-                if tags.shape[0] == 1:
-                    tags = np.zeros((WORD_SLOTS, 3), dtype=np.uint64)
-                    vals = np.zeros((WORD_SLOTS, 3), dtype=np.uint64)
-                    words = (on, lw, lb, at, tags, vals, bwork)
                 on[0] = 1
                 _load_words(masks, line_cells, line_offsets, words)
             # probing: from where the last successful probe was, once round the board
