@@ -224,3 +224,48 @@ def test_grading_clues_derived_from_a_grid_is_grading_its_puzzle(rows):
         found, found_when = solve_graded_clues(board_of(puzzle), *kernels.grid_clues(grid), puzzle.n_colors, work)
         assert found == expected
         assert np.array_equal(found_when, when)
+
+
+def _same_solve(puzzle, **kwargs) -> None:
+    """The word path and the general path give the same status, masks, log, rounds and line solves."""
+    words = run(puzzle, **kwargs)
+    general = run(puzzle, words=False, **kwargs)
+    assert words[0] == general[0]
+    for a, b in zip(words[1:], general[1:], strict=True):
+        assert np.array_equal(a, b)
+
+
+@settings(deadline=None, max_examples=60)
+@given(
+    st.integers(1, 14).flatmap(
+        lambda h: st.integers(1, 14).flatmap(
+            lambda w: st.lists(st.lists(st.integers(0, 1), min_size=w, max_size=w), min_size=h, max_size=h)
+        )
+    ),
+    st.booleans(),
+)
+def test_probing_on_words_is_the_general_path(rows, recall):
+    """Black-and-white puzzles probe on their lines' words: the same solve
+    (masks, rounds, line solves, status) as on the general path."""
+    puzzle = rofl.Puzzle.from_grid(np.array(rows, dtype=np.uint8), rofl.Palette.black_white())
+    _same_solve(puzzle, recall=recall)
+
+
+@settings(deadline=None, max_examples=30)
+@given(
+    st.integers(1, 5).flatmap(
+        lambda side: st.lists(st.integers(0, 1), min_size=3 * side * (side - 1) + 1, max_size=3 * side * (side - 1) + 1)
+    )
+)
+def test_hexagons_probe_on_words_as_on_the_general_path(cells):
+    side = next(s for s in range(1, 6) if 3 * s * (s - 1) + 1 == len(cells))
+    _same_solve(rofl.HexPuzzle.from_cells(side, cells, ["#ffffff", "#000000"]))
+
+
+@pytest.mark.slow
+def test_corpus_puzzles_that_need_probing_probe_on_words_as_on_the_general_path():
+    from rofl.formats import open_puzzle
+    from tests.places import corpus_file
+
+    for name in ("webpbn-survey/webpbn-00803.json", "webpbn-survey/webpbn-00436.json"):
+        _same_solve(open_puzzle(corpus_file(name)).puzzle)
