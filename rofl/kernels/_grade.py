@@ -356,11 +356,14 @@ def _put(masks, cell, new, cell_lines, cell_offsets, words):
 
 
 @njit(**JIT)
-def _load_words(masks, line_cells, line_offsets, words):
-    """Every line's words from ``masks``: bit ``i`` of ``lw[line]`` / ``lb[line]``
-    when its cell ``i`` may be white / black."""
+def _load_words(masks, line_cells, line_offsets, words, changed, since):
+    """The words of every line changed after version ``since`` from
+    ``masks``: bit ``i`` of ``lw[line]`` / ``lb[line]`` when its cell ``i``
+    may be white / black."""
     lw, lb = words[1], words[2]
     for line in range(line_offsets.shape[0] - 1):
+        if changed[line] <= since:
+            continue
         w = np.uint64(0)
         b = np.uint64(0)
         for p in range(line_offsets[line + 1] - 1, line_offsets[line] - 1, -1):
@@ -396,7 +399,9 @@ def _propagate(
     while waiting:
         waiting -= 1
         line = queue[head]
-        head = (head + 1) % n_lines
+        head += 1
+        if head == n_lines:
+            head = 0
         queued[line] = 0
         visited[line >> 6] |= np.int64(1) << (line & 63)
         p0 = line_offsets[line]
@@ -428,7 +433,9 @@ def _propagate(
                     if not queued[other]:
                         queued[other] = 1
                         queue[tail] = other
-                        tail = (tail + 1) % n_lines
+                        tail += 1
+                        if tail == n_lines:
+                            tail = 0
                         waiting += 1
             continue
         _gather(masks, line_cells, p0, n, m)
@@ -447,7 +454,9 @@ def _propagate(
                     if not queued[other]:
                         queued[other] = 1
                         queue[tail] = other
-                        tail = (tail + 1) % n_lines
+                        tail += 1
+                        if tail == n_lines:
+                            tail = 0
                         waiting += 1
     return True, n_trail
 
@@ -668,6 +677,7 @@ def _grade(
     lw = np.zeros(n_lines, dtype=np.uint64)
     lb = np.zeros(n_lines, dtype=np.uint64)
     words = (on, lw, lb, at, np.empty(64, dtype=np.uint64))
+    loaded = -1  # the version of masks the words were last loaded at
     # probes that failed (:func:`_probe`), by ``cell * n_colours + colour``
     probes = n_cells * n_colours
     remember = (recall & 1) != 0 and work_budget >= 0 and probes * (n_words + 3) <= RECALL_WORDS
@@ -775,10 +785,14 @@ def _grade(
                 return SOLVED
             if bw:
                 on[0] = 1
-                _load_words(masks, line_cells, line_offsets, words)
+                _load_words(masks, line_cells, line_offsets, words, changed, loaded)
+                loaded = version
             # probing: from where the last successful probe was, once round the board
-            for step in range(n_cells):
-                cell = (probe_from + step) % n_cells
+            cell = probe_from - 1
+            for _ in range(n_cells):
+                cell += 1
+                if cell == n_cells:
+                    cell = 0
                 bits = masks[cell]
                 if not bits & (bits - 1):
                     continue
