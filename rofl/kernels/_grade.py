@@ -42,7 +42,7 @@ import numpy as np
 from numba import njit
 
 from rofl.kernels._bits import MAX_CELLS, MAX_COLOURS, MAX_GROUPS, ONE, _line_bw, _line_colours, _lowest
-from rofl.kernels._config import JIT
+from rofl.kernels._config import JIT, LEAF
 from rofl.kernels._index import _largest_line
 from rofl.kernels.grade_codes import (
     BUDGET,
@@ -341,12 +341,11 @@ def _load_line(masks, line_cells, line_offsets, offs, line, m):
     return p0, g0, n, k
 
 
-@njit(**JIT, inline="always")
-def _put(masks, cell, new, cell_lines, cell_offsets, words):
-    """``masks[cell] = new``, and on the word path (``words``' flag) the
-    cell's bits in its lines' words too."""
+@njit(**LEAF, inline="always")
+def _put(masks, cell, new, cell_lines, cell_offsets, on, lw, lb, at):
+    """``masks[cell] = new``, and on the word path (``on[0]``) the cell's
+    bits in its lines' words (``lw``, ``lb``; ``at``: its place in each)."""
     masks[cell] = new
-    on, lw, lb, at = words[:4]
     if on[0]:
         for q in range(cell_offsets[cell], cell_offsets[cell + 1]):
             line = cell_lines[q]
@@ -374,7 +373,7 @@ def _load_words(masks, line_cells, line_offsets, words, changed, since):
         lb[line] = b
 
 
-@njit(**JIT)
+@njit(**LEAF)
 def _propagate(
     masks, line_cells, line_offsets, cell_lines, cell_offsets, lens, cols, offs, work, words, stats, n_trail, waiting
 ):
@@ -390,6 +389,7 @@ def _propagate(
     (:func:`rofl.kernels._bits._line_bw`) and only the cells whose bits changed are
     visited, in the same order: the same trail and fixpoint."""
     m, use_bits, word, first, last, dp, lo, hi, poss, queue, queued, trail, held, visited = work
+    on, lw, lb, at, bwork = words
     n_lines = line_offsets.shape[0] - 1
     head = 0
     # a count: with every line queued the ring's head and tail meet, which
@@ -408,11 +408,11 @@ def _propagate(
         n = line_offsets[line + 1] - p0
         g0 = offs[line]
         stats[ST_LINE_DPS] += 1
-        if words[0][0]:
-            ok, nw, nb = _line_bw(words[1][line], words[2][line], n, lens, g0, offs[line + 1], words[4])
+        if on[0]:
+            ok, nw, nb = _line_bw(lw[line], lb[line], n, lens, g0, offs[line + 1], bwork)
             if not ok:
                 return False, n_trail
-            changed = (words[1][line] ^ nw) | (words[2][line] ^ nb)
+            changed = (lw[line] ^ nw) | (lb[line] ^ nb)
             while changed:
                 i = np.uint64(_lowest(changed))
                 changed &= changed - ONE
@@ -426,7 +426,10 @@ def _propagate(
                     np.int64((nw >> i) & ONE) | np.int64(((nb >> i) & ONE) << ONE),
                     cell_lines,
                     cell_offsets,
-                    words,
+                    on,
+                    lw,
+                    lb,
+                    at,
                 )
                 for q in range(cell_offsets[cell], cell_offsets[cell + 1]):
                     other = cell_lines[q]
@@ -461,14 +464,14 @@ def _propagate(
     return True, n_trail
 
 
-@njit(**JIT)
-def _undo(masks, trail, held, n_trail, cell_lines, cell_offsets, words):
+@njit(**LEAF)
+def _undo(masks, trail, held, n_trail, cell_lines, cell_offsets, on, lw, lb, at):
     """Give back the masks :func:`_propagate` narrowed (latest first)."""
     for t in range(n_trail - 1, -1, -1):
-        _put(masks, trail[t], held[t], cell_lines, cell_offsets, words)
+        _put(masks, trail[t], held[t], cell_lines, cell_offsets, on, lw, lb, at)
 
 
-@njit(**JIT)
+@njit(**LEAF)
 def _probe(
     masks,
     line_cells,
@@ -506,6 +509,7 @@ def _probe(
     too, while ``masks`` stay as they are)."""
     m, use_bits, word, first, last, dp, lo, hi, poss, queue, queued, trail, held, visited = work
     failed, seen, start, count, cells, values, used, implied = record
+    on, lw, lb, at = words[:4]
     if failed.shape[0] > 0 and implied[probe] == version:
         return False
     n_lines = line_offsets.shape[0] - 1
@@ -514,7 +518,7 @@ def _probe(
     waiting = 0
     trail[0] = cell
     held[0] = masks[cell]
-    _put(masks, cell, bit, cell_lines, cell_offsets, words)
+    _put(masks, cell, bit, cell_lines, cell_offsets, on, lw, lb, at)
     n_trail = 1
     kept = failed.shape[0] > 0 and failed[probe] >= 0
     if kept:
@@ -531,19 +535,19 @@ def _probe(
                 bits = (bits >> 1) & ~(np.int64(1) << 63)
                 b += 1
         if waiting == 0:
-            _undo(masks, trail, held, n_trail, cell_lines, cell_offsets, words)
+            _undo(masks, trail, held, n_trail, cell_lines, cell_offsets, on, lw, lb, at)
             return False
         for t in range(start[probe], start[probe] + count[probe]):
             c = cells[t]
             new = masks[c] & values[t]
             if new != masks[c]:
                 if new == 0:
-                    _undo(masks, trail, held, n_trail, cell_lines, cell_offsets, words)
+                    _undo(masks, trail, held, n_trail, cell_lines, cell_offsets, on, lw, lb, at)
                     return True
                 trail[n_trail] = c
                 held[n_trail] = masks[c]
                 n_trail += 1
-                _put(masks, c, new, cell_lines, cell_offsets, words)
+                _put(masks, c, new, cell_lines, cell_offsets, on, lw, lb, at)
     else:
         for w in range(visited.shape[0]):
             visited[w] = 0
@@ -570,7 +574,8 @@ def _probe(
     if ok and failed.shape[0] > 0:
         if used[0] + n_trail > cells.shape[0]:  # full: forget every probe kept
             used[0] = 0
-            failed[:] = -1
+            for p in range(failed.shape[0]):
+                failed[p] = -1
         if n_trail <= cells.shape[0]:
             start[probe] = used[0]
             count[probe] = n_trail
@@ -579,7 +584,8 @@ def _probe(
                 values[used[0] + t] = masks[trail[t]]
             used[0] += n_trail
             failed[probe] = version
-            seen[probe, :] = visited
+            for w in range(visited.shape[0]):
+                seen[probe, w] = visited[w]
         # a cell the probe decided: that colour leads to a fixpoint inside
         # this one, without a contradiction: its probe fails too
         n_colours = failed.shape[0] // masks.shape[0]
@@ -590,7 +596,7 @@ def _probe(
                 while value >> colour != 1:
                     colour += 1
                 implied[trail[t] * n_colours + colour] = version
-    _undo(masks, trail, held, n_trail, cell_lines, cell_offsets, words)
+    _undo(masks, trail, held, n_trail, cell_lines, cell_offsets, on, lw, lb, at)
     return not ok
 
 
