@@ -59,7 +59,7 @@ from rofl.kernels.grade_codes import (
 )
 
 
-@njit(**JIT)
+@njit(**LEAF)
 def _line_dp(m, n, lens, cols, g0, k, run, fb, fe, bb, be, lo, hi, poss, diff):
     """Every arrangement of one line: ``poss`` (what each cell may be),
     ``lo``/``hi`` (each group's first and last valid start).  False when
@@ -141,7 +141,7 @@ def _line_dp(m, n, lens, cols, g0, k, run, fb, fe, bb, be, lo, hi, poss, diff):
     return True
 
 
-@njit(**JIT)
+@njit(**LEAF)
 def _solve_line(m, n, lens, cols, g0, k, use_bits, word, first, last, dp, lo, hi, poss):
     """:func:`_line_dp`'s answer, on bit sets when the line fits in a word
     (:func:`rofl.kernels._bits._line_colours`: most lines of most puzzles;
@@ -157,7 +157,7 @@ def _solve_line(m, n, lens, cols, g0, k, use_bits, word, first, last, dp, lo, hi
     return _line_dp(m, n, lens, cols, g0, k, run, fb, fe, bb, be, lo, hi, poss, diff)
 
 
-@njit(**JIT)
+@njit(**LEAF)
 def _bare_ranges(n, lens, cols, g0, k, lo, hi):
     """First and last starts of each group from the clue alone."""
     pos = 0
@@ -174,7 +174,7 @@ def _bare_ranges(n, lens, cols, g0, k, lo, hi):
             pos -= 1
 
 
-@njit(**JIT)
+@njit(**LEAF)
 def _pushed_ranges(m, n, lens, cols, g0, k, lo, hi):
     """First and last starts of each group pushed against the line's ends
     and the cells that cannot take its colour (known ink is not looked at)."""
@@ -217,7 +217,7 @@ def _pushed_ranges(m, n, lens, cols, g0, k, lo, hi):
     return True
 
 
-@njit(**JIT)
+@njit(**LEAF)
 def _overlap(n, lens, cols, g0, k, lo, hi, out, forced):
     """What the placements between ``lo`` and ``hi`` leave a cell: colours
     of the groups that reach it, background unless a group covers it in
@@ -237,7 +237,7 @@ def _overlap(n, lens, cols, g0, k, lo, hi, out, forced):
             out[i] = forced[i]
 
 
-@njit(**JIT)
+@njit(**LEAF)
 def _complete(m, n, lens, cols, g0, k, out):
     """A colour whose groups' cells are all known already is struck from
     the line's other cells (``out``, narrowed in place)."""
@@ -264,7 +264,7 @@ def _complete(m, n, lens, cols, g0, k, out):
                     out[i] &= ~bit
 
 
-@njit(**JIT)
+@njit(**LEAF)
 def _holders(lens, cols, g0, k, lo, hi, bit, a, b):
     """The longest group of colour ``bit`` that can hold cells ``a..b`` (0: none)."""
     best = 0
@@ -275,7 +275,7 @@ def _holders(lens, cols, g0, k, lo, hi, bit, a, b):
     return best
 
 
-@njit(**JIT)
+@njit(**LEAF)
 def _split(m, n, lens, cols, g0, k, lo, hi, out):
     """Capping and splitting on ``out`` (narrowed in place)."""
     i = 0
@@ -301,7 +301,7 @@ def _split(m, n, lens, cols, g0, k, lo, hi, out):
         i += 1
 
 
-@njit(**JIT)
+@njit(**LEAF)
 def _mark(masks, line_cells, res, p0, n, first, last, line, news):
     """``news[t, line]``: whether technique ``t + 1`` narrows a cell of the line."""
     for t in range(first, last):
@@ -313,7 +313,7 @@ def _mark(masks, line_cells, res, p0, n, first, last, line, news):
                 break
 
 
-@njit(**JIT)
+@njit(**LEAF)
 def _first_level(news, first, last):
     """The easiest technique of ``first + 1 .. last`` that narrows some cell (0: none)."""
     for t in range(first, last):
@@ -323,7 +323,7 @@ def _first_level(news, first, last):
     return 0
 
 
-@njit(**JIT)
+@njit(**LEAF)
 def _gather(masks, line_cells, p0, n, m):
     for i in range(n):
         m[i] = masks[line_cells[p0 + i]]
@@ -354,7 +354,7 @@ def _put(masks, cell, new, cell_lines, cell_offsets, on, lw, lb, at):
             lb[line] = (lb[line] & ~bit) | (bit if new & 2 else np.uint64(0))
 
 
-@njit(**JIT)
+@njit(**LEAF)
 def _load_words(masks, line_cells, line_offsets, words, changed, since):
     """The words of every line changed after version ``since`` from
     ``masks``: bit ``i`` of ``lw[line]`` / ``lb[line]`` when its cell ``i``
