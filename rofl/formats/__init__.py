@@ -68,6 +68,12 @@ def _declared(sign: Sign) -> Format:
     return next(f for f in importlib.import_module(sign.module).FORMATS if f.name == sign.name)
 
 
+def _sniffs(sign: Sign, data: bytes) -> bool:
+    """Whether the format's ``sniff`` function recognises ``data`` (imports its module)."""
+    sniff = _declared(sign).sniff
+    return sniff is not None and sniff(data)
+
+
 @functools.cache
 def _table() -> tuple[Format, ...]:
     """Every format, as the modules declare them, in the order of
@@ -108,7 +114,7 @@ def find_format(data: bytes, name: str | Path = "") -> Format | None:
     suffix = Path(name).suffix.lower()
     tiers = (
         lambda s: s.magic and data.startswith(s.magic),
-        lambda s: s.sniff and _declared(s).sniff(data),
+        lambda s: s.sniff and _sniffs(s, data),
         lambda s: s.starts and head.startswith(s.starts),
         lambda s: suffix and suffix in s.extensions,
         lambda s: s.guess and head.startswith(s.guess),

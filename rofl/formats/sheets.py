@@ -411,15 +411,5 @@ def _quiet_pypdf():
 
 # ------------------------------------------------------------------ declaration
 
-_SHEET = {
-    "read": read_file,
-    "many": True,
-    "colour": True,
-    "carries_rofl": True,
-}
 #: The three kinds of sheet (read only: the renderer draws them).
-FORMATS = (
-    Format(name=NAMES["png"], **_SHEET),
-    Format(name=NAMES["svg"], **_SHEET),
-    Format(name=NAMES["pdf"], **_SHEET),
-)
+FORMATS = tuple(Format(name, read_file, many=True, colour=True, carries_rofl=True) for name in NAMES.values())
