@@ -18,10 +18,11 @@ How to add a format
     Two steps, each fact in one of them.  First its
     :class:`~rofl.formats._format.Sign` in
     :data:`~rofl.formats._format.SIGNS` (where it goes there is the order
-    in which formats are tried): its name, its module, its extensions and
+    in which formats are tried): its name, its module, its extensions,
     its signature (``magic``, ``starts``, or the name of the module's
-    ``sniff`` function), what :func:`find_format` and :func:`writer_for`
-    need without importing the module.  Then the module,
+    ``sniff`` function) and, if rofl reads it only, why (``not_written``):
+    what :func:`find_format` and :func:`writer_for` need without importing
+    the module.  Then the module,
     ``rofl/formats/<name>.py``, with a reader ``loads(data, *, where) ->
     (puzzle, solution or None)`` that raises one
     :class:`~rofl.errors.FormatError` naming ``where`` for any bad file, a
