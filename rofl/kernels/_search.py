@@ -1053,10 +1053,11 @@ def _search(
 #: at least: each line has a table of its own, a power of two of entries of
 #: 32 bytes (200 KB for a 25 x 25 puzzle), so that a lookup reads one
 #: cache line of the processor's.  Small on purpose: on four of the
-#: tournaments' hardest puzzles, search alone to 1500 nodes, 1 << 12
-#: entries took 2.61 CPU s (median of 6 runs), 1 << 10 2.71, 1 << 13 2.67,
-#: 1 << 15 2.87, and the shared table of 1 << 15 entries of 40 bytes in two
-#: arrays it replaced 3.07 (docs/benchmarks.md, "rofl beside nonosolve").
+#: tournaments' hardest puzzles, search alone to 1500 nodes, 2.42 CPU s
+#: (median of 6 runs) against 2.91 with the table it replaced (one for all
+#: lines, 1 << 15 entries of 40 bytes in two arrays); in another sitting
+#: 1 << 12 entries 2.61 s, 1 << 10 2.71, 1 << 13 2.67, 1 << 15 2.87
+#: (docs/benchmarks.md, "rofl beside nonosolve").
 _WORD_SLOTS = 1 << 12
 # the word cache's hash: two odd 64-bit multipliers (splitmix64's)
 _MIX_W = np.uint64(0x9E3779B97F4A7C15)
