@@ -73,7 +73,8 @@ def __dir__() -> list[str]:
 def register() -> None:
     """Register the ROFL format with Pillow (``Image.open``/``save`` of ``.rofl``); idempotent.
 
-    Called by ``import rofl``; costs only the import of ``PIL.Image``.
+    ``import rofl`` has it done as soon as ``PIL.Image`` is imported (at
+    once if it already is), so that importing rofl does not import Pillow.
     """
     try:
         from rofl import RoflImagePlugin
@@ -82,7 +83,13 @@ def register() -> None:
     RoflImagePlugin.register()
 
 
-register()
+def _register_with_pillow() -> None:
+    from rofl._lazy import after_import
+
+    after_import("PIL.Image", register)
+
+
+_register_with_pillow()
 
 
 if TYPE_CHECKING:

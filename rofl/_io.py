@@ -6,7 +6,6 @@ import contextlib
 import contextvars
 import os
 import stat
-import tempfile
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -89,6 +88,8 @@ def atomic_open(path: str | os.PathLike[str], mode: str = "wb", *, private: bool
         raise ValueError(msg)
     path = Path(path)
     directory = path.parent if str(path.parent) else Path(".")
+    import tempfile  # here: reading a file, which every command does, needs none of it
+
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
     except OSError as e:  # name the file the user asked for, not the temporary one
@@ -137,6 +138,8 @@ def check_writable(directory: str | os.PathLike[str]) -> None:
     """Raise ``OSError`` (naming ``directory``) unless a file can be created
     and a few kilobytes written in it: a batch checks its output folder so,
     before minutes of work it could not save (a read-only or full disk)."""
+    import tempfile
+
     try:
         fd, tmp = tempfile.mkstemp(prefix=".rofl-probe.", suffix=".tmp", dir=directory)
     except OSError as e:

@@ -126,6 +126,11 @@ class Board(Protocol):
         """(k, 2) float64: the corners of a cell of ``size`` units around its centre."""
         ...
 
+    def extent(self, size: float = 1.0) -> tuple[float, float]:
+        """The width and height of the box around the board's cells, for
+        cells of ``size`` drawing units (what a picture is fitted to)."""
+        ...
+
     def puzzle(
         self, cells: np.ndarray, palette: Palette | Any = None, *, meta: Mapping[str, str] | None = None
     ) -> BoardPuzzle:

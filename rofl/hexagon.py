@@ -23,7 +23,7 @@ from rofl.errors import PuzzleError, shown
 from rofl.linepuzzle import LinePuzzle
 from rofl.packed import PackedClues
 from rofl.palette import Palette, as_palette
-from rofl.validate import Group, check_arrays, parse_lines
+from rofl.validate import Group, parse_lines
 
 #: The most cells along a side of a hexagonal board: 785 665 cells.  A
 #: hexagon's cell costs about three times a rectangle's (a line of each
@@ -203,6 +203,12 @@ class Hexagon(Frozen):
             [(size * math.cos(math.radians(a)), size * math.sin(math.radians(a))) for a in range(30, 390, 60)]
         )
 
+    def extent(self, size: float = 1.0) -> tuple[float, float]:
+        """The box around pointy-top cells of circumradius ``size``: ``2s - 1``
+        cells of width √3 across the middle row, ``2s - 1`` rows 1.5 apart
+        plus half a cell above and below."""
+        return (2 * self.side - 1) * math.sqrt(3) * size, (3.0 * self.side - 1.0) * size
+
     def puzzle(self, cells: np.ndarray, palette: Palette | Any = None, *, meta: Mapping[str, str] | None = None):
         """:meth:`HexPuzzle.from_cells` on this board."""
         return HexPuzzle.from_cells(self.side, cells, palette, meta=meta)
@@ -304,24 +310,11 @@ class HexPuzzle(LinePuzzle):
         self._init_arrays(board, palette, lengths, colors, offsets, meta, color_sets)
 
     @classmethod
-    def from_arrays(
-        cls,
-        side: int,
-        palette: Palette | Iterable[Any],
-        lengths: np.ndarray,
-        colors: np.ndarray,
-        offsets: np.ndarray,
-        *,
-        color_sets: np.ndarray | None = None,
-        meta: Mapping[str, str] | None = None,
-    ) -> HexPuzzle:
+    def from_arrays(cls, side: int, *arrays: Any, **keywords: Any) -> HexPuzzle:
         """Build from flat clue arrays over the board's lines (as
-        :meth:`Puzzle.from_arrays`); validates like ``__init__``."""
-        self = cls.__new__(cls)
-        board = Hexagon.of(side)
-        lengths, colors, offsets, color_sets = check_arrays(board.n_lines, lengths, colors, offsets, color_sets)
-        self._init_arrays(board, palette, lengths, colors, offsets, meta, color_sets)
-        return self
+        :meth:`Puzzle.from_arrays`): :meth:`~rofl.linepuzzle.LinePuzzle.from_board_arrays`
+        on the hexagon of side ``side``; validates like ``__init__``."""
+        return cls.from_board_arrays(Hexagon.of(side), *arrays, **keywords)
 
     def _init_arrays(self, board, palette, lengths, colors, offsets, meta, color_sets) -> None:
         self._init_board(board, {"side": board.side}, palette, lengths, colors, offsets, color_sets, meta)

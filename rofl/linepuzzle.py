@@ -10,16 +10,16 @@ each shape adds its board, its constructors and its ``repr``.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Self
 
 import numpy as np
 
 from rofl.board import Frozen
 from rofl.errors import PuzzleError
 from rofl.palette import Palette, as_palette
-from rofl.validate import ANY_COLOR, Group, normalise_sets, validate
+from rofl.validate import ANY_COLOR, Group, check_arrays, normalise_sets, validate
 
 if TYPE_CHECKING:  # pragma: no cover
     from rofl.board import Board
@@ -45,6 +45,34 @@ class LinePuzzle(Frozen):
     color_sets: np.ndarray | None
     offsets: np.ndarray
     meta: Mapping[str, str]
+
+    @classmethod
+    def from_board_arrays(
+        cls,
+        board: Board,
+        palette: Palette | Iterable[Any],
+        lengths: np.ndarray,
+        colors: np.ndarray,
+        offsets: np.ndarray,
+        *,
+        color_sets: np.ndarray | None = None,
+        meta: Mapping[str, str] | None = None,
+    ) -> Self:
+        """Build from the flat clue arrays over ``board``'s lines (line ``i``
+        owns groups ``offsets[i]:offsets[i + 1]``); validates like the
+        class's ``__init__``.  ``board`` must be the class's shape.
+
+        ``color_sets`` (bit masks, one per group) gives the colours of the
+        groups whose ``colors`` entry is 0; other entries are not read.
+        """
+        self = cls.__new__(cls)
+        lengths, colors, offsets, color_sets = check_arrays(board.n_lines, lengths, colors, offsets, color_sets)
+        self._init_arrays(board, palette, lengths, colors, offsets, meta, color_sets)
+        return self
+
+    def _init_arrays(self, board: Board, palette, lengths, colors, offsets, meta, color_sets) -> None:
+        """Set checked flat clues over ``board`` (each shape adds its own fields)."""
+        raise NotImplementedError
 
     def _init_board(
         self, board: Board, fields: dict[str, Any], palette, lengths, colors, offsets, color_sets, meta
@@ -100,7 +128,8 @@ class LinePuzzle(Frozen):
 
     @property
     def n_lines(self) -> int:
-        return len(self.offsets) - 1
+        """How many lines the board has (each has a clue)."""
+        return self.board.n_lines
 
     @property
     def n_groups(self) -> int:

@@ -39,7 +39,6 @@ from rofl.validate import (
     ANY_COLOR,
     MAX_SIDE,
     Group,
-    check_arrays,
     check_size,
     check_totals,
     min_cells,
@@ -155,6 +154,9 @@ class Rectangle(Frozen):
         half = size / 2
         return np.array([(-half, -half), (half, -half), (half, half), (-half, half)], dtype=np.float64)
 
+    def extent(self, size: float = 1.0) -> tuple[float, float]:
+        return self.width * size, self.height * size
+
     def puzzle(self, cells: np.ndarray, palette: Palette | Any = None, *, meta: Mapping[str, str] | None = None):
         grid = np.asarray(cells)
         if grid.shape != self.grid_shape:
@@ -217,36 +219,21 @@ class Puzzle(LinePuzzle):
             msg = f"{len(cols)} column clues for a puzzle {width} columns wide"
             raise PuzzleError(msg)
         palette = as_palette(palette)
-        lengths, colors, offsets, color_sets = parse_lines([*rows, *cols], palette, Rectangle(width, height).line_name)
-        self._init_arrays(width, height, palette, lengths, colors, offsets, meta, color_sets)
+        board = Rectangle(width, height)
+        lengths, colors, offsets, color_sets = parse_lines([*rows, *cols], palette, board.line_name)
+        self._init_arrays(board, palette, lengths, colors, offsets, meta, color_sets)
 
     @classmethod
-    def from_arrays(
-        cls,
-        width: int,
-        height: int,
-        palette: Palette | Iterable[Any],
-        lengths: np.ndarray,
-        colors: np.ndarray,
-        offsets: np.ndarray,
-        *,
-        color_sets: np.ndarray | None = None,
-        meta: Mapping[str, str] | None = None,
-    ) -> Puzzle:
-        """Build from the flat clue arrays (see the module docstring); validates like ``__init__``.
+    def from_arrays(cls, width: int, height: int, *arrays: Any, **keywords: Any) -> Puzzle:
+        """Build from the flat clue arrays ``palette, lengths, colors, offsets``
+        (see the module docstring) and the keywords ``color_sets`` and
+        ``meta``: :meth:`~rofl.linepuzzle.LinePuzzle.from_board_arrays` on the
+        ``width`` x ``height`` rectangle; validates like ``__init__``."""
+        return cls.from_board_arrays(Rectangle(*check_size(width, height)), *arrays, **keywords)
 
-        ``color_sets`` (bit masks, one per group) gives the colours of the
-        groups whose ``colors`` entry is 0; other entries are not read.
-        """
-        self = cls.__new__(cls)
-        width, height = check_size(width, height)
-        lengths, colors, offsets, color_sets = check_arrays(width + height, lengths, colors, offsets, color_sets)
-        self._init_arrays(width, height, palette, lengths, colors, offsets, meta, color_sets)
-        return self
-
-    def _init_arrays(self, width, height, palette, lengths, colors, offsets, meta, color_sets=None) -> None:
-        fields = {"width": width, "height": height, "_packed": None}
-        self._init_board(Rectangle(width, height), fields, palette, lengths, colors, offsets, color_sets, meta)
+    def _init_arrays(self, board, palette, lengths, colors, offsets, meta, color_sets=None) -> None:
+        fields = {"width": board.width, "height": board.height, "_packed": None}
+        self._init_board(board, fields, palette, lengths, colors, offsets, color_sets, meta)
 
     # ------------------------------------------------------------------ build
 

@@ -120,6 +120,8 @@ def test_any_small_picture(pixels, colors):
 
 
 def test_rofl_make_stays_the_function_after_the_cli_loads():
-    import rofl.cli  # noqa: F401 - imports rofl.maker; a module named rofl/make.py would shadow the function
+    from rofl.cli import main
+
+    main.get_command(None, "make")  # imports rofl.maker; a module named rofl/make.py would shadow the function
 
     assert callable(rofl.make) and rofl.make.__module__ == "rofl.maker"

@@ -212,8 +212,8 @@ HELP = ("-h", "--help")
 def _command(words: list[str]) -> tuple[click.Command, list[str]]:
     """The ``rofl`` (sub)command ``words`` name, and the words after its name."""
     command: click.Command = main
-    while isinstance(command, click.Group) and words and words[0] in command.commands:
-        command, words = command.commands[words[0]], words[1:]
+    while isinstance(command, click.Group) and words and words[0] in command.list_commands(None):
+        command, words = command.get_command(None, words[0]), words[1:]
     return command, words
 
 

@@ -9,16 +9,24 @@ error, exit status 2 after click's two-line usage hint, like a value click
 refuses itself.  Ctrl-C is one ``Error: interrupted`` line and
 status 130 (128 + SIGINT, as shells report a program killed by it);
 SIGTERM ``Error: terminated`` and 143.
+
+Each command lives in its own module, which registers it on :data:`main`;
+the group loads it only when the command is run or listed (``rofl solve``
+loads neither ``make`` nor the libraries its options name), as click's
+lazily loaded groups do, from the table :mod:`rofl.cli` gives it
+(:attr:`RoflGroup.lazy`).
 """
 
 from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
 
 import click
 
 from rofl import __version__
+from rofl._lazy import after_import
 from rofl.cli._show import printable
 from rofl.errors import OptionError, RoflError, Terminated
 
@@ -47,8 +55,25 @@ class RoflCommand(click.Command):
 
 
 class RoflGroup(click.Group):
+    """The ``rofl`` group: its commands are loaded on first use (:attr:`lazy`, filled by :mod:`rofl.cli`)."""
+
     command_class = RoflCommand
     group_class = type  # subgroups are RoflGroups too
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        #: Command name -> a function that loads it (imports the module that registers it).
+        self.lazy: dict[str, Callable[[], object]] = {}
+
+    def list_commands(self, ctx: click.Context | None) -> list[str]:
+        return sorted({*self.commands, *self.lazy})
+
+    def get_command(self, ctx: click.Context | None, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands:
+            # an unknown name loads them all: click suggests the nearest of every command
+            for load in [self.lazy[cmd_name]] if cmd_name in self.lazy else list(self.lazy.values()):
+                load()
+        return self.commands.get(cmd_name)
 
     def invoke(self, ctx: click.Context):
         try:
@@ -82,10 +107,15 @@ class RoflGroup(click.Group):
 @click.version_option(__version__, prog_name="rofl")
 def main() -> None:
     """rofl: pictures into nonogram puzzles and back."""
+    # a fresh install's first solve compiles for seconds: say so first
+    # (commands with --quiet silence it again); installed when the kernels
+    # load, so that a command's help or a usage error does not load them
+    after_import("rofl.kernels", _install_notice)
+
+
+def _install_notice() -> None:
     from rofl import kernels
 
-    # a fresh install's first solve compiles for seconds: say so first
-    # (commands with --quiet silence it again)
     kernels.set_notice(_notice, default=True)
 
 

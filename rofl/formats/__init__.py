@@ -24,12 +24,14 @@ How to add a format
     (or ``_text.clue_format(...)`` for a text format of clues only) and
     ``FORMATS = (FORMAT,)``: the signature (``magic``, ``starts`` or
     ``sniff``), whether it holds colour and what its writer keeps of a
-    solution (see :class:`~rofl.formats._format.Format`).  Then add the
-    module's name to :data:`_MODULES`; the order there is the order of the
-    table.  Nothing else names a format: reading, writing, ``rofl convert``,
-    ``rofl info`` and the tests of the table take it from the declaration.
-    Add the format to the list in ``rofl convert --help`` and to the README,
-    which a test checks.
+    solution (see :class:`~rofl.formats._format.Format`).  Then add its
+    :class:`_Sign` to :data:`_SIGNS` (the order there is the order of the
+    table): the part of the declaration that recognises a file, restated
+    so that reading one imports only its format's module; a test checks
+    that the two agree.  Nothing else names a format: reading, writing,
+    ``rofl convert``, ``rofl info`` and the tests of the table take it from
+    the declaration.  Add the format to the list in ``rofl convert --help``
+    and to the README, which a test checks.
 """
 
 from __future__ import annotations
@@ -55,29 +57,66 @@ if TYPE_CHECKING:  # pragma: no cover
 #: Largest puzzle file any reader accepts (see :mod:`rofl.formats._limits`).
 MAX_FILE_BYTES = 64 * 1024 * 1024  # the same as _limits.MAX_FILE_BYTES, without importing rofl.puzzle
 
-#: The modules that declare formats (their ``FORMATS``), in table order;
-#: imported on first use of the table.
-_MODULES = (
-    "rofl.formats.rofl",
-    "rofl.formats.corpus",
-    "rofl.formats.notmine",
-    "rofl.formats.webpbn",
-    "rofl.formats.non",
-    "rofl.formats.nin",
-    "rofl.formats.olsak",
-    "rofl.formats.mk",
-    "rofl.formats.cwd",
-    "rofl.formats.tatham",
-    "rofl.formats.gnonograms",
-    "rofl.formats.pzl",
-    "rofl.formats.sheets",
-    "rofl.formats.taai",
-    "rofl.formats.clues",
+
+@dataclass(frozen=True)
+class _Sign:
+    """How :func:`find_format` knows a format without importing its module.
+
+    The fields of the format's declaration (:class:`Format`) that name it --
+    its name, extensions, signature and whether rofl writes it -- with
+    ``sniff`` the name of the module's function instead of the function.
+    A test keeps every entry equal to the declaration it stands for.
+    """
+
+    name: str
+    module: str
+    extensions: tuple[str, ...] = ()
+    magic: bytes = b""
+    starts: tuple[bytes, ...] = ()
+    sniff: str = ""
+    guess: bytes = b""
+    written: bool = True
+
+    def sniffs(self, data: bytes) -> bool:
+        """Whether the module's ``sniff`` function recognises ``data`` (imports the module)."""
+        return bool(self.sniff) and getattr(importlib.import_module(self.module), self.sniff)(data)
+
+    def format(self) -> Format:
+        """The declaration it stands for (imports the module)."""
+        return next(f for f in importlib.import_module(self.module).FORMATS if f.name == self.name)
+
+
+#: Every format's :class:`_Sign`, in table order (:data:`_MODULES`, then
+#: each module's ``FORMATS``): opening or writing a file imports the one
+#: module of its format (and, for a file without a magic number, the
+#: modules whose ``sniff`` must look at it), not all fifteen.
+_SIGNS = (
+    _Sign("ROFL", "rofl.formats.rofl", (".rofl",), magic=b"ROFL"),
+    _Sign("corpus JSON", "rofl.formats.corpus", (".json",), guess=b"{"),
+    _Sign("NotMine cipher", "rofl.formats.notmine", (".notmine",), starts=(b"NotMine{",)),
+    _Sign("webpbn XML", "rofl.formats.webpbn", (".xml",), starts=(b"<?xml", b"<puzzleset")),
+    _Sign("Simpson .non", "rofl.formats.non", (".non",)),
+    _Sign("Wilk .nin", "rofl.formats.nin", (".nin",)),
+    _Sign("Olsak .g", "rofl.formats.olsak", (".g",)),
+    _Sign("Olsak .mk", "rofl.formats.mk", (".mk",)),
+    _Sign("QNonograms .cwd", "rofl.formats.cwd", (".cwd",)),
+    _Sign("Tatham's Pattern .sav", "rofl.formats.tatham", (".sav",), starts=(b"SAVEFILE:",)),
+    _Sign("Gnonograms .gno", "rofl.formats.gnonograms", (".gno",), starts=(b"[Description]", b"[Dimensions]")),
+    _Sign("nonograms_solver .pzl", "rofl.formats.pzl", (".pzl",), sniff="sniff"),
+    _Sign("PNG sheet", "rofl.formats.sheets", (".png",), magic=b"\x89PNG\r\n\x1a\n", written=False),
+    _Sign("SVG sheet", "rofl.formats.sheets", (".svg",), sniff="is_svg", written=False),
+    _Sign("PDF sheet", "rofl.formats.sheets", (".pdf",), magic=b"%PDF-", written=False),
+    _Sign("TAAI tournament file", "rofl.formats.taai", sniff="looks_like", written=False),
+    _Sign("rofl clue text", "rofl.formats.clues", (".clues",), starts=(b"rofl clues 1",)),
 )
+
+#: The modules that declare formats (their ``FORMATS``), in table order.
+_MODULES = tuple(dict.fromkeys(sign.module for sign in _SIGNS))
 
 
 @functools.cache
 def _table() -> tuple[Format, ...]:
+    """Every format, as the modules declare them (imports every format module)."""
     formats: list[Format] = []
     for name in _MODULES:
         formats.extend(importlib.import_module(name).FORMATS)
@@ -86,8 +125,12 @@ def _table() -> tuple[Format, ...]:
 
 @functools.cache
 def _writers() -> dict[str, Format]:
-    """Extension -> the format written under it."""
+    """Extension -> the format written under it (imports every format module)."""
     return {f.extension: f for f in _table() if f.write is not None}
+
+
+#: Extension -> the format written under it, known without importing a format module.
+_WRITTEN = {sign.extensions[0]: sign for sign in _SIGNS if sign.written}
 
 
 def __getattr__(name: str) -> Any:
@@ -109,17 +152,20 @@ def find_format(data: bytes, name: str | Path = "") -> Format | None:
     the start of a text format), then the extension of ``name``, then a
     guess from the first character.
     """
-    formats = _table()
     head = data.lstrip(BOM_AND_SPACE)[:16]
     suffix = Path(name).suffix.lower()
-    found = (
-        [f for f in formats if f.magic and data.startswith(f.magic)]
-        or [f for f in formats if f.sniff is not None and f.sniff(data)]
-        or [f for f in formats if f.starts and head.startswith(f.starts)]
-        or [f for f in formats if suffix and suffix in f.extensions]
-        or [f for f in formats if f.guess and head.startswith(f.guess)]
+    tiers = (
+        lambda s: s.magic and data.startswith(s.magic),
+        lambda s: s.sniffs(data),
+        lambda s: s.starts and head.startswith(s.starts),
+        lambda s: suffix and suffix in s.extensions,
+        lambda s: s.guess and head.startswith(s.guess),
     )
-    return found[0] if found else None
+    for matches in tiers:
+        for sign in _SIGNS:
+            if matches(sign):
+                return sign.format()
+    return None
 
 
 @dataclass(frozen=True, eq=False)
@@ -210,7 +256,7 @@ def open_puzzle(
         data = read_capped(path, MAX_FILE_BYTES)
     fmt = find_format(data, path)
     if fmt is None:
-        known = ", ".join(sorted(_writers()))
+        known = ", ".join(sorted(_WRITTEN))
         msg = f"{where}: unknown puzzle format (known extensions: {known}; and the PNG, SVG and PDF sheets rofl draws)"
         raise FormatError(msg)
     if number is not None:
@@ -368,18 +414,17 @@ def writer_for(path: str | Path) -> Format:
         An extension no writer handles (the message lists the known ones).
     """
     suffix = Path(path).suffix.lower()
-    writers = _writers()
-    fmt = writers.get(suffix)
-    if fmt is None:
-        known = ", ".join(sorted(writers))
+    sign = _WRITTEN.get(suffix)
+    if sign is None:
+        known = ", ".join(sorted(_WRITTEN))
         msg = f"{path}: cannot write puzzles with extension {suffix or '(none)'!r} (known: {known})"
         read_only = next((f for f in _table() if suffix and suffix in f.extensions), None)
         if read_only is not None and read_only.not_written:
             msg += f"; {read_only.not_written}"
         raise FormatError(msg)
-    return fmt
+    return sign.format()
 
 
 def is_puzzle_path(path: str | Path) -> bool:
     """Whether ``path``'s extension names a puzzle format rofl writes (rather than a picture)."""
-    return Path(path).suffix.lower() in _writers()
+    return Path(path).suffix.lower() in _WRITTEN

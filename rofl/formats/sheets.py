@@ -39,7 +39,6 @@ import binascii
 import contextlib
 import functools
 import io
-import logging
 import re
 import warnings
 from collections.abc import Callable
@@ -393,6 +392,8 @@ _BOOK_NAME = re.compile(r"puzzle-([1-9][0-9]{0,8})\.rofl")
 def _quiet_pypdf():
     """pypdf logs what it repairs and warns about oddities: rofl reports one error or nothing;
     and it runs no program."""
+    import logging  # here: every file without a magic number is sniffed for SVG
+
     from pypdf import apply_configuration
 
     logger = logging.getLogger("pypdf")  # its modules log under it, at its level unless they set their own

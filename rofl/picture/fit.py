@@ -1,23 +1,34 @@
 """Fit and scale: which part of the picture becomes how many cells, averaged in linear light.
 
-:func:`fit` decides the grid size and the part of the picture it shows
-(``fit`` / ``crop`` / ``pad``); :func:`cell_colors` averages each cell's
-area of the picture **in linear light** (a box filter with fractional
-coverage at the edges, never nearest-neighbour): averaging the encoded sRGB
-values would make every fine black-and-white texture too dark.
+:func:`fit_board` gives a board of any shape the largest part of the
+picture with the proportions of the box around its cells, centred (a
+hexagon's; a rectangle's cropped to its size), and the geometry that
+averages it into the board's cells; :func:`fit` decides a rectangle's grid
+size and the part of the picture it shows (``fit`` / ``crop`` / ``pad``).
+A geometry's ``average`` (:func:`cell_colors`) averages each cell's area
+of the picture **in linear light**: a :class:`Geometry` (squares) by a box
+filter with fractional coverage at the edges, never nearest-neighbour; a
+:class:`HexGeometry` (pointy-top hexagons, :mod:`rofl.picture.hexfit`)
+through a fine grid of square sub-cells, each given to the hexagon its
+centre lies in.  Averaging the encoded sRGB values would make every fine
+black-and-white texture too dark.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from rofl._checks import is_whole
 from rofl.errors import OptionError
+from rofl.hexagon import Hexagon
 from rofl.picture.colour import srgb_to_linear
+
+if TYPE_CHECKING:  # pragma: no cover
+    from rofl.board import Board
 
 #: Largest number of cells on a side of a made puzzle.
 MAX_CELLS = 1024
@@ -25,6 +36,15 @@ MAX_CELLS = 1024
 DEFAULT_SIDE = 40
 
 MODES = ("fit", "crop", "pad")
+#: Sub-cells per circumradius along each axis when averaging hexagons (about
+#: 166 per hexagon), fewer on large boards so that the fine grid stays under
+#: :data:`FINE_CELLS` sub-cells.  A sub-cell goes whole to one hexagon, so a
+#: sharp edge through a hexagon moves its average by at most the share of
+#: the sub-cells along its border.
+FINE = 8
+FINE_CELLS = 2_000_000
+
+SQ3 = math.sqrt(3.0)
 
 
 @dataclass(frozen=True)
@@ -52,6 +72,46 @@ class Geometry:
         """Every cell's area of the picture averaged in linear light: ``(rows,
         cols, 3)`` float64 (see :func:`cell_colors`)."""
         return _square_cells(pixels, self, background)
+
+
+@dataclass(frozen=True)
+class HexGeometry:
+    """Where a hexagonal board goes on a picture.
+
+    Attributes
+    ----------
+    side : int
+        The board's side.
+    box : (x0, y0, x1, y1) floats
+        The part of the picture (pixels) under the board's outline box.
+    fine : (width, height) ints
+        Sub-cells the box is averaged into before the hexagons.
+    """
+
+    side: int
+    box: tuple[float, float, float, float]
+    fine: tuple[int, int]
+
+    @property
+    def extent(self) -> tuple[float, float]:
+        """The outline box's width and height in circumradii."""
+        return Hexagon.of(self.side).extent()
+
+    def average(self, pixels: np.ndarray, background: tuple[int, int, int] = (255, 255, 255)) -> np.ndarray:
+        """Every hexagon's area of the picture averaged in linear light:
+        ``(n_cells, 3)`` float64 in the board's order (see
+        :func:`~rofl.picture.cell_colors`).  The box is averaged into
+        :attr:`fine` sub-cells, each goes to the hexagon its centre lies in,
+        and each hexagon averages its sub-cells."""
+        fw, fh = self.fine
+        fine = Geometry(self.box, (fw, fh), (fw, fh), (0, 0)).average(pixels, background)
+        owners = fine_owners(self).ravel()
+        inside = owners >= 0
+        n = Hexagon.of(self.side).n_cells
+        counts = np.bincount(owners[inside], minlength=n).astype(np.float64)
+        flat = fine.reshape(-1, 3)[inside]
+        sums = np.stack([np.bincount(owners[inside], weights=flat[:, c], minlength=n) for c in range(3)], axis=1)
+        return np.clip(sums / counts[:, None], 0.0, 1.0)
 
 
 def _check_cells(value: Any, name: str) -> int | None:
@@ -118,16 +178,85 @@ def fit(
         size = (clamp(height * iw / ih), height)
         return Geometry(full, size, size, (0, 0))
     if mode == "crop":
-        scale = max(width / iw, height / ih)
-        cw, ch = width / scale, height / scale
-        x0, y0 = (iw - cw) / 2, (ih - ch) / 2
-        return Geometry((x0, y0, x0 + cw, y0 + ch), (width, height), (width, height), (0, 0))
+        from rofl.puzzle import Rectangle
+
+        return fit_board(image_size, Rectangle(width, height))  # type: ignore[return-value]
     scale = min(width / iw, height / ih)
     size = (min(width, clamp(iw * scale)), min(height, clamp(ih * scale)))
     if mode == "fit":
         return Geometry(full, size, size, (0, 0))
     offset = ((width - size[0]) // 2, (height - size[1]) // 2)
     return Geometry(full, size, (width, height), offset)
+
+
+def fit_board(image_size: tuple[int, int], board: Board) -> Geometry | HexGeometry:
+    """The largest part of the picture with the proportions of the box
+    around ``board``'s cells (:meth:`~rofl.board.Board.extent`), centred,
+    and the geometry that averages it into the board's cells: a
+    :class:`Geometry` for a rectangle (``fit``'s ``crop``), a
+    :class:`~rofl.picture.hexfit.HexGeometry` for a hexagon (the picture's
+    corners beyond the hexagon are not used).
+
+    Parameters
+    ----------
+    image_size : (width, height) in pixels
+    board : Board
+    """
+    w, h = image_size
+    ew, eh = board.extent()
+    aspect = ew / eh
+    if w / h > aspect:
+        bw, bh = h * aspect, float(h)
+    else:
+        bw, bh = float(w), w / aspect
+    x0, y0 = (w - bw) / 2, (h - bh) / 2
+    box = (x0, y0, x0 + bw, y0 + bh)
+    if board.kind == "hexagon":
+        return hex_geometry(board.side, box)  # type: ignore[attr-defined]
+    size = board.grid_shape[::-1]
+    return Geometry(box, size, size, (0, 0))  # type: ignore[arg-type]
+
+
+def hex_geometry(side: int, box: tuple[float, float, float, float]) -> HexGeometry:
+    """The board of side ``side`` over the part ``box`` of a picture, averaged
+    through up to :data:`FINE` sub-cells per circumradius."""
+    ew, eh = Hexagon.of(side).extent()
+    per = max(2.0, min(float(FINE), math.sqrt(FINE_CELLS / (ew * eh))))
+    fine = (max(1, math.ceil(ew * per)), max(1, math.ceil(eh * per)))
+    return HexGeometry(side, box, fine)
+
+
+def owner_of(x: np.ndarray, y: np.ndarray, side: int) -> np.ndarray:
+    """The cell index (:class:`~rofl.hexagon.Hexagon` order) whose hexagon holds
+    each point, or -1 outside the board.
+
+    Parameters
+    ----------
+    x, y : float arrays
+        Points in circumradii, relative to the centre of the middle cell.
+    """
+    r = y / 1.5
+    q = x / SQ3 - r / 2
+    s = -q - r
+    rq, rr, rs = np.rint(q), np.rint(r), np.rint(s)
+    dq, dr, ds = np.abs(rq - q), np.abs(rr - r), np.abs(rs - s)
+    # cube rounding: fix the coordinate that moved most
+    fix_q = (dq > dr) & (dq > ds)
+    fix_r = ~fix_q & (dr > ds)
+    rq = np.where(fix_q, -rr - rs, rq)
+    rr = np.where(fix_r, -rq - rs, rr)
+    return Hexagon.of(side).cells_at(rq.astype(np.int64), rr.astype(np.int64))
+
+
+def fine_owners(geometry: HexGeometry) -> np.ndarray:
+    """``(fine height, fine width)`` array: the cell each sub-cell's centre
+    lies in, or -1."""
+    fw, fh = geometry.fine
+    ew, eh = geometry.extent
+    xs = (np.arange(fw) + 0.5) * (ew / fw) - ew / 2
+    ys = (np.arange(fh) + 0.5) * (eh / fh) - eh / 2
+    x, y = np.meshgrid(xs, ys)
+    return owner_of(x, y, geometry.side)
 
 
 def area_weights(n_src: int, start: float, stop: float, n_out: int):

@@ -1,10 +1,12 @@
 """Drawing surfaces for sheets: a Pillow image (PNG) and an fpdf2 page (PDF)
 behind one small set of calls, in a layout's units.
 
-A layout (:mod:`rofl.render.hexlayout` for hexagons) says where everything
-goes; :func:`draw_hex_sheet` draws a hexagonal sheet once, on either
-surface: :class:`RasterCanvas` (:func:`rofl.render.sheet.sheet_bytes`'s PNG)
-or :class:`PdfCanvas` (:func:`rofl.render.pdf.puzzle_pdf`).  A surface maps
+A layout (:mod:`rofl.render.layout` for rectangles,
+:mod:`rofl.render.hexlayout` for hexagons) says where everything goes;
+:func:`draw_sheet` draws a rectangular sheet and :func:`draw_hex_sheet` a
+hexagonal one once, on either surface: :class:`RasterCanvas`
+(:func:`rofl.render.sheet.sheet_bytes`'s PNG) or :class:`PdfCanvas`
+(:func:`rofl.render.pdf.puzzle_pdf`).  A surface maps
 layout units to its own (``k`` of its units per layout unit, from the
 layout's top left corner ``(left, top)`` to ``origin``), sizes lines in
 layout units and keeps what each medium needs of its own: Pillow's pixel
@@ -15,13 +17,19 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rofl.render.fonts import pil_font
 from rofl.render.hexlayout import FONT, UNKNOWN
-from rofl.render.layout import THIN
+from rofl.render.layout import BAND, DIGIT_DROP, THIN, TITLE_EM, fill_runs
 
 if TYPE_CHECKING:  # pragma: no cover
+    from collections.abc import Callable
+
+    import numpy as np
+
     from rofl.palette import Palette
     from rofl.render.fonts import FontFile
     from rofl.render.hexlayout import HexSheet
+    from rofl.render.layout import Layout, Number
 
 #: A ``?`` group's box: light grey with darker hatching at 45 degrees.
 GREY = (221, 221, 221)
@@ -50,6 +58,7 @@ class RasterCanvas:
         self.left, self.top = corner
         self.font_file = font
         self.face = None
+        self.faces: dict[int, object] = {}
 
     def p(self, x: float, y: float) -> tuple[float, float]:
         return (x - self.left) * self.k, (y - self.top) * self.k
@@ -81,9 +90,7 @@ class RasterCanvas:
 
     def font(self, size: float) -> None:
         """Set the size of the texts that follow (at least 6 pixels)."""
-        from rofl.render.fonts import pil_font
-
-        self.face = pil_font(max(6, round(size * self.k)), self.font_file)
+        self.face = self.sized(max(6, round(size * self.k)))
 
     def text(self, x: float, y: float, text: str, ink, anchor: str) -> None:
         """``text`` centred on ``y``, ending at, centred on or starting at ``x`` (``anchor``)."""
@@ -91,10 +98,54 @@ class RasterCanvas:
 
     def heading(self, x: float, top: float, text: str) -> None:
         """A title centred on ``x``, its middle just over a digit below ``top``."""
-        from rofl.render.fonts import pil_font
-
-        face = pil_font(max(8, round(FONT * 1.3 * self.k)), self.font_file)
+        face = self.sized(max(8, round(FONT * 1.3 * self.k)))
         self.draw.text(self.p(x, top + FONT * 1.1), text, fill=BLACK, font=face, anchor="mm")
+
+    # a rectangle's sheet: one layout pixel an image pixel, in Pillow's own fonts
+
+    def sized(self, size: int):
+        """Pillow's font of ``size`` pixels in this sheet's font file (kept)."""
+        if size not in self.faces:
+            self.faces[size] = pil_font(size, self.font_file)
+        return self.faces[size]
+
+    def title(self, x: float, y: float, text: str, size: int) -> None:
+        """A title whose top left corner is ``(x, y)``."""
+        self.draw.text(self.p(x, y), text, fill="black", font=self.sized(size))
+
+    def fills(self, rects, colour) -> None:
+        """Rectangles ``(left, top, right, bottom)`` filled with ``colour``, unframed."""
+        for left, top, right, bottom in rects:
+            self.draw.rectangle([*self.p(left, top), *self.p(right - 1, bottom - 1)], fill=colour)
+
+    def cells(self, x0: float, y0: float, cell: int, grid: np.ndarray, palette: Palette) -> None:
+        """The cells of ``grid`` filled, its top left corner at ``(x0, y0)``."""
+        import numpy as np
+        from PIL import Image
+
+        rgb = palette.to_array()[grid]
+        block = np.repeat(np.repeat(rgb, cell, axis=0), cell, axis=1)
+        self.image.paste(Image.fromarray(np.ascontiguousarray(block), "RGB"), (round(x0), round(y0)))
+
+    def framed(self, rect, fill, frame) -> None:
+        """A rectangle filled with ``fill``, framed by a line of one layout pixel."""
+        self.draw.rectangle([*self.p(*rect[:2]), *self.p(*rect[2:])], fill=fill, outline=frame, width=1)
+
+    def number(self, number: Number, size: int) -> None:
+        """A clue number of ``size`` pixels: a row's ends at x and is centred
+        on y; a column's is centred on x and stands on y (a boxed one on its
+        baseline, as in the vector sheets)."""
+        anchor = "rm" if number.in_row else "mb" if number.box is None else "ms"
+        self.draw.text(self.p(number.x, number.y), number.text, fill=number.color, font=self.sized(size), anchor=anchor)
+
+    def label(self, x: float, y: float, text: str, size: int) -> None:
+        """Black text of ``size`` pixels starting at ``x``, its digits centred on ``y``."""
+        self.draw.text(self.p(x, y), text, fill="black", font=self.sized(size), anchor="lm")
+
+    def rule(self, x1: float, y1: float, x2: float, y2: float, bold: bool) -> None:
+        """A line between cells: thin and grey, or bold and black."""
+        colour, width = (BLACK, 2) if bold else (THIN, 1)
+        self.draw.line([self.p(x1, y1), self.p(x2, y2)], fill=colour, width=self.width(width))
 
     def png(self, dpi: float) -> bytes:
         import io
@@ -163,6 +214,103 @@ class PdfCanvas:
         px, py = self.p(x, top + FONT * 1.5)
         self.pdf.text(px - self.pdf.get_string_width(text) / 2, py, text)
         self.pdf.set_font(self.family, size=size)
+
+
+class RectPdfCanvas(PdfCanvas):
+    """An fpdf2 page that a rectangular sheet is drawn on: its clue numbers
+    placed by ``text_width`` (in layout pixels, at a size in layout pixels)
+    and :data:`~rofl.render.layout.DIGIT_DROP`, lines one or two layout
+    pixels wide."""
+
+    def __init__(self, pdf, family: str, k: float, origin: tuple[float, float], text_width: Callable) -> None:
+        super().__init__(pdf, family, k, origin, (0.0, 0.0))
+        self.text_width = text_width
+        self._size: int | None = None  # the text size set last, in layout pixels
+        self._pen: tuple | None = None  # the line colour and width set last
+
+    def _font(self, size: int) -> None:
+        if size != self._size:
+            self.pdf.set_font(self.family, size=size * self.k)
+            self._size = size
+
+    def _set_pen(self, colour, width: float) -> None:
+        if (colour, width) != self._pen:
+            self.pdf.set_draw_color(*colour)
+            self.pdf.set_line_width(width * self.k)
+            self._pen = (colour, width)
+
+    def title(self, x: float, y: float, text: str, size: int) -> None:
+        self._font(size)
+        self.pdf.set_text_color(0, 0, 0)
+        self.pdf.text(*self.p(x, y + TITLE_EM * size), text)
+
+    def _rect(self, left: float, top: float, right: float, bottom: float, style: str) -> None:
+        x, y = self.p(left, top)
+        self.pdf.rect(x, y, (right - left) * self.k, (bottom - top) * self.k, style=style)
+
+    def fills(self, rects, colour) -> None:
+        self.pdf.set_fill_color(*colour)
+        for rect in rects:
+            self._rect(*rect, "F")
+
+    def cells(self, x0: float, y0: float, cell: int, grid: np.ndarray, palette: Palette) -> None:
+        """The background, then a rectangle per run of same-coloured cells."""
+        c = cell * self.k
+        x, y = self.p(x0, y0)
+        self.pdf.set_fill_color(*palette[0])
+        self.pdf.rect(x, y, grid.shape[1] * c, grid.shape[0] * c, style="F")
+        for i, j, k, colour in fill_runs(grid):
+            self.pdf.set_fill_color(*palette[colour])
+            self.pdf.rect(x + j * c, y + i * c, (k - j) * c, c, style="F")
+
+    def framed(self, rect, fill, frame) -> None:
+        self.pdf.set_fill_color(*fill)
+        self._rect(*rect, "F")
+        self._set_pen(frame, 1)
+        self._rect(*rect, "D")
+
+    def number(self, number: Number, size: int) -> None:
+        self._font(size)
+        self.pdf.set_text_color(*number.color)
+        width = self.text_width(number.text, size)
+        if number.in_row:
+            x, y = number.x - width, number.y + DIGIT_DROP * size
+        else:
+            x, y = number.x - width / 2, number.y
+        self.pdf.text(*self.p(x, y), number.text)
+
+    def label(self, x: float, y: float, text: str, size: int) -> None:
+        self._font(size)
+        self.pdf.set_text_color(0, 0, 0)
+        self.pdf.text(*self.p(x, y + DIGIT_DROP * size), text)
+
+    def rule(self, x1: float, y1: float, x2: float, y2: float, bold: bool) -> None:
+        # fpdf2 (like FPDF) starts every page with square line caps ("2 J"),
+        # which close the corners of the thick frame
+        self._set_pen(BLACK if bold else THIN, 2 if bold else 1)
+        self.pdf.line(*self.p(x1, y1), *self.p(x2, y2))
+
+
+def draw_sheet(layout: Layout, palette: Palette, grid: np.ndarray | None, canvas: RasterCanvas | RectPdfCanvas) -> None:
+    """Draw a rectangular sheet on ``canvas``: title, bands, cells, clue
+    numbers, lines (thin ones first, so that the thick ones stay whole where
+    they cross) and key."""
+    if layout.title:
+        canvas.title(layout.margin, layout.margin, layout.title, layout.title_size)
+    canvas.fills(layout.bands, BAND)
+    if grid is not None:
+        canvas.cells(layout.x0, layout.y0, layout.cell, grid, palette)
+    for number in layout.numbers:
+        if number.box is not None:  # in its group's exact colour, framed
+            canvas.framed(number.box, number.fill, THIN)
+        canvas.number(number, layout.font_size)
+    for bold in (False, True):
+        for x1, y1, x2, y2, b in layout.lines:
+            if b == bold:
+                canvas.rule(x1, y1, x2, y2, bold)
+    for entry in layout.key:
+        canvas.framed((entry.x, entry.y, entry.x + entry.side, entry.y + entry.side), entry.color, BLACK)
+        canvas.label(entry.text_x, entry.y + entry.side / 2, entry.text, layout.font_size)
 
 
 def draw_hex_sheet(sheet: HexSheet, palette: Palette, canvas: RasterCanvas | PdfCanvas) -> None:

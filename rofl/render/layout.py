@@ -9,20 +9,21 @@ key below the grid (:class:`KeyEntry`, named by :func:`colour_name`), the
 box of a colour clue number (its group's exact colour) and the black or
 white its digits print in (:func:`text_on`: WCAG contrast at least 4.58), the
 letters of ``--letters`` clues, and the checks of the inputs every renderer
-takes (:func:`sheet_inputs`).
+takes (:class:`SheetOptions`, :func:`sheet_inputs`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
 
     from rofl.board import BoardPuzzle
     from rofl.puzzle import Puzzle
+    from rofl.render.fonts import FontFile
 
 #: Largest sheet drawn, in pixels (SVG: user units) per side.
 MAX_SIDE = 30000
@@ -65,6 +66,43 @@ BOX = 0.84
 #: then signs that cannot be taken for a digit.
 LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ!$%&*+/;<=>?@^_~"
 PAPER = (255, 255, 255)
+
+
+@dataclass(frozen=True)
+class SheetOptions:
+    """What a sheet is drawn with, whatever its file type: the keywords of
+    :func:`rofl.render.sheet.puzzle_sheet`, :func:`rofl.render.pdf.puzzle_pdf`
+    and :func:`rofl.render.sheet.sheet_bytes`, which build one.
+
+    Attributes
+    ----------
+    solution : array of palette indices, optional
+        Fill the cells with this picture (a solution sheet): a rectangle's
+        ``(H, W)`` grid or a hexagon's flat cell array; it must fit the clues.
+    cell : int, optional
+        A rectangle's cell size in pixels (default :func:`default_cell`,
+        smaller when the sheet would exceed :data:`MAX_SIDE` or
+        :data:`MAX_PIXELS`; clue numbers are about 55 % of it, so two digits
+        fit a column); a PDF sheet prints it at :data:`BASE_DPI` (default:
+        the sheet fills its page).  A hexagonal sheet takes none.
+    title : str, optional
+        Printed above the grid; defaults to ``puzzle.meta["title"]``; an
+        empty string prints none.  Characters the font lacks print as a
+        stand-in (see :func:`rofl.render.fonts.shown`).
+    font : FontFile, optional
+        Draw numbers and title in this font (default: a PNG's, the small
+        font Pillow ships, which covers little more than ASCII; a PDF's,
+        Helvetica, not embedded).
+    letters : bool
+        Print each clue number with its colour's letter (``2a 3b``), as the
+        key does, so a colour puzzle can be solved from a black-and-white print.
+    """
+
+    solution: Any = None
+    cell: int | None = None
+    title: str | None = None
+    font: FontFile | None = None
+    letters: bool = False
 
 
 def _linear(v: int) -> float:
@@ -181,8 +219,21 @@ def check_solution(puzzle: BoardPuzzle, solution) -> np.ndarray:
 
 
 def sheet_inputs(puzzle: Puzzle, solution, title: str | None) -> tuple[np.ndarray | None, str | None]:
-    """What every renderer draws: the checked solution grid (None without
-    one, see :func:`check_solution`) and the title (default: the puzzle's)."""
+    """What every renderer of a rectangle draws: the checked solution grid
+    (None without one, see :func:`check_solution`) and the title (default:
+    the puzzle's).
+
+    Raises
+    ------
+    rofl.FormatError
+        Groups of unknown colour (``?``), which a rectangle's sheet cannot
+        draw yet (a hexagon's draws them hatched).
+    """
+    if puzzle.has_color_sets:
+        from rofl.errors import FormatError
+
+        msg = "a rectangular sheet cannot draw groups of unknown colour ('?') yet; a hexagonal one can"
+        raise FormatError(msg)
     grid = None if solution is None else check_solution(puzzle, solution)
     return grid, puzzle.meta.get("title") if title is None else title
 
@@ -385,7 +436,7 @@ def _place(
     # would look like a clue the printer forgot.
     rows, cols = ([clue or ((0, 0),) for clue in lines] for lines in (puzzle.rows, puzzle.cols))
 
-    def shown(n: int, c: int) -> str:
+    def text_of(n: int, c: int) -> str:
         return clue_text(n, c, letters)
 
     boxed = has_key(puzzle)
@@ -407,10 +458,10 @@ def _place(
     # Every column's numbers must fit its cell, or neighbouring columns'
     # numbers (and their boxes) run into each other: with very small cells
     # (a sheet asked for at 6 pt) the floor of 8 points gives way.
-    widest = max((shown(n, c) for clue in cols for n, c in clue), key=lambda t: text_width(t, font_size), default="")
+    widest = max((text_of(n, c) for clue in cols for n, c in clue), key=lambda t: text_width(t, font_size), default="")
     while font_size > 4 and text_width(widest, font_size) > BOX * cell:
         font_size -= 1
-    widths = [[text_width(shown(n, c), font_size) for n, c in clue] for clue in rows]
+    widths = [[text_width(text_of(n, c), font_size) for n, c in clue] for clue in rows]
     clue_w = int(max((sum(w) + gap * max(0, len(w) - 1) for w in widths), default=0) + 2 * gap)
     line_h = cell  # one number per cell height in the column clues
     clue_h = max((len(clue) for clue in cols), default=0) * line_h + gap
@@ -440,7 +491,7 @@ def _place(
         cx = x0 + j * cell + cell / 2
         y = y0 - gap
         for n, c in reversed(clue):
-            numbers.append(number(n, c, cx, y, text_width(shown(n, c), font_size) if boxed else 0.0, False))
+            numbers.append(number(n, c, cx, y, text_width(text_of(n, c), font_size) if boxed else 0.0, False))
             y -= line_h
 
     # light bands behind every other group of five lines guide the eye from clue to line

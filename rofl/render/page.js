@@ -972,18 +972,13 @@
     var board = document.getElementById("board");
     // a role that allows aria-activedescendant (the keyboard cursor's cell); the where line says the cell
     board.setAttribute("role", "group");
-    var statusLine = document.getElementById("status");
-    var timerEl = document.getElementById("timer");
-    var progressEl = document.getElementById("progress");
-    var toolsEl = document.getElementById("tools");
-    var undoBtn = document.getElementById("undo");
-    var redoBtn = document.getElementById("redo");
-    var applyBtn = document.getElementById("apply");
-    var touchBtn = document.getElementById("touchmode");
-    var revealBtn = document.getElementById("reveal");
-    var mistakesBox = document.getElementById("opt-mistakes");
-    var crossBox = document.getElementById("opt-cross");
-    var whereEl = document.getElementById("where");
+    // the page's controls and lines of text, by their ids (opt-mistakes as control.mistakes)
+    var control = {};
+    ["status", "timer", "progress", "tools", "undo", "redo", "apply", "touchmode", "reveal", "opt-mistakes", "opt-cross", "where"].forEach(
+      function (id) {
+        control[id.replace("opt-", "")] = document.getElementById(id);
+      }
+    );
     var shownHint = null; // the hint on show: its answer and the elements it marked
     var rootStyle = document.documentElement.style;
     rootStyle.setProperty("--bg", palette[0]);
@@ -1001,8 +996,8 @@
         solving = null;
         solution = found && found.complete ? found.grid : null;
         if (!solution) {
-          mistakesBox.disabled = true;
-          revealBtn.disabled = true;
+          control.mistakes.disabled = true;
+          control.reveal.disabled = true;
           document.getElementById("logic-note").hidden = false;
         }
       }
@@ -1098,7 +1093,7 @@
       });
       toolButtons[value] = b;
       toolOrder.push(value);
-      toolsEl.appendChild(b);
+      control.tools.appendChild(b);
     }
     for (var k = 1; k < nColours; k++) {
       var shortcut = k <= 9 ? String(k) : "";
@@ -1187,10 +1182,10 @@
       if (options.mistakes && !solved && knownSolution()) showMistakes(wrongCells(grid, solution));
       board.classList.toggle("solved", solved);
       document.body.classList.toggle("is-solved", solved);
-      undoBtn.disabled = undoStack.length === 0;
-      redoBtn.disabled = redoStack.length === 0;
+      control.undo.disabled = undoStack.length === 0;
+      control.redo.disabled = redoStack.length === 0;
       var pct = solved ? 100 : progressPercent(grid);
-      progressEl.textContent = pct + "%";
+      control.progress.textContent = pct + "%";
       save();
     }
 
@@ -1406,7 +1401,7 @@
         cellEls[i].style.removeProperty("--hint");
         view.paint(i);
       });
-      applyBtn.hidden = true;
+      control.apply.hidden = true;
       shownHint = null;
     }
 
@@ -1464,7 +1459,7 @@
         shownHint.marked.push(cell[0]);
         view.paint(cell[0]);
       });
-      applyBtn.hidden = false;
+      control.apply.hidden = false;
       var n = answer.cells.length;
       var parts = [];
       if (fill) parts.push(fill + " to paint");
@@ -1525,7 +1520,7 @@
       }
     }
     function showTime() {
-      timerEl.textContent = formatTime(seconds());
+      control.timer.textContent = formatTime(seconds());
     }
     setInterval(showTime, 1000);
     document.addEventListener("visibilitychange", function () {
@@ -1603,7 +1598,7 @@
 
     // --------------------------------------------------------------- status
     function say(text) {
-      statusLine.textContent = text;
+      control.status.textContent = text;
     }
 
     // ---------------------------------------------------------- highlighting
@@ -1613,7 +1608,7 @@
       view.hover(hover, false);
       hover = i;
       view.hover(i, true);
-      whereEl.textContent = i >= 0 ? view.cellName(i) : "";
+      control.where.textContent = i >= 0 ? view.cellName(i) : "";
       if (i >= 0) showBar(i);
     }
 
@@ -1680,10 +1675,10 @@
       while (g < line.clue.length && struck[prefix + g]) g++;
       if (g < line.clue.length) {
         strike(prefix + g);
-        whereEl.textContent = capitalLineName(line) + ": number " + (g + 1) + " (" + groupLabel(line.clue[g]) + ") struck out";
+        control.where.textContent = capitalLineName(line) + ": number " + (g + 1) + " (" + groupLabel(line.clue[g]) + ") struck out";
       } else {
         for (g = 0; g < line.clue.length; g++) strike(prefix + g);
-        whereEl.textContent = capitalLineName(line) + ": every number back";
+        control.where.textContent = capitalLineName(line) + ": every number back";
       }
     }
 
@@ -1710,7 +1705,7 @@
 
     /** The keyboard cursor's cell, said for screen readers (the where line is live). */
     function sayCursor() {
-      whereEl.textContent = view.cellName(cursor.i) + ": " + stateName(grid[cursor.i]);
+      control.where.textContent = view.cellName(cursor.i) + ": " + stateName(grid[cursor.i]);
     }
 
     // ---------------------------------------------------------------- mouse
@@ -1766,7 +1761,7 @@
       }
       if (idx.length) setCells(idx, vals);
       var n = path.length;
-      whereEl.textContent = view.cellName(at) + (n > 1 ? " \u2014 " + n + " cells" : "");
+      control.where.textContent = view.cellName(at) + (n > 1 ? " \u2014 " + n + " cells" : "");
     }
 
     /** The cells the stroke changed, back as they were: a second finger came down to pinch. */
@@ -1924,13 +1919,13 @@
       touchMode = mode;
       var scroll = mode === "scroll";
       board.classList.toggle("scroll-mode", scroll);
-      touchBtn.setAttribute("aria-pressed", String(scroll));
-      touchBtn.title = scroll
+      control.touchmode.setAttribute("aria-pressed", String(scroll));
+      control.touchmode.title = scroll
         ? "Touch scrolls and zooms the board; a tap paints one cell. Press to paint by dragging."
         : "Touch paints by dragging; two fingers zoom. Press to scroll the board by dragging.";
       save();
     }
-    touchBtn.addEventListener("click", function () {
+    control.touchmode.addEventListener("click", function () {
       setTouchMode(touchMode === "paint" ? "scroll" : "paint");
       say(
         touchMode === "scroll"
@@ -2007,7 +2002,7 @@
         showCursor(true);
         setHover(cursor.i);
         sayCursor();
-        if (stroke && stroke.keys && stroke.keys.length > 1) whereEl.textContent += " \u2014 " + stroke.keys.length + " cells";
+        if (stroke && stroke.keys && stroke.keys.length > 1) control.where.textContent += " \u2014 " + stroke.keys.length + " cells";
       } else if (view.strikeKeys && view.strikeKeys[k.toLowerCase()]) {
         e.preventDefault();
         showCursor(true);
@@ -2037,23 +2032,23 @@
       if (e.key === "Shift" && stroke && stroke.keys) endStroke();
     });
 
-    undoBtn.addEventListener("click", undo);
-    redoBtn.addEventListener("click", redo);
+    control.undo.addEventListener("click", undo);
+    control.redo.addEventListener("click", redo);
     document.getElementById("check").addEventListener("click", check);
     document.getElementById("hint").addEventListener("click", hintPress);
-    applyBtn.addEventListener("click", function () {
+    control.apply.addEventListener("click", function () {
       if (shownHint && shownHint.answer.cells) applyHint();
     });
     document.getElementById("clear").addEventListener("click", clearAll);
-    revealBtn.addEventListener("click", reveal);
-    mistakesBox.addEventListener("change", function () {
-      options.mistakes = mistakesBox.checked;
+    control.reveal.addEventListener("click", reveal);
+    control.mistakes.addEventListener("change", function () {
+      options.mistakes = control.mistakes.checked;
       if (options.mistakes && !solved && knownSolution()) showMistakes(wrongCells(grid, solution));
       else clearMistakes();
       save();
     });
-    crossBox.addEventListener("change", function () {
-      options.cross = crossBox.checked;
+    control.cross.addEventListener("change", function () {
+      options.cross = control.cross.checked;
       save();
     });
     var lettersBox = document.getElementById("opt-letters");
@@ -3034,8 +3029,8 @@
     }
     selectTool(tool);
     setTouchMode(touchMode);
-    mistakesBox.checked = options.mistakes;
-    crossBox.checked = options.cross;
+    control.mistakes.checked = options.mistakes;
+    control.cross.checked = options.cross;
     if (!multi) document.body.classList.add("one-colour");
     setLetters(multi && (options.letters === null ? puzzle.letters === true : options.letters));
     // the options say what they can do for this puzzle

@@ -247,7 +247,6 @@ def page_data(puzzle: Puzzle | HexPuzzle, title: str, letters: bool | None = Non
     :class:`~rofl.hexagon.Hexagon` (the page rebuilds the cells and lines
     from the side).  A ``?`` group's colour is the list of colours it may take.
     """
-    from rofl.hexagon import HexPuzzle
     from rofl.picture.legibility import colour_name, confusions
 
     palette = puzzle.palette.hex()
@@ -263,7 +262,7 @@ def page_data(puzzle: Puzzle | HexPuzzle, title: str, letters: bool | None = Non
         "confusions": confused,
         "unknown": unknown_tint(palette),
     }
-    if isinstance(puzzle, HexPuzzle):
+    if puzzle.board.kind == "hexagon":
         return common | {
             "shape": "hexagon",
             "side": puzzle.side,
@@ -305,9 +304,8 @@ def check_page_size(puzzle: Puzzle | HexPuzzle) -> None:
         (a :class:`~rofl.errors.FormatError`: the puzzle, not an option, is too large)
     """
     from rofl.errors import LimitError
-    from rofl.hexagon import HexPuzzle
 
-    if isinstance(puzzle, HexPuzzle):
+    if puzzle.board.kind == "hexagon":
         if puzzle.side > MAX_PAGE_SIDE:
             msg = f"a page holds a hexagon of side {MAX_PAGE_SIDE} at most, which a browser still loads; "
             msg += f"this one has side {puzzle.side}"
@@ -387,12 +385,11 @@ def puzzle_page(
     """
     from rofl._version import __version__
     from rofl.errors import PuzzleError
-    from rofl.hexagon import HexPuzzle
 
     check_page_size(puzzle)
 
-    hexagon = isinstance(puzzle, HexPuzzle)
-    if isinstance(puzzle, HexPuzzle):
+    hexagon = puzzle.board.kind == "hexagon"
+    if hexagon:
         default = f"Hexagonal nonogram, side {puzzle.side}"
         size = f"hexagon of side {puzzle.side}, {puzzle.n_cells} cells"
     else:

@@ -29,19 +29,19 @@ import gc
 import unicodedata
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from rofl._io import stamp_time
 from rofl.formats.sheets import attach
+from rofl.render.canvas import PdfCanvas, RectPdfCanvas, draw_hex_sheet, draw_sheet
 from rofl.render.fonts import CORE_ENCODING, FontFile, quiet_fonttools, reason, sheet_covers, shown
 from rofl.render.layout import (
     A4_POINTS,
-    BAND,
     BASE_DPI,
-    DIGIT_DROP,
     PAGE_INCHES,
     THIN,
     TITLE_EM,
+    SheetOptions,
     check_solution,
     difficulty_title,
     fill_runs,
@@ -83,19 +83,12 @@ def _metadata_text(text: str) -> str:
     return "".join("\ufffd" if unicodedata.category(ch) in ("Cc", "Cs") else ch for ch in text)
 
 
-def puzzle_pdf(
-    puzzle: BoardPuzzle,
-    *,
-    solution=None,
-    cell: int | None = None,
-    title: str | None = None,
-    font: FontFile | None = None,
-    letters: bool = False,
-) -> bytes:
+def puzzle_pdf(puzzle: BoardPuzzle, **options: Any) -> bytes:
     """Draw ``puzzle``'s sheet, of either shape, as a one-page vector PDF.
 
     The same sheet as :func:`rofl.render.svg.puzzle_svg` draws, with the
-    same arguments but these: ``cell`` is a rectangle's cell size in layout
+    same arguments (``options``: :class:`~rofl.render.layout.SheetOptions`)
+    but these: ``cell`` is a rectangle's cell size in layout
     pixels printed at 96 dpi (the page may scale it down; default: the sheet
     fills the page, see the module's docstring); the ``title`` prints with a
     stand-in for each character the font lacks
@@ -121,28 +114,32 @@ def puzzle_pdf(
         larger than :data:`rofl.render.layout.MAX_SIDE` a side, a solution
         that does not fit the puzzle, or a font fpdf2 cannot embed.
     """
+    return sheet_pdf(puzzle, SheetOptions(**options))
+
+
+def sheet_pdf(puzzle: BoardPuzzle, options: SheetOptions) -> bytes:
+    """:func:`puzzle_pdf` with its options as one value."""
     if puzzle.board.kind == "hexagon":
-        return _hexagon_pdf(puzzle, solution, cell, title, font, letters)
+        return _hexagon_pdf(puzzle, options)
     puzzle = cast("Puzzle", puzzle)
-    grid, title = sheet_inputs(puzzle, solution, title)
-    with _Document(font) as doc:
+    grid, title = sheet_inputs(puzzle, options.solution, options.title)
+    with _Document(options.font) as doc:
         if title:
             doc.pdf.set_title(_metadata_text(title))
-        doc.sheet_page(puzzle, grid, title, cell, letters=letters)
+        doc.sheet_page(puzzle, grid, title, options.cell, letters=options.letters)
         attach(doc.pdf, puzzle, grid, "puzzle.rofl", _metadata_text(title) if title else None)
         return doc.output()
 
 
-def _hexagon_pdf(puzzle, solution, cell: int | None, title: str | None, font: FontFile | None, letters: bool) -> bytes:
+def _hexagon_pdf(puzzle, options: SheetOptions) -> bytes:
     """A hexagonal puzzle's PDF sheet: :func:`~rofl.render.hexlayout.hex_layout`
     as large as fits one A4 page, portrait or landscape, centred."""
-    from rofl.render.canvas import PdfCanvas, draw_hex_sheet
     from rofl.render.hexlayout import hex_layout, hex_title, pdf_scale
 
-    title = hex_title(puzzle, cell, title, ".pdf", font)
-    sheet = hex_layout(puzzle, solution=solution, title=title, letters=letters)
+    title = hex_title(puzzle, options.cell, options.title, ".pdf", options.font)
+    sheet = hex_layout(puzzle, solution=options.solution, title=title, letters=options.letters)
     k, landscape = pdf_scale(sheet)
-    with _Document(font) as doc:
+    with _Document(options.font) as doc:
         doc.pdf.add_page(orientation="L" if landscape else "P")
         page_w, page_h = sorted(A4_POINTS, reverse=landscape)
         origin = ((page_w - sheet.width * k) / 2, (page_h - sheet.height * k) / 2)
@@ -404,70 +401,9 @@ class _Document:
         page_w, page_h = sorted(A4_POINTS, reverse=landscape)
         left, top = (page_w - w * scale) / 2, (page_h - h * scale) / 2
 
-        def px(x: float) -> float:
-            return left + x * scale
-
-        def py(y: float) -> float:
-            return top + y * scale
-
         pdf.add_page(orientation="L" if landscape else "P")
-        if layout.title:
-            pdf.set_font(self.family, size=layout.title_size * scale)
-            pdf.set_text_color(0, 0, 0)
-            pdf.text(px(layout.margin), py(layout.margin + TITLE_EM * layout.title_size), layout.title)
-        pdf.set_fill_color(*BAND)
-        for x1, y1, x2, y2 in layout.bands:
-            pdf.rect(px(x1), py(y1), (x2 - x1) * scale, (y2 - y1) * scale, style="F")
-        if grid is not None:
-            c = layout.cell * scale
-            palette = puzzle.palette
-            pdf.set_fill_color(*palette[0])
-            pdf.rect(px(layout.x0), py(layout.y0), puzzle.width * c, puzzle.height * c, style="F")
-            for i, j, k, colour in fill_runs(grid):
-                pdf.set_fill_color(*palette[colour])
-                pdf.rect(px(layout.x0) + j * c, py(layout.y0) + i * c, (k - j) * c, c, style="F")
-
-        # a row's numbers end at x and are centred on y; a column's are centred
-        # on x and stand on y
-        boxes = [number for number in layout.numbers if number.box is not None]
-        for number in boxes:  # each in its group's exact colour, framed
-            x1, y1, x2, y2 = number.box  # type: ignore[misc]
-            pdf.set_fill_color(*number.fill)  # type: ignore[misc]
-            pdf.rect(px(x1), py(y1), (x2 - x1) * scale, (y2 - y1) * scale, style="F")
-        pdf.set_draw_color(*THIN)
-        pdf.set_line_width(scale)
-        for number in boxes:
-            x1, y1, x2, y2 = number.box  # type: ignore[misc]
-            pdf.rect(px(x1), py(y1), (x2 - x1) * scale, (y2 - y1) * scale, style="D")
-        pdf.set_font(self.family, size=layout.font_size * scale)
-        for number in layout.numbers:
-            pdf.set_text_color(*number.color)
-            width = self.text_width(number.text, layout.font_size)
-            if number.in_row:
-                x, y = number.x - width, number.y + DIGIT_DROP * layout.font_size
-            else:
-                x, y = number.x - width / 2, number.y
-            pdf.text(px(x), py(y), number.text)
-
-        # thin lines first so that the thick ones stay whole where they cross;
-        # fpdf2 (like FPDF) starts every page with square line caps ("2 J"),
-        # which close the corners of the thick frame
-        for bold in (False, True):
-            pdf.set_draw_color(*((0, 0, 0) if bold else THIN))
-            pdf.set_line_width((2 if bold else 1) * scale)
-            for x1, y1, x2, y2, b in layout.lines:
-                if b == bold:
-                    pdf.line(px(x1), py(y1), px(x2), py(y2))
-
-        for entry in layout.key:
-            pdf.set_fill_color(*entry.color)
-            pdf.rect(px(entry.x), py(entry.y), entry.side * scale, entry.side * scale, style="F")
-        pdf.set_draw_color(0, 0, 0)
-        pdf.set_line_width(scale)
-        pdf.set_text_color(0, 0, 0)
-        for entry in layout.key:
-            pdf.rect(px(entry.x), py(entry.y), entry.side * scale, entry.side * scale, style="D")
-            pdf.text(px(entry.text_x), py(entry.y + entry.side / 2 + DIGIT_DROP * layout.font_size), entry.text)
+        canvas = RectPdfCanvas(pdf, self.family, scale, (left, top), self.text_width)
+        draw_sheet(layout, puzzle.palette, grid, canvas)
 
     def answer_pages(self, items: list[tuple[Puzzle, np.ndarray, str]]) -> None:
         """Add portrait pages headed "Solutions" with the pictures of

@@ -93,9 +93,9 @@ def _is_light(palette: Palette) -> np.ndarray:
 
 def hex_radius(side: int, target: int = 600) -> float:
     """Pixels per cell circumradius so that the board is about ``target`` pixels wide (3-24)."""
-    from rofl.picture.hexfit import board_extent
+    from rofl.hexagon import Hexagon
 
-    return float(min(24.0, max(3.0, target / board_extent(side)[0])))
+    return float(min(24.0, max(3.0, target / Hexagon.of(side).extent()[0])))
 
 
 def hex_image(rgb: np.ndarray, side: int, radius: float | None = None, *, outline: bool = False):
@@ -165,11 +165,12 @@ def _hex_compare_image(result, radius: float | None = None, gap: int | None = No
 
 def _hex_centres(side: int, radius: float) -> tuple[tuple[int, int], list[tuple[float, float]]]:
     """The image size of a board and each cell's centre in pixels."""
-    from rofl.picture.hexfit import board_extent, cell_centres
+    from rofl.hexagon import Hexagon
 
-    ew, eh = board_extent(side)
-    x, y = cell_centres(side)
-    x, y = (ew / 2 + x) * radius, (eh / 2 + y) * radius
+    board = Hexagon.of(side)
+    ew, eh = board.extent()
+    centres = board.centres()
+    x, y = (ew / 2 + centres[:, 0]) * radius, (eh / 2 + centres[:, 1]) * radius
     return (int(np.ceil(ew * radius)), int(np.ceil(eh * radius))), list(zip(x.tolist(), y.tolist(), strict=True))
 
 

@@ -1,20 +1,28 @@
 """Printable puzzle sheets: the grid with its clues, empty or filled with the solution.
 
 :func:`rofl.render.layout.sheet_layout` places every clue number, band and
-line once; :func:`puzzle_sheet` draws that layout with Pillow,
-:func:`rofl.render.svg.puzzle_svg` writes it as SVG and
-:func:`rofl.render.pdf.puzzle_pdf` as a vector PDF, so a PNG, an SVG and a
-PDF sheet of one puzzle look alike.  :func:`sheet_bytes` gives the bytes of
+line once; :func:`puzzle_sheet` draws that layout with Pillow and
+:func:`rofl.render.pdf.puzzle_pdf` as a vector PDF, both by
+:func:`rofl.render.canvas.draw_sheet`, and :func:`rofl.render.svg.puzzle_svg`
+writes it as SVG, so a PNG, an SVG and a PDF sheet of one puzzle look alike.  :func:`sheet_bytes` gives the bytes of
 a ``.png``, ``.pdf`` or ``.svg`` sheet file, sized to print on A4 or Letter.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from rofl.render.fonts import pil_font as _font
-from rofl.render.layout import BAND, MAX_PIXELS, THIN, difficulty_title, print_dpi, sheet_inputs, sheet_layout
+from rofl.render.layout import (
+    MAX_PIXELS,
+    SheetOptions,
+    difficulty_title,
+    print_dpi,
+    sheet_inputs,
+    sheet_layout,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     from PIL import Image
@@ -52,15 +60,7 @@ def check_sheet_path(path: str | Path) -> str:
 # ------------------------------------------------------------------ raster
 
 
-def puzzle_sheet(
-    puzzle: Puzzle,
-    *,
-    solution=None,
-    cell: int | None = None,
-    title: str | None = None,
-    font: FontFile | None = None,
-    letters: bool = False,
-) -> Image.Image:
+def puzzle_sheet(puzzle: Puzzle, **options: Any) -> Image.Image:
     """Draw ``puzzle`` as a sheet to print and solve by hand.
 
     Row clues stand left of their rows, column clues above their columns,
@@ -74,23 +74,9 @@ def puzzle_sheet(
     Parameters
     ----------
     puzzle : Puzzle
-    solution : (H, W) uint8 array of palette indices, optional
-        Fill the cells with this picture (a solution sheet); it must fit
-        the clues.
-    cell : int, optional
-        Cell size in pixels (default :func:`~rofl.render.layout.default_cell`, smaller when the
-        sheet would exceed :data:`~rofl.render.layout.MAX_SIDE` or :data:`~rofl.render.layout.MAX_PIXELS`; clue
-        numbers are about 55 % of it, so two digits fit a column).
-    title : str, optional
-        Printed above the grid; defaults to ``puzzle.meta["title"]``; an
-        empty string prints none.  Characters the font lacks print as a
-        stand-in (see :func:`rofl.render.fonts.shown`).
-    font : FontFile, optional
-        Draw numbers and title in this font (default: the small font Pillow
-        ships, which covers little more than ASCII).
-    letters : bool
-        Print each clue number with its colour's letter (``2a 3b``), as the
-        key does, so a colour puzzle can be solved from a black-and-white print.
+    **options
+        ``solution``, ``cell``, ``title``, ``font``, ``letters``: see
+        :class:`~rofl.render.layout.SheetOptions`.
 
     Returns
     -------
@@ -103,13 +89,18 @@ def puzzle_sheet(
         A cell smaller than :data:`~rofl.render.layout.MIN_CELL`, a sheet too large, or a
         solution that does not fit the puzzle.
     """
+    return _sheet_image(puzzle, SheetOptions(**options))
+
+
+def _sheet_image(puzzle: Puzzle, options: SheetOptions) -> Image.Image:
     from rofl.render.fonts import sheet_covers, shown
 
-    grid, title = sheet_inputs(puzzle, solution, title)
+    font = options.font
+    grid, title = sheet_inputs(puzzle, options.solution, options.title)
     if title:
         title = shown(title, sheet_covers(".png", font))
     try:
-        return _draw_sheet(puzzle, grid, cell, title, font, letters)
+        return _draw_sheet(puzzle, grid, options.cell, title, font, options.letters)
     except OSError as exc:  # FreeType meets a damaged glyph only when it draws it
         if font is None:
             raise
@@ -168,56 +159,18 @@ def _raster_layout(puzzle: Puzzle, cell: int | None, title: str | None, face: _F
 def _draw_sheet(
     puzzle: Puzzle, grid, cell: int | None, title: str | None, font: FontFile | None, letters: bool
 ) -> Image.Image:
-    import numpy as np
-    from PIL import Image, ImageDraw
+    from rofl.render.canvas import RasterCanvas, draw_sheet
 
-    face = _Faces(font)
-    layout = _raster_layout(puzzle, cell, title, face, letters)
-    cell = layout.cell
-    image = Image.new("RGB", (layout.width, layout.height), "white")
-    draw = ImageDraw.Draw(image)
-    if layout.title:
-        draw.text((layout.margin, layout.margin), layout.title, fill="black", font=face(layout.title_size))
-    for left, top, right, bottom in layout.bands:
-        draw.rectangle([left, top, right - 1, bottom - 1], fill=BAND)
-    if grid is not None:
-        rgb = puzzle.palette.to_array()[grid]
-        block = np.repeat(np.repeat(rgb, cell, axis=0), cell, axis=1)
-        image.paste(Image.fromarray(np.ascontiguousarray(block), "RGB"), (layout.x0, layout.y0))
-    number_font = face(layout.font_size)
-    for number in layout.numbers:
-        if number.box is not None:
-            draw.rectangle(number.box, fill=number.fill, outline=THIN, width=1)
-        # a boxed column number stands on its baseline, as in the vector sheets
-        anchor = "rm" if number.in_row else "mb" if number.box is None else "ms"
-        draw.text((number.x, number.y), number.text, fill=number.color, font=number_font, anchor=anchor)
-    # thin lines first so that the thick ones stay whole where they cross
-    for bold in (False, True):
-        style = {"fill": "black", "width": 2} if bold else {"fill": THIN, "width": 1}
-        for x1, y1, x2, y2, b in layout.lines:
-            if b == bold:
-                draw.line([(x1, y1), (x2, y2)], **style)  # type: ignore[arg-type]
-    for entry in layout.key:
-        box = [entry.x, entry.y, entry.x + entry.side, entry.y + entry.side]
-        draw.rectangle(box, fill=entry.color, outline="black", width=1)
-        draw.text((entry.text_x, entry.y + entry.side / 2), entry.text, fill="black", font=number_font, anchor="lm")
-    return image
+    layout = _raster_layout(puzzle, cell, title, _Faces(font), letters)
+    canvas = RasterCanvas((layout.width, layout.height), 1.0, (0.0, 0.0), font)
+    draw_sheet(layout, puzzle.palette, grid, canvas)
+    return canvas.image
 
 
 # ------------------------------------------------------------------ files
 
 
-def sheet_bytes(
-    puzzle: BoardPuzzle,
-    suffix: str,
-    *,
-    solution=None,
-    cell: int | None = None,
-    title: str | None = None,
-    font: FontFile | None = None,
-    letters: bool = False,
-    difficulty: bool = False,
-) -> bytes:
+def sheet_bytes(puzzle: BoardPuzzle, suffix: str, *, difficulty: bool = False, **options: Any) -> bytes:
     """The bytes of a sheet file of a puzzle of any shape: ``suffix`` is ``".png"``, ``".pdf"`` or ``".svg"``.
 
     The PNG sheet (a rectangle's drawn by :func:`puzzle_sheet`) is marked
@@ -225,9 +178,9 @@ def sheet_bytes(
     is :func:`rofl.render.svg.puzzle_svg`,
     sized in millimetres at the same scale; the PDF sheet is
     :func:`rofl.render.pdf.puzzle_pdf`, vector drawing on one A4 page.
-    Arguments as for :func:`puzzle_sheet` (a hexagonal sheet fills its page
-    and takes no ``cell``); ``difficulty`` prints the puzzle's grade after
-    the title (:func:`~rofl.render.layout.difficulty_title`).
+    ``options`` as for :func:`puzzle_sheet` (:class:`~rofl.render.layout.SheetOptions`;
+    a hexagonal sheet fills its page and takes no ``cell``); ``difficulty``
+    prints the puzzle's grade after the title (:func:`~rofl.render.layout.difficulty_title`).
 
     A rectangle's sheet carries its puzzle as a ROFL file (with the CRC-32
     of ``solution`` when given), so rofl reads it back as that puzzle
@@ -242,54 +195,57 @@ def sheet_bytes(
     """
     from rofl.errors import OptionError
 
+    sheet = SheetOptions(**options)
     suffix = suffix.lower() if suffix.startswith(".") else "." + suffix.lower()
     if suffix not in SUFFIXES:
         msg = f"a sheet is written as {_choices()}, not {suffix!r}"
         raise OptionError(msg)
     if difficulty:
-        title = difficulty_title(puzzle, title)
+        sheet = replace(sheet, title=difficulty_title(puzzle, sheet.title))
     if suffix == ".svg":
         from rofl.render.svg import puzzle_svg
 
-        if font is not None:
+        if sheet.font is not None:
             raise OptionError(SVG_FONT)
-        return puzzle_svg(puzzle, solution=solution, cell=cell, title=title, letters=letters).encode("utf-8")
+        return puzzle_svg(
+            puzzle, solution=sheet.solution, cell=sheet.cell, title=sheet.title, letters=sheet.letters
+        ).encode("utf-8")
     if suffix == ".pdf":
-        from rofl.render.pdf import puzzle_pdf
+        from rofl.render.pdf import sheet_pdf
 
-        return puzzle_pdf(puzzle, solution=solution, cell=cell, title=title, font=font, letters=letters)
-    return _png_bytes(puzzle, solution, cell, title, font, letters)
+        return sheet_pdf(puzzle, sheet)
+    return _png_bytes(puzzle, sheet)
 
 
-def _png_bytes(puzzle: BoardPuzzle, solution, cell: int | None, title, font: FontFile | None, letters: bool) -> bytes:
+def _png_bytes(puzzle: BoardPuzzle, sheet: SheetOptions) -> bytes:
     """The PNG sheet file of a puzzle of any shape, marked with the density it
     prints at: a rectangle's is :func:`puzzle_sheet`'s image at
     :func:`~rofl.render.layout.print_dpi`, carrying its puzzle; a hexagon's
     is :func:`~rofl.render.hexlayout.hex_layout` drawn to fit the page at
     :data:`~rofl.render.hexlayout.PNG_DPI` (:func:`rofl.render.canvas.draw_hex_sheet`)."""
     if puzzle.board.kind == "hexagon":
-        return _hexagon_png(puzzle, solution, cell, title, font, letters)
+        return _hexagon_png(puzzle, sheet)
     import io
 
     from rofl.formats.sheets import png_info
 
     puzzle = cast("Puzzle", puzzle)
-    image = puzzle_sheet(puzzle, solution=solution, cell=cell, title=title, font=font, letters=letters)
+    image = _sheet_image(puzzle, sheet)
     dpi = round(print_dpi(*image.size), 2)
     buf = io.BytesIO()
-    image.save(buf, format="PNG", dpi=(dpi, dpi), pnginfo=png_info(puzzle, solution))
+    image.save(buf, format="PNG", dpi=(dpi, dpi), pnginfo=png_info(puzzle, sheet.solution))
     return buf.getvalue()
 
 
-def _hexagon_png(puzzle, solution, cell: int | None, title: str | None, font: FontFile | None, letters: bool) -> bytes:
+def _hexagon_png(puzzle, sheet: SheetOptions) -> bytes:
     from rofl.render.canvas import RasterCanvas, draw_hex_sheet
     from rofl.render.hexlayout import PNG_DPI, hex_layout, hex_title, png_scale
 
-    title = hex_title(puzzle, cell, title, ".png", font)
-    sheet = hex_layout(puzzle, solution=solution, title=title, letters=letters)
-    k = png_scale(sheet)
+    title = hex_title(puzzle, sheet.cell, sheet.title, ".png", sheet.font)
+    layout = hex_layout(puzzle, solution=sheet.solution, title=title, letters=sheet.letters)
+    k = png_scale(layout)
     canvas = RasterCanvas(
-        (max(1, round(sheet.width * k)), max(1, round(sheet.height * k))), k, (sheet.left, sheet.top), font
+        (max(1, round(layout.width * k)), max(1, round(layout.height * k))), k, (layout.left, layout.top), sheet.font
     )
-    draw_hex_sheet(sheet, puzzle.palette, canvas)
+    draw_hex_sheet(layout, puzzle.palette, canvas)
     return canvas.png(PNG_DPI)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rofl.hexagon import Hexagon, HexPuzzle
+from rofl.hexagon import Hexagon
 from rofl.palette import Palette
 from rofl.render.layout import letter
 
@@ -74,6 +74,6 @@ def hex_text(board: Hexagon, cells: np.ndarray, palette: Palette, *, color: bool
 def puzzle_text(puzzle, cells: np.ndarray, *, color: bool = False, unknown: int = -1) -> str:
     """A filling of ``puzzle``'s board as text: :func:`hex_text` for a
     :class:`~rofl.hexagon.HexPuzzle`, :func:`grid_text` otherwise."""
-    if isinstance(puzzle, HexPuzzle):
+    if puzzle.board.kind == "hexagon":
         return hex_text(puzzle.board, cells, puzzle.palette, color=color, unknown=unknown)
     return grid_text(cells, puzzle.palette, color=color, unknown=unknown)

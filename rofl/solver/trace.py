@@ -162,25 +162,17 @@ class Frame:
 
 @dataclass(eq=False)
 class Trace:
-    """A solve recorded step by step (:func:`trace_solve`).
-
-    Attributes
-    ----------
-    puzzle : Puzzle
-    steps : list of Step
-        In order; the empty grid before them is frame 0.
-    status : LineStatus
-        ``"solved"`` (the last step leaves the solution), ``"contradiction"``
-        (the clues have no solution) or ``"stalled"`` (line logic only and it
-        stalled, or neither the trace nor the compiled search found an answer
-        within the budget).
-    guesses, probes : int
-        Guesses made and probes run.
-    """
+    """A solve of ``puzzle`` recorded step by step (:func:`trace_solve`)."""
 
     puzzle: Puzzle
+    #: The steps in order; the empty grid before them is frame 0.
     steps: list[Step]
+    #: ``"solved"`` (the last step leaves the solution), ``"contradiction"``
+    #: (the clues have no solution) or ``"stalled"`` (line logic only and it
+    #: stalled, or neither the trace nor the compiled search found an answer
+    #: within the budget).
     status: LineStatus
+    #: Guesses made and probes run.
     guesses: int = 0
     probes: int = 0
 

@@ -13,7 +13,7 @@ import pytest
 from rofl.cli import main
 from tests.clirun import run
 
-MAKE = main.commands["make"]
+MAKE = main.get_command(None, "make")
 
 
 def _option(command, name: str):

@@ -95,3 +95,34 @@ def test_cells_average_their_hexagon_in_linear_light():
     for cell in range(Hexagon.of(side).n_cells):
         want = lin[owner == cell].mean(axis=0)
         assert np.allclose(got[cell], want, atol=0.02), cell
+
+
+@pytest.mark.parametrize("image_size", [(320, 214), (262, 262), (100, 400), (1, 1), (640, 480)])
+def test_one_fit_serves_both_shapes(image_size):
+    # fit_board gives any board the largest centred box of its proportions:
+    # a hexagon's is hex_fit's, a rectangle's is fit's crop
+    from rofl.picture.fit import fit, fit_board
+    from rofl.puzzle import Rectangle
+
+    for side in (1, 5, 17):
+        assert fit_board(image_size, Hexagon.of(side)) == hex_fit(image_size, side)
+    for width, height in ((40, 30), (13, 41), (7, 7)):
+        geometry = fit_board(image_size, Rectangle(width, height))
+        assert geometry == fit(image_size, width, height, "crop")
+        x0, y0, x1, y1 = geometry.box
+        assert geometry.size == geometry.grid == (width, height)
+        # the box keeps the picture's edges exactly on the side it fills
+        assert (x0, x1) == (0.0, image_size[0]) or (y0, y1) == (0.0, image_size[1])
+        assert 0.0 <= x0 <= x1 <= image_size[0] and 0.0 <= y0 <= y1 <= image_size[1]
+        assert (x1 - x0) / (y1 - y0) == pytest.approx(width / height)
+
+
+def test_a_boards_extent_is_the_box_around_its_cells():
+    from rofl.puzzle import Rectangle
+
+    assert Rectangle(7, 3).extent(2.0) == (14.0, 6.0)
+    for side in (1, 2, 9):
+        board = Hexagon.of(side)
+        centres, corners = board.centres(1.5), board.corners(1.5)
+        points = (centres[:, None, :] + corners[None, :, :]).reshape(-1, 2)
+        assert board.extent(1.5) == pytest.approx(tuple(points.max(axis=0) - points.min(axis=0)))

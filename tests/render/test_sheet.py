@@ -574,3 +574,36 @@ def test_two_digit_column_clues_fit_their_cells_at_a_small_cell_size():
     columns overlapped, boxes and digits (found by hypothesis)."""
     puzzle = Puzzle.from_grid(np.ones((10, 2), dtype=np.uint8), Palette(["#ffffff", "#000001"]))
     check_pdf_sheet(puzzle_pdf(puzzle, cell=6), puzzle, None)
+
+
+@pytest.mark.parametrize("suffix", [".png", ".pdf", ".svg"])
+def test_a_rectangle_with_question_marks_is_refused_with_one_error(suffix):
+    # the library drew them into a TypeError deep inside the layout; the CLI refused them first
+    from rofl.errors import FormatError
+    from rofl.render.pdf import puzzle_book
+
+    grid = np.array([[1, 1, 0], [0, 1, 1], [1, 0, 1]])
+    puzzle = Puzzle.from_grid(grid, Palette(["#fff", "#000", "#f00"]))
+    unknown = puzzle.with_unknown_colors(np.arange(puzzle.n_groups) == 0)
+    with pytest.raises(FormatError, match=r"cannot draw groups of unknown colour \('\?'\)"):
+        sheet_bytes(unknown, suffix)
+    with pytest.raises(FormatError, match="unknown colour"):
+        puzzle_book([unknown])
+
+
+def test_the_sheets_take_one_set_of_options(monkeypatch):
+    # puzzle_sheet, puzzle_pdf and sheet_bytes build one SheetOptions from their keywords
+    import dataclasses
+
+    from rofl.render.layout import SheetOptions
+    from rofl.render.pdf import puzzle_pdf
+
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")  # the same creation date in both PDFs
+    puzzle = Puzzle.from_grid(np.array([[1, 0], [1, 1]]), Palette.black_white())
+    assert [f.name for f in dataclasses.fields(SheetOptions)] == ["solution", "cell", "title", "font", "letters"]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        SheetOptions().cell = 3  # type: ignore[misc]
+    for draw in (puzzle_sheet, puzzle_pdf, lambda p, **kw: sheet_bytes(p, ".png", **kw)):
+        with pytest.raises(TypeError, match="colour"):
+            draw(puzzle, colour=True)
+    assert sheet_bytes(puzzle, ".pdf", cell=20, title="T") == puzzle_pdf(puzzle, cell=20, title="T")
