@@ -106,6 +106,7 @@ def corpus(folder: Path) -> tuple[list[str], list[float]]:
     steps: dict[str, list[int]] = defaultdict(list)
     people: dict[str, list[tuple[int, float]]] = defaultdict(list)
     large_ms = []
+    probed_ms = []
     for path in sorted(folder.glob("*/*.json")):
         source = path.parent.name
         record = json.loads(path.read_text(encoding="utf-8"))
@@ -120,6 +121,8 @@ def corpus(folder: Path) -> tuple[list[str], list[float]]:
             people[source].append((rated, difficulty.score if difficulty.grade < 5 else float("inf")))
         if puzzle.width * puzzle.height >= 45 * 45 and difficulty.hardest < Technique.PROBING:
             large_ms.append(_best_ms(puzzle))
+        elif 45 * 45 <= puzzle.width * puzzle.height <= 50 * 50 and difficulty.hardest == Technique.PROBING:
+            probed_ms.append(_best_ms(puzzle))
     lines = [
         "| source | puzzles | 1 easy | 2 medium | 3 hard | 4 expert | 5 needs guessing | median score | median steps |",
         "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
@@ -147,12 +150,13 @@ def corpus(folder: Path) -> tuple[list[str], list[float]]:
     for source, pairs in sorted(people.items()):
         rho = spearmanr([p for p, _ in pairs], [s for _, s in pairs])
         lines.append(f"| {source} | {what[source]} | {len(pairs)} | {rho.statistic:.2f} | {rho.pvalue:.1g} |")
-    return lines, large_ms
+    return lines, large_ms, probed_ms
 
 
 def steering(sizes: list[int], only: set[str] | None = None) -> tuple[list[str], list[float]]:
     """The steering table (markdown lines) and the grader's times on the 50x50 puzzles made."""
     import rofl
+    from rofl.refine.difficulty import STYLE_MARGIN, likeness
 
     rows = []
     made_ms = []
@@ -160,6 +164,9 @@ def steering(sizes: list[int], only: set[str] | None = None) -> tuple[list[str],
         if only and name not in only:
             continue
         for n in sizes:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                auto = likeness(rofl.make(image, width=n, height=n, mode="crop"))
             out = {}
             for target in ("easy", "hard"):
                 start = time.process_time()
@@ -179,11 +186,12 @@ def steering(sizes: list[int], only: set[str] | None = None) -> tuple[list[str],
                     result.stats.style,
                     result.stats.difficulty_note or "",
                     result.stats.threshold,
+                    likeness(result),
                 )
                 if n == 50 and result.puzzle.width * result.puzzle.height >= 45 * 45:
                     made_ms.append(_best_ms(result.puzzle))
             easy, hard = out["easy"], out["hard"]
-            rows.append((name, n, easy, hard))
+            rows.append((name, n, easy, hard, auto))
             print(
                 f"{name:22s} {n:3d}  easy {easy[0].grade} ({easy[0].score:6.1f}, {easy[1]:.2f}%, {easy[5]}, "
                 f"{easy[3]:.1f} s)  hard {hard[0].grade} ({hard[0].score:6.1f}, {hard[1]:.2f}%, {hard[5]}, "
@@ -191,32 +199,39 @@ def steering(sizes: list[int], only: set[str] | None = None) -> tuple[list[str],
             )
     lines = [
         "| photo | cells | easy: grade (score) | easy: changed | easy: drawing | hard: grade (score) | hard: changed "
-        "| hard: drawing |",
-        "|---|---:|---|---:|---|---|---:|---|",
+        "| hard: drawing | likeness: auto / easy / hard |",
+        "|---|---:|---|---:|---|---|---:|---|---|",
     ]
 
     def drawn(made: tuple) -> str:
         return made[5] + (f" {made[7]:.0f}" if made[5] == "photo" and made[7] is not None else "")
 
-    for name, n, easy, hard in rows:
+    for name, n, easy, hard, auto in rows:
         lines.append(
             f"| {name} | {n} | {easy[0].grade} {easy[0].name} ({easy[0].score:.1f}) | {easy[1]:.2f}% | {drawn(easy)} "
-            f"| {hard[0].grade} {hard[0].name} ({hard[0].score:.1f}) | {hard[1]:.2f}% | {drawn(hard)} |"
+            f"| {hard[0].grade} {hard[0].name} ({hard[0].score:.1f}) | {hard[1]:.2f}% | {drawn(hard)} "
+            f"| {auto:.2f} / {easy[8]:.2f} / {hard[8]:.2f} |"
         )
     count = len(rows)
-    by_grade = sum(e[0].grade < h[0].grade for _, _, e, h in rows)
-    by_score = sum(e[0].score < h[0].score for _, _, e, h in rows)
-    by_either = sum((e[0].grade, e[0].score) < (h[0].grade, h[0].score) for _, _, e, h in rows)
-    unique = sum(e[2] and h[2] for _, _, e, h in rows)
-    within = sum(e[1] <= 2.0 + 1e-9 for _, _, e, _ in rows)
-    over_steered = sum(e[1] > 2.0 + 1e-9 and e[4] > 0 for _, _, e, _ in rows)
-    below_margin = sum("limit kept only by drawing" in e[6] for _, _, e, _ in rows)
-    seconds = [x[3] for _, _, e, h in rows for x in (e, h)]
+    by_grade = sum(e[0].grade < h[0].grade for _, _, e, h, _ in rows)
+    by_score = sum(e[0].score < h[0].score for _, _, e, h, _ in rows)
+    by_either = sum((e[0].grade, e[0].score) < (h[0].grade, h[0].score) for _, _, e, h, _ in rows)
+    faithful = [e[8] >= a - STYLE_MARGIN - 1e-9 and h[8] >= a - STYLE_MARGIN - 1e-9 for _, _, e, h, a in rows]
+    by_grade_faithful = sum(e[0].grade < h[0].grade and ok for (_, _, e, h, _), ok in zip(rows, faithful, strict=True))
+    unfaithful = [f"`{name}` at {n}" for (name, n, *_), ok in zip(rows, faithful, strict=True) if not ok]
+    unique = sum(e[2] and h[2] for _, _, e, h, _ in rows)
+    within = sum(e[1] <= 2.0 + 1e-9 for _, _, e, _, _ in rows)
+    over_steered = sum(e[1] > 2.0 + 1e-9 and e[4] > 0 for _, _, e, _, _ in rows)
+    below_margin = sum("limit kept only by drawing" in e[6] for _, _, e, _, _ in rows)
+    seconds = [x[3] for _, _, e, h, _ in rows for x in (e, h)]
     lines += [
         "",
         f"* easy grades lower than hard: {by_grade} of {count} ({100 * by_grade / count:.0f}%) by grade, "
         f"{by_score} of {count} ({100 * by_score / count:.0f}%) by score, {by_either} of {count} "
         f"({100 * by_either / count:.0f}%) by grade or, at equal grade, score",
+        f"* easy grades lower than hard with both drawings' likeness (SSIM + edge F1) at most {STYLE_MARGIN} below "
+        f"auto's (`rofl.make` without `--difficulty`): {by_grade_faithful} of {count} "
+        f"({100 * by_grade_faithful / count:.0f}%); pairs with a drawing further: " + (", ".join(unfaithful) or "none"),
         f"* easy changed at most 2% of the cells in all for {within} of {count}; the others are pictures where "
         f"refinement alone changes more in every drawing that keeps the picture's size, and steering added "
         f"{'nothing' if not over_steered else over_steered}; {below_margin} kept within 2% only by a drawing "
@@ -244,12 +259,16 @@ def main() -> None:
     if not args.skip_make:  # and make's kernels (without the extension built at install, they compile)
         rng = np.random.default_rng(0)
         rofl.make((rng.random((40, 40)) * 255).astype(np.uint8), width=12, height=12, difficulty="easy")
-    corpus_lines, large_ms = ([], []) if args.skip_corpus else corpus(args.corpus)
+    corpus_lines, large_ms, probed_ms = ([], [], []) if args.skip_corpus else corpus(args.corpus)
     print("\n".join(corpus_lines))
     only = set(args.photos.split(",")) if args.photos else None
     make_lines, made_ms = ([], []) if args.skip_make else steering([int(s) for s in args.sizes.split(",")], only)
     speed = []
-    for what, times in (("corpus puzzles of 45x45 and more that line logic solves", large_ms), ("50x50 made", made_ms)):
+    for what, times in (
+        ("corpus puzzles of 45x45 and more that line logic solves", large_ms),
+        ("corpus puzzles of 45x45 to 50x50 that need probing", probed_ms),
+        ("50x50 made", made_ms),
+    ):
         if times:
             speed.append(
                 f"* grader, {what}: {len(times)} puzzles, median {statistics.median(times):.2f} ms, "

@@ -18,7 +18,10 @@ of refinement (greedy, revert, polish, relocate: the outermost call of each,
 so polishing's own greedy rounds count as polishing; a hexagon runs the
 same passes, without polish and relocate), the judged grids,
 the cells changed, the make report's SSIM and edge F1, and whether line
-logic solves the puzzle to exactly its grid.
+logic solves the puzzle to exactly its grid; below each case, the judged
+grids of each pass and the revert trials that failure certificates proved
+to fail without a judge (those of polishing's and relocation's own revert
+passes count as theirs).
 
 Usage::
 
@@ -64,11 +67,15 @@ def run_case(case: str, out: str | None) -> dict:
 
     name, n, k, effort, shape = CASES[case]
     spent = dict.fromkeys(PASSES, 0.0)
-    depth = [0]
+    judged = dict.fromkeys(PASSES, 0)  # judged grids per outermost pass
+    proved = dict.fromkeys(PASSES, 0)  # revert trials a failure certificate proved to fail, per outermost pass
+    depth, current = [0], [None]
 
     def timed(method, label):
         @functools.wraps(method)
         def wrapper(*args, **kwargs):
+            if depth[0] == 0:
+                current[0] = label
             depth[0] += 1
             t0 = time.process_time()
             try:
@@ -77,11 +84,24 @@ def run_case(case: str, out: str | None) -> dict:
                 depth[0] -= 1
                 if depth[0] == 0:
                     spent[label] += time.process_time() - t0
+                    current[0] = None
+
+        return wrapper
+
+    def counted(method, tally, keep=lambda result: True):
+        @functools.wraps(method)
+        def wrapper(*args, **kwargs):
+            result = method(*args, **kwargs)
+            if current[0] is not None and keep(result):
+                tally[current[0]] += 1
+            return result
 
         return wrapper
 
     for label in PASSES:
         setattr(passes._Run, label, timed(getattr(passes._Run, label), label))
+    passes._Run.judge = counted(passes._Run.judge, judged)
+    passes._Run._still_fails = counted(passes._Run._still_fails, proved, bool)
     picture = np.random.default_rng(0).random((n, n, 3)) if name == "noise" else ROOT / name
     size = {"size": n} if shape == "hex" else {"width": n, "height": n, "mode": "crop"}
     c0 = time.process_time()
@@ -100,6 +120,8 @@ def run_case(case: str, out: str | None) -> dict:
     return {
         "cpu": cpu,
         "passes": spent,
+        "judged": judged,
+        "proved": proved,
         "evaluations": getattr(res.refinement, "evaluations", None),
         "n_changed": stats.n_changed,
         "pct": stats.changed_pct,
@@ -151,6 +173,12 @@ def main() -> None:
             + " ".join(f"{r['passes'][p]:>8.1f}" for p in PASSES)
             + f" {r['evaluations'] if r['evaluations'] is not None else '-':>7} {r['n_changed']:>8}"
             f" {r['pct']:>5.2f} {ssim:>5} {f1:>6} {ok:>3}"
+        )
+        print(
+            f"{'':>12} judged by pass: "
+            + ", ".join(f"{p} {r['judged'][p]}" for p in PASSES)
+            + "; failures proved by certificates: "
+            + (", ".join(f"{p} {r['proved'][p]}" for p in PASSES if r["proved"][p]) or "none")
         )
         table.append(
             f"| {case} | {r['cpu']:.1f} s | "

@@ -521,7 +521,10 @@ def _make(image: Any, o: MakeOptions, *, title: str | None, solver: Any, progres
         colors=o.colors, palette=o.palette, background=o.background, threshold=o.threshold, dither=o.dither,
         min_delta_e=o.min_delta_e,
     )  # fmt: skip
-    cells = shape.prepare(_Cells(chosen.quantised.grid, chosen.quantised.cost, chosen.lab, chosen.photo))
+    cells = _Cells(
+        chosen.quantised.grid, chosen.quantised.cost, chosen.lab, chosen.photo, drawn=chosen.style != "photo"
+    )
+    cells = shape.prepare(cells)
     refine_clock = kernels.Stopwatch()
     res = _refined(cells, chosen.quantised.palette, shape, solver, progress)
     refine_seconds = refine_clock.seconds()
@@ -553,11 +556,20 @@ class _Cells:
     linear: np.ndarray
     final: Any = None
     trimmed: tuple[int, int, int, int] = (0, 0, 0, 0)
+    drawn: bool = False
 
     def cut(self, crop: tuple[slice, ...]) -> _Cells:
         """The same cells cut to ``crop``."""
         final = None if self.final is None else self.final[crop]
-        return _Cells(self.grid[crop], self.cost[crop], self.lab[crop], self.linear[crop], final, self.trimmed)
+        return _Cells(
+            self.grid[crop], self.cost[crop], self.lab[crop], self.linear[crop], final, self.trimmed, self.drawn
+        )
+
+    def edges(self) -> np.ndarray | None:
+        """The picture's edges a drawing keeps a margin beside when trimmed (None: not a drawing)."""
+        from rofl.picture.measures import picture_edges
+
+        return picture_edges(self.lab[..., 0]) if self.drawn else None
 
 
 class _Rectangle:
@@ -593,7 +605,7 @@ class _Rectangle:
             cells.grid = picture.remove_isolated(cells.grid, cells.cost)
         if not self.o.trim:
             return cells
-        crop, trimmed = _blank_border(cells.grid)
+        crop, trimmed = _blank_border(cells.grid, cells.edges())
         cells = cells.cut(crop)
         cells.trimmed = trimmed
         return cells
@@ -609,7 +621,7 @@ class _Rectangle:
         cells.final = final
         if not self.o.trim:
             return cells
-        crop, again = _blank_border(final)
+        crop, again = _blank_border(final, cells.edges())
         trimmed = tuple(a + b for a, b in zip(cells.trimmed, again, strict=True))
         cells = cells.cut(crop)
         cells.trimmed = trimmed
@@ -1031,16 +1043,25 @@ def _finish(
     )
 
 
-def _blank_border(grid: np.ndarray) -> tuple[tuple[slice, slice], tuple[int, int, int, int]]:
+def _blank_border(
+    grid: np.ndarray, edges: np.ndarray | None = None
+) -> tuple[tuple[slice, slice], tuple[int, int, int, int]]:
     """The slices of ``grid`` without its blank (all index 0) border rows and
     columns, and how many it leaves out: ``(top, bottom, left, right)``.
-    A blank grid is kept whole."""
+    A blank grid is kept whole.  With ``edges`` (the picture's, a drawing's
+    grid), one blank line is kept beside a line left at the border that
+    crosses an edge of the picture: the boundary drawn there stays one."""
     rows = np.flatnonzero((grid != 0).any(axis=1))
     cols = np.flatnonzero((grid != 0).any(axis=0))
     if not rows.size:
         return (slice(None), slice(None)), (0, 0, 0, 0)
     h, w = grid.shape
     top, bottom, left, right = int(rows[0]), int(rows[-1]) + 1, int(cols[0]), int(cols[-1]) + 1
+    if edges is not None:
+        top -= int(top > 0 and edges[top].any())
+        bottom += int(bottom < h and edges[bottom - 1].any())
+        left -= int(left > 0 and edges[:, left].any())
+        right += int(right < w and edges[:, right - 1].any())
     return (slice(top, bottom), slice(left, right)), (top, h - bottom, left, w - right)
 
 

@@ -259,7 +259,7 @@ EXPORTS = (
         "int64",
         *(I2, *CLUES, *SCRATCH, I2, "io", "boolean", I3, "int64", "int64", I1, "int64", "int64"),
     ),
-    Export("grade", grade, "int64", (*(I1,) * 8, "int64", I2, I1, I1)),
+    Export("grade", grade, "int64", (*(I1,) * 8, "int64", "int64", I2, I1, I1)),
     # refinement (kernel sets REFINE and REPAIR)
     Export("grid_clues", grid_clues, f"UniTuple({I1}, 3)", (U2,)),
     *cached_variants(

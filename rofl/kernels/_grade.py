@@ -242,9 +242,16 @@ def _complete(m, n, lens, cols, g0, k, out):
     """A colour whose groups' cells are all known already is struck from
     the line's other cells (``out``, narrowed in place)."""
     for j in range(k):
+        again = False  # each colour once, at its first group
+        for g in range(j):
+            if cols[g0 + g] == cols[g0 + j]:
+                again = True
+                break
+        if again:
+            continue
         bit = np.int64(1) << cols[g0 + j]
         total = 0
-        for g in range(k):
+        for g in range(j, k):
             if cols[g0 + g] == cols[g0 + j]:
                 total += lens[g0 + g]
         known = 0
@@ -335,40 +342,42 @@ def _load_line(masks, line_cells, line_offsets, offs, line, m):
 
 
 @njit(**JIT)
-def _propagate(masks, line_cells, line_offsets, cell_lines, cell_offsets, lens, cols, offs, probed, work, stats):
-    """Whole-line logic to a fixpoint from the lines through cell ``probed``
-    (probing); False on a contradiction."""
-    m, use_bits, word, first, last, dp, lo, hi, poss, queue, queued = work
+def _propagate(
+    masks, line_cells, line_offsets, cell_lines, cell_offsets, lens, cols, offs, work, stats, n_trail, waiting
+):
+    """Whole-line logic to a fixpoint from the ``waiting`` lines queued
+    (probing), on ``masks`` in place: the cells it narrows and their masks
+    before go on the trail (``trail``, ``held``, after the ``n_trail``
+    already there), so that :func:`_undo` gives ``masks`` back, and the
+    lines it solves join ``visited`` (bits of line numbers).
+    ``(ok, cells on the trail)``; ok is False on a contradiction."""
+    m, use_bits, word, first, last, dp, lo, hi, poss, queue, queued, trail, held, visited = work
     n_lines = line_offsets.shape[0] - 1
-    for line in range(n_lines):
-        queued[line] = 0
     head = 0
-    tail = 0
-    for q in range(cell_offsets[probed], cell_offsets[probed + 1]):
-        queue[tail] = cell_lines[q]
-        queued[cell_lines[q]] = 1
-        tail += 1
     # a count: with every line queued the ring's head and tail meet, which
     # ``head != tail`` took for empty (the probe then stopped short of line
     # logic's fixpoint and could miss its contradiction)
-    waiting = tail
-    tail %= n_lines
+    tail = waiting % n_lines
     while waiting:
         waiting -= 1
         line = queue[head]
         head = (head + 1) % n_lines
         queued[line] = 0
+        visited[line >> 6] |= np.int64(1) << (line & 63)
         p0 = line_offsets[line]
         n = line_offsets[line + 1] - p0
         g0 = offs[line]
         _gather(masks, line_cells, p0, n, m)
         stats[ST_LINE_DPS] += 1
         if not _solve_line(m, n, lens, cols, g0, offs[line + 1] - g0, use_bits, word, first, last, dp, lo, hi, poss):
-            return False
+            return False, n_trail
         for i in range(n):
             new = m[i] & poss[i]
             if new != m[i]:
                 cell = line_cells[p0 + i]
+                trail[n_trail] = cell
+                held[n_trail] = m[i]
+                n_trail += 1
                 masks[cell] = new
                 for q in range(cell_offsets[cell], cell_offsets[cell + 1]):
                     other = cell_lines[q]
@@ -377,11 +386,138 @@ def _propagate(masks, line_cells, line_offsets, cell_lines, cell_offsets, lens, 
                         queue[tail] = other
                         tail = (tail + 1) % n_lines
                         waiting += 1
-    return True
+    return True, n_trail
 
 
 @njit(**JIT)
-def _grade(masks, line_cells, line_offsets, cell_lines, cell_offsets, lens, cols, offs, work_budget, log, when, stats):
+def _undo(masks, trail, held, n_trail):
+    """Give back the masks :func:`_propagate` narrowed (latest first)."""
+    for t in range(n_trail - 1, -1, -1):
+        masks[trail[t]] = held[t]
+
+
+@njit(**JIT)
+def _probe(
+    masks,
+    line_cells,
+    line_offsets,
+    cell_lines,
+    cell_offsets,
+    lens,
+    cols,
+    offs,
+    work,
+    stats,
+    cell,
+    bit,
+    probe,
+    record,
+    changed,
+    version,
+):
+    """Whether colour ``bit`` of ``cell`` leads line logic to a
+    contradiction (``masks`` are given back as they were).
+
+    ``record`` (probe ``probe``'s row; ``failed`` empty: none kept) keeps
+    each probe that failed: the version of ``masks`` then (``failed``),
+    the lines it solved (``seen``) and the fixpoint it reached (its cells
+    that differ from ``masks`` then, in ``cells``/``values`` from ``start``,
+    ``count`` of them).  Line logic is monotone, and probing starts from
+    masks where line logic is at its fixpoint, so the probe's fixpoint now
+    is the one from its old fixpoint narrowed by what changed since, and
+    only lines it solved that changed since (``changed``) can move: none,
+    and it fails again without a line solve; else line logic goes on from
+    there.  Either way the answer is that of a fresh probe.  ``implied``:
+    the version at which a failed probe decided the cell to the colour (a
+    probe of it reaches a fixpoint inside the failed one's, so it fails
+    too, while ``masks`` stay as they are)."""
+    m, use_bits, word, first, last, dp, lo, hi, poss, queue, queued, trail, held, visited = work
+    failed, seen, start, count, cells, values, used, implied = record
+    if failed.shape[0] > 0 and implied[probe] == version:
+        return False
+    n_lines = line_offsets.shape[0] - 1
+    for line in range(n_lines):
+        queued[line] = 0
+    waiting = 0
+    trail[0] = cell
+    held[0] = masks[cell]
+    masks[cell] = bit
+    n_trail = 1
+    kept = failed.shape[0] > 0 and failed[probe] >= 0
+    if kept:
+        for w in range(visited.shape[0]):
+            bits = seen[probe, w]
+            visited[w] = bits
+            b = 0
+            while bits != 0:
+                line = (w << 6) + b
+                if bits & 1 and changed[line] > failed[probe]:
+                    queue[waiting] = line
+                    queued[line] = 1
+                    waiting += 1
+                bits = (bits >> 1) & ~(np.int64(1) << 63)
+                b += 1
+        if waiting == 0:
+            _undo(masks, trail, held, n_trail)
+            return False
+        for t in range(start[probe], start[probe] + count[probe]):
+            c = cells[t]
+            new = masks[c] & values[t]
+            if new != masks[c]:
+                if new == 0:
+                    _undo(masks, trail, held, n_trail)
+                    return True
+                trail[n_trail] = c
+                held[n_trail] = masks[c]
+                n_trail += 1
+                masks[c] = new
+    else:
+        for w in range(visited.shape[0]):
+            visited[w] = 0
+        for q in range(cell_offsets[cell], cell_offsets[cell + 1]):
+            queue[waiting] = cell_lines[q]
+            queued[cell_lines[q]] = 1
+            waiting += 1
+    stats[ST_PROBES] += 1
+    ok, n_trail = _propagate(
+        masks, line_cells, line_offsets, cell_lines, cell_offsets, lens, cols, offs, work, stats, n_trail, waiting
+    )
+    if ok and failed.shape[0] > 0:
+        if used[0] + n_trail > cells.shape[0]:  # full: forget every probe kept
+            used[0] = 0
+            failed[:] = -1
+        if n_trail <= cells.shape[0]:
+            start[probe] = used[0]
+            count[probe] = n_trail
+            for t in range(n_trail):
+                cells[used[0] + t] = trail[t]
+                values[used[0] + t] = masks[trail[t]]
+            used[0] += n_trail
+            failed[probe] = version
+            seen[probe, :] = visited
+        # a cell the probe decided: that colour leads to a fixpoint inside
+        # this one, without a contradiction: its probe fails too
+        n_colours = failed.shape[0] // masks.shape[0]
+        for t in range(n_trail):
+            value = masks[trail[t]]
+            if not value & (value - 1):
+                colour = 0
+                while value >> colour != 1:
+                    colour += 1
+                implied[trail[t] * n_colours + colour] = version
+    _undo(masks, trail, held, n_trail)
+    return not ok
+
+
+#: The most int64 words the record of failed probes may take (32 MB):
+#: larger puzzles probe without it.
+RECALL_WORDS = 1 << 22
+
+
+@njit(**JIT)
+def _grade(
+    masks, line_cells, line_offsets, cell_lines, cell_offsets, lens, cols, offs, work_budget, recall, log, when, stats
+):
     """Solve ``masks`` (flat int64, in place) round by round with the
     easiest technique that finds something; ``log[r] = (level, cells)``,
     ``when[cell]``: the round that found the cell's colour (-1: never).
@@ -390,6 +526,14 @@ def _grade(masks, line_cells, line_offsets, cell_lines, cell_offsets, lens, cols
     CONTRADICTION (``stats[ST_BAD_LINE]`` names the line, -1 for a
     probe's), LOG_FULL (``log`` too short: call again with a longer one) or
     BUDGET (probing used more than ``work_budget`` line solves).
+
+    Probing goes round the board from the cell of the last probe that
+    found something.  With ``recall`` not 0 (and the record within
+    ``RECALL_WORDS``) it skips probes known to fail: a colour that a failed
+    probe of the same round decided, and a probe that failed before whose
+    lines did not change since; a probe tried again goes on from the
+    fixpoint it reached (:func:`_probe`).  The rounds are the same, with
+    fewer line solves.
     """
     n_lines = line_offsets.shape[0] - 1
     n_cells = masks.shape[0]
@@ -416,13 +560,40 @@ def _grade(masks, line_cells, line_offsets, cell_lines, cell_offsets, lens, cols
     first = np.zeros(lens.shape[0], dtype=np.int64)
     last = np.zeros(lens.shape[0], dtype=np.int64)
     dp = (run, fb, fe, bb, be, diff)
-    work = (m, use_bits, word, first, last, dp, lo, hi, poss, queue, queued)
+    every = np.int64(0)
+    for cell in range(n_cells):
+        every |= masks[cell]
+    n_colours = 1
+    for colour in range(64):
+        if every >> colour & 1:
+            n_colours = colour + 1
+    trail = np.empty(n_cells * n_colours, dtype=np.int64)
+    held = np.empty(n_cells * n_colours, dtype=np.int64)
+    words = (n_lines + 63) >> 6
+    visited = np.zeros(words, dtype=np.int64)
+    work = (m, use_bits, word, first, last, dp, lo, hi, poss, queue, queued, trail, held, visited)
+    # probes that failed (:func:`_probe`), by ``cell * n_colours + colour``
+    probes = n_cells * n_colours
+    remember = recall != 0 and work_budget >= 0 and probes * (words + 3) <= RECALL_WORDS
+    kept = probes if remember else 0
+    pool = min(RECALL_WORDS // 2, 16 * probes) if remember else 0
+    record = (
+        np.full(kept, -1, dtype=np.int64),
+        np.zeros((kept, words), dtype=np.int64),
+        np.zeros(kept, dtype=np.int64),
+        np.zeros(kept, dtype=np.int64),
+        np.empty(pool, dtype=np.int64),
+        np.empty(pool, dtype=np.int64),
+        np.zeros(1, dtype=np.int64),
+        np.full(kept, -1, dtype=np.int64),
+    )
+    version = 0  # counts the rounds and probes that changed masks
+    changed = np.zeros(n_lines, dtype=np.int64)  # the version that last changed each line
     res = np.empty((N_LINE_LEVELS, n_pos), dtype=np.int64)
     dirty = np.ones(n_lines, dtype=np.uint8)  # edges to redo
     stale = np.ones(n_lines, dtype=np.uint8)  # dynamic programme to redo
     news = np.zeros((N_LINE_LEVELS, n_lines), dtype=np.uint8)
     stamp = np.full(n_cells, -1, dtype=np.int64)
-    trial = np.empty(n_cells, dtype=np.int64)
     stats[ST_BAD_LINE] = -1
     for line in range(n_lines):
         p0 = line_offsets[line]
@@ -472,6 +643,7 @@ def _grade(masks, line_cells, line_offsets, cell_lines, cell_offsets, lens, cols
                 _mark(masks, line_cells, res, p0, n, 2, 4, line, news)
             level = _first_level(news, 2, 4)
         found = 0
+        version += 1
         if level:
             for line in range(n_lines):
                 if not news[level - 1, line]:
@@ -494,6 +666,7 @@ def _grade(masks, line_cells, line_offsets, cell_lines, cell_offsets, lens, cols
                         for q in range(cell_offsets[cell], cell_offsets[cell + 1]):
                             dirty[cell_lines[q]] = 1
                             stale[cell_lines[q]] = 1
+                            changed[cell_lines[q]] = version
                 if not dirty[line]:
                     news[level - 1, line] = 0  # nothing of it was new after all
         else:
@@ -517,21 +690,21 @@ def _grade(masks, line_cells, line_offsets, cell_lines, cell_offsets, lens, cols
                     if stats[ST_LINE_DPS] > work_budget:
                         stats[ST_ROUNDS] = rounds
                         return BUDGET
-                    trial[:] = masks
-                    trial[cell] = bit
-                    stats[ST_PROBES] += 1
-                    if not _propagate(
-                        trial, line_cells, line_offsets, cell_lines, cell_offsets, lens, cols, offs, cell, work, stats
-                    ):
+                    if _probe(
+                        masks, line_cells, line_offsets, cell_lines, cell_offsets, lens, cols, offs, work, stats,
+                        cell, bit, cell * n_colours + colour, record, changed, version,
+                    ):  # fmt: skip
                         masks[cell] &= ~bit
                         if not masks[cell] & (masks[cell] - 1):
                             when[cell] = rounds
                         found = 1
                         level = PROBE
                         probe_from = cell
+                        version += 1
                         for q in range(cell_offsets[cell], cell_offsets[cell + 1]):
                             dirty[cell_lines[q]] = 1
                             stale[cell_lines[q]] = 1
+                            changed[cell_lines[q]] = version
                         break
                 if found:
                     break

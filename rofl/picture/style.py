@@ -608,6 +608,9 @@ MISSED_RUN = 3
 #: cell away from the picture's edges its change removes.
 POLISH_BACK = 1.2
 POLISH_CLEAR = 1.2
+#: :func:`_polish`: the least gain for which a cell takes a colour none of its neighbours
+#: has (a speck, and a clue of 1 in its row and column, more).
+POLISH_SPECK = 0.35
 #: :func:`_polish`'s rounds ...
 POLISH_ROUNDS = 4
 #: ... each moving the best cell of every square of this many cells on a side around it.
@@ -638,7 +641,9 @@ def _polish(g, quantised, light, levels, nb, shape, side) -> np.ndarray:
       edges the change removes, if the change moves no boundary cell near
       an edge (within one cell, the measure's slack) and adds none away
       from them, and (in black and white) does not lighten a cell the
-      picture has darker than around it (:data:`POLISH_KEEP`).
+      picture has darker than around it (:data:`POLISH_KEEP`); a colour
+      none of its neighbours has (a speck: a clue of 1 more in its row and
+      its column) needs a gain over :data:`POLISH_SPECK`.
 
     Each round moves the cells whose gain is the largest among the cells
     around them (a square of :data:`POLISH_APART` cells, on the axial grid
@@ -679,13 +684,16 @@ def _polish(g, quantised, light, levels, nb, shape, side) -> np.ndarray:
         near_change, far_change = _boundary_changes(final, levels, near, nb)
         back = (colours == quantised[None]) & (quantised != g)[None]
         safe = (near_change == 0) & (far_change <= 0) & ~keeps
+        # a new speck (a cell of a colour none of its neighbours has, which it had with one)
+        company = (np.where(nb >= 0, g[np.maximum(nb, 0)], -1)[None] == colours[:, :, None]).any(axis=2)
+        speck = ~company & company[g, np.arange(g.size)][None]
         colour, cell = np.nonzero((back | safe) & (colours != g[None]))
         gain = ssim_gains(light.reshape(shape), final.reshape(shape), cell, levels[colour], side=side)
         if gain is None:
             break
         good = np.where(back[colour, cell], gain >= POLISH_BACK, False)
         gain = gain - POLISH_CLEAR * np.where(safe[colour, cell], far_change[colour, cell], 0)
-        good |= safe[colour, cell] & (gain > 0)
+        good |= safe[colour, cell] & (gain > np.where(speck[colour, cell], POLISH_SPECK, 0.0))
         score = np.full(back.shape, -np.inf)
         score[colour[good], cell[good]] = gain[good]
         best, value = score.argmax(axis=0), score.max(axis=0)

@@ -38,9 +38,11 @@ from typing import Any
 
 import numpy as np
 
+from rofl import kernels
 from rofl.errors import OptionError
 from rofl.puzzle import Palette, Puzzle
-from rofl.solver.grade import GRADES, NAMES, Difficulty, Technique, grade, solve_graded
+from rofl.solver.grade import GRADES, NAMES, Difficulty, Technique, grade, solve_graded, solve_graded_clues
+from rofl.solver.index_lines import board_of
 
 #: The share of cells an easier puzzle may have changed in all (refinement's
 #: changes and steering's).
@@ -272,7 +274,10 @@ def steer(
     """
     want = target_grade(target)
     work = np.array(grid, dtype=np.uint8)
-    current, when = solve_graded(Puzzle.from_grid(work, palette), probe_work=-1)
+    start = Puzzle.from_grid(work, palette)
+    board = board_of(start)  # trials: their clues straight from the grid (no puzzle built)
+    kernels.ready(kernels.REFINE)
+    current, when = solve_graded(start, probe_work=-1)
     if not _line_solved(current):
         msg = "steer needs a picture that line logic solves"
         raise ValueError(msg)
@@ -314,7 +319,7 @@ def steer(
             tries += 1
             old = work[r, c]
             work[r, c] = k
-            trial = solve_graded(Puzzle.from_grid(work, palette), probe_work=-1)
+            trial = solve_graded_clues(board, *kernels.grid_clues(work), len(palette), probe_work=-1)
             work[r, c] = old
             work_done += trial[0].steps
             if _line_solved(trial[0]) and sign * (trial[0].score - current.score) > 0:

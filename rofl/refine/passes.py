@@ -186,6 +186,9 @@ class _Estimates:
         # on a large grid a refresh re-estimates only the moves on lines
         # whose clue or masks changed since the last one (and the lazy top)
         self.stale = np.zeros(shape.n_lines, dtype=bool)
+        # on a large grid, the judged gains of moves not taken (see
+        # _Run._judge_best): flat cell -> (colour, gain, lines it touched)
+        self.judged: dict[int, tuple[int, int, np.ndarray]] | None = None
 
 
 class _Run:
@@ -247,6 +250,8 @@ class _Run:
         more than ``limit`` changes, and never batch moves on a plateau."""
         verify = self.shape.verify if verify is None else verify
         estimates = _Estimates(self.shape)
+        if self.large and limit is None:
+            estimates.judged = {}
         flat_frozen = frozen.reshape(-1)
         rounds = made = 0
         while state.result.status == LineStatus.STALLED:
@@ -271,7 +276,7 @@ class _Run:
                 # moves would only confirm the plateau (a full solve each).
                 best = (undetermined, int(_lexsort_head(keys, 1)[0]), None)
             else:
-                best = self._judge_best(state, moves, keys, verify, last)
+                best = self._judge_best(state, moves, keys, verify, last, estimates.judged)
             if best is None:
                 break
             new_undetermined, i, trial = best
@@ -303,6 +308,8 @@ class _Run:
                 narrowed = np.flatnonzero(state.result.masks.reshape(-1) != trial.result.masks.reshape(-1))
                 estimates.stale[self.shape.move_lines(narrowed)] = True
                 estimates.stale[self.shape.move_lines(where)] = True
+                if estimates.judged is not None:
+                    _forget_touched(estimates.judged, where, narrowed, self.shape)
             state = trial
         return state
 
@@ -350,22 +357,44 @@ class _Run:
         second = estimates.tie[where] + added / scale
         return _Moves(where, colours, added, scores, second, bool(pick.all()))
 
-    def _judge_best(self, state: _State, moves: _Moves, keys, verify: int, last: bool):
+    def _judge_best(self, state: _State, moves: _Moves, keys, verify: int, last: bool, judged=None):
         """Judge the best-estimated moves by full solves and return the best
         ``(undetermined, move, state)``, or None.  The estimate is a lower
         bound on the true count (resuming below the top of the lattice can
         only reach a narrower fixpoint), so judging in estimate order stops
-        as soon as no remaining estimate could beat the best judged result."""
+        as soon as no remaining estimate could beat the best judged result.
+
+        With ``judged`` (the greedy pass of a large grid: see
+        :func:`_forget_touched`), a move judged in an earlier round whose
+        lines nothing has touched since counts with the gain it was judged
+        to make then, without a solve; only the winner is judged again."""
         best = None
+        undetermined = state.result.undetermined
+        flat_masks = state.result.masks.reshape(-1)
         for i in _lexsort_head(keys, verify)[:verify].tolist():
             estimate, key = int(moves.scores[i]), float(moves.second[i])
             if (best is not None and (estimate, key) >= best[0]) or (last and estimate > 0):
                 break
-            trial = self.judge_with(state, moves.where[i], moves.colours[i])
-            score = (trial.result.undetermined, key)
+            cell, colour = int(moves.where[i]), int(moves.colours[i])
+            kept = None if judged is None else judged.get(cell)
+            if kept is not None and kept[0] == colour:
+                score, trial = (undetermined - kept[1], key), None
+            else:
+                trial = self.judge_with(state, moves.where[i], moves.colours[i])
+                score = (trial.result.undetermined, key)
+                if judged is not None:
+                    narrowed = np.flatnonzero(flat_masks != trial.result.masks.reshape(-1))
+                    lines = np.unique(self.shape.move_lines(np.append(narrowed, cell)))
+                    judged[cell] = (colour, undetermined - trial.result.undetermined, lines)
             if best is None or score < best[0]:
                 best = (score, i, trial)
-        return None if best is None else (best[0][0], best[1], best[2])
+        if best is None:
+            return None
+        (score, _), i, trial = best
+        if trial is None:  # a kept gain won: judge it now, honestly
+            trial = self.judge_with(state, moves.where[i], moves.colours[i])
+            score = trial.result.undetermined
+        return score, i, trial
 
     def _plateau_round(self, state: _State, moves: _Moves, keys, estimates: _Estimates, undetermined: int):
         """On a plateau no single change determines anything.  There the
@@ -798,6 +827,23 @@ class _Run:
     def _visible(self, grid: np.ndarray) -> float:
         rows, cols = np.indices(grid.shape)
         return float((self.cost[rows, cols, grid] - self.cost[rows, cols, self.original]).sum())
+
+
+def _forget_touched(judged: dict, where: np.ndarray, narrowed: np.ndarray, shape) -> None:
+    """Drop from ``judged`` (flat cell -> (colour, gain, lines)) the moves
+    a greedy round's changes ``where`` may have changed the gain of: those
+    whose lines (their own and those of every cell their judge narrowed)
+    include a line of ``where`` or of a cell the round narrowed
+    (``narrowed``).  For any other move, each line holds the narrowing of
+    one move at most, so the two narrowings together are a fixpoint of the
+    two changes' clues; its judge is not repeated (the greedy pass judges
+    the move it takes anyway)."""
+    touched = np.zeros(shape.n_lines, dtype=bool)
+    touched[shape.move_lines(np.concatenate([where, narrowed]))] = True
+    for cell in [c for c, (_, _, lines) in judged.items() if touched[lines].any()]:
+        del judged[cell]
+    for cell in where.tolist():
+        judged.pop(cell, None)
 
 
 def _polish_unit(n_changed: int) -> int:

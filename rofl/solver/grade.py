@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from enum import IntEnum
+from functools import partial
 
 import numpy as np
 
@@ -98,7 +99,8 @@ class Difficulty:
     fewest : int
         The fewest cells one round found (0 for a puzzle without rounds).
     probes : int
-        Trial colours probing tried.
+        Trial colours probing ran line logic on (a colour known to fail,
+        from an earlier probe, is not tried again).
     score : float
         The effort score the grade is read from: weighted rounds plus
         bottlenecks, divided by the square root of the side in tens of
@@ -158,7 +160,25 @@ def solve_graded(puzzle: Puzzle | HexPuzzle, probe_work: int = PROBE_WORK) -> tu
     Steering (:mod:`rofl.refine.difficulty`) looks near the late cells, and
     passes ``probe_work=-1``: it keeps only puzzles line logic solves, so a
     puzzle it would have to probe is graded "needs guessing" at once."""
-    status, _, log, when, stats = run(puzzle, probe_work)
+    return _read(*run(puzzle, probe_work))
+
+
+def solve_graded_clues(board, lens, cols, offs, n_colors: int, probe_work: int = PROBE_WORK):
+    """:func:`solve_graded` of clues given as flat int64 arrays (as
+    :attr:`Puzzle.lengths <rofl.puzzle.Puzzle.lengths>`, ``colors`` and
+    ``offsets`` hold them) on ``board`` (:func:`rofl.solver.index_lines.board_of`),
+    without building a puzzle: steering grades thousands of grids of one
+    board, their clues derived by the compiled kernel.
+
+    Raises
+    ------
+    UnsolvableError
+        The clues contradict each other.
+    """
+    return _read(*_run(board, lens, cols, offs, n_colors, probe_work, True, lambda line: f"line {line + 1}"))
+
+
+def _read(status, masks, log, when, stats) -> tuple[Difficulty, np.ndarray]:
     from rofl.kernels import grade_codes as k
 
     steps = int(stats[k.ST_ROUNDS])
@@ -166,13 +186,14 @@ def solve_graded(puzzle: Puzzle | HexPuzzle, probe_work: int = PROBE_WORK) -> tu
     return difficulty, when
 
 
-def run(puzzle: Puzzle | HexPuzzle, probe_work: int = PROBE_WORK):
+def run(puzzle: Puzzle | HexPuzzle, probe_work: int = PROBE_WORK, *, recall: bool = True):
     """The grader's solve: ``(status, masks, log, when, stats)`` of
     :func:`rofl.kernels._grade._grade` (codes in
     :mod:`rofl.kernels.grade_codes`; masks and ``when`` of the
     shape of a solution).  ``probe_work=-1`` stops where line logic stops
     (status BUDGET when it does not finish), as tests compare it with the
-    line solver.
+    line solver.  ``recall=False`` tries every failed probe again after
+    each success (the plain rule, as tests compare the rounds with it).
 
     Raises
     ------
@@ -182,31 +203,33 @@ def run(puzzle: Puzzle | HexPuzzle, probe_work: int = PROBE_WORK):
     if puzzle.color_sets is not None:
         msg = "rofl.grade does not grade puzzles with '?' groups (colour sets): their techniques are not modelled"
         raise PuzzleError(msg)
-    from rofl import kernels
-    from rofl.kernels import grade_codes as k
     from rofl.solver.index_lines import board_of
 
+    lens, cols, offs = (a.astype(np.int64) for a in (puzzle.lengths, puzzle.colors, puzzle.offsets))
+    return _run(board_of(puzzle), lens, cols, offs, puzzle.n_colors, probe_work, recall, partial(_line_name, puzzle))
+
+
+def _run(board, lens, cols, offs, n_colors: int, probe_work: int, recall: bool, line_name):
+    from rofl import kernels
+    from rofl.kernels import grade_codes as k
+
     kernels.ready(kernels.GRADE)
-    board = board_of(puzzle)
     # writable copies: the extension compiled at install takes writable arrays only
     lines = [np.array(a) for a in (board.line_cells, board.line_offsets, board.cell_lines, board.cell_offsets)]
-    lens = puzzle.lengths.astype(np.int64)
-    cols = puzzle.colors.astype(np.int64)
-    offs = puzzle.offsets.astype(np.int64)
-    full = (1 << puzzle.n_colors) - 1 if puzzle.n_colors < 64 else -1
+    full = (1 << n_colors) - 1 if n_colors < 64 else -1
     size = board.n_cells + 64
     while True:
         masks = np.full(board.n_cells, full, dtype=np.int64)
         log = np.zeros((size, 2), dtype=np.int64)
         when = np.full(board.n_cells, -1, dtype=np.int64)
         stats = np.zeros(k.N_STATS, dtype=np.int64)
-        status = kernels.grade(masks, *lines, lens, cols, offs, probe_work, log, when, stats)
+        status = kernels.grade(masks, *lines, lens, cols, offs, probe_work, int(recall), log, when, stats)
         if status != k.LOG_FULL:
             break
         size *= 4
     if status == k.CONTRADICTION:
         bad = int(stats[k.ST_BAD_LINE])
-        where = "" if bad < 0 else f" ({_line_name(puzzle, bad)} has no arrangement left)"
+        where = "" if bad < 0 else f" ({line_name(bad)} has no arrangement left)"
         msg = f"the clues have no solution{where}"
         raise UnsolvableError(msg)
     return status, masks.reshape(board.shape), log, when.reshape(board.shape), stats

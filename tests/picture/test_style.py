@@ -268,6 +268,29 @@ def test_lines_draws_a_step_as_one_ink_cell_on_its_dark_side(shape):
         assert drawn.ink.sum() == 19
 
 
+@pytest.mark.parametrize("style", ["lines", "poster"])
+def test_trimming_a_drawing_keeps_a_blank_line_beside_its_outline(style):
+    """A drawing's outline at the border of the trimmed grid keeps one blank
+    line beside it, so it stays a boundary; the photo style trims to the ink."""
+    pixels = np.full((120, 120, 3), 255, dtype=np.uint8)
+    pixels[40:80, 40:80] = 0
+    pixels[50:70, 50:70] = 255
+    photo = rofl.make(pixels, width=24, style="photo")
+    drawn = rofl.make(pixels, width=24, style=style)
+    assert photo.stats.trimmed == (8, 8, 8, 8)
+    assert drawn.stats.trimmed == (7, 7, 7, 7)
+    grid = drawn.grid
+    for border, inside in (
+        (grid[0], grid[1]),
+        (grid[-1], grid[-2]),
+        (grid[:, 0], grid[:, 1]),
+        (grid[:, -1], grid[:, -2]),
+    ):
+        assert not border.any() and inside.any()
+    solved = solve(drawn.puzzle)
+    assert solved.status == "solved" and (solved.grid == grid).all()
+
+
 def test_cell_neighbours_and_picture_edges():
     from rofl.picture.measures import cell_neighbours, picture_edges
 
@@ -348,3 +371,24 @@ def test_follow_edges_outlines_in_the_nearest_darker_colour():
     palette = np.array([[62.0, 15.0, 20.0], [50.0, 0.0, -45.0], [12.0, 3.0, -15.0]])  # skin, sky blue, navy
     out = follow_edges(np.zeros((10, 12), dtype=np.int64), source, palette)
     assert (out[:, 5] == 2).all() and (np.delete(out, 5, axis=1) == 0).all()
+
+
+def test_polish_adds_few_specks(monkeypatch):
+    """The polish puts a cell in a colour none of its neighbours has (a
+    speck: a clue of 1 in its row and its column) only for a clear gain of
+    SSIM, so the README's coffee in 3 colours keeps fewer clues of 1."""
+    import rofl.picture.style as style
+    from tests.places import REPO
+
+    def made():
+        res = rofl.make(REPO / "samples" / "coffee.jpg", width=45, colors=3, style="poster")
+        g = res.quantised  # before refinement, after follow_edges
+        pad = np.pad(g.astype(int), 1, constant_values=-1)
+        company = (pad[:-2, 1:-1] == g) | (pad[2:, 1:-1] == g) | (pad[1:-1, :-2] == g) | (pad[1:-1, 2:] == g)
+        return int((~company).sum()), res.stats.ones_share, res.stats.ssim
+
+    specks, ones, ssim = made()
+    monkeypatch.setattr(style, "POLISH_SPECK", 0.0)
+    any_specks, any_ones, any_ssim = made()
+    assert specks < any_specks and ones < any_ones
+    assert ssim > any_ssim - 0.01

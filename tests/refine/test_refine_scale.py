@@ -196,3 +196,50 @@ def test_the_greedy_rounds_partial_sorts_equal_full_sorts(n):
         gain = -rng.integers(-1, 5, size=size)
         expected = np.sort(np.argsort(gain, kind="stable")[:n])
         assert np.array_equal(np.sort(_top(gain, n)), expected)
+
+
+class _Shape:
+    """The two methods of a rectangle's adapter :func:`_forget_touched` uses, on a 10 x 10 grid."""
+
+    n_lines = 20
+
+    @staticmethod
+    def move_lines(where):
+        rows, cols = np.divmod(np.asarray(where, dtype=np.int64), 10)
+        return np.stack([rows, cols + 10], axis=1)
+
+
+def test_a_kept_judged_gain_is_forgotten_once_a_round_touches_one_of_its_lines():
+    kept = {
+        5: (1, 3, np.array([0, 15])),  # row 0, column 5
+        22: (1, 2, np.array([2, 12, 13])),  # row 2, columns 2 and 3
+        77: (1, 4, np.array([7, 17])),  # row 7, column 7
+        99: (0, 1, np.array([9, 19])),  # taken this round
+    }
+    # the round changed cell 99 and narrowed cell (4, 3): column 3 is touched
+    refine_module._forget_touched(kept, np.array([99]), np.array([43]), _Shape)
+    assert sorted(kept) == [5, 77]
+
+
+def _greedy_judged(grid, monkeypatch, *, keep: bool):
+    """The greedy pass of ``grid`` on the large-grid path: its state and
+    judged grids; with ``keep`` False, every judged gain is forgotten after
+    each round (each round judges its candidates again)."""
+    if not keep:
+        monkeypatch.setattr(refine_module, "_forget_touched", lambda kept, *args: kept.clear())
+    run = _rect_run(default_cost(grid, 2), grid)
+    state = run.greedy(run.judge(grid), np.zeros(grid.shape, dtype=bool))
+    return state, run.evaluations
+
+
+def test_the_large_greedy_pass_keeps_judged_gains_of_moves_not_taken(large_path, monkeypatch):
+    # Sparse noise: a move judged but not taken keeps its judged gain until
+    # a round touches one of its lines, so later rounds judge fewer grids;
+    # here the pass makes the same changes either way.
+    grid = (np.random.default_rng(0).random((60, 60)) < 0.35).astype(np.uint8)
+    kept_state, kept_judged = _greedy_judged(grid, monkeypatch, keep=True)
+    fresh_state, fresh_judged = _greedy_judged(grid, monkeypatch, keep=False)
+    assert kept_state.result.status == fresh_state.result.status == "solved"
+    assert solve(Puzzle.from_grid(kept_state.grid, PALETTES[2])).status == "solved"
+    assert np.array_equal(kept_state.grid, fresh_state.grid)
+    assert kept_judged < 0.9 * fresh_judged

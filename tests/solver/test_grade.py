@@ -174,3 +174,53 @@ def test_hexagons_reach_what_line_logic_reaches(cells):
     _, masks, *_ = run(puzzle, probe_work=-1)
     assert np.all(masks >> np.array(cells, dtype=np.int64) & 1)
     assert np.array_equal(masks, rofl.solve(puzzle).masks)
+
+
+@settings(deadline=None, max_examples=60)
+@given(grids)
+def test_probes_known_to_fail_are_skipped_without_changing_the_solve(rows):
+    """Skipping probes known to fail (``recall``) gives the same rounds, the
+    same cells and the same status as trying every probe again."""
+    puzzle = _puzzle(rows)
+    plain = run(puzzle, recall=False)
+    quick = run(puzzle)
+    assert plain[0] == quick[0]
+    for a, b in zip(plain[1:4], quick[1:4], strict=True):
+        assert np.array_equal(a, b)
+    assert quick[4][k.ST_ROUNDS] == plain[4][k.ST_ROUNDS]
+    assert quick[4][k.ST_LINE_DPS] <= plain[4][k.ST_LINE_DPS]
+
+
+@pytest.mark.slow
+def test_skipping_probes_keeps_the_solve_of_puzzles_that_need_probing():
+    """Corpus puzzles that probing solves or that stall after many probes:
+    the same solve with and without the record of failed probes."""
+    from rofl.formats import open_puzzle
+    from tests.places import corpus_file
+
+    for name in ("webpbn-survey/webpbn-00436.json", "taai-tournament/tcga2014-0250.json"):
+        puzzle = open_puzzle(corpus_file(name)).puzzle
+        plain = run(puzzle, recall=False)
+        quick = run(puzzle)
+        assert plain[0] == quick[0]
+        for a, b in zip(plain[1:4], quick[1:4], strict=True):
+            assert np.array_equal(a, b)
+        assert quick[4][k.ST_LINE_DPS] < plain[4][k.ST_LINE_DPS]
+
+
+@settings(deadline=None, max_examples=40)
+@given(grids)
+def test_grading_clues_derived_from_a_grid_is_grading_its_puzzle(rows):
+    """Steering's path (clues from the compiled kernel, no puzzle built) grades as the puzzle does."""
+    from rofl import kernels
+    from rofl.solver.grade import solve_graded, solve_graded_clues
+    from rofl.solver.index_lines import board_of
+
+    grid = np.array(rows, dtype=np.uint8)
+    puzzle = _puzzle(rows)
+    kernels.ready(kernels.REFINE)
+    for work in (-1, 200_000):
+        expected, when = solve_graded(puzzle, probe_work=work)
+        found, found_when = solve_graded_clues(board_of(puzzle), *kernels.grid_clues(grid), puzzle.n_colors, work)
+        assert found == expected
+        assert np.array_equal(found_when, when)
