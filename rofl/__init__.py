@@ -92,6 +92,27 @@ def _register_with_pillow() -> None:
 _register_with_pillow()
 
 
+def _draw_svg(puzzle) -> str:
+    from rofl.render.svg import puzzle_svg
+
+    return puzzle_svg(puzzle)
+
+
+def _show_puzzles_in_notebooks() -> None:
+    """Give the model its notebook drawing (``LinePuzzle._repr_svg_``) without the model importing the renderer."""
+    from rofl._lazy import after_import
+
+    def fill() -> None:
+        from rofl.linepuzzle import SVG_DISPLAY
+
+        SVG_DISPLAY["svg"] = _draw_svg
+
+    after_import("rofl.linepuzzle", fill)
+
+
+_show_puzzles_in_notebooks()
+
+
 if TYPE_CHECKING:
     from rofl.batch import make_many, solve_many  # noqa: F401
     from rofl.formats import PuzzleFile, open_puzzle  # noqa: F401

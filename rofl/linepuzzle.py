@@ -10,7 +10,7 @@ each shape adds its board, its constructors and its ``repr``.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Self
 
@@ -23,6 +23,13 @@ from rofl.validate import ANY_COLOR, Group, check_arrays, normalise_sets, valida
 
 if TYPE_CHECKING:  # pragma: no cover
     from rofl.board import Board
+
+
+#: The drawing a notebook shows for a puzzle, ``{"svg": draw}`` with ``draw(puzzle) -> str``. The
+#: renderer sits layers above the model, so the model does not import it: ``import rofl`` fills this
+#: slot as soon as this module loads (``rofl._show_puzzles_in_notebooks``), and the renderer itself is
+#: imported only when a notebook first shows a puzzle.
+SVG_DISPLAY: dict[str, Callable[[Any], str]] = {}
 
 
 class LinePuzzle(Frozen):
@@ -256,11 +263,10 @@ class LinePuzzle(Frozen):
         )
         return (_rebuild, state)
 
-    def _repr_svg_(self) -> str:
-        """The puzzle's sheet as SVG, which notebooks show (the renderer loads on first use)."""
-        from rofl.render.svg import puzzle_svg
-
-        return puzzle_svg(self)  # type: ignore[arg-type]  # each shape completes BoardPuzzle
+    def _repr_svg_(self) -> str | None:
+        """The puzzle's sheet as SVG, which notebooks show (None: no renderer set, see :data:`SVG_DISPLAY`)."""
+        draw = SVG_DISPLAY.get("svg")
+        return None if draw is None else draw(self)
 
 
 def _rebuild(cls, shape_args, palette, lengths, colors, offsets, meta, color_sets) -> LinePuzzle:

@@ -5,9 +5,9 @@ Every module under ``rofl/`` is parsed with :mod:`ast`: its imports at
 module level, inside functions and under ``TYPE_CHECKING`` all count, and
 so do the modules a module names in a string when it calls
 ``importlib.import_module`` (the lazy tables of ``rofl/__init__.py``,
-``rofl/cli/__init__.py`` and ``rofl/formats/__init__.py``).  The one
-exception is the IPython display hook ``LinePuzzle._repr_svg_``, which imports
-the SVG renderer when a notebook shows a puzzle (``shared/DESIGN.md``).
+``rofl/cli/__init__.py`` and ``rofl/formats/__init__.py``), with no
+exception: even the notebook display hook ``LinePuzzle._repr_svg_`` draws
+through a slot the package face fills (``rofl.linepuzzle.SVG_DISPLAY``).
 
 A package is a folder of ``rofl/`` (``rofl.solver``, ``rofl.kernels``, ...);
 the top-level modules (``rofl.maker``, ``rofl._io``) are the package
@@ -59,10 +59,6 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     # and, beside it, the browser studio (which takes its options from ``rofl make``)
     ("cli, studio", ("rofl", "rofl.cli", "rofl.__main__", "rofl.studio")),
 ]
-
-#: (importer, imported, function): the imports allowed to point up.
-EXCEPTIONS = {("rofl.linepuzzle", "rofl.render.svg", "_repr_svg_")}
-
 
 #: Private imports across packages that are still there (importer, imported
 #: module, name): none may be added, and one that goes must go from here too.
@@ -175,18 +171,12 @@ def test_every_module_has_a_layer():
 def test_imports_only_point_down():
     upward = []
     for module, targets in GRAPH.items():
-        for target, function, line in targets:
-            if layer_of(target) > layer_of(module) and (module, target, function) not in EXCEPTIONS:
+        for target, _, line in targets:
+            if layer_of(target) > layer_of(module):
                 here, there = LAYERS[layer_of(module)][0], LAYERS[layer_of(target)][0]
                 place = f"{MODULES[module].relative_to(REPO)}:{line}"
                 upward.append(f"{place}: {module} ({here}) imports {target} ({there})")
     assert not upward, "\n".join(upward)
-
-
-def test_the_display_hook_is_the_only_exception_and_stays_lazy():
-    for module, target, function in EXCEPTIONS:
-        assert any(t == target and f == function for t, f, _ in GRAPH[module])
-        assert all(f for t, f, _ in GRAPH[module] if t == target)  # never at module level
 
 
 def test_the_kernels_are_entered_by_their_door_only():
@@ -234,9 +224,7 @@ def test_the_private_import_check_sees_one():
 
 
 def test_no_circle_of_imports():
-    edges = {
-        module: {t for t, f, _ in targets if (module, t, f) not in EXCEPTIONS} for module, targets in GRAPH.items()
-    }
+    edges = {module: {t for t, _, _ in targets} for module, targets in GRAPH.items()}
     circles = [sorted(c) for c in _strongly_connected(edges) if len(c) > 1]
     assert not circles, circles
 

@@ -15,23 +15,29 @@ extension, then by a guess from its first character (JSON's ``{``).  The
 (pbnsolve cannot sniff them either): only their extension names them.
 
 How to add a format
-    Write one module here, ``rofl/formats/<name>.py``, with a reader
-    ``loads(data, *, where) -> (puzzle, solution or None)`` that raises
-    one :class:`~rofl.errors.FormatError` naming ``where`` for any bad file,
-    a writer (``dumps(puzzle, solution=None) -> str`` for a text format) if
-    rofl writes the format, and at its end the declaration ``FORMAT =
-    Format(name, loads, _text.encoded(dumps), extensions=(".ext",), ...)``
-    (or ``_text.clue_format(...)`` for a text format of clues only) and
-    ``FORMATS = (FORMAT,)``: the signature (``magic``, ``starts`` or
-    ``sniff``), whether it holds colour and what its writer keeps of a
-    solution (see :class:`~rofl.formats._format.Format`).  Then add its
-    :class:`_Sign` to :data:`_SIGNS` (the order there is the order of the
-    table): the part of the declaration that recognises a file, restated
-    so that reading one imports only its format's module; a test checks
-    that the two agree.  Nothing else names a format: reading, writing,
-    ``rofl convert``, ``rofl info`` and the tests of the table take it from
-    the declaration.  Add the format to the list in ``rofl convert --help``
-    and to the README, which a test checks.
+    Two steps, each fact in one of them.  First its
+    :class:`~rofl.formats._format.Sign` in
+    :data:`~rofl.formats._format.SIGNS` (where it goes there is the order
+    in which formats are tried): its name, its module, its extensions,
+    its signature (``magic``, ``starts``, or the name of the module's
+    ``sniff`` function) and, if rofl reads it only, why (``not_written``):
+    what :func:`find_format` and :func:`writer_for` need without importing
+    the module.  Then the module,
+    ``rofl/formats/<name>.py``, with a reader ``loads(data, *, where) ->
+    (puzzle, solution or None)`` that raises one
+    :class:`~rofl.errors.FormatError` naming ``where`` for any bad file, a
+    writer (``dumps(puzzle, solution=None) -> str`` for a text format),
+    and at its end the declaration ``FORMAT = Format(name, loads,
+    _text.encoded(dumps), ...)`` (or ``_text.clue_format(name, loads,
+    dumps)`` for a text format of clues only) and ``FORMATS = (FORMAT,)``:
+    what the module holds -- whether the format holds colour, what its
+    writer keeps of a solution (see :class:`~rofl.formats._format.Format`).
+    The declaration finds its sign by name and refuses to disagree with it
+    (another module, a writer for a format whose sign says why it is not
+    written).  Nothing else names a format: reading, writing, ``rofl
+    convert``, ``rofl info`` and the tests of the table take it from these
+    two.  Add the format to the list in ``rofl convert --help`` and to the
+    README, which a test checks.
 """
 
 from __future__ import annotations
@@ -44,7 +50,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rofl.errors import FormatError
-from rofl.formats._format import BOM_AND_SPACE, Format
+from rofl.formats._format import BOM_AND_SPACE, SIGNS, Format, Sign
 
 if TYPE_CHECKING:  # pragma: no cover
     from collections.abc import Mapping
@@ -58,69 +64,22 @@ if TYPE_CHECKING:  # pragma: no cover
 MAX_FILE_BYTES = 64 * 1024 * 1024  # the same as _limits.MAX_FILE_BYTES, without importing rofl.puzzle
 
 
-@dataclass(frozen=True)
-class _Sign:
-    """How :func:`find_format` knows a format without importing its module.
-
-    The fields of the format's declaration (:class:`Format`) that name it --
-    its name, extensions, signature and whether rofl writes it -- with
-    ``sniff`` the name of the module's function instead of the function.
-    A test keeps every entry equal to the declaration it stands for.
-    """
-
-    name: str
-    module: str
-    extensions: tuple[str, ...] = ()
-    magic: bytes = b""
-    starts: tuple[bytes, ...] = ()
-    sniff: str = ""
-    guess: bytes = b""
-    written: bool = True
-
-    def sniffs(self, data: bytes) -> bool:
-        """Whether the module's ``sniff`` function recognises ``data`` (imports the module)."""
-        return bool(self.sniff) and getattr(importlib.import_module(self.module), self.sniff)(data)
-
-    def format(self) -> Format:
-        """The declaration it stands for (imports the module)."""
-        return next(f for f in importlib.import_module(self.module).FORMATS if f.name == self.name)
+def _declared(sign: Sign) -> Format:
+    """The declaration of the format of ``sign`` (imports its module)."""
+    return next(f for f in importlib.import_module(sign.module).FORMATS if f.name == sign.name)
 
 
-#: Every format's :class:`_Sign`, in table order (:data:`_MODULES`, then
-#: each module's ``FORMATS``): opening or writing a file imports the one
-#: module of its format (and, for a file without a magic number, the
-#: modules whose ``sniff`` must look at it), not all fifteen.
-_SIGNS = (
-    _Sign("ROFL", "rofl.formats.rofl", (".rofl",), magic=b"ROFL"),
-    _Sign("corpus JSON", "rofl.formats.corpus", (".json",), guess=b"{"),
-    _Sign("NotMine cipher", "rofl.formats.notmine", (".notmine",), starts=(b"NotMine{",)),
-    _Sign("webpbn XML", "rofl.formats.webpbn", (".xml",), starts=(b"<?xml", b"<puzzleset")),
-    _Sign("Simpson .non", "rofl.formats.non", (".non",)),
-    _Sign("Wilk .nin", "rofl.formats.nin", (".nin",)),
-    _Sign("Olsak .g", "rofl.formats.olsak", (".g",)),
-    _Sign("Olsak .mk", "rofl.formats.mk", (".mk",)),
-    _Sign("QNonograms .cwd", "rofl.formats.cwd", (".cwd",)),
-    _Sign("Tatham's Pattern .sav", "rofl.formats.tatham", (".sav",), starts=(b"SAVEFILE:",)),
-    _Sign("Gnonograms .gno", "rofl.formats.gnonograms", (".gno",), starts=(b"[Description]", b"[Dimensions]")),
-    _Sign("nonograms_solver .pzl", "rofl.formats.pzl", (".pzl",), sniff="sniff"),
-    _Sign("PNG sheet", "rofl.formats.sheets", (".png",), magic=b"\x89PNG\r\n\x1a\n", written=False),
-    _Sign("SVG sheet", "rofl.formats.sheets", (".svg",), sniff="is_svg", written=False),
-    _Sign("PDF sheet", "rofl.formats.sheets", (".pdf",), magic=b"%PDF-", written=False),
-    _Sign("TAAI tournament file", "rofl.formats.taai", sniff="looks_like", written=False),
-    _Sign("rofl clue text", "rofl.formats.clues", (".clues",), starts=(b"rofl clues 1",)),
-)
-
-#: The modules that declare formats (their ``FORMATS``), in table order.
-_MODULES = tuple(dict.fromkeys(sign.module for sign in _SIGNS))
+def _sniffs(sign: Sign, data: bytes) -> bool:
+    """Whether the format's ``sniff`` function recognises ``data`` (imports its module)."""
+    sniff = _declared(sign).sniff
+    return sniff is not None and sniff(data)
 
 
 @functools.cache
 def _table() -> tuple[Format, ...]:
-    """Every format, as the modules declare them (imports every format module)."""
-    formats: list[Format] = []
-    for name in _MODULES:
-        formats.extend(importlib.import_module(name).FORMATS)
-    return tuple(formats)
+    """Every format, as the modules declare them, in the order of
+    :data:`~rofl.formats._format.SIGNS` (imports every format module)."""
+    return tuple(_declared(sign) for sign in SIGNS)
 
 
 @functools.cache
@@ -130,7 +89,7 @@ def _writers() -> dict[str, Format]:
 
 
 #: Extension -> the format written under it, known without importing a format module.
-_WRITTEN = {sign.extensions[0]: sign for sign in _SIGNS if sign.written}
+_WRITTEN = {sign.extensions[0]: sign for sign in SIGNS if sign.written}
 
 
 def __getattr__(name: str) -> Any:
@@ -156,15 +115,15 @@ def find_format(data: bytes, name: str | Path = "") -> Format | None:
     suffix = Path(name).suffix.lower()
     tiers = (
         lambda s: s.magic and data.startswith(s.magic),
-        lambda s: s.sniffs(data),
+        lambda s: s.sniff and _sniffs(s, data),
         lambda s: s.starts and head.startswith(s.starts),
         lambda s: suffix and suffix in s.extensions,
         lambda s: s.guess and head.startswith(s.guess),
     )
     for matches in tiers:
-        for sign in _SIGNS:
+        for sign in SIGNS:
             if matches(sign):
-                return sign.format()
+                return _declared(sign)
     return None
 
 
@@ -418,11 +377,11 @@ def writer_for(path: str | Path) -> Format:
     if sign is None:
         known = ", ".join(sorted(_WRITTEN))
         msg = f"{path}: cannot write puzzles with extension {suffix or '(none)'!r} (known: {known})"
-        read_only = next((f for f in _table() if suffix and suffix in f.extensions), None)
+        read_only = next((s for s in SIGNS if suffix and suffix in s.extensions), None)
         if read_only is not None and read_only.not_written:
             msg += f"; {read_only.not_written}"
         raise FormatError(msg)
-    return sign.format()
+    return _declared(sign)
 
 
 def is_puzzle_path(path: str | Path) -> bool:

@@ -1,16 +1,22 @@
-"""How a format module declares itself: one :class:`Format` per format it reads.
+"""How a format is declared: its :class:`Sign` here, its :class:`Format` in its module.
 
-Each module of :mod:`rofl.formats` ends with its declaration (``FORMAT =
-Format(...)`` and ``FORMATS = (FORMAT,)``; :mod:`rofl.formats.sheets`
-declares three), the way a Pillow plugin registers its opener, saver and
-extensions.  :mod:`rofl.formats` builds its table from these declarations
-and from nothing else, so a format is known in one place.
+Each fact about a format is stated once.  What recognises a file of it --
+name, module, extensions, signature, and why rofl does not write it if it
+does not -- is its :class:`Sign` in :data:`SIGNS`, this module's table, so
+that :mod:`rofl.formats` can tell a file's format (and which extensions it
+writes) without importing every format module.  What the module holds --
+reader, writer and what they do -- is the :class:`Format` it ends with
+(``FORMAT = Format(name, read, write, ...)`` and ``FORMATS = (FORMAT,)``;
+:mod:`rofl.formats.sheets` declares three), the way a Pillow plugin
+registers its opener and saver; the declaration finds its sign by
+``name`` and gives the sign's facts as its own attributes.
 """
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 #: What a text format may start with before its signature: a UTF-8
@@ -19,22 +25,16 @@ BOM_AND_SPACE = b"\xef\xbb\xbf \t\r\n"
 
 
 @dataclass(frozen=True)
-class Format:
-    """What rofl knows of one puzzle file format.
+class Sign:
+    """How a format is known without importing its module.
 
     Attributes
     ----------
     name : str
-        What the format is called in messages and reports.
-    read : callable
-        ``read(data, *, where, number=None)``: the puzzle of the file
-        ``data`` (``where`` names it in error messages; ``number`` picks a
-        puzzle of a :attr:`many` format), as ``(puzzle, solution or None)``,
-        or, for a format that :attr:`carries_rofl`, as the
-        :class:`~rofl.formats.rofl.RoflFile` it holds.
-    write : callable or None
-        ``write(puzzle, solution=None) -> bytes``; None for a format rofl
-        reads only.
+        What the format is called in messages and reports; its
+        :class:`Format` declares the same name.
+    module : str
+        The module that declares the format and holds its reader.
     extensions : tuple of str
         The extensions that name it (lower case, with the dot); the first
         is the one written.
@@ -43,11 +43,94 @@ class Format:
     starts : tuple of bytes
         What a text file of the format starts with after a byte-order mark
         and white space.
-    sniff : callable or None
-        ``sniff(data) -> bool`` for a signature the fields above cannot say.
+    sniff : str
+        The name of the module's function ``sniff(data) -> bool``, for a
+        signature the fields above cannot say ("" for none).
     guess : bytes
         A text start that names the format only when the extension names no
         other (``{`` for JSON: Olšák's ``.g`` files may start with any comment).
+    not_written : str
+        For a format rofl reads only although it has extensions: why
+        :func:`rofl.formats.write_puzzle` refuses them, and what writes
+        such files instead.  A format with extensions and no such reason
+        is written (its :class:`Format` has a writer).
+    """
+
+    name: str
+    module: str
+    extensions: tuple[str, ...] = ()
+    magic: bytes = b""
+    starts: tuple[bytes, ...] = ()
+    sniff: str = ""
+    guess: bytes = b""
+    not_written: str = ""
+
+    @property
+    def written(self) -> bool:
+        """Whether rofl writes the format (under its first extension)."""
+        return bool(self.extensions) and not self.not_written
+
+
+_SHEET = "a printable sheet, which carries its puzzle, is written by `rofl sheet` or --sheet"
+
+#: Every format's :class:`Sign`, in table order: the order in which
+#: :func:`rofl.formats.find_format` tries them, and of
+#: :data:`rofl.formats.FORMATS`.
+SIGNS = (
+    Sign("ROFL", "rofl.formats.rofl", (".rofl",), magic=b"ROFL"),
+    Sign("corpus JSON", "rofl.formats.corpus", (".json",), guess=b"{"),
+    Sign("NotMine cipher", "rofl.formats.notmine", (".notmine",), starts=(b"NotMine{",)),
+    Sign("webpbn XML", "rofl.formats.webpbn", (".xml",), starts=(b"<?xml", b"<puzzleset")),
+    Sign("Simpson .non", "rofl.formats.non", (".non",)),
+    Sign("Wilk .nin", "rofl.formats.nin", (".nin",)),
+    Sign("Olsak .g", "rofl.formats.olsak", (".g",)),
+    Sign("Olsak .mk", "rofl.formats.mk", (".mk",)),
+    Sign("QNonograms .cwd", "rofl.formats.cwd", (".cwd",)),
+    Sign("Tatham's Pattern .sav", "rofl.formats.tatham", (".sav",), starts=(b"SAVEFILE:",)),
+    Sign("Gnonograms .gno", "rofl.formats.gnonograms", (".gno",), starts=(b"[Description]", b"[Dimensions]")),
+    Sign("nonograms_solver .pzl", "rofl.formats.pzl", (".pzl",), sniff="sniff"),
+    Sign("PNG sheet", "rofl.formats.sheets", (".png",), magic=b"\x89PNG\r\n\x1a\n", not_written=_SHEET),
+    Sign("SVG sheet", "rofl.formats.sheets", (".svg",), sniff="is_svg", not_written=_SHEET),
+    Sign("PDF sheet", "rofl.formats.sheets", (".pdf",), magic=b"%PDF-", not_written=_SHEET),
+    Sign("TAAI tournament file", "rofl.formats.taai", sniff="looks_like"),
+    Sign("rofl clue text", "rofl.formats.clues", (".clues",), starts=(b"rofl clues 1",)),
+)
+
+
+def sign_of(name: str) -> Sign:
+    """The :class:`Sign` of the format called ``name``.
+
+    Raises
+    ------
+    ValueError
+        No sign has that name.
+    """
+    found = next((s for s in SIGNS if s.name == name), None)
+    if found is None:
+        msg = f"no format is called {name!r}: add its Sign to rofl.formats._format.SIGNS"
+        raise ValueError(msg)
+    return found
+
+
+@dataclass(frozen=True)
+class Format:
+    """What rofl knows of one puzzle file format: what its module holds, and
+    (as attributes of its own) the facts of its :class:`Sign`.
+
+    Attributes
+    ----------
+    name : str
+        The name of its :class:`Sign` in :data:`SIGNS`, which must be there.
+    read : callable
+        ``read(data, *, where, number=None)``: the puzzle of the file
+        ``data`` (``where`` names it in error messages; ``number`` picks a
+        puzzle of a :attr:`many` format), as ``(puzzle, solution or None)``,
+        or, for a format that :attr:`carries_rofl`, as the
+        :class:`~rofl.formats.rofl.RoflFile` it holds.  Defined in the
+        sign's module.
+    write : callable or None
+        ``write(puzzle, solution=None) -> bytes``; None exactly when the
+        sign says rofl does not write the format.
     colour : bool
         Whether it holds colour puzzles, not only black-and-white ones.
     keeps : str
@@ -71,19 +154,22 @@ class Format:
         Whether it holds hexagonal puzzles (:class:`~rofl.hexagon.HexPuzzle`).
     color_sets : bool
         Whether it holds groups of several possible colours (``?``).
-    not_written : str
-        Why :func:`rofl.formats.write_puzzle` refuses the extensions of a
-        format rofl reads only, and what writes such files instead.
+    sign : Sign
+        Its sign; :attr:`extensions`, :attr:`magic`, :attr:`starts`,
+        :attr:`sniff`, :attr:`guess`, :attr:`not_written` and :attr:`module`
+        are the sign's (with :attr:`sniff` the function itself).
+
+    Raises
+    ------
+    ValueError
+        A declaration that disagrees with its sign: no sign of that name,
+        another module, or a writer for a format the sign says is not
+        written (or none for one it says is).
     """
 
     name: str
     read: Callable[..., Any]
     write: Callable[..., bytes] | None = None
-    extensions: tuple[str, ...] = ()
-    magic: bytes = b""
-    starts: tuple[bytes, ...] = ()
-    sniff: Callable[[bytes], bool] | None = None
-    guess: bytes = b""
     colour: bool = False
     keeps: str = ""
     colour_keeps: bool = True
@@ -91,19 +177,59 @@ class Format:
     many: bool = False
     carries_rofl: bool = False
     caveat: Callable[[Any], str | None] | None = None
-    not_written: str = ""
     hexagon: bool = False
     color_sets: bool = False
+    sign: Sign = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        sign = sign_of(self.name)
+        if self.read.__module__ != sign.module:
+            msg = f"the format {self.name!r} is declared in {self.read.__module__}, its sign says {sign.module}"
+            raise ValueError(msg)
+        if (self.write is not None) != sign.written:
+            msg = f"the format {self.name!r} has {'a' if self.write else 'no'} writer, its sign says otherwise"
+            raise ValueError(msg)
+        object.__setattr__(self, "sign", sign)
+
+    @property
+    def extensions(self) -> tuple[str, ...]:
+        """The extensions that name it (:attr:`Sign.extensions`)."""
+        return self.sign.extensions
+
+    @property
+    def magic(self) -> bytes:
+        """The first bytes of every file (:attr:`Sign.magic`)."""
+        return self.sign.magic
+
+    @property
+    def starts(self) -> tuple[bytes, ...]:
+        """What a text file starts with (:attr:`Sign.starts`)."""
+        return self.sign.starts
+
+    @property
+    def sniff(self) -> Callable[[bytes], bool] | None:
+        """``sniff(data) -> bool``, the function :attr:`Sign.sniff` names, or None."""
+        return getattr(sys.modules[self.module], self.sign.sniff) if self.sign.sniff else None
+
+    @property
+    def guess(self) -> bytes:
+        """The text start that names it when no extension does (:attr:`Sign.guess`)."""
+        return self.sign.guess
+
+    @property
+    def not_written(self) -> str:
+        """Why rofl does not write it (:attr:`Sign.not_written`)."""
+        return self.sign.not_written
+
+    @property
+    def module(self) -> str:
+        """The module that declares the format."""
+        return self.sign.module
 
     @property
     def extension(self) -> str:
         """The extension files of this format are written with ("" for none)."""
         return self.extensions[0] if self.extensions else ""
-
-    @property
-    def module(self) -> str:
-        """The module that declares the format."""
-        return self.read.__module__
 
     def keeps_solution(self, puzzle) -> bool:
         """Whether a solution of ``puzzle`` written in this format is kept."""
@@ -112,12 +238,3 @@ class Format:
     def keeps_crc(self) -> bool:
         """Whether the writer keeps a solution as its CRC-32 (and so takes a stored one)."""
         return bool(self.keeps) and not self.picture
-
-    def signed(self, data: bytes, head: bytes) -> bool:
-        """Whether ``data`` bears this format's signature (:attr:`magic`, :attr:`starts` or :attr:`sniff`);
-        ``head`` is its start after a byte-order mark and white space."""
-        if self.magic and data.startswith(self.magic):
-            return True
-        if self.starts and head.startswith(self.starts):
-            return True
-        return self.sniff is not None and self.sniff(data)

@@ -15,7 +15,7 @@ import numpy as np
 
 from rofl.errors import FormatError, PuzzleError
 from rofl.formats import _limits
-from rofl.formats._format import Format
+from rofl.formats._format import Format, sign_of
 from rofl.palette import RGB, Palette
 from rofl.puzzle import Puzzle
 from rofl.validate import MAX_SIDE as PUZZLE_MAX_SIDE
@@ -206,7 +206,7 @@ def clue_format(name: str, loads, dumps, *, label: str = "", colour: bool = Fals
     writes ``dumps(puzzle)`` as ASCII.  ``fields`` are the rest of the
     :class:`~rofl.formats._format.Format`.
     """
-    label = label or fields["extensions"][0]
+    label = label or sign_of(name).extensions[0]
 
     def read(data: bytes, *, where: str = f"<{label}>") -> tuple[Puzzle, None]:
         return loads(data, where=where), None

@@ -39,14 +39,14 @@ import numpy as np
 
 from rofl.errors import FormatError, PuzzleError
 from rofl.formats import _limits, _text
-from rofl.formats._format import Format
+from rofl.formats._format import Format, sign_of
 from rofl.hexagon import MAX_HEX_SIDE, HexPuzzle
 from rofl.palette import MAX_COLORS, Palette
 from rofl.puzzle import Puzzle
 from rofl.validate import ANY_COLOR
 
-#: The first line of every file (the number is the format's version).
-SIGNATURE = "rofl clues 1"
+#: The first line of every file (the number is the format's version; the sign's ``starts``).
+SIGNATURE = sign_of("rofl clue text").starts[0].decode()
 
 #: Metadata keys a file may give, one a line (the keys of rofl's other formats).
 META_KEYS = ("title", "author", "licence", "source", "id", "origin", "notes")
@@ -310,8 +310,6 @@ FORMAT = Format(
     "rofl clue text",
     _read,
     _write,
-    extensions=(".clues",),
-    starts=(SIGNATURE.encode(),),
     colour=True,
     hexagon=True,
     color_sets=True,

@@ -163,8 +163,6 @@ FORMAT = Format(
     "corpus JSON",
     loads,
     _text.encoded(dumps),
-    extensions=(".json",),
-    guess=b"{",
     colour=True,
     keeps="solution kept",
     color_sets=True,

@@ -62,5 +62,5 @@ def dumps(puzzle: Puzzle) -> str:
 
 
 #: How :mod:`rofl.formats` knows the format.
-FORMAT = _text.clue_format("QNonograms .cwd", loads, dumps, extensions=(".cwd",))
+FORMAT = _text.clue_format("QNonograms .cwd", loads, dumps)
 FORMATS = (FORMAT,)

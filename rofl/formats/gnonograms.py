@@ -247,8 +247,5 @@ def caveat(puzzle: Puzzle) -> str | None:
 
 
 #: How :mod:`rofl.formats` knows the format.
-FORMAT = Format(
-    "Gnonograms .gno", loads, _text.encoded(dumps), extensions=(".gno",),
-    starts=(b"[Description]", b"[Dimensions]"), keeps="solution kept", caveat=caveat,
-)  # fmt: skip
+FORMAT = Format("Gnonograms .gno", loads, _text.encoded(dumps), keeps="solution kept", caveat=caveat)
 FORMATS = (FORMAT,)

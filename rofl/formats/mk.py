@@ -72,5 +72,5 @@ def dumps(puzzle: Puzzle) -> str:
 
 
 #: How :mod:`rofl.formats` knows the format.
-FORMAT = _text.clue_format("Olsak .mk", loads, dumps, extensions=(".mk",))
+FORMAT = _text.clue_format("Olsak .mk", loads, dumps)
 FORMATS = (FORMAT,)

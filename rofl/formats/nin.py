@@ -80,5 +80,5 @@ def dumps(puzzle: Puzzle) -> str:
 
 
 #: How :mod:`rofl.formats` knows the format.
-FORMAT = _text.clue_format("Wilk .nin", loads, dumps, extensions=(".nin",))
+FORMAT = _text.clue_format("Wilk .nin", loads, dumps)
 FORMATS = (FORMAT,)

@@ -572,7 +572,6 @@ def dumps(puzzle: Puzzle, solution: np.ndarray | None = None) -> str:
 
 #: How :mod:`rofl.formats` knows the format.
 FORMAT = Format(
-    "Simpson .non", loads, _text.encoded(dumps, "ascii"), extensions=(".non",), colour=True,
-    keeps="solution kept (goal)", colour_keeps=False,
-)  # fmt: skip
+    "Simpson .non", loads, _text.encoded(dumps, "ascii"), colour=True, keeps="solution kept (goal)", colour_keeps=False
+)
 FORMATS = (FORMAT,)

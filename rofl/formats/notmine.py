@@ -37,9 +37,10 @@ import numpy as np
 
 from rofl.errors import FormatError
 from rofl.formats import _limits
-from rofl.formats._format import Format
+from rofl.formats._format import Format, sign_of
 
-LEADER = "NotMine{"
+#: What a cipher starts with (the sign's ``starts``).
+LEADER = sign_of("NotMine cipher").starts[0].decode()
 TRAILER = "}"
 #: Largest field accepted (rows * columns), so a hostile header cannot ask
 #: for gigabytes.
@@ -242,8 +243,6 @@ FORMAT = Format(
     name="NotMine cipher",
     read=read_bytes,
     write=write_bytes,
-    extensions=(".notmine",),
-    starts=(b"NotMine{",),
     keeps="solution kept",
 )
 FORMATS = (FORMAT,)

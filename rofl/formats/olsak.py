@@ -193,5 +193,5 @@ def dumps(puzzle: Puzzle) -> str:
 
 
 #: How :mod:`rofl.formats` knows the format.
-FORMAT = _text.clue_format("Olsak .g", loads, dumps, label="Olšák .g", colour=True, extensions=(".g",))
+FORMAT = _text.clue_format("Olsak .g", loads, dumps, label="Olšák .g", colour=True)
 FORMATS = (FORMAT,)

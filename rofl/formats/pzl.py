@@ -250,7 +250,5 @@ def caveat(puzzle: Puzzle) -> str | None:
 
 
 #: How :mod:`rofl.formats` knows the format.
-FORMAT = _text.clue_format(
-    "nonograms_solver .pzl", loads, dumps, extensions=(".pzl",), colour=True, sniff=sniff, caveat=caveat,
-)  # fmt: skip
+FORMAT = _text.clue_format("nonograms_solver .pzl", loads, dumps, colour=True, caveat=caveat)
 FORMATS = (FORMAT,)

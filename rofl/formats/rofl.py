@@ -76,13 +76,14 @@ from construct import (
 
 from rofl.errors import FormatError, LimitError, PuzzleError
 from rofl.formats import _limits
-from rofl.formats._format import Format
+from rofl.formats._format import Format, sign_of
 from rofl.hexagon import MAX_HEX_SIDE, Hexagon, HexPuzzle
 from rofl.palette import MAX_COLORS, Palette
 from rofl.puzzle import Puzzle
 from rofl.validate import check_totals, min_cells
 
-MAGIC = b"ROFL"
+#: The first four bytes of every ROFL file (the sign's ``magic``).
+MAGIC = sign_of("ROFL").magic
 #: Version written in the extended header of a rectangle without colour
 #: sets; readers reject versions they do not know.
 VERSION = 1
@@ -1217,8 +1218,6 @@ FORMAT = Format(
     name="ROFL",
     read=parse,
     write=write_bytes,
-    extensions=(".rofl",),
-    magic=MAGIC,
     colour=True,
     keeps="solution kept as its CRC-32",
     picture=False,

@@ -45,7 +45,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from rofl.errors import FormatError, LimitError, RoflError, shown
-from rofl.formats._format import Format
+from rofl.formats._format import Format, sign_of
 from rofl.formats._text import parse_xml, pick_numbered
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -54,14 +54,15 @@ if TYPE_CHECKING:  # pragma: no cover
     from rofl.formats.rofl import RoflFile
     from rofl.puzzle import Puzzle
 
-PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
-PDF_SIGNATURE = b"%PDF-"
+#: What each kind of sheet is called in reports (``rofl info``).
+NAMES = {"png": "PNG sheet", "svg": "SVG sheet", "pdf": "PDF sheet"}
+#: The first bytes of a PNG and of a PDF file (their signs' ``magic``).
+PNG_SIGNATURE = sign_of(NAMES["png"]).magic
+PDF_SIGNATURE = sign_of(NAMES["pdf"]).magic
 #: The PNG chunk type: ancillary, private, safe to copy.
 PNG_CHUNK = b"roFl"
 SVG_NAMESPACE = "urn:x-rofl:puzzle"
 MIME_TYPE = "application/x-rofl"
-#: What each kind of sheet is called in reports (``rofl info``).
-NAMES = {"png": "PNG sheet", "svg": "SVG sheet", "pdf": "PDF sheet"}
 
 #: How far into a file its SVG root element is looked for.
 _SVG_PROLOGUE_BYTES = 4096
@@ -410,17 +411,5 @@ def _quiet_pypdf():
 
 # ------------------------------------------------------------------ declaration
 
-_SHEET = {
-    "read": read_file,
-    "many": True,
-    "colour": True,
-    "carries_rofl": True,
-    "not_written": "a printable sheet, which carries its puzzle, is written by `rofl sheet` or --sheet",
-}
-#: How :mod:`rofl.formats` knows the three kinds of sheet (read only: the
-#: renderer draws them).
-FORMATS = (
-    Format(name=NAMES["png"], extensions=(".png",), magic=PNG_SIGNATURE, **_SHEET),
-    Format(name=NAMES["svg"], extensions=(".svg",), sniff=is_svg, **_SHEET),
-    Format(name=NAMES["pdf"], extensions=(".pdf",), magic=PDF_SIGNATURE, **_SHEET),
-)
+#: The three kinds of sheet (read only: the renderer draws them).
+FORMATS = tuple(Format(name, read_file, many=True, colour=True, carries_rofl=True) for name in NAMES.values())

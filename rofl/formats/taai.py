@@ -144,5 +144,5 @@ def read_all(data: bytes, *, where: str = "<taai>") -> list[tuple[int, Puzzle]]:
 
 #: How :mod:`rofl.formats` knows the format (read only; a ``.txt`` is no
 #: name to claim, so it is found by its content).
-FORMAT = Format(name="TAAI tournament file", read=read_bytes, sniff=looks_like, many=True)
+FORMAT = Format(name="TAAI tournament file", read=read_bytes, many=True)
 FORMATS = (FORMAT,)

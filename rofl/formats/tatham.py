@@ -202,5 +202,5 @@ def dumps(puzzle: Puzzle) -> str:
 
 
 #: How :mod:`rofl.formats` knows the format.
-FORMAT = _text.clue_format("Tatham's Pattern .sav", loads, dumps, extensions=(".sav",), starts=(b"SAVEFILE:",))
+FORMAT = _text.clue_format("Tatham's Pattern .sav", loads, dumps)
 FORMATS = (FORMAT,)

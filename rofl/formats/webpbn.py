@@ -344,8 +344,5 @@ def dumps(puzzle: Puzzle, solution: np.ndarray | None = None) -> str:
 
 
 #: How :mod:`rofl.formats` knows the format.
-FORMAT = Format(
-    "webpbn XML", loads, _text.encoded(dumps), extensions=(".xml",), starts=(b"<?xml", b"<puzzleset"),
-    colour=True, keeps="solution kept (goal)",
-)  # fmt: skip
+FORMAT = Format("webpbn XML", loads, _text.encoded(dumps), colour=True, keeps="solution kept (goal)")
 FORMATS = (FORMAT,)

@@ -239,11 +239,17 @@ def _new_queue(n_lines):
 
 
 @njit(**JIT, inline="always")
-def _pop(queue, queued, generation, head):
-    """The line at ``head``, its generation and the next head."""
+def _pop(stats, queue, queued, generation, head, size, solves, sweeps):
+    """The loops' next line to solve: ``(line, generation, head, size,
+    solves, sweeps)`` after taking it off the queue and counting its solve,
+    or line -1 when another thread asked the loop to stop
+    (:func:`_stop_asked`; nothing taken)."""
+    if _stop_asked(stats, solves, sweeps):
+        return -1, 0, head, size, solves, sweeps
     line = queue[head]
     queued[line] = False
-    return line, generation[line], (head + 1) % queue.shape[0]
+    gen = generation[line]
+    return line, gen, (head + 1) % queue.shape[0], size - 1, solves + 1, max(sweeps, gen)
 
 
 @njit(**JIT, inline="always")
@@ -313,21 +319,15 @@ def _bw_loop(rw, rb, cw, cb, work, queue, queued, generation, lens, offs, stats)
     CONTRADICTION or :data:`_DONE`.  Apart from the allocations, so that it
     runs without reference counts (:data:`~rofl.kernels._config.LEAF`)."""
     height, width = rw.shape[0], cw.shape[0]
-    head, size = 0, height + width
-    solves = 0
-    sweeps = 0
+    head, size, solves, sweeps = 0, height + width, 0, 0
     while size > 0:
-        if _stop_asked(stats, solves, sweeps):
+        line, gen, head, size, solves, sweeps = _pop(stats, queue, queued, generation, head, size, solves, sweeps)
+        if line < 0:
             return STOPPED
-        line, gen, head = _pop(queue, queued, generation, head)
-        size -= 1
-        sweeps = max(sweeps, gen)
-        is_row = line < height
-        if is_row:
+        if line < height:
             n, w, b = width, rw[line], rb[line]
         else:
             n, w, b = height, cw[line - height], cb[line - height]
-        solves += 1
         ok, nw, nb = _line_bw(w, b, n, lens, offs[line], offs[line + 1], work)
         if not ok:
             _put_stats(stats, solves, sweeps, line)
@@ -335,7 +335,7 @@ def _bw_loop(rw, rb, cw, cb, work, queue, queued, generation, lens, offs, stats)
         changed = (w ^ nw) | (b ^ nb)
         if not changed:
             continue
-        if is_row:
+        if line < height:
             rw[line], rb[line] = nw, nb
             here = np.uint64(line)
         else:
@@ -346,7 +346,7 @@ def _bw_loop(rw, rb, cw, cb, work, queue, queued, generation, lens, offs, stats)
             if changed & ONE:
                 bit = np.uint64(i)
                 keep = ~(ONE << here)
-                if is_row:
+                if line < height:
                     cw[i] = (cw[i] & keep) | (((nw >> bit) & ONE) << here)
                     cb[i] = (cb[i] & keep) | (((nb >> bit) & ONE) << here)
                     other = height + i
@@ -421,19 +421,14 @@ def _fresh_loop(
     """:func:`_solve_fresh`'s fixpoint loop, in place on ``masks`` and
     ``across``: STOPPED, CONTRADICTION or :data:`_DONE` (as :func:`_bw_loop`)."""
     height, width = masks.shape
-    head, size = 0, height + width
-    solves = 0
-    sweeps = 0
+    head, size, solves, sweeps = 0, height + width, 0, 0
     while size > 0:
-        if _stop_asked(stats, solves, sweeps):
+        line, gen, head, size, solves, sweeps = _pop(stats, queue, queued, generation, head, size, solves, sweeps)
+        if line < 0:
             return STOPPED
-        line, gen, head = _pop(queue, queued, generation, head)
-        size -= 1
-        sweeps = max(sweeps, gen)
         is_row = line < height
         n = width if is_row else height
         cells = masks[line] if is_row else across[line - height]
-        solves += 1
         g0, g1 = offs[line], offs[line + 1]
         ok = _line(cells, n, lens, cols, g0, g1, res, run, slot, gap, fwd, bwd, color_slot, rules, first, last)
         if not ok:

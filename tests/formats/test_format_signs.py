@@ -1,8 +1,9 @@
 """The formats registry recognises a file without importing every format module
-(rofl.formats._SIGNS), exactly as the declarations in the modules say."""
+(rofl.formats._format.SIGNS), and each module's declaration is its sign's."""
 
 from __future__ import annotations
 
+import functools
 import importlib
 import os
 import subprocess
@@ -13,25 +14,41 @@ import pytest
 
 import rofl.formats as formats
 from rofl.formats import FORMATS, find_format
-from rofl.formats._format import BOM_AND_SPACE
+from rofl.formats._format import BOM_AND_SPACE, SIGNS, Format, sign_of
 from tests.places import DATA_DIR, REPO, SAMPLES
 
 
-def test_every_sign_is_its_formats_declaration():
-    def declared(f):
-        sniff = f.sniff.__name__ if f.sniff is not None else ""
-        return (f.name, f.module, f.extensions, f.magic, f.starts, sniff, f.guess, f.write is not None)
-
-    def sign(s):
-        return (s.name, s.module, s.extensions, s.magic, s.starts, s.sniff, s.guess, s.written)
-
-    assert [sign(s) for s in formats._SIGNS] == [declared(f) for f in FORMATS]
-    for s, f in zip(formats._SIGNS, FORMATS, strict=True):
-        assert s.format() is f
-        if s.sniff:
-            assert getattr(importlib.import_module(s.module), s.sniff) is f.sniff
-    assert formats._MODULES == tuple(dict.fromkeys(f.module for f in FORMATS))
+def test_every_sign_has_its_modules_declaration():
+    assert [f.sign for f in FORMATS] == list(SIGNS)  # one declaration per sign, in table order
+    for module in {s.module for s in SIGNS}:
+        declared = importlib.import_module(module).FORMATS
+        assert [f.sign for f in declared] == [s for s in SIGNS if s.module == module]
+    for s, f in zip(SIGNS, FORMATS, strict=True):
+        assert formats._declared(s) is f and f.sign is sign_of(f.name) is s
+        assert (f.sniff is None) == (not s.sniff)
+        if s.sniff:  # the sign names a function of its module
+            assert callable(f.sniff) and f.sniff.__module__ == s.module and f.sniff.__name__ == s.sniff
+    assert len({s.name for s in SIGNS}) == len(SIGNS)
     assert sorted(formats._WRITTEN) == sorted(formats._writers())
+
+
+def _read(data, *, where):  # a reader of this module (a partial of it passes for one of a format's)
+    raise AssertionError
+
+
+def test_a_declaration_that_disagrees_with_its_sign_is_refused():
+    with pytest.raises(ValueError, match="add its Sign"):
+        Format("Nobody's .xyz", _read)
+    with pytest.raises(ValueError, match="declared in tests.formats.test_format_signs, its sign says rofl.formats.non"):
+        Format("Simpson .non", _read, lambda puzzle, solution=None: b"")
+    fake = functools.partial(_read)
+    fake.__module__ = "rofl.formats.non"
+    with pytest.raises(ValueError, match="has no writer"):
+        Format("Simpson .non", fake)
+    fake.__module__ = "rofl.formats.sheets"
+    with pytest.raises(ValueError, match="has a writer"):
+        Format("PNG sheet", fake, lambda puzzle, solution=None: b"")
+    assert Format("PNG sheet", fake).extensions == (".png",)
 
 
 def _every_declaration(data: bytes, name: str):
