@@ -47,9 +47,11 @@ from rofl.kernels._index import _largest_line
 from rofl.kernels.grade_codes import (
     BUDGET,
     CONTRADICTION,
+    GENERAL_PATH,
     LOG_FULL,
     N_LINE_LEVELS,
     PROBE,
+    RECALL,
     SOLVED,
     ST_BAD_LINE,
     ST_LINE_DPS,
@@ -607,7 +609,7 @@ RECALL_WORDS = 1 << 22
 
 @njit(**JIT)
 def _grade(
-    masks, line_cells, line_offsets, cell_lines, cell_offsets, lens, cols, offs, work_budget, recall, log, when, stats
+    masks, line_cells, line_offsets, cell_lines, cell_offsets, lens, cols, offs, work_budget, flags, log, when, stats
 ):
     """Solve ``masks`` (flat int64, in place) round by round with the
     easiest technique that finds something; ``log[r] = (level, cells)``,
@@ -619,14 +621,14 @@ def _grade(
     BUDGET (probing used more than ``work_budget`` line solves).
 
     Probing goes round the board from the cell of the last probe that
-    found something.  With bit 0 of ``recall`` (and the record within
+    found something.  With ``RECALL`` in ``flags`` (and the record within
     ``RECALL_WORDS``) it skips probes known to fail: a colour that a failed
     probe of the same round decided, and a probe that failed before whose
     lines did not change since; a probe tried again goes on from the
     fixpoint it reached (:func:`_probe`).  The rounds are the same, with
     fewer line solves.  A black-and-white puzzle of lines of at most 63
-    cells probes on its lines' words (:func:`_propagate`) unless bit 1 of
-    ``recall`` is set: the same rounds, faster.
+    cells probes on its lines' words (:func:`_propagate`) unless ``flags``
+    has ``GENERAL_PATH``: the same rounds, faster.
     """
     n_lines = line_offsets.shape[0] - 1
     n_cells = masks.shape[0]
@@ -666,8 +668,8 @@ def _grade(
     visited = np.zeros(n_words, dtype=np.int64)
     work = (m, use_bits, word, first, last, dp, lo, hi, poss, queue, queued, trail, held, visited)
     # the word path (:func:`_propagate`): a black-and-white puzzle whose
-    # lines have at most 63 cells, unless ``recall`` has bit 1 (tests)
-    bw = (recall & 2) == 0 and n_colours == 2 and nmax <= MAX_CELLS
+    # lines have at most 63 cells, unless ``flags`` asks for the general path (tests)
+    bw = (flags & GENERAL_PATH) == 0 and n_colours == 2 and nmax <= MAX_CELLS
     for g in range(lens.shape[0]):
         if cols[g] != 1:
             bw = False
@@ -686,7 +688,7 @@ def _grade(
     loaded = -1  # the version of masks the words were last loaded at
     # probes that failed (:func:`_probe`), by ``cell * n_colours + colour``
     probes = n_cells * n_colours
-    remember = (recall & 1) != 0 and work_budget >= 0 and probes * (n_words + 3) <= RECALL_WORDS
+    remember = (flags & RECALL) != 0 and work_budget >= 0 and probes * (n_words + 3) <= RECALL_WORDS
     kept = probes if remember else 0
     pool = min(RECALL_WORDS // 2, 16 * probes) if remember else 0
     record = (

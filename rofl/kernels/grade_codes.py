@@ -10,3 +10,6 @@ SOLVED, STALLED, CONTRADICTION, LOG_FULL, BUDGET = 0, 1, 2, 3, 4
 # stats slots
 ST_ROUNDS, ST_PROBES, ST_LINE_DPS, ST_BAD_LINE = 0, 1, 2, 3
 N_STATS = 4
+# bits of _grade's ``flags``: skip probes known to fail; probe on the general
+# path even where the lines' words would serve (tests compare the two)
+RECALL, GENERAL_PATH = 1, 2

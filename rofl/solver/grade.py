@@ -175,7 +175,9 @@ def solve_graded_clues(board, lens, cols, offs, n_colors: int, probe_work: int =
     UnsolvableError
         The clues contradict each other.
     """
-    return _read(*_run(board, lens, cols, offs, n_colors, probe_work, 1, lambda line: f"line {line + 1}"))
+    from rofl.kernels.grade_codes import RECALL
+
+    return _read(*_run(board, lens, cols, offs, n_colors, probe_work, RECALL, lambda line: f"line {line + 1}"))
 
 
 def _read(status, masks, log, when, stats) -> tuple[Difficulty, np.ndarray]:
@@ -205,10 +207,11 @@ def run(puzzle: Puzzle | HexPuzzle, probe_work: int = PROBE_WORK, *, recall: boo
     if puzzle.color_sets is not None:
         msg = "rofl.grade does not grade puzzles with '?' groups (colour sets): their techniques are not modelled"
         raise PuzzleError(msg)
+    from rofl.kernels import grade_codes as k
     from rofl.solver.index_lines import board_of
 
     lens, cols, offs = (a.astype(np.int64) for a in (puzzle.lengths, puzzle.colors, puzzle.offsets))
-    flags = int(recall) | (0 if words else 2)
+    flags = (k.RECALL if recall else 0) | (0 if words else k.GENERAL_PATH)
     return _run(board_of(puzzle), lens, cols, offs, puzzle.n_colors, probe_work, flags, partial(_line_name, puzzle))
 
 
