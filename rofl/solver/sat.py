@@ -38,24 +38,44 @@ from rofl.errors import OptionError
 from rofl.solver.index_lines import board_of
 from rofl.solver.status import SearchStatus
 
-#: The SAT solver python-sat runs: CaDiCaL 1.9.5, about twice as fast as
-#: Glucose 4 on the tournament puzzles handed over (docs/benchmarks.md).  It
-#: cannot be interrupted, so it runs in slices of :data:`SLICE_CONFLICTS`
-#: conflicts (it keeps what it learned from one to the next) and the clock is
-#: read between them.
-SOLVER = "cadical195"
-#: Conflicts per slice: some 10 ms on a 25 x 25 puzzle.
-SLICE_CONFLICTS = 1000
+#: The SAT solvers python-sat runs, the first it has: CaDiCaL 3.0 (python-sat
+#: 1.9.dev24 on), else CaDiCaL 1.9.5 (about twice as fast as Glucose 4 on the
+#: tournament puzzles handed over; docs/benchmarks.md, "SAT engine").
+#: python-sat cannot interrupt either from another thread, so a solve runs in
+#: slices of conflicts (:func:`_solve_until`; the solver keeps what it
+#: learned from one to the next) and the clock is read between them.
+SOLVERS = ("cadical300", "cadical195")
+#: Conflicts of the first slice (some 10 ms on a 25 x 25 puzzle); each next
+#: slice has twice as many, and at most what the last slice's rate fits
+#: before the deadline.  Slices of a fixed 1000 conflicts kept CaDiCaL in its
+#: first mode (it switches to its "stable" mode after 1000 conflicts and
+#: starts each call afresh): on taai2020's ten hardest puzzles it needed
+#: twice the conflicts.
+FIRST_SLICE = 1000
+
+
+def _solver_name() -> str:
+    """The first of :data:`SOLVERS` that the installed python-sat offers."""
+    from pysat.solvers import SolverNames
+
+    return next((name for name in SOLVERS if hasattr(SolverNames, name)), SOLVERS[-1])
 
 
 def _solve_until(solver, deadline: float | None) -> bool | None:
     """Whether the formula is satisfiable, or None when ``deadline`` (``time.monotonic()``) passes first."""
-    while deadline is None or time.monotonic() < deadline:
-        solver.conf_budget(SLICE_CONFLICTS)
+    budget = FIRST_SLICE
+    while True:
+        began = time.monotonic()
+        if deadline is not None and began >= deadline:
+            return None
+        solver.conf_budget(budget)
         got = solver.solve_limited()
         if got is not None:
             return got
-    return None
+        budget *= 2
+        if deadline is not None:  # what fits before the deadline at the last slice's rate
+            spent = max(time.monotonic() - began, 1e-6)
+            budget = max(FIRST_SLICE, min(budget, int(budget / 2 * (deadline - time.monotonic()) / spent)))
 
 
 def _require_pysat():
@@ -349,7 +369,7 @@ def solve_sat(
         clauses = clauses + [[-int(v)] for v in encoding.x[ruled_out]]
     solutions = [np.asarray(grid, dtype=np.uint8).reshape(board.shape) for grid in known]
     counts = {"variables": encoding.top, "clauses": len(clauses), "conflicts": 0}
-    with solver_class(name=SOLVER, bootstrap_with=clauses) as solver:
+    with solver_class(name=_solver_name(), bootstrap_with=clauses) as solver:
 
         def ban(grid: np.ndarray) -> None:  # some cell takes another colour
             flat = grid.reshape(board.n_cells)
