@@ -385,6 +385,9 @@ def _propagate(
     already there), so that :func:`_undo` gives ``masks`` back, and the
     lines it solves join ``visited`` (bits of line numbers).
     ``(ok, cells on the trail)``; ok is False on a contradiction.
+    A line is not queued again for the cells its own solve changed: the
+    answer of whole-line logic is its own answer (every arrangement that
+    fitted still fits), so it would find nothing.
 
     On the word path (``words``, a black-and-white puzzle of lines of at
     most 63 cells) a line is solved on its two words
@@ -435,7 +438,7 @@ def _propagate(
                 )
                 for q in range(cell_offsets[cell], cell_offsets[cell + 1]):
                     other = cell_lines[q]
-                    if not queued[other]:
+                    if other != line and not queued[other]:
                         queued[other] = 1
                         queue[tail] = other
                         tail += 1
@@ -456,7 +459,7 @@ def _propagate(
                 masks[cell] = new
                 for q in range(cell_offsets[cell], cell_offsets[cell + 1]):
                     other = cell_lines[q]
-                    if not queued[other]:
+                    if other != line and not queued[other]:
                         queued[other] = 1
                         queue[tail] = other
                         tail += 1
