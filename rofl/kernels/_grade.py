@@ -343,19 +343,6 @@ def _load_line(masks, line_cells, line_offsets, offs, line, m):
     return p0, g0, n, k
 
 
-@njit(**LEAF, inline="always")
-def _put(masks, cell, new, cell_lines, cell_offsets, on, lw, lb, at):
-    """``masks[cell] = new``, and on the word path (``on[0]``) the cell's
-    bits in its lines' words (``lw``, ``lb``; ``at``: its place in each)."""
-    masks[cell] = new
-    if on[0]:
-        for q in range(cell_offsets[cell], cell_offsets[cell + 1]):
-            line = cell_lines[q]
-            bit = ONE << np.uint64(at[q])
-            lw[line] = (lw[line] & ~bit) | (bit if new & 1 else np.uint64(0))
-            lb[line] = (lb[line] & ~bit) | (bit if new & 2 else np.uint64(0))
-
-
 @njit(**LEAF)
 def _load_words(masks, line_cells, line_offsets, words, changed, since):
     """The words of every line changed after version ``since`` from
@@ -375,9 +362,50 @@ def _load_words(masks, line_cells, line_offsets, words, changed, since):
         lb[line] = b
 
 
+@njit(**LEAF, inline="always")
+def _word_value(cell, cell_offsets, lw, lb, at, first_line):
+    """What ``cell`` may be on the word path (1 white, 2 black, 3 either),
+    read from its first line's words."""
+    q = cell_offsets[cell]
+    line = first_line[cell]
+    i = np.uint64(at[q])
+    return np.int64((lw[line] >> i) & ONE) | np.int64(((lb[line] >> i) & ONE) << ONE)
+
+
+@njit(**LEAF, inline="always")
+def _set_word(cell, value, cell_lines, cell_offsets, words, n_w):
+    """On the word path, ``cell`` takes ``value`` (1 white, 2 black) in the
+    words of each of its lines, whose old words go on the word trail
+    (``wline``, ``ww``, ``wb`` from ``n_w``).  Returns the new ``n_w``."""
+    on, lw, lb, at, bwork, wline, ww, wb = words
+    for q in range(cell_offsets[cell], cell_offsets[cell + 1]):
+        line = cell_lines[q]
+        wline[n_w] = line
+        ww[n_w] = lw[line]
+        wb[n_w] = lb[line]
+        n_w += 1
+        bit = ONE << np.uint64(at[q])
+        lw[line] = (lw[line] & ~bit) | (bit if value & 1 else np.uint64(0))
+        lb[line] = (lb[line] & ~bit) | (bit if value & 2 else np.uint64(0))
+    return n_w
+
+
+@njit(**LEAF, inline="always")
+def _enqueue(other, queue, queued, tail, waiting, n_lines):
+    """Queue line ``other`` unless it waits already: ``(tail, waiting)``."""
+    if not queued[other]:
+        queued[other] = 1
+        queue[tail] = other
+        tail += 1
+        if tail == n_lines:
+            tail = 0
+        waiting += 1
+    return tail, waiting
+
+
 @njit(**LEAF)
 def _propagate(
-    masks, line_cells, line_offsets, cell_lines, cell_offsets, lens, cols, offs, work, words, stats, n_trail, waiting
+    masks, line_cells, line_offsets, cell_lines, cell_offsets, lens, cols, offs, work, stats, n_trail, waiting
 ):
     """Whole-line logic to a fixpoint from the ``waiting`` lines queued
     (probing), on ``masks`` in place: the cells it narrows and their masks
@@ -385,16 +413,12 @@ def _propagate(
     already there), so that :func:`_undo` gives ``masks`` back, and the
     lines it solves join ``visited`` (bits of line numbers).
     ``(ok, cells on the trail)``; ok is False on a contradiction.
+
     A line is not queued again for the cells its own solve changed: the
     answer of whole-line logic is its own answer (every arrangement that
-    fitted still fits), so it would find nothing.
-
-    On the word path (``words``, a black-and-white puzzle of lines of at
-    most 63 cells) a line is solved on its two words
-    (:func:`rofl.kernels._bits._line_bw`) and only the cells whose bits changed are
-    visited, in the same order: the same trail and fixpoint."""
-    m, use_bits, word, first, last, dp, lo, hi, poss, queue, queued, trail, held, visited = work
-    on, lw, lb, at, bwork = words
+    fitted still fits), so it would find nothing.  :func:`_propagate_words`
+    is the same on a black-and-white puzzle's words."""
+    m, use_bits, word, first, last, dp, lo, hi, poss, queue, queued, trail, held, visited, final, first_line = work
     n_lines = line_offsets.shape[0] - 1
     head = 0
     # a count: with every line queued the ring's head and tail meet, which
@@ -413,39 +437,6 @@ def _propagate(
         n = line_offsets[line + 1] - p0
         g0 = offs[line]
         stats[ST_LINE_DPS] += 1
-        if on[0]:
-            ok, nw, nb = _line_bw(lw[line], lb[line], n, lens, g0, offs[line + 1], bwork)
-            if not ok:
-                return False, n_trail
-            changed = (lw[line] ^ nw) | (lb[line] ^ nb)
-            while changed:
-                i = np.uint64(_lowest(changed))
-                changed &= changed - ONE
-                cell = line_cells[p0 + np.int64(i)]
-                trail[n_trail] = cell
-                held[n_trail] = masks[cell]
-                n_trail += 1
-                _put(
-                    masks,
-                    cell,
-                    np.int64((nw >> i) & ONE) | np.int64(((nb >> i) & ONE) << ONE),
-                    cell_lines,
-                    cell_offsets,
-                    on,
-                    lw,
-                    lb,
-                    at,
-                )
-                for q in range(cell_offsets[cell], cell_offsets[cell + 1]):
-                    other = cell_lines[q]
-                    if other != line and not queued[other]:
-                        queued[other] = 1
-                        queue[tail] = other
-                        tail += 1
-                        if tail == n_lines:
-                            tail = 0
-                        waiting += 1
-            continue
         _gather(masks, line_cells, p0, n, m)
         if not _solve_line(m, n, lens, cols, g0, offs[line + 1] - g0, use_bits, word, first, last, dp, lo, hi, poss):
             return False, n_trail
@@ -459,21 +450,110 @@ def _propagate(
                 masks[cell] = new
                 for q in range(cell_offsets[cell], cell_offsets[cell + 1]):
                     other = cell_lines[q]
-                    if other != line and not queued[other]:
-                        queued[other] = 1
-                        queue[tail] = other
-                        tail += 1
-                        if tail == n_lines:
-                            tail = 0
-                        waiting += 1
+                    if other != line:
+                        tail, waiting = _enqueue(other, queue, queued, tail, waiting, n_lines)
     return True, n_trail
 
 
 @njit(**LEAF)
-def _undo(masks, trail, held, n_trail, cell_lines, cell_offsets, on, lw, lb, at):
+def _propagate_words(line_cells, line_offsets, cell_lines, cell_offsets, lens, offs, work, words, stats, n_w, waiting):
+    """:func:`_propagate` on the word path (a black-and-white puzzle of
+    lines of at most 63 cells, ``words``): a line is solved on its two
+    words (:func:`rofl.kernels._bits._line_bw`), only the cells whose bits
+    changed are visited, and ``masks`` are not touched: the trail holds
+    the words each change replaced (``wline``, ``ww``, ``wb``, from
+    ``n_w``), one per line the change wrote; :func:`_undo_words` gives
+    them back.  The same fixpoint, after the same line solves.
+    ``(ok, words on the trail)``."""
+    queue, queued, visited = work[9], work[10], work[13]
+    on, lw, lb, at, bwork, wline, ww, wb = words
+    n_lines = line_offsets.shape[0] - 1
+    head = 0
+    tail = waiting % n_lines  # a count, as in :func:`_propagate`
+    while waiting:
+        waiting -= 1
+        line = queue[head]
+        head += 1
+        if head == n_lines:
+            head = 0
+        queued[line] = 0
+        visited[line >> 6] |= np.int64(1) << (line & 63)
+        p0 = line_offsets[line]
+        stats[ST_LINE_DPS] += 1
+        ok, nw, nb = _line_bw(lw[line], lb[line], line_offsets[line + 1] - p0, lens, offs[line], offs[line + 1], bwork)
+        if not ok:
+            return False, n_w
+        changed = (lw[line] ^ nw) | (lb[line] ^ nb)
+        if not changed:
+            continue
+        wline[n_w] = line
+        ww[n_w] = lw[line]
+        wb[n_w] = lb[line]
+        n_w += 1
+        lw[line] = nw
+        lb[line] = nb
+        while changed:
+            i = np.uint64(_lowest(changed))
+            changed &= changed - ONE
+            cell = line_cells[p0 + np.int64(i)]
+            white = (nw >> i) & ONE
+            black = (nb >> i) & ONE
+            for q in range(cell_offsets[cell], cell_offsets[cell + 1]):
+                other = cell_lines[q]
+                if other == line:
+                    continue
+                wline[n_w] = other
+                ww[n_w] = lw[other]
+                wb[n_w] = lb[other]
+                n_w += 1
+                j = np.uint64(at[q])
+                lw[other] = (lw[other] & ~(ONE << j)) | (white << j)
+                lb[other] = (lb[other] & ~(ONE << j)) | (black << j)
+                tail, waiting = _enqueue(other, queue, queued, tail, waiting, n_lines)
+    return True, n_w
+
+
+@njit(**LEAF)
+def _undo(masks, trail, held, n_trail):
     """Give back the masks :func:`_propagate` narrowed (latest first)."""
     for t in range(n_trail - 1, -1, -1):
-        _put(masks, trail[t], held[t], cell_lines, cell_offsets, on, lw, lb, at)
+        masks[trail[t]] = held[t]
+
+
+@njit(**LEAF)
+def _undo_words(words, n_w):
+    """Give back the words :func:`_propagate_words` replaced (latest first)."""
+    lw, lb, wline, ww, wb = words[1], words[2], words[5], words[6], words[7]
+    for t in range(n_w - 1, -1, -1):
+        lw[wline[t]] = ww[t]
+        lb[wline[t]] = wb[t]
+
+
+@njit(**LEAF)
+def _undo_words_reading(line_cells, line_offsets, work, words, n_w):
+    """:func:`_undo_words`, reading on the way the cells the probe decided
+    and their colours (1 white, 2 black) into ``trail`` and ``final``: a
+    change of the words of a line is the bits between its word before and
+    after, and each cell is read at its first line only.  Returns how many."""
+    trail, final, first_line = work[11], work[14], work[15]
+    lw, lb, wline, ww, wb = words[1], words[2], words[5], words[6], words[7]
+    n = 0
+    for t in range(n_w - 1, -1, -1):
+        line = wline[t]
+        w = lw[line]
+        b = lb[line]
+        diff = (w ^ ww[t]) | (b ^ wb[t])
+        while diff:
+            i = np.uint64(_lowest(diff))
+            diff &= diff - ONE
+            cell = line_cells[line_offsets[line] + np.int64(i)]
+            if first_line[cell] == line:
+                trail[n] = cell
+                final[n] = np.int64((w >> i) & ONE) | np.int64(((b >> i) & ONE) << ONE)
+                n += 1
+        lw[line] = ww[t]
+        lb[line] = wb[t]
+    return n
 
 
 @njit(**LEAF)
@@ -497,7 +577,8 @@ def _probe(
     version,
 ):
     """Whether colour ``bit`` of ``cell`` leads line logic to a
-    contradiction (``masks`` are given back as they were).
+    contradiction (``masks``, and on the word path ``on[0]`` the words,
+    are given back as they were).
 
     ``record`` (probe ``probe``'s row; ``failed`` empty: none kept) keeps
     each probe that failed: the version of ``masks`` then (``failed``),
@@ -512,7 +593,7 @@ def _probe(
     the version at which a failed probe decided the cell to the colour (a
     probe of it reaches a fixpoint inside the failed one's, so it fails
     too, while ``masks`` stay as they are)."""
-    m, use_bits, word, first, last, dp, lo, hi, poss, queue, queued, trail, held, visited = work
+    queue, queued, trail, held, visited, final, first_line = work[9:]
     failed, seen, start, count, cells, values, used, implied = record
     on, lw, lb, at = words[:4]
     if failed.shape[0] > 0 and implied[probe] == version:
@@ -521,10 +602,15 @@ def _probe(
     for line in range(n_lines):
         queued[line] = 0
     waiting = 0
-    trail[0] = cell
-    held[0] = masks[cell]
-    _put(masks, cell, bit, cell_lines, cell_offsets, on, lw, lb, at)
-    n_trail = 1
+    bw = on[0] != 0
+    n_trail = 0  # cells on the trail (general path) or words (word path)
+    if bw:
+        n_trail = _set_word(cell, bit, cell_lines, cell_offsets, words, n_trail)
+    else:
+        trail[0] = cell
+        held[0] = masks[cell]
+        masks[cell] = bit
+        n_trail = 1
     kept = failed.shape[0] > 0 and failed[probe] >= 0
     if kept:
         for w in range(visited.shape[0]):
@@ -540,19 +626,29 @@ def _probe(
                 bits = (bits >> 1) & ~(np.int64(1) << 63)
                 b += 1
         if waiting == 0:
-            _undo(masks, trail, held, n_trail, cell_lines, cell_offsets, on, lw, lb, at)
+            if bw:
+                _undo_words(words, n_trail)
+            else:
+                _undo(masks, trail, held, n_trail)
             return False
         for t in range(start[probe], start[probe] + count[probe]):
             c = cells[t]
-            new = masks[c] & values[t]
-            if new != masks[c]:
+            now = _word_value(c, cell_offsets, lw, lb, at, first_line) if bw else masks[c]
+            new = now & values[t]
+            if new != now:
                 if new == 0:
-                    _undo(masks, trail, held, n_trail, cell_lines, cell_offsets, on, lw, lb, at)
+                    if bw:
+                        _undo_words(words, n_trail)
+                    else:
+                        _undo(masks, trail, held, n_trail)
                     return True
-                trail[n_trail] = c
-                held[n_trail] = masks[c]
-                n_trail += 1
-                _put(masks, c, new, cell_lines, cell_offsets, on, lw, lb, at)
+                if bw:
+                    n_trail = _set_word(c, new, cell_lines, cell_offsets, words, n_trail)
+                else:
+                    trail[n_trail] = c
+                    held[n_trail] = masks[c]
+                    n_trail += 1
+                    masks[c] = new
     else:
         for w in range(visited.shape[0]):
             visited[w] = 0
@@ -561,22 +657,26 @@ def _probe(
             queued[cell_lines[q]] = 1
             waiting += 1
     stats[ST_PROBES] += 1
-    ok, n_trail = _propagate(
-        masks,
-        line_cells,
-        line_offsets,
-        cell_lines,
-        cell_offsets,
-        lens,
-        cols,
-        offs,
-        work,
-        words,
-        stats,
-        n_trail,
-        waiting,
-    )
-    if ok and failed.shape[0] > 0:
+    if bw:
+        ok, n_trail = _propagate_words(
+            line_cells, line_offsets, cell_lines, cell_offsets, lens, offs, work, words, stats, n_trail, waiting
+        )
+        if not ok:
+            _undo_words(words, n_trail)
+            return True
+        n_trail = _undo_words_reading(line_cells, line_offsets, work, words, n_trail)
+    else:
+        ok, n_trail = _propagate(
+            masks, line_cells, line_offsets, cell_lines, cell_offsets, lens, cols, offs, work, stats, n_trail, waiting
+        )
+        if ok:
+            for t in range(n_trail):
+                final[t] = masks[trail[t]]
+        _undo(masks, trail, held, n_trail)
+        if not ok:
+            return True
+    # the probe failed: its fixpoint is ``final`` of the ``n_trail`` cells of ``trail``
+    if failed.shape[0] > 0:
         if used[0] + n_trail > cells.shape[0]:  # full: forget every probe kept
             used[0] = 0
             for p in range(failed.shape[0]):
@@ -586,7 +686,7 @@ def _probe(
             count[probe] = n_trail
             for t in range(n_trail):
                 cells[used[0] + t] = trail[t]
-                values[used[0] + t] = masks[trail[t]]
+                values[used[0] + t] = final[t]
             used[0] += n_trail
             failed[probe] = version
             for w in range(visited.shape[0]):
@@ -595,14 +695,13 @@ def _probe(
         # this one, without a contradiction: its probe fails too
         n_colours = failed.shape[0] // masks.shape[0]
         for t in range(n_trail):
-            value = masks[trail[t]]
+            value = final[t]
             if not value & (value - 1):
                 colour = 0
                 while value >> colour != 1:
                     colour += 1
                 implied[trail[t] * n_colours + colour] = version
-    _undo(masks, trail, held, n_trail, cell_lines, cell_offsets, on, lw, lb, at)
-    return not ok
+    return False
 
 
 #: The most int64 words the record of failed probes may take (32 MB):
@@ -669,7 +768,11 @@ def _grade(
     held = np.empty(n_cells * n_colours, dtype=np.int64)
     n_words = (n_lines + 63) >> 6
     visited = np.zeros(n_words, dtype=np.int64)
-    work = (m, use_bits, word, first, last, dp, lo, hi, poss, queue, queued, trail, held, visited)
+    final = np.empty(n_cells * n_colours, dtype=np.int64)
+    first_line = np.empty(n_cells, dtype=np.int64)  # each cell's first line
+    for cell in range(n_cells):
+        first_line[cell] = cell_lines[cell_offsets[cell]]
+    work = (m, use_bits, word, first, last, dp, lo, hi, poss, queue, queued, trail, held, visited, final, first_line)
     # the word path (:func:`_propagate`): a black-and-white puzzle whose
     # lines have at most 63 cells, unless ``flags`` asks for the general path (tests)
     bw = (flags & GENERAL_PATH) == 0 and n_colours == 2 and nmax <= MAX_CELLS
@@ -687,7 +790,11 @@ def _grade(
     on = np.zeros(1, dtype=np.uint8)
     lw = np.zeros(n_lines, dtype=np.uint64)
     lb = np.zeros(n_lines, dtype=np.uint64)
-    words = (on, lw, lb, at, np.empty(64, dtype=np.uint64))
+    # the word trail of :func:`_propagate_words`: a cell changes once, and
+    # writes a word of each of its lines, once more for the line solved
+    n_w = cell_lines.shape[0] + n_cells + 1 if bw else 0
+    wline = np.empty(n_w, dtype=np.int64)
+    words = (on, lw, lb, at, np.empty(64, dtype=np.uint64), wline, np.empty(n_w, np.uint64), np.empty(n_w, np.uint64))
     loaded = -1  # the version of masks the words were last loaded at
     # probes that failed (:func:`_probe`), by ``cell * n_colours + colour``
     probes = n_cells * n_colours
