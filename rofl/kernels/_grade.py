@@ -373,17 +373,30 @@ def _word_value(cell, cell_offsets, lw, lb, at, first_line):
 
 
 @njit(**LEAF, inline="always")
+def _save_word(line, words, n_w):
+    """Line ``line``'s words go on the word trail (``wline``, ``ww``,
+    ``wb``, at ``n_w``) unless they are there already (``saved``): the
+    trail keeps each line's words as they were before the probe.  Returns
+    the new ``n_w``."""
+    on, lw, lb, at, bwork, wline, ww, wb, saved = words
+    if saved[line]:
+        return n_w
+    saved[line] = 1
+    wline[n_w] = line
+    ww[n_w] = lw[line]
+    wb[n_w] = lb[line]
+    return n_w + 1
+
+
+@njit(**LEAF, inline="always")
 def _set_word(cell, value, cell_lines, cell_offsets, words, n_w):
     """On the word path, ``cell`` takes ``value`` (1 white, 2 black) in the
-    words of each of its lines, whose old words go on the word trail
-    (``wline``, ``ww``, ``wb`` from ``n_w``).  Returns the new ``n_w``."""
-    on, lw, lb, at, bwork, wline, ww, wb = words
+    words of each of its lines (:func:`_save_word` first).  Returns the
+    new ``n_w``."""
+    lw, lb, at = words[1], words[2], words[3]
     for q in range(cell_offsets[cell], cell_offsets[cell + 1]):
         line = cell_lines[q]
-        wline[n_w] = line
-        ww[n_w] = lw[line]
-        wb[n_w] = lb[line]
-        n_w += 1
+        n_w = _save_word(line, words, n_w)
         bit = ONE << np.uint64(at[q])
         lw[line] = (lw[line] & ~bit) | (bit if value & 1 else np.uint64(0))
         lb[line] = (lb[line] & ~bit) | (bit if value & 2 else np.uint64(0))
@@ -460,13 +473,13 @@ def _propagate_words(line_cells, line_offsets, cell_lines, cell_offsets, lens, o
     """:func:`_propagate` on the word path (a black-and-white puzzle of
     lines of at most 63 cells, ``words``): a line is solved on its two
     words (:func:`rofl.kernels._bits._line_bw`), only the cells whose bits
-    changed are visited, and ``masks`` are not touched: the trail holds
-    the words each change replaced (``wline``, ``ww``, ``wb``, from
-    ``n_w``), one per line the change wrote; :func:`_undo_words` gives
-    them back.  The same fixpoint, after the same line solves.
+    changed are visited, and ``masks`` are not touched: the word trail
+    holds the words of each line the probe wrote as they were before it
+    (``wline``, ``ww``, ``wb``, from ``n_w``; :func:`_save_word`), and
+    :func:`_undo_words` gives them back.  The same fixpoint, after the same line solves.
     ``(ok, words on the trail)``."""
     queue, queued, visited = work[9], work[10], work[13]
-    on, lw, lb, at, bwork, wline, ww, wb = words
+    on, lw, lb, at, bwork = words[:5]
     n_lines = line_offsets.shape[0] - 1
     head = 0
     tail = waiting % n_lines  # a count, as in :func:`_propagate`
@@ -486,10 +499,7 @@ def _propagate_words(line_cells, line_offsets, cell_lines, cell_offsets, lens, o
         changed = (lw[line] ^ nw) | (lb[line] ^ nb)
         if not changed:
             continue
-        wline[n_w] = line
-        ww[n_w] = lw[line]
-        wb[n_w] = lb[line]
-        n_w += 1
+        n_w = _save_word(line, words, n_w)
         lw[line] = nw
         lb[line] = nb
         while changed:
@@ -502,10 +512,7 @@ def _propagate_words(line_cells, line_offsets, cell_lines, cell_offsets, lens, o
                 other = cell_lines[q]
                 if other == line:
                     continue
-                wline[n_w] = other
-                ww[n_w] = lw[other]
-                wb[n_w] = lb[other]
-                n_w += 1
+                n_w = _save_word(other, words, n_w)
                 j = np.uint64(at[q])
                 lw[other] = (lw[other] & ~(ONE << j)) | (white << j)
                 lb[other] = (lb[other] & ~(ONE << j)) | (black << j)
@@ -523,22 +530,23 @@ def _undo(masks, trail, held, n_trail):
 @njit(**LEAF)
 def _undo_words(words, n_w):
     """Give back the words :func:`_propagate_words` replaced (latest first)."""
-    lw, lb, wline, ww, wb = words[1], words[2], words[5], words[6], words[7]
-    for t in range(n_w - 1, -1, -1):
+    lw, lb, wline, ww, wb, saved = words[1], words[2], words[5], words[6], words[7], words[8]
+    for t in range(n_w):
         lw[wline[t]] = ww[t]
         lb[wline[t]] = wb[t]
+        saved[wline[t]] = 0
 
 
 @njit(**LEAF)
 def _undo_words_reading(line_cells, line_offsets, work, words, n_w):
     """:func:`_undo_words`, reading on the way the cells the probe decided
-    and their colours (1 white, 2 black) into ``trail`` and ``final``: a
-    change of the words of a line is the bits between its word before and
-    after, and each cell is read at its first line only.  Returns how many."""
+    and their colours (1 white, 2 black) into ``trail`` and ``final``: the
+    cells a probe changed in a line are the bits between its words before
+    and after, and each cell is read at its first line only.  Returns how many."""
     trail, final, first_line = work[11], work[14], work[15]
-    lw, lb, wline, ww, wb = words[1], words[2], words[5], words[6], words[7]
+    lw, lb, wline, ww, wb, saved = words[1], words[2], words[5], words[6], words[7], words[8]
     n = 0
-    for t in range(n_w - 1, -1, -1):
+    for t in range(n_w):
         line = wline[t]
         w = lw[line]
         b = lb[line]
@@ -553,6 +561,7 @@ def _undo_words_reading(line_cells, line_offsets, work, words, n_w):
                 n += 1
         lw[line] = ww[t]
         lb[line] = wb[t]
+        saved[line] = 0
     return n
 
 
@@ -790,11 +799,21 @@ def _grade(
     on = np.zeros(1, dtype=np.uint8)
     lw = np.zeros(n_lines, dtype=np.uint64)
     lb = np.zeros(n_lines, dtype=np.uint64)
-    # the word trail of :func:`_propagate_words`: a cell changes once, and
-    # writes a word of each of its lines, once more for the line solved
-    n_w = cell_lines.shape[0] + n_cells + 1 if bw else 0
+    # the word trail of :func:`_propagate_words`: each line's words before the probe
+    n_w = n_lines if bw else 0
+    saved = np.zeros(n_lines, dtype=np.uint8)
     wline = np.empty(n_w, dtype=np.int64)
-    words = (on, lw, lb, at, np.empty(64, dtype=np.uint64), wline, np.empty(n_w, np.uint64), np.empty(n_w, np.uint64))
+    words = (
+        on,
+        lw,
+        lb,
+        at,
+        np.empty(64, dtype=np.uint64),
+        wline,
+        np.empty(n_w, np.uint64),
+        np.empty(n_w, np.uint64),
+        saved,
+    )
     loaded = -1  # the version of masks the words were last loaded at
     # probes that failed (:func:`_probe`), by ``cell * n_colours + colour``
     probes = n_cells * n_colours
