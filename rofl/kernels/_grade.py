@@ -378,14 +378,14 @@ def _save_word(line, words, n_w):
     ``wb``, at ``n_w``) unless they are there already (``saved``): the
     trail keeps each line's words as they were before the probe.  Returns
     the new ``n_w``."""
-    on, lw, lb, at, bwork, wline, ww, wb, saved = words
-    if saved[line]:
-        return n_w
-    saved[line] = 1
+    lw, lb, wline, ww, wb, saved = words[1], words[2], words[5], words[6], words[7], words[8]
+    # without a branch: the slot is taken only when the line was not saved
     wline[n_w] = line
     ww[n_w] = lw[line]
     wb[n_w] = lb[line]
-    return n_w + 1
+    n_w += 1 - np.int64(saved[line])
+    saved[line] = 1
+    return n_w
 
 
 @njit(**LEAF, inline="always")
@@ -405,15 +405,17 @@ def _set_word(cell, value, cell_lines, cell_offsets, words, n_w):
 
 @njit(**LEAF, inline="always")
 def _enqueue(other, queue, queued, tail, waiting, n_lines):
-    """Queue line ``other`` unless it waits already: ``(tail, waiting)``."""
-    if not queued[other]:
-        queued[other] = 1
-        queue[tail] = other
-        tail += 1
-        if tail == n_lines:
-            tail = 0
-        waiting += 1
-    return tail, waiting
+    """Queue line ``other`` unless it waits already: ``(tail, waiting)``
+    (without a branch: the slot is taken only when it did not wait; it is
+    free, as the ring never holds every line: the line being solved is not
+    queued for its own cells)."""
+    queue[tail] = other
+    step = 1 - np.int64(queued[other])
+    queued[other] = 1
+    tail += step
+    if tail == n_lines:
+        tail = 0
+    return tail, waiting + step
 
 
 @njit(**LEAF)
@@ -479,7 +481,8 @@ def _propagate_words(line_cells, line_offsets, cell_lines, cell_offsets, lens, o
     :func:`_undo_words` gives them back.  The same fixpoint, after the same line solves.
     ``(ok, words on the trail)``."""
     queue, queued, visited = work[9], work[10], work[13]
-    on, lw, lb, at, bwork = words[:5]
+    lw, lb, bwork = words[1], words[2], words[4]
+    cross, cross_line, cross_at = words[9], words[10], words[11]
     n_lines = line_offsets.shape[0] - 1
     head = 0
     tail = waiting % n_lines  # a count, as in :func:`_propagate`
@@ -505,15 +508,13 @@ def _propagate_words(line_cells, line_offsets, cell_lines, cell_offsets, lens, o
         while changed:
             i = np.uint64(_lowest(changed))
             changed &= changed - ONE
-            cell = line_cells[p0 + np.int64(i)]
+            p = p0 + np.int64(i)
             white = (nw >> i) & ONE
             black = (nb >> i) & ONE
-            for q in range(cell_offsets[cell], cell_offsets[cell + 1]):
-                other = cell_lines[q]
-                if other == line:
-                    continue
+            for r in range(cross[p], cross[p + 1]):
+                other = cross_line[r]
                 n_w = _save_word(other, words, n_w)
-                j = np.uint64(at[q])
+                j = np.uint64(cross_at[r])
                 lw[other] = (lw[other] & ~(ONE << j)) | (white << j)
                 lb[other] = (lb[other] & ~(ONE << j)) | (black << j)
                 tail, waiting = _enqueue(other, queue, queued, tail, waiting, n_lines)
@@ -543,22 +544,20 @@ def _undo_words_reading(line_cells, line_offsets, work, words, n_w):
     and their colours (1 white, 2 black) into ``trail`` and ``final``: the
     cells a probe changed in a line are the bits between its words before
     and after, and each cell is read at its first line only.  Returns how many."""
-    trail, final, first_line = work[11], work[14], work[15]
-    lw, lb, wline, ww, wb, saved = words[1], words[2], words[5], words[6], words[7], words[8]
+    trail, final = work[11], work[14]
+    lw, lb, wline, ww, wb, saved, primary = words[1], words[2], words[5], words[6], words[7], words[8], words[12]
     n = 0
     for t in range(n_w):
         line = wline[t]
         w = lw[line]
         b = lb[line]
-        diff = (w ^ ww[t]) | (b ^ wb[t])
+        diff = ((w ^ ww[t]) | (b ^ wb[t])) & primary[line]
         while diff:
             i = np.uint64(_lowest(diff))
             diff &= diff - ONE
-            cell = line_cells[line_offsets[line] + np.int64(i)]
-            if first_line[cell] == line:
-                trail[n] = cell
-                final[n] = np.int64((w >> i) & ONE) | np.int64(((b >> i) & ONE) << ONE)
-                n += 1
+            trail[n] = line_cells[line_offsets[line] + np.int64(i)]
+            final[n] = np.int64((w >> i) & ONE) | np.int64(((b >> i) & ONE) << ONE)
+            n += 1
         lw[line] = ww[t]
         lb[line] = wb[t]
         saved[line] = 0
@@ -789,6 +788,18 @@ def _grade(
         if cols[g] != 1:
             bw = False
     at = np.zeros(cell_lines.shape[0], dtype=np.int64)  # each cell's place in its lines
+    # each place of each line: the other lines through its cell
+    # (``cross_line[cross[p]:cross[p + 1]]``) and the cell's place in them
+    # (``cross_at``); ``primary[line]``: the places of the cells whose first line it is
+    cross = np.zeros(n_pos + 1, dtype=np.int64)
+    n_cross = 0
+    if bw:
+        for cell in range(n_cells):
+            through = cell_offsets[cell + 1] - cell_offsets[cell]
+            n_cross += through * (through - 1)
+    cross_line = np.empty(n_cross, dtype=np.int64)
+    cross_at = np.empty(cross_line.shape[0], dtype=np.int64)
+    primary = np.zeros(n_lines, dtype=np.uint64)
     if bw:
         for line in range(n_lines):
             for p in range(line_offsets[line], line_offsets[line + 1]):
@@ -796,11 +807,24 @@ def _grade(
                 for q in range(cell_offsets[cell], cell_offsets[cell + 1]):
                     if cell_lines[q] == line:
                         at[q] = p - line_offsets[line]
+        r = 0
+        for line in range(n_lines):
+            for p in range(line_offsets[line], line_offsets[line + 1]):
+                cell = line_cells[p]
+                cross[p] = r
+                if first_line[cell] == line:
+                    primary[line] |= ONE << np.uint64(p - line_offsets[line])
+                for q in range(cell_offsets[cell], cell_offsets[cell + 1]):
+                    if cell_lines[q] != line:
+                        cross_line[r] = cell_lines[q]
+                        cross_at[r] = at[q]
+                        r += 1
+        cross[n_pos] = r
     on = np.zeros(1, dtype=np.uint8)
     lw = np.zeros(n_lines, dtype=np.uint64)
     lb = np.zeros(n_lines, dtype=np.uint64)
     # the word trail of :func:`_propagate_words`: each line's words before the probe
-    n_w = n_lines if bw else 0
+    n_w = n_lines + 1 if bw else 0  # one slot more for :func:`_save_word`'s write
     saved = np.zeros(n_lines, dtype=np.uint8)
     wline = np.empty(n_w, dtype=np.int64)
     words = (
@@ -813,6 +837,10 @@ def _grade(
         np.empty(n_w, np.uint64),
         np.empty(n_w, np.uint64),
         saved,
+        cross,
+        cross_line,
+        cross_at,
+        primary,
     )
     loaded = -1  # the version of masks the words were last loaded at
     # probes that failed (:func:`_probe`), by ``cell * n_colours + colour``
