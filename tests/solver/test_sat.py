@@ -174,3 +174,41 @@ def test_the_deadline_counts_while_the_formula_is_built(monkeypatch):
     status, solutions, _ = sat.solve_sat(puzzle, time_budget=1e-4)
     assert status == "budget" and solutions == []
     assert len(encoded) < puzzle.n_lines  # stopped while building, not after
+
+
+# ---- the solver and its slices
+
+
+class _Slow:
+    """A stand-in SAT solver: each slice takes ``seconds_per_conflict`` of a fake clock and never decides."""
+
+    def __init__(self, clock, seconds_per_conflict: float) -> None:
+        self.clock, self.rate, self.budgets = clock, seconds_per_conflict, []
+
+    def conf_budget(self, budget: int) -> None:
+        self.budgets.append(budget)
+
+    def solve_limited(self):
+        self.clock[0] += self.budgets[-1] * self.rate
+        return None
+
+
+def test_slices_double_and_shrink_to_the_deadline(monkeypatch):
+    from rofl.solver import sat
+
+    clock = [0.0]
+    monkeypatch.setattr(sat.time, "monotonic", lambda: clock[0])
+    solver = _Slow(clock, 1e-5)  # 1000 conflicts: 10 ms
+    assert sat._solve_until(solver, deadline=1.0) is None
+    budgets = solver.budgets
+    assert budgets[:4] == [1000, 2000, 4000, 8000]
+    assert all(b <= 2 * a for a, b in zip(budgets, budgets[1:], strict=False))
+    assert clock[0] <= 1.0 + sat.FIRST_SLICE * 1e-5 + 1e-9  # the last slices fit what was left, or are the first's size
+    assert min(budgets) == sat.FIRST_SLICE
+
+
+def test_the_first_solver_python_sat_has(monkeypatch):
+    from rofl.solver import sat
+
+    monkeypatch.setattr(sat, "SOLVERS", ("no-such-solver", "cadical195"))
+    assert sat._solver_name() == "cadical195"
