@@ -5,8 +5,9 @@ Each function looks at a :class:`rofl.maker.MakeResult` and the
 text (``"hint: ..."``) or ``None``; the command line prints the lines on
 standard error, the studio shows them under its preview.
 
-* :func:`likeness_hint`: the puzzle looks little like the picture; the
-  other styles, the next size and 4 colours measured against it.
+* :func:`likeness_hint`: the puzzle looks little like the picture, or a
+  portrait's face is lost (:func:`lost_face`); the other styles, the next
+  size and 4 colours measured against it.
 * :func:`letters_hint`: ink colours a reader may mix up.
 * :func:`changed_hint`: refinement changed many cells; what usually helps.
 """
@@ -21,6 +22,15 @@ from typing import Any
 HINT_CHANGED_PCT = 2.0
 #: A size, colour count or style :func:`likeness_hint` names scores at least this much higher.
 HINT_GAIN = 0.05
+#: Below this lightness SSIM over the face and the head around it
+#: (:func:`rofl.picture.subject.face_likeness`), :func:`lost_face` says a
+#: portrait's face is lost.  Chosen on the seven portraits of
+#: ``benchmarks/_photos.py`` at 30, 40 and 50 cells (docs/guide.md): in
+#: black and white 0.12-0.61 (the astronaut 0.53-0.61, Grace Hopper
+#: 0.49-0.53), in 4 colours 0.68-0.89.
+FACE_LIKENESS = 0.65
+#: Faces narrower than this many cells are not judged: a grid cannot draw them.
+FACE_CELLS = 4
 
 
 def make_hints(result: Any, options: Any, *, more_colours: bool, letters: bool) -> list[str]:
@@ -72,25 +82,34 @@ def likeness_hint(result: Any, made_with: Any, *, more_colours: bool) -> str | N
     with ``made_with``, a :class:`rofl.maker.MakeOptions`) looks little like
     the picture: its SSIM under :data:`rofl.maker.RECOGNISABLE_SSIM`, or
     SSIM + edge F1 (the score ``style="auto"`` ranks by) under
-    :data:`rofl.maker.LIKENESS_SCORE`.  The hint names the other styles, the
+    :data:`rofl.maker.LIKENESS_SCORE`, or, failing those, the face of a
+    portrait lost (:func:`lost_face`).  The hint names the other styles, the
     next size and 4 colours (when ``more_colours``) that measure better
     (:func:`rofl.maker.likeness`, before refinement, on the picture as
     ``result`` loaded and cropped it), best first; or, when none does, what
-    usually helps."""
+    usually helps.  For a lost face it names only more colours: no style
+    or size of a black-and-white grid keeps a face that 4 colours lose."""
     from rofl.maker import LIKENESS_SCORE, RECOGNISABLE_SSIM, style_score
 
     stats = result.stats
-    score = style_score(stats.ssim, stats.edge_f1)
-    low_ssim = stats.ssim is not None and stats.ssim < RECOGNISABLE_SSIM
-    if stats.ssim is None or (not low_ssim and score >= LIKENESS_SCORE):
+    if stats.ssim is None:
         return None
+    score = style_score(stats.ssim, stats.edge_f1)
+    low_ssim = stats.ssim < RECOGNISABLE_SSIM
+    face = None
+    if not low_ssim and score >= LIKENESS_SCORE:
+        face = lost_face(result)
+        if face is None:
+            return None
     # what likeness takes of the options, on the picture loaded (and cropped) once
     measured = ("width", "height", "colors", "palette", "background", "threshold", "mode", "dither", "min_delta_e")
     options = {name: value for name, value in asdict(made_with).items() if name in measured}
     options.update(shape=made_with.shape, size=made_with.size, style=made_with.style)
-    tries = [_more_cells(stats, options)]
+    tries = [] if face is not None else [_more_cells(stats, options)]
     better = []
-    if stats.style_scores:  # auto measured the other styles already
+    if face is not None:
+        pass  # only more colours keep a face
+    elif stats.style_scores:  # auto measured the other styles already
         dropped = dict(stats.style_dropped)  # auto found them unrecognisable: no tip
         better += [(sc, f"--style {n}") for n, sc in stats.style_scores if n != stats.style and n not in dropped]
     elif options["threshold"] is None and options["dither"] == "none":
@@ -103,9 +122,16 @@ def likeness_hint(result: Any, made_with: Any, *, more_colours: bool) -> str | N
         better.sort(key=lambda m: -m[0])
         tips = " or ".join(f"{label}: {sc:.2f}" for sc, label in better[:3])
         tips += " (SSIM + edge F1, measured before refinement)"
+    elif face is not None:
+        tips = "more colours (-c 4 keeps faces)" if more_colours else "a colour puzzle (-c 4 keeps faces)"
     else:
         tips = " or ".join(label for label, _ in tries if label.startswith("more"))
-    if low_ssim:
+    if face is not None:
+        why = (
+            f"the face may be lost (SSIM {face:.2f} < {FACE_LIKENESS} over the face and the head around it; "
+            f"SSIM + edge F1 {score:.2f} over the whole picture)"
+        )
+    elif low_ssim:
         why = f"the puzzle looks little like the picture (SSIM {stats.ssim:.3f} < {RECOGNISABLE_SSIM})"
     else:
         why = (
@@ -113,6 +139,29 @@ def likeness_hint(result: Any, made_with: Any, *, more_colours: bool) -> str | N
             f"< {LIKENESS_SCORE})"
         )
     return f"hint: {why}; try {tips}"
+
+
+def lost_face(result: Any) -> float | None:
+    """The face likeness (:func:`rofl.picture.subject.face_likeness`) of the
+    largest face the cascade finds in the part of the picture a rectangular
+    ``result`` shows, when it is under :data:`FACE_LIKENESS`; else None (no
+    face, a face under :data:`FACE_CELLS` cells wide, a hexagon, a result
+    built by hand).  A few hundredths to a few tenths of a second."""
+    if result.side is not None or result.pixels is None:
+        return None
+    from rofl.picture import rgb8_to_lab
+    from rofl.picture.subject import LOOK_PIXELS, face_boxes, face_likeness
+
+    h, w = result.grid.shape
+    scale = max(1, -(-LOOK_PIXELS // max(h, w)))  # pixels per cell: the picture at about LOOK_PIXELS
+    faces = face_boxes(result.source_image(scale))
+    if not faces or faces[0][3] / scale < FACE_CELLS:
+        return None
+    box = tuple(v / scale for v in faces[0])
+    source = rgb8_to_lab(result.cells)[..., 0]
+    final = rgb8_to_lab(result.palette.to_array())[result.grid][..., 0]
+    found = face_likeness(source, final, box)
+    return found if found is not None and found < FACE_LIKENESS else None
 
 
 def _more_cells(stats: Any, options: dict[str, Any]) -> tuple[str, dict[str, Any]]:
