@@ -5,9 +5,10 @@ Each function looks at a :class:`rofl.maker.MakeResult` and the
 text (``"hint: ..."``) or ``None``; the command line prints the lines on
 standard error, the studio shows them under its preview.
 
-* :func:`likeness_hint`: the puzzle looks little like the picture, or a
-  portrait's face is lost (:func:`lost_face`); the other styles, the next
-  size and 4 colours measured against it.
+* :func:`likeness_hint`: the puzzle looks little like the picture
+  (SSIM, edge F1), its colours do not follow the picture's
+  (:func:`lost_colours`), or a portrait's face is lost (:func:`lost_face`);
+  the other styles, sizes and colour counts measured against it.
 * :func:`letters_hint`: ink colours a reader may mix up.
 * :func:`changed_hint`: refinement changed many cells; what usually helps.
 """
@@ -22,6 +23,12 @@ from typing import Any
 HINT_CHANGED_PCT = 2.0
 #: A size, colour count or style :func:`likeness_hint` names scores at least this much higher.
 HINT_GAIN = 0.05
+#: Below this colour likeness (:func:`rofl.picture.legibility.colour_likeness`)
+#: of a colour puzzle, :func:`lost_colours` says its colours do not follow
+#: the picture's.  Chosen on the 16 photos of ``benchmarks/_photos.py`` at 30,
+#: 40 and 50 cells in 3 and 4 colours (docs/guide.md): the cat 0.42-0.46
+#: (4 browns: "camouflage"), every other colour photo 0.53 and more.
+COLOUR_LIKENESS = 0.5
 #: Below this lightness SSIM over the face and the head around it
 #: (:func:`rofl.picture.subject.face_likeness`), :func:`lost_face` says a
 #: portrait's face is lost.  Chosen on the seven portraits of
@@ -80,36 +87,72 @@ def changed_hint(stats: Any, options: Any) -> str | None:
 def likeness_hint(result: Any, made_with: Any, *, more_colours: bool) -> str | None:
     """When the grid of ``result`` (a :class:`rofl.maker.MakeResult`, made
     with ``made_with``, a :class:`rofl.maker.MakeOptions`) looks little like
-    the picture: its SSIM under :data:`rofl.maker.RECOGNISABLE_SSIM`, or
-    SSIM + edge F1 (the score ``style="auto"`` ranks by) under
-    :data:`rofl.maker.LIKENESS_SCORE`, or, failing those, the face of a
-    portrait lost (:func:`lost_face`).  The hint names the other styles, the
-    next size and 4 colours (when ``more_colours``) that measure better
-    (:func:`rofl.maker.likeness`, before refinement, on the picture as
-    ``result`` loaded and cropped it), best first; or, when none does, what
-    usually helps.  For a lost face it names only more colours: no style
-    or size of a black-and-white grid keeps a face that 4 colours lose."""
+    the picture, a hint that says why and names what measures better; else None.
+
+    The first of these that holds decides:
+
+    * its SSIM is under :data:`rofl.maker.RECOGNISABLE_SSIM`, or SSIM +
+      edge F1 (the score ``style="auto"`` ranks by) under
+      :data:`rofl.maker.LIKENESS_SCORE`: the hint names the other styles,
+      the next size and 4 colours (when ``more_colours``) that score better
+      (:func:`rofl.maker.likeness`, before refinement, on the picture as
+      ``result`` loaded and cropped it), best first; or, when none does,
+      what usually helps;
+    * a colour puzzle's colours do not follow the picture's
+      (:func:`lost_colours`): it names the larger palettes and the next size
+      whose colour likeness reaches :data:`COLOUR_LIKENESS`;
+    * a portrait's face is lost (:func:`lost_face`): it names 4 colours when
+      their face likeness reaches :data:`FACE_LIKENESS` (no style or size of
+      a black-and-white grid keeps a face that 4 colours lose).
+
+    The last two make each try (:func:`rofl.make` without refinement's
+    search, a tenth of a second or so each) and measure it as the puzzle."""
     from rofl.maker import LIKENESS_SCORE, RECOGNISABLE_SSIM, style_score
 
     stats = result.stats
     if stats.ssim is None:
         return None
     score = style_score(stats.ssim, stats.edge_f1)
+    if stats.ssim < RECOGNISABLE_SSIM or score < LIKENESS_SCORE:
+        return _score_hint(result, made_with, score, more_colours=more_colours)
+    colours = lost_colours(result)
+    if colours is not None:
+        n = stats.colors
+        tries = [(f"more colours (-c {k})", {"colors": k}) for k in (n + 1, n + 2) if more_colours and k <= 64]
+        tries.append(_more_cells(stats, _size_options(made_with)))
+        better = _made(result, made_with, tries, _colour_measure, max(COLOUR_LIKENESS, colours + HINT_GAIN))
+        tips = "a --palette with the colours the picture is known by"
+        tips = _listed(better, "colour likeness", _MADE) if better else tips
+        return (
+            f"hint: the puzzle's colours follow the picture's poorly (colour likeness {colours:.2f} < "
+            f"{COLOUR_LIKENESS}: shades of one hue, features of another colour take it); try {tips}"
+        )
+    face = lost_face(result)
+    if face is None:
+        return None
+    tries = [("more colours (-c 4)", {"colors": 4, "threshold": None})] if more_colours and stats.colors < 4 else []
+    better = _made(result, made_with, tries, _face_measure, FACE_LIKENESS)
+    tips = "a colour puzzle (-c 4): black and white seldom keeps a face"
+    tips = _listed(better, "face likeness", _MADE) if better else tips
+    return (
+        f"hint: the face may be lost (face likeness {face:.2f} < {FACE_LIKENESS}: SSIM over the face and the head "
+        f"around it); try {tips}"
+    )
+
+
+def _score_hint(result: Any, made_with: Any, score: float, *, more_colours: bool) -> str:
+    """:func:`likeness_hint` for a puzzle whose SSIM or SSIM + edge F1 (``score``) is low."""
+    from rofl.maker import LIKENESS_SCORE, RECOGNISABLE_SSIM
+
+    stats = result.stats
     low_ssim = stats.ssim < RECOGNISABLE_SSIM
-    face = None
-    if not low_ssim and score >= LIKENESS_SCORE:
-        face = lost_face(result)
-        if face is None:
-            return None
     # what likeness takes of the options, on the picture loaded (and cropped) once
     measured = ("width", "height", "colors", "palette", "background", "threshold", "mode", "dither", "min_delta_e")
     options = {name: value for name, value in asdict(made_with).items() if name in measured}
     options.update(shape=made_with.shape, size=made_with.size, style=made_with.style)
-    tries = [] if face is not None else [_more_cells(stats, options)]
+    tries = [_more_cells(stats, options)]
     better = []
-    if face is not None:
-        pass  # only more colours keep a face
-    elif stats.style_scores:  # auto measured the other styles already
+    if stats.style_scores:  # auto measured the other styles already
         dropped = dict(stats.style_dropped)  # auto found them unrecognisable: no tip
         better += [(sc, f"--style {n}") for n, sc in stats.style_scores if n != stats.style and n not in dropped]
     elif options["threshold"] is None and options["dither"] == "none":
@@ -119,19 +162,10 @@ def likeness_hint(result: Any, made_with: Any, *, more_colours: bool) -> str | N
     better = [(sc, label) for sc, label in better if sc >= score + HINT_GAIN]
     better += _measured(result.pixels, options, tries, score + HINT_GAIN)
     if better:
-        better.sort(key=lambda m: -m[0])
-        tips = " or ".join(f"{label}: {sc:.2f}" for sc, label in better[:3])
-        tips += " (SSIM + edge F1, measured before refinement)"
-    elif face is not None:
-        tips = "more colours (-c 4 keeps faces)" if more_colours else "a colour puzzle (-c 4 keeps faces)"
+        tips = _listed(better, "SSIM + edge F1")
     else:
         tips = " or ".join(label for label, _ in tries if label.startswith("more"))
-    if face is not None:
-        why = (
-            f"the face may be lost (SSIM {face:.2f} < {FACE_LIKENESS} over the face and the head around it; "
-            f"SSIM + edge F1 {score:.2f} over the whole picture)"
-        )
-    elif low_ssim:
+    if low_ssim:
         why = f"the puzzle looks little like the picture (SSIM {stats.ssim:.3f} < {RECOGNISABLE_SSIM})"
     else:
         why = (
@@ -141,12 +175,40 @@ def likeness_hint(result: Any, made_with: Any, *, more_colours: bool) -> str | N
     return f"hint: {why}; try {tips}"
 
 
+def _listed(better: list[tuple[float, str]], measure: str, when: str = "before refinement") -> str:
+    """The three best tries as ``label: figure`` joined by "or", and what the figures measure."""
+    better = sorted(better, key=lambda m: -m[0])
+    return " or ".join(f"{label}: {sc:.2f}" for sc, label in better[:3]) + f" ({measure}, measured {when})"
+
+
+def lost_colours(result: Any) -> float | None:
+    """The colour likeness (:func:`rofl.picture.legibility.colour_likeness`)
+    of a colour puzzle (3 colours or more) when it is under
+    :data:`COLOUR_LIKENESS`; else None (black and white, a grey picture)."""
+    if result.stats.colors < 3:
+        return None
+    found = _colour_measure(result)
+    return found if found is not None and found < COLOUR_LIKENESS else None
+
+
+def _colour_measure(result: Any) -> float | None:
+    from rofl.picture import rgb8_to_lab
+    from rofl.picture.legibility import colour_likeness
+
+    return colour_likeness(rgb8_to_lab(result.cells), rgb8_to_lab(result.palette.to_array())[result.grid])
+
+
 def lost_face(result: Any) -> float | None:
-    """The face likeness (:func:`rofl.picture.subject.face_likeness`) of the
-    largest face the cascade finds in the part of the picture a rectangular
-    ``result`` shows, when it is under :data:`FACE_LIKENESS`; else None (no
-    face, a face under :data:`FACE_CELLS` cells wide, a hexagon, a result
-    built by hand).  A few hundredths to a few tenths of a second."""
+    """The face likeness of a rectangular ``result`` (:func:`rofl.picture.subject.face_likeness`
+    of the largest face the cascade finds in the part of the picture it
+    shows) when it is under :data:`FACE_LIKENESS`; else None (no face, a
+    face under :data:`FACE_CELLS` cells wide, a hexagon, a result built by
+    hand).  A few hundredths to a few tenths of a second."""
+    found = _face_measure(result)
+    return found if found is not None and found < FACE_LIKENESS else None
+
+
+def _face_measure(result: Any) -> float | None:
     if result.side is not None or result.pixels is None:
         return None
     from rofl.picture import rgb8_to_lab
@@ -160,8 +222,42 @@ def lost_face(result: Any) -> float | None:
     box = tuple(v / scale for v in faces[0])
     source = rgb8_to_lab(result.cells)[..., 0]
     final = rgb8_to_lab(result.palette.to_array())[result.grid][..., 0]
-    found = face_likeness(source, final, box)
-    return found if found is not None and found < FACE_LIKENESS else None
+    return face_likeness(source, final, box)
+
+
+def _size_options(made_with: Any) -> dict[str, Any]:
+    """What :func:`_more_cells` reads of the options."""
+    return {"width": made_with.width, "height": made_with.height}
+
+
+#: How :func:`_made` makes its tries, as the hint says it.
+_MADE = "made with --effort 0"
+
+
+def _made(result: Any, made_with: Any, tries: list, measure: Any, least: float) -> list[tuple[float, str]]:
+    """The tries (label, changed options) whose puzzle, made from the picture
+    ``result`` was made from with refinement's first pass only (``effort=0``,
+    no steering), ``measure`` (a function of a result) finds at ``least``:
+    as (figure, label)."""
+    from dataclasses import replace
+
+    from rofl.errors import RoflError
+    from rofl.maker import make
+
+    if result.pixels is None:
+        return []
+    found = []
+    for label, change in tries:
+        options = replace(made_with, **change, effort=0.0, crop="none", difficulty=None)
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # the run itself has said what there is to say
+                figure = measure(make(result.pixels, options))
+        except RoflError:
+            continue
+        if figure is not None and figure >= least:
+            found.append((figure, label))
+    return found
 
 
 def _more_cells(stats: Any, options: dict[str, Any]) -> tuple[str, dict[str, Any]]:
