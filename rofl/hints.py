@@ -231,7 +231,7 @@ def _size_options(made_with: Any) -> dict[str, Any]:
 
 
 #: How :func:`_made` makes its tries, as the hint says it.
-_MADE = "made with --effort 0"
+_MADE = "on puzzles made with --effort 0"
 
 
 def _made(result: Any, made_with: Any, tries: list, measure: Any, least: float) -> list[tuple[float, str]]:

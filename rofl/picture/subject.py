@@ -39,6 +39,10 @@ PAD = 0.06
 #: size (half on each side): the hair and the head's outline against the
 #: background are what tells a face at 30-50 cells, more than its features.
 FACE_REGION_GROW = 0.6
+#: :func:`face_boxes` keeps the faces this many of the cascade's windows
+#: find: on the photos of ``benchmarks/_photos.py`` at 30-50 cells, 4 also
+#: finds a face in a dahlia and in a page of text, 6 only the portraits'.
+FACE_NEIGHBOURS = 6
 
 
 def check_crop(crop: Any) -> str:
@@ -102,9 +106,10 @@ def _small(pixels: np.ndarray) -> tuple[np.ndarray, float]:
     return small, scale
 
 
-def find_faces(grey: np.ndarray) -> list[tuple[int, int, int, int]]:
+def find_faces(grey: np.ndarray, *, neighbours: int = 4) -> list[tuple[int, int, int, int]]:
     """Frontal faces in a grey (0-1) picture by scikit-image's LBP cascade:
-    ``(row, col, height, width)`` boxes (an empty list when none)."""
+    ``(row, col, height, width)`` boxes (an empty list when none), each
+    found by at least ``neighbours`` overlapping windows."""
     from skimage.data import lbp_frontal_face_cascade_filename
     from skimage.feature import Cascade
 
@@ -113,7 +118,7 @@ def find_faces(grey: np.ndarray) -> list[tuple[int, int, int, int]]:
         return []
     detector = Cascade(lbp_frontal_face_cascade_filename())
     found = detector.detect_multi_scale(
-        img=grey, scale_factor=1.2, step_ratio=1, min_size=(24, 24), max_size=(h, w), min_neighbor_number=4
+        img=grey, scale_factor=1.2, step_ratio=1, min_size=(24, 24), max_size=(h, w), min_neighbor_number=neighbours
     )
     return [(int(f["r"]), int(f["c"]), int(f["height"]), int(f["width"])) for f in found]
 
@@ -152,14 +157,15 @@ def _salient_box(rgb: np.ndarray) -> tuple[float, float, float, float] | None:
     return x0, y0, x1, y1
 
 
-def face_boxes(rgb: np.ndarray) -> list[tuple[float, float, float, float]]:
+def face_boxes(rgb: np.ndarray, *, neighbours: int = FACE_NEIGHBOURS) -> list[tuple[float, float, float, float]]:
     """The frontal faces in an ``(H, W, 3)`` picture (:func:`find_faces` at
-    :data:`LOOK_PIXELS` on the longer side): ``(row, col, height, width)``
-    in the picture's own pixels, largest first."""
+    :data:`LOOK_PIXELS` on the longer side, found by ``neighbours``
+    windows): ``(row, col, height, width)`` in the picture's own pixels,
+    largest first."""
     from skimage.color import rgb2gray
 
     small, scale = _small(rgb)
-    boxes = [tuple(v / scale for v in face) for face in find_faces(rgb2gray(small))]
+    boxes = [tuple(v / scale for v in face) for face in find_faces(rgb2gray(small), neighbours=neighbours)]
     return sorted(boxes, key=lambda f: -f[2] * f[3])
 
 
