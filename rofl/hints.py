@@ -101,9 +101,10 @@ def likeness_hint(result: Any, made_with: Any, *, more_colours: bool) -> str | N
     * a colour puzzle's colours do not follow the picture's
       (:func:`lost_colours`): it names the larger palettes and the next size
       whose colour likeness reaches :data:`COLOUR_LIKENESS`;
-    * a portrait's face is lost (:func:`lost_face`): it names 4 colours when
-      their face likeness reaches :data:`FACE_LIKENESS` (no style or size of
-      a black-and-white grid keeps a face that 4 colours lose).
+    * a portrait's face is lost (:func:`lost_face`; judged under 4 colours
+      only): it names 4 colours when their face likeness reaches
+      :data:`FACE_LIKENESS` (no style or size of a black-and-white grid
+      keeps a face that 4 colours lose).
 
     The last two make each try (:func:`rofl.make` without refinement's
     search, a tenth of a second or so each) and measure it as the puzzle."""
@@ -127,10 +128,10 @@ def likeness_hint(result: Any, made_with: Any, *, more_colours: bool) -> str | N
             f"hint: the puzzle's colours follow the picture's poorly (colour likeness {colours:.2f} < "
             f"{COLOUR_LIKENESS}: shades of one hue, features of another colour take it); try {tips}"
         )
-    face = lost_face(result)
+    face = lost_face(result) if stats.colors < 4 else None  # 4 colours keep faces: the remedy it names
     if face is None:
         return None
-    tries = [("more colours (-c 4)", {"colors": 4, "threshold": None})] if more_colours and stats.colors < 4 else []
+    tries = [("more colours (-c 4)", {"colors": 4, "threshold": None})] if more_colours else []
     better = _made(result, made_with, tries, _face_measure, FACE_LIKENESS)
     tips = "a colour puzzle (-c 4): black and white seldom keeps a face"
     tips = _listed(better, "face likeness", _MADE) if better else tips
