@@ -100,7 +100,8 @@ def likeness_hint(result: Any, made_with: Any, *, more_colours: bool) -> str | N
       what usually helps;
     * a colour puzzle's colours do not follow the picture's
       (:func:`lost_colours`): it names the larger palettes and the next size
-      whose colour likeness reaches :data:`COLOUR_LIKENESS`;
+      whose colour likeness reaches :data:`COLOUR_LIKENESS`, or says that
+      none does;
     * a portrait's face is lost (:func:`lost_face`; judged under 4 colours
       only): it names 4 colours when their face likeness reaches
       :data:`FACE_LIKENESS` (no style or size of a black-and-white grid
@@ -122,11 +123,14 @@ def likeness_hint(result: Any, made_with: Any, *, more_colours: bool) -> str | N
         tries = [(f"more colours (-c {k})", {"colors": k}) for k in (n + 1, n + 2) if more_colours and k <= 64]
         tries.append(_more_cells(stats, _size_options(made_with)))
         better = _made(result, made_with, tries, _colour_measure, max(COLOUR_LIKENESS, colours + HINT_GAIN))
-        tips = "a --palette with the colours the picture is known by"
-        tips = _listed(better, "colour likeness", _MADE) if better else tips
+        if better:
+            tips = f"; try {_listed(better, 'colour likeness', _MADE)}"
+        else:  # say what was tried, and promise nothing
+            flags = [label[label.index("(") + 1 : -1] for label, _ in tries]  # "more cells (-w 50)": "-w 50"
+            tips = f"; {', '.join(flags[:-1])}{' and ' if len(flags) > 1 else ''}{flags[-1]} follow them no better"
         return (
             f"hint: the puzzle's colours follow the picture's poorly (colour likeness {colours:.2f} < "
-            f"{COLOUR_LIKENESS}: shades of one hue, features of another colour take it); try {tips}"
+            f"{COLOUR_LIKENESS}: shades of one hue, features of another colour take it){tips}"
         )
     face = lost_face(result) if stats.colors < 4 else None  # 4 colours keep faces: the remedy it names
     if face is None:
