@@ -27,7 +27,8 @@ HINT_GAIN = 0.05
 #: of a colour puzzle, :func:`lost_colours` says its colours do not follow
 #: the picture's.  Chosen on the 16 photos of ``benchmarks/_photos.py`` at 30,
 #: 40 and 50 cells in 3 and 4 colours (docs/guide.md): the cat 0.42-0.46
-#: (4 browns: "camouflage"), every other colour photo 0.53 and more.
+#: (4 browns: "camouflage"), every other colour photo 0.53 and more; as
+#: hexagons of side 12-20, the cat 0.20-0.35, the others 0.57 and more.
 COLOUR_LIKENESS = 0.5
 #: Below this lightness SSIM over the face and the head around it
 #: (:func:`rofl.picture.subject.face_likeness`), :func:`lost_face` says a

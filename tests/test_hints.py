@@ -44,6 +44,8 @@ def test_one_hue_palette_loses_the_colours(two_hues, tmp_path):
     assert result.stats.ssim > 0.5 and result.stats.ssim + result.stats.edge_f1 > 1.4
     assert lost_colours(result) is not None and lost_colours(result) < COLOUR_LIKENESS
     assert text.startswith("hint: the puzzle's colours follow the picture's poorly (colour likeness 0.")
+    # the palette given, only more cells is tried, and the same browns follow the colours no better
+    assert text.endswith("; -w 40 follow them no better"), text
     # the picture's own 3 colours follow it: no hint
     text, result = hint(two_hues, width=30, colors=3)
     assert lost_colours(result) is None and text is None
