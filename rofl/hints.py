@@ -120,7 +120,7 @@ def likeness_hint(result: Any, made_with: Any, *, more_colours: bool) -> str | N
         return _score_hint(result, made_with, score, more_colours=more_colours)
     colours = lost_colours(result)
     if colours is not None:
-        n = stats.colors
+        n = max(stats.colors, stats.colors_asked or 0)  # a palette may hold fewer than asked
         tries = [(f"more colours (-c {k})", {"colors": k}) for k in (n + 1, n + 2) if more_colours and k <= 64]
         tries.append(_more_cells(stats, _size_options(made_with)))
         better = _made(result, made_with, tries, _colour_measure, max(COLOUR_LIKENESS, colours + HINT_GAIN))
