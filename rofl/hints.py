@@ -222,8 +222,8 @@ def _face_measure(result: Any) -> float | None:
 
     h, w = result.grid.shape
     scale = max(1, -(-LOOK_PIXELS // max(h, w)))  # pixels per cell: the picture at about LOOK_PIXELS
-    faces = face_boxes(result.source_image(scale))
-    if not faces or faces[0][3] / scale < FACE_CELLS:
+    faces = face_boxes(result.source_image(scale), smallest=FACE_CELLS * scale)
+    if not faces:
         return None
     box = tuple(v / scale for v in faces[0])
     source = rgb8_to_lab(result.cells)[..., 0]

@@ -106,19 +106,26 @@ def _small(pixels: np.ndarray) -> tuple[np.ndarray, float]:
     return small, scale
 
 
-def find_faces(grey: np.ndarray, *, neighbours: int = 4) -> list[tuple[int, int, int, int]]:
+def find_faces(grey: np.ndarray, *, neighbours: int = 4, smallest: int = 24) -> list[tuple[int, int, int, int]]:
     """Frontal faces in a grey (0-1) picture by scikit-image's LBP cascade:
     ``(row, col, height, width)`` boxes (an empty list when none), each
-    found by at least ``neighbours`` overlapping windows."""
+    found by at least ``neighbours`` overlapping windows and at least
+    ``smallest`` pixels wide (the cascade's window, 24, at the least)."""
     from skimage.data import lbp_frontal_face_cascade_filename
     from skimage.feature import Cascade
 
     h, w = grey.shape
-    if min(h, w) < 24:
+    smallest = max(24, smallest)
+    if min(h, w) < smallest:
         return []
     detector = Cascade(lbp_frontal_face_cascade_filename())
     found = detector.detect_multi_scale(
-        img=grey, scale_factor=1.2, step_ratio=1, min_size=(24, 24), max_size=(h, w), min_neighbor_number=neighbours
+        img=grey,
+        scale_factor=1.2,
+        step_ratio=1,
+        min_size=(smallest, smallest),
+        max_size=(h, w),
+        min_neighbor_number=neighbours,
     )
     return [(int(f["r"]), int(f["c"]), int(f["height"]), int(f["width"])) for f in found]
 
@@ -157,15 +164,19 @@ def _salient_box(rgb: np.ndarray) -> tuple[float, float, float, float] | None:
     return x0, y0, x1, y1
 
 
-def face_boxes(rgb: np.ndarray, *, neighbours: int = FACE_NEIGHBOURS) -> list[tuple[float, float, float, float]]:
+def face_boxes(
+    rgb: np.ndarray, *, neighbours: int = FACE_NEIGHBOURS, smallest: float = 0.0
+) -> list[tuple[float, float, float, float]]:
     """The frontal faces in an ``(H, W, 3)`` picture (:func:`find_faces` at
     :data:`LOOK_PIXELS` on the longer side, found by ``neighbours``
-    windows): ``(row, col, height, width)`` in the picture's own pixels,
-    largest first."""
+    windows, at least ``smallest`` of the picture's pixels wide: a smaller
+    face is not looked for, which saves time): ``(row, col, height, width)``
+    in the picture's own pixels, largest first."""
     from skimage.color import rgb2gray
 
     small, scale = _small(rgb)
-    boxes = [tuple(v / scale for v in face) for face in find_faces(rgb2gray(small), neighbours=neighbours)]
+    found = find_faces(rgb2gray(small), neighbours=neighbours, smallest=int(smallest * scale))
+    boxes = [tuple(v / scale for v in face) for face in found]
     return sorted(boxes, key=lambda f: -f[2] * f[3])
 
 
