@@ -32,10 +32,11 @@ HINT_GAIN = 0.05
 COLOUR_LIKENESS = 0.5
 #: Below this lightness SSIM over the face and the head around it
 #: (:func:`rofl.picture.subject.face_likeness`), :func:`lost_face` says a
-#: portrait's face is lost.  Chosen on the seven portraits of
-#: ``benchmarks/_photos.py`` at 30, 40 and 50 cells (docs/guide.md): in
-#: black and white 0.12-0.61 (the astronaut 0.53-0.61, Grace Hopper
-#: 0.49-0.53), in 4 colours 0.68-0.89.
+#: portrait's face is lost.  Chosen on the portraits of
+#: ``benchmarks/_photos.py`` at 30, 40 and 50 cells (docs/guide.md; the
+#: cascade finds 6 of the 7 faces): in black and white 0.18-0.60 (the
+#: astronaut 0.55-0.60, Grace Hopper 0.48-0.51), in 3 colours 0.67-0.86,
+#: in 4 colours 0.73-0.87.
 FACE_LIKENESS = 0.65
 #: Faces narrower than this many cells are not judged: a grid cannot draw them.
 FACE_CELLS = 4
