@@ -170,6 +170,8 @@ def _score_hint(result: Any, made_with: Any, score: float, *, more_colours: bool
     better += _measured(result.pixels, options, tries, score + HINT_GAIN)
     if better:
         tips = _listed(better, "SSIM + edge F1")
+        if max(sc for sc, _ in better) < LIKENESS_SCORE:  # better, and still under the level: say so
+            tips += f"; none reaches {LIKENESS_SCORE}, so it may stay hard to make out"
     else:
         tips = " or ".join(label for label, _ in tries if label.startswith("more"))
     if low_ssim:
