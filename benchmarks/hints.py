@@ -17,6 +17,11 @@ faces are judged on rectangles only.
 Usage::
 
     python benchmarks/hints.py [--photos a,b] [--sizes 30,40,50] [--colors 2,4] [--sides 12,16,20]
+                               [--write-docs]
+
+``--write-docs`` writes the counts, the puzzles the colour and face rules
+fire on, the least colour likeness of each photo as hexagons and the
+hint's time into section ``likeness-hints`` of ``docs/benchmarks.md``.
 """
 
 from __future__ import annotations
@@ -54,10 +59,13 @@ def main() -> None:
     parser.add_argument("--sizes", default="30,40,50")
     parser.add_argument("--colors", default="2,4")
     parser.add_argument("--sides", default="", help="hexagon sides, e.g. 12,16,20 (default: none)")
+    parser.add_argument("--write-docs", action="store_true", help="write the summary into docs/benchmarks.md")
     args = parser.parse_args()
     photos = [p for p in PHOTOS if args.photos is None or p.name in args.photos.split(",")]
     sizes, colours = [int(v) for v in args.sizes.split(",")], [int(v) for v in args.colors.split(",")]
     counts: Counter = Counter()
+    caught: list[str] = []  # table rows of the puzzles the colour and face rules fire on
+    hexes: dict[str, list[float]] = {}
     quiet: dict[int, list[float]] = {c: [] for c in colours}
     head = f"{'photo':12s} {'cells':>5s} {'c':>2s} {'style':6s} {'score':>5s} {'colour':>6s} {'face':>5s}"
     print(f"{head} {'hint':6s} cpu s")
@@ -80,6 +88,11 @@ def main() -> None:
                 score = style_score(stats.ssim, stats.edge_f1)
                 col = _colour_measure(result) if n >= 3 else None
                 face = _face_measure(result) if n < 4 else None
+                if rule in ("colour", "face"):
+                    caught.append(
+                        f"| {photo.name} | {size} | {n} | {stats.style} | {score:.2f} | {figure(col)} | "
+                        f"{figure(face)} | {rule} |"
+                    )
                 print(
                     f"{photo.name:12s} {size:5d} {n:2d} {stats.style:6s} {score:5.2f} {figure(col):>6s} "
                     f"{figure(face):>5s} {rule:6s} {seconds:.2f}",
@@ -91,16 +104,33 @@ def main() -> None:
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore")
                     result = rofl.make(photo.load(), shape="hex", size=side, colors=n, effort=0)
-                print(f"{photo.name:12s} hex {side:2d} {n:2d} colour likeness {figure(_colour_measure(result))}")
+                col = _colour_measure(result)
+                if col is not None:
+                    hexes.setdefault(photo.name, []).append(col)
+                print(f"{photo.name:12s} hex {side:2d} {n:2d} colour likeness {figure(col)}")
     print()
+    summary = []
     for n in colours:
         total = sum(v for (c, _), v in counts.items() if c == n)
         rules = ", ".join(f"{rule} {counts[n, rule]}" for rule in ("score", "colour", "face", "-"))
-        print(f"{n} colours: {total} puzzles; hint by {rules} (- = none)")
+        line = f"{n} colours: {total} puzzles; hint by {rules} (- = none)"
         if quiet[n]:
-            print(
-                f"  hint's CPU where none fired: median {statistics.median(quiet[n]):.3f} s, max {max(quiet[n]):.3f} s"
+            line += (
+                f"; the hint's CPU where none fired: median {statistics.median(quiet[n]):.3f} s, "
+                f"max {max(quiet[n]):.3f} s"
             )
+        summary.append(line)
+        print(line)
+    if args.write_docs:
+        from _docs import stamp, write_section
+
+        head = ["| photo | cells | colours | style | SSIM + edge F1 | colour likeness | face likeness | hint |"]
+        head.append("|---|---:|---:|---|---:|---:|---:|---|")
+        least = [f"{name} {min(v):.2f}" for name, v in sorted(hexes.items(), key=lambda kv: min(kv[1]))]
+        lines = [stamp(), "", *[f"* {line}" for line in summary], "", *head, *caught]
+        if least:
+            lines += ["", f"Least colour likeness as hexagons of side {args.sides}: {', '.join(least)}."]
+        write_section("likeness-hints", "\n".join(lines))
 
 
 if __name__ == "__main__":
