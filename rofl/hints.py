@@ -98,8 +98,8 @@ def likeness_hint(result: Any, made_with: Any, *, more_colours: bool) -> str | N
       :data:`rofl.maker.LIKENESS_SCORE`: the hint names the other styles,
       the next size and 4 colours (when ``more_colours``) that score better
       (:func:`rofl.maker.likeness`, before refinement, on the picture as
-      ``result`` loaded and cropped it), best first; or, when none does,
-      what usually helps;
+      ``result`` loaded and cropped it), best first, and says so when even
+      the best stays under the level; or, when none does, what usually helps;
     * a colour puzzle's colours do not follow the picture's
       (:func:`lost_colours`): it names the larger palettes and the next size
       whose colour likeness reaches :data:`COLOUR_LIKENESS`, or says that
@@ -119,9 +119,9 @@ def likeness_hint(result: Any, made_with: Any, *, more_colours: bool) -> str | N
     score = style_score(stats.ssim, stats.edge_f1)
     if stats.ssim < RECOGNISABLE_SSIM or score < LIKENESS_SCORE:
         return _score_hint(result, made_with, score, more_colours=more_colours)
+    n = max(stats.colors, stats.colors_asked or 0)  # a palette may hold fewer colours than asked
     colours = lost_colours(result)
     if colours is not None:
-        n = max(stats.colors, stats.colors_asked or 0)  # a palette may hold fewer than asked
         tries = [(f"more colours (-c {k})", {"colors": k}) for k in (n + 1, n + 2) if more_colours and k <= 64]
         tries.append(_more_cells(stats, _size_options(made_with)))
         better = _made(result, made_with, tries, _colour_measure, max(COLOUR_LIKENESS, colours + HINT_GAIN))
@@ -134,7 +134,7 @@ def likeness_hint(result: Any, made_with: Any, *, more_colours: bool) -> str | N
             f"hint: the puzzle's colours follow the picture's poorly (colour likeness {colours:.2f} < "
             f"{COLOUR_LIKENESS}: shades of one hue, features of another colour take it){tips}"
         )
-    face = lost_face(result) if stats.colors < 4 else None  # 4 colours keep faces: the remedy it names
+    face = lost_face(result) if n < 4 else None  # 4 colours keep faces: the remedy it names
     if face is None:
         return None
     tries = [("more colours (-c 4)", {"colors": 4, "threshold": None})] if more_colours else []
