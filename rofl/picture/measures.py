@@ -268,10 +268,10 @@ def edge_agreement(
         raise ValueError(msg)
     if side is None:
         edges, boundaries = _rect_edges(source), _rect_boundaries(final)
-        matched = _rect_match(boundaries, edges, tolerance)
+        matched, _ = _rect_match(boundaries, edges, tolerance)
     else:
         edges, boundaries = _hex_edges(source, side), _hex_boundaries(final, side)
-        matched = _hex_match(boundaries, edges, side, tolerance)
+        matched, _ = _hex_match(boundaries, edges, side, tolerance)
     n_edges, n_bounds = int(edges.sum()), int(boundaries.sum())
     precision = matched / n_bounds if n_bounds else 1.0
     recall = matched / n_edges if n_edges else 1.0
@@ -297,6 +297,17 @@ def picture_edges(source: np.ndarray, *, side: int | None = None) -> np.ndarray:
     (bool, ``source``'s shape)."""
     source = np.asarray(source, dtype=np.float64)
     return _rect_edges(source) if side is None else _hex_edges(source, side)
+
+
+def unmatched_edges(edges: np.ndarray, final: np.ndarray, *, side: int | None = None) -> np.ndarray:
+    """The cells of ``edges`` (:func:`picture_edges`) that :func:`edge_agreement`
+    leaves unmatched against the region boundaries of ``final`` (a grid's
+    lightness): edges the grid does not show, or shows with a boundary cell
+    another edge cell already took (bool, ``edges``' shape)."""
+    final = np.asarray(final, dtype=np.float64)
+    if side is None:
+        return _rect_match(_rect_boundaries(final), edges, EDGE_TOLERANCE)[1]
+    return _hex_match(_hex_boundaries(final, side), edges, side, EDGE_TOLERANCE)[1]
 
 
 def cell_neighbours(shape: tuple[int, ...], *, side: int | None = None) -> np.ndarray:
@@ -363,10 +374,11 @@ def _rect_boundaries(final: np.ndarray) -> np.ndarray:
     return out
 
 
-def _rect_match(a: np.ndarray, b: np.ndarray, tolerance: int) -> int:
+def _rect_match(a: np.ndarray, b: np.ndarray, tolerance: int) -> tuple[int, np.ndarray]:
     """Pairs of ``a`` and ``b`` cells matched one to one, at most ``tolerance``
-    cells apart (Chebyshev), nearest offsets first.  For one offset the
-    pairing is a shift, so it never gives one cell two partners."""
+    cells apart (Chebyshev), nearest offsets first, and the ``b`` cells left
+    unmatched.  For one offset the pairing is a shift, so it never gives one
+    cell two partners."""
     h, w = a.shape
     free_a, free_b = a.copy(), b.copy()
     offsets = [(dy, dx) for dy in range(-tolerance, tolerance + 1) for dx in range(-tolerance, tolerance + 1)]
@@ -381,7 +393,7 @@ def _rect_match(a: np.ndarray, b: np.ndarray, tolerance: int) -> int:
         free_a[sa] &= ~pair
         free_b[sb] &= ~pair
         matched += int(pair.sum())
-    return matched
+    return matched, free_b
 
 
 # A hexagonal board is laid out for Canny in "doubled" coordinates: cell
@@ -460,7 +472,7 @@ def _hex_boundaries(final: np.ndarray, side: int) -> np.ndarray:
     return ((final[np.where(on, nb, 0)] > final[:, None]) & on).any(axis=1)
 
 
-def _hex_match(a: np.ndarray, b: np.ndarray, side: int, tolerance: int) -> int:
+def _hex_match(a: np.ndarray, b: np.ndarray, side: int, tolerance: int) -> tuple[int, np.ndarray]:
     """:func:`_rect_match` on a hexagonal board: the cell itself, then (with
     ``tolerance`` 1 or more) each of the six directions in turn."""
     free_a, free_b = a.copy(), b.copy()
@@ -469,7 +481,7 @@ def _hex_match(a: np.ndarray, b: np.ndarray, side: int, tolerance: int) -> int:
     free_b &= ~pair
     matched = int(pair.sum())
     if tolerance < 1:
-        return matched
+        return matched, free_b
     if tolerance > 1:
         msg = "a hexagonal board's edges match within one cell at most"
         raise ValueError(msg)
@@ -482,7 +494,7 @@ def _hex_match(a: np.ndarray, b: np.ndarray, side: int, tolerance: int) -> int:
         free_a[src[pair]] = False
         free_b[dst[pair]] = False
         matched += int(pair.sum())
-    return matched
+    return matched, free_b
 
 
 # ---------------------------------------------------------------- faces
@@ -590,4 +602,5 @@ __all__ = [
     "ssim_gains",
     "cell_neighbours",
     "picture_edges",
+    "unmatched_edges",
 ]
