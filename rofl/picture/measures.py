@@ -107,7 +107,9 @@ def _layout_gains(x, y, weight, rows, cols, values) -> np.ndarray:
     """:func:`ssim_gains` on a picture ``x`` and grid ``y`` laid out on a
     square array, the windows counted by ``weight`` (one per cell, the
     window centred on it), reflected at the border as scipy's
-    ``uniform_filter`` does; the changes at ``rows``, ``cols`` to ``values``."""
+    ``uniform_filter`` does; the changes at ``rows``, ``cols`` to ``values``.
+    The windows over a cell are gathered once for all the changes of that
+    cell."""
     from scipy.ndimage import uniform_filter
 
     win = SSIM_WINDOW
@@ -118,32 +120,39 @@ def _layout_gains(x, y, weight, rows, cols, values) -> np.ndarray:
         vx, vy, vxy = norm * (mxx - mx * mx), norm * (myy - my * my), norm * (mxy - mx * my)
         return ((2 * mx * my + c1) * (2 * vxy + c2)) / ((mx * mx + my * my + c1) * (vx + vy + c2))
 
-    def held(centres, cells, length):
-        """How many times the windows centred at ``centres`` (changes, k)
-        hold their change's cell at ``cells`` (on one axis; twice where the
-        window reflects at the border)."""
-        t = centres[:, :, None] + np.arange(-r, r + 1)
+    def held(length):
+        """``(length, win)``: how many times the window centred at each
+        offset from a cell at each position of an axis holds that cell (twice
+        where the window reflects at the border)."""
+        at = np.arange(length)
+        t = at[:, None, None] + np.arange(-r, r + 1)[None, :, None] + np.arange(-r, r + 1)[None, None, :]
         t = np.where(t < 0, -t - 1, np.where(t >= length, 2 * length - 1 - t, t))
-        return (t == cells[:, None, None]).sum(axis=2)
+        return (t == at[:, None, None]).sum(axis=2)
 
     if not len(rows):
         return np.zeros(0)
+    h, w = x.shape
     sums = [uniform_filter(a, win, mode="reflect") for a in (x, y, x * x, y * y, x * y)]
     base = ssim(*sums)
-    h, w = x.shape
+    layers = np.stack([*sums, base, weight], axis=-1)  # (h, w, 7)
+    flat = rows * w + cols
+    cells, which = np.unique(flat, return_inverse=True)
+    cr, cc = np.divmod(cells, w)
     offsets = np.arange(-r, r + 1)
-    # every window over each changed cell: rows and columns of their centres, (changes, 7) each
-    ci, cj = rows[:, None] + offsets, cols[:, None] + offsets
+    # every window over each changed cell: rows and columns of their centres, (cells, 7) each
+    ci, cj = cr[:, None] + offsets, cc[:, None] + offsets
     in_i, in_j = (ci >= 0) & (ci < h), (cj >= 0) & (cj < w)
     ci, cj = np.where(in_i, ci, 0), np.where(in_j, cj, 0)
-    times = (held(ci, rows, h)[:, :, None] * held(cj, cols, w)[:, None, :]).reshape(len(rows), -1) / n
-    inside = (in_i[:, :, None] & in_j[:, None, :]).reshape(len(rows), -1)
-    ci, cj = np.repeat(ci, win, axis=1), np.tile(cj, (1, win))
-    yc, xc = y[rows, cols][:, None], x[rows, cols][:, None]
+    times = (held(h)[cr][:, :, None] * held(w)[cc][:, None, :]).reshape(len(cells), -1) / n
+    inside = (in_i[:, :, None] & in_j[:, None, :]).reshape(len(cells), -1)
+    at = layers[np.repeat(ci, win, axis=1), np.tile(cj, (1, win))]  # (cells, 49, 7)
+    at[..., 6] *= inside
+    mx, my, mxx, myy, mxy, old, wt = (at[which, :, k] for k in range(7))
+    times = times[which]
+    yc, xc = y[cr, cc][which, None], x[cr, cc][which, None]
     d = values[:, None] - yc
-    mx, my, mxx, myy, mxy = (a[ci, cj] for a in sums)
     new = ssim(mx, my + times * d, mxx, myy + times * (2 * yc * d + d * d), mxy + times * xc * d)
-    return (np.where(inside, weight[ci, cj], 0.0) * (new - base[ci, cj])).sum(axis=1)
+    return (wt * (new - old)).sum(axis=1)
 
 
 def hex_lightness_ssim(source: np.ndarray, final: np.ndarray, side: int) -> float | None:
@@ -267,10 +276,10 @@ def edge_agreement(
         msg = f"source {source.shape} and final {final.shape} differ in shape"
         raise ValueError(msg)
     if side is None:
-        edges, boundaries = _rect_edges(source), _rect_boundaries(final)
+        edges, boundaries = picture_edges(source), _rect_boundaries(final)
         matched, _ = _rect_match(boundaries, edges, tolerance)
     else:
-        edges, boundaries = _hex_edges(source, side), _hex_boundaries(final, side)
+        edges, boundaries = picture_edges(source, side=side), _hex_boundaries(final, side)
         matched, _ = _hex_match(boundaries, edges, side, tolerance)
     n_edges, n_bounds = int(edges.sum()), int(boundaries.sum())
     precision = matched / n_bounds if n_bounds else 1.0
@@ -295,7 +304,24 @@ def picture_edges(source: np.ndarray, *, side: int | None = None) -> np.ndarray:
     """The picture's edge cells that :func:`edge_agreement` matches against:
     Canny's on its lightness at grid scale, thinned to lines one cell wide
     (bool, ``source``'s shape)."""
-    source = np.asarray(source, dtype=np.float64)
+    source = np.ascontiguousarray(source, dtype=np.float64)
+    if source.size > _EDGES_CACHED:
+        return _edges_of(source, side)
+    return _remembered_edges(source.tobytes(), source.shape, side).copy()
+
+
+#: :func:`picture_edges` remembers the edges of the last few pictures of at
+#: most this many cells: ``rofl make`` asks for one picture's edges several
+#: times (the styles, their measures, trimming, the stats).
+_EDGES_CACHED = 200 * 200
+
+
+@functools.lru_cache(maxsize=4)
+def _remembered_edges(data: bytes, shape: tuple[int, ...], side: int | None) -> np.ndarray:
+    return _edges_of(np.frombuffer(data).reshape(shape), side)
+
+
+def _edges_of(source: np.ndarray, side: int | None) -> np.ndarray:
     return _rect_edges(source) if side is None else _hex_edges(source, side)
 
 
