@@ -713,6 +713,10 @@ def _polish(g, quantised, light, levels, nb, shape, side) -> np.ndarray:
     order = np.arange(g.size) * 1e-12  # ties: the first cell
     colours = np.arange(levels.size)[:, None]
     g = g.copy()
+    # a move changes the gains of the cells whose windows hold it and so the moves of the cells
+    # beside those: after the first round only the cells that near a move are judged again
+    reach = SSIM_WINDOW - 1 + POLISH_APART // 2
+    active = decide = np.ones(g.size, dtype=bool)
     for _ in range(POLISH_ROUNDS):
         final = levels[g]
         keeps = (levels[:, None] > final[None]) & dark[None]
@@ -722,7 +726,7 @@ def _polish(g, quantised, light, levels, nb, shape, side) -> np.ndarray:
         # a new speck (a cell of a colour none of its neighbours has, which it had with one)
         company = (np.where(nb >= 0, g[np.maximum(nb, 0)], -1)[None] == colours[:, :, None]).any(axis=2)
         speck = ~company & company[g, np.arange(g.size)][None]
-        colour, cell = np.nonzero((back | safe) & (colours != g[None]))
+        colour, cell = np.nonzero((back | safe) & (colours != g[None]) & active[None])
         gain = ssim_gains(light.reshape(shape), final.reshape(shape), cell, levels[colour], side=side)
         if gain is None:
             break
@@ -737,10 +741,23 @@ def _polish(g, quantised, light, levels, nb, shape, side) -> np.ndarray:
         local = maximum_filter(laid, size=POLISH_APART, mode="constant", cval=-np.inf)
         move = np.zeros(g.size, dtype=bool)
         move[layout[on]] = np.isfinite(laid[on]) & (laid[on] >= local[on])
+        move &= decide
         if not move.any():
             break
         g[move] = best[move]
+        moved = np.zeros(layout.shape, dtype=bool)
+        moved[on] = move[layout[on]]
+        decide, active = (
+            _laid_out(maximum_filter(moved, size=2 * n + 1, mode="constant"), layout, on) for n in (reach, reach + 1)
+        )
     return g
+
+
+def _laid_out(values: np.ndarray, layout: np.ndarray, on: np.ndarray) -> np.ndarray:
+    """A map on ``layout`` (each cell's flat index, where ``on``) as one value a cell."""
+    out = np.empty(int(on.sum()), dtype=values.dtype)
+    out[layout[on]] = values[on]
+    return out
 
 
 def _boundary_changes(final, levels, near, nb) -> tuple[np.ndarray, np.ndarray]:
