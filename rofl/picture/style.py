@@ -719,12 +719,18 @@ def _polish(g, quantised, light, levels, nb, shape, side) -> np.ndarray:
     active = decide = np.ones(g.size, dtype=bool)
     for _ in range(POLISH_ROUNDS):
         final = levels[g]
+        judged = np.flatnonzero(active)
         keeps = (levels[:, None] > final[None]) & dark[None]
-        near_change, far_change = _boundary_changes(final, levels, near, nb)
+        near_change = np.ones(keeps.shape, dtype=np.int64)  # cells not judged: not safe
+        far_change = np.zeros(keeps.shape, dtype=np.int64)
+        near_change[:, judged], far_change[:, judged] = _boundary_changes(final, levels, near, nb, judged)
         back = (colours == quantised[None]) & (quantised != g)[None]
         safe = (near_change == 0) & (far_change <= 0) & ~keeps
         # a new speck (a cell of a colour none of its neighbours has, which it had with one)
-        company = (np.where(nb >= 0, g[np.maximum(nb, 0)], -1)[None] == colours[:, :, None]).any(axis=2)
+        company = np.ones(keeps.shape, dtype=bool)
+        company[:, judged] = (
+            np.where(nb[judged] >= 0, g[np.maximum(nb[judged], 0)], -1)[None] == colours[:, :, None]
+        ).any(axis=2)
         speck = ~company & company[g, np.arange(g.size)][None]
         colour, cell = np.nonzero((back | safe) & (colours != g[None]) & active[None])
         gain = ssim_gains(light.reshape(shape), final.reshape(shape), cell, levels[colour], side=side)
@@ -760,26 +766,25 @@ def _laid_out(values: np.ndarray, layout: np.ndarray, on: np.ndarray) -> np.ndar
     return out
 
 
-def _boundary_changes(final, levels, near, nb) -> tuple[np.ndarray, np.ndarray]:
-    """For every colour of ``levels`` (lightness) and cell of ``final`` (the
-    grid's lightness, flat; ``nb``, every cell's neighbours), how many
-    boundary cells (a cell with a lighter neighbour) near (``near``) and
-    away from the picture's edges the grid gains when that cell takes that
-    colour: two ``(len(levels), n_cells)`` int arrays.  The cell's own mark
-    and each of its neighbours' can change."""
-    n = nb.shape[0]
-    has = nb >= 0
-    values = np.where(has, final[np.maximum(nb, 0)], -np.inf)  # (n, k): each neighbour's lightness
+def _boundary_changes(final, levels, near, nb, cells) -> tuple[np.ndarray, np.ndarray]:
+    """For every colour of ``levels`` (lightness) and each of ``cells`` of
+    ``final`` (the grid's lightness, flat; ``nb``, every cell's neighbours),
+    how many boundary cells (a cell with a lighter neighbour) near
+    (``near``) and away from the picture's edges the grid gains when that
+    cell takes that colour: two ``(len(levels), len(cells))`` int arrays.
+    The cell's own mark and each of its neighbours' can change."""
+    values = np.where(nb >= 0, final[np.maximum(nb, 0)], -np.inf)  # (n, k): each neighbour's lightness
+    has, mine = nb[cells] >= 0, values[cells]
     new = levels[:, None]  # (colours, 1)
-    lighter = values.max(axis=1)
-    change = (lighter[None] > new).astype(np.int64) - (lighter > final)[None]
-    near_change = np.where(near[None], change, 0)
+    lighter = mine.max(axis=1)
+    change = (lighter[None] > new).astype(np.int64) - (lighter > final[cells])[None]
+    near_change = np.where(near[cells][None], change, 0)
     far_change = change - near_change
     # each neighbour q of a cell p: marked if one of its neighbours, p with its new colour included, is lighter
-    q = np.maximum(nb, 0)
-    others = np.where(nb[q] != np.arange(n)[:, None, None], values[q], -np.inf).max(axis=2)  # (n, k)
+    q = np.maximum(nb[cells], 0)
+    others = np.where(nb[q] != cells[:, None, None], values[q], -np.inf).max(axis=2)  # (m, k)
     was = values[q].max(axis=2) > final[q]
-    now = np.maximum(others[None], new[:, :, None]) > final[q][None]  # (colours, n, k)
+    now = np.maximum(others[None], new[:, :, None]) > final[q][None]  # (colours, m, k)
     d = np.where(has[None], now.astype(np.int64) - was[None], 0)
     q_near = near[q]
     near_change += np.where(q_near[None], d, 0).sum(axis=2)
