@@ -15,7 +15,9 @@ drew into the cells with the shape's own averaging
 * ``lines``: an outline drawing over a light tone fill (after the
   extended difference of Gaussians, XDoG, Winnemöller, Kyprianidis and
   Olsen 2012): every edge of the picture at the grid's scale becomes a step
-  from one ink cell on its dark side to one paper cell on its light side,
+  from one ink cell on its dark side to one paper cell on its light side
+  (two ink cells where it runs at a slant the cells cannot follow one for
+  one, so that each of its edge cells has a boundary cell of its own),
   clearly dark regions are filled (Otsu's threshold lowered and drawn
   toward the lightness around), features thinner than a cell through
   light paper become lines one cell wide, and lone specks go.  In colour,
