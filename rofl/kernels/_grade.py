@@ -340,10 +340,9 @@ Work = namedtuple("Work", "m use_bits word first last dp lo hi poss queue queued
 #: each line's words (``lw``, ``lb``: its cells that may be white, black),
 #: each cell's place in its lines (``at``), :func:`_line_bw`'s work array,
 #: the word trail (``wline``, ``ww``, ``wb``; ``saved``: the line is on it),
-#: each place's crossing lines (``cross``, ``cross_line``, ``cross_at``),
-#: each line's places whose cell it is the first line of (``primary``) and
-#: its cache of line solves (``table``, :func:`_solve_words`).
-Words = namedtuple("Words", "on lw lb at bwork wline ww wb saved cross cross_line cross_at primary table")
+#: each place's crossing lines (``cross``, ``cross_line``, ``cross_at``) and
+#: each line's places whose cell it is the first line of (``primary``).
+Words = namedtuple("Words", "on lw lb at bwork wline ww wb saved cross cross_line cross_at primary")
 #: The probes that failed (:func:`_probe`), by ``cell * n_colours + colour``.
 Record = namedtuple("Record", "failed seen start count cells values used implied")
 
@@ -503,51 +502,6 @@ def _propagate(masks, board, work, stats, n_trail, waiting):
     return True, n_trail
 
 
-#: Entries of the word path's cache of line solves (:func:`_solve_words`),
-#: at least, shared out among the lines: each has a table of its own, a
-#: power of two of slots of two entries of 4 words (64 bytes, side by side in
-#: memory).  On ``webpbn-00803`` it answers 56%
-#: of the line solves, about 4% of the time (docs/difficulty.md, "Speed").
-WORD_SLOTS = 1 << 14
-# the cache's hash: two odd 64-bit multipliers (splitmix64's, as the search's)
-_MIX_W = np.uint64(0x9E3779B97F4A7C15)
-_MIX_B = np.uint64(0xBF58476D1CE4E5B9)
-# an entry's key before it is written, and the answer of a line with no
-# arrangement: bit 63 is never a cell's (at most 63 cells a line)
-_NONE = np.uint64(0xFFFFFFFFFFFFFFFF)
-
-
-@njit(**LEAF, inline="always")
-def _solve_words(line, w, b, board, words):
-    """:func:`rofl.kernels._bits._line_bw`'s answer for line ``line`` on
-    words ``w``, ``b``: ``(ok, w, b)``, through the line's cache
-    (``words.table``; a slot's two entries newest first): probing solves
-    the same line on the same words again and again, and an answer depends
-    on the line and its words alone."""
-    table = words.table
-    h = (w * _MIX_W) ^ (b * _MIX_B)
-    at = (h ^ (h >> np.uint64(29))) & np.uint64(table.shape[1] - 1)
-    if table[line, at, 0] == w and table[line, at, 1] == b:
-        nw = table[line, at, 2]
-        return nw != _NONE, nw, table[line, at, 3]
-    if table[line, at, 4] == w and table[line, at, 5] == b:
-        nw = table[line, at, 6]
-        return nw != _NONE, nw, table[line, at, 7]
-    p0 = board.line_offsets[line]
-    ok, nw, nb = _line_bw(
-        w, b, board.line_offsets[line + 1] - p0, board.lens, board.offs[line], board.offs[line + 1], words.bwork
-    )
-    table[line, at, 4] = table[line, at, 0]
-    table[line, at, 5] = table[line, at, 1]
-    table[line, at, 6] = table[line, at, 2]
-    table[line, at, 7] = table[line, at, 3]
-    table[line, at, 0] = w
-    table[line, at, 1] = b
-    table[line, at, 2] = nw if ok else _NONE
-    table[line, at, 3] = nb
-    return ok, nw, nb
-
-
 @njit(**LEAF)
 def _propagate_words(board, work, words, stats, n_w, waiting):
     """:func:`_propagate` on the word path (a black-and-white puzzle of
@@ -557,10 +511,9 @@ def _propagate_words(board, work, words, stats, n_w, waiting):
     holds the words of each line the probe wrote as they were before it
     (``wline``, ``ww``, ``wb``, from ``n_w``; :func:`_save_word`), and
     :func:`_undo_words` gives them back.  The same fixpoint, after the
-    same line solves (a line solve its cache answers counts as one).
-    ``(ok, words on the trail)``."""
-    line_offsets = board.line_offsets
-    lw, lb = words.lw, words.lb
+    same line solves.  ``(ok, words on the trail)``."""
+    line_offsets, lens, offs = board.line_offsets, board.lens, board.offs
+    lw, lb, bwork = words.lw, words.lb, words.bwork
     cross, cross_line, cross_at = words.cross, words.cross_line, words.cross_at
     n_lines = line_offsets.shape[0] - 1
     head = 0
@@ -570,7 +523,7 @@ def _propagate_words(board, work, words, stats, n_w, waiting):
         line, head = _dequeue(work, head, n_lines)
         p0 = line_offsets[line]
         stats[ST_LINE_DPS] += 1
-        ok, nw, nb = _solve_words(line, lw[line], lb[line], board, words)
+        ok, nw, nb = _line_bw(lw[line], lb[line], line_offsets[line + 1] - p0, lens, offs[line], offs[line + 1], bwork)
         if not ok:
             return False, n_w
         changed = (lw[line] ^ nw) | (lb[line] ^ nb)
@@ -891,11 +844,6 @@ def _grade(
     lb = np.zeros(n_lines, dtype=np.uint64)
     # the word trail of :func:`_propagate_words`: each line's words before the probe
     n_w = n_lines + 1 if bw else 0  # one slot more for :func:`_save_word`'s write
-    # the cache of line solves (:func:`_solve_words`): for each line entries
-    # of its white and black words (``_NONE``: empty) and their answer
-    slots = 1
-    while bw and 2 * slots * n_lines < WORD_SLOTS:
-        slots *= 2
     saved = np.zeros(n_lines, dtype=np.uint8)
     wline = np.empty(n_w, dtype=np.int64)
     words = Words(
@@ -912,7 +860,6 @@ def _grade(
         cross_line,
         cross_at,
         primary,
-        np.empty((n_lines if bw else 1, slots, 8), dtype=np.uint64),  # emptied when probing starts
     )
     loaded = -1  # the version of masks the words were last loaded at
     # probes that failed (:func:`_probe`), by ``cell * n_colours + colour``
@@ -1022,8 +969,6 @@ def _grade(
                 return SOLVED
             if bw:
                 on[0] = 1
-                if loaded < 0:  # the first round of probing: empty the cache
-                    words.table[:] = _NONE
                 _load_words(masks, board, words, changed, loaded)
                 loaded = version
             # probing: from where the last successful probe was, once round the board
