@@ -5,8 +5,6 @@ in order and reports a :class:`Refinement`."""
 
 from __future__ import annotations
 
-import ctypes
-import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -180,8 +178,6 @@ def refine(
     clock = kernels.Stopwatch()
     palette = palette if isinstance(palette, Palette) else Palette(palette)
     original, cost, user_locked = _checked(grid, len(palette), hexagon, cost, locked, polish, relocate)
-    if original.size > LARGE_CELLS:
-        _keep_freed_memory()
     run = _Run(_shape(hexagon, original, len(palette), solver, verify, lazy_top, refresh_every), cost, original)
     state = run.judge(original.copy())
     # a picture line logic solves as it is needs no repair kernels: only
@@ -212,36 +208,8 @@ def refine(
     )  # fmt: skip
 
 
-#: glibc's ``mallopt`` parameters and the values a large grid sets (see
-#: :func:`_keep_freed_memory`): blocks up to the largest threshold glibc
-#: allows come from the heap, and up to ``LARGE_HEAP_SLACK`` of freed memory
-#: stays there.
-_M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3
-LARGE_HEAP_BLOCK = 32 << 20
 #: times a large grid's greedy pass reopens the changed cells it stalled on
 LARGE_REOPEN = 4
-LARGE_HEAP_SLACK = 256 << 20
-
-
-@functools.cache
-def _keep_freed_memory() -> bool:
-    """Have the C library keep freed memory for reuse (once a process;
-    whether it took the settings).
-
-    On a large grid every judged grid allocates arrays of a megabyte or
-    more (its masks, the replay's shadow and record) and frees most of them
-    soon after.  glibc returns blocks that large to the system when they are
-    freed (they are mapped on their own, or the heap is trimmed), so each new
-    one is fresh memory that the system maps again page by page: at 400x400
-    that took about 2 ms of a judged grid's 3 ms (docs/decisions.md, "At
-    scale").  The same arithmetic, so the same pictures; a process that
-    refines a large grid keeps up to ``LARGE_HEAP_SLACK`` of freed memory
-    instead of returning it.  Elsewhere than glibc this does nothing."""
-    try:
-        mallopt = ctypes.CDLL(None).mallopt
-    except (AttributeError, OSError, TypeError):  # not glibc (macOS, Windows)
-        return False
-    return bool(mallopt(_M_MMAP_THRESHOLD, LARGE_HEAP_BLOCK)) and bool(mallopt(_M_TRIM_THRESHOLD, LARGE_HEAP_SLACK))
 
 
 def _hexagon(board: Any):

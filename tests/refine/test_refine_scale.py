@@ -182,31 +182,6 @@ def test_refine_gives_a_large_grid_a_large_line_cache(monkeypatch):
     assert made == [64.0, refine_module.LARGE_CACHE_MB]
 
 
-def test_refine_keeps_freed_memory_on_a_large_grid_only(monkeypatch):
-    from rofl.refine import refinement
-
-    calls = []
-    monkeypatch.setattr(refinement, "_keep_freed_memory", lambda: calls.append(True))
-    grid = ADVERSARIAL["noise"]
-    refine(grid, PALETTES[2], polish=0)
-    assert calls == []
-    monkeypatch.setattr(refinement, "LARGE_CELLS", 0)
-    refine(grid, PALETTES[2], polish=0)
-    assert calls == [True]
-
-
-def test_keeping_freed_memory_sets_glibc_malloc_once():
-    import ctypes
-    import sys
-
-    from rofl.refine.refinement import _keep_freed_memory
-
-    taken = _keep_freed_memory()
-    assert taken is _keep_freed_memory()  # once a process
-    if sys.platform.startswith("linux") and hasattr(ctypes.CDLL(None), "gnu_get_libc_version"):
-        assert taken  # glibc accepts both settings
-
-
 @pytest.mark.parametrize("n", [1, 5, 12, 256, 400])
 def test_the_greedy_rounds_partial_sorts_equal_full_sorts(n):
     # a greedy round ranks tens of thousands of moves but judges a dozen
