@@ -527,8 +527,16 @@ def _make(image: Any, o: MakeOptions, *, title: str | None, solver: Any, progres
     cells = shape.prepare(cells)
     refine_clock = kernels.Stopwatch()
     res = _refined(cells, chosen.quantised.palette, shape, solver, progress)
+    prepared, cells = cells, shape.after_refinement(cells, np.asarray(res.grid, dtype=np.uint8))
+    if _easy_over_limit(cells, o):  # easy's limit binds: refinement's every pass, longer, may keep within it
+        again = _refined(prepared, chosen.quantised.palette, _PIPELINES[o.shape](_easy_effort(o)), solver, progress)
+        retried = shape.after_refinement(prepared, np.asarray(again.grid, dtype=np.uint8))
+        if np.count_nonzero(retried.final != retried.grid) / retried.final.size < np.count_nonzero(
+            cells.final != cells.grid
+        ) / max(1, cells.final.size):
+            res, cells = again, retried
     refine_seconds = refine_clock.seconds()
-    cells = shape.after_refinement(cells, np.asarray(res.grid, dtype=np.uint8))
+    plain = _plain_likeness(cells, chosen.quantised, shape) if o.difficulty is not None else None
     steering = _steered(cells, chosen.quantised.palette, o) if o.difficulty is not None else {}
     puzzle = shape.board(cells.final).puzzle(cells.final, chosen.quantised.palette, meta=_meta(image, title))
     result = _finish(
@@ -539,7 +547,7 @@ def _make(image: Any, o: MakeOptions, *, title: str | None, solver: Any, progres
         pixels=pixels, geometry=geometry, background=bg_rgb,
     )  # fmt: skip
     if o.difficulty is not None and chosen.eligible:  # auto: photo alone may take another threshold
-        result = _other_style(result, pixels, o, chosen, solver, clock)
+        result = _other_style(result, pixels, o, chosen, solver, clock, plain)
     return result
 
 
@@ -748,10 +756,42 @@ def _steered(cells: _Cells, palette: Any, o: MakeOptions) -> dict[str, Any]:
     return {"difficulty": steered.difficulty, "steered": steered.added, "difficulty_note": steered.note}
 
 
-def _other_style(result: MakeResult, pixels: np.ndarray, o: MakeOptions, chosen: Any, solver: Any, clock) -> MakeResult:
+def _easy_over_limit(cells: _Cells, o: MakeOptions) -> bool:
+    """Whether ``difficulty="easy"`` finds refinement's changes past its
+    limit (:data:`rofl.refine.difficulty.EASY_LIMIT`) at an effort below
+    :data:`~rofl.refine.difficulty.EASY_EFFORT` (a rectangle's)."""
+    from rofl.refine.difficulty import EASY_EFFORT, EASY_LIMIT
+
+    if o.difficulty != "easy" or o.shape != "rect" or o.effort >= EASY_EFFORT:
+        return False
+    return np.count_nonzero(cells.final != cells.grid) > int(EASY_LIMIT * cells.final.size)
+
+
+def _easy_effort(o: MakeOptions) -> MakeOptions:
+    from rofl.refine.difficulty import EASY_EFFORT
+
+    return replace(o, effort=EASY_EFFORT)
+
+
+def _plain_likeness(cells: _Cells, q: Any, shape: _Shape) -> float:
+    """The likeness (SSIM + edge F1, 0 for a one-colour grid) of the
+    refined cells before steering: the puzzle ``make`` gives without
+    ``difficulty``, which :func:`rofl.refine.difficulty.pick_style` measures
+    its margin from."""
+    final = cells.final
+    if not final.size or (final == final.flat[0]).all():
+        return 0.0
+    ssim, edge = shape.likeness(cells.lab[..., 0], _palette_lab(q)[final][..., 0])
+    return style_score(ssim, edge)
+
+
+def _other_style(
+    result: MakeResult, pixels: np.ndarray, o: MakeOptions, chosen: Any, solver: Any, clock, plain: float | None
+) -> MakeResult:
     """The picture pipeline steers too: another drawing ``auto`` would take
     (another style, or the photo style at another threshold) may reach the
-    grade (:func:`rofl.refine.difficulty.pick_style`)."""
+    grade (:func:`rofl.refine.difficulty.pick_style`), its likeness within
+    the margin of ``plain`` (auto's puzzle before steering)."""
     from rofl.refine.difficulty import pick_style
 
     def made(name: str, threshold: float | None = None, steered: bool = True) -> MakeResult:
@@ -760,7 +800,7 @@ def _other_style(result: MakeResult, pixels: np.ndarray, o: MakeOptions, chosen:
         other = _make(pixels, again, title=result.puzzle.meta.get("title"), solver=solver, progress=None)
         return replace(other, stats=replace(other.stats, style_scores=chosen.scores, style_dropped=chosen.dropped))
 
-    result = pick_style(result, o.difficulty, chosen.eligible, made)
+    result = pick_style(result, o.difficulty, chosen.eligible, made, plain=plain)
     return replace(result, stats=replace(result.stats, seconds=clock.seconds()))  # every style's
 
 

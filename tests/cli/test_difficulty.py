@@ -84,7 +84,10 @@ def test_steering_stays_within_its_limits_and_line_solvable():
     assert passed == (easier.note or "").startswith("difficulty: refinement alone changed ")
     harder = steer(base.grid, base.palette, base.quantised, "expert", cost=base.cost)
     assert harder.difficulty.score >= start.score
-    assert np.count_nonzero(harder.grid != base.grid) <= max(1, int(0.005 * base.grid.size))
+    # beyond refinement's changes (steering may put back one a move made needless: a cell of room back)
+    assert np.count_nonzero(harder.grid != base.quantised) <= np.count_nonzero(base.grid != base.quantised) + max(
+        1, int(0.005 * base.grid.size)
+    )
     assert rofl.solve(rofl.Puzzle.from_grid(harder.grid, base.palette)).status == "solved"
     if harder.note:
         assert harder.note.startswith("difficulty: expert not reached within ")

@@ -47,7 +47,7 @@ def _made(style, grade, *, like=1.0, changed=0.5, score=10.0, threshold=None, si
     )
 
 
-def _pick(first, target, eligible, drawn, steered=None):
+def _pick(first, target, eligible, drawn, steered=None, plain=None):
     """``drawn[(style, threshold)]``: the unsteered drawing; ``steered``: the same steered (default: as drawn)."""
     asked = []
 
@@ -56,7 +56,7 @@ def _pick(first, target, eligible, drawn, steered=None):
         asked.append((name, cut, steered_))
         return (steered or {}).get((name, cut), drawn[(name, cut)]) if steered_ else drawn[(name, cut)]
 
-    return pick_style(first, target, eligible, made), asked
+    return pick_style(first, target, eligible, made, plain=plain), asked
 
 
 def _blank(style, cut=None):
@@ -131,6 +131,31 @@ def test_easy_keeps_its_limit_at_any_likeness_and_says_so():
     kept, _ = _pick(first, "easy", ("photo", "lines"), _all() | {("photo", None): over})
     assert kept is not first and kept.stats.changed_pct == 3.0
     assert kept.stats.difficulty_note.startswith("difficulty: every drawing tried that keeps the picture's size")
+
+
+def test_the_margin_is_measured_from_autos_puzzle_before_steering():
+    # steering made auto's puzzle a little less like the picture: the margin is from the puzzle make gives without it
+    first = _made("lines", 4, like=1.1, score=80)
+    further = _made("photo", 1, like=1.0)  # within 0.2 of the steered 1.1, not of the plain 1.3
+    kept, _ = _pick(first, "easy", ("photo", "lines"), _all() | {("photo", None): further}, plain=1.3)
+    assert kept is first
+    kept, _ = _pick(first, "easy", ("photo", "lines"), _all() | {("photo", None): further}, plain=1.1)
+    assert kept.stats.style == "photo" and kept.stats.difficulty.grade == 1
+
+
+def test_easy_refines_a_drawing_within_the_margin_again_before_going_further():
+    # every drawing within the margin past 2% unsteered; steered (refined again, longer) one keeps within it
+    first = _made("lines", 3, like=1.1, changed=3.5)
+    faithful = _made("photo", 4, like=1.0, changed=2.2, score=60)
+    kept_within = _made("photo", 3, like=1.0, changed=1.9, score=30)
+    further = _made("photo", 1, like=0.5, changed=1.0, threshold=LOW)
+    drawn = _all() | {("photo", None): faithful, ("photo", LOW): further}
+    kept, asked = _pick(first, "easy", ("photo", "lines"), drawn, steered={("photo", None): kept_within})
+    assert kept is kept_within and asked.count(("photo", None, True)) == 1
+    assert kept.stats.difficulty_note is None
+    # when that does not keep within it either, the limit binds: the drawing further, and one line says so
+    kept, _ = _pick(first, "easy", ("photo", "lines"), drawn)
+    assert kept.stats.threshold == LOW and "limit kept only by drawing" in kept.stats.difficulty_note
 
 
 def test_drawings_of_nothing_or_shrunk_by_trim_are_not_taken():
