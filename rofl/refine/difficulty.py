@@ -64,6 +64,12 @@ STYLE_MARGIN = 0.2
 #: Black-and-white thresholds (sRGB grey, 0-255) :func:`pick_style` also
 #: draws the picture at in the photo style.
 THRESHOLDS = (70, 85, 100, 115, 130, 145, 160, 175, 190)
+#: The thresholds :func:`pick_style` draws a black-and-white photo at when
+#: no drawing at :data:`THRESHOLDS` or in another style keeps within easy's
+#: limit: darker, every 5 grey levels (what refinement changes jumps from
+#: one to the next), rarely a likeness, but easy's limit binds harder (a
+#: drawing of one colour is never taken).
+LAST_THRESHOLDS = tuple(range(10, 70, 5))
 #: The share of the cells of auto's puzzle another drawing must keep
 #: (``trim`` leaves out blank border lines: a drawing of a few dark cells
 #: would shrink to them, and its likeness tell nothing).
@@ -158,15 +164,19 @@ def pick_style(
     if "photo" in eligible and first.stats.colors == 2:
         drawings += [("photo", float(cut)) for cut in THRESHOLDS]
     scanned: list[tuple] = []
-    for name, cut in drawings:
-        if cut is not None and any(fits(one) for one in scanned):
-            break  # a style auto could keep has the grade: the thresholds are for pictures none fits
+
+    def scan(name: str, cut: float | None) -> None:
         result = made(name, cut, steered=False)
         like = likeness(result)
         if like > 0 and result.grid.size >= KEEP_CELLS * first.grid.size:
             difficulty = result.stats.difficulty or grade(result.puzzle)
             if _line_solved(difficulty):
                 scanned.append((result, difficulty, like, name, cut))
+
+    for name, cut in drawings:
+        if cut is not None and any(fits(one) for one in scanned):
+            break  # a style auto could keep has the grade: the thresholds are for pictures none fits
+        scan(name, cut)
     near = [one for one in scanned if one[2] >= floor - 1e-9]
     done: set[int] = set()  # results steered already
     if over(first) and near and all(over(one[0]) for one in near):
@@ -177,6 +187,10 @@ def pick_style(
             scanned[scanned.index(one)] = (again, again.stats.difficulty, likeness(again), one[3], one[4])
         near = [one for one in scanned if one[2] >= floor - 1e-9]
     within = [one for one in scanned if not over(one[0])]
+    if over(first) and not within and "photo" in eligible and first.stats.colors == 2:
+        for cut in LAST_THRESHOLDS:  # the last resort of easy's limit: the photo at the far thresholds
+            scan("photo", float(cut))
+        within = [one for one in scanned if not over(one[0])]
     if over(first) and within and all(over(one[0]) for one in near):
         near = within  # the limit binds: at any likeness
     if any(not over(one[0]) for one in near):
@@ -219,7 +233,7 @@ def pick_style(
         notes.insert(
             0,
             f"easy's {EASY_LIMIT:.0%} limit kept only by drawing the picture in the {drawn} "
-            f"(likeness {likeness(best):.2f}, auto's {likeness(first):.2f})",
+            f"(likeness {likeness(best):.2f}, auto's {floor + STYLE_MARGIN:.2f})",
         )
     note = "difficulty: " + "; ".join(notes) if notes else None
     if note == best.stats.difficulty_note:
@@ -431,11 +445,12 @@ def _moves(
                 key = (row, col, k)
                 if not steered[row, col] and key not in rejected:
                     shaped[key] = float(cost[row, col, k] - cost[row, col, grid[row, col]])
-    part = min(max(count, CANDIDATES), MAX_CANDIDATES) // 3
+    pools = ((found, None), (found, "late"), (shaped, None))
+    part = min(max(count, CANDIDATES), MAX_CANDIDATES) // len(pools)
     chosen: list[tuple[int, int, int]] = []
-    late = np.percentile(when, 75) if when.size else 0
-    for pool, keep in ((found, None), (found, late), (shaped, None)):
-        keys = [key for key in pool if key not in chosen and (keep is None or when[key[0], key[1]] >= keep)]
+    late = when >= (np.percentile(when, 75) if when.size else 0)
+    for pool, keep in pools:
+        keys = [key for key in pool if key not in chosen and (keep is None or late[key[0], key[1]])]
         price = np.array([pool[key] for key in keys]) + rng.uniform(0, 1e-3, len(keys))
         chosen += [keys[i] for i in np.argsort(price, kind="stable")[:part]]
     return chosen
