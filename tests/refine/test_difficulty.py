@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import rofl
-from rofl.refine.difficulty import KEEP_CELLS, STYLE_MARGIN, THRESHOLDS, likeness, pick_style
+from rofl.refine.difficulty import KEEP_CELLS, LAST_THRESHOLDS, STYLE_MARGIN, THRESHOLDS, likeness, pick_style
 from rofl.solver.grade import NAMES, Difficulty, Technique
 
 LOW, MID, HIGH = (float(cut) for cut in THRESHOLDS[1:4])
@@ -66,7 +66,7 @@ def _blank(style, cut=None):
 def _all(**given):
     """Every drawing pick_style asks for: the ones given, the rest drawing nothing."""
     drawn = {("lines", None): _blank("lines"), ("poster", None): _blank("poster"), ("photo", None): _blank("photo")}
-    drawn.update({("photo", float(cut)): _blank("photo", float(cut)) for cut in THRESHOLDS})
+    drawn.update({("photo", float(cut)): _blank("photo", float(cut)) for cut in THRESHOLDS + LAST_THRESHOLDS})
     drawn.update(given)
     return drawn
 
@@ -156,6 +156,23 @@ def test_easy_refines_a_drawing_within_the_margin_again_before_going_further():
     # when that does not keep within it either, the limit binds: the drawing further, and one line says so
     kept, _ = _pick(first, "easy", ("photo", "lines"), drawn)
     assert kept.stats.threshold == LOW and "limit kept only by drawing" in kept.stats.difficulty_note
+
+
+def test_easys_last_resort_is_the_photo_at_darker_thresholds():
+    first = _made("lines", 3, like=1.1, changed=3.5)
+    dark = float(LAST_THRESHOLDS[2])
+    drawn = _all() | {("photo", None): _made("photo", 4, changed=3.0), ("photo", dark): _made(
+        "photo", 4, like=0.4, changed=1.9, threshold=dark)}  # fmt: skip
+    kept, asked = _pick(first, "easy", ("photo", "lines"), drawn)
+    assert kept.stats.threshold == dark and kept.stats.changed_pct <= 2.0
+    assert "limit kept only by drawing the picture in the photo style at threshold" in kept.stats.difficulty_note
+    assert {("photo", float(cut), False) for cut in LAST_THRESHOLDS} <= set(asked)
+    # not while a drawing at the usual thresholds keeps within it
+    _, asked = _pick(first, "easy", ("photo", "lines"), drawn | {("photo", LOW): _made("photo", 4, changed=1.0)})
+    assert not {("photo", float(cut), False) for cut in LAST_THRESHOLDS} & set(asked)
+    # nor for hard
+    _, asked = _pick(_made("lines", 1, like=1.1, changed=3.5), "hard", ("photo", "lines"), drawn)
+    assert asked and not {("photo", float(cut), False) for cut in LAST_THRESHOLDS} & set(asked)
 
 
 def test_drawings_of_nothing_or_shrunk_by_trim_are_not_taken():
