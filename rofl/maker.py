@@ -104,10 +104,13 @@ class MakeOptions:
     difficulty : {"easy", "medium", "hard", "expert"}, optional
         Steer the refined puzzle toward this grade of :func:`rofl.grade`
         (:func:`rofl.refine.difficulty.steer`): easier ones may change more
-        cells, up to 2% in all, harder ones at most 0.5% beyond the fewest;
-        with ``style="auto"`` another drawing (a style auto could keep, or
-        the photo style at another threshold) may be taken when it comes
-        closer (:func:`rofl.refine.difficulty.pick_style`);
+        cells, up to 2% in all (refined again with ``effort`` 8 when
+        refinement alone passes that), harder ones at most 0.5% beyond the
+        fewest; with ``style="auto"`` another drawing (a style auto could
+        keep, or the photo style at another threshold) may be taken when it
+        comes closer, its likeness within 0.2 of the puzzle made without
+        ``difficulty`` unless easy's limit needs one further
+        (:func:`rofl.refine.difficulty.pick_style`);
         ``stats.difficulty`` is the grade reached and ``stats.difficulty_note``
         says when the one asked for was out of reach.  Rectangles only.
     """
@@ -528,15 +531,18 @@ def _make(image: Any, o: MakeOptions, *, title: str | None, solver: Any, progres
     refine_clock = kernels.Stopwatch()
     res = _refined(cells, chosen.quantised.palette, shape, solver, progress)
     prepared, cells = cells, shape.after_refinement(cells, np.asarray(res.grid, dtype=np.uint8))
+    plain = _plain_likeness(cells, chosen.quantised, shape) if o.difficulty is not None else None
     if _easy_over_limit(cells, o):  # easy's limit binds: refinement's every pass, longer, may keep within it
-        again = _refined(prepared, chosen.quantised.palette, _PIPELINES[o.shape](_easy_effort(o)), solver, progress)
+        from rofl.refine.difficulty import EASY_EFFORT
+
+        longer = _PIPELINES[o.shape](replace(o, effort=EASY_EFFORT))
+        again = _refined(prepared, chosen.quantised.palette, longer, solver, progress)
         retried = shape.after_refinement(prepared, np.asarray(again.grid, dtype=np.uint8))
         if np.count_nonzero(retried.final != retried.grid) / retried.final.size < np.count_nonzero(
             cells.final != cells.grid
         ) / max(1, cells.final.size):
             res, cells = again, retried
     refine_seconds = refine_clock.seconds()
-    plain = _plain_likeness(cells, chosen.quantised, shape) if o.difficulty is not None else None
     steering = _steered(cells, chosen.quantised.palette, o) if o.difficulty is not None else {}
     puzzle = shape.board(cells.final).puzzle(cells.final, chosen.quantised.palette, meta=_meta(image, title))
     result = _finish(
@@ -765,12 +771,6 @@ def _easy_over_limit(cells: _Cells, o: MakeOptions) -> bool:
     if o.difficulty != "easy" or o.shape != "rect" or o.effort >= EASY_EFFORT:
         return False
     return np.count_nonzero(cells.final != cells.grid) > int(EASY_LIMIT * cells.final.size)
-
-
-def _easy_effort(o: MakeOptions) -> MakeOptions:
-    from rofl.refine.difficulty import EASY_EFFORT
-
-    return replace(o, effort=EASY_EFFORT)
 
 
 def _plain_likeness(cells: _Cells, q: Any, shape: _Shape) -> float:
