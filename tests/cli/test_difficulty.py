@@ -150,3 +150,24 @@ def test_batch_rows_and_bench_rows_have_the_grade():
     bench = solve_task((SAMPLES / "camera.rofl").read_bytes(), "camera.rofl", 1.0)
     assert bench["grade"] == rofl.grade(rofl.open_puzzle(SAMPLES / "camera.rofl").puzzle).grade
     assert bench["difficulty"]
+
+
+@pytest.mark.slow
+def test_easy_keeps_its_limit_or_says_so():
+    """Easy never passes 2% in silence: a field of specks (many 2x2 swaps
+    open) needs more changed to be unique; easy refines it again, longer
+    (never keeping more changes than make without it), and a line says it is
+    still over; the puzzle unique and line-solvable."""
+    rng = np.random.default_rng(0)
+    specks = np.where(rng.random((24, 24)) < 0.08, 0, 255).astype(np.uint8)
+    plain = rofl.make(specks, width=24, height=24, style="photo", trim=False)
+    easy = rofl.make(specks, width=24, height=24, style="photo", trim=False, difficulty="easy")
+    assert rofl.solve(easy.puzzle).status == "solved"
+    assert plain.stats.n_changed > int(EASY_LIMIT * plain.grid.size)
+    assert easy.stats.n_changed <= plain.stats.n_changed
+    assert easy.stats.difficulty_note.startswith("difficulty: refinement alone changed ")
+    assert "\n" not in easy.stats.difficulty_note
+    # within the limit: a picture easy eases stays within it, or says the grade was out of reach
+    easy = rofl.make(_noise(3, 30), width=30, height=30, style="photo", difficulty="easy")
+    assert easy.stats.n_changed <= int(EASY_LIMIT * easy.grid.size)
+    assert (easy.stats.difficulty.grade == 1) == (easy.stats.difficulty_note is None)
