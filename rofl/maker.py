@@ -774,7 +774,8 @@ def _easy_over_limit(cells: _Cells, o: MakeOptions) -> bool:
 
 
 def _plain_likeness(cells: _Cells, q: Any, shape: _Shape) -> float:
-    """The likeness (SSIM + edge F1, 0 for a one-colour grid) of the
+    """The likeness (SSIM + edge F1; 0 for a one-colour grid, or one too
+    small for SSIM, as :func:`rofl.refine.difficulty.likeness`) of the
     refined cells before steering: the puzzle ``make`` gives without
     ``difficulty``, which :func:`rofl.refine.difficulty.pick_style` measures
     its margin from."""
@@ -782,7 +783,7 @@ def _plain_likeness(cells: _Cells, q: Any, shape: _Shape) -> float:
     if not final.size or (final == final.flat[0]).all():
         return 0.0
     ssim, edge = shape.likeness(cells.lab[..., 0], _palette_lab(q)[final][..., 0])
-    return style_score(ssim, edge)
+    return 0.0 if ssim is None or edge is None else style_score(ssim, edge)
 
 
 def _other_style(
