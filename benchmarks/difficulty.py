@@ -248,10 +248,15 @@ def steering(sizes: list[int], only: set[str] | None = None) -> tuple[list[str],
         f"auto's (`rofl.make` without `--difficulty`): {by_grade_faithful} of {count} "
         f"({100 * by_grade_faithful / count:.0f}%); {faithful_count} of {count} pairs faithful, those with a drawing "
         "further: " + (", ".join(unfaithful) or "none"),
-        f"* easy changed at most 2% of the cells in all for {within} of {count}; the others are pictures where "
-        f"refinement alone changes more in every drawing that keeps the picture's size, and steering added "
-        f"{'nothing' if not over_steered else over_steered}; {below_margin} kept within 2% only by a drawing "
-        f"further than the likeness margin from auto's (their note says so)",
+        f"* easy changed at most 2% of the cells in all for {within} of {count}"
+        + (
+            f" (the others: refinement alone changes more in every drawing tried, and steering added "
+            f"{'nothing' if not over_steered else over_steered})"
+            if within < count
+            else ""
+        )
+        + f"; {below_margin} kept within 2% only by a drawing further than the likeness margin from auto's "
+        "(their note says so)",
         f"* unique and solved by line logic: {unique} of {count} pairs",
         f"* make with --difficulty: median {statistics.median(seconds):.1f} s, max {max(seconds):.1f} s",
     ]
