@@ -530,9 +530,12 @@ def _make(image: Any, o: MakeOptions, *, title: str | None, solver: Any, progres
     cells = shape.prepare(cells)
     refine_clock = kernels.Stopwatch()
     res = _refined(cells, chosen.quantised.palette, shape, solver, progress)
-    prepared, cells = cells, shape.after_refinement(cells, np.asarray(res.grid, dtype=np.uint8))
+    refine_seconds = refine_clock.seconds()
+    # easy may refine again from the same cells (after_refinement sets ``final`` on the cells it is given)
+    prepared = cells.cut((slice(None), slice(None))) if o.difficulty == "easy" and o.shape == "rect" else None
+    cells = shape.after_refinement(cells, np.asarray(res.grid, dtype=np.uint8))
     plain = _plain_likeness(cells, chosen.quantised, shape) if o.difficulty is not None else None
-    if _easy_over_limit(cells, o):  # easy's limit binds: refinement's every pass, longer, may keep within it
+    if prepared is not None and _easy_over_limit(cells, o):  # refinement's every pass, longer, may keep within it
         from rofl.refine.difficulty import EASY_EFFORT
 
         longer = _PIPELINES[o.shape](replace(o, effort=EASY_EFFORT))
@@ -542,7 +545,7 @@ def _make(image: Any, o: MakeOptions, *, title: str | None, solver: Any, progres
             cells.final != cells.grid
         ) / max(1, cells.final.size):
             res, cells = again, retried
-    refine_seconds = refine_clock.seconds()
+        refine_seconds = refine_clock.seconds()
     steering = _steered(cells, chosen.quantised.palette, o) if o.difficulty is not None else {}
     puzzle = shape.board(cells.final).puzzle(cells.final, chosen.quantised.palette, meta=_meta(image, title))
     result = _finish(
