@@ -11,11 +11,17 @@ that line logic still solves (so still unique):
   picture least (extending or joining blocks, which opens the solve: more
   overlap, fewer narrow rounds), the change that lowers the grader's
   score most is kept, until the grade is reached or :data:`EASY_LIMIT` of
-  the cells are changed in all, refinement's changes included;
+  the cells are changed in all, refinement's changes included (``make``
+  refines again at :data:`EASY_EFFORT` when refinement alone passes it);
 * **harder** (``hard``, ``expert`` when the puzzle is easier): refinement's
   fewest changes are kept and at most :data:`HARD_EXTRA` of the cells more
   may change, each the one that raises the score most (closing the easy
   entry points: broken long blocks, fewer overlaps).
+
+After each move kept, refinement's changes within :data:`NEAR` lines of it
+are tried back at the picture's colour: one the move made needless goes
+back and gives its cell of room back (the limits count the cells that
+differ from the picture's in the end).
 
 A step judges :data:`CANDIDATES` to :data:`MAX_CANDIDATES` moves (with a
 seeded jitter among equally cheap ones, so the same seed gives the same
@@ -26,7 +32,8 @@ depend on the machine.
 When the grade is out of reach within the limit, :attr:`Steering.note`
 says so in one line.  :func:`pick_style` steers the picture pipeline:
 the puzzle of another drawing of the picture (style, threshold) when it
-comes closer to the grade, within easy's limit first.
+comes closer to the grade, its likeness within :data:`STYLE_MARGIN` of the
+puzzle made without steering, within easy's limit first.
 """
 
 from __future__ import annotations
@@ -125,7 +132,9 @@ def pick_style(
     and white and unless one of those has the grade already, the photo
     style at each of :data:`THRESHOLDS`.  Those that keep
     :data:`KEEP_CELLS` of ``first``'s cells and whose :func:`likeness` is
-    at most :data:`STYLE_MARGIN` below ``first``'s are graded; the
+    at most :data:`STYLE_MARGIN` below ``plain`` (the likeness of auto's
+    puzzle before steering, as ``make`` gives it without a difficulty;
+    ``first``'s when not given) are graded; the
     :data:`STEERED` most promising (within easy's limit, the grade nearest,
     then the score nearest, an easing's score as :data:`EASE_CELLS` expects
     it after the room the drawing leaves) are steered (``made(style, threshold)``, unless
@@ -133,7 +142,10 @@ def pick_style(
     the same order; at the grade, the likelier picture.
 
     Easy's limit binds harder than likeness: when no drawing within the
-    margin stays within it, those that do are tried at any likeness, and
+    margin stays within it, the :data:`STEERED` - 1 least over it are
+    steered first (``make`` refines them again, longer); when none keeps
+    within it either, those that do are tried at any likeness, then, when
+    none does, the photo style at each of :data:`LAST_THRESHOLDS`; and
     ``stats.difficulty_note`` says so in one line (as it says when no
     drawing at all stays within it).  A drawing changes how the
     picture is put into cells, not the cells refinement and steering change,
