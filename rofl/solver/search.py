@@ -70,12 +70,16 @@ QUICK_NODES = 1
 #: docs/design.md, "Handing over to the SAT solver".  A count of nodes, not
 #: seconds: on a busy machine a second of wall clock held a fifth of a
 #: second of search, and the hand-over came before the search had had its
-#: chance (docs/benchmarks.md, "rofl beside nonosolve").  8000 since
-#: black-and-white nodes cost half as much (``_search._spread_bw``): on the
-#: 37 tournament puzzles rofl took longest over, 44.2 CPU s after 1000
-#: nodes, 33.2 after 3000, 30.8 after 8000 (nonosolve hands over after
-#: 800,000 probes, about 3000 of its nodes).
-HANDOVER_NODES = 8000
+#: chance (docs/benchmarks.md, "rofl beside nonosolve").  3150: about the end of
+#: the sixth attempt (50 + 100 + ... + 1600 nodes), so that no attempt is
+#: cut short.  The SAT solver is the cheaper engine on most puzzles that
+#: take the search more than a few thousand nodes: on the 50 of taai2020
+#: that took more than 1900 (CPU s, side by side), a hand-over after 3150
+#: nodes cost 15.3 s where 8000 cost 23.9 s on the first ten, and 2000 or
+#: 1550 about as much as 3150, but they lose on the sample's puzzles that
+#: the search settles in 2000--3500 nodes (docs/benchmarks.md, the fourth
+#: round).
+HANDOVER_NODES = 3150
 #: CPU seconds of search (the process's, ``time.process_time``) after which
 #: the search hands over all the same: puzzles larger than the tournaments'
 #: whose nodes are slow.  CPU, not wall-clock, seconds: on a busy machine a
