@@ -73,12 +73,12 @@ QUICK_NODES = 1
 #: chance (docs/benchmarks.md, "rofl beside nonosolve").  3150: about the end of
 #: the sixth attempt (50 + 100 + ... + 1600 nodes), so that no attempt is
 #: cut short.  The SAT solver is the cheaper engine on most puzzles that
-#: take the search more than a few thousand nodes: on the 50 of taai2020
+#: take the search more than a few thousand nodes: on 22 of taai2020's
 #: that took more than 1900 (CPU s, side by side), a hand-over after 3150
-#: nodes cost 15.3 s where 8000 cost 23.9 s on the first ten, and 2000 or
-#: 1550 about as much as 3150, but they lose on the sample's puzzles that
-#: the search settles in 2000--3500 nodes (docs/benchmarks.md, the fourth
-#: round).
+#: nodes cost 41.6 s where 8000 cost 61.5 s (2000: 53.0, 1550: 38.4), on
+#: the sample's 13 such 21.0 s against 17.4 (1550: 22.5); a simulation on
+#: taai2020's 188 puzzles of more than 250 nodes put 3000 cheapest
+#: (docs/benchmarks.md, the fourth round).
 HANDOVER_NODES = 3150
 #: CPU seconds of search (the process's, ``time.process_time``) after which
 #: the search hands over all the same: puzzles larger than the tournaments'
