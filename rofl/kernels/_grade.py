@@ -38,6 +38,8 @@ puzzle needs guessing.
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 from numba import njit
 
@@ -325,6 +327,26 @@ def _first_level(news, first, last):
     return 0
 
 
+#: A board's lines (as in :mod:`rofl.kernels._index`) and its clues.
+Board = namedtuple("Board", "line_cells line_offsets cell_lines cell_offsets lens cols offs")
+#: Probing's work arrays (:func:`_grade` makes them): a line's masks
+#: (``m``) and the line solvers' arrays (``use_bits`` .. ``poss``, as
+#: :func:`_solve_line` takes them), the ring of queued lines (``queue``,
+#: ``queued``), the trail of cells narrowed and their masks before
+#: (``trail``, ``held``; ``final``: a failed probe's fixpoint), the lines
+#: solved (``visited``, bits) and each cell's first line.
+Work = namedtuple("Work", "m use_bits word first last dp lo hi poss queue queued trail held visited final first_line")
+#: The word path (:func:`_propagate_words`): whether it is on (``on[0]``),
+#: each line's words (``lw``, ``lb``: its cells that may be white, black),
+#: each cell's place in its lines (``at``), :func:`_line_bw`'s work array,
+#: the word trail (``wline``, ``ww``, ``wb``; ``saved``: the line is on it),
+#: each place's crossing lines (``cross``, ``cross_line``, ``cross_at``) and
+#: each line's places whose cell it is the first line of (``primary``).
+Words = namedtuple("Words", "on lw lb at bwork wline ww wb saved cross cross_line cross_at primary")
+#: The probes that failed (:func:`_probe`), by ``cell * n_colours + colour``.
+Record = namedtuple("Record", "failed seen start count cells values used implied")
+
+
 @njit(**LEAF)
 def _gather(masks, line_cells, p0, n, m):
     for i in range(n):
@@ -343,25 +365,12 @@ def _load_line(masks, line_cells, line_offsets, offs, line, m):
     return p0, g0, n, k
 
 
-@njit(**LEAF, inline="always")
-def _put(masks, cell, new, cell_lines, cell_offsets, on, lw, lb, at):
-    """``masks[cell] = new``, and on the word path (``on[0]``) the cell's
-    bits in its lines' words (``lw``, ``lb``; ``at``: its place in each)."""
-    masks[cell] = new
-    if on[0]:
-        for q in range(cell_offsets[cell], cell_offsets[cell + 1]):
-            line = cell_lines[q]
-            bit = ONE << np.uint64(at[q])
-            lw[line] = (lw[line] & ~bit) | (bit if new & 1 else np.uint64(0))
-            lb[line] = (lb[line] & ~bit) | (bit if new & 2 else np.uint64(0))
-
-
 @njit(**LEAF)
-def _load_words(masks, line_cells, line_offsets, words, changed, since):
+def _load_words(masks, board, words, changed, since):
     """The words of every line changed after version ``since`` from
     ``masks``: bit ``i`` of ``lw[line]`` / ``lb[line]`` when its cell ``i``
     may be white / black."""
-    lw, lb = words[1], words[2]
+    line_cells, line_offsets = board.line_cells, board.line_offsets
     for line in range(line_offsets.shape[0] - 1):
         if changed[line] <= since:
             continue
@@ -371,14 +380,78 @@ def _load_words(masks, line_cells, line_offsets, words, changed, since):
             v = np.uint64(masks[line_cells[p]])
             w = (w << ONE) | (v & ONE)
             b = (b << ONE) | (v >> ONE)
-        lw[line] = w
-        lb[line] = b
+        words.lw[line] = w
+        words.lb[line] = b
+
+
+@njit(**LEAF, inline="always")
+def _word_value(cell, board, work, words):
+    """What ``cell`` may be on the word path (1 white, 2 black, 3 either),
+    read from its first line's words."""
+    line = work.first_line[cell]
+    i = np.uint64(words.at[board.cell_offsets[cell]])
+    return np.int64((words.lw[line] >> i) & ONE) | np.int64(((words.lb[line] >> i) & ONE) << ONE)
+
+
+@njit(**LEAF, inline="always")
+def _save_word(line, words, n_w):
+    """Line ``line``'s words go on the word trail (``wline``, ``ww``,
+    ``wb``, at ``n_w``) unless they are there already (``saved``): the
+    trail keeps each line's words as they were before the probe.  Returns
+    the new ``n_w``."""
+    # without a branch: the slot is taken only when the line was not saved
+    words.wline[n_w] = line
+    words.ww[n_w] = words.lw[line]
+    words.wb[n_w] = words.lb[line]
+    n_w += 1 - np.int64(words.saved[line])
+    words.saved[line] = 1
+    return n_w
+
+
+@njit(**LEAF, inline="always")
+def _set_word(cell, value, board, words, n_w):
+    """On the word path, ``cell`` takes ``value`` (1 white, 2 black) in the
+    words of each of its lines (:func:`_save_word` first).  Returns the
+    new ``n_w``."""
+    lw, lb = words.lw, words.lb
+    for q in range(board.cell_offsets[cell], board.cell_offsets[cell + 1]):
+        line = board.cell_lines[q]
+        n_w = _save_word(line, words, n_w)
+        bit = ONE << np.uint64(words.at[q])
+        lw[line] = (lw[line] & ~bit) | (bit if value & 1 else np.uint64(0))
+        lb[line] = (lb[line] & ~bit) | (bit if value & 2 else np.uint64(0))
+    return n_w
+
+
+@njit(**LEAF, inline="always")
+def _enqueue(other, work, tail, waiting, n_lines):
+    """Queue line ``other`` unless it waits already: ``(tail, waiting)``
+    (without a branch: the slot is taken only when it did not wait; it is
+    free, as the ring never holds every line: the line being solved is not
+    queued for its own cells)."""
+    work.queue[tail] = other
+    step = 1 - np.int64(work.queued[other])
+    work.queued[other] = 1
+    tail += step
+    if tail == n_lines:
+        tail = 0
+    return tail, waiting + step
+
+
+@njit(**LEAF, inline="always")
+def _dequeue(work, head, n_lines):
+    """The next line of the ring from ``head``, marked solved in ``visited``: ``(line, head)``."""
+    line = work.queue[head]
+    head += 1
+    if head == n_lines:
+        head = 0
+    work.queued[line] = 0
+    work.visited[line >> 6] |= np.int64(1) << (line & 63)
+    return line, head
 
 
 @njit(**LEAF)
-def _propagate(
-    masks, line_cells, line_offsets, cell_lines, cell_offsets, lens, cols, offs, work, words, stats, n_trail, waiting
-):
+def _propagate(masks, board, work, stats, n_trail, waiting):
     """Whole-line logic to a fixpoint from the ``waiting`` lines queued
     (probing), on ``masks`` in place: the cells it narrows and their masks
     before go on the trail (``trail``, ``held``, after the ``n_trail``
@@ -386,12 +459,15 @@ def _propagate(
     lines it solves join ``visited`` (bits of line numbers).
     ``(ok, cells on the trail)``; ok is False on a contradiction.
 
-    On the word path (``words``, a black-and-white puzzle of lines of at
-    most 63 cells) a line is solved on its two words
-    (:func:`rofl.kernels._bits._line_bw`) and only the cells whose bits changed are
-    visited, in the same order: the same trail and fixpoint."""
-    m, use_bits, word, first, last, dp, lo, hi, poss, queue, queued, trail, held, visited = work
-    on, lw, lb, at, bwork = words
+    A line is not queued again for the cells its own solve changed: the
+    answer of whole-line logic is its own answer (every arrangement that
+    fitted still fits), so it would find nothing.  :func:`_propagate_words`
+    is the same on a black-and-white puzzle's words."""
+    line_cells, line_offsets, cell_lines, cell_offsets = (
+        board.line_cells, board.line_offsets, board.cell_lines, board.cell_offsets,
+    )  # fmt: skip
+    lens, cols, offs = board.lens, board.cols, board.offs
+    m, poss, trail, held = work.m, work.poss, work.trail, work.held
     n_lines = line_offsets.shape[0] - 1
     head = 0
     # a count: with every line queued the ring's head and tail meet, which
@@ -400,51 +476,16 @@ def _propagate(
     tail = waiting % n_lines
     while waiting:
         waiting -= 1
-        line = queue[head]
-        head += 1
-        if head == n_lines:
-            head = 0
-        queued[line] = 0
-        visited[line >> 6] |= np.int64(1) << (line & 63)
+        line, head = _dequeue(work, head, n_lines)
         p0 = line_offsets[line]
         n = line_offsets[line + 1] - p0
         g0 = offs[line]
         stats[ST_LINE_DPS] += 1
-        if on[0]:
-            ok, nw, nb = _line_bw(lw[line], lb[line], n, lens, g0, offs[line + 1], bwork)
-            if not ok:
-                return False, n_trail
-            changed = (lw[line] ^ nw) | (lb[line] ^ nb)
-            while changed:
-                i = np.uint64(_lowest(changed))
-                changed &= changed - ONE
-                cell = line_cells[p0 + np.int64(i)]
-                trail[n_trail] = cell
-                held[n_trail] = masks[cell]
-                n_trail += 1
-                _put(
-                    masks,
-                    cell,
-                    np.int64((nw >> i) & ONE) | np.int64(((nb >> i) & ONE) << ONE),
-                    cell_lines,
-                    cell_offsets,
-                    on,
-                    lw,
-                    lb,
-                    at,
-                )
-                for q in range(cell_offsets[cell], cell_offsets[cell + 1]):
-                    other = cell_lines[q]
-                    if not queued[other]:
-                        queued[other] = 1
-                        queue[tail] = other
-                        tail += 1
-                        if tail == n_lines:
-                            tail = 0
-                        waiting += 1
-            continue
         _gather(masks, line_cells, p0, n, m)
-        if not _solve_line(m, n, lens, cols, g0, offs[line + 1] - g0, use_bits, word, first, last, dp, lo, hi, poss):
+        if not _solve_line(
+            m, n, lens, cols, g0, offs[line + 1] - g0, work.use_bits, work.word, work.first, work.last, work.dp,
+            work.lo, work.hi, poss,
+        ):  # fmt: skip
             return False, n_trail
         for i in range(n):
             new = m[i] & poss[i]
@@ -456,45 +497,114 @@ def _propagate(
                 masks[cell] = new
                 for q in range(cell_offsets[cell], cell_offsets[cell + 1]):
                     other = cell_lines[q]
-                    if not queued[other]:
-                        queued[other] = 1
-                        queue[tail] = other
-                        tail += 1
-                        if tail == n_lines:
-                            tail = 0
-                        waiting += 1
+                    if other != line:
+                        tail, waiting = _enqueue(other, work, tail, waiting, n_lines)
     return True, n_trail
 
 
 @njit(**LEAF)
-def _undo(masks, trail, held, n_trail, cell_lines, cell_offsets, on, lw, lb, at):
-    """Give back the masks :func:`_propagate` narrowed (latest first)."""
-    for t in range(n_trail - 1, -1, -1):
-        _put(masks, trail[t], held[t], cell_lines, cell_offsets, on, lw, lb, at)
+def _propagate_words(board, work, words, stats, n_w, waiting):
+    """:func:`_propagate` on the word path (a black-and-white puzzle of
+    lines of at most 63 cells, ``words``): a line is solved on its two
+    words (:func:`rofl.kernels._bits._line_bw`), only the cells whose bits
+    changed are visited, and ``masks`` are not touched: the word trail
+    holds the words of each line the probe wrote as they were before it
+    (``wline``, ``ww``, ``wb``, from ``n_w``; :func:`_save_word`), and
+    :func:`_undo_words` gives them back.  The same fixpoint, after the
+    same line solves.  ``(ok, words on the trail)``."""
+    line_offsets, lens, offs = board.line_offsets, board.lens, board.offs
+    lw, lb, bwork = words.lw, words.lb, words.bwork
+    cross, cross_line, cross_at = words.cross, words.cross_line, words.cross_at
+    n_lines = line_offsets.shape[0] - 1
+    head = 0
+    tail = waiting % n_lines  # a count, as in :func:`_propagate`
+    while waiting:
+        waiting -= 1
+        line, head = _dequeue(work, head, n_lines)
+        p0 = line_offsets[line]
+        stats[ST_LINE_DPS] += 1
+        ok, nw, nb = _line_bw(lw[line], lb[line], line_offsets[line + 1] - p0, lens, offs[line], offs[line + 1], bwork)
+        if not ok:
+            return False, n_w
+        changed = (lw[line] ^ nw) | (lb[line] ^ nb)
+        if not changed:
+            continue
+        n_w = _save_word(line, words, n_w)
+        lw[line] = nw
+        lb[line] = nb
+        while changed:
+            i = np.uint64(_lowest(changed))
+            changed &= changed - ONE
+            p = p0 + np.int64(i)
+            white = (nw >> i) & ONE
+            black = (nb >> i) & ONE
+            for r in range(cross[p], cross[p + 1]):
+                other = cross_line[r]
+                n_w = _save_word(other, words, n_w)
+                j = np.uint64(cross_at[r])
+                lw[other] = (lw[other] & ~(ONE << j)) | (white << j)
+                lb[other] = (lb[other] & ~(ONE << j)) | (black << j)
+                tail, waiting = _enqueue(other, work, tail, waiting, n_lines)
+    return True, n_w
 
 
 @njit(**LEAF)
-def _probe(
-    masks,
-    line_cells,
-    line_offsets,
-    cell_lines,
-    cell_offsets,
-    lens,
-    cols,
-    offs,
-    work,
-    words,
-    stats,
-    cell,
-    bit,
-    probe,
-    record,
-    changed,
-    version,
-):
+def _undo(masks, work, n_trail):
+    """Give back the masks :func:`_propagate` narrowed (latest first)."""
+    for t in range(n_trail - 1, -1, -1):
+        masks[work.trail[t]] = work.held[t]
+
+
+@njit(**LEAF)
+def _undo_words(words, n_w):
+    """Give back the words :func:`_propagate_words` replaced."""
+    for t in range(n_w):
+        line = words.wline[t]
+        words.lw[line] = words.ww[t]
+        words.lb[line] = words.wb[t]
+        words.saved[line] = 0
+
+
+@njit(**LEAF)
+def _undo_words_reading(board, work, words, n_w):
+    """:func:`_undo_words`, reading on the way the cells the probe decided
+    and their colours (1 white, 2 black) into ``trail`` and ``final``: the
+    cells a probe changed in a line are the bits between its words before
+    and after, and each cell is read at its first line only.  Returns how many."""
+    trail, final = work.trail, work.final
+    lw, lb = words.lw, words.lb
+    n = 0
+    for t in range(n_w):
+        line = words.wline[t]
+        w = lw[line]
+        b = lb[line]
+        diff = ((w ^ words.ww[t]) | (b ^ words.wb[t])) & words.primary[line]
+        while diff:
+            i = np.uint64(_lowest(diff))
+            diff &= diff - ONE
+            trail[n] = board.line_cells[board.line_offsets[line] + np.int64(i)]
+            final[n] = np.int64((w >> i) & ONE) | np.int64(((b >> i) & ONE) << ONE)
+            n += 1
+        lw[line] = words.ww[t]
+        lb[line] = words.wb[t]
+        words.saved[line] = 0
+    return n
+
+
+@njit(**LEAF)
+def _give_back(masks, work, words, bw, n_trail):
+    """Undo a probe on the word path (``bw``) or the general path."""
+    if bw:
+        _undo_words(words, n_trail)
+    else:
+        _undo(masks, work, n_trail)
+
+
+@njit(**LEAF)
+def _probe(masks, board, work, words, stats, cell, bit, probe, record, changed, version):
     """Whether colour ``bit`` of ``cell`` leads line logic to a
-    contradiction (``masks`` are given back as they were).
+    contradiction (``masks``, and on the word path ``on[0]`` the words,
+    are given back as they were).
 
     ``record`` (probe ``probe``'s row; ``failed`` empty: none kept) keeps
     each probe that failed: the version of ``masks`` then (``failed``),
@@ -509,19 +619,32 @@ def _probe(
     the version at which a failed probe decided the cell to the colour (a
     probe of it reaches a fixpoint inside the failed one's, so it fails
     too, while ``masks`` stay as they are)."""
-    m, use_bits, word, first, last, dp, lo, hi, poss, queue, queued, trail, held, visited = work
-    failed, seen, start, count, cells, values, used, implied = record
-    on, lw, lb, at = words[:4]
+    queue, queued, trail, held, visited, final = (
+        work.queue,
+        work.queued,
+        work.trail,
+        work.held,
+        work.visited,
+        work.final,
+    )
+    failed, seen, start, count = record.failed, record.seen, record.start, record.count
+    cells, values, used, implied = record.cells, record.values, record.used, record.implied
+    cell_lines, cell_offsets = board.cell_lines, board.cell_offsets
     if failed.shape[0] > 0 and implied[probe] == version:
         return False
-    n_lines = line_offsets.shape[0] - 1
+    n_lines = board.line_offsets.shape[0] - 1
     for line in range(n_lines):
         queued[line] = 0
     waiting = 0
-    trail[0] = cell
-    held[0] = masks[cell]
-    _put(masks, cell, bit, cell_lines, cell_offsets, on, lw, lb, at)
-    n_trail = 1
+    bw = words.on[0] != 0
+    n_trail = 0  # cells on the trail (general path) or words (word path)
+    if bw:
+        n_trail = _set_word(cell, bit, board, words, n_trail)
+    else:
+        trail[0] = cell
+        held[0] = masks[cell]
+        masks[cell] = bit
+        n_trail = 1
     kept = failed.shape[0] > 0 and failed[probe] >= 0
     if kept:
         for w in range(visited.shape[0]):
@@ -537,19 +660,23 @@ def _probe(
                 bits = (bits >> 1) & ~(np.int64(1) << 63)
                 b += 1
         if waiting == 0:
-            _undo(masks, trail, held, n_trail, cell_lines, cell_offsets, on, lw, lb, at)
+            _give_back(masks, work, words, bw, n_trail)
             return False
         for t in range(start[probe], start[probe] + count[probe]):
             c = cells[t]
-            new = masks[c] & values[t]
-            if new != masks[c]:
+            now = _word_value(c, board, work, words) if bw else masks[c]
+            new = now & values[t]
+            if new != now:
                 if new == 0:
-                    _undo(masks, trail, held, n_trail, cell_lines, cell_offsets, on, lw, lb, at)
+                    _give_back(masks, work, words, bw, n_trail)
                     return True
-                trail[n_trail] = c
-                held[n_trail] = masks[c]
-                n_trail += 1
-                _put(masks, c, new, cell_lines, cell_offsets, on, lw, lb, at)
+                if bw:
+                    n_trail = _set_word(c, new, board, words, n_trail)
+                else:
+                    trail[n_trail] = c
+                    held[n_trail] = masks[c]
+                    n_trail += 1
+                    masks[c] = new
     else:
         for w in range(visited.shape[0]):
             visited[w] = 0
@@ -558,22 +685,22 @@ def _probe(
             queued[cell_lines[q]] = 1
             waiting += 1
     stats[ST_PROBES] += 1
-    ok, n_trail = _propagate(
-        masks,
-        line_cells,
-        line_offsets,
-        cell_lines,
-        cell_offsets,
-        lens,
-        cols,
-        offs,
-        work,
-        words,
-        stats,
-        n_trail,
-        waiting,
-    )
-    if ok and failed.shape[0] > 0:
+    if bw:
+        ok, n_trail = _propagate_words(board, work, words, stats, n_trail, waiting)
+        if not ok:
+            _undo_words(words, n_trail)
+            return True
+        n_trail = _undo_words_reading(board, work, words, n_trail)
+    else:
+        ok, n_trail = _propagate(masks, board, work, stats, n_trail, waiting)
+        if ok:
+            for t in range(n_trail):
+                final[t] = masks[trail[t]]
+        _undo(masks, work, n_trail)
+        if not ok:
+            return True
+    # the probe failed: its fixpoint is ``final`` of the ``n_trail`` cells of ``trail``
+    if failed.shape[0] > 0:
         if used[0] + n_trail > cells.shape[0]:  # full: forget every probe kept
             used[0] = 0
             for p in range(failed.shape[0]):
@@ -583,7 +710,7 @@ def _probe(
             count[probe] = n_trail
             for t in range(n_trail):
                 cells[used[0] + t] = trail[t]
-                values[used[0] + t] = masks[trail[t]]
+                values[used[0] + t] = final[t]
             used[0] += n_trail
             failed[probe] = version
             for w in range(visited.shape[0]):
@@ -592,14 +719,13 @@ def _probe(
         # this one, without a contradiction: its probe fails too
         n_colours = failed.shape[0] // masks.shape[0]
         for t in range(n_trail):
-            value = masks[trail[t]]
+            value = final[t]
             if not value & (value - 1):
                 colour = 0
                 while value >> colour != 1:
                     colour += 1
                 implied[trail[t] * n_colours + colour] = version
-    _undo(masks, trail, held, n_trail, cell_lines, cell_offsets, on, lw, lb, at)
-    return not ok
+    return False
 
 
 #: The most int64 words the record of failed probes may take (32 MB):
@@ -630,6 +756,7 @@ def _grade(
     cells probes on its lines' words (:func:`_propagate`) unless ``flags``
     has ``GENERAL_PATH``: the same rounds, faster.
     """
+    board = Board(line_cells, line_offsets, cell_lines, cell_offsets, lens, cols, offs)
     n_lines = line_offsets.shape[0] - 1
     n_cells = masks.shape[0]
     n_pos = line_cells.shape[0]
@@ -666,7 +793,13 @@ def _grade(
     held = np.empty(n_cells * n_colours, dtype=np.int64)
     n_words = (n_lines + 63) >> 6
     visited = np.zeros(n_words, dtype=np.int64)
-    work = (m, use_bits, word, first, last, dp, lo, hi, poss, queue, queued, trail, held, visited)
+    final = np.empty(n_cells * n_colours, dtype=np.int64)
+    first_line = np.empty(n_cells, dtype=np.int64)  # each cell's first line
+    for cell in range(n_cells):
+        first_line[cell] = cell_lines[cell_offsets[cell]]
+    work = Work(
+        m, use_bits, word, first, last, dp, lo, hi, poss, queue, queued, trail, held, visited, final, first_line
+    )
     # the word path (:func:`_propagate`): a black-and-white puzzle whose
     # lines have at most 63 cells, unless ``flags`` asks for the general path (tests)
     bw = (flags & GENERAL_PATH) == 0 and n_colours == 2 and nmax <= MAX_CELLS
@@ -674,6 +807,18 @@ def _grade(
         if cols[g] != 1:
             bw = False
     at = np.zeros(cell_lines.shape[0], dtype=np.int64)  # each cell's place in its lines
+    # each place of each line: the other lines through its cell
+    # (``cross_line[cross[p]:cross[p + 1]]``) and the cell's place in them
+    # (``cross_at``); ``primary[line]``: the places of the cells whose first line it is
+    cross = np.zeros(n_pos + 1, dtype=np.int64)
+    n_cross = 0
+    if bw:
+        for cell in range(n_cells):
+            through = cell_offsets[cell + 1] - cell_offsets[cell]
+            n_cross += through * (through - 1)
+    cross_line = np.empty(n_cross, dtype=np.int64)
+    cross_at = np.empty(cross_line.shape[0], dtype=np.int64)
+    primary = np.zeros(n_lines, dtype=np.uint64)
     if bw:
         for line in range(n_lines):
             for p in range(line_offsets[line], line_offsets[line + 1]):
@@ -681,17 +826,48 @@ def _grade(
                 for q in range(cell_offsets[cell], cell_offsets[cell + 1]):
                     if cell_lines[q] == line:
                         at[q] = p - line_offsets[line]
+        r = 0
+        for line in range(n_lines):
+            for p in range(line_offsets[line], line_offsets[line + 1]):
+                cell = line_cells[p]
+                cross[p] = r
+                if first_line[cell] == line:
+                    primary[line] |= ONE << np.uint64(p - line_offsets[line])
+                for q in range(cell_offsets[cell], cell_offsets[cell + 1]):
+                    if cell_lines[q] != line:
+                        cross_line[r] = cell_lines[q]
+                        cross_at[r] = at[q]
+                        r += 1
+        cross[n_pos] = r
     on = np.zeros(1, dtype=np.uint8)
     lw = np.zeros(n_lines, dtype=np.uint64)
     lb = np.zeros(n_lines, dtype=np.uint64)
-    words = (on, lw, lb, at, np.empty(64, dtype=np.uint64))
+    # the word trail of :func:`_propagate_words`: each line's words before the probe
+    n_w = n_lines + 1 if bw else 0  # one slot more for :func:`_save_word`'s write
+    saved = np.zeros(n_lines, dtype=np.uint8)
+    wline = np.empty(n_w, dtype=np.int64)
+    words = Words(
+        on,
+        lw,
+        lb,
+        at,
+        np.empty(64, dtype=np.uint64),
+        wline,
+        np.empty(n_w, np.uint64),
+        np.empty(n_w, np.uint64),
+        saved,
+        cross,
+        cross_line,
+        cross_at,
+        primary,
+    )
     loaded = -1  # the version of masks the words were last loaded at
     # probes that failed (:func:`_probe`), by ``cell * n_colours + colour``
     probes = n_cells * n_colours
     remember = (flags & RECALL) != 0 and work_budget >= 0 and probes * (n_words + 3) <= RECALL_WORDS
     kept = probes if remember else 0
     pool = min(RECALL_WORDS // 2, 16 * probes) if remember else 0
-    record = (
+    record = Record(
         np.full(kept, -1, dtype=np.int64),
         np.zeros((kept, n_words), dtype=np.int64),
         np.zeros(kept, dtype=np.int64),
@@ -793,7 +969,7 @@ def _grade(
                 return SOLVED
             if bw:
                 on[0] = 1
-                _load_words(masks, line_cells, line_offsets, words, changed, loaded)
+                _load_words(masks, board, words, changed, loaded)
                 loaded = version
             # probing: from where the last successful probe was, once round the board
             cell = probe_from - 1
@@ -812,9 +988,8 @@ def _grade(
                         stats[ST_ROUNDS] = rounds
                         return BUDGET
                     if _probe(
-                        masks, line_cells, line_offsets, cell_lines, cell_offsets, lens, cols, offs, work, words, stats,
-                        cell, bit, cell * n_colours + colour, record, changed, version,
-                    ):  # fmt: skip
+                        masks, board, work, words, stats, cell, bit, cell * n_colours + colour, record, changed, version
+                    ):
                         on[0] = 0
                         masks[cell] &= ~bit
                         if not masks[cell] & (masks[cell] - 1):

@@ -269,3 +269,32 @@ def test_corpus_puzzles_that_need_probing_probe_on_words_as_on_the_general_path(
 
     for name in ("webpbn-survey/webpbn-00803.json", "webpbn-survey/webpbn-00436.json"):
         _same_solve(open_puzzle(corpus_file(name)).puzzle)
+
+
+@settings(deadline=None, max_examples=60)
+@given(
+    st.integers(2, 7).flatmap(
+        lambda h: st.integers(2, 7).flatmap(
+            lambda w: st.lists(st.lists(st.integers(0, 1), min_size=w, max_size=w), min_size=h, max_size=h)
+        )
+    )
+    | grids,
+    st.booleans(),
+)
+def test_probing_stalls_only_where_no_probe_leads_line_logic_to_a_contradiction(rows, words):
+    """Where the grader stalls (guessing needed), its masks are a fixpoint
+    of line logic and no colour of an open cell leads the brute-force line
+    logic to a contradiction: a probe reaches line logic's fixpoint (on the
+    words or the general path) and misses no contradiction."""
+    puzzle = _puzzle(rows)
+    status, masks, *_ = run(puzzle, words=words)
+    if status != k.STALLED:
+        return
+    assert naive.propagate(puzzle, masks)[0] == "stalled"
+    assert np.array_equal(naive.propagate(puzzle, masks)[1], masks)
+    for (r, c), mask in np.ndenumerate(masks):
+        for colour in range(puzzle.n_colors):
+            if mask & (mask - 1) and mask >> colour & 1:
+                start = masks.copy()
+                start[r, c] = 1 << colour
+                assert naive.propagate(puzzle, start)[0] != "contradiction", (r, c, colour)
