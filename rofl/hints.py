@@ -5,8 +5,10 @@ Each function looks at a :class:`rofl.maker.MakeResult` and the
 text (``"hint: ..."``) or ``None``; the command line prints the lines on
 standard error, the studio shows them under its preview.
 
-* :func:`likeness_hint`: the puzzle looks little like the picture; the
-  other styles, the next size and 4 colours measured against it.
+* :func:`likeness_hint`: the puzzle looks little like the picture
+  (SSIM, edge F1), its colours do not follow the picture's
+  (:func:`lost_colours`), or a portrait's face is lost (:func:`lost_face`);
+  the other styles, sizes and colour counts measured against it.
 * :func:`letters_hint`: ink colours a reader may mix up.
 * :func:`changed_hint`: refinement changed many cells; what usually helps.
 """
@@ -21,6 +23,23 @@ from typing import Any
 HINT_CHANGED_PCT = 2.0
 #: A size, colour count or style :func:`likeness_hint` names scores at least this much higher.
 HINT_GAIN = 0.05
+#: Below this colour likeness (:func:`rofl.picture.legibility.colour_likeness`)
+#: of a colour puzzle, :func:`lost_colours` says its colours do not follow
+#: the picture's.  Chosen on the 16 photos of ``benchmarks/_photos.py`` at 30,
+#: 40 and 50 cells in 3 and 4 colours (docs/guide.md): the cat 0.42-0.46
+#: (4 browns: "camouflage"), every other colour photo 0.53 and more; as
+#: hexagons of side 12-20, the cat 0.20-0.35, the others 0.57 and more.
+COLOUR_LIKENESS = 0.5
+#: Below this lightness SSIM over the face and the head around it
+#: (:func:`rofl.picture.subject.face_likeness`), :func:`lost_face` says a
+#: portrait's face is lost.  Chosen on the portraits of
+#: ``benchmarks/_photos.py`` at 30, 40 and 50 cells (docs/guide.md; the
+#: cascade finds 6 of the 7 faces): in black and white 0.18-0.60 (the
+#: astronaut 0.55-0.60, Grace Hopper 0.48-0.51), in 3 colours 0.67-0.86,
+#: in 4 colours 0.73-0.87.
+FACE_LIKENESS = 0.65
+#: Faces narrower than this many cells are not judged: a grid cannot draw them.
+FACE_CELLS = 4
 
 
 def make_hints(result: Any, options: Any, *, more_colours: bool, letters: bool) -> list[str]:
@@ -70,20 +89,70 @@ def changed_hint(stats: Any, options: Any) -> str | None:
 def likeness_hint(result: Any, made_with: Any, *, more_colours: bool) -> str | None:
     """When the grid of ``result`` (a :class:`rofl.maker.MakeResult`, made
     with ``made_with``, a :class:`rofl.maker.MakeOptions`) looks little like
-    the picture: its SSIM under :data:`rofl.maker.RECOGNISABLE_SSIM`, or
-    SSIM + edge F1 (the score ``style="auto"`` ranks by) under
-    :data:`rofl.maker.LIKENESS_SCORE`.  The hint names the other styles, the
-    next size and 4 colours (when ``more_colours``) that measure better
-    (:func:`rofl.maker.likeness`, before refinement, on the picture as
-    ``result`` loaded and cropped it), best first; or, when none does, what
-    usually helps."""
+    the picture, a hint that says why and names what measures better; else None.
+
+    The first of these that holds decides:
+
+    * its SSIM is under :data:`rofl.maker.RECOGNISABLE_SSIM`, or SSIM +
+      edge F1 (the score ``style="auto"`` ranks by) under
+      :data:`rofl.maker.LIKENESS_SCORE`: the hint names the other styles,
+      the next size and 4 colours (when ``more_colours``) that score better
+      (:func:`rofl.maker.likeness`, before refinement, on the picture as
+      ``result`` loaded and cropped it), best first, and says so when even
+      the best stays under the level; or, when none does, what usually helps;
+    * a colour puzzle's colours do not follow the picture's
+      (:func:`lost_colours`): it names the larger palettes and the next size
+      whose colour likeness reaches :data:`COLOUR_LIKENESS`, or says that
+      none does;
+    * a portrait's face is lost (:func:`lost_face`; judged under 4 colours
+      only): it names 4 colours when their face likeness reaches
+      :data:`FACE_LIKENESS` (no style or size of a black-and-white grid
+      keeps a face that 4 colours lose).
+
+    The last two make each try (:func:`rofl.make` without refinement's
+    search, a tenth of a second or so each) and measure it as the puzzle."""
     from rofl.maker import LIKENESS_SCORE, RECOGNISABLE_SSIM, style_score
 
     stats = result.stats
-    score = style_score(stats.ssim, stats.edge_f1)
-    low_ssim = stats.ssim is not None and stats.ssim < RECOGNISABLE_SSIM
-    if stats.ssim is None or (not low_ssim and score >= LIKENESS_SCORE):
+    if stats.ssim is None:
         return None
+    score = style_score(stats.ssim, stats.edge_f1)
+    if stats.ssim < RECOGNISABLE_SSIM or score < LIKENESS_SCORE:
+        return _score_hint(result, made_with, score, more_colours=more_colours)
+    n = max(stats.colors, stats.colors_asked or 0)  # a palette may hold fewer colours than asked
+    colours = lost_colours(result)
+    if colours is not None:
+        tries = [(f"more colours (-c {k})", {"colors": k}) for k in (n + 1, n + 2) if more_colours and k <= 64]
+        tries.append(_more_cells(stats, _size_options(made_with)))
+        better = _made(result, made_with, tries, _colour_measure, max(COLOUR_LIKENESS, colours + HINT_GAIN))
+        if better:
+            tips = f"; try {_listed(better, 'colour likeness', _MADE)}"
+        else:  # say what was tried, and promise nothing
+            flags = [label[label.index("(") + 1 : -1] for label, _ in tries]  # "more cells (-w 50)": "-w 50"
+            tips = f"; {', '.join(flags[:-1])}{' and ' if len(flags) > 1 else ''}{flags[-1]} follow them no better"
+        return (
+            f"hint: the puzzle's colours follow the picture's poorly (colour likeness {colours:.2f} < "
+            f"{COLOUR_LIKENESS}: shades of one hue, features of another colour take it){tips}"
+        )
+    face = lost_face(result) if n < 4 else None  # 4 colours keep faces: the remedy it names
+    if face is None:
+        return None
+    tries = [("more colours (-c 4)", {"colors": 4, "threshold": None})] if more_colours else []
+    better = _made(result, made_with, tries, _face_measure, FACE_LIKENESS)
+    tips = "a colour puzzle (-c 4): black and white seldom keeps a face"
+    tips = _listed(better, "face likeness", _MADE) if better else tips
+    return (
+        f"hint: the face may be lost (face likeness {face:.2f} < {FACE_LIKENESS}: SSIM over the face and the head "
+        f"around it); try {tips}"
+    )
+
+
+def _score_hint(result: Any, made_with: Any, score: float, *, more_colours: bool) -> str:
+    """:func:`likeness_hint` for a puzzle whose SSIM or SSIM + edge F1 (``score``) is low."""
+    from rofl.maker import LIKENESS_SCORE, RECOGNISABLE_SSIM
+
+    stats = result.stats
+    low_ssim = stats.ssim < RECOGNISABLE_SSIM
     # what likeness takes of the options, on the picture loaded (and cropped) once
     measured = ("width", "height", "colors", "palette", "background", "threshold", "mode", "dither", "min_delta_e")
     options = {name: value for name, value in asdict(made_with).items() if name in measured}
@@ -100,9 +169,9 @@ def likeness_hint(result: Any, made_with: Any, *, more_colours: bool) -> str | N
     better = [(sc, label) for sc, label in better if sc >= score + HINT_GAIN]
     better += _measured(result.pixels, options, tries, score + HINT_GAIN)
     if better:
-        better.sort(key=lambda m: -m[0])
-        tips = " or ".join(f"{label}: {sc:.2f}" for sc, label in better[:3])
-        tips += " (SSIM + edge F1, measured before refinement)"
+        tips = _listed(better, "SSIM + edge F1")
+        if max(sc for sc, _ in better) < LIKENESS_SCORE:  # better, and still under the level: say so
+            tips += f"; none reaches {LIKENESS_SCORE}, so it may stay hard to make out"
     else:
         tips = " or ".join(label for label, _ in tries if label.startswith("more"))
     if low_ssim:
@@ -113,6 +182,91 @@ def likeness_hint(result: Any, made_with: Any, *, more_colours: bool) -> str | N
             f"< {LIKENESS_SCORE})"
         )
     return f"hint: {why}; try {tips}"
+
+
+def _listed(better: list[tuple[float, str]], measure: str, when: str = "before refinement") -> str:
+    """The three best tries as ``label: figure`` joined by "or", and what the figures measure."""
+    better = sorted(better, key=lambda m: -m[0])
+    return " or ".join(f"{label}: {sc:.2f}" for sc, label in better[:3]) + f" ({measure}, measured {when})"
+
+
+def lost_colours(result: Any) -> float | None:
+    """The colour likeness (:func:`rofl.picture.legibility.colour_likeness`)
+    of a colour puzzle (3 colours or more) when it is under
+    :data:`COLOUR_LIKENESS`; else None (black and white, a grey picture)."""
+    if result.stats.colors < 3:
+        return None
+    found = _colour_measure(result)
+    return found if found is not None and found < COLOUR_LIKENESS else None
+
+
+def _colour_measure(result: Any) -> float | None:
+    from rofl.picture import rgb8_to_lab
+    from rofl.picture.legibility import colour_likeness
+
+    return colour_likeness(rgb8_to_lab(result.cells), rgb8_to_lab(result.palette.to_array())[result.grid])
+
+
+def lost_face(result: Any) -> float | None:
+    """The face likeness of a rectangular ``result`` (:func:`rofl.picture.subject.face_likeness`
+    of the largest face the cascade finds in the part of the picture it
+    shows) when it is under :data:`FACE_LIKENESS`; else None (no face, a
+    face under :data:`FACE_CELLS` cells wide, a hexagon, a result built by
+    hand).  A few hundredths to a few tenths of a second."""
+    found = _face_measure(result)
+    return found if found is not None and found < FACE_LIKENESS else None
+
+
+def _face_measure(result: Any) -> float | None:
+    if result.side is not None or result.pixels is None:
+        return None
+    from rofl.picture import rgb8_to_lab
+    from rofl.picture.subject import LOOK_PIXELS, face_boxes, face_likeness
+
+    h, w = result.grid.shape
+    scale = max(1, -(-LOOK_PIXELS // max(h, w)))  # pixels per cell: the picture at about LOOK_PIXELS
+    faces = face_boxes(result.source_image(scale), smallest=FACE_CELLS * scale)
+    if not faces:
+        return None
+    box = tuple(v / scale for v in faces[0])
+    source = rgb8_to_lab(result.cells)[..., 0]
+    final = rgb8_to_lab(result.palette.to_array())[result.grid][..., 0]
+    return face_likeness(source, final, box)
+
+
+def _size_options(made_with: Any) -> dict[str, Any]:
+    """What :func:`_more_cells` reads of the options."""
+    return {"width": made_with.width, "height": made_with.height}
+
+
+#: How :func:`_made` makes its tries, as the hint says it.
+_MADE = "on puzzles made with --effort 0"
+
+
+def _made(result: Any, made_with: Any, tries: list, measure: Any, least: float) -> list[tuple[float, str]]:
+    """The tries (label, changed options) whose puzzle, made from the picture
+    ``result`` was made from with refinement's first pass only (``effort=0``,
+    no steering), ``measure`` (a function of a result) finds at ``least``:
+    as (figure, label)."""
+    from dataclasses import replace
+
+    from rofl.errors import RoflError
+    from rofl.maker import make
+
+    if result.pixels is None:
+        return []
+    found = []
+    for label, change in tries:
+        options = replace(made_with, **change, effort=0.0, crop="none", difficulty=None)
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # the run itself has said what there is to say
+                figure = measure(make(result.pixels, options))
+        except RoflError:
+            continue
+        if figure is not None and figure >= least:
+            found.append((figure, label))
+    return found
 
 
 def _more_cells(stats: Any, options: dict[str, Any]) -> tuple[str, dict[str, Any]]:

@@ -12,6 +12,12 @@ colour-science's ``colour.blindness`` (imported when first needed).
 :func:`colour_name` names a colour after the nearest (ΔE2000) of the 949
 names of the xkcd colour survey (``rofl/data/xkcd-colours.txt``, CC0), so
 that a key or a screen reader says "terracotta" rather than "#d2613f".
+
+:func:`colour_likeness` asks the opposite question of a made puzzle: do
+its colours follow the picture's at all?  A palette of shades of one hue
+(a tabby cat in 4 browns) keeps the picture's lightness, so SSIM and the
+edge F1 find it fine, while the features a person knows the picture by
+when they differ in hue (green eyes, a pink nose) take the fur's colour.
 """
 
 from __future__ import annotations
@@ -35,6 +41,10 @@ CVD_DELTA_E = 10.0
 LIGHTNESS_CONTRAST = 1.25
 #: The deficiencies simulated: colour-science's name and the reader's.
 DEFICIENCIES = (("Protanomaly", "protanopia"), ("Deuteranomaly", "deuteranopia"), ("Tritanomaly", "tritanopia"))
+#: :func:`colour_likeness` judges only pictures whose cells' chroma (a*, b*)
+#: spreads at least this far (root mean square distance from its mean):
+#: a grey picture has no colours to lose.
+COLOUR_SPREAD = 3.0
 
 
 @dataclass(frozen=True)
@@ -111,6 +121,24 @@ def needs_letters(palette: list[RGB] | np.ndarray) -> bool:
     """Whether clues in ``palette``'s colours should carry letters: some two
     ink colours are :func:`confusions`."""
     return bool(confusions(palette))
+
+
+def colour_likeness(source: np.ndarray, final: np.ndarray) -> float | None:
+    """How well a grid's colours follow its picture's: the correlation of
+    the cells' chroma (CIELAB a* and b* together, as vectors about their
+    means) in the picture, ``source``, and in the grid, ``final`` (``(..., 3)``
+    CIELAB arrays of one entry per cell, any shape).  1 when every change
+    of hue and chroma in the picture is a like change in the grid, 0 when
+    the grid's colours vary unrelated to the picture's; None for a picture
+    whose chroma spreads less than :data:`COLOUR_SPREAD` (a grey picture),
+    or a grid of one chroma."""
+    x = np.asarray(source, dtype=np.float64)[..., 1:].reshape(-1, 2)
+    y = np.asarray(final, dtype=np.float64)[..., 1:].reshape(-1, 2)
+    x, y = x - x.mean(axis=0), y - y.mean(axis=0)
+    xx, yy = float((x * x).sum()), float((y * y).sum())
+    if not len(x) or np.sqrt(xx / len(x)) < COLOUR_SPREAD or yy == 0.0:
+        return None
+    return float((x * y).sum() / np.sqrt(xx * yy))
 
 
 @cache

@@ -107,7 +107,9 @@ def _layout_gains(x, y, weight, rows, cols, values) -> np.ndarray:
     """:func:`ssim_gains` on a picture ``x`` and grid ``y`` laid out on a
     square array, the windows counted by ``weight`` (one per cell, the
     window centred on it), reflected at the border as scipy's
-    ``uniform_filter`` does; the changes at ``rows``, ``cols`` to ``values``."""
+    ``uniform_filter`` does; the changes at ``rows``, ``cols`` to ``values``.
+    The windows over a cell are gathered once for all the changes of that
+    cell."""
     from scipy.ndimage import uniform_filter
 
     win = SSIM_WINDOW
@@ -118,32 +120,39 @@ def _layout_gains(x, y, weight, rows, cols, values) -> np.ndarray:
         vx, vy, vxy = norm * (mxx - mx * mx), norm * (myy - my * my), norm * (mxy - mx * my)
         return ((2 * mx * my + c1) * (2 * vxy + c2)) / ((mx * mx + my * my + c1) * (vx + vy + c2))
 
-    def held(centres, cells, length):
-        """How many times the windows centred at ``centres`` (changes, k)
-        hold their change's cell at ``cells`` (on one axis; twice where the
-        window reflects at the border)."""
-        t = centres[:, :, None] + np.arange(-r, r + 1)
+    def held(length):
+        """``(length, win)``: how many times the window centred at each
+        offset from a cell at each position of an axis holds that cell (twice
+        where the window reflects at the border)."""
+        at = np.arange(length)
+        t = at[:, None, None] + np.arange(-r, r + 1)[None, :, None] + np.arange(-r, r + 1)[None, None, :]
         t = np.where(t < 0, -t - 1, np.where(t >= length, 2 * length - 1 - t, t))
-        return (t == cells[:, None, None]).sum(axis=2)
+        return (t == at[:, None, None]).sum(axis=2)
 
     if not len(rows):
         return np.zeros(0)
+    h, w = x.shape
     sums = [uniform_filter(a, win, mode="reflect") for a in (x, y, x * x, y * y, x * y)]
     base = ssim(*sums)
-    h, w = x.shape
+    layers = np.stack([*sums, base, weight], axis=-1)  # (h, w, 7)
+    flat = rows * w + cols
+    cells, which = np.unique(flat, return_inverse=True)
+    cr, cc = np.divmod(cells, w)
     offsets = np.arange(-r, r + 1)
-    # every window over each changed cell: rows and columns of their centres, (changes, 7) each
-    ci, cj = rows[:, None] + offsets, cols[:, None] + offsets
+    # every window over each changed cell: rows and columns of their centres, (cells, 7) each
+    ci, cj = cr[:, None] + offsets, cc[:, None] + offsets
     in_i, in_j = (ci >= 0) & (ci < h), (cj >= 0) & (cj < w)
     ci, cj = np.where(in_i, ci, 0), np.where(in_j, cj, 0)
-    times = (held(ci, rows, h)[:, :, None] * held(cj, cols, w)[:, None, :]).reshape(len(rows), -1) / n
-    inside = (in_i[:, :, None] & in_j[:, None, :]).reshape(len(rows), -1)
-    ci, cj = np.repeat(ci, win, axis=1), np.tile(cj, (1, win))
-    yc, xc = y[rows, cols][:, None], x[rows, cols][:, None]
+    times = (held(h)[cr][:, :, None] * held(w)[cc][:, None, :]).reshape(len(cells), -1) / n
+    inside = (in_i[:, :, None] & in_j[:, None, :]).reshape(len(cells), -1)
+    at = layers[np.repeat(ci, win, axis=1), np.tile(cj, (1, win))]  # (cells, 49, 7)
+    at[..., 6] *= inside
+    mx, my, mxx, myy, mxy, old, wt = (at[which, :, k] for k in range(7))
+    times = times[which]
+    yc, xc = y[cr, cc][which, None], x[cr, cc][which, None]
     d = values[:, None] - yc
-    mx, my, mxx, myy, mxy = (a[ci, cj] for a in sums)
     new = ssim(mx, my + times * d, mxx, myy + times * (2 * yc * d + d * d), mxy + times * xc * d)
-    return (np.where(inside, weight[ci, cj], 0.0) * (new - base[ci, cj])).sum(axis=1)
+    return (wt * (new - old)).sum(axis=1)
 
 
 def hex_lightness_ssim(source: np.ndarray, final: np.ndarray, side: int) -> float | None:
@@ -267,11 +276,11 @@ def edge_agreement(
         msg = f"source {source.shape} and final {final.shape} differ in shape"
         raise ValueError(msg)
     if side is None:
-        edges, boundaries = _rect_edges(source), _rect_boundaries(final)
-        matched = _rect_match(boundaries, edges, tolerance)
+        edges, boundaries = picture_edges(source), _rect_boundaries(final)
+        matched, _ = _rect_match(boundaries, edges, tolerance)
     else:
-        edges, boundaries = _hex_edges(source, side), _hex_boundaries(final, side)
-        matched = _hex_match(boundaries, edges, side, tolerance)
+        edges, boundaries = picture_edges(source, side=side), _hex_boundaries(final, side)
+        matched, _ = _hex_match(boundaries, edges, side, tolerance)
     n_edges, n_bounds = int(edges.sum()), int(boundaries.sum())
     precision = matched / n_bounds if n_bounds else 1.0
     recall = matched / n_edges if n_edges else 1.0
@@ -295,8 +304,36 @@ def picture_edges(source: np.ndarray, *, side: int | None = None) -> np.ndarray:
     """The picture's edge cells that :func:`edge_agreement` matches against:
     Canny's on its lightness at grid scale, thinned to lines one cell wide
     (bool, ``source``'s shape)."""
-    source = np.asarray(source, dtype=np.float64)
+    source = np.ascontiguousarray(source, dtype=np.float64)
+    if source.size > _EDGES_CACHED:
+        return _edges_of(source, side)
+    return _remembered_edges(source.tobytes(), source.shape, side).copy()
+
+
+#: :func:`picture_edges` remembers the edges of the last few pictures of at
+#: most this many cells: ``rofl make`` asks for one picture's edges several
+#: times (the styles, their measures, trimming, the stats).
+_EDGES_CACHED = 200 * 200
+
+
+@functools.lru_cache(maxsize=4)
+def _remembered_edges(data: bytes, shape: tuple[int, ...], side: int | None) -> np.ndarray:
+    return _edges_of(np.frombuffer(data).reshape(shape), side)
+
+
+def _edges_of(source: np.ndarray, side: int | None) -> np.ndarray:
     return _rect_edges(source) if side is None else _hex_edges(source, side)
+
+
+def unmatched_edges(edges: np.ndarray, final: np.ndarray, *, side: int | None = None) -> np.ndarray:
+    """The cells of ``edges`` (:func:`picture_edges`) that :func:`edge_agreement`
+    leaves unmatched against the region boundaries of ``final`` (a grid's
+    lightness): edges the grid does not show, or shows with a boundary cell
+    another edge cell already took (bool, ``edges``' shape)."""
+    final = np.asarray(final, dtype=np.float64)
+    if side is None:
+        return _rect_match(_rect_boundaries(final), edges, EDGE_TOLERANCE)[1]
+    return _hex_match(_hex_boundaries(final, side), edges, side, EDGE_TOLERANCE)[1]
 
 
 def cell_neighbours(shape: tuple[int, ...], *, side: int | None = None) -> np.ndarray:
@@ -363,10 +400,11 @@ def _rect_boundaries(final: np.ndarray) -> np.ndarray:
     return out
 
 
-def _rect_match(a: np.ndarray, b: np.ndarray, tolerance: int) -> int:
+def _rect_match(a: np.ndarray, b: np.ndarray, tolerance: int) -> tuple[int, np.ndarray]:
     """Pairs of ``a`` and ``b`` cells matched one to one, at most ``tolerance``
-    cells apart (Chebyshev), nearest offsets first.  For one offset the
-    pairing is a shift, so it never gives one cell two partners."""
+    cells apart (Chebyshev), nearest offsets first, and the ``b`` cells left
+    unmatched.  For one offset the pairing is a shift, so it never gives one
+    cell two partners."""
     h, w = a.shape
     free_a, free_b = a.copy(), b.copy()
     offsets = [(dy, dx) for dy in range(-tolerance, tolerance + 1) for dx in range(-tolerance, tolerance + 1)]
@@ -381,7 +419,7 @@ def _rect_match(a: np.ndarray, b: np.ndarray, tolerance: int) -> int:
         free_a[sa] &= ~pair
         free_b[sb] &= ~pair
         matched += int(pair.sum())
-    return matched
+    return matched, free_b
 
 
 # A hexagonal board is laid out for Canny in "doubled" coordinates: cell
@@ -460,7 +498,7 @@ def _hex_boundaries(final: np.ndarray, side: int) -> np.ndarray:
     return ((final[np.where(on, nb, 0)] > final[:, None]) & on).any(axis=1)
 
 
-def _hex_match(a: np.ndarray, b: np.ndarray, side: int, tolerance: int) -> int:
+def _hex_match(a: np.ndarray, b: np.ndarray, side: int, tolerance: int) -> tuple[int, np.ndarray]:
     """:func:`_rect_match` on a hexagonal board: the cell itself, then (with
     ``tolerance`` 1 or more) each of the six directions in turn."""
     free_a, free_b = a.copy(), b.copy()
@@ -469,7 +507,7 @@ def _hex_match(a: np.ndarray, b: np.ndarray, side: int, tolerance: int) -> int:
     free_b &= ~pair
     matched = int(pair.sum())
     if tolerance < 1:
-        return matched
+        return matched, free_b
     if tolerance > 1:
         msg = "a hexagonal board's edges match within one cell at most"
         raise ValueError(msg)
@@ -482,7 +520,7 @@ def _hex_match(a: np.ndarray, b: np.ndarray, side: int, tolerance: int) -> int:
         free_a[src[pair]] = False
         free_b[dst[pair]] = False
         matched += int(pair.sum())
-    return matched
+    return matched, free_b
 
 
 # ---------------------------------------------------------------- faces
@@ -590,4 +628,5 @@ __all__ = [
     "ssim_gains",
     "cell_neighbours",
     "picture_edges",
+    "unmatched_edges",
 ]

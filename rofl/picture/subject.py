@@ -6,6 +6,12 @@ scikit-image's LBP frontal-face cascade finds (head and shoulders), or,
 without a face, around the salient part (frequency-tuned saliency, Achanta
 et al. 2009: colours far from the picture's mean), when that part is clearly smaller than the picture.  Both
 shapes fit the cut picture as they fit any other.
+
+:func:`face_boxes` and :func:`face_likeness` tell whether a made grid kept
+the face of a portrait (``rofl make``'s hint, :mod:`rofl.hints`): the
+largest face the cascade finds in the picture, and the lightness SSIM of
+the grid against the picture over the face's box grown to take in the hair
+and the head's outline.
 """
 
 from __future__ import annotations
@@ -29,6 +35,14 @@ LEAVES_OUT = 0.2
 #: The share of the saliency the box holds along each axis, and its margin.
 MASS = 0.9
 PAD = 0.06
+#: :func:`face_likeness` measures a face's box grown by this share of its
+#: size (half on each side): the hair and the head's outline against the
+#: background are what tells a face at 30-50 cells, more than its features.
+FACE_REGION_GROW = 0.6
+#: :func:`face_boxes` keeps the faces this many of the cascade's windows
+#: find: on the photos of ``benchmarks/_photos.py`` at 30-50 cells, 4 also
+#: finds a face in a dahlia and in a page of text, 6 only the portraits'.
+FACE_NEIGHBOURS = 6
 
 
 def check_crop(crop: Any) -> str:
@@ -92,18 +106,26 @@ def _small(pixels: np.ndarray) -> tuple[np.ndarray, float]:
     return small, scale
 
 
-def find_faces(grey: np.ndarray) -> list[tuple[int, int, int, int]]:
+def find_faces(grey: np.ndarray, *, neighbours: int = 4, smallest: int = 24) -> list[tuple[int, int, int, int]]:
     """Frontal faces in a grey (0-1) picture by scikit-image's LBP cascade:
-    ``(row, col, height, width)`` boxes (an empty list when none)."""
+    ``(row, col, height, width)`` boxes (an empty list when none), each
+    found by at least ``neighbours`` overlapping windows and at least
+    ``smallest`` pixels wide (the cascade's window, 24, at the least)."""
     from skimage.data import lbp_frontal_face_cascade_filename
     from skimage.feature import Cascade
 
     h, w = grey.shape
-    if min(h, w) < 24:
+    smallest = max(24, smallest)
+    if min(h, w) < smallest:
         return []
     detector = Cascade(lbp_frontal_face_cascade_filename())
     found = detector.detect_multi_scale(
-        img=grey, scale_factor=1.2, step_ratio=1, min_size=(24, 24), max_size=(h, w), min_neighbor_number=4
+        img=grey,
+        scale_factor=1.2,
+        step_ratio=1,
+        min_size=(smallest, smallest),
+        max_size=(h, w),
+        min_neighbor_number=neighbours,
     )
     return [(int(f["r"]), int(f["c"]), int(f["height"]), int(f["width"])) for f in found]
 
@@ -140,3 +162,38 @@ def _salient_box(rgb: np.ndarray) -> tuple[float, float, float, float] | None:
     if (x1 - x0) * (y1 - y0) > (1 - LEAVES_OUT) * h * w:
         return None
     return x0, y0, x1, y1
+
+
+def face_boxes(
+    rgb: np.ndarray, *, neighbours: int = FACE_NEIGHBOURS, smallest: float = 0.0
+) -> list[tuple[float, float, float, float]]:
+    """The frontal faces in an ``(H, W, 3)`` picture (:func:`find_faces` at
+    :data:`LOOK_PIXELS` on the longer side, found by ``neighbours``
+    windows, at least ``smallest`` of the picture's pixels wide: a smaller
+    face is not looked for, which saves time): ``(row, col, height, width)``
+    in the picture's own pixels, largest first."""
+    from skimage.color import rgb2gray
+
+    small, scale = _small(rgb)
+    found = find_faces(rgb2gray(small), neighbours=neighbours, smallest=int(smallest * scale))
+    boxes = [tuple(v / scale for v in face) for face in found]
+    return sorted(boxes, key=lambda f: -f[2] * f[3])
+
+
+def face_likeness(
+    source: np.ndarray, final: np.ndarray, box: tuple[float, float, float, float], *, grow: float = FACE_REGION_GROW
+) -> float | None:
+    """The lightness SSIM (:func:`rofl.picture.measures.lightness_ssim`) of a
+    grid's ``final`` lightness against the picture's ``source`` lightness
+    (``(H, W)`` L* arrays at the grid's scale) over a face's ``box``
+    (``(row, col, height, width)`` in cells) grown by ``grow`` of its size;
+    None where that region is under 3 cells on a side."""
+    from rofl.picture.measures import lightness_ssim
+
+    r, c, fh, fw = box
+    h, w = source.shape
+    r0, r1 = max(0, int(np.floor(r - grow * fh / 2))), min(h, int(np.ceil(r + fh + grow * fh / 2)))
+    c0, c1 = max(0, int(np.floor(c - grow * fw / 2))), min(w, int(np.ceil(c + fw + grow * fw / 2)))
+    if min(r1 - r0, c1 - c0) < 3:
+        return None
+    return lightness_ssim(source[r0:r1, c0:c1], final[r0:r1, c0:c1])

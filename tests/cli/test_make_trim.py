@@ -88,7 +88,7 @@ def test_a_texture_gets_the_hint(tmp_path):
     assert r.exit_code == 0, r.output
     hints = [line for line in r.output.splitlines() if line.startswith("hint: the puzzle looks little like")]
     assert len(hints) == 1, r.output
-    assert "more cells (-w " in hints[0] and "more colours (-c 4)" in hints[0]
+    assert "more colours (-c 4)" in hints[0]  # more cells of noise measure no better than its outlines at 30
     shown, limit = map(float, re.search(r"SSIM ([0-9.]+) < ([0-9.]+)", hints[0]).groups())
     assert shown < limit  # the figure is printed precisely enough to be below the limit it is compared with
     assert run("make", path, "-o", tmp_path / "q.rofl", "-w", 30, "-q").output == ""

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from rofl.picture import colour
-from rofl.picture.legibility import colour_name, confusions, needs_letters, simulate
+from rofl.picture.legibility import colour_likeness, colour_name, confusions, needs_letters, simulate
 from rofl.render.page import unknown_tint
 
 
@@ -57,3 +57,21 @@ def test_unknown_cells_get_a_tint_far_from_every_ink():
     tint = unknown_tint(["#ffffff", "#f6e6da", "#d2613f"])  # a near-white ink: not white then
     lab = colour.rgb8_to_lab(np.array([[int(tint[k : k + 2], 16) for k in (1, 3, 5)], [0xF6, 0xE6, 0xDA]], np.uint8))
     assert colour.ciede2000(lab[0], lab[1]) >= 10
+
+
+def test_colour_likeness_by_hand():
+    # four cells whose chroma (a*, b*) about its mean is (+10, 0), (-10, 0), (0, +10), (0, -10)
+    picture = np.array([[50.0, 10, 0], [50, -10, 0], [50, 0, 10], [50, 0, -10]])
+    assert colour_likeness(picture, picture) == pytest.approx(1.0)
+    # a grid at any lightness and twice the chroma follows it as well; mirrored, not at all
+    assert colour_likeness(picture, picture * [0.5, 2, 2]) == pytest.approx(1.0)
+    assert colour_likeness(picture, picture * [1, -1, -1]) == pytest.approx(-1.0)
+    # the grid keeps the a* half and loses the b* half: sum x.y = 200, |x|^2 = 400, |y|^2 = 200
+    kept = picture * [1, 1, 0]
+    assert colour_likeness(picture, kept) == pytest.approx(200 / np.sqrt(400 * 200))
+    # a grey picture has no colours to lose; a grid of one chroma follows nothing
+    grey = picture * [1, 0.1, 0.1]  # spread 1 < COLOUR_SPREAD
+    assert colour_likeness(grey, picture) is None
+    assert colour_likeness(picture, picture * [1, 0, 0]) is None
+    # any shape: a grid's (H, W, 3) as its (n, 3)
+    assert colour_likeness(picture.reshape(2, 2, 3), kept.reshape(2, 2, 3)) == colour_likeness(picture, kept)

@@ -205,3 +205,15 @@ def test_ssim_gains_are_the_measure_s_own_changes(side):
 def test_ssim_gains_need_the_measure_s_whole_window():
     assert ssim_gains(np.zeros((6, 20)), np.zeros((6, 20)), [0], [50.0]) is None
     assert ssim_gains(np.zeros(Hexagon.of(3).coords.shape[0]), np.zeros(19), [0], [50.0], side=3) is None
+
+
+def test_unmatched_edges_are_the_edge_cells_left_without_a_boundary():
+    from rofl.picture.measures import unmatched_edges
+
+    edges = np.zeros((5, 5), dtype=bool)
+    edges[2, 1:4] = True
+    final = np.full((5, 5), 100.0)
+    final[1, 2] = 0.0  # one boundary cell, beside all three edge cells: it matches the one straight below it
+    lost = unmatched_edges(edges, final)
+    assert lost.tolist() == [[c in ((2, 1), (2, 3)) for c in ((r, k) for k in range(5))] for r in range(5)]
+    assert not unmatched_edges(edges, np.where(edges, 0.0, 100.0)).any()

@@ -392,3 +392,33 @@ def test_polish_adds_few_specks(monkeypatch):
     any_specks, any_ones, any_ssim = made()
     assert specks < any_specks and ones < any_ones
     assert ssim > any_ssim - 0.01
+
+
+def test_lines_inks_an_edge_cell_whose_ink_cell_another_took():
+    from rofl.picture.measures import unmatched_edges
+    from rofl.picture.style import _thicken
+
+    edges = np.zeros((5, 5), dtype=bool)
+    edges[2, 1:4] = True
+    score = np.full((5, 5), -1.0)
+    score[1, 2] = 1.0  # one ink cell beside three edge cells: it shows one of them
+    out = _thicken(score, edges, None)
+    assert sorted(zip(*np.nonzero(out > 0), strict=True)) == [(1, 2), (2, 1), (2, 3)]
+    assert unmatched_edges(edges, np.where(score > 0, 0.0, 100.0)).sum() == 2
+    assert not unmatched_edges(edges, np.where(out > 0, 0.0, 100.0)).any()
+
+
+@pytest.mark.parametrize("slope", [0.3, 1.0])
+def test_follow_edges_shows_more_of_a_slanted_edge_on_a_hexagon(slope):
+    from rofl.picture.hexfit import cell_centres
+    from rofl.picture.measures import edge_agreement
+
+    side = 8
+    x, y = cell_centres(side)
+    source = np.where(y < slope * x, 40.0, 70.0)
+    quantised = (source < 55).astype(np.int64)
+    out = follow_edges(quantised, grey_lab(source), grey_lab([75.0, 30.0]), side=side)
+    levels = np.array([75.0, 30.0])
+    before = edge_agreement(source, levels[quantised], side=side)
+    after = edge_agreement(source, levels[out], side=side)
+    assert after.recall > before.recall and after.f1 > before.f1
