@@ -93,6 +93,14 @@ def _people(source: str, record: dict) -> int | None:
     return None
 
 
+def _unlike(grid, plain) -> str:
+    """The share of cells of a made puzzle that differ from auto's (``rofl.make`` without ``--difficulty``),
+    "-" when trimming left them of different sizes (another drawing)."""
+    if grid.shape != plain.shape:
+        return "-"
+    return f"{100 * (grid != plain).mean():.1f}%"
+
+
 def corpus(folder: Path) -> tuple[list[str], list[float]]:
     """The corpus tables (markdown lines) and the grader's times on its large puzzles."""
     from scipy.stats import spearmanr
@@ -166,7 +174,8 @@ def steering(sizes: list[int], only: set[str] | None = None) -> tuple[list[str],
         for n in sizes:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                auto = likeness(rofl.make(image, width=n, height=n, mode="crop"))
+                plain = rofl.make(image, width=n, height=n, mode="crop")
+            auto = likeness(plain)
             out = {}
             for target in ("easy", "hard"):
                 start = time.process_time()
@@ -187,6 +196,7 @@ def steering(sizes: list[int], only: set[str] | None = None) -> tuple[list[str],
                     result.stats.difficulty_note or "",
                     result.stats.threshold,
                     likeness(result),
+                    _unlike(result.grid, plain.grid),
                 )
                 if n == 50 and result.puzzle.width * result.puzzle.height >= 45 * 45:
                     made_ms.append(_best_ms(result.puzzle))
@@ -199,9 +209,12 @@ def steering(sizes: list[int], only: set[str] | None = None) -> tuple[list[str],
             )
     lines = [
         "| photo | cells | easy: grade (score) | easy: changed | easy: drawing | hard: grade (score) | hard: changed "
-        "| hard: drawing | likeness: auto / easy / hard |",
-        "|---|---:|---|---:|---|---|---:|---|---|",
+        "| hard: drawing | likeness: auto / easy / hard | cells unlike auto's: easy / hard | faithful |",
+        "|---|---:|---|---:|---|---|---:|---|---|---|---|",
     ]
+
+    def faithful(easy: tuple, hard: tuple, auto: float) -> bool:
+        return easy[8] >= auto - STYLE_MARGIN - 1e-9 and hard[8] >= auto - STYLE_MARGIN - 1e-9
 
     def drawn(made: tuple) -> str:
         return made[5] + (f" {made[7]:.0f}" if made[5] == "photo" and made[7] is not None else "")
@@ -210,15 +223,17 @@ def steering(sizes: list[int], only: set[str] | None = None) -> tuple[list[str],
         lines.append(
             f"| {name} | {n} | {easy[0].grade} {easy[0].name} ({easy[0].score:.1f}) | {easy[1]:.2f}% | {drawn(easy)} "
             f"| {hard[0].grade} {hard[0].name} ({hard[0].score:.1f}) | {hard[1]:.2f}% | {drawn(hard)} "
-            f"| {auto:.2f} / {easy[8]:.2f} / {hard[8]:.2f} |"
+            f"| {auto:.2f} / {easy[8]:.2f} / {hard[8]:.2f} | {easy[9]} / {hard[9]} "
+            f"| {'yes' if faithful(easy, hard, auto) else '**no**'} |"
         )
     count = len(rows)
     by_grade = sum(e[0].grade < h[0].grade for _, _, e, h, _ in rows)
     by_score = sum(e[0].score < h[0].score for _, _, e, h, _ in rows)
     by_either = sum((e[0].grade, e[0].score) < (h[0].grade, h[0].score) for _, _, e, h, _ in rows)
-    faithful = [e[8] >= a - STYLE_MARGIN - 1e-9 and h[8] >= a - STYLE_MARGIN - 1e-9 for _, _, e, h, a in rows]
-    by_grade_faithful = sum(e[0].grade < h[0].grade and ok for (_, _, e, h, _), ok in zip(rows, faithful, strict=True))
-    unfaithful = [f"`{name}` at {n}" for (name, n, *_), ok in zip(rows, faithful, strict=True) if not ok]
+    kept = [faithful(e, h, a) for _, _, e, h, a in rows]
+    by_grade_faithful = sum(e[0].grade < h[0].grade and ok for (_, _, e, h, _), ok in zip(rows, kept, strict=True))
+    unfaithful = [f"`{name}` at {n}" for (name, n, *_), ok in zip(rows, kept, strict=True) if not ok]
+    faithful_count = sum(kept)
     unique = sum(e[2] and h[2] for _, _, e, h, _ in rows)
     within = sum(e[1] <= 2.0 + 1e-9 for _, _, e, _, _ in rows)
     over_steered = sum(e[1] > 2.0 + 1e-9 and e[4] > 0 for _, _, e, _, _ in rows)
@@ -231,11 +246,17 @@ def steering(sizes: list[int], only: set[str] | None = None) -> tuple[list[str],
         f"({100 * by_either / count:.0f}%) by grade or, at equal grade, score",
         f"* easy grades lower than hard with both drawings' likeness (SSIM + edge F1) at most {STYLE_MARGIN} below "
         f"auto's (`rofl.make` without `--difficulty`): {by_grade_faithful} of {count} "
-        f"({100 * by_grade_faithful / count:.0f}%); pairs with a drawing further: " + (", ".join(unfaithful) or "none"),
-        f"* easy changed at most 2% of the cells in all for {within} of {count}; the others are pictures where "
-        f"refinement alone changes more in every drawing that keeps the picture's size, and steering added "
-        f"{'nothing' if not over_steered else over_steered}; {below_margin} kept within 2% only by a drawing "
-        f"further than the likeness margin from auto's (their note says so)",
+        f"({100 * by_grade_faithful / count:.0f}%); {faithful_count} of {count} pairs faithful, those with a drawing "
+        "further: " + (", ".join(unfaithful) or "none"),
+        f"* easy changed at most 2% of the cells in all for {within} of {count}"
+        + (
+            f" (the others: refinement alone changes more in every drawing tried, and steering added "
+            f"{'nothing' if not over_steered else over_steered})"
+            if within < count
+            else ""
+        )
+        + f"; {below_margin} kept within 2% only by a drawing further than the likeness margin from auto's "
+        "(their note says so)",
         f"* unique and solved by line logic: {unique} of {count} pairs",
         f"* make with --difficulty: median {statistics.median(seconds):.1f} s, max {max(seconds):.1f} s",
     ]

@@ -23,9 +23,24 @@ grids of each pass and the revert trials that failure certificates proved
 to fail without a judge (those of polishing's and relocation's own revert
 passes count as theirs).
 
+``--study N`` measures instead the incremental judge that decisions.md
+("At scale") left open: for each case, the grid the greedy pass hands the
+revert pass (captured from ``rofl.make``, which stops there), and ``N`` of
+its changed cells, each put back in turn (a revert trial), line logic's
+fixpoint of the trial grid reached three ways: the judge refinement uses
+(a replay of the greedy output's recorded solve), a plain solve from
+nothing known (first in, first out), and the incremental judge -- the
+fixpoint ``F`` of every line but the trial's row and column (from nothing
+known), then every line of the trial grid from ``F``.  Printed per case
+(medians): the cells ``F`` leaves open, and the line solves of each way
+(all three reach the same fixpoint, checked); the propagation here is plain
+Python over :func:`rofl.solver.single_line.solve_line`, so it counts line
+solves, not time.
+
 Usage::
 
     python benchmarks/make_large.py [--cases camera-2,noise-2,...] [--budget 900] [--write-docs]
+    python benchmarks/make_large.py --cases noise-2 --study 20
 
 ``--write-docs`` writes the table into section ``make-large`` of
 ``docs/benchmarks.md``.
@@ -131,17 +146,147 @@ def run_case(case: str, out: str | None) -> dict:
     }
 
 
+class _Captured(Exception):
+    """Stops ``rofl.make`` once the greedy pass's output is captured (``--study``)."""
+
+
+def greedy_output(case: str):
+    """The grid the greedy pass of ``case``'s ``make`` hands the revert pass,
+    and the picture before refinement: ``(grid, original, n_colours)``."""
+    sys.path.insert(0, str(ROOT))
+    import numpy as np
+
+    import rofl
+    from rofl.refine import passes
+
+    name, n, k, effort, shape = CASES[case]
+    if shape != "rect":
+        msg = f"--study takes rectangles only, not {case}"
+        raise SystemExit(msg)
+    greedy, got = passes._Run.greedy, {}
+
+    def capture(self, state, frozen, *args, **kwargs):
+        out = greedy(self, state, frozen, *args, **kwargs)
+        if self.large:
+            got.update(grid=out.grid.copy(), original=self.original.copy(), k=self.k)
+            raise _Captured
+        return out
+
+    passes._Run.greedy = capture
+    picture = np.random.default_rng(0).random((n, n, 3)) if name == "noise" else ROOT / name
+    try:
+        rofl.make(picture, colors=k, effort=effort, shape=shape, width=n, height=n, mode="crop")
+    except _Captured:
+        return got["grid"], got["original"], got["k"]
+    finally:
+        passes._Run.greedy = greedy
+    msg = f"{case}: no greedy pass on a large grid"
+    raise SystemExit(msg)
+
+
+def propagate_without(masks, grid, skip, queue) -> int:
+    """Line logic in place on ``masks`` (first in, first out, from the lines
+    ``queue``) for the clues of ``grid``, every line in ``skip`` (line
+    numbers, rows first) left out; the line solves made.  Plain Python over
+    the public line solver: a reference, not a fast path."""
+    import numpy as np
+
+    from rofl.refine.judge import grid_clues
+    from rofl.solver.single_line import solve_line
+
+    height, width = grid.shape
+    packed = grid_clues(grid)
+    lens, cols, offs = packed.lens.tolist(), packed.cols.tolist(), packed.offs.tolist()
+    clue = [
+        list(zip(lens[offs[i] : offs[i + 1]], cols[offs[i] : offs[i + 1]], strict=True)) for i in range(height + width)
+    ]
+    queued = np.zeros(height + width, dtype=bool)
+    order = [line for line in queue if line not in skip]
+    queued[order] = True
+    head = solves = 0
+    while head < len(order):
+        line = order[head]
+        head += 1
+        queued[line] = False
+        cells = masks[line] if line < height else masks[:, line - height]
+        new = solve_line(cells, clue[line])
+        solves += 1
+        if new is None:
+            msg = "a contradiction: the trial grid itself fits every clue"
+            raise AssertionError(msg)
+        for i in np.flatnonzero(new != cells).tolist():
+            other = height + i if line < height else i
+            if other not in skip and not queued[other]:
+                queued[other] = True
+                order.append(other)
+        cells[:] = new
+    return solves
+
+
+def study(case: str, n_trials: int) -> None:
+    """``--study``: the incremental judge against the replayed one (see the docstring)."""
+    import numpy as np
+
+    from rofl.refine.judge import Judge, grid_clues
+    from rofl.solver.line_logic import LineSolver
+
+    grid, original, k = greedy_output(case)
+    height, width = grid.shape
+    judge = Judge(LineSolver(cache_mb=256))
+    _, record = judge.replay(grid_clues(grid), grid.shape, k, None, None)
+    changed = np.argwhere(grid != original)
+    pick = changed[np.random.default_rng(1).choice(len(changed), min(n_trials, len(changed)), replace=False)]
+    full = (1 << k) - 1
+    rows = []
+    for r, c in pick.tolist():
+        trial = grid.copy()
+        trial[r, c] = original[r, c]
+        lines = np.zeros(height + width, dtype=bool)
+        lines[[r, height + c]] = True
+        replayed, _ = judge.replay(grid_clues(trial), grid.shape, k, record, lines)
+        plain = np.full(grid.shape, full, dtype=np.int64)
+        plain_solves = propagate_without(plain, trial, set(), range(height + width))
+        without = np.full(grid.shape, full, dtype=np.int64)
+        without_solves = propagate_without(without, trial, {r, height + c}, range(height + width))
+        left_open = int(np.count_nonzero(without & (without - 1)))
+        from_f = propagate_without(without, trial, set(), [r, height + c])
+        if not (np.array_equal(without, replayed.masks) and np.array_equal(plain, replayed.masks)):
+            msg = f"{case}: the three ways disagree at trial ({r}, {c})"
+            raise AssertionError(msg)
+        rows.append((replayed.solved, replayed.line_solves, plain_solves, left_open, without_solves, from_f))
+        print(
+            f"  trial ({r:3}, {c:3}): {'solved ' if replayed.solved else 'stalled'}; line solves: replayed judge"
+            f" {replayed.line_solves:6}, plain {plain_solves:6}; F leaves {left_open:6} cells open"
+            f" ({without_solves:6} line solves), then {from_f:6} from F"
+        )
+    a = np.array(rows, dtype=float)
+    for label, sel in (("trials that succeed", a[:, 0] == 1), ("trials that fail", a[:, 0] == 0)):
+        if sel.any():
+            med = np.median(a[sel], axis=0)
+            print(
+                f"{case}, {label} ({int(sel.sum())} of {len(a)}; {height}x{width}, {int((grid != original).sum())}"
+                f" changes), medians: line solves of the replayed judge {med[1]:.0f}, of a plain solve {med[2]:.0f};"
+                f" F leaves {med[3]:.0f} of {grid.size} cells open for {med[4]:.0f} line solves, then {med[5]:.0f}"
+                f" from F ({med[4] + med[5]:.0f} in all)"
+            )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--cases", default="camera-2,camera-4,astronaut-2,astronaut-4,noise-2")
     parser.add_argument("--budget", type=float, default=900.0, help="wall seconds per case before it is stopped")
     parser.add_argument("--save", metavar="DIR", help="write each final picture to DIR/CASE.png")
     parser.add_argument("--write-docs", action="store_true", help="write the table into docs/benchmarks.md")
+    parser.add_argument("--study", type=int, metavar="N", help="measure the incremental judge on N revert trials")
     parser.add_argument("--one", help=argparse.SUPPRESS)  # internal: run one case, print JSON
     parser.add_argument("--out", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.one:
         print(json.dumps(run_case(args.one, args.out)))
+        return
+    if args.study:
+        for case in args.cases.split(","):
+            study(case, args.study)
         return
     print(
         f"{'case':>12} {'CPU s':>7} "

@@ -104,10 +104,13 @@ class MakeOptions:
     difficulty : {"easy", "medium", "hard", "expert"}, optional
         Steer the refined puzzle toward this grade of :func:`rofl.grade`
         (:func:`rofl.refine.difficulty.steer`): easier ones may change more
-        cells, up to 2% in all, harder ones at most 0.5% beyond the fewest;
-        with ``style="auto"`` another drawing (a style auto could keep, or
-        the photo style at another threshold) may be taken when it comes
-        closer (:func:`rofl.refine.difficulty.pick_style`);
+        cells, up to 2% in all (refined again with ``effort`` 8 when
+        refinement alone passes that), harder ones at most 0.5% beyond the
+        fewest; with ``style="auto"`` another drawing (a style auto could
+        keep, or the photo style at another threshold) may be taken when it
+        comes closer, its likeness within 0.2 of the puzzle made without
+        ``difficulty`` unless easy's limit needs one further
+        (:func:`rofl.refine.difficulty.pick_style`);
         ``stats.difficulty`` is the grade reached and ``stats.difficulty_note``
         says when the one asked for was out of reach.  Rectangles only.
     """
@@ -528,7 +531,21 @@ def _make(image: Any, o: MakeOptions, *, title: str | None, solver: Any, progres
     refine_clock = kernels.Stopwatch()
     res = _refined(cells, chosen.quantised.palette, shape, solver, progress)
     refine_seconds = refine_clock.seconds()
+    # easy may refine again from the same cells (after_refinement sets ``final`` on the cells it is given)
+    prepared = cells.cut((slice(None), slice(None))) if o.difficulty == "easy" and o.shape == "rect" else None
     cells = shape.after_refinement(cells, np.asarray(res.grid, dtype=np.uint8))
+    plain = _plain_likeness(cells, chosen.quantised, shape) if o.difficulty is not None else None
+    if prepared is not None and _easy_over_limit(cells, o):  # refinement's every pass, longer, may keep within it
+        from rofl.refine.difficulty import EASY_EFFORT
+
+        longer = _PIPELINES[o.shape](replace(o, effort=EASY_EFFORT))
+        again = _refined(prepared, chosen.quantised.palette, longer, solver, progress)
+        retried = shape.after_refinement(prepared, np.asarray(again.grid, dtype=np.uint8))
+        if np.count_nonzero(retried.final != retried.grid) / retried.final.size < np.count_nonzero(
+            cells.final != cells.grid
+        ) / max(1, cells.final.size):
+            res, cells = again, retried
+        refine_seconds = refine_clock.seconds()
     steering = _steered(cells, chosen.quantised.palette, o) if o.difficulty is not None else {}
     puzzle = shape.board(cells.final).puzzle(cells.final, chosen.quantised.palette, meta=_meta(image, title))
     result = _finish(
@@ -539,7 +556,7 @@ def _make(image: Any, o: MakeOptions, *, title: str | None, solver: Any, progres
         pixels=pixels, geometry=geometry, background=bg_rgb,
     )  # fmt: skip
     if o.difficulty is not None and chosen.eligible:  # auto: photo alone may take another threshold
-        result = _other_style(result, pixels, o, chosen, solver, clock)
+        result = _other_style(result, pixels, o, chosen, solver, clock, plain)
     return result
 
 
@@ -748,10 +765,37 @@ def _steered(cells: _Cells, palette: Any, o: MakeOptions) -> dict[str, Any]:
     return {"difficulty": steered.difficulty, "steered": steered.added, "difficulty_note": steered.note}
 
 
-def _other_style(result: MakeResult, pixels: np.ndarray, o: MakeOptions, chosen: Any, solver: Any, clock) -> MakeResult:
+def _easy_over_limit(cells: _Cells, o: MakeOptions) -> bool:
+    """Whether ``difficulty="easy"`` finds refinement's changes past its
+    limit (:data:`rofl.refine.difficulty.EASY_LIMIT`) at an effort below
+    :data:`~rofl.refine.difficulty.EASY_EFFORT` (a rectangle's)."""
+    from rofl.refine.difficulty import EASY_EFFORT, EASY_LIMIT
+
+    if o.difficulty != "easy" or o.shape != "rect" or o.effort >= EASY_EFFORT:
+        return False
+    return np.count_nonzero(cells.final != cells.grid) > int(EASY_LIMIT * cells.final.size)
+
+
+def _plain_likeness(cells: _Cells, q: Any, shape: _Shape) -> float:
+    """The likeness (SSIM + edge F1; 0 for a one-colour grid, or one too
+    small for SSIM, as :func:`rofl.refine.difficulty.likeness`) of the
+    refined cells before steering: the puzzle ``make`` gives without
+    ``difficulty``, which :func:`rofl.refine.difficulty.pick_style` measures
+    its margin from."""
+    final = cells.final
+    if not final.size or (final == final.flat[0]).all():
+        return 0.0
+    ssim, edge = shape.likeness(cells.lab[..., 0], _palette_lab(q)[final][..., 0])
+    return 0.0 if ssim is None or edge is None else style_score(ssim, edge)
+
+
+def _other_style(
+    result: MakeResult, pixels: np.ndarray, o: MakeOptions, chosen: Any, solver: Any, clock, plain: float | None
+) -> MakeResult:
     """The picture pipeline steers too: another drawing ``auto`` would take
     (another style, or the photo style at another threshold) may reach the
-    grade (:func:`rofl.refine.difficulty.pick_style`)."""
+    grade (:func:`rofl.refine.difficulty.pick_style`), its likeness within
+    the margin of ``plain`` (auto's puzzle before steering)."""
     from rofl.refine.difficulty import pick_style
 
     def made(name: str, threshold: float | None = None, steered: bool = True) -> MakeResult:
@@ -760,7 +804,7 @@ def _other_style(result: MakeResult, pixels: np.ndarray, o: MakeOptions, chosen:
         other = _make(pixels, again, title=result.puzzle.meta.get("title"), solver=solver, progress=None)
         return replace(other, stats=replace(other.stats, style_scores=chosen.scores, style_dropped=chosen.dropped))
 
-    result = pick_style(result, o.difficulty, chosen.eligible, made)
+    result = pick_style(result, o.difficulty, chosen.eligible, made, plain=plain)
     return replace(result, stats=replace(result.stats, seconds=clock.seconds()))  # every style's
 
 

@@ -11,11 +11,17 @@ that line logic still solves (so still unique):
   picture least (extending or joining blocks, which opens the solve: more
   overlap, fewer narrow rounds), the change that lowers the grader's
   score most is kept, until the grade is reached or :data:`EASY_LIMIT` of
-  the cells are changed in all, refinement's changes included;
+  the cells are changed in all, refinement's changes included (``make``
+  refines again at :data:`EASY_EFFORT` when refinement alone passes it);
 * **harder** (``hard``, ``expert`` when the puzzle is easier): refinement's
   fewest changes are kept and at most :data:`HARD_EXTRA` of the cells more
   may change, each the one that raises the score most (closing the easy
   entry points: broken long blocks, fewer overlaps).
+
+After each move kept, refinement's changes within :data:`NEAR` lines of it
+are tried back at the picture's colour: one the move made needless goes
+back and gives its cell of room back (the limits count the cells that
+differ from the picture's in the end).
 
 A step judges :data:`CANDIDATES` to :data:`MAX_CANDIDATES` moves (with a
 seeded jitter among equally cheap ones, so the same seed gives the same
@@ -26,7 +32,8 @@ depend on the machine.
 When the grade is out of reach within the limit, :attr:`Steering.note`
 says so in one line.  :func:`pick_style` steers the picture pipeline:
 the puzzle of another drawing of the picture (style, threshold) when it
-comes closer to the grade, within easy's limit first.
+comes closer to the grade, its likeness within :data:`STYLE_MARGIN` of the
+puzzle made without steering, within easy's limit first.
 """
 
 from __future__ import annotations
@@ -50,6 +57,13 @@ EASY_LIMIT = 0.02
 #: The share of cells steering may change beyond refinement's to make a
 #: puzzle harder (at least one cell).
 HARD_EXTRA = 0.005
+#: The refinement effort (``MakeOptions.effort``: polishing's repair
+#: attempts per change, relocation's passes) ``difficulty="easy"`` refines
+#: a picture again with when the usual effort leaves more than
+#: :data:`EASY_LIMIT` of its cells changed: longer polishing and relocation
+#: find a unique puzzle with a few changes fewer (``text`` at 50 cells,
+#: photo style: 46 instead of 51).
+EASY_EFFORT = 8.0
 #: How much likeness (a style's score, SSIM + edge F1, 0-2) ``rofl make
 #: --difficulty`` may give up for a style that reaches the grade asked for
 #: (:func:`pick_style`): about a tenth of a good picture's score.
@@ -57,6 +71,12 @@ STYLE_MARGIN = 0.2
 #: Black-and-white thresholds (sRGB grey, 0-255) :func:`pick_style` also
 #: draws the picture at in the photo style.
 THRESHOLDS = (70, 85, 100, 115, 130, 145, 160, 175, 190)
+#: The thresholds :func:`pick_style` draws a black-and-white photo at when
+#: no drawing at :data:`THRESHOLDS` or in another style keeps within easy's
+#: limit: darker, every 5 grey levels (what refinement changes jumps from
+#: one to the next), rarely a likeness, but easy's limit binds harder (a
+#: drawing of one colour is never taken).
+LAST_THRESHOLDS = tuple(range(10, 70, 5))
 #: The share of the cells of auto's puzzle another drawing must keep
 #: (``trim`` leaves out blank border lines: a drawing of a few dark cells
 #: would shrink to them, and its likeness tell nothing).
@@ -75,6 +95,12 @@ EASE_CELLS = 15.0
 #: little room left: each move must count).
 CANDIDATES = 9
 MAX_CANDIDATES = 36
+#: After a move is kept, refinement's changes in the rows and columns
+#: within this many lines of it are tried back at their picture's colour:
+#: a move that opens the solve can make one needless, which gives its cell
+#: of room back (kept when the puzzle stays line-solvable and the score
+#: moves no further from the grade).
+NEAR = 2
 #: Moves judged in all before steering gives up.
 MAX_TRIES = 2_000
 #: Rounds of the grader's solves steering may spend in all (its time grows
@@ -92,7 +118,9 @@ def likeness(result: Any) -> float:
     return float(stats.ssim + stats.edge_f1)
 
 
-def pick_style(first: Any, target: str, eligible: tuple[str, ...], made: Callable[..., Any]) -> Any:
+def pick_style(
+    first: Any, target: str, eligible: tuple[str, ...], made: Callable[..., Any], *, plain: float | None = None
+) -> Any:
     """Steer the picture pipeline too: the puzzle of another drawing of the
     picture, when it comes closer to the grade ``target``.
 
@@ -104,7 +132,9 @@ def pick_style(first: Any, target: str, eligible: tuple[str, ...], made: Callabl
     and white and unless one of those has the grade already, the photo
     style at each of :data:`THRESHOLDS`.  Those that keep
     :data:`KEEP_CELLS` of ``first``'s cells and whose :func:`likeness` is
-    at most :data:`STYLE_MARGIN` below ``first``'s are graded; the
+    at most :data:`STYLE_MARGIN` below ``plain`` (the likeness of auto's
+    puzzle before steering, as ``make`` gives it without a difficulty;
+    ``first``'s when not given) are graded; the
     :data:`STEERED` most promising (within easy's limit, the grade nearest,
     then the score nearest, an easing's score as :data:`EASE_CELLS` expects
     it after the room the drawing leaves) are steered (``made(style, threshold)``, unless
@@ -112,7 +142,10 @@ def pick_style(first: Any, target: str, eligible: tuple[str, ...], made: Callabl
     the same order; at the grade, the likelier picture.
 
     Easy's limit binds harder than likeness: when no drawing within the
-    margin stays within it, those that do are tried at any likeness, and
+    margin stays within it, the :data:`STEERED` - 1 least over it are
+    steered first (``make`` refines them again, longer); when none keeps
+    within it either, those that do are tried at any likeness, then, when
+    none does, the photo style at each of :data:`LAST_THRESHOLDS`; and
     ``stats.difficulty_note`` says so in one line (as it says when no
     drawing at all stays within it).  A drawing changes how the
     picture is put into cells, not the cells refinement and steering change,
@@ -134,7 +167,7 @@ def pick_style(first: Any, target: str, eligible: tuple[str, ...], made: Callabl
     best, best_key = first, key(first, first.stats.difficulty)
     if best_key[:2] == (0.0, 0):
         return first
-    floor = likeness(first) - STYLE_MARGIN
+    floor = (likeness(first) if plain is None else plain) - STYLE_MARGIN
 
     def fits(one: tuple) -> bool:
         return key(*one[:2])[:2] == (0.0, 0) and one[2] >= floor - 1e-9
@@ -143,17 +176,33 @@ def pick_style(first: Any, target: str, eligible: tuple[str, ...], made: Callabl
     if "photo" in eligible and first.stats.colors == 2:
         drawings += [("photo", float(cut)) for cut in THRESHOLDS]
     scanned: list[tuple] = []
-    for name, cut in drawings:
-        if cut is not None and any(fits(one) for one in scanned):
-            break  # a style auto could keep has the grade: the thresholds are for pictures none fits
+
+    def scan(name: str, cut: float | None) -> None:
         result = made(name, cut, steered=False)
         like = likeness(result)
         if like > 0 and result.grid.size >= KEEP_CELLS * first.grid.size:
             difficulty = result.stats.difficulty or grade(result.puzzle)
             if _line_solved(difficulty):
                 scanned.append((result, difficulty, like, name, cut))
+
+    for name, cut in drawings:
+        if cut is not None and any(fits(one) for one in scanned):
+            break  # a style auto could keep has the grade: the thresholds are for pictures none fits
+        scan(name, cut)
     near = [one for one in scanned if one[2] >= floor - 1e-9]
+    done: set[int] = set()  # results steered already
+    if over(first) and near and all(over(one[0]) for one in near):
+        # easy refines a drawing past its limit again, longer: the nearest ones get that chance first
+        for one in sorted(near, key=lambda one: over(one[0]))[: STEERED - 1]:
+            again = made(one[3], one[4])
+            done.add(id(again))
+            scanned[scanned.index(one)] = (again, again.stats.difficulty, likeness(again), one[3], one[4])
+        near = [one for one in scanned if one[2] >= floor - 1e-9]
     within = [one for one in scanned if not over(one[0])]
+    if over(first) and not within and "photo" in eligible and first.stats.colors == 2:
+        for cut in LAST_THRESHOLDS:  # the last resort of easy's limit: the photo at the far thresholds
+            scan("photo", float(cut))
+        within = [one for one in scanned if not over(one[0])]
     if over(first) and within and all(over(one[0]) for one in near):
         near = within  # the limit binds: at any likeness
     if any(not over(one[0]) for one in near):
@@ -168,7 +217,9 @@ def pick_style(first: Any, target: str, eligible: tuple[str, ...], made: Callabl
         return found[0], found[1], found[2] * math.exp(-room / EASE_CELLS), found[3]
 
     for result, difficulty, _, name, cut in sorted(near, key=promise)[:STEERED]:
-        if difficulty.grade == want:  # steering would keep it as it is
+        if id(result) in done:
+            pass
+        elif difficulty.grade == want:  # steering would keep it as it is
             result = replace(result, stats=replace(result.stats, difficulty=difficulty, steered=0))
         else:
             result = made(name, cut)
@@ -194,7 +245,7 @@ def pick_style(first: Any, target: str, eligible: tuple[str, ...], made: Callabl
         notes.insert(
             0,
             f"easy's {EASY_LIMIT:.0%} limit kept only by drawing the picture in the {drawn} "
-            f"(likeness {likeness(best):.2f}, auto's {likeness(first):.2f})",
+            f"(likeness {likeness(best):.2f}, auto's {floor + STYLE_MARGIN:.2f})",
         )
     note = "difficulty: " + "; ".join(notes) if notes else None
     if note == best.stats.difficulty_note:
@@ -335,12 +386,36 @@ def steer(
         rejected.clear()  # the puzzle changed: every move may help now
         added += 1
         room -= 1
+        for rr, cc in _near_changes(work, original, steered, r, c):
+            # a refinement's change the move made needless goes back: one more cell of room
+            old = work[rr, cc]
+            work[rr, cc] = original[rr, cc]
+            trial = solve_graded_clues(board, *kernels.grid_clues(work), len(palette), probe_work=-1)
+            work_done += trial[0].steps
+            if _line_solved(trial[0]) and sign * (trial[0].score - current.score) >= 0:
+                current, when = trial
+                steered[rr, cc] = True
+                added += 1
+                room += 1
+            else:
+                work[rr, cc] = old
     reached = current.grade <= want if easier else current.grade >= want
     note = passed
     if not reached:
         note = f"difficulty: {NAMES[want]} not reached within {limit}; the puzzle is {current.name} ({current.grade}/5)"
         note = f"{passed}; {note[len('difficulty: ') :]}" if passed else note
     return Steering(work, current, want, added, note)
+
+
+def _near_changes(
+    grid: np.ndarray, original: np.ndarray, steered: np.ndarray, row: int, col: int
+) -> list[tuple[int, int]]:
+    """Refinement's changes (cells that differ from ``original`` and that
+    steering has not touched) in the lines within :data:`NEAR` of
+    ``(row, col)``: the ones a move there may have made needless."""
+    rows, cols = np.nonzero((grid != original) & ~steered)
+    near = (np.abs(rows - row) <= NEAR) | (np.abs(cols - col) <= NEAR)
+    return list(zip(rows[near].tolist(), cols[near].tolist(), strict=True))
 
 
 def _moves(
@@ -382,11 +457,12 @@ def _moves(
                 key = (row, col, k)
                 if not steered[row, col] and key not in rejected:
                     shaped[key] = float(cost[row, col, k] - cost[row, col, grid[row, col]])
-    part = min(max(count, CANDIDATES), MAX_CANDIDATES) // 3
+    pools = ((found, None), (found, "late"), (shaped, None))
+    part = min(max(count, CANDIDATES), MAX_CANDIDATES) // len(pools)
     chosen: list[tuple[int, int, int]] = []
-    late = np.percentile(when, 75) if when.size else 0
-    for pool, keep in ((found, None), (found, late), (shaped, None)):
-        keys = [key for key in pool if key not in chosen and (keep is None or when[key[0], key[1]] >= keep)]
+    late = when >= (np.percentile(when, 75) if when.size else 0)
+    for pool, keep in pools:
+        keys = [key for key in pool if key not in chosen and (keep is None or late[key[0], key[1]])]
         price = np.array([pool[key] for key in keys]) + rng.uniform(0, 1e-3, len(keys))
         chosen += [keys[i] for i in np.argsort(price, kind="stable")[:part]]
     return chosen

@@ -385,7 +385,7 @@ class _Run:
                 if judged is not None:
                     narrowed = np.flatnonzero(flat_masks != trial.result.masks.reshape(-1))
                     lines = np.unique(self.shape.move_lines(np.append(narrowed, cell)))
-                    judged[cell] = (colour, undetermined - trial.result.undetermined, lines)
+                    judged[cell] = (colour, undetermined - score[0], lines)
             if best is None or score < best[0]:
                 best = (score, i, trial)
         if best is None:

@@ -70,12 +70,15 @@ QUICK_NODES = 1
 #: docs/design.md, "Handing over to the SAT solver".  A count of nodes, not
 #: seconds: on a busy machine a second of wall clock held a fifth of a
 #: second of search, and the hand-over came before the search had had its
-#: chance (docs/benchmarks.md, "rofl beside nonosolve").  8000 since
-#: black-and-white nodes cost half as much (``_search._spread_bw``): on the
-#: 37 tournament puzzles rofl took longest over, 44.2 CPU s after 1000
-#: nodes, 33.2 after 3000, 30.8 after 8000 (nonosolve hands over after
-#: 800,000 probes, about 3000 of its nodes).
-HANDOVER_NODES = 8000
+#: chance (docs/benchmarks.md, "rofl beside nonosolve").  6400: about the
+#: end of the search's seventh attempt (50 + 100 + ... + 3200 nodes), where
+#: 8000 cut the eighth short after 1650 of its 6400 nodes, which settled
+#: two of taai2020's 1000 puzzles and cost the 20 handed over about 0.6 s
+#: each.  An earlier hand-over is a trade, not a gain: after 3150 nodes
+#: taai2020's puzzles of more than 1900 nodes took 41.6 CPU s in place of
+#: 61.5, but the sample's tail, which the search settles in 3400--4500
+#: nodes, 42.9 s in place of 36.9 (docs/benchmarks.md, the fourth round).
+HANDOVER_NODES = 6400
 #: CPU seconds of search (the process's, ``time.process_time``) after which
 #: the search hands over all the same: puzzles larger than the tournaments'
 #: whose nodes are slow.  CPU, not wall-clock, seconds: on a busy machine a

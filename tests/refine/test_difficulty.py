@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import rofl
-from rofl.refine.difficulty import KEEP_CELLS, STYLE_MARGIN, THRESHOLDS, likeness, pick_style
+from rofl.refine.difficulty import KEEP_CELLS, LAST_THRESHOLDS, STYLE_MARGIN, THRESHOLDS, likeness, pick_style
 from rofl.solver.grade import NAMES, Difficulty, Technique
 
 LOW, MID, HIGH = (float(cut) for cut in THRESHOLDS[1:4])
@@ -47,7 +47,7 @@ def _made(style, grade, *, like=1.0, changed=0.5, score=10.0, threshold=None, si
     )
 
 
-def _pick(first, target, eligible, drawn, steered=None):
+def _pick(first, target, eligible, drawn, steered=None, plain=None):
     """``drawn[(style, threshold)]``: the unsteered drawing; ``steered``: the same steered (default: as drawn)."""
     asked = []
 
@@ -56,7 +56,7 @@ def _pick(first, target, eligible, drawn, steered=None):
         asked.append((name, cut, steered_))
         return (steered or {}).get((name, cut), drawn[(name, cut)]) if steered_ else drawn[(name, cut)]
 
-    return pick_style(first, target, eligible, made), asked
+    return pick_style(first, target, eligible, made, plain=plain), asked
 
 
 def _blank(style, cut=None):
@@ -66,7 +66,7 @@ def _blank(style, cut=None):
 def _all(**given):
     """Every drawing pick_style asks for: the ones given, the rest drawing nothing."""
     drawn = {("lines", None): _blank("lines"), ("poster", None): _blank("poster"), ("photo", None): _blank("photo")}
-    drawn.update({("photo", float(cut)): _blank("photo", float(cut)) for cut in THRESHOLDS})
+    drawn.update({("photo", float(cut)): _blank("photo", float(cut)) for cut in THRESHOLDS + LAST_THRESHOLDS})
     drawn.update(given)
     return drawn
 
@@ -131,6 +131,48 @@ def test_easy_keeps_its_limit_at_any_likeness_and_says_so():
     kept, _ = _pick(first, "easy", ("photo", "lines"), _all() | {("photo", None): over})
     assert kept is not first and kept.stats.changed_pct == 3.0
     assert kept.stats.difficulty_note.startswith("difficulty: every drawing tried that keeps the picture's size")
+
+
+def test_the_margin_is_measured_from_autos_puzzle_before_steering():
+    # steering made auto's puzzle a little less like the picture: the margin is from the puzzle make gives without it
+    first = _made("lines", 4, like=1.1, score=80)
+    further = _made("photo", 1, like=1.0)  # within 0.2 of the steered 1.1, not of the plain 1.3
+    kept, _ = _pick(first, "easy", ("photo", "lines"), _all() | {("photo", None): further}, plain=1.3)
+    assert kept is first
+    kept, _ = _pick(first, "easy", ("photo", "lines"), _all() | {("photo", None): further}, plain=1.1)
+    assert kept.stats.style == "photo" and kept.stats.difficulty.grade == 1
+
+
+def test_easy_refines_a_drawing_within_the_margin_again_before_going_further():
+    # every drawing within the margin past 2% unsteered; steered (refined again, longer) one keeps within it
+    first = _made("lines", 3, like=1.1, changed=3.5)
+    faithful = _made("photo", 4, like=1.0, changed=2.2, score=60)
+    kept_within = _made("photo", 3, like=1.0, changed=1.9, score=30)
+    further = _made("photo", 1, like=0.5, changed=1.0, threshold=LOW)
+    drawn = _all() | {("photo", None): faithful, ("photo", LOW): further}
+    kept, asked = _pick(first, "easy", ("photo", "lines"), drawn, steered={("photo", None): kept_within})
+    assert kept is kept_within and asked.count(("photo", None, True)) == 1
+    assert kept.stats.difficulty_note is None
+    # when that does not keep within it either, the limit binds: the drawing further, and one line says so
+    kept, _ = _pick(first, "easy", ("photo", "lines"), drawn)
+    assert kept.stats.threshold == LOW and "limit kept only by drawing" in kept.stats.difficulty_note
+
+
+def test_easys_last_resort_is_the_photo_at_darker_thresholds():
+    first = _made("lines", 3, like=1.1, changed=3.5)
+    dark = float(LAST_THRESHOLDS[2])
+    drawn = _all() | {("photo", None): _made("photo", 4, changed=3.0), ("photo", dark): _made(
+        "photo", 4, like=0.4, changed=1.9, threshold=dark)}  # fmt: skip
+    kept, asked = _pick(first, "easy", ("photo", "lines"), drawn)
+    assert kept.stats.threshold == dark and kept.stats.changed_pct <= 2.0
+    assert "limit kept only by drawing the picture in the photo style at threshold" in kept.stats.difficulty_note
+    assert {("photo", float(cut), False) for cut in LAST_THRESHOLDS} <= set(asked)
+    # not while a drawing at the usual thresholds keeps within it
+    _, asked = _pick(first, "easy", ("photo", "lines"), drawn | {("photo", LOW): _made("photo", 4, changed=1.0)})
+    assert not {("photo", float(cut), False) for cut in LAST_THRESHOLDS} & set(asked)
+    # nor for hard
+    _, asked = _pick(_made("lines", 1, like=1.1, changed=3.5), "hard", ("photo", "lines"), drawn)
+    assert asked and not {("photo", float(cut), False) for cut in LAST_THRESHOLDS} & set(asked)
 
 
 def test_drawings_of_nothing_or_shrunk_by_trim_are_not_taken():

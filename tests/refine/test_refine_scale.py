@@ -243,3 +243,29 @@ def test_the_large_greedy_pass_keeps_judged_gains_of_moves_not_taken(large_path,
     assert solve(Puzzle.from_grid(kept_state.grid, PALETTES[2])).status == "solved"
     assert np.array_equal(kept_state.grid, fresh_state.grid)
     assert kept_judged < 0.9 * fresh_judged
+
+
+def test_a_large_greedy_pass_stalled_on_cells_it_froze_reopens_them(large_path):
+    from rofl.refine import refinement
+    from rofl.solver.status import LineStatus
+
+    # A swap of four cells in an otherwise blank picture: line logic cannot
+    # tell it from its mirror image.  Frozen, as if the greedy pass had made
+    # those changes, the greedy pass alone cannot settle it.
+    original = np.zeros((12, 12), dtype=np.uint8)
+    original[[3, 8], [4, 9]] = 1
+    cost = default_cost(original, 2)
+    run = _rect_run(cost, original)
+    assert run.large
+    state = run.judge(original.copy())
+    assert state.result.status == LineStatus.STALLED
+    user_locked = np.zeros(original.shape, dtype=bool)
+    frozen = ~state.result.known
+    assert run.greedy(state, frozen.copy()).result.status == LineStatus.STALLED
+    reopened = refinement._reopen_stuck(run, state, frozen, user_locked, None)
+    assert reopened.result.status == LineStatus.SOLVED
+    assert np.count_nonzero(reopened.grid != original) <= 2  # no blanked line
+    # locked cells stay closed: then it is the fallback's to settle
+    run = _rect_run(cost, original)
+    locked = ~state.result.known
+    assert refinement._reopen_stuck(run, state, locked.copy(), locked, None).result.status == LineStatus.STALLED
