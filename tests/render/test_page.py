@@ -997,8 +997,9 @@ def test_hints_solve_colour_puzzles_rofl_makes(js):
     # colours at 20 cells needs colours ruled out many times)
     import rofl
 
-    # (min_delta_e=0: the cat's three close browns; distinct ones would make two colours)
-    made = rofl.make(str(SAMPLES / "chelsea.jpg"), width=20, height=20, colors=3, min_delta_e=0)
+    # (min_delta_e=0: the cat's three close browns; distinct ones would make two colours;
+    # the photo style: auto's poster drawing of it happens to be solved by whole cells)
+    made = rofl.make(str(SAMPLES / "chelsea.jpg"), width=20, height=20, colors=3, min_delta_e=0, style="photo")
     puzzle, truth = made.puzzle, truth_states(made.grid)
     empty = np.zeros(made.grid.shape, np.int64)
     assert py_fixpoint(puzzle, empty)[0] == "stalled"  # whole cells alone do not get there
