@@ -399,12 +399,14 @@ def _save_word(line, words, n_w):
     ``wb``, at ``n_w``) unless they are there already (``saved``): the
     trail keeps each line's words as they were before the probe.  Returns
     the new ``n_w``."""
-    # without a branch: the slot is taken only when the line was not saved
-    words.wline[n_w] = line
-    words.ww[n_w] = words.lw[line]
-    words.wb[n_w] = words.lb[line]
-    n_w += 1 - np.int64(words.saved[line])
-    words.saved[line] = 1
+    # without a branch: the slot is taken only when the line was not saved;
+    # unsigned indices: numba checks a signed one for a negative value
+    u, slot = np.uint64(line), np.uint64(n_w)
+    words.wline[slot] = line
+    words.ww[slot] = words.lw[u]
+    words.wb[slot] = words.lb[u]
+    n_w += 1 - np.int64(words.saved[u])
+    words.saved[u] = 1
     return n_w
 
 
@@ -429,9 +431,10 @@ def _enqueue(other, work, tail, waiting, n_lines):
     (without a branch: the slot is taken only when it did not wait; it is
     free, as the ring never holds every line: the line being solved is not
     queued for its own cells)."""
-    work.queue[tail] = other
-    step = 1 - np.int64(work.queued[other])
-    work.queued[other] = 1
+    u = np.uint64(other)  # unsigned indices, as in :func:`_save_word`
+    work.queue[np.uint64(tail)] = other
+    step = 1 - np.int64(work.queued[u])
+    work.queued[u] = 1
     tail += step
     if tail == n_lines:
         tail = 0
@@ -441,12 +444,13 @@ def _enqueue(other, work, tail, waiting, n_lines):
 @njit(**LEAF, inline="always")
 def _dequeue(work, head, n_lines):
     """The next line of the ring from ``head``, marked solved in ``visited``: ``(line, head)``."""
-    line = work.queue[head]
+    line = work.queue[np.uint64(head)]
     head += 1
     if head == n_lines:
         head = 0
-    work.queued[line] = 0
-    work.visited[line >> 6] |= np.int64(1) << (line & 63)
+    u = np.uint64(line)  # unsigned indices, as in :func:`_save_word`
+    work.queued[u] = 0
+    work.visited[u >> np.uint64(6)] |= np.int64(1) << (line & 63)
     return line, head
 
 
@@ -521,27 +525,28 @@ def _propagate_words(board, work, words, stats, n_w, waiting):
     while waiting:
         waiting -= 1
         line, head = _dequeue(work, head, n_lines)
-        p0 = line_offsets[line]
+        u = np.uint64(line)  # unsigned indices, as in :func:`_save_word`
+        p0 = line_offsets[u]
         stats[ST_LINE_DPS] += 1
-        ok, nw, nb = _line_bw(lw[line], lb[line], line_offsets[line + 1] - p0, lens, offs[line], offs[line + 1], bwork)
+        ok, nw, nb = _line_bw(lw[u], lb[u], line_offsets[u + ONE] - p0, lens, offs[u], offs[u + ONE], bwork)
         if not ok:
             return False, n_w
-        changed = (lw[line] ^ nw) | (lb[line] ^ nb)
+        changed = (lw[u] ^ nw) | (lb[u] ^ nb)
         if not changed:
             continue
         n_w = _save_word(line, words, n_w)
-        lw[line] = nw
-        lb[line] = nb
+        lw[u] = nw
+        lb[u] = nb
         while changed:
             i = np.uint64(_lowest(changed))
             changed &= changed - ONE
-            p = p0 + np.int64(i)
+            p = np.uint64(p0) + i
             white = (nw >> i) & ONE
             black = (nb >> i) & ONE
-            for r in range(cross[p], cross[p + 1]):
-                other = cross_line[r]
+            for r in range(np.uint64(cross[p]), np.uint64(cross[p + ONE])):
+                other = cross_line[r]  # unsigned
                 n_w = _save_word(other, words, n_w)
-                j = np.uint64(cross_at[r])
+                j = cross_at[r]
                 lw[other] = (lw[other] & ~(ONE << j)) | (white << j)
                 lb[other] = (lb[other] & ~(ONE << j)) | (black << j)
                 tail, waiting = _enqueue(other, work, tail, waiting, n_lines)
@@ -816,8 +821,8 @@ def _grade(
         for cell in range(n_cells):
             through = cell_offsets[cell + 1] - cell_offsets[cell]
             n_cross += through * (through - 1)
-    cross_line = np.empty(n_cross, dtype=np.int64)
-    cross_at = np.empty(cross_line.shape[0], dtype=np.int64)
+    cross_line = np.empty(n_cross, dtype=np.uint64)
+    cross_at = np.empty(cross_line.shape[0], dtype=np.uint64)
     primary = np.zeros(n_lines, dtype=np.uint64)
     if bw:
         for line in range(n_lines):
