@@ -416,8 +416,8 @@ def _set_word(cell, value, board, words, n_w):
     words of each of its lines (:func:`_save_word` first).  Returns the
     new ``n_w``."""
     lw, lb = words.lw, words.lb
-    for q in range(board.cell_offsets[cell], board.cell_offsets[cell + 1]):
-        line = board.cell_lines[q]
+    for q in range(np.uint64(board.cell_offsets[cell]), np.uint64(board.cell_offsets[cell + 1])):
+        line = np.uint64(board.cell_lines[q])  # unsigned indices, as in :func:`_save_word`
         n_w = _save_word(line, words, n_w)
         bit = ONE << np.uint64(words.at[q])
         lw[line] = (lw[line] & ~bit) | (bit if value & 1 else np.uint64(0))
@@ -564,7 +564,7 @@ def _undo(masks, work, n_trail):
 def _undo_words(words, n_w):
     """Give back the words :func:`_propagate_words` replaced."""
     for t in range(n_w):
-        line = words.wline[t]
+        line = np.uint64(words.wline[t])  # unsigned indices, as in :func:`_save_word`
         words.lw[line] = words.ww[t]
         words.lb[line] = words.wb[t]
         words.saved[line] = 0
@@ -580,15 +580,16 @@ def _undo_words_reading(board, work, words, n_w):
     lw, lb = words.lw, words.lb
     n = 0
     for t in range(n_w):
-        line = words.wline[t]
+        line = np.uint64(words.wline[t])  # unsigned indices, as in :func:`_save_word`
         w = lw[line]
         b = lb[line]
         diff = ((w ^ words.ww[t]) | (b ^ words.wb[t])) & words.primary[line]
         while diff:
             i = np.uint64(_lowest(diff))
             diff &= diff - ONE
-            trail[n] = board.line_cells[board.line_offsets[line] + np.int64(i)]
-            final[n] = np.int64((w >> i) & ONE) | np.int64(((b >> i) & ONE) << ONE)
+            slot = np.uint64(n)
+            trail[slot] = board.line_cells[np.uint64(board.line_offsets[line]) + i]
+            final[slot] = np.int64((w >> i) & ONE) | np.int64(((b >> i) & ONE) << ONE)
             n += 1
         lw[line] = words.ww[t]
         lb[line] = words.wb[t]
@@ -992,9 +993,10 @@ def _grade(
                     if stats[ST_LINE_DPS] > work_budget:
                         stats[ST_ROUNDS] = rounds
                         return BUDGET
-                    if _probe(
-                        masks, board, work, words, stats, cell, bit, cell * n_colours + colour, record, changed, version
-                    ):
+                    probe = cell * n_colours + colour
+                    if remember and record.implied[probe] == version:
+                        continue  # fails: :func:`_probe`'s first test, without the call's copy of its arguments
+                    if _probe(masks, board, work, words, stats, cell, bit, probe, record, changed, version):
                         on[0] = 0
                         masks[cell] &= ~bit
                         if not masks[cell] & (masks[cell] - 1):
