@@ -310,8 +310,9 @@ def _mark(masks, line_cells, res, p0, n, first, last, line, news):
     """``news[t, line]``: whether technique ``t + 1`` narrows a cell of the line."""
     for t in range(first, last):
         news[t, line] = 0
-        for p in range(p0, p0 + n):
-            cell = line_cells[p]
+        # unsigned indices: numba checks a signed one for a negative value
+        for p in range(np.uint64(p0), np.uint64(p0 + n)):
+            cell = np.uint64(line_cells[p])
             if (masks[cell] & res[t, p]) != masks[cell]:
                 news[t, line] = 1
                 break
@@ -350,7 +351,7 @@ Record = namedtuple("Record", "failed seen start count cells values used implied
 @njit(**LEAF)
 def _gather(masks, line_cells, p0, n, m):
     for i in range(n):
-        m[i] = masks[line_cells[p0 + i]]
+        m[i] = masks[np.uint64(line_cells[p0 + i])]  # unsigned: no test for a negative index
 
 
 @njit(**JIT, inline="always")
