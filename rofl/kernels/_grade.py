@@ -715,9 +715,10 @@ def _probe(masks, board, work, words, stats, cell, bit, probe, record, changed, 
         if n_trail <= cells.shape[0]:
             start[probe] = used[0]
             count[probe] = n_trail
+            at = np.uint64(used[0])  # unsigned indices: numba checks a signed one for a negative value
             for t in range(n_trail):
-                cells[used[0] + t] = trail[t]
-                values[used[0] + t] = final[t]
+                cells[at + np.uint64(t)] = trail[t]
+                values[at + np.uint64(t)] = final[t]
             used[0] += n_trail
             failed[probe] = version
             for w in range(visited.shape[0]):
@@ -731,7 +732,7 @@ def _probe(masks, board, work, words, stats, cell, bit, probe, record, changed, 
                 colour = 0
                 while value >> colour != 1:
                     colour += 1
-                implied[trail[t] * n_colours + colour] = version
+                implied[np.uint64(trail[t] * n_colours + colour)] = version
     return False
 
 
