@@ -204,6 +204,7 @@ class Judge:
         certificate: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
         limit: int,
         settle: bool = False,
+        wide: bool | None = None,
     ) -> SolveResult | None:
         """Propagate ``grid``'s clues from a stalled fixpoint of a grid near
         it (a certificate), instead of from nothing known.
@@ -230,6 +231,11 @@ class Judge:
             colour (instead of allowing both) and counts for nothing towards
             ``limit``: only lines that cross the open cells are solved again
             (see ``_kernels._resume_certificate``).
+        wide : bool, optional
+            Whether a colour of 8 or more or a mask wider than a byte can
+            occur in the grids or the certificate; worked out from them when
+            not given (the caller may know it from its colour count, a check
+            that a refinement's thousands of calls need not repeat).
 
         Returns
         -------
@@ -244,7 +250,8 @@ class Judge:
         from rofl.kernels import structs as k
 
         # A changed cell can split a group in three: two more groups per line.
-        wide = int(grid.max()) >= 8 or int(original.max()) >= 8 or bool((certificate[3] & ~np.int64(0xFF)).any())
+        if wide is None:
+            wide = int(grid.max()) >= 8 or int(original.max()) >= 8 or bool((certificate[3] & ~np.int64(0xFF)).any())
         self.solver.reserve(near_packed.kmax + 2, max(grid.shape), wide)
         masks = np.empty(grid.shape, dtype=np.int64)
         stats = np.zeros(k.N_STATS, dtype=np.int64)

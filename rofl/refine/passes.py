@@ -814,7 +814,14 @@ class _Run:
         )
         large = self.original.size > LARGE_CELLS
         result = self.shape.lines.resume_certificate(
-            grid, near.grid, near.packed, self.original, certificate, FAILURE_REUSE, settle=large
+            grid,
+            near.grid,
+            near.packed,
+            self.original,
+            certificate,
+            FAILURE_REUSE,
+            settle=large,
+            wide=False if self.k <= 8 else None,
         )
         if result is None:
             return False  # too far from the certificate to be cheaper than a solve
