@@ -72,12 +72,15 @@ def patched_clues(grid: np.ndarray, near: PackedClues, lines: np.ndarray) -> Pac
         pieces_cols.append(cols[done : offs[line]])
         done = int(offs[line + 1])
         cells = grid[line] if line < height else grid[:, line - height]
-        edges = np.flatnonzero(cells[1:] != cells[:-1]) + 1
-        starts = np.concatenate(([0], edges))
-        runs = np.diff(np.concatenate((starts, [cells.size])))
+        # the runs' bounds: where the colour changes, and both ends
+        n = cells.size
+        bound = np.ones(n + 1, dtype=bool)
+        np.not_equal(cells[1:], cells[:-1], out=bound[1:n])
+        bounds = bound.nonzero()[0].astype(np.int64)
+        starts = bounds[:-1]
         colour = cells[starts].astype(np.int64)
         ink = colour != 0
-        pieces_lens.append(runs[ink].astype(np.int64))
+        pieces_lens.append((bounds[1:] - starts)[ink])
         pieces_cols.append(colour[ink])
         counts[line] = int(np.count_nonzero(ink))
     pieces_lens.append(lens[done:])
