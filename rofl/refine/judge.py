@@ -72,12 +72,15 @@ def patched_clues(grid: np.ndarray, near: PackedClues, lines: np.ndarray) -> Pac
         pieces_cols.append(cols[done : offs[line]])
         done = int(offs[line + 1])
         cells = grid[line] if line < height else grid[:, line - height]
-        edges = np.flatnonzero(cells[1:] != cells[:-1]) + 1
-        starts = np.concatenate(([0], edges))
-        runs = np.diff(np.concatenate((starts, [cells.size])))
+        # the runs' bounds: where the colour changes, and both ends
+        n = cells.size
+        bound = np.ones(n + 1, dtype=bool)
+        np.not_equal(cells[1:], cells[:-1], out=bound[1:n])
+        bounds = bound.nonzero()[0].astype(np.int64)
+        starts = bounds[:-1]
         colour = cells[starts].astype(np.int64)
         ink = colour != 0
-        pieces_lens.append(runs[ink].astype(np.int64))
+        pieces_lens.append((bounds[1:] - starts)[ink])
         pieces_cols.append(colour[ink])
         counts[line] = int(np.count_nonzero(ink))
     pieces_lens.append(lens[done:])
@@ -204,6 +207,7 @@ class Judge:
         certificate: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
         limit: int,
         settle: bool = False,
+        wide: bool | None = None,
     ) -> SolveResult | None:
         """Propagate ``grid``'s clues from a stalled fixpoint of a grid near
         it (a certificate), instead of from nothing known.
@@ -230,6 +234,11 @@ class Judge:
             colour (instead of allowing both) and counts for nothing towards
             ``limit``: only lines that cross the open cells are solved again
             (see ``_kernels._resume_certificate``).
+        wide : bool, optional
+            Whether a colour of 8 or more or a mask wider than a byte can
+            occur in the grids or the certificate; worked out from them when
+            not given (the caller may know it from its colour count, a check
+            that a refinement's thousands of calls need not repeat).
 
         Returns
         -------
@@ -244,7 +253,8 @@ class Judge:
         from rofl.kernels import structs as k
 
         # A changed cell can split a group in three: two more groups per line.
-        wide = int(grid.max()) >= 8 or int(original.max()) >= 8 or bool((certificate[3] & ~np.int64(0xFF)).any())
+        if wide is None:
+            wide = int(grid.max()) >= 8 or int(original.max()) >= 8 or bool((certificate[3] & ~np.int64(0xFF)).any())
         self.solver.reserve(near_packed.kmax + 2, max(grid.shape), wide)
         masks = np.empty(grid.shape, dtype=np.int64)
         stats = np.zeros(k.N_STATS, dtype=np.int64)

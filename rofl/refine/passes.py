@@ -755,9 +755,9 @@ class _Run:
         that differ from the original, and the fixpoint's undetermined
         cells.  One certificate shared by several cells (a plateau batch)
         counts once towards ``FAILURE_BYTES``."""
-        flat_grid, flat_masks = grid.ravel(), masks.ravel()
-        diff = np.flatnonzero(flat_grid != self.original.ravel())
-        open_ = np.flatnonzero((flat_masks & (flat_masks - 1)) != 0)
+        flat_grid, flat_masks = grid.reshape(-1), masks.reshape(-1)
+        diff = (flat_grid != self.original.reshape(-1)).nonzero()[0]
+        open_ = (flat_masks & (flat_masks - 1)).nonzero()[0]
         open_masks = flat_masks[open_]
         if self.k <= 8:  # stored small (a large grid's certificates are many and wide)
             diff, open_, open_masks = diff.astype(np.int32), open_.astype(np.int32), open_masks.astype(np.uint8)
@@ -814,7 +814,14 @@ class _Run:
         )
         large = self.original.size > LARGE_CELLS
         result = self.shape.lines.resume_certificate(
-            grid, near.grid, near.packed, self.original, certificate, FAILURE_REUSE, settle=large
+            grid,
+            near.grid,
+            near.packed,
+            self.original,
+            certificate,
+            FAILURE_REUSE,
+            settle=large,
+            wide=False if self.k <= 8 else None,
         )
         if result is None:
             return False  # too far from the certificate to be cheaper than a solve

@@ -386,7 +386,9 @@ def test_resuming_from_a_certificate_matches_a_slow_reference(case, data):
     assert status != "contradiction"  # the start contains the trial grid
     moved = int(np.count_nonzero(trial != certified))
     solver = LineSolver(cache_mb=data.draw(st.sampled_from([0, 1])))
-    got = Judge(solver).resume_certificate(trial, near, grid_clues(near), original, certificate, moved)
+    # fewer than 8 colours: a caller may say the masks fit a byte (as refinement does)
+    wide = data.draw(st.sampled_from([None, False]))
+    got = Judge(solver).resume_certificate(trial, near, grid_clues(near), original, certificate, moved, wide=wide)
     if grid_clues(trial).kmax > grid_clues(near).kmax + 2:
         # More groups in a line than one changed cell can make: the work
         # buffers are not sized for it, and the call says so.
