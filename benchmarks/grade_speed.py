@@ -12,11 +12,13 @@ the slowest one of up to 50x50 (issue 42's goal: under 10 ms).
 
 Usage::
 
-    python benchmarks/grade_speed.py [--repeat 40] [--puzzle FILE] EXTENSION_OR_jit...
+    python benchmarks/grade_speed.py [--repeat 40] [--puzzle FILE] [--write-docs] EXTENSION_OR_jit...
 
 For example main's extension against this checkout's::
 
     python benchmarks/grade_speed.py /work/main/rofl/kernels/_aot_kernels*.so rofl/kernels/_aot_kernels*.so
+
+``--write-docs`` writes section ``grade-speed`` of ``docs/benchmarks.md``.
 """
 
 from __future__ import annotations
@@ -55,6 +57,7 @@ def main() -> None:
     parser.add_argument("sources", nargs="+", help="extension files (.so), or jit")
     parser.add_argument("--puzzle", type=Path, default=PUZZLE)
     parser.add_argument("--repeat", type=int, default=40)
+    parser.add_argument("--write-docs", action="store_true")
     args = parser.parse_args()
     puzzle = open_puzzle(args.puzzle).puzzle
     board = board_of(puzzle)
@@ -83,9 +86,14 @@ def main() -> None:
     for _ in range(args.repeat):
         for source, kernel in kernels.items():
             times[source].append(once(kernel)[0] * 1000)
-    print(f"{args.puzzle.name}: CPU ms of the grade kernel, {args.repeat} calls each, interleaved")
+    lines = [f"{args.puzzle.name}: CPU ms of the grade kernel, {args.repeat} calls each, interleaved"]
     for source, ms in times.items():
-        print(f"  best {min(ms):6.2f}  median {statistics.median(ms):6.2f}  {source}")
+        lines.append(f"  best {min(ms):6.2f}  median {statistics.median(ms):6.2f}  {source}")
+    print("\n".join(lines))
+    if args.write_docs:
+        from _docs import stamp, write_section
+
+        write_section("grade-speed", "\n".join([stamp(), "", "```text", *lines, "```"]))
 
 
 if __name__ == "__main__":
