@@ -102,6 +102,12 @@ def brute_line(cells, clue, n_colors: int) -> np.ndarray | None:
 def placements(n: int, clue):
     """Yield every filling of ``n`` cells with clue ``clue`` (recursive placement of groups)."""
     clue = [tuple(g) for g in clue]
+    # need[j]: the fewest cells groups j.. take (a gap only between groups of one colour),
+    # so that no start is tried that leaves the later groups too little room
+    need = [0] * (len(clue) + 1)
+    for j in range(len(clue) - 1, -1, -1):
+        gap = 1 if j + 1 < len(clue) and clue[j + 1][1] == clue[j][1] else 0
+        need[j] = clue[j][0] + gap + need[j + 1]
 
     def rec(pos: int, j: int, line: list[int]):
         if j == len(clue):
@@ -110,7 +116,7 @@ def placements(n: int, clue):
         length, color = clue[j]
         # a group of the same colour as the previous one needs a gap
         min_start = pos + (1 if j > 0 and clue[j - 1][1] == color else 0)
-        for start in range(min_start, n - length + 1):
+        for start in range(min_start, n - need[j] + 1):
             yield from rec(start + length, j + 1, line + [0] * (start - pos) + [color] * length)
 
     yield from rec(0, 0, [])
