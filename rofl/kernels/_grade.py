@@ -282,7 +282,7 @@ def _holders(lens, cols, g0, k, lo, hi, bit, a, b):
 @njit(**LEAF)
 def _split(m, n, lens, cols, g0, k, lo, hi, out):
     """Capping and splitting on ``out`` (narrowed in place)."""
-    i = 0
+    i = np.int64(0)  # not the literal 0: _holders would be compiled for it too
     while i < n:
         v = m[i]
         if v != 1 and (v & (v - 1)) == 0:
@@ -642,9 +642,9 @@ def _probe(masks, board, work, words, stats, cell, bit, probe, record, changed, 
     n_lines = board.line_offsets.shape[0] - 1
     for line in range(n_lines):
         queued[line] = 0
-    waiting = 0
+    waiting = np.int64(0)  # np.int64, not literals: _propagate(_words) compiled once
     bw = words.on[0] != 0
-    n_trail = 0  # cells on the trail (general path) or words (word path)
+    n_trail = np.int64(0)  # cells on the trail (general path) or words (word path)
     if bw:
         n_trail = _set_word(cell, bit, board, words, n_trail)
     else:
@@ -782,7 +782,7 @@ def _grade(
     forced = np.empty(nmax, dtype=np.int64)
     queue = np.empty(n_lines, dtype=np.int64)
     queued = np.empty(n_lines, dtype=np.uint8)
-    use_bits = True
+    use_bits = np.bool_(True)  # not the literal: _solve_line compiled once
     for g in range(lens.shape[0]):
         if cols[g] > MAX_COLOURS:  # more colours than the bit sets hold
             use_bits = False
@@ -869,7 +869,7 @@ def _grade(
         cross_at,
         primary,
     )
-    loaded = -1  # the version of masks the words were last loaded at
+    loaded = np.int64(-1)  # the version of masks the words were last loaded at
     # probes that failed (:func:`_probe`), by ``cell * n_colours + colour``
     probes = n_cells * n_colours
     remember = (flags & RECALL) != 0 and work_budget >= 0 and probes * (n_words + 3) <= RECALL_WORDS
@@ -900,7 +900,7 @@ def _grade(
         k = offs[line + 1] - g0
         _bare_ranges(n, lens, cols, g0, k, lo, hi)
         _overlap(n, lens, cols, g0, k, lo, hi, res[0, p0:], forced)
-        _mark(masks, line_cells, res, p0, n, 0, 1, line, news)
+        _mark(masks, line_cells, res, p0, n, np.int64(0), np.int64(1), line, news)
     rounds = 0
     probe_from = 0
     while True:
@@ -919,8 +919,8 @@ def _grade(
             _complete(m, n, lens, cols, g0, k, res[1, p0:])
             for i in range(n):
                 res[1, p0 + i] &= m[i]
-            _mark(masks, line_cells, res, p0, n, 0, 2, line, news)
-        level = _first_level(news, 0, 2)
+            _mark(masks, line_cells, res, p0, n, np.int64(0), np.int64(2), line, news)
+        level = _first_level(news, np.int64(0), np.int64(2))
         if not level:
             for line in range(n_lines):
                 if not stale[line]:
@@ -938,8 +938,8 @@ def _grade(
                 for i in range(n):
                     res[2, p0 + i] &= res[1, p0 + i]
                     res[3, p0 + i] = res[2, p0 + i] & poss[i]
-                _mark(masks, line_cells, res, p0, n, 2, 4, line, news)
-            level = _first_level(news, 2, 4)
+                _mark(masks, line_cells, res, p0, n, np.int64(2), np.int64(4), line, news)
+            level = _first_level(news, np.int64(2), np.int64(4))
         found = 0
         version += 1
         if level:
