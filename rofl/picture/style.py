@@ -870,11 +870,7 @@ def _mark_missed(g, nb, edge, lab, palette) -> np.ndarray:
     out[dark[can_down]] = down[can_down].argmin(axis=1)
     can_up = ~can_down & np.isfinite(up).any(axis=1)
     out[lit[can_up]] = up[can_up].argmin(axis=1)
-    # a cell so marked that shares its colour with no neighbour is a speck, not an outline
-    changed = np.flatnonzero(out != g)
-    company = np.where(nb[changed] >= 0, out[np.maximum(nb[changed], 0)] == out[changed, None], False).any(axis=1)
-    out[changed[~company]] = g[changed[~company]]
-    return out
+    return _no_specks(out, g, nb)
 
 
 def _darken_lost(g, nb, cells, lab, palette) -> np.ndarray:
@@ -893,8 +889,14 @@ def _darken_lost(g, nb, cells, lab, palette) -> np.ndarray:
     lighter = np.where(nb[cells] >= 0, levels[g[np.maximum(nb[cells], 0)]], -np.inf).max(axis=1) > levels[new]
     out = g.copy()
     out[cells[lighter]] = new[lighter]
-    # a cell so darkened that shares its colour with no neighbour is a speck, not an outline
-    changed = cells[lighter]
+    return _no_specks(out, g, nb)
+
+
+def _no_specks(out: np.ndarray, g: np.ndarray, nb: np.ndarray) -> np.ndarray:
+    """``out`` (``g`` with some cells marked or darkened, in place) with each
+    changed cell that shares its colour with no neighbour given back its
+    colour in ``g``: a speck, not an outline."""
+    changed = np.flatnonzero(out != g)
     company = np.where(nb[changed] >= 0, out[np.maximum(nb[changed], 0)] == out[changed, None], False).any(axis=1)
     out[changed[~company]] = g[changed[~company]]
     return out
