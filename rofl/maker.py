@@ -541,9 +541,7 @@ def _make(image: Any, o: MakeOptions, *, title: str | None, solver: Any, progres
         longer = _PIPELINES[o.shape](replace(o, effort=EASY_EFFORT))
         again = _refined(prepared, chosen.quantised.palette, longer, solver, progress)
         retried = shape.after_refinement(prepared, np.asarray(again.grid, dtype=np.uint8))
-        if np.count_nonzero(retried.final != retried.grid) / retried.final.size < np.count_nonzero(
-            cells.final != cells.grid
-        ) / max(1, cells.final.size):
+        if _changed_share(retried) < _changed_share(cells):
             res, cells = again, retried
         refine_seconds = refine_clock.seconds()
     steering = _steered(cells, chosen.quantised.palette, o) if o.difficulty is not None else {}
@@ -774,6 +772,11 @@ def _easy_over_limit(cells: _Cells, o: MakeOptions) -> bool:
     if o.difficulty != "easy" or o.shape != "rect" or o.effort >= EASY_EFFORT:
         return False
     return np.count_nonzero(cells.final != cells.grid) > int(EASY_LIMIT * cells.final.size)
+
+
+def _changed_share(cells: _Cells) -> float:
+    """The share of the refined cells (``final``) that differ from the drawing (``grid``)."""
+    return np.count_nonzero(cells.final != cells.grid) / max(1, cells.final.size)
 
 
 def _plain_likeness(cells: _Cells, q: Any, shape: _Shape) -> float:
