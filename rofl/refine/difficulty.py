@@ -326,8 +326,13 @@ def steer(
     want = target_grade(target)
     work = np.array(grid, dtype=np.uint8)
     start = Puzzle.from_grid(work, palette)
-    board = board_of(start)  # trials: their clues straight from the grid (no puzzle built)
+    board = board_of(start)
     kernels.ready(kernels.REFINE)
+
+    def graded() -> tuple[Difficulty, np.ndarray]:
+        """``work``'s grade and when: its clues straight from the grid (no puzzle built)."""
+        return solve_graded_clues(board, *kernels.grid_clues(work), len(palette), probe_work=-1)
+
     current, when = solve_graded(start, probe_work=-1)
     if not _line_solved(current):
         msg = "steer needs a picture that line logic solves"
@@ -370,7 +375,7 @@ def steer(
             tries += 1
             old = work[r, c]
             work[r, c] = k
-            trial = solve_graded_clues(board, *kernels.grid_clues(work), len(palette), probe_work=-1)
+            trial = graded()
             work[r, c] = old
             work_done += trial[0].steps
             if _line_solved(trial[0]) and sign * (trial[0].score - current.score) > 0:
@@ -390,7 +395,7 @@ def steer(
             # a refinement's change the move made needless goes back: one more cell of room
             old = work[rr, cc]
             work[rr, cc] = original[rr, cc]
-            trial = solve_graded_clues(board, *kernels.grid_clues(work), len(palette), probe_work=-1)
+            trial = graded()
             work_done += trial[0].steps
             if _line_solved(trial[0]) and sign * (trial[0].score - current.score) >= 0:
                 current, when = trial
