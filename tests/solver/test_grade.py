@@ -160,14 +160,22 @@ def test_difficulty_is_frozen_and_importable_from_rofl():
         d.grade = 3  # type: ignore[misc]
 
 
-@settings(deadline=None, max_examples=30)
-@given(
-    st.integers(1, 4).flatmap(
-        lambda side: st.lists(st.integers(0, 2), min_size=3 * side * (side - 1) + 1, max_size=3 * side * (side - 1) + 1)
+def hexagon_cells(most_side: int, most_colour: int):
+    """A hexagon's side and its cells' colours (0 to ``most_colour``), of side 1 to ``most_side``."""
+    return st.integers(1, most_side).flatmap(
+        lambda side: st.tuples(
+            st.just(side),
+            st.lists(
+                st.integers(0, most_colour), min_size=3 * side * (side - 1) + 1, max_size=3 * side * (side - 1) + 1
+            ),
+        )
     )
-)
-def test_hexagons_reach_what_line_logic_reaches(cells):
-    side = next(s for s in range(1, 5) if 3 * s * (s - 1) + 1 == len(cells))
+
+
+@settings(deadline=None, max_examples=30)
+@given(hexagon_cells(4, 2))
+def test_hexagons_reach_what_line_logic_reaches(hexagon):
+    side, cells = hexagon
     if max(cells) < 2:
         cells = [*cells[:-1], 2]  # two ink colours, so the palette is the same every time
     puzzle = rofl.HexPuzzle.from_cells(side, cells, ["#ffffff", "#000000", "#ff0000"])
@@ -252,13 +260,9 @@ def test_probing_on_words_is_the_general_path(rows, recall):
 
 
 @settings(deadline=None, max_examples=30)
-@given(
-    st.integers(1, 5).flatmap(
-        lambda side: st.lists(st.integers(0, 1), min_size=3 * side * (side - 1) + 1, max_size=3 * side * (side - 1) + 1)
-    )
-)
-def test_hexagons_probe_on_words_as_on_the_general_path(cells):
-    side = next(s for s in range(1, 6) if 3 * s * (s - 1) + 1 == len(cells))
+@given(hexagon_cells(5, 1))
+def test_hexagons_probe_on_words_as_on_the_general_path(hexagon):
+    side, cells = hexagon
     _same_solve(rofl.HexPuzzle.from_cells(side, cells, ["#ffffff", "#000000"]))
 
 
