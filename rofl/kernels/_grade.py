@@ -625,7 +625,8 @@ def _probe(masks, board, work, words, stats, cell, bit, probe, record, changed, 
     there.  Either way the answer is that of a fresh probe.  ``implied``:
     the version at which a failed probe decided the cell to the colour (a
     probe of it reaches a fixpoint inside the failed one's, so it fails
-    too, while ``masks`` stay as they are)."""
+    too, while ``masks`` stay as they are): :func:`_grade` skips those
+    before calling, and writes ``implied`` here."""
     queue, queued, trail, held, visited, final = (
         work.queue,
         work.queued,
@@ -637,8 +638,6 @@ def _probe(masks, board, work, words, stats, cell, bit, probe, record, changed, 
     failed, seen, start, count = record.failed, record.seen, record.start, record.count
     cells, values, used, implied = record.cells, record.values, record.used, record.implied
     cell_lines, cell_offsets = board.cell_lines, board.cell_offsets
-    if failed.shape[0] > 0 and implied[probe] == version:
-        return False
     n_lines = board.line_offsets.shape[0] - 1
     for line in range(n_lines):
         queued[line] = 0
@@ -996,8 +995,9 @@ def _grade(
                         stats[ST_ROUNDS] = rounds
                         return BUDGET
                     probe = cell * n_colours + colour
+                    # a probe that failed since masks last changed decided the cell to this colour: fails too
                     if remember and record.implied[probe] == version:
-                        continue  # fails: :func:`_probe`'s first test, without the call's copy of its arguments
+                        continue
                     if _probe(masks, board, work, words, stats, cell, bit, probe, record, changed, version):
                         on[0] = 0
                         masks[cell] &= ~bit
