@@ -21,7 +21,9 @@ the cells changed, the make report's SSIM and edge F1, and whether line
 logic solves the puzzle to exactly its grid; below each case, the judged
 grids of each pass and the revert trials that failure certificates proved
 to fail without a judge (those of polishing's and relocation's own revert
-passes count as theirs).
+passes count as theirs), then, per pass, the judged grids that line logic
+solves and those it leaves stalled with their mean processor time, and
+the changes the revert passes put back.
 
 ``--study N`` measures instead the incremental judge that decisions.md
 ("At scale") left open: for each case, the grid the greedy pass hands the
@@ -37,10 +39,22 @@ known), then every line of the trial grid from ``F``.  Printed per case
 Python over :func:`rofl.solver.single_line.solve_line`, so it counts line
 solves, not time.
 
+``--local N`` measures local proofs of failure: of ``N`` revert trials on
+the greedy pass's output, how many of those that fail a square around the
+change proves to fail (the rest of the grid set to the trial's colours,
+the square open, its lines propagated; plain Python, so line solves, not
+time).  ``--tiles T`` measures refinement tile by tile: each ``T`` x ``T``
+tile of the picture ``make`` hands ``refine`` refined alone, as its own
+puzzle, then the stitched grid refined whole (``make``'s options), with the
+changes and processor time of each step and the cells line logic leaves
+open on the stitched grid.
+
 Usage::
 
     python benchmarks/make_large.py [--cases camera-2,noise-2,...] [--budget 900] [--write-docs]
     python benchmarks/make_large.py --cases noise-2 --study 20
+    python benchmarks/make_large.py --cases camera-2 --local 80
+    python benchmarks/make_large.py --cases noise-2 --tiles 50
 
 ``--write-docs`` writes the table into section ``make-large`` of
 ``docs/benchmarks.md``.
@@ -116,6 +130,22 @@ def run_case(case: str, out: str | None) -> dict:
     for label in PASSES:
         setattr(passes._Run, label, timed(getattr(passes._Run, label), label))
     passes._Run.judge = counted(passes._Run.judge, judged)
+    # per outermost pass: [judged grids that solve, their seconds, that stall, their seconds]
+    outcomes = {label: [0, 0.0, 0, 0.0] for label in PASSES}
+    plain_judge = passes._Run.judge
+
+    @functools.wraps(plain_judge)
+    def judge_timed(self, grid, near=None):
+        t0 = time.process_time()
+        state = plain_judge(self, grid, near)
+        if current[0] is not None:
+            tally = outcomes[current[0]]
+            at = 0 if state.result.status == "solved" else 2
+            tally[at] += 1
+            tally[at + 1] += time.process_time() - t0
+        return state
+
+    passes._Run.judge = judge_timed
     passes._Run._still_fails = counted(passes._Run._still_fails, proved, bool)
     picture = np.random.default_rng(0).random((n, n, 3)) if name == "noise" else ROOT / name
     size = {"size": n} if shape == "hex" else {"width": n, "height": n, "mode": "crop"}
@@ -137,6 +167,8 @@ def run_case(case: str, out: str | None) -> dict:
         "passes": spent,
         "judged": judged,
         "proved": proved,
+        "outcomes": outcomes,
+        "reverted": getattr(res.refinement, "reverted", None),
         "evaluations": getattr(res.refinement, "evaluations", None),
         "n_changed": stats.n_changed,
         "pct": stats.changed_pct,
@@ -271,6 +303,131 @@ def study(case: str, n_trials: int) -> None:
             )
 
 
+def local_proofs(case: str, n_trials: int) -> None:
+    """``--local``: of ``n_trials`` revert trials on the greedy pass's output
+    (a changed cell put back), how many of those that fail a square around
+    the change proves to fail: every cell outside it set to the trial's
+    colour, the square open, its rows and columns propagated.  The other
+    lines are determined and fit their clues, so the result is a fixpoint
+    of the trial's puzzle containing its grid; with a cell left open it is
+    a failure certificate, as the revert pass's are."""
+    import numpy as np
+
+    from rofl.refine.judge import Judge, grid_clues
+    from rofl.solver.line_logic import LineSolver
+
+    grid, original, k = greedy_output(case)
+    height, width = grid.shape
+    judge = Judge(LineSolver(cache_mb=256))
+    _, record = judge.replay(grid_clues(grid), grid.shape, k, None, None)
+    changed = np.argwhere(grid != original)
+    pick = changed[np.random.default_rng(1).choice(len(changed), min(n_trials, len(changed)), replace=False)]
+    reaches = (2, 4, 6, 12)
+    proved, solves, fails = dict.fromkeys(reaches, 0), dict.fromkeys(reaches, 0), 0
+    for r, c in pick.tolist():
+        trial = grid.copy()
+        trial[r, c] = original[r, c]
+        lines = np.zeros(height + width, dtype=bool)
+        lines[[r, height + c]] = True
+        replayed, _ = judge.replay(grid_clues(trial), grid.shape, k, record, lines)
+        if replayed.solved:
+            continue
+        fails += 1
+        for h in reaches:
+            masks = np.left_shift(1, trial.astype(np.int64))
+            rows, cols = slice(max(r - h, 0), r + h + 1), slice(max(c - h, 0), c + h + 1)
+            masks[rows, cols] = (1 << k) - 1
+            queue = [*range(height)[rows], *(height + j for j in range(width)[cols])]
+            solves[h] += propagate_without(masks, trial, set(), queue)
+            proved[h] += bool(np.count_nonzero(masks & (masks - 1)))
+    print(
+        f"{case}: {fails} of {len(pick)} revert trials fail; "
+        + "; ".join(
+            f"a square of side {2 * h + 1} proves {proved[h]} ({solves[h] / max(fails, 1):.0f} line solves each)"
+            for h in reaches
+        )
+    )
+
+
+def refine_input(case: str):
+    """What ``case``'s ``make`` hands :func:`rofl.refine.refine` (captured,
+    ``make`` stopped there): ``(grid, palette, options)``."""
+    sys.path.insert(0, str(ROOT))
+    import numpy as np
+
+    import rofl
+    import rofl.refine
+
+    name, n, k, effort, shape = CASES[case]
+    if shape != "rect":
+        msg = f"--tiles takes rectangles only, not {case}"
+        raise SystemExit(msg)
+    refine, got = rofl.refine.refine, {}
+
+    def capture(grid, palette, **options):
+        got.update(grid=np.array(grid), palette=palette, options=options)
+        raise _Captured
+
+    rofl.refine.refine = capture
+    picture = np.random.default_rng(0).random((n, n, 3)) if name == "noise" else ROOT / name
+    try:
+        rofl.make(picture, colors=k, effort=effort, shape=shape, width=n, height=n, mode="crop")
+    except _Captured:
+        return got["grid"], got["palette"], got["options"]
+    finally:
+        rofl.refine.refine = refine
+    msg = f"{case}: make did not refine"
+    raise SystemExit(msg)
+
+
+def tiles(case: str, side: int) -> None:
+    """``--tiles``: refine ``case``'s picture tile by tile (each ``side`` x
+    ``side`` tile alone, as its own puzzle), then the stitched grid whole."""
+    import numpy as np
+
+    from rofl.puzzle import Rectangle
+    from rofl.refine import refine
+    from rofl.solver.line_logic import LineSolver
+
+    grid, palette, options = refine_input(case)
+    cost = options.pop("cost")
+    options = {key: options[key] for key in ("polish", "relocate", "pairs", "seed") if key in options}
+    stitched, tile_changes = grid.copy(), 0
+    c0 = time.process_time()
+    for r in range(0, grid.shape[0], side):
+        for c in range(0, grid.shape[1], side):
+            part = (slice(r, r + side), slice(c, c + side))
+            done = refine(grid[part], palette, cost=cost[part], polish=0, relocate=0)
+            stitched[part] = done.grid
+            tile_changes += done.n_changed
+    tiles_cpu = time.process_time() - c0
+    height, width = grid.shape
+    result = LineSolver(cache_mb=256).solve(Rectangle(width, height).puzzle(stitched, palette))
+    left = int(np.count_nonzero(~result.known))
+    c0 = time.process_time()
+    whole = refine(stitched, palette, cost=cost, **options)
+    whole_cpu = time.process_time() - c0
+    print(
+        f"{case}, tiles of {side}: {tile_changes} changes in the tiles ({tiles_cpu:.1f} s); line logic on the"
+        f" stitched grid leaves {left} of {grid.size} cells open; refined whole from there: {whole.n_changed} more"
+        f" changes ({whole_cpu:.1f} s), {int(np.count_nonzero(whole.grid != grid))} cells changed in all"
+    )
+
+
+def judge_profile(r: dict) -> str:
+    """Where a case's judged grids go: per pass, those that solve and those
+    that stall, with their mean processor time, and the changes put back."""
+    parts = []
+    for p in PASSES:
+        solved, t_solved, stalled, t_stalled = r["outcomes"][p]
+        if solved or stalled:
+            parts.append(
+                f"{p} {solved} solve ({1000 * t_solved / max(solved, 1):.1f} ms each, {t_solved:.1f} s)"
+                f" / {stalled} stall ({1000 * t_stalled / max(stalled, 1):.1f} ms each, {t_stalled:.1f} s)"
+            )
+    return "judged grids: " + ("; ".join(parts) or "none") + f"; changes put back by revert passes: {r['reverted']}"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--cases", default="camera-2,camera-4,astronaut-2,astronaut-4,noise-2")
@@ -278,6 +435,8 @@ def main() -> None:
     parser.add_argument("--save", metavar="DIR", help="write each final picture to DIR/CASE.png")
     parser.add_argument("--write-docs", action="store_true", help="write the table into docs/benchmarks.md")
     parser.add_argument("--study", type=int, metavar="N", help="measure the incremental judge on N revert trials")
+    parser.add_argument("--local", type=int, metavar="N", help="measure local failure proofs on N revert trials")
+    parser.add_argument("--tiles", type=int, metavar="T", help="measure refining T x T tiles alone, then the whole")
     parser.add_argument("--one", help=argparse.SUPPRESS)  # internal: run one case, print JSON
     parser.add_argument("--out", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -287,6 +446,14 @@ def main() -> None:
     if args.study:
         for case in args.cases.split(","):
             study(case, args.study)
+        return
+    if args.local:
+        for case in args.cases.split(","):
+            local_proofs(case, args.local)
+        return
+    if args.tiles:
+        for case in args.cases.split(","):
+            tiles(case, args.tiles)
         return
     print(
         f"{'case':>12} {'CPU s':>7} "
@@ -325,6 +492,7 @@ def main() -> None:
             + "; failures proved by certificates: "
             + (", ".join(f"{p} {r['proved'][p]}" for p in PASSES if r["proved"][p]) or "none")
         )
+        print(f"{'':>12} {judge_profile(r)}")
         table.append(
             f"| {case} | {r['cpu']:.1f} s | "
             + " | ".join(f"{r['passes'][p]:.1f} s" for p in PASSES)
