@@ -50,6 +50,8 @@ POLISH_VERIFY = 4  # candidates judged per greedy round of a repair
 POLISH_RADIUS = 6  # a repair changes cells at most this far from the undone ones
 POLISH_UNDO = 3  # at most this many changes undone per attempt
 FAILURE_REUSE = 64  # cells a grid may differ from a failure's certificate for it to be tried
+LARGE_FAILURE_REUSE = 512  # the same on a grid of more than FAR_REUSE_CELLS cells, where a judge costs more
+FAR_REUSE_CELLS = 100_000  # (400x400 photos; not 200x200 noise: docs/decisions.md, "At scale")
 FAILURE_BYTES = 64 << 20  # memory for those certificates (LARGE_FAILURE_BYTES on a large grid)
 LARGE_FAILURE_BYTES = 256 << 20
 POLISH_EXTRA = 8  # attempts on top of one per changed cell
@@ -819,7 +821,7 @@ class _Run:
             near.packed,
             self.original,
             certificate,
-            FAILURE_REUSE,
+            LARGE_FAILURE_REUSE if self.original.size > FAR_REUSE_CELLS else FAILURE_REUSE,
             settle=large,
             wide=False if self.k <= 8 else None,
         )

@@ -269,3 +269,20 @@ def test_a_large_greedy_pass_stalled_on_cells_it_froze_reopens_them(large_path):
     run = _rect_run(cost, original)
     locked = ~state.result.known
     assert refinement._reopen_stuck(run, state, locked.copy(), locked, None).result.status == LineStatus.STALLED
+
+
+def test_a_large_grid_tries_failure_certificates_further_away(large_path, monkeypatch):
+    # LARGE_FAILURE_REUSE: the same changes go back, with fewer judged grids.
+    monkeypatch.setattr(refine_module, "FAR_REUSE_CELLS", 0)
+    grid = ADVERSARIAL["noise"]
+    outcomes = {}
+    for reuse in (0, 10**6):
+        monkeypatch.setattr(refine_module, "LARGE_FAILURE_REUSE", reuse)
+        run = _rect_run(default_cost(grid, 2), grid)
+        state = run.greedy(run.judge(grid), np.zeros(grid.shape, dtype=bool))
+        before = run.evaluations
+        reverted, back = run.revert(state, np.flatnonzero(state.grid != grid))
+        outcomes[reuse] = (reverted.grid, back, run.evaluations - before)
+    assert outcomes[0][1] == outcomes[10**6][1] > 0
+    np.testing.assert_array_equal(outcomes[0][0], outcomes[10**6][0])
+    assert outcomes[10**6][2] < outcomes[0][2]
