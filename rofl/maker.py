@@ -504,14 +504,22 @@ def make(
     return _make(image, o, title=title, solver=solver, progress=progress)
 
 
-def _make(image: Any, o: MakeOptions, *, title: str | None, solver: Any, progress: Any) -> MakeResult:
+def _make(
+    image: Any, o: MakeOptions, *, title: str | None, solver: Any, progress: Any, budget: Any = None
+) -> MakeResult:
     """:func:`make` with its options as one value: the one pipeline of both
     shapes, in named steps; what differs per shape is asked of its
     :class:`_Shape` (fitting, clean-up and trimming, the refinement's
-    options, the board, the measures)."""
+    options, the board, the measures).  ``budget`` is the effort budget of
+    ``difficulty`` (:class:`rofl.refine.difficulty.Budget`) the other
+    drawings share with the first (a new one when not given)."""
     from rofl import kernels, picture
 
     shape = _shape_of(o)  # every option checked, before any work
+    if o.difficulty is not None and budget is None:
+        from rofl.refine.difficulty import Budget
+
+        budget = Budget()
     # compiling or loading the kernels (once a process, in refinement) stops the clock
     clock = kernels.Stopwatch()
     bg_rgb = picture.parse_color(o.background, "background") if o.background not in (None, "auto") else (255, 255, 255)
@@ -544,7 +552,7 @@ def _make(image: Any, o: MakeOptions, *, title: str | None, solver: Any, progres
         if _changed_share(retried) < _changed_share(cells):
             res, cells = again, retried
         refine_seconds = refine_clock.seconds()
-    steering = _steered(cells, chosen.quantised.palette, o) if o.difficulty is not None else {}
+    steering = _steered(cells, chosen.quantised.palette, o, budget) if o.difficulty is not None else {}
     puzzle = shape.board(cells.final).puzzle(cells.final, chosen.quantised.palette, meta=_meta(image, title))
     result = _finish(
         puzzle, cells, chosen.quantised, res, shape,
@@ -554,7 +562,7 @@ def _make(image: Any, o: MakeOptions, *, title: str | None, solver: Any, progres
         pixels=pixels, geometry=geometry, background=bg_rgb,
     )  # fmt: skip
     if o.difficulty is not None and chosen.eligible:  # auto: photo alone may take another threshold
-        result = _other_style(result, pixels, o, chosen, solver, clock, plain)
+        result = _other_style(result, pixels, o, chosen, solver, clock, plain, budget)
     return result
 
 
@@ -752,26 +760,28 @@ def _refined(cells: _Cells, palette: Any, shape: _Shape, solver: Any, progress: 
     )  # fmt: skip
 
 
-def _steered(cells: _Cells, palette: Any, o: MakeOptions) -> dict[str, Any]:
+def _steered(cells: _Cells, palette: Any, o: MakeOptions, budget: Any) -> dict[str, Any]:
     """The refined grid steered toward ``o.difficulty`` (a rectangle's
     :func:`rofl.refine.difficulty.steer`): ``cells.final`` replaced, and
     the stats it adds."""
     from rofl.refine.difficulty import steer
 
-    steered = steer(cells.final, palette, cells.grid, o.difficulty, cost=cells.cost, seed=o.seed)
+    steered = steer(cells.final, palette, cells.grid, o.difficulty, cost=cells.cost, seed=o.seed, budget=budget)
     cells.final = steered.grid
     return {"difficulty": steered.difficulty, "steered": steered.added, "difficulty_note": steered.note}
 
 
 def _easy_over_limit(cells: _Cells, o: MakeOptions) -> bool:
     """Whether ``difficulty="easy"`` finds refinement's changes past its
-    limit (:data:`rofl.refine.difficulty.EASY_LIMIT`) at an effort below
+    limit (:data:`rofl.refine.difficulty.EASY_LIMIT`) but not past
+    :data:`~rofl.refine.difficulty.EASY_AGAIN`, at an effort below
     :data:`~rofl.refine.difficulty.EASY_EFFORT` (a rectangle's)."""
-    from rofl.refine.difficulty import EASY_EFFORT, EASY_LIMIT
+    from rofl.refine.difficulty import EASY_AGAIN, EASY_EFFORT, EASY_LIMIT
 
     if o.difficulty != "easy" or o.shape != "rect" or o.effort >= EASY_EFFORT:
         return False
-    return np.count_nonzero(cells.final != cells.grid) > int(EASY_LIMIT * cells.final.size)
+    changed = np.count_nonzero(cells.final != cells.grid)
+    return int(EASY_LIMIT * cells.final.size) < changed <= int(EASY_AGAIN * cells.final.size)
 
 
 def _changed_share(cells: _Cells) -> float:
@@ -793,7 +803,14 @@ def _plain_likeness(cells: _Cells, q: Any, shape: _Shape) -> float:
 
 
 def _other_style(
-    result: MakeResult, pixels: np.ndarray, o: MakeOptions, chosen: Any, solver: Any, clock, plain: float | None
+    result: MakeResult,
+    pixels: np.ndarray,
+    o: MakeOptions,
+    chosen: Any,
+    solver: Any,
+    clock,
+    plain: float | None,
+    budget: Any,
 ) -> MakeResult:
     """The picture pipeline steers too: another drawing ``auto`` would take
     (another style, or the photo style at another threshold) may reach the
@@ -804,10 +821,11 @@ def _other_style(
     def made(name: str, threshold: float | None = None, steered: bool = True) -> MakeResult:
         # the picture cut to its subject already: no crop again
         again = replace(o, style=name, crop="none", threshold=threshold, difficulty=o.difficulty if steered else None)
-        other = _make(pixels, again, title=result.puzzle.meta.get("title"), solver=solver, progress=None)
+        title = result.puzzle.meta.get("title")
+        other = _make(pixels, again, title=title, solver=solver, progress=None, budget=budget)
         return replace(other, stats=replace(other.stats, style_scores=chosen.scores, style_dropped=chosen.dropped))
 
-    result = pick_style(result, o.difficulty, chosen.eligible, made, plain=plain)
+    result = pick_style(result, o.difficulty, chosen.eligible, made, plain=plain, budget=budget)
     return replace(result, stats=replace(result.stats, seconds=clock.seconds()))  # every style's
 
 

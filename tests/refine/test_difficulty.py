@@ -11,7 +11,17 @@ import numpy as np
 import pytest
 
 import rofl
-from rofl.refine.difficulty import KEEP_CELLS, LAST_THRESHOLDS, STYLE_MARGIN, THRESHOLDS, likeness, pick_style
+from rofl.refine.difficulty import (
+    CELL_WORK,
+    FAR_MARGIN,
+    KEEP_CELLS,
+    LAST_THRESHOLDS,
+    STYLE_MARGIN,
+    THRESHOLDS,
+    Budget,
+    likeness,
+    pick_style,
+)
 from rofl.solver.grade import NAMES, Difficulty, Technique
 
 LOW, MID, HIGH = (float(cut) for cut in THRESHOLDS[1:4])
@@ -47,7 +57,7 @@ def _made(style, grade, *, like=1.0, changed=0.5, score=10.0, threshold=None, si
     )
 
 
-def _pick(first, target, eligible, drawn, steered=None, plain=None):
+def _pick(first, target, eligible, drawn, steered=None, plain=None, budget=None):
     """``drawn[(style, threshold)]``: the unsteered drawing; ``steered``: the same steered (default: as drawn)."""
     asked = []
 
@@ -56,7 +66,7 @@ def _pick(first, target, eligible, drawn, steered=None, plain=None):
         asked.append((name, cut, steered_))
         return (steered or {}).get((name, cut), drawn[(name, cut)]) if steered_ else drawn[(name, cut)]
 
-    return pick_style(first, target, eligible, made, plain=plain), asked
+    return pick_style(first, target, eligible, made, plain=plain, budget=budget), asked
 
 
 def _blank(style, cut=None):
@@ -121,7 +131,7 @@ def test_ties_keep_the_likelier_picture_missed_grades_the_nearer_score():
 
 def test_easy_keeps_its_limit_at_any_likeness_and_says_so():
     first = _made("lines", 3, like=1.1, changed=3.5)
-    within = _made("photo", 4, like=0.5, changed=1.5, threshold=LOW)
+    within = _made("photo", 4, like=1.1 - FAR_MARGIN + 0.05, changed=1.5, threshold=LOW)
     over = _made("photo", 1, like=1.05, changed=3.0)
     kept, _ = _pick(first, "easy", ("photo", "lines"), _all() | {("photo", LOW): within, ("photo", None): over})
     assert kept.stats.threshold == LOW and kept.stats.changed_pct == 1.5
@@ -148,7 +158,7 @@ def test_easy_refines_a_drawing_within_the_margin_again_before_going_further():
     first = _made("lines", 3, like=1.1, changed=3.5)
     faithful = _made("photo", 4, like=1.0, changed=2.2, score=60)
     kept_within = _made("photo", 3, like=1.0, changed=1.9, score=30)
-    further = _made("photo", 1, like=0.5, changed=1.0, threshold=LOW)
+    further = _made("photo", 1, like=0.8, changed=1.0, threshold=LOW)
     drawn = _all() | {("photo", None): faithful, ("photo", LOW): further}
     kept, asked = _pick(first, "easy", ("photo", "lines"), drawn, steered={("photo", None): kept_within})
     assert kept is kept_within and asked.count(("photo", None, True)) == 1
@@ -162,7 +172,7 @@ def test_easys_last_resort_is_the_photo_at_darker_thresholds():
     first = _made("lines", 3, like=1.1, changed=3.5)
     dark = float(LAST_THRESHOLDS[2])
     drawn = _all() | {("photo", None): _made("photo", 4, changed=3.0), ("photo", dark): _made(
-        "photo", 4, like=0.4, changed=1.9, threshold=dark)}  # fmt: skip
+        "photo", 4, like=0.8, changed=1.9, threshold=dark)}  # fmt: skip
     kept, asked = _pick(first, "easy", ("photo", "lines"), drawn)
     assert kept.stats.threshold == dark and kept.stats.changed_pct <= 2.0
     assert "limit kept only by drawing the picture in the photo style at threshold" in kept.stats.difficulty_note
@@ -203,3 +213,28 @@ def test_make_keeps_a_drawing_auto_may_keep():
             assert made.stats.changed_pct <= 2.0 + 1e-9
         if made.stats.difficulty_note is None or "likeness" not in made.stats.difficulty_note:
             assert likeness(made) >= likeness(auto) - STYLE_MARGIN - 1e-9
+
+
+def test_easy_never_takes_a_drawing_further_than_twice_the_margin():
+    # within 2% only in a drawing that no longer shows the photo: easy passes its limit instead, and says so
+    first = _made("lines", 3, like=1.1, changed=3.5)
+    dark = float(LAST_THRESHOLDS[2])
+    noise = _made("photo", 1, like=1.1 - FAR_MARGIN - 0.05, changed=1.0, threshold=dark)
+    over = _made("photo", 2, like=1.05, changed=3.0)
+    kept, asked = _pick(first, "easy", ("photo", "lines"), _all() | {("photo", dark): noise, ("photo", None): over})
+    assert ("photo", dark, False) in asked  # looked at, not taken
+    assert kept.stats.changed_pct == 3.0 and kept.stats.style == "photo" and kept.stats.threshold is None
+    assert kept.stats.difficulty_note.startswith("difficulty: every drawing tried that keeps the picture's size")
+
+
+def test_the_effort_budget_stops_the_search_and_says_so():
+    first = _made("lines", 4, like=1.1, score=80)
+    # enough for three drawings: the rest are not made, and the note says the budget stopped the search
+    budget = Budget(left=3 * CELL_WORK * first.grid.size)
+    kept, asked = _pick(first, "easy", ("photo", "lines", "poster"), _all(), budget=budget)
+    assert len(asked) == 3 and budget.stopped
+    assert kept.stats.difficulty_note.endswith(Budget().note()) and "\n" not in kept.stats.difficulty_note
+    # a budget that lasts: every drawing made, no such note
+    budget = Budget()
+    kept, asked = _pick(first, "easy", ("photo", "lines", "poster"), _all(), budget=budget)
+    assert len(asked) > 3 and not budget.stopped and Budget().note() not in (kept.stats.difficulty_note or "")
