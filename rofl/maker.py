@@ -283,6 +283,9 @@ class MakeStats:
     #: saying when the grade asked for was out of reach
     steered: int = 0
     difficulty_note: str | None = None
+    #: isolated cells were repainted before refinement (``cleanup``, asked
+    #: for or taken by ``difficulty`` as another drawing)
+    cleanup: bool = False
 
     @property
     def fewer_colours(self) -> str | None:
@@ -349,7 +352,8 @@ class MakeStats:
             timing += f"; threshold {self.threshold:.0f}/255"
         lines.append(timing)
         if self.difficulty is not None:
-            lines.append(f"difficulty: {self.difficulty.summary()}; {self.steered} cells changed to steer it")
+            drawn = "; drawn with isolated cells repainted (cleanup)" if self.cleanup else ""
+            lines.append(f"difficulty: {self.difficulty.summary()}; {self.steered} cells changed to steer it{drawn}")
         if self.difficulty_note:
             lines.append(self.difficulty_note)
         return "\n".join(lines)
@@ -557,6 +561,7 @@ def _make(
     result = _finish(
         puzzle, cells, chosen.quantised, res, shape,
         shape_stats={"style": chosen.style, "style_scores": chosen.scores, "style_dropped": chosen.dropped,
+                     "cleanup": o.cleanup,
                      **shape.stats(cells, res), **steering},
         seconds=clock.seconds(), refine_seconds=refine_seconds, min_delta_e=o.min_delta_e,
         pixels=pixels, geometry=geometry, background=bg_rgb,
@@ -818,9 +823,12 @@ def _other_style(
     the margin of ``plain`` (auto's puzzle before steering)."""
     from rofl.refine.difficulty import pick_style
 
-    def made(name: str, threshold: float | None = None, steered: bool = True) -> MakeResult:
+    def made(name: str, threshold: float | None = None, steered: bool = True, cleanup: bool = False) -> MakeResult:
         # the picture cut to its subject already: no crop again
-        again = replace(o, style=name, crop="none", threshold=threshold, difficulty=o.difficulty if steered else None)
+        again = replace(
+            o, style=name, crop="none", threshold=threshold, difficulty=o.difficulty if steered else None,
+            cleanup=o.cleanup or cleanup,
+        )  # fmt: skip
         title = result.puzzle.meta.get("title")
         other = _make(pixels, again, title=title, solver=solver, progress=None, budget=budget)
         return replace(other, stats=replace(other.stats, style_scores=chosen.scores, style_dropped=chosen.dropped))

@@ -21,14 +21,18 @@ that line logic still solves (so still unique):
 After each move kept, refinement's changes within :data:`NEAR` lines of it
 are tried back at the picture's colour: one the move made needless goes
 back and gives its cell of room back (the limits count the cells that
-differ from the picture's in the end).
+differ from the picture's in the end); with no room left, every one of
+refinement's changes is a move (back to the picture's colour).
 
 A step judges :data:`CANDIDATES` to :data:`MAX_CANDIDATES` moves (with a
 seeded jitter among equally cheap ones, so the same seed gives the same
 puzzle), each graded by line logic alone (a move that would need probing
 is refused without it); steering stops after :data:`MAX_TRIES` judged moves or :data:`MAX_WORK`
 rounds of the grader in all: a count, not seconds, so the result does not
-depend on the machine.
+depend on the machine.  One ``make --difficulty`` spends at most
+:data:`MAKE_WORK` rounds in all (:class:`Budget`: every steering, and every
+other drawing :func:`pick_style` makes); when that stops the search, the
+note says so.
 When the grade is out of reach within the limit, :attr:`Steering.note`
 says so in one line.  :func:`pick_style` steers the picture pipeline:
 the puzzle of another drawing of the picture (style, threshold) when it
@@ -123,7 +127,7 @@ MAX_WORK = 100_000
 #: of every other drawing :func:`pick_style` makes.  About 8 s of CPU at 50
 #: cells (the benchmark's photos took up to 38 s without it); when it runs
 #: out the search stops where it is and ``stats.difficulty_note`` says so.
-MAKE_WORK = 200_000
+MAKE_WORK = 250_000
 #: What making one drawing costs the budget per cell (its refinement: about
 #: the time of a few grader rounds per cell).
 CELL_WORK = 4
@@ -185,28 +189,37 @@ def pick_style(
     (refined and steered).  When it misses the grade (or, for ``easy``, has
     more than :data:`EASY_LIMIT` of its cells changed), the other drawings
     are made refined but not steered (``made(style, threshold,
-    steered=False)``): each other style of ``eligible``, then, for black
-    and white and unless one of those has the grade already, the photo
-    style at each of :data:`THRESHOLDS`.  Those that keep
-    :data:`KEEP_CELLS` of ``first``'s cells and whose :func:`likeness` is
-    at most :data:`STYLE_MARGIN` below ``plain`` (the likeness of auto's
-    puzzle before steering, as ``make`` gives it without a difficulty;
-    ``first``'s when not given) are graded; the
+    steered=False, cleanup=...)``): each other style of ``eligible``, then,
+    unless one of those has the grade already, every style of ``eligible``
+    with its isolated cells repainted before refinement (``cleanup=True``,
+    auto's style first; not when ``first`` was cleaned up already: fewer
+    specks, fewer changes to make it unique, often an easier solve), then,
+    for black and white, the photo style at each of :data:`THRESHOLDS`.
+    Those that keep :data:`KEEP_CELLS` of ``first``'s cells and whose
+    :func:`likeness` is at most :data:`STYLE_MARGIN` below ``plain`` (the
+    likeness of auto's puzzle before steering, as ``make`` gives it without
+    a difficulty; ``first``'s when not given) are graded; the
     :data:`STEERED` most promising (within easy's limit, the grade nearest,
     then the score nearest, an easing's score as :data:`EASE_CELLS` expects
-    it after the room the drawing leaves) are steered (``made(style, threshold)``, unless
-    one has the grade already) and the result closest to the grade kept by
-    the same order; at the grade, the likelier picture.
+    it after the room the drawing leaves) are steered (``made(style,
+    threshold, cleanup=...)``, unless one has the grade already) and the
+    result closest to the grade kept by the same order; at the grade, the
+    likelier picture.
 
-    Easy's limit binds harder than likeness: when no drawing within the
-    margin stays within it, the :data:`STEERED` - 1 least over it are
-    steered first (``make`` refines them again, longer); when none keeps
-    within it either, those that do are tried at any likeness, then, when
-    none does, the photo style at each of :data:`LAST_THRESHOLDS`; and
-    ``stats.difficulty_note`` says so in one line (as it says when no
-    drawing at all stays within it).  A drawing changes how the
-    picture is put into cells, not the cells refinement and steering change,
-    which are counted against that drawing's own cells.
+    Easy's limit binds harder than likeness, down to :data:`FAR_MARGIN`
+    below ``plain``: when no drawing within the margin stays within it, the
+    :data:`STEERED` - 1 least over it are steered first (``make`` refines
+    them again, longer); when none keeps within it either, those that do
+    and are within :data:`FAR_MARGIN` are taken, then, when none does, the
+    photo style at each of :data:`LAST_THRESHOLDS` is tried (on the same
+    terms); ``stats.difficulty_note`` says so in one line (as it says when
+    no drawing at all stays within it).  A drawing changes how the picture
+    is put into cells, not the cells refinement and steering change, which
+    are counted against that drawing's own cells.
+
+    Every drawing made costs ``budget`` (:data:`CELL_WORK` a cell, and the
+    rounds its steering spends); when it runs out, the search stops with
+    the best found so far and the note says so.
     """
     from dataclasses import replace
 
@@ -228,32 +241,37 @@ def pick_style(
     far = floor + STYLE_MARGIN - FAR_MARGIN  # the least likeness easy's limit may take
     budget = Budget() if budget is None else budget
 
-    def make(name: str, cut: float | None, steered: bool = True) -> Any:
+    def make(name: str, cut: float | None, clean: bool, steered: bool = True) -> Any:
         budget.spend(CELL_WORK * first.grid.size)  # its refinement; steering spends its own rounds
-        return made(name, cut, steered=steered)
+        return made(name, cut, steered=steered, cleanup=clean)
 
     def fits(one: tuple) -> bool:
         return key(*one[:2])[:2] == (0.0, 0) and one[2] >= floor - 1e-9
 
-    drawings: list[tuple[str, float | None]] = [(name, None) for name in eligible if name != first.stats.style]
+    drawings: list[tuple[str, float | None, bool]] = [
+        (name, None, False) for name in eligible if name != first.stats.style
+    ]
+    if not first.stats.cleanup:  # every style with its specks repainted, auto's first
+        ordered = sorted(eligible, key=lambda name: name != first.stats.style)
+        drawings += [(name, None, True) for name in ordered]
     if "photo" in eligible and first.stats.colors == 2:
-        drawings += [("photo", float(cut)) for cut in THRESHOLDS]
+        drawings += [("photo", float(cut), False) for cut in THRESHOLDS]
     scanned: list[tuple] = []
 
-    def scan(name: str, cut: float | None) -> None:
+    def scan(name: str, cut: float | None, clean: bool = False) -> None:
         if budget.empty():
             return
-        result = make(name, cut, steered=False)
+        result = make(name, cut, clean, steered=False)
         like = likeness(result)
         if like > 0 and result.grid.size >= KEEP_CELLS * first.grid.size:
             difficulty = result.stats.difficulty or grade(result.puzzle)
             if _line_solved(difficulty):
-                scanned.append((result, difficulty, like, name, cut))
+                scanned.append((result, difficulty, like, name, cut, clean))
 
-    for name, cut in drawings:
-        if cut is not None and any(fits(one) for one in scanned):
-            break  # a style auto could keep has the grade: the thresholds are for pictures none fits
-        scan(name, cut)
+    for name, cut, clean in drawings:
+        if (cut is not None or clean) and any(fits(one) for one in scanned):
+            break  # a style auto could keep has the grade: the others are for pictures none fits
+        scan(name, cut, clean)
     near = [one for one in scanned if one[2] >= floor - 1e-9]
     done: set[int] = set()  # results steered already
     if over(first) and near and all(over(one[0]) for one in near):
@@ -261,9 +279,9 @@ def pick_style(
         for one in sorted(near, key=lambda one: over(one[0]))[: STEERED - 1]:
             if budget.empty():
                 break
-            again = make(one[3], one[4])
+            again = make(*one[3:])
             done.add(id(again))
-            scanned[scanned.index(one)] = (again, again.stats.difficulty, likeness(again), one[3], one[4])
+            scanned[scanned.index(one)] = (again, again.stats.difficulty, likeness(again), *one[3:])
         near = [one for one in scanned if one[2] >= floor - 1e-9]
     within = [one for one in scanned if not over(one[0]) and one[2] >= far - 1e-9]
     if over(first) and not within and "photo" in eligible and first.stats.colors == 2:
@@ -283,7 +301,7 @@ def pick_style(
         room = max(0.0, 100 * EASY_LIMIT - result.stats.changed_pct) / 100 * result.grid.size
         return found[0], found[1], found[2] * math.exp(-room / EASE_CELLS), found[3]
 
-    for result, difficulty, _, name, cut in sorted(near, key=promise)[:STEERED]:
+    for result, difficulty, _, name, cut, clean in sorted(near, key=promise)[:STEERED]:
         if id(result) in done:
             pass
         elif difficulty.grade == want:  # steering would keep it as it is
@@ -291,7 +309,7 @@ def pick_style(
         elif budget.empty():
             break
         else:
-            result = make(name, cut)
+            result = make(name, cut, clean)
         found = key(result, result.stats.difficulty)
         if found < best_key:
             best, best_key = result, found

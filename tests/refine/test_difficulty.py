@@ -5,7 +5,7 @@ auto may keep."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pytest
@@ -38,6 +38,7 @@ class _Stats:
     threshold: float | None = None
     difficulty_note: str | None = None
     steered: int = 0
+    cleanup: bool = False
 
 
 @dataclass(frozen=True)
@@ -58,13 +59,16 @@ def _made(style, grade, *, like=1.0, changed=0.5, score=10.0, threshold=None, si
 
 
 def _pick(first, target, eligible, drawn, steered=None, plain=None, budget=None):
-    """``drawn[(style, threshold)]``: the unsteered drawing; ``steered``: the same steered (default: as drawn)."""
+    """``drawn[(style, threshold)]``: the unsteered drawing, ``(style, "clean")`` with its specks repainted
+    (none by default); ``steered``: the same steered (default: as drawn)."""
     asked = []
 
     def made(name, cut=None, steered_=True, **kw):
         steered_ = kw.get("steered", steered_)
-        asked.append((name, cut, steered_))
-        return (steered or {}).get((name, cut), drawn[(name, cut)]) if steered_ else drawn[(name, cut)]
+        key = (name, "clean") if kw.get("cleanup") else (name, cut)
+        asked.append((*key, steered_))
+        found = drawn.get(key, _blank(name)) if key[1] == "clean" else drawn[key]
+        return (steered or {}).get(key, found) if steered_ else found
 
     return pick_style(first, target, eligible, made, plain=plain, budget=budget), asked
 
@@ -95,9 +99,13 @@ def test_the_drawing_closest_to_the_grade_within_the_margin():
         ("photo", None): photo, ("poster", None): poster})  # fmt: skip
     assert kept is photo
     assert ("photo", None, True) in asked and ("poster", None, True) not in asked
-    # every other drawing is looked at unsteered: the other styles, and the photo at each threshold
-    assert {(name, cut) for name, cut, steered in asked if not steered} == {
-        ("photo", None), ("poster", None), *(("photo", float(cut)) for cut in THRESHOLDS)}  # fmt: skip
+    # every other drawing is looked at unsteered: the other styles, every style with its specks repainted
+    # (auto's first), and the photo at each threshold
+    unsteered = [(name, cut) for name, cut, steered in asked if not steered]
+    assert set(unsteered) == {
+        ("photo", None), ("poster", None), ("lines", "clean"), ("photo", "clean"), ("poster", "clean"),
+        *(("photo", float(cut)) for cut in THRESHOLDS)}  # fmt: skip
+    assert unsteered[2] == ("lines", "clean")
     # hard: the drawing that reaches hard, from above or below; one at the grade is not steered again
     at_cut = _made("photo", 3, like=1.0, threshold=MID)
     kept, asked = _pick(_made("lines", 4), "hard", ("photo", "lines", "poster"), _all() | {
@@ -116,7 +124,7 @@ def test_no_thresholds_when_a_style_auto_may_keep_has_the_grade():
 def test_thresholds_only_for_black_and_white_photos():
     first = _made("poster", 3)
     _, asked = _pick(first, "easy", ("poster", "lines"), _all())
-    assert {name for name, _, _ in asked} == {"lines"}
+    assert {(name, cut) for name, cut, _ in asked} == {("lines", None), ("poster", "clean"), ("lines", "clean")}
 
 
 def test_ties_keep_the_likelier_picture_missed_grades_the_nearer_score():
@@ -238,3 +246,17 @@ def test_the_effort_budget_stops_the_search_and_says_so():
     budget = Budget()
     kept, asked = _pick(first, "easy", ("photo", "lines", "poster"), _all(), budget=budget)
     assert len(asked) > 3 and not budget.stopped and Budget().note() not in (kept.stats.difficulty_note or "")
+
+
+def test_a_drawing_with_its_specks_repainted_may_be_taken():
+    # cleanup repaints isolated cells before refinement: fewer changes, often an easier puzzle
+    first = _made("lines", 4, like=1.1, score=80)
+    clean = _made("lines", 1, like=1.12)
+    kept, asked = _pick(first, "easy", ("photo", "lines"), _all() | {("lines", "clean"): clean})
+    assert kept.grid is clean.grid and ("lines", "clean", False) in asked
+    assert not any(isinstance(cut, float) for _, cut, _ in asked)  # it has the grade: no thresholds
+    # not again when the picture was cleaned up already
+    cleaned = _made("lines", 4, like=1.1, score=80)
+    cleaned = _Made(replace(cleaned.stats, cleanup=True), cleaned.grid)
+    _, asked = _pick(cleaned, "easy", ("photo", "lines"), _all() | {("lines", "clean"): clean})
+    assert not any(cut == "clean" for _, cut, _ in asked)
