@@ -123,14 +123,15 @@ MAX_TRIES = 2_000
 #: with them: a textured photo's puzzle takes hundreds of rounds a grade).
 MAX_WORK = 100_000
 #: The effort budget of one ``make --difficulty`` (:class:`Budget`), in
-#: rounds of the grader: steering's rounds, and :data:`CELL_WORK` per cell
-#: of every other drawing :func:`pick_style` makes.  About 8 s of CPU at 50
-#: cells (the benchmark's photos took up to 38 s without it); when it runs
-#: out the search stops where it is and ``stats.difficulty_note`` says so.
-MAKE_WORK = 250_000
-#: What making one drawing costs the budget per cell (its refinement: about
-#: the time of a few grader rounds per cell).
-CELL_WORK = 4
+#: rounds of the grader: steering's rounds, and the refinement of every
+#: other drawing :func:`pick_style` makes (:data:`SOLVES_PER_ROUND`).  About
+#: 10 s of CPU at 50 cells (the benchmark's photos took up to 38 s without
+#: it); when it runs out the search stops where it is and
+#: ``stats.difficulty_note`` says so.
+MAKE_WORK = 200_000
+#: Refinement's line solves that cost the budget one grader round (a round
+#: solves every line once, from what is known: about ten line solves' time).
+SOLVES_PER_ROUND = 10
 
 
 @dataclass(eq=False)
@@ -217,8 +218,8 @@ def pick_style(
     is put into cells, not the cells refinement and steering change, which
     are counted against that drawing's own cells.
 
-    Every drawing made costs ``budget`` (:data:`CELL_WORK` a cell, and the
-    rounds its steering spends); when it runs out, the search stops with
+    Every drawing made costs ``budget`` (its refinement's line solves, as
+    :data:`SOLVES_PER_ROUND` tell, and the rounds its steering spends); when it runs out, the search stops with
     the best found so far and the note says so.
     """
     from dataclasses import replace
@@ -242,8 +243,9 @@ def pick_style(
     budget = Budget() if budget is None else budget
 
     def make(name: str, cut: float | None, clean: bool, steered: bool = True) -> Any:
-        budget.spend(CELL_WORK * first.grid.size)  # its refinement; steering spends its own rounds
-        return made(name, cut, steered=steered, cleanup=clean)
+        result = made(name, cut, steered=steered, cleanup=clean)
+        budget.spend(result.stats.line_solves // SOLVES_PER_ROUND)  # its refinement; steering spent its own
+        return result
 
     def fits(one: tuple) -> bool:
         return key(*one[:2])[:2] == (0.0, 0) and one[2] >= floor - 1e-9
@@ -301,13 +303,15 @@ def pick_style(
         room = max(0.0, 100 * EASY_LIMIT - result.stats.changed_pct) / 100 * result.grid.size
         return found[0], found[1], found[2] * math.exp(-room / EASE_CELLS), found[3]
 
-    for result, difficulty, _, name, cut, clean in sorted(near, key=promise)[:STEERED]:
+    as_drawn: set[int] = set()
+    for rank, (result, difficulty, _, name, cut, clean) in enumerate(sorted(near, key=promise)):
+        if rank >= STEERED and not budget.empty():
+            break  # with the budget out, every drawing graded competes as drawn
         if id(result) in done:
             pass
-        elif difficulty.grade == want:  # steering would keep it as it is
+        elif difficulty.grade == want or budget.empty():  # kept as it is (the budget out: as drawn)
             result = replace(result, stats=replace(result.stats, difficulty=difficulty, steered=0))
-        elif budget.empty():
-            break
+            as_drawn.add(id(result))
         else:
             result = make(name, cut, clean)
         found = key(result, result.stats.difficulty)
@@ -318,6 +322,9 @@ def pick_style(
     # steering's note, but refinement alone passing easy's limit is every drawing's case here
     said = (best.stats.difficulty_note or "").removeprefix("difficulty: ")
     notes = [part for part in said.split("; ") if part and not part.startswith("refinement alone")]
+    if best_key[1] and id(best) in as_drawn:  # not steered: no steering's note says it
+        reached = best.stats.difficulty
+        notes.append(f"{NAMES[want]} not reached; the puzzle is {reached.name} ({reached.grade}/5)")
     if budget.stopped and budget.note() not in notes:
         notes.append(budget.note())
     if best_key[0]:

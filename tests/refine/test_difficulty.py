@@ -12,10 +12,10 @@ import pytest
 
 import rofl
 from rofl.refine.difficulty import (
-    CELL_WORK,
     FAR_MARGIN,
     KEEP_CELLS,
     LAST_THRESHOLDS,
+    SOLVES_PER_ROUND,
     STYLE_MARGIN,
     THRESHOLDS,
     Budget,
@@ -39,6 +39,7 @@ class _Stats:
     difficulty_note: str | None = None
     steered: int = 0
     cleanup: bool = False
+    line_solves: int = 1000
 
 
 @dataclass(frozen=True)
@@ -238,10 +239,15 @@ def test_easy_never_takes_a_drawing_further_than_twice_the_margin():
 def test_the_effort_budget_stops_the_search_and_says_so():
     first = _made("lines", 4, like=1.1, score=80)
     # enough for three drawings: the rest are not made, and the note says the budget stopped the search
-    budget = Budget(left=3 * CELL_WORK * first.grid.size)
+    budget = Budget(left=3 * first.stats.line_solves // SOLVES_PER_ROUND)
     kept, asked = _pick(first, "easy", ("photo", "lines", "poster"), _all(), budget=budget)
     assert len(asked) == 3 and budget.stopped
     assert kept.stats.difficulty_note.endswith(Budget().note()) and "\n" not in kept.stats.difficulty_note
+    # the best drawing made before the budget ran out is kept, as drawn (not steered)
+    drawn = _all() | {("poster", None): _made("poster", 2, like=1.05, score=15)}
+    kept, asked = _pick(first, "easy", ("photo", "lines", "poster"), drawn, budget=Budget(left=300))
+    assert kept.stats.style == "poster" and kept.stats.steered == 0 and ("poster", None, True) not in asked
+    assert kept.stats.difficulty_note == f"difficulty: easy not reached; the puzzle is medium (2/5); {Budget().note()}"
     # a budget that lasts: every drawing made, no such note
     budget = Budget()
     kept, asked = _pick(first, "easy", ("photo", "lines", "poster"), _all(), budget=budget)
