@@ -44,7 +44,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -148,7 +148,7 @@ class Budget:
         Whether the budget ran out before the search was done.
     """
 
-    left: int = MAKE_WORK
+    left: int = field(default_factory=lambda: MAKE_WORK)
     stopped: bool = False
 
     def spend(self, work: int) -> None:
