@@ -107,12 +107,16 @@ class MakeOptions:
         cells, up to 2% in all (refined again with ``effort`` 8 when
         refinement alone passes that), harder ones at most 0.5% beyond the
         fewest; with ``style="auto"`` another drawing (a style auto could
-        keep, or the photo style at another threshold) may be taken when it
-        comes closer, its likeness within 0.2 of the puzzle made without
-        ``difficulty`` unless easy's limit needs one further
-        (:func:`rofl.refine.difficulty.pick_style`);
+        keep, one with its isolated cells repainted, or the photo style at
+        another threshold) may be taken when it comes closer, its likeness
+        within 0.2 of the puzzle made without ``difficulty`` unless easy's
+        limit needs one further, never more than 0.4
+        (:func:`rofl.refine.difficulty.pick_style`); all within an effort
+        budget of 200,000 grader rounds (about 10 s at 50 cells,
+        :data:`rofl.refine.difficulty.MAKE_WORK`);
         ``stats.difficulty`` is the grade reached and ``stats.difficulty_note``
-        says when the one asked for was out of reach.  Rectangles only.
+        says when the one asked for was out of reach, or the budget stopped
+        the search.  Rectangles only.
     """
 
     width: int | None = None
