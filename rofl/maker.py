@@ -560,7 +560,9 @@ def _make(
         if _changed_share(retried) < _changed_share(cells):
             res, cells = again, retried
         refine_seconds = refine_clock.seconds()
-    steering = _steered(cells, chosen.quantised.palette, o, budget) if o.difficulty is not None else {}
+    steering = {}
+    if o.difficulty is not None:  # other drawings may follow auto's (_other_style)
+        steering = _steered(cells, chosen.quantised.palette, o, budget, first=bool(chosen.eligible))
     puzzle = shape.board(cells.final).puzzle(cells.final, chosen.quantised.palette, meta=_meta(image, title))
     result = _finish(
         puzzle, cells, chosen.quantised, res, shape,
@@ -769,13 +771,17 @@ def _refined(cells: _Cells, palette: Any, shape: _Shape, solver: Any, progress: 
     )  # fmt: skip
 
 
-def _steered(cells: _Cells, palette: Any, o: MakeOptions, budget: Any) -> dict[str, Any]:
+def _steered(cells: _Cells, palette: Any, o: MakeOptions, budget: Any, *, first: bool) -> dict[str, Any]:
     """The refined grid steered toward ``o.difficulty`` (a rectangle's
     :func:`rofl.refine.difficulty.steer`): ``cells.final`` replaced, and
-    the stats it adds."""
-    from rofl.refine.difficulty import steer
+    the stats it adds.  ``first``: auto's drawing, which other drawings may
+    follow (:data:`rofl.refine.difficulty.FIRST_WORK`)."""
+    from rofl.refine.difficulty import FIRST_WORK, MAX_WORK, steer
 
-    steered = steer(cells.final, palette, cells.grid, o.difficulty, cost=cells.cost, seed=o.seed, budget=budget)
+    work = FIRST_WORK if first else MAX_WORK
+    steered = steer(
+        cells.final, palette, cells.grid, o.difficulty, cost=cells.cost, seed=o.seed, budget=budget, max_work=work
+    )
     cells.final = steered.grid
     return {"difficulty": steered.difficulty, "steered": steered.added, "difficulty_note": steered.note}
 

@@ -122,6 +122,12 @@ MAX_TRIES = 2_000
 #: Rounds of the grader's solves one steering may spend in all (its time grows
 #: with them: a textured photo's puzzle takes hundreds of rounds a grade).
 MAX_WORK = 100_000
+#: What steering auto's drawing may spend when :func:`pick_style` may try
+#: other drawings after it: half of :data:`MAX_WORK`, so that the budget
+#: leaves the most promising drawing a whole steering (``coffee`` at 50
+#: cells: auto's poster spent 100,000 rounds to reach 76.5, the cleaned
+#: poster then ran out of budget at 43.8).
+FIRST_WORK = MAX_WORK // 2
 #: The effort budget of one ``make --difficulty`` (:class:`Budget`), in
 #: rounds of the grader: steering's rounds, and the refinement of every
 #: other drawing :func:`pick_style` makes (:data:`SOLVES_PER_ROUND`).  About
@@ -395,6 +401,7 @@ def steer(
     cost: np.ndarray,
     seed: int = 0,
     budget: Budget | None = None,
+    max_work: int = MAX_WORK,
 ) -> Steering:
     """Move a line-solvable picture toward the grade ``target``.
 
@@ -418,6 +425,9 @@ def steer(
     budget : Budget, optional
         The effort budget of the whole ``make`` (steering spends its
         grader rounds from it, and stops when it runs out).
+    max_work : int
+        Rounds this steering may spend (:data:`MAX_WORK`; ``make`` gives
+        auto's drawing :data:`FIRST_WORK` when other drawings may follow).
 
     Returns
     -------
@@ -463,12 +473,12 @@ def steer(
     while (
         cap >= 0
         and tries < MAX_TRIES
-        and work_done < MAX_WORK
+        and work_done < max_work
         and not budget.empty()
         and (current.grade > want if easier else current.grade < want)
     ):
         room = cap - changed  # a move back to the picture's colour gives a cell of room back
-        share = min(MAX_WORK - work_done, budget.left) // (max(1, room) * max(1, current.steps))
+        share = min(max_work - work_done, budget.left) // (max(1, room) * max(1, current.steps))
         moves = _moves(work, original, cost, steered, rejected, when, rng, easier=easier, count=int(share), room=room)
         if not moves:
             break
