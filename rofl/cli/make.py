@@ -175,8 +175,8 @@ def _save(image, path: str) -> None:
 @click.option(
     "--difficulty",
     type=click.Choice(["easy", "medium", "hard", "expert"]),
-    help="Steer the puzzle toward this grade of rofl.grade: easier ones may change more cells (at most 2%% in "
-    "all), harder ones at most 0.5%% beyond the fewest (docs/difficulty.md).",
+    help="Steer the puzzle toward this grade of rofl.grade: easier ones may change more cells (at most 2% in "
+    "all), harder ones at most 0.5% beyond the fewest (docs/difficulty.md).",
 )
 @click.option("--title", help="Puzzle title (default: the picture's file name).")
 @click.option("--preview", type=click.Path(dir_okay=False), help="Write the solution picture scaled up (PNG).")
