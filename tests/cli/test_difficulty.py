@@ -36,6 +36,32 @@ def test_info_and_solve_print_the_grade():
 def test_two_solutions_need_guessing():
     shown = run("info", SAMPLES / "two-ways.non")
     assert "difficulty: 5/5 needs guessing" in shown.output
+    # solve says it too, after the line that says what was proved, with and without --line-only
+    for args in ([], ["--line-only"]):
+        solved = run("solve", *args, SAMPLES / "two-ways.non")
+        assert solved.exit_code in (3, 5), solved.output
+        lines = solved.output.strip().splitlines()
+        assert lines[-2].startswith(("multiple: ", "stalled: ")), solved.output
+        assert lines[-1].startswith("difficulty: 5/5 needs guessing ("), solved.output
+
+
+def test_a_puzzle_line_logic_stalls_on_is_graded_expert_by_solve_line_only(tmp_path):
+    """Rows 2, (empty), 1 1 and every column 1: line logic stalls, probing finishes it."""
+    probing = tmp_path / "probing.non"
+    probing.write_text("width 4\nheight 3\nrows\n2\n0\n1,1\ncolumns\n1\n1\n1\n1\n")
+    shown = run("solve", "--line-only", probing)
+    assert shown.exit_code == 5, shown.output
+    assert shown.output.strip().splitlines()[-1].startswith("difficulty: 4/5 expert ("), shown.output
+    assert "difficulty: 4/5 expert (" in run("solve", probing).output
+
+
+def test_no_grade_for_clues_without_a_solution(tmp_path):
+    """info and solve say the clues have no solution and print no grade."""
+    contradiction = tmp_path / "none.non"
+    contradiction.write_text("width 2\nheight 2\nrows\n2\n0\ncolumns\n2\n0\n")
+    for args in (["info"], ["solve"], ["solve", "--line-only"]):
+        shown = run(*args, contradiction)
+        assert "difficulty" not in shown.output and "no solution" in shown.output, shown.output
 
 
 def test_make_difficulty_reports_the_grade(tmp_path):
