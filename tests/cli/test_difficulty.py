@@ -160,10 +160,32 @@ def test_easiest_first_in_a_book():
     from rofl.cli.sheet import _easiest_first
 
     puzzles = [rofl.open_puzzle(SAMPLES / name).puzzle for name in ("two-ways.non", "camera.rofl", "horse.rofl")]
-    ordered, tags = _easiest_first(puzzles, ["a", "b", "c"])
+    ordered, tags = _easiest_first(puzzles, ["a", "b", "c"], [rofl.grade(p) for p in puzzles])
     grades = [rofl.grade(p) for p in ordered]
     assert [(g.grade, g.score) for g in grades] == sorted((g.grade, g.score) for g in grades)
     assert tags[-1] == "a"  # needs guessing: last
+
+
+def test_a_sheet_book_or_page_says_when_a_puzzle_is_not_graded(tmp_path):
+    """Asked for grades, a puzzle rofl does not grade (no solution, '?'
+    groups) gets a warning line, not silence; it is drawn without one, last
+    in a book ordered by difficulty."""
+    contradiction = tmp_path / "none.non"
+    contradiction.write_text('title "None"\nwidth 2\nheight 2\nrows\n2\n0\ncolumns\n2\n0\n')
+    book = tmp_path / "book.pdf"
+    made = run("sheet", contradiction, SAMPLES / "horse.rofl", "-o", book, "--difficulty", "--order", "difficulty")
+    assert made.exit_code == 0, made.output
+    assert made.stderr == f"warning: {contradiction}: not graded (the clues have no solution), so no grade is shown\n"
+    from tests.pdfread import read_pdf
+
+    titles = [max(read_pdf(book.read_bytes(), i)["texts"], key=lambda t: t["size"])["text"] for i in (0, 1)]
+    assert titles[0].startswith("1. horse (") and titles[1] == "2. None", titles
+    for command, out in (("sheet", tmp_path / "flower.svg"), ("page", tmp_path / "flower.html")):
+        shown = run(command, SAMPLES / "hex-flower.clues", "-o", out, "--difficulty")
+        assert shown.exit_code == 0 and out.exists(), shown.output
+        assert shown.stderr.startswith("warning: ") and "'?' groups" in shown.stderr, shown.stderr
+        assert len(shown.stderr.splitlines()) == 1
+    assert run("sheet", SAMPLES / "horse.rofl", "-o", tmp_path / "h.svg", "--difficulty").stderr == ""
 
 
 def test_batch_rows_and_bench_rows_have_the_grade():
