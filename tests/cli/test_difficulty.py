@@ -84,6 +84,11 @@ def test_bad_difficulty(tmp_path):
         run("make", SAMPLES / "camera.jpg", "-o", tmp_path / "x.clues", "--shape", "hex", "--difficulty", "easy"),
         "rectangular",
     )
+    # a batch too, before any work: no picture failed one by one, no folder or summary
+    batch = tmp_path / "hexagons"
+    pictures = (SAMPLES / "camera.jpg", SAMPLES / "rocket.jpg")
+    usage_error_line(run("make", *pictures, "-o", f"{batch}/", "--shape", "hex", "--difficulty", "easy"), "rectangular")
+    assert not batch.exists()
 
 
 def _noise(seed: int, n: int = 24) -> np.ndarray:
