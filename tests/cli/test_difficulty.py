@@ -161,6 +161,21 @@ def test_sheet_book_and_page_show_the_grade(tmp_path):
     assert f"({grade.name}, {grade.grade}/5)" in sheet.read_text(encoding="utf-8")
 
 
+def test_a_title_cut_short_on_a_pdf_keeps_its_grade():
+    """A page-filling PDF sheet cuts a long title to the page's width: the
+    ellipsis goes before the grade, not over it (a book's pages alike)."""
+    from tests.pdfread import read_pdf
+
+    puzzle = rofl.open_puzzle(SAMPLES / "horse.rofl").puzzle
+    grade = rofl.grade(puzzle)
+    long = "A horse standing in a field near the barn at dusk, " * 4
+    title = max(read_pdf(sheet_bytes(puzzle, ".pdf", title=long, difficulty=True))["texts"], key=lambda t: t["size"])
+    assert title["text"].startswith("A horse standing") and "\u2026" in title["text"], title
+    assert title["text"].endswith(f"\u2026 ({grade.name}, {grade.grade}/5)"), title
+    plain = max(read_pdf(sheet_bytes(puzzle, ".pdf", title=long))["texts"], key=lambda t: t["size"])
+    assert plain["text"].endswith("\u2026") and "(" not in plain["text"], plain
+
+
 def test_easiest_first_in_a_book():
     from rofl.cli.sheet import _easiest_first
 
