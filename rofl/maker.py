@@ -325,8 +325,9 @@ class MakeStats:
                 f"trimmed: {top + bottom} blank rows and {left + right} blank columns "
                 f"(top {top}, bottom {bottom}, left {left}, right {right})"
             )
+        why = "to make it unique" if self.difficulty is None else "in all, to make it unique and steer it"
         lines.append(
-            f"changed: {self.n_changed} cells ({self.changed_pct:.2f}%) to make it unique; "
+            f"changed: {self.n_changed} cells ({self.changed_pct:.2f}%) {why}; "
             f"mean ΔE2000 vs the picture {self.mean_delta_e:.2f} (quantised {self.mean_delta_e_quantised:.2f})"
         )
         likeness = []

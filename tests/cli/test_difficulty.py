@@ -68,7 +68,12 @@ def test_make_difficulty_reports_the_grade(tmp_path):
     out = tmp_path / "easy.rofl"
     made = run("make", SAMPLES / "camera.jpg", "-o", out, "-w", 20, "--difficulty", "easy")
     assert made.exit_code == 0, made.output
-    assert re.search(r"difficulty: 1/5 easy \(.*\); \d+ cells changed to steer it", made.output), made.output
+    steered = re.search(r"difficulty: 1/5 easy \(.*\); (\d+) cells changed to steer it", made.output)
+    assert steered, made.output
+    # the changed line counts steering's cells too, and says so
+    changed = re.search(r"changed: (\d+) cells \([\d.]+%\) in all, to make it unique and steer it;", made.output)
+    assert changed and int(changed.group(1)) >= 0, made.output
+    assert "to make it unique;" not in made.output
     assert rofl.solve(rofl.open_puzzle(out).puzzle).status == "solved"
 
 
