@@ -145,6 +145,21 @@ def test_easy_is_no_harder_than_hard(seed):
         assert made.stats.difficulty == rofl.grade(made.puzzle)
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("picture", ["camera.jpg", "horse.png", "coffee.jpg", "rocket.jpg"])
+def test_easy_grades_lower_than_hard_on_the_sample_photos(picture):
+    """--difficulty ordering on real pictures (the benchmark's 22 photos in
+    docs/benchmarks.md): easy a lower grade than hard, within easy's 2%, both
+    line-solvable."""
+    for width in (20, 30):
+        easy = rofl.make(SAMPLES / picture, width=width, difficulty="easy")
+        hard = rofl.make(SAMPLES / picture, width=width, difficulty="hard")
+        assert easy.stats.difficulty.grade < hard.stats.difficulty.grade, (width, easy.stats, hard.stats)
+        assert easy.stats.n_changed <= int(EASY_LIMIT * easy.grid.size)
+        for made in (easy, hard):
+            assert rofl.solve(made.puzzle).status == "solved"
+
+
 def test_sheet_book_and_page_show_the_grade(tmp_path):
     puzzle = rofl.open_puzzle(SAMPLES / "horse.rofl").puzzle
     grade = rofl.grade(puzzle)
