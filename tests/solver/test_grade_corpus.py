@@ -1,17 +1,23 @@
 """The grader (:func:`rofl.grade`) on real puzzles: the bundled samples and
 corpus puzzles that need each technique keep their grade when transposed or
-their colours renamed, and the grade agrees with the solvability notes that
-webpbn's survey puzzles carry (docs/difficulty.md, calibration)."""
+their colours renamed, the grade agrees with the solvability notes that
+webpbn's survey puzzles carry (docs/difficulty.md, calibration), and lines
+longer than the bit-set solver's 63 cells (which ``test_grade.py``'s small
+grids never reach) end where line logic ends."""
 
 from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import rofl
 from rofl.formats import open_puzzle
-from rofl.solver.grade import Technique
+from rofl.kernels import grade_codes as k
+from rofl.solver.grade import Technique, run
 from tests.places import CORPUS, SAMPLES, corpus_file, needs_corpus
 
 #: Samples (two to six colours) and corpus puzzles whose hardest technique is
@@ -89,3 +95,38 @@ def test_the_grade_agrees_with_webpbn_s_solvability_notes():
             continue
         seen += 1
     assert seen == 16
+
+
+long_grids = st.tuples(st.integers(1, 3), st.integers(64, 130), st.integers(2, 3), st.integers(0, 2**32 - 1))
+
+
+@settings(deadline=None, max_examples=40)
+@given(long_grids)
+def test_lines_longer_than_a_word_end_where_line_logic_ends(shape):
+    """Rows of 64 to 130 cells (the general line solver, not the words):
+    never a colour of the picture struck, and without probing the grader's
+    masks are line logic's; transposed, the same grade."""
+    height, width, colours, seed = shape
+    rng = np.random.default_rng(seed)
+    grid = (rng.random((height, width)) < 0.6) * rng.integers(1, colours, (height, width))
+    palette = ["#ffffff", "#000000", "#ff0000"][:colours]
+    puzzle = rofl.Puzzle.from_grid(grid.astype(np.uint8), palette)
+    status, masks, *_ = run(puzzle, probe_work=-1)
+    assert np.all(masks >> grid.astype(np.int64) & 1), "a colour of the picture was struck"
+    line = rofl.solve(puzzle)
+    assert np.array_equal(masks, line.masks)
+    assert (status == k.SOLVED) == (line.status == "solved")
+    first = rofl.grade(puzzle)
+    again = rofl.grade(_transposed(puzzle))
+    assert again.grade == first.grade and (first.hardest >= Technique.PROBING or again == first)
+
+
+@needs_corpus
+def test_the_corpus_s_longest_lines_end_where_line_logic_ends():
+    """The two corpus puzzles with lines of more than 63 cells (75x50, 80x95)."""
+    for name in ("mikix-nonogram-db/qnonograms-tiger.json", "webpbn-survey/faase.json"):
+        opened = open_puzzle(corpus_file(name))
+        _, masks, *_ = run(opened.puzzle, probe_work=-1)
+        assert np.array_equal(masks, rofl.solve(opened.puzzle).masks)
+        if opened.solution is not None:  # faase has several: none stored
+            assert np.all(masks >> np.asarray(opened.solution).astype(np.int64) & 1)
