@@ -422,6 +422,24 @@ def test_crop_to_a_face():
     assert crop_to_subject(px, "none") is px
 
 
+@pytest.mark.parametrize("shape", ["rect", "hex"])
+def test_make_crops_to_the_subject_before_it_fits(shape):
+    """``rofl.make(..., crop="auto")`` makes the puzzle of the picture cut to
+    :func:`subject_box`, for either shape, and the puzzle stays unique."""
+    import skimage.data
+
+    px = skimage.data.astronaut()
+    x0, y0, x1, y1 = subject_box(px)
+    size = {"width": 24} if shape == "rect" else {"size": 8}
+    cropped = rofl.make(px, shape=shape, crop="auto", **size)
+    check_unique(cropped)
+    by_hand = rofl.make(px[y0:y1, x0:x1], shape=shape, **size)
+    assert (cropped.grid == by_hand.grid).all() and cropped.palette == by_hand.palette
+    assert cropped.stats.style == by_hand.stats.style
+    whole = rofl.make(px, shape=shape, **size)
+    assert cropped.grid.shape != whole.grid.shape or (cropped.grid != whole.grid).any()
+
+
 def test_crop_to_the_salient_part_without_a_face():
     px = np.full((300, 400, 3), 230, dtype=np.uint8)
     px[100:160, 250:330] = (30, 60, 160)
