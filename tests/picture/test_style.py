@@ -135,6 +135,21 @@ def test_a_flat_field_has_no_speckle(shape, style, colors):
     assert result.stats.style == style or style == "auto"
 
 
+def test_auto_keeps_a_faint_disc_that_the_drawings_leave_blank():
+    """A disc 4 L* darker than its field: below Canny's step and the styles'
+    flat range, so ``lines`` and ``poster`` draw nothing, and ``photo``'s
+    threshold draws the disc.  ``auto`` keeps it (and must go on doing so
+    when it learns to keep the flat field above blank)."""
+    y, x = np.mgrid[:300, :300]
+    px = np.where(((x - 150) ** 2 + (y - 150) ** 2 < 80**2)[..., None], 140, 150).astype(np.uint8).repeat(3, axis=2)
+    result = rofl.make(px, width=30, trim=False)
+    check_unique(result)
+    assert result.stats.style == "photo"
+    assert set(dict(result.stats.style_dropped)) == {"lines", "poster"}
+    disc = (np.hypot(*(np.mgrid[:30, :30] + 0.5 - 15)) < 8).astype(result.grid.dtype)
+    assert (result.grid != disc).sum() <= 12  # the disc's 201 cells, give or take its rim
+
+
 @pytest.mark.parametrize("colors", [2, 3])
 def test_a_disc_keeps_its_outline_in_poster(colors):
     result = rofl.make(disc_picture(), width=40, colors=colors, style="poster", trim=False)
