@@ -89,6 +89,11 @@ def test_bad_difficulty(tmp_path):
         run("make", SAMPLES / "camera.jpg", "-o", tmp_path / "x.clues", "--shape", "hex", "--difficulty", "easy"),
         "rectangular",
     )
+    # '?' groups, which rofl.grade does not grade: the grade reached would not be the puzzle's
+    out = tmp_path / "unknown.rofl"
+    shown = run("make", SAMPLES / "coffee.jpg", "-o", out, "-c", 3, "--unknown-colours", 0.3, "--difficulty", "easy")
+    usage_error_line(shown, "--difficulty", "--unknown-colours")
+    assert not out.exists()
     # a batch too, before any work: no picture failed one by one, no folder or summary
     batch = tmp_path / "hexagons"
     pictures = (SAMPLES / "camera.jpg", SAMPLES / "rocket.jpg")
