@@ -131,9 +131,9 @@ FIRST_WORK = MAX_WORK // 2
 #: The effort budget of one ``make --difficulty`` (:class:`Budget`), in
 #: rounds of the grader: steering's rounds, and the refinement of every
 #: other drawing :func:`pick_style` makes (:data:`SOLVES_PER_ROUND`).  About
-#: 10 s of CPU at 50 cells (the benchmark's photos took up to 38 s without
-#: it); when it runs out the search stops where it is and
-#: ``stats.difficulty_note`` says so.
+#: 10 s of CPU at 50 cells (at most 11.6 s on the benchmark's photos, which
+#: took up to 38 s without it); when it runs out the search stops where it
+#: is and ``stats.difficulty_note`` says so.
 MAKE_WORK = 200_000
 #: Refinement's line solves that cost the budget one grader round (a round
 #: solves every line once, from what is known: about ten line solves' time).
