@@ -16,7 +16,9 @@ the last) are the bits of a word:
   the ends it reaches are ``D_{j+1}``, the background after them a fill
   (:func:`_fill_up`, ``O(log n)`` shifts);
 * going backward, ``Y_j`` is where the suffix may hold groups ``j..k-1``,
-  built the same way from the right;
+  built the same way from the right (:func:`_line_bw` follows only the
+  starts whose ends ``D_{j+1}`` the forward pass reached: the same answer
+  without a second look at the runs);
 * a cell may be black when a start of some group is in both and covers it
   (:func:`_spread`), background when some ``j`` has groups ``0..j-1``
   before it and ``j..k-1`` after it.
@@ -138,7 +140,11 @@ def _line_bw(w, b, n, lens, g0, g1, work):
     ends = _fill_up(work[np.uint64(31) + uk], w)
     if not (ends >> np.uint64(n)) & ONE:
         return False, w, b
-    # backward: y = Y_{j+1} on entry to step j, Y_j on leaving it; the last group first
+    # backward: y = Y_{j+1} on entry to step j, Y_j on leaving it; the last
+    # group first.  Only the starts the forward pass reached (``D_{j+1}``
+    # shifted back) are followed down: a start of a whole arrangement is one
+    # of them, and the cells before it down to the last group's end are all
+    # background, so every position of Y_j that the answer reads is kept
     y = _fill_down(ONE << np.uint64(n), w)
     white = ends & w & (y >> ONE)  # background between the last group and the end
     black = np.uint64(0)
@@ -146,8 +152,8 @@ def _line_bw(w, b, n, lens, g0, g1, work):
     for back in range(uk):
         j = uk - ONE - back
         length = lens[u0 + j]
-        starts = _runs(b, length) & (after >> np.uint64(length))
-        black |= _spread(work[j] & starts, length)
+        starts = (work[np.uint64(32) + j] & after) >> np.uint64(length)
+        black |= _spread(starts, length)
         y = _fill_down(starts, w)
         before = work[0] if j == np.uint64(0) else work[np.uint64(31) + j] | work[j]  # groups 0..j-1 placed, cell free
         white |= before & w & (y >> ONE)
