@@ -340,10 +340,12 @@ Work = namedtuple("Work", "m use_bits word first last dp lo hi poss queue queued
 #: The word path (:func:`_propagate_words`): whether it is on (``on[0]``),
 #: each line's words (``lw``, ``lb``: its cells that may be white, black),
 #: each cell's place in its lines (``at``), :func:`_line_bw`'s work array,
-#: the word trail (``wline``, ``ww``, ``wb``; ``saved``: the line is on it),
+#: the word trail (``wline``: the lines a probe wrote; ``saved``: the line
+#: is on it) and each line's words when the round's probing started
+#: (``lw0``, ``lb0``: every probe starts from them and gives them back),
 #: each place's crossing lines (``cross``, ``cross_line``, ``cross_at``) and
 #: each line's places whose cell it is the first line of (``primary``).
-Words = namedtuple("Words", "on lw lb at bwork wline ww wb saved cross cross_line cross_at primary")
+Words = namedtuple("Words", "on lw lb at bwork wline lw0 lb0 saved cross cross_line cross_at primary")
 #: The probes that failed (:func:`_probe`), by ``cell * n_colours + colour``.
 Record = namedtuple("Record", "failed seen start count cells values used implied")
 
@@ -383,6 +385,8 @@ def _load_words(masks, board, words, changed, since):
             b = (b << ONE) | (v >> ONE)
         words.lw[line] = w
         words.lb[line] = b
+        words.lw0[line] = w
+        words.lb0[line] = b
 
 
 @njit(**LEAF, inline="always")
@@ -396,16 +400,15 @@ def _word_value(cell, board, work, words):
 
 @njit(**LEAF, inline="always")
 def _save_word(line, words, n_w):
-    """Line ``line``'s words go on the word trail (``wline``, ``ww``,
-    ``wb``, at ``n_w``) unless they are there already (``saved``): the
-    trail keeps each line's words as they were before the probe.  Returns
+    """Line ``line`` goes on the word trail (``wline``, at ``n_w``) unless
+    it is there already (``saved``): the lines whose words the probe wrote,
+    which :func:`_undo_words` gives back their words before it (``lw0``,
+    ``lb0``: probing starts every probe from the same words).  Returns
     the new ``n_w``."""
     # without a branch: the slot is taken only when the line was not saved;
     # unsigned indices: numba checks a signed one for a negative value
     u, slot = np.uint64(line), np.uint64(n_w)
     words.wline[slot] = line
-    words.ww[slot] = words.lw[u]
-    words.wb[slot] = words.lb[u]
     n_w += 1 - np.int64(words.saved[u])
     words.saved[u] = 1
     return n_w
@@ -513,8 +516,8 @@ def _propagate_words(board, work, words, stats, n_w, waiting):
     lines of at most 63 cells, ``words``): a line is solved on its two
     words (:func:`rofl.kernels._bits._line_bw`), only the cells whose bits
     changed are visited, and ``masks`` are not touched: the word trail
-    holds the words of each line the probe wrote as they were before it
-    (``wline``, ``ww``, ``wb``, from ``n_w``; :func:`_save_word`), and
+    holds the lines whose words the probe wrote (``wline``, from ``n_w``;
+    :func:`_save_word`; their words before it are ``lw0``, ``lb0``), and
     :func:`_undo_words` gives them back.  The same fixpoint, after the
     same line solves.  ``(ok, words on the trail)``."""
     line_offsets, lens, offs = board.line_offsets, board.lens, board.offs
@@ -566,8 +569,8 @@ def _undo_words(words, n_w):
     """Give back the words :func:`_propagate_words` replaced."""
     for t in range(n_w):
         line = np.uint64(words.wline[t])  # unsigned indices, as in :func:`_save_word`
-        words.lw[line] = words.ww[t]
-        words.lb[line] = words.wb[t]
+        words.lw[line] = words.lw0[line]
+        words.lb[line] = words.lb0[line]
         words.saved[line] = 0
 
 
@@ -584,7 +587,9 @@ def _undo_words_reading(board, work, words, n_w):
         line = np.uint64(words.wline[t])  # unsigned indices, as in :func:`_save_word`
         w = lw[line]
         b = lb[line]
-        diff = ((w ^ words.ww[t]) | (b ^ words.wb[t])) & words.primary[line]
+        w0 = words.lw0[line]
+        b0 = words.lb0[line]
+        diff = ((w ^ w0) | (b ^ b0)) & words.primary[line]
         while diff:
             i = np.uint64(_lowest(diff))
             diff &= diff - ONE
@@ -592,8 +597,8 @@ def _undo_words_reading(board, work, words, n_w):
             trail[slot] = board.line_cells[np.uint64(board.line_offsets[line]) + i]
             final[slot] = np.int64((w >> i) & ONE) | np.int64(((b >> i) & ONE) << ONE)
             n += 1
-        lw[line] = words.ww[t]
-        lb[line] = words.wb[t]
+        lw[line] = w0
+        lb[line] = b0
         words.saved[line] = 0
     return n
 
@@ -617,7 +622,8 @@ def _probe(masks, board, work, words, stats, cell, bit, probe, record, changed, 
     each probe that failed: the version of ``masks`` then (``failed``),
     the lines it solved (``seen``) and the fixpoint it reached (its cells
     that differ from ``masks`` then, in ``cells``/``values`` from ``start``,
-    ``count`` of them).  Line logic is monotone, and probing starts from
+    ``count`` of them; ``values`` empty: each cell and its mask in one word
+    of ``cells``, :data:`MASK_BITS` bits for the mask).  Line logic is monotone, and probing starts from
     masks where line logic is at its fixpoint, so the probe's fixpoint now
     is the one from its old fixpoint narrowed by what changed since, and
     only lines it solved that changed since (``changed``) can move: none,
@@ -668,10 +674,12 @@ def _probe(masks, board, work, words, stats, cell, bit, probe, record, changed, 
         if waiting == 0:
             _give_back(masks, work, words, bw, n_trail)
             return False
+        packed = values.shape[0] == 0
         for t in range(start[probe], start[probe] + count[probe]):
-            c = cells[t]
+            c = cells[t] >> MASK_BITS if packed else cells[t]
+            value = cells[t] & MASK_ALL if packed else values[t]
             now = _word_value(c, board, work, words) if bw else masks[c]
-            new = now & values[t]
+            new = now & value
             if new != now:
                 if new == 0:
                     _give_back(masks, work, words, bw, n_trail)
@@ -715,9 +723,13 @@ def _probe(masks, board, work, words, stats, cell, bit, probe, record, changed, 
             start[probe] = used[0]
             count[probe] = n_trail
             at = np.uint64(used[0])  # unsigned indices: numba checks a signed one for a negative value
-            for t in range(n_trail):
-                cells[at + np.uint64(t)] = trail[t]
-                values[at + np.uint64(t)] = final[t]
+            if values.shape[0] == 0:
+                for t in range(n_trail):
+                    cells[at + np.uint64(t)] = (trail[t] << MASK_BITS) | final[t]
+            else:
+                for t in range(n_trail):
+                    cells[at + np.uint64(t)] = trail[t]
+                    values[at + np.uint64(t)] = final[t]
             used[0] += n_trail
             failed[probe] = version
             for w in range(visited.shape[0]):
@@ -738,6 +750,12 @@ def _probe(masks, board, work, words, stats, cell, bit, probe, record, changed, 
 #: The most int64 words the record of failed probes may take (32 MB):
 #: larger puzzles probe without it.
 RECALL_WORDS = 1 << 22
+#: A puzzle of at most this many colours keeps each cell of a failed
+#: probe's fixpoint and its mask in one word (:func:`_probe`): the record
+#: takes half the memory, and every page the kernel writes the first time
+#: costs the system a page fault on each call (00803: 280 of 400).
+MASK_BITS = 8
+MASK_ALL = (1 << MASK_BITS) - 1
 
 
 @njit(**JIT)
@@ -860,8 +878,8 @@ def _grade(
         at,
         np.empty(64, dtype=np.uint64),
         wline,
-        np.empty(n_w, np.uint64),
-        np.empty(n_w, np.uint64),
+        np.zeros(n_lines, np.uint64),
+        np.zeros(n_lines, np.uint64),
         saved,
         cross,
         cross_line,
@@ -880,7 +898,7 @@ def _grade(
         np.zeros(kept, dtype=np.int64),
         np.zeros(kept, dtype=np.int64),
         np.empty(pool, dtype=np.int64),
-        np.empty(pool, dtype=np.int64),
+        np.empty(0 if n_colours <= MASK_BITS else pool, dtype=np.int64),
         np.zeros(1, dtype=np.int64),
         np.full(kept, -1, dtype=np.int64),
     )
