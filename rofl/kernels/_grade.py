@@ -548,9 +548,9 @@ def _propagate_words(board, work, words, stats, n_w, waiting):
             white = (nw >> i) & ONE
             black = (nb >> i) & ONE
             for r in range(np.uint64(cross[p]), np.uint64(cross[p + ONE])):
-                other = cross_line[r]  # unsigned
+                other = np.uint64(cross_line[r])  # unsigned
                 n_w = _save_word(other, words, n_w)
-                j = cross_at[r]
+                j = np.uint64(cross_at[r])
                 lw[other] = (lw[other] & ~(ONE << j)) | (white << j)
                 lb[other] = (lb[other] & ~(ONE << j)) | (black << j)
                 tail, waiting = _enqueue(other, work, tail, waiting, n_lines)
@@ -676,8 +676,9 @@ def _probe(masks, board, work, words, stats, cell, bit, probe, record, changed, 
             return False
         packed = values.shape[0] == 0
         for t in range(start[probe], start[probe] + count[probe]):
-            c = cells[t] >> MASK_BITS if packed else cells[t]
-            value = cells[t] & MASK_ALL if packed else values[t]
+            entry = np.int64(cells[t])
+            c = entry >> MASK_BITS if packed else entry
+            value = entry & MASK_ALL if packed else values[t]
             now = _word_value(c, board, work, words) if bw else masks[c]
             new = now & value
             if new != now:
@@ -751,9 +752,9 @@ def _probe(masks, board, work, words, stats, cell, bit, probe, record, changed, 
 #: larger puzzles probe without it.
 RECALL_WORDS = 1 << 22
 #: A puzzle of at most this many colours keeps each cell of a failed
-#: probe's fixpoint and its mask in one word (:func:`_probe`): the record
-#: takes half the memory, and every page the kernel writes the first time
-#: costs the system a page fault on each call (00803: 280 of 400).
+#: probe's fixpoint and its mask in one 32-bit word (:func:`_probe`): the
+#: record takes a quarter of the memory, and every page the kernel writes
+#: the first time costs the system a page fault on each call (00803: 280 of 400).
 MASK_BITS = 8
 MASK_ALL = (1 << MASK_BITS) - 1
 
@@ -831,7 +832,7 @@ def _grade(
     for g in range(lens.shape[0]):
         if cols[g] != 1:
             bw = False
-    at = np.zeros(cell_lines.shape[0], dtype=np.int64)  # each cell's place in its lines
+    at = np.zeros(cell_lines.shape[0], dtype=np.uint8)  # each cell's place in its lines
     # each place of each line: the other lines through its cell
     # (``cross_line[cross[p]:cross[p + 1]]``) and the cell's place in them
     # (``cross_at``); ``primary[line]``: the places of the cells whose first line it is
@@ -841,8 +842,8 @@ def _grade(
         for cell in range(n_cells):
             through = cell_offsets[cell + 1] - cell_offsets[cell]
             n_cross += through * (through - 1)
-    cross_line = np.empty(n_cross, dtype=np.uint64)
-    cross_at = np.empty(cross_line.shape[0], dtype=np.uint64)
+    cross_line = np.empty(n_cross, dtype=np.uint32)
+    cross_at = np.empty(cross_line.shape[0], dtype=np.uint8)
     primary = np.zeros(n_lines, dtype=np.uint64)
     if bw:
         for line in range(n_lines):
@@ -893,14 +894,16 @@ def _grade(
     kept = probes if remember else 0
     pool = min(RECALL_WORDS // 2, 16 * probes) if remember else 0
     record = Record(
-        np.full(kept, -1, dtype=np.int64),
+        np.full(kept, -1, dtype=np.int32),
         np.zeros((kept, n_words), dtype=np.int64),
-        np.zeros(kept, dtype=np.int64),
-        np.zeros(kept, dtype=np.int64),
-        np.empty(pool, dtype=np.int64),
+        np.zeros(kept, dtype=np.int32),
+        np.zeros(kept, dtype=np.int32),
+        # a record is kept for fewer than 2^20 cells: a cell, and its mask
+        # beside it, fit 32 bits
+        np.empty(pool, dtype=np.uint32),
         np.empty(0 if n_colours <= MASK_BITS else pool, dtype=np.int64),
         np.zeros(1, dtype=np.int64),
-        np.full(kept, -1, dtype=np.int64),
+        np.full(kept, -1, dtype=np.int32),
     )
     version = 0  # counts the rounds and probes that changed masks
     changed = np.zeros(n_lines, dtype=np.int64)  # the version that last changed each line
