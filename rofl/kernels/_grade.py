@@ -340,12 +340,11 @@ Work = namedtuple("Work", "m use_bits word first last dp lo hi poss queue queued
 #: The word path (:func:`_propagate_words`): whether it is on (``on[0]``),
 #: each line's words (``lw``, ``lb``: its cells that may be white, black),
 #: each cell's place in its lines (``at``), :func:`_line_bw`'s work array,
-#: the word trail (``wline``: the lines a probe wrote; ``saved``: the line
-#: is on it) and each line's words when the round's probing started
-#: (``lw0``, ``lb0``: every probe starts from them and gives them back),
+#: each line's words when the round's probing started (``lw0``, ``lb0``:
+#: every probe starts from them and gives them back),
 #: each place's crossing lines (``cross``, ``cross_line``, ``cross_at``) and
 #: each line's places whose cell it is the first line of (``primary``).
-Words = namedtuple("Words", "on lw lb at bwork wline lw0 lb0 saved cross cross_line cross_at primary")
+Words = namedtuple("Words", "on lw lb at bwork lw0 lb0 cross cross_line cross_at primary")
 #: The probes that failed (:func:`_probe`), by ``cell * n_colours + colour``.
 Record = namedtuple("Record", "failed seen start count cells values used implied")
 
@@ -399,34 +398,16 @@ def _word_value(cell, board, work, words):
 
 
 @njit(**LEAF, inline="always")
-def _save_word(line, words, n_w):
-    """Line ``line`` goes on the word trail (``wline``, at ``n_w``) unless
-    it is there already (``saved``): the lines whose words the probe wrote,
-    which :func:`_undo_words` gives back their words before it (``lw0``,
-    ``lb0``: probing starts every probe from the same words).  Returns
-    the new ``n_w``."""
-    # without a branch: the slot is taken only when the line was not saved;
-    # unsigned indices: numba checks a signed one for a negative value
-    u, slot = np.uint64(line), np.uint64(n_w)
-    words.wline[slot] = line
-    n_w += 1 - np.int64(words.saved[u])
-    words.saved[u] = 1
-    return n_w
-
-
-@njit(**LEAF, inline="always")
-def _set_word(cell, value, board, words, n_w):
+def _set_word(cell, value, board, words):
     """On the word path, ``cell`` takes ``value`` (1 white, 2 black) in the
-    words of each of its lines (:func:`_save_word` first).  Returns the
-    new ``n_w``."""
+    words of each of its lines."""
     lw, lb = words.lw, words.lb
+    # unsigned indices: numba checks a signed one for a negative value
     for q in range(np.uint64(board.cell_offsets[cell]), np.uint64(board.cell_offsets[cell + 1])):
-        line = np.uint64(board.cell_lines[q])  # unsigned indices, as in :func:`_save_word`
-        n_w = _save_word(line, words, n_w)
+        line = np.uint64(board.cell_lines[q])
         bit = ONE << np.uint64(words.at[q])
         lw[line] = (lw[line] & ~bit) | (bit if value & 1 else np.uint64(0))
         lb[line] = (lb[line] & ~bit) | (bit if value & 2 else np.uint64(0))
-    return n_w
 
 
 @njit(**LEAF, inline="always")
@@ -435,7 +416,7 @@ def _enqueue(other, work, tail, waiting, n_lines):
     (without a branch: the slot is taken only when it did not wait; it is
     free, as the ring never holds every line: the line being solved is not
     queued for its own cells)."""
-    u = np.uint64(other)  # unsigned indices, as in :func:`_save_word`
+    u = np.uint64(other)  # unsigned indices, as in :func:`_set_word`
     work.queue[np.uint64(tail)] = other
     step = 1 - np.int64(work.queued[u])
     work.queued[u] = 1
@@ -452,7 +433,7 @@ def _dequeue(work, head, n_lines):
     head += 1
     if head == n_lines:
         head = 0
-    u = np.uint64(line)  # unsigned indices, as in :func:`_save_word`
+    u = np.uint64(line)  # unsigned indices, as in :func:`_set_word`
     work.queued[u] = 0
     work.visited[u >> np.uint64(6)] |= np.int64(1) << (line & 63)
     return line, head
@@ -511,15 +492,16 @@ def _propagate(masks, board, work, stats, n_trail, waiting):
 
 
 @njit(**LEAF)
-def _propagate_words(board, work, words, stats, n_w, waiting):
+def _propagate_words(board, work, words, stats, waiting):
     """:func:`_propagate` on the word path (a black-and-white puzzle of
     lines of at most 63 cells, ``words``): a line is solved on its two
     words (:func:`rofl.kernels._bits._line_bw`), only the cells whose bits
-    changed are visited, and ``masks`` are not touched: the word trail
-    holds the lines whose words the probe wrote (``wline``, from ``n_w``;
-    :func:`_save_word`; their words before it are ``lw0``, ``lb0``), and
-    :func:`_undo_words` gives them back.  The same fixpoint, after the
-    same line solves.  ``(ok, words on the trail)``."""
+    changed are visited, and ``masks`` are not touched: the probe's
+    words are given back from the words it started from (``lw0``,
+    ``lb0``; :func:`_undo_words`), no trail kept: a line whose words it
+    wrote was queued, so at a fixpoint it is among the lines solved
+    (``visited``).  The same fixpoint, after the same line solves.
+    False on a contradiction."""
     line_offsets, lens, offs = board.line_offsets, board.lens, board.offs
     lw, lb, bwork = words.lw, words.lb, words.bwork
     cross, cross_line, cross_at = words.cross, words.cross_line, words.cross_at
@@ -529,16 +511,15 @@ def _propagate_words(board, work, words, stats, n_w, waiting):
     while waiting:
         waiting -= 1
         line, head = _dequeue(work, head, n_lines)
-        u = np.uint64(line)  # unsigned indices, as in :func:`_save_word`
+        u = np.uint64(line)  # unsigned indices, as in :func:`_set_word`
         p0 = line_offsets[u]
         stats[ST_LINE_DPS] += 1
         ok, nw, nb = _line_bw(lw[u], lb[u], line_offsets[u + ONE] - p0, lens, offs[u], offs[u + ONE], bwork)
         if not ok:
-            return False, n_w
+            return False
         changed = (lw[u] ^ nw) | (lb[u] ^ nb)
         if not changed:
             continue
-        n_w = _save_word(line, words, n_w)
         lw[u] = nw
         lb[u] = nb
         while changed:
@@ -549,12 +530,11 @@ def _propagate_words(board, work, words, stats, n_w, waiting):
             black = (nb >> i) & ONE
             for r in range(np.uint64(cross[p]), np.uint64(cross[p + ONE])):
                 other = np.uint64(cross_line[r])  # unsigned
-                n_w = _save_word(other, words, n_w)
                 j = np.uint64(cross_at[r])
                 lw[other] = (lw[other] & ~(ONE << j)) | (white << j)
                 lb[other] = (lb[other] & ~(ONE << j)) | (black << j)
                 tail, waiting = _enqueue(other, work, tail, waiting, n_lines)
-    return True, n_w
+    return True
 
 
 @njit(**LEAF)
@@ -565,41 +545,44 @@ def _undo(masks, work, n_trail):
 
 
 @njit(**LEAF)
-def _undo_words(words, n_w):
-    """Give back the words :func:`_propagate_words` replaced."""
-    for t in range(n_w):
-        line = np.uint64(words.wline[t])  # unsigned indices, as in :func:`_save_word`
+def _undo_words(words):
+    """Give back every line the words probing started from (after a
+    contradiction, when the lines written need not all have been solved)."""
+    for line in range(words.lw.shape[0]):
         words.lw[line] = words.lw0[line]
         words.lb[line] = words.lb0[line]
-        words.saved[line] = 0
 
 
 @njit(**LEAF)
-def _undo_words_reading(board, work, words, n_w):
-    """:func:`_undo_words`, reading on the way the cells the probe decided
-    and their colours (1 white, 2 black) into ``trail`` and ``final``: the
-    cells a probe changed in a line are the bits between its words before
-    and after, and each cell is read at its first line only.  Returns how many."""
-    trail, final = work.trail, work.final
+def _undo_words_reading(board, work, words):
+    """Give back the words of the lines a probe that reached its fixpoint
+    solved (``visited``: every line whose words it wrote), reading on the
+    way the cells it decided and their colours (1 white, 2 black) into
+    ``trail`` and ``final``: the cells a probe changed in a line are the
+    bits between its words before and after, and each cell is read at its
+    first line only.  Returns how many."""
+    trail, final, visited = work.trail, work.final, work.visited
     lw, lb = words.lw, words.lb
     n = 0
-    for t in range(n_w):
-        line = np.uint64(words.wline[t])  # unsigned indices, as in :func:`_save_word`
-        w = lw[line]
-        b = lb[line]
-        w0 = words.lw0[line]
-        b0 = words.lb0[line]
-        diff = ((w ^ w0) | (b ^ b0)) & words.primary[line]
-        while diff:
-            i = np.uint64(_lowest(diff))
-            diff &= diff - ONE
-            slot = np.uint64(n)
-            trail[slot] = board.line_cells[np.uint64(board.line_offsets[line]) + i]
-            final[slot] = np.int64((w >> i) & ONE) | np.int64(((b >> i) & ONE) << ONE)
-            n += 1
-        lw[line] = w0
-        lb[line] = b0
-        words.saved[line] = 0
+    for v in range(visited.shape[0]):
+        lines = np.uint64(visited[v])
+        while lines:
+            line = (np.uint64(v) << np.uint64(6)) + np.uint64(_lowest(lines))
+            lines &= lines - ONE
+            w = lw[line]
+            b = lb[line]
+            w0 = words.lw0[line]
+            b0 = words.lb0[line]
+            diff = ((w ^ w0) | (b ^ b0)) & words.primary[line]
+            while diff:
+                i = np.uint64(_lowest(diff))
+                diff &= diff - ONE
+                slot = np.uint64(n)
+                trail[slot] = board.line_cells[np.uint64(board.line_offsets[line]) + i]
+                final[slot] = np.int64((w >> i) & ONE) | np.int64(((b >> i) & ONE) << ONE)
+                n += 1
+            lw[line] = w0
+            lb[line] = b0
     return n
 
 
@@ -607,7 +590,7 @@ def _undo_words_reading(board, work, words, n_w):
 def _give_back(masks, work, words, bw, n_trail):
     """Undo a probe on the word path (``bw``) or the general path."""
     if bw:
-        _undo_words(words, n_trail)
+        _undo_words(words)
     else:
         _undo(masks, work, n_trail)
 
@@ -649,9 +632,9 @@ def _probe(masks, board, work, words, stats, cell, bit, probe, record, changed, 
         queued[line] = 0
     waiting = np.int64(0)  # np.int64, not literals: _propagate(_words) compiled once
     bw = words.on[0] != 0
-    n_trail = np.int64(0)  # cells on the trail (general path) or words (word path)
+    n_trail = np.int64(0)  # cells on the trail (general path)
     if bw:
-        n_trail = _set_word(cell, bit, board, words, n_trail)
+        _set_word(cell, bit, board, words)
     else:
         trail[0] = cell
         held[0] = masks[cell]
@@ -686,7 +669,7 @@ def _probe(masks, board, work, words, stats, cell, bit, probe, record, changed, 
                     _give_back(masks, work, words, bw, n_trail)
                     return True
                 if bw:
-                    n_trail = _set_word(c, new, board, words, n_trail)
+                    _set_word(c, new, board, words)
                 else:
                     trail[n_trail] = c
                     held[n_trail] = masks[c]
@@ -701,11 +684,10 @@ def _probe(masks, board, work, words, stats, cell, bit, probe, record, changed, 
             waiting += 1
     stats[ST_PROBES] += 1
     if bw:
-        ok, n_trail = _propagate_words(board, work, words, stats, n_trail, waiting)
-        if not ok:
-            _undo_words(words, n_trail)
+        if not _propagate_words(board, work, words, stats, waiting):
+            _undo_words(words)
             return True
-        n_trail = _undo_words_reading(board, work, words, n_trail)
+        n_trail = _undo_words_reading(board, work, words)
     else:
         ok, n_trail = _propagate(masks, board, work, stats, n_trail, waiting)
         if ok:
@@ -868,20 +850,14 @@ def _grade(
     on = np.zeros(1, dtype=np.uint8)
     lw = np.zeros(n_lines, dtype=np.uint64)
     lb = np.zeros(n_lines, dtype=np.uint64)
-    # the word trail of :func:`_propagate_words`: each line's words before the probe
-    n_w = n_lines + 1 if bw else 0  # one slot more for :func:`_save_word`'s write
-    saved = np.zeros(n_lines, dtype=np.uint8)
-    wline = np.empty(n_w, dtype=np.int64)
     words = Words(
         on,
         lw,
         lb,
         at,
         np.empty(64, dtype=np.uint64),
-        wline,
         np.zeros(n_lines, np.uint64),
         np.zeros(n_lines, np.uint64),
-        saved,
         cross,
         cross_line,
         cross_at,
