@@ -899,6 +899,10 @@ def _grade(
         _mark(masks, line_cells, res, p0, n, np.int64(0), np.int64(1), line, news)
     rounds = 0
     probe_from = 0
+    open_cells = 0  # kept up to date, not counted again before each round of probing
+    for cell in range(n_cells):
+        if masks[cell] & (masks[cell] - 1):
+            open_cells += 1
     while True:
         # edges (cheap) for every changed line; the dynamic programme only
         # when overlap and edges find nothing anywhere
@@ -954,6 +958,7 @@ def _grade(
                     masks[cell] = new
                     if not new & (new - 1):
                         when[cell] = rounds
+                        open_cells -= 1
                     if stamp[cell] != rounds:
                         stamp[cell] = rounds
                         found += 1
@@ -964,10 +969,6 @@ def _grade(
                 if not dirty[line]:
                     news[level - 1, line] = 0  # nothing of it was new after all
         else:
-            open_cells = 0
-            for cell in range(n_cells):
-                if masks[cell] & (masks[cell] - 1):
-                    open_cells += 1
             if open_cells == 0:
                 stats[ST_ROUNDS] = rounds
                 return SOLVED
@@ -1000,6 +1001,7 @@ def _grade(
                         masks[cell] &= ~bit
                         if not masks[cell] & (masks[cell] - 1):
                             when[cell] = rounds
+                            open_cells -= 1
                         found = 1
                         level = PROBE
                         probe_from = cell
