@@ -606,10 +606,11 @@ def _probe(masks, board, work, words, stats, cell, bit, probe, record, changed, 
     the lines it solved (``seen``) and the fixpoint it reached (its cells
     that differ from ``masks`` then, in ``cells``/``values`` from ``start``,
     ``count`` of them; ``values`` empty: each cell and its mask in one word
-    of ``cells``, :data:`MASK_BITS` bits for the mask).  Line logic is monotone, and probing starts from
-    masks where line logic is at its fixpoint, so the probe's fixpoint now
-    is the one from its old fixpoint narrowed by what changed since, and
-    only lines it solved that changed since (``changed``) can move: none,
+    of ``cells``, the mask in its low :data:`MASK_BITS` bits).  Line logic
+    is monotone, and probing starts from masks where line logic is at its
+    fixpoint, so the probe's fixpoint now is the one from its old fixpoint
+    narrowed by what changed since, and only lines it solved that changed
+    since (``changed``) can move: none,
     and it fails again without a line solve; else line logic goes on from
     there.  Either way the answer is that of a fresh probe.  ``implied``:
     the version at which a failed probe decided the cell to the colour (a
@@ -722,10 +723,8 @@ def _probe(masks, board, work, words, stats, cell, bit, probe, record, changed, 
         n_colours = failed.shape[0] // masks.shape[0]
         for t in range(n_trail):
             value = final[t]
-            if not value & (value - 1):
-                colour = 0
-                while value >> colour != 1:
-                    colour += 1
+            if not value & (value - 1):  # one colour (never none: the probe failed)
+                colour = np.int64(_lowest(np.uint64(value)))
                 implied[np.uint64(trail[t] * n_colours + colour)] = version
     return False
 
@@ -735,8 +734,10 @@ def _probe(masks, board, work, words, stats, cell, bit, probe, record, changed, 
 RECALL_WORDS = 1 << 22
 #: A puzzle of at most this many colours keeps each cell of a failed
 #: probe's fixpoint and its mask in one 32-bit word (:func:`_probe`): the
-#: record takes a quarter of the memory, and every page the kernel writes
-#: the first time costs the system a page fault on each call (00803: 280 of 400).
+#: record takes a quarter of the memory.  The kernel's arrays are fresh
+#: pages on each call (glibc gives the top of its heap back when they are
+#: freed), each a page fault: the record's two int64 arrays were 280 of
+#: 00803's 400 a call.
 MASK_BITS = 8
 MASK_ALL = (1 << MASK_BITS) - 1
 
