@@ -142,9 +142,9 @@ def _line_bw(w, b, n, lens, g0, g1, work):
         return False, w, b
     # backward: y = Y_{j+1} on entry to step j, Y_j on leaving it; the last
     # group first.  Only the starts the forward pass reached (``D_{j+1}``
-    # shifted back) are followed down: a start of a whole arrangement is one
-    # of them, and the cells before it down to the last group's end are all
-    # background, so every position of Y_j that the answer reads is kept
+    # shifted back) are followed down: the answer reads Y_j only just after
+    # an end of group j - 1 or a position of Z_j, and the background from
+    # there up to a start of group j makes that start one of Z_j's too
     y = _fill_down(ONE << np.uint64(n), w)
     white = ends & w & (y >> ONE)  # background between the last group and the end
     black = np.uint64(0)
