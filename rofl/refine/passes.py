@@ -155,9 +155,24 @@ class _Failure:
     open_: np.ndarray
     masks: np.ndarray
 
+    #: Bytes a certificate takes per cell at most: as the kernels take it
+    #: (int64 cells and masks, uint8 colours).
+    WIDEST = 8 + 1 + 8 + 8
+
     @property
     def nbytes(self) -> int:
         return self.diff.nbytes + self.colours.nbytes + self.open_.nbytes + self.masks.nbytes
+
+    def certificate(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """``(diff, colours, open cells, masks)`` as the kernels take them
+        (the cells and masks int64)."""
+        wide = np.int64
+        return (
+            self.diff.astype(wide, copy=False),
+            self.colours,
+            self.open_.astype(wide, copy=False),
+            self.masks.astype(wide, copy=False),
+        )
 
 
 @dataclass
@@ -211,6 +226,12 @@ class _Run:
         self.failure_holders: dict[int, int] = {}  # cells holding each certificate, by id
         self.failure_bytes = 0
         self.failure_budget = LARGE_FAILURE_BYTES if original.size > LARGE_CELLS else FAILURE_BYTES
+        # Certificates are kept small (int32 cells, uint8 masks) where the
+        # colours allow it and they could outgrow their budget; where every
+        # cell's certificate at its widest fits it (a small grid), as the
+        # kernels take them, which spares two conversions a use.
+        fits = original.size * original.size * _Failure.WIDEST <= self.failure_budget
+        self.compact_failures = self.k <= 8 and not fits
         # a large rectangle takes the large-grid path (docs/decisions.md, "At scale")
         self.large = shape.large_path and original.size > LARGE_CELLS
         self.plateau_most = shape.plateau_most(self.large)
@@ -353,7 +374,7 @@ class _Run:
         # less slack), less its visual cost in units of a typical change:
         # that walks towards a foothold for line logic.
         positive = added[added > 0]
-        scale = float(np.median(positive)) if positive.size else 1.0
+        scale = _median(positive) if positive.size else 1.0
         second = estimates.tie[where] + added / scale
         return _Moves(where, colours, added, scores, second, bool(pick.all()))
 
@@ -759,7 +780,7 @@ class _Run:
         diff = (flat_grid != self.original.reshape(-1)).nonzero()[0]
         open_ = (flat_masks & (flat_masks - 1)).nonzero()[0]
         open_masks = flat_masks[open_]
-        if self.k <= 8:  # stored small (a large grid's certificates are many and wide)
+        if self.compact_failures:  # stored small (a large grid's certificates are many and wide)
             diff, open_, open_masks = diff.astype(np.int32), open_.astype(np.int32), open_masks.astype(np.uint8)
         failure = _Failure(diff, flat_grid[diff], open_, open_masks)
         for cell in cells:
@@ -805,20 +826,13 @@ class _Run:
         failure = self.failures.get(cell)
         if failure is None:
             return False
-        wide = np.int64
-        certificate = (
-            failure.diff.astype(wide),
-            failure.colours,
-            failure.open_.astype(wide),
-            failure.masks.astype(wide),
-        )
         large = self.original.size > LARGE_CELLS
         result = self.shape.lines.resume_certificate(
             grid,
             near.grid,
             near.packed,
             self.original,
-            certificate,
+            failure.certificate(),
             FAILURE_REUSE,
             settle=large,
             wide=False if self.k <= 8 else None,
@@ -960,6 +974,17 @@ def blank_line(
     work = grid.copy()
     work[cells[~locked[cells]]] = 0
     return work, cells
+
+
+def _median(values: np.ndarray) -> float:
+    """``np.median`` of a non-empty 1-D float array without NaN, the same
+    float, by one partial sort (``np.median`` costs several times as much
+    on a greedy round's hundred moves)."""
+    half = values.size // 2
+    if values.size % 2:
+        return float(np.partition(values, half)[half])
+    middle = np.partition(values, (half - 1, half))
+    return float((middle[half - 1] + middle[half]) / 2)
 
 
 def _top(values: np.ndarray, n: int) -> np.ndarray:

@@ -269,3 +269,11 @@ def test_a_large_greedy_pass_stalled_on_cells_it_froze_reopens_them(large_path):
     run = _rect_run(cost, original)
     locked = ~state.result.known
     assert refinement._reopen_stuck(run, state, locked.copy(), locked, None).result.status == LineStatus.STALLED
+
+
+def test_the_greedy_rounds_median_is_numpys():
+    # the scale of a move's visual cost, every round: the same float as np.median
+    rng = np.random.default_rng(3)
+    for size in [*range(1, 12), 145, 146, 999]:
+        for values in (rng.random(size) * 100, np.round(rng.random(size), 1) + 0.1, np.full(size, 0.3)):
+            assert refine_module._median(values) == float(np.median(values))
