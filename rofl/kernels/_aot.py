@@ -329,20 +329,19 @@ def source_digest() -> int:
 
 
 def _test(kind: str, arg: str, env: dict) -> str:
-    """A Python expression that is true when the value ``arg`` (an
-    expression) has numba type ``kind`` exactly; ``env`` gets the names
-    it uses."""
+    """A Python expression that is true when the value named ``arg`` has
+    numba type ``kind`` exactly; ``env`` gets the names it uses."""
     if kind == "int64":  # what numba types as int64: no bool, no other width, no overflow
         return f"(type({arg}) is int64 or (type({arg}) is int and {-(2**63)} <= {arg} < {2**63}))"
     if kind == "boolean":
         return f"(type({arg}) is bool or type({arg}) is bool_)"
     dtype, _, dims = kind.partition("[")
-    name = f"{dtype}_{len(env)}"
-    env[name] = np.dtype(np.bool_ if dtype == "boolean" else dtype)
-    # numba types a read-only array apart (and the kernels write to some): writable only
+    env[f"{arg}_dtype"] = np.dtype(np.bool_ if dtype == "boolean" else dtype)
+    # numba types a read-only array apart (and the kernels write to some):
+    # C order and writable (and aligned, as every array numpy allocates is)
     return (
-        f"(type({arg}) is ndarray and {arg}.dtype == {name} and {arg}.ndim == {dims.count(',') + 1}"
-        f" and (flags := {arg}.flags).c_contiguous and flags.writeable)"
+        f"(type({arg}) is ndarray and {arg}.dtype == {arg}_dtype and {arg}.ndim == {dims.count(',') + 1}"
+        f" and {arg}.flags.carray)"
     )
 
 
@@ -350,13 +349,22 @@ def _checker(kinds: tuple[str, ...]):
     """``check(args)``: whether the tuple ``args`` has exactly the numba
     types ``kinds`` (see :class:`Export`), and as many values.
 
-    The test is one expression, written out from ``kinds`` and compiled
+    The test is written out from ``kinds`` as one function and compiled
     once per variant: a refinement calls kernels thousands of times with
     about twenty arguments each, and a test per argument through a
-    function of its own took a tenth of its time in calls alone."""
+    function of its own cost a tenth of its time."""
     env = {"ndarray": np.ndarray, "int64": np.int64, "bool_": np.bool_}
-    tests = [_test(kind, f"args[{i}]", env) for i, kind in enumerate(kinds)]
-    return eval(f"lambda args: len(args) == {len(kinds)} and {' and '.join(tests) or 'True'}", env)
+    names = [f"a{i}" for i in range(len(kinds))]
+    tests = [_test(kind, name, env) for kind, name in zip(kinds, names, strict=True)]
+    source = (
+        "def check(args):\n"
+        f"    if len(args) != {len(kinds)}:\n"
+        "        return False\n"
+        f"    ({''.join(f'{name}, ' for name in names)}) = args\n"
+        f"    return {' and '.join(tests) or 'True'}\n"
+    )
+    exec(source, env)
+    return env["check"]
 
 
 @dataclass(frozen=True)

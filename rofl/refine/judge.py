@@ -15,16 +15,15 @@ kernel (:mod:`rofl.kernels`):
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
 import numpy as np
 
 from rofl import kernels
+from rofl.kernels import structs as k
+from rofl.kernels.refine_structs import CountMemo
 from rofl.packed import PackedClues
 from rofl.solver.line_logic import LineSolver, SolveResult, full_mask, kernel_clues
-
-if TYPE_CHECKING:
-    from rofl.kernels.refine_structs import CountMemo
 
 
 class Trajectory(NamedTuple):
@@ -130,8 +129,6 @@ class Judge:
     def _count_memo(self) -> CountMemo:
         """The memo of arrangement counts: an eighth of the line cache's
         entries, as wide; made again (empty) whenever the cache is."""
-        from rofl.kernels.refine_structs import CountMemo
-
         _, cache = self.solver.work()
         if self._memo is None or self._memo_for is not cache.tag:
             memo = 1
@@ -185,8 +182,6 @@ class Judge:
         SolveResult, and the record of this solve (None if it did not fit
         its room).
         """
-        from rofl.kernels import structs as k
-
         height, width = shape
         masks = np.full(shape, full_mask(n_colors), dtype=np.int64)
         if base is None:
@@ -266,8 +261,6 @@ class Judge:
             clue: the work buffers are sized for grids that differ from
             ``near_grid`` in one cell.
         """
-        from rofl.kernels import structs as k
-
         # A changed cell can split a group in three: two more groups per line.
         if wide is None:
             wide = int(grid.max()) >= 8 or int(original.max()) >= 8 or bool((certificate[3] & ~np.int64(0xFF)).any())

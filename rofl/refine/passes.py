@@ -498,12 +498,14 @@ class _Run:
                     i += 1
                     continue
                 run = passing[i : i + size]
-                known_to_fail = np.flatnonzero(failed_at[run] == reverted)
-                if len(known_to_fail):
-                    run = run[: known_to_fail[0]]  # (the first one is not: see above)
+                if size > 1:  # (the first one is not known to fail: see above)
+                    known_to_fail = np.flatnonzero(failed_at[run] == reverted)
+                    if len(known_to_fail):
+                        run = run[: known_to_fail[0]]
+                where = cells[run]
                 trial_grid = state.grid.copy()
-                trial_grid.reshape(-1)[cells[run]] = original[cells[run]]
-                cell = int(cells[run[0]])
+                trial_grid.reshape(-1)[where] = original[where]
+                cell = int(where[0])
                 # The first cell's certificate (see _still_fails) also proves
                 # that a whole run cannot go back, if it stays ambiguous.
                 if self._still_fails(cell, trial_grid, state):
