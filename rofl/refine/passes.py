@@ -63,6 +63,7 @@ LARGE_AFTER_SHARE = 0.75  # on a large grid, polish and relocation work at most 
 LARGE_AFTER_CELL = 40  # ...or this many line solves a cell, whichever is more...
 LARGE_POLISH_PART = 0.25  # ...polishing at most this part of it
 LARGE_CACHE_MB = 256  # the line cache of a large grid's solver, unless the caller lends one
+CACHE_MB_PER_CELL = 1 / 1000  # a smaller grid's: this much a cell, at least a megabyte (see refinement._shape)
 LARGE_PLATEAU_SHARE = 0.5  # on a large grid, a plateau round changes at most this share of a side's cells
 LARGE_CELLS = 20_000  # grids of more cells than this take the large-grid path (see docs/decisions.md "At scale")
 

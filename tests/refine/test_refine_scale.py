@@ -164,7 +164,9 @@ def test_a_large_grid_plateau_round_changes_at_most_half_a_side(monkeypatch):
     assert _plateau_rounds(grid).max() == int(refine_module.LARGE_PLATEAU_SHARE * 40) == 20
 
 
-def test_refine_gives_a_large_grid_a_large_line_cache(monkeypatch):
+def test_refine_sizes_the_line_cache_to_the_grid(monkeypatch):
+    # a large grid a large cache; a small one a megabyte a thousand cells
+    # (at least one): the default 64 MB costs it fresh memory pages
     from rofl.refine import refinement
 
     made = []
@@ -179,7 +181,9 @@ def test_refine_gives_a_large_grid_a_large_line_cache(monkeypatch):
     refine(grid, PALETTES[2], polish=0)
     monkeypatch.setattr(refinement, "LARGE_CELLS", 0)
     refine(grid, PALETTES[2], polish=0)
-    assert made == [64.0, refine_module.LARGE_CACHE_MB]
+    small = max(1.0, refine_module.CACHE_MB_PER_CELL * grid.size)
+    assert made == [small, refine_module.LARGE_CACHE_MB]
+    assert small < 64.0
 
 
 @pytest.mark.parametrize("n", [1, 5, 12, 256, 400])
