@@ -149,7 +149,10 @@ class _Failure:
     """A grid in which putting a change back left line logic stalled: the
     grid's cells that differ from the original (flat indices and colours)
     and its stalled fixpoint's undetermined cells (flat indices and masks;
-    every other cell is determined to the grid's colour)."""
+    every other cell is determined to the grid's colour).  On a small grid
+    (see :class:`_Run`) every cell is listed in both, the colours and masks
+    being the grid and the fixpoint themselves (flat views, no copies): the
+    same certificate, made without picking the cells out."""
 
     diff: np.ndarray
     colours: np.ndarray
@@ -228,11 +231,16 @@ class _Run:
         self.failure_bytes = 0
         self.failure_budget = LARGE_FAILURE_BYTES if original.size > LARGE_CELLS else FAILURE_BYTES
         # Certificates are kept small (int32 cells, uint8 masks) where the
-        # colours allow it and they could outgrow their budget; where every
-        # cell's certificate at its widest fits it (a small grid), as the
-        # kernels take them, which spares two conversions a use.
+        # colours allow it and they could outgrow their budget.  Where every
+        # cell's certificate at its widest fits it (a small grid: none is
+        # ever dropped), a certificate is the whole grid and fixpoint, as
+        # the kernels take them: nothing picked out, converted or copied
+        # (grids and fixpoints are never changed once judged).
         fits = original.size * original.size * _Failure.WIDEST <= self.failure_budget
         self.compact_failures = self.k <= 8 and not fits
+        # (a large grid's certificate checks settle cells by their lines' open cells: see _still_fails)
+        small = fits and original.size <= LARGE_CELLS
+        self.every_cell = np.arange(original.size, dtype=np.int64) if small else None
         # a large rectangle takes the large-grid path (docs/decisions.md, "At scale")
         self.large = shape.large_path and original.size > LARGE_CELLS
         self.plateau_most = shape.plateau_most(self.large)
@@ -780,12 +788,15 @@ class _Run:
         cells.  One certificate shared by several cells (a plateau batch)
         counts once towards ``FAILURE_BYTES``."""
         flat_grid, flat_masks = grid.reshape(-1), masks.reshape(-1)
-        diff = (flat_grid != self.original.reshape(-1)).nonzero()[0]
-        open_ = (flat_masks & (flat_masks - 1)).nonzero()[0]
-        open_masks = flat_masks[open_]
-        if self.compact_failures:  # stored small (a large grid's certificates are many and wide)
-            diff, open_, open_masks = diff.astype(np.int32), open_.astype(np.int32), open_masks.astype(np.uint8)
-        failure = _Failure(diff, flat_grid[diff], open_, open_masks)
+        if self.every_cell is not None:  # a small grid (see __init__)
+            failure = _Failure(self.every_cell, flat_grid, self.every_cell, flat_masks)
+        else:
+            diff = (flat_grid != self.original.reshape(-1)).nonzero()[0]
+            open_ = (flat_masks & (flat_masks - 1)).nonzero()[0]
+            open_masks = flat_masks[open_]
+            if self.compact_failures:  # stored small (a large grid's certificates are many and wide)
+                diff, open_, open_masks = diff.astype(np.int32), open_.astype(np.int32), open_masks.astype(np.uint8)
+            failure = _Failure(diff, flat_grid[diff], open_, open_masks)
         for cell in cells:
             self._forget(cell)
             self.failures[cell] = failure
