@@ -543,7 +543,11 @@ class _Run:
                     failed_at[passing[i]] = reverted
                     kept.append(passing[i])
                     i += 1
-            still = np.isin(todo, passing, invert=True) | np.isin(todo, kept)
+            # what stays to try: the changes this pass left out or kept (flags: np.isin sorts)
+            still = np.ones(len(cells), dtype=bool)
+            still[passing] = False
+            still[np.asarray(kept, dtype=np.intp)] = True
+            still = still[todo]
             todo = todo[still] if np.count_nonzero(still) < len(todo) else ()
         return state, reverted
 
