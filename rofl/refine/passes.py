@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, Protocol
 
 import numpy as np
@@ -142,6 +143,11 @@ class _State:
     packed: Any  # the clues, in the form the shape's kernels take
     result: Any
     record: Trajectory | None = None  # how line logic got there, to replay for similar grids
+
+    @cached_property
+    def undetermined(self) -> int:
+        """``result.undetermined``, counted once (the passes ask it of a state several times)."""
+        return self.result.undetermined
 
 
 @dataclass(frozen=True)
@@ -287,7 +293,7 @@ class _Run:
         while state.result.status == LineStatus.STALLED:
             if limit is not None and made >= limit:
                 break
-            undetermined = state.result.undetermined
+            undetermined = state.undetermined
             if progress is not None:
                 progress(undetermined)
             moves = self._estimated_moves(state, flat_frozen, estimates, rounds, undetermined)
@@ -315,12 +321,12 @@ class _Run:
             plateau = wide or not self.shape.wide_plateaus_only
             if new_undetermined >= undetermined and limit is None and plateau:
                 batch = self._plateau_round(state, moves, keys, estimates, undetermined)
-                if batch is not None and (trial is None or batch[1].result.undetermined <= new_undetermined):
+                if batch is not None and (trial is None or batch[1].undetermined <= new_undetermined):
                     chosen, trial, batched = batch[0], batch[1], True
-                    new_undetermined = trial.result.undetermined
+                    new_undetermined = trial.undetermined
             if trial is None:  # the plateau's best single move, not judged yet
                 trial = self.judge_with(state, moves.where[i], moves.colours[i])
-                new_undetermined = trial.result.undetermined
+                new_undetermined = trial.undetermined
             where = moves.where[chosen]
             if self.shape.certificates:
                 # The stalled grid before this round is where putting these
@@ -399,7 +405,7 @@ class _Run:
         lines nothing has touched since counts with the gain it was judged
         to make then, without a solve; only the winner is judged again."""
         best = None
-        undetermined = state.result.undetermined
+        undetermined = state.undetermined
         flat_masks = state.result.masks.reshape(-1)
         for i in _lexsort_head(keys, verify)[:verify].tolist():
             estimate, key = int(moves.scores[i]), float(moves.second[i])
@@ -411,7 +417,7 @@ class _Run:
                 score, trial = (undetermined - kept[1], key), None
             else:
                 trial = self.judge_with(state, moves.where[i], moves.colours[i])
-                score = (trial.result.undetermined, key)
+                score = (trial.undetermined, key)
                 if judged is not None:
                     narrowed = np.flatnonzero(flat_masks != trial.result.masks.reshape(-1))
                     lines = np.unique(self.shape.move_lines(np.append(narrowed, cell)))
@@ -423,7 +429,7 @@ class _Run:
         (score, _), i, trial = best
         if trial is None:  # a kept gain won: judge it now, honestly
             trial = self.judge_with(state, moves.where[i], moves.colours[i])
-            score = trial.result.undetermined
+            score = trial.undetermined
         return score, i, trial
 
     def _plateau_round(self, state: _State, moves: _Moves, keys, estimates: _Estimates, undetermined: int):
@@ -692,7 +698,7 @@ class _Run:
                 changed = state.grid != original
                 frozen = user_locked | changed  # the cell too: it was just undone
                 swapped = None
-                if undone.result.undetermined <= open_limit:  # else costly to search, and rarely moves
+                if undone.undetermined <= open_limit:  # else costly to search, and rarely moves
                     swapped = self._swap_in(undone, frozen, RELOCATE_TRIES, np.count_nonzero(changed), cell)
                 if swapped is None and pairs:
                     # No single change elsewhere lets another go back: try
@@ -725,7 +731,7 @@ class _Run:
             candidates &= window
         moves = _all_moves(grid, masks, candidates, self.k)
         newly, _, _ = self.shape.lines.estimate_moves(grid, masks, undone.packed, moves, counts=False)
-        hopeful = moves[newly == undone.result.undetermined]
+        hopeful = moves[newly == undone.undetermined]
         rows, cols = hopeful[:, 0], hopeful[:, 1]
         added = self.cost[rows, cols, hopeful[:, 2]] - self.cost[rows, cols, grid[rows, cols]]
         for r, c, colour in hopeful[np.argsort(added, kind="stable")]:
@@ -773,7 +779,7 @@ class _Run:
             undone = self.judge(trial_grid, state)
             if undone.result.status == LineStatus.SOLVED:
                 return self.revert(undone, np.flatnonzero(trial_grid != original))[0]
-            if undone.result.undetermined > open_limit:
+            if undone.undetermined > open_limit:
                 continue
             swapped = self._swap_in(undone, frozen, 1, len(changed), cell)
             if swapped is not None:
