@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 import rofl
 from rofl.errors import PuzzleError, UnsolvableError
 from rofl.kernels import grade_codes as k
+from rofl.kernels._grade import MASK_BITS
 from rofl.solver.grade import NAMES, Technique, grade, run
 from tests import naive
 
@@ -196,6 +197,39 @@ def test_probes_known_to_fail_are_skipped_without_changing_the_solve(rows):
     for a, b in zip(plain[1:4], quick[1:4], strict=True):
         assert np.array_equal(a, b)
     assert quick[4][k.ST_ROUNDS] == plain[4][k.ST_ROUNDS]
+    assert quick[4][k.ST_LINE_DPS] <= plain[4][k.ST_LINE_DPS]
+
+
+many_colour_grids = st.integers(9, 12).flatmap(
+    lambda c: st.tuples(
+        st.just(c),
+        st.integers(3, 8).flatmap(
+            lambda h: st.integers(3, 8).flatmap(
+                lambda w: st.lists(
+                    st.lists(st.integers(0, c - 1) | st.just(0), min_size=w, max_size=w), min_size=h, max_size=h
+                )
+            )
+        ),
+    )
+)
+
+
+@settings(deadline=None, max_examples=40)
+@given(many_colour_grids)
+def test_probes_known_to_fail_are_skipped_in_puzzles_of_many_colours(drawn):
+    """More colours than a kept cell's mask packs beside it (the record of
+    failed probes then keeps cells and masks apart): the same solve too."""
+    n, rows = drawn
+    palette = [f"#{i:02x}{i * 37 % 256:02x}{i * 91 % 256:02x}" for i in range(n)]
+    grid = np.array(rows, dtype=np.uint8)
+    grid[0, 0] = n - 1  # every colour of the palette a mask may hold
+    puzzle = rofl.Puzzle.from_grid(grid, palette)
+    assert puzzle.n_colors > MASK_BITS
+    plain = run(puzzle, recall=False)
+    quick = run(puzzle)
+    assert plain[0] == quick[0]
+    for a, b in zip(plain[1:4], quick[1:4], strict=True):
+        assert np.array_equal(a, b)
     assert quick[4][k.ST_LINE_DPS] <= plain[4][k.ST_LINE_DPS]
 
 
