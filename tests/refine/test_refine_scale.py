@@ -298,3 +298,17 @@ def test_the_greedy_rounds_median_is_numpys():
     for size in [*range(1, 12), 145, 146, 999]:
         for values in (rng.random(size) * 100, np.round(rng.random(size), 1) + 0.1, np.full(size, 0.3)):
             assert refine_module._median(values) == float(np.median(values))
+
+
+@pytest.mark.slow
+def test_a_grid_over_far_reuse_cells_is_line_solvable_to_exactly_its_picture():
+    # 330 x 330: over FAR_REUSE_CELLS, where certificates are tried further away.
+    assert 330 * 330 > refine_module.FAR_REUSE_CELLS
+    rr, cc = np.indices((330, 330))
+    grid = (((rr - 165) ** 2 + (cc - 130) ** 2) < 90**2).astype(np.uint8)
+    rng = np.random.default_rng(7)
+    grid[200:214, 220:234] = rng.integers(0, 2, (14, 14))
+    grid[40:52, 40:52] = rng.integers(0, 2, (12, 12))
+    result = refine(grid, PALETTES[2])
+    assert_valid(result, grid)
+    assert 0 < result.n_changed < 200
