@@ -518,6 +518,9 @@ def steer(
                 work[rr, cc] = old
     reached = current.grade <= want if easier else current.grade >= want
     note = passed = _passed(work, original, want)
+    if not reached and cap >= 0 and changed < cap and (tries >= MAX_TRIES or work_done >= max_work):
+        # stopped by its own work, not the cells: say so, with the room it had left
+        limit = f"the steering's work limit ({changed / cells:.1%} of the cells changed)"
     if not reached:
         note = f"difficulty: {NAMES[want]} not reached within {limit}; the puzzle is {current.name} ({current.grade}/5)"
         note = f"{passed}; {note[len('difficulty: ') :]}" if passed else note

@@ -142,6 +142,19 @@ def test_steering_stays_within_its_limits_and_line_solvable():
         assert same.added == 0 and same.note is None
 
 
+def test_a_steering_stopped_by_its_work_says_so_not_the_cells():
+    """With room left in its cells, a steering that runs out of work names
+    its work limit and the share changed, not a cell limit it never reached."""
+    base = rofl.make(_noise(1), width=24, height=24)
+    start = rofl.grade(base.puzzle)
+    target = "easy" if start.grade > 1 else "expert"
+    stopped = steer(base.grid, base.palette, base.quantised, target, cost=base.cost, max_work=1)
+    changed = np.count_nonzero(stopped.grid != base.quantised) / base.grid.size
+    assert stopped.difficulty.grade == start.grade  # one round of work: no move judged to the end
+    assert stopped.note is not None and "the steering's work limit" in stopped.note, stopped.note
+    assert f"({changed:.1%} of the cells changed)" in stopped.note
+
+
 def test_the_effort_budget_stops_make_and_says_so_in_one_line(tmp_path, monkeypatch):
     """A budget of one grader round: steering stops after its first step, the
     puzzle is still unique and line-solvable with its grade reported, and
