@@ -104,13 +104,6 @@ def test_a_one_pixel_diagonal_survives_lines(direction):
     assert not (ink & ~near).any()
 
 
-#: A known defect (rofl.maker._pick): on a flat field ``auto`` in black and
-#: white drops the blank grids of ``lines`` and ``poster`` (likeness 1.89) as
-#: "a blank grid" and keeps ``photo``'s split of the noise (likeness 0.01): the
-#: default ``rofl make FLAT.png`` is noise, half its cells black.
-AUTO_KEEPS_NOISE = pytest.mark.xfail(reason="auto drops a flat field's blank drawings for photo's noise (_pick)")
-
-
 @pytest.mark.parametrize("shape", ["rect", "hex"])
 @pytest.mark.parametrize(
     ("style", "colors"),
@@ -121,18 +114,21 @@ AUTO_KEEPS_NOISE = pytest.mark.xfail(reason="auto drops a flat field's blank dra
         ("poster", 4),
         ("photo", 4),
         ("auto", 4),
-        pytest.param("auto", 2, marks=AUTO_KEEPS_NOISE),
+        ("auto", 2),
     ],
 )
 def test_a_flat_field_has_no_speckle(shape, style, colors):
     """(The photo style in black and white splits a flat field's noise at
-    Otsu's threshold, as rofl always has.)"""
+    Otsu's threshold, as rofl always has; ``auto`` keeps a blank drawing
+    over that noise, rofl.maker.NOISE_DELTA_E.)"""
     rng = np.random.default_rng(3)
     px = np.clip(rng.normal(150, 6, (300, 300, 3)), 0, 255).astype(np.uint8)  # flat, with sensor noise
     size = {"width": 30} if shape == "rect" else {"size": 10}
     result = rofl.make(px, shape=shape, style=style, colors=colors, trim=False, **size)
     assert len(np.unique(result.grid)) == 1
     assert result.stats.style == style or style == "auto"
+    if (style, colors) == ("auto", 2):  # photo's split of the noise, dropped and said why
+        assert dict(result.stats.style_dropped)["photo"].startswith("it splits a flat picture's noise (ΔE 0.")
 
 
 def test_auto_keeps_a_faint_disc_that_the_drawings_leave_blank():
