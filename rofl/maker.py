@@ -516,7 +516,7 @@ def _make(image: Any, o: MakeOptions, *, title: str | None, solver: Any, progres
     # compiling or loading the kernels (once a process, in refinement) stops the clock
     clock = kernels.Stopwatch()
     bg_rgb = picture.parse_color(o.background, "background") if o.background not in (None, "auto") else (255, 255, 255)
-    pixels = picture.crop_to_subject(picture.load_pixels(image), o.crop)
+    pixels = picture.crop_to_subject(picture.load_pixels(image), o.crop, background=bg_rgb)
     geometry = shape.fit(picture.picture_size(pixels))
     if o.dither != "none":
         warnings.warn(picture.DITHER_WARNING, UserWarning, stacklevel=3)
@@ -1024,7 +1024,7 @@ def likeness(
     picture.check_style(style)
     picture.check_crop(crop)
     bg_rgb = picture.parse_color(background, "background") if background not in (None, "auto") else (255, 255, 255)
-    pixels = picture.crop_to_subject(picture.load_pixels(image), crop)
+    pixels = picture.crop_to_subject(picture.load_pixels(image), crop, background=bg_rgb)
     board_shape = _PIPELINES[shape](o)
     chosen = _styled(
         pixels, board_shape.fit(picture.picture_size(pixels)), style, bg_rgb, shape=board_shape, colors=colors,

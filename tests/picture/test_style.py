@@ -461,6 +461,38 @@ def test_crop_to_the_salient_part_without_a_face():
     assert subject_box(flat) == (0, 0, 100, 100)
 
 
+def test_the_crop_looks_for_the_subject_in_what_shows(tmp_path):
+    """Transparent pixels are composited onto the background before the
+    subject is looked for, as the cells are: a face under alpha 0 is not
+    found (its crop would be a blank box), a salient block under alpha 0
+    is no subject, and a subject drawn on a transparent field is found."""
+    import skimage.data
+
+    px = skimage.data.astronaut()
+    rgba = np.dstack([px, np.full(px.shape[:2], 255, np.uint8)])
+    rgba[0:260, 120:330, 3] = 0  # her face and helmet, transparent
+    x0, y0, x1, y1 = subject_box(rgba)
+    hidden = (rgba[y0:y1, x0:x1, 3] == 0).mean()
+    assert hidden < 0.5, (x0, y0, x1, y1)
+    assert subject_box(px)[:2] < (170, 80)  # opaque, the face is found, as above
+    result = rofl.make(rgba, width=30, crop="auto")
+    check_unique(result)
+    assert (result.grid == 0).mean() < 0.95  # not a blank box
+    # on a field of the background's colour: a blue block hidden under alpha 0, a red one showing
+    for background in ((255, 255, 255), (0, 0, 0)):
+        field = np.full((300, 400, 4), (*background, 255), dtype=np.uint8)
+        field[100:160, 40:120] = (60, 30, 160, 0)
+        field[150:210, 260:340] = (200, 40, 40, 255)
+        x0, y0, x1, y1 = subject_box(field, background=background)
+        assert 120 < x0 <= 260 and y0 <= 150 and x1 >= 340 and y1 >= 210, (background, x0, y0, x1, y1)
+    # a subject on a transparent field whose hidden colour is noise
+    rng = np.random.default_rng(5)
+    sticker = np.dstack([rng.integers(0, 256, (300, 400, 3), dtype=np.uint8), np.zeros((300, 400), np.uint8)])
+    sticker[150:210, 260:340] = (30, 60, 160, 255)
+    x0, y0, x1, y1 = subject_box(sticker)
+    assert x0 <= 260 and y0 <= 150 and x1 >= 340 and y1 >= 210 and (x1 - x0) * (y1 - y0) < 0.5 * 300 * 400
+
+
 def test_cli_style_and_crop(tmp_path):
     from PIL import Image
 
