@@ -946,7 +946,8 @@ def _styled(
                 )  # fmt: skip
         q = quantised[key]
         if drawn.follow:
-            q = replace(q, grid=picture.style.follow_edges(q.grid, lab, _palette_lab(q), side=shape.side))
+            grid = picture.style.follow_edges(q.grid, lab, _palette_lab(q), side=shape.side, keep=drawn.thin)
+            q = replace(q, grid=grid)
         candidate = _Styled(name, q, drawn.photo, lab)
         if len(names) > 1 or measure:
             candidate.ssim, candidate.edge_f1 = shape.likeness(lab[..., 0], _palette_lab(q)[q.grid][..., 0])
