@@ -685,8 +685,9 @@ def follow_edges(
     if side is not None:
         lost = unmatched_edges(full, levels[g].reshape(shape), side=side).ravel()
         g = _darken_lost(g, nb, np.flatnonzero(lost), lab, palette)
-    fixed = np.zeros(g.size, dtype=bool) if keep is None else np.asarray(keep, dtype=bool).ravel()
-    g = np.where(fixed, np.asarray(grid).ravel(), g)
+    fixed = None if keep is None else np.asarray(keep, dtype=bool).ravel()
+    if fixed is not None:
+        g = np.where(fixed, np.asarray(grid).ravel(), g)
     g = _polish(g, np.asarray(grid).ravel(), light, levels, nb, shape, side, fixed)
     return g.reshape(shape).astype(dtype)
 
@@ -715,7 +716,7 @@ POLISH_APART = 3
 POLISH_KEEP = 1.0
 
 
-def _polish(g, quantised, light, levels, nb, shape, side, fixed) -> np.ndarray:
+def _polish(g, quantised, light, levels, nb, shape, side, fixed=None) -> np.ndarray:
     """The last step of :func:`follow_edges`: back some of the lightness
     SSIM (:func:`~rofl.picture.measures.lightness_ssim`, or
     :func:`~rofl.picture.measures.hex_lightness_ssim`) its steps cost,
@@ -753,6 +754,7 @@ def _polish(g, quantised, light, levels, nb, shape, side, fixed) -> np.ndarray:
 
     if (min(shape) if side is None else 2 * side - 1) < SSIM_WINDOW:
         return g
+    fixed = np.zeros(g.size, dtype=bool) if fixed is None else fixed
     edge = picture_edges(light.reshape(shape), side=side)
     if side is None:
         near = _diagonal_near(edge).ravel()
