@@ -65,7 +65,7 @@ SHORTEST = 1.5
 #: ``lines`` draws a feature thinner than a cell when it runs at least this many cells.
 THIN_LONGEST = 4.0
 #: ... through cells at least this much (L*) lighter than Otsu's threshold
-#: (without the feature),
+#: (of the picture without such features),
 THIN_PAPER = 20.0
 #: ... one cell wide: the cells its middle line crosses, where that covers
 #: at least this share of a row of the cell's pixels (a line one pixel wide
@@ -113,8 +113,8 @@ class StyledCells:
         The black-and-white threshold (sRGB grey 0-255) the style's cells
         are meant to be cut at, or None for Otsu's.
     thin : (...) bool array or None
-        The cells ``lines`` inked for features thinner than a cell:
-        :func:`follow_edges` keeps them (``keep``).
+        The cells ``lines`` inked for features thinner than a cell
+        (:func:`follow_edges`' ``keep``).
     follow : bool
         Whether the quantised grid is to be passed through
         :func:`follow_edges` (``lines`` and ``poster``; :func:`rofl.make`
@@ -347,11 +347,12 @@ def _lines(geometry, background, photo, work: _Work, *, colors: int) -> StyledCe
     cell wide, through the cells their middle line crosses by half a row of
     pixels or more and whose paper, judged on the picture without them, is
     clear (:data:`THIN_CROSSES`, :data:`THIN_PAPER`), wherever they cross
-    their cells; :attr:`StyledCells.thin` names those cells, which
-    :func:`follow_edges` keeps.  Specks of the fill smaller than a cell go.  Last, an edge
-    cell left with no boundary cell of its own (two edge cells beside one
-    ink cell, where the edge runs at an angle the cells cannot follow one
-    for one) is inked too (:func:`_thicken`).
+    their cells; :attr:`StyledCells.thin` names those cells (where they
+    touch at corners, :func:`follow_edges` clears none as a speck).  Specks
+    of the fill smaller than a cell go.  Last, an edge cell left with no
+    boundary cell of its own (two edge cells beside one ink cell, where the
+    edge runs at an angle the cells cannot follow one for one) is inked too
+    (:func:`_thicken`).
     """
     from scipy.ndimage import gaussian_filter
 
@@ -371,16 +372,11 @@ def _lines(geometry, background, photo, work: _Work, *, colors: int) -> StyledCe
         0,
     )  # fmt: skip
     tone, around = _grey_l(tone), _grey_l(around)
-    # the paper a thin feature crosses, judged on the picture without it: its own darkness,
-    # which depends on where it crosses its cell, does not hide it
-    unlined_tone, unlined_here = (
-        _grey_l(m)
-        for m in np.moveaxis(
-            _coverage(_light_to_lin(gaussian_filter(unlined, max(TONE_SIGMA * pitch, 0.5), mode="nearest")),
-                      _light_to_lin(unlined), geometry=geo, fill=(fill, fill, 0.0)),
-            -1,
-            0,
-        )[:2]
+    # the tone of the paper a thin feature crosses, judged on the picture without it: its own
+    # darkness, which depends on where it crosses its cell, does not hide it
+    unlined_tone = _grey_l(
+        _coverage(_light_to_lin(gaussian_filter(unlined, max(TONE_SIGMA * pitch, 0.5), mode="nearest")),
+                  geometry=geo, fill=(fill, 0.0, 0.0))[..., 0]
     )  # fmt: skip
     otsu = _tone_cut(tone / 100.0) * 100.0
     cut = otsu - TONE_LIFT
@@ -402,7 +398,7 @@ def _lines(geometry, background, photo, work: _Work, *, colors: int) -> StyledCe
     # paper (hair and texture are no line)
     unlined_otsu = _tone_cut(unlined_tone / 100.0) * 100.0
     unlined_cut = (1.0 - LOCAL_SHARE) * (unlined_otsu - TONE_LIFT) + LOCAL_SHARE * around
-    paper = (unlined_tone - unlined_cut >= TONE_STEP) & (unlined_here > unlined_otsu + THIN_PAPER)
+    paper = (unlined_tone - unlined_cut >= TONE_STEP) & (here > unlined_otsu + THIN_PAPER)
     lined = (thin * pitch >= THIN_CROSSES) & paper
     score = np.where(lined, 1.0, score)
     score = _lone_ink(score, side)
@@ -650,12 +646,12 @@ def follow_edges(
     palette : (k, 3) float array
         The palette's CIELAB.
     keep : bool array of ``grid``'s shape, optional
-        Cells that keep their colour in ``grid`` through every step: the
-        lines ``lines`` drew for features thinner than a cell
-        (:attr:`StyledCells.thin`), which the picture's edges at grid scale
-        hardly show (a one-pixel diagonal is a staircase of cells touching
-        at their corners, each a speck to step 1, and the polish's SSIM
-        prefers a gap in a line).
+        The lines ``lines`` drew for features thinner than a cell
+        (:attr:`StyledCells.thin`): on a rectangle, those of their cells
+        that touch another at a corner are no speck to step 1 and keep
+        their colour in ``grid`` (a one-pixel diagonal is a staircase of
+        cells touching at their corners, which the picture's edges at grid
+        scale hardly show).
 
     Returns
     -------
@@ -676,6 +672,8 @@ def follow_edges(
     if side is None:  # the diagonal neighbours too, as the measure's tolerance
         near |= _diagonal_near(edge.reshape(shape)).ravel()
     g = _despeckle(g, nb, near)
+    if keep is not None:
+        g = np.where(_corner_joined(np.asarray(keep, dtype=bool).reshape(shape), side), np.asarray(grid).ravel(), g)
     order = np.argsort(levels, kind="stable")
     rank = np.empty_like(order)
     rank[order] = np.arange(order.size)
@@ -685,10 +683,7 @@ def follow_edges(
     if side is not None:
         lost = unmatched_edges(full, levels[g].reshape(shape), side=side).ravel()
         g = _darken_lost(g, nb, np.flatnonzero(lost), lab, palette)
-    fixed = None if keep is None else np.asarray(keep, dtype=bool).ravel()
-    if fixed is not None:
-        g = np.where(fixed, np.asarray(grid).ravel(), g)
-    g = _polish(g, np.asarray(grid).ravel(), light, levels, nb, shape, side, fixed)
+    g = _polish(g, np.asarray(grid).ravel(), light, levels, nb, shape, side)
     return g.reshape(shape).astype(dtype)
 
 
@@ -716,7 +711,7 @@ POLISH_APART = 3
 POLISH_KEEP = 1.0
 
 
-def _polish(g, quantised, light, levels, nb, shape, side, fixed=None) -> np.ndarray:
+def _polish(g, quantised, light, levels, nb, shape, side) -> np.ndarray:
     """The last step of :func:`follow_edges`: back some of the lightness
     SSIM (:func:`~rofl.picture.measures.lightness_ssim`, or
     :func:`~rofl.picture.measures.hex_lightness_ssim`) its steps cost,
@@ -737,16 +732,16 @@ def _polish(g, quantised, light, levels, nb, shape, side, fixed=None) -> np.ndar
       edges the change removes, if the change moves no boundary cell near
       an edge (within one cell, the measure's slack) and adds none away
       from them, and (in black and white) does not lighten a cell the
-      picture has darker than around it (:data:`POLISH_KEEP`); a colour
+      picture has darker than around it or than its two neighbours on
+      either side (:data:`POLISH_KEEP`: a thin line); a colour
       none of its neighbours has (a speck: a clue of 1 more in its row and
       its column) needs a gain over :data:`POLISH_SPECK`.
 
     Each round moves the cells whose gain is the largest among the cells
     around them (a square of :data:`POLISH_APART` cells, on the axial grid
     of a hexagon), so that no two neighbours move at once, for
-    :data:`POLISH_ROUNDS` rounds or until nothing gains.  The ``fixed``
-    cells never move.  A grid too small for SSIM's 7x7 window is left as it
-    is.
+    :data:`POLISH_ROUNDS` rounds or until nothing gains.  A grid too small
+    for SSIM's 7x7 window is left as it is.
     """
     from scipy.ndimage import maximum_filter
 
@@ -754,7 +749,6 @@ def _polish(g, quantised, light, levels, nb, shape, side, fixed=None) -> np.ndar
 
     if (min(shape) if side is None else 2 * side - 1) < SSIM_WINDOW:
         return g
-    fixed = np.zeros(g.size, dtype=bool) if fixed is None else fixed
     edge = picture_edges(light.reshape(shape), side=side)
     if side is None:
         near = _diagonal_near(edge).ravel()
@@ -768,11 +762,17 @@ def _polish(g, quantised, light, levels, nb, shape, side, fixed=None) -> np.ndar
         layout = np.full((2 * side - 1, 2 * side - 1), -1)
         layout[coords[:, 1] + side - 1, coords[:, 0] + side - 1] = np.arange(g.size)
     on = layout >= 0
-    # in black and white, a cell the picture has darker than around it is not made lighter: a
-    # thin feature the style drew, below Canny's notice at this scale (a line, an eye), stays
+    # in black and white, a cell the picture has darker than around it, or than the two
+    # neighbours on either side of it (a line: the cells along it are as dark), is not made
+    # lighter: a thin feature the style drew, below Canny's notice at this scale (a line, an
+    # eye), stays
     count = np.maximum((nb >= 0).sum(axis=1), 1)
     around = np.where(nb >= 0, light[np.maximum(nb, 0)], 0.0).sum(axis=1) / count
-    dark = (light - around < -POLISH_KEEP) & (levels.size == 2)
+    dark = light - around < -POLISH_KEEP
+    for a, b in ((0, 1), (2, 3), (4, 5))[: nb.shape[1] // 2]:  # opposite neighbours
+        across = (light[np.maximum(nb[:, a], 0)] + light[np.maximum(nb[:, b], 0)]) / 2
+        dark |= (nb[:, a] >= 0) & (nb[:, b] >= 0) & (light - across < -POLISH_KEEP)
+    dark &= levels.size == 2
     order = np.arange(g.size) * 1e-12  # ties: the first cell
     colours = np.arange(levels.size)[:, None]
     g = g.copy()
@@ -795,7 +795,7 @@ def _polish(g, quantised, light, levels, nb, shape, side, fixed=None) -> np.ndar
             np.where(nb[judged] >= 0, g[np.maximum(nb[judged], 0)], -1)[None] == colours[:, :, None]
         ).any(axis=2)
         speck = ~company & company[g, np.arange(g.size)][None]
-        colour, cell = np.nonzero((back | safe) & (colours != g[None]) & active[None] & ~fixed[None])
+        colour, cell = np.nonzero((back | safe) & (colours != g[None]) & active[None])
         gain = ssim_gains(light.reshape(shape), final.reshape(shape), cell, levels[colour], side=side)
         if gain is None:
             break
@@ -820,6 +820,15 @@ def _polish(g, quantised, light, levels, nb, shape, side, fixed=None) -> np.ndar
             _laid_out(maximum_filter(moved, size=2 * n + 1, mode="constant"), layout, on) for n in (reach, reach + 1)
         )
     return g
+
+
+def _corner_joined(cells: np.ndarray, side: int | None) -> np.ndarray:
+    """The flat map of ``cells`` (a rectangle's) that touch another of them
+    at a corner; none on a hexagon, whose cells along a line share sides."""
+    if side is not None:
+        return np.zeros(cells.size, dtype=bool)
+    p = np.pad(cells, 1)
+    return (cells & (p[:-2, :-2] | p[:-2, 2:] | p[2:, :-2] | p[2:, 2:])).ravel()
 
 
 def _laid_out(values: np.ndarray, layout: np.ndarray, on: np.ndarray) -> np.ndarray:

@@ -86,9 +86,9 @@ DIAGONAL_LOST = pytest.mark.xfail(reason="refinement breaks a lone one-cell diag
 @pytest.mark.parametrize("direction", [1, -1])
 def test_lines_draws_a_one_pixel_diagonal_and_follow_edges_keeps_it(per_cell, direction):
     """Before refinement: the cells the diagonal crosses, touching at their
-    corners, are drawn, and follow_edges clears none of them as a speck nor
-    polishes a gap into them (it did: a blank grid at 20 pixels a cell,
-    nothing drawn at 10)."""
+    corners, are drawn, and follow_edges clears none of them as a speck (it
+    cleared them all at 20 pixels a cell; at 10 none was drawn); without
+    ``keep`` it still does."""
     from rofl.maker import _lab_of
 
     size = 40 * per_cell
