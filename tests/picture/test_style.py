@@ -600,3 +600,29 @@ def test_follow_edges_shows_more_of_a_slanted_edge_on_a_hexagon(slope):
     before = edge_agreement(source, levels[quantised], side=side)
     after = edge_agreement(source, levels[out], side=side)
     assert after.recall > before.recall and after.f1 > before.f1
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_regions_of_a_rectangle_are_the_connected_components_of_its_colours(seed):
+    """The regions follow_edges clears specks by: on a rectangle from scipy's
+    labelling per colour, the same partition as the graph search over the
+    cells' 4 neighbours (which a hexagon takes)."""
+    from scipy.sparse import coo_matrix
+    from scipy.sparse.csgraph import connected_components
+
+    from rofl.picture.measures import cell_neighbours
+    from rofl.picture.style import _regions
+
+    rng = np.random.default_rng(seed)
+    shape = (int(rng.integers(1, 12)), int(rng.integers(1, 12)))
+    g = rng.integers(0, 3, size=shape).ravel()
+    nb = cell_neighbours(shape)
+    src, k = np.nonzero(nb >= 0)
+    dst = nb[src, k]
+    same = g[src] == g[dst]
+    graph = coo_matrix((np.ones(same.sum()), (src[same], dst[same])), shape=(g.size, g.size))
+    expected = connected_components(graph, directed=False)[1]
+    got = _regions(g, nb, shape, None)
+    assert set(got.tolist()) == set(range(got.max() + 1))  # numbered from 0
+    pairs = set(zip(got.tolist(), expected.tolist(), strict=True))
+    assert len(pairs) == len(set(got.tolist())) == len(set(expected.tolist()))
