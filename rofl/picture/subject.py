@@ -101,7 +101,7 @@ def subject_box(pixels: np.ndarray, *, background: tuple[int, int, int] = (255, 
     return x0, y0, x1, y1
 
 
-def _small(pixels: np.ndarray, background: tuple[int, int, int]) -> tuple[np.ndarray, float]:
+def _small(pixels: np.ndarray, background: tuple[int, int, int] = (255, 255, 255)) -> tuple[np.ndarray, float]:
     """The picture's RGB (0-1, an alpha composited onto ``background``) at
     :data:`LOOK_PIXELS` on its longer side, and the scale.
 
