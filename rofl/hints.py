@@ -77,13 +77,15 @@ def changed_hint(stats: Any, options: Any) -> str | None:
     if stats.changed_pct <= HINT_CHANGED_PCT:
         return None
     hexagon = options.shape == "hex"
-    tips = "fewer cells (--size)" if hexagon else "fewer cells (-w/-H)"
-    tips += "" if options.cleanup or hexagon else ", --cleanup"
+    tips = ["fewer cells (--size)" if hexagon else "fewer cells (-w/-H)"]
+    if not (options.cleanup or hexagon):
+        tips.append("--cleanup")
     if stats.colors == 2 and options.threshold is None and stats.style == "photo":
-        tips += " or another --threshold"  # the photo style's option: lines and poster refuse it
+        tips.append("another --threshold")  # the photo style's option: lines and poster refuse it
+    listed = f"{', '.join(tips[:-1])} or {tips[-1]} usually give" if len(tips) > 1 else f"{tips[0]} usually gives"
     return (
         f"hint: {stats.changed_pct:.1f}% of the cells had to change: at this size the picture is "
-        f"mostly fine texture that line logic cannot pin down; {tips} usually give a cleaner puzzle"
+        f"mostly fine texture that line logic cannot pin down; {listed} a cleaner puzzle"
     )
 
 
