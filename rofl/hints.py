@@ -72,17 +72,20 @@ def letters_hint(puzzle: Any, *, letters: bool) -> str | None:
 def changed_hint(stats: Any, options: Any) -> str | None:
     """When refinement changed more than :data:`HINT_CHANGED_PCT` of the cells
     (``stats``, a :class:`rofl.maker.MakeStats`), what usually gives a cleaner
-    puzzle with these ``options`` (a :class:`rofl.maker.MakeOptions`)."""
+    puzzle with these ``options`` (a :class:`rofl.maker.MakeOptions`): only
+    options the style drawn takes (``--threshold`` is the photo style's)."""
     if stats.changed_pct <= HINT_CHANGED_PCT:
         return None
     hexagon = options.shape == "hex"
-    tips = "fewer cells (--size)" if hexagon else "fewer cells (-w/-H)"
-    tips += "" if options.cleanup or hexagon else ", --cleanup"
-    if stats.colors == 2 and options.threshold is None:
-        tips += " or another --threshold"
+    tips = ["fewer cells (--size)" if hexagon else "fewer cells (-w/-H)"]
+    if not (options.cleanup or hexagon):
+        tips.append("--cleanup")
+    if stats.colors == 2 and options.threshold is None and stats.style == "photo":
+        tips.append("another --threshold")  # the photo style's option: lines and poster refuse it
+    listed = f"{', '.join(tips[:-1])} or {tips[-1]} usually give" if len(tips) > 1 else f"{tips[0]} usually gives"
     return (
         f"hint: {stats.changed_pct:.1f}% of the cells had to change: at this size the picture is "
-        f"mostly fine texture that line logic cannot pin down; {tips} usually give a cleaner puzzle"
+        f"mostly fine texture that line logic cannot pin down; {listed} a cleaner puzzle"
     )
 
 
@@ -99,7 +102,8 @@ def likeness_hint(result: Any, made_with: Any, *, more_colours: bool) -> str | N
       the next size and 4 colours (when ``more_colours``) that score better
       (:func:`rofl.maker.likeness`, before refinement, on the picture as
       ``result`` loaded and cropped it), best first, and says so when even
-      the best stays under the level; or, when none does, what usually helps;
+      the best stays under the level; or, when none does, that nothing it
+      tried scores better, with each one's figure;
     * a colour puzzle's colours do not follow the picture's
       (:func:`lost_colours`): it names the larger palettes and the next size
       whose colour likeness reaches :data:`COLOUR_LIKENESS`, or says that
@@ -138,12 +142,17 @@ def likeness_hint(result: Any, made_with: Any, *, more_colours: bool) -> str | N
     if face is None:
         return None
     tries = [("more colours (-c 4)", {"colors": 4, "threshold": None})] if more_colours else []
-    better = _made(result, made_with, tries, _face_measure, FACE_LIKENESS)
-    tips = "a colour puzzle (-c 4): black and white seldom keeps a face"
-    tips = _listed(better, "face likeness", _MADE) if better else tips
+    made = _made(result, made_with, tries, _face_measure, -1.0)
+    better = [(figure, label) for figure, label in made if figure >= FACE_LIKENESS]
+    if better:
+        tips = "try " + _listed(better, "face likeness", _MADE)
+    elif made:  # measured, and no better: say so with its figure
+        tips = f"{made[0][1]} keeps it no better ({made[0][0]:.2f}, {_MADE})"
+    else:
+        tips = "black and white seldom keeps a face"
     return (
         f"hint: the face may be lost (face likeness {face:.2f} < {FACE_LIKENESS}: SSIM over the face and the head "
-        f"around it); try {tips}"
+        f"around it); {tips}"
     )
 
 
@@ -166,14 +175,15 @@ def _score_hint(result: Any, made_with: Any, score: float, *, more_colours: bool
         tries += [(f"--style {name}", {"style": name}) for name in ("lines", "photo", "poster") if name != stats.style]
     if more_colours and stats.colors_asked is not None and stats.colors_asked <= stats.colors < 4:
         tries.append(("more colours (-c 4)", {"colors": 4, "threshold": None}))
-    better = [(sc, label) for sc, label in better if sc >= score + HINT_GAIN]
-    better += _measured(result.pixels, options, tries, score + HINT_GAIN)
+    tried = better + _measured(result.pixels, options, tries)
+    better = [(sc, label) for sc, label in tried if sc >= score + HINT_GAIN]
     if better:
-        tips = _listed(better, "SSIM + edge F1")
+        tips = "try " + _listed(better, "SSIM + edge F1")
         if max(sc for sc, _ in better) < LIKENESS_SCORE:  # better, and still under the level: say so
             tips += f"; none reaches {LIKENESS_SCORE}, so it may stay hard to make out"
-    else:
-        tips = " or ".join(label for label, _ in tries if label.startswith("more"))
+    else:  # say what was tried, as measured, and promise nothing
+        figures = ", ".join(f"{label}: {sc:.2f}" for sc, label in sorted(tried, key=lambda m: -m[0]))
+        tips = f"nothing tried scores better ({figures}; SSIM + edge F1, measured before refinement)"
     if low_ssim:
         why = f"the puzzle looks little like the picture (SSIM {stats.ssim:.3f} < {RECOGNISABLE_SSIM})"
     else:
@@ -181,7 +191,7 @@ def _score_hint(result: Any, made_with: Any, score: float, *, more_colours: bool
             f"the puzzle may be hard to make out (SSIM {stats.ssim:.2f} + edge F1 {stats.edge_f1:.2f} = {score:.3f} "
             f"< {LIKENESS_SCORE})"
         )
-    return f"hint: {why}; try {tips}"
+    return f"hint: {why}; {tips}"
 
 
 def _listed(better: list[tuple[float, str]], measure: str, when: str = "before refinement") -> str:
@@ -283,8 +293,8 @@ def _more_cells(stats: Any, options: dict[str, Any]) -> tuple[str, dict[str, Any
     )
 
 
-def _measured(image: Any, options: dict[str, Any], tries: list, least: float) -> list[tuple[float, str]]:
-    """The tries (label, changed options) whose likeness score reaches ``least``, as (score, label)."""
+def _measured(image: Any, options: dict[str, Any], tries: list) -> list[tuple[float, str]]:
+    """The likeness score of each of the tries (label, changed options) that can be made, as (score, label)."""
     from rofl.errors import RoflError
     from rofl.maker import likeness
 
@@ -296,6 +306,5 @@ def _measured(image: Any, options: dict[str, Any], tries: list, least: float) ->
                 _, better = likeness(image, **{**options, **change})
         except RoflError:
             continue
-        if better >= least:
-            found.append((better, label))
+        found.append((better, label))
     return found

@@ -250,8 +250,9 @@ class MakeStats:
         refinement); empty otherwise.
     style_dropped : tuple of (style, reason)
         With ``style="auto"``, the candidates it did not keep whatever their
-        score, and why (a blank grid, or an SSIM under
-        :data:`RECOGNISABLE_SSIM` where the photo style's is not).
+        score, and why (a blank grid, an SSIM under
+        :data:`RECOGNISABLE_SSIM` where the photo style's is not, or an
+        inked grid of a flat picture's noise, :data:`NOISE_DELTA_E`).
     """
 
     width: int
@@ -532,7 +533,7 @@ def _make(
     # compiling or loading the kernels (once a process, in refinement) stops the clock
     clock = kernels.Stopwatch()
     bg_rgb = picture.parse_color(o.background, "background") if o.background not in (None, "auto") else (255, 255, 255)
-    pixels = picture.crop_to_subject(picture.load_pixels(image), o.crop)
+    pixels = picture.crop_to_subject(picture.load_pixels(image), o.crop, background=bg_rgb)
     geometry = shape.fit(picture.picture_size(pixels))
     if o.dither != "none":
         warnings.warn(picture.DITHER_WARNING, UserWarning, stacklevel=3)
@@ -982,7 +983,8 @@ def _styled(
                 )  # fmt: skip
         q = quantised[key]
         if drawn.follow:
-            q = replace(q, grid=picture.style.follow_edges(q.grid, lab, _palette_lab(q), side=shape.side))
+            grid = picture.style.follow_edges(q.grid, lab, _palette_lab(q), side=shape.side, keep=drawn.thin)
+            q = replace(q, grid=grid)
         candidate = _Styled(name, q, drawn.photo, lab)
         if len(names) > 1 or measure:
             candidate.ssim, candidate.edge_f1 = shape.likeness(lab[..., 0], _palette_lab(q)[q.grid][..., 0])
@@ -1004,8 +1006,18 @@ def _pick(candidates: list[_Styled]) -> tuple[_Styled, tuple[tuple[str, str], ..
     which SSIM and Canny at grid scale hardly see), but it is no picture;
     and a drawing whose SSIM falls under :data:`RECOGNISABLE_SSIM` where
     the photo style's does not has lost the picture's large regions, however
-    well it follows its edges (the coffee in black and white)."""
-    inked = [c for c in candidates if np.unique(c.quantised.grid).size > 1] or candidates
+    well it follows its edges (the coffee in black and white).  But where
+    every inked candidate only splits the picture's noise (:func:`_ink_step`
+    under :data:`NOISE_DELTA_E`: a flat field, whose noise the photo style's
+    threshold splits), the picture has nothing to draw and the blank grid is
+    kept."""
+    inked = [c for c in candidates if np.unique(c.quantised.grid).size > 1]
+    steps = [_ink_step(c) for c in inked]
+    if inked and len(inked) < len(candidates) and max(steps) < NOISE_DELTA_E:
+        blank = next(c for c in candidates if c not in inked)
+        why = "it splits a flat picture's noise (ΔE {:.1f} < {} between what its colours draw)"
+        return blank, tuple((c.style, why.format(step, NOISE_DELTA_E)) for c, step in zip(inked, steps, strict=True))
+    inked = inked or candidates
     floor = RECOGNISABLE_SSIM if (candidates[0].ssim or 0.0) >= RECOGNISABLE_SSIM else -1.0
     clear = [c for c in inked if (c.ssim or 0.0) >= floor] or inked
     dropped = tuple(
@@ -1014,6 +1026,18 @@ def _pick(candidates: list[_Styled]) -> tuple[_Styled, tuple[tuple[str, str], ..
         if c not in clear
     )
     return max(clear, key=lambda c: c.score), dropped  # the first of equals: photo before the others
+
+
+def _ink_step(candidate: _Styled) -> float:
+    """The largest CIELAB distance (ΔE76) between the picture's mean colours
+    over the cells of two of the candidate's grid colours: how different the
+    parts of the picture its colours tell apart are."""
+    grid = candidate.quantised.grid.ravel()
+    lab = candidate.lab.reshape(-1, 3)
+    counts = np.bincount(grid)
+    used = np.flatnonzero(counts)
+    means = np.stack([np.bincount(grid, lab[:, k])[used] / counts[used] for k in range(3)], axis=1)
+    return float(np.sqrt(((means[:, None] - means[None]) ** 2).sum(axis=-1)).max())
 
 
 def likeness(
@@ -1038,7 +1062,7 @@ def likeness(
     picture.check_style(style)
     picture.check_crop(crop)
     bg_rgb = picture.parse_color(background, "background") if background not in (None, "auto") else (255, 255, 255)
-    pixels = picture.crop_to_subject(picture.load_pixels(image), crop)
+    pixels = picture.crop_to_subject(picture.load_pixels(image), crop, background=bg_rgb)
     board_shape = _PIPELINES[shape](o)
     chosen = _styled(
         pixels, board_shape.fit(picture.picture_size(pixels)), style, bg_rgb, shape=board_shape, colors=colors,
@@ -1166,3 +1190,11 @@ LIKENESS_SCORE = 1.4
 #: score 0.5 and more, coffee in black and white at 60 cells 0.33; a
 #: black-and-white cat at 30-60 cells 0.27-0.28, a random texture 0.28, less.
 RECOGNISABLE_SSIM = 0.3
+
+#: Where the picture's mean colours over the cells of a grid's colours are
+#: all closer than this (ΔE76, a just-noticeable difference), the grid's ink
+#: splits noise, not a picture: ``style="auto"`` keeps a blank drawing over
+#: it (:func:`_pick`).  A flat grey field with sensor noise split at Otsu's
+#: threshold: 0.4-0.6 (SSIM 0.01 at 30 cells, 0.12 as a hexagon of side
+#: 10); a disc 4 L* darker than its field: 3.6.
+NOISE_DELTA_E = 2.3

@@ -64,8 +64,13 @@ THIN_STEP = 0.3
 SHORTEST = 1.5
 #: ``lines`` draws a feature thinner than a cell when it runs at least this many cells.
 THIN_LONGEST = 4.0
-#: ... through cells at least this much (L*) lighter than Otsu's threshold.
+#: ... through cells at least this much (L*) lighter than Otsu's threshold
+#: (of the picture without such features),
 THIN_PAPER = 20.0
+#: ... one cell wide: the cells its middle line crosses, where that covers
+#: at least this share of a row of the cell's pixels (a line one pixel wide
+#: across a cell covers one row, a corner it cuts a pixel or two).
+THIN_CROSSES = 0.5
 #: The difference of Gaussians' peak at a sharp step of height 1 (ratio 1.6).
 _DOG_PEAK = 0.11
 #: Share of a cell a line (three pixels wide) must cover to run through it
@@ -107,6 +112,9 @@ class StyledCells:
     threshold : float or None
         The black-and-white threshold (sRGB grey 0-255) the style's cells
         are meant to be cut at, or None for Otsu's.
+    thin : (...) bool array or None
+        The cells ``lines`` inked for features thinner than a cell
+        (:func:`follow_edges`' ``keep``).
     follow : bool
         Whether the quantised grid is to be passed through
         :func:`follow_edges` (``lines`` and ``poster``; :func:`rofl.make`
@@ -118,6 +126,7 @@ class StyledCells:
     ink: np.ndarray | None = None
     threshold: float | None = None
     follow: bool = False
+    thin: np.ndarray | None = None
 
 
 def check_style(style: Any) -> str:
@@ -335,10 +344,15 @@ def _lines(geometry, background, photo, work: _Work, *, colors: int) -> StyledCe
     clearly dark regions are filled and a region's fill follows its
     surroundings (the extended difference of Gaussians' tone term, XDoG).
     Features thinner than a cell (a black top-hat) are drawn as lines one
-    cell wide, and specks of the fill smaller than a cell go.  Last, an edge
-    cell left with no boundary cell of its own (two edge cells beside one
-    ink cell, where the edge runs at an angle the cells cannot follow one
-    for one) is inked too (:func:`_thicken`).
+    cell wide, through the cells their middle line crosses by half a row of
+    pixels or more and whose paper, judged on the picture without them, is
+    clear (:data:`THIN_CROSSES`, :data:`THIN_PAPER`), wherever they cross
+    their cells; :attr:`StyledCells.thin` names those cells (where they
+    touch at corners, :func:`follow_edges` clears none as a speck).  Specks
+    of the fill smaller than a cell go.  Last, an edge cell left with no
+    boundary cell of its own (two edge cells beside one ink cell, where the
+    edge runs at an angle the cells cannot follow one for one) is inked too
+    (:func:`_thicken`).
     """
     from scipy.ndimage import gaussian_filter
 
@@ -349,15 +363,21 @@ def _lines(geometry, background, photo, work: _Work, *, colors: int) -> StyledCe
     here = 100.0 * _lightness(photo)
     tone_l = gaussian_filter(light, max(TONE_SIGMA * pitch, 0.5), mode="nearest")
     around_l = gaussian_filter(light, max(LOCAL_SIGMA * pitch, 0.5), mode="nearest")
-    thin_dark = _thin_features(work.base, work.base_geo, light.shape)
+    thin_dark, unlined = _thin_features(work.base, work.base_geo, light.shape)
     fill = _luminance_of(background)
     tone, around, thin = np.moveaxis(
-        _coverage(_light_to_lin(tone_l), _light_to_lin(around_l), _middle_line(thin_dark, pitch, THIN_LONGEST),
+        _coverage(_light_to_lin(tone_l), _light_to_lin(around_l), _skeleton(thin_dark, pitch, THIN_LONGEST),
                   geometry=geo, fill=(fill, fill, 0.0)),
         -1,
         0,
     )  # fmt: skip
     tone, around = _grey_l(tone), _grey_l(around)
+    # the tone of the paper a thin feature crosses, judged on the picture without it: its own
+    # darkness, which depends on where it crosses its cell, does not hide it
+    unlined_tone = _grey_l(
+        _coverage(_light_to_lin(gaussian_filter(unlined, max(TONE_SIGMA * pitch, 0.5), mode="nearest")),
+                  geometry=geo, fill=(fill, 0.0, 0.0))[..., 0]
+    )  # fmt: skip
     otsu = _tone_cut(tone / 100.0) * 100.0
     cut = otsu - TONE_LIFT
     cut = (1.0 - LOCAL_SHARE) * cut + LOCAL_SHARE * around
@@ -373,8 +393,14 @@ def _lines(geometry, background, photo, work: _Work, *, colors: int) -> StyledCe
         score[np.where(darker, across[edges], edges)] = -1.0
         score[np.where(darker, edges, across[edges])] = 1.0
     score = score.reshape(here.shape)
-    # a thin line only through clear paper (hair and texture are no line)
-    score = np.where((thin > LINE_SHARE) & (score <= -1.0) & (here > otsu + THIN_PAPER), 1.0, score)
+    # a thin line, one cell wide, through every cell its middle crosses (half a pixel's
+    # share of the cell or more: the same wherever it crosses), and only through clear
+    # paper (hair and texture are no line)
+    unlined_otsu = _tone_cut(unlined_tone / 100.0) * 100.0
+    unlined_cut = (1.0 - LOCAL_SHARE) * (unlined_otsu - TONE_LIFT) + LOCAL_SHARE * around
+    paper = (unlined_tone - unlined_cut >= TONE_STEP) & (here > unlined_otsu + THIN_PAPER)
+    lined = (thin * pitch >= THIN_CROSSES) & paper
+    score = np.where(lined, 1.0, score)
     score = _lone_ink(score, side)
     if np.ptp(flat) >= FLAT * 100:
         score = _thicken(score, picture_edges(here, side=side), side)
@@ -384,8 +410,8 @@ def _lines(geometry, background, photo, work: _Work, *, colors: int) -> StyledCe
         # the cells' lightness is 1 - score, cut at 1/2 (linear light), so
         # the refinement's cost says how sure each cell is
         cells = np.repeat(1.0 - score[..., None], 3, axis=-1)
-        return StyledCells(cells, photo, ink, threshold=float(linear_to_srgb(np.float64(0.5)) * 255))
-    return _inked(photo, photo, ink, colors)
+        return StyledCells(cells, photo, ink, threshold=float(linear_to_srgb(np.float64(0.5)) * 255), thin=lined)
+    return replace(_inked(photo, photo, ink, colors), thin=lined)
 
 
 def _thicken(score: np.ndarray, edges: np.ndarray, side: int | None) -> np.ndarray:
@@ -497,25 +523,30 @@ def _inked(tone: np.ndarray, photo: np.ndarray, ink: np.ndarray, colors: int) ->
     return StyledCells(cells, photo, ink, threshold=threshold)
 
 
-def _thin_features(lin: np.ndarray, geo, shape: tuple[int, int]) -> np.ndarray:
+def _thin_features(lin: np.ndarray, geo, shape: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
     """Where features thinner than a cell are at least :data:`THIN_STEP`
     darker than their surroundings, as a ``shape`` bool map of the working
-    picture.
+    picture, and the working picture's lightness (L*/100) without them.
 
     A line much thinner than a cell is nearly lost to the difference of
     Gaussians (whose answer shrinks with the line's width) and to the
     working picture's averaging, so the black top-hat of the lightness over
     a cell finds them on ``lin``, the picture at :data:`FINE_PIXELS` per
     cell (``geo`` its geometry), and a working pixel it touches is marked.
+    The picture without them is the closing of the lightness where they are
+    (the lightness elsewhere), box-filtered to ``shape``.
     """
     from scipy.ndimage import grey_closing
 
     light = _lightness(lin)
     size = max(3, int(round(cell_pitch(geo))) | 1)
-    marked = ((grey_closing(light, size=size) - light) > THIN_STEP).astype(np.float32)
+    closed = grey_closing(light, size=size)
+    found = (closed - light) > THIN_STEP
+    marked, unlined = found.astype(np.float32), np.where(found, closed, light)
     if marked.shape != shape:
         marked = _box(marked, (shape[1], shape[0]))
-    return marked > 0
+        unlined = _box(unlined, (shape[1], shape[0]))
+    return marked > 0, unlined.astype(np.float64)
 
 
 def _middle_line(band: np.ndarray, pitch: float, shortest: float = None) -> np.ndarray:
@@ -526,12 +557,19 @@ def _middle_line(band: np.ndarray, pitch: float, shortest: float = None) -> np.n
     through, and a cell beside it at most 1/8 (:data:`LINE_SHARE` lies
     between), so the line comes out one cell wide."""
     from scipy.ndimage import binary_dilation
+
+    return binary_dilation(_skeleton(band, pitch, shortest), np.ones((3, 3), dtype=bool))
+
+
+def _skeleton(band: np.ndarray, pitch: float, shortest: float = None) -> np.ndarray:
+    """The band thinned to its middle line, one pixel wide, without pieces
+    shorter than :data:`SHORTEST` (or ``shortest``) cells of ``pitch`` pixels."""
     from skimage.morphology import remove_small_objects, skeletonize
 
     middle = skeletonize(band)
     if pitch >= 2:
         middle = remove_small_objects(middle, max_size=int((shortest or SHORTEST) * pitch), connectivity=2)
-    return binary_dilation(middle, np.ones((3, 3), dtype=bool))
+    return middle
 
 
 def _coverage(*maps: np.ndarray, geometry, fill: tuple[float, float, float] = (0.0, 0.0, 0.0)) -> np.ndarray:
@@ -555,7 +593,14 @@ def _tone_cut(light: np.ndarray) -> float:
     return float(threshold_otsu(light))
 
 
-def follow_edges(grid: np.ndarray, source: np.ndarray, palette: np.ndarray, *, side: int | None = None) -> np.ndarray:
+def follow_edges(
+    grid: np.ndarray,
+    source: np.ndarray,
+    palette: np.ndarray,
+    *,
+    side: int | None = None,
+    keep: np.ndarray | None = None,
+) -> np.ndarray:
     """The ``poster`` style's step after quantising: a grid of palette
     indices whose region boundaries follow the picture's edges.
 
@@ -600,6 +645,13 @@ def follow_edges(grid: np.ndarray, source: np.ndarray, palette: np.ndarray, *, s
         The picture's CIELAB in every cell (its area average).
     palette : (k, 3) float array
         The palette's CIELAB.
+    keep : bool array of ``grid``'s shape, optional
+        The lines ``lines`` drew for features thinner than a cell
+        (:attr:`StyledCells.thin`): on a rectangle, those of their cells
+        that touch another at a corner are no speck to step 1 and keep
+        their colour in ``grid`` (a one-pixel diagonal is a staircase of
+        cells touching at their corners, which the picture's edges at grid
+        scale hardly show).
 
     Returns
     -------
@@ -620,6 +672,8 @@ def follow_edges(grid: np.ndarray, source: np.ndarray, palette: np.ndarray, *, s
     if side is None:  # the diagonal neighbours too, as the measure's tolerance
         near |= _diagonal_near(edge.reshape(shape)).ravel()
     g = _despeckle(g, nb, near, shape, side)
+    if keep is not None:
+        g = np.where(_corner_joined(np.asarray(keep, dtype=bool).reshape(shape), side), np.asarray(grid).ravel(), g)
     order = np.argsort(levels, kind="stable")
     rank = np.empty_like(order)
     rank[order] = np.arange(order.size)
@@ -678,7 +732,8 @@ def _polish(g, quantised, light, levels, nb, shape, side) -> np.ndarray:
       edges the change removes, if the change moves no boundary cell near
       an edge (within one cell, the measure's slack) and adds none away
       from them, and (in black and white) does not lighten a cell the
-      picture has darker than around it (:data:`POLISH_KEEP`); a colour
+      picture has darker than around it or than its two neighbours on
+      either side (:data:`POLISH_KEEP`: a thin line); a colour
       none of its neighbours has (a speck: a clue of 1 more in its row and
       its column) needs a gain over :data:`POLISH_SPECK`.
 
@@ -707,11 +762,17 @@ def _polish(g, quantised, light, levels, nb, shape, side) -> np.ndarray:
         layout = np.full((2 * side - 1, 2 * side - 1), -1)
         layout[coords[:, 1] + side - 1, coords[:, 0] + side - 1] = np.arange(g.size)
     on = layout >= 0
-    # in black and white, a cell the picture has darker than around it is not made lighter: a
-    # thin feature the style drew, below Canny's notice at this scale (a line, an eye), stays
+    # in black and white, a cell the picture has darker than around it, or than the two
+    # neighbours on either side of it (a line: the cells along it are as dark), is not made
+    # lighter: a thin feature the style drew, below Canny's notice at this scale (a line, an
+    # eye), stays
     count = np.maximum((nb >= 0).sum(axis=1), 1)
     around = np.where(nb >= 0, light[np.maximum(nb, 0)], 0.0).sum(axis=1) / count
-    dark = (light - around < -POLISH_KEEP) & (levels.size == 2)
+    dark = light - around < -POLISH_KEEP
+    for a, b in ((0, 1), (2, 3), (4, 5))[: nb.shape[1] // 2]:  # opposite neighbours
+        across = (light[np.maximum(nb[:, a], 0)] + light[np.maximum(nb[:, b], 0)]) / 2
+        dark |= (nb[:, a] >= 0) & (nb[:, b] >= 0) & (light - across < -POLISH_KEEP)
+    dark &= levels.size == 2
     order = np.arange(g.size) * 1e-12  # ties: the first cell
     colours = np.arange(levels.size)[:, None]
     g = g.copy()
@@ -759,6 +820,15 @@ def _polish(g, quantised, light, levels, nb, shape, side) -> np.ndarray:
             _laid_out(maximum_filter(moved, size=2 * n + 1, mode="constant"), layout, on) for n in (reach, reach + 1)
         )
     return g
+
+
+def _corner_joined(cells: np.ndarray, side: int | None) -> np.ndarray:
+    """The flat map of ``cells`` (a rectangle's) that touch another of them
+    at a corner; none on a hexagon, whose cells along a line share sides."""
+    if side is not None:
+        return np.zeros(cells.size, dtype=bool)
+    p = np.pad(cells, 1)
+    return (cells & (p[:-2, :-2] | p[:-2, 2:] | p[2:, :-2] | p[2:, 2:])).ravel()
 
 
 def _laid_out(values: np.ndarray, layout: np.ndarray, on: np.ndarray) -> np.ndarray:

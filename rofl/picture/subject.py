@@ -53,13 +53,18 @@ def check_crop(crop: Any) -> str:
     return crop
 
 
-def crop_to_subject(pixels: np.ndarray, crop: str = "auto") -> np.ndarray:
+def crop_to_subject(
+    pixels: np.ndarray, crop: str = "auto", *, background: tuple[int, int, int] = (255, 255, 255)
+) -> np.ndarray:
     """The part of ``pixels`` around its subject (all of it for ``crop="none"``).
 
     Parameters
     ----------
     pixels : (H, W, C) array from :func:`rofl.picture.load_pixels`
     crop : {"none", "auto"}
+    background : (r, g, b)
+        What transparent pixels are composited onto (as the cells are): a
+        transparent part of the picture is no subject.
 
     Returns
     -------
@@ -68,16 +73,17 @@ def crop_to_subject(pixels: np.ndarray, crop: str = "auto") -> np.ndarray:
     check_crop(crop)
     if crop == "none":
         return pixels
-    x0, y0, x1, y1 = subject_box(pixels)
+    x0, y0, x1, y1 = subject_box(pixels, background=background)
     return pixels[y0:y1, x0:x1]
 
 
-def subject_box(pixels: np.ndarray) -> tuple[int, int, int, int]:
-    """``(x0, y0, x1, y1)`` pixels: the box :func:`crop_to_subject` keeps."""
+def subject_box(pixels: np.ndarray, *, background: tuple[int, int, int] = (255, 255, 255)) -> tuple[int, int, int, int]:
+    """``(x0, y0, x1, y1)`` pixels: the box :func:`crop_to_subject` keeps
+    (transparent pixels composited onto ``background``)."""
     from skimage.color import rgb2gray
 
     h, w = pixels.shape[:2]
-    rgb, scale = _small(pixels)
+    rgb, scale = _small(pixels, background)
     faces = find_faces(rgb2gray(rgb))
     if faces:
         r, c, fh, fw = max(faces, key=lambda f: f[2] * f[3])
@@ -95,15 +101,48 @@ def subject_box(pixels: np.ndarray) -> tuple[int, int, int, int]:
     return x0, y0, x1, y1
 
 
-def _small(pixels: np.ndarray) -> tuple[np.ndarray, float]:
-    """The picture's RGB (0-1) at :data:`LOOK_PIXELS` on its longer side, and the scale."""
+def _small(pixels: np.ndarray, background: tuple[int, int, int] = (255, 255, 255)) -> tuple[np.ndarray, float]:
+    """The picture's RGB (0-1, an alpha composited onto ``background``) at
+    :data:`LOOK_PIXELS` on its longer side, and the scale.
+
+    A picture more than twice that size is first averaged over whole blocks
+    of pixels, a strip of rows at a time, to between two and four times it
+    (:func:`_blocks`), so that no float copy of the whole picture is made (a
+    64 Mpx picture would need 1.5 GB for one)."""
     from skimage.transform import resize
 
     h, w = pixels.shape[:2]
-    rgb = pixels[:, :, :3].astype(np.float64) / (255.0 if pixels.dtype == np.uint8 else 65535.0)
     scale = min(1.0, LOOK_PIXELS / max(h, w))
+    rgb = _blocks(pixels, max(1, int(1 / scale) // 2), background)
     small = resize(rgb, (max(1, round(h * scale)), max(1, round(w * scale))), anti_aliasing=scale < 1)
     return small, scale
+
+
+def _blocks(pixels: np.ndarray, factor: int, background: tuple[int, int, int]) -> np.ndarray:
+    """``pixels`` as RGB 0-1 (float64; an alpha channel composited onto
+    ``background`` in sRGB), the mean of each ``factor`` x ``factor`` block
+    (the last row and column of blocks may be smaller), computed a strip of
+    ``factor`` rows at a time."""
+    top = 255.0 if pixels.dtype == np.uint8 else 65535.0
+    bg = np.asarray(background, dtype=np.float64) / 255.0
+
+    def rgb(rows: np.ndarray) -> np.ndarray:
+        out = rows[:, :, :3] / top
+        if rows.shape[2] == 4:
+            alpha = rows[:, :, 3:4] / top
+            out = out * alpha + bg * (1.0 - alpha)
+        return out
+
+    if factor == 1:
+        return rgb(pixels)
+    h, w = pixels.shape[:2]
+    starts = np.arange(0, w, factor)
+    widths = np.diff(np.append(starts, w))[:, None]
+    out = np.empty((-(-h // factor), len(starts), 3))
+    for i, r0 in enumerate(range(0, h, factor)):
+        strip = rgb(pixels[r0 : r0 + factor])
+        out[i] = np.add.reduceat(strip.sum(axis=0), starts, axis=0) / (widths * strip.shape[0])
+    return out
 
 
 def find_faces(grey: np.ndarray, *, neighbours: int = 4, smallest: int = 24) -> list[tuple[int, int, int, int]]:
