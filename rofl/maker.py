@@ -325,8 +325,9 @@ class MakeStats:
                 f"trimmed: {top + bottom} blank rows and {left + right} blank columns "
                 f"(top {top}, bottom {bottom}, left {left}, right {right})"
             )
+        why = "to make it unique" if self.difficulty is None else "in all, to make it unique and steer it"
         lines.append(
-            f"changed: {self.n_changed} cells ({self.changed_pct:.2f}%) to make it unique; "
+            f"changed: {self.n_changed} cells ({self.changed_pct:.2f}%) {why}; "
             f"mean ΔE2000 vs the picture {self.mean_delta_e:.2f} (quantised {self.mean_delta_e_quantised:.2f})"
         )
         likeness = []
@@ -732,8 +733,6 @@ def _shape_of(o: MakeOptions) -> _Shape:
     check_shape(o)
     picture.check_style(o.style)
     picture.check_crop(o.crop)
-    if o.difficulty is not None:
-        _check_difficulty(o.difficulty, o.shape)
     shape = _PIPELINES[o.shape](o)
     if not 0 <= o.effort <= 1000:  # also refuses NaN
         msg = f"effort must be between 0 and 1000, not {o.effort!r}"
@@ -832,9 +831,9 @@ OPTION_NAMES = {
 
 def check_shape(options: MakeOptions, names: dict[str, str] | None = None) -> None:
     """Refuse a shape rofl does not make, ``size`` for a rectangle, and the
-    options a hexagon does not take: the one check of :func:`make` and
-    ``rofl make``, before any work, with the options called by ``names``
-    (:data:`OPTION_NAMES` by default).
+    options a hexagon does not take (``difficulty`` too): the one check of
+    :func:`make` and ``rofl make`` (a batch's too), before any work, with
+    the options called by ``names`` (:data:`OPTION_NAMES` by default).
 
     Raises
     ------
@@ -846,6 +845,8 @@ def check_shape(options: MakeOptions, names: dict[str, str] | None = None) -> No
     if options.shape not in SHAPES:
         msg = f"shape must be one of {', '.join(SHAPES)}, not {options.shape!r}"
         raise OptionError(msg)
+    if options.difficulty is not None:
+        _check_difficulty(options.difficulty, options.shape)
     if options.shape == "rect":
         if options.size is not None:
             msg = (

@@ -54,3 +54,18 @@ def difficulty_text(puzzle) -> str:
     except (PuzzleError, UnsolvableError) as exc:
         return f"difficulty: not graded ({exc})"
     return f"difficulty: {difficulty.summary()}"
+
+
+def graded_or_warned(puzzle, name: str):
+    """:func:`rofl.grade` of a puzzle whose grade a sheet, book or page was
+    asked to show (or to be ordered by); None, with a warning line saying
+    why, for a puzzle rofl does not grade (``?`` groups, no solution, huge):
+    its sheet or page is written without one (a book puts it last)."""
+    from rofl.errors import PuzzleError, UnsolvableError
+    from rofl.solver.grade import grade_shown
+
+    try:
+        return grade_shown(puzzle)
+    except (PuzzleError, UnsolvableError) as exc:
+        say(f"warning: {name}: not graded ({exc}), so no grade is shown", err=True)
+        return None

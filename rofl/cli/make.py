@@ -175,8 +175,8 @@ def _save(image, path: str) -> None:
 @click.option(
     "--difficulty",
     type=click.Choice(["easy", "medium", "hard", "expert"]),
-    help="Steer the puzzle toward this grade of rofl.grade: easier ones may change more cells (at most 2%% in "
-    "all), harder ones at most 0.5%% beyond the fewest (docs/difficulty.md).",
+    help="Steer the puzzle toward this grade of rofl.grade: easier ones may change more cells (at most 2% in "
+    "all), harder ones at most 0.5% beyond the fewest (docs/difficulty.md).",
 )
 @click.option("--title", help="Puzzle title (default: the picture's file name).")
 @click.option("--preview", type=click.Path(dir_okay=False), help="Write the solution picture scaled up (PNG).")
@@ -266,7 +266,7 @@ def make(
         _check_files(images[0], files)
     _check_colours(options, colors, target, several)
     if unknown is not None:
-        _check_unknown(target, _colour_count(options, colors), several, sheet=sheet, page=page, gif=gif)
+        _check_unknown(target, _colour_count(options, colors), several, difficulty, sheet=sheet, page=page, gif=gif)
     if several:
         return make_batch(click.get_current_context().params, options)
 
@@ -429,12 +429,17 @@ def _check_hex_outputs(target: str, **drawn: str | None) -> None:
             raise click.UsageError(msg)
 
 
-def _check_unknown(target: str, n_colors: int, several: bool, **drawn: str | None) -> None:
+def _check_unknown(target: str, n_colors: int, several: bool, difficulty: str | None, **drawn: str | None) -> None:
     """Refuse, before any work, what ``--unknown-colours`` cannot make."""
     from rofl.formats import writer_for
 
     if several:
         msg = "--unknown-colours makes one puzzle at a time, not a batch"
+        raise click.UsageError(msg)
+    if difficulty is not None:  # the grade reached would be of the puzzle before its '?' groups
+        msg = (
+            "--difficulty aims for a grade of rofl.grade, which does not grade '?' groups: leave out --unknown-colours"
+        )
         raise click.UsageError(msg)
     if n_colors <= 2:
         msg = "--unknown-colours needs two ink colours or more (-c 3): with one, '?' says nothing"

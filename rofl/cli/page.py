@@ -54,6 +54,10 @@ def page(puzzle: str, output: str | None, title: str | None, letters: bool | Non
         raise LimitError(msg) from None
     check_stored_crc(opened)
     loaded = opened.puzzle
+    if difficulty:
+        from rofl.cli._show import graded_or_warned
+
+        graded_or_warned(loaded, opened.name)
     text = puzzle_page(loaded, title=title, letters=letters, difficulty=difficulty)
     atomic_write(out, text.encode("utf-8"))
     say(f"{out}: {loaded.board.size_text()}, {loaded.n_colors} colours, {len(text.encode('utf-8'))} bytes")

@@ -115,8 +115,13 @@ def sheet(
 
     puzzles, grids = _read(puzzle_files, book=book, solved=solution or answers, budget=budget)
     _warn_unprintable(puzzles, title, suffix, chosen)
-    if order == "difficulty" and book:
-        puzzles, grids = _easiest_first(puzzles, grids)
+    ordered = order == "difficulty" and book
+    if difficulty or ordered:
+        from rofl.cli._show import graded_or_warned
+
+        grades = [graded_or_warned(puzzle, name) for puzzle, name in zip(puzzles, puzzle_files, strict=True)]
+        if ordered:
+            puzzles, grids = _easiest_first(puzzles, grids, grades)
 
     if book:
         from rofl.render.pdf import puzzle_book
@@ -208,18 +213,14 @@ def _solution(file: str, opened, budget: float):
     return solve_picture(opened.puzzle, crc32=opened.crc32, where=file, budget=budget)
 
 
-def _easiest_first(puzzles: list, grids: list) -> tuple[list, list]:
-    """The puzzles (and their grids) easiest first by :func:`rofl.grade`; the
-    files' order among equals, ungraded puzzles last."""
-    from rofl.errors import PuzzleError, UnsolvableError
-    from rofl.solver.grade import grade_shown
+def _easiest_first(puzzles: list, grids: list, grades: list) -> tuple[list, list]:
+    """The puzzles (and their grids) easiest first by their ``grades``
+    (:func:`rofl.grade`); the files' order among equals, ungraded puzzles
+    (None) last."""
 
     def key(index: int) -> tuple[int, float]:
-        try:
-            found = grade_shown(puzzles[index])
-        except (PuzzleError, UnsolvableError):
-            return (6, 0.0)
-        return (found.grade, found.score)
+        found = grades[index]
+        return (6, 0.0) if found is None else (found.grade, found.score)
 
     order = sorted(range(len(puzzles)), key=key)
     return [puzzles[i] for i in order], [grids[i] for i in order]

@@ -242,6 +242,7 @@ def _show_answer(puzzle, result, *, engine: str, budget: float, use_color: bool)
             f"{differ} cells); {how}; {timing}",
             err=True,
         )
+        click.echo(difficulty_text(puzzle))  # needs guessing: the top grade
         return EXIT_MULTIPLE
     if result.status == "none":
         click.echo(f"none: {size}; the clues have no solution ({how}); {timing}", err=True)
@@ -337,6 +338,7 @@ def _line_only(opened, use_color: bool) -> None:
             f"stalled: line logic leaves {result.undetermined} of {result.masks.size} cells undetermined (shown as ?)",
             err=True,
         )
+        click.echo(difficulty_text(puzzle))  # expert (probing finishes it) or needs guessing
     else:
         line = puzzle.line_name(result.bad_line) if result.bad_line is not None else "a line"
         click.echo(f"contradiction: the clues have no solution ({line} cannot be filled)", err=True)

@@ -328,25 +328,49 @@ def source_digest() -> int:
 # ------------------------------------------------------------------ runtime
 
 
-def _checker(kind: str):
-    """A test that a value has numba type ``kind`` exactly (see :class:`Export`)."""
+def _test(kind: str, arg: str, env: dict) -> str:
+    """A Python expression that is true when the value named ``arg`` has
+    numba type ``kind`` exactly; ``env`` gets the names it uses."""
     if kind == "int64":  # what numba types as int64: no bool, no other width, no overflow
-        return lambda v: type(v) is np.int64 or (type(v) is int and -(2**63) <= v < 2**63)
+        return f"(type({arg}) is int64 or (type({arg}) is int and {-(2**63)} <= {arg} < {2**63}))"
     if kind == "boolean":
-        return lambda v: type(v) is bool or type(v) is np.bool_
+        return f"(type({arg}) is bool or type({arg}) is bool_)"
     dtype, _, dims = kind.partition("[")
-    want = np.dtype(np.bool_ if dtype == "boolean" else dtype)
-    ndim = dims.count(",") + 1
-    # numba types a read-only array apart (and the kernels write to some): writable only
-    return lambda v: (
-        type(v) is np.ndarray and v.dtype == want and v.ndim == ndim and v.flags.c_contiguous and v.flags.writeable
+    env[f"{arg}_dtype"] = np.dtype(np.bool_ if dtype == "boolean" else dtype)
+    # numba types a read-only array apart (and the kernels write to some):
+    # C order and writable (and aligned, as every array numpy allocates is)
+    return (
+        f"(type({arg}) is ndarray and {arg}.dtype == {arg}_dtype and {arg}.ndim == {dims.count(',') + 1}"
+        f" and {arg}.flags.carray)"
     )
+
+
+def _checker(kinds: tuple[str, ...]):
+    """``check(args)``: whether the tuple ``args`` has exactly the numba
+    types ``kinds`` (see :class:`Export`), and as many values.
+
+    The test is written out from ``kinds`` as one function and compiled
+    once per variant: a refinement calls kernels thousands of times with
+    about twenty arguments each, and a test per argument through a
+    function of its own cost a tenth of its time."""
+    env = {"ndarray": np.ndarray, "int64": np.int64, "bool_": np.bool_}
+    names = [f"a{i}" for i in range(len(kinds))]
+    tests = [_test(kind, name, env) for kind, name in zip(kinds, names, strict=True)]
+    source = (
+        "def check(args):\n"
+        f"    if len(args) != {len(kinds)}:\n"
+        "        return False\n"
+        f"    ({''.join(f'{name}, ' for name in names)}) = args\n"
+        f"    return {' and '.join(tests) or 'True'}\n"
+    )
+    exec(source, env)
+    return env["check"]
 
 
 @dataclass(frozen=True)
 class _Loaded:
     status: str  # what rofl cache says
-    functions: dict  # kernel -> [(compiled function, argument checks)]
+    functions: dict  # kernel -> [(compiled function, argument check)]
     path: str | None = None
 
 
@@ -371,8 +395,7 @@ def _load() -> _Loaded:
     for export in EXPORTS:
         function = getattr(ext, export.name, None)
         if function is not None:
-            checks = tuple(_checker(kind) for kind in export.args)
-            functions.setdefault(export.kernel, []).append((function, checks))
+            functions.setdefault(export.kernel, []).append((function, _checker(export.args)))
     return _Loaded("in use", functions, path)
 
 
@@ -401,8 +424,8 @@ def call(kernel: Kernel, *args):
     """``kernel(*args)``: compiled ahead of time when a variant of the
     extension takes exactly these argument types, by numba's JIT otherwise
     (what a :class:`Kernel` handle's call does)."""
-    for function, checks in _load().functions.get(kernel, ()):
-        if len(args) == len(checks) and all(check(a) for check, a in zip(checks, args, strict=True)):
+    for function, check in _load().functions.get(kernel, ()):
+        if check(args):
             return function(*args)
     return _jit(kernel)(*args)
 

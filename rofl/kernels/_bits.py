@@ -16,7 +16,9 @@ the last) are the bits of a word:
   the ends it reaches are ``D_{j+1}``, the background after them a fill
   (:func:`_fill_up`, ``O(log n)`` shifts);
 * going backward, ``Y_j`` is where the suffix may hold groups ``j..k-1``,
-  built the same way from the right;
+  built the same way from the right (:func:`_line_bw` follows only the
+  starts whose ends ``D_{j+1}`` the forward pass reached: the same answer
+  without a second look at the runs);
 * a cell may be black when a start of some group is in both and covers it
   (:func:`_spread`), background when some ``j`` has groups ``0..j-1``
   before it and ``j..k-1`` after it.
@@ -125,32 +127,37 @@ def _line_bw(w, b, n, lens, g0, g1, work):
         return (w & cells) == cells, cells, np.uint64(0)
     if k > 32:  # more than 63 cells needed
         return False, w, b
+    # unsigned indices: numba tests a signed one for a negative value
+    u0, uk = np.uint64(g0), np.uint64(k)
     # forward: work[j] = Z_j, work[31 + j] = D_j (j >= 1), ends = every position after the last group
     z = _fill_up(ONE, w)
-    for j in range(k):
-        length = lens[g0 + j]
+    for j in range(uk):
+        length = lens[u0 + j]
         work[j] = z
         d = (z & _runs(b, length)) << np.uint64(length)
-        work[32 + j] = d
+        work[np.uint64(32) + j] = d
         z = _fill_up((d & w) << ONE, w)
-    ends = _fill_up(work[31 + k], w)
+    ends = _fill_up(work[np.uint64(31) + uk], w)
     if not (ends >> np.uint64(n)) & ONE:
         return False, w, b
-    # backward: y = Y_{j+1} on entry to step j, Y_j on leaving it
+    # backward: y = Y_{j+1} on entry to step j, Y_j on leaving it; the last
+    # group first.  Only the starts the forward pass reached (``D_{j+1}``
+    # shifted back) are followed down: the answer reads Y_j only just after
+    # an end of group j - 1 or a position of Z_j, and the background from
+    # there up to a start of group j makes that start one of Z_j's too
     y = _fill_down(ONE << np.uint64(n), w)
     white = ends & w & (y >> ONE)  # background between the last group and the end
     black = np.uint64(0)
-    for j in range(k - 1, -1, -1):
-        length = np.uint64(lens[g0 + j])
-        if j == k - 1:
-            after = y >> length
-        else:
-            after = ((y >> ONE) & w) >> length
-        starts = _runs(b, lens[g0 + j]) & after
-        black |= _spread(work[j] & starts, lens[g0 + j])
+    after = y
+    for back in range(uk):
+        j = uk - ONE - back
+        length = lens[u0 + j]
+        starts = (work[np.uint64(32) + j] & after) >> np.uint64(length)
+        black |= _spread(starts, length)
         y = _fill_down(starts, w)
-        before = work[0] if j == 0 else work[31 + j] | work[j]  # groups 0..j-1 placed, cell free
+        before = work[0] if j == np.uint64(0) else work[np.uint64(31) + j] | work[j]  # groups 0..j-1 placed, cell free
         white |= before & w & (y >> ONE)
+        after = (y >> ONE) & w  # the gap before group j
     return True, white & cells, black & cells
 
 

@@ -340,10 +340,11 @@ Work = namedtuple("Work", "m use_bits word first last dp lo hi poss queue queued
 #: The word path (:func:`_propagate_words`): whether it is on (``on[0]``),
 #: each line's words (``lw``, ``lb``: its cells that may be white, black),
 #: each cell's place in its lines (``at``), :func:`_line_bw`'s work array,
-#: the word trail (``wline``, ``ww``, ``wb``; ``saved``: the line is on it),
+#: each line's words when the round's probing started (``lw0``, ``lb0``:
+#: every probe starts from them and gives them back),
 #: each place's crossing lines (``cross``, ``cross_line``, ``cross_at``) and
 #: each line's places whose cell it is the first line of (``primary``).
-Words = namedtuple("Words", "on lw lb at bwork wline ww wb saved cross cross_line cross_at primary")
+Words = namedtuple("Words", "on lw lb at bwork lw0 lb0 cross cross_line cross_at primary")
 #: The probes that failed (:func:`_probe`), by ``cell * n_colours + colour``.
 Record = namedtuple("Record", "failed seen start count cells values used implied")
 
@@ -383,6 +384,8 @@ def _load_words(masks, board, words, changed, since):
             b = (b << ONE) | (v >> ONE)
         words.lw[line] = w
         words.lb[line] = b
+        words.lw0[line] = w
+        words.lb0[line] = b
 
 
 @njit(**LEAF, inline="always")
@@ -395,35 +398,16 @@ def _word_value(cell, board, work, words):
 
 
 @njit(**LEAF, inline="always")
-def _save_word(line, words, n_w):
-    """Line ``line``'s words go on the word trail (``wline``, ``ww``,
-    ``wb``, at ``n_w``) unless they are there already (``saved``): the
-    trail keeps each line's words as they were before the probe.  Returns
-    the new ``n_w``."""
-    # without a branch: the slot is taken only when the line was not saved;
-    # unsigned indices: numba checks a signed one for a negative value
-    u, slot = np.uint64(line), np.uint64(n_w)
-    words.wline[slot] = line
-    words.ww[slot] = words.lw[u]
-    words.wb[slot] = words.lb[u]
-    n_w += 1 - np.int64(words.saved[u])
-    words.saved[u] = 1
-    return n_w
-
-
-@njit(**LEAF, inline="always")
-def _set_word(cell, value, board, words, n_w):
+def _set_word(cell, value, board, words):
     """On the word path, ``cell`` takes ``value`` (1 white, 2 black) in the
-    words of each of its lines (:func:`_save_word` first).  Returns the
-    new ``n_w``."""
+    words of each of its lines."""
     lw, lb = words.lw, words.lb
+    # unsigned indices: numba checks a signed one for a negative value
     for q in range(np.uint64(board.cell_offsets[cell]), np.uint64(board.cell_offsets[cell + 1])):
-        line = np.uint64(board.cell_lines[q])  # unsigned indices, as in :func:`_save_word`
-        n_w = _save_word(line, words, n_w)
+        line = np.uint64(board.cell_lines[q])
         bit = ONE << np.uint64(words.at[q])
         lw[line] = (lw[line] & ~bit) | (bit if value & 1 else np.uint64(0))
         lb[line] = (lb[line] & ~bit) | (bit if value & 2 else np.uint64(0))
-    return n_w
 
 
 @njit(**LEAF, inline="always")
@@ -432,7 +416,7 @@ def _enqueue(other, work, tail, waiting, n_lines):
     (without a branch: the slot is taken only when it did not wait; it is
     free, as the ring never holds every line: the line being solved is not
     queued for its own cells)."""
-    u = np.uint64(other)  # unsigned indices, as in :func:`_save_word`
+    u = np.uint64(other)  # unsigned indices, as in :func:`_set_word`
     work.queue[np.uint64(tail)] = other
     step = 1 - np.int64(work.queued[u])
     work.queued[u] = 1
@@ -449,7 +433,7 @@ def _dequeue(work, head, n_lines):
     head += 1
     if head == n_lines:
         head = 0
-    u = np.uint64(line)  # unsigned indices, as in :func:`_save_word`
+    u = np.uint64(line)  # unsigned indices, as in :func:`_set_word`
     work.queued[u] = 0
     work.visited[u >> np.uint64(6)] |= np.int64(1) << (line & 63)
     return line, head
@@ -508,15 +492,16 @@ def _propagate(masks, board, work, stats, n_trail, waiting):
 
 
 @njit(**LEAF)
-def _propagate_words(board, work, words, stats, n_w, waiting):
+def _propagate_words(board, work, words, stats, waiting):
     """:func:`_propagate` on the word path (a black-and-white puzzle of
     lines of at most 63 cells, ``words``): a line is solved on its two
     words (:func:`rofl.kernels._bits._line_bw`), only the cells whose bits
-    changed are visited, and ``masks`` are not touched: the word trail
-    holds the words of each line the probe wrote as they were before it
-    (``wline``, ``ww``, ``wb``, from ``n_w``; :func:`_save_word`), and
-    :func:`_undo_words` gives them back.  The same fixpoint, after the
-    same line solves.  ``(ok, words on the trail)``."""
+    changed are visited, and ``masks`` are not touched: the probe's
+    words are given back from the words it started from (``lw0``,
+    ``lb0``; :func:`_undo_words`), no trail kept: a line whose words it
+    wrote was queued, so at a fixpoint it is among the lines solved
+    (``visited``).  The same fixpoint, after the same line solves.
+    False on a contradiction."""
     line_offsets, lens, offs = board.line_offsets, board.lens, board.offs
     lw, lb, bwork = words.lw, words.lb, words.bwork
     cross, cross_line, cross_at = words.cross, words.cross_line, words.cross_at
@@ -526,16 +511,15 @@ def _propagate_words(board, work, words, stats, n_w, waiting):
     while waiting:
         waiting -= 1
         line, head = _dequeue(work, head, n_lines)
-        u = np.uint64(line)  # unsigned indices, as in :func:`_save_word`
+        u = np.uint64(line)  # unsigned indices, as in :func:`_set_word`
         p0 = line_offsets[u]
         stats[ST_LINE_DPS] += 1
         ok, nw, nb = _line_bw(lw[u], lb[u], line_offsets[u + ONE] - p0, lens, offs[u], offs[u + ONE], bwork)
         if not ok:
-            return False, n_w
+            return False
         changed = (lw[u] ^ nw) | (lb[u] ^ nb)
         if not changed:
             continue
-        n_w = _save_word(line, words, n_w)
         lw[u] = nw
         lb[u] = nb
         while changed:
@@ -545,13 +529,12 @@ def _propagate_words(board, work, words, stats, n_w, waiting):
             white = (nw >> i) & ONE
             black = (nb >> i) & ONE
             for r in range(np.uint64(cross[p]), np.uint64(cross[p + ONE])):
-                other = cross_line[r]  # unsigned
-                n_w = _save_word(other, words, n_w)
-                j = cross_at[r]
+                other = np.uint64(cross_line[r])  # unsigned
+                j = np.uint64(cross_at[r])
                 lw[other] = (lw[other] & ~(ONE << j)) | (white << j)
                 lb[other] = (lb[other] & ~(ONE << j)) | (black << j)
                 tail, waiting = _enqueue(other, work, tail, waiting, n_lines)
-    return True, n_w
+    return True
 
 
 @njit(**LEAF)
@@ -562,39 +545,44 @@ def _undo(masks, work, n_trail):
 
 
 @njit(**LEAF)
-def _undo_words(words, n_w):
-    """Give back the words :func:`_propagate_words` replaced."""
-    for t in range(n_w):
-        line = np.uint64(words.wline[t])  # unsigned indices, as in :func:`_save_word`
-        words.lw[line] = words.ww[t]
-        words.lb[line] = words.wb[t]
-        words.saved[line] = 0
+def _undo_words(words):
+    """Give back every line the words probing started from (after a
+    contradiction, when the lines written need not all have been solved)."""
+    for line in range(words.lw.shape[0]):
+        words.lw[line] = words.lw0[line]
+        words.lb[line] = words.lb0[line]
 
 
 @njit(**LEAF)
-def _undo_words_reading(board, work, words, n_w):
-    """:func:`_undo_words`, reading on the way the cells the probe decided
-    and their colours (1 white, 2 black) into ``trail`` and ``final``: the
-    cells a probe changed in a line are the bits between its words before
-    and after, and each cell is read at its first line only.  Returns how many."""
-    trail, final = work.trail, work.final
+def _undo_words_reading(board, work, words):
+    """Give back the words of the lines a probe that reached its fixpoint
+    solved (``visited``: every line whose words it wrote), reading on the
+    way the cells it decided and their colours (1 white, 2 black) into
+    ``trail`` and ``final``: the cells a probe changed in a line are the
+    bits between its words before and after, and each cell is read at its
+    first line only.  Returns how many."""
+    trail, final, visited = work.trail, work.final, work.visited
     lw, lb = words.lw, words.lb
     n = 0
-    for t in range(n_w):
-        line = np.uint64(words.wline[t])  # unsigned indices, as in :func:`_save_word`
-        w = lw[line]
-        b = lb[line]
-        diff = ((w ^ words.ww[t]) | (b ^ words.wb[t])) & words.primary[line]
-        while diff:
-            i = np.uint64(_lowest(diff))
-            diff &= diff - ONE
-            slot = np.uint64(n)
-            trail[slot] = board.line_cells[np.uint64(board.line_offsets[line]) + i]
-            final[slot] = np.int64((w >> i) & ONE) | np.int64(((b >> i) & ONE) << ONE)
-            n += 1
-        lw[line] = words.ww[t]
-        lb[line] = words.wb[t]
-        words.saved[line] = 0
+    for v in range(visited.shape[0]):
+        lines = np.uint64(visited[v])
+        while lines:
+            line = (np.uint64(v) << np.uint64(6)) + np.uint64(_lowest(lines))
+            lines &= lines - ONE
+            w = lw[line]
+            b = lb[line]
+            w0 = words.lw0[line]
+            b0 = words.lb0[line]
+            diff = ((w ^ w0) | (b ^ b0)) & words.primary[line]
+            while diff:
+                i = np.uint64(_lowest(diff))
+                diff &= diff - ONE
+                slot = np.uint64(n)
+                trail[slot] = board.line_cells[np.uint64(board.line_offsets[line]) + i]
+                final[slot] = np.int64((w >> i) & ONE) | np.int64(((b >> i) & ONE) << ONE)
+                n += 1
+            lw[line] = w0
+            lb[line] = b0
     return n
 
 
@@ -602,7 +590,7 @@ def _undo_words_reading(board, work, words, n_w):
 def _give_back(masks, work, words, bw, n_trail):
     """Undo a probe on the word path (``bw``) or the general path."""
     if bw:
-        _undo_words(words, n_trail)
+        _undo_words(words)
     else:
         _undo(masks, work, n_trail)
 
@@ -617,10 +605,12 @@ def _probe(masks, board, work, words, stats, cell, bit, probe, record, changed, 
     each probe that failed: the version of ``masks`` then (``failed``),
     the lines it solved (``seen``) and the fixpoint it reached (its cells
     that differ from ``masks`` then, in ``cells``/``values`` from ``start``,
-    ``count`` of them).  Line logic is monotone, and probing starts from
-    masks where line logic is at its fixpoint, so the probe's fixpoint now
-    is the one from its old fixpoint narrowed by what changed since, and
-    only lines it solved that changed since (``changed``) can move: none,
+    ``count`` of them; ``values`` empty: each cell and its mask in one word
+    of ``cells``, the mask in its low :data:`MASK_BITS` bits).  Line logic
+    is monotone, and probing starts from masks where line logic is at its
+    fixpoint, so the probe's fixpoint now is the one from its old fixpoint
+    narrowed by what changed since, and only lines it solved that changed
+    since (``changed``) can move: none,
     and it fails again without a line solve; else line logic goes on from
     there.  Either way the answer is that of a fresh probe.  ``implied``:
     the version at which a failed probe decided the cell to the colour (a
@@ -643,9 +633,9 @@ def _probe(masks, board, work, words, stats, cell, bit, probe, record, changed, 
         queued[line] = 0
     waiting = np.int64(0)  # np.int64, not literals: _propagate(_words) compiled once
     bw = words.on[0] != 0
-    n_trail = np.int64(0)  # cells on the trail (general path) or words (word path)
+    n_trail = np.int64(0)  # cells on the trail (general path)
     if bw:
-        n_trail = _set_word(cell, bit, board, words, n_trail)
+        _set_word(cell, bit, board, words)
     else:
         trail[0] = cell
         held[0] = masks[cell]
@@ -668,16 +658,19 @@ def _probe(masks, board, work, words, stats, cell, bit, probe, record, changed, 
         if waiting == 0:
             _give_back(masks, work, words, bw, n_trail)
             return False
+        packed = values.shape[0] == 0
         for t in range(start[probe], start[probe] + count[probe]):
-            c = cells[t]
+            entry = np.int64(cells[t])
+            c = entry >> MASK_BITS if packed else entry
+            value = entry & MASK_ALL if packed else values[t]
             now = _word_value(c, board, work, words) if bw else masks[c]
-            new = now & values[t]
+            new = now & value
             if new != now:
                 if new == 0:
                     _give_back(masks, work, words, bw, n_trail)
                     return True
                 if bw:
-                    n_trail = _set_word(c, new, board, words, n_trail)
+                    _set_word(c, new, board, words)
                 else:
                     trail[n_trail] = c
                     held[n_trail] = masks[c]
@@ -692,11 +685,10 @@ def _probe(masks, board, work, words, stats, cell, bit, probe, record, changed, 
             waiting += 1
     stats[ST_PROBES] += 1
     if bw:
-        ok, n_trail = _propagate_words(board, work, words, stats, n_trail, waiting)
-        if not ok:
-            _undo_words(words, n_trail)
+        if not _propagate_words(board, work, words, stats, waiting):
+            _undo_words(words)
             return True
-        n_trail = _undo_words_reading(board, work, words, n_trail)
+        n_trail = _undo_words_reading(board, work, words)
     else:
         ok, n_trail = _propagate(masks, board, work, stats, n_trail, waiting)
         if ok:
@@ -715,9 +707,13 @@ def _probe(masks, board, work, words, stats, cell, bit, probe, record, changed, 
             start[probe] = used[0]
             count[probe] = n_trail
             at = np.uint64(used[0])  # unsigned indices: numba checks a signed one for a negative value
-            for t in range(n_trail):
-                cells[at + np.uint64(t)] = trail[t]
-                values[at + np.uint64(t)] = final[t]
+            if values.shape[0] == 0:
+                for t in range(n_trail):
+                    cells[at + np.uint64(t)] = (trail[t] << MASK_BITS) | final[t]
+            else:
+                for t in range(n_trail):
+                    cells[at + np.uint64(t)] = trail[t]
+                    values[at + np.uint64(t)] = final[t]
             used[0] += n_trail
             failed[probe] = version
             for w in range(visited.shape[0]):
@@ -727,10 +723,8 @@ def _probe(masks, board, work, words, stats, cell, bit, probe, record, changed, 
         n_colours = failed.shape[0] // masks.shape[0]
         for t in range(n_trail):
             value = final[t]
-            if not value & (value - 1):
-                colour = 0
-                while value >> colour != 1:
-                    colour += 1
+            if not value & (value - 1):  # one colour (never none: the probe failed)
+                colour = np.int64(_lowest(np.uint64(value)))
                 implied[np.uint64(trail[t] * n_colours + colour)] = version
     return False
 
@@ -738,6 +732,14 @@ def _probe(masks, board, work, words, stats, cell, bit, probe, record, changed, 
 #: The most int64 words the record of failed probes may take (32 MB):
 #: larger puzzles probe without it.
 RECALL_WORDS = 1 << 22
+#: A puzzle of at most this many colours keeps each cell of a failed
+#: probe's fixpoint and its mask in one 32-bit word (:func:`_probe`): the
+#: record takes a quarter of the memory.  The kernel's arrays are fresh
+#: pages on each call (glibc gives the top of its heap back when they are
+#: freed), each a page fault: the record's two int64 arrays were 280 of
+#: 00803's 400 a call.
+MASK_BITS = 8
+MASK_ALL = (1 << MASK_BITS) - 1
 
 
 @njit(**JIT)
@@ -813,7 +815,7 @@ def _grade(
     for g in range(lens.shape[0]):
         if cols[g] != 1:
             bw = False
-    at = np.zeros(cell_lines.shape[0], dtype=np.int64)  # each cell's place in its lines
+    at = np.zeros(cell_lines.shape[0], dtype=np.uint8)  # each cell's place in its lines
     # each place of each line: the other lines through its cell
     # (``cross_line[cross[p]:cross[p + 1]]``) and the cell's place in them
     # (``cross_at``); ``primary[line]``: the places of the cells whose first line it is
@@ -823,8 +825,8 @@ def _grade(
         for cell in range(n_cells):
             through = cell_offsets[cell + 1] - cell_offsets[cell]
             n_cross += through * (through - 1)
-    cross_line = np.empty(n_cross, dtype=np.uint64)
-    cross_at = np.empty(cross_line.shape[0], dtype=np.uint64)
+    cross_line = np.empty(n_cross, dtype=np.uint32)
+    cross_at = np.empty(cross_line.shape[0], dtype=np.uint8)
     primary = np.zeros(n_lines, dtype=np.uint64)
     if bw:
         for line in range(n_lines):
@@ -849,20 +851,14 @@ def _grade(
     on = np.zeros(1, dtype=np.uint8)
     lw = np.zeros(n_lines, dtype=np.uint64)
     lb = np.zeros(n_lines, dtype=np.uint64)
-    # the word trail of :func:`_propagate_words`: each line's words before the probe
-    n_w = n_lines + 1 if bw else 0  # one slot more for :func:`_save_word`'s write
-    saved = np.zeros(n_lines, dtype=np.uint8)
-    wline = np.empty(n_w, dtype=np.int64)
     words = Words(
         on,
         lw,
         lb,
         at,
         np.empty(64, dtype=np.uint64),
-        wline,
-        np.empty(n_w, np.uint64),
-        np.empty(n_w, np.uint64),
-        saved,
+        np.zeros(n_lines, np.uint64),
+        np.zeros(n_lines, np.uint64),
         cross,
         cross_line,
         cross_at,
@@ -875,14 +871,16 @@ def _grade(
     kept = probes if remember else 0
     pool = min(RECALL_WORDS // 2, 16 * probes) if remember else 0
     record = Record(
-        np.full(kept, -1, dtype=np.int64),
+        np.full(kept, -1, dtype=np.int32),
         np.zeros((kept, n_words), dtype=np.int64),
-        np.zeros(kept, dtype=np.int64),
-        np.zeros(kept, dtype=np.int64),
-        np.empty(pool, dtype=np.int64),
-        np.empty(pool, dtype=np.int64),
+        np.zeros(kept, dtype=np.int32),
+        np.zeros(kept, dtype=np.int32),
+        # a record is kept for fewer than 2^20 cells: a cell, and its mask
+        # beside it, fit 32 bits
+        np.empty(pool, dtype=np.uint32),
+        np.empty(0 if n_colours <= MASK_BITS else pool, dtype=np.int64),
         np.zeros(1, dtype=np.int64),
-        np.full(kept, -1, dtype=np.int64),
+        np.full(kept, -1, dtype=np.int32),
     )
     version = 0  # counts the rounds and probes that changed masks
     changed = np.zeros(n_lines, dtype=np.int64)  # the version that last changed each line
@@ -902,6 +900,10 @@ def _grade(
         _mark(masks, line_cells, res, p0, n, np.int64(0), np.int64(1), line, news)
     rounds = 0
     probe_from = 0
+    open_cells = 0  # kept up to date, not counted again before each round of probing
+    for cell in range(n_cells):
+        if masks[cell] & (masks[cell] - 1):
+            open_cells += 1
     while True:
         # edges (cheap) for every changed line; the dynamic programme only
         # when overlap and edges find nothing anywhere
@@ -957,6 +959,7 @@ def _grade(
                     masks[cell] = new
                     if not new & (new - 1):
                         when[cell] = rounds
+                        open_cells -= 1
                     if stamp[cell] != rounds:
                         stamp[cell] = rounds
                         found += 1
@@ -967,10 +970,6 @@ def _grade(
                 if not dirty[line]:
                     news[level - 1, line] = 0  # nothing of it was new after all
         else:
-            open_cells = 0
-            for cell in range(n_cells):
-                if masks[cell] & (masks[cell] - 1):
-                    open_cells += 1
             if open_cells == 0:
                 stats[ST_ROUNDS] = rounds
                 return SOLVED
@@ -1003,6 +1002,7 @@ def _grade(
                         masks[cell] &= ~bit
                         if not masks[cell] & (masks[cell] - 1):
                             when[cell] = rounds
+                            open_cells -= 1
                         found = 1
                         level = PROBE
                         probe_from = cell

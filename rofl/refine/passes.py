@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, Protocol
 
 import numpy as np
@@ -63,6 +64,7 @@ LARGE_AFTER_SHARE = 0.75  # on a large grid, polish and relocation work at most 
 LARGE_AFTER_CELL = 40  # ...or this many line solves a cell, whichever is more...
 LARGE_POLISH_PART = 0.25  # ...polishing at most this part of it
 LARGE_CACHE_MB = 256  # the line cache of a large grid's solver, unless the caller lends one
+CACHE_MB_PER_CELL = 1 / 1000  # a smaller grid's: this much a cell, at least a megabyte (see refinement._shape)
 LARGE_PLATEAU_SHARE = 0.5  # on a large grid, a plateau round changes at most this share of a side's cells
 LARGE_CELLS = 20_000  # grids of more cells than this take the large-grid path (see docs/decisions.md "At scale")
 
@@ -142,22 +144,45 @@ class _State:
     result: Any
     record: Trajectory | None = None  # how line logic got there, to replay for similar grids
 
+    @cached_property
+    def undetermined(self) -> int:
+        """``result.undetermined``, counted once (the passes ask it of a state several times)."""
+        return self.result.undetermined
+
 
 @dataclass(frozen=True)
 class _Failure:
     """A grid in which putting a change back left line logic stalled: the
     grid's cells that differ from the original (flat indices and colours)
     and its stalled fixpoint's undetermined cells (flat indices and masks;
-    every other cell is determined to the grid's colour)."""
+    every other cell is determined to the grid's colour).  On a small grid
+    (see :class:`_Run`) every cell is listed in both, the colours and masks
+    being the grid and the fixpoint themselves (flat views, no copies): the
+    same certificate, made without picking the cells out."""
 
     diff: np.ndarray
     colours: np.ndarray
     open_: np.ndarray
     masks: np.ndarray
 
+    #: Bytes a certificate takes per cell at most: as the kernels take it
+    #: (int64 cells and masks, uint8 colours).
+    WIDEST = 8 + 1 + 8 + 8
+
     @property
     def nbytes(self) -> int:
         return self.diff.nbytes + self.colours.nbytes + self.open_.nbytes + self.masks.nbytes
+
+    def certificate(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """``(diff, colours, open cells, masks)`` as the kernels take them
+        (the cells and masks int64)."""
+        wide = np.int64
+        return (
+            self.diff.astype(wide, copy=False),
+            self.colours,
+            self.open_.astype(wide, copy=False),
+            self.masks.astype(wide, copy=False),
+        )
 
 
 @dataclass
@@ -211,6 +236,17 @@ class _Run:
         self.failure_holders: dict[int, int] = {}  # cells holding each certificate, by id
         self.failure_bytes = 0
         self.failure_budget = LARGE_FAILURE_BYTES if original.size > LARGE_CELLS else FAILURE_BYTES
+        # Certificates are kept small (int32 cells, uint8 masks) where the
+        # colours allow it and they could outgrow their budget.  Where every
+        # cell's certificate at its widest fits it (a small grid: none is
+        # ever dropped), a certificate is the whole grid and fixpoint, as
+        # the kernels take them: nothing picked out, converted or copied
+        # (grids and fixpoints are never changed once judged).
+        fits = original.size * original.size * _Failure.WIDEST <= self.failure_budget
+        self.compact_failures = self.k <= 8 and not fits
+        # (a large grid's certificate checks settle cells by their lines' open cells: see _still_fails)
+        small = fits and original.size <= LARGE_CELLS
+        self.every_cell = np.arange(original.size, dtype=np.int64) if small else None
         # a large rectangle takes the large-grid path (docs/decisions.md, "At scale")
         self.large = shape.large_path and original.size > LARGE_CELLS
         self.plateau_most = shape.plateau_most(self.large)
@@ -257,7 +293,7 @@ class _Run:
         while state.result.status == LineStatus.STALLED:
             if limit is not None and made >= limit:
                 break
-            undetermined = state.result.undetermined
+            undetermined = state.undetermined
             if progress is not None:
                 progress(undetermined)
             moves = self._estimated_moves(state, flat_frozen, estimates, rounds, undetermined)
@@ -285,12 +321,12 @@ class _Run:
             plateau = wide or not self.shape.wide_plateaus_only
             if new_undetermined >= undetermined and limit is None and plateau:
                 batch = self._plateau_round(state, moves, keys, estimates, undetermined)
-                if batch is not None and (trial is None or batch[1].result.undetermined <= new_undetermined):
+                if batch is not None and (trial is None or batch[1].undetermined <= new_undetermined):
                     chosen, trial, batched = batch[0], batch[1], True
-                    new_undetermined = trial.result.undetermined
+                    new_undetermined = trial.undetermined
             if trial is None:  # the plateau's best single move, not judged yet
                 trial = self.judge_with(state, moves.where[i], moves.colours[i])
-                new_undetermined = trial.result.undetermined
+                new_undetermined = trial.undetermined
             where = moves.where[chosen]
             if self.shape.certificates:
                 # The stalled grid before this round is where putting these
@@ -353,7 +389,7 @@ class _Run:
         # less slack), less its visual cost in units of a typical change:
         # that walks towards a foothold for line logic.
         positive = added[added > 0]
-        scale = float(np.median(positive)) if positive.size else 1.0
+        scale = _median(positive) if positive.size else 1.0
         second = estimates.tie[where] + added / scale
         return _Moves(where, colours, added, scores, second, bool(pick.all()))
 
@@ -369,7 +405,7 @@ class _Run:
         lines nothing has touched since counts with the gain it was judged
         to make then, without a solve; only the winner is judged again."""
         best = None
-        undetermined = state.result.undetermined
+        undetermined = state.undetermined
         flat_masks = state.result.masks.reshape(-1)
         for i in _lexsort_head(keys, verify)[:verify].tolist():
             estimate, key = int(moves.scores[i]), float(moves.second[i])
@@ -381,7 +417,7 @@ class _Run:
                 score, trial = (undetermined - kept[1], key), None
             else:
                 trial = self.judge_with(state, moves.where[i], moves.colours[i])
-                score = (trial.result.undetermined, key)
+                score = (trial.undetermined, key)
                 if judged is not None:
                     narrowed = np.flatnonzero(flat_masks != trial.result.masks.reshape(-1))
                     lines = np.unique(self.shape.move_lines(np.append(narrowed, cell)))
@@ -393,7 +429,7 @@ class _Run:
         (score, _), i, trial = best
         if trial is None:  # a kept gain won: judge it now, honestly
             trial = self.judge_with(state, moves.where[i], moves.colours[i])
-            score = trial.result.undetermined
+            score = trial.undetermined
         return score, i, trial
 
     def _plateau_round(self, state: _State, moves: _Moves, keys, estimates: _Estimates, undetermined: int):
@@ -477,12 +513,14 @@ class _Run:
                     i += 1
                     continue
                 run = passing[i : i + size]
-                known_to_fail = np.flatnonzero(failed_at[run] == reverted)
-                if len(known_to_fail):
-                    run = run[: known_to_fail[0]]  # (the first one is not: see above)
+                if size > 1:  # (the first one is not known to fail: see above)
+                    known_to_fail = np.flatnonzero(failed_at[run] == reverted)
+                    if len(known_to_fail):
+                        run = run[: known_to_fail[0]]
+                where = cells[run]
                 trial_grid = state.grid.copy()
-                trial_grid.reshape(-1)[cells[run]] = original[cells[run]]
-                cell = int(cells[run[0]])
+                trial_grid.reshape(-1)[where] = original[where]
+                cell = int(where[0])
                 # The first cell's certificate (see _still_fails) also proves
                 # that a whole run cannot go back, if it stays ambiguous.
                 if self._still_fails(cell, trial_grid, state):
@@ -511,7 +549,11 @@ class _Run:
                     failed_at[passing[i]] = reverted
                     kept.append(passing[i])
                     i += 1
-            still = np.isin(todo, passing, invert=True) | np.isin(todo, kept)
+            # what stays to try: the changes this pass left out or kept (flags: np.isin sorts)
+            still = np.ones(len(cells), dtype=bool)
+            still[passing] = False
+            still[np.asarray(kept, dtype=np.intp)] = True
+            still = still[todo]
             todo = todo[still] if np.count_nonzero(still) < len(todo) else ()
         return state, reverted
 
@@ -656,7 +698,7 @@ class _Run:
                 changed = state.grid != original
                 frozen = user_locked | changed  # the cell too: it was just undone
                 swapped = None
-                if undone.result.undetermined <= open_limit:  # else costly to search, and rarely moves
+                if undone.undetermined <= open_limit:  # else costly to search, and rarely moves
                     swapped = self._swap_in(undone, frozen, RELOCATE_TRIES, np.count_nonzero(changed), cell)
                 if swapped is None and pairs:
                     # No single change elsewhere lets another go back: try
@@ -689,7 +731,7 @@ class _Run:
             candidates &= window
         moves = _all_moves(grid, masks, candidates, self.k)
         newly, _, _ = self.shape.lines.estimate_moves(grid, masks, undone.packed, moves, counts=False)
-        hopeful = moves[newly == undone.result.undetermined]
+        hopeful = moves[newly == undone.undetermined]
         rows, cols = hopeful[:, 0], hopeful[:, 1]
         added = self.cost[rows, cols, hopeful[:, 2]] - self.cost[rows, cols, grid[rows, cols]]
         for r, c, colour in hopeful[np.argsort(added, kind="stable")]:
@@ -737,7 +779,7 @@ class _Run:
             undone = self.judge(trial_grid, state)
             if undone.result.status == LineStatus.SOLVED:
                 return self.revert(undone, np.flatnonzero(trial_grid != original))[0]
-            if undone.result.undetermined > open_limit:
+            if undone.undetermined > open_limit:
                 continue
             swapped = self._swap_in(undone, frozen, 1, len(changed), cell)
             if swapped is not None:
@@ -756,12 +798,15 @@ class _Run:
         cells.  One certificate shared by several cells (a plateau batch)
         counts once towards ``FAILURE_BYTES``."""
         flat_grid, flat_masks = grid.reshape(-1), masks.reshape(-1)
-        diff = (flat_grid != self.original.reshape(-1)).nonzero()[0]
-        open_ = (flat_masks & (flat_masks - 1)).nonzero()[0]
-        open_masks = flat_masks[open_]
-        if self.k <= 8:  # stored small (a large grid's certificates are many and wide)
-            diff, open_, open_masks = diff.astype(np.int32), open_.astype(np.int32), open_masks.astype(np.uint8)
-        failure = _Failure(diff, flat_grid[diff], open_, open_masks)
+        if self.every_cell is not None:  # a small grid (see __init__)
+            failure = _Failure(self.every_cell, flat_grid, self.every_cell, flat_masks)
+        else:
+            diff = (flat_grid != self.original.reshape(-1)).nonzero()[0]
+            open_ = (flat_masks & (flat_masks - 1)).nonzero()[0]
+            open_masks = flat_masks[open_]
+            if self.compact_failures:  # stored small (a large grid's certificates are many and wide)
+                diff, open_, open_masks = diff.astype(np.int32), open_.astype(np.int32), open_masks.astype(np.uint8)
+            failure = _Failure(diff, flat_grid[diff], open_, open_masks)
         for cell in cells:
             self._forget(cell)
             self.failures[cell] = failure
@@ -805,20 +850,13 @@ class _Run:
         failure = self.failures.get(cell)
         if failure is None:
             return False
-        wide = np.int64
-        certificate = (
-            failure.diff.astype(wide),
-            failure.colours,
-            failure.open_.astype(wide),
-            failure.masks.astype(wide),
-        )
         large = self.original.size > LARGE_CELLS
         result = self.shape.lines.resume_certificate(
             grid,
             near.grid,
             near.packed,
             self.original,
-            certificate,
+            failure.certificate(),
             FAILURE_REUSE,
             settle=large,
             wide=False if self.k <= 8 else None,
@@ -960,6 +998,17 @@ def blank_line(
     work = grid.copy()
     work[cells[~locked[cells]]] = 0
     return work, cells
+
+
+def _median(values: np.ndarray) -> float:
+    """``np.median`` of a non-empty 1-D float array without NaN, the same
+    float, by one partial sort (``np.median`` costs several times as much
+    on a greedy round's hundred moves)."""
+    half = values.size // 2
+    if values.size % 2:
+        return float(np.partition(values, half)[half])
+    middle = np.partition(values, (half - 1, half))
+    return float((middle[half - 1] + middle[half]) / 2)
 
 
 def _top(values: np.ndarray, n: int) -> np.ndarray:

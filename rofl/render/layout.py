@@ -14,6 +14,7 @@ takes (:class:`SheetOptions`, :func:`sheet_inputs`).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -252,6 +253,17 @@ def difficulty_title(puzzle, title: str | None) -> str | None:
         return title
     tag = f"{difficulty.name}, {difficulty.grade}/5"
     return f"{title} ({tag})" if title else tag
+
+
+def split_grade(text: str) -> tuple[str, str]:
+    """``text`` as the title and the grade :func:`difficulty_title` put
+    after it, ``("Camera ", "(medium, 2/5)")``; ``(text, "")`` without one.
+    A title cut short to fit keeps its grade."""
+    from rofl.solver.grade import NAMES
+
+    names = "|".join(re.escape(name) for name in NAMES.values())
+    found = re.search(rf"\((?:{names}), [1-5]/5\)$", text)
+    return (text, "") if found is None else (text[: found.start()], found.group())
 
 
 def fill_runs(grid: np.ndarray) -> Iterator[tuple[int, int, int, int]]:

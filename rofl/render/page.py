@@ -332,7 +332,9 @@ def check_page_path(path) -> None:
 
 def _difficulty_element(puzzle: Puzzle | HexPuzzle) -> str:
     """The page's line naming the puzzle's grade (:func:`rofl.grade`), or
-    nothing for a puzzle rofl does not grade."""
+    nothing for a puzzle rofl does not grade; its figures (steps, hardest
+    technique) are ``wide``: a phone's one-line header leaves them out, so
+    that the title keeps its room."""
     from rofl.errors import PuzzleError, UnsolvableError
     from rofl.solver.grade import grade_shown
 
@@ -340,8 +342,9 @@ def _difficulty_element(puzzle: Puzzle | HexPuzzle) -> str:
         found = grade_shown(puzzle)
     except (PuzzleError, UnsolvableError):
         return ""
-    text = f"Difficulty: {found.name} ({found.grade}/5, {found.steps} steps, hardest: {found.hardest.label})"
-    return f'<p class="meta" id="difficulty">{html.escape(text)}</p>\n'
+    figures = html.escape(f", {found.steps} steps, hardest: {found.hardest.label}")
+    text = f'Difficulty: {html.escape(found.name)} ({found.grade}/5<span class="wide">{figures}</span>)'
+    return f'<p class="meta" id="difficulty">{text}</p>\n'
 
 
 def puzzle_page(

@@ -47,6 +47,7 @@ from rofl.render.layout import (
     fill_runs,
     sheet_inputs,
     sheet_layout,
+    split_grade,
 )
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -447,10 +448,17 @@ class _Document:
             pdf.rect(x, y0, puzzle.width * c, puzzle.height * c, style="D")
 
     def _fit(self, text: str, size: float, width: float) -> str:
-        """``text``, cut short with an ellipsis when wider than ``width`` points."""
+        """``text``, cut short with an ellipsis when wider than ``width``
+        points; a grade after a title (:func:`~rofl.render.layout.split_grade`)
+        stays whole after the ellipsis when it fits alone."""
         ellipsis = "\u2026" if self.covers("\u2026") else "..."
         if self.text_width(text, size) <= width:
             return text
-        while text and self.text_width(text + ellipsis, size) > width:
-            text = text[:-1]
-        return text.rstrip() + ellipsis
+        head, grade = split_grade(text)
+        if grade and self.text_width(f"{ellipsis} {grade}", size) <= width:
+            head, tail = head.rstrip(), f" {grade}"
+        else:
+            head, tail = text, ""
+        while head and self.text_width(head + ellipsis + tail, size) > width:
+            head = head[:-1]
+        return head.rstrip() + ellipsis + tail

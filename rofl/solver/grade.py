@@ -70,8 +70,14 @@ _BOUNDS = (11.5, 22.0, 42.0)
 #: 2048x2048 picture takes seconds, and nobody solves one by hand.
 MAX_SHOWN_CELLS = 250_000
 #: Line solves probing may spend before the grader gives up and calls the
-#: puzzle one that needs guessing (about half a second at 50x50).
+#: puzzle one that needs guessing (about half a second at 50x50), for lines
+#: of up to :data:`PROBE_LINE` cells; longer lines get fewer, in proportion
+#: to the square of their length (:func:`probe_budget`), as a line solve of
+#: a long line costs more and a large puzzle has more cells to probe: about
+#: a second at most at any size (a random 200x200 took 14 s at the full
+#: count).
 PROBE_WORK = 200_000
+PROBE_LINE = 50
 
 
 @dataclass(frozen=True)
@@ -154,7 +160,16 @@ def grade(puzzle: Puzzle | HexPuzzle) -> Difficulty:
     return solve_graded(puzzle)[0]
 
 
-def solve_graded(puzzle: Puzzle | HexPuzzle, probe_work: int = PROBE_WORK) -> tuple[Difficulty, np.ndarray]:
+def probe_budget(longest_line: int) -> int:
+    """The line solves probing may spend on a puzzle whose longest line has
+    ``longest_line`` cells: :data:`PROBE_WORK`, scaled down by the square
+    of how much longer than :data:`PROBE_LINE` it is."""
+    if longest_line <= PROBE_LINE:
+        return PROBE_WORK
+    return max(1, PROBE_WORK * PROBE_LINE**2 // longest_line**2)
+
+
+def solve_graded(puzzle: Puzzle | HexPuzzle, probe_work: int | None = None) -> tuple[Difficulty, np.ndarray]:
     """:func:`grade`, and the round of the grader's solve that found each
     cell: an int64 array of the shape of a solution, -1 where it found none.
     Steering (:mod:`rofl.refine.difficulty`) looks near the late cells, and
@@ -163,7 +178,7 @@ def solve_graded(puzzle: Puzzle | HexPuzzle, probe_work: int = PROBE_WORK) -> tu
     return _read(*run(puzzle, probe_work))
 
 
-def solve_graded_clues(board, lens, cols, offs, n_colors: int, probe_work: int = PROBE_WORK):
+def solve_graded_clues(board, lens, cols, offs, n_colors: int, probe_work: int | None = None):
     """:func:`solve_graded` of clues given as flat int64 arrays (as
     :attr:`Puzzle.lengths <rofl.puzzle.Puzzle.lengths>`, ``colors`` and
     ``offsets`` hold them) on ``board`` (:func:`rofl.solver.index_lines.board_of`),
@@ -188,11 +203,12 @@ def _read(status, masks, log, when, stats) -> tuple[Difficulty, np.ndarray]:
     return difficulty, when
 
 
-def run(puzzle: Puzzle | HexPuzzle, probe_work: int = PROBE_WORK, *, recall: bool = True, words: bool = True):
+def run(puzzle: Puzzle | HexPuzzle, probe_work: int | None = None, *, recall: bool = True, words: bool = True):
     """The grader's solve: ``(status, masks, log, when, stats)`` of
     :func:`rofl.kernels._grade._grade` (codes in
     :mod:`rofl.kernels.grade_codes`; masks and ``when`` of the
-    shape of a solution).  ``probe_work=-1`` stops where line logic stops
+    shape of a solution).  ``probe_work`` line solves may go to probing
+    (None: :func:`probe_budget` of the puzzle's longest line); ``-1`` stops where line logic stops
     (status BUDGET when it does not finish), as tests compare it with the
     line solver.  ``recall=False`` tries every failed probe again after
     each success (the plain rule, as tests compare the rounds with it).
@@ -215,9 +231,12 @@ def run(puzzle: Puzzle | HexPuzzle, probe_work: int = PROBE_WORK, *, recall: boo
     return _run(board_of(puzzle), lens, cols, offs, puzzle.n_colors, probe_work, flags, partial(_line_name, puzzle))
 
 
-def _run(board, lens, cols, offs, n_colors: int, probe_work: int, flags: int, line_name):
+def _run(board, lens, cols, offs, n_colors: int, probe_work: int | None, flags: int, line_name):
     from rofl import kernels
     from rofl.kernels import grade_codes as k
+
+    if probe_work is None:
+        probe_work = probe_budget(int(np.diff(board.line_offsets).max(initial=0)))
 
     kernels.ready(kernels.GRADE)
     # writable copies: the extension compiled at install takes writable arrays only

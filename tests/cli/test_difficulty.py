@@ -36,13 +36,44 @@ def test_info_and_solve_print_the_grade():
 def test_two_solutions_need_guessing():
     shown = run("info", SAMPLES / "two-ways.non")
     assert "difficulty: 5/5 needs guessing" in shown.output
+    # solve says it too, after the line that says what was proved, with and without --line-only
+    for args in ([], ["--line-only"]):
+        solved = run("solve", *args, SAMPLES / "two-ways.non")
+        assert solved.exit_code in (3, 5), solved.output
+        lines = solved.output.strip().splitlines()
+        assert lines[-2].startswith(("multiple: ", "stalled: ")), solved.output
+        assert lines[-1].startswith("difficulty: 5/5 needs guessing ("), solved.output
+
+
+def test_a_puzzle_line_logic_stalls_on_is_graded_expert_by_solve_line_only(tmp_path):
+    """Rows 2, (empty), 1 1 and every column 1: line logic stalls, probing finishes it."""
+    probing = tmp_path / "probing.non"
+    probing.write_text("width 4\nheight 3\nrows\n2\n0\n1,1\ncolumns\n1\n1\n1\n1\n")
+    shown = run("solve", "--line-only", probing)
+    assert shown.exit_code == 5, shown.output
+    assert shown.output.strip().splitlines()[-1].startswith("difficulty: 4/5 expert ("), shown.output
+    assert "difficulty: 4/5 expert (" in run("solve", probing).output
+
+
+def test_no_grade_for_clues_without_a_solution(tmp_path):
+    """info and solve say the clues have no solution and print no grade."""
+    contradiction = tmp_path / "none.non"
+    contradiction.write_text("width 2\nheight 2\nrows\n2\n0\ncolumns\n2\n0\n")
+    for args in (["info"], ["solve"], ["solve", "--line-only"]):
+        shown = run(*args, contradiction)
+        assert "difficulty" not in shown.output and "no solution" in shown.output, shown.output
 
 
 def test_make_difficulty_reports_the_grade(tmp_path):
     out = tmp_path / "easy.rofl"
     made = run("make", SAMPLES / "camera.jpg", "-o", out, "-w", 20, "--difficulty", "easy")
     assert made.exit_code == 0, made.output
-    assert re.search(r"difficulty: 1/5 easy \(.*\); \d+ cells changed to steer it", made.output), made.output
+    steered = re.search(r"difficulty: 1/5 easy \(.*\); (\d+) cells changed to steer it", made.output)
+    assert steered, made.output
+    # the changed line counts steering's cells too, and says so
+    changed = re.search(r"changed: (\d+) cells \([\d.]+%\) in all, to make it unique and steer it;", made.output)
+    assert changed and int(changed.group(1)) >= 0, made.output
+    assert "to make it unique;" not in made.output
     assert rofl.solve(rofl.open_puzzle(out).puzzle).status == "solved"
 
 
@@ -58,6 +89,16 @@ def test_bad_difficulty(tmp_path):
         run("make", SAMPLES / "camera.jpg", "-o", tmp_path / "x.clues", "--shape", "hex", "--difficulty", "easy"),
         "rectangular",
     )
+    # '?' groups, which rofl.grade does not grade: the grade reached would not be the puzzle's
+    out = tmp_path / "unknown.rofl"
+    shown = run("make", SAMPLES / "coffee.jpg", "-o", out, "-c", 3, "--unknown-colours", 0.3, "--difficulty", "easy")
+    usage_error_line(shown, "--difficulty", "--unknown-colours")
+    assert not out.exists()
+    # a batch too, before any work: no picture failed one by one, no folder or summary
+    batch = tmp_path / "hexagons"
+    pictures = (SAMPLES / "camera.jpg", SAMPLES / "rocket.jpg")
+    usage_error_line(run("make", *pictures, "-o", f"{batch}/", "--shape", "hex", "--difficulty", "easy"), "rectangular")
+    assert not batch.exists()
 
 
 def _noise(seed: int, n: int = 24) -> np.ndarray:
@@ -109,6 +150,21 @@ def test_easy_is_no_harder_than_hard(seed):
         assert made.stats.difficulty == rofl.grade(made.puzzle)
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("picture", ["camera.jpg", "horse.png", "coffee.jpg", "rocket.jpg"])
+def test_easy_grades_lower_than_hard_on_the_sample_photos(picture):
+    """--difficulty ordering on real pictures (the benchmark's 22 photos in
+    docs/benchmarks.md): easy a lower grade than hard, within easy's 2%, both
+    line-solvable."""
+    for width in (20, 30):
+        easy = rofl.make(SAMPLES / picture, width=width, difficulty="easy")
+        hard = rofl.make(SAMPLES / picture, width=width, difficulty="hard")
+        assert easy.stats.difficulty.grade < hard.stats.difficulty.grade, (width, easy.stats, hard.stats)
+        assert easy.stats.n_changed <= int(EASY_LIMIT * easy.grid.size)
+        for made in (easy, hard):
+            assert rofl.solve(made.puzzle).status == "solved"
+
+
 def test_sheet_book_and_page_show_the_grade(tmp_path):
     puzzle = rofl.open_puzzle(SAMPLES / "horse.rofl").puzzle
     grade = rofl.grade(puzzle)
@@ -130,14 +186,51 @@ def test_sheet_book_and_page_show_the_grade(tmp_path):
     assert f"({grade.name}, {grade.grade}/5)" in sheet.read_text(encoding="utf-8")
 
 
+def test_a_title_cut_short_on_a_pdf_keeps_its_grade():
+    """A page-filling PDF sheet cuts a long title to the page's width: the
+    ellipsis goes before the grade, not over it (a book's pages alike)."""
+    from tests.pdfread import read_pdf
+
+    puzzle = rofl.open_puzzle(SAMPLES / "horse.rofl").puzzle
+    grade = rofl.grade(puzzle)
+    long = "A horse standing in a field near the barn at dusk, " * 4
+    title = max(read_pdf(sheet_bytes(puzzle, ".pdf", title=long, difficulty=True))["texts"], key=lambda t: t["size"])
+    assert title["text"].startswith("A horse standing") and "\u2026" in title["text"], title
+    assert title["text"].endswith(f"\u2026 ({grade.name}, {grade.grade}/5)"), title
+    plain = max(read_pdf(sheet_bytes(puzzle, ".pdf", title=long))["texts"], key=lambda t: t["size"])
+    assert plain["text"].endswith("\u2026") and "(" not in plain["text"], plain
+
+
 def test_easiest_first_in_a_book():
     from rofl.cli.sheet import _easiest_first
 
     puzzles = [rofl.open_puzzle(SAMPLES / name).puzzle for name in ("two-ways.non", "camera.rofl", "horse.rofl")]
-    ordered, tags = _easiest_first(puzzles, ["a", "b", "c"])
+    ordered, tags = _easiest_first(puzzles, ["a", "b", "c"], [rofl.grade(p) for p in puzzles])
     grades = [rofl.grade(p) for p in ordered]
     assert [(g.grade, g.score) for g in grades] == sorted((g.grade, g.score) for g in grades)
     assert tags[-1] == "a"  # needs guessing: last
+
+
+def test_a_sheet_book_or_page_says_when_a_puzzle_is_not_graded(tmp_path):
+    """Asked for grades, a puzzle rofl does not grade (no solution, '?'
+    groups) gets a warning line, not silence; it is drawn without one, last
+    in a book ordered by difficulty."""
+    contradiction = tmp_path / "none.non"
+    contradiction.write_text('title "None"\nwidth 2\nheight 2\nrows\n2\n0\ncolumns\n2\n0\n')
+    book = tmp_path / "book.pdf"
+    made = run("sheet", contradiction, SAMPLES / "horse.rofl", "-o", book, "--difficulty", "--order", "difficulty")
+    assert made.exit_code == 0, made.output
+    assert made.stderr == f"warning: {contradiction}: not graded (the clues have no solution), so no grade is shown\n"
+    from tests.pdfread import read_pdf
+
+    titles = [max(read_pdf(book.read_bytes(), i)["texts"], key=lambda t: t["size"])["text"] for i in (0, 1)]
+    assert titles[0].startswith("1. horse (") and titles[1] == "2. None", titles
+    for command, out in (("sheet", tmp_path / "flower.svg"), ("page", tmp_path / "flower.html")):
+        shown = run(command, SAMPLES / "hex-flower.clues", "-o", out, "--difficulty")
+        assert shown.exit_code == 0 and out.exists(), shown.output
+        assert shown.stderr.startswith("warning: ") and "'?' groups" in shown.stderr, shown.stderr
+        assert len(shown.stderr.splitlines()) == 1
+    assert run("sheet", SAMPLES / "horse.rofl", "-o", tmp_path / "h.svg", "--difficulty").stderr == ""
 
 
 def test_batch_rows_and_bench_rows_have_the_grade():

@@ -50,3 +50,16 @@ def test_make_names_every_format_it_writes():
     unknown = re.search(r"--unknown-colours FRACTION (.*?)-q, --quiet", _help("make")).group(1)
     for extension, fmt in _writers().items():
         assert (re.search(rf"{re.escape(extension)}\b", unknown) is not None) == fmt.color_sets, extension
+
+
+def test_make_difficulty_states_steering_s_limits():
+    """click prints help as written: ``%%`` showed as ``2%%``."""
+    from rofl.refine.difficulty import EASY_LIMIT, HARD_EXTRA
+
+    shown = re.search(r"--difficulty \[easy\|medium\|hard\|expert\] (.*?)--title", _help("make")).group(1)
+    assert f"at most {EASY_LIMIT:.0%} in all" in shown and f"at most {HARD_EXTRA:.1%} beyond" in shown, shown
+    names = main.list_commands(None)
+    assert "make" in names and "sheet" in names
+    for name in names:
+        for param in main.get_command(None, name).params:
+            assert "%%" not in (getattr(param, "help", None) or ""), (name, param.opts)

@@ -43,7 +43,9 @@ def test_cli_stalled(tmp_path):
     path = _write(tmp_path, np.eye(2, dtype=np.uint8))
     result = run("solve", "--line-only", "--no-color", path)
     assert result.exit_code == 5
-    assert result.stdout.splitlines() == ["??", "??"]
+    grid, grade = result.stdout.splitlines()[:2], result.stdout.splitlines()[2:]
+    assert grid == ["??", "??"]
+    assert len(grade) == 1 and grade[0].startswith("difficulty: 5/5 needs guessing ("), result.stdout
     assert result.stderr == "stalled: line logic leaves 4 of 4 cells undetermined (shown as ?)\n"
 
 

@@ -8,6 +8,7 @@ import pytest
 
 import rofl
 from rofl.errors import OptionError
+from rofl.hexagon import Hexagon
 from rofl.picture import crop_to_subject, fit, quantise, style_cells
 from rofl.picture.style import follow_edges
 from rofl.picture.subject import subject_box
@@ -49,15 +50,104 @@ def test_a_one_pixel_line_survives_lines_one_cell_wide():
     assert ink[20].all()
 
 
-@pytest.mark.parametrize(("style", "colors"), [("lines", 2), ("lines", 4), ("poster", 2), ("poster", 4), ("photo", 4)])
-def test_a_flat_field_has_no_speckle(style, colors):
+#: A known defect (rofl.picture.style, ``lines``): a one-pixel line across a
+#: light field is lost, or cut, depending on where it crosses its cells.  At
+#: 5 pixels a cell it is never drawn; at 10 it is drawn at pixel offsets 0-2,
+#: 6, 7 and 9 of its cell and not at 3-5 and 8 (the test above takes offset
+#: 1); at 20 it is drawn at every offset, then follow_edges' polish
+#: (``_polish``) cuts a gap of 7 cells out of it.
+THIN_LINE_LOST = pytest.mark.xfail(reason="lines loses or cuts a one-pixel line, by its offset within its cell")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("axis", [0, 1])
+@pytest.mark.parametrize("per_cell", [5, 10, 20])
+@THIN_LINE_LOST
+def test_a_one_pixel_line_survives_lines_wherever_it_crosses_its_cell(per_cell, axis):
+    """A row (axis 0) or a column (axis 1) of black pixels across a light
+    field, at every pixel offset within one cell: one line of ink cells, the
+    cells it crosses, in the made puzzle."""
+    size = 40 * per_cell
+    lost = []
+    for offset in range(per_cell):
+        line = size // 2 + offset
+        px = np.full((size, size, 3), 215, dtype=np.uint8)
+        px[(line, slice(None)) if axis == 0 else (slice(None), line)] = 0
+        result = rofl.make(px, width=40, style="lines", trim=False)
+        check_unique(result)
+        ink = np.moveaxis(result.grid != 0, axis, 0)  # the line's cells: a row of ink
+        if np.flatnonzero(ink.any(axis=1)).tolist() != [line // per_cell] or not ink[line // per_cell].all():
+            lost.append(offset)
+    assert lost == [], f"lost at pixel offsets {lost} of {per_cell}"
+
+
+#: A known defect (rofl.picture.style): ``lines`` draws a one-pixel diagonal at
+#: 20 pixels a cell as a staircase of single cells touching at their corners,
+#: and follow_edges clears each as a speck (no Canny edge at grid scale near
+#: it): the puzzle is blank.  At 10 pixels a cell it is not drawn at all.
+DIAGONAL_LOST = pytest.mark.xfail(reason="follow_edges clears the corner-touching cells of a thin diagonal")
+
+
+@pytest.mark.parametrize("direction", [pytest.param(1, marks=DIAGONAL_LOST), pytest.param(-1, marks=DIAGONAL_LOST)])
+def test_a_one_pixel_diagonal_survives_lines(direction):
+    size = 800  # 20 pixels a cell: every offset of a straight line survives (above)
+    y, x = np.mgrid[:size, :size]
+    px = np.full((size, size, 3), 215, dtype=np.uint8)
+    px[y == (x if direction == 1 else size - 1 - x)] = 0
+    result = rofl.make(px, width=40, style="lines", trim=False)
+    check_unique(result)
+    ink = result.grid != 0
+    diagonal = np.eye(40, dtype=bool)[:, ::direction]
+    # every cell the line crosses holds ink, within a cell of it, and nothing far from it
+    assert (ink | ~diagonal).all()
+    near = np.abs(np.subtract.outer(np.arange(40), np.arange(40)[::direction])) <= 1
+    assert not (ink & ~near).any()
+
+
+#: A known defect (rofl.maker._pick): on a flat field ``auto`` in black and
+#: white drops the blank grids of ``lines`` and ``poster`` (likeness 1.89) as
+#: "a blank grid" and keeps ``photo``'s split of the noise (likeness 0.01): the
+#: default ``rofl make FLAT.png`` is noise, half its cells black.
+AUTO_KEEPS_NOISE = pytest.mark.xfail(reason="auto drops a flat field's blank drawings for photo's noise (_pick)")
+
+
+@pytest.mark.parametrize("shape", ["rect", "hex"])
+@pytest.mark.parametrize(
+    ("style", "colors"),
+    [
+        ("lines", 2),
+        ("lines", 4),
+        ("poster", 2),
+        ("poster", 4),
+        ("photo", 4),
+        ("auto", 4),
+        pytest.param("auto", 2, marks=AUTO_KEEPS_NOISE),
+    ],
+)
+def test_a_flat_field_has_no_speckle(shape, style, colors):
     """(The photo style in black and white splits a flat field's noise at
     Otsu's threshold, as rofl always has.)"""
     rng = np.random.default_rng(3)
     px = np.clip(rng.normal(150, 6, (300, 300, 3)), 0, 255).astype(np.uint8)  # flat, with sensor noise
-    result = rofl.make(px, width=30, style=style, colors=colors, trim=False)
+    size = {"width": 30} if shape == "rect" else {"size": 10}
+    result = rofl.make(px, shape=shape, style=style, colors=colors, trim=False, **size)
     assert len(np.unique(result.grid)) == 1
-    assert result.stats.style == style
+    assert result.stats.style == style or style == "auto"
+
+
+def test_auto_keeps_a_faint_disc_that_the_drawings_leave_blank():
+    """A disc 4 L* darker than its field: below Canny's step and the styles'
+    flat range, so ``lines`` and ``poster`` draw nothing, and ``photo``'s
+    threshold draws the disc.  ``auto`` keeps it (and must go on doing so
+    when it learns to keep the flat field above blank)."""
+    y, x = np.mgrid[:300, :300]
+    px = np.where(((x - 150) ** 2 + (y - 150) ** 2 < 80**2)[..., None], 140, 150).astype(np.uint8).repeat(3, axis=2)
+    result = rofl.make(px, width=30, trim=False)
+    check_unique(result)
+    assert result.stats.style == "photo"
+    assert set(dict(result.stats.style_dropped)) == {"lines", "poster"}
+    disc = (np.hypot(*(np.mgrid[:30, :30] + 0.5 - 15)) < 8).astype(result.grid.dtype)
+    assert (result.grid != disc).sum() <= 12  # the disc's 201 cells, give or take its rim
 
 
 @pytest.mark.parametrize("colors", [2, 3])
@@ -77,6 +167,31 @@ def test_a_disc_keeps_its_outline_in_poster(colors):
     assert np.histogram(angles, bins=16, range=(-np.pi, np.pi))[0].min() >= 2
     assert len(np.unique(grid[r < 10])) == 1
     assert (grid[r > 13.5] == 0).all()
+
+
+@pytest.mark.parametrize("colors", [2, 3])
+def test_a_disc_keeps_its_outline_in_poster_on_a_hexagon(colors):
+    from rofl.picture import hex_fit
+    from rofl.picture.hexfit import cell_centres
+    from rofl.picture.measures import cell_neighbours
+
+    side = 12
+    result = rofl.make(disc_picture(), shape="hex", size=side, colors=colors, style="poster")
+    check_unique(result)
+    grid = result.grid
+    x, y = cell_centres(side)  # circumradii from the board's centre, the picture's
+    x0, _, x1, _ = hex_fit((400, 400), side).box
+    radius = 120 / ((x1 - x0) / Hexagon.of(side).extent()[0])  # the disc's 120 pixels in circumradii
+    r = np.hypot(x, y)
+    nb = cell_neighbours((0,), side=side)
+    disc = grid != 0
+    rim = disc & np.where(nb >= 0, ~disc[np.maximum(nb, 0)], False).any(axis=1)
+    # the rim lies on the circle all round it, within the distance between
+    # neighbouring cells' centres (√3 circumradii), a flat inside, a clean background
+    assert (np.abs(r[rim] - radius) < np.sqrt(3)).all()
+    assert np.histogram(np.arctan2(y[rim], x[rim]), bins=12, range=(-np.pi, np.pi))[0].min() >= 1
+    assert len(np.unique(grid[r < radius - 2])) == 1
+    assert (grid[r > radius + 1.5] == 0).all()
 
 
 def grey_lab(lightness) -> np.ndarray:
@@ -322,6 +437,24 @@ def test_crop_to_a_face():
     assert crop_to_subject(px, "none") is px
 
 
+@pytest.mark.parametrize("shape", ["rect", "hex"])
+def test_make_crops_to_the_subject_before_it_fits(shape):
+    """``rofl.make(..., crop="auto")`` makes the puzzle of the picture cut to
+    :func:`subject_box`, for either shape, and the puzzle stays unique."""
+    import skimage.data
+
+    px = skimage.data.astronaut()
+    x0, y0, x1, y1 = subject_box(px)
+    size = {"width": 24} if shape == "rect" else {"size": 8}
+    cropped = rofl.make(px, shape=shape, crop="auto", **size)
+    check_unique(cropped)
+    by_hand = rofl.make(px[y0:y1, x0:x1], shape=shape, **size)
+    assert (cropped.grid == by_hand.grid).all() and cropped.palette == by_hand.palette
+    assert cropped.stats.style == by_hand.stats.style
+    whole = rofl.make(px, shape=shape, **size)
+    assert cropped.grid.shape != whole.grid.shape or (cropped.grid != whole.grid).any()
+
+
 def test_crop_to_the_salient_part_without_a_face():
     px = np.full((300, 400, 3), 230, dtype=np.uint8)
     px[100:160, 250:330] = (30, 60, 160)
@@ -422,3 +555,29 @@ def test_follow_edges_shows_more_of_a_slanted_edge_on_a_hexagon(slope):
     before = edge_agreement(source, levels[quantised], side=side)
     after = edge_agreement(source, levels[out], side=side)
     assert after.recall > before.recall and after.f1 > before.f1
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_regions_of_a_rectangle_are_the_connected_components_of_its_colours(seed):
+    """The regions follow_edges clears specks by: on a rectangle from scipy's
+    labelling per colour, the same partition as the graph search over the
+    cells' 4 neighbours (which a hexagon takes)."""
+    from scipy.sparse import coo_matrix
+    from scipy.sparse.csgraph import connected_components
+
+    from rofl.picture.measures import cell_neighbours
+    from rofl.picture.style import _regions
+
+    rng = np.random.default_rng(seed)
+    shape = (int(rng.integers(1, 12)), int(rng.integers(1, 12)))
+    g = rng.integers(0, 3, size=shape).ravel()
+    nb = cell_neighbours(shape)
+    src, k = np.nonzero(nb >= 0)
+    dst = nb[src, k]
+    same = g[src] == g[dst]
+    graph = coo_matrix((np.ones(same.sum()), (src[same], dst[same])), shape=(g.size, g.size))
+    expected = connected_components(graph, directed=False)[1]
+    got = _regions(g, nb, shape, None)
+    assert set(got.tolist()) == set(range(got.max() + 1))  # numbered from 0
+    pairs = set(zip(got.tolist(), expected.tolist(), strict=True))
+    assert len(pairs) == len(set(got.tolist())) == len(set(expected.tolist()))

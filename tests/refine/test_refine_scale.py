@@ -164,7 +164,9 @@ def test_a_large_grid_plateau_round_changes_at_most_half_a_side(monkeypatch):
     assert _plateau_rounds(grid).max() == int(refine_module.LARGE_PLATEAU_SHARE * 40) == 20
 
 
-def test_refine_gives_a_large_grid_a_large_line_cache(monkeypatch):
+def test_refine_sizes_the_line_cache_to_the_grid(monkeypatch):
+    # a large grid a large cache; a small one a megabyte a thousand cells
+    # (at least one): the default 64 MB costs it fresh memory pages
     from rofl.refine import refinement
 
     made = []
@@ -179,7 +181,9 @@ def test_refine_gives_a_large_grid_a_large_line_cache(monkeypatch):
     refine(grid, PALETTES[2], polish=0)
     monkeypatch.setattr(refinement, "LARGE_CELLS", 0)
     refine(grid, PALETTES[2], polish=0)
-    assert made == [64.0, refine_module.LARGE_CACHE_MB]
+    small = max(1.0, refine_module.CACHE_MB_PER_CELL * grid.size)
+    assert made == [small, refine_module.LARGE_CACHE_MB]
+    assert small < 64.0
 
 
 @pytest.mark.parametrize("n", [1, 5, 12, 256, 400])
@@ -269,3 +273,11 @@ def test_a_large_greedy_pass_stalled_on_cells_it_froze_reopens_them(large_path):
     run = _rect_run(cost, original)
     locked = ~state.result.known
     assert refinement._reopen_stuck(run, state, locked.copy(), locked, None).result.status == LineStatus.STALLED
+
+
+def test_the_greedy_rounds_median_is_numpys():
+    # the scale of a move's visual cost, every round: the same float as np.median
+    rng = np.random.default_rng(3)
+    for size in [*range(1, 12), 145, 146, 999]:
+        for values in (rng.random(size) * 100, np.round(rng.random(size), 1) + 0.1, np.full(size, 0.3)):
+            assert refine_module._median(values) == float(np.median(values))

@@ -13,9 +13,13 @@ import io
 import numpy as np
 import pytest
 
+import rofl
+from rofl.formats import read_puzzle
 from rofl.hexagon import Hexagon, HexPuzzle
 from rofl.picture import colour
 from rofl.puzzle import Palette, Puzzle
+from rofl.render.page import puzzle_page
+from tests.places import SAMPLES
 from tests.render import test_page_browser
 from tests.render.test_page_browser import centre, click, page_opener, state, write_pages
 
@@ -134,6 +138,50 @@ def test_a_hexagon_fits_a_phone_s_width_and_takes_letters(open_page):
     page.click(".options summary")
     page.check("#opt-letters")
     assert letter.is_visible()
+
+
+@pytest.fixture
+def open_graded(browser, request, tmp_path_factory):
+    """open_graded(name, phone=False): a page with ``--difficulty``'s line, of
+    the horse sample (a short title) or of a hexagon (a long size line)."""
+    folder = tmp_path_factory.mktemp("graded-pages")
+    hexagon = Hexagon.of(8)
+    made = {
+        "horse": read_puzzle(SAMPLES / "horse.rofl")[0],
+        "hex": HexPuzzle.from_cells(8, np.array([int(q * r > 0) for q, r, _ in hexagon.coords])),
+    }
+    urls = {}
+    for name, puzzle in made.items():
+        path = folder / f"{name}.html"
+        path.write_text(puzzle_page(puzzle, title="horse", difficulty=True), encoding="utf-8")
+        urls[name] = path.as_uri()
+    yield from page_opener(browser, urls, request, tmp_path_factory, "graded-screenshots")
+
+
+#: The header's title and difficulty line: how wide each shows and how wide its text is.
+_HEADER = """() => {
+  const h = document.querySelector("header h1"), d = document.getElementById("difficulty");
+  return {title: [h.clientWidth, h.scrollWidth], right: d.getBoundingClientRect().right, text: d.innerText};
+}"""
+
+
+@pytest.mark.parametrize("name", ["horse", "hex"])
+def test_the_difficulty_line_leaves_a_phone_s_title_whole(open_graded, name):
+    """A phone's header is one line: the grade's figures fold away (as the
+    toolbar's words do) rather than squeeze the title to its first letter
+    or run past the screen; a desktop shows them."""
+    grade = rofl.grade(read_puzzle(SAMPLES / "horse.rofl")[0]) if name == "horse" else None
+    phone = open_graded(name, phone=True).evaluate(_HEADER)
+    assert phone["title"][0] >= phone["title"][1], phone  # "horse" not cut
+    assert phone["right"] <= 390, phone
+    assert phone["text"].startswith("Difficulty: ") and "steps" not in phone["text"], phone
+    desktop = open_graded(name).evaluate(_HEADER)
+    assert "steps, hardest: " in desktop["text"], desktop
+    if grade is not None:
+        assert (
+            desktop["text"]
+            == f"Difficulty: {grade.name} ({grade.grade}/5, {grade.steps} steps, hardest: {grade.hardest.label})"
+        )
 
 
 def test_fit_shows_a_27_by_20_board_whole_on_a_desktop(open_page):

@@ -339,3 +339,47 @@ def test_the_module_lists_cover_the_package():
     assert len(listed) == len(set(listed))
     assert here - set(listed) == {"__init__", "_compile"}
     assert set(listed) <= here
+
+
+def _value(kind: str):
+    """A value of numba type ``kind`` (see rofl.kernels._aot.Export)."""
+    if kind == "int64":
+        return np.int64(3)
+    if kind == "boolean":
+        return True
+    dtype, _, dims = kind.partition("[")
+    return np.zeros((3,) * (dims.count(",") + 1), dtype=np.bool_ if dtype == "boolean" else dtype)
+
+
+def _wrong(kind: str) -> list:
+    """Values that numba types other than ``kind``."""
+    if kind == "int64":
+        return [2.0, True, np.uint64(2), np.int32(2), 2**63, np.zeros(1, dtype=np.int64)]
+    if kind == "boolean":
+        return [1, np.int64(1), None, np.zeros(1, dtype=np.bool_)]
+    good = _value(kind)
+    frozen = good.copy()
+    frozen.flags.writeable = False
+    other = np.float32 if good.dtype != np.float32 else np.float64
+    return [
+        good.astype(other),
+        good[..., ::2],
+        good.reshape(-1)[:1].reshape((1,) * (good.ndim + 1)),
+        frozen,
+        list(good),
+    ]
+
+
+def test_the_type_check_of_every_variant_takes_exactly_its_types():
+    """The one test per variant that guards the extension's wrappers: the
+    exact types pass (Python ints and bools too), one wrong argument or a
+    wrong count sends the call to the JIT."""
+    for export in _aot.EXPORTS:
+        check = _aot._checker(export.args)
+        args = [_value(kind) for kind in export.args]
+        assert check(tuple(args)), export.name
+        assert check(tuple(3 if kind == "int64" else a for kind, a in zip(export.args, args, strict=True)))
+        assert not check(tuple(args[:-1])) and not check((*args, 1))
+        for i, kind in enumerate(export.args):
+            for bad in _wrong(kind):
+                assert not check((*args[:i], bad, *args[i + 1 :])), (export.name, i, kind, bad)

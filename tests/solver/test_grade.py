@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 import rofl
 from rofl.errors import PuzzleError, UnsolvableError
 from rofl.kernels import grade_codes as k
+from rofl.kernels._grade import MASK_BITS
 from rofl.solver.grade import NAMES, Technique, grade, run
 from tests import naive
 
@@ -199,6 +200,39 @@ def test_probes_known_to_fail_are_skipped_without_changing_the_solve(rows):
     assert quick[4][k.ST_LINE_DPS] <= plain[4][k.ST_LINE_DPS]
 
 
+many_colour_grids = st.integers(9, 12).flatmap(
+    lambda c: st.tuples(
+        st.just(c),
+        st.integers(3, 8).flatmap(
+            lambda h: st.integers(3, 8).flatmap(
+                lambda w: st.lists(
+                    st.lists(st.integers(0, c - 1) | st.just(0), min_size=w, max_size=w), min_size=h, max_size=h
+                )
+            )
+        ),
+    )
+)
+
+
+@settings(deadline=None, max_examples=40)
+@given(many_colour_grids)
+def test_probes_known_to_fail_are_skipped_in_puzzles_of_many_colours(drawn):
+    """More colours than a kept cell's mask packs beside it (the record of
+    failed probes then keeps cells and masks apart): the same solve too."""
+    n, rows = drawn
+    palette = [f"#{i:02x}{i * 37 % 256:02x}{i * 91 % 256:02x}" for i in range(n)]
+    grid = np.array(rows, dtype=np.uint8)
+    grid[0, 0] = n - 1  # every colour of the palette a mask may hold
+    puzzle = rofl.Puzzle.from_grid(grid, palette)
+    assert puzzle.n_colors > MASK_BITS
+    plain = run(puzzle, recall=False)
+    quick = run(puzzle)
+    assert plain[0] == quick[0]
+    for a, b in zip(plain[1:4], quick[1:4], strict=True):
+        assert np.array_equal(a, b)
+    assert quick[4][k.ST_LINE_DPS] <= plain[4][k.ST_LINE_DPS]
+
+
 @pytest.mark.slow
 def test_skipping_probes_keeps_the_solve_of_puzzles_that_need_probing():
     """Corpus puzzles that probing solves or that stall after many probes:
@@ -302,3 +336,20 @@ def test_probing_stalls_only_where_no_probe_leads_line_logic_to_a_contradiction(
                 start = masks.copy()
                 start[r, c] = 1 << colour
                 assert naive.propagate(puzzle, start)[0] != "contradiction", (r, c, colour)
+
+
+def test_probing_on_long_lines_spends_fewer_line_solves():
+    """Probing's line solves shrink with the square of the longest line past
+    PROBE_LINE cells, so a large puzzle that needs guessing is graded in about
+    a second, not minutes (a random 200x200 took 14 s at the full count)."""
+    from rofl.solver.grade import PROBE_LINE, PROBE_WORK, probe_budget
+
+    assert probe_budget(PROBE_LINE) == probe_budget(5) == PROBE_WORK
+    assert probe_budget(2 * PROBE_LINE) == PROBE_WORK // 4
+    grid = (np.random.default_rng(1).random((70, 70)) < 0.55).astype(np.uint8)
+    puzzle = rofl.Puzzle.from_grid(grid)
+    scaled, full = run(puzzle), run(puzzle, probe_work=PROBE_WORK)
+    assert scaled[0] == k.BUDGET and full[0] in (k.STALLED, k.BUDGET)  # needs guessing either way
+    assert scaled[4][k.ST_PROBES] == run(puzzle, probe_work=probe_budget(70))[4][k.ST_PROBES]
+    assert scaled[4][k.ST_PROBES] < full[4][k.ST_PROBES]
+    assert grade(puzzle).name == "needs guessing"
