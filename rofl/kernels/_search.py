@@ -450,7 +450,7 @@ def _probe_region(
     most *active* first: ``act[cell]`` sums what every contradicting probe of
     the cell added (``act[-1]``, which the caller raises at every node, so
     that recent contradictions weigh more).  On the tournaments' hardest
-    puzzles this finds the probe that proves a node empty sooner: 13% fewer
+    puzzles this finds the probe that proves a node empty sooner: 11--13% fewer
     probes there, the same trees (docs/benchmarks.md, "rofl beside
     nonosolve").
     The loop ends once every undetermined
