@@ -24,7 +24,8 @@ Usage::
     python benchmarks/difficulty.py [--corpus ../shared/corpus] [--sizes 30,50] [--write-docs]
 
 ``--write-docs`` writes the tables into sections ``difficulty-corpus`` and
-``difficulty-make`` of ``docs/benchmarks.md``.
+``difficulty-make`` of ``docs/benchmarks.md`` (with ``--skip-corpus`` or
+``--skip-make``, only the other one).
 """
 
 from __future__ import annotations
@@ -164,7 +165,7 @@ def corpus(folder: Path) -> tuple[list[str], list[float]]:
 def steering(sizes: list[int], only: set[str] | None = None) -> tuple[list[str], list[float]]:
     """The steering table (markdown lines) and the grader's times on the 50x50 puzzles made."""
     import rofl
-    from rofl.refine.difficulty import STYLE_MARGIN, likeness
+    from rofl.refine.difficulty import STYLE_MARGIN, Budget, likeness
 
     rows = []
     made_ms = []
@@ -197,6 +198,7 @@ def steering(sizes: list[int], only: set[str] | None = None) -> tuple[list[str],
                     result.stats.threshold,
                     likeness(result),
                     _unlike(result.grid, plain.grid),
+                    result.stats.cleanup,
                 )
                 if n == 50 and result.puzzle.width * result.puzzle.height >= 45 * 45:
                     made_ms.append(_best_ms(result.puzzle))
@@ -217,7 +219,8 @@ def steering(sizes: list[int], only: set[str] | None = None) -> tuple[list[str],
         return easy[8] >= auto - STYLE_MARGIN - 1e-9 and hard[8] >= auto - STYLE_MARGIN - 1e-9
 
     def drawn(made: tuple) -> str:
-        return made[5] + (f" {made[7]:.0f}" if made[5] == "photo" and made[7] is not None else "")
+        cut = f" {made[7]:.0f}" if made[5] == "photo" and made[7] is not None else ""
+        return made[5] + cut + (" cleaned" if made[10] else "")
 
     for name, n, easy, hard, auto in rows:
         lines.append(
@@ -239,6 +242,16 @@ def steering(sizes: list[int], only: set[str] | None = None) -> tuple[list[str],
     over_steered = sum(e[1] > 2.0 + 1e-9 and e[4] > 0 for _, _, e, _, _ in rows)
     below_margin = sum("limit kept only by drawing" in e[6] for _, _, e, _, _ in rows)
     seconds = [x[3] for _, _, e, h, _ in rows for x in (e, h)]
+    slowest = {
+        n: max(
+            (x[3], name, target)
+            for name, size, e, h, _ in rows
+            if size == n
+            for target, x in (("easy", e), ("hard", h))
+        )
+        for n in sorted({n for _, n, *_ in rows})
+    }
+    budget = sum(Budget().note() in x[6] for _, _, e, h, _ in rows for x in (e, h))
     lines += [
         "",
         f"* easy grades lower than hard: {by_grade} of {count} ({100 * by_grade / count:.0f}%) by grade, "
@@ -258,7 +271,9 @@ def steering(sizes: list[int], only: set[str] | None = None) -> tuple[list[str],
         + f"; {below_margin} kept within 2% only by a drawing further than the likeness margin from auto's "
         "(their note says so)",
         f"* unique and solved by line logic: {unique} of {count} pairs",
-        f"* make with --difficulty: median {statistics.median(seconds):.1f} s, max {max(seconds):.1f} s",
+        f"* make with --difficulty (CPU time): median {statistics.median(seconds):.1f} s, "
+        + ", ".join(f"max at {n} cells {t:.1f} s (`{name}` {target})" for n, (t, name, target) in slowest.items())
+        + f"; the effort budget stopped the search in {budget} of {2 * count} makes (their note says so)",
     ]
     return lines, made_ms
 
@@ -297,12 +312,13 @@ def main() -> None:
             )
     print("\n".join(speed))
     print("\n".join(make_lines))
-    if args.write_docs and (args.skip_corpus or args.photos):
-        parser.error("--write-docs writes the whole benchmark: not with --skip-corpus or --photos")
+    if args.write_docs and (args.photos or args.sizes != "30,50"):
+        parser.error("--write-docs writes whole tables: not with --photos or --sizes")
     if args.write_docs:
         from _docs import stamp, write_section
 
-        write_section("difficulty-corpus", "\n".join([stamp(), "", *corpus_lines, "", *speed]))
+        if corpus_lines:
+            write_section("difficulty-corpus", "\n".join([stamp(), "", *corpus_lines, "", *speed]))
         if make_lines:
             write_section("difficulty-make", "\n".join([stamp(), "", *make_lines]))
 

@@ -107,12 +107,16 @@ class MakeOptions:
         cells, up to 2% in all (refined again with ``effort`` 8 when
         refinement alone passes that), harder ones at most 0.5% beyond the
         fewest; with ``style="auto"`` another drawing (a style auto could
-        keep, or the photo style at another threshold) may be taken when it
-        comes closer, its likeness within 0.2 of the puzzle made without
-        ``difficulty`` unless easy's limit needs one further
-        (:func:`rofl.refine.difficulty.pick_style`);
+        keep, one with its isolated cells repainted, or the photo style at
+        another threshold) may be taken when it comes closer, its likeness
+        within 0.2 of the puzzle made without ``difficulty`` unless easy's
+        limit needs one further, never more than 0.4
+        (:func:`rofl.refine.difficulty.pick_style`); all within an effort
+        budget of 200,000 grader rounds (about 10 s at 50 cells,
+        :data:`rofl.refine.difficulty.MAKE_WORK`);
         ``stats.difficulty`` is the grade reached and ``stats.difficulty_note``
-        says when the one asked for was out of reach.  Rectangles only.
+        says when the one asked for was out of reach, or the budget stopped
+        the search.  Rectangles only.
     """
 
     width: int | None = None
@@ -283,6 +287,9 @@ class MakeStats:
     #: saying when the grade asked for was out of reach
     steered: int = 0
     difficulty_note: str | None = None
+    #: isolated cells were repainted before refinement (``cleanup``, asked
+    #: for or taken by ``difficulty`` as another drawing)
+    cleanup: bool = False
 
     @property
     def fewer_colours(self) -> str | None:
@@ -350,7 +357,8 @@ class MakeStats:
             timing += f"; threshold {self.threshold:.0f}/255"
         lines.append(timing)
         if self.difficulty is not None:
-            lines.append(f"difficulty: {self.difficulty.summary()}; {self.steered} cells changed to steer it")
+            drawn = "; drawn with isolated cells repainted (cleanup)" if self.cleanup else ""
+            lines.append(f"difficulty: {self.difficulty.summary()}; {self.steered} cells changed to steer it{drawn}")
         if self.difficulty_note:
             lines.append(self.difficulty_note)
         return "\n".join(lines)
@@ -505,14 +513,22 @@ def make(
     return _make(image, o, title=title, solver=solver, progress=progress)
 
 
-def _make(image: Any, o: MakeOptions, *, title: str | None, solver: Any, progress: Any) -> MakeResult:
+def _make(
+    image: Any, o: MakeOptions, *, title: str | None, solver: Any, progress: Any, budget: Any = None
+) -> MakeResult:
     """:func:`make` with its options as one value: the one pipeline of both
     shapes, in named steps; what differs per shape is asked of its
     :class:`_Shape` (fitting, clean-up and trimming, the refinement's
-    options, the board, the measures)."""
+    options, the board, the measures).  ``budget`` is the effort budget of
+    ``difficulty`` (:class:`rofl.refine.difficulty.Budget`) the other
+    drawings share with the first (a new one when not given)."""
     from rofl import kernels, picture
 
     shape = _shape_of(o)  # every option checked, before any work
+    if o.difficulty is not None and budget is None:
+        from rofl.refine.difficulty import Budget
+
+        budget = Budget()
     # compiling or loading the kernels (once a process, in refinement) stops the clock
     clock = kernels.Stopwatch()
     bg_rgb = picture.parse_color(o.background, "background") if o.background not in (None, "auto") else (255, 255, 255)
@@ -545,17 +561,20 @@ def _make(image: Any, o: MakeOptions, *, title: str | None, solver: Any, progres
         if _changed_share(retried) < _changed_share(cells):
             res, cells = again, retried
         refine_seconds = refine_clock.seconds()
-    steering = _steered(cells, chosen.quantised.palette, o) if o.difficulty is not None else {}
+    steering = {}
+    if o.difficulty is not None:  # other drawings may follow auto's (_other_style)
+        steering = _steered(cells, chosen.quantised.palette, o, budget, first=bool(chosen.eligible))
     puzzle = shape.board(cells.final).puzzle(cells.final, chosen.quantised.palette, meta=_meta(image, title))
     result = _finish(
         puzzle, cells, chosen.quantised, res, shape,
         shape_stats={"style": chosen.style, "style_scores": chosen.scores, "style_dropped": chosen.dropped,
+                     "cleanup": o.cleanup,
                      **shape.stats(cells, res), **steering},
         seconds=clock.seconds(), refine_seconds=refine_seconds, min_delta_e=o.min_delta_e,
         pixels=pixels, geometry=geometry, background=bg_rgb,
     )  # fmt: skip
     if o.difficulty is not None and chosen.eligible:  # auto: photo alone may take another threshold
-        result = _other_style(result, pixels, o, chosen, solver, clock, plain)
+        result = _other_style(result, pixels, o, chosen, solver, clock, plain, budget)
     return result
 
 
@@ -751,26 +770,32 @@ def _refined(cells: _Cells, palette: Any, shape: _Shape, solver: Any, progress: 
     )  # fmt: skip
 
 
-def _steered(cells: _Cells, palette: Any, o: MakeOptions) -> dict[str, Any]:
+def _steered(cells: _Cells, palette: Any, o: MakeOptions, budget: Any, *, first: bool) -> dict[str, Any]:
     """The refined grid steered toward ``o.difficulty`` (a rectangle's
     :func:`rofl.refine.difficulty.steer`): ``cells.final`` replaced, and
-    the stats it adds."""
-    from rofl.refine.difficulty import steer
+    the stats it adds.  ``first``: auto's drawing, which other drawings may
+    follow (:data:`rofl.refine.difficulty.FIRST_WORK`)."""
+    from rofl.refine.difficulty import FIRST_WORK, MAX_WORK, steer
 
-    steered = steer(cells.final, palette, cells.grid, o.difficulty, cost=cells.cost, seed=o.seed)
+    work = FIRST_WORK if first else MAX_WORK
+    steered = steer(
+        cells.final, palette, cells.grid, o.difficulty, cost=cells.cost, seed=o.seed, budget=budget, max_work=work
+    )
     cells.final = steered.grid
     return {"difficulty": steered.difficulty, "steered": steered.added, "difficulty_note": steered.note}
 
 
 def _easy_over_limit(cells: _Cells, o: MakeOptions) -> bool:
     """Whether ``difficulty="easy"`` finds refinement's changes past its
-    limit (:data:`rofl.refine.difficulty.EASY_LIMIT`) at an effort below
+    limit (:data:`rofl.refine.difficulty.EASY_LIMIT`) but not past
+    :data:`~rofl.refine.difficulty.EASY_AGAIN`, at an effort below
     :data:`~rofl.refine.difficulty.EASY_EFFORT` (a rectangle's)."""
-    from rofl.refine.difficulty import EASY_EFFORT, EASY_LIMIT
+    from rofl.refine.difficulty import EASY_AGAIN, EASY_EFFORT, EASY_LIMIT
 
     if o.difficulty != "easy" or o.shape != "rect" or o.effort >= EASY_EFFORT:
         return False
-    return np.count_nonzero(cells.final != cells.grid) > int(EASY_LIMIT * cells.final.size)
+    changed = np.count_nonzero(cells.final != cells.grid)
+    return int(EASY_LIMIT * cells.final.size) < changed <= int(EASY_AGAIN * cells.final.size)
 
 
 def _changed_share(cells: _Cells) -> float:
@@ -792,7 +817,14 @@ def _plain_likeness(cells: _Cells, q: Any, shape: _Shape) -> float:
 
 
 def _other_style(
-    result: MakeResult, pixels: np.ndarray, o: MakeOptions, chosen: Any, solver: Any, clock, plain: float | None
+    result: MakeResult,
+    pixels: np.ndarray,
+    o: MakeOptions,
+    chosen: Any,
+    solver: Any,
+    clock,
+    plain: float | None,
+    budget: Any,
 ) -> MakeResult:
     """The picture pipeline steers too: another drawing ``auto`` would take
     (another style, or the photo style at another threshold) may reach the
@@ -800,13 +832,17 @@ def _other_style(
     the margin of ``plain`` (auto's puzzle before steering)."""
     from rofl.refine.difficulty import pick_style
 
-    def made(name: str, threshold: float | None = None, steered: bool = True) -> MakeResult:
+    def made(name: str, threshold: float | None = None, steered: bool = True, cleanup: bool = False) -> MakeResult:
         # the picture cut to its subject already: no crop again
-        again = replace(o, style=name, crop="none", threshold=threshold, difficulty=o.difficulty if steered else None)
-        other = _make(pixels, again, title=result.puzzle.meta.get("title"), solver=solver, progress=None)
+        again = replace(
+            o, style=name, crop="none", threshold=threshold, difficulty=o.difficulty if steered else None,
+            cleanup=o.cleanup or cleanup,
+        )  # fmt: skip
+        title = result.puzzle.meta.get("title")
+        other = _make(pixels, again, title=title, solver=solver, progress=None, budget=budget)
         return replace(other, stats=replace(other.stats, style_scores=chosen.scores, style_dropped=chosen.dropped))
 
-    result = pick_style(result, o.difficulty, chosen.eligible, made, plain=plain)
+    result = pick_style(result, o.difficulty, chosen.eligible, made, plain=plain, budget=budget)
     return replace(result, stats=replace(result.stats, seconds=clock.seconds()))  # every style's
 
 

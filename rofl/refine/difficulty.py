@@ -21,14 +21,18 @@ that line logic still solves (so still unique):
 After each move kept, refinement's changes within :data:`NEAR` lines of it
 are tried back at the picture's colour: one the move made needless goes
 back and gives its cell of room back (the limits count the cells that
-differ from the picture's in the end).
+differ from the picture's in the end); with no room left, every one of
+refinement's changes is a move (back to the picture's colour).
 
 A step judges :data:`CANDIDATES` to :data:`MAX_CANDIDATES` moves (with a
 seeded jitter among equally cheap ones, so the same seed gives the same
 puzzle), each graded by line logic alone (a move that would need probing
 is refused without it); steering stops after :data:`MAX_TRIES` judged moves or :data:`MAX_WORK`
 rounds of the grader in all: a count, not seconds, so the result does not
-depend on the machine.
+depend on the machine.  One ``make --difficulty`` spends at most
+:data:`MAKE_WORK` rounds in all (:class:`Budget`: every steering, and every
+other drawing :func:`pick_style` makes); when that stops the search, the
+note says so.
 When the grade is out of reach within the limit, :attr:`Steering.note`
 says so in one line.  :func:`pick_style` steers the picture pipeline:
 the puzzle of another drawing of the picture (style, threshold) when it
@@ -40,7 +44,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -64,10 +68,22 @@ HARD_EXTRA = 0.005
 #: find a unique puzzle with a few changes fewer (``text`` at 50 cells,
 #: photo style: 46 instead of 51).
 EASY_EFFORT = 8.0
+#: The most cells refinement may have changed for easy to refine again
+#: (:data:`EASY_EFFORT`): a quarter over :data:`EASY_LIMIT`.  Refining
+#: longer saves a few changes, not hundreds (``gravel`` at 50 cells, photo
+#: style at 115: 10% changed, 11 s more, still 9.6%).
+EASY_AGAIN = 1.25 * EASY_LIMIT
 #: How much likeness (a style's score, SSIM + edge F1, 0-2) ``rofl make
 #: --difficulty`` may give up for a style that reaches the grade asked for
 #: (:func:`pick_style`): about a tenth of a good picture's score.
 STYLE_MARGIN = 0.2
+#: How far below the likeness of auto's puzzle a drawing may be when easy's
+#: limit binds harder than :data:`STYLE_MARGIN` (no drawing within that
+#: margin keeps within :data:`EASY_LIMIT`): twice the margin.  A drawing
+#: further than that no longer shows the photo (``hubble_deep_field`` at 30
+#: cells kept within 2% only at threshold 20, the sky drawn as noise,
+#: likeness 0.44 against 0.92): easy then passes its limit, and says so.
+FAR_MARGIN = 2 * STYLE_MARGIN
 #: Black-and-white thresholds (sRGB grey, 0-255) :func:`pick_style` also
 #: draws the picture at in the photo style.
 THRESHOLDS = (70, 85, 100, 115, 130, 145, 160, 175, 190)
@@ -103,9 +119,55 @@ MAX_CANDIDATES = 36
 NEAR = 2
 #: Moves judged in all before steering gives up.
 MAX_TRIES = 2_000
-#: Rounds of the grader's solves steering may spend in all (its time grows
+#: Rounds of the grader's solves one steering may spend in all (its time grows
 #: with them: a textured photo's puzzle takes hundreds of rounds a grade).
 MAX_WORK = 100_000
+#: What steering auto's drawing may spend when :func:`pick_style` may try
+#: other drawings after it: half of :data:`MAX_WORK`, so that the budget
+#: leaves the most promising drawing a whole steering (``coffee`` at 50
+#: cells: auto's poster spent 100,000 rounds to reach 76.5, the cleaned
+#: poster then ran out of budget at 43.8).
+FIRST_WORK = MAX_WORK // 2
+#: The effort budget of one ``make --difficulty`` (:class:`Budget`), in
+#: rounds of the grader: steering's rounds, and the refinement of every
+#: other drawing :func:`pick_style` makes (:data:`SOLVES_PER_ROUND`).  About
+#: 10 s of CPU at 50 cells (at most 11.6 s on the benchmark's photos, which
+#: took up to 38 s without it); when it runs out the search stops where it
+#: is and ``stats.difficulty_note`` says so.
+MAKE_WORK = 200_000
+#: Refinement's line solves that cost the budget one grader round (a round
+#: solves every line once, from what is known: about ten line solves' time).
+SOLVES_PER_ROUND = 10
+
+
+@dataclass(eq=False)
+class Budget:
+    """The effort one ``make --difficulty`` may spend (:data:`MAKE_WORK`),
+    shared by every steering and drawing it makes: a count, not seconds,
+    so the same seed gives the same puzzle on any machine.
+
+    Attributes
+    ----------
+    left : int
+        Rounds left.
+    stopped : bool
+        Whether the budget ran out before the search was done.
+    """
+
+    left: int = field(default_factory=lambda: MAKE_WORK)
+    stopped: bool = False
+
+    def spend(self, work: int) -> None:
+        self.left -= work
+
+    def empty(self) -> bool:
+        """Whether nothing is left (and so the search stops: ``stopped``)."""
+        if self.left <= 0:
+            self.stopped = True
+        return self.left <= 0
+
+    def note(self) -> str:
+        return f"the effort budget ({MAKE_WORK:,} grader rounds) stopped the search"
 
 
 def likeness(result: Any) -> float:
@@ -119,7 +181,13 @@ def likeness(result: Any) -> float:
 
 
 def pick_style(
-    first: Any, target: str, eligible: tuple[str, ...], made: Callable[..., Any], *, plain: float | None = None
+    first: Any,
+    target: str,
+    eligible: tuple[str, ...],
+    made: Callable[..., Any],
+    *,
+    plain: float | None = None,
+    budget: Budget | None = None,
 ) -> Any:
     """Steer the picture pipeline too: the puzzle of another drawing of the
     picture, when it comes closer to the grade ``target``.
@@ -128,28 +196,37 @@ def pick_style(
     (refined and steered).  When it misses the grade (or, for ``easy``, has
     more than :data:`EASY_LIMIT` of its cells changed), the other drawings
     are made refined but not steered (``made(style, threshold,
-    steered=False)``): each other style of ``eligible``, then, for black
-    and white and unless one of those has the grade already, the photo
-    style at each of :data:`THRESHOLDS`.  Those that keep
-    :data:`KEEP_CELLS` of ``first``'s cells and whose :func:`likeness` is
-    at most :data:`STYLE_MARGIN` below ``plain`` (the likeness of auto's
-    puzzle before steering, as ``make`` gives it without a difficulty;
-    ``first``'s when not given) are graded; the
+    steered=False, cleanup=...)``): each other style of ``eligible``, then,
+    unless one of those has the grade already, every style of ``eligible``
+    with its isolated cells repainted before refinement (``cleanup=True``,
+    auto's style first; not when ``first`` was cleaned up already: fewer
+    specks, fewer changes to make it unique, often an easier solve), then,
+    for black and white, the photo style at each of :data:`THRESHOLDS`.
+    Those that keep :data:`KEEP_CELLS` of ``first``'s cells and whose
+    :func:`likeness` is at most :data:`STYLE_MARGIN` below ``plain`` (the
+    likeness of auto's puzzle before steering, as ``make`` gives it without
+    a difficulty; ``first``'s when not given) are graded; the
     :data:`STEERED` most promising (within easy's limit, the grade nearest,
     then the score nearest, an easing's score as :data:`EASE_CELLS` expects
-    it after the room the drawing leaves) are steered (``made(style, threshold)``, unless
-    one has the grade already) and the result closest to the grade kept by
-    the same order; at the grade, the likelier picture.
+    it after the room the drawing leaves) are steered (``made(style,
+    threshold, cleanup=...)``, unless one has the grade already) and the
+    result closest to the grade kept by the same order; at the grade, the
+    likelier picture.
 
-    Easy's limit binds harder than likeness: when no drawing within the
-    margin stays within it, the :data:`STEERED` - 1 least over it are
-    steered first (``make`` refines them again, longer); when none keeps
-    within it either, those that do are tried at any likeness, then, when
-    none does, the photo style at each of :data:`LAST_THRESHOLDS`; and
-    ``stats.difficulty_note`` says so in one line (as it says when no
-    drawing at all stays within it).  A drawing changes how the
-    picture is put into cells, not the cells refinement and steering change,
-    which are counted against that drawing's own cells.
+    Easy's limit binds harder than likeness, down to :data:`FAR_MARGIN`
+    below ``plain``: when no drawing within the margin stays within it, the
+    :data:`STEERED` - 1 least over it are steered first (``make`` refines
+    them again, longer); when none keeps within it either, those that do
+    and are within :data:`FAR_MARGIN` are taken, then, when none does, the
+    photo style at each of :data:`LAST_THRESHOLDS` is tried (on the same
+    terms); ``stats.difficulty_note`` says so in one line (as it says when
+    no drawing at all stays within it).  A drawing changes how the picture
+    is put into cells, not the cells refinement and steering change, which
+    are counted against that drawing's own cells.
+
+    Every drawing made costs ``budget`` (its refinement's line solves, as
+    :data:`SOLVES_PER_ROUND` tell, and the rounds its steering spends); when it runs out, the search stops with
+    the best found so far and the note says so.
     """
     from dataclasses import replace
 
@@ -168,41 +245,57 @@ def pick_style(
     if best_key[:2] == (0.0, 0):
         return first
     floor = (likeness(first) if plain is None else plain) - STYLE_MARGIN
+    far = floor + STYLE_MARGIN - FAR_MARGIN  # the least likeness easy's limit may take
+    budget = Budget() if budget is None else budget
+
+    def make(name: str, cut: float | None, clean: bool, steered: bool = True) -> Any:
+        result = made(name, cut, steered=steered, cleanup=clean)
+        budget.spend(result.stats.line_solves // SOLVES_PER_ROUND)  # its refinement; steering spent its own
+        return result
 
     def fits(one: tuple) -> bool:
         return key(*one[:2])[:2] == (0.0, 0) and one[2] >= floor - 1e-9
 
-    drawings: list[tuple[str, float | None]] = [(name, None) for name in eligible if name != first.stats.style]
+    drawings: list[tuple[str, float | None, bool]] = [
+        (name, None, False) for name in eligible if name != first.stats.style
+    ]
+    if not first.stats.cleanup:  # every style with its specks repainted, auto's first
+        ordered = sorted(eligible, key=lambda name: name != first.stats.style)
+        drawings += [(name, None, True) for name in ordered]
     if "photo" in eligible and first.stats.colors == 2:
-        drawings += [("photo", float(cut)) for cut in THRESHOLDS]
+        drawings += [("photo", float(cut), False) for cut in THRESHOLDS]
     scanned: list[tuple] = []
 
-    def scan(name: str, cut: float | None) -> None:
-        result = made(name, cut, steered=False)
+    def scan(name: str, cut: float | None, clean: bool = False) -> None:
+        if budget.empty():
+            return
+        result = make(name, cut, clean, steered=False)
         like = likeness(result)
         if like > 0 and result.grid.size >= KEEP_CELLS * first.grid.size:
             difficulty = result.stats.difficulty or grade(result.puzzle)
             if _line_solved(difficulty):
-                scanned.append((result, difficulty, like, name, cut))
+                scanned.append((result, difficulty, like, name, cut, clean))
 
-    for name, cut in drawings:
-        if cut is not None and any(fits(one) for one in scanned):
-            break  # a style auto could keep has the grade: the thresholds are for pictures none fits
-        scan(name, cut)
+    for name, cut, clean in drawings:
+        if (cut is not None or clean) and any(fits(one) for one in scanned):
+            break  # a style auto could keep has the grade: the others are for pictures none fits
+        scan(name, cut, clean)
     near = [one for one in scanned if one[2] >= floor - 1e-9]
     done: set[int] = set()  # results steered already
     if over(first) and near and all(over(one[0]) for one in near):
         # easy refines a drawing past its limit again, longer: the nearest ones get that chance first
         for one in sorted(near, key=lambda one: over(one[0]))[: STEERED - 1]:
-            again = made(one[3], one[4])
+            if budget.empty():
+                break
+            again = make(*one[3:])
             done.add(id(again))
-            scanned[scanned.index(one)] = (again, again.stats.difficulty, likeness(again), one[3], one[4])
+            scanned[scanned.index(one)] = (again, again.stats.difficulty, likeness(again), *one[3:])
         near = [one for one in scanned if one[2] >= floor - 1e-9]
-    within = [one for one in scanned if not over(one[0])]
+    within = [one for one in scanned if not over(one[0]) and one[2] >= far - 1e-9]
     if over(first) and not within and "photo" in eligible and first.stats.colors == 2:
         for cut in LAST_THRESHOLDS:  # the last resort of easy's limit: the photo at the far thresholds
             scan("photo", float(cut))
-        within = [one for one in scanned if not over(one[0])]
+        within = [one for one in scanned if not over(one[0]) and one[2] >= far - 1e-9]
     if over(first) and within and all(over(one[0]) for one in near):
         near = within  # the limit binds: at any likeness
     if any(not over(one[0]) for one in near):
@@ -216,13 +309,17 @@ def pick_style(
         room = max(0.0, 100 * EASY_LIMIT - result.stats.changed_pct) / 100 * result.grid.size
         return found[0], found[1], found[2] * math.exp(-room / EASE_CELLS), found[3]
 
-    for result, difficulty, _, name, cut in sorted(near, key=promise)[:STEERED]:
+    as_drawn: set[int] = set()
+    for rank, (result, difficulty, _, name, cut, clean) in enumerate(sorted(near, key=promise)):
+        if rank >= STEERED and not budget.empty():
+            break  # with the budget out, every drawing graded competes as drawn
         if id(result) in done:
             pass
-        elif difficulty.grade == want:  # steering would keep it as it is
+        elif difficulty.grade == want or budget.empty():  # kept as it is (the budget out: as drawn)
             result = replace(result, stats=replace(result.stats, difficulty=difficulty, steered=0))
+            as_drawn.add(id(result))
         else:
-            result = made(name, cut)
+            result = make(name, cut, clean)
         found = key(result, result.stats.difficulty)
         if found < best_key:
             best, best_key = result, found
@@ -231,6 +328,11 @@ def pick_style(
     # steering's note, but refinement alone passing easy's limit is every drawing's case here
     said = (best.stats.difficulty_note or "").removeprefix("difficulty: ")
     notes = [part for part in said.split("; ") if part and not part.startswith("refinement alone")]
+    if best_key[1] and id(best) in as_drawn:  # not steered: no steering's note says it
+        reached = best.stats.difficulty
+        notes.append(f"{NAMES[want]} not reached; the puzzle is {reached.name} ({reached.grade}/5)")
+    if budget.stopped and budget.note() not in notes:
+        notes.append(budget.note())
     if best_key[0]:
         notes.insert(
             0,
@@ -298,6 +400,8 @@ def steer(
     *,
     cost: np.ndarray,
     seed: int = 0,
+    budget: Budget | None = None,
+    max_work: int = MAX_WORK,
 ) -> Steering:
     """Move a line-solvable picture toward the grade ``target``.
 
@@ -318,6 +422,12 @@ def steer(
         How visibly wrong each colour is for each cell (refinement's cost).
     seed : int
         Seed of the jitter that orders equally cheap moves.
+    budget : Budget, optional
+        The effort budget of the whole ``make`` (steering spends its
+        grader rounds from it, and stops when it runs out).
+    max_work : int
+        Rounds this steering may spend (:data:`MAX_WORK`; ``make`` gives
+        auto's drawing :data:`FIRST_WORK` when other drawings may follow).
 
     Returns
     -------
@@ -329,31 +439,31 @@ def steer(
     board = board_of(start)
     kernels.ready(kernels.REFINE)
 
+    budget = Budget() if budget is None else budget
+
     def graded() -> tuple[Difficulty, np.ndarray]:
         """``work``'s grade and when: its clues straight from the grid (no puzzle built)."""
-        return solve_graded_clues(board, *kernels.grid_clues(work), len(palette), probe_work=-1)
+        found = solve_graded_clues(board, *kernels.grid_clues(work), len(palette), probe_work=-1)
+        budget.spend(found[0].steps)
+        return found
 
     current, when = solve_graded(start, probe_work=-1)
     if not _line_solved(current):
         msg = "steer needs a picture that line logic solves"
         raise ValueError(msg)
     cells = work.size
-    passed = None  # refinement alone changed more than easy's limit: steering adds nothing
-    if want == GRADES["easy"] and np.count_nonzero(work != original) > int(EASY_LIMIT * cells):
-        share = np.count_nonzero(work != original) / cells
-        passed = f"difficulty: refinement alone changed {share:.2%} of the cells, more than easy's {EASY_LIMIT:.0%}"
     if current.grade == want:
-        return Steering(work, current, want, 0, passed)
+        return Steering(work, current, want, 0, _passed(work, original, want))
     easier = current.grade > want
+    changed = int(np.count_nonzero(work != original))
     if easier and want >= GRADES["hard"]:
-        room, limit = 0, "the fewest changes (hard and expert never ease a puzzle)"
+        cap, limit = -1, "the fewest changes (hard and expert never ease a puzzle)"
     elif easier:
-        room = int(EASY_LIMIT * cells) - int(np.count_nonzero(work != original))
-        limit = f"{EASY_LIMIT:.0%} of the cells changed in all"
+        cap, limit = int(EASY_LIMIT * cells), f"{EASY_LIMIT:.0%} of the cells changed in all"
     elif want == GRADES["easy"]:
-        room, limit = 0, "easy (it never makes a puzzle harder)"
+        cap, limit = -1, "easy (it never makes a puzzle harder)"
     else:
-        room = max(1, int(HARD_EXTRA * cells))
+        cap = changed + max(1, int(HARD_EXTRA * cells))
         limit = f"{HARD_EXTRA:.1%} of the cells changed beyond the fewest"
     rng = np.random.default_rng(seed)
     steered = np.zeros(work.shape, dtype=bool)
@@ -361,13 +471,15 @@ def steer(
     rejected: set[tuple[int, int, int]] = set()
     sign = -1.0 if easier else 1.0
     while (
-        room > 0
+        cap >= 0
         and tries < MAX_TRIES
-        and work_done < MAX_WORK
+        and work_done < max_work
+        and not budget.empty()
         and (current.grade > want if easier else current.grade < want)
     ):
-        share = (MAX_WORK - work_done) // (room * max(1, current.steps))
-        moves = _moves(work, cost, steered, rejected, when, rng, easier=easier, count=int(share))
+        room = cap - changed  # a move back to the picture's colour gives a cell of room back
+        share = min(max_work - work_done, budget.left) // (max(1, room) * max(1, current.steps))
+        moves = _moves(work, original, cost, steered, rejected, when, rng, easier=easier, count=int(share), room=room)
         if not moves:
             break
         best = None
@@ -386,11 +498,11 @@ def steer(
         if best is None:
             continue
         (r, c, k), (current, when) = best
+        changed += int(k != original[r, c]) - int(work[r, c] != original[r, c])
         work[r, c] = k
         steered[r, c] = True
         rejected.clear()  # the puzzle changed: every move may help now
         added += 1
-        room -= 1
         for rr, cc in _near_changes(work, original, steered, r, c):
             # a refinement's change the move made needless goes back: one more cell of room
             old = work[rr, cc]
@@ -401,15 +513,27 @@ def steer(
                 current, when = trial
                 steered[rr, cc] = True
                 added += 1
-                room += 1
+                changed -= 1
             else:
                 work[rr, cc] = old
     reached = current.grade <= want if easier else current.grade >= want
-    note = passed
+    note = passed = _passed(work, original, want)
     if not reached:
         note = f"difficulty: {NAMES[want]} not reached within {limit}; the puzzle is {current.name} ({current.grade}/5)"
         note = f"{passed}; {note[len('difficulty: ') :]}" if passed else note
+        note = f"{note}; {budget.note()}" if budget.stopped else note
     return Steering(work, current, want, added, note)
+
+
+def _passed(grid: np.ndarray, original: np.ndarray, want: int) -> str | None:
+    """The note of an easy puzzle whose refinement changed more than
+    :data:`EASY_LIMIT` of the cells, even after steering gave back what it
+    could (steering itself never passes the limit); None within it."""
+    changed = np.count_nonzero(grid != original)
+    if want != GRADES["easy"] or changed <= int(EASY_LIMIT * grid.size):
+        return None
+    share = changed / grid.size
+    return f"difficulty: refinement alone changed {share:.2%} of the cells, more than easy's {EASY_LIMIT:.0%}"
 
 
 def _near_changes(
@@ -425,6 +549,7 @@ def _near_changes(
 
 def _moves(
     grid: np.ndarray,
+    original: np.ndarray,
     cost: np.ndarray,
     steered: np.ndarray,
     rejected: set,
@@ -433,6 +558,7 @@ def _moves(
     *,
     easier: bool,
     count: int,
+    room: int,
 ) -> list[tuple[int, int, int]]:
     """The ``count`` moves of one step (within :data:`CANDIDATES` and
     :data:`MAX_CANDIDATES`), never on a cell steering changed already: a
@@ -441,9 +567,14 @@ def _moves(
     cells the grader's solve found last (where a bottleneck holds the solve
     up); a third, to ease, the one-cell gaps between two pieces of a colour
     filled (a longer block: more overlap), to harden, the longest blocks
-    split in their middle (less overlap)."""
+    split in their middle (less overlap); and, beyond those, once no room
+    is left, as many of refinement's changes (cells that differ from
+    ``original``) given back their picture's colour.  A move that would change more cells than
+    ``room`` allows is left out (one back to the picture's colour gives a
+    cell of room back)."""
     found: dict[tuple[int, int, int], float] = {}
     shaped: dict[tuple[int, int, int], float] = {}
+    given: dict[tuple[int, int, int], float] = {}
     height, width = grid.shape
     for dr, dc in ((0, 1), (0, -1), (1, 0), (-1, 0)):
         r0, r1 = max(0, -dr), height - max(0, dr)
@@ -462,12 +593,21 @@ def _moves(
                 key = (row, col, k)
                 if not steered[row, col] and key not in rejected:
                     shaped[key] = float(cost[row, col, k] - cost[row, col, grid[row, col]])
-    pools = ((found, None), (found, "late"), (shaped, None))
-    part = min(max(count, CANDIDATES), MAX_CANDIDATES) // len(pools)
+    for row, col in zip(*(a.tolist() for a in np.nonzero((grid != original) & ~steered)), strict=True):
+        key = (row, col, int(original[row, col]))
+        if room <= 0 and key not in rejected:  # with room, each move kept tries those near it back
+            given[key] = float(cost[row, col, key[2]] - cost[row, col, grid[row, col]])
+    pools = ((found, None), (found, "late"), (shaped, None), (given, None))
+    part = min(max(count, CANDIDATES), MAX_CANDIDATES) // (len(pools) - 1)
     chosen: list[tuple[int, int, int]] = []
     late = when >= (np.percentile(when, 75) if when.size else 0)
+
+    def fits(key: tuple[int, int, int]) -> bool:
+        row, col, k = key
+        return int(k != original[row, col]) - int(grid[row, col] != original[row, col]) <= max(0, room)
+
     for pool, keep in pools:
-        keys = [key for key in pool if key not in chosen and (keep is None or late[key[0], key[1]])]
+        keys = [key for key in pool if key not in chosen and (keep is None or late[key[0], key[1]]) and fits(key)]
         price = np.array([pool[key] for key in keys]) + rng.uniform(0, 1e-3, len(keys))
         chosen += [keys[i] for i in np.argsort(price, kind="stable")[:part]]
     return chosen

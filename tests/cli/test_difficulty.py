@@ -8,6 +8,7 @@ import re
 
 import numpy as np
 import pytest
+from PIL import Image
 
 import rofl
 from rofl.batch.tasks import make_task, options_key, solve_task
@@ -119,8 +120,12 @@ def test_steering_stays_within_its_limits_and_line_solvable():
         EASY_LIMIT * base.grid.size, np.count_nonzero(base.grid != base.quantised)
     )
     assert rofl.solve(rofl.Puzzle.from_grid(easier.grid, base.palette)).status == "solved"
-    # a note when easy is missed, or when refinement alone passed easy's limit (then steering adds nothing)
-    passed = np.count_nonzero(base.grid != base.quantised) > int(EASY_LIMIT * base.grid.size)
+    # a note when easy is missed, or when refinement's changes pass easy's limit even after steering gave
+    # back what it could (then steering adds none)
+    passed = np.count_nonzero(easier.grid != base.quantised) > int(EASY_LIMIT * base.grid.size)
+    assert not passed or np.count_nonzero(easier.grid != base.quantised) <= np.count_nonzero(
+        base.grid != base.quantised
+    )
     assert (easier.difficulty.grade <= 1 and not passed) == (easier.note is None)
     assert passed == (easier.note or "").startswith("difficulty: refinement alone changed ")
     harder = steer(base.grid, base.palette, base.quantised, "expert", cost=base.cost)
@@ -135,6 +140,30 @@ def test_steering_stays_within_its_limits_and_line_solvable():
     same = steer(base.grid, base.palette, base.quantised, start.name, cost=base.cost) if start.grade < 5 else None
     if same is not None and start.grade <= 4:
         assert same.added == 0 and same.note is None
+
+
+def test_the_effort_budget_stops_make_and_says_so_in_one_line(tmp_path, monkeypatch):
+    """A budget of one grader round: steering stops after its first step, the
+    puzzle is still unique and line-solvable with its grade reported, and
+    one line of ``rofl make``'s report says the budget stopped the search."""
+    from rofl.refine import difficulty
+
+    monkeypatch.setattr(difficulty, "MAKE_WORK", 1)
+    picture = tmp_path / "noise.png"
+    Image.fromarray(_noise(4)).save(picture)  # hard (27.1) in the photo style
+    out = tmp_path / "easy.rofl"
+    made = run("make", picture, "-o", out, "-w", 24, "-H", 24, "--style", "photo", "--difficulty", "easy")
+    assert made.exit_code == 0, made.output
+    said = [line for line in made.output.splitlines() if "effort budget" in line]
+    assert len(said) == 1 and said[0].startswith("difficulty: ") and said[0].endswith(difficulty.Budget().note())
+    puzzle = rofl.open_puzzle(out).puzzle
+    assert rofl.solve(puzzle).status == "solved"  # line logic alone: unique
+    assert f"difficulty: {rofl.grade(puzzle).summary()}" in made.output
+    # without the cap the same make steers further: the budget is what stopped it
+    monkeypatch.undo()
+    free = rofl.make(_noise(4), width=24, height=24, style="photo", difficulty="easy")
+    assert "effort budget" not in (free.stats.difficulty_note or "")
+    assert free.stats.difficulty.score < rofl.grade(puzzle).score
 
 
 @pytest.mark.slow

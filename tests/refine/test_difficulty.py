@@ -5,13 +5,23 @@ auto may keep."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pytest
 
 import rofl
-from rofl.refine.difficulty import KEEP_CELLS, LAST_THRESHOLDS, STYLE_MARGIN, THRESHOLDS, likeness, pick_style
+from rofl.refine.difficulty import (
+    FAR_MARGIN,
+    KEEP_CELLS,
+    LAST_THRESHOLDS,
+    SOLVES_PER_ROUND,
+    STYLE_MARGIN,
+    THRESHOLDS,
+    Budget,
+    likeness,
+    pick_style,
+)
 from rofl.solver.grade import NAMES, Difficulty, Technique
 
 LOW, MID, HIGH = (float(cut) for cut in THRESHOLDS[1:4])
@@ -28,6 +38,8 @@ class _Stats:
     threshold: float | None = None
     difficulty_note: str | None = None
     steered: int = 0
+    cleanup: bool = False
+    line_solves: int = 1000
 
 
 @dataclass(frozen=True)
@@ -47,16 +59,19 @@ def _made(style, grade, *, like=1.0, changed=0.5, score=10.0, threshold=None, si
     )
 
 
-def _pick(first, target, eligible, drawn, steered=None, plain=None):
-    """``drawn[(style, threshold)]``: the unsteered drawing; ``steered``: the same steered (default: as drawn)."""
+def _pick(first, target, eligible, drawn, steered=None, plain=None, budget=None):
+    """``drawn[(style, threshold)]``: the unsteered drawing, ``(style, "clean")`` with its specks repainted
+    (none by default); ``steered``: the same steered (default: as drawn)."""
     asked = []
 
     def made(name, cut=None, steered_=True, **kw):
         steered_ = kw.get("steered", steered_)
-        asked.append((name, cut, steered_))
-        return (steered or {}).get((name, cut), drawn[(name, cut)]) if steered_ else drawn[(name, cut)]
+        key = (name, "clean") if kw.get("cleanup") else (name, cut)
+        asked.append((*key, steered_))
+        found = drawn.get(key, _blank(name)) if key[1] == "clean" else drawn[key]
+        return (steered or {}).get(key, found) if steered_ else found
 
-    return pick_style(first, target, eligible, made, plain=plain), asked
+    return pick_style(first, target, eligible, made, plain=plain, budget=budget), asked
 
 
 def _blank(style, cut=None):
@@ -85,9 +100,13 @@ def test_the_drawing_closest_to_the_grade_within_the_margin():
         ("photo", None): photo, ("poster", None): poster})  # fmt: skip
     assert kept is photo
     assert ("photo", None, True) in asked and ("poster", None, True) not in asked
-    # every other drawing is looked at unsteered: the other styles, and the photo at each threshold
-    assert {(name, cut) for name, cut, steered in asked if not steered} == {
-        ("photo", None), ("poster", None), *(("photo", float(cut)) for cut in THRESHOLDS)}  # fmt: skip
+    # every other drawing is looked at unsteered: the other styles, every style with its specks repainted
+    # (auto's first), and the photo at each threshold
+    unsteered = [(name, cut) for name, cut, steered in asked if not steered]
+    assert set(unsteered) == {
+        ("photo", None), ("poster", None), ("lines", "clean"), ("photo", "clean"), ("poster", "clean"),
+        *(("photo", float(cut)) for cut in THRESHOLDS)}  # fmt: skip
+    assert unsteered[2] == ("lines", "clean")
     # hard: the drawing that reaches hard, from above or below; one at the grade is not steered again
     at_cut = _made("photo", 3, like=1.0, threshold=MID)
     kept, asked = _pick(_made("lines", 4), "hard", ("photo", "lines", "poster"), _all() | {
@@ -106,7 +125,7 @@ def test_no_thresholds_when_a_style_auto_may_keep_has_the_grade():
 def test_thresholds_only_for_black_and_white_photos():
     first = _made("poster", 3)
     _, asked = _pick(first, "easy", ("poster", "lines"), _all())
-    assert {name for name, _, _ in asked} == {"lines"}
+    assert {(name, cut) for name, cut, _ in asked} == {("lines", None), ("poster", "clean"), ("lines", "clean")}
 
 
 def test_ties_keep_the_likelier_picture_missed_grades_the_nearer_score():
@@ -121,7 +140,7 @@ def test_ties_keep_the_likelier_picture_missed_grades_the_nearer_score():
 
 def test_easy_keeps_its_limit_at_any_likeness_and_says_so():
     first = _made("lines", 3, like=1.1, changed=3.5)
-    within = _made("photo", 4, like=0.5, changed=1.5, threshold=LOW)
+    within = _made("photo", 4, like=1.1 - FAR_MARGIN + 0.05, changed=1.5, threshold=LOW)
     over = _made("photo", 1, like=1.05, changed=3.0)
     kept, _ = _pick(first, "easy", ("photo", "lines"), _all() | {("photo", LOW): within, ("photo", None): over})
     assert kept.stats.threshold == LOW and kept.stats.changed_pct == 1.5
@@ -148,7 +167,7 @@ def test_easy_refines_a_drawing_within_the_margin_again_before_going_further():
     first = _made("lines", 3, like=1.1, changed=3.5)
     faithful = _made("photo", 4, like=1.0, changed=2.2, score=60)
     kept_within = _made("photo", 3, like=1.0, changed=1.9, score=30)
-    further = _made("photo", 1, like=0.5, changed=1.0, threshold=LOW)
+    further = _made("photo", 1, like=0.8, changed=1.0, threshold=LOW)
     drawn = _all() | {("photo", None): faithful, ("photo", LOW): further}
     kept, asked = _pick(first, "easy", ("photo", "lines"), drawn, steered={("photo", None): kept_within})
     assert kept is kept_within and asked.count(("photo", None, True)) == 1
@@ -162,7 +181,7 @@ def test_easys_last_resort_is_the_photo_at_darker_thresholds():
     first = _made("lines", 3, like=1.1, changed=3.5)
     dark = float(LAST_THRESHOLDS[2])
     drawn = _all() | {("photo", None): _made("photo", 4, changed=3.0), ("photo", dark): _made(
-        "photo", 4, like=0.4, changed=1.9, threshold=dark)}  # fmt: skip
+        "photo", 4, like=0.8, changed=1.9, threshold=dark)}  # fmt: skip
     kept, asked = _pick(first, "easy", ("photo", "lines"), drawn)
     assert kept.stats.threshold == dark and kept.stats.changed_pct <= 2.0
     assert "limit kept only by drawing the picture in the photo style at threshold" in kept.stats.difficulty_note
@@ -203,3 +222,47 @@ def test_make_keeps_a_drawing_auto_may_keep():
             assert made.stats.changed_pct <= 2.0 + 1e-9
         if made.stats.difficulty_note is None or "likeness" not in made.stats.difficulty_note:
             assert likeness(made) >= likeness(auto) - STYLE_MARGIN - 1e-9
+
+
+def test_easy_never_takes_a_drawing_further_than_twice_the_margin():
+    # within 2% only in a drawing that no longer shows the photo: easy passes its limit instead, and says so
+    first = _made("lines", 3, like=1.1, changed=3.5)
+    dark = float(LAST_THRESHOLDS[2])
+    noise = _made("photo", 1, like=1.1 - FAR_MARGIN - 0.05, changed=1.0, threshold=dark)
+    over = _made("photo", 2, like=1.05, changed=3.0)
+    kept, asked = _pick(first, "easy", ("photo", "lines"), _all() | {("photo", dark): noise, ("photo", None): over})
+    assert ("photo", dark, False) in asked  # looked at, not taken
+    assert kept.stats.changed_pct == 3.0 and kept.stats.style == "photo" and kept.stats.threshold is None
+    assert kept.stats.difficulty_note.startswith("difficulty: every drawing tried that keeps the picture's size")
+
+
+def test_the_effort_budget_stops_the_search_and_says_so():
+    first = _made("lines", 4, like=1.1, score=80)
+    # enough for three drawings: the rest are not made, and the note says the budget stopped the search
+    budget = Budget(left=3 * first.stats.line_solves // SOLVES_PER_ROUND)
+    kept, asked = _pick(first, "easy", ("photo", "lines", "poster"), _all(), budget=budget)
+    assert len(asked) == 3 and budget.stopped
+    assert kept.stats.difficulty_note.endswith(Budget().note()) and "\n" not in kept.stats.difficulty_note
+    # the best drawing made before the budget ran out is kept, as drawn (not steered)
+    drawn = _all() | {("poster", None): _made("poster", 2, like=1.05, score=15)}
+    kept, asked = _pick(first, "easy", ("photo", "lines", "poster"), drawn, budget=Budget(left=300))
+    assert kept.stats.style == "poster" and kept.stats.steered == 0 and ("poster", None, True) not in asked
+    assert kept.stats.difficulty_note == f"difficulty: easy not reached; the puzzle is medium (2/5); {Budget().note()}"
+    # a budget that lasts: every drawing made, no such note
+    budget = Budget()
+    kept, asked = _pick(first, "easy", ("photo", "lines", "poster"), _all(), budget=budget)
+    assert len(asked) > 3 and not budget.stopped and Budget().note() not in (kept.stats.difficulty_note or "")
+
+
+def test_a_drawing_with_its_specks_repainted_may_be_taken():
+    # cleanup repaints isolated cells before refinement: fewer changes, often an easier puzzle
+    first = _made("lines", 4, like=1.1, score=80)
+    clean = _made("lines", 1, like=1.12)
+    kept, asked = _pick(first, "easy", ("photo", "lines"), _all() | {("lines", "clean"): clean})
+    assert kept.grid is clean.grid and ("lines", "clean", False) in asked
+    assert not any(isinstance(cut, float) for _, cut, _ in asked)  # it has the grade: no thresholds
+    # not again when the picture was cleaned up already
+    cleaned = _made("lines", 4, like=1.1, score=80)
+    cleaned = _Made(replace(cleaned.stats, cleanup=True), cleaned.grid)
+    _, asked = _pick(cleaned, "easy", ("photo", "lines"), _all() | {("lines", "clean"): clean})
+    assert not any(cut == "clean" for _, cut, _ in asked)
