@@ -292,6 +292,25 @@ def _linear_lut(dtype) -> np.ndarray:
     return srgb_to_linear(np.arange(top + 1) / top).astype(np.float32)
 
 
+def block_means(pixels: np.ndarray, factor: int, convert, dtype=np.float64) -> np.ndarray:
+    """The mean of each ``factor`` x ``factor`` block of ``convert(pixels)``
+    (an (H, W, 3) float picture; the last row and column of blocks may be
+    smaller), converting a strip of ``factor`` rows at a time, so that no
+    float copy of the whole picture is made (a 64 Mpx picture would need
+    1.5 GB for one).  ``convert`` takes rows of pixels to floats of
+    ``dtype`` (the styles' linear light, the subject's sRGB)."""
+    if factor == 1:
+        return convert(pixels)
+    h, w = pixels.shape[:2]
+    starts = np.arange(0, w, factor)
+    widths = np.diff(np.append(starts, w)).astype(dtype)[:, None]
+    out = np.empty((-(-h // factor), len(starts), 3), dtype)
+    for i, r0 in enumerate(range(0, h, factor)):
+        strip = convert(pixels[r0 : r0 + factor])
+        out[i] = np.add.reduceat(strip.sum(axis=0), starts, axis=0) / (widths * strip.shape[0])
+    return out
+
+
 def cell_colors(pixels: np.ndarray, geometry: Any, background: tuple[int, int, int] = (255, 255, 255)) -> np.ndarray:
     """Average each cell's area of the picture in linear light, for a board of
     either shape: the ``geometry``'s :meth:`~Geometry.average`.

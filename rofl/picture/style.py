@@ -183,9 +183,8 @@ def _smaller(lin: np.ndarray, geometry, size: tuple[int, int], per_cell: float) 
 
 def _linear_blocks(pixels: np.ndarray, background, factor: int) -> np.ndarray:
     """``pixels`` in linear light (float32, alpha over ``background``), the
-    mean of each ``factor`` x ``factor`` block (the last row and column of
-    blocks may be smaller), computed a strip of ``factor`` rows at a time."""
-    from rofl.picture.fit import _linear_lut
+    mean of each ``factor`` x ``factor`` block (:func:`~rofl.picture.fit.block_means`)."""
+    from rofl.picture.fit import _linear_lut, block_means
 
     lut = _linear_lut(pixels.dtype)
     top = 255 if pixels.dtype == np.uint8 else 65535
@@ -198,16 +197,7 @@ def _linear_blocks(pixels: np.ndarray, background, factor: int) -> np.ndarray:
             lin = lin * alpha + bg * (1 - alpha)
         return lin
 
-    if factor == 1:
-        return linear(pixels)
-    h, w = pixels.shape[:2]
-    starts = np.arange(0, w, factor)
-    widths = np.diff(np.append(starts, w)).astype(np.float32)[:, None]
-    out = np.empty((-(-h // factor), len(starts), 3), np.float32)
-    for i, r0 in enumerate(range(0, h, factor)):
-        strip = linear(pixels[r0 : r0 + factor])
-        out[i] = np.add.reduceat(strip.sum(axis=0), starts, axis=0) / (widths * strip.shape[0])
-    return out
+    return block_means(pixels, factor, linear, np.float32)
 
 
 def _box(channel: np.ndarray, size: tuple[int, int]) -> np.ndarray:

@@ -121,8 +121,9 @@ def _small(pixels: np.ndarray, background: tuple[int, int, int] = (255, 255, 255
 def _blocks(pixels: np.ndarray, factor: int, background: tuple[int, int, int]) -> np.ndarray:
     """``pixels`` as RGB 0-1 (float64; an alpha channel composited onto
     ``background`` in sRGB), the mean of each ``factor`` x ``factor`` block
-    (the last row and column of blocks may be smaller), computed a strip of
-    ``factor`` rows at a time."""
+    (:func:`~rofl.picture.fit.block_means`)."""
+    from rofl.picture.fit import block_means
+
     top = 255.0 if pixels.dtype == np.uint8 else 65535.0
     bg = np.asarray(background, dtype=np.float64) / 255.0
 
@@ -133,16 +134,7 @@ def _blocks(pixels: np.ndarray, factor: int, background: tuple[int, int, int]) -
             out = out * alpha + bg * (1.0 - alpha)
         return out
 
-    if factor == 1:
-        return rgb(pixels)
-    h, w = pixels.shape[:2]
-    starts = np.arange(0, w, factor)
-    widths = np.diff(np.append(starts, w))[:, None]
-    out = np.empty((-(-h // factor), len(starts), 3))
-    for i, r0 in enumerate(range(0, h, factor)):
-        strip = rgb(pixels[r0 : r0 + factor])
-        out[i] = np.add.reduceat(strip.sum(axis=0), starts, axis=0) / (widths * strip.shape[0])
-    return out
+    return block_means(pixels, factor, rgb)
 
 
 def find_faces(grey: np.ndarray, *, neighbours: int = 4, smallest: int = 24) -> list[tuple[int, int, int, int]]:
