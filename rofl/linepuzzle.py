@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from os import PathLike
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Self
 
@@ -267,6 +268,20 @@ class LinePuzzle(Frozen):
         """The puzzle's sheet as SVG, which notebooks show (None: no renderer set, see :data:`SVG_DISPLAY`)."""
         draw = SVG_DISPLAY.get("svg")
         return None if draw is None else draw(self)
+
+
+def expect_puzzle(value: Any, who: str) -> None:
+    """Refuse ``value`` unless it is a puzzle (:class:`LinePuzzle`): one
+    clear TypeError naming what ``who`` takes, instead of an AttributeError
+    from deep inside when a caller passes a path or a grid."""
+    if not isinstance(value, LinePuzzle):
+        hint = ""
+        if isinstance(value, str | PathLike):
+            hint = " (open a file with rofl.open_puzzle(path).puzzle)"
+        elif isinstance(value, np.ndarray):
+            hint = " (a picture's puzzle: rofl.Puzzle.from_grid(grid))"
+        msg = f"{who} takes a Puzzle or HexPuzzle, not {type(value).__name__}{hint}"
+        raise TypeError(msg)
 
 
 def _rebuild(cls, shape_args, palette, lengths, colors, offsets, meta, color_sets) -> LinePuzzle:

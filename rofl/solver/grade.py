@@ -25,6 +25,7 @@ import numpy as np
 
 from rofl.errors import PuzzleError, UnsolvableError
 from rofl.hexagon import HexPuzzle
+from rofl.linepuzzle import expect_puzzle
 from rofl.puzzle import Puzzle
 
 
@@ -151,6 +152,8 @@ def grade(puzzle: Puzzle | HexPuzzle) -> Difficulty:
 
     Raises
     ------
+    TypeError
+        ``puzzle`` is no puzzle (a path, a grid: open or build one first).
     PuzzleError
         The puzzle has ``?`` groups: people have no taught techniques for
         them, and the grader does not guess at one.
@@ -220,6 +223,7 @@ def run(puzzle: Puzzle | HexPuzzle, probe_work: int | None = None, *, recall: bo
     PuzzleError, UnsolvableError
         As :func:`grade`.
     """
+    expect_puzzle(puzzle, "rofl.grade")
     if puzzle.color_sets is not None:
         msg = "rofl.grade does not grade puzzles with '?' groups (colour sets): their techniques are not modelled"
         raise PuzzleError(msg)

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from rofl.errors import BudgetError, PuzzleError
+from rofl.linepuzzle import expect_puzzle
 from rofl.packed import PackedClues
 from rofl.puzzle import Puzzle
 from rofl.solver.index_lines import full_mask, needs_lines, propagate_lines
@@ -398,11 +399,14 @@ def solve(
 
     Raises
     ------
+    TypeError
+        ``puzzle`` is no puzzle (a path, a grid: open or build one first).
     BudgetError
         ``budget`` seconds ran out first.
     """
     from rofl import kernels
 
+    expect_puzzle(puzzle, "rofl.solve")
     indexed = needs_lines(puzzle)  # hexagons and colour sets (issue 27)
     fresh = not indexed and _takes_fresh(puzzle, start, lines)
     kernels.ready(kernels.INDEX if indexed else kernels.FRESH if fresh else kernels.LINE)  # not in the budget

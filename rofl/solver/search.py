@@ -19,6 +19,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from rofl.errors import BudgetError, OptionError
+from rofl.linepuzzle import expect_puzzle
 from rofl.puzzle import Puzzle
 from rofl.solver.index_lines import needs_lines, search_lines
 from rofl.solver.line_logic import (
@@ -262,11 +263,14 @@ def solve_complete(
 
     Raises
     ------
+    TypeError
+        ``puzzle`` is no puzzle (a path, a grid: open or build one first).
     OptionError
         A budget that is not positive, an unknown engine, a node budget for
         the SAT engine, the SAT engine without python-sat, or ``solutions``
         other than 1 or 2.
     """
+    expect_puzzle(puzzle, "rofl.solve_complete")
     _check_options(engine, node_budget, solutions, time_budget)
     # Compiling or loading the line kernels (a fresh process's first solve,
     # in rofl.solve) is not the solve's time; nor are the search kernels,

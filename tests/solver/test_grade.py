@@ -353,3 +353,18 @@ def test_probing_on_long_lines_spends_fewer_line_solves():
     assert scaled[4][k.ST_PROBES] == run(puzzle, probe_work=probe_budget(70))[4][k.ST_PROBES]
     assert scaled[4][k.ST_PROBES] < full[4][k.ST_PROBES]
     assert grade(puzzle).name == "needs guessing"
+
+
+@pytest.mark.parametrize("entry", ["solve", "solve_complete", "grade"])
+def test_a_path_or_grid_instead_of_a_puzzle_is_one_clear_type_error(entry):
+    from pathlib import Path
+
+    for value, hint in (
+        ("p.non", "rofl.open_puzzle"),
+        (Path("p.non"), "rofl.open_puzzle"),
+        (np.zeros((2, 2)), "from_grid"),
+    ):
+        with pytest.raises(TypeError, match=rf"^rofl\.{entry} takes a Puzzle or HexPuzzle, not \w+ \(.*{hint}"):
+            getattr(rofl, entry)(value)
+    with pytest.raises(TypeError, match=rf"^rofl\.{entry} takes a Puzzle or HexPuzzle, not NoneType$"):
+        getattr(rofl, entry)(None)
