@@ -179,41 +179,53 @@ def run_case(case: str, out: str | None) -> dict:
 
 
 class _Captured(Exception):
-    """Stops ``rofl.make`` once the greedy pass's output is captured (``--study``)."""
+    """Stops ``rofl.make`` once a stage's input or output is captured
+    (``--study``, ``--tiles``); ``args[0]`` is what was captured."""
+
+
+def _make_until(case: str, flag: str, owner, attr: str, capture, missing: str):
+    """Run ``case``'s ``rofl.make`` with ``owner.attr`` replaced by
+    ``capture(original)``, which raises :class:`_Captured` with what it
+    wants; that value (``owner.attr`` restored).  Rectangles only
+    (``flag`` names the option that asked); ``missing`` says what ``make``
+    never reached."""
+    import numpy as np
+
+    import rofl
+
+    name, n, k, effort, shape = CASES[case]
+    if shape != "rect":
+        msg = f"{flag} takes rectangles only, not {case}"
+        raise SystemExit(msg)
+    original = getattr(owner, attr)
+    setattr(owner, attr, capture(original))
+    picture = np.random.default_rng(0).random((n, n, 3)) if name == "noise" else ROOT / name
+    try:
+        rofl.make(picture, colors=k, effort=effort, shape=shape, width=n, height=n, mode="crop")
+    except _Captured as captured:
+        return captured.args[0]
+    finally:
+        setattr(owner, attr, original)
+    msg = f"{case}: {missing}"
+    raise SystemExit(msg)
 
 
 def greedy_output(case: str):
     """The grid the greedy pass of ``case``'s ``make`` hands the revert pass,
     and the picture before refinement: ``(grid, original, n_colours)``."""
     sys.path.insert(0, str(ROOT))
-    import numpy as np
-
-    import rofl
     from rofl.refine import passes
 
-    name, n, k, effort, shape = CASES[case]
-    if shape != "rect":
-        msg = f"--study takes rectangles only, not {case}"
-        raise SystemExit(msg)
-    greedy, got = passes._Run.greedy, {}
+    def capturing(greedy):
+        def capture(self, state, frozen, *args, **kwargs):
+            out = greedy(self, state, frozen, *args, **kwargs)
+            if self.large:
+                raise _Captured((out.grid.copy(), self.original.copy(), self.k))
+            return out
 
-    def capture(self, state, frozen, *args, **kwargs):
-        out = greedy(self, state, frozen, *args, **kwargs)
-        if self.large:
-            got.update(grid=out.grid.copy(), original=self.original.copy(), k=self.k)
-            raise _Captured
-        return out
+        return capture
 
-    passes._Run.greedy = capture
-    picture = np.random.default_rng(0).random((n, n, 3)) if name == "noise" else ROOT / name
-    try:
-        rofl.make(picture, colors=k, effort=effort, shape=shape, width=n, height=n, mode="crop")
-    except _Captured:
-        return got["grid"], got["original"], got["k"]
-    finally:
-        passes._Run.greedy = greedy
-    msg = f"{case}: no greedy pass on a large grid"
-    raise SystemExit(msg)
+    return _make_until(case, "--study", passes._Run, "greedy", capturing, "no greedy pass on a large grid")
 
 
 def propagate_without(masks, grid, skip, queue) -> int:
@@ -355,29 +367,15 @@ def refine_input(case: str):
     sys.path.insert(0, str(ROOT))
     import numpy as np
 
-    import rofl
     import rofl.refine
 
-    name, n, k, effort, shape = CASES[case]
-    if shape != "rect":
-        msg = f"--tiles takes rectangles only, not {case}"
-        raise SystemExit(msg)
-    refine, got = rofl.refine.refine, {}
+    def capturing(_refine):
+        def capture(grid, palette, **options):
+            raise _Captured((np.array(grid), palette, options))
 
-    def capture(grid, palette, **options):
-        got.update(grid=np.array(grid), palette=palette, options=options)
-        raise _Captured
+        return capture
 
-    rofl.refine.refine = capture
-    picture = np.random.default_rng(0).random((n, n, 3)) if name == "noise" else ROOT / name
-    try:
-        rofl.make(picture, colors=k, effort=effort, shape=shape, width=n, height=n, mode="crop")
-    except _Captured:
-        return got["grid"], got["palette"], got["options"]
-    finally:
-        rofl.refine.refine = refine
-    msg = f"{case}: make did not refine"
-    raise SystemExit(msg)
+    return _make_until(case, "--tiles", rofl.refine, "refine", capturing, "make did not refine")
 
 
 def tiles(case: str, side: int) -> None:
