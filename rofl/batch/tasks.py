@@ -128,12 +128,10 @@ def grade_columns(what: Any) -> dict[str, Any]:
     """``grade``, ``difficulty`` (its name) and ``difficulty_score`` of a row:
     :func:`rofl.grade` of a puzzle, or a grade already made; empty for a
     puzzle the grader does not take (``?`` groups)."""
-    from rofl.errors import PuzzleError, UnsolvableError
     from rofl.solver.grade import Difficulty, grade_shown
 
-    try:
-        difficulty = what if isinstance(what, Difficulty) else grade_shown(what)
-    except (PuzzleError, UnsolvableError):
+    difficulty = what if isinstance(what, Difficulty) else grade_shown(what)[0]
+    if difficulty is None:
         return {"grade": None, "difficulty": None, "difficulty_score": None}
     return {"grade": difficulty.grade, "difficulty": difficulty.name, "difficulty_score": difficulty.score}
 

@@ -46,14 +46,10 @@ def say(text: str, *, err: bool = False) -> None:
 
 def difficulty_text(puzzle) -> str:
     """The ``difficulty: ...`` line of ``rofl info`` and ``rofl solve`` (:func:`rofl.grade`)."""
-    from rofl.errors import PuzzleError, UnsolvableError
     from rofl.solver.grade import grade_shown
 
-    try:
-        difficulty = grade_shown(puzzle)
-    except (PuzzleError, UnsolvableError) as exc:
-        return f"difficulty: not graded ({exc})"
-    return f"difficulty: {difficulty.summary()}"
+    difficulty, why = grade_shown(puzzle)
+    return f"difficulty: not graded ({why})" if difficulty is None else f"difficulty: {difficulty.summary()}"
 
 
 def graded_or_warned(puzzle, name: str):
@@ -61,11 +57,9 @@ def graded_or_warned(puzzle, name: str):
     asked to show (or to be ordered by); None, with a warning line saying
     why, for a puzzle rofl does not grade (``?`` groups, no solution, huge):
     its sheet or page is written without one (a book puts it last)."""
-    from rofl.errors import PuzzleError, UnsolvableError
     from rofl.solver.grade import grade_shown
 
-    try:
-        return grade_shown(puzzle)
-    except (PuzzleError, UnsolvableError) as exc:
-        say(f"warning: {name}: not graded ({exc}), so no grade is shown", err=True)
-        return None
+    difficulty, why = grade_shown(puzzle)
+    if difficulty is None:
+        say(f"warning: {name}: not graded ({why}), so no grade is shown", err=True)
+    return difficulty

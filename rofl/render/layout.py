@@ -243,13 +243,11 @@ def difficulty_title(puzzle, title: str | None) -> str | None:
     """``title`` (None: the puzzle's own) with the puzzle's grade
     (:func:`rofl.grade`) after it, ``"Camera (medium, 2/5)"``; the title
     alone for a puzzle rofl does not grade (``?`` groups, no solution, huge)."""
-    from rofl.errors import PuzzleError, UnsolvableError
     from rofl.solver.grade import grade_shown
 
     title = puzzle.meta.get("title") if title is None else title
-    try:
-        difficulty = grade_shown(puzzle)
-    except (PuzzleError, UnsolvableError):
+    difficulty, _ = grade_shown(puzzle)
+    if difficulty is None:
         return title
     tag = f"{difficulty.name}, {difficulty.grade}/5"
     return f"{title} ({tag})" if title else tag

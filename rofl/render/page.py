@@ -335,12 +335,10 @@ def _difficulty_element(puzzle: Puzzle | HexPuzzle) -> str:
     nothing for a puzzle rofl does not grade; its figures (steps, hardest
     technique) are ``wide``: a phone's one-line header leaves them out, so
     that the title keeps its room."""
-    from rofl.errors import PuzzleError, UnsolvableError
     from rofl.solver.grade import grade_shown
 
-    try:
-        found = grade_shown(puzzle)
-    except (PuzzleError, UnsolvableError):
+    found, _ = grade_shown(puzzle)
+    if found is None:
         return ""
     figures = html.escape(f", {found.steps} steps, hardest: {found.hardest.label}")
     text = f'Difficulty: {html.escape(found.name)} ({found.grade}/5<span class="wide">{figures}</span>)'

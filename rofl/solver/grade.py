@@ -264,15 +264,19 @@ def _run(board, lens, cols, offs, n_colors: int, probe_work: int | None, flags: 
     return status, masks.reshape(board.shape), log, when.reshape(board.shape), stats
 
 
-def grade_shown(puzzle: Puzzle | HexPuzzle) -> Difficulty:
+def grade_shown(puzzle: Puzzle | HexPuzzle) -> tuple[Difficulty | None, str | None]:
     """:func:`grade` for what rofl shows beside a puzzle (reports, sheets,
-    pages, tables): a :class:`PuzzleError` for a puzzle of more than
-    :data:`MAX_SHOWN_CELLS` cells instead of seconds of work."""
+    pages, tables): ``(difficulty, None)``, or ``(None, why)`` for a puzzle
+    rofl does not grade (``?`` groups, no solution, more than
+    :data:`MAX_SHOWN_CELLS` cells: not seconds of work), which is then
+    shown without a grade."""
     cells = puzzle.n_cells if isinstance(puzzle, HexPuzzle) else puzzle.width * puzzle.height
     if cells > MAX_SHOWN_CELLS:
-        msg = f"more than {MAX_SHOWN_CELLS} cells"
-        raise PuzzleError(msg)
-    return grade(puzzle)
+        return None, f"more than {MAX_SHOWN_CELLS} cells"
+    try:
+        return grade(puzzle), None
+    except (PuzzleError, UnsolvableError) as exc:
+        return None, str(exc)
 
 
 def _line_name(puzzle, line: int) -> str:
