@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from enum import IntEnum
-from functools import partial
+from functools import lru_cache, partial
 
 import numpy as np
 
@@ -70,6 +70,8 @@ _BOUNDS = (11.5, 22.0, 42.0)
 #: reports, sheets, pages and tables (:func:`grade_shown`): grading a
 #: 2048x2048 picture takes seconds, and nobody solves one by hand.
 MAX_SHOWN_CELLS = 250_000
+#: Puzzles whose :func:`grade_shown` is remembered.
+SHOWN_REMEMBERED = 16
 #: Line solves probing may spend before the grader gives up and calls the
 #: puzzle one that needs guessing (about half a second at 50x50), for lines
 #: of up to :data:`PROBE_LINE` cells; longer lines get fewer, in proportion
@@ -264,12 +266,16 @@ def _run(board, lens, cols, offs, n_colors: int, probe_work: int | None, flags: 
     return status, masks.reshape(board.shape), log, when.reshape(board.shape), stats
 
 
+@lru_cache(maxsize=SHOWN_REMEMBERED)
 def grade_shown(puzzle: Puzzle | HexPuzzle) -> tuple[Difficulty | None, str | None]:
     """:func:`grade` for what rofl shows beside a puzzle (reports, sheets,
     pages, tables): ``(difficulty, None)``, or ``(None, why)`` for a puzzle
     rofl does not grade (``?`` groups, no solution, more than
     :data:`MAX_SHOWN_CELLS` cells: not seconds of work), which is then
-    shown without a grade."""
+    shown without a grade.  The last :data:`SHOWN_REMEMBERED` puzzles'
+    answers are remembered (puzzles are frozen, the grade is a function of
+    the clues): a sheet's command grades a puzzle to warn or to order a
+    book, and its title shows the same grade."""
     cells = puzzle.n_cells if isinstance(puzzle, HexPuzzle) else puzzle.width * puzzle.height
     if cells > MAX_SHOWN_CELLS:
         return None, f"more than {MAX_SHOWN_CELLS} cells"

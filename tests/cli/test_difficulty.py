@@ -228,6 +228,21 @@ def test_sheet_book_and_page_show_the_grade(tmp_path):
     assert f"({grade.name}, {grade.grade}/5)" in sheet.read_text(encoding="utf-8")
 
 
+def test_a_book_sorted_and_titled_by_difficulty_grades_each_puzzle_once(tmp_path, monkeypatch):
+    """The command grades to order the book (and to warn), its titles show
+    the same grade: rofl.grade runs once a puzzle, not once for each."""
+    import rofl.solver.grade as graded
+
+    calls = []
+    real = graded.grade
+    monkeypatch.setattr(graded, "grade", lambda puzzle: calls.append(puzzle) or real(puzzle))
+    graded.grade_shown.cache_clear()  # an earlier test may have graded these puzzles
+    files = (SAMPLES / "rocket.rofl", SAMPLES / "two-ways.non", SAMPLES / "horse.rofl")
+    assert run("sheet", *files, "-o", tmp_path / "b.pdf", "--difficulty", "--order", "difficulty").exit_code == 0
+    assert len(calls) == len(files) == len(set(calls))
+    graded.grade_shown.cache_clear()
+
+
 def test_a_title_cut_short_on_a_pdf_keeps_its_grade():
     """A page-filling PDF sheet cuts a long title to the page's width: the
     ellipsis goes before the grade, not over it (a book's pages alike)."""
