@@ -68,6 +68,10 @@ LARGE_POLISH_PART = 0.25  # ...polishing at most this part of it
 LARGE_CACHE_MB = 256  # the line cache of a large grid's solver, unless the caller lends one
 CACHE_MB_PER_CELL = 1 / 1000  # a smaller grid's: this much a cell, at least a megabyte (see refinement._shape)
 LARGE_PLATEAU_SHARE = 0.5  # on a large grid, a plateau round changes at most this share of a side's cells
+# rofl make --effort 0 on a large grid (refine's ``quick``) trades changed cells for time:
+QUICK_BATCH = 16  # a greedy round judges this many gaining moves in distinct lines together...
+QUICK_REFRESH_PART = 8  # ...a refresh re-estimates one move in this many (by cell, in turn)...
+QUICK_REVERT_SHARE = 1.0  # ...and the revert pass stops at this share of the line solves before it
 LARGE_CELLS = 20_000  # grids of more cells than this take the large-grid path (see docs/decisions.md "At scale")
 
 
@@ -210,6 +214,7 @@ class _Estimates:
         self.stored = np.full(shape.n_cells, -1, dtype=np.int64)  # -1: not estimated
         self.tie = np.zeros(shape.n_cells, dtype=np.float64)
         self.refresh = True
+        self.turn = 0  # quick refreshes taken (which part of the moves the next one re-estimates)
         # on a large grid a refresh re-estimates only the moves on lines
         # whose clue or masks changed since the last one (and the lazy top)
         self.stale = np.zeros(shape.n_lines, dtype=bool)
@@ -252,6 +257,9 @@ class _Run:
         # a large rectangle takes the large-grid path (docs/decisions.md, "At scale")
         self.large = shape.large_path and original.size > LARGE_CELLS
         self.plateau_most = shape.plateau_most(self.large)
+        # refine's ``quick`` (rofl make --effort 0) on a large grid: quick greedy rounds, sparse
+        # refreshes and a revert budget
+        self.quick = False
 
     def work(self) -> int:
         """Line solves so far, judged and estimated: the measure of the
@@ -309,26 +317,31 @@ class _Run:
                 break  # the repair cannot succeed
             keys = (moves.added, moves.second, moves.scores)
             wide = self.shape.wide_plateaus_only and 2 * undetermined > self.shape.n_cells
-            if wide and moves.scores.min() >= undetermined:
-                # No estimate gains, and estimates never undercount: judging single
-                # moves would only confirm the plateau (a full solve each).
-                best = (undetermined, int(_lexsort_head(keys, 1)[0]), None)
+            quick = self._quick_batch(state, moves, keys, undetermined) if self.quick and limit is None else None
+            if quick is not None:
+                chosen, trial = quick
+                new_undetermined, batched = trial.undetermined, False
             else:
-                best = self._judge_best(state, moves, keys, verify, last, estimates.judged)
-            if best is None:
-                break
-            new_undetermined, i, trial = best
-            chosen = np.array([i])
-            batched = False
-            plateau = wide or not self.shape.wide_plateaus_only
-            if new_undetermined >= undetermined and limit is None and plateau:
-                batch = self._plateau_round(state, moves, keys, estimates, undetermined)
-                if batch is not None and (trial is None or batch[1].undetermined <= new_undetermined):
-                    chosen, trial, batched = batch[0], batch[1], True
+                if wide and moves.scores.min() >= undetermined:
+                    # No estimate gains, and estimates never undercount: judging single
+                    # moves would only confirm the plateau (a full solve each).
+                    best = (undetermined, int(_lexsort_head(keys, 1)[0]), None)
+                else:
+                    best = self._judge_best(state, moves, keys, verify, last, estimates.judged)
+                if best is None:
+                    break
+                new_undetermined, i, trial = best
+                chosen = np.array([i])
+                batched = False
+                plateau = wide or not self.shape.wide_plateaus_only
+                if new_undetermined >= undetermined and limit is None and plateau:
+                    batch = self._plateau_round(state, moves, keys, estimates, undetermined)
+                    if batch is not None and (trial is None or batch[1].undetermined <= new_undetermined):
+                        chosen, trial, batched = batch[0], batch[1], True
+                        new_undetermined = trial.undetermined
+                if trial is None:  # the plateau's best single move, not judged yet
+                    trial = self.judge_with(state, moves.where[i], moves.colours[i])
                     new_undetermined = trial.undetermined
-            if trial is None:  # the plateau's best single move, not judged yet
-                trial = self.judge_with(state, moves.where[i], moves.colours[i])
-                new_undetermined = trial.undetermined
             where = moves.where[chosen]
             if self.shape.certificates:
                 # The stalled grid before this round is where putting these
@@ -342,6 +355,8 @@ class _Run:
             estimates.refresh = self.shape.refresh(
                 batched=batched, gained=new_undetermined < undetermined, n_moves=moves.where.size, rounds=rounds
             )
+            if self.quick:  # no periodic refresh: only after a round that gained nothing
+                estimates.refresh = batched or new_undetermined >= undetermined
             if self.large:
                 narrowed = np.flatnonzero(state.result.masks.reshape(-1) != trial.result.masks.reshape(-1))
                 estimates.stale[self.shape.move_lines(narrowed)] = True
@@ -374,7 +389,11 @@ class _Run:
         known = estimates.stored[where]
         pick = known < 0
         if estimates.refresh and self.large and rounds > 0:
-            pick |= estimates.stale[shape.move_lines(where)].any(axis=1)
+            if self.quick:  # one move in QUICK_REFRESH_PART, in turn
+                estimates.turn += 1
+                pick |= where % QUICK_REFRESH_PART == estimates.turn % QUICK_REFRESH_PART
+            else:
+                pick |= estimates.stale[shape.move_lines(where)].any(axis=1)
             pick[shape.lazy(known)] = True
             estimates.stale[:] = False
         elif estimates.refresh or where.size <= shape.lazy_top:
@@ -394,6 +413,23 @@ class _Run:
         scale = _median(positive) if positive.size else 1.0
         second = estimates.tie[where] + added / scale
         return _Moves(where, colours, added, scores, second, bool(pick.all()))
+
+    def _quick_batch(self, state: _State, moves: _Moves, keys, undetermined: int) -> tuple[np.ndarray, _State] | None:
+        """A quick greedy round (:attr:`quick`): the best-estimated moves
+        that gain, each in a row and column no better one uses,
+        ``QUICK_BATCH`` at most, judged together and taken if the grid then
+        gains -- ``(moves, judged state)``; None for fewer than two such
+        moves or no gain (the round then goes on as usual)."""
+        gaining = moves.scores < undetermined
+        n = int(np.count_nonzero(gaining))
+        if n < 2:
+            return None
+        order = _lexsort_head(keys, min(n, self.shape.lazy_top))
+        batch = plateau_batch(order[gaining[order]], self.shape.move_lines(moves.where), QUICK_BATCH)
+        if len(batch) < 2:
+            return None
+        trial = self.judge_with(state, moves.where[batch], moves.colours[batch])
+        return (batch, trial) if trial.undetermined < undetermined else None
 
     def _judge_best(self, state: _State, moves: _Moves, keys, verify: int, last: bool, judged=None):
         """Judge the best-estimated moves by full solves and return the best
@@ -466,7 +502,11 @@ class _Run:
     # ------------------------------------------------------------- revert
 
     def revert(
-        self, state: _State, cells: np.ndarray, progress: Callable[[int, int], None] | None = None
+        self,
+        state: _State,
+        cells: np.ndarray,
+        progress: Callable[[int, int], None] | None = None,
+        budget: int | None = None,
     ) -> tuple[_State, int]:
         """Put back every one of ``cells`` (changed, flat indices) whose
         original colour keeps the puzzle line-solvable.  ``progress`` is
@@ -510,6 +550,8 @@ class _Run:
             while i < len(passing):
                 if progress is not None:
                     progress(i, len(passing))
+                if budget is not None and self.work() >= budget:
+                    return state, reverted
                 if failed_at[passing[i]] == reverted:
                     kept.append(passing[i])
                     i += 1

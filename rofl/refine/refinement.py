@@ -22,6 +22,7 @@ from rofl.refine.passes import (
     LARGE_CACHE_MB,
     LARGE_CELLS,
     LARGE_POLISH_PART,
+    QUICK_REVERT_SHARE,
     _Run,
     _State,
     default_cost,
@@ -100,7 +101,7 @@ def refine(
     verify: int | None = None, lazy_top: int = 256, refresh_every: int = 8, revert: bool = True, polish: float = 1.0,
     seed: int = 0, polish_progress: Callable[[int, int], None] | None = None,
     revert_progress: Callable[[int, int], None] | None = None, relocate: int = 1,
-    relocate_progress: Callable[[int, int], None] | None = None, pairs: bool = False,
+    relocate_progress: Callable[[int, int], None] | None = None, pairs: bool = False, quick: bool = False,
 ) -> Refinement:  # fmt: skip
     """Change as few, and as little visible, cells of ``grid`` as possible until
     its puzzle is uniquely line-solvable.
@@ -181,6 +182,7 @@ def refine(
     palette = palette if isinstance(palette, Palette) else Palette(palette)
     original, cost, user_locked = _checked(grid, len(palette), hexagon, cost, locked, polish, relocate)
     run = _Run(_shape(hexagon, original, len(palette), solver, verify, lazy_top, refresh_every), cost, original)
+    run.quick = quick and run.large
     state = run.judge(original.copy())
     # a picture line logic solves as it is needs no repair kernels: only
     # the others compile them, and the clock stops meanwhile
@@ -189,7 +191,9 @@ def refine(
     state, fallback_lines = _greedy_and_fallback(run, state, user_locked, progress)
     counts = {"fallback_lines": fallback_lines, "reverted": 0, "polish_rounds": 0, "relocated": 0}
     if revert and (fallback_lines == 0 or run.shape.revert_after_fallback):
-        state, counts["reverted"] = run.revert(state, np.flatnonzero(state.grid != original), revert_progress)
+        # quick: a revert pass in proportion to the work before it (docs/decisions.md, "At scale")
+        budget = int((1 + QUICK_REVERT_SHARE) * run.work()) if run.quick else None
+        state, counts["reverted"] = run.revert(state, np.flatnonzero(state.grid != original), revert_progress, budget)
         if run.shape.certificates:
             state = _polish_and_relocate(
                 run, state, user_locked, counts, polish=polish, seed=seed, relocate=relocate, pairs=pairs,

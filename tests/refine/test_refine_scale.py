@@ -312,3 +312,70 @@ def test_a_grid_over_far_reuse_cells_is_line_solvable_to_exactly_its_picture():
     result = refine(grid, PALETTES[2])
     assert_valid(result, grid)
     assert 0 < result.n_changed < 200
+
+
+@pytest.mark.parametrize("name", ["noise", "noise-4", "checkerboard-3", "1xN", "one colour"])
+def test_quick_refinement_of_a_large_grid_makes_a_line_solvable_puzzle(name, large_path):
+    # refine's quick (rofl make --effort 0 on a large grid): batched greedy
+    # rounds, sparse refreshes and a revert pass with a budget
+    grid = ADVERSARIAL[name]
+    result = refine(grid, PALETTES[max(2, int(grid.max()) + 1)], polish=0, relocate=0, quick=True)
+    assert_valid(result, grid)
+
+
+def test_quick_greedy_rounds_judge_gaining_moves_together(large_path, monkeypatch):
+    grid = ADVERSARIAL["noise"]
+    batches = []
+    original = refine_module._Run._quick_batch
+
+    def recording(self, *args):
+        taken = original(self, *args)
+        if taken is not None:
+            moves, trial = taken
+            batches.append(len(moves))
+            # one per row and column
+            rows, cols = np.divmod(args[1].where[moves], grid.shape[1])
+            assert len(set(rows.tolist())) == len(set(cols.tolist())) == len(moves)
+            assert trial.undetermined < args[0].undetermined
+        return taken
+
+    monkeypatch.setattr(refine_module._Run, "_quick_batch", recording)
+    result = refine(grid, PALETTES[2], polish=0, relocate=0, quick=True)
+    assert_valid(result, grid)
+    assert batches and max(batches) > 1 and max(batches) <= refine_module.QUICK_BATCH
+
+
+def test_the_quick_revert_pass_stops_at_its_budget(large_path, monkeypatch):
+    from rofl.refine import refinement
+
+    grid = ADVERSARIAL["noise"]
+    monkeypatch.setattr(refinement, "QUICK_REVERT_SHARE", 0.0)
+    none_back = refine(grid, PALETTES[2], polish=0, relocate=0, quick=True)
+    assert_valid(none_back, grid)
+    assert none_back.reverted == 0
+    monkeypatch.setattr(refinement, "QUICK_REVERT_SHARE", 1e9)
+    all_back = refine(grid, PALETTES[2], polish=0, relocate=0, quick=True)
+    assert_valid(all_back, grid)
+    # the same greedy pass, then a revert pass that runs to its end
+    assert all_back.reverted > 0
+    assert all_back.n_changed == none_back.n_changed - all_back.reverted
+    assert _revertable(all_back, grid) == []
+
+
+def test_quick_changes_nothing_on_a_small_grid():
+    # below LARGE_CELLS quick is ignored: the same puzzle, cell for cell
+    grid = ADVERSARIAL["noise"]
+    plain = refine(grid, PALETTES[2], polish=0, relocate=0)
+    quick = refine(grid, PALETTES[2], polish=0, relocate=0, quick=True)
+    np.testing.assert_array_equal(plain.grid, quick.grid)
+    assert (plain.evaluations, plain.estimates) == (quick.evaluations, quick.estimates)
+
+
+@pytest.mark.slow
+def test_quick_refinement_of_noise_over_large_cells_is_line_solvable():
+    # 150 x 150 = 22 500 cells of noise: the real threshold crossed
+    grid = np.random.default_rng(11).integers(0, 2, (150, 150)).astype(np.uint8)
+    assert grid.size > refine_module.LARGE_CELLS
+    result = refine(grid, PALETTES[2], polish=0, relocate=0, quick=True)
+    assert_valid(result, grid)
+    assert 0 < result.n_changed < grid.size // 5
