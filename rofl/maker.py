@@ -71,7 +71,9 @@ class MakeOptions:
         from 1 on, up to ``int(effort)`` passes that move changes elsewhere
         (see :func:`rofl.refine.refine`'s ``polish`` and ``relocate``), and
         from 2 on they also swap two nearby changes for one elsewhere
-        (``pairs``).  0 stops after the greedy pass; 1 is the default; 2 and
+        (``pairs``).  0 stops after the greedy pass and the revert pass, and
+        on a grid of more than 20,000 cells trades changed cells for time
+        (:func:`rofl.refine.refine`'s ``quick``); 1 is the default; 2 and
         more take longer for a few changes fewer.
     seed : int
         Seed of that search: the same picture, options and seed always give
@@ -648,7 +650,9 @@ class _Rectangle:
 
     def refine_options(self) -> dict[str, Any]:
         effort = self.o.effort
-        return {"polish": effort, "seed": self.o.seed, "relocate": int(effort), "pairs": effort >= 2}
+        # effort 0 on a large grid trades changed cells for time (refine's quick)
+        options = {"polish": effort, "seed": self.o.seed, "relocate": int(effort), "pairs": effort >= 2}
+        return {**options, "quick": effort == 0}
 
     def after_refinement(self, cells: _Cells, final: np.ndarray) -> _Cells:
         """Refinement may blank a border line; leaving it out keeps the

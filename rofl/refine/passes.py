@@ -71,7 +71,9 @@ LARGE_PLATEAU_SHARE = 0.5  # on a large grid, a plateau round changes at most th
 # rofl make --effort 0 on a large grid (refine's ``quick``) trades changed cells for time:
 QUICK_BATCH = 16  # a greedy round judges this many gaining moves in distinct lines together...
 QUICK_REFRESH_PART = 8  # ...a refresh re-estimates one move in this many (by cell, in turn)...
-QUICK_REVERT_SHARE = 1.0  # ...and the revert pass stops at this share of the line solves before it
+QUICK_PLATEAU_SHARE = 0.25  # ...a plateau round changes at most this share of a side's cells...
+QUICK_REVERT_SHARE = 1.0  # ...and the revert pass stops at this share of the line solves before it...
+QUICK_REVERT_CELL = 25  # ...or this many line solves a cell, whichever is more
 LARGE_CELLS = 20_000  # grids of more cells than this take the large-grid path (see docs/decisions.md "At scale")
 
 
@@ -226,7 +228,7 @@ class _Estimates:
 class _Run:
     """One refinement of a board: its shape's adapter, the costs and the work counters."""
 
-    def __init__(self, shape: ShapeLines, cost: np.ndarray, original: np.ndarray):
+    def __init__(self, shape: ShapeLines, cost: np.ndarray, original: np.ndarray, quick: bool = False):
         self.shape = shape
         self.cost = cost
         self.flat_cost = cost.reshape(-1, cost.shape[-1])
@@ -256,10 +258,13 @@ class _Run:
         self.every_cell = np.arange(original.size, dtype=np.int64) if small else None
         # a large rectangle takes the large-grid path (docs/decisions.md, "At scale")
         self.large = shape.large_path and original.size > LARGE_CELLS
+        # refine's ``quick`` (rofl make --effort 0) on a large grid: greedy rounds
+        # that judge moves together, sparse refreshes, smaller plateau rounds
+        # and a revert pass with a budget (docs/decisions.md, "At scale")
+        self.quick = quick and self.large
         self.plateau_most = shape.plateau_most(self.large)
-        # refine's ``quick`` (rofl make --effort 0) on a large grid: quick greedy rounds, sparse
-        # refreshes and a revert budget
-        self.quick = False
+        if self.quick:
+            self.plateau_most = min(self.plateau_most, max(2, int(QUICK_PLATEAU_SHARE * min(original.shape))))
 
     def work(self) -> int:
         """Line solves so far, judged and estimated: the measure of the

@@ -22,6 +22,7 @@ from rofl.refine.passes import (
     LARGE_CACHE_MB,
     LARGE_CELLS,
     LARGE_POLISH_PART,
+    QUICK_REVERT_CELL,
     QUICK_REVERT_SHARE,
     _Run,
     _State,
@@ -155,6 +156,21 @@ def refine(
         Relocation also tries two for one: put back a change and one of the
         ``PAIR_PARTNERS`` (3) changes nearest to it, and make a single change
         anywhere instead (``rofl make --effort 2`` and more).
+    quick : bool
+        On a grid of more than ``LARGE_CELLS`` cells (a rectangle's), trade
+        changed cells for time (``rofl make --effort 0``): a greedy round
+        first judges up to ``QUICK_BATCH`` of its best-estimated moves that
+        gain, in distinct rows and columns, together, and takes them if the
+        grid gains; estimates are refreshed only after a round that gains
+        nothing, and then one move in ``QUICK_REFRESH_PART`` in turn,
+        besides the lazy top; a plateau round changes at most
+        ``QUICK_PLATEAU_SHARE`` of a side's cells; and the revert pass
+        stops once it has spent ``QUICK_REVERT_SHARE`` times the line
+        solves made before it, or ``QUICK_REVERT_CELL`` a cell if that is
+        more -- a count, so the same picture on any machine.  Still
+        uniquely line-solvable, with more cells changed (docs/design.md,
+        "Effort 0 on a large grid").  Ignored on smaller grids and on
+        hexagons.
     progress, revert_progress, polish_progress, relocate_progress : callable, optional
         ``progress(undetermined)`` after every greedy round (and 0 at the
         end); the others ``(done, total)`` during each revert pass (changes
@@ -181,8 +197,7 @@ def refine(
     clock = kernels.Stopwatch()
     palette = palette if isinstance(palette, Palette) else Palette(palette)
     original, cost, user_locked = _checked(grid, len(palette), hexagon, cost, locked, polish, relocate)
-    run = _Run(_shape(hexagon, original, len(palette), solver, verify, lazy_top, refresh_every), cost, original)
-    run.quick = quick and run.large
+    run = _Run(_shape(hexagon, original, len(palette), solver, verify, lazy_top, refresh_every), cost, original, quick)
     state = run.judge(original.copy())
     # a picture line logic solves as it is needs no repair kernels: only
     # the others compile them, and the clock stops meanwhile
@@ -192,7 +207,8 @@ def refine(
     counts = {"fallback_lines": fallback_lines, "reverted": 0, "polish_rounds": 0, "relocated": 0}
     if revert and (fallback_lines == 0 or run.shape.revert_after_fallback):
         # quick: a revert pass in proportion to the work before it (docs/decisions.md, "At scale")
-        budget = int((1 + QUICK_REVERT_SHARE) * run.work()) if run.quick else None
+        spent = run.work()
+        budget = spent + int(max(QUICK_REVERT_SHARE * spent, QUICK_REVERT_CELL * original.size)) if run.quick else None
         state, counts["reverted"] = run.revert(state, np.flatnonzero(state.grid != original), revert_progress, budget)
         if run.shape.certificates:
             state = _polish_and_relocate(
