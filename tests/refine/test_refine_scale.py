@@ -350,6 +350,7 @@ def test_the_quick_revert_pass_stops_at_its_budget(large_path, monkeypatch):
 
     grid = ADVERSARIAL["noise"]
     monkeypatch.setattr(refinement, "QUICK_REVERT_SHARE", 0.0)
+    monkeypatch.setattr(refinement, "QUICK_REVERT_CELL", 0)
     none_back = refine(grid, PALETTES[2], polish=0, relocate=0, quick=True)
     assert_valid(none_back, grid)
     assert none_back.reverted == 0
