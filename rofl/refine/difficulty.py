@@ -96,7 +96,7 @@ LAST_THRESHOLDS = tuple(range(10, 70, 5))
 #: The share of the cells of auto's puzzle another drawing must keep
 #: (``trim`` leaves out blank border lines: a drawing of a few dark cells
 #: would shrink to them, and its likeness tell nothing).
-KEEP_CELLS = 0.9
+KEEP_CELLS = 0.8
 #: Drawings :func:`pick_style` steers in full, most promising first (it
 #: grades more: every drawing within the likeness margin).
 STEERED = 3
@@ -128,6 +128,12 @@ MAX_WORK = 100_000
 #: cells: auto's poster spent 100,000 rounds to reach 76.5, the cleaned
 #: poster then ran out of budget at 43.8).
 FIRST_WORK = MAX_WORK // 2
+#: The rounds of the budget the other drawings :func:`pick_style` makes
+#: leave for steering the most promising of them: a drawing is made and
+#: graded only while more than this is left (``chelsea`` at 50 cells: the
+#: drawings at the thresholds spent the whole budget before its smoothed
+#: lines drawing, expert 48.1 as drawn, could be steered to hard, 27.0).
+SCAN_RESERVE = FIRST_WORK
 #: The effort budget of one ``make --difficulty`` (:class:`Budget`), in
 #: rounds of the grader: steering's rounds, and the refinement of every
 #: other drawing :func:`pick_style` makes (:data:`SOLVES_PER_ROUND`).  About
@@ -150,11 +156,15 @@ class Budget:
     ----------
     left : int
         Rounds left.
+    reserve : int
+        Rounds kept for steering: another drawing is made only while more
+        than this is left (:data:`SCAN_RESERVE`).
     stopped : bool
         Whether the budget ran out before the search was done.
     """
 
     left: int = field(default_factory=lambda: MAKE_WORK)
+    reserve: int = field(default_factory=lambda: SCAN_RESERVE)
     stopped: bool = False
 
     def spend(self, work: int) -> None:
@@ -165,6 +175,13 @@ class Budget:
         if self.left <= 0:
             self.stopped = True
         return self.left <= 0
+
+    def drawing(self) -> bool:
+        """Whether another drawing may be made: more than ``reserve`` left
+        (else the search stops: ``stopped``)."""
+        if self.left <= self.reserve:
+            self.stopped = True
+        return self.left > self.reserve
 
     def note(self) -> str:
         return f"the effort budget ({MAKE_WORK:,} grader rounds) stopped the search"
@@ -248,38 +265,41 @@ def pick_style(
     far = floor + STYLE_MARGIN - FAR_MARGIN  # the least likeness easy's limit may take
     budget = Budget() if budget is None else budget
 
-    def make(name: str, cut: float | None, clean: bool, steered: bool = True) -> Any:
-        result = made(name, cut, steered=steered, cleanup=clean)
+    def make(name: str, cut: float | None, clean: bool, smooth: bool, steered: bool = True) -> Any:
+        result = made(name, cut, steered=steered, cleanup=clean, smooth=smooth)
         budget.spend(result.stats.line_solves // SOLVES_PER_ROUND)  # its refinement; steering spent its own
         return result
 
     def fits(one: tuple) -> bool:
         return key(*one[:2])[:2] == (0.0, 0) and one[2] >= floor - 1e-9
 
-    drawings: list[tuple[str, float | None, bool]] = [
-        (name, None, False) for name in eligible if name != first.stats.style
+    # (style, threshold, cleanup, smoothed)
+    drawings: list[tuple[str, float | None, bool, bool]] = [
+        (name, None, False, False) for name in eligible if name != first.stats.style
     ]
+    ordered = sorted(eligible, key=lambda name: name != first.stats.style)
     if not first.stats.cleanup:  # every style with its specks repainted, auto's first
-        ordered = sorted(eligible, key=lambda name: name != first.stats.style)
-        drawings += [(name, None, True) for name in ordered]
+        drawings += [(name, None, True, False) for name in ordered]
+    if want < min(GRADES["hard"], first.stats.difficulty.grade):  # easing: every style smoothed, auto's first
+        drawings += [(name, None, False, True) for name in ordered]
     if "photo" in eligible and first.stats.colors == 2:
-        drawings += [("photo", float(cut), False) for cut in THRESHOLDS]
+        drawings += [("photo", float(cut), False, False) for cut in THRESHOLDS]
     scanned: list[tuple] = []
 
-    def scan(name: str, cut: float | None, clean: bool = False) -> None:
-        if budget.empty():
-            return
-        result = make(name, cut, clean, steered=False)
+    def scan(name: str, cut: float | None, clean: bool = False, smooth: bool = False) -> None:
+        if not budget.drawing():
+            return  # what is left is for steering the most promising drawings
+        result = make(name, cut, clean, smooth, steered=False)
         like = likeness(result)
         if like > 0 and result.grid.size >= KEEP_CELLS * first.grid.size:
             difficulty = result.stats.difficulty or grade(result.puzzle)
             if _line_solved(difficulty):
-                scanned.append((result, difficulty, like, name, cut, clean))
+                scanned.append((result, difficulty, like, name, cut, clean, smooth))
 
-    for name, cut, clean in drawings:
-        if (cut is not None or clean) and any(fits(one) for one in scanned):
+    for name, cut, clean, smooth in drawings:
+        if (cut is not None or clean or smooth) and any(fits(one) for one in scanned):
             break  # a style auto could keep has the grade: the others are for pictures none fits
-        scan(name, cut, clean)
+        scan(name, cut, clean, smooth)
     near = [one for one in scanned if one[2] >= floor - 1e-9]
     done: set[int] = set()  # results steered already
     if over(first) and near and all(over(one[0]) for one in near):
@@ -310,7 +330,7 @@ def pick_style(
         return found[0], found[1], found[2] * math.exp(-room / EASE_CELLS), found[3]
 
     as_drawn: set[int] = set()
-    for rank, (result, difficulty, _, name, cut, clean) in enumerate(sorted(near, key=promise)):
+    for rank, (result, difficulty, _, name, cut, clean, smooth) in enumerate(sorted(near, key=promise)):
         if rank >= STEERED and not budget.empty():
             break  # with the budget out, every drawing graded competes as drawn
         if id(result) in done:
@@ -319,7 +339,7 @@ def pick_style(
             result = replace(result, stats=replace(result.stats, difficulty=difficulty, steered=0))
             as_drawn.add(id(result))
         else:
-            result = make(name, cut, clean)
+            result = make(name, cut, clean, smooth)
         found = key(result, result.stats.difficulty)
         if found < best_key:
             best, best_key = result, found

@@ -60,15 +60,15 @@ def _made(style, grade, *, like=1.0, changed=0.5, score=10.0, threshold=None, si
 
 
 def _pick(first, target, eligible, drawn, steered=None, plain=None, budget=None):
-    """``drawn[(style, threshold)]``: the unsteered drawing, ``(style, "clean")`` with its specks repainted
-    (none by default); ``steered``: the same steered (default: as drawn)."""
+    """``drawn[(style, threshold)]``: the unsteered drawing, ``(style, "clean")`` with its specks repainted,
+    ``(style, "smooth")`` smoothed (none by default); ``steered``: the same steered (default: as drawn)."""
     asked = []
 
     def made(name, cut=None, steered_=True, **kw):
         steered_ = kw.get("steered", steered_)
-        key = (name, "clean") if kw.get("cleanup") else (name, cut)
+        key = (name, "clean") if kw.get("cleanup") else (name, "smooth") if kw.get("smooth") else (name, cut)
         asked.append((*key, steered_))
-        found = drawn.get(key, _blank(name)) if key[1] == "clean" else drawn[key]
+        found = drawn.get(key, _blank(name)) if key[1] in ("clean", "smooth") else drawn[key]
         return (steered or {}).get(key, found) if steered_ else found
 
     return pick_style(first, target, eligible, made, plain=plain, budget=budget), asked
@@ -101,12 +101,13 @@ def test_the_drawing_closest_to_the_grade_within_the_margin():
     assert kept is photo
     assert ("photo", None, True) in asked and ("poster", None, True) not in asked
     # every other drawing is looked at unsteered: the other styles, every style with its specks repainted
-    # (auto's first), and the photo at each threshold
+    # (auto's first), every style smoothed (auto's first: easing), and the photo at each threshold
     unsteered = [(name, cut) for name, cut, steered in asked if not steered]
     assert set(unsteered) == {
         ("photo", None), ("poster", None), ("lines", "clean"), ("photo", "clean"), ("poster", "clean"),
+        ("lines", "smooth"), ("photo", "smooth"), ("poster", "smooth"),
         *(("photo", float(cut)) for cut in THRESHOLDS)}  # fmt: skip
-    assert unsteered[2] == ("lines", "clean")
+    assert unsteered[2] == ("lines", "clean") and unsteered[5] == ("lines", "smooth")
     # hard: the drawing that reaches hard, from above or below; one at the grade is not steered again
     at_cut = _made("photo", 3, like=1.0, threshold=MID)
     kept, asked = _pick(_made("lines", 4), "hard", ("photo", "lines", "poster"), _all() | {
@@ -125,7 +126,9 @@ def test_no_thresholds_when_a_style_auto_may_keep_has_the_grade():
 def test_thresholds_only_for_black_and_white_photos():
     first = _made("poster", 3)
     _, asked = _pick(first, "easy", ("poster", "lines"), _all())
-    assert {(name, cut) for name, cut, _ in asked} == {("lines", None), ("poster", "clean"), ("lines", "clean")}
+    assert {(name, cut) for name, cut, _ in asked} == {
+        ("lines", None), ("poster", "clean"), ("lines", "clean"), ("poster", "smooth"), ("lines", "smooth"),
+    }
 
 
 def test_ties_keep_the_likelier_picture_missed_grades_the_nearer_score():
@@ -239,13 +242,13 @@ def test_easy_never_takes_a_drawing_further_than_twice_the_margin():
 def test_the_effort_budget_stops_the_search_and_says_so():
     first = _made("lines", 4, like=1.1, score=80)
     # enough for three drawings: the rest are not made, and the note says the budget stopped the search
-    budget = Budget(left=3 * first.stats.line_solves // SOLVES_PER_ROUND)
+    budget = Budget(left=3 * first.stats.line_solves // SOLVES_PER_ROUND, reserve=0)
     kept, asked = _pick(first, "easy", ("photo", "lines", "poster"), _all(), budget=budget)
     assert len(asked) == 3 and budget.stopped
     assert kept.stats.difficulty_note.endswith(Budget().note()) and "\n" not in kept.stats.difficulty_note
     # the best drawing made before the budget ran out is kept, as drawn (not steered)
     drawn = _all() | {("poster", None): _made("poster", 2, like=1.05, score=15)}
-    kept, asked = _pick(first, "easy", ("photo", "lines", "poster"), drawn, budget=Budget(left=300))
+    kept, asked = _pick(first, "easy", ("photo", "lines", "poster"), drawn, budget=Budget(left=300, reserve=0))
     assert kept.stats.style == "poster" and kept.stats.steered == 0 and ("poster", None, True) not in asked
     assert kept.stats.difficulty_note == f"difficulty: easy not reached; the puzzle is medium (2/5); {Budget().note()}"
     # a budget that lasts: every drawing made, no such note
@@ -266,3 +269,33 @@ def test_a_drawing_with_its_specks_repainted_may_be_taken():
     cleaned = _Made(replace(cleaned.stats, cleanup=True), cleaned.grid)
     _, asked = _pick(cleaned, "easy", ("photo", "lines"), _all() | {("lines", "clean"): clean})
     assert not any(cut == "clean" for _, cut, _ in asked)
+
+
+def test_drawings_leave_the_budgets_reserve_for_steering():
+    first = _made("lines", 4, like=1.1, score=80)
+    cost = first.stats.line_solves // SOLVES_PER_ROUND
+    promising = _made("poster", 4, like=1.05, score=45)
+    steered = _made("poster", 3, like=1.04, changed=1.5, score=30)
+    drawn = _all() | {("poster", None): promising}
+    # two drawings' worth above the reserve: two made, then the most promising steered with what is left
+    budget = Budget(left=2 * cost + 500, reserve=500)
+    kept, asked = _pick(first, "easy", ("photo", "lines", "poster"), drawn, {("poster", None): steered}, budget=budget)
+    assert [a for a in asked if not a[2]] == [("photo", None, False), ("poster", None, False)]
+    assert ("poster", None, True) in asked and kept.grid is steered.grid and kept.stats.difficulty.grade == 3
+    assert budget.stopped and kept.stats.difficulty_note.endswith(Budget().note())
+
+
+def test_smoothed_drawings_to_ease_only():
+    # easing (easy, medium): every style smoothed is a drawing too, after those repainted; hard never
+    first = _made("lines", 4, like=1.1, score=80)
+    smoothed = _made("lines", 1, like=1.0, changed=0.8, score=8)
+    kept, asked = _pick(first, "easy", ("photo", "lines"), _all() | {("lines", "smooth"): smoothed})
+    assert kept.grid is smoothed.grid and ("lines", "smooth", False) in asked
+    assert not any(isinstance(cut, float) for _, cut, _ in asked)  # it fits within the margin: no thresholds
+    assert [cut for _, cut, _ in asked].index("smooth") > [cut for _, cut, _ in asked].index("clean")
+    _, asked = _pick(first, "medium", ("photo", "lines"), _all())
+    assert ("lines", "smooth", False) in asked and ("photo", "smooth", False) in asked
+    _, asked = _pick(_made("lines", 1, like=1.1), "hard", ("photo", "lines"), _all())
+    assert asked and not any(cut == "smooth" for _, cut, _ in asked)
+    _, asked = _pick(_made("lines", 2, like=1.1, score=15), "medium", ("photo", "lines"), _all())
+    assert not any(cut == "smooth" for _, cut, _ in asked)  # medium from below hardens: no smoothing
