@@ -127,7 +127,11 @@ def test_thresholds_only_for_black_and_white_photos():
     first = _made("poster", 3)
     _, asked = _pick(first, "easy", ("poster", "lines"), _all())
     assert {(name, cut) for name, cut, _ in asked} == {
-        ("lines", None), ("poster", "clean"), ("lines", "clean"), ("poster", "smooth"), ("lines", "smooth"),
+        ("lines", None),
+        ("poster", "clean"),
+        ("lines", "clean"),
+        ("poster", "smooth"),
+        ("lines", "smooth"),
     }
 
 
