@@ -97,6 +97,14 @@ LAST_THRESHOLDS = tuple(range(10, 70, 5))
 #: (``trim`` leaves out blank border lines: a drawing of a few dark cells
 #: would shrink to them, and its likeness tell nothing).
 KEEP_CELLS = 0.8
+#: :func:`pick_style` smooths the drawings (:func:`rofl.picture.smooth`)
+#: to ease a puzzle only when auto's and every drawing within the margin
+#: before them grade at least this: a textured photo (``chelsea``, ``text``
+#: at 50 cells), whose speckle smoothing evens out.  Smoothing gives up thin
+#: features too; where a drawing is nearer the grade, the budget is better
+#: spent steering it (``logo`` at 50 cells: its smoothed lines drawing,
+#: steered, crowded out the cleaned photo that reaches medium).
+SMOOTH_FROM = GRADES["expert"]
 #: Drawings :func:`pick_style` steers in full, most promising first (it
 #: grades more: every drawing within the likeness margin).
 STEERED = 3
@@ -296,9 +304,15 @@ def pick_style(
             if _line_solved(difficulty):
                 scanned.append((result, difficulty, like, name, cut, clean, smooth))
 
+    textured = None
     for name, cut, clean, smooth in drawings:
         if (cut is not None or clean or smooth) and any(fits(one) for one in scanned):
             break  # a style auto could keep has the grade: the others are for pictures none fits
+        if smooth and textured is None:  # every drawing so far expert (or worse): a textured picture
+            drawn = [first.stats.difficulty.grade, *(one[1].grade for one in scanned if one[2] >= floor - 1e-9)]
+            textured = min(drawn) >= SMOOTH_FROM
+        if smooth and not textured:
+            continue
         scan(name, cut, clean, smooth)
     near = [one for one in scanned if one[2] >= floor - 1e-9]
     done: set[int] = set()  # results steered already
@@ -310,6 +324,11 @@ def pick_style(
             again = make(*one[3:])
             done.add(id(again))
             scanned[scanned.index(one)] = (again, again.stats.difficulty, likeness(again), *one[3:])
+        near = [one for one in scanned if one[2] >= floor - 1e-9]
+    if over(first) and all(over(one[0]) for one in near) and "photo" in eligible and first.stats.colors == 2:
+        # easy's limit binds within the margin: the photo at every threshold with its specks repainted
+        for cut in (*THRESHOLDS, *reversed(LAST_THRESHOLDS)):
+            scan("photo", float(cut), True)
         near = [one for one in scanned if one[2] >= floor - 1e-9]
     within = [one for one in scanned if not over(one[0]) and one[2] >= far - 1e-9]
     if over(first) and not within and "photo" in eligible and first.stats.colors == 2:
@@ -329,6 +348,14 @@ def pick_style(
         room = max(0.0, 100 * EASY_LIMIT - result.stats.changed_pct) / 100 * result.grid.size
         return found[0], found[1], found[2] * math.exp(-room / EASE_CELLS), found[3]
 
+    def below(result: Any) -> bool:
+        # steering made the puzzle less like the picture than the margin allows (it was within it as drawn)
+        return likeness(result) < floor - 1e-9
+
+    def ranked(result: Any, found: tuple) -> tuple:
+        # within easy's limit first, then within the likeness margin, then as key
+        return found[0], below(result), *found[1:]
+
     as_drawn: set[int] = set()
     for rank, (result, difficulty, _, name, cut, clean, smooth) in enumerate(sorted(near, key=promise)):
         if rank >= STEERED and not budget.empty():
@@ -341,9 +368,9 @@ def pick_style(
         else:
             result = make(name, cut, clean, smooth)
         found = key(result, result.stats.difficulty)
-        if found < best_key:
+        if ranked(result, found) < ranked(best, best_key):
             best, best_key = result, found
-        if found[:2] == (0.0, 0):
+        if found[:2] == (0.0, 0) and not below(result):
             break
     # steering's note, but refinement alone passing easy's limit is every drawing's case here
     said = (best.stats.difficulty_note or "").removeprefix("difficulty: ")
