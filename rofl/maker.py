@@ -107,8 +107,9 @@ class MakeOptions:
         cells, up to 2% in all (refined again with ``effort`` 8 when
         refinement alone passes that), harder ones at most 0.5% beyond the
         fewest; with ``style="auto"`` another drawing (a style auto could
-        keep, one with its isolated cells repainted, or the photo style at
-        another threshold) may be taken when it comes closer, its likeness
+        keep, one with its isolated cells repainted, to ease a textured
+        picture one smoothed, or the photo style at another threshold) may
+        be taken when it comes closer, its likeness
         within 0.2 of the puzzle made without ``difficulty`` unless easy's
         limit needs one further, never more than 0.4
         (:func:`rofl.refine.difficulty.pick_style`); all within an effort
