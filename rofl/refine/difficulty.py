@@ -148,7 +148,7 @@ SCAN_RESERVE = FIRST_WORK
 #: The effort budget of one ``make --difficulty`` (:class:`Budget`), in
 #: rounds of the grader: steering's rounds, and the refinement of every
 #: other drawing :func:`pick_style` makes (:data:`SOLVES_PER_ROUND`).  About
-#: 10 s of CPU at 50 cells (at most 11.6 s on the benchmark's photos, which
+#: 10 s of CPU at 50 cells (at most 9.8 s on the benchmark's photos, which
 #: took up to 38 s without it); when it runs out the search stops where it
 #: is and ``stats.difficulty_note`` says so.
 MAKE_WORK = 200_000
