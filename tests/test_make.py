@@ -103,6 +103,25 @@ def test_effort_is_checked():
         rofl.make(np.zeros((4, 4, 3)), effort=float("nan"))
 
 
+@pytest.mark.parametrize(("effort", "quick"), [(0, True), (0.5, False), (1, False), (2, False)])
+def test_only_effort_0_refines_quick(effort, quick, monkeypatch):
+    # effort 0 trades changed cells for time on a large grid (refine's quick;
+    # refine ignores it on smaller grids), every other effort refines as before
+    import rofl.refine
+
+    seen = []
+    plain = rofl.refine.refine
+
+    def recording(grid, palette, **options):
+        seen.append(options["quick"])
+        return plain(grid, palette, **options)
+
+    monkeypatch.setattr(rofl.refine, "refine", recording)
+    pixels = np.random.default_rng(0).random((12, 12, 3))
+    check_result(rofl.make(pixels, width=12, colors=2, effort=effort))
+    assert seen == [quick]
+
+
 def test_stats_report(photos):
     res = rofl.make(photos["horse"], width=20, trim=False, style="photo")  # photo's threshold is reported
     text = res.stats.report()
