@@ -526,7 +526,8 @@ class _Run:
         tried again until a pass puts none back.
 
         Changes are tried in runs (see below), except on a large grid
-        (more than ``LARGE_CELLS`` cells), where they go one at a time."""
+        (more than ``LARGE_CELLS`` cells), where they go one at a time.  With
+        ``budget`` (refine's ``quick``), stops once :meth:`work` reaches it."""
         if len(cells) == 0:
             return state, 0
         original = self.original.reshape(-1)
