@@ -4,6 +4,7 @@ checked answer each) and ``rofl solve --first-only``."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from rofl.formats import taai
 from rofl.puzzle import Palette, Puzzle
@@ -147,3 +148,22 @@ def test_solve_first_only_pictures_a_solution_not_the_solution(tmp_path):
     result = run("solve", "--first-only", path, "--no-color", "--gif", gif)
     assert result.exit_code == 0, result.output
     assert f"{gif}: " in result.output and "the last is a solution (not checked for others" in result.output
+
+
+def test_an_answer_that_does_not_fit_its_clues_is_never_handed_in(tmp_path, monkeypatch):
+    """The check of every answer can fail: a solver bug that returned a wrong grid stops the run."""
+    from rofl.batch.tournament import run_tournament
+    from rofl.solver import search
+
+    solve = search.solve_complete
+
+    def one_cell_wrong(*args, **kwargs):
+        result = solve(*args, **kwargs)
+        for grid in result.solutions:
+            grid[0, 0] ^= 1
+        return result
+
+    monkeypatch.setattr(search, "solve_complete", one_cell_wrong)
+    path, _ = _tournament(tmp_path, GRIDS)
+    with pytest.raises(RuntimeError, match=r"\$1: the answer does not satisfy the clues"):
+        list(run_tournament(path))
