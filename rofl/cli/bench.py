@@ -105,6 +105,11 @@ def bench(
         msg = f"{'--two' if two else '--answers'} goes with --tournament (a tournament file's puzzles)"
         raise UsageError(msg)
     if tournament:
+        if jobs is not None or scheduler is not None:
+            from rofl.errors import UsageError
+
+            msg = "--tournament solves its puzzles in order in this process, on one core: no -j or --scheduler"
+            raise UsageError(msg)
         _tournament(files, budget=budget, two=two, answers=answers, listing=listing, output=output)
         return
     from rofl.batch import solve_many

@@ -114,6 +114,12 @@ def test_answers_in_a_missing_folder_are_refused_before_any_solving(tmp_path, mo
     usage_error_line(result, "does not exist")
 
 
+def test_a_tournament_takes_no_workers(tmp_path):
+    path, _ = _tournament(tmp_path, GRIDS)
+    for args in (["-j", 2], ["--scheduler", "tcp://localhost:8786"]):
+        usage_error_line(run("bench", "--tournament", path, *args), "in this process", "no -j or --scheduler")
+
+
 def test_two_and_answers_go_with_tournament(tmp_path):
     path, _ = _tournament(tmp_path, GRIDS)
     for args in (["--two"], ["--answers", tmp_path / "a.txt"]):
