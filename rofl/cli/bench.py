@@ -127,6 +127,7 @@ def bench(
             grade = f"  {row['grade']}/5 {row['difficulty']}" if row.get("grade") not in (None, "") else ""
             say(f"{row['file']}  {category(row)}  {timing}  nodes {row.get('nodes') or 0}{grade}")
     _summary(rows, budget)
+    _tournament_hint(rows)
     finish(rows, "puzzle files", f"table in {output}" if output else "no table written (-o)", quiet=False)
 
 
@@ -189,6 +190,23 @@ def _tournament_report(title: str, rows: list, budget: float) -> int:
         if labels:
             say(f"  {why}: {' '.join(labels)}")
     return len(left)
+
+
+def _tournament_hint(rows: list[dict]) -> None:
+    """Name ``--tournament`` for a failed file that holds many puzzles in the tournaments' format
+    (without it, ``rofl bench`` reads a file as one puzzle and asks which)."""
+    from rofl.formats import taai
+
+    for row in rows:
+        if row.get("status") != "failed" or "puzzles in one file" not in str(row.get("error")):
+            continue
+        try:
+            with open(row["file"], "rb") as f:
+                head = f.read(64)
+        except OSError:
+            continue
+        if taai.looks_like(head):
+            say(f"  {row['file']} is a tournament file: rofl bench --tournament {row['file']} solves all its puzzles")
 
 
 def _fmt(seconds: float) -> str:

@@ -173,3 +173,10 @@ def test_an_answer_that_does_not_fit_its_clues_is_never_handed_in(tmp_path, monk
     path, _ = _tournament(tmp_path, GRIDS)
     with pytest.raises(RuntimeError, match=r"\$1: the answer does not satisfy the clues"):
         list(run_tournament(path))
+
+
+def test_bench_without_tournament_names_it_for_a_tournament_file(tmp_path):
+    path, _ = _tournament(tmp_path, GRIDS)
+    result = run("bench", path, "-q", "-j", 1)
+    assert result.exit_code == 1, result.output  # a file of three puzzles is no one puzzle
+    assert f"{path} is a tournament file: rofl bench --tournament {path} solves all its puzzles" in result.output
