@@ -72,7 +72,7 @@ class MakeOptions:
         (see :func:`rofl.refine.refine`'s ``polish`` and ``relocate``), and
         from 2 on they also swap two nearby changes for one elsewhere
         (``pairs``).  0 stops after the greedy pass and the revert pass, and
-        on a grid of more than 20,000 cells trades changed cells for time
+        on a grid of 20,000 to 100,000 cells trades changed cells for time
         (:func:`rofl.refine.refine`'s ``quick``); 1 is the default; 2 and
         more take longer for a few changes fewer.
     seed : int

@@ -74,6 +74,7 @@ QUICK_REFRESH_PART = 8  # ...a refresh re-estimates one move in this many (by ce
 QUICK_PLATEAU_SHARE = 0.25  # ...a plateau round changes at most this share of a side's cells...
 QUICK_REVERT_SHARE = 1.0  # ...and the revert pass stops at this share of the line solves before it...
 QUICK_REVERT_CELL = 25  # ...or this many line solves a cell, whichever is more
+QUICK_MOST_CELLS = 100_000  # ...on grids of at most this many cells (the camera at 400 took longer)
 LARGE_CELLS = 20_000  # grids of more cells than this take the large-grid path (see docs/decisions.md "At scale")
 
 
@@ -261,7 +262,7 @@ class _Run:
         # refine's ``quick`` (rofl make --effort 0) on a large grid: greedy rounds
         # that judge moves together, sparse refreshes, smaller plateau rounds
         # and a revert pass with a budget (docs/decisions.md, "At scale")
-        self.quick = quick and self.large
+        self.quick = quick and self.large and original.size <= QUICK_MOST_CELLS
         self.plateau_most = shape.plateau_most(self.large)
         if self.quick:
             self.plateau_most = min(self.plateau_most, max(2, int(QUICK_PLATEAU_SHARE * min(original.shape))))

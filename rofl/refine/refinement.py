@@ -157,8 +157,8 @@ def refine(
         ``PAIR_PARTNERS`` (3) changes nearest to it, and make a single change
         anywhere instead (``rofl make --effort 2`` and more).
     quick : bool
-        On a grid of more than ``LARGE_CELLS`` cells (a rectangle's), trade
-        changed cells for time (``rofl make --effort 0``): a greedy round
+        On a grid of more than ``LARGE_CELLS`` cells and at most
+        ``QUICK_MOST_CELLS`` (a rectangle's), trade changed cells for time (``rofl make --effort 0``): a greedy round
         first judges up to ``QUICK_BATCH`` of its best-estimated moves that
         gain, in distinct rows and columns, together, and takes them if the
         grid gains; estimates are refreshed only after a round that gains
@@ -169,8 +169,8 @@ def refine(
         solves made before it, or ``QUICK_REVERT_CELL`` a cell if that is
         more -- a count, so the same picture on any machine.  Still
         uniquely line-solvable, with more cells changed (docs/design.md,
-        "Effort 0 on a large grid").  Ignored on smaller grids and on
-        hexagons.
+        "Effort 0 on a large grid").  Ignored on other grids (at 400x400 it
+        took longer) and on hexagons.
     progress, revert_progress, polish_progress, relocate_progress : callable, optional
         ``progress(undetermined)`` after every greedy round (and 0 at the
         end); the others ``(done, total)`` during each revert pass (changes

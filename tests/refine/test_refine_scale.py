@@ -372,6 +372,16 @@ def test_quick_changes_nothing_on_a_small_grid():
     assert (plain.evaluations, plain.estimates) == (quick.evaluations, quick.estimates)
 
 
+def test_quick_changes_nothing_on_a_grid_over_quick_most_cells(large_path, monkeypatch):
+    # at 400x400 the quick regime took longer than the usual one (the camera)
+    grid = ADVERSARIAL["noise"]
+    monkeypatch.setattr(refine_module, "QUICK_MOST_CELLS", grid.size - 1)
+    plain = refine(grid, PALETTES[2], polish=0, relocate=0)
+    quick = refine(grid, PALETTES[2], polish=0, relocate=0, quick=True)
+    np.testing.assert_array_equal(plain.grid, quick.grid)
+    assert (plain.evaluations, plain.estimates) == (quick.evaluations, quick.estimates)
+
+
 @pytest.mark.slow
 def test_quick_refinement_of_noise_over_large_cells_is_line_solvable():
     # 150 x 150 = 22 500 cells of noise: the real threshold crossed
