@@ -21,11 +21,10 @@ drew into the cells with the shape's own averaging
   clearly dark regions are filled (Otsu's threshold lowered and drawn
   toward the lightness around), features thinner than a cell through
   light paper become lines one cell wide, and lone specks go.  On a grid
-  of :data:`WIDE_CELLS` cells or more, in black and white, pieces of ink and
-  holes smaller than :data:`SPECK_CELLS` go and the ink grows by a cell
-  toward the darker picture (wide ink: one-cell lines at a slant are what
-  line logic cannot place at that size).  In colour, the ink is painted
-  over the photo.
+  of :data:`WIDE_CELLS` cells or more, in black and white, the ink grows by
+  a cell toward the darker picture (wide ink: one-cell lines at a slant
+  are what line logic cannot place at that size).  In colour, the ink is
+  painted over the photo.
 * ``poster``: flat regions whose boundaries follow the picture's edges.
   In black and white, edge-preserving smoothing (a median three quarters
   of a cell wide) and dark outlines, one cell wide, on the dark side of
@@ -91,12 +90,9 @@ TONE_LIFT = 15.0
 TONE_STEP = 10.0
 #: ``lines`` draws an edge that runs at least this many cells (shorter ones are texture).
 EDGE_CELLS = 5
-#: ``lines`` in black and white widens its ink on a grid of at least this
-#: many cells (200×200; :func:`_widen`) ...
+#: ``lines`` in black and white widens its ink by a cell on a grid of at
+#: least this many cells (200×200; :func:`_widen`).
 WIDE_CELLS = 200 * 200
-#: ... after its pieces of ink and holes of paper of fewer than this many
-#: cells go (:func:`_clear_specks`).
-SPECK_CELLS = 6
 #: Lightness range (L*/100) under which a black-and-white picture is flat:
 #: mid-grey decides it whole instead of Otsu's threshold splitting its noise.
 FLAT = 0.05
@@ -405,7 +401,7 @@ def _lines(geometry, background, photo, work: _Work, *, colors: int) -> StyledCe
     if np.ptp(flat) >= FLAT * 100:
         score = _thicken(score, picture_edges(here, side=side), side)
     if colors == 2 and score.size >= WIDE_CELLS:
-        score = _widen(_clear_specks(score, side), here, side)
+        score = _widen(score, here, side)
     score = 0.5 + 0.5 * score
     ink = score > 0.5
     if colors == 2:
@@ -434,26 +430,6 @@ def _thicken(score: np.ndarray, edges: np.ndarray, side: int | None) -> np.ndarr
     return np.where(lost, 1.0, score)
 
 
-def _clear_specks(score: np.ndarray, side: int | None) -> np.ndarray:
-    """``score`` (+1 ink, -1 paper) without pieces of ink (joined through
-    the 8 cells around a square, the 6 around a hexagon) and holes of paper
-    (joined through sides) of fewer than :data:`SPECK_CELLS` cells: the
-    large grids' first step before :func:`_widen`, which would make a speck
-    a blot and close a hole to a gap of one cell."""
-    ink = score > 0
-    if side is None:
-        from scipy.ndimage import label
-
-        pieces, _ = label(ink, structure=np.ones((3, 3), dtype=bool))
-        kept = ink & (np.bincount(pieces.ravel())[pieces] >= SPECK_CELLS)
-        holes, _ = label(~kept)
-        kept |= ~kept & (np.bincount(holes.ravel())[holes] < SPECK_CELLS)
-    else:
-        kept = ink & _long(ink, side, SPECK_CELLS)
-        kept |= ~kept & ~_long(~kept, side, SPECK_CELLS)
-    return np.where(kept & ~ink, 1.0, np.where(ink & ~kept, -1.0, score))
-
-
 def _widen(score: np.ndarray, here: np.ndarray, side: int | None) -> np.ndarray:
     """``score`` (+1 ink, -1 paper) with, beside every ink cell, its darkest
     paper neighbour (by the picture's lightness ``here``) inked: the large
@@ -466,8 +442,8 @@ def _widen(score: np.ndarray, here: np.ndarray, side: int | None) -> np.ndarray:
     staircase of clues of 1 in every row and column it crosses, which line
     logic cannot place, and refinement must break up cell by cell (the
     camera at 200: 292 changes in 9.5 s of processor time with one-cell ink,
-    81 in 4.1 s with specks cleared and wide ink; docs/decisions.md, "At
-    scale")."""
+    95 in 4.6 s with wide ink; at 400, 1,459 changes and 698; docs/decisions.md,
+    "At scale")."""
     from rofl.picture.measures import cell_neighbours
 
     ink = (score > 0).ravel()

@@ -658,38 +658,10 @@ def test_wide_ink_grows_every_ink_cell_toward_the_darker_picture():
     assert np.flatnonzero(_widen(score, here, 3) > 0).tolist() == sorted([0, int(darkest)])
 
 
-def test_large_drawings_lose_specks_and_holes_before_the_ink_widens():
-    """:func:`_clear_specks`: pieces of ink (joined at corners too) and holes
-    of paper (joined through sides) of fewer than :data:`SPECK_CELLS` cells
-    go; larger ones, and the tone of the cells it leaves, stay."""
-    from rofl.picture.style import SPECK_CELLS, _clear_specks
-
-    assert SPECK_CELLS == 6
-    score = np.full((12, 12), -0.5)
-    score[1, 1] = score[2, 2] = score[3, 3] = score[4, 4] = score[5, 5] = 1.0  # 5 cells at corners: a speck
-    score[1, 8:11] = score[2, 8:11] = 0.7  # 6 cells: kept
-    score[7:12, 0:6] = 1.0
-    score[9, 2] = score[9, 3] = -1.0  # a hole of 2 cells in a filled block: filled
-    score[7:12, 7:12] = 1.0
-    score[8:10, 8:11] = -1.0  # a hole of 6 cells: kept
-    out = _clear_specks(score, None)
-    expected = score.copy()
-    expected[[1, 2, 3, 4, 5], [1, 2, 3, 4, 5]] = -1.0
-    expected[9, 2:4] = 1.0
-    assert (out == expected).all()
-    from rofl.picture.measures import cell_neighbours
-
-    cells = len(Hexagon.of(4).coords)  # on a hexagon, pieces joined through its 6 neighbours
-    score = -np.ones(cells)
-    nb = cell_neighbours((0,), side=4)
-    score[[0, *nb[0][nb[0] >= 0][:4]]] = 1.0  # 5 cells
-    assert (_clear_specks(score, 4) == -1.0).all()
-
-
 def test_lines_draws_wide_ink_on_large_grids_only(monkeypatch):
-    """In black and white, ``lines`` clears specks and widens its ink
-    (:func:`_clear_specks`, :func:`_widen`) on a grid of :data:`WIDE_CELLS`
-    cells or more and leaves smaller grids as they were; in colour never."""
+    """In black and white, ``lines`` widens its ink (:func:`_widen`) on a
+    grid of :data:`WIDE_CELLS` cells or more and leaves smaller grids as they
+    were; in colour never."""
     from rofl.picture import style
 
     px = disc_picture()
@@ -699,8 +671,7 @@ def test_lines_draws_wide_ink_on_large_grids_only(monkeypatch):
     monkeypatch.setattr(style, "WIDE_CELLS", 60 * 60)
     wide = style_cells(px, geometry, "lines")
     here = 100.0 * style._lightness(plain.photo)
-    expected = style._widen(style._clear_specks(np.where(plain.ink, 1.0, -1.0), None), here, None) > 0
-    assert (wide.ink == expected).all()
+    assert (wide.ink == (style._widen(np.where(plain.ink, 1.0, -1.0), here, None) > 0)).all()
     assert wide.ink.sum() > plain.ink.sum()
     assert (style_cells(px, geometry, "lines", colors=4).ink == colour.ink).all()
 
