@@ -74,7 +74,7 @@ QUICK_NODES = 1
 #: chance (docs/benchmarks.md, "rofl beside nonosolve").  2000: with
 #: CaDiCaL 3.0 in doubling slices the SAT solver beats the search on about
 #: half the puzzles the search takes more than 750 nodes over, and a
-#: hand-over after 2000 nodes (the sixth attempt ends at 1551) simulated to
+#: hand-over after 2000 nodes (the fifth attempt ends at 1551) simulated to
 #: 116.8 CPU s on taai2020's 96 such puzzles against 138.4 s after 6400, and
 #: to 25.5 s against 25.2 on the sample's 25 (the seventh round).  With
 #: CaDiCaL 1.9.5 an earlier hand-over was a trade between the sets (the
