@@ -71,15 +71,17 @@ QUICK_NODES = 1
 #: docs/design.md, "Handing over to the SAT solver".  A count of nodes, not
 #: seconds: on a busy machine a second of wall clock held a fifth of a
 #: second of search, and the hand-over came before the search had had its
-#: chance (docs/benchmarks.md, "rofl beside nonosolve").  2000: with
-#: CaDiCaL 3.0 in doubling slices the SAT solver beats the search on about
-#: half the puzzles the search takes more than 750 nodes over, and a
-#: hand-over after 2000 nodes (the fifth attempt ends at 1551) simulated to
-#: 116.8 CPU s on taai2020's 96 such puzzles against 138.4 s after 6400, and
-#: to 25.5 s against 25.2 on the sample's 25 (the seventh round).  With
-#: CaDiCaL 1.9.5 an earlier hand-over was a trade between the sets (the
-#: fourth round: after 3150 nodes taai2020 gained, the sample lost 6 s).
-HANDOVER_NODES = 2000
+#: chance (docs/benchmarks.md, "rofl beside nonosolve").  6400: about the
+#: end of the search's seventh attempt (50 + 100 + ... + 3200 nodes), where
+#: 8000 cut the eighth short after 1650 of its 6400 nodes, which settled
+#: two of taai2020's 1000 puzzles and cost the 20 handed over about 0.6 s
+#: each.  An earlier hand-over is a trade, not a gain: after 3150 nodes
+#: taai2020's puzzles of more than 1900 nodes took 41.6 CPU s in place of
+#: 61.5, but the sample's tail, which the search settles in 3400--4500
+#: nodes, 42.9 s in place of 36.9 (docs/benchmarks.md, the fourth round);
+#: after 2000 nodes, with CaDiCaL 3.0, the whole of taai2020 took 145.0 s
+#: in place of 154.6 and the sample 39.9 in place of 35.6 (the seventh).
+HANDOVER_NODES = 6400
 #: CPU seconds of search (the process's, ``time.process_time``) after which
 #: the search hands over all the same: puzzles larger than the tournaments'
 #: whose nodes are slow.  CPU, not wall-clock, seconds: on a busy machine a
