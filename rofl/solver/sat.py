@@ -45,7 +45,7 @@ from rofl.solver.status import SearchStatus
 #: tournament puzzles handed over; docs/benchmarks.md, "SAT engine").
 #: python-sat cannot interrupt either from another thread, so a solve runs in
 #: slices of conflicts (:func:`_solve_until`; the solver keeps what it
-#: learned from one to the next) and the clock is read between them.
+#: learned from one to the next) and the clock and Ctrl-C are read between them.
 SOLVERS = ("cadical300", "cadical195")
 #: Conflicts of the first slice (some 10 ms on a 25 x 25 puzzle); each next
 #: slice has twice as many, and at most what the last slice's rate fits
@@ -54,6 +54,9 @@ SOLVERS = ("cadical300", "cadical195")
 #: starts each call afresh): on taai2020's ten hardest puzzles it needed
 #: twice the conflicts.
 FIRST_SLICE = 1000
+#: Seconds a slice may grow to (at the last slice's rate): Ctrl-C waits for
+#: the slice it meets (:func:`_slice`).
+SLICE_SECONDS = 1.0
 #: Whether :func:`solve_sat` looks for another solution among the swaps of
 #: those it has (:func:`swapped`) before asking the solver again: all ten
 #: taai2020 puzzles the hand-over took longest over had one, and their two
@@ -73,21 +76,54 @@ def _solver_name() -> str:
     return next((name for name in SOLVERS if hasattr(SolverNames, name)), SOLVERS[-1])
 
 
+def _slice(solver, budget: int) -> bool | None:
+    """One slice of at most ``budget`` conflicts, solved in a thread of its own.
+
+    In the main thread python-sat installs its own Ctrl-C handler, which jumps
+    out of CaDiCaL and leaves a traceback or a process hung in the solver's
+    delete; off the main thread it installs none, so Ctrl-C is Python's
+    KeyboardInterrupt, raised here once the slice has ended (the solver holds
+    the interpreter while it runs, so no slice is cut short).
+    """
+    import threading
+
+    got: list = []
+
+    def run() -> None:
+        try:
+            got.append(solver.solve_limited())
+        except BaseException as error:  # raised again in the caller's thread
+            got.append(error)
+
+    worker = threading.Thread(target=run, name="rofl-sat", daemon=True)
+    solver.conf_budget(budget)
+    worker.start()
+    try:
+        worker.join()
+    except KeyboardInterrupt:
+        worker.join()  # the solver is left whole, then the interrupt goes on
+        raise
+    if isinstance(got[0], BaseException):
+        raise got[0]
+    return got[0]
+
+
 def _solve_until(solver, deadline: float | None) -> bool | None:
-    """Whether the formula is satisfiable, or None when ``deadline`` (``time.monotonic()``) passes first."""
+    """Whether the formula is satisfiable, or None when ``deadline`` (``time.monotonic()``) passes first.
+
+    Slices grow to at most :data:`SLICE_SECONDS` at the last slice's rate,
+    so Ctrl-C is answered within about that much time."""
     budget = FIRST_SLICE
     while True:
         began = time.monotonic()
         if deadline is not None and began >= deadline:
             return None
-        solver.conf_budget(budget)
-        got = solver.solve_limited()
+        got = _slice(solver, budget)
         if got is not None:
             return got
-        budget *= 2
-        if deadline is not None:  # what fits before the deadline at the last slice's rate
-            spent = max(time.monotonic() - began, 1e-6)
-            budget = max(FIRST_SLICE, min(budget, int(budget / 2 * (deadline - time.monotonic()) / spent)))
+        spent = max(time.monotonic() - began, 1e-6)
+        left = SLICE_SECONDS if deadline is None else min(SLICE_SECONDS, deadline - time.monotonic())
+        budget = max(FIRST_SLICE, min(2 * budget, int(budget * left / spent)))
 
 
 def _one_cell_moves(line: np.ndarray) -> list[tuple[int, int]]:
