@@ -61,11 +61,13 @@ from rofl.kernels._line import (
 )
 from rofl.kernels.search_stats import (  # noqa: F401 -- the kernel's callers read them here too
     N_STATS,
+    ST_LEARNED,
     ST_LESSONS,
     ST_LINE_SOLVES,
     ST_MAX_DEPTH,
     ST_MET,
     ST_NODES,
+    ST_NOGOOD_HITS,
     ST_PROBES,
     ST_SPARED,
     ST_SPLITS,
@@ -650,6 +652,94 @@ def _probe_region(
     return result
 
 
+# The store of learned nogoods (``_search``'s ``learned``): ``learned[0]`` is
+# the end of the words in use (0 in a new store: none), then one record a
+# nogood, its number of literals ``k`` and ``k`` pairs ``(cell, colours)``: the
+# literal holds when the cell may take no colour outside ``colours``.  A
+# store shorter than the header learns nothing.
+_NG_HEAD = 1
+
+
+@njit(**SEARCH_INNER)
+def _nogood_pass(flat, width, ctx, tw, stats, memo, learned):
+    """Propagate the learned nogoods on ``flat``: a nogood whose literals all
+    hold proves the node empty; one whose literals all hold but one makes
+    that one false (its cell loses the colours the literal allows), and
+    line logic follows (``_settle``); repeated until no nogood narrows.
+
+    Returns the cells narrowed, or -1 (the node is empty).
+    """
+    if learned.shape[0] < _NG_HEAD:
+        return 0
+    trail, old, seen = tw[0], tw[1], tw[2]
+    narrowed = 0
+    while True:
+        end = learned[0]
+        at = _NG_HEAD
+        ntr = 0
+        empty = False
+        while at < end:
+            k = learned[at]
+            at += 1
+            open_at = -1
+            live = True
+            for i in range(at, at + 2 * k, 2):
+                m = flat[learned[i]]
+                a = learned[i + 1]
+                if m & ~a == 0:
+                    continue  # holds
+                if m & a == 0 or open_at >= 0:
+                    live = False  # false, or a second literal still open
+                    break
+                open_at = i
+            if live:
+                stats[ST_NOGOOD_HITS] += 1
+                if open_at < 0:
+                    empty = True
+                    break
+                q = learned[open_at]
+                ntr = _on_trail(q, flat, trail, old, seen, ntr)
+                flat[q] &= ~learned[open_at + 1]
+            at += 2 * k
+        if empty:
+            for j in range(ntr):
+                seen[trail[j]] = False
+            return -1
+        if ntr == 0:
+            return narrowed
+        narrowed += ntr
+        if _settle(flat, width, np.int64(ntr), ctx, tw, stats, memo) == CONTRADICTION:
+            return -1
+
+
+@njit(**SEARCH_INNER)
+def _learn(learned, f, touch, chosen, mark, stats):
+    """Frame ``f`` is proved empty: the decisions on its path (frame ``c``'s
+    cell ``touch[c]`` set to the colours ``chosen[c]``, for the frames
+    ``1..f`` that a branch made) are a nogood.  It replaces the nogoods its
+    subtree learned (from ``mark[f]`` on: each holds these decisions and
+    more); nothing is learned once the store is full."""
+    if learned.shape[0] < _NG_HEAD:
+        return
+    at = mark[f]
+    k = 0
+    for c in range(1, f + 1):
+        if touch[c] >= 0:
+            k += 1
+    if k == 0 or at + 1 + 2 * k > learned.shape[0]:
+        learned[0] = at
+        return
+    learned[at] = k
+    i = at + 1
+    for c in range(1, f + 1):
+        if touch[c] >= 0:
+            learned[i] = touch[c]
+            learned[i + 1] = chosen[c]
+            i += 2
+    learned[0] = i
+    stats[ST_LEARNED] += 1
+
+
 @njit(**SEARCH_INNER)
 def _components(cur, cells, ncell, parent):
     """Split the undetermined cells of ``cells[:ncell]`` into independent parts.
@@ -745,6 +835,7 @@ def _search(
     stats,
     strategy,
     seed,
+    learned,
 ):  # fmt: skip
     """Find up to ``max_solutions`` distinct solutions of a stalled puzzle.
 
@@ -781,6 +872,12 @@ def _search(
         on, up to 50% of noise on the cells' scores; the searches differ
         only in the order of the tree, never in what they prove
     seed : int, for strategy 2 and the choice among equally good cells
+    learned : (L,) int64, the store of learned nogoods (see ``_nogood_pass``),
+        kept by the caller from one attempt to the next (zeros: empty; fewer
+        words than its header: no learning).  Every frame proved empty adds
+        the decisions on its path; a later node (in this attempt or
+        another) where they all hold is empty, and one where all but one
+        hold makes that one false.
 
     Returns
     -------
@@ -830,6 +927,8 @@ def _search(
     rng[0] = seed * 2654435761 + 88172645463325252
     stats[ST_MET] = 0
     keep = max(max_solutions, 2)
+    if learned.shape[0] >= _NG_HEAD and learned[0] < _NG_HEAD:
+        learned[0] = _NG_HEAD
 
     # per-depth frame storage, grown on demand
     states = [root.copy()]
@@ -860,6 +959,8 @@ def _search(
     step = np.empty(16, dtype=np.int64)  # BRANCH: side (0, 1); SPLIT: part index in order
     cell = np.empty(16, dtype=np.int64)  # BRANCH: the cell; SPLIT: the part with two solutions
     bitv = np.empty(16, dtype=np.int64)  # BRANCH: the colour bit
+    mark = np.empty(16, dtype=np.int64)  # the nogood store's end at the frame's entry
+    chosen = np.empty(16, dtype=np.int64)  # a branch's child: the colours its cell was set to
 
     want[0] = max_solutions
     phase[0] = _ENTER
@@ -879,37 +980,51 @@ def _search(
                 break
             clk[0] += 1
             serial[f] = clk[0]
+            mark[f] = learned[0] if learned.shape[0] >= _NG_HEAD else 0
             if touch[f] >= 0:
                 # the branch's cell is set already: propagate it, stamping the lines it changes
                 tw[0][0] = touch[f]
                 tw[2][touch[f]] = True
                 if _settle(cur.ravel(), width, np.int64(1), ctx, tw, stats, memo) == CONTRADICTION:
+                    _learn(learned, f, touch, chosen, mark, stats)
                     got = 0
                     top -= 1
                     continue
             cells = cells_of[f]
-            nfound[0] = 0
-            st = _probe_region(
-                cur,
-                cells,
-                cells.shape[0],
-                ctx,
-                work,
-                score,
-                first,
-                outs[f],
-                nfound,
-                want[f],
-                anysol,
-                stats,
-                strategy,
-                rng,
-                touch[f],
-                memo,
-                serial,
-                np.int64(f),
-                act,
-            )
+            st = STALLED
+            if _nogood_pass(cur.ravel(), width, ctx, tw, stats, memo, learned) < 0:
+                st = CONTRADICTION
+            while st == STALLED:
+                nfound[0] = 0
+                st = _probe_region(
+                    cur,
+                    cells,
+                    cells.shape[0],
+                    ctx,
+                    work,
+                    score,
+                    first,
+                    outs[f],
+                    nfound,
+                    want[f],
+                    anysol,
+                    stats,
+                    strategy,
+                    rng,
+                    touch[f],
+                    memo,
+                    serial,
+                    np.int64(f),
+                    act,
+                )
+                if st != STALLED:
+                    break
+                # what probing fixed may make a nogood unit: then probe again
+                narrowed = _nogood_pass(cur.ravel(), width, ctx, tw, stats, memo, learned)
+                if narrowed < 0:
+                    st = CONTRADICTION
+                elif narrowed == 0:
+                    break
             act[-1] *= _ACTIVITY_GROWTH
             if act[-1] > 1e100:
                 act /= 1e100
@@ -926,6 +1041,7 @@ def _search(
                 if st == _ENOUGH:
                     got = want[f]
                 elif st == CONTRADICTION:
+                    _learn(learned, f, touch, chosen, mark, stats)
                     got = 0
                 else:  # SOLVED: the region is determined
                     _copy(outs[f][0], cur)
@@ -954,6 +1070,8 @@ def _search(
                     cell = _grow(cell, size)
                     bitv = _grow(bitv, size)
                     serial = _grow(serial, size)
+                    mark = _grow(mark, size)
+                    chosen = _grow(chosen, size)
             if parts > 1:
                 stats[ST_SPLITS] += 1
                 # smallest parts first: a part without solutions ends the frame early
@@ -1003,7 +1121,7 @@ def _search(
             if got >= 0:
                 part = order[step[f]]
                 if got == 0:
-                    got = 0
+                    _learn(learned, f, touch, chosen, mark, stats)
                     top -= 1
                     continue
                 child_out = outs[f + 1]
@@ -1057,6 +1175,8 @@ def _search(
                 continue
         if step[f] == 2:
             got = count[f]
+            if got == 0:
+                _learn(learned, f, touch, chosen, mark, stats)
             top -= 1
             continue
         c = f + 1
@@ -1064,6 +1184,7 @@ def _search(
         _copy(states[c], cur)
         cflat = states[c].ravel()
         cflat[best] = bitv[f] if step[f] == 0 else cur.ravel()[best] & ~bitv[f]
+        chosen[c] = cflat[best]
         cells_of[c] = cells_of[f]
         want[c] = want[f] - count[f]
         phase[c] = _ENTER
