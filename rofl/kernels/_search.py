@@ -445,6 +445,8 @@ def _probe_region(
     serial,
     depth,
     act,
+    learned,
+    live,
 ):
     """Probe the undetermined cells of ``cells[:ncell]`` until no probe narrows ``cur``.
 
@@ -468,6 +470,9 @@ def _probe_region(
     or the highest (4).  A
     probe that determines the whole region is a solution of it and goes to
     ``out`` (``nfound[0]`` counts them).
+
+    A probe that leaves every literal of one of the learned nogoods
+    ``learned[live[1:live[0] + 1]]`` holding contradicts too.
 
     Returns SOLVED (the region is determined), STALLED, CONTRADICTION,
     _ENOUGH or _ABORT.
@@ -535,6 +540,9 @@ def _probe_region(
             mm ^= low
             st, ntr = _trial(flat, width, p, low, ctx, tw, stats)
             stats[ST_PROBES] += 1
+            if st != CONTRADICTION and _violated(flat, learned, live):
+                stats[ST_NOGOOD_HITS] += 1
+                st = CONTRADICTION
             if st == CONTRADICTION:
                 act[p] += act[-1]
                 _undo(flat, tw, ntr)
@@ -653,11 +661,57 @@ def _probe_region(
 
 
 # The store of learned nogoods (``_search``'s ``learned``): ``learned[0]`` is
-# the end of the words in use (0 in a new store: none), then one record a
+# the end of the words in use (0 in a new store: none), ``learned[1]``
+# flags (1: probes do not check the nogoods), then one record a
 # nogood, its number of literals ``k`` and ``k`` pairs ``(cell, colours)``: the
 # literal holds when the cell may take no colour outside ``colours``.  A
 # store shorter than the header learns nothing.
-_NG_HEAD = 1
+_NG_HEAD = 2
+
+
+@njit(**SEARCH_INNER)
+def _live_nogoods(flat, learned, live):
+    """List in ``live`` (``live[0]`` of them, from ``live[1]``) the learned
+    nogoods that no literal of which is false in ``flat``: the only ones a
+    probe below can make hold (probes only narrow).  Lists none when
+    ``learned[1]`` says probes do not check nogoods, or when they do not fit."""
+    live[0] = 0
+    if learned.shape[0] < _NG_HEAD or learned[1] & 1:
+        return
+    end = learned[0]
+    at = _NG_HEAD
+    count = 0
+    while at < end:
+        k = learned[at]
+        ok = True
+        for i in range(at + 1, at + 1 + 2 * k, 2):
+            if flat[learned[i]] & learned[i + 1] == 0:
+                ok = False
+                break
+        if ok:
+            if count + 1 >= live.shape[0]:
+                live[0] = 0
+                return
+            count += 1
+            live[count] = at
+        at += 1 + 2 * k
+    live[0] = count
+
+
+@njit(**SEARCH_INNER)
+def _violated(flat, learned, live):
+    """Whether every literal of one of the ``live`` nogoods holds in ``flat``."""
+    for j in range(1, live[0] + 1):
+        at = live[j]
+        k = learned[at]
+        hold = True
+        for i in range(at + 1, at + 1 + 2 * k, 2):
+            if flat[learned[i]] & ~learned[i + 1]:
+                hold = False
+                break
+        if hold:
+            return True
+    return False
 
 
 @njit(**SEARCH_INNER)
@@ -920,6 +974,7 @@ def _search(
     # contradiction adds, which grows from node to node
     act = np.zeros(n + 1, dtype=np.float64)
     act[-1] = 1.0
+    live = np.zeros(1 << 12, dtype=np.int64)  # see _live_nogoods
     parent = np.empty(n, dtype=np.int64)
     anysol = np.zeros((max_solutions, height, width), dtype=np.int64)
     nfound = np.zeros(1, dtype=np.int64)
@@ -996,6 +1051,7 @@ def _search(
                 st = CONTRADICTION
             while st == STALLED:
                 nfound[0] = 0
+                _live_nogoods(cur.ravel(), learned, live)
                 st = _probe_region(
                     cur,
                     cells,
@@ -1016,6 +1072,8 @@ def _search(
                     serial,
                     np.int64(f),
                     act,
+                    learned,
+                    live,
                 )
                 if st != STALLED:
                     break
