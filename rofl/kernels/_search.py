@@ -661,22 +661,21 @@ def _probe_region(
 
 
 # The store of learned nogoods (``_search``'s ``learned``): ``learned[0]`` is
-# the end of the words in use (0 in a new store: none), ``learned[1]``
-# flags (1: probes do not check the nogoods), then one record a
+# the end of the words in use (0 in a new store: none), then one record a
 # nogood, its number of literals ``k`` and ``k`` pairs ``(cell, colours)``: the
 # literal holds when the cell may take no colour outside ``colours``.  A
 # store shorter than the header learns nothing.
-_NG_HEAD = 2
+_NG_HEAD = 1
 
 
 @njit(**SEARCH_INNER)
 def _live_nogoods(flat, learned, live):
     """List in ``live`` (``live[0]`` of them, from ``live[1]``) the learned
     nogoods that no literal of which is false in ``flat``: the only ones a
-    probe below can make hold (probes only narrow).  Lists none when
-    ``learned[1]`` says probes do not check nogoods, or when they do not fit."""
+    probe below can make hold (probes only narrow).  Lists none when they
+    do not all fit."""
     live[0] = 0
-    if learned.shape[0] < _NG_HEAD or learned[1] & 1:
+    if learned.shape[0] < _NG_HEAD:
         return
     end = learned[0]
     at = _NG_HEAD
