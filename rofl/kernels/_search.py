@@ -26,6 +26,12 @@ is exactly the set of solutions of its masks:
   branch plus 1.85 log(1 + the imbalance); more: ties go to the most over
   all its colours), the colour the strategy's (white or black first, in
   turn from one attempt to the next, or random).
+* **learned nogoods**: a frame proved empty leaves the decisions on its
+  path as a nogood, in a store the wrapper keeps from one attempt to the
+  next (``learned``); a node where all its literals hold is empty, one
+  where all but one hold makes that one false, and a probe that makes one
+  hold contradicts.  Nogoods follow from the clues alone, so they change
+  how soon a search ends, never what it proves.
 * **black-and-white lines on words**: a puzzle of at most 63 cells a side
   whose groups are all black propagates each line on two words, the cells
   that may be white and black (``_spread_bw``), through a cache of its own;
