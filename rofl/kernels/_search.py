@@ -1051,9 +1051,9 @@ def _search(
                     top -= 1
                     continue
             cells = cells_of[f]
-            st = STALLED
+            st = np.int64(STALLED)
             if _nogood_pass(cur.ravel(), width, ctx, tw, stats, memo, learned) < 0:
-                st = CONTRADICTION
+                st = np.int64(CONTRADICTION)
             while st == STALLED:
                 nfound[0] = 0
                 _live_nogoods(cur.ravel(), learned, live)
@@ -1085,7 +1085,7 @@ def _search(
                 # what probing fixed may make a nogood unit: then probe again
                 narrowed = _nogood_pass(cur.ravel(), width, ctx, tw, stats, memo, learned)
                 if narrowed < 0:
-                    st = CONTRADICTION
+                    st = np.int64(CONTRADICTION)
                 elif narrowed == 0:
                     break
             act[-1] *= _ACTIVITY_GROWTH
