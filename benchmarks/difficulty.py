@@ -199,6 +199,7 @@ def steering(sizes: list[int], only: set[str] | None = None) -> tuple[list[str],
                     likeness(result),
                     _unlike(result.grid, plain.grid),
                     result.stats.cleanup,
+                    result.stats.smoothed,
                 )
                 if n == 50 and result.puzzle.width * result.puzzle.height >= 45 * 45:
                     made_ms.append(_best_ms(result.puzzle))
@@ -220,7 +221,7 @@ def steering(sizes: list[int], only: set[str] | None = None) -> tuple[list[str],
 
     def drawn(made: tuple) -> str:
         cut = f" {made[7]:.0f}" if made[5] == "photo" and made[7] is not None else ""
-        return made[5] + cut + (" cleaned" if made[10] else "")
+        return made[5] + cut + (" cleaned" if made[10] else "") + (" smoothed" if made[11] else "")
 
     for name, n, easy, hard, auto in rows:
         lines.append(

@@ -107,8 +107,9 @@ class MakeOptions:
         cells, up to 2% in all (refined again with ``effort`` 8 when
         refinement alone passes that), harder ones at most 0.5% beyond the
         fewest; with ``style="auto"`` another drawing (a style auto could
-        keep, one with its isolated cells repainted, or the photo style at
-        another threshold) may be taken when it comes closer, its likeness
+        keep, one with its isolated cells repainted, to ease a textured
+        picture one smoothed, or the photo style at another threshold) may
+        be taken when it comes closer, its likeness
         within 0.2 of the puzzle made without ``difficulty`` unless easy's
         limit needs one further, never more than 0.4
         (:func:`rofl.refine.difficulty.pick_style`); all within an effort
@@ -291,6 +292,9 @@ class MakeStats:
     #: isolated cells were repainted before refinement (``cleanup``, asked
     #: for or taken by ``difficulty`` as another drawing)
     cleanup: bool = False
+    #: the drawing was smoothed before refinement (:func:`rofl.picture.smooth`,
+    #: taken by ``difficulty`` as another drawing)
+    smoothed: bool = False
 
     @property
     def fewer_colours(self) -> str | None:
@@ -359,6 +363,7 @@ class MakeStats:
         lines.append(timing)
         if self.difficulty is not None:
             drawn = "; drawn with isolated cells repainted (cleanup)" if self.cleanup else ""
+            drawn += "; drawn smoothed (cells most of whose neighbours differ repainted)" if self.smoothed else ""
             lines.append(f"difficulty: {self.difficulty.summary()}; {self.steered} cells changed to steer it{drawn}")
         if self.difficulty_note:
             lines.append(self.difficulty_note)
@@ -515,14 +520,23 @@ def make(
 
 
 def _make(
-    image: Any, o: MakeOptions, *, title: str | None, solver: Any, progress: Any, budget: Any = None
+    image: Any,
+    o: MakeOptions,
+    *,
+    title: str | None,
+    solver: Any,
+    progress: Any,
+    budget: Any = None,
+    smooth: bool = False,
 ) -> MakeResult:
     """:func:`make` with its options as one value: the one pipeline of both
     shapes, in named steps; what differs per shape is asked of its
     :class:`_Shape` (fitting, clean-up and trimming, the refinement's
     options, the board, the measures).  ``budget`` is the effort budget of
     ``difficulty`` (:class:`rofl.refine.difficulty.Budget`) the other
-    drawings share with the first (a new one when not given)."""
+    drawings share with the first (a new one when not given); ``smooth``
+    smooths the drawing before clean-up (:func:`rofl.picture.smooth`: a
+    drawing ``difficulty`` may take, :func:`_other_style`)."""
     from rofl import kernels, picture
 
     shape = _shape_of(o)  # every option checked, before any work
@@ -545,6 +559,8 @@ def _make(
     cells = _Cells(
         chosen.quantised.grid, chosen.quantised.cost, chosen.lab, chosen.photo, drawn=chosen.style != "photo"
     )
+    if smooth:
+        cells.grid = picture.smooth(cells.grid)
     cells = shape.prepare(cells)
     refine_clock = kernels.Stopwatch()
     res = _refined(cells, chosen.quantised.palette, shape, solver, progress)
@@ -569,7 +585,7 @@ def _make(
     result = _finish(
         puzzle, cells, chosen.quantised, res, shape,
         shape_stats={"style": chosen.style, "style_scores": chosen.scores, "style_dropped": chosen.dropped,
-                     "cleanup": o.cleanup,
+                     "cleanup": o.cleanup, "smoothed": smooth,
                      **shape.stats(cells, res), **steering},
         seconds=clock.seconds(), refine_seconds=refine_seconds, min_delta_e=o.min_delta_e,
         pixels=pixels, geometry=geometry, background=bg_rgb,
@@ -833,14 +849,16 @@ def _other_style(
     the margin of ``plain`` (auto's puzzle before steering)."""
     from rofl.refine.difficulty import pick_style
 
-    def made(name: str, threshold: float | None = None, steered: bool = True, cleanup: bool = False) -> MakeResult:
+    def made(
+        name: str, threshold: float | None = None, steered: bool = True, cleanup: bool = False, smooth: bool = False
+    ) -> MakeResult:
         # the picture cut to its subject already: no crop again
         again = replace(
             o, style=name, crop="none", threshold=threshold, difficulty=o.difficulty if steered else None,
             cleanup=o.cleanup or cleanup,
         )  # fmt: skip
         title = result.puzzle.meta.get("title")
-        other = _make(pixels, again, title=title, solver=solver, progress=None, budget=budget)
+        other = _make(pixels, again, title=title, solver=solver, progress=None, budget=budget, smooth=smooth)
         return replace(other, stats=replace(other.stats, style_scores=chosen.scores, style_dropped=chosen.dropped))
 
     result = pick_style(result, o.difficulty, chosen.eligible, made, plain=plain, budget=budget)

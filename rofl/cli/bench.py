@@ -94,10 +94,22 @@ def bench(
     in file order, one solution each (--two: two, to tell unique from
     several), --budget seconds each, every answer checked against the
     clues; it prints the puzzles solved and the total, median, p90 and
-    slowest CPU time (--list: each puzzle's line).  Exit status 1 when a
-    puzzle is left unsolved.
+    slowest CPU time (--list: each puzzle's line), then the labels of the
+    puzzles left unsolved: no solution, or not decided within --budget
+    seconds of wall clock.  Exit status 1 when a puzzle is left unsolved;
+    Ctrl-C prints the figures of the puzzles done.
     """
-    if tournament or two or answers:
+    if (two or answers) and not tournament:
+        from rofl.errors import UsageError
+
+        msg = f"{'--two' if two else '--answers'} goes with --tournament (a tournament file's puzzles)"
+        raise UsageError(msg)
+    if tournament:
+        if jobs is not None or scheduler is not None:
+            from rofl.errors import UsageError
+
+            msg = "--tournament solves its puzzles in order in this process, on one core: no -j or --scheduler"
+            raise UsageError(msg)
         _tournament(files, budget=budget, two=two, answers=answers, listing=listing, output=output)
         return
     from rofl.batch import solve_many
@@ -115,6 +127,7 @@ def bench(
             grade = f"  {row['grade']}/5 {row['difficulty']}" if row.get("grade") not in (None, "") else ""
             say(f"{row['file']}  {category(row)}  {timing}  nodes {row.get('nodes') or 0}{grade}")
     _summary(rows, budget)
+    _tournament_hint(rows)
     finish(rows, "puzzle files", f"table in {output}" if output else "no table written (-o)", quiet=False)
 
 
@@ -123,7 +136,7 @@ def _tournament(
 ) -> None:
     import sys
 
-    from rofl.batch.tournament import answers_text, run_tournament, tournament_summary
+    from rofl.batch.tournament import answers_text, run_tournament
     from rofl.errors import OptionError
 
     if output is not None:
@@ -132,30 +145,68 @@ def _tournament(
     if answers is not None and len(files) != 1:
         msg = "--answers takes the answers of one tournament file: name one FILE"
         raise OptionError(msg)
-    if answers is not None:
-        from rofl.cli._files import refuse_overwrite
+    if answers is not None:  # before the minutes of solving, not after
+        from rofl.cli._files import check_parent, refuse_overwrite
 
         refuse_overwrite(list(files), [("--answers", answers)])
+        check_parent(answers)
     unsolved = 0
     for name in files:
         rows = []
-        for row in run_tournament(name, budget=budget, solutions=2 if two else 1):
-            rows.append(row)
-            if listing:
-                say(f"${row.label}  {row.status}  {_fmt(row.cpu_seconds)}")
-        figures = tournament_summary(rows)
-        unsolved += figures["puzzles"] - figures["solved"]
-        click.echo(
-            f"{name}: {figures['solved']} of {figures['puzzles']} solved; CPU {figures['cpu_total']:.2f} s in all "
-            f"(wall {figures['wall_total']:.2f} s), median {_fmt(figures['median'])}, p90 {_fmt(figures['p90'])}, "
-            f"slowest {_fmt(figures['max'])}"
-        )
+        try:
+            for row in run_tournament(name, budget=budget, solutions=2 if two else 1):
+                rows.append(row)
+                if listing:
+                    say(f"${row.label}  {row.status}  {_fmt(row.cpu_seconds)}")
+        except KeyboardInterrupt:  # the figures of the puzzles done, then "Error: interrupted"
+            if rows:
+                _tournament_report(f"{name}: interrupted after {len(rows)} puzzles", rows, budget)
+            raise
+        unsolved += _tournament_report(name, rows, budget)
         if answers is not None:
             from rofl._io import atomic_write
 
             atomic_write(answers, answers_text(rows))
     if unsolved:
         sys.exit(1)
+
+
+def _tournament_report(title: str, rows: list, budget: float) -> int:
+    """Print a tournament run's figures and the puzzles it left unsolved, by why; return how many."""
+    from rofl.batch.tournament import tournament_summary
+
+    figures = tournament_summary(rows)
+    say(
+        f"{title}: {figures['solved']} of {figures['puzzles']} solved; CPU {figures['cpu_total']:.2f} s in all "
+        f"(wall {figures['wall_total']:.2f} s), median {_fmt(figures['median'])}, p90 {_fmt(figures['p90'])}, "
+        f"slowest {_fmt(figures['max'])}"
+    )
+    left = [row for row in rows if not row.solved]
+    for why, status in (
+        ("no solution", "none"),
+        (f"not decided within the {budget:g} s budget (wall clock)", "budget"),
+    ):
+        labels = [f"${row.label}" for row in left if row.status == status]
+        if labels:
+            say(f"  {why}: {' '.join(labels)}")
+    return len(left)
+
+
+def _tournament_hint(rows: list[dict]) -> None:
+    """Name ``--tournament`` for a failed file that holds many puzzles in the tournaments' format
+    (without it, ``rofl bench`` reads a file as one puzzle and asks which)."""
+    from rofl.formats import taai
+
+    for row in rows:
+        if row.get("status") != "failed" or "puzzles in one file" not in str(row.get("error")):
+            continue
+        try:
+            with open(row["file"], "rb") as f:
+                head = f.read(64)
+        except OSError:
+            continue
+        if taai.looks_like(head):
+            say(f"  {row['file']} is a tournament file: rofl bench --tournament {row['file']} solves all its puzzles")
 
 
 def _fmt(seconds: float) -> str:

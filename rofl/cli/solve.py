@@ -277,6 +277,8 @@ def _picture_steps(puzzle, steps_dir, gif_path, *, search, budget, per, max_fram
         ends = "one of its solutions (the puzzle has more than one)"
     elif answer == "budget":
         ends = "a solution (not proved unique within the budget)"
+    elif answer == "found":  # --first-only
+        ends = "a solution (not checked for others: --first-only)"
     else:
         ends = "the solution"
     with all_or_nothing():  # every step picture and the animation, or none (a full disk)

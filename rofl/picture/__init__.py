@@ -23,7 +23,7 @@ The first half of :func:`rofl.make`'s data flow, one module per stage::
   (``photo``, ``lines``, ``poster``: :func:`style_cells`), for both shapes.
 * :mod:`.subject`: a crop to the picture's subject (a face, else the
   salient part: :func:`crop_to_subject`).
-* :mod:`.cleanup`: isolated cells repainted (:func:`remove_isolated`).
+* :mod:`.cleanup`: isolated cells repainted (:func:`remove_isolated`), speckle evened out (:func:`smooth`).
 * :mod:`.pixelart`: pictures whose pixels already are the cells
   (``rofl encode`` / ``decode`` and the Pillow plugin).
 * :mod:`.measures`: how much a grid looks like its picture (lightness
@@ -38,7 +38,7 @@ A bad option (an unknown mode or dither, a colour that is not one) raises
 
 from __future__ import annotations
 
-from rofl.picture.cleanup import remove_isolated
+from rofl.picture.cleanup import remove_isolated, smooth
 from rofl.picture.colour import (
     delta_e,
     grey_of_lightness,
@@ -116,6 +116,7 @@ __all__ = [
     "quantise",
     "remove_isolated",
     "rgb8_to_lab",
+    "smooth",
     "source_name",
     "spacing_table",
     "srgb_to_linear",

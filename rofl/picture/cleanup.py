@@ -2,7 +2,10 @@
 
 A cell none of whose neighbours shares its colour makes a 1-cell clue in
 its row and in its column; ``rofl make --cleanup`` repaints such cells
-(:func:`remove_isolated`) before refinement starts.
+(:func:`remove_isolated`) before refinement starts.  :func:`smooth` goes
+further, for ``rofl make --difficulty`` (a drawing an easier puzzle may
+take): a cell most of whose eight neighbours share another colour takes
+it, which evens out the speckle of a textured photo (fur, grass, text).
 """
 
 from __future__ import annotations
@@ -42,4 +45,39 @@ def remove_isolated(grid: np.ndarray, cost: np.ndarray | None = None) -> np.ndar
         else:
             counts = np.bincount(options, minlength=k)
             out[r, c] = int(np.argmax(counts))
+    return out
+
+
+#: :func:`smooth` repaints a cell when at least this many of its eight
+#: neighbours share one other colour (a majority filter with hysteresis:
+#: a border between two regions stays where it is).
+SMOOTH_NEIGHBOURS = 6
+
+
+def smooth(grid: np.ndarray) -> np.ndarray:
+    """Repaint every cell at least :data:`SMOOTH_NEIGHBOURS` of whose eight
+    neighbours share another colour, with that colour.
+
+    Beyond the picture's edge a cell's neighbours are taken as the nearest
+    cells inside (so a border cell is judged by the cells along it).  All
+    cells are judged on the input grid, so the result does not depend on
+    the scanning order.
+
+    Parameters
+    ----------
+    grid : (H, W) integer array
+
+    Returns
+    -------
+    (H, W) uint8 array (a new array)
+    """
+    from scipy.ndimage import uniform_filter
+
+    g = np.asarray(grid).astype(np.uint8)
+    out = g.copy()
+    for colour in np.unique(g).tolist():
+        mine = (g == colour).astype(np.float64)
+        # the 3x3 window's count, the cell itself taken out (rounded: uniform_filter averages in floats)
+        around = np.rint(uniform_filter(mine, size=3, mode="nearest") * 9) - mine
+        out[(around >= SMOOTH_NEIGHBOURS) & (g != colour)] = colour
     return out

@@ -4,10 +4,11 @@ checked answer each) and ``rofl solve --first-only``."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from rofl.formats import taai
 from rofl.puzzle import Palette, Puzzle
-from tests.clirun import one_error_line, run
+from tests.clirun import one_error_line, run, usage_error_line
 
 
 def _taai_block(label: int, puzzle: Puzzle) -> str:
@@ -76,3 +77,106 @@ def test_solve_first_only(tmp_path):
     assert result.exit_code == 0, result.output
     assert "a solution (not checked for others: --first-only)" in result.output
     assert run("solve", path, "--no-color").exit_code == 3  # without it: multiple
+
+
+def _knotty_block(label: int) -> str:
+    """Knotty (webpbn survey, 40x40) as a tournament block: the search takes seconds over it."""
+    from rofl.formats import open_puzzle
+    from tests.places import corpus_file
+
+    return _taai_block(label, open_puzzle(corpus_file("webpbn-survey/knotty.json")).puzzle)
+
+
+def test_the_summary_names_the_puzzles_left_unsolved_and_why(tmp_path):
+    path = tmp_path / "set.txt"
+    # $2 has no solution (the middle column all black, the middle row all white); $3 is over the budget
+    path.write_text("$1\n1\n1\n1\n1\n$2\n0\n3\n0\n1\t1\n0\n1\n" + _knotty_block(3))
+    result = run("bench", "--tournament", path, "--budget", 0.01)
+    assert result.exit_code == 1, result.output
+    lines = result.output.splitlines()
+    assert "1 of 3 solved" in lines[0], result.output
+    assert lines[1:] == [
+        "  no solution: $2",
+        "  not decided within the 0.01 s budget (wall clock): $3",
+    ], result.output
+
+
+def test_answers_in_a_missing_folder_are_refused_before_any_solving(tmp_path, monkeypatch):
+    from rofl.solver import search
+
+    def no_solving(*args, **kwargs):
+        msg = "solved before the answers' folder was checked"
+        raise AssertionError(msg)
+
+    monkeypatch.setattr(search, "solve_complete", no_solving)
+    path, _ = _tournament(tmp_path, GRIDS)
+    result = run("bench", "--tournament", path, "--answers", tmp_path / "missing" / "answers.txt")
+    usage_error_line(result, "does not exist")
+
+
+def test_a_tournament_takes_no_workers(tmp_path):
+    path, _ = _tournament(tmp_path, GRIDS)
+    for args in (["-j", 2], ["--scheduler", "tcp://localhost:8786"]):
+        usage_error_line(run("bench", "--tournament", path, *args), "in this process", "no -j or --scheduler")
+
+
+def test_two_and_answers_go_with_tournament(tmp_path):
+    path, _ = _tournament(tmp_path, GRIDS)
+    for args in (["--two"], ["--answers", tmp_path / "a.txt"]):
+        usage_error_line(run("bench", path, *args), args[0], "--tournament")
+    assert not (tmp_path / "a.txt").exists()
+
+
+def test_ctrl_c_prints_the_figures_of_the_puzzles_done(tmp_path, monkeypatch):
+    from rofl.solver import search
+
+    solve = search.solve_complete
+    calls = []
+
+    def interrupted_at_the_third(*args, **kwargs):  # Ctrl-C arrives during the third puzzle's solve
+        calls.append(1)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return solve(*args, **kwargs)
+
+    monkeypatch.setattr(search, "solve_complete", interrupted_at_the_third)
+    path, _ = _tournament(tmp_path, GRIDS)
+    result = run("bench", "--tournament", path)
+    assert result.exit_code == 130, result.output
+    lines = result.output.splitlines()
+    assert lines[0].startswith(f"{path}: interrupted after 2 puzzles: 2 of 2 solved; CPU "), result.output
+    assert lines[-1] == "Error: interrupted", result.output
+
+
+def test_solve_first_only_pictures_a_solution_not_the_solution(tmp_path):
+    path, _ = _tournament(tmp_path, [np.eye(2)])  # two solutions
+    gif = tmp_path / "steps.gif"
+    result = run("solve", "--first-only", path, "--no-color", "--gif", gif)
+    assert result.exit_code == 0, result.output
+    assert f"{gif}: " in result.output and "the last is a solution (not checked for others" in result.output
+
+
+def test_an_answer_that_does_not_fit_its_clues_is_never_handed_in(tmp_path, monkeypatch):
+    """The check of every answer can fail: a solver bug that returned a wrong grid stops the run."""
+    from rofl.batch.tournament import run_tournament
+    from rofl.solver import search
+
+    solve = search.solve_complete
+
+    def one_cell_wrong(*args, **kwargs):
+        result = solve(*args, **kwargs)
+        for grid in result.solutions:
+            grid[0, 0] ^= 1
+        return result
+
+    monkeypatch.setattr(search, "solve_complete", one_cell_wrong)
+    path, _ = _tournament(tmp_path, GRIDS)
+    with pytest.raises(RuntimeError, match=r"\$1: the answer does not satisfy the clues"):
+        list(run_tournament(path))
+
+
+def test_bench_without_tournament_names_it_for_a_tournament_file(tmp_path):
+    path, _ = _tournament(tmp_path, GRIDS)
+    result = run("bench", path, "-q", "-j", 1)
+    assert result.exit_code == 1, result.output  # a file of three puzzles is no one puzzle
+    assert f"{path} is a tournament file: rofl bench --tournament {path} solves all its puzzles" in result.output

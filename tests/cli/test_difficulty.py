@@ -14,7 +14,7 @@ import rofl
 from rofl.batch.tasks import make_task, options_key, solve_task
 from rofl.errors import OptionError
 from rofl.maker import MakeOptions
-from rofl.refine.difficulty import EASY_LIMIT, steer
+from rofl.refine.difficulty import EASY_LIMIT, STYLE_MARGIN, likeness, steer
 from rofl.render.page import puzzle_page
 from rofl.render.sheet import sheet_bytes
 from tests.clirun import run, usage_error_line
@@ -205,6 +205,28 @@ def test_easy_grades_lower_than_hard_on_the_sample_photos(picture):
         assert easy.stats.n_changed <= int(EASY_LIMIT * easy.grid.size)
         for made in (easy, hard):
             assert rofl.solve(made.puzzle).status == "solved"
+
+
+@pytest.mark.slow
+def test_a_textured_photo_eases_through_a_smoothed_drawing():
+    """The cat's fur at 50 cells: every drawing is expert, even steered within
+    2%; easy takes the lines drawing smoothed (picture.smooth) and steers it to
+    a lower grade than hard's, within 2% and the likeness margin, and says how
+    it was drawn."""
+    import skimage.data
+
+    photo = skimage.data.chelsea()
+    plain = rofl.make(photo, width=50, height=50, mode="crop")
+    easy = rofl.make(photo, width=50, height=50, mode="crop", difficulty="easy")
+    hard = rofl.make(photo, width=50, height=50, mode="crop", difficulty="hard")
+    assert easy.stats.smoothed and not hard.stats.smoothed and not plain.stats.smoothed
+    assert easy.stats.difficulty.grade < hard.stats.difficulty.grade
+    assert easy.stats.n_changed <= int(EASY_LIMIT * easy.grid.size)
+    assert likeness(easy) >= likeness(plain) - STYLE_MARGIN
+    assert "drawn smoothed" in easy.stats.report() and "drawn smoothed" not in hard.stats.report()
+    for made in (easy, hard):
+        assert rofl.solve(made.puzzle).status == "solved"
+        assert made.stats.difficulty == rofl.grade(made.puzzle)
 
 
 def test_sheet_book_and_page_show_the_grade(tmp_path):

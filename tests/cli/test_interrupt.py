@@ -138,3 +138,22 @@ def test_a_run_started_with_ctrl_c_ignored_still_gets_it():
     out, _ = run.communicate(timeout=300)
     assert run.returncode == 0, out
     assert "1 passed" in out, out
+
+
+@pytest.mark.slow  # the SAT solver on Knotty until Ctrl-C: a few seconds of CPU
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc to see the work start")
+@pytest.mark.xfail(
+    strict=True,
+    reason="python-sat's own SIGINT handler (installed by solve_limited in the main thread) jumps out of CaDiCaL: "
+    "a traceback ending in 'pysolvers.error: Caught keyboard interrupt' (exit 1), or a process hung in the "
+    "solver's delete (rofl/solver/sat.py's _solve_until; found by audit45): remove this mark with the fix",
+)
+def test_ctrl_c_in_the_sat_solver():
+    from tests.places import corpus_file
+
+    proc = start("solve", "--engine", "sat", corpus_file("webpbn-survey/knotty.json"), "--budget", 600)
+    try:
+        # start-up and the formula take about a second of CPU; Knotty keeps CaDiCaL busy for minutes
+        interrupt_once(proc, lambda: cpu_seconds(proc.pid) >= 3, "the SAT solver", within=300)
+    finally:
+        proc.kill()

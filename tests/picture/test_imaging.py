@@ -395,6 +395,48 @@ def test_remove_isolated():
     assert out[0, 1] == 2  # the neighbouring colour that suits the cell best
 
 
+def _smooth_naive(grid):
+    """One cell at a time: the colour at least 6 of its 8 neighbours share (beyond the edge, the nearest cell)."""
+    h, w = grid.shape
+    out = grid.copy()
+    for r in range(h):
+        for c in range(w):
+            around = [
+                grid[min(max(r + dr, 0), h - 1), min(max(c + dc, 0), w - 1)]
+                for dr in (-1, 0, 1)
+                for dc in (-1, 0, 1)
+                if dr or dc
+            ]
+            values, counts = np.unique(around, return_counts=True)
+            if counts.max() >= picture.cleanup.SMOOTH_NEIGHBOURS and values[counts.argmax()] != grid[r, c]:
+                out[r, c] = values[counts.argmax()]
+    return out
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 9), st.integers(1, 9), st.integers(2, 4), st.integers(0, 2**32 - 1))
+def test_smooth_against_one_cell_at_a_time(h, w, k, seed):
+    grid = np.random.default_rng(seed).integers(0, k, (h, w)).astype(np.uint8)
+    out = picture.smooth(grid)
+    assert out.dtype == np.uint8 and (out == _smooth_naive(grid)).all()
+    assert (grid == np.random.default_rng(seed).integers(0, k, (h, w))).all()  # the input is left as it was
+
+
+def test_smooth_evens_out_speckle_and_keeps_borders():
+    g = np.zeros((6, 6), dtype=np.uint8)
+    g[:, 3:] = 1  # two regions: the border between them stays
+    g[1, 1] = 1  # a speck in the white region, two on the black one's edge
+    g[4, 4] = 0
+    out = picture.smooth(g)
+    assert out[1, 1] == 0 and out[4, 4] == 1
+    assert (out[:, :3] == 0).all() and (out[:, 3:] == 1).all()
+    board = (np.indices((5, 6)).sum(axis=0) % 2).astype(np.uint8)  # no colour holds 6 of any cell's 8 neighbours
+    assert (picture.smooth(board) == board).all()
+    line = np.zeros((5, 6), dtype=np.uint8)
+    line[:, 2] = 1  # a line one cell wide is evened out too (why make takes it only within the likeness margin)
+    assert not picture.smooth(line).any()
+
+
 # ---------------------------------------------------------- hostile input
 
 

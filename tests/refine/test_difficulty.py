@@ -60,15 +60,15 @@ def _made(style, grade, *, like=1.0, changed=0.5, score=10.0, threshold=None, si
 
 
 def _pick(first, target, eligible, drawn, steered=None, plain=None, budget=None):
-    """``drawn[(style, threshold)]``: the unsteered drawing, ``(style, "clean")`` with its specks repainted
-    (none by default); ``steered``: the same steered (default: as drawn)."""
+    """``drawn[(style, threshold)]``: the unsteered drawing, ``(style, "clean")`` with its specks repainted,
+    ``(style, "smooth")`` smoothed (none by default); ``steered``: the same steered (default: as drawn)."""
     asked = []
 
     def made(name, cut=None, steered_=True, **kw):
         steered_ = kw.get("steered", steered_)
-        key = (name, "clean") if kw.get("cleanup") else (name, cut)
+        key = (name, "clean") if kw.get("cleanup") else (name, "smooth") if kw.get("smooth") else (name, cut)
         asked.append((*key, steered_))
-        found = drawn.get(key, _blank(name)) if key[1] == "clean" else drawn[key]
+        found = drawn.get(key, _blank(name)) if key[1] in ("clean", "smooth") else drawn[key]
         return (steered or {}).get(key, found) if steered_ else found
 
     return pick_style(first, target, eligible, made, plain=plain, budget=budget), asked
@@ -101,7 +101,7 @@ def test_the_drawing_closest_to_the_grade_within_the_margin():
     assert kept is photo
     assert ("photo", None, True) in asked and ("poster", None, True) not in asked
     # every other drawing is looked at unsteered: the other styles, every style with its specks repainted
-    # (auto's first), and the photo at each threshold
+    # (auto's first), and the photo at each threshold (none smoothed: photo is medium, not textured)
     unsteered = [(name, cut) for name, cut, steered in asked if not steered]
     assert set(unsteered) == {
         ("photo", None), ("poster", None), ("lines", "clean"), ("photo", "clean"), ("poster", "clean"),
@@ -239,13 +239,13 @@ def test_easy_never_takes_a_drawing_further_than_twice_the_margin():
 def test_the_effort_budget_stops_the_search_and_says_so():
     first = _made("lines", 4, like=1.1, score=80)
     # enough for three drawings: the rest are not made, and the note says the budget stopped the search
-    budget = Budget(left=3 * first.stats.line_solves // SOLVES_PER_ROUND)
+    budget = Budget(left=3 * first.stats.line_solves // SOLVES_PER_ROUND, reserve=0)
     kept, asked = _pick(first, "easy", ("photo", "lines", "poster"), _all(), budget=budget)
     assert len(asked) == 3 and budget.stopped
     assert kept.stats.difficulty_note.endswith(Budget().note()) and "\n" not in kept.stats.difficulty_note
     # the best drawing made before the budget ran out is kept, as drawn (not steered)
     drawn = _all() | {("poster", None): _made("poster", 2, like=1.05, score=15)}
-    kept, asked = _pick(first, "easy", ("photo", "lines", "poster"), drawn, budget=Budget(left=300))
+    kept, asked = _pick(first, "easy", ("photo", "lines", "poster"), drawn, budget=Budget(left=300, reserve=0))
     assert kept.stats.style == "poster" and kept.stats.steered == 0 and ("poster", None, True) not in asked
     assert kept.stats.difficulty_note == f"difficulty: easy not reached; the puzzle is medium (2/5); {Budget().note()}"
     # a budget that lasts: every drawing made, no such note
@@ -266,3 +266,88 @@ def test_a_drawing_with_its_specks_repainted_may_be_taken():
     cleaned = _Made(replace(cleaned.stats, cleanup=True), cleaned.grid)
     _, asked = _pick(cleaned, "easy", ("photo", "lines"), _all() | {("lines", "clean"): clean})
     assert not any(cut == "clean" for _, cut, _ in asked)
+
+
+def test_drawings_leave_the_budgets_reserve_for_steering():
+    first = _made("lines", 4, like=1.1, score=80)
+    cost = first.stats.line_solves // SOLVES_PER_ROUND
+    promising = _made("poster", 4, like=1.05, score=45)
+    steered = _made("poster", 3, like=1.04, changed=1.5, score=30)
+    drawn = _all() | {("poster", None): promising}
+    # two drawings' worth above the reserve: two made, then the most promising steered with what is left
+    budget = Budget(left=2 * cost + 500, reserve=500)
+    kept, asked = _pick(first, "easy", ("photo", "lines", "poster"), drawn, {("poster", None): steered}, budget=budget)
+    assert [a for a in asked if not a[2]] == [("photo", None, False), ("poster", None, False)]
+    assert ("poster", None, True) in asked and kept.grid is steered.grid and kept.stats.difficulty.grade == 3
+    assert budget.stopped and kept.stats.difficulty_note.endswith(Budget().note())
+
+
+def _textured(**given):
+    """Every drawing pick_style asks for expert (a textured picture), but the ones given."""
+    drawn = {key: _made(key[0], 4, like=1.0, score=90, threshold=key[1]) for key in _all()}
+    drawn.update(given)
+    return drawn
+
+
+def test_smoothed_drawings_to_ease_a_textured_picture_only():
+    # easing (easy, medium) a picture whose every drawing so far is expert: every style smoothed is a drawing
+    # too, after those repainted; hard never
+    first = _made("lines", 4, like=1.1, score=80)
+    smoothed = _made("lines", 1, like=1.0, changed=0.8, score=8)
+    kept, asked = _pick(first, "easy", ("photo", "lines"), _textured() | {("lines", "smooth"): smoothed})
+    assert kept.grid is smoothed.grid and ("lines", "smooth", False) in asked
+    assert not any(isinstance(cut, float) for _, cut, _ in asked)  # it fits within the margin: no thresholds
+    assert [cut for _, cut, _ in asked].index("smooth") > [cut for _, cut, _ in asked].index("clean")
+    _, asked = _pick(first, "medium", ("photo", "lines"), _textured())
+    assert ("lines", "smooth", False) in asked and ("photo", "smooth", False) in asked
+    _, asked = _pick(_made("lines", 1, like=1.1), "hard", ("photo", "lines"), _textured())
+    assert asked and not any(cut == "smooth" for _, cut, _ in asked)
+    _, asked = _pick(_made("lines", 2, like=1.1, score=15), "medium", ("photo", "lines"), _textured())
+    assert not any(cut == "smooth" for _, cut, _ in asked)  # medium from below hardens: no smoothing
+    # a drawing within the margin below expert: not textured, the budget goes to steering it
+    hard = _made("photo", 3, like=1.0, score=30)
+    _, asked = _pick(first, "easy", ("photo", "lines"), _textured() | {("photo", None): hard})
+    assert not any(cut == "smooth" for _, cut, _ in asked)
+    # one below expert but further than the margin does not count
+    far = _made("photo", 3, like=1.1 - STYLE_MARGIN - 0.05, score=30)
+    _, asked = _pick(first, "easy", ("photo", "lines"), _textured() | {("photo", None): far})
+    assert ("lines", "smooth", False) in asked
+
+
+def test_easys_limit_binding_tries_the_photo_cleaned_at_every_threshold():
+    # every drawing within the margin past 2%, even refined again: the photo at each threshold with its specks
+    # repainted, before any drawing further than the margin
+    first = _made("lines", 4, like=1.1, changed=3.5, score=90)
+    drawn = _all() | {("photo", None): _made("photo", 4, like=1.0, changed=3.0, score=90)}
+    wanted = float(LAST_THRESHOLDS[-1])
+    cleaned = _made("photo", 3, like=1.0, changed=1.5, score=35, threshold=wanted)
+    drawn[("photo", LOW)] = _made("photo", 1, like=0.8, changed=1.0, threshold=LOW)  # further than the margin
+    asked = []
+
+    def made(name, cut=None, steered=True, cleanup=False, smooth=False):
+        asked.append((name, cut, cleanup, steered))
+        if cleanup and cut is not None:
+            return cleaned if cut == wanted else _blank(name, cut)
+        return drawn.get((name, "clean") if cleanup else (name, cut), _blank(name, cut))
+
+    kept = pick_style(first, "easy", ("photo", "lines"), made, plain=1.1, budget=Budget())
+    assert kept.grid is cleaned.grid
+    tried = [cut for name, cut, clean, steered in asked if clean and cut is not None and not steered]
+    assert tried == [float(cut) for cut in (*THRESHOLDS, *reversed(LAST_THRESHOLDS))]
+    assert "limit kept only" not in (kept.stats.difficulty_note or "")
+    # not when a drawing within the margin keeps within the limit
+    asked.clear()
+    drawn[("poster", None)] = _made("poster", 4, like=1.0, changed=1.0, score=90)
+    pick_style(first, "easy", ("photo", "lines", "poster"), made, plain=1.1, budget=Budget())
+    assert not [cut for _, cut, clean, _ in asked if clean and cut is not None]
+
+
+def test_a_steered_drawing_that_fell_below_the_margin_ranks_after_one_within_it():
+    first = _made("lines", 4, like=1.1, changed=1.0, score=90)
+    nearer = _made("photo", 3, like=0.95, score=40)  # within the margin (0.9) as drawn and steered
+    slipped = _made("poster", 2, like=0.85, score=15)  # within it as drawn (0.95), below it steered
+    drawn = _all() | {("photo", None): _made("photo", 4, like=0.95, score=50),
+                      ("poster", None): _made("poster", 4, like=0.95, score=45)}  # fmt: skip
+    kept, _ = _pick(first, "easy", ("photo", "lines", "poster"), drawn,
+                    {("photo", None): nearer, ("poster", None): slipped})  # fmt: skip
+    assert kept.grid is nearer.grid
