@@ -1046,7 +1046,7 @@ def _search(
                 tw[0][0] = touch[f]
                 tw[2][touch[f]] = True
                 if _settle(cur.ravel(), width, np.int64(1), ctx, tw, stats, memo) == CONTRADICTION:
-                    _learn(learned, f, touch, chosen, mark, stats)
+                    _learn(learned, np.int64(f), touch, chosen, mark, stats)
                     got = 0
                     top -= 1
                     continue
@@ -1104,7 +1104,7 @@ def _search(
                 if st == _ENOUGH:
                     got = want[f]
                 elif st == CONTRADICTION:
-                    _learn(learned, f, touch, chosen, mark, stats)
+                    _learn(learned, np.int64(f), touch, chosen, mark, stats)
                     got = 0
                 else:  # SOLVED: the region is determined
                     _copy(outs[f][0], cur)
@@ -1184,7 +1184,7 @@ def _search(
             if got >= 0:
                 part = order[step[f]]
                 if got == 0:
-                    _learn(learned, f, touch, chosen, mark, stats)
+                    _learn(learned, np.int64(f), touch, chosen, mark, stats)
                     top -= 1
                     continue
                 child_out = outs[f + 1]
@@ -1239,7 +1239,7 @@ def _search(
         if step[f] == 2:
             got = count[f]
             if got == 0:
-                _learn(learned, f, touch, chosen, mark, stats)
+                _learn(learned, np.int64(f), touch, chosen, mark, stats)
             top -= 1
             continue
         c = f + 1
