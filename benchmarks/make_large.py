@@ -13,6 +13,10 @@ machine the figure that load inflates least):
   black and white with ``--effort 0``;
 * ``hex-90``: the same noise as a hexagon of side 90 (``--shape hex``).
 
+``--style`` draws every case in another style than ``auto`` (what each
+candidate of ``auto`` would cost); the style drawn is printed beside each
+case.
+
 Prints per case the processor time of the whole ``make`` and of each pass
 of refinement (greedy, revert, polish, relocate: the outermost call of each,
 so polishing's own greedy rounds count as polishing; a hexagon runs the
@@ -51,7 +55,7 @@ open on the stitched grid.
 
 Usage::
 
-    python benchmarks/make_large.py [--cases camera-2,noise-2,...] [--budget 900] [--write-docs]
+    python benchmarks/make_large.py [--cases camera-2,noise-2,...] [--budget 900] [--style auto] [--write-docs]
     python benchmarks/make_large.py --cases noise-2 --study 20
     python benchmarks/make_large.py --cases camera-2 --local 80
     python benchmarks/make_large.py --cases noise-2 --tiles 50
@@ -85,8 +89,8 @@ CASES = {
 PASSES = ("greedy", "revert", "polish", "relocate")
 
 
-def run_case(case: str, out: str | None) -> dict:
-    """One ``make`` of ``case`` in this process, with per-pass processor times."""
+def run_case(case: str, out: str | None, style: str = "auto") -> dict:
+    """One ``make`` of ``case`` in this process, drawn in ``style``, with per-pass processor times."""
     sys.path.insert(0, str(ROOT))
     import numpy as np
 
@@ -150,7 +154,7 @@ def run_case(case: str, out: str | None) -> dict:
     picture = np.random.default_rng(0).random((n, n, 3)) if name == "noise" else ROOT / name
     size = {"size": n} if shape == "hex" else {"width": n, "height": n, "mode": "crop"}
     c0 = time.process_time()
-    res = rofl.make(picture, colors=k, effort=effort, shape=shape, **size)
+    res = rofl.make(picture, colors=k, effort=effort, shape=shape, style=style, **size)
     cpu = time.process_time() - c0
     ok = None
     if shape == "rect":
@@ -175,6 +179,7 @@ def run_case(case: str, out: str | None) -> dict:
         "ssim": stats.ssim,
         "edge_f1": stats.edge_f1,
         "ok": ok,
+        "style": stats.style,
     }
 
 
@@ -431,6 +436,7 @@ def main() -> None:
     parser.add_argument("--cases", default="camera-2,camera-4,astronaut-2,astronaut-4,noise-2")
     parser.add_argument("--budget", type=float, default=900.0, help="wall seconds per case before it is stopped")
     parser.add_argument("--save", metavar="DIR", help="write each final picture to DIR/CASE.png")
+    parser.add_argument("--style", default="auto", help="the style rofl make draws in (default: auto)")
     parser.add_argument("--write-docs", action="store_true", help="write the table into docs/benchmarks.md")
     parser.add_argument("--study", type=int, metavar="N", help="measure the incremental judge on N revert trials")
     parser.add_argument("--local", type=int, metavar="N", help="measure local failure proofs on N revert trials")
@@ -439,7 +445,7 @@ def main() -> None:
     parser.add_argument("--out", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.one:
-        print(json.dumps(run_case(args.one, args.out)))
+        print(json.dumps(run_case(args.one, args.out, args.style)))
         return
     if args.study:
         for case in args.cases.split(","):
@@ -464,7 +470,7 @@ def main() -> None:
     ]
     for case in args.cases.split(","):
         out = str(Path(args.save) / f"{case}.png") if args.save else None
-        cmd = [sys.executable, __file__, "--one", case] + (["--out", out] if out else [])
+        cmd = [sys.executable, __file__, "--one", case, "--style", args.style] + (["--out", out] if out else [])
         try:
             done = subprocess.run(cmd, capture_output=True, text=True, timeout=args.budget, check=True)
         except subprocess.TimeoutExpired:
@@ -482,7 +488,7 @@ def main() -> None:
             f"{case:>12} {r['cpu']:>7.1f} "
             + " ".join(f"{r['passes'][p]:>8.1f}" for p in PASSES)
             + f" {r['evaluations'] if r['evaluations'] is not None else '-':>7} {r['n_changed']:>8}"
-            f" {r['pct']:>5.2f} {ssim:>5} {f1:>6} {ok:>3}"
+            f" {r['pct']:>5.2f} {ssim:>5} {f1:>6} {ok:>3}  ({r['style']})"
         )
         print(
             f"{'':>12} judged by pass: "
@@ -492,7 +498,7 @@ def main() -> None:
         )
         print(f"{'':>12} {judge_profile(r)}")
         table.append(
-            f"| {case} | {r['cpu']:.1f} s | "
+            f"| {case} ({r['style']}) | {r['cpu']:.1f} s | "
             + " | ".join(f"{r['passes'][p]:.1f} s" for p in PASSES)
             + f" | {r['evaluations']} | {r['n_changed']} ({r['pct']:.2f} %) | {ssim} | {f1} | {ok} |"
         )

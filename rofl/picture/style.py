@@ -20,8 +20,11 @@ drew into the cells with the shape's own averaging
   one, so that each of its edge cells has a boundary cell of its own),
   clearly dark regions are filled (Otsu's threshold lowered and drawn
   toward the lightness around), features thinner than a cell through
-  light paper become lines one cell wide, and lone specks go.  In colour,
-  the ink is painted over the photo.
+  light paper become lines one cell wide, and lone specks go.  On a grid
+  of :data:`WIDE_CELLS` cells or more, in black and white, the ink grows by
+  a cell toward the darker picture (wide ink: one-cell lines at a slant
+  are what line logic cannot place at that size).  In colour, the ink is
+  painted over the photo.
 * ``poster``: flat regions whose boundaries follow the picture's edges.
   In black and white, edge-preserving smoothing (a median three quarters
   of a cell wide) and dark outlines, one cell wide, on the dark side of
@@ -87,6 +90,9 @@ TONE_LIFT = 15.0
 TONE_STEP = 10.0
 #: ``lines`` draws an edge that runs at least this many cells (shorter ones are texture).
 EDGE_CELLS = 5
+#: ``lines`` in black and white widens its ink by a cell on a grid of at
+#: least this many cells (200×200; :func:`_widen`).
+WIDE_CELLS = 200 * 200
 #: Lightness range (L*/100) under which a black-and-white picture is flat:
 #: mid-grey decides it whole instead of Otsu's threshold splitting its noise.
 FLAT = 0.05
@@ -394,6 +400,8 @@ def _lines(geometry, background, photo, work: _Work, *, colors: int) -> StyledCe
     score = _lone_ink(score, side)
     if np.ptp(flat) >= FLAT * 100:
         score = _thicken(score, picture_edges(here, side=side), side)
+    if colors == 2 and score.size >= WIDE_CELLS:
+        score = _widen(score, here, side)
     score = 0.5 + 0.5 * score
     ink = score > 0.5
     if colors == 2:
@@ -420,6 +428,33 @@ def _thicken(score: np.ndarray, edges: np.ndarray, side: int | None) -> np.ndarr
     ink = score > 0
     lost = unmatched_edges(edges, np.where(ink, 0.0, 100.0), side=side) & ~ink
     return np.where(lost, 1.0, score)
+
+
+def _widen(score: np.ndarray, here: np.ndarray, side: int | None) -> np.ndarray:
+    """``score`` (+1 ink, -1 paper) with, beside every ink cell, its darkest
+    paper neighbour (by the picture's lightness ``here``) inked: the large
+    grids' wide ink (:data:`WIDE_CELLS`).
+
+    A line one cell wide becomes two, on the side where the picture is
+    darker, and a filled region's border moves a cell out where the picture
+    is darkest; the boundaries move by at most one cell, the edge measure's
+    slack.  At a few hundred cells a side a one-cell line at a slant is a
+    staircase of clues of 1 in every row and column it crosses, which line
+    logic cannot place, and refinement must break up cell by cell (the
+    camera at 200: 292 changes in 9.5 s of processor time with one-cell ink,
+    95 in 4.6 s with wide ink; at 400, 1,459 changes and 698; docs/decisions.md,
+    "At scale")."""
+    from rofl.picture.measures import cell_neighbours
+
+    ink = (score > 0).ravel()
+    nb = cell_neighbours(here.shape, side=side)
+    at = np.maximum(nb, 0)
+    light = np.where((nb >= 0) & ~ink[at], here.ravel()[at], np.inf)
+    darkest = light.argmin(axis=1)  # the first of equals: up, down, left, right
+    grow = np.flatnonzero(ink & np.isfinite(light.min(axis=1)))
+    out = score.ravel().copy()
+    out[nb[grow, darkest[grow]]] = 1.0
+    return out.reshape(score.shape)
 
 
 def _long(cells: np.ndarray, side: int | None, least: int) -> np.ndarray:

@@ -626,3 +626,65 @@ def test_regions_of_a_rectangle_are_the_connected_components_of_its_colours(seed
     assert set(got.tolist()) == set(range(got.max() + 1))  # numbered from 0
     pairs = set(zip(got.tolist(), expected.tolist(), strict=True))
     assert len(pairs) == len(set(got.tolist())) == len(set(expected.tolist()))
+
+
+def test_wide_ink_grows_every_ink_cell_toward_the_darker_picture():
+    """:func:`_widen` inks, beside each ink cell, its darkest paper
+    neighbour: a one-cell line becomes two cells wide on the side where the
+    picture is darker, and an ink cell with no paper beside it adds none."""
+    from rofl.picture.style import _widen
+
+    score = -np.ones((5, 6))
+    score[2, 1:5] = 1.0  # a line one cell wide
+    here = np.full((5, 6), 80.0)
+    here[1] = 60.0  # the picture darker above the line ...
+    here[3, 4] = 50.0  # ... but darkest below its last cell
+    ink = _widen(score, here, None) > 0
+    expected = score > 0
+    expected[1, 1:4] = True
+    expected[3, 4] = True
+    assert (ink == expected).all()
+    full = np.ones((3, 3))
+    assert (_widen(full, np.zeros((3, 3)), None) == full).all()
+    from rofl.picture.measures import cell_neighbours
+
+    cells = len(Hexagon.of(3).coords)  # on a hexagon, of its 6 neighbours
+    score = -np.ones(cells)
+    score[0] = 1.0
+    here = np.full(cells, 80.0)
+
+    darkest = cell_neighbours((0,), side=3)[0][-1]
+    here[darkest] = 10.0
+    assert np.flatnonzero(_widen(score, here, 3) > 0).tolist() == sorted([0, int(darkest)])
+
+
+def test_lines_draws_wide_ink_on_large_grids_only(monkeypatch):
+    """In black and white, ``lines`` widens its ink (:func:`_widen`) on a
+    grid of :data:`WIDE_CELLS` cells or more and leaves smaller grids as they
+    were; in colour never."""
+    from rofl.picture import style
+
+    px = disc_picture()
+    geometry = fit((400, 400), 60)
+    plain = style_cells(px, geometry, "lines")
+    colour = style_cells(px, geometry, "lines", colors=4)
+    monkeypatch.setattr(style, "WIDE_CELLS", 60 * 60)
+    wide = style_cells(px, geometry, "lines")
+    here = 100.0 * style._lightness(plain.photo)
+    assert (wide.ink == (style._widen(np.where(plain.ink, 1.0, -1.0), here, None) > 0)).all()
+    assert wide.ink.sum() > plain.ink.sum()
+    assert (style_cells(px, geometry, "lines", colors=4).ink == colour.ink).all()
+
+
+@pytest.mark.slow
+def test_a_large_drawing_with_wide_ink_makes_a_unique_puzzle():
+    """At 200 cells a side ``lines`` draws wide ink (:func:`_widen`), and
+    the made puzzle is line-solved, from its clues alone, to its grid."""
+    size = 800
+    y, x = np.mgrid[:size, :size]
+    px = np.full((size, size, 3), 225, dtype=np.uint8)
+    px[(x - 300) ** 2 + (y - 350) ** 2 < 180**2] = 120
+    px[np.abs(y - 0.6 * x - 200) < 3] = 0  # a slanted line
+    px[(x - 600) ** 2 + (y - 600) ** 2 < 90**2] = 40
+    result = rofl.make(px, width=200, style="lines")
+    check_unique(result)
