@@ -415,6 +415,7 @@ class _Restarts:
         small = puzzle.height * puzzle.width <= HANDOVER_CELLS
         self.handover = cpu_start + HANDOVER_SECONDS if small and node_budget is None and _sat_installed() else None
         self.attempt = 0
+        self.learned = np.zeros(s.NOGOOD_WORDS, dtype=np.int64)  # nogoods, kept from attempt to attempt
 
     def result(self, status: SearchStatus, grids: list[np.ndarray]) -> CompleteResult:
         return self.answer(status, grids, self.total, attempts=self.attempt + 1)
@@ -503,7 +504,7 @@ class _Restarts:
         stats = np.zeros(s.N_STATS, dtype=np.int64)
         args = (
             self.probed, *kernel_clues(self.packed), *self.scratch, *self.cache, sols, self.want, limit, stats,
-            STRATEGIES[self.attempt % len(STRATEGIES)], self.attempt,
+            STRATEGIES[self.attempt % len(STRATEGIES)], self.attempt, self.learned,
         )  # fmt: skip
         # But for the quick try, in a worker thread whatever the puzzle's size
         # (a search's work does not follow it), stopped through stats[ST_STOP]
