@@ -26,6 +26,12 @@ is exactly the set of solutions of its masks:
   branch plus 1.85 log(1 + the imbalance); more: ties go to the most over
   all its colours), the colour the strategy's (white or black first, in
   turn from one attempt to the next, or random).
+* **learned nogoods**: a frame proved empty leaves the decisions on its
+  path as a nogood, in a store the wrapper keeps from one attempt to the
+  next (``learned``); a node where all its literals hold is empty, one
+  where all but one hold makes that one false, and a probe that makes one
+  hold contradicts.  Nogoods follow from the clues alone, so they change
+  how soon a search ends, never what it proves.
 * **black-and-white lines on words**: a puzzle of at most 63 cells a side
   whose groups are all black propagates each line on two words, the cells
   that may be white and black (``_spread_bw``), through a cache of its own;
@@ -61,11 +67,13 @@ from rofl.kernels._line import (
 )
 from rofl.kernels.search_stats import (  # noqa: F401 -- the kernel's callers read them here too
     N_STATS,
+    ST_LEARNED,
     ST_LESSONS,
     ST_LINE_SOLVES,
     ST_MAX_DEPTH,
     ST_MET,
     ST_NODES,
+    ST_NOGOOD_HITS,
     ST_PROBES,
     ST_SPARED,
     ST_SPLITS,
@@ -443,6 +451,8 @@ def _probe_region(
     serial,
     depth,
     act,
+    learned,
+    live,
 ):
     """Probe the undetermined cells of ``cells[:ncell]`` until no probe narrows ``cur``.
 
@@ -466,6 +476,9 @@ def _probe_region(
     or the highest (4).  A
     probe that determines the whole region is a solution of it and goes to
     ``out`` (``nfound[0]`` counts them).
+
+    A probe that leaves every literal of one of the learned nogoods
+    ``learned[live[1:live[0] + 1]]`` holding contradicts too.
 
     Returns SOLVED (the region is determined), STALLED, CONTRADICTION,
     _ENOUGH or _ABORT.
@@ -533,6 +546,9 @@ def _probe_region(
             mm ^= low
             st, ntr = _trial(flat, width, p, low, ctx, tw, stats)
             stats[ST_PROBES] += 1
+            if st != CONTRADICTION and _violated(flat, learned, live):
+                stats[ST_NOGOOD_HITS] += 1
+                st = CONTRADICTION
             if st == CONTRADICTION:
                 act[p] += act[-1]
                 _undo(flat, tw, ntr)
@@ -650,6 +666,139 @@ def _probe_region(
     return result
 
 
+# The store of learned nogoods (``_search``'s ``learned``): ``learned[0]`` is
+# the end of the words in use (0 in a new store: none), then one record a
+# nogood, its number of literals ``k`` and ``k`` pairs ``(cell, colours)``: the
+# literal holds when the cell may take no colour outside ``colours``.  A
+# store shorter than the header learns nothing.
+_NG_HEAD = 1
+
+
+@njit(**SEARCH_INNER)
+def _live_nogoods(flat, learned, live):
+    """List in ``live`` (``live[0]`` of them, from ``live[1]``) the learned
+    nogoods that no literal of which is false in ``flat``: the only ones a
+    probe below can make hold (probes only narrow).  Lists none when they
+    do not all fit."""
+    live[0] = 0
+    if learned.shape[0] < _NG_HEAD:
+        return
+    end = learned[0]
+    at = _NG_HEAD
+    count = 0
+    while at < end:
+        k = learned[at]
+        ok = True
+        for i in range(at + 1, at + 1 + 2 * k, 2):
+            if flat[learned[i]] & learned[i + 1] == 0:
+                ok = False
+                break
+        if ok:
+            if count + 1 >= live.shape[0]:
+                live[0] = 0
+                return
+            count += 1
+            live[count] = at
+        at += 1 + 2 * k
+    live[0] = count
+
+
+@njit(**SEARCH_INNER)
+def _violated(flat, learned, live):
+    """Whether every literal of one of the ``live`` nogoods holds in ``flat``."""
+    for j in range(1, live[0] + 1):
+        at = live[j]
+        k = learned[at]
+        hold = True
+        for i in range(at + 1, at + 1 + 2 * k, 2):
+            if flat[learned[i]] & ~learned[i + 1]:
+                hold = False
+                break
+        if hold:
+            return True
+    return False
+
+
+@njit(**SEARCH_INNER)
+def _nogood_pass(flat, width, ctx, tw, stats, memo, learned):
+    """Propagate the learned nogoods on ``flat``: a nogood whose literals all
+    hold proves the node empty; one whose literals all hold but one makes
+    that one false (its cell loses the colours the literal allows), and
+    line logic follows (``_settle``); repeated until no nogood narrows.
+
+    Returns the cells narrowed, or -1 (the node is empty).
+    """
+    if learned.shape[0] < _NG_HEAD:
+        return 0
+    trail, old, seen = tw[0], tw[1], tw[2]
+    narrowed = 0
+    while True:
+        end = learned[0]
+        at = _NG_HEAD
+        ntr = 0
+        empty = False
+        while at < end:
+            k = learned[at]
+            at += 1
+            open_at = -1
+            live = True
+            for i in range(at, at + 2 * k, 2):
+                m = flat[learned[i]]
+                a = learned[i + 1]
+                if m & ~a == 0:
+                    continue  # holds
+                if m & a == 0 or open_at >= 0:
+                    live = False  # false, or a second literal still open
+                    break
+                open_at = i
+            if live:
+                stats[ST_NOGOOD_HITS] += 1
+                if open_at < 0:
+                    empty = True
+                    break
+                q = learned[open_at]
+                ntr = _on_trail(q, flat, trail, old, seen, ntr)
+                flat[q] &= ~learned[open_at + 1]
+            at += 2 * k
+        if empty:
+            for j in range(ntr):
+                seen[trail[j]] = False
+            return -1
+        if ntr == 0:
+            return narrowed
+        narrowed += ntr
+        if _settle(flat, width, np.int64(ntr), ctx, tw, stats, memo) == CONTRADICTION:
+            return -1
+
+
+@njit(**SEARCH_INNER)
+def _learn(learned, f, touch, chosen, mark, stats):
+    """Frame ``f`` is proved empty: the decisions on its path (frame ``c``'s
+    cell ``touch[c]`` set to the colours ``chosen[c]``, for the frames
+    ``1..f`` that a branch made) are a nogood.  It replaces the nogoods its
+    subtree learned (from ``mark[f]`` on: each holds these decisions and
+    more); nothing is learned once the store is full."""
+    if learned.shape[0] < _NG_HEAD:
+        return
+    at = mark[f]
+    k = 0
+    for c in range(1, f + 1):
+        if touch[c] >= 0:
+            k += 1
+    if k == 0 or at + 1 + 2 * k > learned.shape[0]:
+        learned[0] = at
+        return
+    learned[at] = k
+    i = at + 1
+    for c in range(1, f + 1):
+        if touch[c] >= 0:
+            learned[i] = touch[c]
+            learned[i + 1] = chosen[c]
+            i += 2
+    learned[0] = i
+    stats[ST_LEARNED] += 1
+
+
 @njit(**SEARCH_INNER)
 def _components(cur, cells, ncell, parent):
     """Split the undetermined cells of ``cells[:ncell]`` into independent parts.
@@ -745,6 +894,7 @@ def _search(
     stats,
     strategy,
     seed,
+    learned,
 ):  # fmt: skip
     """Find up to ``max_solutions`` distinct solutions of a stalled puzzle.
 
@@ -781,6 +931,12 @@ def _search(
         on, up to 50% of noise on the cells' scores; the searches differ
         only in the order of the tree, never in what they prove
     seed : int, for strategy 2 and the choice among equally good cells
+    learned : (L,) int64, the store of learned nogoods (see ``_nogood_pass``),
+        kept by the caller from one attempt to the next (zeros: empty; fewer
+        words than its header: no learning).  Every frame proved empty adds
+        the decisions on its path; a later node (in this attempt or
+        another) where they all hold is empty, and one where all but one
+        hold makes that one false.
 
     Returns
     -------
@@ -823,6 +979,7 @@ def _search(
     # contradiction adds, which grows from node to node
     act = np.zeros(n + 1, dtype=np.float64)
     act[-1] = 1.0
+    live = np.zeros(1 << 12, dtype=np.int64)  # see _live_nogoods
     parent = np.empty(n, dtype=np.int64)
     anysol = np.zeros((max_solutions, height, width), dtype=np.int64)
     nfound = np.zeros(1, dtype=np.int64)
@@ -830,6 +987,8 @@ def _search(
     rng[0] = seed * 2654435761 + 88172645463325252
     stats[ST_MET] = 0
     keep = max(max_solutions, 2)
+    if learned.shape[0] >= _NG_HEAD and learned[0] < _NG_HEAD:
+        learned[0] = _NG_HEAD
 
     # per-depth frame storage, grown on demand
     states = [root.copy()]
@@ -860,6 +1019,8 @@ def _search(
     step = np.empty(16, dtype=np.int64)  # BRANCH: side (0, 1); SPLIT: part index in order
     cell = np.empty(16, dtype=np.int64)  # BRANCH: the cell; SPLIT: the part with two solutions
     bitv = np.empty(16, dtype=np.int64)  # BRANCH: the colour bit
+    mark = np.empty(16, dtype=np.int64)  # the nogood store's end at the frame's entry
+    chosen = np.empty(16, dtype=np.int64)  # a branch's child: the colours its cell was set to
 
     want[0] = max_solutions
     phase[0] = _ENTER
@@ -879,37 +1040,54 @@ def _search(
                 break
             clk[0] += 1
             serial[f] = clk[0]
+            mark[f] = learned[0] if learned.shape[0] >= _NG_HEAD else 0
             if touch[f] >= 0:
                 # the branch's cell is set already: propagate it, stamping the lines it changes
                 tw[0][0] = touch[f]
                 tw[2][touch[f]] = True
                 if _settle(cur.ravel(), width, np.int64(1), ctx, tw, stats, memo) == CONTRADICTION:
+                    _learn(learned, np.int64(f), touch, chosen, mark, stats)
                     got = 0
                     top -= 1
                     continue
             cells = cells_of[f]
-            nfound[0] = 0
-            st = _probe_region(
-                cur,
-                cells,
-                cells.shape[0],
-                ctx,
-                work,
-                score,
-                first,
-                outs[f],
-                nfound,
-                want[f],
-                anysol,
-                stats,
-                strategy,
-                rng,
-                touch[f],
-                memo,
-                serial,
-                np.int64(f),
-                act,
-            )
+            st = np.int64(STALLED)
+            if _nogood_pass(cur.ravel(), width, ctx, tw, stats, memo, learned) < 0:
+                st = np.int64(CONTRADICTION)
+            while st == STALLED:
+                nfound[0] = 0
+                _live_nogoods(cur.ravel(), learned, live)
+                st = _probe_region(
+                    cur,
+                    cells,
+                    cells.shape[0],
+                    ctx,
+                    work,
+                    score,
+                    first,
+                    outs[f],
+                    nfound,
+                    want[f],
+                    anysol,
+                    stats,
+                    strategy,
+                    rng,
+                    touch[f],
+                    memo,
+                    serial,
+                    np.int64(f),
+                    act,
+                    learned,
+                    live,
+                )
+                if st != STALLED:
+                    break
+                # what probing fixed may make a nogood unit: then probe again
+                narrowed = _nogood_pass(cur.ravel(), width, ctx, tw, stats, memo, learned)
+                if narrowed < 0:
+                    st = np.int64(CONTRADICTION)
+                elif narrowed == 0:
+                    break
             act[-1] *= _ACTIVITY_GROWTH
             if act[-1] > 1e100:
                 act /= 1e100
@@ -926,6 +1104,7 @@ def _search(
                 if st == _ENOUGH:
                     got = want[f]
                 elif st == CONTRADICTION:
+                    _learn(learned, np.int64(f), touch, chosen, mark, stats)
                     got = 0
                 else:  # SOLVED: the region is determined
                     _copy(outs[f][0], cur)
@@ -954,6 +1133,8 @@ def _search(
                     cell = _grow(cell, size)
                     bitv = _grow(bitv, size)
                     serial = _grow(serial, size)
+                    mark = _grow(mark, size)
+                    chosen = _grow(chosen, size)
             if parts > 1:
                 stats[ST_SPLITS] += 1
                 # smallest parts first: a part without solutions ends the frame early
@@ -1003,7 +1184,7 @@ def _search(
             if got >= 0:
                 part = order[step[f]]
                 if got == 0:
-                    got = 0
+                    _learn(learned, np.int64(f), touch, chosen, mark, stats)
                     top -= 1
                     continue
                 child_out = outs[f + 1]
@@ -1057,6 +1238,8 @@ def _search(
                 continue
         if step[f] == 2:
             got = count[f]
+            if got == 0:
+                _learn(learned, np.int64(f), touch, chosen, mark, stats)
             top -= 1
             continue
         c = f + 1
@@ -1064,6 +1247,7 @@ def _search(
         _copy(states[c], cur)
         cflat = states[c].ravel()
         cflat[best] = bitv[f] if step[f] == 0 else cur.ravel()[best] & ~bitv[f]
+        chosen[c] = cflat[best]
         cells_of[c] = cells_of[f]
         want[c] = want[f] - count[f]
         phase[c] = _ENTER

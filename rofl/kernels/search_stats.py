@@ -16,4 +16,12 @@ ST_NODES, ST_PROBES, ST_LINE_SOLVES, ST_MET, ST_MAX_DEPTH, ST_SPLITS = 0, 1, 2, 
 ST_STOP = 6
 # ... and more counters: probing lessons applied, probe passes a record spared
 ST_LESSONS, ST_SPARED = 7, 8
-N_STATS = 9
+# ... nogoods learned from subtrees proved empty, and the times one of them
+# narrowed a cell or proved a node empty
+ST_LEARNED, ST_NOGOOD_HITS = 9, 10
+N_STATS = 11
+
+#: Words of the store of learned nogoods (``_search``'s ``learned``) that the
+#: wrapper keeps for all the attempts on one puzzle (4 MiB of int64); when it
+#: is full, the search learns no more.
+NOGOOD_WORDS = 1 << 19

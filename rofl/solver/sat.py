@@ -25,7 +25,9 @@ The seed document encodes each line as the disjunction of all its fillings
 exponentially with the line (a 30-cell line with five 1s has 65 780), the
 start variables above grow with ``groups x colours x cells``.
 Uniqueness: after a solution, one clause bans it (some cell has another
-colour) and the solver is asked again, incrementally.
+colour); a black-and-white puzzle's second solution is first looked for
+among the first's rectangle swaps (:func:`swapped`), and only then is the
+solver asked again, incrementally, the last solution's colours tried first.
 """
 
 from __future__ import annotations
@@ -43,7 +45,7 @@ from rofl.solver.status import SearchStatus
 #: tournament puzzles handed over; docs/benchmarks.md, "SAT engine").
 #: python-sat cannot interrupt either from another thread, so a solve runs in
 #: slices of conflicts (:func:`_solve_until`; the solver keeps what it
-#: learned from one to the next) and the clock is read between them.
+#: learned from one to the next) and the clock and Ctrl-C are read between them.
 SOLVERS = ("cadical300", "cadical195")
 #: Conflicts of the first slice (some 10 ms on a 25 x 25 puzzle); each next
 #: slice has twice as many, and at most what the last slice's rate fits
@@ -52,6 +54,19 @@ SOLVERS = ("cadical300", "cadical195")
 #: starts each call afresh): on taai2020's ten hardest puzzles it needed
 #: twice the conflicts.
 FIRST_SLICE = 1000
+#: Seconds a slice may grow to (at the last slice's rate): Ctrl-C waits for
+#: the slice it meets (:func:`_slice`).
+SLICE_SECONDS = 1.0
+#: Whether :func:`solve_sat` looks for another solution among the swaps of
+#: those it has (:func:`swapped`) before asking the solver again: all ten
+#: taai2020 puzzles the hand-over took longest over had one, and their two
+#: solutions took 21.7 CPU s in place of 39.5 (docs/benchmarks.md, "A
+#: seventh round").
+SWAP = True
+#: Whether the solver, asked for another solution, tries the last one's
+#: colours first (CaDiCaL's phases): nearby solutions are found sooner (the
+#: ten without swaps: 30.2 CPU s in place of 37.7).
+GUIDED = True
 
 
 def _solver_name() -> str:
@@ -61,21 +76,102 @@ def _solver_name() -> str:
     return next((name for name in SOLVERS if hasattr(SolverNames, name)), SOLVERS[-1])
 
 
+def _slice(solver, budget: int) -> bool | None:
+    """One slice of at most ``budget`` conflicts, solved in a thread of its own.
+
+    In the main thread python-sat installs its own Ctrl-C handler, which jumps
+    out of CaDiCaL and leaves a traceback or a process hung in the solver's
+    delete; off the main thread it installs none, so Ctrl-C is Python's
+    KeyboardInterrupt, raised here once the slice has ended (the solver holds
+    the interpreter while it runs, so no slice is cut short).
+    """
+    import threading
+
+    got: list = []
+
+    def run() -> None:
+        try:
+            got.append(solver.solve_limited())
+        except BaseException as error:  # raised again in the caller's thread
+            got.append(error)
+
+    worker = threading.Thread(target=run, name="rofl-sat", daemon=True)
+    solver.conf_budget(budget)
+    worker.start()
+    try:
+        worker.join()
+    except KeyboardInterrupt:
+        worker.join()  # the solver is left whole, then the interrupt goes on
+        raise
+    if isinstance(got[0], BaseException):
+        raise got[0]
+    return got[0]
+
+
 def _solve_until(solver, deadline: float | None) -> bool | None:
-    """Whether the formula is satisfiable, or None when ``deadline`` (``time.monotonic()``) passes first."""
+    """Whether the formula is satisfiable, or None when ``deadline`` (``time.monotonic()``) passes first.
+
+    Slices grow to at most :data:`SLICE_SECONDS` at the last slice's rate,
+    so Ctrl-C is answered within about that much time."""
     budget = FIRST_SLICE
     while True:
         began = time.monotonic()
         if deadline is not None and began >= deadline:
             return None
-        solver.conf_budget(budget)
-        got = solver.solve_limited()
+        got = _slice(solver, budget)
         if got is not None:
             return got
-        budget *= 2
-        if deadline is not None:  # what fits before the deadline at the last slice's rate
-            spent = max(time.monotonic() - began, 1e-6)
-            budget = max(FIRST_SLICE, min(budget, int(budget / 2 * (deadline - time.monotonic()) / spent)))
+        spent = max(time.monotonic() - began, 1e-6)
+        left = SLICE_SECONDS if deadline is None else min(SLICE_SECONDS, deadline - time.monotonic())
+        budget = max(FIRST_SLICE, min(2 * budget, int(budget * left / spent)))
+
+
+def _one_cell_moves(line: np.ndarray) -> list[tuple[int, int]]:
+    """The moves ``(a, b)`` of one black cell of a black-and-white ``line``
+    from ``a`` to the white ``b`` that keep its groups: a group shifted by one
+    cell (its first cell to just past its end, or its last to just before its
+    start), or a group of one moved anywhere in its gap but next to itself."""
+    cells = np.flatnonzero(line)
+    if not cells.size:
+        return []
+    breaks = np.flatnonzero(np.diff(cells) > 1)
+    starts = cells[np.concatenate(([0], breaks + 1))].tolist()
+    ends = cells[np.concatenate((breaks, [cells.size - 1]))].tolist()
+    moves = []
+    for b, (a, e) in enumerate(zip(starts, ends, strict=True)):
+        lo = ends[b - 1] + 2 if b else 0  # the first cell the group may take
+        hi = starts[b + 1] - 2 if b + 1 < len(starts) else len(line) - 1
+        if e + 1 <= hi:
+            moves.append((a, e + 1))
+        if a - 1 >= lo:
+            moves.append((e, a - 1))
+        if a == e:
+            moves.extend((a, c) for c in range(lo, hi + 1) if abs(c - a) > 1)
+    return moves
+
+
+def swapped(grid: np.ndarray) -> np.ndarray | None:
+    """Another filling of the same clues as the black-and-white ``grid`` (an
+    ``(H, W)`` array of 0 and 1) that differs from it in the four corners of
+    one rectangle, or None: row ``r1`` moves a black cell from ``c1`` to
+    ``c2``, column ``c1`` from ``r1`` to ``r2``, row ``r2`` from ``c2`` to
+    ``c1`` and column ``c2`` from ``r2`` to ``r1``, each move keeping its
+    line's groups (:func:`_one_cell_moves`), so every clue still holds.
+    Puzzles with several solutions often have such a pair (nonosolve's
+    ``swapNeighbour`` looks for the same before asking its SAT solver again)."""
+    g = np.asarray(grid) != 0
+    rows = {(r, a, b) for r in range(g.shape[0]) for a, b in _one_cell_moves(g[r])}
+    cols = {(c, a, b) for c in range(g.shape[1]) for a, b in _one_cell_moves(g[:, c])}
+    down: dict[tuple[int, int], list[int]] = {}
+    for c, a, b in cols:
+        down.setdefault((c, a), []).append(b)
+    for r1, c1, c2 in sorted(rows):
+        for r2 in sorted(down.get((c1, r1), ())):
+            if (r2, c2, c1) in rows and (c2, r2, r1) in cols:
+                out = np.array(grid, copy=True)
+                out[r1, c1], out[r1, c2], out[r2, c2], out[r2, c1] = 0, 1, 0, 1
+                return out
+    return None
 
 
 def _require_pysat():
@@ -166,6 +262,13 @@ def check_formula_size(puzzle) -> None:
         raise LimitError(msg)
 
 
+def _black_and_white(puzzle) -> bool:
+    """Two colours and no colour sets (``?``): the order encoding's puzzles."""
+    return puzzle.n_colors == 2 and not any(
+        isinstance(c, frozenset) for line in range(puzzle.n_lines) for _, c in puzzle.clue(line)
+    )
+
+
 class _Stopped(Exception):
     """The deadline passed while a formula was being built."""
 
@@ -194,7 +297,7 @@ class Encoding:
                 clauses.extend([-a, -b] for i, a in enumerate(lits) for b in lits[i + 1 :])
             else:
                 self._at_most_one(lits, clauses, card, enc_type)
-        if k == 2 and not any(isinstance(c, frozenset) for line in range(puzzle.n_lines) for _, c in puzzle.clue(line)):
+        if _black_and_white(puzzle):
             # black and white: the order encoding, about half the search of the one below (docs/benchmarks.md)
             for line in range(puzzle.n_lines):
                 if deadline is not None and time.monotonic() > deadline:
@@ -377,7 +480,17 @@ def solve_sat(
 
         for grid in solutions:
             ban(grid)
+        swaps = SWAP and _black_and_white(puzzle) and len(board.shape) == 2
         while len(solutions) < want:
+            alt = next((a for g in solutions if (a := swapped(g)) is not None), None) if swaps else None
+            if alt is not None and not any(np.array_equal(alt, g) for g in solutions):
+                solutions.append(alt)
+                ban(alt)
+                continue
+            if solutions and GUIDED:  # look near the last solution first
+                last = solutions[-1].reshape(board.n_cells)
+                chosen = np.arange(puzzle.n_colors)[None, :] == last[:, None]
+                solver.set_phases(np.where(chosen, encoding.x, -encoding.x).reshape(-1).tolist())
             got = _solve_until(solver, deadline)
             counts["conflicts"] = int(solver.accum_stats().get("conflicts", 0))
             if got is None:  # interrupted at the deadline

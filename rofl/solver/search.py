@@ -78,7 +78,10 @@ QUICK_NODES = 1
 #: each.  An earlier hand-over is a trade, not a gain: after 3150 nodes
 #: taai2020's puzzles of more than 1900 nodes took 41.6 CPU s in place of
 #: 61.5, but the sample's tail, which the search settles in 3400--4500
-#: nodes, 42.9 s in place of 36.9 (docs/benchmarks.md, the fourth round).
+#: nodes, 42.9 s in place of 36.9 (docs/benchmarks.md, the fourth round);
+#: after 2000 nodes, with CaDiCaL 3.0, the whole of taai2020 took 145.0 s
+#: in place of 154.6--173.7 and the sample 39.9 in place of 35.6--37.3
+#: (the seventh round).
 HANDOVER_NODES = 6400
 #: CPU seconds of search (the process's, ``time.process_time``) after which
 #: the search hands over all the same: puzzles larger than the tournaments'
@@ -412,6 +415,7 @@ class _Restarts:
         small = puzzle.height * puzzle.width <= HANDOVER_CELLS
         self.handover = cpu_start + HANDOVER_SECONDS if small and node_budget is None and _sat_installed() else None
         self.attempt = 0
+        self.learned = np.zeros(s.NOGOOD_WORDS, dtype=np.int64)  # nogoods, kept from attempt to attempt
 
     def result(self, status: SearchStatus, grids: list[np.ndarray]) -> CompleteResult:
         return self.answer(status, grids, self.total, attempts=self.attempt + 1)
@@ -500,7 +504,7 @@ class _Restarts:
         stats = np.zeros(s.N_STATS, dtype=np.int64)
         args = (
             self.probed, *kernel_clues(self.packed), *self.scratch, *self.cache, sols, self.want, limit, stats,
-            STRATEGIES[self.attempt % len(STRATEGIES)], self.attempt,
+            STRATEGIES[self.attempt % len(STRATEGIES)], self.attempt, self.learned,
         )  # fmt: skip
         # But for the quick try, in a worker thread whatever the puzzle's size
         # (a search's work does not follow it), stopped through stats[ST_STOP]

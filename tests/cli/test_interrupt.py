@@ -142,12 +142,6 @@ def test_a_run_started_with_ctrl_c_ignored_still_gets_it():
 
 @pytest.mark.slow  # the SAT solver on Knotty until Ctrl-C: a few seconds of CPU
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc to see the work start")
-@pytest.mark.xfail(
-    strict=True,
-    reason="python-sat's own SIGINT handler (installed by solve_limited in the main thread) jumps out of CaDiCaL: "
-    "a traceback ending in 'pysolvers.error: Caught keyboard interrupt' (exit 1), or a process hung in the "
-    "solver's delete (rofl/solver/sat.py's _solve_until; found by audit45): remove this mark with the fix",
-)
 def test_ctrl_c_in_the_sat_solver():
     from tests.places import corpus_file
 

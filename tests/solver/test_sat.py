@@ -212,3 +212,91 @@ def test_the_first_solver_python_sat_has(monkeypatch):
 
     monkeypatch.setattr(sat, "SOLVERS", ("no-such-solver", "cadical195"))
     assert sat._solver_name() == "cadical195"
+
+
+# ---- a second solution among the first's rectangle swaps (issue 45)
+
+
+def _groups(line) -> list[tuple[int, int]]:
+    """A black-and-white line's groups as (first cell, length)."""
+    cells = [i for i, c in enumerate(line) if c]
+    starts = [i for i in cells if i - 1 not in cells]
+    return [(a, next(e for e in range(a, len(line) + 1) if e not in cells) - a) for a in starts]
+
+
+def test_one_cell_moves_keep_the_groups():
+    """Every move the swap search takes keeps a line's groups (brute force on
+    every line of up to 10 cells); it takes all that keep the groups in order."""
+    import itertools
+
+    from rofl.solver.sat import _one_cell_moves
+
+    for n in range(1, 11):
+        for bits in itertools.product((0, 1), repeat=n):
+            line = np.array(bits)
+            moves = set(_one_cell_moves(line))
+            for a, b in itertools.product(range(n), repeat=2):
+                if not line[a] or line[b]:
+                    continue
+                moved = line.copy()
+                moved[a], moved[b] = 0, 1
+                before, after = _groups(line), _groups(moved)
+                keeps = [n for _, n in before] == [n for _, n in after]
+                # a group of one that jumps over another also keeps the clue (two groups
+                # move); the search leaves those out
+                jumps = keeps and sum(x != y for x, y in zip(before, after, strict=True)) > 1
+                assert ((a, b) in moves) == (keeps and not jumps), (bits, a, b)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_a_swap_is_another_solution(data):
+    """What :func:`swapped` returns satisfies the same clues and differs from
+    the grid in the four corners of a rectangle; on a grid where it finds
+    none, every rectangle whose flip keeps the clues moves a group of one
+    past another (the moves it leaves out)."""
+    import itertools
+
+    from rofl.solver.sat import swapped
+
+    h, w = data.draw(st.integers(2, 6)), data.draw(st.integers(2, 6))
+    grid = np.array(data.draw(st.lists(st.integers(0, 1), min_size=h * w, max_size=h * w)), dtype=np.uint8)
+    grid = grid.reshape(h, w)
+    puzzle = Puzzle.from_grid(grid, PALETTES[2])
+    alt = swapped(grid)
+    if alt is not None:
+        assert puzzle.is_solution(alt)
+        rows, cols = np.nonzero(alt != grid)
+        assert len(rows) == 4 and len(set(rows)) == 2 and len(set(cols)) == 2
+        return
+    for r1, r2 in itertools.combinations(range(h), 2):
+        for c1, c2 in itertools.combinations(range(w), 2):
+            corners = grid[[r1, r1, r2, r2], [c1, c2, c1, c2]]
+            if corners.tolist() not in ([1, 0, 0, 1], [0, 1, 1, 0]):
+                continue
+            flipped = grid.copy()
+            flipped[[r1, r1, r2, r2], [c1, c2, c1, c2]] = 1 - corners
+            # a rectangle the search skips moves two groups of some line (one jumps another)
+            if puzzle.is_solution(flipped):
+                lines = [(grid[r], flipped[r]) for r in (r1, r2)] + [(grid[:, c], flipped[:, c]) for c in (c1, c2)]
+                assert any(sum(x != y for x, y in zip(_groups(a), _groups(b), strict=True)) > 1 for a, b in lines)
+
+
+def test_the_sat_engine_takes_a_swap_for_the_second_solution(monkeypatch):
+    """Two solutions: after the first, a swap of it is the second, and the
+    SAT solver is asked once; without swaps it is asked twice.  The verdict
+    is the same."""
+    from rofl.solver import sat
+
+    grid = np.zeros((6, 6), dtype=np.uint8)
+    grid[1, 1] = grid[2, 2] = grid[4, 4] = 1  # the 2 x 2 at (1, 1) flips
+    puzzle = Puzzle.from_grid(grid, PALETTES[2])
+    calls = []
+    real = sat._solve_until
+    monkeypatch.setattr(sat, "_solve_until", lambda *a: calls.append(1) or real(*a))
+    status, solutions, _ = sat.solve_sat(puzzle, want=2)
+    assert status == "multiple" and len(calls) == 1
+    assert all(puzzle.is_solution(g) for g in solutions) and not np.array_equal(*solutions)
+    monkeypatch.setattr(sat, "SWAP", False)
+    calls.clear()
+    assert sat.solve_sat(puzzle, want=2)[0] == "multiple" and len(calls) == 2
