@@ -287,7 +287,6 @@ def test_solve_says_it_compiles_apart_from_its_time(slow_line_compile, monkeypat
     assert "compil" not in again.stderr
 
 
-
 _ONCE = """
 import importlib
 from numba.core.registry import CPUDispatcher
