@@ -254,7 +254,9 @@ def pick_style(
     end); when none within the margin keeps within it either, those that do
     and are within :data:`FAR_MARGIN` are taken, then, when none does, the
     photo style at each of :data:`LAST_THRESHOLDS` is tried (on the same
-    terms); ``stats.difficulty_note`` says so in one line (as it says when
+    terms), but only when it grades easier than the best drawing within
+    the margin (at the same grade or harder, that one is kept past the
+    limit); ``stats.difficulty_note`` says so in one line (as it says when
     no drawing at all stays within it).  A drawing changes how the picture
     is put into cells, not the cells refinement and steering change, which
     are counted against that drawing's own cells.
@@ -367,6 +369,7 @@ def pick_style(
         return found[0], below(result), *found[1:]
 
     as_drawn: set[int] = set()
+    further = False  # a drawing further from the picture kept easy's limit, but was no easier
     for rank, (result, difficulty, _, name, cut, clean, smooth) in enumerate(sorted(near, key=promise)):
         if rank >= STEERED and not budget.empty():
             break  # with the budget out, every drawing graded competes as drawn
@@ -382,6 +385,17 @@ def pick_style(
             best, best_key = result, found
         if found[:2] == (0.0, 0) and not below(result):
             break
+    if below(best) and not best_key[0]:
+        # easy's limit kept only further from the picture: worth it only for an easier puzzle
+        faithful = [(first, first.stats.difficulty)]
+        faithful += [one[:2] for one in scanned if one[2] >= floor - 1e-9]
+        result, difficulty = min(faithful, key=lambda one: (abs(one[1].grade - want), one[1].score, over(one[0])))
+        if difficulty.grade <= best.stats.difficulty.grade:
+            if result is not first and result.stats.difficulty is not difficulty:  # graded as drawn
+                result = replace(result, stats=replace(result.stats, difficulty=difficulty, steered=0))
+                as_drawn.add(id(result))
+            best, best_key = result, key(result, difficulty)
+            further = True
     # steering's note, but refinement alone passing easy's limit is every drawing's case here
     said = (best.stats.difficulty_note or "").removeprefix("difficulty: ")
     notes = [part for part in said.split("; ") if part and not part.startswith("refinement alone")]
@@ -390,7 +404,13 @@ def pick_style(
         notes.append(f"{NAMES[want]} not reached; the puzzle is {reached.name} ({reached.grade}/5)")
     if budget.stopped and budget.note() not in notes:
         notes.append(budget.note())
-    if best_key[0]:
+    if further:
+        notes.insert(
+            0,
+            f"easy's {EASY_LIMIT:.0%} limit passed ({best.stats.changed_pct:.2f}% of the cells changed): "
+            "the drawings that keep within it are further from the picture and no easier",
+        )
+    elif best_key[0]:
         notes.insert(
             0,
             f"every drawing tried that keeps the picture's size needs more than easy's {EASY_LIMIT:.0%} of the "

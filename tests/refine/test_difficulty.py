@@ -140,8 +140,8 @@ def test_ties_keep_the_likelier_picture_missed_grades_the_nearer_score():
 
 def test_easy_keeps_its_limit_at_any_likeness_and_says_so():
     first = _made("lines", 3, like=1.1, changed=3.5)
-    within = _made("photo", 4, like=1.1 - FAR_MARGIN + 0.05, changed=1.5, threshold=LOW)
-    over = _made("photo", 1, like=1.05, changed=3.0)
+    within = _made("photo", 1, like=1.1 - FAR_MARGIN + 0.05, changed=1.5, threshold=LOW)
+    over = _made("photo", 2, like=1.05, changed=3.0)
     kept, _ = _pick(first, "easy", ("photo", "lines"), _all() | {("photo", LOW): within, ("photo", None): over})
     assert kept.stats.threshold == LOW and kept.stats.changed_pct == 1.5
     assert kept.stats.difficulty_note.startswith("difficulty: easy's 2% limit kept only by drawing the picture in ")
@@ -181,7 +181,7 @@ def test_easys_last_resort_is_the_photo_at_darker_thresholds():
     first = _made("lines", 3, like=1.1, changed=3.5)
     dark = float(LAST_THRESHOLDS[2])
     drawn = _all() | {("photo", None): _made("photo", 4, changed=3.0), ("photo", dark): _made(
-        "photo", 4, like=0.8, changed=1.9, threshold=dark)}  # fmt: skip
+        "photo", 2, like=0.8, changed=1.9, threshold=dark)}  # fmt: skip
     kept, asked = _pick(first, "easy", ("photo", "lines"), drawn)
     assert kept.stats.threshold == dark and kept.stats.changed_pct <= 2.0
     assert "limit kept only by drawing the picture in the photo style at threshold" in kept.stats.difficulty_note
@@ -192,6 +192,27 @@ def test_easys_last_resort_is_the_photo_at_darker_thresholds():
     # nor for hard
     _, asked = _pick(_made("lines", 1, like=1.1, changed=3.5), "hard", ("photo", "lines"), drawn)
     assert asked and not {("photo", float(cut), False) for cut in LAST_THRESHOLDS} & set(asked)
+
+
+def test_easys_limit_takes_a_drawing_further_from_the_picture_only_when_it_is_easier():
+    # hubble_deep_field at 30 cells, whole: auto's poster medium at 2.06%; the photo at a dark threshold keeps
+    # within 2% but is expert and unlike the picture, so the faithful medium one is kept, and one line says so
+    first = _made("poster", 2, like=1.0, changed=2.06, score=17.6)
+    dark = float(LAST_THRESHOLDS[2])
+    drawn = _all() | {("photo", None): _made("photo", 4, like=0.9, changed=2.5), ("photo", dark): _made(
+        "photo", 4, like=0.7, changed=1.99, threshold=dark, score=95.0)}  # fmt: skip
+    kept, _ = _pick(first, "easy", ("photo", "poster"), drawn)
+    assert kept.stats.style == "poster" and kept.stats.changed_pct == 2.06
+    assert kept.stats.difficulty_note.startswith("difficulty: easy's 2% limit passed (2.06% of the cells changed)")
+    assert "\n" not in kept.stats.difficulty_note
+    # at the same grade too: the likelier picture
+    drawn[("photo", dark)] = _made("photo", 2, like=0.7, changed=1.99, threshold=dark, score=12.0)
+    kept, _ = _pick(first, "easy", ("photo", "poster"), drawn)
+    assert kept.stats.style == "poster" and kept.stats.changed_pct == 2.06
+    # easier further away: easy's limit binds
+    drawn[("photo", dark)] = _made("photo", 1, like=0.7, changed=1.99, threshold=dark)
+    kept, _ = _pick(first, "easy", ("photo", "poster"), drawn)
+    assert kept.stats.threshold == dark and "limit kept only by drawing" in kept.stats.difficulty_note
 
 
 def test_drawings_of_nothing_or_shrunk_by_trim_are_not_taken():
