@@ -107,7 +107,7 @@ def run_tournament(path: str | os.PathLike, *, budget: float = 10.0, solutions: 
     if not budget > 0:
         msg = f"budget must be a positive number of seconds, not {budget!r}"
         raise OptionError(msg)
-    if solutions not in (1, 2):
+    if isinstance(solutions, (bool, float)) or solutions not in (1, 2):  # not True, not 1.0
         msg = f"solutions must be 1 or 2, not {solutions!r}"
         raise OptionError(msg)
     for label, puzzle in read_tournament(path):

@@ -320,7 +320,7 @@ def _check_options(engine: str, node_budget: int | None, solutions: int, time_bu
     if engine == "sat" and node_budget is not None:
         msg = "the SAT engine takes a time budget, not a node budget"
         raise OptionError(msg)
-    if solutions not in (1, 2):
+    if isinstance(solutions, (bool, float)) or solutions not in (1, 2):  # not True, not 1.0
         msg = f"solutions must be 1 (the first one) or 2 (tell unique from several), not {solutions!r}"
         raise OptionError(msg)
     if time_budget is not None and not time_budget > 0:

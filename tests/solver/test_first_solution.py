@@ -83,7 +83,7 @@ def test_two_solutions_still_tell_unique_from_several():
     assert rofl.solve_complete(diagonal, solutions=2).status == SearchStatus.MULTIPLE
 
 
-@pytest.mark.parametrize("solutions", [0, 3, "1"])
+@pytest.mark.parametrize("solutions", [0, 3, "1", 1.0, True])
 def test_solutions_is_one_or_two(solutions):
     puzzle = Puzzle.from_grid(np.eye(2, dtype=np.uint8), Palette.black_white())
     with pytest.raises(OptionError, match="solutions must be 1"):
