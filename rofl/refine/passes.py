@@ -322,32 +322,15 @@ class _Run:
             if last and moves.scores.min() > 0:
                 break  # the repair cannot succeed
             keys = (moves.added, moves.second, moves.scores)
-            wide = self.shape.wide_plateaus_only and 2 * undetermined > self.shape.n_cells
             quick = self._quick_batch(state, moves, keys, undetermined) if self.quick and limit is None else None
             if quick is not None:
-                chosen, trial = quick
-                new_undetermined, batched = trial.undetermined, False
+                (chosen, trial), batched = quick, False
             else:
-                if wide and moves.scores.min() >= undetermined:
-                    # No estimate gains, and estimates never undercount: judging single
-                    # moves would only confirm the plateau (a full solve each).
-                    best = (undetermined, int(_lexsort_head(keys, 1)[0]), None)
-                else:
-                    best = self._judge_best(state, moves, keys, verify, last, estimates.judged)
-                if best is None:
+                taken = self._best_round(state, moves, keys, estimates, undetermined, verify, last, limit)
+                if taken is None:
                     break
-                new_undetermined, i, trial = best
-                chosen = np.array([i])
-                batched = False
-                plateau = wide or not self.shape.wide_plateaus_only
-                if new_undetermined >= undetermined and limit is None and plateau:
-                    batch = self._plateau_round(state, moves, keys, estimates, undetermined)
-                    if batch is not None and (trial is None or batch[1].undetermined <= new_undetermined):
-                        chosen, trial, batched = batch[0], batch[1], True
-                        new_undetermined = trial.undetermined
-                if trial is None:  # the plateau's best single move, not judged yet
-                    trial = self.judge_with(state, moves.where[i], moves.colours[i])
-                    new_undetermined = trial.undetermined
+                chosen, trial, batched = taken
+            new_undetermined = trial.undetermined
             where = moves.where[chosen]
             if self.shape.certificates:
                 # The stalled grid before this round is where putting these
@@ -358,11 +341,12 @@ class _Run:
             made += len(chosen)
             self.iterations += 1 if self.shape.count_rounds else len(chosen)
             rounds += 1
-            estimates.refresh = self.shape.refresh(
-                batched=batched, gained=new_undetermined < undetermined, n_moves=moves.where.size, rounds=rounds
-            )
             if self.quick:  # no periodic refresh: only after a round that gained nothing
                 estimates.refresh = batched or new_undetermined >= undetermined
+            else:
+                estimates.refresh = self.shape.refresh(
+                    batched=batched, gained=new_undetermined < undetermined, n_moves=moves.where.size, rounds=rounds
+                )
             if self.large:
                 narrowed = np.flatnonzero(state.result.masks.reshape(-1) != trial.result.masks.reshape(-1))
                 estimates.stale[self.shape.move_lines(narrowed)] = True
@@ -419,6 +403,40 @@ class _Run:
         scale = _median(positive) if positive.size else 1.0
         second = estimates.tie[where] + added / scale
         return _Moves(where, colours, added, scores, second, bool(pick.all()))
+
+    def _best_round(
+        self,
+        state: _State,
+        moves: _Moves,
+        keys,
+        estimates: _Estimates,
+        undetermined: int,
+        verify: int,
+        last: bool,
+        limit: int | None,
+    ) -> tuple[np.ndarray, _State, bool] | None:
+        """A greedy round's move: the best judged (:meth:`_judge_best`), or
+        off a plateau (it gains nothing) a batch of moves
+        (:meth:`_plateau_round`) when that leaves no more undetermined --
+        ``(moves, judged state, batched)``, or None (no move to make)."""
+        wide = self.shape.wide_plateaus_only and 2 * undetermined > self.shape.n_cells
+        if wide and moves.scores.min() >= undetermined:
+            # No estimate gains, and estimates never undercount: judging single
+            # moves would only confirm the plateau (a full solve each).
+            best = (undetermined, int(_lexsort_head(keys, 1)[0]), None)
+        else:
+            best = self._judge_best(state, moves, keys, verify, last, estimates.judged)
+        if best is None:
+            return None
+        new_undetermined, i, trial = best
+        plateau = wide or not self.shape.wide_plateaus_only
+        if new_undetermined >= undetermined and limit is None and plateau:
+            batch = self._plateau_round(state, moves, keys, estimates, undetermined)
+            if batch is not None and (trial is None or batch[1].undetermined <= new_undetermined):
+                return batch[0], batch[1], True
+        if trial is None:  # the plateau's best single move, not judged yet
+            trial = self.judge_with(state, moves.where[i], moves.colours[i])
+        return np.array([i]), trial, False
 
     def _quick_batch(self, state: _State, moves: _Moves, keys, undetermined: int) -> tuple[np.ndarray, _State] | None:
         """A quick greedy round (:attr:`quick`): the best-estimated moves
