@@ -102,14 +102,12 @@ def run_tournament(path: str | os.PathLike, *, budget: float = 10.0, solutions: 
     RuntimeError
         An answer that does not satisfy its clues (a bug, never handed in).
     """
-    from rofl.solver.search import solve_complete
+    from rofl.solver.search import check_solutions, solve_complete
 
     if not budget > 0:
         msg = f"budget must be a positive number of seconds, not {budget!r}"
         raise OptionError(msg)
-    if isinstance(solutions, (bool, float)) or solutions not in (1, 2):  # not True, not 1.0
-        msg = f"solutions must be 1 or 2, not {solutions!r}"
-        raise OptionError(msg)
+    check_solutions(solutions)
     for label, puzzle in read_tournament(path):
         cpu, wall = time.process_time(), time.perf_counter()
         result = solve_complete(puzzle, time_budget=budget, solutions=solutions)

@@ -312,6 +312,14 @@ def solve_complete(
     return _Restarts(puzzle, line, answer, time_budget, node_budget, solutions).run()
 
 
+def check_solutions(solutions: int) -> None:
+    """Refuse ``solutions`` (of :func:`solve_complete` and the tournament
+    run) unless it is 1 or 2, with one OptionError (not True, not 1.0)."""
+    if isinstance(solutions, (bool, float)) or solutions not in (1, 2):
+        msg = f"solutions must be 1 (the first one) or 2 (tell unique from several), not {solutions!r}"
+        raise OptionError(msg)
+
+
 def _check_options(engine: str, node_budget: int | None, solutions: int, time_budget: float | None) -> None:
     """:func:`solve_complete`'s options, each refused with one OptionError."""
     if engine not in ("search", "sat"):
@@ -320,9 +328,7 @@ def _check_options(engine: str, node_budget: int | None, solutions: int, time_bu
     if engine == "sat" and node_budget is not None:
         msg = "the SAT engine takes a time budget, not a node budget"
         raise OptionError(msg)
-    if isinstance(solutions, (bool, float)) or solutions not in (1, 2):  # not True, not 1.0
-        msg = f"solutions must be 1 (the first one) or 2 (tell unique from several), not {solutions!r}"
-        raise OptionError(msg)
+    check_solutions(solutions)
     if time_budget is not None and not time_budget > 0:
         msg = f"time_budget must be a positive number of seconds, not {time_budget!r}"
         raise OptionError(msg)
@@ -523,4 +529,4 @@ class _Restarts:
         return stats, sols, got
 
 
-__all__ = ["STATUSES", "CompleteResult", "solve_complete"]
+__all__ = ["STATUSES", "CompleteResult", "check_solutions", "solve_complete"]

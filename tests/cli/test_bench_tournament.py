@@ -175,6 +175,17 @@ def test_an_answer_that_does_not_fit_its_clues_is_never_handed_in(tmp_path, monk
         list(run_tournament(path))
 
 
+@pytest.mark.parametrize("solutions", [0, 3, 1.0, True])
+def test_a_tournament_run_takes_one_or_two_solutions(tmp_path, solutions):
+    """The same check as solve_complete's, before any puzzle is read."""
+    from rofl.batch.tournament import run_tournament
+    from rofl.errors import OptionError
+
+    path, _ = _tournament(tmp_path, GRIDS)
+    with pytest.raises(OptionError, match="solutions must be 1"):
+        next(run_tournament(path, solutions=solutions))
+
+
 def test_bench_without_tournament_names_it_for_a_tournament_file(tmp_path):
     path, _ = _tournament(tmp_path, GRIDS)
     result = run("bench", path, "-q", "-j", 1)
