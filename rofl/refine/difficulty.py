@@ -285,13 +285,17 @@ def pick_style(
     far = floor + STYLE_MARGIN - FAR_MARGIN  # the least likeness easy's limit may take
     budget = Budget() if budget is None else budget
 
+    def faithful(like: float) -> bool:
+        """Whether a likeness is within the margin of auto's."""
+        return like >= floor - 1e-9
+
     def make(name: str, cut: float | None, clean: bool, smooth: bool, steered: bool = True) -> Any:
         result = made(name, cut, steered=steered, cleanup=clean, smooth=smooth)
         budget.spend(result.stats.line_solves // SOLVES_PER_ROUND)  # its refinement; steering spent its own
         return result
 
     def fits(one: tuple) -> bool:
-        return key(*one[:2])[:2] == (0.0, 0) and one[2] >= floor - 1e-9
+        return key(*one[:2])[:2] == (0.0, 0) and faithful(one[2])
 
     # (style, threshold, cleanup, smoothed)
     drawings: list[tuple[str, float | None, bool, bool]] = [
@@ -321,12 +325,12 @@ def pick_style(
         if (cut is not None or clean or smooth) and any(fits(one) for one in scanned):
             break  # a style auto could keep has the grade: the others are for pictures none fits
         if smooth and textured is None:  # every drawing so far expert (or worse): a textured picture
-            drawn = [first.stats.difficulty.grade, *(one[1].grade for one in scanned if one[2] >= floor - 1e-9)]
+            drawn = [first.stats.difficulty.grade, *(one[1].grade for one in scanned if faithful(one[2]))]
             textured = min(drawn) >= SMOOTH_FROM
         if smooth and not textured:
             continue
         scan(name, cut, clean, smooth)
-    near = [one for one in scanned if one[2] >= floor - 1e-9]
+    near = [one for one in scanned if faithful(one[2])]
     done: set[int] = set()  # results steered already
     if over(first) and near and all(over(one[0]) for one in near):
         # easy refines a drawing past its limit again, longer: the nearest ones get that chance first
@@ -336,12 +340,12 @@ def pick_style(
             again = make(*one[3:])
             done.add(id(again))
             scanned[scanned.index(one)] = (again, again.stats.difficulty, likeness(again), *one[3:])
-        near = [one for one in scanned if one[2] >= floor - 1e-9]
+        near = [one for one in scanned if faithful(one[2])]
     if over(first) and all(over(one[0]) for one in near) and "photo" in eligible and first.stats.colors == 2:
         # easy's limit binds within the margin: the photo at every threshold with its specks repainted
         for cut in (*THRESHOLDS, *reversed(LAST_THRESHOLDS)):
             scan("photo", float(cut), True)
-        near = [one for one in scanned if one[2] >= floor - 1e-9]
+        near = [one for one in scanned if faithful(one[2])]
     within = [one for one in scanned if not over(one[0]) and one[2] >= far - 1e-9]
     if over(first) and not within and "photo" in eligible and first.stats.colors == 2:
         for cut in LAST_THRESHOLDS:  # the last resort of easy's limit: the photo at the far thresholds
@@ -362,7 +366,7 @@ def pick_style(
 
     def below(result: Any) -> bool:
         # steering made the puzzle less like the picture than the margin allows (it was within it as drawn)
-        return likeness(result) < floor - 1e-9
+        return not faithful(likeness(result))
 
     def ranked(result: Any, found: tuple) -> tuple:
         # within easy's limit first, then within the likeness margin, then as key
@@ -387,9 +391,9 @@ def pick_style(
             break
     if below(best) and not best_key[0]:
         # easy's limit kept only further from the picture: worth it only for an easier puzzle
-        faithful = [(first, first.stats.difficulty)]
-        faithful += [one[:2] for one in scanned if one[2] >= floor - 1e-9]
-        result, difficulty = min(faithful, key=lambda one: (abs(one[1].grade - want), one[1].score, over(one[0])))
+        close = [(first, first.stats.difficulty)]
+        close += [one[:2] for one in scanned if faithful(one[2])]
+        result, difficulty = min(close, key=lambda one: (abs(one[1].grade - want), one[1].score, over(one[0])))
         if difficulty.grade <= best.stats.difficulty.grade:
             if result is not first and result.stats.difficulty is not difficulty:  # graded as drawn
                 result = replace(result, stats=replace(result.stats, difficulty=difficulty, steered=0))
@@ -417,7 +421,7 @@ def pick_style(
             "cells changed to be unique "
             f"({best.stats.changed_pct:.2f}% here)",
         )
-    elif likeness(best) < floor - 1e-9:
+    elif below(best):
         drawn = f"{best.stats.style} style"
         if best.stats.style == "photo" and best.stats.threshold is not None:  # lines cuts the ink's share, not grey
             drawn += f" at threshold {best.stats.threshold:.0f}"
