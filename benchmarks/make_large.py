@@ -272,27 +272,39 @@ def propagate_without(masks, grid, skip, queue) -> int:
     return solves
 
 
-def study(case: str, n_trials: int) -> None:
-    """``--study``: the incremental judge against the replayed one (see the docstring)."""
+def revert_trials(grid, original, k: int, n_trials: int):
+    """``n_trials`` revert trials on the greedy pass's output ``grid`` (a
+    changed cell, drawn at random with a fixed seed, put back to its colour
+    in ``original``), each judged by a replay of the grid's record: yields
+    ``(row, col, trial grid, replayed result)``."""
     import numpy as np
 
     from rofl.refine.judge import Judge, grid_clues
     from rofl.solver.line_logic import LineSolver
 
-    grid, original, k = greedy_output(case)
     height, width = grid.shape
     judge = Judge(LineSolver(cache_mb=256))
     _, record = judge.replay(grid_clues(grid), grid.shape, k, None, None)
     changed = np.argwhere(grid != original)
     pick = changed[np.random.default_rng(1).choice(len(changed), min(n_trials, len(changed)), replace=False)]
-    full = (1 << k) - 1
-    rows = []
     for r, c in pick.tolist():
         trial = grid.copy()
         trial[r, c] = original[r, c]
         lines = np.zeros(height + width, dtype=bool)
         lines[[r, height + c]] = True
         replayed, _ = judge.replay(grid_clues(trial), grid.shape, k, record, lines)
+        yield r, c, trial, replayed
+
+
+def study(case: str, n_trials: int) -> None:
+    """``--study``: the incremental judge against the replayed one (see the docstring)."""
+    import numpy as np
+
+    grid, original, k = greedy_output(case)
+    height, width = grid.shape
+    full = (1 << k) - 1
+    rows = []
+    for r, c, trial, replayed in revert_trials(grid, original, k, n_trials):
         plain = np.full(grid.shape, full, dtype=np.int64)
         plain_solves = propagate_without(plain, trial, set(), range(height + width))
         without = np.full(grid.shape, full, dtype=np.int64)
@@ -330,23 +342,12 @@ def local_proofs(case: str, n_trials: int) -> None:
     a failure certificate, as the revert pass's are."""
     import numpy as np
 
-    from rofl.refine.judge import Judge, grid_clues
-    from rofl.solver.line_logic import LineSolver
-
     grid, original, k = greedy_output(case)
     height, width = grid.shape
-    judge = Judge(LineSolver(cache_mb=256))
-    _, record = judge.replay(grid_clues(grid), grid.shape, k, None, None)
-    changed = np.argwhere(grid != original)
-    pick = changed[np.random.default_rng(1).choice(len(changed), min(n_trials, len(changed)), replace=False)]
     reaches = (2, 4, 6, 12)
-    proved, solves, fails = dict.fromkeys(reaches, 0), dict.fromkeys(reaches, 0), 0
-    for r, c in pick.tolist():
-        trial = grid.copy()
-        trial[r, c] = original[r, c]
-        lines = np.zeros(height + width, dtype=bool)
-        lines[[r, height + c]] = True
-        replayed, _ = judge.replay(grid_clues(trial), grid.shape, k, record, lines)
+    proved, solves, fails, tried = dict.fromkeys(reaches, 0), dict.fromkeys(reaches, 0), 0, 0
+    for r, c, trial, replayed in revert_trials(grid, original, k, n_trials):
+        tried += 1
         if replayed.solved:
             continue
         fails += 1
@@ -358,7 +359,7 @@ def local_proofs(case: str, n_trials: int) -> None:
             solves[h] += propagate_without(masks, trial, set(), queue)
             proved[h] += bool(np.count_nonzero(masks & (masks - 1)))
     print(
-        f"{case}: {fails} of {len(pick)} revert trials fail; "
+        f"{case}: {fails} of {tried} revert trials fail; "
         + "; ".join(
             f"a square of side {2 * h + 1} proves {proved[h]} ({solves[h] / max(fails, 1):.0f} line solves each)"
             for h in reaches
