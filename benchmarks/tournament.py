@@ -6,14 +6,15 @@ bundled with rofl: build it outside this repository (docs/benchmarks.md,
 
 Usage::
 
-    python benchmarks/tournament.py --nonosolve PATH [--sets DIR] [--per-set 60]
-        [--set taai2020 --set tcga2015 ...] [--budget 10] [--mode first --mode two]
-        [--batch] [--save results.json] [--write-docs]
+    python benchmarks/tournament.py --nonosolve PATH [--sets DIR] [--per-set 60 | --whole]
+        [--set taai2020 --set tcga2015 ... | --all-sets] [--budget 10] [--mode first --mode two]
+        [--save rows.jsonl] [--cache nonosolve.json] [--skip-nonosolve] [--batch] [--write-docs]
 
 The sample: ``--per-set`` puzzles of each ``--set`` (five by default),
 evenly spread over its labels ($1, $17, $34... for 60 of 1000), as the
-tournaments give them (the difficulty grows along a set).  ``--per-set 1000``
-with one ``--set`` runs a whole set.
+tournaments give them (the difficulty grows along a set).  ``--whole`` runs
+every puzzle of each set, and ``--all-sets`` every set of ``--sets``, one
+after another (``--whole --all-sets``: the 27 sets, 27,000 puzzles).
 
 For each puzzle, in turn (the side that goes first alternates, so a machine
 whose load changes slows both alike):
@@ -29,17 +30,47 @@ The machine this runs on is shared (2 cores, other jobs): CPU time, not the
 wall clock, is the figure.  Both are given a wall-clock budget of three
 times ``--budget``; a run that takes more than ``--budget`` CPU seconds
 counts as undecided whatever it found.  Every grid either side returns is
-checked against the clues; in mode ``two`` the two sides' verdicts (unique
-or several) must agree where both decide.
+checked against the clues: a grid that breaks them is reported as "wrong"
+(never decided) and the run goes on, as it does past an exception in rofl
+("error").  In mode ``two`` the two sides' verdicts (unique or several) must
+agree where both decide.
+
+Long runs are made cheap to redo and to resume:
+
+* ``--save FILE`` appends each puzzle's row (both sides' figures, the rofl
+  code it ran, the time and the load) to ``FILE`` (JSON lines) as soon as
+  it is done.  Run again with the same ``--save``, the puzzles already in it
+  are not run again: an interrupted run resumes, and a finished one only
+  prints its report (and ``--write-docs`` writes it).  Rows measured with
+  other rofl code (the last commit of ``rofl/``, or uncommitted changes in
+  it) are refused: start another file.
+* ``--cache FILE`` keeps nonosolve's per-puzzle figures (JSON), keyed by the
+  binary (its SHA-256), the mode, the budget and the puzzle (set, label and
+  clues).  They do not change with rofl's code, so a later run (a rofl-only
+  rerun after a change to the solver) takes them from the cache instead of
+  running nonosolve again; the report says how many it took and when they
+  were measured.  Figures from the cache were measured at another time,
+  under another load: nonosolve's side is then not interleaved with rofl's.
+
+The report gives, per mode, the whole run's figures, rofl's ten slowest
+puzzles, and with several sets or ``--whole`` a table of one line per set:
+each side's total, decided count, median / p90 / slowest, the puzzles past
+the budget, and issue 45's goal for that set (first solution: rofl's total
+at most nonosolve's, every puzzle decided within the budget, every answer
+checked).  ``--write-docs`` writes the sample's report into section
+``tournament-nonosolve`` of docs/benchmarks.md, and with ``--whole`` the
+per-set tables into section ``tournament-sets``.
 
 ``--batch`` also runs nonosolve's own batch mode (``--taai`` on the whole
-sample in one process, its default first-solution mode, or ``-n 2``) and
+run in one process, its default first-solution mode, or ``-n 2``) and
 prints its total CPU time: nonosolve's start-up counted once.
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime
+import hashlib
 import json
 import os
 import statistics
@@ -59,14 +90,21 @@ DEFAULT_SETS = next(
 SAMPLE_SETS = ("taai2011", "tcga2014", "icga2017", "taai2020", "tcga2022")
 sys.path.insert(0, str(REPO))
 
+from rofl._io import atomic_write  # noqa: E402
 from rofl.batch.tournament import read_tournament  # noqa: E402
 from rofl.solver import solve_complete  # noqa: E402
 
 MODES = {"first": 1, "two": 2}
+#: New nonosolve figures written to the cache file at least this often.
+CACHE_EVERY = 50
 
 
 def _fail(message: str) -> None:
     sys.exit(f"tournament.py: {message}")
+
+
+def _now() -> str:
+    return datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
 
 
 def _clue_line(clue) -> str:
@@ -79,6 +117,85 @@ def taai_text(label: int, puzzle) -> str:
     lines += [_clue_line(puzzle.clue(puzzle.height + c)) for c in range(puzzle.width)]
     lines += [_clue_line(puzzle.clue(r)) for r in range(puzzle.height)]
     return "\n".join(lines) + "\n"
+
+
+def puzzle_key(name: str, label: int, puzzle) -> str:
+    """The set, the label and a digest of the clues: a set file edited later misses the cache."""
+    return f"{name}#{label}:{hashlib.sha256(taai_text(label, puzzle).encode()).hexdigest()[:16]}"
+
+
+def binary_digest(exe: str) -> str:
+    return hashlib.sha256(Path(exe).read_bytes()).hexdigest()[:16]
+
+
+def rofl_code() -> str:
+    """The rofl code a row was measured with: the last commit of ``rofl/``, ``-dirty`` if it has changes."""
+    try:
+        last = subprocess.run(["git", "log", "-1", "--format=%h", "--", "rofl"], cwd=REPO,
+                              capture_output=True, text=True, check=True).stdout.strip()  # fmt: skip
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no", "--", "rofl"], cwd=REPO,
+                               capture_output=True, text=True, check=True).stdout.strip()  # fmt: skip
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+    return (last or "unknown") + ("-dirty" if dirty else "")
+
+
+class NonosolveCache:
+    """nonosolve's figures per puzzle in a JSON file (``--cache``), keyed by
+    binary, mode, budget and puzzle; written atomically every
+    ``CACHE_EVERY`` new figures and at :meth:`flush`."""
+
+    def __init__(self, path: Path | None, digest: str):
+        self.path, self.digest, self.new = path, digest, 0
+        self.entries: dict[str, dict] = {}
+        if path is not None and path.exists():
+            try:
+                data = json.loads(path.read_text(encoding="utf-8"))
+                self.entries = data["entries"]
+            except (ValueError, KeyError, TypeError):
+                _fail(f"{path} is no nonosolve cache of this script (JSON with 'entries')")
+
+    def _key(self, want: int, budget: float, key: str) -> str:
+        return f"{self.digest}/n{want}/b{budget:g}/{key}"
+
+    def get(self, want: int, budget: float, key: str) -> dict | None:
+        found = self.entries.get(self._key(want, budget, key))
+        return None if found is None else {**found, "cached": True}
+
+    def put(self, want: int, budget: float, key: str, run: dict) -> None:
+        if self.path is None:
+            return
+        self.entries[self._key(want, budget, key)] = {**run, "measured": _now()}
+        self.new += 1
+        if self.new >= CACHE_EVERY:
+            self.flush()
+
+    def flush(self) -> None:
+        if self.path is not None and self.new:
+            atomic_write(self.path, json.dumps({"entries": self.entries}, indent=0))
+            self.new = 0
+
+
+def read_save(path: Path | None, code: str) -> dict[tuple, dict]:
+    """The rows of an earlier run in ``--save`` (JSON lines), by (mode, budget, set, label)."""
+    rows: dict[tuple, dict] = {}
+    if path is None or not path.exists():
+        return rows
+    text = path.read_text(encoding="utf-8")
+    if text and not text.endswith("\n"):  # a row cut off: the next one starts on a line of its own
+        with path.open("a", encoding="utf-8") as f:
+            f.write("\n")
+    for n, line in enumerate(text.splitlines(), 1):
+        try:
+            row = json.loads(line)
+            where = (row["mode"], row["budget"], row["set"], row["label"])
+        except (ValueError, KeyError, TypeError):
+            print(f"tournament.py: {path}:{n}: not a row, skipped (a run cut off while writing it?)", file=sys.stderr)
+            continue
+        if row.get("rofl_code") != code:
+            _fail(f"{path} holds rows of rofl {row.get('rofl_code')}, this is rofl {code}: save to another file")
+        rows[where] = row
+    return rows
 
 
 def run_nonosolve(exe: str, path: Path, want: int, budget: float, puzzle) -> dict:
@@ -104,40 +221,52 @@ def run_nonosolve(exe: str, path: Path, want: int, budget: float, puzzle) -> dic
         for text in data["solutions"]:
             grid = np.frombuffer(text.encode(), dtype=np.uint8).reshape(puzzle.height, puzzle.width) - ord("0")
             if not puzzle.is_solution(grid):
-                _fail(f"nonosolve returned a grid that breaks the clues ({path.name})")
+                verdict = "wrong"
             grids.append(grid)
     return {"status": verdict, "cpu": cpu, "wall": wall, "solutions": len(grids)}
 
 
 def run_rofl(puzzle, want: int, budget: float) -> dict:
     cpu, wall = time.process_time(), time.perf_counter()
-    result = solve_complete(puzzle, time_budget=3 * budget, solutions=want)
+    try:
+        result = solve_complete(puzzle, time_budget=3 * budget, solutions=want)
+    except Exception as e:  # noqa: BLE001 - reported per puzzle, the run goes on
+        return {"status": "error", "cpu": time.process_time() - cpu, "wall": time.perf_counter() - wall,
+                "solutions": 0, "sat": 0.0, "nodes": 0, "error": f"{type(e).__name__}: {e}"}  # fmt: skip
     cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
-    for grid in result.solutions:  # solve_complete checks too: a second look costs nothing
-        if not puzzle.is_solution(grid):
-            _fail("rofl returned a grid that breaks the clues")
-    return {"status": str(result.status), "cpu": cpu, "wall": wall, "solutions": len(result.solutions),
-            "sat": result.sat_seconds, "nodes": result.nodes}  # fmt: skip
+    # solve_complete checks too: a second look costs nothing
+    wrong = any(not puzzle.is_solution(grid) for grid in result.solutions)
+    return {"status": "wrong" if wrong else str(result.status), "cpu": cpu, "wall": wall,
+            "solutions": len(result.solutions), "sat": result.sat_seconds, "nodes": result.nodes}  # fmt: skip
 
 
 def decided(run: dict, want: int, budget: float) -> bool:
-    if run["cpu"] > budget or run["status"] in ("budget", "error"):
+    if run["cpu"] > budget or run["status"] in ("budget", "error", "wrong"):
         return False
     return run["status"] in (("found", "unique", "multiple") if want == 1 else ("unique", "multiple", "none"))
 
 
-def sample(sets_dir: Path, names: list[str], per_set: int) -> list[tuple[str, int, object]]:
+def sample(sets_dir: Path, names: list[str], per_set: int | None) -> list[tuple[str, int, object]]:
+    """``per_set`` puzzles of each set, evenly spread over it (None: all of them, in order)."""
     chosen = []
     for name in names:
         path = sets_dir / f"{name}.txt"
         if not path.is_file():
             _fail(f"no tournament set {path}")
         puzzles = read_tournament(path)
-        step = len(puzzles) / per_set
-        for i in range(per_set):
+        count = len(puzzles) if per_set is None else per_set
+        step = len(puzzles) / count
+        for i in range(count):
             label, puzzle = puzzles[min(len(puzzles) - 1, int(i * step))]
             chosen.append((name, label, puzzle))
     return chosen
+
+
+def all_sets(sets_dir: Path) -> list[str]:
+    names = sorted(p.stem for p in sets_dir.glob("*.txt"))
+    if not names:
+        _fail(f"no tournament sets (*.txt) in {sets_dir}")
+    return names
 
 
 def figures(times: list[float]) -> str:
@@ -150,6 +279,28 @@ def say(out: list[str], *lines: str) -> None:
     text = "".join(lines)
     print(text, flush=True)
     out.append(text)
+
+
+def _slow_line(row: dict) -> str:
+    """One of rofl's slowest: the SAT solver's time only for a puzzle handed over, and named wall clock."""
+    ours, theirs = row["rofl"], row["nonosolve"]
+    sat = f", SAT {ours['sat']:.1f} s wall" if ours.get("sat", 0.0) > 0 else ""
+    return (f"- {row['set']}#{row['label']}: rofl {ours['cpu']:.2f} s CPU ({ours['status']}{sat}), "
+            f"nonosolve {theirs['cpu']:.2f} s ({theirs['status']})")  # fmt: skip
+
+
+def _provenance(theirs: list[dict]) -> str:
+    cached = [r for r in theirs if r.get("cached")]
+    skipped = sum(r["status"] == "skipped" for r in theirs)
+    parts = []
+    if len(cached) + skipped < len(theirs):
+        parts.append(f"{len(theirs) - len(cached) - skipped} measured in the run, interleaved with rofl")
+    if cached:
+        when = sorted(r.get("measured", "?") for r in cached)
+        parts.append(f"{len(cached)} from the cache (measured {when[0][:16]} to {when[-1][:16]} UTC)")
+    if skipped:
+        parts.append(f"{skipped} not run (--skip-nonosolve; they read 0)")
+    return "nonosolve's figures: " + "; ".join(parts) + "."
 
 
 def report(mode: str, rows: list[dict], budget: float, out: list[str]) -> None:
@@ -170,7 +321,13 @@ def report(mode: str, rows: list[dict], budget: float, out: list[str]) -> None:
     ratio = [a["cpu"] / max(b["cpu"], 1e-4) for a, b in zip(ours, theirs, strict=True)]
     faster = sum(a["cpu"] < b["cpu"] for a, b in zip(ours, theirs, strict=True))
     say(out, f"\nPer puzzle, rofl's CPU over nonosolve's: median {statistics.median(ratio):.2f}; "
-          f"rofl faster on {faster} of {len(rows)}.")  # fmt: skip
+          f"rofl faster on {faster} of {len(rows)}. {_provenance(theirs)}")  # fmt: skip
+    for side in ("rofl", "nonosolve"):
+        bad = [r for r in rows if r[side]["status"] in ("wrong", "error")]
+        if bad:
+            say(out, f"\n{side}'s answers that failed the check or errors: {len(bad)}")
+            for r in bad:
+                say(out, f"- {r['set']}#{r['label']}: {r[side]['status']} {r[side].get('error', '')}".rstrip())
     if want == 2:
         differ = [
             f"{r['set']}#{r['label']}"
@@ -181,11 +338,46 @@ def report(mode: str, rows: list[dict], budget: float, out: list[str]) -> None:
         say(out, f"Verdicts that differ (both decided): {len(differ)} {' '.join(differ)}")
     slow = sorted(rows, key=lambda r: -r["rofl"]["cpu"])[:10]
     share = sum(r["rofl"]["cpu"] for r in slow)
-    say(out, f"\nrofl's 10 slowest ({share:.1f} s of {sum(r['cpu'] for r in ours):.1f} s):")
+    say(out, f"\nrofl's 10 slowest ({share:.1f} s of {sum(r['cpu'] for r in ours):.1f} s CPU):")
     for r in slow:
-        ours, theirs = r["rofl"], r["nonosolve"]
-        say(out, f"- {r['set']}#{r['label']}: rofl {ours['cpu']:.2f} s ({ours['status']}, SAT {ours['sat']:.1f} s), "
-              f"nonosolve {theirs['cpu']:.2f} s ({theirs['status']})")  # fmt: skip
+        say(out, _slow_line(r))
+
+
+def goal(rows: list[dict], want: int, budget: float) -> str:
+    """Issue 45's goal on one set: rofl's total at most nonosolve's, every puzzle decided and checked."""
+    ours = sum(r["rofl"]["cpu"] for r in rows)
+    theirs = sum(r["nonosolve"]["cpu"] for r in rows)
+    missed = sum(not decided(r["rofl"], want, budget) for r in rows)
+    if theirs == 0:
+        return "no nonosolve figures"
+    misses = [] if ours <= theirs else [f"total {ours / theirs:.2f}x"]
+    if missed:
+        misses.append(f"{missed} undecided")
+    return "met" if not misses else "not met (" + ", ".join(misses) + ")"
+
+
+def per_set(mode: str, rows: list[dict], budget: float, out: list[str]) -> None:
+    """One line per set: both sides' totals and figures, and the goal's verdict."""
+    want = MODES[mode]
+    say(out, f"\n#### mode {mode}, per set (CPU s; budget {budget:g} s)")
+    spread = "median / p90 / slowest"
+    head = ["set", "rofl total", "nonosolve total", "ratio", "decided (rofl / nonosolve)", f"rofl {spread}",
+            f"nonosolve {spread}", f"rofl over {budget:g} s", "measured (UTC), load", "goal"]  # fmt: skip
+    say(out, "| " + " | ".join(head) + " |")
+    say(out, "|---|---|---|---|---|---|---|---|---|---|")
+    for name in dict.fromkeys(r["set"] for r in rows):
+        these = [r for r in rows if r["set"] == name]
+        ours = [r["rofl"]["cpu"] for r in these]
+        theirs = [r["nonosolve"]["cpu"] for r in these]
+        over = sum(t > budget for t in ours)
+        loads = [r["load"] for r in these if "load" in r]
+        load = f"{min(loads):.1f}-{max(loads):.1f}" if loads else "?"
+        when = min(r.get("when", "?") for r in these)
+        dr = sum(decided(r["rofl"], want, budget) for r in these)
+        dn = sum(decided(r["nonosolve"], want, budget) for r in these)
+        say(out, f"| {name} | {sum(ours):.1f} | {sum(theirs):.1f} | {sum(ours) / max(sum(theirs), 1e-9):.2f} | "
+              f"{dr} / {dn} of {len(these)} | {figures(ours)} | {figures(theirs)} | {over} | "
+              f"{when[:16].replace('T', ' ')}, {load} | {goal(these, want, budget)} |")  # fmt: skip
 
 
 def run_batch(exe: str, chosen, want: int, folder: Path, out: list[str]) -> None:
@@ -203,63 +395,111 @@ def run_batch(exe: str, chosen, want: int, folder: Path, out: list[str]) -> None
           f"CPU {usage.ru_utime + usage.ru_stime:.1f} s; it says: {said}")  # fmt: skip
 
 
-def main() -> None:
+class Run:
+    """One run's puzzles, both sides, the rows saved and the cache."""
+
+    def __init__(self, args, exe: str, chosen):
+        self.args, self.exe, self.chosen = args, exe, chosen
+        self.code = rofl_code()
+        self.done = read_save(args.save, self.code)
+        self.cache = NonosolveCache(args.cache, binary_digest(exe))
+        self.warm = False
+
+    def row(self, mode: str, i: int, name: str, label: int, puzzle, folder: Path) -> dict:
+        want, budget = MODES[mode], self.args.budget
+        key = puzzle_key(name, label, puzzle)
+        row = {"mode": mode, "budget": budget, "set": name, "label": label, "rofl_code": self.code,
+               "when": _now(), "load": os.getloadavg()[0]}  # fmt: skip
+        theirs = self.cache.get(want, budget, key)
+        if theirs is None and self.args.skip_nonosolve:
+            theirs = {"status": "skipped", "cpu": 0.0, "wall": 0.0, "solutions": 0}
+        if not self.warm:  # compile (or load) every kernel before any clock
+            solve_complete(puzzle, solutions=2)
+            self.warm = True
+        order = ("rofl", "nonosolve") if i % 2 == 0 else ("nonosolve", "rofl")
+        for side in order:
+            if side == "rofl":
+                row["rofl"] = run_rofl(puzzle, want, budget)
+            elif theirs is not None:
+                row["nonosolve"] = theirs
+            else:
+                path = folder / f"{name}-{label}.txt"
+                path.write_text(taai_text(label, puzzle))
+                row["nonosolve"] = run_nonosolve(self.exe, path, want, budget, puzzle)
+                self.cache.put(want, budget, key, row["nonosolve"])
+        if self.args.save is not None:
+            with self.args.save.open("a", encoding="utf-8") as f:
+                f.write(json.dumps(row) + "\n")
+        return row
+
+    def rows(self, mode: str, folder: Path) -> list[dict]:
+        rows = []
+        for i, (name, label, puzzle) in enumerate(self.chosen):
+            saved = self.done.get((mode, self.args.budget, name, label))
+            row = saved or self.row(mode, i, name, label, puzzle, folder)
+            rows.append(row)
+            if saved is None:
+                ours, theirs = row["rofl"], row["nonosolve"]
+                print(f"  {mode} {i + 1}/{len(self.chosen)} {name}#{label}: rofl {ours['cpu']:.3f} s {ours['status']}, "
+                      f"nonosolve {theirs['cpu']:.3f} s {theirs['status']}", file=sys.stderr, flush=True)  # fmt: skip
+        return rows
+
+
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--nonosolve", required=True)
     parser.add_argument("--sets", type=Path, default=DEFAULT_SETS)
     parser.add_argument("--set", dest="names", action="append")
+    parser.add_argument("--all-sets", action="store_true", help="every set (*.txt) of --sets, one after another")
     parser.add_argument("--per-set", type=int, default=60)
+    parser.add_argument("--whole", action="store_true", help="every puzzle of each set (not --per-set of them)")
     parser.add_argument("--budget", type=float, default=10.0)
     parser.add_argument("--mode", dest="modes", action="append", choices=sorted(MODES))
     parser.add_argument("--batch", action="store_true")
-    parser.add_argument("--save", type=Path)
-    parser.add_argument("--write-docs", action="store_true", help="write section tournament-nonosolve of docs")
-    parser.add_argument("--skip-nonosolve", action="store_true", help="rofl only (nonosolve's figures read 0)")
-    args = parser.parse_args()
+    parser.add_argument("--save", type=Path, help="rows as JSON lines; rows already there are not run again")
+    parser.add_argument("--cache", type=Path, help="nonosolve's figures per puzzle, reused by later runs")
+    parser.add_argument("--write-docs", action="store_true",
+                        help="write section tournament-nonosolve (with --whole: tournament-sets) of docs")  # fmt: skip
+    parser.add_argument("--skip-nonosolve", action="store_true",
+                        help="rofl only (nonosolve's figures from --cache, else they read 0)")  # fmt: skip
+    args = parser.parse_args(argv)
     if args.sets is None:
         _fail("no tournament sets found: pass --sets DIR")
+    if args.all_sets and args.names:
+        _fail("--all-sets or --set, not both")
+    if args.per_set < 1:
+        _fail("--per-set must be at least 1")
     exe = str(Path(args.nonosolve).resolve())
     if not os.access(exe, os.X_OK):
         _fail(f"no nonosolve at {exe} (not bundled: see docs/benchmarks.md, 'rofl beside nonosolve')")
-    names = args.names or list(SAMPLE_SETS)
+    names = all_sets(args.sets) if args.all_sets else args.names or list(SAMPLE_SETS)
     modes = args.modes or ["first", "two"]
-    chosen = sample(args.sets, names, args.per_set)
-    print(f"{len(chosen)} puzzles: {args.per_set} from each of {', '.join(names)}; nonosolve {exe}")
-    # warm: compile (or load) every kernel before any clock
-    solve_complete(chosen[0][2], solutions=2)
-    saved = {}
-    out: list[str] = [f"{len(chosen)} puzzles: {args.per_set} from each of {', '.join(names)}."]
+    chosen = sample(args.sets, names, None if args.whole else args.per_set)
+    what = "every puzzle" if args.whole else f"{args.per_set}"
+    print(f"{len(chosen)} puzzles: {what} from each of {', '.join(names)}; nonosolve {exe}")
+    run = Run(args, exe, chosen)
+    out: list[str] = [f"{len(chosen)} puzzles: {what} from each of {', '.join(names)}."]
+    tables: list[str] = []
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        for mode in modes:
-            want = MODES[mode]
-            rows = []
-            for i, (name, label, puzzle) in enumerate(chosen):
-                path = folder / f"{name}-{label}.txt"
-                path.write_text(taai_text(label, puzzle))
-                row = {"set": name, "label": label}
-                order = ("rofl", "nonosolve") if i % 2 == 0 else ("nonosolve", "rofl")
-                for side in order:
-                    if side == "rofl":
-                        row["rofl"] = run_rofl(puzzle, want, args.budget)
-                    elif args.skip_nonosolve:
-                        row["nonosolve"] = {"status": "skipped", "cpu": 0.0, "wall": 0.0, "solutions": 0}
-                    else:
-                        row["nonosolve"] = run_nonosolve(exe, path, want, args.budget, puzzle)
-                rows.append(row)
-                ours, theirs = row["rofl"], row["nonosolve"]
-                print(f"  {mode} {i + 1}/{len(chosen)} {name}#{label}: rofl {ours['cpu']:.3f} s {ours['status']}, "
-                      f"nonosolve {theirs['cpu']:.3f} s {theirs['status']}", file=sys.stderr, flush=True)  # fmt: skip
-            report(mode, rows, args.budget, out)
-            saved[mode] = rows
-            if args.batch and not args.skip_nonosolve:
-                run_batch(exe, chosen, want, folder, out)
-    if args.save:
-        args.save.write_text(json.dumps(saved, indent=1))
+        try:
+            for mode in modes:
+                rows = run.rows(mode, folder)
+                report(mode, rows, args.budget, out)
+                if args.whole or len(names) > 1:
+                    per_set(mode, rows, args.budget, tables)
+                if args.batch and not args.skip_nonosolve:
+                    run_batch(exe, chosen, MODES[mode], folder, out)
+        except KeyboardInterrupt:
+            saved = f"; the puzzles done are in {args.save}: run again to resume" if args.save else ""
+            _fail(f"interrupted{saved}")
+        finally:
+            run.cache.flush()
     if args.write_docs:
         from _docs import stamp, write_section
 
-        write_section("tournament-nonosolve", stamp() + "\n\n" + "\n".join(out))
+        section = "tournament-sets" if args.whole else "tournament-nonosolve"
+        write_section(section, stamp() + "\n\n" + "\n".join(out + tables))
 
 
 if __name__ == "__main__":

@@ -1,0 +1,217 @@
+"""``benchmarks/tournament.py``: whole sets one after another, nonosolve's
+figures cached, a resumable ``--save``, the per-set table (with a stand-in
+for nonosolve that brute-forces tiny puzzles; no timing is asserted)."""
+
+from __future__ import annotations
+
+import importlib.util
+import itertools
+import json
+import stat
+import sys
+
+import pytest
+
+from tests.places import REPO
+
+GRIDS = {
+    "aaa": [[[1, 1, 1], [1, 0, 1], [1, 1, 1]], [[1, 1, 0], [0, 1, 1], [1, 0, 1]]],
+    "bbb": [[[1, 0, 0], [0, 1, 0], [0, 0, 1]], [[0, 1, 1], [1, 1, 0], [1, 0, 0]], [[1, 1, 1], [0, 1, 0], [1, 1, 1]]],
+}
+
+# nonosolve's command line and --json answer, for square puzzles of a few cells
+FAKE = """\
+import itertools, json, os, sys
+args = sys.argv[1:]
+want, out, path = int(args[args.index("-n") + 1]), args[args.index("--json") + 1], args[-1]
+with open(os.environ["FAKE_LOG"], "a") as log:
+    log.write(path + "\\n")
+lines = [l.split() for l in open(path).read().split("\\n")[1:] if l]
+n = len(lines) // 2
+def runs(cells):
+    return [len(g) for g in "".join(map(str, cells)).split("0") if g] or [0]
+clues = [[int(x) for x in l] for l in lines]
+found = []
+for bits in itertools.product((0, 1), repeat=n * n):
+    rows = [bits[r * n:(r + 1) * n] for r in range(n)]
+    cols = [[rows[r][c] for r in range(n)] for c in range(n)]
+    if [runs(c) for c in cols] + [runs(r) for r in rows] == clues:
+        found.append("".join(map(str, bits)))
+        if len(found) == want:
+            break
+if os.environ.get("FAKE_WRONG"):
+    found = ["1" * (n * n)]
+status = "FOUND" if want == 1 else ("UNIQUE" if len(found) == 1 else "MULTIPLE")
+json.dump({"status": status, "solutions": found}, open(out, "w"))
+"""
+
+
+def _runs(cells):
+    return [len(g) for g in "".join(map(str, cells)).split("0") if g]
+
+
+def _taai(label, grid):
+    cols = [[row[c] for row in grid] for c in range(len(grid[0]))]
+    return f"${label}\n" + "".join("\t".join(map(str, _runs(line))) + "\n" for line in cols + grid)
+
+
+@pytest.fixture
+def bench(monkeypatch):
+    spec = importlib.util.spec_from_file_location("tournament_bench", REPO / "benchmarks" / "tournament.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    monkeypatch.setattr(module, "rofl_code", lambda: "abc1234")
+    return module
+
+
+@pytest.fixture
+def sets(tmp_path):
+    folder = tmp_path / "sets"
+    folder.mkdir()
+    for name, grids in GRIDS.items():
+        (folder / f"{name}.txt").write_text("".join(_taai(i + 1, g) for i, g in enumerate(grids)))
+    (folder / "README.md").write_text("not a set")
+    return folder
+
+
+@pytest.fixture
+def fake(tmp_path, monkeypatch):
+    exe = tmp_path / "nonosolve"
+    exe.write_text(f"#!{sys.executable}\n{FAKE}")
+    exe.chmod(exe.stat().st_mode | stat.S_IXUSR)
+    log = tmp_path / "calls.log"
+    monkeypatch.setenv("FAKE_LOG", str(log))
+    return exe, log
+
+
+def _calls(log):
+    return len(log.read_text().splitlines()) if log.exists() else 0
+
+
+def _count_rofl(bench, monkeypatch):
+    calls = []
+    real = bench.run_rofl
+
+    def counted(*args):
+        calls.append(args)
+        return real(*args)
+
+    monkeypatch.setattr(bench, "run_rofl", counted)
+    return calls
+
+
+def test_whole_sets_one_after_another_with_a_table_per_set(bench, sets, fake, tmp_path, capsys):
+    exe, log = fake
+    save = tmp_path / "rows.jsonl"
+    bench.main(["--nonosolve", str(exe), "--sets", str(sets), "--all-sets", "--whole", "--mode", "first",
+                "--save", str(save)])  # fmt: skip
+    out = capsys.readouterr().out
+    assert "5 puzzles: every puzzle from each of aaa, bbb" in out
+    assert "| decided within 10 CPU s | 5 | 5 |" in out
+    lines = [line for line in out.splitlines() if line.startswith(("| aaa |", "| bbb |"))]
+    assert len(lines) == 2  # their goal's verdict depends on the times: test_the_goal_per_set
+    assert "| 2 / 2 of 2 |" in lines[0] and "| 3 / 3 of 3 |" in lines[1]
+    rows = [json.loads(line) for line in save.read_text().splitlines()]
+    assert [(r["set"], r["label"]) for r in rows] == [("aaa", 1), ("aaa", 2), ("bbb", 1), ("bbb", 2), ("bbb", 3)]
+    assert all(r["rofl_code"] == "abc1234" and r["rofl"]["status"] in ("found", "unique") for r in rows)
+    assert _calls(log) == 5
+
+
+def test_a_run_resumes_from_its_save_and_a_finished_one_only_reports(bench, sets, fake, tmp_path, monkeypatch, capsys):
+    exe, log = fake
+    save = tmp_path / "rows.jsonl"
+    common = ["--nonosolve", str(exe), "--sets", str(sets), "--whole", "--mode", "first", "--save", str(save)]
+    bench.main([*common, "--set", "aaa"])
+    with save.open("a") as f:
+        f.write('{"mode": "first", "bud')  # a run cut off while writing a row
+    calls = _count_rofl(bench, monkeypatch)
+    bench.main([*common, "--set", "aaa", "--set", "bbb"])
+    assert len(calls) == 3 and _calls(log) == 2 + 3  # bbb's three only
+    first = capsys.readouterr()
+    assert "not a row, skipped" in first.err
+    bench.main([*common, "--set", "aaa", "--set", "bbb"])
+    again = capsys.readouterr().out
+    assert len(calls) == 3 and _calls(log) == 5  # nothing run
+    assert again.split("\n", 1)[1] in first.out  # the same report
+
+
+def test_a_save_of_other_rofl_code_is_refused(bench, sets, fake, tmp_path, monkeypatch):
+    exe, _ = fake
+    save = tmp_path / "rows.jsonl"
+    args = ["--nonosolve", str(exe), "--sets", str(sets), "--set", "aaa", "--whole", "--mode", "first", "--save",
+            str(save)]  # fmt: skip
+    bench.main(args)
+    monkeypatch.setattr(bench, "rofl_code", lambda: "def5678-dirty")
+    with pytest.raises(SystemExit, match="holds rows of rofl abc1234, this is rofl def5678-dirty"):
+        bench.main(args)
+
+
+def test_nonosolve_figures_come_from_the_cache_of_the_same_binary(bench, sets, fake, tmp_path, monkeypatch, capsys):
+    exe, log = fake
+    cache = tmp_path / "nonosolve.json"
+    args = ["--sets", str(sets), "--set", "bbb", "--whole", "--mode", "first", "--mode", "two", "--cache", str(cache)]
+    bench.main(["--nonosolve", str(exe), *args])
+    assert _calls(log) == 6 and "6 measured in the run" in capsys.readouterr().out.replace("3 measured", "6 measured")
+    entries = json.loads(cache.read_text())["entries"]
+    assert len(entries) == 6 and all("measured" in e for e in entries.values())
+    calls = _count_rofl(bench, monkeypatch)
+    bench.main(["--nonosolve", str(exe), *args, "--skip-nonosolve"])  # a rofl-only rerun
+    out = capsys.readouterr().out
+    assert _calls(log) == 6 and len(calls) == 6
+    assert out.count("3 from the cache (measured ") == 2 and "| decided within 10 CPU s | 3 | 3 |" in out
+    assert "Verdicts that differ (both decided): 0" in out
+    other = tmp_path / "nonosolve2"
+    other.write_text(exe.read_text() + "# another build\n")
+    other.chmod(exe.stat().st_mode)
+    bench.main(["--nonosolve", str(other), *args])  # another binary: measured again
+    assert _calls(log) == 12
+
+
+def test_answers_that_fail_the_check_or_errors_are_reported_and_the_run_goes_on(
+    bench, sets, fake, tmp_path, monkeypatch, capsys
+):
+    exe, _ = fake
+    monkeypatch.setenv("FAKE_WRONG", "1")
+    real = bench.solve_complete
+    count = itertools.count()
+
+    def flaky(puzzle, **kw):
+        if next(count) == 2:  # the warm-up, then aaa#1, then aaa#2
+            msg = "boom"
+            raise RuntimeError(msg)
+        return real(puzzle, **kw)
+
+    monkeypatch.setattr(bench, "solve_complete", flaky)
+    bench.main(["--nonosolve", str(exe), "--sets", str(sets), "--set", "aaa", "--whole", "--mode", "first"])
+    out = capsys.readouterr().out
+    assert "rofl's answers that failed the check or errors: 1\n- aaa#2: error RuntimeError: boom" in out
+    assert "nonosolve's answers that failed the check or errors: 2\n- aaa#1: wrong\n- aaa#2: wrong" in out
+    assert "| decided within 10 CPU s | 1 | 0 |" in out
+
+
+def test_the_slowest_lists_name_the_sat_time_only_when_handed_over(bench):
+    theirs = {"status": "found", "cpu": 0.5}
+    slow = bench._slow_line({"set": "s", "label": 1, "rofl": {"status": "found", "cpu": 2.0, "sat": 1.25},
+                             "nonosolve": theirs})  # fmt: skip
+    fast = bench._slow_line({"set": "s", "label": 2, "rofl": {"status": "found", "cpu": 0.5, "sat": 0.0},
+                             "nonosolve": theirs})  # fmt: skip
+    assert slow == "- s#1: rofl 2.00 s CPU (found, SAT 1.2 s wall), nonosolve 0.50 s (found)"
+    assert fast == "- s#2: rofl 0.50 s CPU (found), nonosolve 0.50 s (found)"
+
+
+def test_the_goal_per_set(bench):
+    def row(ours, theirs, status="found"):
+        return {"rofl": {"cpu": ours, "status": status}, "nonosolve": {"cpu": theirs, "status": "found"}}
+
+    assert bench.goal([row(1.0, 2.0), row(3.0, 2.0)], 1, 10.0) == "met"
+    assert bench.goal([row(1.0, 2.0), row(4.0, 2.0)], 1, 10.0) == "not met (total 1.25x)"
+    assert bench.goal([row(0.5, 2.0), row(11.0, 20.0)], 1, 10.0) == "not met (1 undecided)"
+    assert bench.goal([row(0.5, 2.0), row(1.0, 2.0, "wrong")], 1, 10.0) == "not met (1 undecided)"
+
+
+def test_bad_options_are_refused(bench, sets, fake):
+    exe, _ = fake
+    with pytest.raises(SystemExit, match="--all-sets or --set"):
+        bench.main(["--nonosolve", str(exe), "--sets", str(sets), "--all-sets", "--set", "aaa"])
+    with pytest.raises(SystemExit, match="no tournament set"):
+        bench.main(["--nonosolve", str(exe), "--sets", str(sets), "--set", "zzz"])
