@@ -129,11 +129,15 @@ def binary_digest(exe: str) -> str:
 
 
 def rofl_code() -> str:
-    """The rofl code a row was measured with: the last commit of ``rofl/``, ``-dirty`` if it has changes."""
+    """The rofl code a row was measured with: the last commit of ``rofl/``, ``-dirty`` if it has changes
+    (of the checkout rofl is imported from)."""
+    import rofl
+
+    where = Path(rofl.__file__).resolve().parents[1]
     try:
-        last = subprocess.run(["git", "log", "-1", "--format=%h", "--", "rofl"], cwd=REPO,
+        last = subprocess.run(["git", "log", "-1", "--format=%h", "--", "rofl"], cwd=where,
                               capture_output=True, text=True, check=True).stdout.strip()  # fmt: skip
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no", "--", "rofl"], cwd=REPO,
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no", "--", "rofl"], cwd=where,
                                capture_output=True, text=True, check=True).stdout.strip()  # fmt: skip
     except (OSError, subprocess.CalledProcessError):
         return "unknown"
