@@ -207,6 +207,8 @@ def test_the_goal_per_set(bench):
     assert bench.goal([row(1.0, 2.0), row(4.0, 2.0)], 1, 10.0) == "not met (total 1.25x)"
     assert bench.goal([row(0.5, 2.0), row(11.0, 20.0)], 1, 10.0) == "not met (1 undecided)"
     assert bench.goal([row(0.5, 2.0), row(1.0, 2.0, "wrong")], 1, 10.0) == "not met (1 undecided)"
+    walled = [row(0.5, 2.0), row(1.0, 2.0, "wrong"), row(4.0, 9.0, "budget")]
+    assert bench.goal(walled, 1, 10.0) == "not met (1 undecided, 1 cut off by the wall clock)"
 
 
 def test_bad_options_are_refused(bench, sets, fake):
