@@ -186,6 +186,8 @@ def read_save(path: Path | None, code: str) -> dict[tuple, dict]:
     if path is None or not path.exists():
         return rows
     text = path.read_text(encoding="utf-8")
+    if text.startswith("{\n"):  # one JSON object: the save of this script before its rows were lines
+        _fail(f"{path} is a save of an earlier tournament.py (one JSON object, not rows): save to another file")
     if text and not text.endswith("\n"):  # a row cut off: the next one starts on a line of its own
         with path.open("a", encoding="utf-8") as f:
             f.write("\n")

@@ -147,6 +147,16 @@ def test_a_save_of_other_rofl_code_is_refused(bench, sets, fake, tmp_path, monke
         bench.main(args)
 
 
+def test_a_save_of_the_earlier_format_is_refused_untouched(bench, sets, fake, tmp_path):
+    exe, _ = fake
+    save = tmp_path / "old.json"
+    save.write_text(json.dumps({"first": []}, indent=1))
+    before = save.read_text()
+    with pytest.raises(SystemExit, match="is a save of an earlier tournament.py"):
+        bench.main(["--nonosolve", str(exe), "--sets", str(sets), "--set", "aaa", "--save", str(save)])
+    assert save.read_text() == before
+
+
 def test_nonosolve_figures_come_from_the_cache_of_the_same_binary(bench, sets, fake, tmp_path, monkeypatch, capsys):
     exe, log = fake
     cache = tmp_path / "nonosolve.json"
