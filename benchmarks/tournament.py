@@ -368,13 +368,13 @@ def goal(rows: list[dict], want: int, budget: float) -> str:
 
 def per_set(mode: str, rows: list[dict], budget: float, out: list[str]) -> None:
     """One line per set, and one for them all: both sides' totals and figures, the puzzles rofl
-    handed over to the SAT solver and their CPU, and the goal's verdict."""
+    handed over to the SAT solver with both sides' CPU on them, and the goal's verdict."""
     want = MODES[mode]
     say(out, f"\n#### mode {mode}, per set (CPU s; budget {budget:g} s)")
     spread = "median / p90 / slowest"
     head = ["set", "rofl total", "nonosolve total", "ratio", "decided (rofl / nonosolve)", f"rofl {spread}",
-            f"nonosolve {spread}", f"rofl over {budget:g} s", "rofl to SAT (CPU)", "measured (UTC), load",
-            "goal"]  # fmt: skip
+            f"nonosolve {spread}", f"rofl over {budget:g} s", "handed to SAT: puzzles, rofl / nonosolve CPU",
+            "measured (UTC), load", "goal"]  # fmt: skip
     say(out, "| " + " | ".join(head) + " |")
     say(out, "|" + "---|" * len(head))
     names = list(dict.fromkeys(r["set"] for r in rows))
@@ -383,7 +383,8 @@ def per_set(mode: str, rows: list[dict], budget: float, out: list[str]) -> None:
         ours = [r["rofl"]["cpu"] for r in these]
         theirs = [r["nonosolve"]["cpu"] for r in these]
         over = sum(t > budget for t in ours)
-        sat = [r["rofl"]["cpu"] for r in these if r["rofl"].get("sat", 0.0) > 0]
+        sat = [r for r in these if r["rofl"].get("sat", 0.0) > 0]
+        handed = f"{len(sat)}, {sum(r['rofl']['cpu'] for r in sat):.1f} / {sum(r['nonosolve']['cpu'] for r in sat):.1f}"
         loads = [r["load"] for r in these if "load" in r]
         load = f"{min(loads):.1f}-{max(loads):.1f}" if loads else "?"
         when = min(r.get("when", "?") for r in these)
@@ -392,7 +393,7 @@ def per_set(mode: str, rows: list[dict], budget: float, out: list[str]) -> None:
         label = name or f"all {len(names)} sets"
         say(out, f"| {label} | {sum(ours):.1f} | {sum(theirs):.1f} | {sum(ours) / max(sum(theirs), 1e-9):.2f} | "
               f"{dr} / {dn} of {len(these)} | {figures(ours)} | {figures(theirs)} | {over} | "
-              f"{len(sat)} ({sum(sat):.1f} s) | {when[:16].replace('T', ' ')}, {load} | "
+              f"{handed} | {when[:16].replace('T', ' ')}, {load} | "
               f"{goal(these, want, budget)} |")  # fmt: skip
 
 
