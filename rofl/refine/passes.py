@@ -75,6 +75,7 @@ QUICK_PLATEAU_SHARE = 0.25  # ...a plateau round changes at most this share of a
 QUICK_REVERT_SHARE = 1.0  # ...and the revert pass stops at this share of the line solves before it...
 QUICK_REVERT_CELL = 25  # ...or this many line solves a cell, whichever is more
 QUICK_MOST_CELLS = 100_000  # ...on grids of at most this many cells (the camera at 400 took longer)
+FAR_REFRESH_PART = 4  # a far grid's refresh re-estimates one stale move in this many, in turn
 LARGE_CELLS = 20_000  # grids of more cells than this take the large-grid path (see docs/decisions.md "At scale")
 
 
@@ -263,6 +264,8 @@ class _Run:
         # that judge moves together, sparse refreshes, smaller plateau rounds
         # and a revert pass with a budget (docs/decisions.md, "At scale")
         self.quick = quick and self.large and original.size <= QUICK_MOST_CELLS
+        # a grid of more than FAR_REUSE_CELLS cells at the default effort (docs/decisions.md, "At scale")
+        self.far = self.large and not self.quick and original.size > FAR_REUSE_CELLS
         self.plateau_most = shape.plateau_most(self.large)
         if self.quick:
             self.plateau_most = min(self.plateau_most, max(2, int(QUICK_PLATEAU_SHARE * min(original.shape))))
@@ -383,7 +386,11 @@ class _Run:
                 estimates.turn += 1
                 pick |= where % QUICK_REFRESH_PART == estimates.turn % QUICK_REFRESH_PART
             else:
-                pick |= estimates.stale[shape.move_lines(where)].any(axis=1)
+                stale = estimates.stale[shape.move_lines(where)].any(axis=1)
+                if self.far and FAR_REFRESH_PART > 1:  # one stale move in FAR_REFRESH_PART, in turn
+                    estimates.turn += 1
+                    stale &= where % FAR_REFRESH_PART == estimates.turn % FAR_REFRESH_PART
+                pick |= stale
             pick[shape.lazy(known)] = True
             estimates.stale[:] = False
         elif estimates.refresh or where.size <= shape.lazy_top:
