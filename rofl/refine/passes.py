@@ -75,7 +75,7 @@ QUICK_PLATEAU_SHARE = 0.25  # ...a plateau round changes at most this share of a
 QUICK_REVERT_SHARE = 1.0  # ...and the revert pass stops at this share of the line solves before it...
 QUICK_REVERT_CELL = 25  # ...or this many line solves a cell, whichever is more
 QUICK_MOST_CELLS = 100_000  # ...on grids of at most this many cells (the camera at 400 took longer)
-FAR_REFRESH_PART = 4  # a far grid's refresh re-estimates one stale move in this many, in turn
+FAR_REFRESH_PART = 4  # a far grid's refresh, with most cells open, re-estimates one stale move in this many
 LARGE_CELLS = 20_000  # grids of more cells than this take the large-grid path (see docs/decisions.md "At scale")
 
 
@@ -387,7 +387,7 @@ class _Run:
                 pick |= where % QUICK_REFRESH_PART == estimates.turn % QUICK_REFRESH_PART
             else:
                 stale = estimates.stale[shape.move_lines(where)].any(axis=1)
-                if self.far and FAR_REFRESH_PART > 1:  # one stale move in FAR_REFRESH_PART, in turn
+                if self.far and 2 * undetermined > shape.n_cells:  # a wide plateau: one stale move in FAR_REFRESH_PART
                     estimates.turn += 1
                     stale &= where % FAR_REFRESH_PART == estimates.turn % FAR_REFRESH_PART
                 pick |= stale
