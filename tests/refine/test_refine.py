@@ -175,6 +175,31 @@ def test_polishing_never_changes_more_cells(grid):
     assert plain.polish_rounds == 0
 
 
+#: A grid on which relocation from the polished grid (6 changes, as many as
+#: before polishing but others) moved nothing, and from the unpolished one
+#: moved one change: 5.
+POLISHED_WORSE = np.array([
+    [0, 1, 0, 1, 1, 0, 1, 1, 1, 1, 0, 0, 1, 0],
+    [1, 0, 0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 1],
+    [0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 1, 0, 0, 1],
+    [0, 0, 1, 0, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0],
+    [1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+    [0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 0, 0, 1],
+    [0, 1, 1, 0, 0, 0, 1, 1, 0, 0, 1, 1, 0, 1],
+    [0, 1, 0, 0, 1, 0, 0, 0, 1, 0, 1, 0, 0, 0],
+], dtype=np.uint8)  # fmt: skip
+
+
+def test_polishing_keeps_the_fewer_changes_when_relocation_gains_less():
+    plain = refine(POLISHED_WORSE, PALETTES[2], polish=0)
+    polished = refine(POLISHED_WORSE, PALETTES[2], polish=2)
+    unrelocated = refine(POLISHED_WORSE, PALETTES[2], polish=2, relocate=0)
+    assert_valid(polished, POLISHED_WORSE)
+    assert (plain.n_changed, unrelocated.n_changed) == (5, 6)  # the case still arises
+    assert polished.n_changed == 5
+    np.testing.assert_array_equal(polished.grid, plain.grid)  # the unpolished grid, relocated
+
+
 def test_polishing_finds_fewer_changes_on_noise():
     grid = np.random.default_rng(1).integers(0, 2, (30, 30)).astype(np.uint8)
     plain = refine(grid, PALETTES[2], polish=0)
