@@ -42,7 +42,9 @@ class MakeOptions:
     palette : str or sequence of colours, optional
         ``"#fff,#000,#f00"``: use these colours (``colors`` is ignored).
     background : colour, optional
-        Palette index 0; default the colour covering the most cells.
+        Palette index 0; default the colour covering the most cells (in
+        black and white the lighter one, so that the clues count the dark
+        cells, as shading them draws the picture).
         Transparent pixels are composited onto it (onto white by default).
     threshold : float, optional
         Black-and-white threshold, sRGB grey 0-255; default Otsu's.

@@ -52,6 +52,20 @@ def test_photos(photos, name, colors):
     assert res.stats.n_changed <= (5 if res.stats.style == "photo" or colors > 2 else 9), res.stats.n_changed
 
 
+def test_a_dark_picture_in_black_and_white_counts_its_dark_cells():
+    # Hubble's deep field is mostly black sky: its clues count the dark cells
+    # (shading them draws the sky, not its negative), unless told otherwise.
+    import skimage.data
+
+    sky = skimage.data.hubble_deep_field()
+    res = check_result(rofl.make(sky, width=24, colors=2, trim=False))
+    assert res.palette.hex() == ["#ffffff", "#000000"]
+    assert res.grid.mean() > 0.5  # most cells are filled: the sky
+    told = check_result(rofl.make(sky, width=24, colors=2, trim=False, background="black"))
+    assert told.palette.hex() == ["#000000", "#ffffff"]
+    assert told.grid.mean() < 0.5
+
+
 def test_file_source_gets_title(tmp_path, photos):
     from PIL import Image
 
