@@ -128,7 +128,7 @@ def bench(
             say(f"{row['file']}  {category(row)}  {timing}  nodes {row.get('nodes') or 0}{grade}")
     _summary(rows, budget)
     _tournament_hint(rows)
-    finish(rows, "puzzle files", f"table in {output}" if output else "no table written (-o)", quiet=False)
+    finish(rows, "puzzle file", f"table in {output}" if output else "no table written (-o)", quiet=False)
 
 
 def _tournament(
