@@ -114,7 +114,10 @@ def bench(
         return
     from rofl.batch import solve_many
     from rofl.batch.solve import bench_inputs
+    from rofl.cli._files import check_parent
 
+    if output is not None:  # before the solving, not after
+        check_parent(output)
     paths = bench_inputs(files, output)
     rows = solve_many(paths, budget=budget, table=output, jobs=jobs, scheduler=scheduler, force=force)
     rows = run_with_bar(rows, len(paths), "puzzle", quiet=quiet)

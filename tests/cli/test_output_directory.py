@@ -21,6 +21,7 @@ COMMANDS = [
     ("solve", str(HORSE), "--first", "{out}.png"),
     ("sheet", str(HORSE), "-o", "{out}.png"),
     ("make", str(SAMPLES / "horse.png"), "-o", "{out}.rofl"),
+    ("bench", str(HORSE), "-o", "{out}.csv"),
 ]
 
 
