@@ -188,6 +188,11 @@ def _refine_callbacks(progress: Callable[[MakeProgress], None] | None) -> dict[s
     }
 
 
+def _count(n: int, noun: str) -> str:
+    """``"1 cell"``, ``"2 cells"``: a count in a report line."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
 @dataclass(frozen=True)
 class MakeStats:
     """Figures of one :func:`make` run.
@@ -343,7 +348,7 @@ class MakeStats:
             )
         why = "to make it unique" if self.difficulty is None else "in all, to make it unique and steer it"
         lines.append(
-            f"changed: {self.n_changed} cells ({self.changed_pct:.2f}%) {why}; "
+            f"changed: {_count(self.n_changed, 'cell')} ({self.changed_pct:.2f}%) {why}; "
             f"mean ΔE2000 vs the picture {self.mean_delta_e:.2f} (quantised {self.mean_delta_e_quantised:.2f})"
         )
         likeness = []
@@ -356,11 +361,11 @@ class MakeStats:
         if likeness:
             lines.append("likeness: " + "; ".join(likeness))
         timing = f"time: {self.seconds:.2f} s ("
-        timing += f"refinement {self.refine_seconds:.2f} s, {self.iterations} rounds"
+        timing += f"refinement {self.refine_seconds:.2f} s, {_count(self.iterations, 'round')}"
         if self.polish_rounds:
-            timing += f", {self.polish_rounds} repair attempts"
+            timing += f", {_count(self.polish_rounds, 'repair attempt')}"
         if self.relocated:
-            timing += f", {self.relocated} changes moved"
+            timing += f", {_count(self.relocated, 'change')} moved"
         timing += f", {self.line_solves} line solves)"
         if self.threshold is not None and self.style != "lines":  # lines cuts the ink's share, not grey
             timing += f"; threshold {self.threshold:.0f}/255"

@@ -141,6 +141,12 @@ def test_stats_report(photos):
     text = res.stats.report()
     assert "20x" in text and "changed:" in text and "ΔE2000" in text and "threshold" in text
     assert res.source_image(3).shape == (res.stats.height * 3, 20 * 3, 3)
+    from dataclasses import replace
+
+    one = replace(res.stats, n_changed=1, iterations=1, polish_rounds=1, relocated=1).report()
+    assert "changed: 1 cell (" in one and "1 round, 1 repair attempt, 1 change moved," in one
+    two = replace(res.stats, n_changed=2, iterations=2, polish_rounds=2, relocated=2).report()
+    assert "changed: 2 cells (" in two and "2 rounds, 2 repair attempts, 2 changes moved," in two
 
 
 @settings(deadline=None, max_examples=25)
