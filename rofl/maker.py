@@ -323,8 +323,8 @@ class MakeStats:
         else:
             shape = f"hexagon of side {self.side} ({3 * self.side * (self.side - 1) + 1} cells)"
         lines = [
-            f"puzzle: {shape}, {self.colors} colours, {self.clues} clues "
-            f"({self.ones_share:.0%} of them 1s), solved by line logic in {self.sweeps} sweeps",
+            f"puzzle: {shape}, {self.colors} colours, {_count(self.clues, 'clue')} "
+            f"({self.ones_share:.0%} of them 1s), solved by line logic in {_count(self.sweeps, 'sweep')}",
         ]
         if self.style_scores:
             dropped = dict(self.style_dropped)
@@ -343,7 +343,7 @@ class MakeStats:
             lines.append(self.fewer_colours)
         if top + bottom + left + right:
             lines.append(
-                f"trimmed: {top + bottom} blank rows and {left + right} blank columns "
+                f"trimmed: {_count(top + bottom, 'blank row')} and {_count(left + right, 'blank column')} "
                 f"(top {top}, bottom {bottom}, left {left}, right {right})"
             )
         why = "to make it unique" if self.difficulty is None else "in all, to make it unique and steer it"

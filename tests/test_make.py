@@ -143,10 +143,14 @@ def test_stats_report(photos):
     assert res.source_image(3).shape == (res.stats.height * 3, 20 * 3, 3)
     from dataclasses import replace
 
-    one = replace(res.stats, n_changed=1, iterations=1, polish_rounds=1, relocated=1).report()
-    assert "changed: 1 cell (" in one and "1 round, 1 repair attempt, 1 change moved," in one
-    two = replace(res.stats, n_changed=2, iterations=2, polish_rounds=2, relocated=2).report()
-    assert "changed: 2 cells (" in two and "2 rounds, 2 repair attempts, 2 changes moved," in two
+    one = replace(res.stats, n_changed=1, iterations=1, polish_rounds=1, relocated=1, sweeps=1, trimmed=(1, 0, 0, 1))
+    text = one.report()
+    assert "changed: 1 cell (" in text and "1 round, 1 repair attempt, 1 change moved," in text
+    assert "by line logic in 1 sweep\n" in text and "trimmed: 1 blank row and 1 blank column (" in text
+    two = replace(one, n_changed=2, iterations=2, polish_rounds=2, relocated=2, sweeps=2, trimmed=(1, 1, 1, 1))
+    text = two.report()
+    assert "changed: 2 cells (" in text and "2 rounds, 2 repair attempts, 2 changes moved," in text
+    assert "by line logic in 2 sweeps\n" in text and "trimmed: 2 blank rows and 2 blank columns (" in text
 
 
 @settings(deadline=None, max_examples=25)
