@@ -530,7 +530,8 @@ def quantise(
         palette's size).
     background : colour, optional
         The background (palette index 0).  Default: the colour that covers
-        the most cells; in black and white the lighter one.  With an automatic palette the colour is kept
+        the most cells; with two colours (black and white, or a given
+        palette of two) the lighter one.  With an automatic palette the colour is kept
         exactly as given; with a given palette it must be one of its colours.
     threshold : float, optional
         Black-and-white threshold as an sRGB grey level 0-255 (cells darker
