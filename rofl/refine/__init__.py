@@ -58,10 +58,7 @@ The passes (docs/design.md, "Refinement", has the figures)
    make one change anywhere else instead that line logic shows could solve
    the puzzle, and keep the swap when the revert pass then puts back
    another change; with ``pairs``, also put back two nearby changes and
-   make one elsewhere.  When polishing moved the grid, relocation also
-   runs from the unpolished one and the fewer changes win, so polishing
-   never leaves more changes than none (on a grid of at most
-   ``passes.LARGE_CELLS`` cells).
+   make one elsewhere.
 
 A hexagon runs the first three passes (polishing and relocation need a
 rectangle's failure certificates).  On a grid of more than

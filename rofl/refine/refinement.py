@@ -145,11 +145,7 @@ def refine(
         attempts, not seconds, so results do not depend on the machine (on a
         large grid, line solves too: :func:`_polish_and_relocate`).
         Polishing and relocation run on rectangles only (they need a
-        rectangle's failure certificates); a hexagon ignores them.  On a
-        grid of at most ``LARGE_CELLS`` cells polishing never leaves more
-        changes than ``polish=0`` with the same other options: when it
-        moved the grid, relocation also runs from the unpolished one and
-        the fewer changes are kept.
+        rectangle's failure certificates); a hexagon ignores them.
     seed : int
         Seed of polishing's random choices: the same input, options and seed
         give the same picture.
@@ -341,9 +337,7 @@ def _polish_and_relocate(
 ) -> _State:  # fmt: skip
     """Polishing, then relocation, each followed by a revert pass where it
     may have left changes that could go back: the state; ``counts`` gets
-    the changes put back, the repair attempts and the changes moved.  On a
-    grid of at most ``LARGE_CELLS`` cells that polishing changed, relocation
-    also runs from the unpolished grid, and the fewer changes win.
+    the changes put back, the repair attempts and the changes moved.
 
     On a grid of more than ``LARGE_CELLS`` cells polishing and relocation
     also stop at a budget of line solves: ``max(polish, relocate)`` times
@@ -360,7 +354,6 @@ def _polish_and_relocate(
         allowed = max(polish, relocate) * max(LARGE_AFTER_SHARE * spent, LARGE_AFTER_CELL * size)
         polish_budget = int(spent + LARGE_POLISH_PART * allowed)
         relocate_budget = int(spent + allowed)
-    unpolished = state
     if polish > 0:
         polished, counts["polish_rounds"] = run.polish(
             state, user_locked, polish, seed, polish_progress, budget=polish_budget
@@ -370,7 +363,6 @@ def _polish_and_relocate(
             # leaves no change that could go back on its own.
             state, more = run.revert(polished, np.flatnonzero(polished.grid != original), revert_progress)
             counts["reverted"] += more
-    moved = state is not unpolished  # by polishing
     if relocate > 0:
         state, counts["relocated"] = run.relocate(
             state, user_locked, relocate, relocate_progress, pairs=pairs, budget=relocate_budget
@@ -379,16 +371,6 @@ def _polish_and_relocate(
             # there a swap's revert pass tries only the changes near it
             state, more = run.revert(state, np.flatnonzero(state.grid != original), revert_progress)
             counts["reverted"] += more
-        if moved and size <= LARGE_CELLS:
-            # Relocation may find fewer swaps from the polished grid than
-            # from the one polishing started from (it never leaves more
-            # changes itself): relocate that one too and keep the fewer
-            # changes, so that polishing never ends with more changes than
-            # no polishing (ties: the polished grid).  A large grid's
-            # budget of work has no room for a second relocation.
-            other, other_moved = run.relocate(unpolished, user_locked, relocate, relocate_progress, pairs=pairs)
-            if np.count_nonzero(other.grid != original) < np.count_nonzero(state.grid != original):
-                state, counts["relocated"] = other, other_moved
     return state
 
 
