@@ -334,6 +334,23 @@ def test_a_far_grids_sparse_refreshes_estimate_fewer_moves_for_a_line_solvable_p
         assert estimated[4] < estimated[1]
 
 
+def test_a_far_grid_with_most_cells_known_refreshes_every_stale_move(large_path, monkeypatch):
+    # the sparse refresh is for a wide plateau only: a grid line logic
+    # leaves mostly known refines as it did without it
+    monkeypatch.setattr(refine_module, "FAR_REUSE_CELLS", 0)
+    grid = np.zeros((60, 60), dtype=np.uint8)  # line logic leaves 1,391 of its 3,600 cells open
+    grid[:, :24] = np.random.default_rng(1).integers(0, 2, (60, 24))
+    outcomes = {}
+    for part in (1, 4):
+        monkeypatch.setattr(refine_module, "FAR_REFRESH_PART", part)
+        result = refine(grid, PALETTES[2], polish=0, relocate=0)
+        assert_valid(result, grid)
+        outcomes[part] = (result.grid, result.estimates, result.evaluations)
+    np.testing.assert_array_equal(outcomes[1][0], outcomes[4][0])
+    assert outcomes[1][1:] == outcomes[4][1:]
+    assert outcomes[1][1] > 0
+
+
 def test_only_a_grid_over_far_reuse_cells_at_the_default_effort_is_far(large_path, monkeypatch):
     grid = ADVERSARIAL["noise"]
     cost = default_cost(grid, 2)
