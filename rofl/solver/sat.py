@@ -67,6 +67,19 @@ SWAP = True
 #: colours first (CaDiCaL's phases): nearby solutions are found sooner (the
 #: ten without swaps: 30.2 CPU s in place of 37.7).
 GUIDED = True
+#: The solver that looks for a first solution (``want=1``) before CaDiCaL,
+#: when python-sat has it, and the conflicts it may take: Kissat (nonosolve's
+#: first solver too).  Kissat cannot go on from where a call stopped (no
+#: incremental solving in python-sat), so it gets one call, in a worker
+#: thread, capped at this many conflicts or what :data:`KISSAT_RATE` fits
+#: before the deadline; a call that runs out hands over to CaDiCaL's slices,
+#: from the start.  Ctrl-C waits for the call (python-sat holds the
+#: interpreter while a solver runs).  0: CaDiCaL only.
+KISSAT = "kissat404"
+KISSAT_CONFLICTS = 40_000
+#: Conflicts a second that Kissat is trusted to make at the least (25 x 25
+#: tournament puzzles on a loaded machine: 15,000-35,000), to fit its call before a deadline.
+KISSAT_RATE = 10_000
 
 
 def _solver_name() -> str:
@@ -124,6 +137,22 @@ def _solve_until(solver, deadline: float | None) -> bool | None:
         spent = max(time.monotonic() - began, 1e-6)
         left = SLICE_SECONDS if deadline is None else min(SLICE_SECONDS, deadline - time.monotonic())
         budget = max(FIRST_SLICE, min(2 * budget, int(budget * left / spent)))
+
+
+def _kissat_first(clauses: list[list[int]], deadline: float | None) -> list[int] | bool | None:
+    """A model of ``clauses`` from one capped call of :data:`KISSAT`
+    (:data:`KISSAT_CONFLICTS`), False when they have none, None when the
+    call ran out of conflicts or python-sat has no Kissat."""
+    from pysat.solvers import Solver, SolverNames
+
+    budget = KISSAT_CONFLICTS
+    if deadline is not None:
+        budget = min(budget, int((deadline - time.monotonic()) * KISSAT_RATE))
+    if budget < FIRST_SLICE or not hasattr(SolverNames, KISSAT):
+        return None
+    with Solver(name=KISSAT, bootstrap_with=clauses) as solver:
+        got = _slice(solver, budget)
+        return solver.get_model() if got else got
 
 
 def _one_cell_moves(line: np.ndarray) -> list[tuple[int, int]]:
@@ -411,6 +440,12 @@ class Encoding:
                 clauses.append([-v, *nxt])
 
 
+def _grid(model: list[int], encoding: Encoding, board) -> np.ndarray:
+    """The solution a solver's ``model`` gives, in the shape of ``board``'s solutions."""
+    chosen = np.array(model, dtype=np.int64)[encoding.x - 1] > 0  # (n_cells, k) booleans, one per row
+    return np.argmax(chosen, axis=1).astype(np.uint8).reshape(board.shape)
+
+
 def solve_sat(
     puzzle,
     *,
@@ -472,6 +507,12 @@ def solve_sat(
         clauses = clauses + [[-int(v)] for v in encoding.x[ruled_out]]
     solutions = [np.asarray(grid, dtype=np.uint8).reshape(board.shape) for grid in known]
     counts = {"variables": encoding.top, "clauses": len(clauses), "conflicts": 0}
+    if want == 1 and not solutions and KISSAT_CONFLICTS:
+        model = _kissat_first(clauses, deadline)
+        if model is False:
+            return SearchStatus.NONE, [], counts
+        if model is not None:
+            return SearchStatus.FOUND, [_grid(model, encoding, board)], counts
     with solver_class(name=_solver_name(), bootstrap_with=clauses) as solver:
 
         def ban(grid: np.ndarray) -> None:  # some cell takes another colour
@@ -497,10 +538,8 @@ def solve_sat(
                 return SearchStatus.BUDGET, solutions[:1], counts
             if not got:
                 break
-            model = np.array(solver.get_model(), dtype=np.int64)
-            chosen = model[encoding.x - 1] > 0  # (n_cells, k) booleans, one per row
-            grid = np.argmax(chosen, axis=1).astype(np.uint8)
-            solutions.append(grid.reshape(board.shape))
+            grid = _grid(solver.get_model(), encoding, board)
+            solutions.append(grid)
             ban(grid)
     if len(solutions) >= want:
         return (SearchStatus.MULTIPLE if want == 2 else SearchStatus.FOUND), solutions[:want], counts
