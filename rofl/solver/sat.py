@@ -76,7 +76,7 @@ GUIDED = True
 #: from the start.  Ctrl-C waits for the call (python-sat holds the
 #: interpreter while a solver runs).  0: CaDiCaL only.
 KISSAT = "kissat404"
-KISSAT_CONFLICTS = 40_000
+KISSAT_CONFLICTS = 100_000
 #: Conflicts a second that Kissat is trusted to make at the least (25 x 25
 #: tournament puzzles on a loaded machine: 15,000-35,000), to fit its call before a deadline.
 KISSAT_RATE = 10_000
