@@ -28,6 +28,8 @@ Uniqueness: after a solution, one clause bans it (some cell has another
 colour); a black-and-white puzzle's second solution is first looked for
 among the first's rectangle swaps (:func:`swapped`), and only then is the
 solver asked again, incrementally, the last solution's colours tried first.
+A first solution alone (``want=1``) is asked of Kissat before CaDiCaL
+(:data:`KISSAT`).
 """
 
 from __future__ import annotations
@@ -474,7 +476,8 @@ def solve_sat(
         counted as found and banned, so that the solver looks for the others.
     want : 1 or 2
         Stop at this many solutions: 2 tells unique from multiple, 1 asks
-        for any one solution (status ``"found"``).
+        for any one solution (status ``"found"``), of Kissat first
+        (:data:`KISSAT_CONFLICTS`), then of CaDiCaL.
 
     Raises
     ------
