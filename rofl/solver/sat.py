@@ -39,7 +39,7 @@ import time
 import numpy as np
 
 from rofl.errors import OptionError
-from rofl.solver.index_lines import board_of
+from rofl.solver.index_lines import board_of, needs_lines
 from rofl.solver.status import SearchStatus
 
 #: The SAT solvers python-sat runs, the first it has: CaDiCaL 3.0 (python-sat
@@ -79,6 +79,15 @@ GUIDED = True
 #: interpreter while a solver runs).  0: CaDiCaL only.
 KISSAT = "kissat404"
 KISSAT_CONFLICTS = 100_000
+#: Whether a first solution's formula (``want=1``, from ``start``) also gets
+#: the root's probes as clauses (nonosolve's ``implications``): each open
+#: cell in each of its colours, line logic, and for every colour that rules
+#: out elsewhere, the binary clause "not this colour here, or not that one
+#: there"; a probe that contradicts rules its colour out.  Unit propagation
+#: then knows what one probe of line logic knows.  At most
+#: :data:`PROBE_LITERALS` literals.
+PROBE_CLAUSES = True
+PROBE_LITERALS = 2_000_000
 #: Conflicts a second that Kissat is trusted to make at the least (25 x 25
 #: tournament puzzles on a loaded machine: 15,000-35,000), to fit its call before a deadline.
 KISSAT_RATE = 10_000
@@ -155,6 +164,44 @@ def _kissat_first(clauses: list[list[int]], deadline: float | None) -> list[int]
     with Solver(name=KISSAT, bootstrap_with=clauses) as solver:
         got = _slice(solver, budget)
         return solver.get_model() if got else got
+
+
+def _probe_clauses(puzzle, start: np.ndarray, x: np.ndarray, deadline: float | None) -> list[list[int]]:
+    """The clauses of probing every open cell of ``start`` (an ``(H, W)``
+    line-logic fixpoint of ``puzzle``) in each of its colours with line
+    logic (:data:`PROBE_CLAUSES`); ``x`` the cells' colour variables.  They
+    stop at :data:`PROBE_LITERALS` literals or the deadline."""
+    from rofl.solver.line_logic import LineSolver
+    from rofl.solver.status import LineStatus
+
+    solver = LineSolver(cache_mb=2.0)
+    height = start.shape[0]
+    root = start.reshape(-1)
+    clauses: list[list[int]] = []
+    literals = 0
+    for cell in np.flatnonzero(root & (root - 1)).tolist():  # more than one colour
+        if literals > PROBE_LITERALS or (deadline is not None and time.monotonic() > deadline):
+            break
+        r, c = divmod(cell, start.shape[1])
+        for colour in range(puzzle.n_colors):
+            if not (int(root[cell]) >> colour) & 1:
+                continue
+            masks = start.copy()
+            masks[r, c] = 1 << colour
+            lines = np.array([r, height + c], dtype=np.int64)
+            not_here = -int(x[cell, colour])
+            if solver.run(puzzle.packed, masks, lines).status == LineStatus.CONTRADICTION:
+                clauses.append([not_here])
+                literals += 1
+                continue
+            flat = masks.reshape(-1)
+            for other in np.flatnonzero(flat != root).tolist():
+                gone = int(root[other]) & ~int(flat[other])
+                for d in range(puzzle.n_colors):
+                    if other != cell and (gone >> d) & 1:
+                        clauses.append([not_here, -int(x[other, d])])
+                        literals += 2
+    return clauses
 
 
 def _one_cell_moves(line: np.ndarray) -> list[tuple[int, int]]:
@@ -509,6 +556,8 @@ def solve_sat(
         ruled_out = (allowed[:, None] >> colours[None, :]) & 1 == 0
         clauses = clauses + [[-int(v)] for v in encoding.x[ruled_out]]
     solutions = [np.asarray(grid, dtype=np.uint8).reshape(board.shape) for grid in known]
+    if start is not None and want == 1 and not known and PROBE_CLAUSES and not needs_lines(puzzle):
+        clauses = clauses + _probe_clauses(puzzle, start, encoding.x, deadline)
     counts = {"variables": encoding.top, "clauses": len(clauses), "conflicts": 0}
     if want == 1 and not solutions and KISSAT_CONFLICTS:
         model = _kissat_first(clauses, deadline)

@@ -1,6 +1,8 @@
-"""The SAT engine's first solution by Kissat (``sat.KISSAT``, issue 45):
+"""The SAT engine's first solution (issue 45): by Kissat (``sat.KISSAT``)
 against brute force, its call capped by conflicts and by the time budget, a
-call that runs out handing over to CaDiCaL, and a python-sat without Kissat."""
+call that runs out handing over to CaDiCaL, a python-sat without Kissat; and
+the root's probes as clauses (``sat.PROBE_CLAUSES``), which every solution
+satisfies."""
 
 from __future__ import annotations
 
@@ -143,3 +145,44 @@ def test_the_first_solution_mode_of_the_sat_engine_uses_kissat(monkeypatch):
     result = rofl.solve_complete(puzzle, time_budget=None, engine="sat", solutions=1)
     assert result.status == "found" and puzzle.is_solution(result.solutions[0])
     assert calls and calls[-1] is not None
+
+
+@settings(deadline=None, max_examples=60, suppress_health_check=[HealthCheck.too_slow])
+@given(small_puzzles())
+def test_every_solution_satisfies_the_probe_clauses(puzzle):
+    truth = _truth(puzzle)
+    start = rofl.solve(puzzle).masks
+    encoding = sat.Encoding(puzzle)
+    clauses = sat._probe_clauses(puzzle, start, encoding.x, None)
+    open_cells = int(np.count_nonzero(start & (start - 1)))
+    assert bool(clauses) <= bool(open_cells)  # only open cells are probed
+    for solution in truth:
+        colour = np.array(solution)
+        true = {int(v) for v in encoding.x[np.arange(colour.size), colour]}  # the cells' colour variables that hold
+        for clause in clauses:
+            assert any(lit in true if lit > 0 else -lit not in true for lit in clause), clause
+
+
+def test_probe_clauses_keep_to_their_literals(monkeypatch):
+    rng = np.random.default_rng(3)
+    puzzle = Puzzle.from_grid((rng.random((15, 15)) < 0.5).astype(np.uint8), Palette.black_white())
+    start = rofl.solve(puzzle).masks
+    x = sat.Encoding(puzzle).x
+    every = sat._probe_clauses(puzzle, start, x, None)
+    monkeypatch.setattr(sat, "PROBE_LITERALS", 10)
+    few = sat._probe_clauses(puzzle, start, x, None)
+    assert 0 < len(few) < len(every) and few == every[: len(few)]
+    assert sat._probe_clauses(puzzle, start, x, time.monotonic() - 1) == []  # past the deadline: none
+
+
+def test_probe_clauses_serve_a_first_solution_from_start_only(monkeypatch):
+    asked: list = []
+    real = sat._probe_clauses
+    monkeypatch.setattr(sat, "_probe_clauses", lambda *args: asked.append(args) or real(*args))
+    puzzle = Puzzle.from_grid(np.eye(4, dtype=np.uint8), Palette.black_white())
+    start = rofl.solve(puzzle).masks
+    assert solve_sat(puzzle, time_budget=None, want=1)[0] == SearchStatus.FOUND  # the clues alone
+    assert solve_sat(puzzle, time_budget=None, start=start, want=2)[0] == SearchStatus.MULTIPLE
+    assert not asked
+    status, solutions, counts = solve_sat(puzzle, time_budget=None, start=start, want=1)
+    assert status == SearchStatus.FOUND and puzzle.is_solution(solutions[0]) and len(asked) == 1
