@@ -1059,7 +1059,7 @@ def _quick_skipped(candidates: list[_Styled], styled: dict[str, Any], shape: _Sh
     for c in candidates:
         score, gain = style_score(*before[c.style]), QUICK_FOLLOW_GAIN.get(c.style)
         if styled[c.style].follow and gain is not None and score < best - gain:
-            why = f"not drawn at --effort 0: before following edges, over {gain} under the best"
+            why = f"scored before following edges, over {gain} under the best: not followed at --effort 0"
             skipped[c.style] = (*before[c.style], why)
     return skipped
 
