@@ -10,7 +10,8 @@ Cases:
 * ``noise``: ``rofl make noise.png -w 200 -c 2 --effort 0 -o x.rofl``, the
   default ``--style auto``, on uniform noise a user would make: a PNG of
   ``np.random.default_rng(0).integers(0, 256, (200, 200, 3))`` (the goal's
-  picture);
+  picture); ``noise1``, ``noise2``...: the same with another seed;
+  ``noise-grey``, ``noise1-grey``...: 8-bit grey noise;
 * ``noise-float``: ``benchmarks/make_large.py``'s ``noise-2`` picture,
   ``np.random.default_rng(0).random((200, 200, 3))`` handed to
   :func:`rofl.make` as floats (``width=200, colors=2, effort=0``);
@@ -54,7 +55,8 @@ if case == "noise-float":
     puzzle, grid = res.puzzle, res.grid
 else:
     from rofl.cli import main
-    args = ["make", picture, "-w", "200", "--effort", "0", "-o", out] + (["-c", "2"] if case == "noise" else [])
+    args = ["make", picture, "-w", "200", "--effort", "0", "-o", out]
+    args += ["-c", "2"] if case.startswith("noise") else []
     try:
         main(args, standalone_mode=False)
     except SystemExit:
@@ -80,14 +82,16 @@ _FIGURES = {
 
 
 def _picture(case: str, folder: Path) -> str:
-    if case == "noise":
+    if case.startswith("noise") and case != "noise-float":
         import numpy as np
         from PIL import Image
 
-        path = folder / "noise.png"
+        path = folder / f"{case}.png"
         if not path.exists():
-            pixels = np.random.default_rng(0).integers(0, 256, (200, 200, 3), dtype=np.uint8)
-            Image.fromarray(pixels).save(path)
+            grey = case.endswith("-grey")
+            seed = int(case.removesuffix("-grey")[5:] or 0)
+            shape = (200, 200) if grey else (200, 200, 3)
+            Image.fromarray(np.random.default_rng(seed).integers(0, 256, shape, dtype=np.uint8)).save(path)
         return str(path)
     return str(ROOT / "samples" / f"{case}.jpg") if case in ("camera", "astronaut") else ""
 
