@@ -25,7 +25,11 @@ exactly its grid, where the library returns it).
 
 Usage::
 
-    python benchmarks/effort0_large.py --base /path/to/main [--rounds 2] [--cases noise,camera]
+    python benchmarks/effort0_large.py --base /path/to/main [--rounds 2] [--cases noise,camera] [--write-docs]
+
+``--write-docs`` writes the table (``base`` is the checkout given, ``this``
+the one the script is in) into section ``effort0-large`` of
+``docs/benchmarks.md``.
 """
 
 from __future__ import annotations
@@ -116,13 +120,34 @@ def main() -> None:
     parser.add_argument("--base", type=Path, required=True, help="the checkout to compare with (e.g. main)")
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--cases", default="noise,noise-float,camera,astronaut")
+    parser.add_argument("--write-docs", action="store_true", help="write the table into docs/benchmarks.md")
     args = parser.parse_args()
+    runs: dict[tuple[str, str], list[dict]] = {}
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         for r in range(args.rounds):
             for case in args.cases.split(","):
                 for name, checkout in (("base", args.base), ("this", ROOT)):
-                    print(json.dumps({"round": r, "case": case, "checkout": name, **run(checkout, case, folder)}))
+                    figures = run(checkout, case, folder)
+                    runs.setdefault((case, name), []).append(figures)
+                    print(json.dumps({"round": r, "case": case, "checkout": name, **figures}))
+    table = [
+        "| case | checkout | CPU s (each round) | style | changed | SSIM | edge F1 | line-solvable |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for (case, name), done in runs.items():
+        last = done[-1]
+        cpu = ", ".join(f"{d['cpu']:.2f}" for d in done)
+        ok = "yes" if all(d["ok"] for d in done) else "**no**"
+        table.append(
+            f"| {case} | {name} | {cpu} | {last['style']} | {last['changed']} | {last['ssim']} | {last['f1']} | {ok} |"
+        )
+    print("\n".join(table))
+    if args.write_docs:
+        sys.path.insert(0, str(ROOT / "benchmarks"))
+        from _docs import stamp, write_section
+
+        write_section("effort0-large", "\n".join([stamp(), "", *table]))
 
 
 if __name__ == "__main__":
