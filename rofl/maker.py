@@ -42,7 +42,9 @@ class MakeOptions:
     palette : str or sequence of colours, optional
         ``"#fff,#000,#f00"``: use these colours (``colors`` is ignored).
     background : colour, optional
-        Palette index 0; default the colour covering the most cells.
+        Palette index 0; default the colour covering the most cells (in
+        black and white the lighter one, so that the clues count the dark
+        cells, as shading them draws the picture).
         Transparent pixels are composited onto it (onto white by default).
     threshold : float, optional
         Black-and-white threshold, sRGB grey 0-255; default Otsu's.
@@ -186,6 +188,11 @@ def _refine_callbacks(progress: Callable[[MakeProgress], None] | None) -> dict[s
     }
 
 
+def _count(n: int, noun: str) -> str:
+    """``"1 cell"``, ``"2 cells"``: a count in a report line."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
 @dataclass(frozen=True)
 class MakeStats:
     """Figures of one :func:`make` run.
@@ -316,8 +323,8 @@ class MakeStats:
         else:
             shape = f"hexagon of side {self.side} ({3 * self.side * (self.side - 1) + 1} cells)"
         lines = [
-            f"puzzle: {shape}, {self.colors} colours, {self.clues} clues "
-            f"({self.ones_share:.0%} of them 1s), solved by line logic in {self.sweeps} sweeps",
+            f"puzzle: {shape}, {self.colors} colours, {_count(self.clues, 'clue')} "
+            f"({self.ones_share:.0%} of them 1s), solved by line logic in {_count(self.sweeps, 'sweep')}",
         ]
         if self.style_scores:
             dropped = dict(self.style_dropped)
@@ -336,12 +343,12 @@ class MakeStats:
             lines.append(self.fewer_colours)
         if top + bottom + left + right:
             lines.append(
-                f"trimmed: {top + bottom} blank rows and {left + right} blank columns "
+                f"trimmed: {_count(top + bottom, 'blank row')} and {_count(left + right, 'blank column')} "
                 f"(top {top}, bottom {bottom}, left {left}, right {right})"
             )
         why = "to make it unique" if self.difficulty is None else "in all, to make it unique and steer it"
         lines.append(
-            f"changed: {self.n_changed} cells ({self.changed_pct:.2f}%) {why}; "
+            f"changed: {_count(self.n_changed, 'cell')} ({self.changed_pct:.2f}%) {why}; "
             f"mean ΔE2000 vs the picture {self.mean_delta_e:.2f} (quantised {self.mean_delta_e_quantised:.2f})"
         )
         likeness = []
@@ -354,11 +361,11 @@ class MakeStats:
         if likeness:
             lines.append("likeness: " + "; ".join(likeness))
         timing = f"time: {self.seconds:.2f} s ("
-        timing += f"refinement {self.refine_seconds:.2f} s, {self.iterations} rounds"
+        timing += f"refinement {self.refine_seconds:.2f} s, {_count(self.iterations, 'round')}"
         if self.polish_rounds:
-            timing += f", {self.polish_rounds} repair attempts"
+            timing += f", {_count(self.polish_rounds, 'repair attempt')}"
         if self.relocated:
-            timing += f", {self.relocated} changes moved"
+            timing += f", {_count(self.relocated, 'change')} moved"
         timing += f", {self.line_solves} line solves)"
         if self.threshold is not None and self.style != "lines":  # lines cuts the ink's share, not grey
             timing += f"; threshold {self.threshold:.0f}/255"
