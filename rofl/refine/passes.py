@@ -449,7 +449,8 @@ class _Run:
         """A quick greedy round (:attr:`quick`): the best-estimated moves
         that gain, each in a row and column no better one uses,
         ``QUICK_BATCH`` at most, judged together and taken if the grid then
-        gains -- ``(moves, judged state)``; None for fewer than two such
+        gains; if it does not, the better half of them, and so on down to
+        two -- ``(moves, judged state)``; None for fewer than two such
         moves or no gain (the round then goes on as usual)."""
         gaining = moves.scores < undetermined
         n = int(np.count_nonzero(gaining))
@@ -457,10 +458,12 @@ class _Run:
             return None
         order = _lexsort_head(keys, min(n, self.shape.lazy_top))
         batch = plateau_batch(order[gaining[order]], self.shape.move_lines(moves.where), QUICK_BATCH)
-        if len(batch) < 2:
-            return None
-        trial = self.judge_with(state, moves.where[batch], moves.colours[batch])
-        return (batch, trial) if trial.undetermined < undetermined else None
+        while len(batch) >= 2:
+            trial = self.judge_with(state, moves.where[batch], moves.colours[batch])
+            if trial.undetermined < undetermined:
+                return batch, trial
+            batch = batch[: len(batch) // 2]  # the better half (plateau_batch keeps the order)
+        return None
 
     def _judge_best(self, state: _State, moves: _Moves, keys, verify: int, last: bool, judged=None):
         """Judge the best-estimated moves by full solves and return the best
