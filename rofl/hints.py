@@ -165,7 +165,7 @@ def _score_hint(result: Any, made_with: Any, score: float, *, more_colours: bool
     # what likeness takes of the options, on the picture loaded (and cropped) once
     measured = ("width", "height", "colors", "palette", "background", "threshold", "mode", "dither", "min_delta_e")
     options = {name: value for name, value in asdict(made_with).items() if name in measured}
-    options.update(shape=made_with.shape, size=made_with.size, style=made_with.style)
+    options.update(shape=made_with.shape, size=made_with.size, style=made_with.style, effort=made_with.effort)
     tries = [_more_cells(stats, options)]
     better = []
     if stats.style_scores:  # auto measured the other styles already
@@ -175,15 +175,14 @@ def _score_hint(result: Any, made_with: Any, score: float, *, more_colours: bool
         tries += [(f"--style {name}", {"style": name}) for name in ("lines", "photo", "poster") if name != stats.style]
     if more_colours and stats.colors_asked is not None and stats.colors_asked <= stats.colors < 4:
         tries.append(("more colours (-c 4)", {"colors": 4, "threshold": None}))
-    tried = better + _measured(result.pixels, options, tries)
-    better = [(sc, label) for sc, label in tried if sc >= score + HINT_GAIN]
-    if better:
-        tips = "try " + _listed(better, "SSIM + edge F1")
-        if max(sc for sc, _ in better) < LIKENESS_SCORE:  # better, and still under the level: say so
-            tips += f"; none reaches {LIKENESS_SCORE}, so it may stay hard to make out"
-    else:  # say what was tried, as measured, and promise nothing
-        figures = ", ".join(f"{label}: {sc:.2f}" for sc, label in sorted(tried, key=lambda m: -m[0]))
-        tips = f"nothing tried scores better ({figures}; SSIM + edge F1, measured before refinement)"
+    if _draft(stats, made_with):  # measuring the tries would take seconds: name them
+        labels = [label for label, _ in tries]
+        tips = f"{', '.join(labels[:-1])}{' or ' if len(labels) > 1 else ''}{labels[-1]} may score better"
+        tips += " (not measured at --effort 0 on a grid this large)"
+        if better := [(sc, label) for sc, label in better if sc >= score + HINT_GAIN]:
+            tips = f"try {_listed(better, 'SSIM + edge F1')}; {tips}"
+    else:
+        tips = _tried(better + _measured(result.pixels, options, tries), score)
     if low_ssim:
         why = f"the puzzle looks little like the picture (SSIM {stats.ssim:.3f} < {RECOGNISABLE_SSIM})"
     else:
@@ -192,6 +191,33 @@ def _score_hint(result: Any, made_with: Any, score: float, *, more_colours: bool
             f"< {LIKENESS_SCORE})"
         )
     return f"hint: {why}; {tips}"
+
+
+def _tried(tried: list[tuple[float, str]], score: float) -> str:
+    """:func:`_score_hint`'s advice from the tries measured, ``(score, label)``."""
+    from rofl.maker import LIKENESS_SCORE
+
+    better = [(sc, label) for sc, label in tried if sc >= score + HINT_GAIN]
+    if not better:  # say what was tried, as measured, and promise nothing
+        figures = ", ".join(f"{label}: {sc:.2f}" for sc, label in sorted(tried, key=lambda m: -m[0]))
+        return f"nothing tried scores better ({figures}; SSIM + edge F1, measured before refinement)"
+    tips = "try " + _listed(better, "SSIM + edge F1")
+    if max(sc for sc, _ in better) < LIKENESS_SCORE:  # better, and still under the level: say so
+        tips += f"; none reaches {LIKENESS_SCORE}, so it may stay hard to make out"
+    return tips
+
+
+def _draft(stats: Any, made_with: Any) -> bool:
+    """Whether the puzzle was made at effort 0 on a large grid (more than
+    ``LARGE_CELLS`` cells), where :func:`likeness_hint` names other sizes,
+    colour counts and styles without measuring them: each would take
+    seconds (on uniform noise at 200x200, 4 colours 2.9 s and 250 cells
+    0.7 s, where the whole make in black and white takes about 8 s;
+    docs/decisions.md, "At scale")."""
+    from rofl.refine.passes import LARGE_CELLS
+
+    cells = stats.width * stats.height if stats.side is None else 3 * stats.side * (stats.side - 1) + 1
+    return made_with.effort == 0 and cells > LARGE_CELLS
 
 
 def _listed(better: list[tuple[float, str]], measure: str, when: str = "before refinement") -> str:

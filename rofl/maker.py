@@ -42,7 +42,9 @@ class MakeOptions:
     palette : str or sequence of colours, optional
         ``"#fff,#000,#f00"``: use these colours (``colors`` is ignored).
     background : colour, optional
-        Palette index 0; default the colour covering the most cells.
+        Palette index 0; default the colour covering the most cells (in
+        black and white the lighter one, so that the clues count the dark
+        cells, as shading them draws the picture).
         Transparent pixels are composited onto it (onto white by default).
     threshold : float, optional
         Black-and-white threshold, sRGB grey 0-255; default Otsu's.
@@ -186,6 +188,11 @@ def _refine_callbacks(progress: Callable[[MakeProgress], None] | None) -> dict[s
     }
 
 
+def _count(n: int, noun: str) -> str:
+    """``"1 cell"``, ``"2 cells"``: a count in a report line."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
 @dataclass(frozen=True)
 class MakeStats:
     """Figures of one :func:`make` run.
@@ -316,8 +323,8 @@ class MakeStats:
         else:
             shape = f"hexagon of side {self.side} ({3 * self.side * (self.side - 1) + 1} cells)"
         lines = [
-            f"puzzle: {shape}, {self.colors} colours, {self.clues} clues "
-            f"({self.ones_share:.0%} of them 1s), solved by line logic in {self.sweeps} sweeps",
+            f"puzzle: {shape}, {self.colors} colours, {_count(self.clues, 'clue')} "
+            f"({self.ones_share:.0%} of them 1s), solved by line logic in {_count(self.sweeps, 'sweep')}",
         ]
         if self.style_scores:
             dropped = dict(self.style_dropped)
@@ -336,12 +343,12 @@ class MakeStats:
             lines.append(self.fewer_colours)
         if top + bottom + left + right:
             lines.append(
-                f"trimmed: {top + bottom} blank rows and {left + right} blank columns "
+                f"trimmed: {_count(top + bottom, 'blank row')} and {_count(left + right, 'blank column')} "
                 f"(top {top}, bottom {bottom}, left {left}, right {right})"
             )
         why = "to make it unique" if self.difficulty is None else "in all, to make it unique and steer it"
         lines.append(
-            f"changed: {self.n_changed} cells ({self.changed_pct:.2f}%) {why}; "
+            f"changed: {_count(self.n_changed, 'cell')} ({self.changed_pct:.2f}%) {why}; "
             f"mean ΔE2000 vs the picture {self.mean_delta_e:.2f} (quantised {self.mean_delta_e_quantised:.2f})"
         )
         likeness = []
@@ -354,11 +361,11 @@ class MakeStats:
         if likeness:
             lines.append("likeness: " + "; ".join(likeness))
         timing = f"time: {self.seconds:.2f} s ("
-        timing += f"refinement {self.refine_seconds:.2f} s, {self.iterations} rounds"
+        timing += f"refinement {self.refine_seconds:.2f} s, {_count(self.iterations, 'round')}"
         if self.polish_rounds:
-            timing += f", {self.polish_rounds} repair attempts"
+            timing += f", {_count(self.polish_rounds, 'repair attempt')}"
         if self.relocated:
-            timing += f", {self.relocated} changes moved"
+            timing += f", {_count(self.relocated, 'change')} moved"
         timing += f", {self.line_solves} line solves)"
         if self.threshold is not None and self.style != "lines":  # lines cuts the ink's share, not grey
             timing += f"; threshold {self.threshold:.0f}/255"
@@ -556,7 +563,7 @@ def _make(
     chosen = _styled(
         pixels, geometry, o.style, bg_rgb, shape=shape,
         colors=o.colors, palette=o.palette, background=o.background, threshold=o.threshold, dither=o.dither,
-        min_delta_e=o.min_delta_e,
+        min_delta_e=o.min_delta_e, quick=_quick_styles(o.effort, o.shape, geometry),
     )  # fmt: skip
     cells = _Cells(
         chosen.quantised.grid, chosen.quantised.cost, chosen.lab, chosen.photo, drawn=chosen.style != "photo"
@@ -967,11 +974,14 @@ def style_score(ssim: float | None, edge_f1: float | None) -> float:
 def _styled(
     pixels: np.ndarray, geometry: Any, style: str, bg_rgb: tuple[int, int, int], *, shape: _Shape, colors: int,
     palette: Any, background: Any, threshold: float | None, dither: str, min_delta_e: float, measure: bool = False,
+    quick: bool = False,
 ) -> _Styled:  # fmt: skip
     """The cells of ``style`` quantised; for ``"auto"``, those of the style
     that scores best (:func:`style_score`), measured by the ``shape``'s
     likeness.  A hexagon's cells are quantised as one row of a grid and
-    come back as one entry per cell (:meth:`_Hexagon.quantised`)."""
+    come back as one entry per cell (:meth:`_Hexagon.quantised`).  With
+    ``quick`` (:func:`_quick_styles`), ``auto`` drops the candidates
+    :func:`_quick_skipped` names before following their edges."""
     from rofl import picture
 
     n = len(picture.parse_palette(palette)) if palette is not None else colors
@@ -1003,20 +1013,62 @@ def _styled(
                     drawn.cells, colors=colors, palette=palette, background=background, threshold=cut,
                     dither=dither, min_delta_e=min_delta_e,
                 )  # fmt: skip
-        q = quantised[key]
-        if drawn.follow:
+        candidates.append(_Styled(name, quantised[key], drawn.photo, lab))
+    skipped = _quick_skipped(candidates, styled, shape) if quick and len(names) > 1 else {}
+    for candidate in candidates:
+        q, drawn = candidate.quantised, styled[candidate.style]
+        if drawn.follow and candidate.style not in skipped:
             grid = picture.style.follow_edges(q.grid, lab, _palette_lab(q), side=shape.side, keep=drawn.thin)
-            q = replace(q, grid=grid)
-        candidate = _Styled(name, q, drawn.photo, lab)
-        if len(names) > 1 or measure:
+            candidate.quantised = q = replace(q, grid=grid)
+        if candidate.style in skipped:
+            candidate.ssim, candidate.edge_f1 = skipped[candidate.style][:2]
+        elif len(names) > 1 or measure:
             candidate.ssim, candidate.edge_f1 = shape.likeness(lab[..., 0], _palette_lab(q)[q.grid][..., 0])
-            scores.append((name, round(candidate.score, 4)))
-        candidates.append(candidate)
-    best, dropped = _pick(candidates)
+        if len(names) > 1 or measure:
+            scores.append((candidate.style, round(candidate.score, 4)))
+    dropped_early = tuple((name, why) for name, (*_, why) in skipped.items())
+    best, dropped = _pick([c for c in candidates if c.style not in skipped])
+    dropped = tuple(sorted(dropped + dropped_early, key=lambda d: names.index(d[0])))
     best.scores, best.dropped = tuple(scores), dropped
     if len(names) > 1:
         best.eligible = tuple(c.style for c in candidates if c.style not in dict(dropped))
     return best
+
+
+def _quick_styles(effort: float, shape: str, geometry: Any) -> bool:
+    """Whether ``style="auto"`` draws its candidates the quick way
+    (:func:`_quick_skipped`): at effort 0 on a rectangle whose grid
+    refinement's quick regime takes (more than ``LARGE_CELLS`` cells, at
+    most ``QUICK_MOST_CELLS``; docs/decisions.md, "At scale")."""
+    from rofl.refine.passes import LARGE_CELLS, QUICK_MOST_CELLS
+
+    if effort != 0 or shape != "rect":
+        return False
+    width, height = geometry.grid
+    return LARGE_CELLS < width * height <= QUICK_MOST_CELLS
+
+
+def _quick_skipped(candidates: list[_Styled], styled: dict[str, Any], shape: _Shape) -> dict[str, tuple]:
+    """``style="auto"`` at effort 0 on a large grid (``quick``): the
+    candidates whose edges are not followed and which are dropped, by name,
+    with their SSIM, edge F1 and the reason -- those whose score before
+    following the picture's edges (:func:`rofl.picture.style.follow_edges`,
+    most of a candidate's cost there) is more than their style's
+    :data:`QUICK_FOLLOW_GAIN` under the best candidate's, so that
+    following them would have to gain more than it does on any picture
+    measured to catch up (docs/decisions.md, "At scale")."""
+    before = {}
+    for c in candidates:
+        q = c.quantised
+        before[c.style] = shape.likeness(c.lab[..., 0], _palette_lab(q)[q.grid][..., 0])
+    best = max(style_score(*m) for m in before.values())
+    skipped = {}
+    for c in candidates:
+        score, gain = style_score(*before[c.style]), QUICK_FOLLOW_GAIN.get(c.style)
+        if styled[c.style].follow and gain is not None and score < best - gain:
+            why = f"scored before following edges, over {gain} under the best: not followed at --effort 0"
+            skipped[c.style] = (*before[c.style], why)
+    return skipped
 
 
 def _pick(candidates: list[_Styled]) -> tuple[_Styled, tuple[tuple[str, str], ...]]:
@@ -1066,11 +1118,13 @@ def likeness(
     image: Any, *, width: int | None = None, height: int | None = None, colors: int = 2, palette: Any = None,
     background: Any = None, threshold: float | None = None, mode: str = "fit", dither: str = "none",
     min_delta_e: float = 20.0, shape: str = "rect", size: int | None = None, style: str = "auto", crop: str = "none",
+    effort: float = 1.0,
 ) -> tuple[str, float]:  # fmt: skip
     """How much the puzzle :func:`make` would make with these options looks like
     the picture, measured before refinement (which changes under 1% of the
     cells): the style it would use and its :func:`style_score`.  A few
     tenths of a second: ``rofl make``'s hint compares other options with it.
+    ``effort`` matters only as ``make``'s does to ``auto`` (:func:`_quick_styles`).
 
     Raises
     ------
@@ -1086,10 +1140,11 @@ def likeness(
     bg_rgb = picture.parse_color(background, "background") if background not in (None, "auto") else (255, 255, 255)
     pixels = picture.crop_to_subject(picture.load_pixels(image), crop, background=bg_rgb)
     board_shape = _PIPELINES[shape](o)
+    geometry = board_shape.fit(picture.picture_size(pixels))
     chosen = _styled(
-        pixels, board_shape.fit(picture.picture_size(pixels)), style, bg_rgb, shape=board_shape, colors=colors,
+        pixels, geometry, style, bg_rgb, shape=board_shape, colors=colors,
         palette=palette, background=background, threshold=threshold, dither=dither, min_delta_e=min_delta_e,
-        measure=True,
+        measure=True, quick=_quick_styles(effort, shape, geometry),
     )  # fmt: skip
     return chosen.style, chosen.score
 
@@ -1220,3 +1275,12 @@ RECOGNISABLE_SSIM = 0.3
 #: threshold: 0.4-0.6 (SSIM 0.01 at 30 cells, 0.12 as a hexagon of side
 #: 10); a disc 4 L* darker than its field: 3.6.
 NOISE_DELTA_E = 2.3
+
+#: ``style="auto"`` at effort 0 on a large grid (:func:`_quick_skipped`)
+#: follows the edges of a ``lines`` or ``poster`` candidate only where its
+#: score before that is within this of the best candidate's.  Following the
+#: edges raised the score, at 200 cells in black and white, by at most 0.05
+#: (lines) and 0.30 (poster, the chelsea cat) on the samples, 0.11 and 0.75
+#: on uniform noise, whose poster drawing, a median of noise, is blank
+#: until then (docs/decisions.md, "At scale").
+QUICK_FOLLOW_GAIN = {"lines": 0.15, "poster": 0.4}

@@ -52,6 +52,20 @@ def test_photos(photos, name, colors):
     assert res.stats.n_changed <= (5 if res.stats.style == "photo" or colors > 2 else 9), res.stats.n_changed
 
 
+def test_a_dark_picture_in_black_and_white_counts_its_dark_cells():
+    # Hubble's deep field is mostly black sky: its clues count the dark cells
+    # (shading them draws the sky, not its negative), unless told otherwise.
+    import skimage.data
+
+    sky = skimage.data.hubble_deep_field()
+    res = check_result(rofl.make(sky, width=24, colors=2, trim=False))
+    assert res.palette.hex() == ["#ffffff", "#000000"]
+    assert res.grid.mean() > 0.5  # most cells are filled: the sky
+    told = check_result(rofl.make(sky, width=24, colors=2, trim=False, background="black"))
+    assert told.palette.hex() == ["#000000", "#ffffff"]
+    assert told.grid.mean() < 0.5
+
+
 def test_file_source_gets_title(tmp_path, photos):
     from PIL import Image
 
@@ -127,6 +141,16 @@ def test_stats_report(photos):
     text = res.stats.report()
     assert "20x" in text and "changed:" in text and "ΔE2000" in text and "threshold" in text
     assert res.source_image(3).shape == (res.stats.height * 3, 20 * 3, 3)
+    from dataclasses import replace
+
+    one = replace(res.stats, n_changed=1, iterations=1, polish_rounds=1, relocated=1, sweeps=1, trimmed=(1, 0, 0, 1))
+    text = one.report()
+    assert "changed: 1 cell (" in text and "1 round, 1 repair attempt, 1 change moved," in text
+    assert "by line logic in 1 sweep\n" in text and "trimmed: 1 blank row and 1 blank column (" in text
+    two = replace(one, n_changed=2, iterations=2, polish_rounds=2, relocated=2, sweeps=2, trimmed=(1, 1, 1, 1))
+    text = two.report()
+    assert "changed: 2 cells (" in text and "2 rounds, 2 repair attempts, 2 changes moved," in text
+    assert "by line logic in 2 sweeps\n" in text and "trimmed: 2 blank rows and 2 blank columns (" in text
 
 
 @settings(deadline=None, max_examples=25)

@@ -46,8 +46,9 @@ def test_a_star_field_needs_changes_and_gets_them():
     changes cells, and the result is still unique and close to the picture."""
     import skimage.data
 
-    # the photo style: its stars are single cells (poster, which auto picks, smooths them away)
-    result = rofl.make(skimage.data.hubble_deep_field(), shape="hex", size=14, style="photo")
+    # the photo style: its stars are single cells (poster, which auto picks, smooths them away); the
+    # stars are the ink (the sky, which black and white makes the ink by default, needs no change here)
+    result = rofl.make(skimage.data.hubble_deep_field(), shape="hex", size=14, style="photo", background="black")
     assert result.stats.n_changed > 0
     assert (result.changed == (result.grid != result.quantised)).all()
     assert sat_unique(result.puzzle, result.grid)
@@ -131,7 +132,7 @@ def test_cli_marks_changed_cells_in_the_comparison(tmp_path):
     Image.fromarray(skimage.data.hubble_deep_field()).save(picture)
     result = run(
         "make", picture, "--shape", "hex", "--size", "14", "-o", tmp_path / "s.clues", "--compare", tmp_path / "c.png",
-        "--style", "photo",
+        "--style", "photo", "--background", "black",
     )  # fmt: skip
     assert result.exit_code == 0, result.output
     pixels = np.asarray(Image.open(tmp_path / "c.png").convert("RGB"))

@@ -166,7 +166,7 @@ def make_batch(params: dict[str, Any], options: Any) -> None:
             difficulty=params["difficulty"] is not None or params["book_order"] == "difficulty",
         )
         wrote += f"; {book}: {n} puzzles" + (" and their solutions" if params["answers"] else "")
-    finish(rows, "pictures", wrote, quiet=params["quiet"])
+    finish(rows, "picture", wrote, quiet=params["quiet"])
 
 
 def is_batch(images: tuple[str, ...], output: str) -> bool:
@@ -211,7 +211,7 @@ def _print_failures(rows: list[dict[str, Any]]) -> None:
 
 
 def finish(rows: list[dict[str, Any]], what: str, wrote: str, *, quiet: bool) -> None:
-    """The closing lines; exit status 1 when an input failed."""
+    """The closing lines (``what``: one input, "picture"); exit status 1 when an input failed."""
     counts: dict[str, int] = {}
     for row in rows:
         counts[str(row.get("status"))] = counts.get(str(row.get("status")), 0) + 1
@@ -219,6 +219,6 @@ def finish(rows: list[dict[str, Any]], what: str, wrote: str, *, quiet: bool) ->
     _print_failures(failures)
     if not quiet:
         parts = ", ".join(f"{n} {status}" for status, n in counts.items())
-        say(f"{len(rows)} {what}: {parts}; {wrote}")
+        say(f"{len(rows)} {what}{'' if len(rows) == 1 else 's'}: {parts}; {wrote}")
     if failures:
         raise SystemExit(1)

@@ -47,7 +47,8 @@ def check_parent(path: str) -> None:
 
     parent = Path(path).parent
     if not parent.is_dir():
-        msg = f"{path}: the directory {str(parent)!r} does not exist"
+        what = "is a file, not a directory" if parent.exists() else "does not exist"
+        msg = f"{path}: the directory {str(parent)!r} {what}"
         raise UsageError(msg)
 
 

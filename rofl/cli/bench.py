@@ -114,7 +114,10 @@ def bench(
         return
     from rofl.batch import solve_many
     from rofl.batch.solve import bench_inputs
+    from rofl.cli._files import check_parent
 
+    if output is not None:  # before the solving, not after
+        check_parent(output)
     paths = bench_inputs(files, output)
     rows = solve_many(paths, budget=budget, table=output, jobs=jobs, scheduler=scheduler, force=force)
     rows = run_with_bar(rows, len(paths), "puzzle", quiet=quiet)
@@ -128,7 +131,7 @@ def bench(
             say(f"{row['file']}  {category(row)}  {timing}  nodes {row.get('nodes') or 0}{grade}")
     _summary(rows, budget)
     _tournament_hint(rows)
-    finish(rows, "puzzle files", f"table in {output}" if output else "no table written (-o)", quiet=False)
+    finish(rows, "puzzle file", f"table in {output}" if output else "no table written (-o)", quiet=False)
 
 
 def _tournament(

@@ -48,13 +48,14 @@ def convert(source: str, target: str, force: bool, budget: float) -> None:
     not be IN (a symlink or link to it included) unless --force is given.
     """
 
-    from rofl.cli._files import output_format, refuse_overwrite, write_puzzle_file
+    from rofl.cli._files import check_parent, output_format, refuse_overwrite, write_puzzle_file
     from rofl.decode import check_crc, check_stored_crc
     from rofl.errors import BudgetError, FormatError, RoflError
     from rofl.formats import open_puzzle
 
     fmt = output_format(target)
     budget_given = budget
+    check_parent(target)
     refuse_overwrite([source], [("OUT", target)], force=force)
     opened = open_puzzle(source)
     puzzle, solution = opened.puzzle, opened.solution

@@ -136,7 +136,11 @@ def _save(image, path: str) -> None:
     callback=checked_by(check_palette),
     help="Colours to use instead of an automatic palette, e.g. '#fff,#000,#f00'.",
 )
-@click.option("--background", help="Background colour (palette index 0); default: the colour covering most cells.")
+@click.option(
+    "--background",
+    help="Background colour (palette index 0); default: the colour covering most cells "
+    "(black and white: the lighter one, so the clues count the dark cells).",
+)
 @click.option(
     "--threshold", type=FiniteRange(0, 255), help="Black-and-white threshold, grey level 0-255 (default: Otsu)."
 )

@@ -34,7 +34,7 @@ def page(puzzle: str, output: str | None, title: str | None, letters: bool | Non
     '?' groups) play too, on an SVG board laid out like their sheets.
     """
     from rofl._io import atomic_write
-    from rofl.cli._files import check_drawable, refuse_overwrite
+    from rofl.cli._files import check_drawable, check_parent, refuse_overwrite
     from rofl.decode import check_stored_crc
     from rofl.errors import LimitError
     from rofl.formats import default_output, open_puzzle
@@ -42,6 +42,7 @@ def page(puzzle: str, output: str | None, title: str | None, letters: bool | Non
 
     out = Path(output) if output else default_output(puzzle, ".html")
     check_page_path(out)
+    check_parent(str(out))
     refuse_overwrite([puzzle], [("-o", out)])
     opened = open_puzzle(puzzle)
     hexagon = opened.puzzle.board.kind == "hexagon"

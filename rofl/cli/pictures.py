@@ -43,7 +43,7 @@ def decode(file: str, output: str | None, scale: int, budget: float, first: bool
     is written and the exit status is 1.
     """
     from rofl._io import atomic_open
-    from rofl.cli._files import check_drawable, refuse_overwrite
+    from rofl.cli._files import check_drawable, check_parent, refuse_overwrite
     from rofl.decode import check_crc, solve_picture
     from rofl.errors import AmbiguousError
     from rofl.formats import default_output, open_puzzle
@@ -54,6 +54,7 @@ def decode(file: str, output: str | None, scale: int, budget: float, first: bool
         msg = f"{file}: the picture would replace the sheet it is read from; name another file with -o"
         raise UsageError(msg)
     fmt = _pillow_format(out)
+    check_parent(str(out))
     refuse_overwrite([file], [("-o", out)])
     opened = open_puzzle(file)
     check_drawable(opened, "decode", color_sets=True)

@@ -76,7 +76,7 @@ def hide(text: str | None, output: str | None, sheet: str | None, cipher: bool, 
     gives back the exact text.  This hides the text, it does not encrypt it:
     whoever solves the puzzle reads it.
     """
-    from rofl.cli._files import output_format, refuse_overwrite, write_puzzle_file
+    from rofl.cli._files import check_parent, output_format, refuse_overwrite, write_puzzle_file
     from rofl.render.sheet import check_sheet_path
     from rofl.secret import check_text, check_width
     from rofl.secret import hide as hide_text
@@ -86,8 +86,10 @@ def hide(text: str | None, output: str | None, sheet: str | None, cipher: bool, 
         raise UsageError(msg)
     if output:
         output_format(output)
+        check_parent(output)
     if sheet:
         check_sheet_path(sheet)
+        check_parent(sheet)
     refuse_overwrite([], [("-o", output), ("--sheet", sheet)])
     if text is None:
         text = _read_secret()

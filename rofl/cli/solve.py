@@ -162,6 +162,8 @@ def _check_outputs(file: str, first_path, solutions_dir, steps_dir, gif_path) ->
     if solutions_dir is not None:  # at most two solutions are found (the second proves ambiguity)
         written += [("--solutions", str(Path(solutions_dir) / f"solution-{i}.png")) for i in (1, 2)]
     refuse_overwrite([file], written)
+    if first_path is not None:
+        check_parent(first_path)
     if steps_dir is not None:
         from rofl.render.animation import check_steps_folder
 

@@ -24,8 +24,10 @@ is exactly the set of solutions of its masks:
   colour`` and ``cell != colour``; the cell is the one whose weakest probe
   determined the most cells (two colours: LalaFrogKK's score, the weaker
   branch plus 1.85 log(1 + the imbalance); more: ties go to the most over
-  all its colours), the colour the strategy's (white or black first, in
-  turn from one attempt to the next, or random).
+  all its colours), that score weighted by the cell's *activity* (how
+  often and how lately its probes contradicted, beside the most active
+  cell's: up to twice the score), the colour the strategy's (white or
+  black first, in turn from one attempt to the next, or random).
 * **learned nogoods**: a frame proved empty leaves the decisions on its
   path as a nogood, in a store the wrapper keeps from one attempt to the
   next (``learned``); a node where all its literals hold is empty, one
@@ -1147,13 +1149,21 @@ def _search(
                 step[f] = 0
                 cell[f] = -1
             else:
-                # branch on the cell whose weakest probe still narrows the most
+                # branch on the cell whose weakest probe still narrows the
+                # most, weighted by how active the cell is beside the part's
+                # most active one (a cell whose probes contradict often is
+                # where the node's trouble is: up to twice its score)
                 flat = cur.ravel()
                 best = -1
                 best_score = -1.0
+                most = 0.0
+                for j in range(comp_cells.shape[0]):
+                    most = max(most, act[comp_cells[j]])
                 for j in range(comp_cells.shape[0]):
                     p = comp_cells[j]
                     sc = score[p]
+                    if most > 0.0:
+                        sc *= 1.0 + act[p] / most
                     if strategy == 2:
                         # break near-ties at random
                         rng[0] = _xorshift(rng[0])

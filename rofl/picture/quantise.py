@@ -530,7 +530,8 @@ def quantise(
         palette's size).
     background : colour, optional
         The background (palette index 0).  Default: the colour that covers
-        the most cells.  With an automatic palette the colour is kept
+        the most cells; with two colours (black and white, or a given
+        palette of two) the lighter one.  With an automatic palette the colour is kept
         exactly as given; with a given palette it must be one of its colours.
     threshold : float, optional
         Black-and-white threshold as an sRGB grey level 0-255 (cells darker
@@ -656,7 +657,9 @@ def _black_and_white(lab: np.ndarray, given, bg, threshold: float | None, dither
     cost[:, :, dark] = np.where(big_l >= t, off, 0.0)
     cost[:, :, light] = np.where(big_l < t, off, 0.0)
     rgb = np.array(two, dtype=np.uint8)
-    grid, rgb, cost = _order_background(grid, rgb, cost, bg)
+    # the clues are those of the dark colour, as in any black-and-white
+    # nonogram, even where it covers most cells: shading them draws the picture
+    grid, rgb, cost = _order_background(grid, rgb, cost, two[light] if bg is None else bg)
     return Quantised(grid, Palette.from_array(rgb), cost, lab, colour.grey_of_lightness(t), 2)
 
 

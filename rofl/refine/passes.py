@@ -75,6 +75,7 @@ QUICK_PLATEAU_SHARE = 0.25  # ...a plateau round changes at most this share of a
 QUICK_REVERT_SHARE = 1.0  # ...and the revert pass stops at this share of the line solves before it...
 QUICK_REVERT_CELL = 25  # ...or this many line solves a cell, whichever is more
 QUICK_MOST_CELLS = 100_000  # ...on grids of at most this many cells (the camera at 400 took longer)
+FAR_REFRESH_PART = 4  # a far grid's refresh, with most cells open, re-estimates one stale move in this many
 LARGE_CELLS = 20_000  # grids of more cells than this take the large-grid path (see docs/decisions.md "At scale")
 
 
@@ -263,6 +264,8 @@ class _Run:
         # that judge moves together, sparse refreshes, smaller plateau rounds
         # and a revert pass with a budget (docs/decisions.md, "At scale")
         self.quick = quick and self.large and original.size <= QUICK_MOST_CELLS
+        # a grid of more than FAR_REUSE_CELLS cells at the default effort (docs/decisions.md, "At scale")
+        self.far = self.large and not self.quick and original.size > FAR_REUSE_CELLS
         self.plateau_most = shape.plateau_most(self.large)
         if self.quick:
             self.plateau_most = min(self.plateau_most, max(2, int(QUICK_PLATEAU_SHARE * min(original.shape))))
@@ -383,7 +386,11 @@ class _Run:
                 estimates.turn += 1
                 pick |= where % QUICK_REFRESH_PART == estimates.turn % QUICK_REFRESH_PART
             else:
-                pick |= estimates.stale[shape.move_lines(where)].any(axis=1)
+                stale = estimates.stale[shape.move_lines(where)].any(axis=1)
+                if self.far and 2 * undetermined > shape.n_cells:  # a wide plateau: one stale move in FAR_REFRESH_PART
+                    estimates.turn += 1
+                    stale &= where % FAR_REFRESH_PART == estimates.turn % FAR_REFRESH_PART
+                pick |= stale
             pick[shape.lazy(known)] = True
             estimates.stale[:] = False
         elif estimates.refresh or where.size <= shape.lazy_top:
@@ -442,7 +449,8 @@ class _Run:
         """A quick greedy round (:attr:`quick`): the best-estimated moves
         that gain, each in a row and column no better one uses,
         ``QUICK_BATCH`` at most, judged together and taken if the grid then
-        gains -- ``(moves, judged state)``; None for fewer than two such
+        gains; if it does not, the better half of them, and so on down to
+        two -- ``(moves, judged state)``; None for fewer than two such
         moves or no gain (the round then goes on as usual)."""
         gaining = moves.scores < undetermined
         n = int(np.count_nonzero(gaining))
@@ -450,10 +458,12 @@ class _Run:
             return None
         order = _lexsort_head(keys, min(n, self.shape.lazy_top))
         batch = plateau_batch(order[gaining[order]], self.shape.move_lines(moves.where), QUICK_BATCH)
-        if len(batch) < 2:
-            return None
-        trial = self.judge_with(state, moves.where[batch], moves.colours[batch])
-        return (batch, trial) if trial.undetermined < undetermined else None
+        while len(batch) >= 2:
+            trial = self.judge_with(state, moves.where[batch], moves.colours[batch])
+            if trial.undetermined < undetermined:
+                return batch, trial
+            batch = batch[: len(batch) // 2]  # the better half (plateau_batch keeps the order)
+        return None
 
     def _judge_best(self, state: _State, moves: _Moves, keys, verify: int, last: bool, judged=None):
         """Judge the best-estimated moves by full solves and return the best

@@ -161,7 +161,7 @@ def refine(
         ``QUICK_MOST_CELLS`` (a rectangle's), trade changed cells for time (``rofl make --effort 0``): a greedy round
         first judges up to ``QUICK_BATCH`` of its best-estimated moves that
         gain, in distinct rows and columns, together, and takes them if the
-        grid gains; estimates are refreshed only after a round that gains
+        grid gains (else their better half, down to two); estimates are refreshed only after a round that gains
         nothing, and then one move in ``QUICK_REFRESH_PART`` in turn,
         besides the lazy top; a plateau round changes at most
         ``QUICK_PLATEAU_SHARE`` of a side's cells; and the revert pass

@@ -28,6 +28,8 @@ Uniqueness: after a solution, one clause bans it (some cell has another
 colour); a black-and-white puzzle's second solution is first looked for
 among the first's rectangle swaps (:func:`swapped`), and only then is the
 solver asked again, incrementally, the last solution's colours tried first.
+A first solution alone (``want=1``) is asked of Kissat before CaDiCaL
+(:data:`KISSAT`).
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ import time
 import numpy as np
 
 from rofl.errors import OptionError
-from rofl.solver.index_lines import board_of
+from rofl.solver.index_lines import board_of, needs_lines
 from rofl.solver.status import SearchStatus
 
 #: The SAT solvers python-sat runs, the first it has: CaDiCaL 3.0 (python-sat
@@ -67,6 +69,28 @@ SWAP = True
 #: colours first (CaDiCaL's phases): nearby solutions are found sooner (the
 #: ten without swaps: 30.2 CPU s in place of 37.7).
 GUIDED = True
+#: The solver that looks for a first solution (``want=1``) before CaDiCaL,
+#: when python-sat has it, and the conflicts it may take: Kissat (nonosolve's
+#: first solver too).  Kissat cannot go on from where a call stopped (no
+#: incremental solving in python-sat), so it gets one call, in a worker
+#: thread, capped at this many conflicts or what :data:`KISSAT_RATE` fits
+#: before the deadline; a call that runs out hands over to CaDiCaL's slices,
+#: from the start.  Ctrl-C waits for the call (python-sat holds the
+#: interpreter while a solver runs).  0: CaDiCaL only.
+KISSAT = "kissat404"
+KISSAT_CONFLICTS = 100_000
+#: Whether a first solution's formula (``want=1``, from ``start``) also gets
+#: the root's probes as clauses (nonosolve's ``implications``): each open
+#: cell in each of its colours, line logic, and for every colour that rules
+#: out elsewhere, the binary clause "not this colour here, or not that one
+#: there"; a probe that contradicts rules its colour out.  Unit propagation
+#: then knows what one probe of line logic knows.  At most
+#: :data:`PROBE_LITERALS` literals.
+PROBE_CLAUSES = True
+PROBE_LITERALS = 2_000_000
+#: Conflicts a second that Kissat is trusted to make at the least (25 x 25
+#: tournament puzzles on a loaded machine: 15,000-35,000), to fit its call before a deadline.
+KISSAT_RATE = 10_000
 
 
 def _solver_name() -> str:
@@ -124,6 +148,60 @@ def _solve_until(solver, deadline: float | None) -> bool | None:
         spent = max(time.monotonic() - began, 1e-6)
         left = SLICE_SECONDS if deadline is None else min(SLICE_SECONDS, deadline - time.monotonic())
         budget = max(FIRST_SLICE, min(2 * budget, int(budget * left / spent)))
+
+
+def _kissat_first(clauses: list[list[int]], deadline: float | None) -> list[int] | bool | None:
+    """A model of ``clauses`` from one capped call of :data:`KISSAT`
+    (:data:`KISSAT_CONFLICTS`), False when they have none, None when the
+    call ran out of conflicts or python-sat has no Kissat."""
+    from pysat.solvers import Solver, SolverNames
+
+    budget = KISSAT_CONFLICTS
+    if deadline is not None:
+        budget = min(budget, int((deadline - time.monotonic()) * KISSAT_RATE))
+    if budget < FIRST_SLICE or not hasattr(SolverNames, KISSAT):
+        return None
+    with Solver(name=KISSAT, bootstrap_with=clauses) as solver:
+        got = _slice(solver, budget)
+        return solver.get_model() if got else got
+
+
+def _probe_clauses(puzzle, start: np.ndarray, x: np.ndarray, deadline: float | None) -> list[list[int]]:
+    """The clauses of probing every open cell of ``start`` (an ``(H, W)``
+    line-logic fixpoint of ``puzzle``) in each of its colours with line
+    logic (:data:`PROBE_CLAUSES`); ``x`` the cells' colour variables.  They
+    stop at :data:`PROBE_LITERALS` literals or the deadline."""
+    from rofl.solver.line_logic import LineSolver
+    from rofl.solver.status import LineStatus
+
+    solver = LineSolver(cache_mb=2.0)
+    height = start.shape[0]
+    root = start.reshape(-1)
+    clauses: list[list[int]] = []
+    literals = 0
+    for cell in np.flatnonzero(root & (root - 1)).tolist():  # more than one colour
+        if literals > PROBE_LITERALS or (deadline is not None and time.monotonic() > deadline):
+            break
+        r, c = divmod(cell, start.shape[1])
+        for colour in range(puzzle.n_colors):
+            if not (int(root[cell]) >> colour) & 1:
+                continue
+            masks = start.copy()
+            masks[r, c] = 1 << colour
+            lines = np.array([r, height + c], dtype=np.int64)
+            not_here = -int(x[cell, colour])
+            if solver.run(puzzle.packed, masks, lines).status == LineStatus.CONTRADICTION:
+                clauses.append([not_here])
+                literals += 1
+                continue
+            flat = masks.reshape(-1)
+            for other in np.flatnonzero(flat != root).tolist():
+                gone = int(root[other]) & ~int(flat[other])
+                for d in range(puzzle.n_colors):
+                    if other != cell and (gone >> d) & 1:
+                        clauses.append([not_here, -int(x[other, d])])
+                        literals += 2
+    return clauses
 
 
 def _one_cell_moves(line: np.ndarray) -> list[tuple[int, int]]:
@@ -411,6 +489,12 @@ class Encoding:
                 clauses.append([-v, *nxt])
 
 
+def _grid(model: list[int], encoding: Encoding, board) -> np.ndarray:
+    """The solution a solver's ``model`` gives, in the shape of ``board``'s solutions."""
+    chosen = np.array(model, dtype=np.int64)[encoding.x - 1] > 0  # (n_cells, k) booleans, one per row
+    return np.argmax(chosen, axis=1).astype(np.uint8).reshape(board.shape)
+
+
 def solve_sat(
     puzzle,
     *,
@@ -439,7 +523,8 @@ def solve_sat(
         counted as found and banned, so that the solver looks for the others.
     want : 1 or 2
         Stop at this many solutions: 2 tells unique from multiple, 1 asks
-        for any one solution (status ``"found"``).
+        for any one solution (status ``"found"``), of Kissat first
+        (:data:`KISSAT_CONFLICTS`), then of CaDiCaL.
 
     Raises
     ------
@@ -471,7 +556,15 @@ def solve_sat(
         ruled_out = (allowed[:, None] >> colours[None, :]) & 1 == 0
         clauses = clauses + [[-int(v)] for v in encoding.x[ruled_out]]
     solutions = [np.asarray(grid, dtype=np.uint8).reshape(board.shape) for grid in known]
+    if start is not None and want == 1 and not known and PROBE_CLAUSES and not needs_lines(puzzle):
+        clauses = clauses + _probe_clauses(puzzle, start, encoding.x, deadline)
     counts = {"variables": encoding.top, "clauses": len(clauses), "conflicts": 0}
+    if want == 1 and not solutions and KISSAT_CONFLICTS:
+        model = _kissat_first(clauses, deadline)
+        if model is False:
+            return SearchStatus.NONE, [], counts
+        if model is not None:
+            return SearchStatus.FOUND, [_grid(model, encoding, board)], counts
     with solver_class(name=_solver_name(), bootstrap_with=clauses) as solver:
 
         def ban(grid: np.ndarray) -> None:  # some cell takes another colour
@@ -497,10 +590,8 @@ def solve_sat(
                 return SearchStatus.BUDGET, solutions[:1], counts
             if not got:
                 break
-            model = np.array(solver.get_model(), dtype=np.int64)
-            chosen = model[encoding.x - 1] > 0  # (n_cells, k) booleans, one per row
-            grid = np.argmax(chosen, axis=1).astype(np.uint8)
-            solutions.append(grid.reshape(board.shape))
+            grid = _grid(solver.get_model(), encoding, board)
+            solutions.append(grid)
             ban(grid)
     if len(solutions) >= want:
         return (SearchStatus.MULTIPLE if want == 2 else SearchStatus.FOUND), solutions[:want], counts

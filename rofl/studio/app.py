@@ -336,6 +336,9 @@ def _checked_photo(name: str, data: bytes) -> Photo:
 
 
 def _photo(studio: Studio, key: Any) -> Photo:
+    if key is None:
+        msg = "the request names no photo (its 'photo' field)"
+        raise RequestError(msg)
     if not isinstance(key, str) or key not in studio.photos:
         msg = f"no photo {key!r} (upload it first)"
         raise RequestError(msg, 404)

@@ -92,7 +92,7 @@ def test_up_to_date_puzzles_are_skipped_and_force_redoes_them(pictures, tmp_path
     made = _rows(out)
 
     again = run("make", *sources, "-o", f"{out}/", "-w", 12, "-j", 1)
-    assert again.exit_code == 0 and "3 skipped" in again.output
+    assert again.exit_code == 0 and "3 pictures: 3 skipped;" in again.output
     assert _inodes(out) == before
     rows = _rows(out)
     assert {row["status"] for row in rows.values()} == {"skipped"}
@@ -112,6 +112,11 @@ def test_up_to_date_puzzles_are_skipped_and_force_redoes_them(pictures, tmp_path
     assert forced.exit_code == 0
     assert {row["status"] for row in _rows(out).values()} == {"made"}
     assert all(_inodes(out)[name] != before[name] for name in PUZZLES)
+
+
+def test_one_picture_is_counted_in_the_singular(pictures, tmp_path):
+    result = run("make", pictures / "a.png", pictures / "a.png", "-o", f"{tmp_path}/out/", "-w", 12, "-j", 1)
+    assert result.exit_code == 0 and f"1 picture: 1 made; summary in {tmp_path}/out/summary.csv" in result.output
 
 
 def test_an_unwritable_output_is_a_row_and_the_others_are_written(pictures, tmp_path):

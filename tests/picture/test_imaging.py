@@ -289,14 +289,17 @@ def test_bw_otsu_and_cost():
     assert (q.cost[:, :, 1][:, 2:] > 0).all() and (q.cost[:, :, 0][:, :2] > 0).all()
 
 
-def test_bw_background_is_the_larger_colour_unless_told():
+def test_bw_background_is_the_lighter_colour_unless_told():
+    # a dark picture's clues count its dark cells: shading them draws it, not its negative
     cells = np.zeros((4, 6, 3))
     cells[:, :5] = _lin([10, 10, 10])
     cells[:, 5:] = _lin([250, 250, 250])
     q = picture.quantise(cells)
-    assert q.palette.hex() == ["#000000", "#ffffff"] and (q.grid[:, :5] == 0).all()
-    q = picture.quantise(cells, background="white")
     assert q.palette.hex() == ["#ffffff", "#000000"] and (q.grid[:, :5] == 1).all()
+    q = picture.quantise(cells, background="black")
+    assert q.palette.hex() == ["#000000", "#ffffff"] and (q.grid[:, :5] == 0).all()
+    q = picture.quantise(cells, palette="#003,#ffd")  # two colours of one's own: the lighter too
+    assert q.palette.hex() == ["#ffffdd", "#000033"] and (q.grid[:, :5] == 1).all()
 
 
 def test_manual_threshold():

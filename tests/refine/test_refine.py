@@ -168,11 +168,39 @@ def test_no_change_is_unnecessary(name, polish):
 @settings(max_examples=25, deadline=None)
 @given(arrays(np.uint8, st.tuples(st.integers(4, 14), st.integers(4, 14)), elements=st.integers(0, 1)))
 def test_polishing_never_changes_more_cells(grid):
-    plain = refine(grid, PALETTES[2], polish=0)
-    polished = refine(grid, PALETTES[2], polish=2)
+    # Polishing keeps a repair only when it changes fewer cells (or as many
+    # less visibly): before relocation it never ends with more changes.
+    plain = refine(grid, PALETTES[2], polish=0, relocate=0)
+    polished = refine(grid, PALETTES[2], polish=2, relocate=0)
     assert_valid(polished, grid)
     assert polished.n_changed <= plain.n_changed
     assert plain.polish_rounds == 0
+
+
+#: A grid on which polishing moved the changes to others of the same count
+#: (6), and relocation then moved none, where from the unpolished grid it
+#: moved one: 5.  Relocation runs once, from the grid polishing left
+#: (docs/design.md, "Polishing and relocation run once").
+POLISHED_WORSE = np.array([
+    [0, 1, 0, 1, 1, 0, 1, 1, 1, 1, 0, 0, 1, 0],
+    [1, 0, 0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 1],
+    [0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 1, 0, 0, 1],
+    [0, 0, 1, 0, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0],
+    [1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+    [0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 0, 0, 1],
+    [0, 1, 1, 0, 0, 0, 1, 1, 0, 0, 1, 1, 0, 1],
+    [0, 1, 0, 0, 1, 0, 0, 0, 1, 0, 1, 0, 0, 0],
+], dtype=np.uint8)  # fmt: skip
+
+
+def test_relocation_after_polishing_starts_from_the_polished_grid():
+    plain = refine(POLISHED_WORSE, PALETTES[2], polish=0)
+    polished = refine(POLISHED_WORSE, PALETTES[2], polish=2)
+    unrelocated = refine(POLISHED_WORSE, PALETTES[2], polish=2, relocate=0)
+    for result in (plain, polished, unrelocated):
+        assert_valid(result, POLISHED_WORSE)
+    assert (plain.n_changed, unrelocated.n_changed, polished.n_changed) == (5, 6, 6)
+    assert polished.relocated == 0
 
 
 def test_polishing_finds_fewer_changes_on_noise():

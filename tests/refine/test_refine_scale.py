@@ -278,6 +278,7 @@ def test_a_large_greedy_pass_stalled_on_cells_it_froze_reopens_them(large_path):
 def test_a_large_grid_tries_failure_certificates_further_away(large_path, monkeypatch):
     # LARGE_FAILURE_REUSE: the same changes go back, with fewer judged grids.
     monkeypatch.setattr(refine_module, "FAR_REUSE_CELLS", 0)
+    monkeypatch.setattr(refine_module, "FAR_REFRESH_PART", 1)  # a greedy output with changes that go back
     grid = ADVERSARIAL["noise"]
     outcomes = {}
     for reuse in (0, 10**6):
@@ -312,6 +313,53 @@ def test_a_grid_over_far_reuse_cells_is_line_solvable_to_exactly_its_picture():
     result = refine(grid, PALETTES[2])
     assert_valid(result, grid)
     assert 0 < result.n_changed < 200
+
+
+@pytest.mark.parametrize("name", ["noise", "noise-4", "checkerboard-3"])
+def test_a_far_grids_sparse_refreshes_estimate_fewer_moves_for_a_line_solvable_puzzle(name, large_path, monkeypatch):
+    # FAR_REFRESH_PART: on a grid of more than FAR_REUSE_CELLS cells (at the
+    # default effort) a refresh re-estimates one stale move in so many, in turn
+    monkeypatch.setattr(refine_module, "FAR_REUSE_CELLS", 0)
+    grid = ADVERSARIAL[name]
+    palette = PALETTES[max(2, int(grid.max()) + 1)]
+    estimated = {}
+    for part in (1, 4):
+        monkeypatch.setattr(refine_module, "FAR_REFRESH_PART", part)
+        result = refine(grid, palette, polish=0, relocate=0)
+        assert_valid(result, grid)
+        assert _revertable(result, grid) == []
+        estimated[part] = result.estimates
+    assert estimated[4] <= estimated[1]
+    if name == "noise":  # many rounds, most of them after a refresh
+        assert estimated[4] < estimated[1]
+
+
+def test_a_far_grid_with_most_cells_known_refreshes_every_stale_move(large_path, monkeypatch):
+    # the sparse refresh is for a wide plateau only: a grid line logic
+    # leaves mostly known refines as it did without it
+    monkeypatch.setattr(refine_module, "FAR_REUSE_CELLS", 0)
+    grid = np.zeros((60, 60), dtype=np.uint8)  # line logic leaves 1,391 of its 3,600 cells open
+    grid[:, :24] = np.random.default_rng(1).integers(0, 2, (60, 24))
+    outcomes = {}
+    for part in (1, 4):
+        monkeypatch.setattr(refine_module, "FAR_REFRESH_PART", part)
+        result = refine(grid, PALETTES[2], polish=0, relocate=0)
+        assert_valid(result, grid)
+        outcomes[part] = (result.grid, result.estimates, result.evaluations)
+    np.testing.assert_array_equal(outcomes[1][0], outcomes[4][0])
+    assert outcomes[1][1:] == outcomes[4][1:]
+    assert outcomes[1][1] > 0
+
+
+def test_only_a_grid_over_far_reuse_cells_at_the_default_effort_is_far(large_path, monkeypatch):
+    grid = ADVERSARIAL["noise"]
+    cost = default_cost(grid, 2)
+    monkeypatch.setattr(refine_module, "FAR_REUSE_CELLS", grid.size - 1)
+    assert _rect_run(cost, grid).far
+    monkeypatch.setattr(refine_module, "QUICK_MOST_CELLS", grid.size)
+    assert not refine_module._Run(_rect_run(cost, grid).shape, cost, grid, quick=True).far  # effort 0's own regime
+    monkeypatch.setattr(refine_module, "FAR_REUSE_CELLS", grid.size)
+    assert not _rect_run(cost, grid).far
 
 
 @pytest.mark.parametrize("name", ["noise", "noise-4", "checkerboard-3", "1xN", "one colour"])

@@ -1,0 +1,188 @@
+"""The SAT engine's first solution (issue 45): by Kissat (``sat.KISSAT``)
+against brute force, its call capped by conflicts and by the time budget, a
+call that runs out handing over to CaDiCaL, a python-sat without Kissat; and
+the root's probes as clauses (``sat.PROBE_CLAUSES``), which every solution
+satisfies."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import rofl
+from rofl.puzzle import Palette, Puzzle
+from rofl.solver import sat
+from rofl.solver.sat import solve_sat
+from rofl.solver.status import SearchStatus
+from tests.naive import all_solutions
+from tests.places import corpus_file
+
+pytest.importorskip("pysat")
+
+PALETTES = {2: Palette.black_white(), 3: Palette([(255, 255, 255), (0, 0, 0), (200, 0, 0)])}
+
+
+def _truth(puzzle: Puzzle) -> set[tuple[int, ...]]:
+    height, width = puzzle.height, puzzle.width
+    lines = [[r * width + c for c in range(width)] for r in range(height)]
+    lines += [[r * width + c for r in range(height)] for c in range(width)]
+    return set(all_solutions(lines, [*puzzle.rows, *puzzle.cols], height * width))
+
+
+@st.composite
+def small_puzzles(draw):
+    k = draw(st.sampled_from([2, 2, 3]))
+    height = draw(st.integers(1, 6 if k == 2 else 5))  # brute force tries every product of the rows' fillings
+    width = draw(st.integers(1, 6 if k == 2 else 5))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    grid = np.where(rng.random((height, width)) < 0.4, rng.integers(1, k, (height, width)), 0)
+    return Puzzle.from_grid(grid.astype(np.uint8), PALETTES[k])
+
+
+def _kissat_calls(monkeypatch) -> list:
+    """The answers :func:`sat._kissat_first` gives, recorded."""
+    calls: list = []
+    real = sat._kissat_first
+
+    def spy(clauses, deadline):
+        calls.append(real(clauses, deadline))
+        return calls[-1]
+
+    monkeypatch.setattr(sat, "_kissat_first", spy)
+    return calls
+
+
+def _knotty() -> Puzzle:
+    from rofl.formats import read_puzzle
+
+    return read_puzzle(corpus_file("webpbn-survey/knotty.json"))[0]  # hard for every solver
+
+
+@settings(
+    deadline=None, max_examples=60, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+)
+@given(small_puzzles(), st.booleans())
+def test_kissat_s_first_solution_against_brute_force(monkeypatch, puzzle, from_line_logic):
+    calls = _kissat_calls(monkeypatch)
+    truth = _truth(puzzle)
+    start = rofl.solve(puzzle).masks if from_line_logic else None
+    status, solutions, _ = solve_sat(puzzle, time_budget=None, start=start, want=1)
+    assert calls and calls[-1] is not None  # Kissat answered, within its conflicts
+    if truth:
+        assert status == SearchStatus.FOUND and len(solutions) == 1
+        assert tuple(int(v) for v in solutions[0].ravel()) in truth
+        assert puzzle.is_solution(solutions[0])
+    else:
+        assert status == SearchStatus.NONE and solutions == [] and calls[-1] is False
+
+
+def test_kissat_is_asked_for_a_first_solution_only(monkeypatch):
+    calls = _kissat_calls(monkeypatch)
+    puzzle = Puzzle.from_grid(np.eye(3, dtype=np.uint8), Palette.black_white())  # several solutions
+    status, solutions, _ = solve_sat(puzzle, time_budget=None, want=2)
+    assert status == SearchStatus.MULTIPLE and not calls
+    known = [solutions[0]]
+    assert solve_sat(puzzle, time_budget=None, known=known, want=1)[0] == SearchStatus.FOUND
+    assert not calls  # a known solution is the first: nothing to look for
+
+
+def test_a_call_out_of_conflicts_hands_over_to_cadical(monkeypatch):
+    """Kissat capped at the fewest conflicts it is given: a puzzle that needs
+    more is solved by CaDiCaL all the same."""
+    monkeypatch.setattr(sat, "KISSAT_CONFLICTS", sat.FIRST_SLICE)
+    calls = _kissat_calls(monkeypatch)
+    rng = np.random.default_rng(7)
+    for _ in range(12):
+        puzzle = Puzzle.from_grid((rng.random((20, 20)) < 0.5).astype(np.uint8), Palette.black_white())
+        status, solutions, _ = solve_sat(puzzle, time_budget=None, want=1)
+        assert status == SearchStatus.FOUND and puzzle.is_solution(solutions[0])
+    assert calls
+    # a random 20 x 20 takes Kissat more than 1000 conflicts only now and then:
+    # Knotty always does, and then CaDiCaL's slices keep the budget
+    began = time.monotonic()
+    status, solutions, _ = solve_sat(_knotty(), time_budget=1.0, want=1)
+    assert calls[-1] is None and status == SearchStatus.BUDGET and solutions == []
+    assert time.monotonic() - began < 10  # the formula, Kissat's 1000 conflicts, then CaDiCaL to the deadline
+
+
+def test_the_call_fits_the_time_budget(monkeypatch):
+    """The conflicts Kissat gets shrink to what :data:`sat.KISSAT_RATE` fits
+    before the deadline; too few, and Kissat is not asked."""
+    asked: list[int] = []
+    real = sat._slice
+
+    def spy(solver, budget):
+        asked.append(budget)
+        return real(solver, budget)
+
+    monkeypatch.setattr(sat, "_slice", spy)
+    clauses = [[1, 2], [-1, 2]]
+    clock = time.monotonic()
+    assert sat._kissat_first(clauses, None) is not False  # a model
+    assert asked == [sat.KISSAT_CONFLICTS]
+    assert sat._kissat_first(clauses, clock + 2 * sat.FIRST_SLICE / sat.KISSAT_RATE) is not None
+    assert sat.FIRST_SLICE <= asked[-1] < 2 * sat.FIRST_SLICE
+    assert sat._kissat_first(clauses, clock + 0.5 * sat.FIRST_SLICE / sat.KISSAT_RATE) is None
+    assert len(asked) == 2  # not asked at all
+
+
+def test_a_python_sat_without_kissat_falls_back_to_cadical(monkeypatch):
+    monkeypatch.setattr(sat, "KISSAT", "no-such-solver")
+    calls = _kissat_calls(monkeypatch)
+    puzzle = Puzzle.from_grid(np.eye(4, dtype=np.uint8), Palette.black_white())
+    status, solutions, _ = solve_sat(puzzle, time_budget=None, want=1)
+    assert calls == [None]
+    assert status == SearchStatus.FOUND and puzzle.is_solution(solutions[0])
+
+
+def test_the_first_solution_mode_of_the_sat_engine_uses_kissat(monkeypatch):
+    calls = _kissat_calls(monkeypatch)
+    puzzle = Puzzle.from_grid(np.eye(5, dtype=np.uint8), Palette.black_white())
+    result = rofl.solve_complete(puzzle, time_budget=None, engine="sat", solutions=1)
+    assert result.status == "found" and puzzle.is_solution(result.solutions[0])
+    assert calls and calls[-1] is not None
+
+
+@settings(deadline=None, max_examples=60, suppress_health_check=[HealthCheck.too_slow])
+@given(small_puzzles())
+def test_every_solution_satisfies_the_probe_clauses(puzzle):
+    truth = _truth(puzzle)
+    start = rofl.solve(puzzle).masks
+    encoding = sat.Encoding(puzzle)
+    clauses = sat._probe_clauses(puzzle, start, encoding.x, None)
+    open_cells = int(np.count_nonzero(start & (start - 1)))
+    assert bool(clauses) <= bool(open_cells)  # only open cells are probed
+    for solution in truth:
+        colour = np.array(solution)
+        true = {int(v) for v in encoding.x[np.arange(colour.size), colour]}  # the cells' colour variables that hold
+        for clause in clauses:
+            assert any(lit in true if lit > 0 else -lit not in true for lit in clause), clause
+
+
+def test_probe_clauses_keep_to_their_literals(monkeypatch):
+    rng = np.random.default_rng(3)
+    puzzle = Puzzle.from_grid((rng.random((15, 15)) < 0.5).astype(np.uint8), Palette.black_white())
+    start = rofl.solve(puzzle).masks
+    x = sat.Encoding(puzzle).x
+    every = sat._probe_clauses(puzzle, start, x, None)
+    monkeypatch.setattr(sat, "PROBE_LITERALS", 10)
+    few = sat._probe_clauses(puzzle, start, x, None)
+    assert 0 < len(few) < len(every) and few == every[: len(few)]
+    assert sat._probe_clauses(puzzle, start, x, time.monotonic() - 1) == []  # past the deadline: none
+
+
+def test_probe_clauses_serve_a_first_solution_from_start_only(monkeypatch):
+    asked: list = []
+    real = sat._probe_clauses
+    monkeypatch.setattr(sat, "_probe_clauses", lambda *args: asked.append(args) or real(*args))
+    puzzle = Puzzle.from_grid(np.eye(4, dtype=np.uint8), Palette.black_white())
+    start = rofl.solve(puzzle).masks
+    assert solve_sat(puzzle, time_budget=None, want=1)[0] == SearchStatus.FOUND  # the clues alone
+    assert solve_sat(puzzle, time_budget=None, start=start, want=2)[0] == SearchStatus.MULTIPLE
+    assert not asked
+    status, solutions, counts = solve_sat(puzzle, time_budget=None, start=start, want=1)
+    assert status == SearchStatus.FOUND and puzzle.is_solution(solutions[0]) and len(asked) == 1
