@@ -279,3 +279,12 @@ def all_solutions(lines, clues, n_cells: int, limit: int = 10**6) -> list[tuple[
         if all(fits_clue([cells[c] for c in lines[i]], clues[i]) for i in range(first, len(lines))):
             out.append(tuple(cells))
     return out
+
+
+def puzzle_solutions(puzzle) -> list[tuple[int, ...]]:
+    """Every solution of a rectangular ``puzzle`` (rows, then columns), by
+    brute force (:func:`all_solutions`): cell values in reading order."""
+    height, width = puzzle.height, puzzle.width
+    lines = [[r * width + c for c in range(width)] for r in range(height)]
+    lines += [[r * width + c for r in range(height)] for c in range(width)]
+    return all_solutions(lines, [*puzzle.rows, *puzzle.cols], height * width)

@@ -15,27 +15,8 @@ from rofl.puzzle import Palette, Puzzle
 from rofl.solver import search
 from rofl.solver.sat import solve_sat
 from rofl.solver.status import SearchStatus
-from tests.naive import all_solutions
-
-PALETTES = {2: Palette.black_white(), 3: Palette([(255, 255, 255), (0, 0, 0), (200, 0, 0)])}
-
-
-def _truth(puzzle: Puzzle) -> set[tuple[int, ...]]:
-    height, width = puzzle.height, puzzle.width
-    lines = [[r * width + c for c in range(width)] for r in range(height)]
-    lines += [[r * width + c for r in range(height)] for c in range(width)]
-    return set(all_solutions(lines, [*puzzle.rows, *puzzle.cols], height * width))
-
-
-@st.composite
-def small_puzzles(draw):
-    k = draw(st.sampled_from([2, 2, 3]))
-    height = draw(st.integers(1, 6 if k == 2 else 5))  # brute force tries every product of the rows' fillings
-    width = draw(st.integers(1, 6 if k == 2 else 5))
-    seed = draw(st.integers(0, 2**32 - 1))
-    rng = np.random.default_rng(seed)
-    grid = np.where(rng.random((height, width)) < 0.4, rng.integers(1, k, (height, width)), 0)
-    return Puzzle.from_grid(grid.astype(np.uint8), PALETTES[k])
+from tests.naive import puzzle_solutions
+from tests.solver.puzzles import PALETTES, small_puzzles
 
 
 def _check_first(puzzle: Puzzle, result_status, solutions, truth, *, line_solved: bool = False) -> None:
@@ -51,7 +32,7 @@ def _check_first(puzzle: Puzzle, result_status, solutions, truth, *, line_solved
 @settings(deadline=None, max_examples=60, suppress_health_check=[HealthCheck.too_slow])
 @given(small_puzzles(), st.sampled_from(["search", "sat", "hand-over"]))
 def test_one_solution_is_a_solution(puzzle, how):
-    truth = _truth(puzzle)
+    truth = set(puzzle_solutions(puzzle))
     if how == "sat":
         result = rofl.solve_complete(puzzle, time_budget=None, engine="sat", solutions=1)
         _check_first(puzzle, result.status, result.solutions, truth)
@@ -66,7 +47,7 @@ def test_one_solution_is_a_solution(puzzle, how):
 @settings(deadline=None, max_examples=40, suppress_health_check=[HealthCheck.too_slow])
 @given(small_puzzles(), st.sampled_from([1, 2]))
 def test_sat_engine_wants_one_or_two(puzzle, want):
-    truth = _truth(puzzle)
+    truth = set(puzzle_solutions(puzzle))
     status, solutions, _ = solve_sat(puzzle, time_budget=None, start=rofl.solve(puzzle).masks, want=want)
     got = [tuple(int(v) for v in g.ravel()) for g in solutions]
     assert len(set(got)) == len(got) and set(got) <= truth
@@ -100,7 +81,7 @@ def test_the_search_hands_over_after_its_nodes(monkeypatch):
     handed = 0
     for _ in range(40):
         puzzle = Puzzle.from_grid((rng.random((6, 6)) < 0.35).astype(np.uint8), Palette.black_white())
-        truth = _truth(puzzle)
+        truth = set(puzzle_solutions(puzzle))
         result = rofl.solve_complete(puzzle, time_budget=None)
         expected = SearchStatus.NONE if not truth else SearchStatus.UNIQUE if len(truth) == 1 else SearchStatus.MULTIPLE
         assert result.status == expected

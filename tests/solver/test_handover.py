@@ -21,17 +21,10 @@ from rofl.solver import search
 from rofl.solver.sat import solve_sat
 from rofl.solver.status import SearchStatus
 from tests.clirun import run
-from tests.naive import all_solutions
+from tests.naive import puzzle_solutions
 from tests.places import corpus_file
 
 PALETTES = {2: Palette.black_white(), 3: Palette([(255, 255, 255), (0, 0, 0), (200, 0, 0)])}
-
-
-def _truth(puzzle: Puzzle) -> list[tuple[int, ...]]:
-    height, width = puzzle.height, puzzle.width
-    lines = [[r * width + c for c in range(width)] for r in range(height)]
-    lines += [[r * width + c for r in range(height)] for c in range(width)]
-    return all_solutions(lines, [*puzzle.rows, *puzzle.cols], height * width)
 
 
 @st.composite
@@ -53,7 +46,7 @@ def _expected(n_solutions: int) -> SearchStatus:
 @settings(deadline=None, max_examples=80, suppress_health_check=[HealthCheck.too_slow])
 @given(small_puzzles(), st.integers(0, 2))
 def test_sat_from_line_logic_with_known_solutions_against_brute_force(puzzle, n_known):
-    truth = _truth(puzzle)
+    truth = puzzle_solutions(puzzle)
     start = rofl.solve(puzzle).masks  # a line-logic fixpoint: the same solutions as the clues
     known = [np.array(t, dtype=np.uint8).reshape(puzzle.height, puzzle.width) for t in truth[:n_known]]
     status, solutions, _ = solve_sat(puzzle, time_budget=None, start=start, known=known)
@@ -70,9 +63,6 @@ def test_start_masks_that_rule_out_every_solution_give_none():
     assert solve_sat(puzzle, time_budget=None, start=start)[0] == SearchStatus.NONE
 
 
-LINES_6X6 = [[r * 6 + c for c in range(6)] for r in range(6)] + [[r * 6 + c for r in range(6)] for c in range(6)]
-
-
 def test_a_search_handed_over_at_once_decides_like_brute_force(monkeypatch):
     """Random sparse 6x6 grids, many of which stall line logic: handed to the
     SAT solver before any search, the answers are brute force's."""
@@ -82,7 +72,7 @@ def test_a_search_handed_over_at_once_decides_like_brute_force(monkeypatch):
     for _ in range(60):
         grid = (rng.random((6, 6)) < 0.35).astype(np.uint8)
         puzzle = Puzzle.from_grid(grid, Palette.black_white())
-        truth = all_solutions(LINES_6X6, [*puzzle.rows, *puzzle.cols], 36)
+        truth = puzzle_solutions(puzzle)
         result = rofl.solve_complete(puzzle, time_budget=None)
         assert result.status == _expected(len(truth))
         assert {tuple(g.ravel().tolist()) for g in result.solutions} <= set(truth)
@@ -154,7 +144,7 @@ def test_no_hand_over_of_a_formula_over_the_limit(monkeypatch):
     searched = 0
     for _ in range(30):
         puzzle = Puzzle.from_grid((rng.random((6, 6)) < 0.35).astype(np.uint8), Palette.black_white())
-        truth = all_solutions(LINES_6X6, [*puzzle.rows, *puzzle.cols], 36)
+        truth = puzzle_solutions(puzzle)
         result = rofl.solve_complete(puzzle, time_budget=None)
         assert result.status == _expected(len(truth)) and result.sat_seconds == 0
         searched += not result.line_solvable

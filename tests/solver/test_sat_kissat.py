@@ -18,29 +18,11 @@ from rofl.puzzle import Palette, Puzzle
 from rofl.solver import sat
 from rofl.solver.sat import solve_sat
 from rofl.solver.status import SearchStatus
-from tests.naive import all_solutions
+from tests.naive import puzzle_solutions
 from tests.places import corpus_file
+from tests.solver.puzzles import small_puzzles
 
 pytest.importorskip("pysat")
-
-PALETTES = {2: Palette.black_white(), 3: Palette([(255, 255, 255), (0, 0, 0), (200, 0, 0)])}
-
-
-def _truth(puzzle: Puzzle) -> set[tuple[int, ...]]:
-    height, width = puzzle.height, puzzle.width
-    lines = [[r * width + c for c in range(width)] for r in range(height)]
-    lines += [[r * width + c for r in range(height)] for c in range(width)]
-    return set(all_solutions(lines, [*puzzle.rows, *puzzle.cols], height * width))
-
-
-@st.composite
-def small_puzzles(draw):
-    k = draw(st.sampled_from([2, 2, 3]))
-    height = draw(st.integers(1, 6 if k == 2 else 5))  # brute force tries every product of the rows' fillings
-    width = draw(st.integers(1, 6 if k == 2 else 5))
-    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
-    grid = np.where(rng.random((height, width)) < 0.4, rng.integers(1, k, (height, width)), 0)
-    return Puzzle.from_grid(grid.astype(np.uint8), PALETTES[k])
 
 
 def _kissat_calls(monkeypatch) -> list:
@@ -68,7 +50,7 @@ def _knotty() -> Puzzle:
 @given(small_puzzles(), st.booleans())
 def test_kissat_s_first_solution_against_brute_force(monkeypatch, puzzle, from_line_logic):
     calls = _kissat_calls(monkeypatch)
-    truth = _truth(puzzle)
+    truth = set(puzzle_solutions(puzzle))
     start = rofl.solve(puzzle).masks if from_line_logic else None
     status, solutions, _ = solve_sat(puzzle, time_budget=None, start=start, want=1)
     assert calls and calls[-1] is not None  # Kissat answered, within its conflicts
@@ -150,7 +132,7 @@ def test_the_first_solution_mode_of_the_sat_engine_uses_kissat(monkeypatch):
 @settings(deadline=None, max_examples=60, suppress_health_check=[HealthCheck.too_slow])
 @given(small_puzzles())
 def test_every_solution_satisfies_the_probe_clauses(puzzle):
-    truth = _truth(puzzle)
+    truth = set(puzzle_solutions(puzzle))
     start = rofl.solve(puzzle).masks
     encoding = sat.Encoding(puzzle)
     clauses = sat._probe_clauses(puzzle, start, encoding.x, None)
