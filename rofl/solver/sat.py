@@ -76,7 +76,7 @@ GUIDED = True
 #: thread, capped at this many conflicts or what :data:`KISSAT_RATE` fits
 #: before the deadline; a call that runs out hands over to CaDiCaL's slices,
 #: from the start.  Ctrl-C waits for the call (python-sat holds the
-#: interpreter while a solver runs).  0: CaDiCaL only.
+#: interpreter while a solver runs).  ``KISSAT_CONFLICTS = 0``: CaDiCaL only.
 KISSAT = "kissat404"
 KISSAT_CONFLICTS = 100_000
 #: Whether a first solution's formula (``want=1``, from ``start``) also gets
