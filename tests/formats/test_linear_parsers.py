@@ -5,8 +5,10 @@ format and a repeated unit (``[`` for Gnonograms' sections, blank lines for
 ``.mk``, long clue lines, huge numbers...).  A linear reader takes about
 four times as long on the larger; a quadratic one (which read a 300 KB
 ``.gno`` in 15 s) takes sixteen.  The test asserts the ratio of CPU times
-(:func:`time.process_time`, best of two), not a wall time, so a slow or
-busy machine does not fail it.
+(:func:`time.process_time`), not a wall time, and a ratio over eight three
+times in a row, so a slow or busy machine does not fail it (under load the
+larger file's CPU time grows more: a linear reader measured 6.2 times on a
+2-core machine running the suite and other jobs, 3.8 times alone).
 """
 
 from __future__ import annotations
@@ -61,13 +63,14 @@ def cpu_time(data: bytes, name: str) -> float:
 
 
 def superlinear(text_of, name: str) -> str | None:
-    """How the 4 MB file of ``text_of(size)`` took more than six times
-    the 1 MB one, twice in a row (once may be noise); None if it did not."""
-    for _ in range(2):
+    """How the 4 MB file of ``text_of(size)`` took more than eight times
+    the 1 MB one, three times in a row (once or twice may be the machine's
+    load); None if it did not."""
+    for _ in range(3):
         small, large = (cpu_time(text_of(size).encode(), name) for size in (MB, 4 * MB))
         # below 20 ms the clock's resolution and noise dominate: a
         # quadratic reader takes seconds on 4 MB
-        if large <= 6 * max(small, 0.02):
+        if large <= 8 * max(small, 0.02):
             return None
     return f"{small:.3f} s for 1 MB, {large:.3f} s for 4 MB"
 
