@@ -1014,19 +1014,20 @@ def _styled(
                     dither=dither, min_delta_e=min_delta_e,
                 )  # fmt: skip
         candidates.append(_Styled(name, quantised[key], drawn.photo, lab))
-    skipped = _quick_skipped(candidates, styled, shape) if quick and len(names) > 1 else {}
+    before, skipped = _quick_skipped(candidates, styled, shape) if quick and len(names) > 1 else ({}, {})
     for candidate in candidates:
         q, drawn = candidate.quantised, styled[candidate.style]
-        if drawn.follow and candidate.style not in skipped:
+        followed = drawn.follow and candidate.style not in skipped
+        if followed:
             grid = picture.style.follow_edges(q.grid, lab, _palette_lab(q), side=shape.side, keep=drawn.thin)
             candidate.quantised = q = replace(q, grid=grid)
-        if candidate.style in skipped:
-            candidate.ssim, candidate.edge_f1 = skipped[candidate.style][:2]
+        if candidate.style in before and not followed:  # measured by _quick_skipped, the same cells
+            candidate.ssim, candidate.edge_f1 = before[candidate.style]
         elif len(names) > 1 or measure:
             candidate.ssim, candidate.edge_f1 = shape.likeness(lab[..., 0], _palette_lab(q)[q.grid][..., 0])
         if len(names) > 1 or measure:
             scores.append((candidate.style, round(candidate.score, 4)))
-    dropped_early = tuple((name, why) for name, (*_, why) in skipped.items())
+    dropped_early = tuple(skipped.items())
     best, dropped = _pick([c for c in candidates if c.style not in skipped])
     dropped = tuple(sorted(dropped + dropped_early, key=lambda d: names.index(d[0])))
     best.scores, best.dropped = tuple(scores), dropped
@@ -1048,10 +1049,13 @@ def _quick_styles(effort: float, shape: str, geometry: Any) -> bool:
     return LARGE_CELLS < width * height <= QUICK_MOST_CELLS
 
 
-def _quick_skipped(candidates: list[_Styled], styled: dict[str, Any], shape: _Shape) -> dict[str, tuple]:
-    """``style="auto"`` at effort 0 on a large grid (``quick``): the
-    candidates whose edges are not followed and which are dropped, by name,
-    with their SSIM, edge F1 and the reason -- those whose score before
+def _quick_skipped(
+    candidates: list[_Styled], styled: dict[str, Any], shape: _Shape
+) -> tuple[dict[str, tuple[float, float]], dict[str, str]]:
+    """``style="auto"`` at effort 0 on a large grid (``quick``): every
+    candidate's SSIM and edge F1 before following edges, and the candidates
+    whose edges are not followed and which are dropped, by name, with the
+    reason -- those whose score before
     following the picture's edges (:func:`rofl.picture.style.follow_edges`,
     most of a candidate's cost there) is more than their style's
     :data:`QUICK_FOLLOW_GAIN` under the best candidate's, so that
@@ -1066,9 +1070,8 @@ def _quick_skipped(candidates: list[_Styled], styled: dict[str, Any], shape: _Sh
     for c in candidates:
         score, gain = style_score(*before[c.style]), QUICK_FOLLOW_GAIN.get(c.style)
         if styled[c.style].follow and gain is not None and score < best - gain:
-            why = f"scored before following edges, over {gain} under the best: not followed at --effort 0"
-            skipped[c.style] = (*before[c.style], why)
-    return skipped
+            skipped[c.style] = f"scored before following edges, over {gain} under the best: not followed at --effort 0"
+    return before, skipped
 
 
 def _pick(candidates: list[_Styled]) -> tuple[_Styled, tuple[tuple[str, str], ...]]:
