@@ -75,6 +75,9 @@ QUICK_PLATEAU_SHARE = 0.25  # ...a plateau round changes at most this share of a
 QUICK_REVERT_SHARE = 1.0  # ...and the revert pass stops at this share of the line solves before it...
 QUICK_REVERT_CELL = 25  # ...or this many line solves a cell, whichever is more
 QUICK_MOST_CELLS = 100_000  # ...on grids of at most this many cells (the camera at 400 took longer)
+FAR_AFTER_SHARE = 0  # a far grid's polishing and relocation (docs/decisions.md, "At scale"): none
+FAR_REVERT_PASSES = None  # a far grid's revert pass: at most this many passes over the changes
+FAR_JUDGE_LEAST = 1  # a far grid's greedy round judges single moves only if one is estimated to gain this many cells
 FAR_REFRESH_PART = 4  # a far grid's refresh, with most cells open, re-estimates one stale move in this many
 LARGE_CELLS = 20_000  # grids of more cells than this take the large-grid path (see docs/decisions.md "At scale")
 
@@ -427,7 +430,10 @@ class _Run:
         (:meth:`_plateau_round`) when that leaves no more undetermined --
         ``(moves, judged state, batched)``, or None (no move to make)."""
         wide = self.shape.wide_plateaus_only and 2 * undetermined > self.shape.n_cells
-        if wide and moves.scores.min() >= undetermined:
+        gain = undetermined - int(moves.scores.min())  # the best estimated gain
+        # on a far grid's greedy pass, judging single moves that cannot gain enough does not pay
+        hopeless = self.far and limit is None and gain < FAR_JUDGE_LEAST
+        if (wide and gain <= 0) or hopeless:
             # No estimate gains, and estimates never undercount: judging single
             # moves would only confirm the plateau (a full solve each).
             best = (undetermined, int(_lexsort_head(keys, 1)[0]), None)
@@ -541,6 +547,7 @@ class _Run:
         cells: np.ndarray,
         progress: Callable[[int, int], None] | None = None,
         budget: int | None = None,
+        passes: int | None = None,
     ) -> tuple[_State, int]:
         """Put back every one of ``cells`` (changed, flat indices) whose
         original colour keeps the puzzle line-solvable.  ``progress`` is
@@ -634,6 +641,10 @@ class _Run:
             still[np.asarray(kept, dtype=np.intp)] = True
             still = still[todo]
             todo = todo[still] if np.count_nonzero(still) < len(todo) else ()
+            if passes is not None:
+                passes -= 1
+                if passes <= 0:
+                    break
         return state, reverted
 
     def polish(

@@ -17,6 +17,8 @@ from rofl.palette import Palette
 from rofl.puzzle import Puzzle, Rectangle
 from rofl.refine.passes import (
     CACHE_MB_PER_CELL,
+    FAR_AFTER_SHARE,
+    FAR_REVERT_PASSES,
     LARGE_AFTER_CELL,
     LARGE_AFTER_SHARE,
     LARGE_CACHE_MB,
@@ -209,8 +211,11 @@ def refine(
         # quick: a revert pass in proportion to the work before it (docs/decisions.md, "At scale")
         spent = run.work()
         budget = spent + int(max(QUICK_REVERT_SHARE * spent, QUICK_REVERT_CELL * original.size)) if run.quick else None
-        state, counts["reverted"] = run.revert(state, np.flatnonzero(state.grid != original), revert_progress, budget)
-        if run.shape.certificates:
+        passes = FAR_REVERT_PASSES if run.far else None
+        state, counts["reverted"] = run.revert(
+            state, np.flatnonzero(state.grid != original), revert_progress, budget, passes
+        )
+        if run.shape.certificates and not (run.far and FAR_AFTER_SHARE == 0):
             state = _polish_and_relocate(
                 run, state, user_locked, counts, polish=polish, seed=seed, relocate=relocate, pairs=pairs,
                 polish_progress=polish_progress, revert_progress=revert_progress,

@@ -438,3 +438,72 @@ def test_quick_refinement_of_noise_over_large_cells_is_line_solvable():
     result = refine(grid, PALETTES[2], polish=0, relocate=0, quick=True)
     assert_valid(result, grid)
     assert 0 < result.n_changed < grid.size // 5
+
+
+@pytest.fixture
+def far_path(large_path, monkeypatch):
+    """Every grid is a far grid (more than ``FAR_REUSE_CELLS`` cells) at the default effort."""
+    monkeypatch.setattr(refine_module, "FAR_REUSE_CELLS", 0)
+
+
+@pytest.mark.parametrize("name", ["noise", "noise-4", "checkerboard-3"])
+def test_a_far_greedy_round_judges_no_single_move_that_cannot_gain_enough(name, far_path, monkeypatch):
+    # FAR_JUDGE_LEAST: a round whose best estimated gain is under it takes a
+    # plateau batch (or its best-tightening move) without judging single moves
+    grid = ADVERSARIAL[name]
+    palette = PALETTES[max(2, int(grid.max()) + 1)]
+    rounds = []
+    best_round, judge_best = refine_module._Run._best_round, refine_module._Run._judge_best
+
+    def recording_round(self, state, moves, *args, **kwargs):
+        rounds.append([state.undetermined - int(moves.scores.min()), 0])
+        return best_round(self, state, moves, *args, **kwargs)
+
+    def recording_judge(self, *args, **kwargs):
+        if rounds:
+            rounds[-1][1] += 1
+        return judge_best(self, *args, **kwargs)
+
+    monkeypatch.setattr(refine_module._Run, "_best_round", recording_round)
+    monkeypatch.setattr(refine_module._Run, "_judge_best", recording_judge)
+    for least in (1, 4):
+        monkeypatch.setattr(refine_module, "FAR_JUDGE_LEAST", least)
+        rounds.clear()
+        result = refine(grid, palette, polish=0, relocate=0)
+        assert_valid(result, grid)
+        assert _revertable(result, grid) == []
+        assert all(judged == (gain >= least) for gain, judged in rounds)
+        assert any(gain >= least for gain, _ in rounds)
+
+
+def test_a_far_grid_is_neither_polished_nor_relocated(far_path):
+    # FAR_AFTER_SHARE 0: the revert pass is the last, and it leaves no change
+    # that could go back on its own
+    grid = ADVERSARIAL["noise"]
+    result = refine(grid, PALETTES[2], polish=1, relocate=1)
+    assert_valid(result, grid)
+    assert _revertable(result, grid) == []
+    assert result.polish_rounds == 0 and result.relocated == 0
+
+
+def test_a_large_grid_that_is_not_far_is_still_polished(large_path):
+    grid = ADVERSARIAL["noise"]
+    assert grid.size <= refine_module.FAR_REUSE_CELLS
+    assert refine(grid, PALETTES[2], polish=1, relocate=1).polish_rounds > 0
+
+
+@pytest.mark.slow
+def test_a_grid_just_over_far_reuse_cells_is_line_solvable_with_no_unneeded_change():
+    # 317 x 317 = 100,489 cells: the far path (judges skipped, no polishing)
+    side = 317
+    assert side * side > refine_module.FAR_REUSE_CELLS >= (side - 1) ** 2
+    rr, cc = np.indices((side, side))
+    grid = (((rr - 150) ** 2 + (cc - 170) ** 2) < 80**2).astype(np.uint8)
+    rng = np.random.default_rng(11)
+    grid[60:74, 60:74] = rng.integers(0, 2, (14, 14))
+    grid[230:240, 200:212] = rng.integers(0, 2, (10, 12))
+    result = refine(grid, PALETTES[2])
+    assert_valid(result, grid)
+    assert 0 < result.n_changed < 200
+    assert result.polish_rounds == 0
+    assert _revertable(result, grid) == []
