@@ -17,7 +17,7 @@ from rofl.palette import Palette
 from rofl.puzzle import Puzzle, Rectangle
 from rofl.refine.passes import (
     CACHE_MB_PER_CELL,
-    FAR_AFTER_SHARE,
+    FAR_POLISH_ABOVE,
     FAR_REVERT_PASSES,
     LARGE_AFTER_CELL,
     LARGE_AFTER_SHARE,
@@ -147,7 +147,11 @@ def refine(
         attempts, not seconds, so results do not depend on the machine (on a
         large grid, line solves too: :func:`_polish_and_relocate`).
         Polishing and relocation run on rectangles only (they need a
-        rectangle's failure certificates); a hexagon ignores them.
+        rectangle's failure certificates); a hexagon ignores them.  On a
+        grid of more than ``FAR_REUSE_CELLS`` cells (and not ``quick``) they
+        run only when ``polish`` or ``relocate`` is above
+        ``FAR_POLISH_ABOVE`` (1, ``rofl make``'s default effort): there
+        they cost a quarter of the time and leave the likeness as it was.
     seed : int
         Seed of polishing's random choices: the same input, options and seed
         give the same picture.
@@ -215,7 +219,9 @@ def refine(
         state, counts["reverted"] = run.revert(
             state, np.flatnonzero(state.grid != original), revert_progress, budget, passes
         )
-        if run.shape.certificates and not (run.far and FAR_AFTER_SHARE == 0):
+        # a far grid at the default effort: likeness as good without them (docs/decisions.md, "At scale")
+        skip = run.far and max(polish, relocate) <= FAR_POLISH_ABOVE
+        if run.shape.certificates and not skip:
             state = _polish_and_relocate(
                 run, state, user_locked, counts, polish=polish, seed=seed, relocate=relocate, pairs=pairs,
                 polish_progress=polish_progress, revert_progress=revert_progress,

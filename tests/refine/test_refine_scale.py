@@ -476,8 +476,8 @@ def test_a_far_greedy_round_judges_no_single_move_that_cannot_gain_enough(name, 
         assert any(gain >= least for gain, _ in rounds)
 
 
-def test_a_far_grid_is_neither_polished_nor_relocated(far_path):
-    # FAR_AFTER_SHARE 0: the revert pass is the last, and it leaves no change
+def test_a_far_grid_is_neither_polished_nor_relocated_at_the_default_effort(far_path):
+    # FAR_POLISH_ABOVE: the revert pass is the last, and it leaves no change
     # that could go back on its own
     grid = ADVERSARIAL["noise"]
     result = refine(grid, PALETTES[2], polish=1, relocate=1)
@@ -507,3 +507,10 @@ def test_a_grid_just_over_far_reuse_cells_is_line_solvable_with_no_unneeded_chan
     assert 0 < result.n_changed < 200
     assert result.polish_rounds == 0
     assert _revertable(result, grid) == []
+
+
+def test_a_far_grid_is_polished_with_more_than_the_default_effort(far_path):
+    grid = ADVERSARIAL["noise"]
+    result = refine(grid, PALETTES[2], polish=2, relocate=2)
+    assert_valid(result, grid)
+    assert result.polish_rounds > 0
