@@ -77,7 +77,7 @@ QUICK_REVERT_CELL = 25  # ...or this many line solves a cell, whichever is more
 QUICK_MOST_CELLS = 100_000  # ...on grids of at most this many cells (the camera at 400 took longer)
 FAR_POLISH_ABOVE = 1.0  # a far grid is polished and relocated only with more effort than this (the default's)
 FAR_REVERT_PASSES = None  # a far grid's revert pass: at most this many passes over the changes
-FAR_JUDGE_LEAST = 1  # a far grid's greedy round judges single moves only if one is estimated to gain this many cells
+FAR_JUDGE_LEAST = 8  # a far grid's greedy round judges single moves only if one is estimated to gain this many cells
 FAR_REFRESH_PART = 4  # a far grid's refresh, with most cells open, re-estimates one stale move in this many
 LARGE_CELLS = 20_000  # grids of more cells than this take the large-grid path (see docs/decisions.md "At scale")
 
