@@ -251,6 +251,11 @@ def test_bad_uploads_get_one_message_each(client):
         error_of(upload(client, "list.png", not_a_picture()), 400) == "list.png: not a picture in a format Pillow reads"
     )
     assert "bomb" in error_of(upload(client, "bomb.png", bomb()), 400)
+    cut = (PHOTO.parent / "rocket.rofl").read_bytes()[:40]
+    assert (
+        error_of(upload(client, "cut.rofl", cut), 400)
+        == "cut.rofl: cannot decode the picture (byte 36: row 3: group count 4 needs 8 bytes but only 4 remain)"
+    )
     assert (
         error_of(upload(client, "big.png", noise(LIMIT + 1)), 413)
         == "the upload is larger than the 0.953674 MiB allowed"
