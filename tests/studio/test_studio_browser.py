@@ -88,6 +88,22 @@ def test_a_request_without_the_token_is_refused(page, studio):
     assert answer.status == 403
 
 
+def test_the_empty_page_shows_what_to_do_and_nothing_broken(page, studio):
+    """Before any photo: a clear empty state, no image without a picture
+    (a broken-image placeholder), no empty figures or downloads."""
+    fresh = page.context.new_page()
+    fresh.goto(studio[0])
+    fresh.wait_for_selector("#opt-width")
+    assert fresh.is_visible("#empty") and "No photo yet" in fresh.text_content("#empty")
+    broken = fresh.evaluate(
+        "[...document.images].filter(i => i.offsetParent !== null && !(i.complete && i.naturalWidth > 0)).length"
+    )
+    assert broken == 0
+    for hidden in ("#pictures", "#figures", "#downloads"):
+        assert not fresh.is_visible(hidden), hidden
+    fresh.close()
+
+
 def test_a_photo_becomes_a_preview_that_follows_the_options(page):
     page.set_input_files("#file", str(PHOTO))
     page.wait_for_function("document.getElementById('stage').textContent === 'ready'")
