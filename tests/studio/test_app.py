@@ -300,6 +300,10 @@ def test_the_number_of_photos_is_bounded(client, monkeypatch):
         ("GET", "nowhere", {}, 404, "Not Found"),
         ("PUT", "preview", {}, 405, "Method Not Allowed"),
         ("POST", "preview", {"content": b"x" * (studio_app.MAX_JSON_BYTES + 1)}, 413, "larger than"),
+        # the hostile inputs of the audit in session 9
+        ("POST", "preview", {"content": b"[" * 30_000 + b"]" * 30_000}, 400, "not JSON"),  # nested too deep
+        ("POST", "preview", {"content": b"{}", "headers": {"content-length": "-5"}}, 400, "Content-Length"),
+        ("POST", "book", {"json": {"photos": ["x"] * (studio_app.MAX_PHOTOS + 1)}}, 400, "at most 100 puzzles"),
     ],
 )
 def test_malformed_requests_get_an_error_json(client, method, path, kwargs, status, words):
