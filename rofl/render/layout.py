@@ -33,6 +33,10 @@ MAX_SIDE = 30000
 MAX_PIXELS = 64_000_000
 #: Smallest cell that still holds a legible clue number.
 MIN_CELL = 6
+#: Widest a title may make a sheet narrower than this, in cells: a longer
+#: title is cut short with an ellipsis (a title of 100,000 characters once
+#: asked for a sheet 600,000 pixels wide).
+TITLE_CELLS = 60
 #: Printable area A4 (8.27 x 11.69 in) and US Letter (8.5 x 11 in) share,
 #: less margins of about 1/2 inch, in inches (width, height).
 PAGE_INCHES = (7.5, 10.0)
@@ -264,6 +268,28 @@ def split_grade(text: str) -> tuple[str, str]:
     return (text, "") if found is None else (text[: found.start()], found.group())
 
 
+def cut_short(text: str, width: float, measure: Callable[[str], float], ellipsis: str = "...") -> str:
+    """``text``, cut short with ``ellipsis`` when ``measure(text)`` is wider
+    than ``width``; a grade after a title (:func:`split_grade`) stays whole
+    after the ellipsis when it fits alone.  The longest head that fits is
+    found by bisection (a title may have many thousands of characters)."""
+    if measure(text) <= width:
+        return text
+    head, grade = split_grade(text)
+    if grade and measure(f"{ellipsis} {grade}") <= width:
+        head, tail = head.rstrip(), f" {grade}"
+    else:
+        head, tail = text, ""
+    low, high = 0, len(head)  # head[:low] fits, head[:high + 1] does not
+    while low < high:
+        mid = (low + high + 1) // 2
+        if measure(head[:mid].rstrip() + ellipsis + tail) <= width:
+            low = mid
+        else:
+            high = mid - 1
+    return head[:low].rstrip() + ellipsis + tail
+
+
 def fill_runs(grid: np.ndarray) -> Iterator[tuple[int, int, int, int]]:
     """``(row, start, stop, colour)`` of every run of same-coloured cells
     that are not background, row by row: the vector sheets draw one
@@ -476,10 +502,12 @@ def _place(
     line_h = cell  # one number per cell height in the column clues
     clue_h = max((len(clue) for clue in cols), default=0) * line_h + gap
     title_h = title_w = 0
+    x0 = margin + clue_w
     if title:
+        room = max(x0 + puzzle.width * cell - margin, TITLE_CELLS * cell)
+        title = cut_short(title, room - 1, lambda text: text_width(text, title_size))
         title_h = int(title_height(title, title_size)) + cell
         title_w = int(text_width(title, title_size) + 1)
-    x0 = margin + clue_w
     top = margin + title_h  # where the clues start
     y0 = top + clue_h
     grid_w, grid_h = puzzle.width * cell, puzzle.height * cell

@@ -43,11 +43,11 @@ from rofl.render.layout import (
     TITLE_EM,
     SheetOptions,
     check_solution,
+    cut_short,
     difficulty_title,
     fill_runs,
     sheet_inputs,
     sheet_layout,
-    split_grade,
 )
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -452,13 +452,4 @@ class _Document:
         points; a grade after a title (:func:`~rofl.render.layout.split_grade`)
         stays whole after the ellipsis when it fits alone."""
         ellipsis = "\u2026" if self.covers("\u2026") else "..."
-        if self.text_width(text, size) <= width:
-            return text
-        head, grade = split_grade(text)
-        if grade and self.text_width(f"{ellipsis} {grade}", size) <= width:
-            head, tail = head.rstrip(), f" {grade}"
-        else:
-            head, tail = text, ""
-        while head and self.text_width(head + ellipsis + tail, size) > width:
-            head = head[:-1]
-        return head.rstrip() + ellipsis + tail
+        return cut_short(text, width, lambda shown: self.text_width(shown, size), ellipsis)

@@ -63,3 +63,29 @@ def test_a_hexagon_picture_of_rofl_solve_is_bounded_as_its_sheet(tmp_path):
     # a puzzle file holding the solution draws nothing
     result = run("solve", tmp_path / "big.rofl", "--first", tmp_path / "first.rofl")
     assert result.exit_code == 0 and (tmp_path / "first.rofl").exists()
+
+
+@pytest.mark.parametrize("suffix", [".png", ".svg", ".pdf"])
+def test_a_title_of_100000_characters_is_cut_short_not_refused(tmp_path, suffix):
+    """Session 9's audit: a title as long as a book asked for a sheet 600,000
+    pixels wide and the error blamed the cell size; a title longer than the
+    sheet (or 60 cells, for a small one) now ends in an ellipsis."""
+    from rofl.formats import open_puzzle
+    from rofl.render.layout import TITLE_CELLS, sheet_layout
+
+    puzzle = Puzzle.from_grid(np.ones((1, 1), np.uint8), Palette.black_white(), meta={"title": "T" * 100_000})
+    write_puzzle(tmp_path / "t.rofl", puzzle)
+    out = tmp_path / f"t{suffix}"
+    result = run("sheet", tmp_path / "t.rofl", "-o", out)
+    assert result.exit_code == 0, result.output
+    assert open_puzzle(out).puzzle.rows == puzzle.rows
+
+    def laid_out(title: str):
+        return sheet_layout(
+            puzzle, cell=26, title=title, text_width=lambda text, size: 0.6 * size * len(text),
+            title_height=lambda text, size: size,
+        )  # fmt: skip
+
+    layout = laid_out("T" * 100_000)
+    assert layout.title.endswith("...") and layout.width <= (TITLE_CELLS + 2) * 26
+    assert laid_out("Tiny").title == "Tiny"
