@@ -422,6 +422,7 @@ def sheet_layout(
     """
     from rofl.errors import OptionError
 
+    _check_size(puzzle, cell or MIN_CELL, max_pixels, given=cell is not None)
     if cell is not None:
         if cell < MIN_CELL:
             msg = f"cell size {cell} px is too small to print clues (at least {MIN_CELL})"
@@ -445,6 +446,43 @@ def sheet_layout(
         )
         raise OptionError(msg)
     return layout
+
+
+def _check_size(puzzle: Puzzle, cell: int, max_pixels: int | None, *, given: bool) -> None:
+    """Refuse, before millions of clue numbers are placed, a sheet that cannot
+    fit at ``cell`` (the smallest cell when none is ``given``): its grid,
+    margins and clue cells, with at least 3 pixels a row clue number, are a
+    lower bound on its size.
+
+    Raises
+    ------
+    LimitError
+        No cell fits (the puzzle, not an option, is too large).
+    OptionError
+        The cell given does not fit.
+    """
+    from rofl.errors import LimitError, OptionError
+
+    if cell < MIN_CELL:
+        return  # sheet_layout's own message
+    row_groups = max((len(clue) for clue in puzzle.rows), default=0)
+    col_groups = max((len(clue) for clue in puzzle.cols), default=0)
+    width = (puzzle.width + 2) * cell + 3 * row_groups
+    height = (puzzle.height + 2 + col_groups) * cell
+    if width <= MAX_SIDE and height <= MAX_SIDE and (max_pixels is None or width * height <= max_pixels):
+        return
+    limit = f"at most {MAX_SIDE} pixels a side" + (f", {max_pixels // 1_000_000} million in all" if max_pixels else "")
+    size = f"{puzzle.width}x{puzzle.height} cells and clues of up to {max(row_groups, col_groups)} numbers"
+    if given:
+        msg = f"a sheet of {size} needs at least {width}x{height} pixels at cell {cell} px ({limit})"
+        msg += "; choose a smaller cell size"
+        raise OptionError(msg)
+    msg = (
+        f"a sheet of {size} needs at least {width}x{height} pixels even with the smallest cell, {MIN_CELL} px ({limit})"
+    )
+    if max_pixels is not None:
+        msg += "; a .svg or .pdf sheet has no such limit on pixels"
+    raise LimitError(msg)
 
 
 def _fits(layout: Layout, max_pixels: int | None) -> bool:
