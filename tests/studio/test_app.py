@@ -322,6 +322,19 @@ def test_bad_options_and_downloads(client, photo):
     )
 
 
+def test_a_format_that_loses_the_colours_says_so(client, photo):
+    """White on black (``--background black``) in a format without colours:
+    the warning ``rofl make -o x.nin`` prints comes with the preview, for the
+    page to show beside the format chosen."""
+    shown = preview(client, photo, width=16, background="black")
+    note = shown["caveats"][".nin"]
+    assert note.startswith("the .nin format stores no colours: the puzzle's #ffffff cells on #000000")
+    assert ".rofl" not in shown["caveats"] and ".xml" not in shown["caveats"]
+    assert ".nin" not in preview(client, photo, width=16)["caveats"]
+    hexagon = preview(client, photo, shape="hex", size=6, background="black")
+    assert set(hexagon["caveats"]) <= {".rofl", ".clues"}
+
+
 def test_the_difficulty_of_h42_is_an_option_of_its_own(client, photo):
     """Issue 42's ``difficulty`` came into the form with ``rofl make --difficulty``, with no list to update."""
     (field,) = [f for f in fields() if f.name == "difficulty"]

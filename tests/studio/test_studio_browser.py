@@ -153,6 +153,23 @@ def test_every_download_reads_back(page):
     popup.value.close()
 
 
+def test_a_format_that_loses_the_colours_is_named_beside_the_download(page):
+    shown(page)
+    page.fill("#opt-colors", "2")
+    page.fill("#opt-background", "black")
+    page.wait_for_function(
+        "document.getElementById('stage').textContent === 'ready'"
+        " && document.getElementById('size').textContent.endsWith('2 colours')"
+        " && [...document.getElementById('format').options].some(o => o.value === '.nin')"
+    )
+    page.select_option("#format", ".nin")
+    assert page.text_content("#caveat").startswith("warning: the .nin format stores no colours")
+    page.select_option("#format", ".rofl")
+    assert page.text_content("#caveat") == "" and not page.is_visible("#caveat")
+    page.fill("#opt-background", "")
+    page.fill("#opt-colors", "")
+
+
 def download(page, selector: str) -> bytes:
     with page.expect_download() as event:
         page.click(selector)
