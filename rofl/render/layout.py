@@ -34,8 +34,9 @@ MAX_PIXELS = 64_000_000
 #: Smallest cell that still holds a legible clue number.
 MIN_CELL = 6
 #: Widest a title may make a sheet narrower than this, in cells: a longer
-#: title is cut short with an ellipsis (a title of 100,000 characters once
-#: asked for a sheet 600,000 pixels wide).
+#: title is cut short with an ellipsis, "…" (every sheet's default font has
+#: it; a title of 100,000 characters once asked for a sheet 600,000 pixels
+#: wide).
 TITLE_CELLS = 60
 #: Printable area A4 (8.27 x 11.69 in) and US Letter (8.5 x 11 in) share,
 #: less margins of about 1/2 inch, in inches (width, height).
@@ -474,11 +475,12 @@ def _check_size(puzzle: Puzzle, cell: int, max_pixels: int | None, *, given: boo
     limit = f"at most {MAX_SIDE} pixels a side" + (f", {max_pixels // 1_000_000} million in all" if max_pixels else "")
     size = f"{puzzle.width}x{puzzle.height} cells and clues of up to {max(row_groups, col_groups)} numbers"
     if given:
-        msg = f"a sheet of {size} needs at least {width}x{height} pixels at cell {cell} px ({limit})"
+        msg = f"a sheet of {size} is too large: at least {width}x{height} pixels at cell {cell} px ({limit})"
         msg += "; choose a smaller cell size"
         raise OptionError(msg)
     msg = (
-        f"a sheet of {size} needs at least {width}x{height} pixels even with the smallest cell, {MIN_CELL} px ({limit})"
+        f"a sheet of {size} is too large: at least {width}x{height} pixels even with the smallest cell, "
+        f"{MIN_CELL} px ({limit})"
     )
     if max_pixels is not None:
         msg += "; a .svg or .pdf sheet has no such limit on pixels"
@@ -543,7 +545,7 @@ def _place(
     x0 = margin + clue_w
     if title:
         room = max(x0 + puzzle.width * cell - margin, TITLE_CELLS * cell)
-        title = cut_short(title, room - 1, lambda text: text_width(text, title_size))
+        title = cut_short(title, room - 1, lambda text: text_width(text, title_size), "\u2026")
         title_h = int(title_height(title, title_size)) + cell
         title_w = int(text_width(title, title_size) + 1)
     top = margin + title_h  # where the clues start

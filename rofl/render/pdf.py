@@ -395,7 +395,7 @@ class _Document:
             # (or larger than a small sheet's big clue numbers)
             points = max(TITLE_POINTS, 1.25 * layout.font_size * scale)
             area_w = 72 * sorted(PAGE_INCHES, reverse=landscape)[0]
-            fitted = self._fit(layout.title, points, area_w)
+            fitted = self._fit(shown(title or "", self.covers), points, area_w)  # whole, not as cut to fit the layout
             layout = self._layout(puzzle, fitted, cell, letters, max(1, round(points / scale)))
             scale = self._scale(layout, landscape, fill)
         w, h = layout.width, layout.height

@@ -87,7 +87,7 @@ def test_a_title_of_100000_characters_is_cut_short_not_refused(tmp_path, suffix)
         )  # fmt: skip
 
     layout = laid_out("T" * 100_000)
-    assert layout.title.endswith("...") and layout.width <= (TITLE_CELLS + 2) * 26
+    assert layout.title.endswith("\u2026") and layout.width <= (TITLE_CELLS + 2) * 26
     assert laid_out("Tiny").title == "Tiny"
 
 
