@@ -212,7 +212,7 @@ def _print_caveats(rows: list[dict[str, Any]]) -> None:
     warning for one puzzle), naming the first puzzle and counting the others."""
     outputs: dict[str, list[str]] = {}
     for row in rows:
-        if row.get("caveat"):
+        if row.get("caveat") and row.get("status") == "made":  # not a file that could not be written
             outputs.setdefault(row["caveat"], []).append(str(row.get("output")))
     for note, names in outputs.items():
         more = f" (and {plural(len(names) - 1, 'other puzzle')})" if len(names) > 1 else ""
