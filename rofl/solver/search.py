@@ -84,6 +84,20 @@ QUICK_NODES = 1
 #: (the seventh round); with Kissat, the puzzles the search settles in
 #: 2000--6400 nodes took 18.3--19.7 s in place of 11.7 (the ninth round).
 HANDOVER_NODES = 6400
+#: Search nodes after which a search for a first solution (``solutions=1``,
+#: the tournaments' question) hands over in place of :data:`HANDOVER_NODES`:
+#: about the end of the fifth attempt (50 + 100 + ... + 800 nodes).  Kissat
+#: with the root's probes as clauses (``rofl.solver.sat.KISSAT``), which
+#: serves first solutions only, made the SAT side cheap enough: on the whole
+#: sets' puzzles of more than 1500 nodes, each solved once with the SAT
+#: solver's time measured at each attempt's end, the hand-over after 1550
+#: nodes took 187.3 CPU s against 212.9 after 6400 (icga2021 80.8 against
+#: 103.3, tcga2017 23.5 against 29.7, but tcga2014 83.0 against 79.9: the
+#: puzzles the search settles in 1550--6400 nodes pay for it, as in the
+#: fourth, seventh and ninth rounds), and in real runs ... (docs/benchmarks.md,
+#: "A tenth round").  Nothing the search counts tells early which puzzles
+#: the SAT solver will be slow on (the same round).
+HANDOVER_NODES_FIRST = 1550
 #: CPU seconds of search (the process's, ``time.process_time``) after which
 #: the search hands over all the same: puzzles larger than the tournaments'
 #: whose nodes are slow.  CPU, not wall-clock, seconds: on a busy machine a
@@ -398,9 +412,9 @@ class _Restarts:
     node limit that doubles from one attempt to the next.  A search that is
     slow to meet solutions in one order is often quick in another, and
     every attempt that finishes is a complete proof.  Past
-    ``HANDOVER_NODES`` nodes or ``HANDOVER_SECONDS`` of CPU, a search that
-    has not finished goes to the SAT solver (where it is installed and the
-    formula fits)."""
+    ``HANDOVER_NODES`` nodes (``HANDOVER_NODES_FIRST`` for a first solution)
+    or ``HANDOVER_SECONDS`` of CPU, a search that has not finished goes to
+    the SAT solver (where it is installed and the formula fits)."""
 
     def __init__(self, puzzle, line, answer, time_budget, node_budget, solutions) -> None:
         from rofl import kernels
@@ -421,6 +435,7 @@ class _Restarts:
         self.scratch, self.cache = solver.work()
         small = puzzle.height * puzzle.width <= HANDOVER_CELLS
         self.handover = cpu_start + HANDOVER_SECONDS if small and node_budget is None and _sat_installed() else None
+        self.handover_nodes = HANDOVER_NODES_FIRST if solutions == 1 else HANDOVER_NODES
         self.attempt = 0
         self.learned = np.zeros(s.NOGOOD_WORDS, dtype=np.int64)  # nogoods, kept from attempt to attempt
 
@@ -461,7 +476,7 @@ class _Restarts:
             if self.node_budget is not None:
                 limit = min(limit, self.node_budget - int(self.total[s.ST_NODES]))
             if self.handover is not None:  # the attempt stops at the hand-over's node count
-                limit = max(1, min(limit, HANDOVER_NODES - int(self.total[s.ST_NODES])))
+                limit = max(1, min(limit, self.handover_nodes - int(self.total[s.ST_NODES])))
             deadline = None
             if self.time_budget is not None:
                 seconds = self.time_budget - (time.perf_counter() - self.search_start)
@@ -483,7 +498,7 @@ class _Restarts:
             if len(self.met) >= self.want:
                 return self.result(_decided(self.met, self.want), self.met[: self.want])
             out_of_nodes = stats[s.ST_NODES] > limit
-            if out_of_nodes and self.handover is not None and self.total[s.ST_NODES] >= HANDOVER_NODES:
+            if out_of_nodes and self.handover is not None and self.total[s.ST_NODES] >= self.handover_nodes:
                 done = self.hand_over()
                 if done is not None:
                     return done
