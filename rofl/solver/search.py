@@ -86,18 +86,18 @@ QUICK_NODES = 1
 HANDOVER_NODES = 6400
 #: Search nodes after which a search for a first solution (``solutions=1``,
 #: the tournaments' question) hands over in place of :data:`HANDOVER_NODES`:
-#: about the end of the fifth attempt (50 + 100 + ... + 800 nodes).  Kissat
+#: about the end of the fourth attempt (50 + 100 + 200 + 400 nodes).  Kissat
 #: with the root's probes as clauses (``rofl.solver.sat.KISSAT``), which
-#: serves first solutions only, made the SAT side cheap enough: on the whole
-#: sets' puzzles of more than 1500 nodes, each solved once with the SAT
-#: solver's time measured at each attempt's end, the hand-over after 1550
-#: nodes took 187.3 CPU s against 212.9 after 6400 (icga2021 80.8 against
-#: 103.3, tcga2017 23.5 against 29.7, but tcga2014 83.0 against 79.9: the
-#: puzzles the search settles in 1550--6400 nodes pay for it, as in the
-#: fourth, seventh and ninth rounds), and in real runs ... (docs/benchmarks.md,
-#: "A tenth round").  Nothing the search counts tells early which puzzles
-#: the SAT solver will be slow on (the same round).
-HANDOVER_NODES_FIRST = 1550
+#: serves first solutions only, made the SAT side cheap enough.  On whole
+#: sets' puzzles of more than 600 nodes, each solved once with the SAT
+#: solver's time measured at the attempts' ends: after 750 nodes 195.7 CPU s,
+#: after 1550 203.1, after 6400 222.6; on the held-out sets icga2021 75.3,
+#: 80.8 and 103.3 s, tcga2017 36.3, 39.2 and 39.5 s, but on tcga2014 84.1,
+#: 83.0 and 79.9 s: the puzzles the search settles in 750--6400 nodes pay
+#: for it, as in the fourth, seventh and ninth rounds (docs/benchmarks.md,
+#: "A tenth round", with real runs).  Nothing the search counts foretells
+#: which puzzles the SAT solver will be slow on (the same round).
+HANDOVER_NODES_FIRST = 750
 #: CPU seconds of search (the process's, ``time.process_time``) after which
 #: the search hands over all the same: puzzles larger than the tournaments'
 #: whose nodes are slow.  CPU, not wall-clock, seconds: on a busy machine a
