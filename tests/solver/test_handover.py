@@ -177,3 +177,20 @@ def test_a_first_solution_met_before_the_hand_over_is_the_search_s(monkeypatch):
     puzzle = _taai2011_0500()
     result = rofl.solve_complete(puzzle, solutions=1, time_budget=None)
     assert result.status == "found" and result.sat_seconds == 0 and puzzle.is_solution(result.solutions[0])
+
+
+def test_first_solutions_handed_over_after_one_node_are_brute_force_s(monkeypatch):
+    """Random sparse 6x6 grids, a first solution asked for, the hand-over
+    after one node: every answer is one of brute force's solutions."""
+    monkeypatch.setattr(search, "HANDOVER_NODES_FIRST", 1)
+    monkeypatch.setattr(search, "HANDOVER_SECONDS", 1e9)
+    rng = np.random.default_rng(45)
+    handed = 0
+    for _ in range(40):
+        puzzle = Puzzle.from_grid((rng.random((6, 6)) < 0.35).astype(np.uint8), Palette.black_white())
+        truth = set(puzzle_solutions(puzzle))
+        result = rofl.solve_complete(puzzle, time_budget=None, solutions=1)
+        assert len(result.solutions) == 1 and tuple(result.solutions[0].ravel().tolist()) in truth
+        assert result.status in ("found", "unique")
+        handed += result.sat_seconds > 0
+    assert handed >= 3, handed
