@@ -88,15 +88,15 @@ HANDOVER_NODES = 6400
 #: the tournaments' question) hands over in place of :data:`HANDOVER_NODES`:
 #: about the end of the fourth attempt (50 + 100 + 200 + 400 nodes).  Kissat
 #: with the root's probes as clauses (``rofl.solver.sat.KISSAT``), which
-#: serves first solutions only, made the SAT side cheap enough.  On whole
-#: sets' puzzles of more than 600 nodes, each solved once with the SAT
-#: solver's time measured at the attempts' ends: after 750 nodes 195.7 CPU s,
-#: after 1550 203.1, after 6400 222.6; on the held-out sets icga2021 75.3,
-#: 80.8 and 103.3 s, tcga2017 36.3, 39.2 and 39.5 s, but on tcga2014 84.1,
-#: 83.0 and 79.9 s: the puzzles the search settles in 750--6400 nodes pay
-#: for it, as in the fourth, seventh and ninth rounds (docs/benchmarks.md,
-#: "A tenth round", with real runs).  Nothing the search counts foretells
-#: which puzzles the SAT solver will be slow on (the same round).
+#: serves first solutions only, made the SAT side cheap enough.  On 207
+#: puzzles of more than 600 nodes of three whole sets, each solved once with
+#: the SAT solver's time measured at the attempts' ends: after 750 nodes
+#: 207.6 CPU s, after 1550 216.3, after 6400 238.4 (held out: icga2021 75.3,
+#: 80.8 and 103.3 s, tcga2017 48.3, 52.5 and 55.3 s; but tcga2014 84.1, 83.0
+#: and 79.9 s: the puzzles the search settles in 750--6400 nodes pay for
+#: it, as in the fourth, seventh and ninth rounds); real runs agree
+#: (docs/benchmarks.md, "A tenth round").  Nothing the search counts
+#: foretells which puzzles the SAT solver will be slow on (the same round).
 HANDOVER_NODES_FIRST = 750
 #: CPU seconds of search (the process's, ``time.process_time``) after which
 #: the search hands over all the same: puzzles larger than the tournaments'
