@@ -9,6 +9,8 @@ Usage::
     python benchmarks/tournament.py --nonosolve PATH [--sets DIR] [--per-set 60 | --whole]
         [--set taai2020 --set tcga2015 ... | --all-sets] [--budget 10] [--mode first --mode two]
         [--save rows.jsonl] [--cache nonosolve.json] [--skip-nonosolve] [--batch] [--write-docs]
+    python benchmarks/tournament.py --rerun-from rows.jsonl [--rerun-from more.jsonl] --over-nodes N
+        [--set NAME ...] [--spot-check K] [--plan] [--save rerun.jsonl] [--write-docs]
 
 The sample: ``--per-set`` puzzles of each ``--set`` (five by default),
 evenly spread over its labels ($1, $17, $34... for 60 of 1000), as the
@@ -51,6 +53,26 @@ Long runs are made cheap to redo and to resume:
   running nonosolve again; the report says how many it took and when they
   were measured.  Figures from the cache were measured at another time,
   under another load: nonosolve's side is then not interleaved with rofl's.
+
+A change to the hard tail (the search past many nodes, the hand-over, the
+SAT solver) leaves the other puzzles' figures as they were, so it need not
+run 27,000 puzzles again.  ``--rerun-from ROWS`` (saved rows of earlier
+runs, of any rofl code; a row of a later file replaces an earlier one of the
+same puzzle) with ``--over-nodes N`` runs rofl again, with the code of this
+checkout, only on the puzzles whose saved rofl row took more than ``N``
+nodes, was handed to the SAT solver or was undecided, beside the saved
+row's nonosolve figure (nonosolve is not run); ``--spot-check K`` re-runs
+``K`` other puzzles a set too, whose node counts should not move.  The
+report is of the combined rows and says so: how many puzzles were re-run
+and with which rofl code, how many saved rows were reused and of which
+code, the affected puzzles' figures before and after, and the per-set
+table headed COMBINED (``--write-docs``: section ``tournament-combined``).
+``--plan`` says what would be re-run and runs nothing; ``--save`` keeps the
+re-run rows (each with ``rerun_of``: the saved row's rofl figures) and
+resumes as above.  nonosolve's figures were then measured at another time,
+under another load, and the rows reused ran older code: a combined table is
+an estimate for the lead's end of a session, not a substitute for a whole
+interleaved run.
 
 The report gives, per mode, the whole run's figures, rofl's ten slowest
 puzzles, and with several sets or ``--whole`` a table of one line per set:
