@@ -81,7 +81,8 @@ the budget, and issue 45's goal for that set (first solution: rofl's total
 at most nonosolve's, every puzzle decided within the budget, every answer
 checked).  ``--write-docs`` writes the sample's report into section
 ``tournament-nonosolve`` of docs/benchmarks.md, and with ``--whole`` the
-per-set tables into section ``tournament-sets``.
+per-set tables into section ``tournament-sets`` (``--section NAME``:
+another marked section).
 
 ``--batch`` also runs nonosolve's own batch mode (``--taai`` on the whole
 run in one process, its default first-solution mode, or ``-n 2``) and
@@ -400,6 +401,7 @@ def per_set(mode: str, rows: list[dict], budget: float, out: list[str], title: s
     spread = "median / p90 / slowest"
     head = ["set", "rofl total", "nonosolve total", "ratio", "decided (rofl / nonosolve)", f"rofl {spread}",
             f"nonosolve {spread}", f"rofl over {budget:g} s", "handed to SAT: puzzles, rofl / nonosolve CPU",
+            "the rest: rofl / nonosolve CPU",
             "measured (UTC), load", "goal"]  # fmt: skip
     say(out, "| " + " | ".join(head) + " |")
     say(out, "|" + "---|" * len(head))
@@ -410,7 +412,9 @@ def per_set(mode: str, rows: list[dict], budget: float, out: list[str], title: s
         theirs = [r["nonosolve"]["cpu"] for r in these]
         over = sum(t > budget for t in ours)
         sat = [r for r in these if r["rofl"].get("sat", 0.0) > 0]
-        handed = f"{len(sat)}, {sum(r['rofl']['cpu'] for r in sat):.1f} / {sum(r['nonosolve']['cpu'] for r in sat):.1f}"
+        sat_ours, sat_theirs = sum(r["rofl"]["cpu"] for r in sat), sum(r["nonosolve"]["cpu"] for r in sat)
+        handed = f"{len(sat)}, {sat_ours:.1f} / {sat_theirs:.1f}"
+        rest = f"{sum(ours) - sat_ours:.1f} / {sum(theirs) - sat_theirs:.1f}"
         loads = [r["load"] for r in these if "load" in r]
         load = f"{min(loads):.1f}-{max(loads):.1f}" if loads else "?"
         when = min(r.get("when", "?") for r in these)
@@ -419,7 +423,7 @@ def per_set(mode: str, rows: list[dict], budget: float, out: list[str], title: s
         label = name or f"all {len(names)} sets"
         say(out, f"| {label} | {sum(ours):.1f} | {sum(theirs):.1f} | {sum(ours) / max(sum(theirs), 1e-9):.2f} | "
               f"{dr} / {dn} of {len(these)} | {figures(ours)} | {figures(theirs)} | {over} | "
-              f"{handed} | {when[:16].replace('T', ' ')}, {load} | "
+              f"{handed} | {rest} | {when[:16].replace('T', ' ')}, {load} | "
               f"{goal(these, want, budget)} |")  # fmt: skip
 
 
@@ -616,6 +620,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--cache", type=Path, help="nonosolve's figures per puzzle, reused by later runs")
     parser.add_argument("--write-docs", action="store_true",
                         help="write section tournament-nonosolve (with --whole: tournament-sets) of docs")  # fmt: skip
+    parser.add_argument("--section", help="with --write-docs: the section of docs/benchmarks.md to write "
+                        "(by default tournament-nonosolve, with --whole tournament-sets, with --rerun-from "
+                        "tournament-combined)")  # fmt: skip
     parser.add_argument("--skip-nonosolve", action="store_true",
                         help="rofl only (nonosolve's figures from --cache, else they read 0)")  # fmt: skip
     parser.add_argument("--rerun-from", type=Path, action="append",
@@ -668,7 +675,7 @@ def main(argv: list[str] | None = None) -> None:
         finally:
             run.cache.flush()
     if args.write_docs:
-        _write_docs("tournament-sets" if args.whole else "tournament-nonosolve", out + tables)
+        _write_docs(args.section or ("tournament-sets" if args.whole else "tournament-nonosolve"), out + tables)
 
 
 def _write_docs(section: str, lines: list[str]) -> None:
@@ -697,7 +704,7 @@ def _main_rerun(args) -> None:
             saved = f"; the puzzles done are in {args.save}: run again to resume" if args.save else ""
             _fail(f"interrupted{saved}")
     if args.write_docs and not args.plan:
-        _write_docs("tournament-combined", out + tables)
+        _write_docs(args.section or "tournament-combined", out + tables)
 
 
 if __name__ == "__main__":

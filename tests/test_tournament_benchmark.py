@@ -319,3 +319,20 @@ def test_bad_rerun_options_are_refused(bench, sets, fake, tmp_path):
     _rewrite(first, rows)
     with pytest.raises(SystemExit, match="aaa#1 of the saved rows is not in"):
         bench.main([*common, "--over-nodes", "5"])
+
+
+def test_the_per_set_table_splits_the_hand_overs_from_the_rest(bench):
+    def row(name, ours, theirs, sat=0.0):
+        ours = {"cpu": ours, "status": "found", "sat": sat}
+        return {"set": name, "when": "2026-11-30T07:00:00+00:00", "load": 1.0, "rofl": ours,
+                "nonosolve": {"cpu": theirs, "status": "found"}}  # fmt: skip
+
+    out: list[str] = []
+    rows = [row("a", 1.0, 2.0), row("a", 4.0, 1.5, sat=3.0), row("b", 0.5, 0.25)]
+    bench.per_set("first", rows, 10.0, out, title="COMBINED (x), ")
+    assert out[0] == "\n#### COMBINED (x), mode first, per set (CPU s; budget 10 s)"
+    assert "the rest: rofl / nonosolve CPU" in out[1]
+    assert out[3].startswith("| a | 5.0 | 3.5 | 1.43 | 2 / 2 of 2 |")
+    assert "| 1, 4.0 / 1.5 | 1.0 / 2.0 | 2026-11-30 07:00, 1.0-1.0 | not met (total 1.43x) |" in out[3]
+    assert "| 0, 0.0 / 0.0 | 0.5 / 0.2 |" in out[4]  # 0.25 rounds to even
+    assert "| all 2 sets | 5.5 | 3.8 |" in out[5] and "| 1, 4.0 / 1.5 | 1.5 / 2.2 |" in out[5]
