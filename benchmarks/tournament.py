@@ -30,8 +30,9 @@ whose load changes slows both alike):
 
 The machine this runs on is shared (2 cores, other jobs): CPU time, not the
 wall clock, is the figure.  Both are given a wall-clock budget of three
-times ``--budget``; a run that takes more than ``--budget`` CPU seconds
-counts as undecided whatever it found.  Every grid either side returns is
+times ``--budget`` (``--wall``: another multiple, on a loaded machine); a
+run that takes more than ``--budget`` CPU seconds counts as undecided
+whatever it found.  Every grid either side returns is
 checked against the clues: a grid that breaks them is reported as "wrong"
 (never decided) and the run goes on, as it does past an exception in rofl
 ("error").  In mode ``two`` the two sides' verdicts (unique or several) must
@@ -229,13 +230,14 @@ def read_save(path: Path | None, code: str) -> dict[tuple, dict]:
     return rows
 
 
-def run_nonosolve(exe: str, path: Path, want: int, budget: float, puzzle) -> dict:
-    """nonosolve on one puzzle file: its verdict, CPU seconds (wait4) and checked grids."""
+def run_nonosolve(exe: str, path: Path, want: int, budget: float, puzzle, clock: float) -> dict:
+    """nonosolve on one puzzle file, given ``clock`` seconds of wall clock: its verdict, CPU seconds (wait4) and
+    checked grids."""
     out = path.with_suffix(".json")
     out.unlink(missing_ok=True)
     start = time.perf_counter()
     proc = subprocess.Popen(
-        [exe, "-n", str(want), "--timeout", str(3 * budget), "-q", "--json", str(out), str(path)],
+        [exe, "-n", str(want), "--timeout", str(clock), "-q", "--json", str(out), str(path)],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
@@ -257,10 +259,11 @@ def run_nonosolve(exe: str, path: Path, want: int, budget: float, puzzle) -> dic
     return {"status": verdict, "cpu": cpu, "wall": wall, "solutions": len(grids)}
 
 
-def run_rofl(puzzle, want: int, budget: float) -> dict:
+def run_rofl(puzzle, want: int, budget: float, clock: float) -> dict:
+    """rofl on one puzzle, given ``clock`` seconds of wall clock: its verdict, CPU seconds and checked grids."""
     cpu, wall = time.process_time(), time.perf_counter()
     try:
-        result = solve_complete(puzzle, time_budget=3 * budget, solutions=want)
+        result = solve_complete(puzzle, time_budget=clock, solutions=want)
     except Exception as e:  # noqa: BLE001 - reported per puzzle, the run goes on
         return {"status": "error", "cpu": time.process_time() - cpu, "wall": time.perf_counter() - wall,
                 "solutions": 0, "sat": 0.0, "nodes": 0, "error": f"{type(e).__name__}: {e}"}  # fmt: skip
@@ -384,7 +387,7 @@ def goal(rows: list[dict], want: int, budget: float) -> str:
     if theirs == 0:
         return "no nonosolve figures"
     misses = [] if ours <= theirs else [f"total {ours / theirs:.2f}x"]
-    # a run stopped by the wall clock (three times the budget) before the budget's CPU: the machine's load
+    # a run stopped by the wall clock (--wall times the budget) before the budget's CPU: the machine's load
     walled = sum(r["status"] == "budget" and r["cpu"] <= budget for r in missed)
     if len(missed) > walled:
         misses.append(f"{len(missed) - walled} undecided")
@@ -566,7 +569,8 @@ class Run:
         want, budget = MODES[mode], self.args.budget
         key = puzzle_key(name, label, puzzle)
         row = {"mode": mode, "budget": budget, "set": name, "label": label, "key": key, "rofl_code": self.code,
-               "when": _now(), "load": os.getloadavg()[0], "nonosolve_binary": self.digest}  # fmt: skip
+               "when": _now(), "load": os.getloadavg()[0], "nonosolve_binary": self.digest,
+               "wall": self.args.wall}  # fmt: skip
         if saved is not None:  # a re-run: nonosolve's figure, and rofl's, of the saved row
             row["nonosolve_binary"] = saved.get("nonosolve_binary", "?")
             row["rerun_of"] = {"rofl_code": saved["rofl_code"], "when": saved.get("when", "?"), "rofl": saved["rofl"]}
@@ -579,13 +583,13 @@ class Run:
         order = ("rofl", "nonosolve") if i % 2 == 0 else ("nonosolve", "rofl")
         for side in order:
             if side == "rofl":
-                row["rofl"] = run_rofl(puzzle, want, budget)
+                row["rofl"] = run_rofl(puzzle, want, budget, self.args.wall * budget)
             elif theirs is not None:
                 row["nonosolve"] = theirs
             else:
                 path = folder / f"{name}-{label}.txt"
                 path.write_text(taai_text(label, puzzle))
-                row["nonosolve"] = run_nonosolve(self.exe, path, want, budget, puzzle)
+                row["nonosolve"] = run_nonosolve(self.exe, path, want, budget, puzzle, self.args.wall * budget)
                 self.cache.put(want, budget, key, row["nonosolve"])
         if self.args.save is not None:
             with self.args.save.open("a", encoding="utf-8") as f:
@@ -614,6 +618,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--per-set", type=int, default=60)
     parser.add_argument("--whole", action="store_true", help="every puzzle of each set (not --per-set of them)")
     parser.add_argument("--budget", type=float, default=10.0)
+    parser.add_argument("--wall", type=float, default=3.0,
+                        help="the wall clock each side gets, in budgets (3: 30 s for 10 CPU s); more on a loaded "
+                             "machine, where a puzzle can run out of wall clock before its CPU budget")  # fmt: skip
     parser.add_argument("--mode", dest="modes", action="append", choices=sorted(MODES))
     parser.add_argument("--batch", action="store_true")
     parser.add_argument("--save", type=Path, help="rows as JSON lines; rows already there are not run again")
@@ -638,6 +645,8 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if args.sets is None:
         _fail("no tournament sets found: pass --sets DIR")
+    if args.wall < 1:
+        _fail("--wall must be at least 1 (budgets of wall clock)")
     if args.rerun_from:
         return _main_rerun(args)
     if args.nonosolve is None:

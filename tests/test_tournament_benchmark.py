@@ -228,6 +228,25 @@ def test_bad_options_are_refused(bench, sets, fake):
         bench.main(["--nonosolve", str(exe), "--sets", str(sets), "--all-sets", "--set", "aaa"])
     with pytest.raises(SystemExit, match="no tournament set"):
         bench.main(["--nonosolve", str(exe), "--sets", str(sets), "--set", "zzz"])
+    with pytest.raises(SystemExit, match="--wall must be at least 1"):
+        bench.main(["--nonosolve", str(exe), "--sets", str(sets), "--set", "aaa", "--wall", "0.5"])
+
+
+def test_the_wall_clock_is_a_multiple_of_the_budget(bench, sets, fake, tmp_path, monkeypatch):
+    exe, _ = fake
+    given = []
+    real = bench.solve_complete
+
+    def seen(puzzle, **kw):
+        given.append(kw.get("time_budget"))
+        return real(puzzle, **kw)
+
+    monkeypatch.setattr(bench, "solve_complete", seen)
+    save = tmp_path / "rows.jsonl"
+    bench.main(["--nonosolve", str(exe), "--sets", str(sets), "--set", "aaa", "--whole", "--mode", "first",
+                "--budget", "2", "--wall", "7.5", "--save", str(save)])  # fmt: skip
+    assert given == [None, 15.0, 15.0]  # the warm-up, then each puzzle
+    assert all(json.loads(line)["wall"] == 7.5 for line in save.read_text().splitlines())
 
 
 def _saved_run(bench, sets, exe, save, *more):
