@@ -11,7 +11,8 @@ Cases:
   default ``--style auto``, on uniform noise a user would make: a PNG of
   ``np.random.default_rng(0).integers(0, 256, (200, 200, 3))`` (the goal's
   picture); ``noise1``, ``noise2``...: the same with another seed;
-  ``noise-grey``, ``noise1-grey``...: 8-bit grey noise;
+  ``noise-grey``, ``noise1-grey``...: 8-bit grey noise; ``noise-grey-170``...:
+  grey noise of 170x170 pixels made with ``-w 170`` (another size);
 * ``noise-float``: ``benchmarks/make_large.py``'s ``noise-2`` picture,
   ``np.random.default_rng(0).random((200, 200, 3))`` handed to
   :func:`rofl.make` as floats (``width=200, colors=2, effort=0``);
@@ -59,7 +60,8 @@ if case == "noise-float":
     puzzle, grid = res.puzzle, res.grid
 else:
     from rofl.cli import main
-    args = ["make", picture, "-w", "200", "--effort", "0", "-o", out]
+    width = case.rsplit("-", 1)[1] if "-grey-" in case else "200"
+    args = ["make", picture, "-w", width, "--effort", "0", "-o", out]
     args += ["-c", "2"] if case.startswith("noise") else []
     try:
         main(args, standalone_mode=False)
@@ -92,9 +94,10 @@ def _picture(case: str, folder: Path) -> str:
 
         path = folder / f"{case}.png"
         if not path.exists():
-            grey = case.endswith("-grey")
-            seed = int(case.removesuffix("-grey")[5:] or 0)
-            shape = (200, 200) if grey else (200, 200, 3)
+            name, _, size = case.partition("-grey")
+            side = int(size[1:] or 200)
+            seed = int(name[5:] or 0)
+            shape = (side, side) if "-grey" in case else (side, side, 3)
             Image.fromarray(np.random.default_rng(seed).integers(0, 256, shape, dtype=np.uint8)).save(path)
         return str(path)
     return str(ROOT / "samples" / f"{case}.jpg") if case in ("camera", "astronaut") else ""

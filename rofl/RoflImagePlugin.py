@@ -7,7 +7,9 @@ decoder reads the whole file, parses it and solves the puzzle when the
 picture is loaded.  A broken, unsolvable or too large file raises
 :class:`rofl.errors.RoflImageError`, an ``OSError`` as Pillow's convention
 is (and a :class:`rofl.FormatError`), from ``Image.open`` or ``load()``;
-the error rofl found is its ``__cause__``.  A hexagonal ROFL file (version
+the error rofl found is its ``__cause__``.  The message names the file
+opened by name; a file opened from memory goes unnamed, for its caller
+(``rofl make``, the studio) names it.  A hexagonal ROFL file (version
 2, ``spec/ROFL.md`` section 13) is refused by ``Image.open`` with such an
 error: a hexagon is not a grid of pixels (``rofl sheet`` draws it); a
 rectangle with ``?`` groups opens as any other.
@@ -45,6 +47,9 @@ MIME = "image/x-rofl"
 EXTENSION = ".rofl"
 # magic + extended header + colour count + the largest palette
 _HEADER_BYTES = 12 + 3 * 255  # a version-2 rectangle: 12 bytes before its palette
+# what the messages of a file opened from memory say instead of its name;
+# _as_os_error drops it, so that the caller (who knows the name) names the file
+_UNNAMED = "<rofl>"
 
 
 def _accept(prefix: bytes) -> bool:
@@ -64,7 +69,7 @@ class RoflImageFile(ImageFile.ImageFile):
         if not _accept(prefix):
             msg = "not a ROFL file"
             raise SyntaxError(msg)
-        where = str(self.filename) if self.filename else "<rofl>"
+        where = str(self.filename) if self.filename else _UNNAMED
         with _as_os_error():
             header = parse_header(prefix, where=where)
             if header.side is not None:
@@ -129,7 +134,7 @@ def _as_os_error():
     except RoflImageError:
         raise
     except RoflError as exc:
-        raise RoflImageError(str(exc)) from exc
+        raise RoflImageError(str(exc).removeprefix(f"{_UNNAMED}: ")) from exc
 
 
 def _save(im: Image.Image, fp: IO[bytes], filename: str | bytes) -> None:

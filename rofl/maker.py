@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from rofl._words import plural
 from rofl.palette import Palette
 from rofl.picture.measures import edge_f1, hex_lightness_ssim, lightness_ssim
 from rofl.puzzle import Puzzle
@@ -188,11 +189,6 @@ def _refine_callbacks(progress: Callable[[MakeProgress], None] | None) -> dict[s
     }
 
 
-def _count(n: int, noun: str) -> str:
-    """``"1 cell"``, ``"2 cells"``: a count in a report line."""
-    return f"{n} {noun}{'' if n == 1 else 's'}"
-
-
 @dataclass(frozen=True)
 class MakeStats:
     """Figures of one :func:`make` run.
@@ -323,8 +319,8 @@ class MakeStats:
         else:
             shape = f"hexagon of side {self.side} ({3 * self.side * (self.side - 1) + 1} cells)"
         lines = [
-            f"puzzle: {shape}, {self.colors} colours, {_count(self.clues, 'clue')} "
-            f"({self.ones_share:.0%} of them 1s), solved by line logic in {_count(self.sweeps, 'sweep')}",
+            f"puzzle: {shape}, {self.colors} colours, {plural(self.clues, 'clue')} "
+            f"({self.ones_share:.0%} of them 1s), solved by line logic in {plural(self.sweeps, 'sweep')}",
         ]
         if self.style_scores:
             dropped = dict(self.style_dropped)
@@ -343,12 +339,12 @@ class MakeStats:
             lines.append(self.fewer_colours)
         if top + bottom + left + right:
             lines.append(
-                f"trimmed: {_count(top + bottom, 'blank row')} and {_count(left + right, 'blank column')} "
+                f"trimmed: {plural(top + bottom, 'blank row')} and {plural(left + right, 'blank column')} "
                 f"(top {top}, bottom {bottom}, left {left}, right {right})"
             )
         why = "to make it unique" if self.difficulty is None else "in all, to make it unique and steer it"
         lines.append(
-            f"changed: {_count(self.n_changed, 'cell')} ({self.changed_pct:.2f}%) {why}; "
+            f"changed: {plural(self.n_changed, 'cell')} ({self.changed_pct:.2f}%) {why}; "
             f"mean ΔE2000 vs the picture {self.mean_delta_e:.2f} (quantised {self.mean_delta_e_quantised:.2f})"
         )
         likeness = []
@@ -361,11 +357,11 @@ class MakeStats:
         if likeness:
             lines.append("likeness: " + "; ".join(likeness))
         timing = f"time: {self.seconds:.2f} s ("
-        timing += f"refinement {self.refine_seconds:.2f} s, {_count(self.iterations, 'round')}"
+        timing += f"refinement {self.refine_seconds:.2f} s, {plural(self.iterations, 'round')}"
         if self.polish_rounds:
-            timing += f", {_count(self.polish_rounds, 'repair attempt')}"
+            timing += f", {plural(self.polish_rounds, 'repair attempt')}"
         if self.relocated:
-            timing += f", {_count(self.relocated, 'change')} moved"
+            timing += f", {plural(self.relocated, 'change')} moved"
         timing += f", {self.line_solves} line solves)"
         if self.threshold is not None and self.style != "lines":  # lines cuts the ink's share, not grey
             timing += f"; threshold {self.threshold:.0f}/255"

@@ -33,7 +33,19 @@ REPO = PACKAGE.parent
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
     # the compiled core: every kernel, its structures, compiling and loading them
     ("kernels", ("rofl.kernels",)),
-    ("errors", ("rofl.errors", "rofl._io", "rofl._version", "rofl._cache", "rofl._lazy", "rofl._checks", "rofl._xml")),
+    (
+        "errors",
+        (
+            "rofl.errors",
+            "rofl._io",
+            "rofl._version",
+            "rofl._cache",
+            "rofl._lazy",
+            "rofl._checks",
+            "rofl._xml",
+            "rofl._words",
+        ),
+    ),
     # the model: the board protocol, colours, clue validation and derivation, the shapes' puzzles
     (
         "puzzle",

@@ -86,9 +86,11 @@ def make_task(
         ``colours``, ``cells_changed``, ``changed_pct``, ``delta_e``
         (mean ΔE2000 vs the picture), ``ssim`` (recognisability), ``sweeps``,
         ``grade``, ``difficulty`` and ``difficulty_score`` (:func:`rofl.grade`),
-        ``seconds``, ``status``, ``error``, ``warnings``, ``key``.
+        ``seconds``, ``status``, ``error``, ``warnings``, ``key``; and
+        ``caveat``, what the format loses of the puzzle (or None, see
+        :func:`rofl.formats.caveat`), also in ``warnings``.
     """
-    from rofl.formats import puzzle_bytes
+    from rofl.formats import caveat, puzzle_bytes
     from rofl.maker import make
     from rofl.picture.load import decoding
 
@@ -100,6 +102,7 @@ def make_task(
             warnings.simplefilter("always", UserWarning)
             result = make(data, options, title=PurePath(name).stem)
             out = puzzle_bytes(f"out{suffix}", result.puzzle, result.grid)
+            lost = caveat(f"out{suffix}", result.puzzle)  # what the format loses (colours), as rofl make warns
             s, puzzle = result.stats, result.puzzle
             del result  # and its picture, before another worker takes the lock
     except Exception as exc:  # noqa: BLE001 -- any failure becomes the picture's row
@@ -119,7 +122,8 @@ def make_task(
         status=MADE,
         error="",
         # the line saying a --difficulty was out of reach is a warning of the row
-        warnings="; ".join([str(w.message) for w in caught] + ([s.difficulty_note] if s.difficulty_note else [])),
+        warnings="; ".join([str(w.message) for w in caught] + [note for note in (s.difficulty_note, lost) if note]),
+        caveat=lost,  # not a column: the batch prints it once (it is in the warnings too)
     )
     return out, row
 

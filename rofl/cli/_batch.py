@@ -15,7 +15,8 @@ from typing import Any
 
 import click
 
-from rofl.cli._show import say
+from rofl._words import plural
+from rofl.cli._show import printable, say
 
 
 def jobs_option(f: Callable) -> Callable:
@@ -152,6 +153,8 @@ def make_batch(params: dict[str, Any], options: Any) -> None:
         force=params["force"],
     )  # fmt: skip
     rows = run_with_bar(rows, len(pictures), "picture", quiet=params["quiet"])
+    if not params["quiet"]:
+        _print_caveats(rows)
     wrote = f"summary in {folder / SUMMARY}.csv and .json"
     if book is not None:
         order = {str(p): i for i, p in enumerate(pictures)}
@@ -204,6 +207,18 @@ def run_with_bar(rows: Iterator[dict[str, Any]], total: int, unit: str, *, quiet
     return done
 
 
+def _print_caveats(rows: list[dict[str, Any]]) -> None:
+    """One warning line for each thing the format loses (``rofl make``'s
+    warning for one puzzle), naming the first puzzle and counting the others."""
+    outputs: dict[str, list[str]] = {}
+    for row in rows:
+        if row.get("caveat") and row.get("status") == "made":  # not a file that could not be written
+            outputs.setdefault(row["caveat"], []).append(str(row.get("output")))
+    for note, names in outputs.items():
+        more = f" (and {plural(len(names) - 1, 'other puzzle')})" if len(names) > 1 else ""
+        say(f"warning: {printable(names[0])}{more}: {note}", err=True)
+
+
 def _print_failures(rows: list[dict[str, Any]]) -> None:
     for row in rows:
         if row.get("status") == "failed":
@@ -219,6 +234,6 @@ def finish(rows: list[dict[str, Any]], what: str, wrote: str, *, quiet: bool) ->
     _print_failures(failures)
     if not quiet:
         parts = ", ".join(f"{n} {status}" for status, n in counts.items())
-        say(f"{len(rows)} {what}{'' if len(rows) == 1 else 's'}: {parts}; {wrote}")
+        say(f"{plural(len(rows), what)}: {parts}; {wrote}")
     if failures:
         raise SystemExit(1)

@@ -148,6 +148,12 @@ def _tournament(
     if answers is not None and len(files) != 1:
         msg = "--answers takes the answers of one tournament file: name one FILE"
         raise OptionError(msg)
+    from rofl.formats import split_number
+
+    for name in files:
+        if split_number(name)[1] is not None:
+            msg = f"--tournament runs whole tournament files; {name} names one puzzle of one: rofl solve {name}"
+            raise OptionError(msg)
     if answers is not None:  # before the minutes of solving, not after
         from rofl.cli._files import check_parent, refuse_overwrite
 

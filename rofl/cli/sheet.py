@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import click
 
+from rofl._words import plural
 from rofl.cli._app import main
 from rofl.cli._files import check_drawable, check_parent, refuse_overwrite
 from rofl.cli._options import (
@@ -181,8 +182,8 @@ def _say_written(output: str, puzzles: list, *, book: bool, answers: bool, solut
 
         per_page = ANSWER_GRID[0] * ANSWER_GRID[1]
         pages = len(puzzles) + (-(-len(puzzles) // per_page) if answers else 0)
-        what = f"{len(puzzles)} puzzle{'s' if len(puzzles) > 1 else ''}" + (" and their solutions" if answers else "")
-        say(f"{output}: {what}, {pages} pages")
+        what = plural(len(puzzles), "puzzle") + (" and their solutions" if answers else "")
+        say(f"{output}: {what}, {plural(pages, 'page')}")
     else:
         puzzle = puzzles[0]
         what = "solution sheet" if solution else "sheet"

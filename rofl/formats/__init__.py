@@ -349,19 +349,43 @@ def puzzle_bytes(
 
 
 def caveat(path: str | Path, puzzle) -> str | None:
-    """What the program the format of ``path`` belongs to cannot do with
-    ``puzzle`` although rofl reads it back (Gnonograms opens puzzles of 5 to
-    54 rows and columns only): a sentence for a warning, or None.
+    """What the file of ``path`` loses of ``puzzle``, or what the program its
+    format belongs to cannot do with it although rofl reads it back
+    (Gnonograms opens puzzles of 5 to 54 rows and columns only): a sentence
+    for a warning, or None.
 
-    A format declares it with ``Format(caveat=...)``.
+    A two-colour puzzle in other colours than black on white loses them in
+    a format that stores no colours (``.nin``, ``.mk``, ...) or writes two
+    colours as black and white (``.non``); any other caveat a format
+    declares with ``Format(caveat=...)``.
 
     Raises
     ------
     FormatError
         An extension no writer handles.
     """
-    check = writer_for(path).caveat
-    return None if check is None else check(puzzle)
+    fmt = writer_for(path)
+    notes = [note for note in (_colours_lost(fmt, puzzle), fmt.caveat and fmt.caveat(puzzle)) if note]
+    return "; ".join(notes) or None
+
+
+def _colours_lost(fmt: Format, puzzle) -> str | None:
+    """What a two-colour puzzle loses in a format that writes it as black on
+    white (a light picture on a dark background reads back inverted)."""
+    from rofl.palette import Palette
+
+    if fmt.keeps_two_colours() or puzzle.n_colors > 2:
+        return None
+    colours = ["#{:02x}{:02x}{:02x}".format(*c) for c in puzzle.palette.colors]
+    if puzzle.palette.colors == Palette.black_white().colors[: len(colours)]:
+        return None
+    keepers = [f.extension for f in _writers().values() if f.keeps_two_colours() and f.caveat is None]
+    shown = f"{colours[1]} cells on {colours[0]}" if len(colours) > 1 else f"the {colours[0]} background"
+    what = "stores no colours" if not fmt.colour else "writes a two-colour puzzle as black and white"
+    return (
+        f"the {fmt.extension} format {what}: the puzzle's {shown} read back as black on white "
+        f"({_holders(keepers)} keep them)"
+    )
 
 
 def writer_for(path: str | Path) -> Format:

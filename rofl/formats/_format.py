@@ -133,6 +133,10 @@ class Format:
         sign says rofl does not write the format.
     colour : bool
         Whether it holds colour puzzles, not only black-and-white ones.
+    plain_two : bool
+        Whether, although it holds colour puzzles, it writes a puzzle of
+        two colours as plain black and white (its two colours are lost, as
+        in a format without colour).
     keeps : str
         What its writer does with a solution it is given ("" when it writes
         clues only), in the words ``rofl convert`` reports.
@@ -171,6 +175,7 @@ class Format:
     read: Callable[..., Any]
     write: Callable[..., bytes] | None = None
     colour: bool = False
+    plain_two: bool = False
     keeps: str = ""
     colour_keeps: bool = True
     picture: bool = True
@@ -230,6 +235,11 @@ class Format:
     def extension(self) -> str:
         """The extension files of this format are written with ("" for none)."""
         return self.extensions[0] if self.extensions else ""
+
+    def keeps_two_colours(self) -> bool:
+        """Whether a two-colour puzzle reads back with its own two colours,
+        not as black on white."""
+        return self.colour and not self.plain_two
 
     def keeps_solution(self, puzzle) -> bool:
         """Whether a solution of ``puzzle`` written in this format is kept."""

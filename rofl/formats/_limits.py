@@ -74,8 +74,8 @@ def check_lines(text: str, where: str) -> None:
     n_lines = count_lines(text)
     if n_lines > MAX_LINES:
         msg = (
-            f"{where}: {n_lines} lines: more than any puzzle of at most {MAX_SIDE} rows and columns needs "
-            f"(the limit is {MAX_LINES})"
+            f"{where}: {n_lines} lines: more than rofl reads in one text file, {MAX_LINES} (four a row and "
+            f"column of a puzzle of {MAX_SIDE}; a tournament file of 25x25 puzzles holds up to 5140 of them)"
         )
         raise LimitError(msg)
 

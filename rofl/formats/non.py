@@ -572,6 +572,12 @@ def dumps(puzzle: Puzzle, solution: np.ndarray | None = None) -> str:
 
 #: How :mod:`rofl.formats` knows the format.
 FORMAT = Format(
-    "Simpson .non", loads, _text.encoded(dumps, "ascii"), colour=True, keeps="solution kept (goal)", colour_keeps=False
+    "Simpson .non",
+    loads,
+    _text.encoded(dumps, "ascii"),
+    colour=True,
+    plain_two=True,
+    keeps="solution kept (goal)",
+    colour_keeps=False,
 )
 FORMATS = (FORMAT,)

@@ -240,7 +240,10 @@ def caveat(puzzle: Puzzle) -> str | None:
     notes = []
     if puzzle.palette.colors[0] != WHITE and puzzle.palette != Palette.black_white():
         shown = "#{:02x}{:02x}{:02x}".format(*puzzle.palette.colors[0])
-        notes.append(f"the background of a .pzl file is always white: {shown} reads back as #ffffff")
+        note = f"the background of a .pzl file is always white: {shown} reads back as #ffffff"
+        if WHITE in puzzle.palette.colors[1:]:
+            note += ", and its #ffffff cells vanish on it"
+        notes.append(note)
     if puzzle.n_colors > SOLVER_MAX_COLORS:
         notes.append(
             f"nonograms_solver handles at most {SOLVER_MAX_COLORS - 1} colours besides white; "

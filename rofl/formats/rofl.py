@@ -74,6 +74,7 @@ from construct import (
     this,
 )
 
+from rofl._words import plural
 from rofl.errors import FormatError, LimitError, PuzzleError
 from rofl.formats import _limits
 from rofl.formats._format import Format, sign_of
@@ -336,10 +337,6 @@ def _fail(where: str, offset: int, message: str, error: type[FormatError] = Form
     return error(f"{where}: byte {offset}: {message}")
 
 
-def _count(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
 def _line_name(line: int, height: int) -> str:
     return f"row {line + 1}" if line < height else f"column {line - height + 1}"
 
@@ -514,7 +511,7 @@ def parse(data: bytes | bytearray | memoryview, *, where: str = "<rofl>") -> Rof
         chunks = _read_chunks(data, head, clues, where)
     else:
         if clues.end != n:
-            msg = f"{_count(n - clues.end, 'byte')} after the last column clue (a plain file ends there)"
+            msg = f"{plural(n - clues.end, 'byte')} after the last column clue (a plain file ends there)"
             raise _fail(where, clues.end, msg)
         chunks = _Chunks(clues.end)
     if head.color_sets and chunks.masks is None:
@@ -567,7 +564,7 @@ def _read_chunks(data: bytes, head: Header, clues: _Clues, where: str) -> _Chunk
         _read_chunk(found, tag, data[body : body + length], pos, head, clues, where)
         pos = body + length
     if pos != n:
-        raise _fail(where, pos, f"{_count(n - pos, 'byte')} after the 'IEND' chunk")
+        raise _fail(where, pos, f"{plural(n - pos, 'byte')} after the 'IEND' chunk")
     found.end = pos
     return found
 
@@ -578,7 +575,7 @@ def _chunk_head(data: bytes, pos: int, where: str) -> tuple[bytes, int]:
     n = len(data)
     tag = data[pos : pos + 4]
     if len(tag) < 4:
-        raise _fail(where, pos, f"{_count(n - pos, 'byte')} left, too few for a chunk tag (4 bytes)")
+        raise _fail(where, pos, f"{plural(n - pos, 'byte')} left, too few for a chunk tag (4 bytes)")
     if not (tag.isascii() and tag.isalpha()):
         raise _fail(where, pos, f"chunk tag {tag!r} is not four ASCII letters")
     tag_name = tag.decode("ascii")
@@ -758,15 +755,15 @@ def _locate_lines(
         c = data[pos] if nb == 1 else (data[pos] << 8) | data[pos + 1]
         cap = int(capacities[i])
         if c > cap:
-            msg = f"{name(i)}: {_count(c, 'group')} cannot fit in {_count(cap, 'cell')}"
+            msg = f"{name(i)}: {plural(c, 'group')} cannot fit in {plural(cap, 'cell')}"
             return starts, counts, pos, (i, _fail(where, pos, msg))
         if c and k == 1:
-            msg = f"{name(i)}: {_count(c, 'group')} but the palette holds only the background"
+            msg = f"{name(i)}: {plural(c, 'group')} but the palette holds only the background"
             return starts, counts, pos, (i, _fail(where, pos, msg))
         end = pos + nb + c * gsize
         if end > n:
             # the line's groups are one field, checked whole before any is read
-            msg = f"{name(i)}: group count {c} needs {_count(c * gsize, 'byte')} but only {n - pos - nb} remain"
+            msg = f"{name(i)}: group count {c} needs {plural(c * gsize, 'byte')} but only {n - pos - nb} remain"
             return starts, counts, pos, (i, _fail(where, pos + nb, msg))
         starts[i] = pos + nb
         counts[i] = c
@@ -905,7 +902,7 @@ def _check_clue_totals(head: Header, clues: _Clues, masks: np.ndarray | None) ->
     def allows(c: int) -> np.ndarray:
         return ((table[:, m - 1 - c // 8] >> (c % 8)) & 1).astype(bool)
 
-    names = [plural for _, plural in head.direction_names]
+    names = [many for _, many in head.direction_names]
     check_totals(clues.exact, clues.set_direction, clues.set_lengths, allows, names)
 
 
@@ -934,7 +931,7 @@ def _parse_masks(payload: bytes, n_sets: int, k: int, where: str, offset: int, l
     if len(payload) != n_sets * m:
         msg = (
             f"chunk 'QSET': length {len(payload)}, must be {n_sets * m} "
-            f"({_count(n_sets, 'set group')} x {_count(m, 'byte')} per mask)"
+            f"({plural(n_sets, 'set group')} x {plural(m, 'byte')} per mask)"
         )
         raise _fail(where, length_at, msg)
     rows = np.frombuffer(payload, dtype=np.uint8).reshape(n_sets, m)

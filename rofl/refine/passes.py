@@ -344,8 +344,10 @@ class _Run:
             made += len(chosen)
             self.iterations += 1 if self.shape.count_rounds else len(chosen)
             rounds += 1
-            if self.quick:  # no periodic refresh: only after a round that gained nothing
-                estimates.refresh = batched or new_undetermined >= undetermined
+            if self.quick:  # no periodic refresh: after a round that gained nothing, or a plateau
+                # round off a wide plateau (most cells open, where few estimates move)
+                wide = 2 * undetermined > self.shape.n_cells
+                estimates.refresh = (batched and not wide) or new_undetermined >= undetermined
             else:
                 estimates.refresh = self.shape.refresh(
                     batched=batched, gained=new_undetermined < undetermined, n_moves=moves.where.size, rounds=rounds

@@ -162,8 +162,8 @@ def refine(
         first judges up to ``QUICK_BATCH`` of its best-estimated moves that
         gain, in distinct rows and columns, together, and takes them if the
         grid gains (else their better half, down to two); estimates are refreshed only after a round that gains
-        nothing, and then one move in ``QUICK_REFRESH_PART`` in turn,
-        besides the lazy top; a plateau round changes at most
+        nothing (or a plateau round with at most half the cells open), and
+        then one move in ``QUICK_REFRESH_PART`` in turn, besides the lazy top; a plateau round changes at most
         ``QUICK_PLATEAU_SHARE`` of a side's cells; and the revert pass
         stops once it has spent ``QUICK_REVERT_SHARE`` times the line
         solves made before it, or ``QUICK_REVERT_CELL`` a cell if that is

@@ -33,6 +33,11 @@ MAX_SIDE = 30000
 MAX_PIXELS = 64_000_000
 #: Smallest cell that still holds a legible clue number.
 MIN_CELL = 6
+#: Widest a title may make a sheet narrower than this, in cells: a longer
+#: title is cut short with an ellipsis, "…" (every sheet's default font has
+#: it; a title of 100,000 characters once asked for a sheet 600,000 pixels
+#: wide).
+TITLE_CELLS = 60
 #: Printable area A4 (8.27 x 11.69 in) and US Letter (8.5 x 11 in) share,
 #: less margins of about 1/2 inch, in inches (width, height).
 PAGE_INCHES = (7.5, 10.0)
@@ -264,6 +269,28 @@ def split_grade(text: str) -> tuple[str, str]:
     return (text, "") if found is None else (text[: found.start()], found.group())
 
 
+def cut_short(text: str, width: float, measure: Callable[[str], float], ellipsis: str = "...") -> str:
+    """``text``, cut short with ``ellipsis`` when ``measure(text)`` is wider
+    than ``width``; a grade after a title (:func:`split_grade`) stays whole
+    after the ellipsis when it fits alone.  The longest head that fits is
+    found by bisection (a title may have many thousands of characters)."""
+    if measure(text) <= width:
+        return text
+    head, grade = split_grade(text)
+    if grade and measure(f"{ellipsis} {grade}") <= width:
+        head, tail = head.rstrip(), f" {grade}"
+    else:
+        head, tail = text, ""
+    low, high = 0, len(head)  # head[:low] fits, head[:high + 1] does not
+    while low < high:
+        mid = (low + high + 1) // 2
+        if measure(head[:mid].rstrip() + ellipsis + tail) <= width:
+            low = mid
+        else:
+            high = mid - 1
+    return head[:low].rstrip() + ellipsis + tail
+
+
 def fill_runs(grid: np.ndarray) -> Iterator[tuple[int, int, int, int]]:
     """``(row, start, stop, colour)`` of every run of same-coloured cells
     that are not background, row by row: the vector sheets draw one
@@ -396,6 +423,7 @@ def sheet_layout(
     """
     from rofl.errors import OptionError
 
+    _check_size(puzzle, cell or MIN_CELL, max_pixels, given=cell is not None)
     if cell is not None:
         if cell < MIN_CELL:
             msg = f"cell size {cell} px is too small to print clues (at least {MIN_CELL})"
@@ -419,6 +447,44 @@ def sheet_layout(
         )
         raise OptionError(msg)
     return layout
+
+
+def _check_size(puzzle: Puzzle, cell: int, max_pixels: int | None, *, given: bool) -> None:
+    """Refuse, before millions of clue numbers are placed, a sheet that cannot
+    fit at ``cell`` (the smallest cell when none is ``given``): its grid,
+    margins and clue cells, with at least 3 pixels a row clue number, are a
+    lower bound on its size.
+
+    Raises
+    ------
+    LimitError
+        No cell fits (the puzzle, not an option, is too large).
+    OptionError
+        The cell given does not fit.
+    """
+    from rofl.errors import LimitError, OptionError
+
+    if cell < MIN_CELL:
+        return  # sheet_layout's own message
+    row_groups = max((len(clue) for clue in puzzle.rows), default=0)
+    col_groups = max((len(clue) for clue in puzzle.cols), default=0)
+    width = (puzzle.width + 2) * cell + 3 * row_groups
+    height = (puzzle.height + 2 + col_groups) * cell
+    if width <= MAX_SIDE and height <= MAX_SIDE and (max_pixels is None or width * height <= max_pixels):
+        return
+    limit = f"at most {MAX_SIDE} pixels a side" + (f", {max_pixels // 1_000_000} million in all" if max_pixels else "")
+    size = f"{puzzle.width}x{puzzle.height} cells and clues of up to {max(row_groups, col_groups)} numbers"
+    if given:
+        msg = f"a sheet of {size} is too large: at least {width}x{height} pixels at cell {cell} px ({limit})"
+        msg += "; choose a smaller cell size"
+        raise OptionError(msg)
+    msg = (
+        f"a sheet of {size} is too large: at least {width}x{height} pixels even with the smallest cell, "
+        f"{MIN_CELL} px ({limit})"
+    )
+    if max_pixels is not None:
+        msg += "; a .svg or .pdf sheet has no such limit on pixels"
+    raise LimitError(msg)
 
 
 def _fits(layout: Layout, max_pixels: int | None) -> bool:
@@ -476,10 +542,12 @@ def _place(
     line_h = cell  # one number per cell height in the column clues
     clue_h = max((len(clue) for clue in cols), default=0) * line_h + gap
     title_h = title_w = 0
+    x0 = margin + clue_w
     if title:
+        room = max(x0 + puzzle.width * cell - margin, TITLE_CELLS * cell)
+        title = cut_short(title, room - 1, lambda text: text_width(text, title_size), "\u2026")
         title_h = int(title_height(title, title_size)) + cell
         title_w = int(text_width(title, title_size) + 1)
-    x0 = margin + clue_w
     top = margin + title_h  # where the clues start
     y0 = top + clue_h
     grid_w, grid_h = puzzle.width * cell, puzzle.height * cell

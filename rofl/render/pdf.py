@@ -43,11 +43,11 @@ from rofl.render.layout import (
     TITLE_EM,
     SheetOptions,
     check_solution,
+    cut_short,
     difficulty_title,
     fill_runs,
     sheet_inputs,
     sheet_layout,
-    split_grade,
 )
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -395,7 +395,7 @@ class _Document:
             # (or larger than a small sheet's big clue numbers)
             points = max(TITLE_POINTS, 1.25 * layout.font_size * scale)
             area_w = 72 * sorted(PAGE_INCHES, reverse=landscape)[0]
-            fitted = self._fit(layout.title, points, area_w)
+            fitted = self._fit(shown(title or "", self.covers), points, area_w)  # whole, not as cut to fit the layout
             layout = self._layout(puzzle, fitted, cell, letters, max(1, round(points / scale)))
             scale = self._scale(layout, landscape, fill)
         w, h = layout.width, layout.height
@@ -452,13 +452,4 @@ class _Document:
         points; a grade after a title (:func:`~rofl.render.layout.split_grade`)
         stays whole after the ellipsis when it fits alone."""
         ellipsis = "\u2026" if self.covers("\u2026") else "..."
-        if self.text_width(text, size) <= width:
-            return text
-        head, grade = split_grade(text)
-        if grade and self.text_width(f"{ellipsis} {grade}", size) <= width:
-            head, tail = head.rstrip(), f" {grade}"
-        else:
-            head, tail = text, ""
-        while head and self.text_width(head + ellipsis + tail, size) > width:
-            head = head[:-1]
-        return head.rstrip() + ellipsis + tail
+        return cut_short(text, width, lambda shown: self.text_width(shown, size), ellipsis)

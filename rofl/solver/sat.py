@@ -376,7 +376,8 @@ class Encoding:
             else:
                 self._at_most_one(lits, clauses, card, enc_type)
         if _black_and_white(puzzle):
-            # black and white: the order encoding, about half the search of the one below (docs/benchmarks.md)
+            # black and white: the order encoding, about half the search of the one below (docs/benchmarks.md);
+            # nonosolve's formula but for its one variable a cell, which measured no faster ("An eleventh round")
             for line in range(puzzle.n_lines):
                 if deadline is not None and time.monotonic() > deadline:
                     raise _Stopped

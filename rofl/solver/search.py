@@ -84,6 +84,20 @@ QUICK_NODES = 1
 #: (the seventh round); with Kissat, the puzzles the search settles in
 #: 2000--6400 nodes took 18.3--19.7 s in place of 11.7 (the ninth round).
 HANDOVER_NODES = 6400
+#: Search nodes after which a search for a first solution (``solutions=1``,
+#: the tournaments' question) hands over in place of :data:`HANDOVER_NODES`:
+#: about the end of the fourth attempt (50 + 100 + 200 + 400 nodes).  Kissat
+#: with the root's probes as clauses (``rofl.solver.sat.KISSAT``), which
+#: serves first solutions only, made the SAT side cheap enough.  On 207
+#: puzzles of more than 600 nodes of three whole sets, each solved once with
+#: the SAT solver's time measured at the attempts' ends: after 750 nodes
+#: 207.6 CPU s, after 1550 216.3, after 6400 238.4 (held out: icga2021 75.3,
+#: 80.8 and 103.3 s, tcga2017 48.3, 52.5 and 55.3 s; but tcga2014 84.1, 83.0
+#: and 79.9 s: the puzzles the search settles in 750--6400 nodes pay for
+#: it, as in the fourth, seventh and ninth rounds); real runs agree
+#: (docs/benchmarks.md, "A tenth round").  Nothing the search counts
+#: foretells which puzzles the SAT solver will be slow on (the same round).
+HANDOVER_NODES_FIRST = 750
 #: CPU seconds of search (the process's, ``time.process_time``) after which
 #: the search hands over all the same: puzzles larger than the tournaments'
 #: whose nodes are slow.  CPU, not wall-clock, seconds: on a busy machine a
@@ -398,9 +412,9 @@ class _Restarts:
     node limit that doubles from one attempt to the next.  A search that is
     slow to meet solutions in one order is often quick in another, and
     every attempt that finishes is a complete proof.  Past
-    ``HANDOVER_NODES`` nodes or ``HANDOVER_SECONDS`` of CPU, a search that
-    has not finished goes to the SAT solver (where it is installed and the
-    formula fits)."""
+    ``HANDOVER_NODES`` nodes (``HANDOVER_NODES_FIRST`` for a first solution)
+    or ``HANDOVER_SECONDS`` of CPU, a search that has not finished goes to
+    the SAT solver (where it is installed and the formula fits)."""
 
     def __init__(self, puzzle, line, answer, time_budget, node_budget, solutions) -> None:
         from rofl import kernels
@@ -421,6 +435,7 @@ class _Restarts:
         self.scratch, self.cache = solver.work()
         small = puzzle.height * puzzle.width <= HANDOVER_CELLS
         self.handover = cpu_start + HANDOVER_SECONDS if small and node_budget is None and _sat_installed() else None
+        self.handover_nodes = HANDOVER_NODES_FIRST if solutions == 1 else HANDOVER_NODES
         self.attempt = 0
         self.learned = np.zeros(s.NOGOOD_WORDS, dtype=np.int64)  # nogoods, kept from attempt to attempt
 
@@ -461,7 +476,7 @@ class _Restarts:
             if self.node_budget is not None:
                 limit = min(limit, self.node_budget - int(self.total[s.ST_NODES]))
             if self.handover is not None:  # the attempt stops at the hand-over's node count
-                limit = max(1, min(limit, HANDOVER_NODES - int(self.total[s.ST_NODES])))
+                limit = max(1, min(limit, self.handover_nodes - int(self.total[s.ST_NODES])))
             deadline = None
             if self.time_budget is not None:
                 seconds = self.time_budget - (time.perf_counter() - self.search_start)
@@ -483,7 +498,7 @@ class _Restarts:
             if len(self.met) >= self.want:
                 return self.result(_decided(self.met, self.want), self.met[: self.want])
             out_of_nodes = stats[s.ST_NODES] > limit
-            if out_of_nodes and self.handover is not None and self.total[s.ST_NODES] >= HANDOVER_NODES:
+            if out_of_nodes and self.handover is not None and self.total[s.ST_NODES] >= self.handover_nodes:
                 done = self.hand_over()
                 if done is not None:
                     return done

@@ -198,7 +198,10 @@ class _Guard:
             return await _error(send, 403, "this request does not carry the studio's token (open the URL it printed)")
         limit = self.studio.max_upload_bytes if scope["path"].endswith("/photos") else MAX_JSON_BYTES
         length = dict(scope.get("headers", [])).get(b"content-length")
-        if length is not None and (not length.isdigit() or int(length) > limit):
+        if length is not None and not length.isdigit():
+            shown = length[:40].decode("latin-1")
+            return await _error(send, 400, f"the request's Content-Length is not a number of bytes: {shown!r}")
+        if length is not None and int(length) > limit:
             return await _error(send, 413, _too_large(limit))
         seen = 0
 
@@ -231,7 +234,7 @@ def _studio(request) -> Studio:
 async def _json(request) -> dict[str, Any]:
     try:
         body = json.loads(await request.body())
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: arrays nested thousands deep
         msg = "the request's body is not JSON"
         raise RequestError(msg) from None
     if not isinstance(body, dict):
@@ -512,6 +515,9 @@ async def _book(request):
     keys = body.get("photos")
     if not isinstance(keys, list) or not keys:
         msg = "'photos' must be a list of photo ids"
+        raise RequestError(msg)
+    if len(keys) > MAX_PHOTOS:  # an id may come twice, but a book is no bigger than the photos held
+        msg = f"a book holds at most {MAX_PHOTOS} puzzles, not {len(keys)}"
         raise RequestError(msg)
     photos = [_photo(studio, key) for key in keys]
     options, _ = _options_of(body)

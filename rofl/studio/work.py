@@ -112,10 +112,11 @@ def preview(number: int, photo: bytes, name: str, options: dict[str, Any]) -> di
         (the puzzle's ROFL file), ``puzzle`` and ``grid`` (its solution), ``report`` (the lines ``rofl
         make`` prints), ``hints`` (its hint lines), ``warnings``,
         ``line_solved`` (line logic alone solves the puzzle, hence it is
-        unique), ``changed`` (cells), ``ssim``, ``width``, ``height``,
+        unique), ``caveats`` (extension -> what a download in that format
+        loses, the warning ``rofl make -o`` prints), ``changed`` (cells), ``ssim``, ``width``, ``height``,
         ``colors``, ``seconds``.
     """
-    from rofl.formats import puzzle_bytes
+    from rofl.formats import FORMATS, caveat, puzzle_bytes
     from rofl.hints import changed_hint, likeness_hint
     from rofl.render.preview import compare_image
     from rofl.solver import solve
@@ -141,6 +142,14 @@ def preview(number: int, photo: bytes, name: str, options: dict[str, Any]) -> di
         "hints": [line for line in hints if line is not None],
         "warnings": caught,
         "line_solved": solve(result.puzzle).status == "solved",
+        "caveats": {  # of the formats the page offers for this puzzle
+            f.extension: note
+            for f in FORMATS
+            if f.write is not None
+            and (f.hexagon or result.puzzle.board.kind != "hexagon")
+            and (f.colour or result.puzzle.n_colors <= 2)
+            and (note := caveat(f"puzzle{f.extension}", result.puzzle))
+        },
         "changed": stats.n_changed,
         "changed_pct": stats.changed_pct,
         "ssim": stats.ssim,

@@ -69,6 +69,8 @@ def test_tournament_errors(tmp_path):
     other.write_text("hello\n")
     one_error_line(run("bench", "--tournament", other), "not a tournament file")
     assert "Error" in run("bench", "--tournament", path, "--answers", path).output  # never over its input
+    # session 9's audit: FILE#N said "No such file or directory"
+    usage_error_line(run("bench", "--tournament", f"{path}#1"), "names one puzzle of one: rofl solve")
 
 
 def test_solve_first_only(tmp_path):

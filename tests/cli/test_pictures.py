@@ -136,6 +136,30 @@ def test_encode_background_option(tmp_path):
     assert result.exit_code == 2 and "not a colour" in result.output
 
 
+@pytest.mark.parametrize("mode", ["1", "L", "RGB", "P"])
+def test_encode_keeps_black_pixel_arts_own_background(tmp_path, mode):
+    """Black-background pixel art (white on black): ``rofl encode`` keeps the
+    picture's own colours and order (its most frequent colour, or palette
+    entry 0, is the background: black here), unlike ``rofl make``, which
+    puts the lighter colour first in black and white; ``decode`` gives the
+    very pixels back."""
+    grid = np.zeros((8, 8), np.uint8)
+    grid[2:6, 3:5], grid[1, 1] = 1, 1
+    picture = tmp_path / "sprite.png"
+    image_from_grid(grid, Palette(["#000000", "#ffffff"])).convert(mode).save(picture)
+    out, back = tmp_path / "sprite.rofl", tmp_path / "back.png"
+    assert run("encode", picture, "-o", out).exit_code == 0
+    puzzle = codec.load(out)
+    assert puzzle.palette.colors == ((0, 0, 0), (255, 255, 255))
+    assert sum(len(clue) for clue in puzzle.rows) == 5  # the clues are the white cells'
+    assert run("decode", out, "-o", back).exit_code == 0
+    assert np.array_equal(rgb(back), rgb(picture))
+    assert run("encode", picture, "-o", out, "--background", "white").exit_code == 0
+    assert codec.load(out).palette.colors == ((255, 255, 255), (0, 0, 0))
+    assert run("decode", out, "-o", back).exit_code == 0
+    assert np.array_equal(rgb(back), rgb(picture))
+
+
 def test_info(tmp_path):
     result = run("info", VECTORS / "metadata.rofl")
     assert result.exit_code == 0, result.output

@@ -71,3 +71,28 @@ def test_caveat_only_where_the_program_cannot_open_the_puzzle():
     assert "55x5" in caveat("x.GNO", Puzzle.from_grid(np.zeros((5, 55), dtype=np.uint8), PALETTES[2]))
     with pytest.raises(FormatError):
         caveat("x.png", small)
+
+
+TWO_COLOURS = {
+    "white on black": Palette(["#000000", "#ffffff"]),
+    "red on yellow": Palette(["#ffff00", "#c80000"]),
+    "black on white": Palette.black_white(),
+}
+
+
+@pytest.mark.parametrize("fmt", WRITTEN, ids=lambda f: f.extension)
+@pytest.mark.parametrize("palette", TWO_COLOURS.values(), ids=TWO_COLOURS.keys())
+def test_a_warning_names_the_two_colours_a_format_loses(fmt, palette):
+    """A two-colour puzzle reads back in its own colours, or the caveat
+    ``rofl make``, ``convert`` and a batch print says what is lost."""
+    from rofl.formats import caveat
+
+    puzzle = Puzzle.from_grid(BW, palette)
+    back = open_puzzle(fmt.write(puzzle, BW), name=f"x{fmt.extension}").puzzle
+    note = caveat(f"x{fmt.extension}", puzzle)
+    loses = note is not None and " back as " in note  # not Gnonograms' size, say
+    assert (back.palette == palette) == (not loses), note
+    if loses and fmt.extension != ".pzl":  # .pzl keeps its cells' colour, and says what it loses
+        assert back.palette == Palette.black_white()
+        shown = ["#{:02x}{:02x}{:02x}".format(*c) for c in palette.colors]
+        assert f"the puzzle's {shown[1]} cells on {shown[0]} read back as black on white" in note

@@ -2,7 +2,9 @@
 
 ``tests/data/hostile/`` holds the cases issue 31 found (named ``issue31-*``),
 those of issue 40 (``issue40-*``, with a sample of what the fuzzer kept for
-its new targets, ``issue40-fuzz-*``) and what the fuzzer (``fuzz/fuzz_formats.py``) found or kept for coverage:
+its new targets, ``issue40-fuzz-*``), the tournament files of session 9's
+audit of ``rofl bench --tournament`` (``audit9-txt-*``) and what the fuzzer
+(``fuzz/fuzz_formats.py``) found or kept for coverage:
 each file is a selector byte (the reader, see ``tests/formats/hostile.py``)
 and the file.  Only rofl's own errors may come out, within the time limit.
 """

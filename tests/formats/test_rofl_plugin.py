@@ -115,6 +115,24 @@ def test_broken_files_are_os_errors_as_pillow_expects(tmp_path):
     assert isinstance(info.value.__cause__, UnsolvableError)
 
 
+def test_a_broken_file_from_memory_goes_unnamed_for_its_caller_to_name(tmp_path):
+    """``rofl make`` and the studio read uploads from memory and name the file
+    themselves: the plugin's message has no ``<rofl>`` placeholder in it."""
+    import io
+
+    from rofl.picture import load_pixels
+
+    data = codec.dumps(Puzzle.from_grid(HANDS_UP))[:-3]
+    with Image.open(io.BytesIO(data)) as image, pytest.raises(OSError) as info:
+        image.load()
+    assert str(info.value).startswith("byte ") and "<rofl>" not in str(info.value)
+    (tmp_path / "cut.rofl").write_bytes(data)
+    with pytest.raises(ImageError) as info:
+        load_pixels(tmp_path / "cut.rofl")
+    assert str(info.value).startswith(f"{tmp_path / 'cut.rofl'}: cannot decode the picture (byte ")
+    assert "<rofl>" not in str(info.value)
+
+
 def test_the_plugin_has_a_cell_limit_and_a_budget(tmp_path, monkeypatch):
     from rofl import RoflImagePlugin
     from rofl.errors import BudgetError, LimitError

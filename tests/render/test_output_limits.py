@@ -15,7 +15,7 @@ from rofl.puzzle import Palette, Puzzle
 from rofl.render.hexlayout import MAX_SHEET_SIDE
 from rofl.render.page import MAX_PAGE_CELLS, MAX_PAGE_SIDE, puzzle_page
 from rofl.render.sheet import sheet_bytes
-from tests.clirun import one_error_line, run
+from tests.clirun import one_error_line, run, usage_error_line
 
 
 def empty_hexagon(side: int) -> HexPuzzle:
@@ -63,3 +63,57 @@ def test_a_hexagon_picture_of_rofl_solve_is_bounded_as_its_sheet(tmp_path):
     # a puzzle file holding the solution draws nothing
     result = run("solve", tmp_path / "big.rofl", "--first", tmp_path / "first.rofl")
     assert result.exit_code == 0 and (tmp_path / "first.rofl").exists()
+
+
+@pytest.mark.parametrize("suffix", [".png", ".svg", ".pdf"])
+def test_a_title_of_100000_characters_is_cut_short_not_refused(tmp_path, suffix):
+    """Session 9's audit: a title as long as a book asked for a sheet 600,000
+    pixels wide and the error blamed the cell size; a title longer than the
+    sheet (or 60 cells, for a small one) now ends in an ellipsis."""
+    from rofl.formats import open_puzzle
+    from rofl.render.layout import TITLE_CELLS, sheet_layout
+
+    puzzle = Puzzle.from_grid(np.ones((1, 1), np.uint8), Palette.black_white(), meta={"title": "T" * 100_000})
+    write_puzzle(tmp_path / "t.rofl", puzzle)
+    out = tmp_path / f"t{suffix}"
+    result = run("sheet", tmp_path / "t.rofl", "-o", out)
+    assert result.exit_code == 0, result.output
+    assert open_puzzle(out).puzzle.rows == puzzle.rows
+
+    def laid_out(title: str):
+        return sheet_layout(
+            puzzle, cell=26, title=title, text_width=lambda text, size: 0.6 * size * len(text),
+            title_height=lambda text, size: size,
+        )  # fmt: skip
+
+    layout = laid_out("T" * 100_000)
+    assert layout.title.endswith("\u2026") and layout.width <= (TITLE_CELLS + 2) * 26
+    assert laid_out("Tiny").title == "Tiny"
+
+
+def test_a_sheet_no_cell_fits_is_refused_before_its_clues_are_placed(tmp_path):
+    """Session 9's audit: a 2048x2048 checkerboard's PNG sheet laid out its 4
+    million clue numbers at ever smaller cells (170 s, 2.5 GB) before saying
+    it was too large, and blamed the cell size; a lower bound on the sheet
+    refuses it at once (a LimitError: the puzzle is too large, not an option)."""
+    from rofl.errors import OptionError
+    from rofl.render.layout import sheet_layout
+
+    side = 512
+    grid = (np.indices((side, side)).sum(axis=0) % 2).astype(np.uint8)
+    puzzle = Puzzle.from_grid(grid, Palette.black_white())
+
+    def laid_out(cell, max_pixels):
+        def fail(*args):
+            msg = "no clue is measured: the sheet is refused before"
+            raise AssertionError(msg)
+
+        return sheet_layout(puzzle, cell=cell, title=None, text_width=fail, title_height=fail, max_pixels=max_pixels)
+
+    with pytest.raises(LimitError, match=r"even with the smallest cell, 6 px \(at most 30000 pixels a side, 1 million"):
+        laid_out(None, 1_000_000)
+    with pytest.raises(OptionError, match="at cell 60 px .*; choose a smaller cell size"):
+        laid_out(60, None)
+    write_puzzle(tmp_path / "c.rofl", puzzle)
+    usage_error_line(run("sheet", tmp_path / "c.rofl", "-o", tmp_path / "c.png", "--cell", 60), "choose a smaller")
+    assert not (tmp_path / "c.png").exists()

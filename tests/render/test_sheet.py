@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from PIL import Image
 
-from rofl.errors import OptionError
+from rofl.errors import LimitError, OptionError
 from rofl.formats import read_puzzle, write_puzzle
 from rofl.puzzle import Palette, Puzzle
 from rofl.render.layout import DIGIT_DROP, MAX_PIXELS, MAX_SIDE, default_cell, print_dpi, sheet_layout
@@ -245,7 +245,8 @@ def test_size_limits():
     root = parse(puzzle_svg(big))
     _, _, w, h = (float(v) for v in root.get("viewBox").split())
     assert w <= MAX_SIDE and h <= MAX_SIDE and w > 2000 * 6
-    with pytest.raises(OptionError, match="too large"):
+    # no cell fits: the puzzle is too large, not an option (a LimitError, exit status 1)
+    with pytest.raises(LimitError, match="too large: at least 36012x"):
         puzzle_svg(Puzzle.from_grid(np.zeros((1, 6000), dtype=np.uint8)))
 
     def width(text, size):

@@ -149,3 +149,48 @@ def test_no_hand_over_of_a_formula_over_the_limit(monkeypatch):
         assert result.status == _expected(len(truth)) and result.sat_seconds == 0
         searched += not result.line_solvable
     assert searched >= 5
+
+
+def _taai2011_0500() -> Puzzle:
+    from rofl.formats import read_puzzle
+
+    return read_puzzle(corpus_file("taai-tournament/taai2011-0500.json"))[0]  # some 500 search nodes
+
+
+def test_a_first_solution_is_handed_over_sooner(monkeypatch):
+    """``solutions=1`` hands over after HANDOVER_NODES_FIRST nodes, with a
+    checked answer; telling unique from several keeps HANDOVER_NODES."""
+    monkeypatch.setattr(search, "HANDOVER_SECONDS", 1000.0)  # nodes decide, not the machine's load
+    monkeypatch.setattr(search, "HANDOVER_NODES_FIRST", 100)
+    puzzle = _taai2011_0500()
+    first = rofl.solve_complete(puzzle, solutions=1, time_budget=None)
+    assert first.status == "found" and puzzle.is_solution(first.solutions[0])
+    assert first.sat_seconds > 0 and 100 <= first.nodes <= 102
+    both = rofl.solve_complete(puzzle, solutions=2, time_budget=None)
+    assert both.status == "multiple" and both.sat_seconds == 0 and both.nodes > 102
+    assert all(puzzle.is_solution(grid) for grid in both.solutions)
+
+
+def test_a_first_solution_met_before_the_hand_over_is_the_search_s(monkeypatch):
+    monkeypatch.setattr(search, "HANDOVER_SECONDS", 1000.0)
+    monkeypatch.setattr(search, "HANDOVER_NODES_FIRST", 100_000)
+    puzzle = _taai2011_0500()
+    result = rofl.solve_complete(puzzle, solutions=1, time_budget=None)
+    assert result.status == "found" and result.sat_seconds == 0 and puzzle.is_solution(result.solutions[0])
+
+
+def test_first_solutions_handed_over_after_one_node_are_brute_force_s(monkeypatch):
+    """Random sparse 6x6 grids, a first solution asked for, the hand-over
+    after one node: every answer is one of brute force's solutions."""
+    monkeypatch.setattr(search, "HANDOVER_NODES_FIRST", 1)
+    monkeypatch.setattr(search, "HANDOVER_SECONDS", 1e9)
+    rng = np.random.default_rng(45)
+    handed = 0
+    for _ in range(40):
+        puzzle = Puzzle.from_grid((rng.random((6, 6)) < 0.35).astype(np.uint8), Palette.black_white())
+        truth = set(puzzle_solutions(puzzle))
+        result = rofl.solve_complete(puzzle, time_budget=None, solutions=1)
+        assert len(result.solutions) == 1 and tuple(result.solutions[0].ravel().tolist()) in truth
+        assert result.status in ("found", "unique")
+        handed += result.sat_seconds > 0
+    assert handed >= 3, handed

@@ -1,5 +1,5 @@
 """The hand-over's figures in the docs are the code's (``search.HANDOVER_NODES``,
-``HANDOVER_SECONDS``, ``HANDOVER_CELLS``): the guide said 1000 nodes, about a
+``HANDOVER_NODES_FIRST``, ``HANDOVER_SECONDS``, ``HANDOVER_CELLS``): the guide said 1000 nodes, about a
 second, two rounds after the code moved to 8000 and then 6400 nodes."""
 
 from __future__ import annotations
@@ -29,6 +29,8 @@ def test_the_guide_gives_the_hand_over_of_the_code():
     assert _number(said[1]) == search.HANDOVER_CELLS
     assert _number(said[2]) == search.HANDOVER_NODES
     assert _number(said[3]) == search.HANDOVER_SECONDS
+    first = re.search(r"With `--first-only` it hands over after ([\d,]+) search nodes", guide)
+    assert first and _number(first[1]) == search.HANDOVER_NODES_FIRST
 
 
 def test_the_design_gives_the_hand_over_of_the_code():
@@ -43,3 +45,6 @@ def test_the_design_gives_the_hand_over_of_the_code():
     assert {_number(n) for n in nodes} == {search.HANDOVER_NODES}
     assert _number(seconds[0]) == search.HANDOVER_SECONDS
     assert _number(cells[0]) == search.HANDOVER_CELLS
+    first = re.findall(r"hands over after ([\d,]+) nodes in place of [\d,]+ \(`search\.HANDOVER_NODES_FIRST`\)", design)
+    first += re.findall(r"\(a search for a first solution after ([\d,]+)\)", design)
+    assert len(first) == 2 and {_number(n) for n in first} == {search.HANDOVER_NODES_FIRST}

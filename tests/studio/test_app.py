@@ -251,6 +251,11 @@ def test_bad_uploads_get_one_message_each(client):
         error_of(upload(client, "list.png", not_a_picture()), 400) == "list.png: not a picture in a format Pillow reads"
     )
     assert "bomb" in error_of(upload(client, "bomb.png", bomb()), 400)
+    cut = (PHOTO.parent / "rocket.rofl").read_bytes()[:40]
+    assert (
+        error_of(upload(client, "cut.rofl", cut), 400)
+        == "cut.rofl: cannot decode the picture (byte 36: row 3: group count 4 needs 8 bytes but only 4 remain)"
+    )
     assert (
         error_of(upload(client, "big.png", noise(LIMIT + 1)), 413)
         == "the upload is larger than the 0.953674 MiB allowed"
@@ -295,6 +300,10 @@ def test_the_number_of_photos_is_bounded(client, monkeypatch):
         ("GET", "nowhere", {}, 404, "Not Found"),
         ("PUT", "preview", {}, 405, "Method Not Allowed"),
         ("POST", "preview", {"content": b"x" * (studio_app.MAX_JSON_BYTES + 1)}, 413, "larger than"),
+        # the hostile inputs of the audit in session 9
+        ("POST", "preview", {"content": b"[" * 30_000 + b"]" * 30_000}, 400, "not JSON"),  # nested too deep
+        ("POST", "preview", {"content": b"{}", "headers": {"content-length": "-5"}}, 400, "Content-Length"),
+        ("POST", "book", {"json": {"photos": ["x"] * (studio_app.MAX_PHOTOS + 1)}}, 400, "at most 100 puzzles"),
     ],
 )
 def test_malformed_requests_get_an_error_json(client, method, path, kwargs, status, words):
@@ -311,6 +320,19 @@ def test_bad_options_and_downloads(client, photo):
     assert "cannot write puzzles with extension '.xyz'" in error_of(
         client.get(f"/{TOKEN}/download/{shown['id']}/.xyz"), 400
     )
+
+
+def test_a_format_that_loses_the_colours_says_so(client, photo):
+    """White on black (``--background black``) in a format without colours:
+    the warning ``rofl make -o x.nin`` prints comes with the preview, for the
+    page to show beside the format chosen."""
+    shown = preview(client, photo, width=16, background="black")
+    note = shown["caveats"][".nin"]
+    assert note.startswith("the .nin format stores no colours: the puzzle's #ffffff cells on #000000")
+    assert ".rofl" not in shown["caveats"] and ".xml" not in shown["caveats"]
+    assert ".nin" not in preview(client, photo, width=16)["caveats"]
+    hexagon = preview(client, photo, shape="hex", size=6, background="black")
+    assert set(hexagon["caveats"]) <= {".rofl", ".clues"}
 
 
 def test_the_difficulty_of_h42_is_an_option_of_its_own(client, photo):

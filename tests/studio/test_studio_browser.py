@@ -88,6 +88,22 @@ def test_a_request_without_the_token_is_refused(page, studio):
     assert answer.status == 403
 
 
+def test_the_empty_page_shows_what_to_do_and_nothing_broken(page, studio):
+    """Before any photo: a clear empty state, no image without a picture
+    (a broken-image placeholder), no empty figures or downloads."""
+    fresh = page.context.new_page()
+    fresh.goto(studio[0])
+    fresh.wait_for_selector("#opt-width")
+    assert fresh.is_visible("#empty") and "No photo yet" in fresh.text_content("#empty")
+    broken = fresh.evaluate(
+        "[...document.images].filter(i => i.offsetParent !== null && !(i.complete && i.naturalWidth > 0)).length"
+    )
+    assert broken == 0
+    for hidden in ("#pictures", "#figures", "#downloads"):
+        assert not fresh.is_visible(hidden), hidden
+    fresh.close()
+
+
 def test_a_photo_becomes_a_preview_that_follows_the_options(page):
     page.set_input_files("#file", str(PHOTO))
     page.wait_for_function("document.getElementById('stage').textContent === 'ready'")
@@ -135,6 +151,23 @@ def test_every_download_reads_back(page):
     popup.value.wait_for_load_state()
     assert popup.value.locator("table, svg, canvas").count() > 0
     popup.value.close()
+
+
+def test_a_format_that_loses_the_colours_is_named_beside_the_download(page):
+    shown(page)
+    page.fill("#opt-colors", "2")
+    page.fill("#opt-background", "black")
+    page.wait_for_function(
+        "document.getElementById('stage').textContent === 'ready'"
+        " && document.getElementById('size').textContent.endsWith('2 colours')"
+        " && [...document.getElementById('format').options].some(o => o.value === '.nin')"
+    )
+    page.select_option("#format", ".nin")
+    assert page.text_content("#caveat").startswith("warning: the .nin format stores no colours")
+    page.select_option("#format", ".rofl")
+    assert page.text_content("#caveat") == "" and not page.is_visible("#caveat")
+    page.fill("#opt-background", "")
+    page.fill("#opt-colors", "")
 
 
 def download(page, selector: str) -> bytes:
