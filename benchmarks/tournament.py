@@ -9,6 +9,8 @@ Usage::
     python benchmarks/tournament.py --nonosolve PATH [--sets DIR] [--per-set 60 | --whole]
         [--set taai2020 --set tcga2015 ... | --all-sets] [--budget 10] [--mode first --mode two]
         [--save rows.jsonl] [--cache nonosolve.json] [--skip-nonosolve] [--batch] [--write-docs]
+    python benchmarks/tournament.py --rerun-from rows.jsonl [--rerun-from more.jsonl] --over-nodes N
+        [--set NAME ...] [--spot-check K] [--plan] [--save rerun.jsonl] [--write-docs]
 
 The sample: ``--per-set`` puzzles of each ``--set`` (five by default),
 evenly spread over its labels ($1, $17, $34... for 60 of 1000), as the
@@ -28,8 +30,9 @@ whose load changes slows both alike):
 
 The machine this runs on is shared (2 cores, other jobs): CPU time, not the
 wall clock, is the figure.  Both are given a wall-clock budget of three
-times ``--budget``; a run that takes more than ``--budget`` CPU seconds
-counts as undecided whatever it found.  Every grid either side returns is
+times ``--budget`` (``--wall``: another multiple, on a loaded machine); a
+run that takes more than ``--budget`` CPU seconds counts as undecided
+whatever it found.  Every grid either side returns is
 checked against the clues: a grid that breaks them is reported as "wrong"
 (never decided) and the run goes on, as it does past an exception in rofl
 ("error").  In mode ``two`` the two sides' verdicts (unique or several) must
@@ -52,6 +55,26 @@ Long runs are made cheap to redo and to resume:
   were measured.  Figures from the cache were measured at another time,
   under another load: nonosolve's side is then not interleaved with rofl's.
 
+A change to the hard tail (the search past many nodes, the hand-over, the
+SAT solver) leaves the other puzzles' figures as they were, so it need not
+run 27,000 puzzles again.  ``--rerun-from ROWS`` (saved rows of earlier
+runs, of any rofl code; a row of a later file replaces an earlier one of the
+same puzzle) with ``--over-nodes N`` runs rofl again, with the code of this
+checkout, only on the puzzles whose saved rofl row took more than ``N``
+nodes, was handed to the SAT solver or was undecided, beside the saved
+row's nonosolve figure (nonosolve is not run); ``--spot-check K`` re-runs
+``K`` other puzzles a set too, whose node counts should not move.  The
+report is of the combined rows and says so: how many puzzles were re-run
+and with which rofl code, how many saved rows were reused and of which
+code, the affected puzzles' figures before and after, and the per-set
+table headed COMBINED (``--write-docs``: section ``tournament-combined``).
+``--plan`` says what would be re-run and runs nothing; ``--save`` keeps the
+re-run rows (each with ``rerun_of``: the saved row's rofl figures) and
+resumes as above.  nonosolve's figures were then measured at another time,
+under another load, and the rows reused ran older code: a combined table is
+an estimate for the lead's end of a session, not a substitute for a whole
+interleaved run.
+
 The report gives, per mode, the whole run's figures, rofl's ten slowest
 puzzles, and with several sets or ``--whole`` a table of one line per set:
 each side's total, decided count, median / p90 / slowest, the puzzles past
@@ -59,7 +82,8 @@ the budget, and issue 45's goal for that set (first solution: rofl's total
 at most nonosolve's, every puzzle decided within the budget, every answer
 checked).  ``--write-docs`` writes the sample's report into section
 ``tournament-nonosolve`` of docs/benchmarks.md, and with ``--whole`` the
-per-set tables into section ``tournament-sets``.
+per-set tables into section ``tournament-sets`` (``--section NAME``:
+another marked section).
 
 ``--batch`` also runs nonosolve's own batch mode (``--taai`` on the whole
 run in one process, its default first-solution mode, or ``-n 2``) and
@@ -69,10 +93,12 @@ prints its total CPU time: nonosolve's start-up counted once.
 from __future__ import annotations
 
 import argparse
+import collections
 import datetime
 import hashlib
 import json
 import os
+import random
 import statistics
 import subprocess
 import sys
@@ -204,13 +230,14 @@ def read_save(path: Path | None, code: str) -> dict[tuple, dict]:
     return rows
 
 
-def run_nonosolve(exe: str, path: Path, want: int, budget: float, puzzle) -> dict:
-    """nonosolve on one puzzle file: its verdict, CPU seconds (wait4) and checked grids."""
+def run_nonosolve(exe: str, path: Path, want: int, budget: float, puzzle, clock: float) -> dict:
+    """nonosolve on one puzzle file, given ``clock`` seconds of wall clock: its verdict, CPU seconds (wait4) and
+    checked grids."""
     out = path.with_suffix(".json")
     out.unlink(missing_ok=True)
     start = time.perf_counter()
     proc = subprocess.Popen(
-        [exe, "-n", str(want), "--timeout", str(3 * budget), "-q", "--json", str(out), str(path)],
+        [exe, "-n", str(want), "--timeout", str(clock), "-q", "--json", str(out), str(path)],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
@@ -232,10 +259,11 @@ def run_nonosolve(exe: str, path: Path, want: int, budget: float, puzzle) -> dic
     return {"status": verdict, "cpu": cpu, "wall": wall, "solutions": len(grids)}
 
 
-def run_rofl(puzzle, want: int, budget: float) -> dict:
+def run_rofl(puzzle, want: int, budget: float, clock: float) -> dict:
+    """rofl on one puzzle, given ``clock`` seconds of wall clock: its verdict, CPU seconds and checked grids."""
     cpu, wall = time.process_time(), time.perf_counter()
     try:
-        result = solve_complete(puzzle, time_budget=3 * budget, solutions=want)
+        result = solve_complete(puzzle, time_budget=clock, solutions=want)
     except Exception as e:  # noqa: BLE001 - reported per puzzle, the run goes on
         return {"status": "error", "cpu": time.process_time() - cpu, "wall": time.perf_counter() - wall,
                 "solutions": 0, "sat": 0.0, "nodes": 0, "error": f"{type(e).__name__}: {e}"}  # fmt: skip
@@ -309,7 +337,9 @@ def _provenance(theirs: list[dict]) -> str:
     return "nonosolve's figures: " + "; ".join(parts) + "."
 
 
-def report(mode: str, rows: list[dict], budget: float, out: list[str]) -> None:
+def report(mode: str, rows: list[dict], budget: float, out: list[str], provenance: str | None = None) -> None:
+    """The run's figures, its wrong answers and errors, and rofl's ten slowest (``provenance``: where
+    nonosolve's figures come from, when not from this run or its cache)."""
     want = MODES[mode]
     other = "nonosolve -n 1" if want == 1 else "nonosolve -n 2"
     ours = [r["rofl"] for r in rows]
@@ -327,7 +357,7 @@ def report(mode: str, rows: list[dict], budget: float, out: list[str]) -> None:
     ratio = [a["cpu"] / max(b["cpu"], 1e-4) for a, b in zip(ours, theirs, strict=True)]
     faster = sum(a["cpu"] < b["cpu"] for a, b in zip(ours, theirs, strict=True))
     say(out, f"\nPer puzzle, rofl's CPU over nonosolve's: median {statistics.median(ratio):.2f}; "
-          f"rofl faster on {faster} of {len(rows)}. {_provenance(theirs)}")  # fmt: skip
+          f"rofl faster on {faster} of {len(rows)}. {provenance or _provenance(theirs)}")  # fmt: skip
     for side in ("rofl", "nonosolve"):
         bad = [r for r in rows if r[side]["status"] in ("wrong", "error")]
         if bad:
@@ -357,7 +387,7 @@ def goal(rows: list[dict], want: int, budget: float) -> str:
     if theirs == 0:
         return "no nonosolve figures"
     misses = [] if ours <= theirs else [f"total {ours / theirs:.2f}x"]
-    # a run stopped by the wall clock (three times the budget) before the budget's CPU: the machine's load
+    # a run stopped by the wall clock (--wall times the budget) before the budget's CPU: the machine's load
     walled = sum(r["status"] == "budget" and r["cpu"] <= budget for r in missed)
     if len(missed) > walled:
         misses.append(f"{len(missed) - walled} undecided")
@@ -366,14 +396,15 @@ def goal(rows: list[dict], want: int, budget: float) -> str:
     return "met" if not misses else "not met (" + ", ".join(misses) + ")"
 
 
-def per_set(mode: str, rows: list[dict], budget: float, out: list[str]) -> None:
+def per_set(mode: str, rows: list[dict], budget: float, out: list[str], title: str = "") -> None:
     """One line per set, and one for them all: both sides' totals and figures, the puzzles rofl
     handed over to the SAT solver with both sides' CPU on them, and the goal's verdict."""
     want = MODES[mode]
-    say(out, f"\n#### mode {mode}, per set (CPU s; budget {budget:g} s)")
+    say(out, f"\n#### {title}mode {mode}, per set (CPU s; budget {budget:g} s)")
     spread = "median / p90 / slowest"
     head = ["set", "rofl total", "nonosolve total", "ratio", "decided (rofl / nonosolve)", f"rofl {spread}",
             f"nonosolve {spread}", f"rofl over {budget:g} s", "handed to SAT: puzzles, rofl / nonosolve CPU",
+            "the rest: rofl / nonosolve CPU",
             "measured (UTC), load", "goal"]  # fmt: skip
     say(out, "| " + " | ".join(head) + " |")
     say(out, "|" + "---|" * len(head))
@@ -384,7 +415,9 @@ def per_set(mode: str, rows: list[dict], budget: float, out: list[str]) -> None:
         theirs = [r["nonosolve"]["cpu"] for r in these]
         over = sum(t > budget for t in ours)
         sat = [r for r in these if r["rofl"].get("sat", 0.0) > 0]
-        handed = f"{len(sat)}, {sum(r['rofl']['cpu'] for r in sat):.1f} / {sum(r['nonosolve']['cpu'] for r in sat):.1f}"
+        sat_ours, sat_theirs = sum(r["rofl"]["cpu"] for r in sat), sum(r["nonosolve"]["cpu"] for r in sat)
+        handed = f"{len(sat)}, {sat_ours:.1f} / {sat_theirs:.1f}"
+        rest = f"{sum(ours) - sat_ours:.1f} / {sum(theirs) - sat_theirs:.1f}"
         loads = [r["load"] for r in these if "load" in r]
         load = f"{min(loads):.1f}-{max(loads):.1f}" if loads else "?"
         when = min(r.get("when", "?") for r in these)
@@ -393,8 +426,115 @@ def per_set(mode: str, rows: list[dict], budget: float, out: list[str]) -> None:
         label = name or f"all {len(names)} sets"
         say(out, f"| {label} | {sum(ours):.1f} | {sum(theirs):.1f} | {sum(ours) / max(sum(theirs), 1e-9):.2f} | "
               f"{dr} / {dn} of {len(these)} | {figures(ours)} | {figures(theirs)} | {over} | "
-              f"{handed} | {when[:16].replace('T', ' ')}, {load} | "
+              f"{handed} | {rest} | {when[:16].replace('T', ' ')}, {load} | "
               f"{goal(these, want, budget)} |")  # fmt: skip
+
+
+def read_rows(paths: list[Path]) -> dict[tuple, dict]:
+    """The rows of earlier runs (``--rerun-from``, of any rofl code), by (mode, budget, set, label); a row of
+    a later file (or later in a file) replaces an earlier one of the same puzzle."""
+    rows: dict[tuple, dict] = {}
+    for path in paths:
+        if not path.is_file():
+            _fail(f"no saved rows {path}")
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            try:
+                row = json.loads(line)
+                where = (row["mode"], row["budget"], row["set"], row["label"])
+                float(row["rofl"]["cpu"]) + float(row["nonosolve"]["cpu"])
+                str(row["rofl_code"])
+            except (ValueError, KeyError, TypeError):
+                print(f"tournament.py: {path}:{n}: not a row, skipped", file=sys.stderr)
+                continue
+            rows[where] = row
+    return rows
+
+
+def affected(run: dict, want: int, budget: float, over_nodes: int) -> bool:
+    """Whether a saved rofl figure is one a change to the hard tail may move: the search took more than
+    ``over_nodes`` nodes (or did not say), handed the puzzle to the SAT solver, or did not decide it."""
+    return run.get("nodes", over_nodes + 1) > over_nodes or run.get("sat", 0.0) > 0 or not decided(run, want, budget)
+
+
+def _counts(values) -> str:
+    return ", ".join(f"{n} of {value}" for value, n in sorted(collections.Counter(values).items()))
+
+
+def _span(rows: list[dict]) -> str:
+    when = sorted(r.get("when", "?") for r in rows)
+    return f"{when[0][:16].replace('T', ' ')} to {when[-1][:16].replace('T', ' ')} UTC"
+
+
+def rerun(args, names: list[str] | None, modes: list[str] | None, folder: Path, out: list[str],
+          tables: list[str]) -> None:  # fmt: skip
+    """``--rerun-from``: rofl again on the saved rows' affected puzzles (and ``--spot-check`` others per
+    set), the other rows reused, and the report of the combined rows, labelled as such."""
+    saved = read_rows(args.rerun_from)
+    budget = args.budget
+    found = [m for m in MODES if any(key[0] == m and key[1] == budget for key in saved)]
+    for mode in modes or found or ["first"]:
+        want = MODES[mode]
+        these = [r for key, r in saved.items() if key[:2] == (mode, budget) and (names is None or key[2] in names)]
+        if not these:
+            _fail(f"no saved rows of mode {mode}, budget {budget:g}" + (f", sets {', '.join(names)}" if names else ""))
+        order = {name: i for i, name in enumerate(dict.fromkeys(r["set"] for r in these))}
+        these.sort(key=lambda r: (order[r["set"]], r["label"]))
+        puzzles = {name: dict(read_tournament(args.sets / f"{name}.txt")) for name in order}
+        for r in these:
+            puzzle = puzzles[r["set"]].get(r["label"])
+            if puzzle is None or r.get("key", puzzle_key(r["set"], r["label"], puzzle)) != puzzle_key(
+                r["set"], r["label"], puzzle
+            ):
+                _fail(f"{r['set']}#{r['label']} of the saved rows is not in {args.sets} (or its clues changed)")
+        hit = [r for r in these if affected(r["rofl"], want, budget, args.over_nodes)]
+        pick = random.Random(0)
+        spot = []
+        for name in order:
+            rest = [r for r in these if r["set"] == name and not affected(r["rofl"], want, budget, args.over_nodes)]
+            spot += pick.sample(rest, min(args.spot_check, len(rest)))
+        again = sorted(hit + spot, key=lambda r: (order[r["set"]], r["label"]))
+        say(out, f"\n## COMBINED rows, mode {mode}, budget {budget:g} CPU s: {len(these)} puzzles of "
+                 f"{len(order)} sets from {', '.join(map(str, args.rerun_from))}")  # fmt: skip
+        partial = [f"{name} ({sum(r['set'] == name for r in these)} of {len(puzzles[name])})" for name in order
+                   if sum(r["set"] == name for r in these) < len(puzzles[name])]  # fmt: skip
+        if partial:
+            say(out, f"Sets not whole in the saved rows: {', '.join(partial)}.")
+        say(out, f"- re-run with rofl {rofl_code()}: {len(hit)} puzzles the saved rows say are affected (rofl's "
+                 f"search over {args.over_nodes} nodes, handed to the SAT solver, or undecided), and {len(spot)} "
+                 f"spot checks ({args.spot_check} a set of the others); their saved rofl code: "
+                 f"{_counts(r['rofl_code'] for r in again) or 'none'}")  # fmt: skip
+        ran = {(r["set"], r["label"]) for r in again}
+        kept = [r for r in these if (r["set"], r["label"]) not in ran]
+        say(out, f"- reused from the saved rows, as they were: {len(kept)} puzzles "
+                 f"({_counts(r['rofl_code'] for r in kept) or 'none'})")  # fmt: skip
+        binaries = _counts(r.get("nonosolve_binary", "not recorded") for r in these)
+        say(out, f"- nonosolve's figures: every one from the saved rows (binary {binaries}), measured {_span(these)}")
+        if args.plan:
+            for name in order:
+                mine = [r for r in hit if r["set"] == name]
+                say(out, f"  {name}: {len(mine)} to re-run (saved rofl {sum(r['rofl']['cpu'] for r in mine):.1f} s, "
+                         f"nonosolve {sum(r['nonosolve']['cpu'] for r in mine):.1f} s)")  # fmt: skip
+            continue
+        chosen = [(r["set"], r["label"], puzzles[r["set"]][r["label"]]) for r in again]
+        run = Run(args, None, chosen, {(mode, r["set"], r["label"]): r for r in again})
+        new = {(r["set"], r["label"]): r for r in run.rows(mode, folder)}
+        combined = [new.get((r["set"], r["label"]), r) for r in these]
+        for what, group in (("affected", hit), ("spot checks", spot)):
+            if not group:
+                continue
+            now = [new[r["set"], r["label"]] for r in group]
+            handed = [sum(x["rofl"].get("sat", 0.0) > 0 for x in rows) for rows in (group, now)]
+            done = [sum(decided(x["rofl"], want, budget) for x in rows) for rows in (group, now)]
+            same = sum(a["rofl"].get("nodes") == b["rofl"].get("nodes") for a, b in zip(group, now, strict=True))
+            say(out, f"- {what}, {len(group)} puzzles: rofl {sum(r['rofl']['cpu'] for r in group):.1f} s saved, "
+                     f"{sum(r['rofl']['cpu'] for r in now):.1f} s now; nonosolve "
+                     f"{sum(r['nonosolve']['cpu'] for r in group):.1f} s; handed to SAT {handed[0]} then {handed[1]}; "
+                     f"decided {done[0]} then {done[1]}; same node count {same} of {len(group)}")  # fmt: skip
+        origin = (f"nonosolve's figures: from the saved rows, measured {_span(these)}; rofl's: {len(again)} "
+                  f"re-run now, {len(kept)} from the saved rows.")  # fmt: skip
+        report(mode, combined, budget, out, provenance=origin)
+        per_set(mode, combined, budget, tables, title=f"COMBINED ({len(again)} re-run with rofl {rofl_code()}, "
+                f"{len(kept)} saved rows reused: {_counts(r['rofl_code'] for r in kept) or 'none'}), ")  # fmt: skip
 
 
 def run_batch(exe: str, chosen, want: int, folder: Path, out: list[str]) -> None:
@@ -415,19 +555,26 @@ def run_batch(exe: str, chosen, want: int, folder: Path, out: list[str]) -> None
 class Run:
     """One run's puzzles, both sides, the rows saved and the cache."""
 
-    def __init__(self, args, exe: str, chosen):
+    def __init__(self, args, exe: str | None, chosen, reruns: dict[tuple, dict] | None = None):
         self.args, self.exe, self.chosen = args, exe, chosen
+        self.reruns = reruns or {}  # (set, label): the saved row a re-run takes nonosolve's figure from
         self.code = rofl_code()
         self.done = read_save(args.save, self.code)
-        self.cache = NonosolveCache(args.cache, binary_digest(exe))
+        self.digest = "?" if exe is None else binary_digest(exe)
+        self.cache = NonosolveCache(None if exe is None else args.cache, self.digest)
         self.warm = False
 
-    def row(self, mode: str, i: int, name: str, label: int, puzzle, folder: Path) -> dict:
+    def row(self, mode: str, i: int, name: str, label: int, puzzle, folder: Path, saved: dict | None = None) -> dict:
+        """Both sides on one puzzle (``saved``: rofl alone, again, beside the saved row's nonosolve figure)."""
         want, budget = MODES[mode], self.args.budget
         key = puzzle_key(name, label, puzzle)
-        row = {"mode": mode, "budget": budget, "set": name, "label": label, "rofl_code": self.code,
-               "when": _now(), "load": os.getloadavg()[0]}  # fmt: skip
-        theirs = self.cache.get(want, budget, key)
+        row = {"mode": mode, "budget": budget, "set": name, "label": label, "key": key, "rofl_code": self.code,
+               "when": _now(), "load": os.getloadavg()[0], "nonosolve_binary": self.digest,
+               "wall": self.args.wall}  # fmt: skip
+        if saved is not None:  # a re-run: nonosolve's figure, and rofl's, of the saved row
+            row["nonosolve_binary"] = saved.get("nonosolve_binary", "?")
+            row["rerun_of"] = {"rofl_code": saved["rofl_code"], "when": saved.get("when", "?"), "rofl": saved["rofl"]}
+        theirs = saved["nonosolve"] if saved is not None else self.cache.get(want, budget, key)
         if theirs is None and self.args.skip_nonosolve:
             theirs = {"status": "skipped", "cpu": 0.0, "wall": 0.0, "solutions": 0}
         if not self.warm:  # compile (or load) every kernel before any clock
@@ -436,13 +583,13 @@ class Run:
         order = ("rofl", "nonosolve") if i % 2 == 0 else ("nonosolve", "rofl")
         for side in order:
             if side == "rofl":
-                row["rofl"] = run_rofl(puzzle, want, budget)
+                row["rofl"] = run_rofl(puzzle, want, budget, self.args.wall * budget)
             elif theirs is not None:
                 row["nonosolve"] = theirs
             else:
                 path = folder / f"{name}-{label}.txt"
                 path.write_text(taai_text(label, puzzle))
-                row["nonosolve"] = run_nonosolve(self.exe, path, want, budget, puzzle)
+                row["nonosolve"] = run_nonosolve(self.exe, path, want, budget, puzzle, self.args.wall * budget)
                 self.cache.put(want, budget, key, row["nonosolve"])
         if self.args.save is not None:
             with self.args.save.open("a", encoding="utf-8") as f:
@@ -453,7 +600,7 @@ class Run:
         rows = []
         for i, (name, label, puzzle) in enumerate(self.chosen):
             saved = self.done.get((mode, self.args.budget, name, label))
-            row = saved or self.row(mode, i, name, label, puzzle, folder)
+            row = saved or self.row(mode, i, name, label, puzzle, folder, self.reruns.get((mode, name, label)))
             rows.append(row)
             if saved is None:
                 ours, theirs = row["rofl"], row["nonosolve"]
@@ -464,24 +611,48 @@ class Run:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--nonosolve", required=True)
+    parser.add_argument("--nonosolve", help="the nonosolve binary (not with --rerun-from)")
     parser.add_argument("--sets", type=Path, default=DEFAULT_SETS)
     parser.add_argument("--set", dest="names", action="append")
     parser.add_argument("--all-sets", action="store_true", help="every set (*.txt) of --sets, one after another")
     parser.add_argument("--per-set", type=int, default=60)
     parser.add_argument("--whole", action="store_true", help="every puzzle of each set (not --per-set of them)")
     parser.add_argument("--budget", type=float, default=10.0)
+    parser.add_argument("--wall", type=float, default=3.0,
+                        help="the wall clock each side gets, in budgets (3: 30 s for 10 CPU s); more on a loaded "
+                             "machine, where a puzzle can run out of wall clock before its CPU budget")  # fmt: skip
     parser.add_argument("--mode", dest="modes", action="append", choices=sorted(MODES))
     parser.add_argument("--batch", action="store_true")
     parser.add_argument("--save", type=Path, help="rows as JSON lines; rows already there are not run again")
     parser.add_argument("--cache", type=Path, help="nonosolve's figures per puzzle, reused by later runs")
     parser.add_argument("--write-docs", action="store_true",
                         help="write section tournament-nonosolve (with --whole: tournament-sets) of docs")  # fmt: skip
+    parser.add_argument("--section", help="with --write-docs: the section of docs/benchmarks.md to write "
+                        "(by default tournament-nonosolve, with --whole tournament-sets, with --rerun-from "
+                        "tournament-combined)")  # fmt: skip
     parser.add_argument("--skip-nonosolve", action="store_true",
                         help="rofl only (nonosolve's figures from --cache, else they read 0)")  # fmt: skip
+    parser.add_argument("--rerun-from", type=Path, action="append",
+                        help="rows saved by earlier runs (JSON lines; later files win): rofl again on the puzzles "
+                             "they say are affected, the rest reused, nonosolve's figures from the rows")  # fmt: skip
+    parser.add_argument("--over-nodes", type=int,
+                        help="with --rerun-from: affected are the puzzles whose saved rofl row took more than this "
+                             "many nodes, was handed to the SAT solver or was undecided")  # fmt: skip
+    parser.add_argument("--spot-check", type=int, default=0,
+                        help="with --rerun-from: also re-run this many other puzzles a set (the same node count "
+                             "says they were not affected)")  # fmt: skip
+    parser.add_argument("--plan", action="store_true", help="with --rerun-from: say what would be re-run, run nothing")
     args = parser.parse_args(argv)
     if args.sets is None:
         _fail("no tournament sets found: pass --sets DIR")
+    if args.wall < 1:
+        _fail("--wall must be at least 1 (budgets of wall clock)")
+    if args.rerun_from:
+        return _main_rerun(args)
+    if args.nonosolve is None:
+        _fail("--nonosolve PATH is needed (or --rerun-from ROWS)")
+    if args.over_nodes is not None or args.spot_check or args.plan:
+        _fail("--over-nodes, --spot-check and --plan go with --rerun-from")
     if args.all_sets and args.names:
         _fail("--all-sets or --set, not both")
     if args.per_set < 1:
@@ -513,10 +684,36 @@ def main(argv: list[str] | None = None) -> None:
         finally:
             run.cache.flush()
     if args.write_docs:
-        from _docs import stamp, write_section
+        _write_docs(args.section or ("tournament-sets" if args.whole else "tournament-nonosolve"), out + tables)
 
-        section = "tournament-sets" if args.whole else "tournament-nonosolve"
-        write_section(section, stamp() + "\n\n" + "\n".join(out + tables))
+
+def _write_docs(section: str, lines: list[str]) -> None:
+    from _docs import stamp, write_section
+
+    write_section(section, stamp() + "\n\n" + "\n".join(lines))
+
+
+def _main_rerun(args) -> None:
+    """``main`` with ``--rerun-from``: rofl alone, beside the saved rows' nonosolve figures."""
+    if args.over_nodes is None or args.over_nodes < 0:
+        _fail("--rerun-from needs --over-nodes N (0 or more): the saved rows' puzzles over N nodes are run again")
+    if args.spot_check < 0:
+        _fail("--spot-check must be 0 or more")
+    for given, option in ((args.nonosolve, "--nonosolve"), (args.cache, "--cache"), (args.batch, "--batch"),
+                          (args.skip_nonosolve, "--skip-nonosolve"), (args.all_sets, "--all-sets"),
+                          (args.whole, "--whole")):  # fmt: skip
+        if given:
+            _fail(f"--rerun-from takes the puzzles and nonosolve's figures from the saved rows: no {option}")
+    out: list[str] = []
+    tables: list[str] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        try:
+            rerun(args, args.names, args.modes, Path(tmp), out, tables)
+        except KeyboardInterrupt:
+            saved = f"; the puzzles done are in {args.save}: run again to resume" if args.save else ""
+            _fail(f"interrupted{saved}")
+    if args.write_docs and not args.plan:
+        _write_docs(args.section or "tournament-combined", out + tables)
 
 
 if __name__ == "__main__":

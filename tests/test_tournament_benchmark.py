@@ -228,3 +228,130 @@ def test_bad_options_are_refused(bench, sets, fake):
         bench.main(["--nonosolve", str(exe), "--sets", str(sets), "--all-sets", "--set", "aaa"])
     with pytest.raises(SystemExit, match="no tournament set"):
         bench.main(["--nonosolve", str(exe), "--sets", str(sets), "--set", "zzz"])
+    with pytest.raises(SystemExit, match="--wall must be at least 1"):
+        bench.main(["--nonosolve", str(exe), "--sets", str(sets), "--set", "aaa", "--wall", "0.5"])
+
+
+def test_the_wall_clock_is_a_multiple_of_the_budget(bench, sets, fake, tmp_path, monkeypatch):
+    exe, _ = fake
+    given = []
+    real = bench.solve_complete
+
+    def seen(puzzle, **kw):
+        given.append(kw.get("time_budget"))
+        return real(puzzle, **kw)
+
+    monkeypatch.setattr(bench, "solve_complete", seen)
+    save = tmp_path / "rows.jsonl"
+    bench.main(["--nonosolve", str(exe), "--sets", str(sets), "--set", "aaa", "--whole", "--mode", "first",
+                "--budget", "2", "--wall", "7.5", "--save", str(save)])  # fmt: skip
+    assert given == [None, 15.0, 15.0]  # the warm-up, then each puzzle
+    assert all(json.loads(line)["wall"] == 7.5 for line in save.read_text().splitlines())
+
+
+def _saved_run(bench, sets, exe, save, *more):
+    bench.main(["--nonosolve", str(exe), "--sets", str(sets), "--all-sets", "--whole", "--mode", "first",
+                "--save", str(save), *more])  # fmt: skip
+    return [json.loads(line) for line in save.read_text().splitlines()]
+
+
+def _rewrite(path, rows):
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+
+
+def test_saved_rows_record_what_a_rerun_needs(bench, sets, fake, tmp_path):
+    exe, _ = fake
+    rows = _saved_run(bench, sets, exe, tmp_path / "rows.jsonl")
+    digest = bench.binary_digest(str(exe))
+    puzzles = dict(bench.read_tournament(sets / "bbb.txt"))
+    assert all(r["nonosolve_binary"] == digest and isinstance(r["rofl"]["nodes"], int) for r in rows)
+    assert rows[2]["key"] == bench.puzzle_key("bbb", 1, puzzles[1])
+    assert not any("rerun_of" in r for r in rows)
+
+
+def test_a_rerun_runs_rofl_again_on_the_affected_puzzles_only(bench, sets, fake, tmp_path, monkeypatch, capsys):
+    exe, log = fake
+    first = tmp_path / "rows.jsonl"
+    rows = _saved_run(bench, sets, exe, first)
+    rows[0]["rofl"]["nodes"] = 50  # aaa#1: over 40 nodes
+    rows[3]["rofl"]["sat"] = 1.5  # bbb#2: handed over
+    rows[4]["rofl"]["cpu"] = 12.0  # bbb#3: over the budget
+    _rewrite(first, rows)
+    capsys.readouterr()
+    monkeypatch.setattr(bench, "rofl_code", lambda: "def5678")
+    calls = _count_rofl(bench, monkeypatch)
+    save = tmp_path / "rerun.jsonl"
+    args = ["--sets", str(sets), "--rerun-from", str(first), "--over-nodes", "40", "--save", str(save)]
+    bench.main(args)
+    out = capsys.readouterr().out
+    assert [(c[0].width, c[1]) for c in calls] == [(3, 1)] * 3 and _calls(log) == 5  # nonosolve not run again
+    assert "## COMBINED rows, mode first, budget 10 CPU s: 5 puzzles of 2 sets" in out
+    assert "- re-run with rofl def5678: 3 puzzles the saved rows say are affected" in out
+    assert "- reused from the saved rows, as they were: 2 puzzles (2 of abc1234)" in out
+    assert "- affected, 3 puzzles:" in out and "handed to SAT 1 then 0; decided 2 then 3" in out
+    assert "#### COMBINED (3 re-run with rofl def5678, 2 saved rows reused: 2 of abc1234), mode first" in out
+    assert "| all 2 sets |" in out and "| 5 / 5 of 5 |" in out
+    again = [json.loads(line) for line in save.read_text().splitlines()]
+    assert [(r["set"], r["label"]) for r in again] == [("aaa", 1), ("bbb", 2), ("bbb", 3)]
+    assert all(r["rofl_code"] == "def5678" and r["rerun_of"]["rofl_code"] == "abc1234" for r in again)
+    assert [r["nonosolve"] for r in again] == [rows[0]["nonosolve"], rows[3]["nonosolve"], rows[4]["nonosolve"]]
+    assert again[2]["rerun_of"]["rofl"]["cpu"] == 12.0
+    bench.main(args)  # resumed from its save: nothing run, the same report
+    assert len(calls) == 3 and capsys.readouterr().out == out
+
+
+def test_a_rerun_plans_spot_checks_and_takes_the_later_file(bench, sets, fake, tmp_path, monkeypatch, capsys):
+    exe, _ = fake
+    first = tmp_path / "rows.jsonl"
+    rows = _saved_run(bench, sets, exe, first)
+    later = tmp_path / "later.jsonl"
+    _rewrite(later, [{**rows[1], "rofl_code": "fed4321", "rofl": {**rows[1]["rofl"], "nodes": 99}}])
+    calls = _count_rofl(bench, monkeypatch)
+    common = ["--sets", str(sets), "--rerun-from", str(first), "--rerun-from", str(later), "--over-nodes", "40"]
+    capsys.readouterr()
+    bench.main([*common, "--plan"])
+    out = capsys.readouterr().out
+    assert not calls and "aaa: 1 to re-run" in out and "bbb: 0 to re-run" in out
+    assert "their saved rofl code: 1 of fed4321" in out
+    bench.main([*common, "--spot-check", "1", "--set", "bbb"])
+    out = capsys.readouterr().out
+    assert len(calls) == 1 and "3 puzzles of 1 sets" in out and "0 puzzles the saved rows say" in out
+    assert "- spot checks, 1 puzzles:" in out and "same node count 1 of 1" in out
+
+
+def test_bad_rerun_options_are_refused(bench, sets, fake, tmp_path):
+    exe, _ = fake
+    first = tmp_path / "rows.jsonl"
+    rows = _saved_run(bench, sets, exe, first)
+    common = ["--sets", str(sets), "--rerun-from", str(first)]
+    with pytest.raises(SystemExit, match="needs --over-nodes N"):
+        bench.main(common)
+    with pytest.raises(SystemExit, match="no --nonosolve"):
+        bench.main([*common, "--over-nodes", "5", "--nonosolve", str(exe)])
+    with pytest.raises(SystemExit, match="go with --rerun-from"):
+        bench.main(["--nonosolve", str(exe), "--sets", str(sets), "--over-nodes", "5"])
+    with pytest.raises(SystemExit, match="no saved rows of mode two"):
+        bench.main([*common, "--over-nodes", "5", "--mode", "two"])
+    with pytest.raises(SystemExit, match="no saved rows"):
+        bench.main(["--sets", str(sets), "--rerun-from", str(tmp_path / "none.jsonl"), "--over-nodes", "5"])
+    rows[0]["key"] = "aaa#1:0000"  # the set's file changed since
+    _rewrite(first, rows)
+    with pytest.raises(SystemExit, match="aaa#1 of the saved rows is not in"):
+        bench.main([*common, "--over-nodes", "5"])
+
+
+def test_the_per_set_table_splits_the_hand_overs_from_the_rest(bench):
+    def row(name, ours, theirs, sat=0.0):
+        ours = {"cpu": ours, "status": "found", "sat": sat}
+        return {"set": name, "when": "2026-11-30T07:00:00+00:00", "load": 1.0, "rofl": ours,
+                "nonosolve": {"cpu": theirs, "status": "found"}}  # fmt: skip
+
+    out: list[str] = []
+    rows = [row("a", 1.0, 2.0), row("a", 4.0, 1.5, sat=3.0), row("b", 0.5, 0.25)]
+    bench.per_set("first", rows, 10.0, out, title="COMBINED (x), ")
+    assert out[0] == "\n#### COMBINED (x), mode first, per set (CPU s; budget 10 s)"
+    assert "the rest: rofl / nonosolve CPU" in out[1]
+    assert out[3].startswith("| a | 5.0 | 3.5 | 1.43 | 2 / 2 of 2 |")
+    assert "| 1, 4.0 / 1.5 | 1.0 / 2.0 | 2026-11-30 07:00, 1.0-1.0 | not met (total 1.43x) |" in out[3]
+    assert "| 0, 0.0 / 0.0 | 0.5 / 0.2 |" in out[4]  # 0.25 rounds to even
+    assert "| all 2 sets | 5.5 | 3.8 |" in out[5] and "| 1, 4.0 / 1.5 | 1.5 / 2.2 |" in out[5]
