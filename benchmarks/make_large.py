@@ -460,6 +460,8 @@ def main() -> None:
         for case in args.cases.split(","):
             tiles(case, args.tiles)
         return
+    if args.save:  # made before the cases run: a missing folder would lose every figure at the end
+        Path(args.save).mkdir(parents=True, exist_ok=True)
     print(
         f"{'case':>12} {'CPU s':>7} "
         + " ".join(f"{p:>8}" for p in PASSES)
