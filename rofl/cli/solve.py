@@ -125,6 +125,13 @@ def solve(
     from rofl.formats import open_puzzle
     from rofl.solver.search import solve_complete
 
+    if line_only:  # each of these would be ignored: say so rather than drop it silently
+        searched = (("--first-only", first_only), ("--engine sat", engine == "sat"),
+                    ("--first", first_path), ("--solutions", solutions_dir))  # fmt: skip
+        needs = [name for name, given in searched if given]
+        if needs:
+            msg = f"{' and '.join(needs)} {'needs' if len(needs) == 1 else 'need'} the search: drop --line-only"
+            raise click.UsageError(msg)
     _check_outputs(file, first_path, solutions_dir, steps_dir, gif_path)
     opened = open_puzzle(file)
     puzzle = opened.puzzle

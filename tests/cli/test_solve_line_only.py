@@ -100,3 +100,27 @@ def test_cli_directory(tmp_path):
     # exit status 2 means "stalled", so a bad argument must not look like one
     assert result.exit_code == 1
     assert result.stderr.splitlines() == [f"Error: {tmp_path}: Is a directory"]
+
+
+@pytest.mark.parametrize(
+    ("options", "named"),
+    [
+        (["--first-only"], "--first-only"),
+        (["--engine", "sat"], "--engine sat"),
+        (["--first", "one.png"], "--first"),
+        (["--solutions", "sols"], "--solutions"),
+        (["--first-only", "--first", "one.png"], "--first-only and --first"),
+    ],
+)
+def test_options_line_logic_would_ignore_are_refused(tmp_path, options, named):
+    """--line-only does no search: an option only the search serves is a usage error, before any work."""
+    result = run(
+        "solve",
+        "--line-only",
+        _write(tmp_path, SOLVABLE),
+        *[str(tmp_path / o) if o.endswith((".png", "sols")) else o for o in options],
+    )
+    assert result.exit_code == 2
+    verb = "need" if " and " in named else "needs"
+    assert f"{named} {verb} the search: drop --line-only" in result.output
+    assert not (tmp_path / "one.png").exists() and not (tmp_path / "sols").exists()
