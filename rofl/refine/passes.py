@@ -76,7 +76,6 @@ QUICK_REVERT_SHARE = 1.0  # ...and the revert pass stops at this share of the li
 QUICK_REVERT_CELL = 25  # ...or this many line solves a cell, whichever is more
 QUICK_MOST_CELLS = 100_000  # ...on grids of at most this many cells (the camera at 400 took longer)
 FAR_POLISH_ABOVE = 1.0  # a far grid is polished and relocated only with more effort than this (the default's)
-FAR_REVERT_PASSES = None  # a far grid's revert pass: at most this many passes over the changes
 FAR_JUDGE_LEAST = 8  # a far grid's greedy round judges single moves only if one is estimated to gain this many cells
 FAR_REFRESH_PART = 4  # a far grid's refresh, with most cells open, re-estimates one stale move in this many
 LARGE_CELLS = 20_000  # grids of more cells than this take the large-grid path (see docs/decisions.md "At scale")
@@ -549,7 +548,6 @@ class _Run:
         cells: np.ndarray,
         progress: Callable[[int, int], None] | None = None,
         budget: int | None = None,
-        passes: int | None = None,
     ) -> tuple[_State, int]:
         """Put back every one of ``cells`` (changed, flat indices) whose
         original colour keeps the puzzle line-solvable.  ``progress`` is
@@ -643,10 +641,6 @@ class _Run:
             still[np.asarray(kept, dtype=np.intp)] = True
             still = still[todo]
             todo = todo[still] if np.count_nonzero(still) < len(todo) else ()
-            if passes is not None:
-                passes -= 1
-                if passes <= 0:
-                    break
         return state, reverted
 
     def polish(

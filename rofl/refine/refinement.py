@@ -18,7 +18,6 @@ from rofl.puzzle import Puzzle, Rectangle
 from rofl.refine.passes import (
     CACHE_MB_PER_CELL,
     FAR_POLISH_ABOVE,
-    FAR_REVERT_PASSES,
     LARGE_AFTER_CELL,
     LARGE_AFTER_SHARE,
     LARGE_CACHE_MB,
@@ -215,10 +214,7 @@ def refine(
         # quick: a revert pass in proportion to the work before it (docs/decisions.md, "At scale")
         spent = run.work()
         budget = spent + int(max(QUICK_REVERT_SHARE * spent, QUICK_REVERT_CELL * original.size)) if run.quick else None
-        passes = FAR_REVERT_PASSES if run.far else None
-        state, counts["reverted"] = run.revert(
-            state, np.flatnonzero(state.grid != original), revert_progress, budget, passes
-        )
+        state, counts["reverted"] = run.revert(state, np.flatnonzero(state.grid != original), revert_progress, budget)
         # a far grid at the default effort: likeness as good without them (docs/decisions.md, "At scale")
         skip = run.far and max(polish, relocate) <= FAR_POLISH_ABOVE
         if run.shape.certificates and not skip:
