@@ -217,17 +217,26 @@ def read_save(path: Path | None, code: str) -> dict[tuple, dict]:
     if text and not text.endswith("\n"):  # a row cut off: the next one starts on a line of its own
         with path.open("a", encoding="utf-8") as f:
             f.write("\n")
-    for n, line in enumerate(text.splitlines(), 1):
-        try:
-            row = json.loads(line)
-            where = (row["mode"], row["budget"], row["set"], row["label"])
-        except (ValueError, KeyError, TypeError):
-            print(f"tournament.py: {path}:{n}: not a row, skipped (a run cut off while writing it?)", file=sys.stderr)
-            continue
+    for where, row in _rows_in(path, text, "not a row, skipped (a run cut off while writing it?)"):
         if row.get("rofl_code") != code:
             _fail(f"{path} holds rows of rofl {row.get('rofl_code')}, this is rofl {code}: save to another file")
         rows[where] = row
     return rows
+
+
+def _rows_in(path: Path, text: str, skipped: str, check=None):
+    """``(where, row)`` of each line of ``text`` (JSON lines of ``path``) that is a row, ``where`` its
+    (mode, budget, set, label); ``check(row)`` may raise too.  A line that is none is reported (``skipped``)."""
+    for n, line in enumerate(text.splitlines(), 1):
+        try:
+            row = json.loads(line)
+            where = (row["mode"], row["budget"], row["set"], row["label"])
+            if check is not None:
+                check(row)
+        except (ValueError, KeyError, TypeError):
+            print(f"tournament.py: {path}:{n}: {skipped}", file=sys.stderr)
+            continue
+        yield where, row
 
 
 def run_nonosolve(exe: str, path: Path, want: int, budget: float, puzzle, clock: float) -> dict:
@@ -437,17 +446,14 @@ def read_rows(paths: list[Path]) -> dict[tuple, dict]:
     for path in paths:
         if not path.is_file():
             _fail(f"no saved rows {path}")
-        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-            try:
-                row = json.loads(line)
-                where = (row["mode"], row["budget"], row["set"], row["label"])
-                float(row["rofl"]["cpu"]) + float(row["nonosolve"]["cpu"])
-                str(row["rofl_code"])
-            except (ValueError, KeyError, TypeError):
-                print(f"tournament.py: {path}:{n}: not a row, skipped", file=sys.stderr)
-                continue
-            rows[where] = row
+        rows.update(_rows_in(path, path.read_text(encoding="utf-8"), "not a row, skipped", _figures_in))
     return rows
+
+
+def _figures_in(row: dict) -> None:
+    """Raise unless ``row`` holds both sides' CPU and rofl's code (what a re-run reads of it)."""
+    float(row["rofl"]["cpu"]) + float(row["nonosolve"]["cpu"])
+    str(row["rofl_code"])
 
 
 def affected(run: dict, want: int, budget: float, over_nodes: int) -> bool:
