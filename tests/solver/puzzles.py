@@ -20,3 +20,11 @@ def small_puzzles(draw):
     rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
     grid = np.where(rng.random((height, width)) < 0.4, rng.integers(1, k, (height, width)), 0)
     return Puzzle.from_grid(grid.astype(np.uint8), PALETTES[k])
+
+
+def sparse_puzzles(seed: int, count: int):
+    """``count`` black-and-white 6 x 6 puzzles of a seeded random grid, about a third of it ink:
+    small enough for brute force, and many need the search."""
+    rng = np.random.default_rng(seed)
+    for _ in range(count):
+        yield Puzzle.from_grid((rng.random((6, 6)) < 0.35).astype(np.uint8), Palette.black_white())

@@ -16,7 +16,7 @@ from rofl.solver import search
 from rofl.solver.sat import solve_sat
 from rofl.solver.status import SearchStatus
 from tests.naive import puzzle_solutions
-from tests.solver.puzzles import PALETTES, small_puzzles
+from tests.solver.puzzles import PALETTES, small_puzzles, sparse_puzzles
 
 
 def _check_first(puzzle: Puzzle, result_status, solutions, truth, *, line_solved: bool = False) -> None:
@@ -77,10 +77,8 @@ def test_the_search_hands_over_after_its_nodes(monkeypatch):
     answers are brute force's."""
     monkeypatch.setattr(search, "HANDOVER_NODES", 1)
     monkeypatch.setattr(search, "HANDOVER_SECONDS", 1e9)
-    rng = np.random.default_rng(7)
     handed = 0
-    for _ in range(40):
-        puzzle = Puzzle.from_grid((rng.random((6, 6)) < 0.35).astype(np.uint8), Palette.black_white())
+    for puzzle in sparse_puzzles(7, 40):
         truth = set(puzzle_solutions(puzzle))
         result = rofl.solve_complete(puzzle, time_budget=None)
         expected = SearchStatus.NONE if not truth else SearchStatus.UNIQUE if len(truth) == 1 else SearchStatus.MULTIPLE

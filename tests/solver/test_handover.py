@@ -23,8 +23,7 @@ from rofl.solver.status import SearchStatus
 from tests.clirun import run
 from tests.naive import puzzle_solutions
 from tests.places import corpus_file
-
-PALETTES = {2: Palette.black_white(), 3: Palette([(255, 255, 255), (0, 0, 0), (200, 0, 0)])}
+from tests.solver.puzzles import PALETTES, sparse_puzzles
 
 
 @st.composite
@@ -140,10 +139,8 @@ def test_no_hand_over_of_a_formula_over_the_limit(monkeypatch):
 
     monkeypatch.setattr(search, "HANDOVER_SECONDS", 0.0)
     monkeypatch.setattr(sat, "MAX_LITERALS", 10)
-    rng = np.random.default_rng(31)
     searched = 0
-    for _ in range(30):
-        puzzle = Puzzle.from_grid((rng.random((6, 6)) < 0.35).astype(np.uint8), Palette.black_white())
+    for puzzle in sparse_puzzles(31, 30):
         truth = puzzle_solutions(puzzle)
         result = rofl.solve_complete(puzzle, time_budget=None)
         assert result.status == _expected(len(truth)) and result.sat_seconds == 0
@@ -184,10 +181,8 @@ def test_first_solutions_handed_over_after_one_node_are_brute_force_s(monkeypatc
     after one node: every answer is one of brute force's solutions."""
     monkeypatch.setattr(search, "HANDOVER_NODES_FIRST", 1)
     monkeypatch.setattr(search, "HANDOVER_SECONDS", 1e9)
-    rng = np.random.default_rng(45)
     handed = 0
-    for _ in range(40):
-        puzzle = Puzzle.from_grid((rng.random((6, 6)) < 0.35).astype(np.uint8), Palette.black_white())
+    for puzzle in sparse_puzzles(45, 40):
         truth = set(puzzle_solutions(puzzle))
         result = rofl.solve_complete(puzzle, time_budget=None, solutions=1)
         assert len(result.solutions) == 1 and tuple(result.solutions[0].ravel().tolist()) in truth
