@@ -167,15 +167,22 @@ def _chunk_size(seconds_per_task: float | None, remaining: int, workers: int) ->
 
 
 def _windowed(
-    tasks: _Tasks, submit, finished, lost, workers: int, local: Callable | None = None
+    tasks: _Tasks, submit, finished, lost, workers: int, local: Callable | None = None, retry: bool = True
 ) -> Iterator[tuple[int, Any]]:
     """Hand ``tasks`` out in chunks with ``submit(chunk) -> handle`` while
     fewer than ``AHEAD * workers`` chunks are running, and yield ``(i,
     result)`` from ``finished(pending, block)``, which yields ``(handle,
-    results, seconds)`` for the ``pending`` ``{handle: [i, ...]}`` that are
+    results, seconds)`` for the ``pending`` ``{handle: ...}`` that are
     done (waiting for at least one if ``block``); ``results`` is a list, or
     a string saying why they were lost (``lost(i, why)`` is then each one's
     result).
+
+    With ``retry`` (local workers), since a dying worker takes down every
+    chunk in flight on its pool, not only its own task, and which task
+    killed it is not known, the tasks of a lost chunk are tried again, each
+    alone, with nothing else running (no new chunk is handed out
+    meanwhile); only one that is lost alone is given up, with ``lost(i,
+    why)`` as its result.  (Dask runs a dead worker's tasks again itself.)
 
     With ``local`` (the task function, in a process that holds the kernels
     already), this process runs tasks itself until the workers deliver
@@ -184,11 +191,15 @@ def _windowed(
     kernels here and in the fork server at once, a batch of 36 pictures
     took 4.7 s instead of 3.8 s.)
     """
-    pending: dict = {}
+    pending: dict = {}  # handle: (indices, chunk, tried alone)
+    suspects: list[tuple[int, tuple]] = []  # lost with a dying worker, to try again alone
     spent, measured = 0.0, 0
     delivered = local is None
     while True:
-        while tasks.left and len(pending) < AHEAD * workers:
+        if suspects and not pending:
+            i, a = suspects.pop(0)
+            pending[submit([a])] = ([i], [a], True)
+        while not suspects and tasks.left and len(pending) < AHEAD * workers:
             size = _chunk_size(spent / measured if measured else None, tasks.left, workers)
             indices, chunk = [], []
             while len(chunk) < size and (item := tasks.take()) is not None:
@@ -199,12 +210,12 @@ def _windowed(
                     indices.append(i)
                     chunk.append(a)
             if chunk:
-                pending[submit(chunk)] = indices
+                pending[submit(chunk)] = (indices, chunk, False)
             if measured == 0 and len(pending) >= workers:
                 break  # one task per worker until the first results size the chunks
         if not pending:
             return
-        done = list(finished(pending, delivered or not tasks.left))
+        done = list(finished(pending, delivered or not tasks.left or bool(suspects)))
         if not done:  # the workers are still starting: a task here meanwhile
             i, a = tasks.take()  # type: ignore[misc]  # some are left, or finished() would have waited
             if isinstance(a, Done):
@@ -217,10 +228,13 @@ def _windowed(
             continue
         delivered = True
         for handle, results, seconds in done:
-            indices = pending.pop(handle)
+            indices, chunk, alone = pending.pop(handle)
             if isinstance(results, str):
-                for i in indices:
-                    yield i, lost(i, results)
+                if retry and not alone:
+                    suspects.extend(zip(indices, chunk))
+                else:
+                    for i in indices:
+                        yield i, lost(i, results)
                 continue
             spent += seconds
             measured += len(indices)
@@ -388,6 +402,6 @@ def _on_dask(fn, tasks: _Tasks, lost, scheduler: str) -> Iterator[tuple[int, Any
     try:
         client.run(warm_up)  # every worker loads the kernels once, not inside a timed task
         workers = max(1, sum(client.nthreads().values()))
-        yield from _windowed(tasks, submit, finished, lost, workers)
+        yield from _windowed(tasks, submit, finished, lost, workers, retry=False)
     finally:
         client.close()
