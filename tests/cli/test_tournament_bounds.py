@@ -97,3 +97,31 @@ def test_bulk_clue_lines_read_as_the_slow_reader_reads_them():
         out.append(seps[i % len(seps)].join(numbers) if numbers else "0")
     back = taai.read_bytes("\n".join(out).encode())[0]
     assert back.rows == puzzle.rows and back.cols == puzzle.cols
+
+
+def test_answers_that_cannot_be_written_are_refused_before_any_solving(tmp_path, monkeypatch):
+    """A read-only folder (simulated: root writes anywhere) failed only after the whole run,
+    which was lost; the answers' file is now opened first."""
+    import errno
+    import os
+    import tempfile
+
+    from rofl.solver import search
+
+    def never(*args, **kwargs):
+        msg = "solved a tournament whose answers cannot be written"
+        raise AssertionError(msg)
+
+    real = tempfile.mkstemp
+
+    def read_only(*args, dir=None, **kwargs):  # noqa: A002 -- mkstemp's own name
+        if dir is not None and os.path.samefile(dir, tmp_path / "ro"):
+            raise OSError(errno.EROFS, os.strerror(errno.EROFS))
+        return real(*args, dir=dir, **kwargs)
+
+    monkeypatch.setattr(search, "solve_complete", never)
+    monkeypatch.setattr(tempfile, "mkstemp", read_only)
+    (tmp_path / "ro").mkdir()
+    path, _ = _tournament(tmp_path, GRIDS)
+    one_error_line(run("bench", "--tournament", path, "--answers", tmp_path / "ro" / "a.txt"), "Read-only file system")
+    assert list((tmp_path / "ro").iterdir()) == []
