@@ -19,8 +19,9 @@ the child):
   of its cells flipped (line logic alone takes some 35 s);
 * ``rofl sheet`` of a 2048 x 2048 puzzle of random dots (a 4 MB ``.non``,
   2.1 million clue numbers) as SVG and PDF;
-* a 200 MiB upload to the studio when it has room for 1 MiB more photos
-  (Starlette's test client, the body sent in chunks without a length).
+* a 200 MiB upload to the studio (uvicorn, as ``rofl studio`` serves it,
+  in the same process as the client, which streams the body in chunks
+  without a length) when it has room for 1 MiB more photos.
 
 ``--write-docs`` writes the table into section ``bounded-io`` of
 ``docs/benchmarks.md``.
@@ -50,19 +51,30 @@ row = next(rows)
 print("first answer: $%d %s" % (row.label, row.status))
 """
 
-STUDIO = """
-from starlette.testclient import TestClient
+STUDIO = r"""
+import http.client, json, socket, threading, time
+import uvicorn
 import rofl.studio.app as app
 app.MAX_HELD_BYTES = 1 << 20
-client = TestClient(app.create_app(token="t" * 24, max_upload_bytes=256 << 20, warm=False))
-def body():
-    yield b'--x\\r\\nContent-Disposition: form-data; name="photo"; filename="big.png"\\r\\n\\r\\n'
-    for _ in range(200):
-        yield bytes(1 << 20)
-    yield b"\\r\\n--x--\\r\\n"
-answer = client.post("/" + "t" * 24 + "/photos", content=body(),
-                     headers={"content-type": "multipart/form-data; boundary=x"})
-print(answer.status_code, answer.json()["error"])
+token = "t" * 24
+server = uvicorn.Server(uvicorn.Config(app.create_app(token=token, warm=False), log_level="warning", lifespan="on"))
+sock = socket.socket()
+sock.bind(("127.0.0.1", 0))
+threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True).start()
+while not server.started:
+    time.sleep(0.05)
+client = http.client.HTTPConnection("127.0.0.1", sock.getsockname()[1], timeout=600)
+client.putrequest("POST", f"/{token}/photos")
+client.putheader("Content-Type", "multipart/form-data; boundary=x")
+client.putheader("Transfer-Encoding", "chunked")
+client.endheaders()
+head = b'--x\r\nContent-Disposition: form-data; name="photo"; filename="big.png"\r\n\r\n'
+for part in [head, *[bytes(1 << 20)] * 200, b"\r\n--x--\r\n"]:
+    client.send(b"%x\r\n" % len(part) + part + b"\r\n")
+client.send(b"0\r\n\r\n")
+answer = client.getresponse()
+print(answer.status, json.loads(answer.read())["error"])
+server.should_exit = True
 """
 
 
