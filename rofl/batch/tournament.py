@@ -57,24 +57,41 @@ class TournamentRow:
 
 
 def read_tournament(path: str | os.PathLike) -> list[tuple[int, object]]:
-    """The ``(label, puzzle)`` pairs of a tournament file, in file order.
+    """The ``(label, puzzle)`` pairs of a tournament file, in file order, all built at once
+    (:func:`iter_tournament` builds each as it is asked for).
 
     Raises
     ------
     FormatError
         The file is no TAAI tournament file (the message names the line).
     """
+    return list(iter_tournament(path))
+
+
+def iter_tournament(path: str | os.PathLike) -> Iterator[tuple[int, object]]:
+    """The ``(label, puzzle)`` pairs of a tournament file, in file order,
+    each puzzle built when it is reached (:func:`rofl.formats.taai.iter_all`):
+    the whole file is read (at most :data:`rofl.formats.MAX_FILE_BYTES`) and
+    checked when this is called, before any puzzle is solved.
+
+    Raises
+    ------
+    FormatError
+        The file is no TAAI tournament file (the message names the line).
+    LimitError
+        The file is larger than :data:`rofl.formats.MAX_FILE_BYTES`.
+    """
     from rofl._io import read_capped
-    from rofl.formats import taai
+    from rofl.formats import MAX_FILE_BYTES, taai
 
     where = str(path)
-    data = read_capped(path, 64 << 20)
+    data = read_capped(path, MAX_FILE_BYTES)
     if not taai.looks_like(data):
         from rofl.errors import FormatError
 
         msg = f"{where}: not a tournament file (TAAI/TCGA/ICGA: '$1', its clue lines, then '$2'...)"
         raise FormatError(msg)
-    return taai.read_all(data, where=where)
+    return taai.iter_all(data, where=where)
 
 
 def run_tournament(path: str | os.PathLike, *, budget: float = 10.0, solutions: int = 1) -> Iterator[TournamentRow]:
@@ -99,6 +116,10 @@ def run_tournament(path: str | os.PathLike, *, budget: float = 10.0, solutions: 
     ------
     OptionError
         A budget that is not positive, or ``solutions`` not 1 or 2.
+    FormatError
+        A malformed file, before any puzzle is solved; or, when it is
+        reached, a puzzle whose rows and columns disagree (the only check
+        left until a puzzle is built, :func:`rofl.formats.taai.iter_all`).
     RuntimeError
         An answer that does not satisfy its clues (a bug, never handed in).
     """
@@ -108,7 +129,7 @@ def run_tournament(path: str | os.PathLike, *, budget: float = 10.0, solutions: 
         msg = f"budget must be a positive number of seconds, not {budget!r}"
         raise OptionError(msg)
     check_solutions(solutions)
-    for label, puzzle in read_tournament(path):
+    for label, puzzle in iter_tournament(path):
         cpu, wall = time.process_time(), time.perf_counter()
         result = solve_complete(puzzle, time_budget=budget, solutions=solutions)
         cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
@@ -137,12 +158,26 @@ def tournament_summary(rows: list[TournamentRow]) -> dict[str, float]:
 def answers_text(rows: list[TournamentRow]) -> str:
     """The answers in the tournaments' solution format: ``$label``, then the
     grid's rows, cells ``0``/``1`` separated by tabs (an unsolved puzzle all 0)."""
-    out = []
-    for row in rows:
-        grid = row.answer if row.answer is not None else np.zeros(row.shape, dtype=np.uint8)
-        out.append(f"${row.label}")
-        out.extend("\t".join(str(int(v)) for v in line) for line in grid)
-    return "\n".join(out) + "\n"
+    return "".join(answer_text(row) for row in rows)
 
 
-__all__ = ["TournamentRow", "answers_text", "read_tournament", "run_tournament", "tournament_summary"]
+def answer_text(row: TournamentRow) -> str:
+    """One puzzle's part of :func:`answers_text`, built as one array (a
+    2048 x 2048 answer took a second a cell at a time)."""
+    grid = row.answer if row.answer is not None else np.zeros(row.shape, dtype=np.uint8)
+    height, width = grid.shape
+    text = np.full((height, 2 * width), ord("\t"), dtype=np.uint8)
+    text[:, 0::2] = np.asarray(grid, dtype=np.uint8) + ord("0")
+    text[:, -1] = ord("\n")
+    return f"${row.label}\n" + text.tobytes().decode("ascii")
+
+
+__all__ = [
+    "TournamentRow",
+    "answer_text",
+    "answers_text",
+    "iter_tournament",
+    "read_tournament",
+    "run_tournament",
+    "tournament_summary",
+]

@@ -137,10 +137,12 @@ def bench(
 def _tournament(
     files: tuple[str, ...], *, budget: float, two: bool, answers: str | None, listing: bool, output: str | None
 ) -> None:
+    import contextlib
     import sys
 
-    from rofl.batch.tournament import answers_text, run_tournament
-    from rofl.errors import OptionError
+    from rofl._io import atomic_open
+    from rofl.batch.tournament import answer_text, run_tournament
+    from rofl.errors import OptionError, RoflError
 
     if output is not None:
         msg = "--tournament prints its figures; -o (a table of puzzle files) is not for it"
@@ -162,20 +164,23 @@ def _tournament(
     unsolved = 0
     for name in files:
         rows = []
-        try:
-            for row in run_tournament(name, budget=budget, solutions=2 if two else 1):
-                rows.append(row)
-                if listing:
-                    say(f"${row.label}  {row.status}  {_fmt(row.cpu_seconds)}")
-        except KeyboardInterrupt:  # the figures of the puzzles done, then "Error: interrupted"
-            if rows:
-                _tournament_report(f"{name}: interrupted after {len(rows)} puzzles", rows, budget)
-            raise
+        with contextlib.ExitStack() as stack:
+            # the answers go to a temporary file as they come (a file of large puzzles
+            # has hundreds of megabytes of them), renamed into place when all are in
+            kept = None if answers is None else stack.enter_context(atomic_open(answers, "w"))
+            try:
+                for row in run_tournament(name, budget=budget, solutions=2 if two else 1):
+                    if kept is not None:
+                        kept.write(answer_text(row))
+                    rows.append(row)
+                    if listing:
+                        say(f"${row.label}  {row.status}  {_fmt(row.cpu_seconds)}")
+            except (KeyboardInterrupt, RoflError) as exc:  # the figures of the puzzles done, then the error
+                if rows:
+                    why = "interrupted" if isinstance(exc, KeyboardInterrupt) else "stopped"
+                    _tournament_report(f"{name}: {why} after {len(rows)} puzzles", rows, budget)
+                raise
         unsolved += _tournament_report(name, rows, budget)
-        if answers is not None:
-            from rofl._io import atomic_write
-
-            atomic_write(answers, answers_text(rows))
     if unsolved:
         sys.exit(1)
 

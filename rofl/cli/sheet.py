@@ -166,6 +166,10 @@ def _read(files: tuple[str, ...], *, book: bool, solved: bool, budget: float) ->
             from rofl.render.hexlayout import check_hex_sheet
 
             check_hex_sheet(opened.puzzle, f"{opened.name}: a hexagonal sheet")
+        else:
+            from rofl.render.layout import check_numbers
+
+            check_numbers(opened.puzzle, f"{opened.name}: a sheet")
         puzzles.append(opened.puzzle)
         if solved:
             grids.append(_solution(file, opened, budget))

@@ -145,7 +145,7 @@ def solve(
     if line_only:
         if pictured:
             _picture_steps(puzzle, steps_dir, gif_path, search=False, budget=budget, **drawing)
-        _line_only(opened, use_color)
+        _line_only(opened, use_color, budget)
         return
 
     # line logic and the search share the budget; compiling is in neither
@@ -323,14 +323,20 @@ def _partial(masks):
     return grid
 
 
-def _line_only(opened, use_color: bool) -> None:
+def _line_only(opened, use_color: bool, budget: float) -> None:
     from rofl.cli._show import difficulty_text
     from rofl.decode import check_crc
+    from rofl.errors import BudgetError
     from rofl.render.terminal import puzzle_text
     from rofl.solver import solve as line_solve
 
     puzzle = opened.puzzle
-    result = line_solve(puzzle)
+    try:  # --budget bounds line logic alone as it bounds it with the search (it once ran on unbounded)
+        result = line_solve(puzzle, budget=budget)
+    except BudgetError:
+        msg = f"budget: no answer: line logic did not finish within the {budget:g} s budget (try a larger --budget)"
+        click.echo(msg, err=True)
+        sys.exit(EXIT_BUDGET)
     if result.status == "solved":
         check_crc(result.grid, opened.crc32, f"{opened.name}: ")
     if result.status != "contradiction":

@@ -31,6 +31,13 @@ MAX_SIDE = 30000
 #: Largest raster sheet in pixels all told (three bytes each while drawing;
 #: an A4 page at 600 dpi is 35 million).
 MAX_PIXELS = 64_000_000
+#: Most clue numbers one sheet of a rectangle draws, in any format.  An SVG
+#: or PDF sheet has no limit on pixels, and each number costs about 500
+#: bytes while it is drawn: a 2048x2048 puzzle of random dots (2.1 million
+#: numbers, from a 4 MB file) took 1.3 GB and 20-30 s of CPU for a sheet
+#: no printer shows (session 10's audit).  A million is twice a 1000x1000
+#: picture's, more than any PNG sheet fits (:data:`MAX_PIXELS`).
+MAX_NUMBERS = 1_000_000
 #: Smallest cell that still holds a legible clue number.
 MIN_CELL = 6
 #: Widest a title may make a sheet narrower than this, in cells: a longer
@@ -449,6 +456,26 @@ def sheet_layout(
     return layout
 
 
+def check_numbers(puzzle: Puzzle, what: str = "a sheet") -> None:
+    """Refuse a rectangle of more than :data:`MAX_NUMBERS` clue numbers
+    before anything is placed or solved.
+
+    Raises
+    ------
+    LimitError
+        (a :class:`~rofl.errors.FormatError`: the puzzle, not an option, is too large)
+    """
+    from rofl.errors import LimitError
+
+    numbers = len(puzzle.lengths)
+    if numbers > MAX_NUMBERS:
+        msg = (
+            f"{what} of {puzzle.width}x{puzzle.height} cells would print its {numbers:,} clue numbers; "
+            f"rofl prints at most {MAX_NUMBERS:,} on one sheet"
+        )
+        raise LimitError(msg)
+
+
 def _check_size(puzzle: Puzzle, cell: int, max_pixels: int | None, *, given: bool) -> None:
     """Refuse, before millions of clue numbers are placed, a sheet that cannot
     fit at ``cell`` (the smallest cell when none is ``given``): its grid,
@@ -458,12 +485,14 @@ def _check_size(puzzle: Puzzle, cell: int, max_pixels: int | None, *, given: boo
     Raises
     ------
     LimitError
-        No cell fits (the puzzle, not an option, is too large).
+        No cell fits, or more than :data:`MAX_NUMBERS` clue numbers (the
+        puzzle, not an option, is too large).
     OptionError
         The cell given does not fit.
     """
     from rofl.errors import LimitError, OptionError
 
+    check_numbers(puzzle)
     if cell < MIN_CELL:
         return  # sheet_layout's own message
     row_groups = max((len(clue) for clue in puzzle.rows), default=0)

@@ -9,7 +9,8 @@ Safe by default:
   (:data:`rofl.picture.load.MAX_FILE_BYTES` a request,
   :data:`rofl.picture.load.MAX_PIXELS` a picture, decompression bombs refused
   with one message) and by :data:`MAX_PHOTOS` photos and
-  :data:`MAX_HELD_BYTES` held at once;
+  :data:`MAX_HELD_BYTES` held at once, each counted as the body streams
+  in (413 with a message the page shows), never after it was read;
 - photos and results are held in memory under server-chosen ids: nothing
   the browser sends names a file;
 - a malformed request gets an error JSON (``{"error": "..."}``), never a
@@ -55,6 +56,9 @@ KEPT_PREVIEWS = 64
 THUMBNAIL = 480
 #: Largest JSON body (options and photo ids).
 MAX_JSON_BYTES = 64 * 1024
+#: Bytes an upload's multipart framing (boundaries, part headers) may add to
+#: its photos' when the studio's room for photos bounds the upload.
+FORM_SLACK = 64 * 1024
 
 
 @dataclass
@@ -196,13 +200,13 @@ class _Guard:
         given = scope.get("path", "").split("/")[1] if scope.get("path", "").startswith("/") else ""
         if not hmac.compare_digest(given.encode(), self.studio.token.encode()):
             return await _error(send, 403, "this request does not carry the studio's token (open the URL it printed)")
-        limit = self.studio.max_upload_bytes if scope["path"].endswith("/photos") else MAX_JSON_BYTES
+        limit, refusal = self._limit(scope)
         length = dict(scope.get("headers", [])).get(b"content-length")
         if length is not None and not length.isdigit():
             shown = length[:40].decode("latin-1")
             return await _error(send, 400, f"the request's Content-Length is not a number of bytes: {shown!r}")
         if length is not None and int(length) > limit:
-            return await _error(send, 413, _too_large(limit))
+            return await _error(send, 413, refusal)
         seen = 0
 
         async def counted():
@@ -210,10 +214,30 @@ class _Guard:
             message = await receive()
             seen += len(message.get("body", b""))
             if seen > limit:
-                raise RequestError(_too_large(limit), 413)
+                raise RequestError(refusal, 413)
             return message
 
         await self.app(scope, counted, send)
+
+
+    def _limit(self, scope) -> tuple[int, str]:
+        """The most bytes the request's body may have, and the message past them.
+
+        An upload of photos may bring no more than the studio has room to
+        hold (:data:`MAX_HELD_BYTES`, less the photos it holds, plus the
+        form's own framing): refused as it streams, rather than read whole
+        and then refused (session 10's audit: 200 MiB read into memory to be
+        told the studio was full)."""
+        if not scope["path"].endswith("/photos"):
+            return MAX_JSON_BYTES, _too_large(MAX_JSON_BYTES)
+        room = MAX_HELD_BYTES - self.studio.held_bytes() + FORM_SLACK
+        if room < self.studio.max_upload_bytes:
+            return room, _held_full()
+        return self.studio.max_upload_bytes, _too_large(self.studio.max_upload_bytes)
+
+
+def _held_full() -> str:
+    return f"the studio holds at most {MAX_HELD_BYTES / 2**20:g} MiB of photos; forget some first"
 
 
 def _too_large(limit: int) -> str:
@@ -299,9 +323,8 @@ async def _upload(request):
         raise RequestError(full)
     uploads = [(_display_name(f.filename), await f.read()) for f in files]
     await form.close()
-    if studio.held_bytes() + sum(len(d) for _, d in uploads) > MAX_HELD_BYTES:
-        msg = f"the studio holds at most {MAX_HELD_BYTES / 2**20:g} MiB of photos; forget some first"
-        raise RequestError(msg, 413)
+    if studio.held_bytes() + sum(len(d) for _, d in uploads) > MAX_HELD_BYTES:  # within the form's slack
+        raise RequestError(_held_full(), 413)
     photos = [await run_in_threadpool(_checked_photo, name, data) for name, data in uploads]
     ids = []
     for photo in photos:

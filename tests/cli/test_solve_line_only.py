@@ -124,3 +124,17 @@ def test_options_line_logic_would_ignore_are_refused(tmp_path, options, named):
     verb = "need" if " and " in named else "needs"
     assert f"{named} {verb} the search: drop --line-only" in result.output
     assert not (tmp_path / "one.png").exists() and not (tmp_path / "sols").exists()
+
+
+def test_line_only_keeps_to_the_budget(tmp_path):
+    """--budget bounds line logic alone too: --line-only once ignored it (session 10's audit: a
+    2048x2048 puzzle whose line logic takes 37 s of CPU ran them all with --budget 1)."""
+    # a random 2048x2048 picture: one pass of line logic takes about 0.6 s (tests/test_budget.py)
+    grid = (np.random.default_rng(3).random((2048, 2048)) < 0.5).astype(np.uint8)
+    path = _write(tmp_path, grid, Palette.black_white(), "big.rofl")
+    result = run("solve", "--line-only", "--budget", "0.05", "--no-color", path)
+    assert result.exit_code == 4, result.output[-300:]
+    assert result.stdout == ""  # no grid of question marks: nothing is known
+    assert result.stderr.strip() == (
+        "budget: no answer: line logic did not finish within the 0.05 s budget (try a larger --budget)"
+    )

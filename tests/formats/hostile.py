@@ -77,6 +77,8 @@ def check(data: bytes) -> None:
         except RoflError:
             pass
         return
+    if name == "fuzz.txt":  # a tournament's run: every puzzle, each built when it is reached
+        _check_tournament(body)
     try:
         opened = open_puzzle(body, name=name, number=1 if name.endswith((".pdf", ".txt")) else None)
     except RoflError:
@@ -105,6 +107,19 @@ def check(data: bytes) -> None:
         except RoflError:
             return
         assert puzzle.is_solution(grid), "decoded a picture that breaks the clues"
+
+
+def _check_tournament(body: bytes) -> None:
+    """Every puzzle of a tournament file (:func:`rofl.formats.taai.iter_all`):
+    only rofl's errors, whether the whole file is checked or a puzzle is built."""
+    from rofl.errors import RoflError
+    from rofl.formats import taai
+
+    try:
+        for _label, puzzle in taai.iter_all(body, where="fuzz.txt"):
+            assert puzzle.n_colors == 2, "a tournament puzzle that is not black and white"
+    except RoflError:
+        pass
 
 
 def _check_summary(body: bytes, name: str) -> None:

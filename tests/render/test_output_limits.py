@@ -117,3 +117,37 @@ def test_a_sheet_no_cell_fits_is_refused_before_its_clues_are_placed(tmp_path):
     write_puzzle(tmp_path / "c.rofl", puzzle)
     usage_error_line(run("sheet", tmp_path / "c.rofl", "-o", tmp_path / "c.png", "--cell", 60), "choose a smaller")
     assert not (tmp_path / "c.png").exists()
+
+
+def _stripes(height: int) -> Puzzle:
+    """Every other column black: each row has 1000 clue numbers, each column one."""
+    grid = np.zeros((height, 2000), np.uint8)
+    grid[:, ::2] = 1
+    return Puzzle.from_grid(grid, Palette.black_white())
+
+
+@pytest.mark.parametrize("suffix", [".svg", ".pdf", ".png"])
+def test_a_sheet_of_more_clue_numbers_than_the_most_is_refused_before_any_drawing(tmp_path, suffix, monkeypatch):
+    """An SVG or PDF sheet had no limit: a 4 MB file of a 2048x2048 puzzle of random dots made a
+    116 MB SVG, and either took 1.3 GB and 20-30 s of CPU (session 10's audit)."""
+    from rofl.render.layout import MAX_NUMBERS, check_numbers
+
+    assert MAX_NUMBERS == 1_000_000
+    check_numbers(_stripes(999))  # 999,000 + 1,000 numbers: the most, still drawn
+    big = _stripes(1001)  # 1,002,000
+    with pytest.raises(LimitError, match="its 1,002,000 clue numbers; rofl prints at most 1,000,000 on one sheet"):
+        sheet_bytes(big, suffix)
+    write_puzzle(tmp_path / "big.rofl", big)
+
+    import rofl.decode
+
+    def never(*args, **kwargs):
+        msg = "solved a puzzle whose sheet it should have refused"
+        raise AssertionError(msg)
+
+    monkeypatch.setattr(rofl.decode, "solve_picture", never)
+    out = tmp_path / f"big{suffix}"
+    one_error_line(run("sheet", tmp_path / "big.rofl", "-o", out, "--solution"), "big.rofl: a sheet of 2000x1001")
+    assert not out.exists()
+    if suffix == ".pdf":  # a book: every page is a sheet
+        one_error_line(run("sheet", tmp_path / "big.rofl", tmp_path / "big.rofl", "-o", out), "1,002,000")

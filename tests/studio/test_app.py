@@ -278,6 +278,33 @@ def test_a_chunked_upload_is_counted_too(client):
     assert "larger than" in error_of(answer, 413)
 
 
+def test_an_upload_past_the_room_left_is_refused_as_it_streams(client, monkeypatch):
+    """An upload within the request limit that the studio has no room to
+    hold is refused before the form is parsed, not read whole first (session
+    10's audit: 200 MiB read into memory to be told the studio was full)."""
+    held = client.app.state.studio.held_bytes()
+    monkeypatch.setattr(studio_app, "MAX_HELD_BYTES", held + 100_000)
+    read = []
+
+    def never(name):
+        read.append(name)
+        return name
+
+    monkeypatch.setattr(studio_app, "_display_name", never)  # called on each photo read whole
+    message = f"the studio holds at most {(held + 100_000) / 2**20:g} MiB of photos; forget some first"
+    assert error_of(upload(client, "big.png", noise(LIMIT // 2)), 413) == message
+    assert read == []
+
+    def chunks():  # no Content-Length: counted as it comes
+        for _ in range(8):
+            yield b"\0" * 65536
+
+    answer = client.post(
+        f"/{TOKEN}/photos", content=chunks(), headers={"content-type": "multipart/form-data; boundary=x"}
+    )
+    assert error_of(answer, 413) == message and read == []
+
+
 def test_the_number_of_photos_is_bounded(client, monkeypatch):
     monkeypatch.setattr(studio_app, "MAX_PHOTOS", len(client.app.state.studio.photos) + 1)
     files = [("photo", (f"p{i}.jpg", PHOTO.read_bytes(), "image/jpeg")) for i in range(2)]
