@@ -25,7 +25,9 @@ the cells changed, the make report's SSIM and edge F1, and whether line
 logic solves the puzzle to exactly its grid; below each case, the judged
 grids of each pass and the revert trials that failure certificates proved
 to fail without a judge (those of polishing's and relocation's own revert
-passes count as theirs), then, per pass, the judged grids that line logic
+passes count as theirs), the certificate checks of all passes by outcome
+(proved a failure, proved nothing so that a judge followed, too far to
+try) with their processor time, then, per pass, the judged grids that line logic
 solves and those it leaves stalled with their mean processor time, and
 the changes the revert passes put back.
 
@@ -96,6 +98,7 @@ def run_case(case: str, out: str | None, style: str = "auto") -> dict:
 
     import rofl
     from rofl.refine import passes
+    from rofl.refine.judge import Judge
     from rofl.solver import solve
 
     name, n, k, effort, shape = CASES[case]
@@ -151,6 +154,20 @@ def run_case(case: str, out: str | None, style: str = "auto") -> dict:
 
     passes._Run.judge = judge_timed
     passes._Run._still_fails = counted(passes._Run._still_fails, proved, bool)
+    # certificate checks, all passes: [count, processor seconds] by outcome (too far to try, proved, proved nothing)
+    checks = {"far": [0, 0.0], "proved": [0, 0.0], "missed": [0, 0.0]}
+    plain_resume = Judge.resume_certificate
+
+    @functools.wraps(plain_resume)
+    def resume_timed(self, *args, **kwargs):
+        t0 = time.process_time()
+        result = plain_resume(self, *args, **kwargs)
+        tally = checks["far" if result is None else "proved" if result.status == "stalled" else "missed"]
+        tally[0] += 1
+        tally[1] += time.process_time() - t0
+        return result
+
+    Judge.resume_certificate = resume_timed
     picture = np.random.default_rng(0).random((n, n, 3)) if name == "noise" else ROOT / name
     size = {"size": n} if shape == "hex" else {"width": n, "height": n, "mode": "crop"}
     c0 = time.process_time()
@@ -171,6 +188,7 @@ def run_case(case: str, out: str | None, style: str = "auto") -> dict:
         "passes": spent,
         "judged": judged,
         "proved": proved,
+        "checks": checks,
         "outcomes": outcomes,
         "reverted": getattr(res.refinement, "reverted", None),
         "evaluations": getattr(res.refinement, "evaluations", None),
@@ -500,6 +518,12 @@ def main() -> None:
             + (", ".join(f"{p} {r['proved'][p]}" for p in PASSES if r["proved"][p]) or "none")
         )
         print(f"{'':>12} {judge_profile(r)}")
+        c = r["checks"]
+        print(
+            f"{'':>12} certificate checks: {c['proved'][0]} proved a failure ({c['proved'][1]:.1f} s),"
+            f" {c['missed'][0]} proved nothing ({c['missed'][1]:.1f} s), {c['far'][0]} too far to try"
+            f" ({c['far'][1]:.1f} s)"
+        )
         table.append(
             f"| {case} ({r['style']}) | {r['cpu']:.1f} s | "
             + " | ".join(f"{r['passes'][p]:.1f} s" for p in PASSES)

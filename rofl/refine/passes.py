@@ -78,6 +78,9 @@ QUICK_MOST_CELLS = 100_000  # ...on grids of at most this many cells (the camera
 FAR_POLISH_ABOVE = 1.0  # a far grid is polished and relocated only with more effort than this (the default's)
 FAR_JUDGE_LEAST = 8  # a far grid's greedy round judges single moves only if one is estimated to gain this many cells
 FAR_REFRESH_PART = 4  # a far grid's refresh, with most cells open, re-estimates one stale move in this many
+# a lean far grid (no polishing or relocation: the default effort) keeps no greedy certificates, and tries
+# the revert pass's own only this near: further, a check that fails to prove costs more than the judge it spares
+FAR_CHECK_REUSE = 192
 LARGE_CELLS = 20_000  # grids of more cells than this take the large-grid path (see docs/decisions.md "At scale")
 
 
@@ -232,7 +235,9 @@ class _Estimates:
 class _Run:
     """One refinement of a board: its shape's adapter, the costs and the work counters."""
 
-    def __init__(self, shape: ShapeLines, cost: np.ndarray, original: np.ndarray, quick: bool = False):
+    def __init__(
+        self, shape: ShapeLines, cost: np.ndarray, original: np.ndarray, quick: bool = False, lean: bool = False
+    ):
         self.shape = shape
         self.cost = cost
         self.flat_cost = cost.reshape(-1, cost.shape[-1])
@@ -268,6 +273,10 @@ class _Run:
         self.quick = quick and self.large and original.size <= QUICK_MOST_CELLS
         # a grid of more than FAR_REUSE_CELLS cells at the default effort (docs/decisions.md, "At scale")
         self.far = self.large and not self.quick and original.size > FAR_REUSE_CELLS
+        # ...with no polishing or relocation after its revert pass (refine's ``lean``: the default
+        # effort), where certificates serve that revert pass alone (docs/benchmarks.md, "Certificates
+        # on a lean far grid")
+        self.lean = self.far and lean
         self.plateau_most = shape.plateau_most(self.large)
         if self.quick:
             self.plateau_most = min(self.plateau_most, max(2, int(QUICK_PLATEAU_SHARE * min(original.shape))))
@@ -337,9 +346,11 @@ class _Run:
                 chosen, trial, batched = taken
             new_undetermined = trial.undetermined
             where = moves.where[chosen]
-            if self.shape.certificates:
+            if self.shape.certificates and not self.lean:
                 # The stalled grid before this round is where putting these
                 # cells back would lead: proof that the revert pass cannot.
+                # (A lean far grid's revert pass finds them too far: most
+                # checks of one fail to prove and cost more than a judge.)
                 self._remember_failure(where.tolist(), state.grid, state.result.masks)
             flat_frozen[where] = True
             self.when.reshape(-1)[where] = self.iterations
@@ -937,13 +948,17 @@ class _Run:
         if failure is None:
             return False
         large = self.original.size > LARGE_CELLS
+        if self.lean:
+            limit = FAR_CHECK_REUSE
+        else:
+            limit = LARGE_FAILURE_REUSE if self.original.size > FAR_REUSE_CELLS else FAILURE_REUSE
         result = self.shape.lines.resume_certificate(
             grid,
             near.grid,
             near.packed,
             self.original,
             failure.certificate(),
-            LARGE_FAILURE_REUSE if self.original.size > FAR_REUSE_CELLS else FAILURE_REUSE,
+            limit,
             settle=large,
             wide=False if self.k <= 8 else None,
         )

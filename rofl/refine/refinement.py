@@ -151,6 +151,10 @@ def refine(
         run only when ``polish`` or ``relocate`` is above
         ``FAR_POLISH_ABOVE`` (1, ``rofl make``'s default effort): there
         they cost a quarter of the time and leave the likeness as it was.
+        Without them (a *lean* run) the greedy pass keeps no failure
+        certificates and the revert pass tries its own only within
+        ``FAR_CHECK_REUSE`` cells: certificates only spare judges, so the
+        same picture, with fewer checks that prove nothing.
     seed : int
         Seed of polishing's random choices: the same input, options and seed
         give the same picture.
@@ -202,7 +206,8 @@ def refine(
     clock = kernels.Stopwatch()
     palette = palette if isinstance(palette, Palette) else Palette(palette)
     original, cost, user_locked = _checked(grid, len(palette), hexagon, cost, locked, polish, relocate)
-    run = _Run(_shape(hexagon, original, len(palette), solver, verify, lazy_top, refresh_every), cost, original, quick)
+    shape = _shape(hexagon, original, len(palette), solver, verify, lazy_top, refresh_every)
+    run = _Run(shape, cost, original, quick, lean=max(polish, relocate) <= FAR_POLISH_ABOVE)
     state = run.judge(original.copy())
     # a picture line logic solves as it is needs no repair kernels: only
     # the others compile them, and the clock stops meanwhile
@@ -216,8 +221,7 @@ def refine(
         budget = spent + int(max(QUICK_REVERT_SHARE * spent, QUICK_REVERT_CELL * original.size)) if run.quick else None
         state, counts["reverted"] = run.revert(state, np.flatnonzero(state.grid != original), revert_progress, budget)
         # a far grid at the default effort: likeness as good without them (docs/decisions.md, "At scale")
-        skip = run.far and max(polish, relocate) <= FAR_POLISH_ABOVE
-        if run.shape.certificates and not skip:
+        if run.shape.certificates and not run.lean:
             state = _polish_and_relocate(
                 run, state, user_locked, counts, polish=polish, seed=seed, relocate=relocate, pairs=pairs,
                 polish_progress=polish_progress, revert_progress=revert_progress,

@@ -514,3 +514,50 @@ def test_a_far_grid_is_polished_with_more_than_the_default_effort(far_path):
     result = refine(grid, PALETTES[2], polish=2, relocate=2)
     assert_valid(result, grid)
     assert result.polish_rounds > 0
+
+
+def test_a_lean_far_grid_keeps_no_greedy_certificates_and_puts_back_the_same_changes(far_path, monkeypatch):
+    # refine's ``lean`` run (a far grid at the default effort: no polishing
+    # or relocation): the greedy pass stores no certificate, and the revert
+    # pass tries its own only within FAR_CHECK_REUSE cells; certificates only
+    # spare judges of trials that fail, so the same changes go back
+    monkeypatch.setattr(refine_module, "FAR_REFRESH_PART", 1)  # a greedy output with changes that go back
+    grid = ADVERSARIAL["noise"]
+    cost = default_cost(grid, 2)
+    outcomes = {}
+    for lean, reuse in ((False, 0), (True, 0), (True, 10**6)):
+        monkeypatch.setattr(refine_module, "FAR_CHECK_REUSE", reuse)
+        run = refine_module._Run(_rect_run(cost, grid).shape, cost, grid, lean=lean)
+        assert run.lean == lean
+        state = run.greedy(run.judge(grid), np.zeros(grid.shape, dtype=bool))
+        assert bool(run.failures) != lean  # the greedy pass's certificates
+        before = run.evaluations
+        reverted, back = run.revert(state, np.flatnonzero(state.grid != grid))
+        outcomes[lean, reuse] = (state.grid, reverted.grid, back, run.evaluations - before)
+    for key in ((True, 0), (True, 10**6)):
+        np.testing.assert_array_equal(outcomes[key][0], outcomes[False, 0][0])  # the same greedy pass
+        np.testing.assert_array_equal(outcomes[key][1], outcomes[False, 0][1])
+        assert outcomes[key][2] == outcomes[False, 0][2] > 0
+    assert outcomes[True, 10**6][3] < outcomes[True, 0][3]  # the revert pass's own certificates spare judges
+
+
+def test_only_a_far_grid_at_the_default_effort_is_lean(far_path, monkeypatch):
+    from rofl.refine import refinement
+
+    leans = []
+
+    class Recording(refine_module._Run):
+        def revert(self, *args, **kwargs):
+            leans.append(self.lean)
+            return super().revert(*args, **kwargs)
+
+    monkeypatch.setattr(refinement, "_Run", Recording)
+    grid = ADVERSARIAL["noise"]
+    for polish, relocate, lean in ((1, 1, True), (0, 0, True), (2, 1, False), (1, 2, False)):
+        leans.clear()
+        assert_valid(refine(grid, PALETTES[2], polish=polish, relocate=relocate), grid)
+        assert leans and set(leans) == {lean}
+    cost = default_cost(grid, 2)
+    assert not refine_module._Run(_rect_run(cost, grid).shape, cost, grid, lean=True, quick=True).lean
+    monkeypatch.setattr(refine_module, "FAR_REUSE_CELLS", grid.size)
+    assert not refine_module._Run(_rect_run(cost, grid).shape, cost, grid, lean=True).lean
