@@ -39,6 +39,7 @@ import time
 import numpy as np
 
 from rofl.errors import OptionError
+from rofl.solver._stop import Deadlines
 from rofl.solver.index_lines import board_of, needs_lines
 from rofl.solver.status import SearchStatus
 
@@ -79,6 +80,10 @@ GUIDED = True
 #: interpreter while a solver runs).  ``KISSAT_CONFLICTS = 0``: CaDiCaL only.
 KISSAT = "kissat404"
 KISSAT_CONFLICTS = 100_000
+#: Whether Kissat's calls go on after a first that ran out (a fresh one each
+#: time, of the formula renamed), capped on Luby's schedule in units of
+#: :data:`KISSAT_CONFLICTS`, until the budget's end; else one call, then CaDiCaL.
+KISSAT_RESTARTS = False
 #: Whether a first solution's formula (``want=1``, from ``start``) also gets
 #: the root's probes as clauses (nonosolve's ``implications``): each open
 #: cell in each of its colours, line logic, and for every colour that rules
@@ -132,45 +137,117 @@ def _slice(solver, budget: int) -> bool | None:
     return got[0]
 
 
-def _solve_until(solver, deadline: float | None) -> bool | None:
-    """Whether the formula is satisfiable, or None when ``deadline`` (``time.monotonic()``) passes first.
+def _solve_until(solver, clock: Deadlines) -> bool | None:
+    """Whether the formula is satisfiable, or None when ``clock`` passes first.
 
-    Slices grow to at most :data:`SLICE_SECONDS` at the last slice's rate,
-    so Ctrl-C is answered within about that much time."""
+    Slices grow to at most :data:`SLICE_SECONDS` of the wall clock at the
+    last slice's rate, so Ctrl-C is answered within about that much time,
+    and to what the last slice's rates fit in the wall clock and the CPU
+    time left."""
     budget = FIRST_SLICE
     while True:
-        began = time.monotonic()
-        if deadline is not None and began >= deadline:
+        if clock.passed():
             return None
+        wall, cpu = time.monotonic(), time.process_time()
         got = _slice(solver, budget)
         if got is not None:
             return got
-        spent = max(time.monotonic() - began, 1e-6)
-        left = SLICE_SECONDS if deadline is None else min(SLICE_SECONDS, deadline - time.monotonic())
-        budget = max(FIRST_SLICE, min(2 * budget, int(budget * left / spent)))
+        wall, cpu = max(time.monotonic() - wall, 1e-6), max(time.process_time() - cpu, 1e-6)
+        fits = [2 * budget, int(budget * SLICE_SECONDS / wall)]
+        if (left := clock.wall_left()) is not None:
+            fits.append(int(budget * left / wall))
+        if (left := clock.cpu_left()) is not None:
+            fits.append(int(budget * left / cpu))
+        budget = max(FIRST_SLICE, min(fits))
 
 
-def _kissat_first(clauses: list[list[int]], deadline: float | None) -> list[int] | bool | None:
-    """A model of ``clauses`` from one capped call of :data:`KISSAT`
-    (:data:`KISSAT_CONFLICTS`), False when they have none, None when the
-    call ran out of conflicts or python-sat has no Kissat."""
+def _luby(i: int) -> int:
+    """The ``i``-th term (from 1) of Luby's sequence: 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, ..."""
+    k = 1
+    while (1 << k) - 1 < i:
+        k += 1
+    while i != (1 << k) - 1:  # i in the second copy of the first 2**(k-1) - 1 terms
+        i -= (1 << (k - 1)) - 1
+        k = 1
+        while (1 << k) - 1 < i:
+            k += 1
+    return 1 << (k - 1)
+
+
+def _kissat_caps():
+    """The conflicts of Kissat's calls, in turn (:data:`KISSAT_RESTARTS`)."""
+    if not KISSAT_RESTARTS:
+        yield KISSAT_CONFLICTS
+        return
+    i = 1
+    while True:
+        yield KISSAT_CONFLICTS * _luby(i)
+        i += 1
+
+
+def _renamed(clauses: list[list[int]], top: int, seed: int) -> tuple[list[list[int]], np.ndarray]:
+    """``clauses`` with their variables ``1..top`` renamed at random (seeded)
+    and their signs flipped, in a shuffled order: the same formula, a fresh
+    draw of a solver's run; and each old variable's new literal (index 0
+    unused)."""
+    rng = np.random.default_rng(seed)
+    new = np.zeros(top + 1, dtype=np.int64)
+    new[1:] = (rng.permutation(top) + 1) * rng.choice(np.array([-1, 1], dtype=np.int64), size=top)
+    table = new.tolist()
+    out = [[table[lit] if lit > 0 else -table[-lit] for lit in clause] for clause in clauses]
+    order = rng.permutation(len(out)).tolist()
+    return [out[i] for i in order], new
+
+
+def _named_back(model: list[int], new: np.ndarray) -> list[int]:
+    """A model of a formula renamed by :func:`_renamed` (``new``: each old
+    variable's new literal) as a model of the formula before."""
+    top = len(new) - 1
+    value = np.zeros(max(top, max((abs(lit) for lit in model), default=0)) + 1, dtype=bool)
+    lits = np.asarray(model, dtype=np.int64)
+    value[np.abs(lits)] = lits > 0
+    old = value[np.abs(new[1:])] == (new[1:] > 0)
+    return np.where(old, np.arange(1, top + 1), -np.arange(1, top + 1)).tolist()
+
+
+def _kissat_first(clauses: list[list[int]], clock: Deadlines | None, top: int = 0) -> list[int] | bool | None:
+    """A model of ``clauses`` (over the variables ``1..top``) from capped
+    calls of :data:`KISSAT`, False when they have none, None when the calls
+    ran out of conflicts or python-sat has no Kissat.
+
+    Each call is capped at its conflicts (:func:`_kissat_caps`) or what
+    :data:`KISSAT_RATE` fits in what is left of ``clock``'s wall clock and
+    CPU time; every call after the first is of the formula renamed
+    (:func:`_renamed`), which Kissat runs as another formula."""
     from pysat.solvers import Solver, SolverNames
 
-    budget = KISSAT_CONFLICTS
-    if deadline is not None:
-        budget = min(budget, int((deadline - time.monotonic()) * KISSAT_RATE))
-    if budget < FIRST_SLICE or not hasattr(SolverNames, KISSAT):
+    if not hasattr(SolverNames, KISSAT):
         return None
-    with Solver(name=KISSAT, bootstrap_with=clauses) as solver:
-        got = _slice(solver, budget)
-        return solver.get_model() if got else got
+    for call, cap in enumerate(_kissat_caps()):
+        budget = cap
+        left = None if clock is None else clock.left()
+        if left is not None:
+            budget = min(budget, int(left * KISSAT_RATE))
+        if budget < FIRST_SLICE:
+            return None
+        formula, new = (clauses, None) if call == 0 or not top else _renamed(clauses, top, call)
+        with Solver(name=KISSAT, bootstrap_with=formula) as solver:
+            got = _slice(solver, budget)
+            model = solver.get_model() if got else None
+        if got is False:
+            return False
+        if got:
+            return model if new is None else _named_back(model, new)
+        if budget < cap or not top:  # the budget's end, or no renaming
+            return None
+    return None
 
 
-def _probe_clauses(puzzle, start: np.ndarray, x: np.ndarray, deadline: float | None) -> list[list[int]]:
+def _probe_clauses(puzzle, start: np.ndarray, x: np.ndarray, clock: Deadlines | None) -> list[list[int]]:
     """The clauses of probing every open cell of ``start`` (an ``(H, W)``
     line-logic fixpoint of ``puzzle``) in each of its colours with line
     logic (:data:`PROBE_CLAUSES`); ``x`` the cells' colour variables.  They
-    stop at :data:`PROBE_LITERALS` literals or the deadline."""
+    stop at :data:`PROBE_LITERALS` literals or when ``clock`` passes."""
     from rofl.solver.line_logic import LineSolver
     from rofl.solver.status import LineStatus
 
@@ -180,7 +257,7 @@ def _probe_clauses(puzzle, start: np.ndarray, x: np.ndarray, deadline: float | N
     clauses: list[list[int]] = []
     literals = 0
     for cell in np.flatnonzero(root & (root - 1)).tolist():  # more than one colour
-        if literals > PROBE_LITERALS or (deadline is not None and time.monotonic() > deadline):
+        if literals > PROBE_LITERALS or (clock is not None and clock.passed()):
             break
         r, c = divmod(cell, start.shape[1])
         for colour in range(puzzle.n_colors):
@@ -356,11 +433,11 @@ class Encoding:
     ``(n_cells, n_colors)`` variable numbers of the cells' colours, and
     ``top`` the highest variable.
 
-    ``deadline`` (``time.monotonic()``) is checked after every line: past
-    it, :class:`_Stopped` is raised.  Check the size first
+    ``clock`` is looked at after every line: once it has passed,
+    :class:`_Stopped` is raised.  Check the size first
     (:func:`check_formula_size`)."""
 
-    def __init__(self, puzzle, *, deadline: float | None = None) -> None:
+    def __init__(self, puzzle, *, clock: Deadlines | None = None) -> None:
         _, card, enc_type = _require_pysat()
         board = board_of(puzzle)
         k = puzzle.n_colors
@@ -379,7 +456,7 @@ class Encoding:
             # black and white: the order encoding, about half the search of the one below (docs/benchmarks.md);
             # nonosolve's formula but for its one variable a cell, which measured no faster ("An eleventh round")
             for line in range(puzzle.n_lines):
-                if deadline is not None and time.monotonic() > deadline:
+                if clock is not None and clock.passed():
                     raise _Stopped
                 cells = board.line_cells[board.line_offsets[line] : board.line_offsets[line + 1]].tolist()
                 self._order_line([m for m, _ in puzzle.clue(line)], [int(self.x[c, 1]) for c in cells], clauses)
@@ -389,7 +466,7 @@ class Encoding:
         covering: list[dict[int, list[int]]] = [{} for _ in range(n_cells)]
         for line in range(puzzle.n_lines):
             cells = board.line_cells[board.line_offsets[line] : board.line_offsets[line + 1]].tolist()
-            if deadline is not None and time.monotonic() > deadline:
+            if clock is not None and clock.passed():
                 raise _Stopped
             self._line(puzzle, line, cells, clauses, covering, card, enc_type)
             # a cell of this line with an ink colour lies in a group of it
@@ -500,6 +577,7 @@ def solve_sat(
     puzzle,
     *,
     time_budget: float | None = 10.0,
+    cpu_budget: float | None = None,
     start: np.ndarray | None = None,
     known: list[np.ndarray] | tuple = (),
     want: int = 2,
@@ -515,7 +593,12 @@ def solve_sat(
     puzzle : Puzzle
     time_budget : float or None
         Seconds for the solver (None: no limit), read between slices of
-        :data:`SLICE_CONFLICTS` conflicts; Ctrl-C stops it within one.
+        conflicts (:func:`_solve_until`); Ctrl-C stops it within one.
+    cpu_budget : float or None
+        Seconds of the process's CPU time (``time.process_time``) for the
+        solver (None: no limit), as ``time_budget`` and besides it: a
+        Kissat call is capped at what :data:`KISSAT_RATE` fits in the
+        fewer seconds left, and CaDiCaL's slices fit both.
     start : int64 array of the shape of a solution, optional
         Colour bitmasks that every solution keeps (what line logic and
         probing proved): the colours a cell's mask leaves out become unit
@@ -541,12 +624,12 @@ def solve_sat(
     counts : dict
         ``variables``, ``clauses`` and ``conflicts`` of the run.
     """
-    deadline = None if time_budget is None else time.monotonic() + time_budget  # encoding included
+    clock = Deadlines(time_budget, cpu_budget)  # encoding included
     solver_class, _, _ = _require_pysat()
     board = board_of(puzzle)
     check_formula_size(puzzle)
     try:
-        encoding = Encoding(puzzle, deadline=deadline)
+        encoding = Encoding(puzzle, clock=clock)
     except _Stopped:
         found = [np.asarray(grid, dtype=np.uint8).reshape(board.shape) for grid in known[:1]]
         return SearchStatus.BUDGET, found, {"variables": 0, "clauses": 0, "conflicts": 0}
@@ -558,10 +641,10 @@ def solve_sat(
         clauses = clauses + [[-int(v)] for v in encoding.x[ruled_out]]
     solutions = [np.asarray(grid, dtype=np.uint8).reshape(board.shape) for grid in known]
     if start is not None and want == 1 and not known and PROBE_CLAUSES and not needs_lines(puzzle):
-        clauses = clauses + _probe_clauses(puzzle, start, encoding.x, deadline)
+        clauses = clauses + _probe_clauses(puzzle, start, encoding.x, clock)
     counts = {"variables": encoding.top, "clauses": len(clauses), "conflicts": 0}
     if want == 1 and not solutions and KISSAT_CONFLICTS:
-        model = _kissat_first(clauses, deadline)
+        model = _kissat_first(clauses, clock, encoding.top)
         if model is False:
             return SearchStatus.NONE, [], counts
         if model is not None:
@@ -585,7 +668,7 @@ def solve_sat(
                 last = solutions[-1].reshape(board.n_cells)
                 chosen = np.arange(puzzle.n_colors)[None, :] == last[:, None]
                 solver.set_phases(np.where(chosen, encoding.x, -encoding.x).reshape(-1).tolist())
-            got = _solve_until(solver, deadline)
+            got = _solve_until(solver, clock)
             counts["conflicts"] = int(solver.accum_stats().get("conflicts", 0))
             if got is None:  # interrupted at the deadline
                 return SearchStatus.BUDGET, solutions[:1], counts
