@@ -68,9 +68,13 @@ from rofl.solver.status import SearchStatus  # noqa: E402
 #: ``rofl.solver.sat``'s settings of each ``--variant``.
 VARIANTS = {
     "before": {"KISSAT_RESTARTS": False, "KISSAT_CONFLICTS": 100_000},
-    "restarts": {"KISSAT_RESTARTS": True, "KISSAT_CONFLICTS": 100_000},
-    "restarts-50k": {"KISSAT_RESTARTS": True, "KISSAT_CONFLICTS": 50_000},
-    "restarts-25k": {"KISSAT_RESTARTS": True, "KISSAT_CONFLICTS": 25_000},
+    # as before, the CPU budget unknown to rofl (the wall clock's only): main before this round
+    "before-no-cpu-budget": {"KISSAT_RESTARTS": False, "KISSAT_CONFLICTS": 100_000, "cpu_budget": False},
+    # one call, capped by the budget only (at sat.KISSAT_RATE), then CaDiCaL
+    "one-call": {"KISSAT_RESTARTS": False, "KISSAT_CONFLICTS": 10**9},
+    "luby-50k": {"KISSAT_RESTARTS": "luby", "KISSAT_CONFLICTS": 50_000},
+    "geometric-25k": {"KISSAT_RESTARTS": "geometric", "KISSAT_CONFLICTS": 25_000, "KISSAT_GROWTH": 2.0},
+    "geometric-50k": {"KISSAT_RESTARTS": "geometric", "KISSAT_CONFLICTS": 50_000, "KISSAT_GROWTH": 2.0},
 }
 
 
@@ -160,6 +164,9 @@ def draws(args, chosen: list[tuple[str, int, object, np.ndarray, float]]) -> Non
         encoding, clauses = first_formula(puzzle, root)
         for seed in range(args.draws):
             key = (name, label, "kissat404", seed, args.cap)
+            first = rows.rows.get((name, label, "kissat404", 0, args.cap))
+            if seed and first is not None and first["solved"] is True and first["cpu"] <= args.over:
+                break  # settled by any schedule's first call: no more draws
             if key not in rows.rows:
                 run = kissat_run(puzzle, encoding, clauses, seed, args.cap)
                 rows.add({"set": name, "label": label, "solver": "kissat404", "seed": seed, "cap": args.cap, **run})
@@ -176,26 +183,34 @@ def simulate(args, puzzles: list[tuple[str, int]], rows: dict) -> None:
     for (name, label, solver, seed, cap), row in sorted(rows.items()):
         if solver == "kissat404" and cap == args.cap and (name, label) in puzzles:
             runs.setdefault((name, label), []).append(row)
-    runs = {k: v for k, v in runs.items() if len(v) >= args.draws}
+    # a puzzle with seed 0 only was settled by it within --over: every schedule below starts with a longer call
+    runs = {k: v for k, v in runs.items() if len(v) >= args.draws or (v[0]["solved"] is True and v[0]["cpu"] <= args.over)}
     if not runs:
         _fail("no puzzle has its draws yet")
-    out_rates = [args.cap / r["cpu"] for v in runs.values() for r in v if r["solved"] is not True]
-    median_rate = statistics.median(out_rates) if out_rates else 30_000.0
-    print(f"\n{len(runs)} puzzles, {args.draws} draws each (seed 0: the formula as built), Kissat capped at "
-          f"{args.cap:,} conflicts; conflicts a CPU second where a call ran out: "
-          + (f"{min(out_rates):,.0f}-{max(out_rates):,.0f}, median {median_rate:,.0f}" if out_rates else "none"))
+    slow = {k: v for k, v in runs.items() if len(v) > 1}
+    print(f"\n{len(runs)} puzzles; the {len(slow)} whose call as built (seed 0) took over {args.over:g} CPU s or ran "
+          f"out have {args.draws} draws (seed 0 and renamings), Kissat capped at {args.cap:,} conflicts; the "
+          f"schedules' caps in conflicts at {args.rate:,} a CPU second (--rate)")
     seed0 = [v[0]["cpu"] for v in runs.values()]
-    print(f"seed 0 alone: {sum(seed0):.1f} CPU s, slowest {max(seed0):.2f}")
-    per_draw = [sum(v[i]["cpu"] for v in runs.values()) for i in range(args.draws)]
-    print("each draw alone: " + ", ".join(f"{t:.1f}" for t in per_draw) + " CPU s")
+    print(f"seed 0 alone: {sum(seed0):.1f} CPU s, slowest {max(seed0):.2f}; "
+          f"ran out: {sum(v[0]['solved'] is not True for v in runs.values())}")
+    per_draw = [sum(v[i]["cpu"] for v in slow.values()) for i in range(args.draws)]
+    print(f"each draw alone on the {len(slow)}: " + ", ".join(f"{t:.1f}" for t in per_draw) + " CPU s")
+    rate = args.rate
 
-    def cost(v: list[dict], caps, rate: float, budget: float) -> tuple[float, bool]:
+    def cost(v: list[dict], caps, budget: float | None) -> tuple[float, bool]:
+        """CPU seconds to the first call that finds a solution, as rofl caps its calls: in ``budget`` (None: no
+        limit), the first at sat.KISSAT_RATE, the next at sat.KISSAT_RATE_SHARE of the rate."""
         spent = 0.0
         for i, cap in enumerate(caps):
             run = v[i % len(v)]
             limit = cap / rate
+            if budget is not None:
+                limit = min(limit, (budget - spent) * (sat.KISSAT_RATE / rate if i == 0 else sat.KISSAT_RATE_SHARE))
+                if limit * rate < sat.FIRST_SLICE:
+                    return budget, False
             if run["solved"] is True and run["cpu"] <= limit:
-                return spent + run["cpu"], spent + run["cpu"] <= budget
+                return spent + run["cpu"], True
             spent += min(limit, run["cpu"]) if run["solved"] is True else limit
             if spent > 60:
                 break
@@ -219,22 +234,25 @@ def simulate(args, puzzles: list[tuple[str, int]], rows: dict) -> None:
 
         return caps
 
-    schedules = {"one call (as built, to the cap)": lambda: iter([args.cap])}
-    for unit in (10_000, 25_000, 50_000, 100_000):
+    schedules = {"one call (as built)": lambda: iter([10**9])}
+    for unit in (25_000, 35_000, 50_000, 75_000, 100_000):
         schedules[f"Luby, unit {unit:,}"] = luby(unit)
+    schedules["Luby, unit 25,000, the first call 100,000"] = luby(25_000, 100_000)
     for unit in (25_000, 50_000, 100_000):
         schedules[f"geometric x1.5 from {unit:,}"] = geometric(unit, 1.5)
         schedules[f"geometric x2 from {unit:,}"] = geometric(unit, 2.0)
-    print(f"\n| schedule (simulated, CPU s of Kissat's calls) | total | slowest | over {args.budget:g} s |")
-    print("|---|---|---|---|")
+        schedules[f"geometric x3 from {unit:,}"] = geometric(unit, 3.0)
+    for unit in (10_000, 25_000, 50_000):
+        schedules[f"{unit:,}, then one call to the end"] = geometric(unit, 10**5)
+    sat_budget = args.budget - args.search
+    print(f"\n| schedule (simulated, CPU s of Kissat's calls) | no budget: total | slowest | over {sat_budget:g} s | "
+          f"in {sat_budget:g} s: total | slowest | not found |")
+    print("|---|---|---|---|---|---|---|")
     for title, caps in schedules.items():
-        totals = []
-        for v in runs.values():
-            out = [args.cap / r["cpu"] for r in v if r["solved"] is not True]
-            rate = statistics.median(out) if out else median_rate
-            totals.append(cost(v, caps(), rate, args.budget)[0])
-        over = sum(t > args.budget for t in totals)
-        print(f"| {title} | {sum(totals):.1f} | {max(totals):.2f} | {over} |")
+        free = [cost(v, caps(), None)[0] for v in runs.values()]
+        held = [cost(v, caps(), sat_budget) for v in runs.values()]
+        print(f"| {title} | {sum(free):.1f} | {max(free):.2f} | {sum(t > sat_budget for t in free)} | "
+              f"{sum(t for t, _ in held):.1f} | {max(t for t, _ in held):.2f} | {sum(not ok for _, ok in held)} |")
 
 
 def _real_key(row: dict) -> tuple:
@@ -261,12 +279,14 @@ def real(args, chosen: list[tuple[str, int, object, np.ndarray, float]]) -> None
                     run = run_nonosolve(args.nonosolve, path, 1, args.budget, puzzle, args.wall * args.budget)
                     row.update(status=run["status"], cpu=run["cpu"], sat=0.0)
                 else:
-                    saved = {k: getattr(sat, k) for k in VARIANTS[side]}
-                    for k, v in VARIANTS[side].items():
+                    settings = dict(VARIANTS[side])
+                    cpu_budget = args.budget if settings.pop("cpu_budget", True) else None
+                    saved = {k: getattr(sat, k) for k in settings}
+                    for k, v in settings.items():
                         setattr(sat, k, v)
                     try:
                         cpu = time.process_time()
-                        result = solve_complete(puzzle, time_budget=args.wall * args.budget, cpu_budget=args.budget,
+                        result = solve_complete(puzzle, time_budget=args.wall * args.budget, cpu_budget=cpu_budget,
                                                 solutions=1)  # fmt: skip
                         cpu = time.process_time() - cpu
                     finally:
@@ -316,6 +336,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--puzzle", action="append", default=[], help="SET#N")
     parser.add_argument("--draws", type=int, default=0)
     parser.add_argument("--cap", type=int, default=300_000)
+    parser.add_argument("--over", type=float, default=1.5, help="draws past seed 0 for calls over this many CPU s")
+    parser.add_argument("--rate", type=int, default=15_000, help="Kissat's conflicts a CPU second, for the caps")
+    parser.add_argument("--search", type=float, default=0.5, help="CPU s of search before the hand-over (simulated)")
     parser.add_argument("--real", action="store_true")
     parser.add_argument("--variant", action="append", choices=sorted(VARIANTS))
     parser.add_argument("--nonosolve")

@@ -83,7 +83,13 @@ KISSAT_CONFLICTS = 100_000
 #: Whether Kissat's calls go on after a first that ran out (a fresh one each
 #: time, of the formula renamed), capped on Luby's schedule in units of
 #: :data:`KISSAT_CONFLICTS`, until the budget's end; else one call, then CaDiCaL.
-KISSAT_RESTARTS = False
+KISSAT_RESTARTS: str | bool = False
+#: Each call's conflicts over the last's, ``KISSAT_RESTARTS = "geometric"``.
+KISSAT_GROWTH = 2.0
+#: The share of the conflict rate a call that ran out measured (conflicts a
+#: CPU second of this formula, on this machine, now) that the next calls'
+#: caps count on to fit the CPU time left (:func:`_kissat_first`).
+KISSAT_RATE_SHARE = 0.9
 #: Whether a first solution's formula (``want=1``, from ``start``) also gets
 #: the root's probes as clauses (nonosolve's ``implications``): each open
 #: cell in each of its colours, line logic, and for every colour that rules
@@ -181,7 +187,10 @@ def _kissat_caps():
         return
     i = 1
     while True:
-        yield KISSAT_CONFLICTS * _luby(i)
+        if KISSAT_RESTARTS == "luby":
+            yield KISSAT_CONFLICTS * _luby(i)
+        else:  # geometric
+            yield int(KISSAT_CONFLICTS * KISSAT_GROWTH ** (i - 1))
         i += 1
 
 
@@ -217,20 +226,27 @@ def _kissat_first(clauses: list[list[int]], clock: Deadlines | None, top: int = 
 
     Each call is capped at its conflicts (:func:`_kissat_caps`) or what
     :data:`KISSAT_RATE` fits in what is left of ``clock``'s wall clock and
-    CPU time; every call after the first is of the formula renamed
-    (:func:`_renamed`), which Kissat runs as another formula."""
+    CPU time (of the CPU time, once a call has run out, what the rate it
+    measured fits: :data:`KISSAT_RATE_SHARE`); every call after the first
+    is of the formula renamed (:func:`_renamed`), which Kissat runs as
+    another formula.  Python-sat cannot interrupt Kissat: a call that
+    starts ends within its conflicts."""
     from pysat.solvers import Solver, SolverNames
 
     if not hasattr(SolverNames, KISSAT):
         return None
+    rate = KISSAT_RATE  # conflicts a CPU second: at the least, until a call that ran out measures it
     for call, cap in enumerate(_kissat_caps()):
         budget = cap
-        left = None if clock is None else clock.left()
-        if left is not None:
-            budget = min(budget, int(left * KISSAT_RATE))
+        if clock is not None:
+            if (left := clock.wall_left()) is not None:
+                budget = min(budget, int(left * KISSAT_RATE))
+            if (left := clock.cpu_left()) is not None:
+                budget = min(budget, int(left * rate))
         if budget < FIRST_SLICE:
             return None
         formula, new = (clauses, None) if call == 0 or not top else _renamed(clauses, top, call)
+        cpu = time.process_time()
         with Solver(name=KISSAT, bootstrap_with=formula) as solver:
             got = _slice(solver, budget)
             model = solver.get_model() if got else None
@@ -240,6 +256,7 @@ def _kissat_first(clauses: list[list[int]], clock: Deadlines | None, top: int = 
             return model if new is None else _named_back(model, new)
         if budget < cap or not top:  # the budget's end, or no renaming
             return None
+        rate = max(1, int(KISSAT_RATE_SHARE * budget / max(time.process_time() - cpu, 1e-6)))
     return None
 
 
