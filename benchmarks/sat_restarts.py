@@ -75,6 +75,7 @@ VARIANTS = {
     "luby-50k": {"KISSAT_RESTARTS": "luby", "KISSAT_CONFLICTS": 50_000},
     "geometric-25k": {"KISSAT_RESTARTS": "geometric", "KISSAT_CONFLICTS": 25_000, "KISSAT_GROWTH": 2.0},
     "geometric-50k": {"KISSAT_RESTARTS": "geometric", "KISSAT_CONFLICTS": 50_000, "KISSAT_GROWTH": 2.0},
+    "geometric-100k": {"KISSAT_RESTARTS": "geometric", "KISSAT_CONFLICTS": 100_000, "KISSAT_GROWTH": 2.0},
 }
 
 
@@ -160,7 +161,7 @@ def _draw_key(row: dict) -> tuple:
 
 def draws(args, chosen: list[tuple[str, int, object, np.ndarray, float]]) -> None:
     rows = Rows(args.save, _draw_key)
-    for name, label, puzzle, root, _ in chosen:
+    for name, label, puzzle, root, _ in [] if args.report_only else chosen:
         encoding, clauses = first_formula(puzzle, root)
         for seed in range(args.draws):
             key = (name, label, "kissat404", seed, args.cap)
@@ -347,6 +348,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--repeat", type=int, default=1)
     parser.add_argument("--roots", type=Path, help="a folder keeping the recorded roots (NAME.npz)")
     parser.add_argument("--save", type=Path)
+    parser.add_argument("--report-only", action="store_true", help="run nothing: the report of the saved draws")
     args = parser.parse_args(argv)
     if bool(args.draws) == args.real:
         _fail("give --draws K or --real")

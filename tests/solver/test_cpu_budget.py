@@ -125,3 +125,31 @@ def test_a_hard_first_solution_stops_at_the_cpu_budget():
     for engine in ("search", "sat"):  # the search stops, or the SAT solver's calls and slices
         result = rofl.solve_complete(knotty, time_budget=None, cpu_budget=0.5, solutions=1, engine=engine)
         assert result.status == "budget"
+
+
+@pytest.mark.parametrize("rate", [4_000, 30_000])
+def test_restarted_calls_fit_the_cpu_left_at_the_rate_they_measure(monkeypatch, rate):
+    """Kissat's calls on a machine making ``rate`` conflicts a CPU second
+    (a slow one, below :data:`sat.KISSAT_RATE`, and a fast one), none of
+    which finds anything: the first call's cap counts on KISSAT_RATE, the
+    next ones on the rate the last measured, and together they end within
+    the CPU budget (but for the first call's misjudgement of a slow
+    machine), using most of it."""
+    clocks = _Clocks(monkeypatch, load=5.0)
+    asked: list[int] = []
+
+    def slice_(solver, budget):
+        asked.append(budget)
+        clocks.work(budget / rate)
+        return None
+
+    monkeypatch.setattr(sat, "_slice", slice_)
+    monkeypatch.setattr(sat, "KISSAT_RESTARTS", "geometric")
+    monkeypatch.setattr(sat, "KISSAT_CONFLICTS", 20_000)
+    budget = 10.0
+    assert sat._kissat_first([[1, 2], [-1, 2]], Deadlines(1000.0, budget), 2) is None
+    assert asked[0] == min(20_000, int(budget * sat.KISSAT_RATE))
+    first = asked[0] / rate
+    assert clocks.cpu <= max(budget, first) + 1e-6
+    assert clocks.cpu >= 0.8 * budget  # the budget used, not left idle
+    assert all(b >= sat.FIRST_SLICE for b in asked)

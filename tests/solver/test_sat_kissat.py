@@ -210,7 +210,7 @@ def test_kissat_s_calls_restart_on_luby_s_schedule(monkeypatch):
     asked: list[int] = []
     real = sat._slice
     monkeypatch.setattr(sat, "_slice", lambda solver, budget: asked.append(budget) or real(solver, budget))
-    monkeypatch.setattr(sat, "KISSAT_RESTARTS", True)
+    monkeypatch.setattr(sat, "KISSAT_RESTARTS", "luby")
     monkeypatch.setattr(sat, "KISSAT_CONFLICTS", 128)
     monkeypatch.setattr(sat, "FIRST_SLICE", 1)
     rng = np.random.default_rng(11)
@@ -228,7 +228,7 @@ def test_kissat_s_calls_restart_on_luby_s_schedule(monkeypatch):
 def test_restarts_end_at_the_cpu_budget(monkeypatch):
     """However many calls the schedule has left, none starts past the CPU
     budget, and the last fits what was left of it."""
-    monkeypatch.setattr(sat, "KISSAT_RESTARTS", True)
+    monkeypatch.setattr(sat, "KISSAT_RESTARTS", "geometric")
     monkeypatch.setattr(sat, "KISSAT_CONFLICTS", sat.FIRST_SLICE)
     calls = _kissat_calls(monkeypatch)
     status, solutions, _ = solve_sat(_knotty(), time_budget=None, cpu_budget=2.0, want=1)
