@@ -67,15 +67,16 @@ from rofl.solver.status import SearchStatus  # noqa: E402
 
 #: ``rofl.solver.sat``'s settings of each ``--variant``.
 VARIANTS = {
-    "before": {"KISSAT_RESTARTS": False, "KISSAT_CONFLICTS": 100_000},
-    # as before, the CPU budget unknown to rofl (the wall clock's only): main before this round
-    "before-no-cpu-budget": {"KISSAT_RESTARTS": False, "KISSAT_CONFLICTS": 100_000, "cpu_budget": False},
-    # one call, capped by the budget only (at sat.KISSAT_RATE), then CaDiCaL
-    "one-call": {"KISSAT_RESTARTS": False, "KISSAT_CONFLICTS": 10**9},
-    "luby-50k": {"KISSAT_RESTARTS": "luby", "KISSAT_CONFLICTS": 50_000},
-    "geometric-25k": {"KISSAT_RESTARTS": "geometric", "KISSAT_CONFLICTS": 25_000, "KISSAT_GROWTH": 2.0},
-    "geometric-50k": {"KISSAT_RESTARTS": "geometric", "KISSAT_CONFLICTS": 50_000, "KISSAT_GROWTH": 2.0},
-    "geometric-100k": {"KISSAT_RESTARTS": "geometric", "KISSAT_CONFLICTS": 100_000, "KISSAT_GROWTH": 2.0},
+    # one Kissat call of 100,000 conflicts (or what the budget fits), then CaDiCaL's slices: main before this round
+    "before": {"KISSAT_FIT_CPU": False, "KISSAT_RESTARTS": False, "KISSAT_CONFLICTS": 100_000},
+    # as before, and the CPU budget unknown to rofl (the wall clock's only)
+    "before-no-cpu-budget": {"KISSAT_FIT_CPU": False, "KISSAT_RESTARTS": False, "KISSAT_CONFLICTS": 100_000,
+                             "cpu_budget": False},
+    # this round: the first call capped by the CPU budget only, then Kissat on the formula renamed
+    "fitted": {"KISSAT_FIT_CPU": True, "KISSAT_RESTARTS": True, "KISSAT_CONFLICTS": 100_000},
+    # the first call of 25,000 or 100,000 conflicts, then the formula renamed, twice as many each time
+    "geometric-25k": {"KISSAT_FIT_CPU": False, "KISSAT_RESTARTS": True, "KISSAT_CONFLICTS": 25_000},
+    "geometric-100k": {"KISSAT_FIT_CPU": False, "KISSAT_RESTARTS": True, "KISSAT_CONFLICTS": 100_000},
 }
 
 
@@ -175,7 +176,16 @@ def draws(args, chosen: list[tuple[str, int, object, np.ndarray, float]]) -> Non
 
 
 def _luby(i: int) -> int:
-    return sat._luby(i)
+    """The ``i``-th term (from 1) of Luby's sequence: 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, ..."""
+    k = 1
+    while (1 << k) - 1 < i:
+        k += 1
+    while i != (1 << k) - 1:
+        i -= (1 << (k - 1)) - 1
+        k = 1
+        while (1 << k) - 1 < i:
+            k += 1
+    return 1 << (k - 1)
 
 
 def simulate(args, puzzles: list[tuple[str, int]], rows: dict) -> None:
@@ -352,7 +362,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if bool(args.draws) == args.real:
         _fail("give --draws K or --real")
-    args.variant = args.variant or ["before", "restarts"]
+    args.variant = args.variant or ["before", "fitted"]
     from rofl import kernels
 
     kernels.ready(kernels.SEARCH)

@@ -34,6 +34,7 @@ A first solution alone (``want=1``) is asked of Kissat before CaDiCaL
 
 from __future__ import annotations
 
+import itertools
 import time
 
 import numpy as np
@@ -71,25 +72,40 @@ SWAP = True
 #: ten without swaps: 30.2 CPU s in place of 37.7).
 GUIDED = True
 #: The solver that looks for a first solution (``want=1``) before CaDiCaL,
-#: when python-sat has it, and the conflicts it may take: Kissat (nonosolve's
-#: first solver too).  Kissat cannot go on from where a call stopped (no
-#: incremental solving in python-sat), so it gets one call, in a worker
-#: thread, capped at this many conflicts or what :data:`KISSAT_RATE` fits
-#: before the deadline; a call that runs out hands over to CaDiCaL's slices,
-#: from the start.  Ctrl-C waits for the call (python-sat holds the
-#: interpreter while a solver runs).  ``KISSAT_CONFLICTS = 0``: CaDiCaL only.
+#: when python-sat has it: Kissat (nonosolve's first solver too).  Kissat
+#: cannot go on from where a call stopped (no incremental solving in
+#: python-sat) nor be interrupted (python-sat holds the interpreter while a
+#: solver runs; Ctrl-C waits for the call), so each call, in a worker
+#: thread, is capped in conflicts: at :data:`KISSAT_CONFLICTS`, or with a CPU
+#: budget (:data:`KISSAT_FIT_CPU`) at what :data:`KISSAT_CPU_RATE` fits in
+#: the CPU time left, and at what :data:`KISSAT_RATE` fits in the wall
+#: clock's.  A call that runs out is followed by another on the formula
+#: renamed (:data:`KISSAT_RESTARTS`), or by CaDiCaL's slices, from the start.
+#: ``KISSAT_CONFLICTS = 0``: CaDiCaL only.
 KISSAT = "kissat404"
 KISSAT_CONFLICTS = 100_000
-#: Whether Kissat's calls go on after a first that ran out (a fresh one each
-#: time, of the formula renamed), capped on Luby's schedule in units of
-#: :data:`KISSAT_CONFLICTS`, until the budget's end; else one call, then CaDiCaL.
-KISSAT_RESTARTS: str | bool = False
-#: Each call's conflicts over the last's, ``KISSAT_RESTARTS = "geometric"``.
+#: Whether, under a CPU budget, the first call's only cap is what the budget
+#: fits (:data:`KISSAT_CPU_RATE`) rather than :data:`KISSAT_CONFLICTS`: from
+#: the hand-over's root one call as built settled each of 162 hand-overs of
+#: tcga2013 and taai2015 within 8.3 CPU s, where every schedule of shorter
+#: calls on the formula renamed took longer in total (docs/benchmarks.md,
+#: "The hand-over's tail").
+KISSAT_FIT_CPU = True
+#: Whether a call that ran out is followed by Kissat on the formula renamed
+#: (a fresh draw of its run; each call :data:`KISSAT_GROWTH` times the last's
+#: conflicts, fitted to the CPU time left at the rate the last measured:
+#: :data:`KISSAT_RATE_SHARE`) rather than by CaDiCaL, until the budget's end.
+KISSAT_RESTARTS = True
 KISSAT_GROWTH = 2.0
 #: The share of the conflict rate a call that ran out measured (conflicts a
 #: CPU second of this formula, on this machine, now) that the next calls'
 #: caps count on to fit the CPU time left (:func:`_kissat_first`).
 KISSAT_RATE_SHARE = 0.9
+#: Conflicts a CPU second that Kissat is trusted to make at the least, to fit
+#: a first call in a CPU budget: 25 x 25 tournament puzzles' formulas made
+#: 14,800-15,600 on 2 cores running 14-18 jobs (and some 33,000 on a quieter
+#: machine).
+KISSAT_CPU_RATE = 14_000
 #: Whether a first solution's formula (``want=1``, from ``start``) also gets
 #: the root's probes as clauses (nonosolve's ``implications``): each open
 #: cell in each of its colours, line logic, and for every colour that rules
@@ -99,8 +115,9 @@ KISSAT_RATE_SHARE = 0.9
 #: :data:`PROBE_LITERALS` literals.
 PROBE_CLAUSES = True
 PROBE_LITERALS = 2_000_000
-#: Conflicts a second that Kissat is trusted to make at the least (25 x 25
-#: tournament puzzles on a loaded machine: 15,000-35,000), to fit its call before a deadline.
+#: Conflicts a second of the wall clock that Kissat is trusted to make at the
+#: least (25 x 25 tournament puzzles on a loaded machine: 15,000-35,000), to
+#: fit its call before a deadline.
 KISSAT_RATE = 10_000
 
 
@@ -167,33 +184,6 @@ def _solve_until(solver, clock: Deadlines) -> bool | None:
         budget = max(FIRST_SLICE, min(fits))
 
 
-def _luby(i: int) -> int:
-    """The ``i``-th term (from 1) of Luby's sequence: 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, ..."""
-    k = 1
-    while (1 << k) - 1 < i:
-        k += 1
-    while i != (1 << k) - 1:  # i in the second copy of the first 2**(k-1) - 1 terms
-        i -= (1 << (k - 1)) - 1
-        k = 1
-        while (1 << k) - 1 < i:
-            k += 1
-    return 1 << (k - 1)
-
-
-def _kissat_caps():
-    """The conflicts of Kissat's calls, in turn (:data:`KISSAT_RESTARTS`)."""
-    if not KISSAT_RESTARTS:
-        yield KISSAT_CONFLICTS
-        return
-    i = 1
-    while True:
-        if KISSAT_RESTARTS == "luby":
-            yield KISSAT_CONFLICTS * _luby(i)
-        else:  # geometric
-            yield int(KISSAT_CONFLICTS * KISSAT_GROWTH ** (i - 1))
-        i += 1
-
-
 def _renamed(clauses: list[list[int]], top: int, seed: int) -> tuple[list[list[int]], np.ndarray]:
     """``clauses`` with their variables ``1..top`` renamed at random (seeded)
     and their signs flipped, in a shuffled order: the same formula, a fresh
@@ -224,25 +214,29 @@ def _kissat_first(clauses: list[list[int]], clock: Deadlines | None, top: int = 
     calls of :data:`KISSAT`, False when they have none, None when the calls
     ran out of conflicts or python-sat has no Kissat.
 
-    Each call is capped at its conflicts (:func:`_kissat_caps`) or what
-    :data:`KISSAT_RATE` fits in what is left of ``clock``'s wall clock and
-    CPU time (of the CPU time, once a call has run out, what the rate it
-    measured fits: :data:`KISSAT_RATE_SHARE`); every call after the first
-    is of the formula renamed (:func:`_renamed`), which Kissat runs as
-    another formula.  Python-sat cannot interrupt Kissat: a call that
-    starts ends within its conflicts."""
+    The first call is of the formula as built, capped at
+    :data:`KISSAT_CONFLICTS` (under a CPU budget, :data:`KISSAT_FIT_CPU`:
+    at what :data:`KISSAT_CPU_RATE` fits in the CPU time left) and at what
+    :data:`KISSAT_RATE` fits in the wall clock's.  Each next call
+    (:data:`KISSAT_RESTARTS`) is of the formula renamed (:func:`_renamed`),
+    which Kissat runs as another formula, with :data:`KISSAT_GROWTH` times
+    the last call's conflicts, fitted to the time left at the rate the last
+    call measured.  A call that starts ends within its conflicts."""
     from pysat.solvers import Solver, SolverNames
 
     if not hasattr(SolverNames, KISSAT):
         return None
-    rate = KISSAT_RATE  # conflicts a CPU second: at the least, until a call that ran out measures it
-    for call, cap in enumerate(_kissat_caps()):
-        budget = cap
+    cpu_limited = clock is not None and clock.cpu is not None
+    cap = None if cpu_limited and KISSAT_FIT_CPU else KISSAT_CONFLICTS  # None: what the CPU budget fits
+    rate = KISSAT_CPU_RATE  # conflicts a CPU second: at the least, until a call that ran out measures it
+    for call in itertools.count():
+        fits = [] if cap is None else [cap]
         if clock is not None:
             if (left := clock.wall_left()) is not None:
-                budget = min(budget, int(left * KISSAT_RATE))
+                fits.append(int(left * KISSAT_RATE))
             if (left := clock.cpu_left()) is not None:
-                budget = min(budget, int(left * rate))
+                fits.append(int(left * rate))
+        budget = min(fits)
         if budget < FIRST_SLICE:
             return None
         formula, new = (clauses, None) if call == 0 or not top else _renamed(clauses, top, call)
@@ -254,9 +248,10 @@ def _kissat_first(clauses: list[list[int]], clock: Deadlines | None, top: int = 
             return False
         if got:
             return model if new is None else _named_back(model, new)
-        if budget < cap or not top:  # the budget's end, or no renaming
+        if not (KISSAT_RESTARTS and top):
             return None
         rate = max(1, int(KISSAT_RATE_SHARE * budget / max(time.process_time() - cpu, 1e-6)))
+        cap = int(budget * KISSAT_GROWTH)
     return None
 
 
@@ -614,8 +609,8 @@ def solve_sat(
     cpu_budget : float or None
         Seconds of the process's CPU time (``time.process_time``) for the
         solver (None: no limit), as ``time_budget`` and besides it: a
-        Kissat call is capped at what :data:`KISSAT_RATE` fits in the
-        fewer seconds left, and CaDiCaL's slices fit both.
+        Kissat call is capped at what :data:`KISSAT_CPU_RATE` fits in it
+        (:data:`KISSAT_FIT_CPU`), and CaDiCaL's slices fit it.
     start : int64 array of the shape of a solution, optional
         Colour bitmasks that every solution keeps (what line logic and
         probing proved): the colours a cell's mask leaves out become unit

@@ -77,16 +77,16 @@ def test_cadical_s_slices_end_at_the_cpu_budget_whatever_the_load(monkeypatch, l
 
 def test_kissat_s_call_fits_the_cpu_time_left(monkeypatch):
     """Kissat cannot be interrupted: its conflicts are what
-    :data:`sat.KISSAT_RATE` fits in the CPU seconds left, however much of
-    the wall clock is left."""
+    :data:`sat.KISSAT_CPU_RATE` fits in the CPU seconds left, however much
+    of the wall clock is left."""
     asked: list[int] = []
     real = sat._slice
     monkeypatch.setattr(sat, "_slice", lambda solver, budget: asked.append(budget) or real(solver, budget))
     clauses = [[1, 2], [-1, 2]]
-    left = 3 * sat.FIRST_SLICE / sat.KISSAT_RATE
+    left = 3 * sat.FIRST_SLICE / sat.KISSAT_CPU_RATE
     assert sat._kissat_first(clauses, Deadlines(1000.0, left)) is not None
     assert sat.FIRST_SLICE <= asked[-1] <= 3 * sat.FIRST_SLICE
-    assert sat._kissat_first(clauses, Deadlines(1000.0, 0.5 * sat.FIRST_SLICE / sat.KISSAT_RATE)) is None
+    assert sat._kissat_first(clauses, Deadlines(1000.0, 0.5 * sat.FIRST_SLICE / sat.KISSAT_CPU_RATE)) is None
     assert len(asked) == 1  # too little CPU left: not asked
 
 
@@ -130,10 +130,10 @@ def test_a_hard_first_solution_stops_at_the_cpu_budget():
 @pytest.mark.parametrize("rate", [4_000, 30_000])
 def test_restarted_calls_fit_the_cpu_left_at_the_rate_they_measure(monkeypatch, rate):
     """Kissat's calls on a machine making ``rate`` conflicts a CPU second
-    (a slow one, below :data:`sat.KISSAT_RATE`, and a fast one), none of
-    which finds anything: the first call's cap counts on KISSAT_RATE, the
-    next ones on the rate the last measured, and together they end within
-    the CPU budget (but for the first call's misjudgement of a slow
+    (a slow one, below :data:`sat.KISSAT_CPU_RATE`, and a fast one), none
+    of which finds anything: the first call's cap counts on KISSAT_CPU_RATE,
+    the next ones on the rate the last measured, and together they end
+    within the CPU budget (but for the first call's misjudgement of a slow
     machine), using most of it."""
     clocks = _Clocks(monkeypatch, load=5.0)
     asked: list[int] = []
@@ -144,12 +144,22 @@ def test_restarted_calls_fit_the_cpu_left_at_the_rate_they_measure(monkeypatch, 
         return None
 
     monkeypatch.setattr(sat, "_slice", slice_)
-    monkeypatch.setattr(sat, "KISSAT_RESTARTS", "geometric")
-    monkeypatch.setattr(sat, "KISSAT_CONFLICTS", 20_000)
+    monkeypatch.setattr(sat, "KISSAT_RESTARTS", True)
     budget = 10.0
     assert sat._kissat_first([[1, 2], [-1, 2]], Deadlines(1000.0, budget), 2) is None
-    assert asked[0] == min(20_000, int(budget * sat.KISSAT_RATE))
+    assert asked[0] == int(budget * sat.KISSAT_CPU_RATE)  # under a CPU budget, the budget is the cap
     first = asked[0] / rate
     assert clocks.cpu <= max(budget, first) + 1e-6
     assert clocks.cpu >= 0.8 * budget  # the budget used, not left idle
     assert all(b >= sat.FIRST_SLICE for b in asked)
+
+
+def test_without_a_cpu_budget_the_first_call_keeps_its_conflicts(monkeypatch):
+    asked: list[int] = []
+    real = sat._slice
+    monkeypatch.setattr(sat, "_slice", lambda solver, budget: asked.append(budget) or real(solver, budget))
+    assert sat._kissat_first([[1, 2], [-1, 2]], Deadlines(1000.0), 2) is not None
+    assert asked == [sat.KISSAT_CONFLICTS]
+    monkeypatch.setattr(sat, "KISSAT_FIT_CPU", False)  # the cap kept under a CPU budget too
+    assert sat._kissat_first([[1, 2], [-1, 2]], Deadlines(1000.0, 1000.0), 2) is not None
+    assert asked == [sat.KISSAT_CONFLICTS] * 2

@@ -77,6 +77,7 @@ def test_a_call_out_of_conflicts_hands_over_to_cadical(monkeypatch):
     """Kissat capped at the fewest conflicts it is given: a puzzle that needs
     more is solved by CaDiCaL all the same."""
     monkeypatch.setattr(sat, "KISSAT_CONFLICTS", sat.FIRST_SLICE)
+    monkeypatch.setattr(sat, "KISSAT_RESTARTS", False)
     calls = _kissat_calls(monkeypatch)
     rng = np.random.default_rng(7)
     for _ in range(12):
@@ -178,11 +179,6 @@ def test_probe_clauses_serve_a_first_solution_from_start_only(monkeypatch):
 # ---- Kissat's calls restarted on the formula renamed (sat.KISSAT_RESTARTS)
 
 
-def test_luby_s_sequence():
-    assert [sat._luby(i) for i in range(1, 16)] == [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]
-    assert sat._luby(31) == 16 and sat._luby(32) == 1
-
-
 @settings(deadline=None, max_examples=40, suppress_health_check=[HealthCheck.too_slow])
 @given(small_puzzles(), st.integers(1, 2**31))
 def test_a_renamed_formula_has_the_same_solutions(puzzle, seed):
@@ -203,14 +199,14 @@ def test_a_renamed_formula_has_the_same_solutions(puzzle, seed):
     assert len(grids) == len(set(puzzle_solutions(puzzle)))
 
 
-def test_kissat_s_calls_restart_on_luby_s_schedule(monkeypatch):
-    """Calls of 128 conflicts, then 128, 256, 128...: a puzzle that needs
-    more is solved by a later call, on the formula renamed, and the answer
-    is a solution of the puzzle itself."""
+def test_kissat_s_calls_restart_on_the_formula_renamed(monkeypatch):
+    """Calls of 128 conflicts, then 256, 512...: a puzzle that needs more is
+    solved by a later call, on the formula renamed, and the answer is a
+    solution of the puzzle itself."""
     asked: list[int] = []
     real = sat._slice
     monkeypatch.setattr(sat, "_slice", lambda solver, budget: asked.append(budget) or real(solver, budget))
-    monkeypatch.setattr(sat, "KISSAT_RESTARTS", "luby")
+    monkeypatch.setattr(sat, "KISSAT_RESTARTS", True)
     monkeypatch.setattr(sat, "KISSAT_CONFLICTS", 128)
     monkeypatch.setattr(sat, "FIRST_SLICE", 1)
     rng = np.random.default_rng(11)
@@ -220,7 +216,7 @@ def test_kissat_s_calls_restart_on_luby_s_schedule(monkeypatch):
         asked.clear()
         status, solutions, _ = solve_sat(puzzle, time_budget=None, want=1)
         assert status == SearchStatus.FOUND and puzzle.is_solution(solutions[0])
-        assert asked == [128 * sat._luby(i) for i in range(1, len(asked) + 1)]  # Kissat's only: CaDiCaL never asked
+        assert asked == [128 << i for i in range(len(asked))]  # Kissat's only: CaDiCaL never asked
         restarted += len(asked) > 1
     assert restarted >= 2, restarted
 
@@ -228,8 +224,7 @@ def test_kissat_s_calls_restart_on_luby_s_schedule(monkeypatch):
 def test_restarts_end_at_the_cpu_budget(monkeypatch):
     """However many calls the schedule has left, none starts past the CPU
     budget, and the last fits what was left of it."""
-    monkeypatch.setattr(sat, "KISSAT_RESTARTS", "geometric")
-    monkeypatch.setattr(sat, "KISSAT_CONFLICTS", sat.FIRST_SLICE)
+    monkeypatch.setattr(sat, "KISSAT_RESTARTS", True)
     calls = _kissat_calls(monkeypatch)
     status, solutions, _ = solve_sat(_knotty(), time_budget=None, cpu_budget=2.0, want=1)
     assert status == SearchStatus.BUDGET and solutions == [] and calls == [None]
