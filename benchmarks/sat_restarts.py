@@ -23,20 +23,25 @@ variables permuted, their signs flipped, the clauses shuffled:
 ``sat._renamed``), each capped at ``--cap`` conflicts; the CPU time of each
 call (``time.process_time``), whether it found a solution (checked against
 the clues) or ran out.  From these run lengths it simulates schedules of
-calls: one call, and Luby's schedule of renamed calls in units of ``u``
-conflicts, a call that runs out costing its cap at the puzzle's measured
-conflict rate (``--cap`` over the CPU of the calls that ran out; the
-median rate where none did), the ``i``-th call drawing the ``i``-th run
-(the draws taken in turn again past ``K``).
+calls (caps in conflicts at ``--rate`` a CPU second): one call as built;
+Luby's schedule of renamed calls in units of ``u`` conflicts; geometric
+schedules; a short call, then one to the end.  Each without a budget, and
+within ``--budget`` less ``--search`` seconds, where rofl fits its calls to
+the CPU left (the first at ``sat.KISSAT_CPU_RATE``, the next at
+``sat.KISSAT_RATE_SHARE`` of the rate measured).  The ``i``-th call draws
+the ``i``-th run (the draws taken in turn again past ``K``); puzzles whose
+first call took at most ``--over`` CPU s have that one draw, which every
+schedule's first call covers.
 
 ``--real``: the whole ``rofl.solve_complete(puzzle, time_budget=--wall x
 --budget, cpu_budget=--budget, solutions=1)`` of each puzzle, once a
-``--variant`` of ``rofl.solver.sat``'s settings (``before``: one Kissat call,
-then CaDiCaL's slices; ``restarts``: Kissat's calls on Luby's schedule;
-``restarts-50k``: in units of 50,000 conflicts), and nonosolve ``-n 1`` (a
-process a puzzle, its CPU from ``os.wait4``) with ``--nonosolve``, in turn,
-the order rotating from puzzle to puzzle; every grid checked against the
-clues; the CPU time of each.
+``--variant`` of ``rofl.solver.sat``'s settings (:data:`VARIANTS`:
+``before``, one Kissat call of 100,000 conflicts then CaDiCaL's slices;
+``fitted``, this round's: the first call capped by the CPU budget only,
+then Kissat on the formula renamed), and nonosolve ``-n 1`` (a process a
+puzzle, its CPU from ``os.wait4``) with ``--nonosolve``, in turn, the order
+rotating from puzzle to puzzle; every grid checked against the clues; the
+CPU time of each.
 
 ``--save`` keeps the rows (JSON lines; an interrupted run resumes, a
 finished one only prints its report).
@@ -217,7 +222,7 @@ def simulate(args, puzzles: list[tuple[str, int]], rows: dict) -> None:
             run = v[i % len(v)]
             limit = cap / rate
             if budget is not None:
-                limit = min(limit, (budget - spent) * (sat.KISSAT_RATE / rate if i == 0 else sat.KISSAT_RATE_SHARE))
+                limit = min(limit, (budget - spent) * (sat.KISSAT_CPU_RATE / rate if i == 0 else sat.KISSAT_RATE_SHARE))
                 if limit * rate < sat.FIRST_SLICE:
                     return budget, False
             if run["solved"] is True and run["cpu"] <= limit:
