@@ -216,7 +216,7 @@ def simulate(args, puzzles: list[tuple[str, int]], rows: dict) -> None:
 
     def cost(v: list[dict], caps, budget: float | None) -> tuple[float, bool]:
         """CPU seconds to the first call that finds a solution, as rofl caps its calls: in ``budget`` (None: no
-        limit), the first at sat.KISSAT_RATE, the next at sat.KISSAT_RATE_SHARE of the rate."""
+        limit), the first at sat.KISSAT_CPU_RATE, the next at sat.KISSAT_RATE_SHARE of the rate."""
         spent = 0.0
         for i, cap in enumerate(caps):
             run = v[i % len(v)]
