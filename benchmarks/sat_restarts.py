@@ -200,7 +200,9 @@ def simulate(args, puzzles: list[tuple[str, int]], rows: dict) -> None:
         if solver == "kissat404" and cap == args.cap and (name, label) in puzzles:
             runs.setdefault((name, label), []).append(row)
     # a puzzle with seed 0 only was settled by it within --over: every schedule below starts with a longer call
-    runs = {k: v for k, v in runs.items() if len(v) >= args.draws or (v[0]["solved"] is True and v[0]["cpu"] <= args.over)}
+    runs = {
+        k: v for k, v in runs.items() if len(v) >= args.draws or (v[0]["solved"] is True and v[0]["cpu"] <= args.over)
+    }
     if not runs:
         _fail("no puzzle has its draws yet")
     slow = {k: v for k, v in runs.items() if len(v) > 1}
