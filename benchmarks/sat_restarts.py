@@ -44,7 +44,9 @@ rotating from puzzle to puzzle; every grid checked against the clues; the
 CPU time of each.
 
 ``--save`` keeps the rows (JSON lines; an interrupted run resumes, a
-finished one only prints its report).
+finished one only prints its report; ``--report-only`` runs no draws).
+``--write-docs`` writes the report into section ``--section`` of
+docs/benchmarks.md.
 """
 
 from __future__ import annotations
@@ -83,6 +85,15 @@ VARIANTS = {
     "geometric-25k": {"KISSAT_FIT_CPU": False, "KISSAT_RESTARTS": True, "KISSAT_CONFLICTS": 25_000},
     "geometric-100k": {"KISSAT_FIT_CPU": False, "KISSAT_RESTARTS": True, "KISSAT_CONFLICTS": 100_000},
 }
+
+
+#: The report's lines, printed as they come and written by ``--write-docs``.
+OUT: list[str] = []
+
+
+def say(line: str = "") -> None:
+    print(line, flush=True)
+    OUT.extend(line.split("\n"))
 
 
 def _fail(message: str) -> None:
@@ -206,14 +217,14 @@ def simulate(args, puzzles: list[tuple[str, int]], rows: dict) -> None:
     if not runs:
         _fail("no puzzle has its draws yet")
     slow = {k: v for k, v in runs.items() if len(v) > 1}
-    print(f"\n{len(runs)} puzzles; the {len(slow)} whose call as built (seed 0) took over {args.over:g} CPU s or ran "
+    say(f"\n{len(runs)} puzzles; the {len(slow)} whose call as built (seed 0) took over {args.over:g} CPU s or ran "
           f"out have {args.draws} draws (seed 0 and renamings), Kissat capped at {args.cap:,} conflicts; the "
           f"schedules' caps in conflicts at {args.rate:,} a CPU second (--rate)")
     seed0 = [v[0]["cpu"] for v in runs.values()]
-    print(f"seed 0 alone: {sum(seed0):.1f} CPU s, slowest {max(seed0):.2f}; "
+    say(f"seed 0 alone: {sum(seed0):.1f} CPU s, slowest {max(seed0):.2f}; "
           f"ran out: {sum(v[0]['solved'] is not True for v in runs.values())}")
     per_draw = [sum(v[i]["cpu"] for v in slow.values()) for i in range(args.draws)]
-    print(f"each draw alone on the {len(slow)}: " + ", ".join(f"{t:.1f}" for t in per_draw) + " CPU s")
+    say(f"each draw alone on the {len(slow)}: " + ", ".join(f"{t:.1f}" for t in per_draw) + " CPU s")
     rate = args.rate
 
     def cost(v: list[dict], caps, budget: float | None) -> tuple[float, bool]:
@@ -263,13 +274,13 @@ def simulate(args, puzzles: list[tuple[str, int]], rows: dict) -> None:
     for unit in (10_000, 25_000, 50_000):
         schedules[f"{unit:,}, then one call to the end"] = geometric(unit, 10**5)
     sat_budget = args.budget - args.search
-    print(f"\n| schedule (simulated, CPU s of Kissat's calls) | no budget: total | slowest | over {sat_budget:g} s | "
+    say(f"\n| schedule (simulated, CPU s of Kissat's calls) | no budget: total | slowest | over {sat_budget:g} s | "
           f"in {sat_budget:g} s: total | slowest | not found |")
-    print("|---|---|---|---|---|---|---|")
+    say("|---|---|---|---|---|---|---|")
     for title, caps in schedules.items():
         free = [cost(v, caps(), None)[0] for v in runs.values()]
         held = [cost(v, caps(), sat_budget) for v in runs.values()]
-        print(f"| {title} | {sum(free):.1f} | {max(free):.2f} | {sum(t > sat_budget for t in free)} | "
+        say(f"| {title} | {sum(free):.1f} | {max(free):.2f} | {sum(t > sat_budget for t in free)} | "
               f"{sum(t for t, _ in held):.1f} | {max(t for t, _ in held):.2f} | {sum(not ok for _, ok in held)} |")
 
 
@@ -318,10 +329,10 @@ def real(args, chosen: list[tuple[str, int, object, np.ndarray, float]]) -> None
 
 
 def report(args, puzzles: list[tuple[str, int]], rows: dict, sides: list[str]) -> None:
-    print(f"\n{len(puzzles)} puzzles handed over (first solution), CPU s, budget {args.budget:g} CPU s "
+    say(f"\n{len(puzzles)} puzzles handed over (first solution), CPU s, budget {args.budget:g} CPU s "
           f"(wall {args.wall * args.budget:g} s), {args.repeat} run(s) each")
-    print("\n| side | total | median | slowest | over the budget or undecided | faster than `before` on |")
-    print("|---|---|---|---|---|---|")
+    say("\n| side | total | median | slowest | over the budget or undecided | faster than `before` on |")
+    say("|---|---|---|---|---|---|")
     for side in sides:
         times, missed, faster = [], 0, 0
         for name, label in puzzles:
@@ -334,17 +345,17 @@ def report(args, puzzles: list[tuple[str, int]], rows: dict, sides: list[str]) -
                 base = rows.get((name, label, "before", repeat))
                 faster += base is not None and row["cpu"] < base["cpu"]
         if times:
-            print(f"| {side} | {sum(times):.1f} | {statistics.median(times):.2f} | {max(times):.2f} | {missed} | "
+            say(f"| {side} | {sum(times):.1f} | {statistics.median(times):.2f} | {max(times):.2f} | {missed} | "
                   f"{faster} of {len(times)} |")
     if len(puzzles) <= 12:
-        print("\n| puzzle | " + " | ".join(sides) + " |")
-        print("|---" * (len(sides) + 1) + "|")
+        say("\n| puzzle | " + " | ".join(sides) + " |")
+        say("|---" * (len(sides) + 1) + "|")
         for name, label in puzzles:
             cells = []
             for side in sides:
                 runs = [rows[(name, label, side, r)] for r in range(args.repeat) if (name, label, side, r) in rows]
                 cells.append(", ".join(f"{r['cpu']:.2f} ({r['status']})" for r in runs))
-            print(f"| {name}#{label} | " + " | ".join(cells) + " |")
+            say(f"| {name}#{label} | " + " | ".join(cells) + " |")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -366,6 +377,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--roots", type=Path, help="a folder keeping the recorded roots (NAME.npz)")
     parser.add_argument("--save", type=Path)
     parser.add_argument("--report-only", action="store_true", help="run nothing: the report of the saved draws")
+    parser.add_argument("--write-docs", action="store_true", help="the report into section --section of the docs")
+    parser.add_argument("--section", default="sat-restarts")
     args = parser.parse_args(argv)
     if bool(args.draws) == args.real:
         _fail("give --draws K or --real")
@@ -396,6 +409,10 @@ def main(argv: list[str] | None = None) -> None:
         draws(args, chosen)
     else:
         real(args, chosen)
+    if args.write_docs:
+        from _docs import stamp, write_section
+
+        write_section(args.section, "\n".join([stamp(), *OUT]))
 
 
 if __name__ == "__main__":

@@ -86,7 +86,7 @@ KISSAT = "kissat404"
 KISSAT_CONFLICTS = 100_000
 #: Whether, under a CPU budget, the first call's only cap is what the budget
 #: fits (:data:`KISSAT_CPU_RATE`) rather than :data:`KISSAT_CONFLICTS`: from
-#: the hand-over's root one call as built settled each of 162 hand-overs of
+#: the hand-over's root one call as built settled each of the 163 hand-overs of
 #: tcga2013 and taai2015 within 8.3 CPU s, where every schedule of shorter
 #: calls on the formula renamed took longer in total (docs/benchmarks.md,
 #: "The hand-over's tail").
