@@ -94,7 +94,8 @@ KISSAT_FIT_CPU = True
 #: Whether a call that ran out is followed by Kissat on the formula renamed
 #: (a fresh draw of its run; each call :data:`KISSAT_GROWTH` times the last's
 #: conflicts, fitted to the CPU time left at the rate the last measured:
-#: :data:`KISSAT_RATE_SHARE`) rather than by CaDiCaL, until the budget's end.
+#: :data:`KISSAT_RATE_SHARE`) rather than by CaDiCaL, until the budget's end
+#: (without a budget, CaDiCaL follows all the same).
 KISSAT_RESTARTS = True
 KISSAT_GROWTH = 2.0
 #: The share of the conflict rate a call that ran out measured (conflicts a
@@ -221,7 +222,8 @@ def _kissat_first(clauses: list[list[int]], clock: Deadlines | None, top: int = 
     (:data:`KISSAT_RESTARTS`) is of the formula renamed (:func:`_renamed`),
     which Kissat runs as another formula, with :data:`KISSAT_GROWTH` times
     the last call's conflicts, fitted to the time left at the rate the last
-    call measured.  A call that starts ends within its conflicts."""
+    call measured, until the budget's end; without a budget there is no
+    next call.  A call that starts ends within its conflicts."""
     from pysat.solvers import Solver, SolverNames
 
     if not hasattr(SolverNames, KISSAT):
@@ -248,8 +250,8 @@ def _kissat_first(clauses: list[list[int]], clock: Deadlines | None, top: int = 
             return False
         if got:
             return model if new is None else _named_back(model, new)
-        if not (KISSAT_RESTARTS and top):
-            return None
+        if not (KISSAT_RESTARTS and top) or clock is None or clock.left() is None:
+            return None  # without a budget, CaDiCaL's slices: Ctrl-C waits for one slice, not a growing call
         rate = max(1, int(KISSAT_RATE_SHARE * budget / max(time.process_time() - cpu, 1e-6)))
         cap = int(budget * KISSAT_GROWTH)
     return None

@@ -214,7 +214,7 @@ def test_kissat_s_calls_restart_on_the_formula_renamed(monkeypatch):
     for _ in range(6):  # sparse: Kissat takes 64-4000 conflicts over them
         puzzle = Puzzle.from_grid((rng.random((20, 20)) < 0.3).astype(np.uint8), Palette.black_white())
         asked.clear()
-        status, solutions, _ = solve_sat(puzzle, time_budget=None, want=1)
+        status, solutions, _ = solve_sat(puzzle, time_budget=600.0, want=1)  # the wall clock's fit: 6 million
         assert status == SearchStatus.FOUND and puzzle.is_solution(solutions[0])
         assert asked == [128 << i for i in range(len(asked))]  # Kissat's only: CaDiCaL never asked
         restarted += len(asked) > 1
@@ -228,3 +228,18 @@ def test_restarts_end_at_the_cpu_budget(monkeypatch):
     calls = _kissat_calls(monkeypatch)
     status, solutions, _ = solve_sat(_knotty(), time_budget=None, cpu_budget=2.0, want=1)
     assert status == SearchStatus.BUDGET and solutions == [] and calls == [None]
+
+
+def test_without_a_budget_a_call_that_runs_out_hands_over_to_cadical(monkeypatch):
+    """No budget, no growing calls (Ctrl-C would wait for each): CaDiCaL's slices."""
+    monkeypatch.setattr(sat, "KISSAT_CONFLICTS", sat.FIRST_SLICE)
+    calls = _kissat_calls(monkeypatch)
+    asked: list[int] = []
+    real = sat._slice
+    monkeypatch.setattr(sat, "_slice", lambda solver, budget: asked.append(budget) or real(solver, budget))
+    from rofl.formats import read_puzzle
+
+    puzzle = read_puzzle(corpus_file("taai-tournament/taai2011-0500.json"))[0]  # Kissat: over 1000 conflicts
+    status, solutions, _ = solve_sat(puzzle, time_budget=None, want=1)
+    assert status == SearchStatus.FOUND and puzzle.is_solution(solutions[0])
+    assert calls == [None] and asked[0] == sat.FIRST_SLICE and len(asked) >= 2  # one Kissat call, then CaDiCaL
