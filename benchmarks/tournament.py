@@ -21,9 +21,12 @@ after another (``--whole --all-sets``: the 27 sets, 27,000 puzzles).
 For each puzzle, in turn (the side that goes first alternates, so a machine
 whose load changes slows both alike):
 
-* rofl: ``rofl.solve_complete(puzzle, time_budget=..., solutions=1 or 2)``
-  in this process, warm (compiled before the clock), its CPU time
-  (``time.process_time``: the process's threads).
+* rofl: ``rofl.solve_complete(puzzle, time_budget=..., cpu_budget=--budget,
+  solutions=1 or 2)`` in this process, warm (compiled before the clock), its
+  CPU time (``time.process_time``: the process's threads).  The CPU budget
+  ends its search and its SAT solver (Kissat's calls are capped in conflicts
+  to fit it), so a puzzle it cannot settle stops near ``--budget`` CPU
+  seconds however loaded the machine.
 * nonosolve: one process per puzzle (``-n 1`` or ``-n 2``, ``--timeout``,
   ``--json``), its CPU time from the kernel's accounting (``os.wait4``:
   user + system of the whole process, start-up included, about 2 ms).
@@ -269,10 +272,11 @@ def run_nonosolve(exe: str, path: Path, want: int, budget: float, puzzle, clock:
 
 
 def run_rofl(puzzle, want: int, budget: float, clock: float) -> dict:
-    """rofl on one puzzle, given ``clock`` seconds of wall clock: its verdict, CPU seconds and checked grids."""
+    """rofl on one puzzle, given ``clock`` seconds of wall clock and ``budget`` of CPU: its verdict, CPU seconds
+    and checked grids."""
     cpu, wall = time.process_time(), time.perf_counter()
     try:
-        result = solve_complete(puzzle, time_budget=clock, solutions=want)
+        result = solve_complete(puzzle, time_budget=clock, cpu_budget=budget, solutions=want)
     except Exception as e:  # noqa: BLE001 - reported per puzzle, the run goes on
         return {"status": "error", "cpu": time.process_time() - cpu, "wall": time.perf_counter() - wall,
                 "solutions": 0, "sat": 0.0, "nodes": 0, "error": f"{type(e).__name__}: {e}"}  # fmt: skip

@@ -42,6 +42,43 @@ THREAD_CELLS = 1 << 16
 POLL_SECONDS = 0.05
 
 
+class Deadlines:
+    """The ends of one solve's budget: ``wall`` (``time.monotonic()``) and
+    ``cpu`` (``time.process_time()``: the process's CPU time, every
+    thread's), each None when not limited.
+
+    A wall-clock budget holds on an idle machine; on a loaded one a second
+    of the clock holds a fraction of a second of work, so a benchmark that
+    counts CPU time (``benchmarks/tournament.py``) gives the solve a CPU
+    budget as well, and whichever ends first stops it.
+    """
+
+    __slots__ = ("cpu", "wall")
+
+    def __init__(self, seconds: float | None = None, cpu_seconds: float | None = None) -> None:
+        self.wall = None if seconds is None else time.monotonic() + seconds
+        self.cpu = None if cpu_seconds is None else time.process_time() + cpu_seconds
+
+    def wall_left(self) -> float | None:
+        """Seconds of the wall clock left (None: no limit)."""
+        return None if self.wall is None else self.wall - time.monotonic()
+
+    def cpu_left(self) -> float | None:
+        """Seconds of CPU time left (None: no limit)."""
+        return None if self.cpu is None else self.cpu - time.process_time()
+
+    def left(self) -> float | None:
+        """The fewer seconds left of the two (None: no limit): the most work
+        that may still be done, one thread working, whatever the load."""
+        both = [x for x in (self.wall_left(), self.cpu_left()) if x is not None]
+        return min(both) if both else None
+
+    def passed(self) -> bool:
+        """Whether either end has passed."""
+        left = self.left()
+        return left is not None and left <= 0
+
+
 def setting(flag: np.ndarray, index: int) -> Callable[[], None]:
     """The ``stop`` of a kernel that polls ``flag[index]`` (an int64 array
     shared with it, 0 on entry): sets it to 1."""

@@ -214,13 +214,21 @@ def propagate_lines(
 
 
 def search_lines(
-    puzzle, masks: np.ndarray, *, time_budget: float | None, node_budget: int | None, want: int = 2
+    puzzle,
+    masks: np.ndarray,
+    *,
+    time_budget: float | None,
+    node_budget: int | None,
+    want: int = 2,
+    cpu_budget: float | None = None,
 ) -> tuple[SearchStatus, list[np.ndarray], dict[str, int]]:
     """The complete search for a puzzle :func:`needs_lines`, from the masks
     where line logic stalled (:func:`rofl.solve_complete` calls it, having
     checked the budgets, and checks every solution against the clues).
 
-    ``want`` 1 stops at the first solution (status ``"found"``).
+    ``want`` 1 stops at the first solution (status ``"found"``).  The
+    budgets are looked at before every node: ``time_budget`` and
+    ``cpu_budget`` (seconds of the process's CPU time) are seconds from now.
 
     Returns
     -------
@@ -238,6 +246,7 @@ def search_lines(
     solutions: list[np.ndarray] = []
     counts = {"nodes": 0, "line_solves": 0, "max_depth": 0}
     deadline = None if time_budget is None else time.monotonic() + time_budget
+    cpu_end = None if cpu_budget is None else time.process_time() + cpu_budget
     # Depth-first; each frame's children split one cell's colours, so the
     # solutions of different branches differ and two prove "multiple".
     stack = [(masks.ravel().copy(), 0)]
@@ -245,7 +254,7 @@ def search_lines(
         node, depth = stack.pop()
         if (node_budget is not None and counts["nodes"] >= node_budget) or (
             deadline is not None and time.monotonic() > deadline
-        ):
+        ) or (cpu_end is not None and time.process_time() > cpu_end):
             return SearchStatus.BUDGET, solutions[:1], counts
         counts["nodes"] += 1
         counts["max_depth"] = max(counts["max_depth"], depth)

@@ -34,11 +34,13 @@ A first solution alone (``want=1``) is asked of Kissat before CaDiCaL
 
 from __future__ import annotations
 
+import itertools
 import time
 
 import numpy as np
 
 from rofl.errors import OptionError
+from rofl.solver._stop import Deadlines
 from rofl.solver.index_lines import board_of, needs_lines
 from rofl.solver.status import SearchStatus
 
@@ -70,15 +72,41 @@ SWAP = True
 #: ten without swaps: 30.2 CPU s in place of 37.7).
 GUIDED = True
 #: The solver that looks for a first solution (``want=1``) before CaDiCaL,
-#: when python-sat has it, and the conflicts it may take: Kissat (nonosolve's
-#: first solver too).  Kissat cannot go on from where a call stopped (no
-#: incremental solving in python-sat), so it gets one call, in a worker
-#: thread, capped at this many conflicts or what :data:`KISSAT_RATE` fits
-#: before the deadline; a call that runs out hands over to CaDiCaL's slices,
-#: from the start.  Ctrl-C waits for the call (python-sat holds the
-#: interpreter while a solver runs).  ``KISSAT_CONFLICTS = 0``: CaDiCaL only.
+#: when python-sat has it: Kissat (nonosolve's first solver too).  Kissat
+#: cannot go on from where a call stopped (no incremental solving in
+#: python-sat) nor be interrupted (python-sat holds the interpreter while a
+#: solver runs; Ctrl-C waits for the call), so each call, in a worker
+#: thread, is capped in conflicts: at :data:`KISSAT_CONFLICTS`, or with a CPU
+#: budget (:data:`KISSAT_FIT_CPU`) at what :data:`KISSAT_CPU_RATE` fits in
+#: the CPU time left, and at what :data:`KISSAT_RATE` fits in the wall
+#: clock's.  A call that runs out is followed by another on the formula
+#: renamed (:data:`KISSAT_RESTARTS`), or by CaDiCaL's slices, from the start.
+#: ``KISSAT_CONFLICTS = 0``: CaDiCaL only.
 KISSAT = "kissat404"
 KISSAT_CONFLICTS = 100_000
+#: Whether, under a CPU budget, the first call's only cap is what the budget
+#: fits (:data:`KISSAT_CPU_RATE`) rather than :data:`KISSAT_CONFLICTS`: from
+#: the hand-over's root one call as built settled each of the 163 hand-overs of
+#: tcga2013 and taai2015 within 8.3 CPU s, where every schedule of shorter
+#: calls on the formula renamed took longer in total (docs/benchmarks.md,
+#: "The hand-over's tail").
+KISSAT_FIT_CPU = True
+#: Whether a call that ran out is followed by Kissat on the formula renamed
+#: (a fresh draw of its run; each call :data:`KISSAT_GROWTH` times the last's
+#: conflicts, fitted to the CPU time left at the rate the last measured:
+#: :data:`KISSAT_RATE_SHARE`) rather than by CaDiCaL, until the budget's end
+#: (without a budget, CaDiCaL follows all the same).
+KISSAT_RESTARTS = True
+KISSAT_GROWTH = 2.0
+#: The share of the conflict rate a call that ran out measured (conflicts a
+#: CPU second of this formula, on this machine, now) that the next calls'
+#: caps count on to fit the CPU time left (:func:`_kissat_first`).
+KISSAT_RATE_SHARE = 0.9
+#: Conflicts a CPU second that Kissat is trusted to make at the least, to fit
+#: a first call in a CPU budget: 25 x 25 tournament puzzles' formulas made
+#: 14,800-15,600 on 2 cores running 14-18 jobs (and some 33,000 on a quieter
+#: machine).
+KISSAT_CPU_RATE = 14_000
 #: Whether a first solution's formula (``want=1``, from ``start``) also gets
 #: the root's probes as clauses (nonosolve's ``implications``): each open
 #: cell in each of its colours, line logic, and for every colour that rules
@@ -88,8 +116,9 @@ KISSAT_CONFLICTS = 100_000
 #: :data:`PROBE_LITERALS` literals.
 PROBE_CLAUSES = True
 PROBE_LITERALS = 2_000_000
-#: Conflicts a second that Kissat is trusted to make at the least (25 x 25
-#: tournament puzzles on a loaded machine: 15,000-35,000), to fit its call before a deadline.
+#: Conflicts a second of the wall clock that Kissat is trusted to make at the
+#: least (25 x 25 tournament puzzles on a loaded machine: 15,000-35,000), to
+#: fit its call before a deadline.
 KISSAT_RATE = 10_000
 
 
@@ -132,45 +161,107 @@ def _slice(solver, budget: int) -> bool | None:
     return got[0]
 
 
-def _solve_until(solver, deadline: float | None) -> bool | None:
-    """Whether the formula is satisfiable, or None when ``deadline`` (``time.monotonic()``) passes first.
+def _solve_until(solver, clock: Deadlines) -> bool | None:
+    """Whether the formula is satisfiable, or None when ``clock`` passes first.
 
-    Slices grow to at most :data:`SLICE_SECONDS` at the last slice's rate,
-    so Ctrl-C is answered within about that much time."""
+    Slices grow to at most :data:`SLICE_SECONDS` of the wall clock at the
+    last slice's rate, so Ctrl-C is answered within about that much time,
+    and to what the last slice's rates fit in the wall clock and the CPU
+    time left."""
     budget = FIRST_SLICE
     while True:
-        began = time.monotonic()
-        if deadline is not None and began >= deadline:
+        if clock.passed():
             return None
+        wall, cpu = time.monotonic(), time.process_time()
         got = _slice(solver, budget)
         if got is not None:
             return got
-        spent = max(time.monotonic() - began, 1e-6)
-        left = SLICE_SECONDS if deadline is None else min(SLICE_SECONDS, deadline - time.monotonic())
-        budget = max(FIRST_SLICE, min(2 * budget, int(budget * left / spent)))
+        wall, cpu = max(time.monotonic() - wall, 1e-6), max(time.process_time() - cpu, 1e-6)
+        fits = [2 * budget, int(budget * SLICE_SECONDS / wall)]
+        if (left := clock.wall_left()) is not None:
+            fits.append(int(budget * left / wall))
+        if (left := clock.cpu_left()) is not None:
+            fits.append(int(budget * left / cpu))
+        budget = max(FIRST_SLICE, min(fits))
 
 
-def _kissat_first(clauses: list[list[int]], deadline: float | None) -> list[int] | bool | None:
-    """A model of ``clauses`` from one capped call of :data:`KISSAT`
-    (:data:`KISSAT_CONFLICTS`), False when they have none, None when the
-    call ran out of conflicts or python-sat has no Kissat."""
+def _renamed(clauses: list[list[int]], top: int, seed: int) -> tuple[list[list[int]], np.ndarray]:
+    """``clauses`` with their variables ``1..top`` renamed at random (seeded)
+    and their signs flipped, in a shuffled order: the same formula, a fresh
+    draw of a solver's run; and each old variable's new literal (index 0
+    unused)."""
+    rng = np.random.default_rng(seed)
+    new = np.zeros(top + 1, dtype=np.int64)
+    new[1:] = (rng.permutation(top) + 1) * rng.choice(np.array([-1, 1], dtype=np.int64), size=top)
+    table = new.tolist()
+    out = [[table[lit] if lit > 0 else -table[-lit] for lit in clause] for clause in clauses]
+    order = rng.permutation(len(out)).tolist()
+    return [out[i] for i in order], new
+
+
+def _named_back(model: list[int], new: np.ndarray) -> list[int]:
+    """A model of a formula renamed by :func:`_renamed` (``new``: each old
+    variable's new literal) as a model of the formula before."""
+    top = len(new) - 1
+    value = np.zeros(max(top, max((abs(lit) for lit in model), default=0)) + 1, dtype=bool)
+    lits = np.asarray(model, dtype=np.int64)
+    value[np.abs(lits)] = lits > 0
+    old = value[np.abs(new[1:])] == (new[1:] > 0)
+    return np.where(old, np.arange(1, top + 1), -np.arange(1, top + 1)).tolist()
+
+
+def _kissat_first(clauses: list[list[int]], clock: Deadlines | None, top: int = 0) -> list[int] | bool | None:
+    """A model of ``clauses`` (over the variables ``1..top``) from capped
+    calls of :data:`KISSAT`, False when they have none, None when the calls
+    ran out of conflicts or python-sat has no Kissat.
+
+    The first call is of the formula as built, capped at
+    :data:`KISSAT_CONFLICTS` (under a CPU budget, :data:`KISSAT_FIT_CPU`:
+    at what :data:`KISSAT_CPU_RATE` fits in the CPU time left) and at what
+    :data:`KISSAT_RATE` fits in the wall clock's.  Each next call
+    (:data:`KISSAT_RESTARTS`) is of the formula renamed (:func:`_renamed`),
+    which Kissat runs as another formula, with :data:`KISSAT_GROWTH` times
+    the last call's conflicts, fitted to the time left at the rate the last
+    call measured, until the budget's end; without a budget there is no
+    next call.  A call that starts ends within its conflicts."""
     from pysat.solvers import Solver, SolverNames
 
-    budget = KISSAT_CONFLICTS
-    if deadline is not None:
-        budget = min(budget, int((deadline - time.monotonic()) * KISSAT_RATE))
-    if budget < FIRST_SLICE or not hasattr(SolverNames, KISSAT):
+    if not hasattr(SolverNames, KISSAT):
         return None
-    with Solver(name=KISSAT, bootstrap_with=clauses) as solver:
-        got = _slice(solver, budget)
-        return solver.get_model() if got else got
+    cpu_limited = clock is not None and clock.cpu is not None
+    cap = None if cpu_limited and KISSAT_FIT_CPU else KISSAT_CONFLICTS  # None: what the CPU budget fits
+    rate = KISSAT_CPU_RATE  # conflicts a CPU second: at the least, until a call that ran out measures it
+    for call in itertools.count():
+        fits = [] if cap is None else [cap]
+        if clock is not None:
+            if (left := clock.wall_left()) is not None:
+                fits.append(int(left * KISSAT_RATE))
+            if (left := clock.cpu_left()) is not None:
+                fits.append(int(left * rate))
+        budget = min(fits)
+        if budget < FIRST_SLICE:
+            return None
+        formula, new = (clauses, None) if call == 0 or not top else _renamed(clauses, top, call)
+        cpu = time.process_time()
+        with Solver(name=KISSAT, bootstrap_with=formula) as solver:
+            got = _slice(solver, budget)
+            model = solver.get_model() if got else None
+        if got is False:
+            return False
+        if got:
+            return model if new is None else _named_back(model, new)
+        if not (KISSAT_RESTARTS and top) or clock is None or clock.left() is None:
+            return None  # without a budget, CaDiCaL's slices: Ctrl-C waits for one slice, not a growing call
+        rate = max(1, int(KISSAT_RATE_SHARE * budget / max(time.process_time() - cpu, 1e-6)))
+        cap = int(budget * KISSAT_GROWTH)
+    return None
 
 
-def _probe_clauses(puzzle, start: np.ndarray, x: np.ndarray, deadline: float | None) -> list[list[int]]:
+def _probe_clauses(puzzle, start: np.ndarray, x: np.ndarray, clock: Deadlines | None) -> list[list[int]]:
     """The clauses of probing every open cell of ``start`` (an ``(H, W)``
     line-logic fixpoint of ``puzzle``) in each of its colours with line
     logic (:data:`PROBE_CLAUSES`); ``x`` the cells' colour variables.  They
-    stop at :data:`PROBE_LITERALS` literals or the deadline."""
+    stop at :data:`PROBE_LITERALS` literals or when ``clock`` passes."""
     from rofl.solver.line_logic import LineSolver
     from rofl.solver.status import LineStatus
 
@@ -180,7 +271,7 @@ def _probe_clauses(puzzle, start: np.ndarray, x: np.ndarray, deadline: float | N
     clauses: list[list[int]] = []
     literals = 0
     for cell in np.flatnonzero(root & (root - 1)).tolist():  # more than one colour
-        if literals > PROBE_LITERALS or (deadline is not None and time.monotonic() > deadline):
+        if literals > PROBE_LITERALS or (clock is not None and clock.passed()):
             break
         r, c = divmod(cell, start.shape[1])
         for colour in range(puzzle.n_colors):
@@ -356,11 +447,11 @@ class Encoding:
     ``(n_cells, n_colors)`` variable numbers of the cells' colours, and
     ``top`` the highest variable.
 
-    ``deadline`` (``time.monotonic()``) is checked after every line: past
-    it, :class:`_Stopped` is raised.  Check the size first
+    ``clock`` is looked at after every line: once it has passed,
+    :class:`_Stopped` is raised.  Check the size first
     (:func:`check_formula_size`)."""
 
-    def __init__(self, puzzle, *, deadline: float | None = None) -> None:
+    def __init__(self, puzzle, *, clock: Deadlines | None = None) -> None:
         _, card, enc_type = _require_pysat()
         board = board_of(puzzle)
         k = puzzle.n_colors
@@ -379,7 +470,7 @@ class Encoding:
             # black and white: the order encoding, about half the search of the one below (docs/benchmarks.md);
             # nonosolve's formula but for its one variable a cell, which measured no faster ("An eleventh round")
             for line in range(puzzle.n_lines):
-                if deadline is not None and time.monotonic() > deadline:
+                if clock is not None and clock.passed():
                     raise _Stopped
                 cells = board.line_cells[board.line_offsets[line] : board.line_offsets[line + 1]].tolist()
                 self._order_line([m for m, _ in puzzle.clue(line)], [int(self.x[c, 1]) for c in cells], clauses)
@@ -389,7 +480,7 @@ class Encoding:
         covering: list[dict[int, list[int]]] = [{} for _ in range(n_cells)]
         for line in range(puzzle.n_lines):
             cells = board.line_cells[board.line_offsets[line] : board.line_offsets[line + 1]].tolist()
-            if deadline is not None and time.monotonic() > deadline:
+            if clock is not None and clock.passed():
                 raise _Stopped
             self._line(puzzle, line, cells, clauses, covering, card, enc_type)
             # a cell of this line with an ink colour lies in a group of it
@@ -500,6 +591,7 @@ def solve_sat(
     puzzle,
     *,
     time_budget: float | None = 10.0,
+    cpu_budget: float | None = None,
     start: np.ndarray | None = None,
     known: list[np.ndarray] | tuple = (),
     want: int = 2,
@@ -515,7 +607,12 @@ def solve_sat(
     puzzle : Puzzle
     time_budget : float or None
         Seconds for the solver (None: no limit), read between slices of
-        :data:`SLICE_CONFLICTS` conflicts; Ctrl-C stops it within one.
+        conflicts (:func:`_solve_until`); Ctrl-C stops it within one.
+    cpu_budget : float or None
+        Seconds of the process's CPU time (``time.process_time``) for the
+        solver (None: no limit), as ``time_budget`` and besides it: a
+        Kissat call is capped at what :data:`KISSAT_CPU_RATE` fits in it
+        (:data:`KISSAT_FIT_CPU`), and CaDiCaL's slices fit it.
     start : int64 array of the shape of a solution, optional
         Colour bitmasks that every solution keeps (what line logic and
         probing proved): the colours a cell's mask leaves out become unit
@@ -541,12 +638,12 @@ def solve_sat(
     counts : dict
         ``variables``, ``clauses`` and ``conflicts`` of the run.
     """
-    deadline = None if time_budget is None else time.monotonic() + time_budget  # encoding included
+    clock = Deadlines(time_budget, cpu_budget)  # encoding included
     solver_class, _, _ = _require_pysat()
     board = board_of(puzzle)
     check_formula_size(puzzle)
     try:
-        encoding = Encoding(puzzle, deadline=deadline)
+        encoding = Encoding(puzzle, clock=clock)
     except _Stopped:
         found = [np.asarray(grid, dtype=np.uint8).reshape(board.shape) for grid in known[:1]]
         return SearchStatus.BUDGET, found, {"variables": 0, "clauses": 0, "conflicts": 0}
@@ -558,10 +655,10 @@ def solve_sat(
         clauses = clauses + [[-int(v)] for v in encoding.x[ruled_out]]
     solutions = [np.asarray(grid, dtype=np.uint8).reshape(board.shape) for grid in known]
     if start is not None and want == 1 and not known and PROBE_CLAUSES and not needs_lines(puzzle):
-        clauses = clauses + _probe_clauses(puzzle, start, encoding.x, deadline)
+        clauses = clauses + _probe_clauses(puzzle, start, encoding.x, clock)
     counts = {"variables": encoding.top, "clauses": len(clauses), "conflicts": 0}
     if want == 1 and not solutions and KISSAT_CONFLICTS:
-        model = _kissat_first(clauses, deadline)
+        model = _kissat_first(clauses, clock, encoding.top)
         if model is False:
             return SearchStatus.NONE, [], counts
         if model is not None:
@@ -585,7 +682,7 @@ def solve_sat(
                 last = solutions[-1].reshape(board.n_cells)
                 chosen = np.arange(puzzle.n_colors)[None, :] == last[:, None]
                 solver.set_phases(np.where(chosen, encoding.x, -encoding.x).reshape(-1).tolist())
-            got = _solve_until(solver, deadline)
+            got = _solve_until(solver, clock)
             counts["conflicts"] = int(solver.accum_stats().get("conflicts", 0))
             if got is None:  # interrupted at the deadline
                 return SearchStatus.BUDGET, solutions[:1], counts

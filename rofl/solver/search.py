@@ -230,6 +230,7 @@ def solve_complete(
     *,
     time_budget: float | None = 10.0,
     node_budget: int | None = None,
+    cpu_budget: float | None = None,
     search: bool = True,
     line: SolveResult | None = None,
     engine: str = "search",
@@ -258,6 +259,15 @@ def solve_complete(
         the clock often, so they stop within milliseconds of the budget.
     node_budget : int or None
         Largest number of search nodes (None: no limit).
+    cpu_budget : float or None
+        Seconds of the process's CPU time (``time.process_time``: every
+        thread's) for the search and the SAT solver, besides ``time_budget``
+        (None: no limit): whichever runs out first ends the solve with
+        ``"budget"``.  A budget that a benchmark counts in CPU time holds
+        however loaded the machine is, where the wall clock's may hold many
+        times as much work.  Line logic, before them, is stopped by
+        ``time_budget`` only (milliseconds on a tournament puzzle), and
+        counts in it.
     search : bool
         False: line logic only; a puzzle it does not finish reports
         ``"budget"`` (nothing searched, nothing proved).
@@ -284,12 +294,13 @@ def solve_complete(
     TypeError
         ``puzzle`` is no puzzle (a path, a grid: open or build one first).
     OptionError
-        A budget that is not positive, an unknown engine, a node budget for
+        A budget that is not positive (of time, nodes or CPU), an unknown engine, a node budget for
         the SAT engine, the SAT engine without python-sat, or ``solutions``
         other than 1 or 2.
     """
     expect_puzzle(puzzle, "rofl.solve_complete")
     _check_options(engine, node_budget, solutions, time_budget)
+    _check_budget("cpu_budget", cpu_budget)
     # Compiling or loading the line kernels (a fresh process's first solve,
     # in rofl.solve) is not the solve's time; nor are the search kernels,
     # readied in _Restarts only for the puzzles line logic does not finish:
@@ -297,19 +308,23 @@ def solve_complete(
     from rofl import kernels
 
     clock = kernels.Stopwatch()
+    cpu = time.process_time()
     line, line_stopped = _line_logic(puzzle, line, time_budget)
     stopped = line_stopped
+    settled = line.status != LineStatus.STALLED and not (engine == "sat" and search)
     if time_budget is not None:  # the search gets what line logic left of the budget
         time_budget -= clock.seconds()
-        settled = line.status != LineStatus.STALLED and not (engine == "sat" and search)
         stopped = stopped or (time_budget <= 0 and not settled)
+    if cpu_budget is not None:  # and of the CPU budget
+        cpu_budget -= time.process_time() - cpu
+        stopped = stopped or (cpu_budget <= 0 and not settled)
     answer = _Answer(puzzle, line, clock)
     if stopped:
         return replace(answer(SearchStatus.BUDGET, []), line_stopped=line_stopped)
     if engine == "sat" and search:  # the clues alone, not what line logic found
         from rofl.solver.sat import solve_sat
 
-        status, grids, _ = solve_sat(puzzle, time_budget=time_budget, want=solutions)
+        status, grids, _ = solve_sat(puzzle, time_budget=time_budget, cpu_budget=cpu_budget, want=solutions)
         return answer(status, grids)
     if line.status == LineStatus.SOLVED:
         return answer(SearchStatus.UNIQUE, [line.grid])
@@ -319,12 +334,12 @@ def solve_complete(
         return answer(SearchStatus.BUDGET, [])
     if needs_lines(puzzle):  # hexagons and colour sets (issue 27)
         status, grids, counts = search_lines(
-            puzzle, answer.root, time_budget=time_budget, node_budget=node_budget, want=solutions
+            puzzle, answer.root, time_budget=time_budget, node_budget=node_budget, want=solutions, cpu_budget=cpu_budget
         )
         done = answer(status, grids)
         return replace(done, nodes=counts["nodes"], max_depth=counts["max_depth"], attempts=1,
                        line_solves=line.line_solves + counts["line_solves"])  # fmt: skip
-    return _Restarts(puzzle, line, answer, time_budget, node_budget, solutions).run()
+    return _Restarts(puzzle, line, answer, time_budget, node_budget, solutions, cpu_budget).run()
 
 
 def check_solutions(solutions: int) -> None:
@@ -344,11 +359,16 @@ def _check_options(engine: str, node_budget: int | None, solutions: int, time_bu
         msg = "the SAT engine takes a time budget, not a node budget"
         raise OptionError(msg)
     check_solutions(solutions)
-    if time_budget is not None and not time_budget > 0:
-        msg = f"time_budget must be a positive number of seconds, not {time_budget!r}"
-        raise OptionError(msg)
+    _check_budget("time_budget", time_budget)
     if node_budget is not None and node_budget < 1:
         msg = f"node_budget must be at least 1, not {node_budget!r}"
+        raise OptionError(msg)
+
+
+def _check_budget(name: str, seconds: float | None) -> None:
+    """A budget of seconds is None or a positive number, or one OptionError."""
+    if seconds is not None and not seconds > 0:
+        msg = f"{name} must be a positive number of seconds, not {seconds!r}"
         raise OptionError(msg)
 
 
@@ -416,7 +436,7 @@ class _Restarts:
     or ``HANDOVER_SECONDS`` of CPU, a search that has not finished goes to
     the SAT solver (where it is installed and the formula fits)."""
 
-    def __init__(self, puzzle, line, answer, time_budget, node_budget, solutions) -> None:
+    def __init__(self, puzzle, line, answer, time_budget, node_budget, solutions, cpu_budget=None) -> None:
         from rofl import kernels
 
         kernels.ready(kernels.SEARCH)  # only for the puzzles line logic does not finish; not the search's time
@@ -430,6 +450,7 @@ class _Restarts:
         self.met: list[np.ndarray] = []  # distinct solutions met by attempts cut short
         self.search_start = time.perf_counter()
         cpu_start = time.process_time()
+        self.cpu_end = None if cpu_budget is None else cpu_start + cpu_budget  # the search's and the SAT solver's
         self.probed = line.masks.copy()  # each attempt leaves here what probing the root taught
         solver.prepare(self.packed.kmax, self.probed)
         self.scratch, self.cache = solver.work()
@@ -457,11 +478,13 @@ class _Restarts:
             return None
         began = time.perf_counter()
         seconds = None if self.time_budget is None else self.time_budget - (began - self.search_start)
-        if seconds is not None and seconds <= 0:
+        cpu = None if self.cpu_end is None else self.cpu_end - time.process_time()
+        if (seconds is not None and seconds <= 0) or (cpu is not None and cpu <= 0):
             return self.cut_short()
         status, grids, _ = solve_sat(
-            self.puzzle, time_budget=seconds, start=self.probed, known=self.met[: self.want], want=self.want
-        )
+            self.puzzle, time_budget=seconds, cpu_budget=cpu, start=self.probed, known=self.met[: self.want],
+            want=self.want,
+        )  # fmt: skip
         return replace(self.result(status, grids), sat_seconds=time.perf_counter() - began)
 
     def run(self) -> CompleteResult:
@@ -483,6 +506,8 @@ class _Restarts:
                 if seconds <= 0:
                     return self.cut_short()
                 deadline = time.monotonic() + seconds
+            if self.cpu_end is not None and time.process_time() >= self.cpu_end:
+                return self.cut_short()
             if self.handover is not None and time.process_time() >= self.handover:
                 done = self.hand_over()
                 if done is not None:
@@ -502,6 +527,8 @@ class _Restarts:
                 done = self.hand_over()
                 if done is not None:
                     return done
+            if not out_of_nodes and self.cpu_end is not None and time.process_time() >= self.cpu_end:
+                return self.cut_short()  # stopped at the CPU budget's end
             # stopped at the hand-over's CPU seconds (rather than the budget's end)
             if not out_of_nodes and self.handover is not None and time.process_time() >= self.handover:
                 done = self.hand_over()
@@ -536,7 +563,7 @@ class _Restarts:
             setting(stats, s.ST_STOP),
             cells=0 if quick else THREAD_CELLS,
             deadline=deadline,
-            cpu_deadline=self.handover,
+            cpu_deadline=min((t for t in (self.handover, self.cpu_end) if t is not None), default=None),
         )
         stats[s.ST_STOP] = 0
         depth = max(int(self.total[s.ST_MAX_DEPTH]), int(stats[s.ST_MAX_DEPTH]))

@@ -199,7 +199,7 @@ def test_slices_double_and_shrink_to_the_deadline(monkeypatch):
     clock = [0.0]
     monkeypatch.setattr(sat.time, "monotonic", lambda: clock[0])
     solver = _Slow(clock, 1e-5)  # 1000 conflicts: 10 ms
-    assert sat._solve_until(solver, deadline=1.0) is None
+    assert sat._solve_until(solver, sat.Deadlines(1.0)) is None
     budgets = solver.budgets
     assert budgets[:4] == [1000, 2000, 4000, 8000]
     assert all(b <= 2 * a for a, b in zip(budgets, budgets[1:], strict=False))

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 import rofl
 from rofl.puzzle import Palette, Puzzle
 from rofl.solver import sat
+from rofl.solver._stop import Deadlines
 from rofl.solver.sat import solve_sat
 from rofl.solver.status import SearchStatus
 from tests.naive import puzzle_solutions
@@ -30,8 +31,8 @@ def _kissat_calls(monkeypatch) -> list:
     calls: list = []
     real = sat._kissat_first
 
-    def spy(clauses, deadline):
-        calls.append(real(clauses, deadline))
+    def spy(*args):
+        calls.append(real(*args))
         return calls[-1]
 
     monkeypatch.setattr(sat, "_kissat_first", spy)
@@ -76,6 +77,7 @@ def test_a_call_out_of_conflicts_hands_over_to_cadical(monkeypatch):
     """Kissat capped at the fewest conflicts it is given: a puzzle that needs
     more is solved by CaDiCaL all the same."""
     monkeypatch.setattr(sat, "KISSAT_CONFLICTS", sat.FIRST_SLICE)
+    monkeypatch.setattr(sat, "KISSAT_RESTARTS", False)
     calls = _kissat_calls(monkeypatch)
     rng = np.random.default_rng(7)
     for _ in range(12):
@@ -107,12 +109,11 @@ def test_the_call_fits_the_time_budget(monkeypatch):
 
     monkeypatch.setattr(sat, "_slice", spy)
     clauses = [[1, 2], [-1, 2]]
-    clock = time.monotonic()
     assert sat._kissat_first(clauses, None) is not False  # a model
     assert asked == [sat.KISSAT_CONFLICTS]
-    assert sat._kissat_first(clauses, clock + 2 * sat.FIRST_SLICE / sat.KISSAT_RATE) is not None
+    assert sat._kissat_first(clauses, Deadlines(2 * sat.FIRST_SLICE / sat.KISSAT_RATE)) is not None
     assert sat.FIRST_SLICE <= asked[-1] < 2 * sat.FIRST_SLICE
-    assert sat._kissat_first(clauses, clock + 0.5 * sat.FIRST_SLICE / sat.KISSAT_RATE) is None
+    assert sat._kissat_first(clauses, Deadlines(0.5 * sat.FIRST_SLICE / sat.KISSAT_RATE)) is None
     assert len(asked) == 2  # not asked at all
 
 
@@ -158,7 +159,8 @@ def test_probe_clauses_keep_to_their_literals(monkeypatch):
     monkeypatch.setattr(sat, "PROBE_LITERALS", 10)
     few = sat._probe_clauses(puzzle, start, x, None)
     assert 0 < len(few) < len(every) and few == every[: len(few)]
-    assert sat._probe_clauses(puzzle, start, x, time.monotonic() - 1) == []  # past the deadline: none
+    assert sat._probe_clauses(puzzle, start, x, Deadlines(-1.0)) == []  # past the deadline: none
+    assert sat._probe_clauses(puzzle, start, x, Deadlines(None, -1.0)) == []  # past the CPU's end: none
 
 
 def test_probe_clauses_serve_a_first_solution_from_start_only(monkeypatch):
@@ -172,3 +174,72 @@ def test_probe_clauses_serve_a_first_solution_from_start_only(monkeypatch):
     assert not asked
     status, solutions, counts = solve_sat(puzzle, time_budget=None, start=start, want=1)
     assert status == SearchStatus.FOUND and puzzle.is_solution(solutions[0]) and len(asked) == 1
+
+
+# ---- Kissat's calls restarted on the formula renamed (sat.KISSAT_RESTARTS)
+
+
+@settings(deadline=None, max_examples=40, suppress_health_check=[HealthCheck.too_slow])
+@given(small_puzzles(), st.integers(1, 2**31))
+def test_a_renamed_formula_has_the_same_solutions(puzzle, seed):
+    """Every model of the renamed formula, named back, is a model of the
+    formula before: both give the puzzle's solutions, as many."""
+    from pysat.solvers import Solver
+
+    encoding = sat.Encoding(puzzle)
+    renamed, new = sat._renamed(encoding.clauses, encoding.top, seed)
+    assert sorted(map(len, renamed)) == sorted(map(len, encoding.clauses))
+    grids = set()
+    with Solver(name="cadical195", bootstrap_with=renamed) as solver:
+        for model in solver.enum_models():
+            back = sat._named_back(model, new)
+            grid = sat._grid(back, encoding, sat.board_of(puzzle))
+            assert puzzle.is_solution(grid)
+            grids.add(grid.tobytes())
+    assert len(grids) == len(set(puzzle_solutions(puzzle)))
+
+
+def test_kissat_s_calls_restart_on_the_formula_renamed(monkeypatch):
+    """Calls of 128 conflicts, then 256, 512...: a puzzle that needs more is
+    solved by a later call, on the formula renamed, and the answer is a
+    solution of the puzzle itself."""
+    asked: list[int] = []
+    real = sat._slice
+    monkeypatch.setattr(sat, "_slice", lambda solver, budget: asked.append(budget) or real(solver, budget))
+    monkeypatch.setattr(sat, "KISSAT_RESTARTS", True)
+    monkeypatch.setattr(sat, "KISSAT_CONFLICTS", 128)
+    monkeypatch.setattr(sat, "FIRST_SLICE", 1)
+    rng = np.random.default_rng(11)
+    restarted = 0
+    for _ in range(6):  # sparse: Kissat takes 64-4000 conflicts over them
+        puzzle = Puzzle.from_grid((rng.random((20, 20)) < 0.3).astype(np.uint8), Palette.black_white())
+        asked.clear()
+        status, solutions, _ = solve_sat(puzzle, time_budget=600.0, want=1)  # the wall clock's fit: 6 million
+        assert status == SearchStatus.FOUND and puzzle.is_solution(solutions[0])
+        assert asked == [128 << i for i in range(len(asked))]  # Kissat's only: CaDiCaL never asked
+        restarted += len(asked) > 1
+    assert restarted >= 2, restarted
+
+
+def test_restarts_end_at_the_cpu_budget(monkeypatch):
+    """However many calls the schedule has left, none starts past the CPU
+    budget, and the last fits what was left of it."""
+    monkeypatch.setattr(sat, "KISSAT_RESTARTS", True)
+    calls = _kissat_calls(monkeypatch)
+    status, solutions, _ = solve_sat(_knotty(), time_budget=None, cpu_budget=2.0, want=1)
+    assert status == SearchStatus.BUDGET and solutions == [] and calls == [None]
+
+
+def test_without_a_budget_a_call_that_runs_out_hands_over_to_cadical(monkeypatch):
+    """No budget, no growing calls (Ctrl-C would wait for each): CaDiCaL's slices."""
+    monkeypatch.setattr(sat, "KISSAT_CONFLICTS", sat.FIRST_SLICE)
+    calls = _kissat_calls(monkeypatch)
+    asked: list[int] = []
+    real = sat._slice
+    monkeypatch.setattr(sat, "_slice", lambda solver, budget: asked.append(budget) or real(solver, budget))
+    from rofl.formats import read_puzzle
+
+    puzzle = read_puzzle(corpus_file("taai-tournament/taai2011-0500.json"))[0]  # Kissat: over 1000 conflicts
+    status, solutions, _ = solve_sat(puzzle, time_budget=None, want=1)
+    assert status == SearchStatus.FOUND and puzzle.is_solution(solutions[0])
+    assert calls == [None] and asked[0] == sat.FIRST_SLICE and len(asked) >= 2  # one Kissat call, then CaDiCaL

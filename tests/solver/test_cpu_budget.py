@@ -1,0 +1,165 @@
+"""A budget of CPU time (``solve_complete(..., cpu_budget=...)``, issue 45):
+refused unless positive, handed down to the search and to the SAT solver,
+whose Kissat calls and CaDiCaL slices fit the CPU time left whatever the
+wall clock says.  Fake clocks stand for a loaded machine: no test here
+measures time."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import rofl
+from rofl.errors import OptionError
+from rofl.puzzle import Palette, Puzzle
+from rofl.solver import sat, search
+from rofl.solver._stop import Deadlines
+from tests.places import corpus_file
+
+pytest.importorskip("pysat")
+
+
+def _taai2011_0500() -> Puzzle:
+    from rofl.formats import read_puzzle
+
+    return read_puzzle(corpus_file("taai-tournament/taai2011-0500.json"))[0]  # some 500 search nodes
+
+
+@pytest.mark.parametrize("bad", [0, -1.0, 0.0])
+def test_a_cpu_budget_is_a_positive_number_of_seconds(bad):
+    puzzle = Puzzle.from_grid(np.eye(3, dtype=np.uint8), Palette.black_white())
+    with pytest.raises(OptionError, match="cpu_budget must be a positive number of seconds"):
+        rofl.solve_complete(puzzle, cpu_budget=bad)
+
+
+class _Clocks:
+    """A fake machine: ``cpu`` and ``wall`` seconds, the wall clock running
+    ``load`` times as fast as the CPU time (the process's share of a loaded
+    machine)."""
+
+    def __init__(self, monkeypatch, load: float) -> None:
+        self.cpu, self.wall, self.load = 0.0, 0.0, load
+        monkeypatch.setattr(sat.time, "process_time", lambda: self.cpu)
+        monkeypatch.setattr(sat.time, "monotonic", lambda: self.wall)
+
+    def work(self, seconds: float) -> None:
+        self.cpu += seconds
+        self.wall += seconds * self.load
+
+
+class _Slow:
+    """A stand-in SAT solver that never decides: each slice costs
+    ``seconds_per_conflict`` of CPU on ``clocks``."""
+
+    def __init__(self, clocks: _Clocks, seconds_per_conflict: float) -> None:
+        self.clocks, self.rate, self.budgets = clocks, seconds_per_conflict, []
+
+    def conf_budget(self, budget: int) -> None:
+        self.budgets.append(budget)
+
+    def solve_limited(self):
+        self.clocks.work(self.budgets[-1] * self.rate)
+        return None
+
+
+@pytest.mark.parametrize("load", [1.0, 8.0])
+def test_cadical_s_slices_end_at_the_cpu_budget_whatever_the_load(monkeypatch, load):
+    clocks = _Clocks(monkeypatch, load)
+    solver = _Slow(clocks, 1e-5)  # 1000 conflicts: 10 ms of CPU
+    assert sat._solve_until(solver, Deadlines(60.0, 2.0)) is None
+    over = sat.FIRST_SLICE * 1e-5  # the last slice may be the first's size
+    assert clocks.cpu <= 2.0 + over + 1e-9
+    if load == 1.0:
+        assert clocks.cpu >= 2.0  # the budget used, not cut short
+    else:  # the wall clock's 60 s hold 7.5 s of CPU: the CPU budget ends it
+        assert clocks.wall < 60.0
+
+
+def test_kissat_s_call_fits_the_cpu_time_left(monkeypatch):
+    """Kissat cannot be interrupted: its conflicts are what
+    :data:`sat.KISSAT_CPU_RATE` fits in the CPU seconds left, however much
+    of the wall clock is left."""
+    asked: list[int] = []
+    real = sat._slice
+    monkeypatch.setattr(sat, "_slice", lambda solver, budget: asked.append(budget) or real(solver, budget))
+    clauses = [[1, 2], [-1, 2]]
+    left = 3 * sat.FIRST_SLICE / sat.KISSAT_CPU_RATE
+    assert sat._kissat_first(clauses, Deadlines(1000.0, left)) is not None
+    assert sat.FIRST_SLICE <= asked[-1] <= 3 * sat.FIRST_SLICE
+    assert sat._kissat_first(clauses, Deadlines(1000.0, 0.5 * sat.FIRST_SLICE / sat.KISSAT_CPU_RATE)) is None
+    assert len(asked) == 1  # too little CPU left: not asked
+
+
+def test_a_hand_over_gets_what_is_left_of_the_cpu_budget(monkeypatch):
+    asked: list = []
+    real = sat.solve_sat
+
+    def spy(*args, **kwargs):
+        asked.append(kwargs)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(sat, "solve_sat", spy)
+    monkeypatch.setattr(search, "HANDOVER_SECONDS", 1e9)
+    monkeypatch.setattr(search, "HANDOVER_NODES_FIRST", 1)
+    puzzle = _taai2011_0500()
+    result = rofl.solve_complete(puzzle, time_budget=None, cpu_budget=600.0, solutions=1)
+    assert result.status == "found" and puzzle.is_solution(result.solutions[0]) and result.sat_seconds > 0
+    assert len(asked) == 1 and 0 < asked[0]["cpu_budget"] < 600.0 and asked[0]["time_budget"] is None
+    asked.clear()
+    rofl.solve_complete(puzzle, time_budget=None, solutions=1)
+    assert asked[0]["cpu_budget"] is None  # none given: none kept
+
+
+def test_no_cpu_left_after_line_logic_is_the_budget_s_end():
+    puzzle = _taai2011_0500()  # line logic stalls
+    result = rofl.solve_complete(puzzle, time_budget=None, cpu_budget=1e-9, solutions=1)
+    assert result.status == "budget" and result.solutions == [] and result.nodes == 0
+
+
+def test_a_hard_first_solution_stops_at_the_cpu_budget():
+    """Knotty (40 x 40), which Kissat takes much longer over: with no wall
+    clock budget at all, the CPU budget alone ends the solve."""
+    from rofl.formats import read_puzzle
+
+    knotty = read_puzzle(corpus_file("webpbn-survey/knotty.json"))[0]
+    for engine in ("search", "sat"):  # the search stops, or the SAT solver's calls and slices
+        result = rofl.solve_complete(knotty, time_budget=None, cpu_budget=0.5, solutions=1, engine=engine)
+        assert result.status == "budget"
+
+
+@pytest.mark.parametrize("rate", [4_000, 30_000])
+def test_restarted_calls_fit_the_cpu_left_at_the_rate_they_measure(monkeypatch, rate):
+    """Kissat's calls on a machine making ``rate`` conflicts a CPU second
+    (a slow one, below :data:`sat.KISSAT_CPU_RATE`, and a fast one), none
+    of which finds anything: the first call's cap counts on KISSAT_CPU_RATE,
+    the next ones on the rate the last measured, and together they end
+    within the CPU budget (but for the first call's misjudgement of a slow
+    machine), using most of it."""
+    clocks = _Clocks(monkeypatch, load=5.0)
+    asked: list[int] = []
+
+    def slice_(solver, budget):
+        asked.append(budget)
+        clocks.work(budget / rate)
+        return None
+
+    monkeypatch.setattr(sat, "_slice", slice_)
+    monkeypatch.setattr(sat, "KISSAT_RESTARTS", True)
+    budget = 10.0
+    assert sat._kissat_first([[1, 2], [-1, 2]], Deadlines(1000.0, budget), 2) is None
+    assert asked[0] == int(budget * sat.KISSAT_CPU_RATE)  # under a CPU budget, the budget is the cap
+    first = asked[0] / rate
+    assert clocks.cpu <= max(budget, first) + 1e-6
+    assert clocks.cpu >= 0.8 * budget  # the budget used, not left idle
+    assert all(b >= sat.FIRST_SLICE for b in asked)
+
+
+def test_without_a_cpu_budget_the_first_call_keeps_its_conflicts(monkeypatch):
+    asked: list[int] = []
+    real = sat._slice
+    monkeypatch.setattr(sat, "_slice", lambda solver, budget: asked.append(budget) or real(solver, budget))
+    assert sat._kissat_first([[1, 2], [-1, 2]], Deadlines(1000.0), 2) is not None
+    assert asked == [sat.KISSAT_CONFLICTS]
+    monkeypatch.setattr(sat, "KISSAT_FIT_CPU", False)  # the cap kept under a CPU budget too
+    assert sat._kissat_first([[1, 2], [-1, 2]], Deadlines(1000.0, 1000.0), 2) is not None
+    assert asked == [sat.KISSAT_CONFLICTS] * 2
