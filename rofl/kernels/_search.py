@@ -170,45 +170,28 @@ def _stopped(stats):
 
 
 @njit(**SEARCH_LEAF)
-def _trial(flat, width, p, bit, ctx, tw, stats):
-    """Set cell ``p`` of the grid ``flat`` (its masks flat, ``width`` cells
-    a row) to ``bit`` and run line logic in place, recording on a trail the
-    old mask of every cell that changes.
+def _spread(flat, width, ntr, ctx, tw, stats):
+    """Line logic in place from the rows and columns of the cells
+    ``trail[:ntr]`` (already changed, their old masks in ``old``, marked
+    in ``seen``), extending the trail with every further change.
 
-    The same propagation as ``_fixpoint`` (the same line kernel and line
-    cache), but its cost follows the cells that change instead of the grid
-    size: no copy of the grid, and the caller reads the changes from the
-    trail and takes them back with ``_undo`` (or keeps them: ``_settle``).
+    A probe's *trial* (:func:`_probe_region`) sets one cell and calls this
+    (or :func:`_spread_bw` straight away): the same propagation as
+    ``_fixpoint`` (the same line kernel and line cache), but its cost
+    follows the cells that change instead of the grid size: no copy of the
+    grid, and the caller reads the changes from the trail and takes them
+    back with ``_undo`` (or keeps them: ``_settle``).
+
+    Every line it solves is listed once in ``lsolved[:lcount[0]]``
+    (the caller empties the list and sets the stamp ``lcount[1]`` that
+    tells lines already listed).
 
     Returns
     -------
     status : CONTRADICTION or STALLED (whether the grid is now solved is for
         the caller to tell from the trail)
     ntr : the trail's length; ``trail[:ntr]`` are the cells, ``old[:ntr]``
-        their masks before the trial
-    """
-    trail, old, seen = tw[0], tw[1], tw[2]
-    trail[0] = p
-    old[0] = flat[p]
-    seen[p] = True
-    flat[p] = bit
-    words = ctx[3]
-    if words[1][0]:  # straight to the word path: every call passes its arrays again
-        return _spread_bw(flat, width, np.int64(1), ctx[0], words, tw, stats)
-    return _spread(flat, width, np.int64(1), ctx, tw, stats)
-
-
-@njit(**SEARCH_LEAF)
-def _spread(flat, width, ntr, ctx, tw, stats):
-    """Line logic in place from the rows and columns of the cells
-    ``trail[:ntr]`` (already changed, their old masks in ``old``, marked
-    in ``seen``), extending the trail with every further change.
-
-    Every line it solves is listed once in ``lsolved[:lcount[0]]``
-    (the caller empties the list and sets the stamp ``lcount[1]`` that
-    tells lines already listed).
-
-    Returns ``(status, ntr)`` as :func:`_trial`.
+        their masks before the changes
     """
     clues, scratch, cache, words = ctx
     if words[1][0]:
@@ -462,11 +445,10 @@ def _settle(flat, width, ntr, ctx, tw, stats, memo):
 
 
 @njit(**SEARCH_LEAF)
-def _undo(flat, width, tw, ntr, words):
-    """Take back the changes of the last ``_trial`` (and in the word path
+def _undo(flat, width, trail, old, seen, ntr, words):
+    """Take back the changes of the last trial (and in the word path
     its lines' words: a change only removed colours, so the old ones are
     put back)."""
-    trail, old, seen = tw[0], tw[1], tw[2]
     if words[1][0]:
         lwb, rc = words[3], words[4]
         height = flat.shape[0] // width
@@ -564,6 +546,8 @@ def _probe_region(
     """
     tw, accv, acnt, touched, inreg = work
     trail, old, seen = tw[0], tw[1], tw[2]
+    clues, words = ctx[0], ctx[3]
+    bw = words[1][0] != 0
     line_time, rec_time, rec_serial, rec_depth, rec_lines, rec_len, clk = memo
     lsolved, lcount = tw[8], tw[9]
     height, width = cur.shape
@@ -623,14 +607,22 @@ def _probe_region(
         while mm != 0:
             low = mm & -mm
             mm ^= low
-            st, ntr = _trial(flat, width, p, low, ctx, tw, stats)
+            # the trial: set the cell and propagate, recording the changes on the trail
+            trail[0] = p
+            old[0] = m
+            seen[p] = True
+            flat[p] = low
+            if bw:  # straight to the word path: each call copies its arrays' descriptors
+                st, ntr = _spread_bw(flat, width, np.int64(1), clues, words, tw, stats)
+            else:
+                st, ntr = _spread(flat, width, np.int64(1), ctx, tw, stats)
             stats[ST_PROBES] += 1
             if st != CONTRADICTION and _violated(flat, learned, live):
                 stats[ST_NOGOOD_HITS] += 1
                 st = CONTRADICTION
             if st == CONTRADICTION:
                 act[p] += act[-1]
-                _undo(flat, width, tw, ntr, ctx[3])
+                _undo(flat, width, trail, old, seen, ntr, words)
             else:
                 gain = 0
                 region_gain = 0
@@ -656,7 +648,7 @@ def _probe_region(
                     _note_full(cur, anysol, stats)
                 if region_gain == n_und:
                     nfound[0] = _keep(cur, out, nfound[0])
-                _undo(flat, width, tw, ntr, ctx[3])
+                _undo(flat, width, trail, old, seen, ntr, words)
                 if nfound[0] >= want:
                     result = _ENOUGH
                     break
