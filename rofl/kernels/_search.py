@@ -242,7 +242,7 @@ def _spread_bw(flat, width, ntr, clues, words, tw, stats):
     keeps them so (the caller's changes of ``trail[:ntr]`` are written
     into them first; :func:`_undo` and :func:`_load_words` do the rest).
     Gathering a line's 25 cells was 40% of this function's time on the
-    tournaments (docs/benchmarks.md, "A twelfth round")."""
+    tournaments (docs/benchmarks.md, "Cheaper search nodes")."""
     table, _, work, lwb, rc = words
     trail, old, seen, queue, queued = tw[:5]
     height = flat.shape[0] // width
