@@ -22,7 +22,9 @@ decide it).
 A change meant to make each node cheaper must leave the search's tree as
 it was: the report lists every puzzle whose nodes, probes or line solves
 differ between the sides, then both sides' total, median and p90 CPU, and
-the per-puzzle ratio old / new (above 1: faster now).
+the per-puzzle ratio old / new (above 1: faster now).  ``--write-docs``
+writes it into section ``search-ab`` of ``docs/benchmarks.md`` (``--section``:
+another marked section).
 """
 
 from __future__ import annotations
@@ -161,6 +163,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--rounds", type=int, default=1, help="runs of each puzzle on each side; the best counts")
     parser.add_argument("--save", type=Path, help="write the per-puzzle rows as JSON")
     parser.add_argument("--load", type=Path, help="summarise rows saved by --save instead of measuring")
+    parser.add_argument("--write-docs", action="store_true", help="write the report into a section of docs")
+    parser.add_argument("--section", default="search-ab", help="with --write-docs: the marked section")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:
@@ -176,7 +180,16 @@ def main(argv: list[str] | None = None) -> None:
         rows = measure(args)
         if args.save:
             args.save.write_text(json.dumps(rows, indent=1))
-    print("\n".join(summary(rows)))
+    lines = summary(rows)
+    print("\n".join(lines))
+    if args.write_docs:
+        sys.path.insert(0, str(Path(__file__).parent))
+        from _docs import stamp, write_section
+
+        old = _commit(args.old) if args.old else "?"
+        mode = "two solutions" if args.mode == "two" else "first solution"
+        text = [stamp(), "", f"old: `{old}`; new: `{_commit(args.new)}`; {mode}.", "", *lines]
+        write_section(args.section, "\n".join(text))
 
 
 def _commit(tree: Path) -> str:
