@@ -170,42 +170,28 @@ def _stopped(stats):
 
 
 @njit(**SEARCH_LEAF)
-def _trial(flat, width, p, bit, ctx, tw, stats):
-    """Set cell ``p`` of the grid ``flat`` (its masks flat, ``width`` cells
-    a row) to ``bit`` and run line logic in place, recording on a trail the
-    old mask of every cell that changes.
+def _spread(flat, width, ntr, ctx, tw, stats):
+    """Line logic in place from the rows and columns of the cells
+    ``trail[:ntr]`` (already changed, their old masks in ``old``, marked
+    in ``seen``), extending the trail with every further change.
 
-    The same propagation as ``_fixpoint`` (the same line kernel and line
-    cache), but its cost follows the cells that change instead of the grid
-    size: no copy of the grid, and the caller reads the changes from the
-    trail and takes them back with ``_undo`` (or keeps them: ``_settle``).
+    A probe's *trial* (:func:`_probe_region`) sets one cell and calls this
+    (or :func:`_spread_bw` straight away): the same propagation as
+    ``_fixpoint`` (the same line kernel and line cache), but its cost
+    follows the cells that change instead of the grid size: no copy of the
+    grid, and the caller reads the changes from the trail and takes them
+    back with ``_undo`` (or keeps them: ``_settle``).
+
+    Every line it solves is listed once in ``lsolved[:lcount[0]]``
+    (the caller empties the list and sets the stamp ``lcount[1]`` that
+    tells lines already listed).
 
     Returns
     -------
     status : CONTRADICTION or STALLED (whether the grid is now solved is for
         the caller to tell from the trail)
     ntr : the trail's length; ``trail[:ntr]`` are the cells, ``old[:ntr]``
-        their masks before the trial
-    """
-    trail, old, seen = tw[0], tw[1], tw[2]
-    trail[0] = p
-    old[0] = flat[p]
-    seen[p] = True
-    flat[p] = bit
-    return _spread(flat, width, np.int64(1), ctx, tw, stats)
-
-
-@njit(**SEARCH_LEAF)
-def _spread(flat, width, ntr, ctx, tw, stats):
-    """Line logic in place from the rows and columns of the cells
-    ``trail[:ntr]`` (already changed, their old masks in ``old``, marked
-    in ``seen``), extending the trail with every further change.
-
-    Every line it solves is listed once in ``lsolved[:lcount[0]]``
-    (the caller empties the list and sets the stamp ``lcount[1]`` that
-    tells lines already listed).
-
-    Returns ``(status, ntr)`` as :func:`_trial`.
+        their masks before the changes
     """
     clues, scratch, cache, words = ctx
     if words[1][0]:
@@ -249,11 +235,20 @@ def _spread_bw(flat, width, ntr, clues, words, tw, stats):
     words changed are visited.  The general path hashes and compares the
     line's masks cell by cell and converts them to words and back inside
     the line solve; on the tournaments' hardest puzzles this one halves the
-    search's time (docs/benchmarks.md, "rofl beside nonosolve")."""
-    table, _, work = words
+    search's time (docs/benchmarks.md, "rofl beside nonosolve").
+
+    The line's words are not gathered from its cells: ``words[3]`` keeps
+    every line's two words as the grid's cells have them, and this function
+    keeps them so (the caller's changes of ``trail[:ntr]`` are written
+    into them first; :func:`_undo` and :func:`_load_words` do the rest).
+    Gathering a line's 25 cells was 40% of this function's time on the
+    tournaments (docs/benchmarks.md, "Cheaper search nodes")."""
+    table, _, work, lwb, rc = words
     trail, old, seen, queue, queued = tw[:5]
     height = flat.shape[0] // width
     n_lines = height + width
+    for k in range(ntr):
+        _put_words(trail[k], flat[trail[k]], height, lwb, rc)
     head, size = 0, _queue_trail(trail, ntr, height, width, queue, queued)
     status = STALLED
     solves = 0
@@ -261,12 +256,8 @@ def _spread_bw(flat, width, ntr, clues, words, tw, stats):
     while size > 0:
         line, head, size = _next_line(queue, queued, head, size, n_lines, tw)
         n, base, step = _line_cells(line, height, width)
-        w = np.uint64(0)
-        b = np.uint64(0)
-        for i in range(n - 1, -1, -1):
-            m = np.uint64(flat[base + i * step])
-            w = (w << ONE) | (m & ONE)
-            b = (b << ONE) | (m >> ONE)
+        w = lwb[line, 0]
+        b = lwb[line, 1]
         h = (w * _MIX_W) ^ (b * _MIX_B)
         at = (h ^ (h >> np.uint64(29))) & slots
         if table[line, at, 0] == w and table[line, at, 1] == b:
@@ -282,6 +273,11 @@ def _spread_bw(flat, width, ntr, clues, words, tw, stats):
             status = CONTRADICTION
             break
         changed = (w ^ nw) | (b ^ nb)
+        if changed:
+            lwb[line, 0] = nw
+            lwb[line, 1] = nb
+        # the crossing lines' words lose the colours their cell lost
+        pos = np.uint64(line if line < height else line - height)
         while changed:
             i = np.int64(_lowest(changed))
             changed &= changed - ONE
@@ -289,7 +285,10 @@ def _spread_bw(flat, width, ntr, clues, words, tw, stats):
             ntr = _on_trail(q, flat, trail, old, seen, ntr)
             bit = np.uint64(i)
             flat[q] = np.int64((nw >> bit) & ONE) | (np.int64((nb >> bit) & ONE) << 1)
-            size = _enqueue(height + i if line < height else i, queue, queued, head, size, n_lines)
+            cross = height + i if line < height else i
+            lwb[cross, 0] &= ~((((w ^ nw) >> bit) & ONE) << pos)
+            lwb[cross, 1] &= ~((((b ^ nb) >> bit) & ONE) << pos)
+            size = _enqueue(cross, queue, queued, head, size, n_lines)
     _empty_queue(queue, queued, head, size, n_lines)
     stats[ST_LINE_SOLVES] += solves
     return status, ntr
@@ -377,6 +376,48 @@ def _on_trail(q, flat, trail, old, seen, ntr):
     return ntr
 
 
+@njit(**SEARCH_LEAF, inline="always")
+def _put_words(q, m, height, lwb, rc):
+    """Write cell ``q``'s mask ``m`` (1 white, 2 black, 3 either) into its
+    row's and column's words (``rc[q]``: its row times 64 plus its column)."""
+    r = rc[q] >> 6
+    c = rc[q] & 63
+    cb = ONE << np.uint64(c)
+    rb = ONE << np.uint64(r)
+    if m & 1:
+        lwb[r, 0] |= cb
+        lwb[height + c, 0] |= rb
+    else:
+        lwb[r, 0] &= ~cb
+        lwb[height + c, 0] &= ~rb
+    if m & 2:
+        lwb[r, 1] |= cb
+        lwb[height + c, 1] |= rb
+    else:
+        lwb[r, 1] &= ~cb
+        lwb[height + c, 1] &= ~rb
+
+
+@njit(**SEARCH_INNER)
+def _load_words(flat, width, words):
+    """Gather every line's words (``words[3]``) from the grid ``flat``: a
+    node's state is a copy the word path has not seen."""
+    if not words[1][0]:
+        return
+    lwb = words[3]
+    height = flat.shape[0] // width
+    for line in range(height + width):
+        n, base, step = _line_cells(line, height, width)
+        w = np.uint64(0)
+        b = np.uint64(0)
+        for i in range(n - 1, -1, -1):
+            m = np.uint64(flat[base + i * step])
+            w = (w << ONE) | (m & ONE)
+            b = (b << ONE) | (m >> ONE)
+        lwb[line, 0] = w
+        lwb[line, 1] = b
+
+
 @njit(**SEARCH_LEAF)
 def _settle(flat, width, ntr, ctx, tw, stats, memo):
     """Keep the changes of cells ``trail[:ntr]`` (made by the caller, their
@@ -404,9 +445,27 @@ def _settle(flat, width, ntr, ctx, tw, stats, memo):
 
 
 @njit(**SEARCH_LEAF)
-def _undo(flat, tw, ntr):
-    """Take back the changes of the last ``_trial``."""
-    trail, old, seen = tw[0], tw[1], tw[2]
+def _undo(flat, width, trail, old, seen, ntr, words):
+    """Take back the changes of the last trial (and in the word path
+    its lines' words: a change only removed colours, so the old ones are
+    put back)."""
+    if words[1][0]:
+        lwb, rc = words[3], words[4]
+        height = flat.shape[0] // width
+        for k in range(ntr - 1, -1, -1):
+            q = trail[k]
+            o = np.uint64(old[k])
+            flat[q] = old[k]
+            seen[q] = False
+            r = rc[q] >> 6
+            c = rc[q] & 63
+            cb = np.uint64(c)
+            rb = np.uint64(r)
+            lwb[r, 0] |= (o & ONE) << cb
+            lwb[r, 1] |= (o >> ONE) << cb
+            lwb[height + c, 0] |= (o & ONE) << rb
+            lwb[height + c, 1] |= (o >> ONE) << rb
+        return
     for k in range(ntr - 1, -1, -1):
         flat[trail[k]] = old[k]
         seen[trail[k]] = False
@@ -487,6 +546,8 @@ def _probe_region(
     """
     tw, accv, acnt, touched, inreg = work
     trail, old, seen = tw[0], tw[1], tw[2]
+    clues, words = ctx[0], ctx[3]
+    bw = words[1][0] != 0
     line_time, rec_time, rec_serial, rec_depth, rec_lines, rec_len, clk = memo
     lsolved, lcount = tw[8], tw[9]
     height, width = cur.shape
@@ -546,14 +607,22 @@ def _probe_region(
         while mm != 0:
             low = mm & -mm
             mm ^= low
-            st, ntr = _trial(flat, width, p, low, ctx, tw, stats)
+            # the trial: set the cell and propagate, recording the changes on the trail
+            trail[0] = p
+            old[0] = m
+            seen[p] = True
+            flat[p] = low
+            if bw:  # straight to the word path: each call copies its arrays' descriptors
+                st, ntr = _spread_bw(flat, width, np.int64(1), clues, words, tw, stats)
+            else:
+                st, ntr = _spread(flat, width, np.int64(1), ctx, tw, stats)
             stats[ST_PROBES] += 1
             if st != CONTRADICTION and _violated(flat, learned, live):
                 stats[ST_NOGOOD_HITS] += 1
                 st = CONTRADICTION
             if st == CONTRADICTION:
                 act[p] += act[-1]
-                _undo(flat, tw, ntr)
+                _undo(flat, width, trail, old, seen, ntr, words)
             else:
                 gain = 0
                 region_gain = 0
@@ -579,7 +648,7 @@ def _probe_region(
                     _note_full(cur, anysol, stats)
                 if region_gain == n_und:
                     nfound[0] = _keep(cur, out, nfound[0])
-                _undo(flat, tw, ntr)
+                _undo(flat, width, trail, old, seen, ntr, words)
                 if nfound[0] >= want:
                     result = _ENOUGH
                     break
@@ -1043,6 +1112,7 @@ def _search(
             clk[0] += 1
             serial[f] = clk[0]
             mark[f] = learned[0] if learned.shape[0] >= _NG_HEAD else 0
+            _load_words(cur.ravel(), width, ctx[3])
             if touch[f] >= 0:
                 # the branch's cell is set already: propagate it, stamping the lines it changes
                 tw[0][0] = touch[f]
@@ -1294,7 +1364,9 @@ def _words(root, cols):
     entries of its white and black words (0, 0: empty) and their answer
     (0, 0: no arrangement), whether
     the puzzle takes it (``flags[0]``: every group black, every cell white or
-    black, at most 63 cells a side), and ``_line_bw``'s work words."""
+    black, at most 63 cells a side), ``_line_bw``'s work words, each
+    line's two words as the grid has them (kept by :func:`_spread_bw`,
+    :func:`_undo` and :func:`_load_words`) and each cell's row and column."""
     height, width = root.shape
     bw = max(height, width) <= MAX_CELLS
     for j in range(cols.shape[0]):
@@ -1310,10 +1382,16 @@ def _words(root, cols):
     slots = 1
     while bw and slots * lines < _WORD_SLOTS:
         slots *= 2
+    rc = np.zeros(height * width if bw else 1, dtype=np.int64)
+    if bw:
+        for q in range(height * width):
+            rc[q] = (q // width) * 64 + q % width
     return (
         np.zeros((lines, slots, 4), dtype=np.uint64),
         flags,
         np.empty(64, dtype=np.uint64),
+        np.zeros((lines, 2), dtype=np.uint64),  # each line's words as the grid has them
+        rc,  # each cell's row times 64 plus its column
     )
 
 

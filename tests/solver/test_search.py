@@ -242,6 +242,31 @@ def test_black_white_words_search_as_the_masks_do():
     assert searched > 30
 
 
+@pytest.mark.parametrize("name", ["taai2011-0500", "icga2016-0750"])
+def test_black_white_words_search_a_deep_tree_as_the_masks_do(name, monkeypatch):
+    # The word path keeps every line's words as the grid has them, through
+    # probes taken back, lessons, nogoods, branches and restarts: a tournament
+    # puzzle of some hundreds of nodes walks the same tree as the same puzzle
+    # in red (the general path, which reads the masks), to the same answer.
+    from rofl.formats import read_puzzle
+    from rofl.solver import search
+
+    monkeypatch.setattr(search, "HANDOVER_SECONDS", 1000.0)  # nodes decide, not the machine's load
+    puzzle = read_puzzle(corpus_file(f"taai-tournament/{name}.json"))[0]
+    red = Puzzle(puzzle.width, puzzle.height, PALETTE3, rows=_redden(puzzle.rows), cols=_redden(puzzle.cols))
+    bw = solve_complete(puzzle, time_budget=None)
+    general = solve_complete(red, time_budget=None)
+    assert bw.nodes > 100 and bw.sat_seconds == 0
+    assert (bw.status, bw.nodes, bw.probes, bw.attempts) == (general.status, general.nodes, general.probes,
+                                                             general.attempts)  # fmt: skip
+    assert all(np.array_equal(a * 2, b) for a, b in zip(bw.solutions, general.solutions, strict=True))
+
+
+def _redden(lines):
+    """Clues of black groups as the same groups in red (colour 2)."""
+    return [[(length, 2) for length, _ in line] for line in lines]
+
+
 LINES_6X6 = [[r * 6 + c for c in range(6)] for r in range(6)] + [[r * 6 + c for r in range(6)] for c in range(6)]
 
 
