@@ -29,18 +29,12 @@ the child):
 
 from __future__ import annotations
 
-import argparse
-import os
-import resource
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 import numpy as np
-from _docs import stamp, write_section
+from _children import REPO, compare
 
-REPO = Path(__file__).resolve().parent.parent
 TOURNAMENT = Path("/work/shared/tournaments/taai2011.txt")
 
 FIRST_ANSWER = """
@@ -101,6 +95,7 @@ def cases(folder: Path) -> dict[str, list[str]]:
     i, j = np.indices((2048, 2048))
     slow = (j <= i) ^ (rng.random((2048, 2048)) < 0.05)
     write_puzzle(folder / "slow.non", Puzzle.from_grid(slow.astype(np.uint8), Palette.black_white()))
+    sheet = ["sheet", str(folder / "dots.non"), "-o"]
     dots = (np.random.default_rng(1).random((2048, 2048)) < 0.5).astype(np.uint8)
     write_puzzle(folder / "dots.non", Puzzle.from_grid(dots, Palette.black_white()))
     py = [sys.executable, "-c"]
@@ -113,50 +108,11 @@ def cases(folder: Path) -> dict[str, list[str]]:
         "solve --line-only --budget 1, 2048x2048 (line logic 35 s)": [
             "solve", "--line-only", "--budget", "1", "--no-color", str(folder / "slow.non"),
         ],
-        "sheet .svg, 2048x2048 random dots (4 MB file)": ["sheet", str(folder / "dots.non"), "-o", str(folder / "s.svg")],
-        "sheet .pdf, 2048x2048 random dots (4 MB file)": ["sheet", str(folder / "dots.non"), "-o", str(folder / "s.pdf")],
+        "sheet .svg, 2048x2048 random dots (4 MB file)": [*sheet, str(folder / "s.svg")],
+        "sheet .pdf, 2048x2048 random dots (4 MB file)": [*sheet, str(folder / "s.pdf")],
         "studio: 200 MiB upload, room for 1 MiB": [*py, STUDIO],
     }  # fmt: skip
 
 
-def measure(checkout: Path, args: list[str]) -> tuple[str, float, float]:
-    """(exit status or what the child printed, CPU seconds, peak MB) of ``rofl ARGS``
-    (or of ``python -c ...`` when ``args`` start with the interpreter) run from ``checkout``."""
-    script = (
-        "import resource, subprocess, sys\n"
-        "argv = sys.argv[1:] if sys.argv[1] == sys.executable else [sys.executable, '-m', 'rofl', *sys.argv[1:]]\n"
-        "p = subprocess.run(argv, capture_output=True, text=True)\n"
-        "u = resource.getrusage(resource.RUSAGE_CHILDREN)\n"
-        "said = p.stdout.strip().splitlines()[-1] if argv[1] == '-c' and p.returncode == 0 else ''\n"
-        "print(u.ru_utime + u.ru_stime, u.ru_maxrss, p.returncode, said)\n"
-    )
-    env = dict(os.environ, PYTHONPATH=str(checkout))
-    run = [sys.executable, "-c", script, *args]
-    out = subprocess.run(run, capture_output=True, text=True, env=env, cwd=checkout, check=True)
-    cpu, peak, status, said = (out.stdout.strip().split(maxsplit=3) + [""])[:4]
-    return said or f"exit {status}", float(cpu), int(peak) / 1024
-
-
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--against", type=Path, help="another checkout to measure too (before)")
-    parser.add_argument("--write-docs", action="store_true", help="write the table into docs/benchmarks.md")
-    options = parser.parse_args()
-    checkouts = ([("before", options.against)] if options.against else []) + [("after", REPO)]
-    resource.setrlimit(resource.RLIMIT_CPU, (900, 900))
-    header = "| case | " + " | ".join(f"{label}: answer, CPU, peak" for label, _ in checkouts) + " |"
-    lines = [header, "|---|" + "---|" * len(checkouts)]
-    with tempfile.TemporaryDirectory() as folder:
-        for name, args in cases(Path(folder)).items():
-            cells = []
-            for label, checkout in checkouts:
-                said, cpu, peak = measure(checkout, args)
-                print(f"{name:60s} {label:6s} {said[:60]:60s} {cpu:6.1f} s CPU {peak:7.0f} MB peak", flush=True)
-                cells.append(f"{said}, {cpu:.1f} s, {peak:.0f} MB")
-            lines.append(f"| {name} | " + " | ".join(cells) + " |")
-    if options.write_docs:
-        write_section("bounded-io", "\n".join([stamp(), "", *lines]))
-
-
 if __name__ == "__main__":
-    main()
+    compare(__doc__, cases, "bounded-io", cpu_limit=900)

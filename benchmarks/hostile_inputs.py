@@ -21,19 +21,12 @@ Each case runs ``rofl`` in a child process of this checkout (and, with
 
 from __future__ import annotations
 
-import argparse
-import os
-import resource
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 import numpy as np
-from _docs import stamp, write_section
+from _children import REPO, compare
 from PIL import Image
-
-REPO = Path(__file__).resolve().parent.parent
 
 
 def cases(folder: Path) -> dict[str, list[str]]:
@@ -68,42 +61,5 @@ def cases(folder: Path) -> dict[str, list[str]]:
     }
 
 
-def measure(checkout: Path, args: list[str]) -> tuple[int, float, float]:
-    """(exit status, CPU seconds, peak MB) of ``rofl ARGS`` run from ``checkout``."""
-    script = (
-        "import resource, subprocess, sys\n"
-        "p = subprocess.run([sys.executable, '-m', 'rofl', *sys.argv[1:]], capture_output=True)\n"
-        "u = resource.getrusage(resource.RUSAGE_CHILDREN)\n"
-        "print(p.returncode, u.ru_utime + u.ru_stime, u.ru_maxrss)\n"
-    )
-    env = dict(os.environ, PYTHONPATH=str(checkout))
-    # from the checkout itself: python -m puts the working folder first on the path
-    run = [sys.executable, "-c", script, *args]
-    out = subprocess.run(run, capture_output=True, text=True, env=env, cwd=checkout, check=True)
-    status, cpu, peak = out.stdout.split()
-    return int(status), float(cpu), int(peak) / 1024
-
-
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--against", type=Path, help="another checkout to measure too (before)")
-    parser.add_argument("--write-docs", action="store_true", help="write the table into docs/benchmarks.md")
-    options = parser.parse_args()
-    checkouts = ([("before", options.against)] if options.against else []) + [("after", REPO)]
-    resource.setrlimit(resource.RLIMIT_CPU, (600, 600))
-    header = "| case | " + " | ".join(f"{label}: exit, CPU, peak" for label, _ in checkouts) + " |"
-    lines = [header, "|---|" + "---|" * len(checkouts)]
-    with tempfile.TemporaryDirectory() as folder:
-        for name, args in cases(Path(folder)).items():
-            cells = []
-            for label, checkout in checkouts:
-                status, cpu, peak = measure(checkout, args)
-                print(f"{name:32s} {label:6s} exit {status}  {cpu:6.1f} s CPU  {peak:7.0f} MB peak", flush=True)
-                cells.append(f"{status}, {cpu:.1f} s, {peak:.0f} MB")
-            lines.append(f"| {name} | " + " | ".join(cells) + " |")
-    if options.write_docs:
-        write_section("hostile-inputs", "\n".join([stamp(), "", *lines]))
-
-
 if __name__ == "__main__":
-    main()
+    compare(__doc__, cases, "hostile-inputs", cpu_limit=600)

@@ -66,7 +66,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "benchmarks"))
 
-from tournament import DEFAULT_SETS, run_nonosolve, rofl_code, taai_text  # noqa: E402
+from tournament import DEFAULT_SETS, rofl_code, run_nonosolve, taai_text  # noqa: E402
 
 from rofl.batch.tournament import read_tournament  # noqa: E402
 from rofl.solver import sat, search  # noqa: E402
@@ -77,8 +77,12 @@ VARIANTS = {
     # one Kissat call of 100,000 conflicts (or what the budget fits), then CaDiCaL's slices: main before this round
     "before": {"KISSAT_FIT_CPU": False, "KISSAT_RESTARTS": False, "KISSAT_CONFLICTS": 100_000},
     # as before, and the CPU budget unknown to rofl (the wall clock's only)
-    "before-no-cpu-budget": {"KISSAT_FIT_CPU": False, "KISSAT_RESTARTS": False, "KISSAT_CONFLICTS": 100_000,
-                             "cpu_budget": False},
+    "before-no-cpu-budget": {
+        "KISSAT_FIT_CPU": False,
+        "KISSAT_RESTARTS": False,
+        "KISSAT_CONFLICTS": 100_000,
+        "cpu_budget": False,
+    },
     # this round: the first call capped by the CPU budget only, then Kissat on the formula renamed
     "fitted": {"KISSAT_FIT_CPU": True, "KISSAT_RESTARTS": True, "KISSAT_CONFLICTS": 100_000},
     # the first call of 25,000 or 100,000 conflicts, then the formula renamed, twice as many each time
@@ -207,7 +211,7 @@ def _luby(i: int) -> int:
 def simulate(args, puzzles: list[tuple[str, int]], rows: dict) -> None:
     """Schedules of Kissat calls, simulated from the run lengths of the draws."""
     runs: dict[tuple, list[dict]] = {}
-    for (name, label, solver, seed, cap), row in sorted(rows.items()):
+    for (name, label, solver, _seed, cap), row in sorted(rows.items()):
         if solver == "kissat404" and cap == args.cap and (name, label) in puzzles:
             runs.setdefault((name, label), []).append(row)
     # a puzzle with seed 0 only was settled by it within --over: every schedule below starts with a longer call
@@ -217,12 +221,16 @@ def simulate(args, puzzles: list[tuple[str, int]], rows: dict) -> None:
     if not runs:
         _fail("no puzzle has its draws yet")
     slow = {k: v for k, v in runs.items() if len(v) > 1}
-    say(f"\n{len(runs)} puzzles; the {len(slow)} whose call as built (seed 0) took over {args.over:g} CPU s or ran "
-          f"out have {args.draws} draws (seed 0 and renamings), Kissat capped at {args.cap:,} conflicts; the "
-          f"schedules' caps in conflicts at {args.rate:,} a CPU second (--rate)")
+    say(
+        f"\n{len(runs)} puzzles; the {len(slow)} whose call as built (seed 0) took over {args.over:g} CPU s or ran "
+        f"out have {args.draws} draws (seed 0 and renamings), Kissat capped at {args.cap:,} conflicts; the "
+        f"schedules' caps in conflicts at {args.rate:,} a CPU second (--rate)"
+    )
     seed0 = [v[0]["cpu"] for v in runs.values()]
-    say(f"seed 0 alone: {sum(seed0):.1f} CPU s, slowest {max(seed0):.2f}; "
-          f"ran out: {sum(v[0]['solved'] is not True for v in runs.values())}")
+    say(
+        f"seed 0 alone: {sum(seed0):.1f} CPU s, slowest {max(seed0):.2f}; "
+        f"ran out: {sum(v[0]['solved'] is not True for v in runs.values())}"
+    )
     per_draw = [sum(v[i]["cpu"] for v in slow.values()) for i in range(args.draws)]
     say(f"each draw alone on the {len(slow)}: " + ", ".join(f"{t:.1f}" for t in per_draw) + " CPU s")
     rate = args.rate
@@ -274,14 +282,18 @@ def simulate(args, puzzles: list[tuple[str, int]], rows: dict) -> None:
     for unit in (10_000, 25_000, 50_000):
         schedules[f"{unit:,}, then one call to the end"] = geometric(unit, 10**5)
     sat_budget = args.budget - args.search
-    say(f"\n| schedule (simulated, CPU s of Kissat's calls) | no budget: total | slowest | over {sat_budget:g} s | "
-          f"in {sat_budget:g} s: total | slowest | not found |")
+    say(
+        f"\n| schedule (simulated, CPU s of Kissat's calls) | no budget: total | slowest | over {sat_budget:g} s | "
+        f"in {sat_budget:g} s: total | slowest | not found |"
+    )
     say("|---|---|---|---|---|---|---|")
     for title, caps in schedules.items():
         free = [cost(v, caps(), None)[0] for v in runs.values()]
         held = [cost(v, caps(), sat_budget) for v in runs.values()]
-        say(f"| {title} | {sum(free):.1f} | {max(free):.2f} | {sum(t > sat_budget for t in free)} | "
-              f"{sum(t for t, _ in held):.1f} | {max(t for t, _ in held):.2f} | {sum(not ok for _, ok in held)} |")
+        say(
+            f"| {title} | {sum(free):.1f} | {max(free):.2f} | {sum(t > sat_budget for t in free)} | "
+            f"{sum(t for t, _ in held):.1f} | {max(t for t, _ in held):.2f} | {sum(not ok for _, ok in held)} |"
+        )
 
 
 def _real_key(row: dict) -> tuple:
@@ -329,8 +341,10 @@ def real(args, chosen: list[tuple[str, int, object, np.ndarray, float]]) -> None
 
 
 def report(args, puzzles: list[tuple[str, int]], rows: dict, sides: list[str]) -> None:
-    say(f"\n{len(puzzles)} puzzles handed over (first solution), CPU s, budget {args.budget:g} CPU s "
-          f"(wall {args.wall * args.budget:g} s), {args.repeat} run(s) each")
+    say(
+        f"\n{len(puzzles)} puzzles handed over (first solution), CPU s, budget {args.budget:g} CPU s "
+        f"(wall {args.wall * args.budget:g} s), {args.repeat} run(s) each"
+    )
     say("\n| side | total | median | slowest | over the budget or undecided | faster than `before` on |")
     say("|---|---|---|---|---|---|")
     for side in sides:
@@ -345,8 +359,10 @@ def report(args, puzzles: list[tuple[str, int]], rows: dict, sides: list[str]) -
                 base = rows.get((name, label, "before", repeat))
                 faster += base is not None and row["cpu"] < base["cpu"]
         if times:
-            say(f"| {side} | {sum(times):.1f} | {statistics.median(times):.2f} | {max(times):.2f} | {missed} | "
-                  f"{faster} of {len(times)} |")
+            say(
+                f"| {side} | {sum(times):.1f} | {statistics.median(times):.2f} | {max(times):.2f} | {missed} | "
+                f"{faster} of {len(times)} |"
+            )
     if len(puzzles) <= 12:
         say("\n| puzzle | " + " | ".join(sides) + " |")
         say("|---" * (len(sides) + 1) + "|")

@@ -231,7 +231,7 @@ def _windowed(
             indices, chunk, alone = pending.pop(handle)
             if isinstance(results, str):
                 if retry and not alone:
-                    suspects.extend(zip(indices, chunk))
+                    suspects.extend(zip(indices, chunk, strict=True))
                 else:
                     for i in indices:
                         yield i, lost(i, results)

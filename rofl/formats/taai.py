@@ -163,7 +163,8 @@ def _build(label: int, lines: list[tuple[int, str]], answer: bool, where: str) -
     try:
         return Puzzle.from_arrays(n, n, Palette.black_white(), lengths, np.ones_like(lengths), offsets, meta=meta), None
     except PuzzleError as exc:
-        raise _text.fail(f"{where}: ${label}", None, str(exc)) from None
+        place = f"{where}: ${label}"
+        raise _text.fail(place, None, str(exc)) from None
 
 
 def _read(data: bytes, where: str) -> dict[int, tuple[int, list[tuple[int, str]]]]:

@@ -252,9 +252,11 @@ def search_lines(
     stack = [(masks.ravel().copy(), 0)]
     while stack:
         node, depth = stack.pop()
-        if (node_budget is not None and counts["nodes"] >= node_budget) or (
-            deadline is not None and time.monotonic() > deadline
-        ) or (cpu_end is not None and time.process_time() > cpu_end):
+        if (
+            (node_budget is not None and counts["nodes"] >= node_budget)
+            or (deadline is not None and time.monotonic() > deadline)
+            or (cpu_end is not None and time.process_time() > cpu_end)
+        ):
             return SearchStatus.BUDGET, solutions[:1], counts
         counts["nodes"] += 1
         counts["max_depth"] = max(counts["max_depth"], depth)

@@ -219,7 +219,6 @@ class _Guard:
 
         await self.app(scope, counted, send)
 
-
     def _limit(self, scope) -> tuple[int, str]:
         """The most bytes the request's body may have, and the message past them.
 

@@ -61,7 +61,6 @@ def test_tasks_lost_together_are_tried_again_alone():
     assert len([c for c in chunks if 3 in c][0]) > 1  # (first lost in a chunk of several)
 
 
-
 def test_the_parent_compiles_once_before_local_workers_start(monkeypatch):
     """On a fresh install the workers would all compile at once, silently:
     the parent compiles first (saying so once), and they load the cache."""
