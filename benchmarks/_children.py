@@ -2,12 +2,15 @@
 side by side: its exit status (or what it answered), CPU seconds and peak
 resident memory (``resource.getrusage`` of the child).  The hostile-input
 benchmarks (``hostile_inputs.py``, ``bounded_io.py``) print and write their
-tables with it.
+tables with it.  And :class:`Worker`: a benchmark's own worker process on one
+checkout's rofl, which the A/B benchmarks (``no_slower.py``,
+``search_ab.py``) ask puzzle by puzzle, taking turns.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import resource
 import subprocess
@@ -65,3 +68,33 @@ def compare(doc: str, cases: Callable[[Path], dict[str, list[str]]], section: st
             lines.append(f"| {name} | " + " | ".join(cells) + " |")
     if options.write_docs:
         write_section(section, "\n".join([stamp(), "", *lines]))
+
+
+class Worker:
+    """``python SCRIPT --worker ARGS...`` with rofl from ``tree``: it prints
+    one JSON line (``{"ready": rofl.__file__}``) when ready, then one JSON
+    line of figures for each line it is sent."""
+
+    def __init__(self, name: str, tree: Path, script: str, args: list[str]) -> None:
+        self.name = name
+        env = {"PYTHONPATH": str(tree), "PATH": "/usr/bin:/bin", "HOME": str(Path.home())}
+        command = [sys.executable, str(Path(script).resolve()), "--worker", *args]
+        self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env)
+        ready = json.loads(self.process.stdout.readline())
+        print(f"{name}: rofl from {ready['ready']}", file=sys.stderr, flush=True)
+
+    def ask(self, line: str) -> dict:
+        """The figures the worker prints for ``line``."""
+        self.process.stdin.write(f"{line}\n")
+        self.process.stdin.flush()
+        return json.loads(self.process.stdout.readline())
+
+    def close(self) -> None:
+        self.process.stdin.close()
+        self.process.wait()
+
+
+def percentile(values: list[float], q: float) -> float:
+    """The ``q`` quantile of ``values`` (the value at rank ``q * n``)."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]

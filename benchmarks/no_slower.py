@@ -34,6 +34,8 @@ import sys
 import time
 from pathlib import Path
 
+from _children import Worker, percentile
+
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_CORPUS = REPO.parent / "shared" / "corpus"
 #: A solve shorter than this (CPU s) is repeated, up to REPEATS runs in all, and the fastest counts.
@@ -62,43 +64,19 @@ def _worker(budget: float) -> None:
         print(json.dumps({"status": str(result.status), "cpu": best}), flush=True)
 
 
-class _Side:
-    def __init__(self, name: str, tree: Path, budget: float) -> None:
-        self.name = name
-        env = {"PYTHONPATH": str(tree), "PATH": "/usr/bin:/bin", "HOME": str(Path.home())}
-        command = [sys.executable, str(Path(__file__).resolve()), "--worker", "--budget", str(budget)]
-        self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env)
-        ready = json.loads(self.process.stdout.readline())
-        print(f"{name}: rofl from {ready['ready']}", file=sys.stderr, flush=True)
-
-    def solve(self, path: Path) -> dict:
-        self.process.stdin.write(f"{path}\n")
-        self.process.stdin.flush()
-        return json.loads(self.process.stdout.readline())
-
-    def close(self) -> None:
-        self.process.stdin.close()
-        self.process.wait()
-
-
-def _percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
-
-
 def _decided(status: str) -> bool:
     return status in ("unique", "multiple", "none")
 
 
 def measure(old: Path, new: Path, corpus: Path, budget: float, every: int) -> list[dict]:
     paths = sorted(corpus.glob("*/*.json"))[::every]
-    sides = [_Side("old", old, budget), _Side("new", new, budget)]
+    sides = [Worker(name, tree, __file__, ["--budget", str(budget)]) for name, tree in (("old", old), ("new", new))]
     rows = []
     try:
         for i, path in enumerate(paths):
             row = {"puzzle": f"{path.parent.name}/{path.stem}"}
             for side in sides if i % 2 == 0 else sides[::-1]:
-                row[side.name] = side.solve(path)
+                row[side.name] = side.ask(str(path))
             rows.append(row)
             print(
                 f"{i + 1}/{len(paths)} {row['puzzle']}: old {row['old']['cpu']:.4f} s {row['old']['status']}, "
@@ -126,12 +104,12 @@ def summary(rows: list[dict], budget: float) -> list[str]:
         "| | old | new |",
         "|---|---|---|",
         f"| CPU, the {len(both)} both decide | {old_total:.2f} s | {new_total:.2f} s |",
-        f"| median / p90 of a puzzle | {_percentile([r['old']['cpu'] for r in both], 0.5) * 1000:.2f} / "
-        f"{_percentile([r['old']['cpu'] for r in both], 0.9) * 1000:.1f} ms | "
-        f"{_percentile([r['new']['cpu'] for r in both], 0.5) * 1000:.2f} / "
-        f"{_percentile([r['new']['cpu'] for r in both], 0.9) * 1000:.1f} ms |",
+        f"| median / p90 of a puzzle | {percentile([r['old']['cpu'] for r in both], 0.5) * 1000:.2f} / "
+        f"{percentile([r['old']['cpu'] for r in both], 0.9) * 1000:.1f} ms | "
+        f"{percentile([r['new']['cpu'] for r in both], 0.5) * 1000:.2f} / "
+        f"{percentile([r['new']['cpu'] for r in both], 0.9) * 1000:.1f} ms |",
         "",
-        f"Per puzzle, old CPU over new CPU: median {_percentile(values, 0.5):.2f}, p10 {_percentile(values, 0.1):.2f} "
+        f"Per puzzle, old CPU over new CPU: median {percentile(values, 0.5):.2f}, p10 {percentile(values, 0.1):.2f} "
         f"(above 1: faster now); faster now on {sum(v > 1 for v in values)} of {len(values)}.",
     ]
     differ = [r["puzzle"] for r in both if r["old"]["status"] != r["new"]["status"]]

@@ -37,6 +37,8 @@ import sys
 import time
 from pathlib import Path
 
+from _children import Worker, percentile
+
 REPO = Path(__file__).resolve().parents[1]
 #: tournament.py's sample: its sets, where they are kept
 SETS = next((p for p in (REPO.parent / "shared" / "tournaments", Path("/work/shared/tournaments")) if p.is_dir()), None)
@@ -79,31 +81,6 @@ def _worker(mode: str, per_set: int) -> None:
                           "line_solves": result.line_solves}), flush=True)  # fmt: skip
 
 
-class _Side:
-    def __init__(self, name: str, tree: Path, mode: str, per_set: int) -> None:
-        self.name = name
-        env = {"PYTHONPATH": str(tree), "PATH": "/usr/bin:/bin", "HOME": str(Path.home())}
-        command = [sys.executable, str(Path(__file__).resolve()), "--worker", "--mode", mode,
-                   "--per-set", str(per_set)]  # fmt: skip
-        self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env)
-        ready = json.loads(self.process.stdout.readline())
-        print(f"{name}: rofl from {ready['ready']}", file=sys.stderr, flush=True)
-
-    def solve(self, key: str, rounds: int) -> dict:
-        self.process.stdin.write(f"{key} {rounds}\n")
-        self.process.stdin.flush()
-        return json.loads(self.process.stdout.readline())
-
-    def close(self) -> None:
-        self.process.stdin.close()
-        self.process.wait()
-
-
-def _percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
-
-
 def measure(args) -> list[dict]:
     if args.puzzles:
         keys = args.puzzles.split(",")
@@ -113,13 +90,14 @@ def measure(args) -> list[dict]:
     else:
         sys.path.insert(0, str(REPO))
         keys = list(sample(args.per_set))
-    sides = [_Side("old", args.old, args.mode, args.per_set), _Side("new", args.new, args.mode, args.per_set)]
+    options = ["--mode", args.mode, "--per-set", str(args.per_set)]
+    sides = [Worker("old", args.old, __file__, options), Worker("new", args.new, __file__, options)]
     rows = []
     try:
         for i, key in enumerate(keys):
             row = {"puzzle": key}
             for side in sides if i % 2 == 0 else sides[::-1]:
-                row[side.name] = side.solve(key, args.rounds)
+                row[side.name] = side.ask(f"{key} {args.rounds}")
             rows.append(row)
             print(f"{i + 1}/{len(keys)} {key}: old {row['old']['cpu']:.4f} s, new {row['new']['cpu']:.4f} s, "
                   f"{row['new']['nodes']} nodes", file=sys.stderr, flush=True)  # fmt: skip
@@ -142,11 +120,11 @@ def summary(rows: list[dict]) -> list[str]:
         "| CPU | old | new |",
         "|---|---|---|",
         f"| total | {sum(old):.2f} s | {sum(new):.2f} s |",
-        f"| median / p90 of a puzzle | {_percentile(old, 0.5):.3f} / {_percentile(old, 0.9):.3f} s | "
-        f"{_percentile(new, 0.5):.3f} / {_percentile(new, 0.9):.3f} s |",
+        f"| median / p90 of a puzzle | {percentile(old, 0.5):.3f} / {percentile(old, 0.9):.3f} s | "
+        f"{percentile(new, 0.5):.3f} / {percentile(new, 0.9):.3f} s |",
         "",
         f"Per puzzle, old CPU over new CPU: median {statistics.median(ratios):.2f}, "
-        f"p10 {_percentile(ratios, 0.1):.2f}, p90 {_percentile(ratios, 0.9):.2f}; "
+        f"p10 {percentile(ratios, 0.1):.2f}, p90 {percentile(ratios, 0.9):.2f}; "
         f"faster now on {sum(v > 1 for v in ratios)} of {len(ratios)}.",
     ]
 
