@@ -105,14 +105,18 @@ def test_the_summary_names_the_puzzles_left_unsolved_and_why(tmp_path):
     ], result.output
 
 
-def test_answers_in_a_missing_folder_are_refused_before_any_solving(tmp_path, monkeypatch):
+def forbid_solving(monkeypatch, why: str) -> None:
+    """Make any solving fail the test, with ``why``."""
     from rofl.solver import search
 
-    def no_solving(*args, **kwargs):
-        msg = "solved before the answers' folder was checked"
-        raise AssertionError(msg)
+    def never(*args, **kwargs):
+        raise AssertionError(why)
 
-    monkeypatch.setattr(search, "solve_complete", no_solving)
+    monkeypatch.setattr(search, "solve_complete", never)
+
+
+def test_answers_in_a_missing_folder_are_refused_before_any_solving(tmp_path, monkeypatch):
+    forbid_solving(monkeypatch, "solved before the answers' folder was checked")
     path, _ = _tournament(tmp_path, GRIDS)
     result = run("bench", "--tournament", path, "--answers", tmp_path / "missing" / "answers.txt")
     usage_error_line(result, "does not exist")

@@ -12,7 +12,7 @@ import pytest
 from rofl.batch.tournament import TournamentRow, answer_text, answers_text, run_tournament
 from rofl.formats import taai
 from rofl.puzzle import Palette, Puzzle
-from tests.cli.test_bench_tournament import GRIDS, _tournament
+from tests.cli.test_bench_tournament import GRIDS, _tournament, forbid_solving
 from tests.clirun import one_error_line, run
 
 
@@ -32,13 +32,7 @@ def test_each_puzzle_is_built_when_it_is_reached(tmp_path, monkeypatch):
 
 
 def test_a_malformed_block_anywhere_is_refused_before_any_solving(tmp_path, monkeypatch):
-    from rofl.solver import search
-
-    def never(*args, **kwargs):
-        msg = "solved a puzzle of a file it should have refused"
-        raise AssertionError(msg)
-
-    monkeypatch.setattr(search, "solve_complete", never)
+    forbid_solving(monkeypatch, "solved a puzzle of a file it should have refused")
     path, _ = _tournament(tmp_path, GRIDS)
     for bad, words in (
         ("$4\n1 x\n1\n", ["line 25", "expected a block length"]),
@@ -106,12 +100,6 @@ def test_answers_that_cannot_be_written_are_refused_before_any_solving(tmp_path,
     import os
     import tempfile
 
-    from rofl.solver import search
-
-    def never(*args, **kwargs):
-        msg = "solved a tournament whose answers cannot be written"
-        raise AssertionError(msg)
-
     real = tempfile.mkstemp
 
     def read_only(*args, dir=None, **kwargs):  # noqa: A002 -- mkstemp's own name
@@ -119,7 +107,7 @@ def test_answers_that_cannot_be_written_are_refused_before_any_solving(tmp_path,
             raise OSError(errno.EROFS, os.strerror(errno.EROFS))
         return real(*args, dir=dir, **kwargs)
 
-    monkeypatch.setattr(search, "solve_complete", never)
+    forbid_solving(monkeypatch, "solved a tournament whose answers cannot be written")
     monkeypatch.setattr(tempfile, "mkstemp", read_only)
     (tmp_path / "ro").mkdir()
     path, _ = _tournament(tmp_path, GRIDS)
