@@ -26,6 +26,7 @@ import numpy as np
 from rofl._cache import bytes_cache
 from rofl.errors import PuzzleError
 from rofl.hexagon import Hexagon, HexPuzzle
+from rofl.solver._stop import Deadlines
 from rofl.solver.status import SearchStatus
 
 
@@ -245,18 +246,13 @@ def search_lines(
     clues = kernel_clues(puzzle)
     solutions: list[np.ndarray] = []
     counts = {"nodes": 0, "line_solves": 0, "max_depth": 0}
-    deadline = None if time_budget is None else time.monotonic() + time_budget
-    cpu_end = None if cpu_budget is None else time.process_time() + cpu_budget
+    clock = Deadlines(time_budget, cpu_budget)
     # Depth-first; each frame's children split one cell's colours, so the
     # solutions of different branches differ and two prove "multiple".
     stack = [(masks.ravel().copy(), 0)]
     while stack:
         node, depth = stack.pop()
-        if (
-            (node_budget is not None and counts["nodes"] >= node_budget)
-            or (deadline is not None and time.monotonic() > deadline)
-            or (cpu_end is not None and time.process_time() > cpu_end)
-        ):
+        if (node_budget is not None and counts["nodes"] >= node_budget) or clock.passed():
             return SearchStatus.BUDGET, solutions[:1], counts
         counts["nodes"] += 1
         counts["max_depth"] = max(counts["max_depth"], depth)
@@ -273,7 +269,7 @@ def search_lines(
                 continue
             child = node.copy()
             child[cell] = np.int64(1) << np.int64(colour)
-            status, stats = propagate_board(board, clues, child, queue, deadline)
+            status, stats = propagate_board(board, clues, child, queue, clock.wall)
             counts["line_solves"] += int(stats[0])
             if status == STOPPED:
                 return SearchStatus.BUDGET, solutions[:1], counts
