@@ -98,3 +98,10 @@ def percentile(values: list[float], q: float) -> float:
     """The ``q`` quantile of ``values`` (the value at rank ``q * n``)."""
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def commit_of(tree: Path) -> str:
+    """The short commit checked out in ``tree`` ("" if none)."""
+    return subprocess.run(
+        ["git", "-C", str(tree), "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=False
+    ).stdout.strip()

@@ -29,12 +29,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import subprocess
 import sys
 import time
 from pathlib import Path
 
-from _children import Worker, percentile
+from _children import Worker, commit_of, percentile
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_CORPUS = REPO.parent / "shared" / "corpus"
@@ -156,15 +155,9 @@ def main(argv: list[str] | None = None) -> None:
         sys.path.insert(0, str(Path(__file__).parent))
         from _docs import stamp, write_section
 
-        old = _commit(args.old) if args.old else "?"
-        text = [stamp(), "", f"old: `{old}`; new: `{_commit(args.new)}`.", "", *lines]
+        old = commit_of(args.old) if args.old else "?"
+        text = [stamp(), "", f"old: `{old}`; new: `{commit_of(args.new)}`.", "", *lines]
         write_section("no-slower", "\n".join(text))
-
-
-def _commit(tree: Path) -> str:
-    return subprocess.run(
-        ["git", "-C", str(tree), "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=False
-    ).stdout.strip()
 
 
 if __name__ == "__main__":

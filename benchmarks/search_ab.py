@@ -32,12 +32,11 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
 
-from _children import Worker, percentile
+from _children import Worker, commit_of, percentile
 
 REPO = Path(__file__).resolve().parents[1]
 #: tournament.py's sample: its sets, where they are kept
@@ -164,16 +163,10 @@ def main(argv: list[str] | None = None) -> None:
         sys.path.insert(0, str(Path(__file__).parent))
         from _docs import stamp, write_section
 
-        old = _commit(args.old) if args.old else "?"
+        old = commit_of(args.old) if args.old else "?"
         mode = "two solutions" if args.mode == "two" else "first solution"
-        text = [stamp(), "", f"old: `{old}`; new: `{_commit(args.new)}`; {mode}.", "", *lines]
+        text = [stamp(), "", f"old: `{old}`; new: `{commit_of(args.new)}`; {mode}.", "", *lines]
         write_section(args.section, "\n".join(text))
-
-
-def _commit(tree: Path) -> str:
-    return subprocess.run(
-        ["git", "-C", str(tree), "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=False
-    ).stdout.strip()
 
 
 if __name__ == "__main__":
