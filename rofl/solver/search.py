@@ -85,19 +85,21 @@ QUICK_NODES = 1
 #: 2000--6400 nodes took 18.3--19.7 s in place of 11.7 (the ninth round).
 HANDOVER_NODES = 6400
 #: Search nodes after which a search for a first solution (``solutions=1``,
-#: the tournaments' question) hands over in place of :data:`HANDOVER_NODES`:
-#: about the end of the fourth attempt (50 + 100 + 200 + 400 nodes).  Kissat
-#: with the root's probes as clauses (``rofl.solver.sat.KISSAT``), which
-#: serves first solutions only, made the SAT side cheap enough.  On 207
-#: puzzles of more than 600 nodes of three whole sets, each solved once with
-#: the SAT solver's time measured at the attempts' ends: after 750 nodes
-#: 207.6 CPU s, after 1550 216.3, after 6400 238.4 (held out: icga2021 75.3,
-#: 80.8 and 103.3 s, tcga2017 48.3, 52.5 and 55.3 s; but tcga2014 84.1, 83.0
-#: and 79.9 s: the puzzles the search settles in 750--6400 nodes pay for
-#: it, as in the fourth, seventh and ninth rounds); real runs agree
-#: (docs/benchmarks.md, "A tenth round").  Nothing the search counts
-#: foretells which puzzles the SAT solver will be slow on (the same round).
-HANDOVER_NODES_FIRST = 750
+#: the tournaments' question) hands over in place of :data:`HANDOVER_NODES`.
+#: Kissat with the root's probes as clauses (``rofl.solver.sat.KISSAT``), which
+#: serves first solutions only, made the SAT side cheap enough to hand over
+#: early (750 nodes, the tenth round); since nodes got cheaper (the
+#: two-solution round's kept line words), many puzzles that reach 750 nodes
+#: are settled by 2000 in less than the SAT run they were handed (0.2--0.6
+#: CPU s against 0.5--3 s).  On the puzzles of five whole sets that reach
+#: 750 nodes, each hand-over's SAT run counted at its 750-node length (a run's
+#: length is a draw that any change of the formula redraws): 2000 nodes
+#: saved 6--13 s a set (tcga2014 93.3 -> 80.1 s, taai2022 72.1 -> 62.4,
+#: icga2019 88.8 -> 82.4; held out, icga2021 93.3 -> 86.4, tcga2017 87.1
+#: -> 80.0); 1550 and 2500 nodes about as much, 3150 less on two of five
+#: (docs/benchmarks.md, "A twelfth round").  Nothing the search counts
+#: foretells which puzzles the SAT solver will be slow on (the tenth round).
+HANDOVER_NODES_FIRST = 2000
 #: CPU seconds of search (the process's, ``time.process_time``) after which
 #: the search hands over all the same: puzzles larger than the tournaments'
 #: whose nodes are slow.  CPU, not wall-clock, seconds: on a busy machine a
