@@ -27,7 +27,9 @@ the same puzzle: the search's part as measured, the same draw on both
 sides.
 
 ``--save`` keeps the rows (JSON lines; an interrupted run resumes);
-``--report-only`` prints the report of saved rows.
+``--report-only`` prints the report of saved rows; ``--write-docs`` writes
+it into section ``handover-nodes`` of docs/benchmarks.md (``--section``:
+another).
 """
 
 from __future__ import annotations
@@ -82,10 +84,11 @@ def rows(path: Path) -> list[dict]:
     return [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
 
 
-def report(saved: list[dict]) -> None:
+def report(saved: list[dict]) -> list[str]:
+    out: list[str] = []
     settings = sorted({int(k) for r in saved for k in r["runs"]})
-    print("| set | puzzles | reach the base | " + " | ".join(f"after {n} nodes" for n in settings) + " |")
-    print("|---|---|---|" + "---|" * len(settings))
+    out.append("| set | puzzles | reach the base | " + " | ".join(f"after {n} nodes" for n in settings) + " |")
+    out.append("|---|---|---|" + "---|" * len(settings))
     totals = {n: [0.0, 0.0] for n in settings}  # over the sets that tried every setting
     for name in dict.fromkeys(r["set"] for r in saved):
         mine = [r for r in saved if r["set"] == name]
@@ -100,7 +103,7 @@ def report(saved: list[dict]) -> None:
                 same[n] += v["cpu"] if n == base or v["sat"] <= 0 else v["cpu"] - v["sat"] + first["sat"]
         reach = sum(r["runs"][str(base)]["nodes"] > base for r in mine)
         cells = " | ".join(f"{measured[n]:.1f} s ({same[n]:.1f} s)" if n in tried else "–" for n in settings)
-        print(f"| {name} | {len(mine)} | {reach} | {cells} |")
+        out.append(f"| {name} | {len(mine)} | {reach} | {cells} |")
         for n in settings:
             if n in tried and totals[n] is not None:
                 totals[n][0] += measured[n]
@@ -108,8 +111,9 @@ def report(saved: list[dict]) -> None:
             else:
                 totals[n] = None
     cells = " | ".join(f"**{t[0]:.1f} s ({t[1]:.1f} s)**" if t else "–" for t in totals.values())
-    print(f"| all | {len(saved)} | | {cells} |")
-    print("\nEach cell: CPU as measured (and with each hand-over's SAT run at its length in the base's run).")
+    out.append(f"| all | {len(saved)} | | {cells} |")
+    out.append("\nEach cell: CPU as measured (and with each hand-over's SAT run at its length in the base's run).")
+    return out
 
 
 def main() -> None:
@@ -122,13 +126,20 @@ def main() -> None:
     parser.add_argument("--wall", type=float, default=6.0, help="the wall clock, times the budget")
     parser.add_argument("--save", type=Path, required=True)
     parser.add_argument("--report-only", action="store_true")
+    parser.add_argument("--write-docs", action="store_true", help="the report into a section of docs/benchmarks.md")
+    parser.add_argument("--section", default="handover-nodes", help="with --write-docs: the section")
     args = parser.parse_args()
     args.nodes = [int(n) for n in args.nodes.split(",") if n]
     if any(n <= args.base for n in args.nodes):
         parser.error("every --nodes must be larger than --base (the base's run decides who reaches them)")
     if not args.report_only:
         measure(args, args.save)
-    report(rows(args.save))
+    lines = report(rows(args.save))
+    print("\n".join(lines))
+    if args.write_docs:
+        from _docs import stamp, write_section
+
+        write_section(args.section, stamp() + "\n\n" + "\n".join(lines))
 
 
 if __name__ == "__main__":
