@@ -69,6 +69,7 @@ from rofl.kernels._line import (
 )
 from rofl.kernels.search_stats import (  # noqa: F401 -- the kernel's callers read them here too
     N_STATS,
+    NOGOOD_HEAD,
     ST_LEARNED,
     ST_LESSONS,
     ST_LINE_SOLVES,
@@ -742,7 +743,7 @@ def _probe_region(
 # nogood, its number of literals ``k`` and ``k`` pairs ``(cell, colours)``: the
 # literal holds when the cell may take no colour outside ``colours``.  A
 # store shorter than the header learns nothing.
-_NG_HEAD = 1
+_NG_HEAD = NOGOOD_HEAD
 
 
 @njit(**SEARCH_INNER)

@@ -25,3 +25,7 @@ N_STATS = 11
 #: wrapper keeps for all the attempts on one puzzle (4 MiB of int64); when it
 #: is full, the search learns no more.
 NOGOOD_WORDS = 1 << 19
+#: The store's layout: word 0 is where the next nogood goes; from word
+#: NOGOOD_HEAD on, each nogood is its count ``k`` of literals, then ``k``
+#: pairs (cell, colours): "not every one of these cells within its colours".
+NOGOOD_HEAD = 1

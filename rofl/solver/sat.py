@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import itertools
 import time
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -595,6 +596,7 @@ def solve_sat(
     start: np.ndarray | None = None,
     known: list[np.ndarray] | tuple = (),
     want: int = 2,
+    nogoods: Sequence[Sequence[tuple[int, int]]] = (),
 ) -> tuple[SearchStatus, list[np.ndarray], dict]:
     """Decide ``puzzle`` with the SAT solver: unique, multiple, none or budget
     (or ``"found"``: a solution, when ``want`` is 1).
@@ -623,6 +625,10 @@ def solve_sat(
         Stop at this many solutions: 2 tells unique from multiple, 1 asks
         for any one solution (status ``"found"``), of Kissat first
         (:data:`KISSAT_CONFLICTS`), then of CaDiCaL.
+    nogoods : sequences of (cell, colours) pairs, optional
+        What a search proved: no solution has every one of a nogood's cells
+        within its colours (a bitmask).  Each becomes the clause "one of
+        these cells takes a colour outside its colours".
 
     Raises
     ------
@@ -656,6 +662,12 @@ def solve_sat(
     solutions = [np.asarray(grid, dtype=np.uint8).reshape(board.shape) for grid in known]
     if start is not None and want == 1 and not known and PROBE_CLAUSES and not needs_lines(puzzle):
         clauses = clauses + _probe_clauses(puzzle, start, encoding.x, clock)
+    if nogoods:
+        colours = range(puzzle.n_colors)
+        clauses = clauses + [
+            [int(encoding.x[cell, c]) for cell, allowed in nogood for c in colours if not (allowed >> c) & 1]
+            for nogood in nogoods
+        ]
     counts = {"variables": encoding.top, "clauses": len(clauses), "conflicts": 0}
     if want == 1 and not solutions and KISSAT_CONFLICTS:
         model = _kissat_first(clauses, clock, encoding.top)

@@ -106,6 +106,12 @@ HANDOVER_NODES_FIRST = 2000
 #: few seconds of the clock held a fraction of that of search, and puzzles
 #: the search settles in a second went to the SAT solver.
 HANDOVER_SECONDS = 4.0
+#: Whether a search for a first solution hands the SAT solver the nogoods it
+#: learned (``solve_sat(nogoods=...)``: a few dozen clauses "not every one
+#: of these cells in the colours the search chose") besides the probed
+#: root.  On 140 hand-overs of four whole sets, interleaved: 275.9 -> 242.7
+#: CPU s, faster on 82 (docs/benchmarks.md, "A twelfth round").
+HANDOVER_NOGOODS = True
 #: Largest puzzle (cells) handed over: the formula is built in Python and
 #: grows faster than the cells (a random 100 x 100 puzzle: 830 000 clauses,
 #: 0.85 s and 180 MB; 150 x 150: 2.7 million, 3.4 s and 480 MB; a 2048 x 2048
@@ -216,6 +222,22 @@ def _sat_installed() -> bool:
     except OptionError:
         return False
     return True
+
+
+def learned_nogoods(learned: np.ndarray) -> list[list[tuple[int, int]]]:
+    """The nogoods in a store of the compiled search (its ``learned``; the
+    layout: :data:`rofl.kernels.search_stats.NOGOOD_HEAD`), each a list of
+    (cell, colours) pairs that no solution all keeps."""
+    from rofl.kernels.search_stats import NOGOOD_HEAD
+
+    found = []
+    at, end = NOGOOD_HEAD, int(learned[0]) if learned.shape[0] > NOGOOD_HEAD else 0
+    while at < end:
+        k = int(learned[at])
+        pairs = learned[at + 1 : at + 1 + 2 * k].reshape(k, 2)
+        found.append([(int(cell), int(colours)) for cell, colours in pairs])
+        at += 1 + 2 * k
+    return found
 
 
 def _decided(found: list[np.ndarray], wanted: int) -> SearchStatus:
@@ -483,9 +505,10 @@ class _Restarts:
         cpu = None if self.cpu_end is None else self.cpu_end - time.process_time()
         if (seconds is not None and seconds <= 0) or (cpu is not None and cpu <= 0):
             return self.cut_short()
+        nogoods = learned_nogoods(self.learned) if HANDOVER_NOGOODS and self.want == 1 else []
         status, grids, _ = solve_sat(
             self.puzzle, time_budget=seconds, cpu_budget=cpu, start=self.probed, known=self.met[: self.want],
-            want=self.want,
+            want=self.want, nogoods=nogoods,
         )  # fmt: skip
         return replace(self.result(status, grids), sat_seconds=time.perf_counter() - began)
 

@@ -189,3 +189,66 @@ def test_first_solutions_handed_over_after_one_node_are_brute_force_s(monkeypatc
         assert result.status in ("found", "unique")
         handed += result.sat_seconds > 0
     assert handed >= 3, handed
+
+
+def test_nogoods_become_clauses_against_brute_force():
+    """``solve_sat(nogoods=...)``, a first solution (as the hand-over asks):
+    a nogood that a solution keeps rules that one out and nothing else (two
+    and three colours); nogoods that every solution keeps leave none."""
+    for grid, palette in (
+        (np.eye(2, dtype=np.uint8), Palette.black_white()),  # two solutions: the diagonals
+        (np.array([[1, 0, 2], [0, 2, 1]], dtype=np.uint8), PALETTES[3]),
+    ):
+        puzzle = Puzzle.from_grid(grid, palette)
+        truth = puzzle_solutions(puzzle)
+        ends = (0, len(truth[0]) - 1)
+        nogoods = []
+        for banned in truth:
+            # "not every one of these cells in its solution's colour", on two cells of it
+            nogoods.append([(cell, 1 << banned[cell]) for cell in ends])
+            left = [t for t in truth if not any(all(t[c] == b[c] for c in ends) for b in truth[: len(nogoods)])]
+            status, solutions, _ = solve_sat(puzzle, time_budget=None, nogoods=nogoods, want=1)
+            if left:
+                assert status == SearchStatus.FOUND and tuple(int(v) for v in solutions[0].ravel()) in left
+            else:
+                assert status == SearchStatus.NONE and solutions == []
+        assert not left  # every solution banned at the end
+
+
+def test_a_first_solution_s_hand_over_gives_the_search_s_nogoods(monkeypatch):
+    """The nogoods the search learned go to the SAT solver with the probed
+    root (``HANDOVER_NOGOODS``); each is one that no solution keeps."""
+    monkeypatch.setattr(search, "HANDOVER_SECONDS", 1000.0)
+    monkeypatch.setattr(search, "HANDOVER_NODES_FIRST", 300)
+    puzzle = _taai2011_0500()
+    given: list = []
+
+    def recording(*args, **kwargs):
+        given.append(kwargs["nogoods"])
+        return solve_sat(*args, **kwargs)
+
+    monkeypatch.setattr("rofl.solver.sat.solve_sat", recording)
+    result = rofl.solve_complete(puzzle, solutions=1, time_budget=None)
+    assert result.status == "found" and result.sat_seconds > 0 and puzzle.is_solution(result.solutions[0])
+    assert len(given) == 1 and len(given[0]) > 0
+    both = rofl.solve_complete(puzzle, solutions=2, time_budget=None)
+    flat = [grid.ravel() for grid in [*both.solutions, result.solutions[0]]]
+    for nogood in given[0]:
+        assert all(any(not (colours >> int(grid[cell])) & 1 for cell, colours in nogood) for grid in flat)
+    monkeypatch.setattr(search, "HANDOVER_NOGOODS", False)
+    given.clear()
+    rofl.solve_complete(puzzle, solutions=1, time_budget=None)
+    assert given == [[]]
+
+
+def test_learned_nogoods_reads_the_kernel_s_store():
+    from rofl.kernels.search_stats import NOGOOD_HEAD
+
+    store = np.zeros(32, dtype=np.int64)
+    words = [2, 5, 1, 7, 2, 1, 3, 5]  # (5: colour 0, 7: colour 1), then (3: colours 0 and 2)
+    store[NOGOOD_HEAD : NOGOOD_HEAD + len(words)] = words
+    store[0] = NOGOOD_HEAD + len(words)
+    assert search.learned_nogoods(store) == [[(5, 1), (7, 2)], [(3, 5)]]
+    store[0] = 0  # a new store: none
+    assert search.learned_nogoods(store) == []
+    assert search.learned_nogoods(np.zeros(0, dtype=np.int64)) == []

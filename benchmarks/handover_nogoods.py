@@ -1,0 +1,107 @@
+"""The search's nogoods handed to the SAT solver with a first solution's hand-over, or not (issue 45; prints
+figures; not a test).
+
+Usage::
+
+    python benchmarks/handover_nogoods.py --rows rows.jsonl --set tcga2014 [--set NAME ...] --save ab.jsonl
+        [--budget 10] [--report-only] [--write-docs]
+
+The puzzles: every puzzle of each ``--set`` that the saved rows of
+``benchmarks/tournament.py`` (``--rows``, its ``--save`` file) say rofl
+handed over to the SAT solver.  Each is solved twice, with
+``search.HANDOVER_NOGOODS`` on and off, in turn, the order alternating from
+puzzle to puzzle: ``solve_complete(puzzle, solutions=1,
+cpu_budget=--budget)``, its CPU seconds (``time.process_time``; python-sat
+runs its solvers in the process), every grid checked against the clues.
+
+``--save`` keeps the rows (JSON lines; an interrupted run resumes);
+``--report-only`` prints the report of saved rows; ``--write-docs`` writes
+it into section ``handover-nogoods`` of docs/benchmarks.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from rofl import solve_complete  # noqa: E402
+from rofl.formats import taai  # noqa: E402
+from rofl.solver import search  # noqa: E402
+
+SETS = Path(__file__).resolve().parents[2] / "shared" / "tournaments"
+
+
+def run(puzzle, nogoods: bool, budget: float) -> dict:
+    search.HANDOVER_NOGOODS = nogoods
+    cpu = time.process_time()
+    result = solve_complete(puzzle, solutions=1, cpu_budget=budget, time_budget=6 * budget)
+    cpu = time.process_time() - cpu
+    if not all(puzzle.is_solution(grid) for grid in result.solutions):
+        sys.exit("a grid that breaks the clues")
+    return {"status": str(result.status), "cpu": cpu}
+
+
+def measure(args) -> None:
+    saved = {(r["set"], r["label"]) for r in rows(args.save)}
+    handed = [r for r in rows(args.rows) if r["set"] in args.set and r["rofl"]["sat"] > 0]
+    with args.save.open("a") as out:
+        for i, row in enumerate(handed):
+            if (row["set"], row["label"]) in saved:
+                continue
+            data = (args.sets / f"{row['set']}.txt").read_bytes()
+            puzzle, _ = taai.read_bytes(data, where=row["set"], number=row["label"])
+            ab = {"set": row["set"], "label": row["label"]}
+            for on in (False, True) if i % 2 == 0 else (True, False):
+                ab["with" if on else "without"] = run(puzzle, on, args.budget)
+            print(f"  {row['set']}#{row['label']}: without {ab['without']['cpu']:.2f} s, "
+                  f"with {ab['with']['cpu']:.2f} s", file=sys.stderr, flush=True)  # fmt: skip
+            out.write(json.dumps(ab) + "\n")
+            out.flush()
+
+
+def rows(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
+
+
+def report(saved: list[dict]) -> list[str]:
+    out = ["| hand-overs | without | with the nogoods | faster on |", "|---|---|---|---|"]
+    groups = {name: [r for r in saved if r["set"] == name] for name in dict.fromkeys(r["set"] for r in saved)}
+    groups["**all**"] = saved
+    for name, mine in groups.items():
+        without = sum(r["without"]["cpu"] for r in mine)
+        with_ = sum(r["with"]["cpu"] for r in mine)
+        faster = sum(r["with"]["cpu"] < r["without"]["cpu"] for r in mine)
+        out.append(f"| {name} ({len(mine)}) | {without:.1f} s | {with_:.1f} s | {faster} |")
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rows", type=Path, help="benchmarks/tournament.py's saved rows")
+    parser.add_argument("--set", action="append", default=[], help="a tournament set's name (e.g. tcga2014)")
+    parser.add_argument("--sets", type=Path, default=SETS, help="the folder of the tournament files")
+    parser.add_argument("--budget", type=float, default=10.0, help="CPU seconds a puzzle")
+    parser.add_argument("--save", type=Path, required=True)
+    parser.add_argument("--report-only", action="store_true")
+    parser.add_argument("--write-docs", action="store_true", help="the report into a section of docs/benchmarks.md")
+    parser.add_argument("--section", default="handover-nogoods", help="with --write-docs: the section")
+    args = parser.parse_args()
+    if not args.report_only:
+        if args.rows is None:
+            parser.error("--rows is needed to find the hand-overs (or --report-only)")
+        measure(args)
+    lines = report(rows(args.save))
+    print("\n".join(lines))
+    if args.write_docs:
+        from _docs import stamp, write_section
+
+        write_section(args.section, stamp() + "\n\n" + "\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()
