@@ -70,6 +70,11 @@ def write_section(name: str, markdown: str, path: Path = DOCS) -> None:
     print(f"wrote section {name!r} of {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}")
 
 
+def write_report(name: str, lines: list[str]) -> None:
+    """Replace section ``name`` with a report's ``lines``, headed by :func:`stamp`."""
+    write_section(name, stamp() + "\n\n" + "\n".join(lines))
+
+
 def _commit() -> str:
     try:
         out = subprocess.run(

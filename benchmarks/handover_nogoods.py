@@ -98,9 +98,9 @@ def main() -> None:
     lines = report(rows(args.save))
     print("\n".join(lines))
     if args.write_docs:
-        from _docs import stamp, write_section
+        from _docs import write_report
 
-        write_section(args.section, stamp() + "\n\n" + "\n".join(lines))
+        write_report(args.section, lines)
 
 
 if __name__ == "__main__":

@@ -376,10 +376,9 @@ def main() -> None:
     ]
     print("\n".join(report))
     if args.write_docs:
-        from _docs import stamp, write_section
+        from _docs import write_report
 
-        name = "picture-styles" if styles != ["photo"] else "picture-styles-baseline"
-        write_section(name, stamp() + "\n\n" + "\n".join(report))
+        write_report("picture-styles" if styles != ["photo"] else "picture-styles-baseline", report)
 
 
 if __name__ == "__main__":

@@ -698,9 +698,9 @@ def main(argv: list[str] | None = None) -> None:
 
 
 def _write_docs(section: str, lines: list[str]) -> None:
-    from _docs import stamp, write_section
+    from _docs import write_report
 
-    write_section(section, stamp() + "\n\n" + "\n".join(lines))
+    write_report(section, lines)
 
 
 def _main_rerun(args) -> None:
