@@ -37,8 +37,11 @@ schedule's first call covers.
 --budget, cpu_budget=--budget, solutions=1)`` of each puzzle, once a
 ``--variant`` of ``rofl.solver.sat``'s settings (:data:`VARIANTS`:
 ``before``, one Kissat call of 100,000 conflicts then CaDiCaL's slices;
-``fitted``, this round's: the first call capped by the CPU budget only,
-then Kissat on the formula renamed), and nonosolve ``-n 1`` (a process a
+``fitted``, session 10's: the first call capped by the CPU budget only,
+at :data:`rofl.solver.sat.KISSAT_CPU_RATE`'s floor, then Kissat on the
+formula renamed; ``paced``, session 12's: the first call fitted at the pace
+the process measured, a short call measuring it, the side's pace kept from
+puzzle to puzzle as one tournament process keeps it), and nonosolve ``-n 1`` (a process a
 puzzle, its CPU from ``os.wait4``) with ``--nonosolve``, in turn, the order
 rotating from puzzle to puzzle; every grid checked against the clues; the
 CPU time of each.
@@ -83,8 +86,11 @@ VARIANTS = {
         "KISSAT_CONFLICTS": 100_000,
         "cpu_budget": False,
     },
-    # this round: the first call capped by the CPU budget only, then Kissat on the formula renamed
-    "fitted": {"KISSAT_FIT_CPU": True, "KISSAT_RESTARTS": True, "KISSAT_CONFLICTS": 100_000},
+    # session 10: the first call capped by the CPU budget only (at KISSAT_CPU_RATE's floor), then Kissat
+    # on the formula renamed
+    "fitted": {"KISSAT_FIT_CPU": True, "KISSAT_RESTARTS": True, "KISSAT_PACE_CONFLICTS": 0, "pace": False},
+    # session 12: the same, the first call fitted at the pace this process measured (a short call measures it)
+    "paced": {"KISSAT_FIT_CPU": True, "KISSAT_RESTARTS": True},
     # the first call of 25,000 or 100,000 conflicts, then the formula renamed, twice as many each time
     "geometric-25k": {"KISSAT_FIT_CPU": False, "KISSAT_RESTARTS": True, "KISSAT_CONFLICTS": 25_000},
     "geometric-100k": {"KISSAT_FIT_CPU": False, "KISSAT_RESTARTS": True, "KISSAT_CONFLICTS": 100_000},
@@ -307,6 +313,7 @@ def real(args, chosen: list[tuple[str, int, object, np.ndarray, float]]) -> None
     sides = list(args.variant) + (["nonosolve"] if args.nonosolve else [])
     folder = Path(tempfile.mkdtemp(prefix="sat-restarts-"))
     code = rofl_code()
+    paces: dict[str, object] = {}
     for i, (name, label, puzzle, _, _) in enumerate(chosen):
         for repeat in range(args.repeat):
             turn = (i + repeat) % len(sides)
@@ -322,6 +329,10 @@ def real(args, chosen: list[tuple[str, int, object, np.ndarray, float]]) -> None
                 else:
                     settings = dict(VARIANTS[side])
                     cpu_budget = args.budget if settings.pop("cpu_budget", True) else None
+                    # a side that paces keeps its pace from puzzle to puzzle, as one tournament process would;
+                    # the others never know one
+                    pace = paces.setdefault(side, sat._Pace()) if settings.pop("pace", True) else sat._Pace()
+                    settings["_PACE"] = pace
                     saved = {k: getattr(sat, k) for k in settings}
                     for k, v in settings.items():
                         setattr(sat, k, v)
@@ -345,7 +356,7 @@ def report(args, puzzles: list[tuple[str, int]], rows: dict, sides: list[str]) -
         f"\n{len(puzzles)} puzzles handed over (first solution), CPU s, budget {args.budget:g} CPU s "
         f"(wall {args.wall * args.budget:g} s), {args.repeat} run(s) each"
     )
-    say("\n| side | total | median | slowest | over the budget or undecided | faster than `before` on |")
+    say(f"\n| side | total | median | slowest | over the budget or undecided | faster than `{sides[0]}` on |")
     say("|---|---|---|---|---|---|")
     for side in sides:
         times, missed, faster = [], 0, 0
@@ -356,7 +367,7 @@ def report(args, puzzles: list[tuple[str, int]], rows: dict, sides: list[str]) -
                     continue
                 times.append(row["cpu"])
                 missed += row["cpu"] > args.budget or row["status"] not in ("found", "unique")
-                base = rows.get((name, label, "before", repeat))
+                base = rows.get((name, label, sides[0], repeat))
                 faster += base is not None and row["cpu"] < base["cpu"]
         if times:
             say(

@@ -96,3 +96,13 @@ def jit_only(monkeypatch):
     yield
     monkeypatch.undo()
     _aot.reset()
+
+
+@pytest.fixture(autouse=True)
+def _kissat_pace_unmeasured(monkeypatch):
+    """Every test starts with Kissat's pace unmeasured: :mod:`rofl.solver.sat`
+    keeps the last pace measured for its process (``_PACE``), and a test's
+    caps must not depend on the tests that ran before it."""
+    from rofl.solver import sat
+
+    monkeypatch.setattr(sat, "_PACE", sat._Pace())

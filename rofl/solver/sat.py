@@ -108,6 +108,41 @@ KISSAT_RATE_SHARE = 0.9
 #: 14,800-15,600 on 2 cores running 14-18 jobs (and some 33,000 on a quieter
 #: machine).
 KISSAT_CPU_RATE = 14_000
+#: Conflicts of a short first call that measures Kissat's pace (conflicts a
+#: CPU second on this machine, now) before a first call fitted to a CPU
+#: budget, while no call of this process has measured it on a formula of
+#: about this size (:data:`KISSAT_PACE_SPAN` times more or fewer
+#: variables).  Kissat's pace over its first 5,000 conflicts was within a
+#: tenth of its pace over 120,000 on tournament formulas; the call that
+#: follows is of the same formula, so it repeats the short call's start (a
+#: few tenths of a second, once) where :data:`KISSAT_CPU_RATE`, a floor
+#: measured on a machine running 14-18 jobs, gave the first call under half
+#: the CPU left on a quiet one (docs/benchmarks.md, "Kissat's pace").
+#: Every call that runs out measures the pace again.  0: no pacing.
+KISSAT_PACE_CONFLICTS = 5_000
+KISSAT_PACE_SPAN = 1.5
+
+
+class _Pace:
+    """Kissat's pace as last measured in this process (conflicts a CPU
+    second, None before any), and the variables of the formula it was
+    measured on."""
+
+    rate: float | None = None
+    variables: int = 0
+
+    def known(self, variables: int) -> float | None:
+        """The pace, when measured on a formula of about ``variables``."""
+        near = self.variables / KISSAT_PACE_SPAN <= variables <= self.variables * KISSAT_PACE_SPAN
+        return self.rate if near else None
+
+    def measured(self, conflicts: int, cpu: float, variables: int) -> float:
+        """Keep the pace of a call that made ``conflicts`` in ``cpu`` seconds; return it."""
+        self.rate, self.variables = conflicts / max(cpu, 1e-6), variables
+        return self.rate
+
+
+_PACE = _Pace()
 #: Whether a first solution's formula (``want=1``, from ``start``) also gets
 #: the root's probes as clauses (nonosolve's ``implications``): each open
 #: cell in each of its colours, line logic, and for every colour that rules
@@ -218,7 +253,10 @@ def _kissat_first(clauses: list[list[int]], clock: Deadlines | None, top: int = 
 
     The first call is of the formula as built, capped at
     :data:`KISSAT_CONFLICTS` (under a CPU budget, :data:`KISSAT_FIT_CPU`:
-    at what :data:`KISSAT_CPU_RATE` fits in the CPU time left) and at what
+    at what Kissat's pace fits in the CPU time left -- :data:`KISSAT_RATE_SHARE`
+    of the pace this process measured last on a formula of about this size,
+    else :data:`KISSAT_CPU_RATE`, after a short call of
+    :data:`KISSAT_PACE_CONFLICTS` that measures it) and at what
     :data:`KISSAT_RATE` fits in the wall clock's.  Each next call
     (:data:`KISSAT_RESTARTS`) is of the formula renamed (:func:`_renamed`),
     which Kissat runs as another formula, with :data:`KISSAT_GROWTH` times
@@ -231,8 +269,12 @@ def _kissat_first(clauses: list[list[int]], clock: Deadlines | None, top: int = 
         return None
     cpu_limited = clock is not None and clock.cpu is not None
     cap = None if cpu_limited and KISSAT_FIT_CPU else KISSAT_CONFLICTS  # None: what the CPU budget fits
-    rate = KISSAT_CPU_RATE  # conflicts a CPU second: at the least, until a call that ran out measures it
-    for call in itertools.count():
+    pace = _PACE.known(top) if cap is None else None
+    # conflicts a CPU second: the pace measured, else a floor until a call measures it
+    rate = KISSAT_CPU_RATE if pace is None else max(1, int(KISSAT_RATE_SHARE * pace))
+    pacing = cap is None and pace is None and KISSAT_PACE_CONFLICTS > 0
+    draw = 0  # the formula as built, then renamed
+    for _ in itertools.count():
         fits = [] if cap is None else [cap]
         if clock is not None:
             if (left := clock.wall_left()) is not None:
@@ -242,7 +284,10 @@ def _kissat_first(clauses: list[list[int]], clock: Deadlines | None, top: int = 
         budget = min(fits)
         if budget < FIRST_SLICE:
             return None
-        formula, new = (clauses, None) if call == 0 or not top else _renamed(clauses, top, call)
+        short = pacing and budget > KISSAT_PACE_CONFLICTS  # the call that measures the pace
+        if short:
+            budget = KISSAT_PACE_CONFLICTS
+        formula, new = (clauses, None) if draw == 0 or not top else _renamed(clauses, top, draw)
         cpu = time.process_time()
         with Solver(name=KISSAT, bootstrap_with=formula) as solver:
             got = _slice(solver, budget)
@@ -251,9 +296,13 @@ def _kissat_first(clauses: list[list[int]], clock: Deadlines | None, top: int = 
             return False
         if got:
             return model if new is None else _named_back(model, new)
+        rate = max(1, int(KISSAT_RATE_SHARE * _PACE.measured(budget, time.process_time() - cpu, top)))
+        if short:  # the same formula again, the whole of the CPU left at the pace measured
+            pacing = False
+            continue
         if not (KISSAT_RESTARTS and top) or clock is None or clock.left() is None:
             return None  # without a budget, CaDiCaL's slices: Ctrl-C waits for one slice, not a growing call
-        rate = max(1, int(KISSAT_RATE_SHARE * budget / max(time.process_time() - cpu, 1e-6)))
+        draw += 1
         cap = int(budget * KISSAT_GROWTH)
     return None
 

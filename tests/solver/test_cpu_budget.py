@@ -127,31 +127,88 @@ def test_a_hard_first_solution_stops_at_the_cpu_budget():
         assert result.status == "budget"
 
 
+class _Kissat:
+    """A stand-in for python-sat's Kissat on ``clocks``: it makes ``rate``
+    conflicts a CPU second and finds a model after ``needs`` conflicts
+    (never, by default); ``calls`` records each call's cap and whether its
+    formula was the one built (not renamed)."""
+
+    def __init__(self, monkeypatch, clocks: _Clocks, rate: float, formula, needs: float = float("inf")) -> None:
+        self.calls: list[tuple[int, bool]] = []
+        built = formula
+
+        class Solver:
+            def __init__(self, name, bootstrap_with):
+                self.as_built = bootstrap_with is built
+
+            def __enter__(self):
+                return self
+
+            def __exit__(self, *exc):
+                return False
+
+            def get_model(self):
+                return [1, 2]
+
+        def slice_(solver, budget):
+            self.calls.append((budget, solver.as_built))
+            clocks.work(min(budget, needs) / rate)
+            return True if needs <= budget else None
+
+        import pysat.solvers
+
+        monkeypatch.setattr(pysat.solvers, "Solver", Solver)
+        monkeypatch.setattr(sat, "_slice", slice_)
+
+
 @pytest.mark.parametrize("rate", [4_000, 30_000])
-def test_restarted_calls_fit_the_cpu_left_at_the_rate_they_measure(monkeypatch, rate):
+def test_kissat_s_calls_fit_the_cpu_left_at_the_pace_they_measure(monkeypatch, rate):
     """Kissat's calls on a machine making ``rate`` conflicts a CPU second
     (a slow one, below :data:`sat.KISSAT_CPU_RATE`, and a fast one), none
-    of which finds anything: the first call's cap counts on KISSAT_CPU_RATE,
-    the next ones on the rate the last measured, and together they end
-    within the CPU budget (but for the first call's misjudgement of a slow
-    machine), using most of it."""
+    of which finds anything: a short call measures the pace, the calls after
+    it count on the pace the last one measured, and together they end within
+    the CPU budget, using most of it."""
     clocks = _Clocks(monkeypatch, load=5.0)
-    asked: list[int] = []
-
-    def slice_(solver, budget):
-        asked.append(budget)
-        clocks.work(budget / rate)
-        return None
-
-    monkeypatch.setattr(sat, "_slice", slice_)
+    clauses = [[1, 2], [-1, 2]]
+    kissat = _Kissat(monkeypatch, clocks, rate, clauses)
     monkeypatch.setattr(sat, "KISSAT_RESTARTS", True)
     budget = 10.0
-    assert sat._kissat_first([[1, 2], [-1, 2]], Deadlines(1000.0, budget), 2) is None
-    assert asked[0] == int(budget * sat.KISSAT_CPU_RATE)  # under a CPU budget, the budget is the cap
-    first = asked[0] / rate
-    assert clocks.cpu <= max(budget, first) + 1e-6
+    assert sat._kissat_first(clauses, Deadlines(1000.0, budget), 2) is None
+    caps = [cap for cap, _ in kissat.calls]
+    assert caps[0] == sat.KISSAT_PACE_CONFLICTS  # the pace measured first
+    assert kissat.calls[1] == (int(sat.KISSAT_RATE_SHARE * rate * (budget - caps[0] / rate)), True)
+    assert clocks.cpu <= budget + 1e-6
     assert clocks.cpu >= 0.8 * budget  # the budget used, not left idle
-    assert all(b >= sat.FIRST_SLICE for b in asked)
+    assert all(cap >= sat.FIRST_SLICE for cap in caps)
+
+
+def test_the_pace_measured_serves_formulas_of_about_its_size(monkeypatch):
+    """The second hand-over of a process takes the pace the first measured:
+    one call of the formula as built, fitted to the CPU left; a formula of
+    twice the variables has it measured again."""
+    clocks = _Clocks(monkeypatch, load=1.0)
+    clauses = [[1, 2], [-1, 2]]
+    rate = 25_000
+    kissat = _Kissat(monkeypatch, clocks, rate, clauses, needs=100_000)
+    assert sat._kissat_first(clauses, Deadlines(1000.0, 10.0), 1000) == [1, 2]  # a model
+    assert [cap for cap, _ in kissat.calls] == [sat.KISSAT_PACE_CONFLICTS, int(sat.KISSAT_RATE_SHARE * rate * 9.8)]
+    assert all(as_built for _, as_built in kissat.calls)
+    assert sat._PACE.rate == pytest.approx(rate)
+    kissat.calls.clear()
+    assert sat._kissat_first(clauses, Deadlines(1000.0, 10.0), 1200) == [1, 2]
+    assert kissat.calls == [(int(sat.KISSAT_RATE_SHARE * rate * 10.0), True)]  # no short call
+    kissat.calls.clear()
+    assert sat._kissat_first(clauses, Deadlines(1000.0, 10.0), 2000) == [1, 2]
+    assert kissat.calls[0][0] == sat.KISSAT_PACE_CONFLICTS  # twice the variables: measured again
+
+
+def test_a_short_call_that_finds_a_model_is_the_only_call(monkeypatch):
+    clocks = _Clocks(monkeypatch, load=1.0)
+    clauses = [[1, 2], [-1, 2]]
+    kissat = _Kissat(monkeypatch, clocks, 20_000, clauses, needs=sat.KISSAT_PACE_CONFLICTS // 2)
+    assert sat._kissat_first(clauses, Deadlines(1000.0, 10.0), 2) == [1, 2]
+    assert kissat.calls == [(sat.KISSAT_PACE_CONFLICTS, True)]
+    assert sat._PACE.rate is None  # nothing ran out: nothing measured
 
 
 def test_without_a_cpu_budget_the_first_call_keeps_its_conflicts(monkeypatch):
