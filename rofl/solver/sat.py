@@ -116,8 +116,9 @@ KISSAT_CPU_RATE = 14_000
 #: tenth of its pace over 120,000 on tournament formulas; the call that
 #: follows is of the same formula, so it repeats the short call's start (a
 #: few tenths of a second, once) where :data:`KISSAT_CPU_RATE`, a floor
-#: measured on a machine running 14-18 jobs, gave the first call under half
-#: the CPU left on a quiet one (docs/benchmarks.md, "Kissat's pace").
+#: measured on a machine running 14-18 jobs, gave the first call two thirds
+#: of the CPU left or less on a quieter one, and on a machine slower than
+#: the floor let it pass the budget (docs/benchmarks.md, "Kissat's pace").
 #: Every call that runs out measures the pace again.  0: no pacing.
 KISSAT_PACE_CONFLICTS = 5_000
 KISSAT_PACE_SPAN = 1.5
