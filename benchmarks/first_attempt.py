@@ -1,0 +1,130 @@
+"""How long a first solution's first search attempt runs (issue 45; prints figures; not a test).
+
+Usage::
+
+    python benchmarks/first_attempt.py --set tcga2022 [--set NAME ...] --nodes 50,300 --save ab.jsonl
+        [--budget 10] [--report-only] [--write-docs]
+
+Every puzzle of each ``--set``, in order, solved once for each first
+attempt's node limit in ``--nodes`` (``search.FIRST_ATTEMPT_NODES``; each
+later attempt doubles it, and the hand-over to the SAT solver still comes
+after ``search.HANDOVER_NODES_FIRST`` nodes in all), in turn, the order rotating from puzzle to
+puzzle, in this one process (as a tournament runs): ``solve_complete(puzzle,
+solutions=1, cpu_budget=--budget)``, its CPU seconds (``time.process_time``;
+python-sat runs its solvers in the process), its search nodes and whether
+it handed over to the SAT solver; every grid checked against the clues.
+
+``--save`` keeps the rows (JSON lines; an interrupted run resumes);
+``--report-only`` prints the report of saved rows; ``--write-docs`` writes
+it into section ``first-attempt`` of docs/benchmarks.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from rofl import solve_complete  # noqa: E402
+from rofl.formats import taai  # noqa: E402
+from rofl.solver import search  # noqa: E402
+
+SETS = Path(__file__).resolve().parents[2] / "shared" / "tournaments"
+
+
+def run(puzzle, nodes: int, budget: float) -> dict:
+    search.FIRST_ATTEMPT_NODES = nodes
+    cpu = time.process_time()
+    result = solve_complete(puzzle, solutions=1, cpu_budget=budget, time_budget=6 * budget)
+    cpu = time.process_time() - cpu
+    if not all(puzzle.is_solution(grid) for grid in result.solutions):
+        sys.exit("a grid that breaks the clues")
+    return {"status": str(result.status), "cpu": cpu, "nodes": result.nodes, "sat": result.sat_seconds > 0}
+
+
+def measure(args) -> None:
+    saved = {(r["set"], r["label"]) for r in rows(args.save)}
+    with args.save.open("a") as out:
+        for name in args.set:
+            data = (args.sets / f"{name}.txt").read_bytes()
+            for i, (label, puzzle) in enumerate(taai_puzzles(data, name)):
+                if (name, label) in saved:
+                    continue
+                turn = i % len(args.nodes)
+                row = {"set": name, "label": label}
+                for nodes in args.nodes[turn:] + args.nodes[:turn]:
+                    row[str(nodes)] = run(puzzle, nodes, args.budget)
+                out.write(json.dumps(row) + "\n")
+                out.flush()
+            print(f"  {name} done", file=sys.stderr, flush=True)
+
+
+def taai_puzzles(data: bytes, name: str):
+    """``(label, puzzle)`` of a tournament file, in order."""
+    label = 1
+    while True:
+        try:
+            puzzle, _ = taai.read_bytes(data, where=name, number=label)
+        except Exception:  # past the last puzzle
+            return
+        yield label, puzzle
+        label += 1
+
+
+def rows(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
+
+
+def report(saved: list[dict], sides: list[int], budget: float) -> list[str]:
+    head = " | ".join(f"first attempt {n} nodes" for n in sides)
+    out = [
+        "CPU s in all; puzzles handed over to the SAT solver; over the budget or undecided.",
+        "",
+        f"| set | {head} | faster than {sides[0]} on (by over 0.05 s) |",
+        "|---" * (len(sides) + 2) + "|",
+    ]
+    groups = {name: [r for r in saved if r["set"] == name] for name in dict.fromkeys(r["set"] for r in saved)}
+    groups["**all**"] = saved
+    for name, mine in groups.items():
+        cells = []
+        for n in sides:
+            runs = [r[str(n)] for r in mine]
+            over = sum(x["cpu"] > budget or x["status"] not in ("found", "unique") for x in runs)
+            cells.append(f"{sum(x['cpu'] for x in runs):.1f} s, {sum(x['sat'] for x in runs)}, {over}")
+        base = str(sides[0])
+        faster = [sum(r[str(n)]["cpu"] < r[base]["cpu"] - 0.05 for r in mine) for n in sides[1:]]
+        slower = [sum(r[str(n)]["cpu"] > r[base]["cpu"] + 0.05 for r in mine) for n in sides[1:]]
+        versus = ", ".join(f"{f} (slower on {s})" for f, s in zip(faster, slower, strict=True))
+        out.append(f"| {name} ({len(mine)}) | " + " | ".join(cells) + f" | {versus} |")
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--set", action="append", required=True)
+    parser.add_argument("--sets", type=Path, default=SETS)
+    parser.add_argument("--nodes", default="50,300", help="first attempts' node limits, in turn")
+    parser.add_argument("--budget", type=float, default=10.0)
+    parser.add_argument("--save", type=Path, required=True)
+    parser.add_argument("--report-only", action="store_true")
+    parser.add_argument("--write-docs", action="store_true")
+    args = parser.parse_args()
+    args.nodes = [int(n) for n in args.nodes.split(",")]
+    if not args.report_only:
+        measure(args)
+    saved = [r for r in rows(args.save) if r["set"] in args.set and all(str(n) in r for n in args.nodes)]
+    lines = report(saved, args.nodes, args.budget)
+    print("\n".join(lines))
+    if args.write_docs:
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        from _docs import write_report
+
+        write_report("first-attempt", lines)
+
+
+if __name__ == "__main__":
+    main()
