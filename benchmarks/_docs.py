@@ -6,12 +6,15 @@ sections it owns with its tables (:func:`write_section`), headed by a line that
 says when, at which commit and by which command they were measured
 (:func:`stamp`), so the figures in the docs are never edited by hand and
 always say how to measure them again.  The text around the markers -- what
-the figures mean -- is prose and is edited by hand.
+the figures mean -- is prose and is edited by hand.  A script that saves its
+rows as it measures (an interrupted run resumes) takes :func:`report_options`,
+reads them back with :func:`saved_rows` and ends with :func:`publish`.
 """
 
 from __future__ import annotations
 
 import datetime
+import json
 import os
 import re
 import shlex
@@ -94,3 +97,25 @@ def stamp(argv: list[str] | None = None) -> str:
     command = shlex.join(["python", str(script), *argv[1:]])
     day = datetime.datetime.now(datetime.UTC).date().isoformat()
     return f"*Measured {day} at commit `{_commit()}` on {os.cpu_count()} cores by `{command}`.*"
+
+
+def report_options(parser, section: str) -> None:
+    """The options of a script that saves its rows as it measures and reports
+    them: ``--save`` (JSON lines; an interrupted run resumes), ``--report-only``,
+    ``--write-docs`` and ``--section`` (by default ``section``)."""
+    parser.add_argument("--save", type=Path, required=True)
+    parser.add_argument("--report-only", action="store_true")
+    parser.add_argument("--write-docs", action="store_true", help="the report into a section of docs/benchmarks.md")
+    parser.add_argument("--section", default=section, help="with --write-docs: the section")
+
+
+def saved_rows(path: Path) -> list[dict]:
+    """The rows saved in ``path`` (``--save``: JSON lines), none before the first run."""
+    return [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
+
+
+def publish(args, lines: list[str]) -> None:
+    """Print a report's ``lines`` and, with ``--write-docs``, write them into section ``--section``."""
+    print("\n".join(lines))
+    if args.write_docs:
+        write_report(args.section, lines)

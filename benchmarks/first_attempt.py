@@ -28,9 +28,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from _docs import publish, report_options, saved_rows  # noqa: E402
 from _timing import first_solution  # noqa: E402
 
-from rofl.formats import taai  # noqa: E402
+from rofl.batch.tournament import iter_tournament  # noqa: E402
 from rofl.solver import search  # noqa: E402
 
 SETS = Path(__file__).resolve().parents[2] / "shared" / "tournaments"
@@ -42,11 +43,10 @@ def run(puzzle, nodes: int, budget: float) -> dict:
 
 
 def measure(args) -> None:
-    saved = {(r["set"], r["label"]) for r in rows(args.save)}
+    saved = {(r["set"], r["label"]) for r in saved_rows(args.save)}
     with args.save.open("a") as out:
         for name in args.set:
-            data = (args.sets / f"{name}.txt").read_bytes()
-            for i, (label, puzzle) in enumerate(taai_puzzles(data, name)):
+            for i, (label, puzzle) in enumerate(iter_tournament(args.sets / f"{name}.txt")):
                 if (name, label) in saved:
                     continue
                 turn = i % len(args.nodes)
@@ -56,22 +56,6 @@ def measure(args) -> None:
                 out.write(json.dumps(row) + "\n")
                 out.flush()
             print(f"  {name} done", file=sys.stderr, flush=True)
-
-
-def taai_puzzles(data: bytes, name: str):
-    """``(label, puzzle)`` of a tournament file, in order."""
-    label = 1
-    while True:
-        try:
-            puzzle, _ = taai.read_bytes(data, where=name, number=label)
-        except Exception:  # past the last puzzle
-            return
-        yield label, puzzle
-        label += 1
-
-
-def rows(path: Path) -> list[dict]:
-    return [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
 
 
 def report(saved: list[dict], sides: list[int], budget: float) -> list[str]:
@@ -104,21 +88,13 @@ def main() -> None:
     parser.add_argument("--sets", type=Path, default=SETS)
     parser.add_argument("--nodes", default="50,300", help="first attempts' node limits, in turn")
     parser.add_argument("--budget", type=float, default=10.0)
-    parser.add_argument("--save", type=Path, required=True)
-    parser.add_argument("--report-only", action="store_true")
-    parser.add_argument("--write-docs", action="store_true")
+    report_options(parser, "first-attempt")
     args = parser.parse_args()
     args.nodes = [int(n) for n in args.nodes.split(",")]
     if not args.report_only:
         measure(args)
-    saved = [r for r in rows(args.save) if r["set"] in args.set and all(str(n) in r for n in args.nodes)]
-    lines = report(saved, args.nodes, args.budget)
-    print("\n".join(lines))
-    if args.write_docs:
-        sys.path.insert(0, str(Path(__file__).resolve().parent))
-        from _docs import write_report
-
-        write_report("first-attempt", lines)
+    saved = [r for r in saved_rows(args.save) if r["set"] in args.set and all(str(n) in r for n in args.nodes)]
+    publish(args, report(saved, args.nodes, args.budget))
 
 
 if __name__ == "__main__":

@@ -42,6 +42,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from _docs import publish, report_options, saved_rows  # noqa: E402
+
 from rofl import solve_complete  # noqa: E402
 from rofl.formats import taai  # noqa: E402
 from rofl.solver import search  # noqa: E402
@@ -61,7 +63,7 @@ def run(puzzle, nodes: int, budget: float, wall: float) -> dict:
 
 
 def measure(args, save: Path) -> None:
-    done = {(r["set"], r["label"]) for r in rows(save)}
+    done = {(r["set"], r["label"]) for r in saved_rows(save)}
     with save.open("a") as out:
         for name in args.set:
             data = (args.sets / f"{name}.txt").read_bytes()
@@ -78,10 +80,6 @@ def measure(args, save: Path) -> None:
                     print(f"  {name}#{label}: {said}", file=sys.stderr, flush=True)
                 out.write(json.dumps(row) + "\n")
                 out.flush()
-
-
-def rows(path: Path) -> list[dict]:
-    return [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
 
 
 def report(saved: list[dict]) -> list[str]:
@@ -124,22 +122,14 @@ def main() -> None:
     parser.add_argument("--nodes", default="2000,3150", help="the later hand-overs tried, comma-separated")
     parser.add_argument("--budget", type=float, default=10.0, help="CPU seconds a puzzle")
     parser.add_argument("--wall", type=float, default=6.0, help="the wall clock, times the budget")
-    parser.add_argument("--save", type=Path, required=True)
-    parser.add_argument("--report-only", action="store_true")
-    parser.add_argument("--write-docs", action="store_true", help="the report into a section of docs/benchmarks.md")
-    parser.add_argument("--section", default="handover-nodes", help="with --write-docs: the section")
+    report_options(parser, "handover-nodes")
     args = parser.parse_args()
     args.nodes = [int(n) for n in args.nodes.split(",") if n]
     if any(n <= args.base for n in args.nodes):
         parser.error("every --nodes must be larger than --base (the base's run decides who reaches them)")
     if not args.report_only:
         measure(args, args.save)
-    lines = report(rows(args.save))
-    print("\n".join(lines))
-    if args.write_docs:
-        from _docs import write_report
-
-        write_report(args.section, lines)
+    publish(args, report(saved_rows(args.save)))
 
 
 if __name__ == "__main__":

@@ -28,6 +28,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from _docs import publish, report_options, saved_rows  # noqa: E402
 from _timing import first_solution  # noqa: E402
 
 from rofl.formats import taai  # noqa: E402
@@ -42,8 +43,8 @@ def run(puzzle, nogoods: bool, budget: float) -> dict:
 
 
 def measure(args) -> None:
-    saved = {(r["set"], r["label"]) for r in rows(args.save)}
-    handed = [r for r in rows(args.rows) if r["set"] in args.set and r["rofl"]["sat"] > 0]
+    saved = {(r["set"], r["label"]) for r in saved_rows(args.save)}
+    handed = [r for r in saved_rows(args.rows) if r["set"] in args.set and r["rofl"]["sat"] > 0]
     with args.save.open("a") as out:
         for i, row in enumerate(handed):
             if (row["set"], row["label"]) in saved:
@@ -57,10 +58,6 @@ def measure(args) -> None:
                   f"with {ab['with']['cpu']:.2f} s", file=sys.stderr, flush=True)  # fmt: skip
             out.write(json.dumps(ab) + "\n")
             out.flush()
-
-
-def rows(path: Path) -> list[dict]:
-    return [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
 
 
 def report(saved: list[dict]) -> list[str]:
@@ -81,21 +78,13 @@ def main() -> None:
     parser.add_argument("--set", action="append", default=[], help="a tournament set's name (e.g. tcga2014)")
     parser.add_argument("--sets", type=Path, default=SETS, help="the folder of the tournament files")
     parser.add_argument("--budget", type=float, default=10.0, help="CPU seconds a puzzle")
-    parser.add_argument("--save", type=Path, required=True)
-    parser.add_argument("--report-only", action="store_true")
-    parser.add_argument("--write-docs", action="store_true", help="the report into a section of docs/benchmarks.md")
-    parser.add_argument("--section", default="handover-nogoods", help="with --write-docs: the section")
+    report_options(parser, "handover-nogoods")
     args = parser.parse_args()
     if not args.report_only:
         if args.rows is None:
             parser.error("--rows is needed to find the hand-overs (or --report-only)")
         measure(args)
-    lines = report(rows(args.save))
-    print("\n".join(lines))
-    if args.write_docs:
-        from _docs import write_report
-
-        write_report(args.section, lines)
+    publish(args, report(saved_rows(args.save)))
 
 
 if __name__ == "__main__":
