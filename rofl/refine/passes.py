@@ -78,6 +78,7 @@ QUICK_MOST_CELLS = 100_000  # ...on grids of at most this many cells (the camera
 FAR_POLISH_ABOVE = 1.0  # a far grid is polished and relocated only with more effort than this (the default's)
 FAR_JUDGE_LEAST = 8  # a far grid's greedy round judges single moves only if one is estimated to gain this many cells
 FAR_REFRESH_PART = 4  # a far grid's refresh, with most cells open, re-estimates one stale move in this many
+FAR_PLATEAU_SHARE = 0.18  # a far grid's plateau round changes at most this share of a side's cells
 # a lean far grid (no polishing or relocation: the default effort) keeps no greedy certificates, and tries
 # the revert pass's own only this near: further, a check that fails to prove costs more than the judge it spares
 FAR_CHECK_REUSE = 192
@@ -278,8 +279,9 @@ class _Run:
         # on a lean far grid")
         self.lean = self.far and lean
         self.plateau_most = shape.plateau_most(self.large)
-        if self.quick:
-            self.plateau_most = min(self.plateau_most, max(2, int(QUICK_PLATEAU_SHARE * min(original.shape))))
+        if self.quick or self.far:
+            share = QUICK_PLATEAU_SHARE if self.quick else FAR_PLATEAU_SHARE
+            self.plateau_most = min(self.plateau_most, max(2, int(share * min(original.shape))))
 
     def work(self) -> int:
         """Line solves so far, judged and estimated: the measure of the

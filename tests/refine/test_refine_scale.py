@@ -164,6 +164,22 @@ def test_a_large_grid_plateau_round_changes_at_most_half_a_side(monkeypatch):
     assert _plateau_rounds(grid).max() == int(refine_module.LARGE_PLATEAU_SHARE * 40) == 20
 
 
+def test_a_far_grid_plateau_round_changes_at_most_far_plateau_share_of_a_side(monkeypatch):
+    # FAR_PLATEAU_SHARE: on a far grid (a photo at 400) smaller plateau
+    # rounds, at every effort, and still a line-solvable puzzle
+    grid = (np.random.default_rng(7).random((40, 40)) < 0.2).astype(np.uint8)
+    monkeypatch.setattr(refine_module, "LARGE_CELLS", 0)
+    monkeypatch.setattr(refine_module, "FAR_REUSE_CELLS", 0)
+    most = int(refine_module.FAR_PLATEAU_SHARE * 40)
+    assert 2 <= most < int(refine_module.LARGE_PLATEAU_SHARE * 40)
+    assert _plateau_rounds(grid).max() == most
+    cost = default_cost(grid, 2)
+    for lean in (True, False):
+        assert refine_module._Run(_rect_run(cost, grid).shape, cost, grid, lean=lean).plateau_most == most
+    result = refine(grid, PALETTES[2], polish=2, relocate=2)
+    assert_valid(result, grid)
+
+
 def test_refine_sizes_the_line_cache_to_the_grid(monkeypatch):
     # a large grid a large cache; a small one a megabyte a thousand cells
     # (at least one): the default 64 MB costs it fresh memory pages
