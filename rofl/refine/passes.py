@@ -78,7 +78,7 @@ QUICK_MOST_CELLS = 100_000  # ...on grids of at most this many cells (the camera
 FAR_POLISH_ABOVE = 1.0  # a far grid is polished and relocated only with more effort than this (the default's)
 FAR_JUDGE_LEAST = 8  # a far grid's greedy round judges single moves only if one is estimated to gain this many cells
 FAR_REFRESH_PART = 4  # a far grid's refresh, with most cells open, re-estimates one stale move in this many
-FAR_PLATEAU_SHARE = 0.18  # a far grid's plateau round changes at most this share of a side's cells
+FAR_PLATEAU_SHARE = 0.18  # a far grid's plateau round changes at most this share of a side's cells (decisions.md)
 # a lean far grid (no polishing or relocation: the default effort) keeps no greedy certificates, and tries
 # the revert pass's own only this near: further, a check that fails to prove costs more than the judge it spares
 FAR_CHECK_REUSE = 192
