@@ -154,7 +154,9 @@ def refine(
         Without them (a *lean* run) the greedy pass keeps no failure
         certificates and the revert pass tries its own only within
         ``FAR_CHECK_REUSE`` cells: certificates only spare judges, so the
-        same picture, with fewer checks that prove nothing.
+        same picture, with fewer checks that prove nothing.  At every
+        effort such a grid's plateau rounds change at most
+        ``FAR_PLATEAU_SHARE`` (0.18) of a side's cells, not half.
     seed : int
         Seed of polishing's random choices: the same input, options and seed
         give the same picture.
