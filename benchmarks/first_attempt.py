@@ -30,11 +30,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from _docs import publish, report_options, saved_rows  # noqa: E402
 from _timing import first_solution  # noqa: E402
+from tournament import DEFAULT_SETS  # noqa: E402
 
 from rofl.batch.tournament import iter_tournament  # noqa: E402
 from rofl.solver import search  # noqa: E402
-
-SETS = Path(__file__).resolve().parents[2] / "shared" / "tournaments"
 
 
 def run(puzzle, nodes: int, budget: float) -> dict:
@@ -85,13 +84,15 @@ def report(saved: list[dict], sides: list[int], budget: float) -> list[str]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--set", action="append", required=True)
-    parser.add_argument("--sets", type=Path, default=SETS)
+    parser.add_argument("--sets", type=Path, default=DEFAULT_SETS)
     parser.add_argument("--nodes", default="50,300", help="first attempts' node limits, in turn")
     parser.add_argument("--budget", type=float, default=10.0)
     report_options(parser, "first-attempt")
     args = parser.parse_args()
     args.nodes = [int(n) for n in args.nodes.split(",")]
     if not args.report_only:
+        if args.sets is None:
+            parser.error("no tournament sets found: pass --sets DIR")
         measure(args)
     saved = [r for r in saved_rows(args.save) if r["set"] in args.set and all(str(n) in r for n in args.nodes)]
     publish(args, report(saved, args.nodes, args.budget))

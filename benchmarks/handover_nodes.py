@@ -43,12 +43,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from _docs import publish, report_options, saved_rows  # noqa: E402
+from tournament import DEFAULT_SETS  # noqa: E402
 
 from rofl import solve_complete  # noqa: E402
 from rofl.formats import taai  # noqa: E402
 from rofl.solver import search  # noqa: E402
-
-SETS = Path(__file__).resolve().parents[2] / "shared" / "tournaments"
 
 
 def run(puzzle, nodes: int, budget: float, wall: float) -> dict:
@@ -117,7 +116,7 @@ def report(saved: list[dict]) -> list[str]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--set", action="append", default=[], help="a tournament set's name (e.g. tcga2017)")
-    parser.add_argument("--sets", type=Path, default=SETS, help="the folder of the tournament files")
+    parser.add_argument("--sets", type=Path, default=DEFAULT_SETS, help="the folder of the tournament files")
     parser.add_argument("--base", type=int, default=750, help="the hand-over every puzzle is solved with")
     parser.add_argument("--nodes", default="2000,3150", help="the later hand-overs tried, comma-separated")
     parser.add_argument("--budget", type=float, default=10.0, help="CPU seconds a puzzle")
@@ -128,6 +127,8 @@ def main() -> None:
     if any(n <= args.base for n in args.nodes):
         parser.error("every --nodes must be larger than --base (the base's run decides who reaches them)")
     if not args.report_only:
+        if args.sets is None:
+            parser.error("no tournament sets found: pass --sets DIR")
         measure(args, args.save)
     publish(args, report(saved_rows(args.save)))
 

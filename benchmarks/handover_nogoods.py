@@ -30,11 +30,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from _docs import publish, report_options, saved_rows  # noqa: E402
 from _timing import first_solution  # noqa: E402
+from tournament import DEFAULT_SETS  # noqa: E402
 
 from rofl.formats import taai  # noqa: E402
 from rofl.solver import search  # noqa: E402
-
-SETS = Path(__file__).resolve().parents[2] / "shared" / "tournaments"
 
 
 def run(puzzle, nogoods: bool, budget: float) -> dict:
@@ -76,11 +75,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rows", type=Path, help="benchmarks/tournament.py's saved rows")
     parser.add_argument("--set", action="append", default=[], help="a tournament set's name (e.g. tcga2014)")
-    parser.add_argument("--sets", type=Path, default=SETS, help="the folder of the tournament files")
+    parser.add_argument("--sets", type=Path, default=DEFAULT_SETS, help="the folder of the tournament files")
     parser.add_argument("--budget", type=float, default=10.0, help="CPU seconds a puzzle")
     report_options(parser, "handover-nogoods")
     args = parser.parse_args()
     if not args.report_only:
+        if args.sets is None:
+            parser.error("no tournament sets found: pass --sets DIR")
         if args.rows is None:
             parser.error("--rows is needed to find the hand-overs (or --report-only)")
         measure(args)
