@@ -180,6 +180,12 @@ class _Failure:
     colours: np.ndarray
     open_: np.ndarray
     masks: np.ndarray
+    #: When not 0, ``open_`` is a bit for each of this many cells
+    #: (``np.packbits``) instead of flat indices: smaller where many cells
+    #: are open.  ``masks`` is then empty if every open cell allows both
+    #: colours of a black-and-white grid (``both``, their mask).
+    bits: int = 0
+    both: int = 0
 
     #: Bytes a certificate takes per cell at most: as the kernels take it
     #: (int64 cells and masks, uint8 colours).
@@ -193,11 +199,16 @@ class _Failure:
         """``(diff, colours, open cells, masks)`` as the kernels take them
         (the cells and masks int64)."""
         wide = np.int64
+        open_, masks = self.open_, self.masks
+        if self.bits:
+            open_ = np.flatnonzero(np.unpackbits(open_, count=self.bits))
+            if not masks.size:
+                masks = np.full(open_.size, self.both, dtype=wide)
         return (
             self.diff.astype(wide, copy=False),
             self.colours,
-            self.open_.astype(wide, copy=False),
-            self.masks.astype(wide, copy=False),
+            open_.astype(wide, copy=False),
+            masks.astype(wide, copy=False),
         )
 
 
@@ -901,11 +912,19 @@ class _Run:
             failure = _Failure(self.every_cell, flat_grid, self.every_cell, flat_masks)
         else:
             diff = (flat_grid != self.original.reshape(-1)).nonzero()[0]
-            open_ = (flat_masks & (flat_masks - 1)).nonzero()[0]
+            is_open = (flat_masks & (flat_masks - 1)) != 0
+            open_ = is_open.nonzero()[0]
             open_masks = flat_masks[open_]
-            if self.compact_failures:  # stored small (a large grid's certificates are many and wide)
+            if not self.compact_failures:
+                failure = _Failure(diff, flat_grid[diff], open_, open_masks)
+            elif 32 * open_.size <= flat_masks.size:  # stored small (a large grid's certificates are many and wide)
                 diff, open_, open_masks = diff.astype(np.int32), open_.astype(np.int32), open_masks.astype(np.uint8)
-            failure = _Failure(diff, flat_grid[diff], open_, open_masks)
+                failure = _Failure(diff, flat_grid[diff], open_, open_masks)
+            else:  # many cells open: a bit a cell takes less than an index and a mask (5 bytes) an open cell
+                both = full_mask(self.k)
+                open_masks = open_masks[:0] if self.k == 2 else open_masks.astype(np.uint8)
+                diff = diff.astype(np.int32)
+                failure = _Failure(diff, flat_grid[diff], np.packbits(is_open), open_masks, is_open.size, both)
         for cell in cells:
             self._forget(cell)
             self.failures[cell] = failure

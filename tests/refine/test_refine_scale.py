@@ -11,6 +11,7 @@ from rofl.refine import passes as refine_module
 from rofl.refine import refine
 from rofl.refine.judge import Judge
 from rofl.refine.passes import _top, default_cost
+from rofl.refine.rectangle import RectLines
 from rofl.solver import LineSolver, solve
 
 from .test_refine import ADVERSARIAL, PALETTES, _rect_run, _revertable, assert_valid
@@ -143,6 +144,77 @@ def test_a_certificate_shared_by_several_cells_counts_once():
     assert run.failure_bytes == 2 * one
     run._forget((2, 2))
     assert run.failure_bytes == one
+
+
+def _compact_run(grid: np.ndarray) -> refine_module._Run:
+    """A run that stores certificates small, as on a grid too large for every one at its widest."""
+    run = _rect_run(default_cost(grid, max(2, int(grid.max()) + 1)), grid)
+    run.compact_failures, run.every_cell = True, None
+    return run
+
+
+@pytest.mark.parametrize("name", ["noise", "noise-4"])
+@pytest.mark.parametrize("share", [0.5, 0.01])
+def test_a_compact_certificate_is_the_fixpoint_it_was_made_from(name, share):
+    # With many cells open the open cells are stored a bit each (and a
+    # black-and-white grid's masks not at all); with few, as indices.
+    grid = ADVERSARIAL[name]
+    k = int(grid.max()) + 1
+    rng = np.random.default_rng(5)
+    trial = np.where(rng.random(grid.shape) < 0.1, (grid + 1) % k, grid).astype(np.uint8)
+    masks = (np.int64(1) << trial).astype(np.int64)
+    is_open = rng.random(grid.shape) < share
+    masks[is_open] |= np.int64(1) << ((trial[is_open] + 1) % k)
+    run = _compact_run(grid)
+    run._remember_failure([7], trial, masks)
+    failure = run.failures[7]
+    diff, colours, open_cells, open_masks = failure.certificate()
+    np.testing.assert_array_equal(diff, np.flatnonzero(trial != grid))
+    np.testing.assert_array_equal(colours, trial.reshape(-1)[diff])
+    np.testing.assert_array_equal(open_cells, np.flatnonzero(is_open))
+    np.testing.assert_array_equal(open_masks, masks.reshape(-1)[open_cells])
+    assert (failure.bits == grid.size) == (share == 0.5)
+    assert failure.nbytes <= 5 * (diff.size + open_cells.size)
+
+
+@pytest.mark.parametrize("name", ["noise", "checkerboard-3"])
+def test_a_far_revert_pass_proves_the_same_failures_with_compact_certificates(name, large_path, monkeypatch):
+    # A lean far grid's revert pass makes its own certificates.  Packed into
+    # a budget that holds them as bits (not as indices), they prove every
+    # failure the certificates at their widest prove: the same changes go
+    # back after the same judged grids.
+    monkeypatch.setattr(refine_module, "FAR_REUSE_CELLS", 0)
+    monkeypatch.setattr(refine_module, "FAR_REFRESH_PART", 1)  # a greedy output with changes that go back
+    grid = ADVERSARIAL[name]
+    k = int(grid.max()) + 1
+    proved = []
+    still_fails = refine_module._Run._still_fails
+
+    def counting(self, *args, **kwargs):
+        proved[-1] += still_fails(self, *args, **kwargs)
+        return proved[-1]
+
+    monkeypatch.setattr(refine_module._Run, "_still_fails", counting)
+    outcomes = []
+    for compact in (False, True):
+        shape = RectLines(LineSolver(), grid.shape, k, verify=12, lazy_top=256, refresh_every=8)
+        run = refine_module._Run(shape, default_cost(grid, k), grid, lean=True)
+        if compact:
+            run.compact_failures, run.every_cell = True, None
+            run.failure_budget = 32 * grid.size
+        state = run.greedy(run.judge(grid), np.zeros(grid.shape, dtype=bool))
+        before = run.evaluations
+        proved.append(0)
+        reverted, back = run.revert(state, np.flatnonzero(state.grid != grid))
+        outcomes.append((reverted.grid, back, run.evaluations - before))
+        assert proved[-1] > 0
+        if compact:
+            assert any(failure.bits == grid.size for failure in run.failures.values())
+            assert run.failure_bytes <= run.failure_budget
+    assert outcomes[0][1] == outcomes[1][1] > 0
+    np.testing.assert_array_equal(outcomes[0][0], outcomes[1][0])
+    assert outcomes[0][2] == outcomes[1][2]
+    assert proved[0] == proved[1]
 
 
 def _plateau_rounds(grid: np.ndarray) -> np.ndarray:
