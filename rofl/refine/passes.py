@@ -917,14 +917,15 @@ class _Run:
             open_masks = flat_masks[open_]
             if not self.compact_failures:
                 failure = _Failure(diff, flat_grid[diff], open_, open_masks)
-            elif 32 * open_.size <= flat_masks.size:  # stored small (a large grid's certificates are many and wide)
-                diff, open_, open_masks = diff.astype(np.int32), open_.astype(np.int32), open_masks.astype(np.uint8)
-                failure = _Failure(diff, flat_grid[diff], open_, open_masks)
-            else:  # many cells open: a bit a cell takes less than an index and a mask (5 bytes) an open cell
-                both = full_mask(self.k)
-                open_masks = open_masks[:0] if self.k == 2 else open_masks.astype(np.uint8)
-                diff = diff.astype(np.int32)
-                failure = _Failure(diff, flat_grid[diff], np.packbits(is_open), open_masks, is_open.size, both)
+            else:  # stored small (a large grid's certificates are many and wide)
+                diff, open_masks = diff.astype(np.int32), open_masks.astype(np.uint8)
+                if 32 * open_.size <= flat_masks.size:
+                    failure = _Failure(diff, flat_grid[diff], open_.astype(np.int32), open_masks)
+                else:  # many cells open: a bit a cell takes less than an index and a mask (5 bytes) an open cell
+                    if self.k == 2:  # every open cell allows both colours: no masks
+                        open_masks = open_masks[:0]
+                    bits = np.packbits(is_open)
+                    failure = _Failure(diff, flat_grid[diff], bits, open_masks, is_open.size, full_mask(self.k))
         for cell in cells:
             self._forget(cell)
             self.failures[cell] = failure
