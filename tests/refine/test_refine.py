@@ -22,10 +22,10 @@ PALETTES = {
 }
 
 
-def _rect_run(cost: np.ndarray, original: np.ndarray) -> refine_module._Run:
-    """One refinement run of a rectangle, as :func:`refine` makes it."""
+def _rect_run(cost: np.ndarray, original: np.ndarray, *, lean: bool = False) -> refine_module._Run:
+    """One refinement run of a rectangle, as :func:`refine` makes it (``lean``: see ``refine``)."""
     shape = RectLines(LineSolver(), original.shape, cost.shape[-1], verify=12, lazy_top=256, refresh_every=8)
-    return refine_module._Run(shape, cost, original)
+    return refine_module._Run(shape, cost, original, lean=lean)
 
 
 def assert_valid(result, original, locked=None):

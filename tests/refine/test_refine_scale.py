@@ -11,7 +11,6 @@ from rofl.refine import passes as refine_module
 from rofl.refine import refine
 from rofl.refine.judge import Judge
 from rofl.refine.passes import _top, default_cost
-from rofl.refine.rectangle import RectLines
 from rofl.solver import LineSolver, solve
 
 from .test_refine import ADVERSARIAL, PALETTES, _rect_run, _revertable, assert_valid
@@ -198,8 +197,7 @@ def test_a_far_revert_pass_proves_the_same_failures_with_compact_certificates(na
     monkeypatch.setattr(refine_module._Run, "_still_fails", counting)
     outcomes = []
     for compact in (False, True):
-        shape = RectLines(LineSolver(), grid.shape, k, verify=12, lazy_top=256, refresh_every=8)
-        run = refine_module._Run(shape, default_cost(grid, k), grid, lean=True)
+        run = _rect_run(default_cost(grid, k), grid, lean=True)
         if compact:
             run.compact_failures, run.every_cell = True, None
             run.failure_budget = 32 * grid.size
