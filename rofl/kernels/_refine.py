@@ -102,6 +102,7 @@ def _replay(
     scratch = LineScratch(run, slot, gap, fwd, bwd, color_slot)
     cache = LineCache(tag, io, use)
     buf, res, queue, _, queued = _propagation_scratch(masks.shape)
+    fifo = (queue, queued)
     capacity = out_cell.shape[0]
     # np.int64 and np.bool_, not literals: _replay_visit and _replay_end
     # would be compiled once more for the literal types
@@ -187,13 +188,16 @@ def _replay(
             _recount_off_shadow(cell, was_off, was_wide, flat, shadow, off_shadow, off_wide, height, width)
         if not stale[line]:
             continue
-        status, n_visits, n_set, recording = _replay_visit(line, state, clues, work, record, n_visits, n_set, recording)
+        status, n_visits, n_set, recording, unused = _replay_visit(
+            line, state, clues, work, record, n_visits, n_set, recording, fifo, np.int64(-1), np.int64(0)
+        )
         solves += 1
         if status == structs.CONTRADICTION:
             return _replay_end(stats, solves, line, n_visits, recording, np.int64(structs.CONTRADICTION))
-    # Then to a fixpoint: every line not known to be at its fixpoint.
-    head = 0
-    size = 0
+    # Then to a fixpoint: every line not known to be at its fixpoint, each
+    # visit queueing the crossing lines it changes (_replay_visit).
+    head = np.int64(0)
+    size = np.int64(0)
     for line in range(n_lines):
         if stale[line]:
             queued[line] = True
@@ -204,33 +208,24 @@ def _replay(
         head = (head + 1) % n_lines
         size -= 1
         queued[line] = False
-        status, n_visits, n_set, recording = _replay_visit(line, state, clues, work, record, n_visits, n_set, recording)
+        status, n_visits, n_set, recording, size = _replay_visit(
+            line, state, clues, work, record, n_visits, n_set, recording, fifo, head, size
+        )
         solves += 1
         if status == structs.CONTRADICTION:
             return _replay_end(stats, solves, line, n_visits, recording, np.int64(structs.CONTRADICTION))
-        # queue the lines this visit changed (marked stale by _replay_visit)
-        if line < height:
-            for i in range(width):
-                other = height + i
-                if stale[other] and not queued[other]:
-                    queued[other] = True
-                    queue[(head + size) % n_lines] = other
-                    size += 1
-        else:
-            for i in range(height):
-                if stale[i] and not queued[i]:
-                    queued[i] = True
-                    queue[(head + size) % n_lines] = i
-                    size += 1
     return _replay_end(stats, solves, np.int64(-1), n_visits, recording, _status(flat))
 
 
 @njit(**LEAF)
-def _replay_visit(line, state, clues, work, record, n_visits, n_set, recording):
+def _replay_visit(line, state, clues, work, record, n_visits, n_set, recording, fifo, head, size):
     """Solve one line for real during :func:`_replay`: narrow its cells,
     keep the per-line counts of cells off the shadow, mark crossing lines
-    stale and record the visit.  Returns the status (SOLVED for "went
-    fine"), the record's new lengths and whether it still records."""
+    stale and record the visit.  With ``head >= 0`` (the first-in,
+    first-out phase) a crossing line it changes joins the queue ``fifo``
+    (``queue``, ``queued``; ``head`` and ``size``) unless already queued.
+    Returns the status (SOLVED for "went fine"), the record's new lengths,
+    whether it still records, and the queue's new size."""
     flat, shadow, off_shadow, off_wide, stale, height, width = state
     buf, res, scratch, cache, stats = work
     out_line, out_start, out_cell, out_mask = record
@@ -246,7 +241,9 @@ def _replay_visit(line, state, clues, work, record, n_visits, n_set, recording):
         stats[structs.ST_MISSES] += 1
     stale[line] = False
     if not ok:
-        return structs.CONTRADICTION, n_visits, n_set, recording
+        return structs.CONTRADICTION, n_visits, n_set, recording, size
+    queue, queued = fifo
+    n_lines = height + width
     for i in range(n):
         if same or res[i] == buf[i]:
             continue
@@ -255,7 +252,12 @@ def _replay_visit(line, state, clues, work, record, n_visits, n_set, recording):
         was_wide = (flat[cell] & ~shadow[cell]) != 0
         flat[cell] = res[i]
         _recount_off_shadow(cell, was_off, was_wide, flat, shadow, off_shadow, off_wide, height, width)
-        stale[height + i if is_row else i] = True
+        other = height + i if is_row else i
+        stale[other] = True
+        if head >= 0 and not queued[other]:
+            queued[other] = True
+            queue[(head + size) % n_lines] = other
+            size += 1
         if recording:
             if n_set == out_cell.shape[0]:
                 recording = False
@@ -269,7 +271,7 @@ def _replay_visit(line, state, clues, work, record, n_visits, n_set, recording):
         out_line[n_visits] = line
         n_visits += 1
         out_start[n_visits] = n_set
-    return structs.SOLVED, n_visits, n_set, recording
+    return structs.SOLVED, n_visits, n_set, recording, size
 
 
 @njit(**LEAF)
