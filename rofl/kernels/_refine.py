@@ -110,7 +110,7 @@ def _replay(
     n_set = np.int64(0)
     recording = np.bool_(True)
     out_start[0] = 0
-    solves = 0
+    solves = np.int64(0)
     # what _replay_visit reads and writes
     state = (flat, shadow, off_shadow, off_wide, stale, height, width)
     work = (buf, res, scratch, cache, stats)
