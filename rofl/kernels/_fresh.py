@@ -45,6 +45,7 @@ from rofl.kernels._line import (
     ST_SWEEPS,
     STOPPED,
     LineScratch,
+    _push,
     _solve_line_within,
     _status,
 )
@@ -250,18 +251,6 @@ def _pop(stats, queue, queued, generation, head, size, solves, sweeps):
     queued[line] = False
     gen = generation[line]
     return line, gen, (head + 1) % queue.shape[0], size - 1, solves + 1, max(sweeps, gen)
-
-
-@njit(**JIT, inline="always")
-def _push(line, gen, queue, queued, generation, head, size):
-    """Queue ``line`` with generation ``gen`` unless it is queued already:
-    the queue's new size."""
-    if queued[line]:
-        return size
-    queued[line] = True
-    generation[line] = gen
-    queue[(head + size) % queue.shape[0]] = line
-    return size + 1
 
 
 @njit(**JIT, inline="always")

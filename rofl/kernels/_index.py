@@ -19,7 +19,7 @@ import numpy as np
 from numba import njit
 
 from rofl.kernels._config import JIT
-from rofl.kernels._line import CONTRADICTION, SOLVED, STALLED, _queue_lines, _solve_line, _solve_line_sets
+from rofl.kernels._line import CONTRADICTION, SOLVED, STALLED, _push, _queue_lines, _solve_line, _solve_line_sets
 from rofl.kernels.structs import INDEX_BAD_LINE as ST_BAD_LINE
 from rofl.kernels.structs import INDEX_LINE_SOLVES as ST_LINE_SOLVES
 from rofl.kernels.structs import INDEX_STOP as ST_STOP
@@ -108,11 +108,8 @@ def _propagate_lines(masks, line_cells, line_offsets, cell_lines, cell_offsets, 
                 masks[cell] = res[i]
                 for t in range(cell_offsets[cell], cell_offsets[cell + 1]):
                     other = cell_lines[t]
-                    if other != line and not queued[other]:
-                        queued[other] = True
-                        generation[other] = gen + 1
-                        queue[(head + size) % n_lines] = other
-                        size += 1
+                    if other != line:
+                        size = _push(other, gen + 1, queue, queued, generation, head, size)
     stats[ST_LINE_SOLVES] = solves
     stats[ST_SWEEPS] = sweeps
     stats[ST_BAD_LINE] = -1

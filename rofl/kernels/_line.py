@@ -770,16 +770,26 @@ def _propagate_trail(masks, clues, queue_init, scratch, cache, stats, trail, sta
                     trail_len += 1
                 if (buf[i] & (buf[i] - 1)) != 0 and (res[i] & (res[i] - 1)) == 0:
                     newly += 1
-                if not queued[other]:
-                    queued[other] = True
-                    generation[other] = gen + 1
-                    queue[(head + size) % n_lines] = other
-                    size += 1
+                size = _push(other, gen + 1, queue, queued, generation, head, size)
 
     _put_stats(stats, solves, sweeps, hits, misses, no_line, trail_len, newly)
     if undetermined_before >= 0:  # no mask became 0 (every line solve succeeded)
         return SOLVED if newly == undetermined_before else STALLED
     return _status(masks.reshape(height * width))
+
+
+@njit(**JIT, inline="always")
+def _push(line, gen, queue, queued, generation, head, size):
+    """Queue ``line`` with generation ``gen`` on the ring ``queue`` (its
+    ``queued`` marks and ``generation``; ``head`` and ``size`` the ring's)
+    unless it is queued already: the ring's new size.  Every fixpoint loop
+    queues a crossing line this way."""
+    if queued[line]:
+        return size
+    queued[line] = True
+    generation[line] = gen
+    queue[(head + size) % queue.shape[0]] = line
+    return size + 1
 
 
 @njit(**JIT, inline="always")

@@ -31,6 +31,7 @@ from rofl.kernels._line import (
     _masks_hash,
     _propagate_trail,
     _propagation_scratch,
+    _push,
     _same_masks,
     _status,
 )
@@ -101,8 +102,8 @@ def _replay(
     clues = Clues(lens, cols, starts, ends, hashes)
     scratch = LineScratch(run, slot, gap, fwd, bwd, color_slot)
     cache = LineCache(tag, io, use)
-    buf, res, queue, _, queued = _propagation_scratch(masks.shape)
-    fifo = (queue, queued)
+    buf, res, queue, generation, queued = _propagation_scratch(masks.shape)
+    fifo = (queue, queued, generation)  # the replay reads no generations
     capacity = out_cell.shape[0]
     # np.int64 and np.bool_, not literals: _replay_visit and _replay_end
     # would be compiled once more for the literal types
@@ -223,7 +224,8 @@ def _replay_visit(line, state, clues, work, record, n_visits, n_set, recording, 
     keep the per-line counts of cells off the shadow, mark crossing lines
     stale and record the visit.  With ``head >= 0`` (the first-in,
     first-out phase) a crossing line it changes joins the queue ``fifo``
-    (``queue``, ``queued``; ``head`` and ``size``) unless already queued.
+    (``queue``, ``queued``, ``generation``; ``head`` and ``size``:
+    :func:`_push`).
     Returns the status (SOLVED for "went fine"), the record's new lengths,
     whether it still records, and the queue's new size."""
     flat, shadow, off_shadow, off_wide, stale, height, width = state
@@ -242,8 +244,7 @@ def _replay_visit(line, state, clues, work, record, n_visits, n_set, recording, 
     stale[line] = False
     if not ok:
         return structs.CONTRADICTION, n_visits, n_set, recording, size
-    queue, queued = fifo
-    n_lines = height + width
+    queue, queued, generation = fifo
     for i in range(n):
         if same or res[i] == buf[i]:
             continue
@@ -254,10 +255,8 @@ def _replay_visit(line, state, clues, work, record, n_visits, n_set, recording, 
         _recount_off_shadow(cell, was_off, was_wide, flat, shadow, off_shadow, off_wide, height, width)
         other = height + i if is_row else i
         stale[other] = True
-        if head >= 0 and not queued[other]:
-            queued[other] = True
-            queue[(head + size) % n_lines] = other
-            size += 1
+        if head >= 0:
+            size = _push(other, np.int64(0), queue, queued, generation, head, size)
         if recording:
             if n_set == out_cell.shape[0]:
                 recording = False
