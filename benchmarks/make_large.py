@@ -31,6 +31,12 @@ try) with their processor time, then, per pass, the judged grids that line logic
 solves and those it leaves stalled with their mean processor time, and
 the changes the revert passes put back.
 
+``--rounds`` prints instead where each case's greedy pass goes, by the
+cells still open when a round starts: its rounds, the moves estimated and
+their processor time, the time of the rounds' judged grids, the plateau
+rounds (a batch of blind changes) and the changes made (the pass alone,
+``rofl.make`` stopped at its end).
+
 ``--study N`` measures instead the incremental judge that decisions.md
 ("At scale") left open: for each case, the grid the greedy pass hands the
 revert pass (captured from ``rofl.make``, which stops there), and ``N`` of
@@ -58,6 +64,7 @@ open on the stitched grid.
 Usage::
 
     python benchmarks/make_large.py [--cases camera-2,noise-2,...] [--budget 900] [--style auto] [--write-docs]
+    python benchmarks/make_large.py --cases astronaut-2 --rounds
     python benchmarks/make_large.py --cases noise-2 --study 20
     python benchmarks/make_large.py --cases camera-2 --local 80
     python benchmarks/make_large.py --cases noise-2 --tiles 50
@@ -402,6 +409,58 @@ def refine_input(case: str):
     return _make_until(case, "--tiles", rofl.refine, "refine", capturing, "make did not refine")
 
 
+#: ``--rounds``' bands of open cells at the start of a round (high, low)
+ROUND_BANDS = ((10**9, 100_000), (100_000, 80_000), (80_000, 60_000), (60_000, 40_000), (40_000, 20_000),
+               (20_000, 10_000), (10_000, 5_000), (5_000, 0))  # fmt: skip
+
+
+def greedy_rounds(case: str) -> None:
+    """``--rounds``: where ``case``'s greedy pass goes, round by round,
+    printed by the cells open when each round starts (:data:`ROUND_BANDS`)."""
+    sys.path.insert(0, str(ROOT))
+    from rofl.refine import passes
+
+    log = []  # per round: [open cells, moves estimated, their seconds, the round's seconds, changes, plateau]
+    estimated, best_round = passes._Run._estimated_moves, passes._Run._best_round
+
+    def timed_estimates(self, state, frozen, estimates, rounds, undetermined):
+        before, t0 = self.estimates, time.process_time()
+        moves = estimated(self, state, frozen, estimates, rounds, undetermined)
+        log.append([undetermined, self.estimates - before, time.process_time() - t0, 0.0, 0, False])
+        return moves
+
+    def timed_round(self, *args, **kwargs):
+        t0 = time.process_time()
+        taken = best_round(self, *args, **kwargs)
+        log[-1][3:] = [time.process_time() - t0, 0 if taken is None else len(taken[0]), bool(taken and taken[2])]
+        return taken
+
+    passes._Run._estimated_moves, passes._Run._best_round = timed_estimates, timed_round
+    c0 = time.process_time()
+    try:
+        greedy_output(case)
+    finally:
+        passes._Run._estimated_moves, passes._Run._best_round = estimated, best_round
+    cpu = time.process_time() - c0
+    print(f"{case}: greedy pass {cpu:.1f} s of processor time (with the picture drawn), {len(log)} rounds")
+    heads = ("rounds", 6), ("estimates", 9), ("est. s", 7), ("judged s", 8), ("plateau", 7), ("changes", 7)
+    print(f"{'open cells':>17} " + " ".join(f"{h:>{w}}" for h, w in heads))
+    for high, low in ROUND_BANDS:
+        rows = [r for r in log if low <= r[0] < high]
+        if rows:
+            band = f"{low:,}+" if high == 10**9 else f"{low:,}-{high:,}"
+            print(
+                f"{band:>17} {len(rows):>6} {sum(r[1] for r in rows):>9,} {sum(r[2] for r in rows):>7.1f}"
+                f" {sum(r[3] for r in rows):>8.1f} {sum(r[5] for r in rows):>7} {sum(r[4] for r in rows):>7}"
+            )
+    plateau = [r for r in log if r[5]]
+    print(
+        f"{'all':>17} {len(log):>6} {sum(r[1] for r in log):>9,} {sum(r[2] for r in log):>7.1f}"
+        f" {sum(r[3] for r in log):>8.1f} {len(plateau):>7} {sum(r[4] for r in log):>7}"
+        f"  (plateau rounds' changes: {sum(r[4] for r in plateau)})"
+    )
+
+
 def tiles(case: str, side: int) -> None:
     """``--tiles``: refine ``case``'s picture tile by tile (each ``side`` x
     ``side`` tile alone, as its own puzzle), then the stitched grid whole."""
@@ -457,6 +516,7 @@ def main() -> None:
     parser.add_argument("--save", metavar="DIR", help="write each final picture to DIR/CASE.png")
     parser.add_argument("--style", default="auto", help="the style rofl make draws in (default: auto)")
     parser.add_argument("--write-docs", action="store_true", help="write the table into docs/benchmarks.md")
+    parser.add_argument("--rounds", action="store_true", help="print where each case's greedy pass goes")
     parser.add_argument("--study", type=int, metavar="N", help="measure the incremental judge on N revert trials")
     parser.add_argument("--local", type=int, metavar="N", help="measure local failure proofs on N revert trials")
     parser.add_argument("--tiles", type=int, metavar="T", help="measure refining T x T tiles alone, then the whole")
@@ -465,6 +525,10 @@ def main() -> None:
     args = parser.parse_args()
     if args.one:
         print(json.dumps(run_case(args.one, args.out, args.style)))
+        return
+    if args.rounds:
+        for case in args.cases.split(","):
+            greedy_rounds(case)
         return
     if args.study:
         for case in args.cases.split(","):
