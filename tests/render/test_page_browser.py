@@ -94,13 +94,49 @@ def pages(tmp_path_factory):
 
 
 def write_pages(folder, made: dict) -> dict[str, str]:
-    """Each puzzle of ``made`` (name -> puzzle) as a page in ``folder``: name -> file:// URL."""
+    """Each puzzle of ``made`` (name -> puzzle) as a page in ``folder``: name -> file:// URL.
+    Beside them an empty page, ``blank.html`` (:func:`reload_saved`'s probe)."""
     urls = {}
     for name, puzzle in made.items():
         path = folder / f"{name}.html"
         path.write_text(puzzle_page(puzzle, title=name), encoding="utf-8")
         urls[name] = path.as_uri()
+    (folder / BLANK).write_text("<!doctype html><title>blank</title>", encoding="utf-8")
     return urls
+
+
+#: An empty page beside the test pages (the same origin, so the same localStorage)
+BLANK = "blank.html"
+
+# What a saved puzzle must hold for a reload to find it: the cells, tool, struck clues and options of each key
+# saved (not the time, which a save when the page is hidden moves on).
+_HOLDS_SAVED = """want => Object.keys(want).every(key => {
+    let got;
+    try { got = JSON.parse(localStorage.getItem(key) || "null"); } catch (e) { return false; }
+    return got !== null && got.cells === want[key].cells && got.tool === want[key].tool
+        && JSON.stringify(got.struck) === JSON.stringify(want[key].struck)
+        && JSON.stringify(got.options) === JSON.stringify(want[key].options);
+})"""
+
+
+def reload_saved(page) -> None:
+    """Reload ``page`` once another page of its context reads what it saved,
+    and wait for the reloaded page's script.  A page's localStorage writes
+    reach the browser process asynchronously: a reload into a new renderer
+    on a loaded machine can read the store before they land (CI once
+    reloaded a page that restored nothing at all)."""
+    saved = page.evaluate(
+        "() => Object.fromEntries(Object.keys(localStorage).map(k => [k, JSON.parse(localStorage.getItem(k))]))"
+    )
+    assert saved, "the page saved nothing"
+    probe = page.context.new_page()
+    try:
+        probe.goto(page.url.rsplit("/", 1)[0] + "/" + BLANK)
+        probe.wait_for_function(_HOLDS_SAVED, arg=saved, timeout=10_000)
+    finally:
+        probe.close()
+    page.reload()
+    page.wait_for_function("typeof RoflPageState === 'function'")
 
 
 @pytest.fixture
@@ -291,8 +327,7 @@ def test_reload_keeps_cells_tool_options_and_struck_clues(open_page):
     page.locator(".cc .n").first.click()  # strike column 1's number
     page.click("#zoomin")
     before = state(page)
-    page.reload()
-    page.wait_for_function("typeof RoflPageState === 'function'")
+    reload_saved(page)
     after = state(page)
     for name in ("grid", "tool", "struck", "cell"):
         assert after[name] == before[name], name

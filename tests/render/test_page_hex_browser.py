@@ -15,7 +15,7 @@ import pytest
 from rofl.hexagon import Hexagon, HexPuzzle
 from rofl.puzzle import Palette
 from tests.render import test_page_browser
-from tests.render.test_page_browser import PHONE, centre, page_opener, state, status, write_pages
+from tests.render.test_page_browser import PHONE, centre, page_opener, reload_saved, state, status, write_pages
 
 browser = test_page_browser.browser  # the Chromium fixture, shared
 
@@ -242,8 +242,7 @@ def test_reload_restores_the_saved_state(open_hex):
     assert "struck" in first.get_attribute("class")
     page.click("#zoomin")
     before = state(page)
-    page.reload()
-    page.wait_for_function("typeof RoflPageState === 'function'")
+    reload_saved(page)
     after = state(page)
     for name in ("grid", "tool", "struck", "cell", "progress"):
         assert after[name] == before[name], name

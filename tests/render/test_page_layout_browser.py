@@ -21,7 +21,7 @@ from rofl.puzzle import Palette, Puzzle
 from rofl.render.page import puzzle_page
 from tests.places import SAMPLES
 from tests.render import test_page_browser
-from tests.render.test_page_browser import centre, click, page_opener, state, write_pages
+from tests.render.test_page_browser import centre, click, page_opener, reload_saved, state, write_pages
 
 browser = test_page_browser.browser  # the Chromium fixture, shared
 
@@ -251,8 +251,7 @@ def test_letters_turn_on_for_colours_alike_to_colour_blind_readers(open_page):
     page.click(".options summary")
     page.uncheck("#opt-letters")
     assert not first.locator(".l").is_visible()
-    page.reload()
-    page.wait_for_function("typeof RoflPageState === 'function'")
+    reload_saved(page)
     assert "letters" not in (page.locator("body").get_attribute("class") or "")
 
 
