@@ -28,6 +28,20 @@ def handle_sigterm() -> None:
     signal.signal(signal.SIGTERM, _terminate)
 
 
+def forget_handled_interrupt() -> None:
+    """Clear CPython's mark of a Ctrl-C left unhandled, once rofl has handled it.
+
+    CPython sets that mark whenever a ``KeyboardInterrupt`` stops code run by
+    ``exec`` of a string -- dataclasses and namedtuples build their methods
+    that way while rofl's modules load -- caught or not, and a process
+    started as ``python -m rofl`` then kills itself with SIGINT at exit:
+    status -2 after rofl's ``Error: interrupted``, not 130.  A string run to
+    its end clears the mark.  A Ctrl-C that really goes unhandled marks it
+    again on its way out.
+    """
+    exec("None")  # noqa: S102 -- a constant string: see above
+
+
 def run() -> None:
     """The ``rofl`` command: :data:`rofl.cli.main` on ``sys.argv``, which ends the process."""
     handle_sigterm()
@@ -38,10 +52,12 @@ def run() -> None:
         raise SystemExit(143) from None
     except KeyboardInterrupt:
         sys.stderr.write("Error: interrupted\n")
+        forget_handled_interrupt()
         raise SystemExit(130) from None
     try:
         main()
     finally:
+        forget_handled_interrupt()
         # The process ends here.  Python's last garbage collection would
         # visit every object of numpy and rofl to free memory the system
         # takes back anyway (some 20 ms of a 0.2 s `rofl solve`): the objects
