@@ -201,9 +201,7 @@ def _replay(
     size = np.int64(0)
     for line in range(n_lines):
         if stale[line]:
-            queued[line] = True
-            queue[size] = line
-            size += 1
+            size = _push(line, np.int64(0), queue, queued, generation, head, size)
     while size > 0:
         line = queue[head]
         head = (head + 1) % n_lines
