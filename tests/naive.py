@@ -288,3 +288,95 @@ def puzzle_solutions(puzzle) -> list[tuple[int, ...]]:
     lines = [[r * width + c for c in range(width)] for r in range(height)]
     lines += [[r * width + c for r in range(height)] for c in range(width)]
     return all_solutions(lines, [*puzzle.rows, *puzzle.cols], height * width)
+
+
+def order_line(lengths: list[int], black: list[int], top: int) -> tuple[list[list[int]], int]:
+    """The clauses of a black-and-white line in the SAT engine's order
+    encoding (``rofl.solver.sat.Encoding._order_line``), written literal by
+    literal, with the constants true and false dropped as they come; new
+    variables are numbered from ``top + 1``.  Returns the clauses and the
+    new ``top``."""
+    n, groups = len(black), len(lengths)
+    clauses: list[list[int]] = []
+    if not groups:
+        return [[-b] for b in black], top
+    earliest = [0] * groups
+    latest = [0] * groups
+    for g in range(1, groups):
+        earliest[g] = earliest[g - 1] + lengths[g - 1] + 1
+    latest[-1] = n - lengths[-1]
+    for g in range(groups - 2, -1, -1):
+        latest[g] = latest[g + 1] - lengths[g] - 1
+    if latest[0] < 0:
+        return [[top + 1], [-(top + 1)]], top + 1
+    ys = []
+    for g in range(groups):
+        mine = {}
+        for p in range(earliest[g], latest[g]):
+            top += 1
+            mine[p] = top
+        ys.append(mine)
+
+    def y(g, p):  # "group g starts at p or before": a variable, or True / False
+        return False if p < earliest[g] else True if p >= latest[g] else ys[g][p]
+
+    def neg(lit):
+        return (not lit) if isinstance(lit, bool) else -lit
+
+    def clause(*lits):
+        if any(lit is True for lit in lits):
+            return
+        clauses.append([lit for lit in lits if lit is not False])
+
+    covering: list[list[int]] = [[] for _ in range(n)]
+    for g, length in enumerate(lengths):
+        for p in range(earliest[g], latest[g] - 1):
+            clause(-ys[g][p], ys[g][p + 1])
+        if g + 1 < groups:
+            for p in range(earliest[g + 1], latest[g + 1]):
+                clause(-ys[g + 1][p], y(g, p - length - 1))
+        for i in range(earliest[g], latest[g] + length):
+            started, not_over = y(g, i), neg(y(g, i - length))
+            top += 1
+            v = top
+            clause(-v, started)
+            clause(-v, not_over)
+            clause(v, neg(started), neg(not_over))
+            clause(-v, black[i])
+            covering[i].append(v)
+    for i in range(n):
+        clauses.append([-black[i], *covering[i]])
+    return clauses, top
+
+
+def probe_clauses(puzzle, start, x) -> list[list[int]]:
+    """The SAT engine's probe clauses (``rofl.solver.sat._probe_clauses``),
+    by :func:`propagate` with :func:`placement_line`: each open cell of
+    ``start`` (a line-logic fixpoint) in each of its colours; a colour that
+    leads to a contradiction is ruled out (a unit clause), else every colour
+    the probe rules out elsewhere gives "not this colour here, or not that
+    one there".  ``x[cell, colour]`` are the colour variables."""
+    height, width = start.shape
+    root = np.asarray(start, dtype=np.int64)
+    clauses = []
+    for cell in range(height * width):
+        r, c = divmod(cell, width)
+        allowed = int(root[r, c])
+        if allowed & (allowed - 1) == 0:
+            continue
+        for colour in range(puzzle.n_colors):
+            if not (allowed >> colour) & 1:
+                continue
+            masks = root.copy()
+            masks[r, c] = 1 << colour
+            status, after = propagate(puzzle, masks, placement_line)
+            not_here = -int(x[cell, colour])
+            if status == "contradiction":
+                clauses.append([not_here])
+                continue
+            for other in range(height * width):
+                gone = int(root.flat[other]) & ~int(after.flat[other])
+                for d in range(puzzle.n_colors):
+                    if other != cell and (gone >> d) & 1:
+                        clauses.append([not_here, -int(x[other, d])])
+    return clauses

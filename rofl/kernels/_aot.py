@@ -90,6 +90,16 @@ class Kernel:
     def __call__(self, *args):
         return call(self, *args)
 
+    def resolved(self, *args):
+        """The function a call with ``args`` runs: the extension's variant
+        for their types, else the JIT dispatcher.  For a caller that makes
+        many short calls with arguments of the same types (the choice costs
+        a few microseconds a call)."""
+        for function, check in _load().functions.get(self, ()):
+            if check(args):
+                return function
+        return _jit(self)
+
 
 def kernel(load) -> Kernel:
     """Decorator: a :class:`Kernel` handle of the dispatcher ``load()`` returns."""
@@ -424,10 +434,7 @@ def call(kernel: Kernel, *args):
     """``kernel(*args)``: compiled ahead of time when a variant of the
     extension takes exactly these argument types, by numba's JIT otherwise
     (what a :class:`Kernel` handle's call does)."""
-    for function, check in _load().functions.get(kernel, ()):
-        if check(args):
-            return function(*args)
-    return _jit(kernel)(*args)
+    return kernel.resolved(*args)(*args)
 
 
 # -------------------------------------------------------------------- build

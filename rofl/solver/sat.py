@@ -312,37 +312,51 @@ def _probe_clauses(puzzle, start: np.ndarray, x: np.ndarray, clock: Deadlines | 
     """The clauses of probing every open cell of ``start`` (an ``(H, W)``
     line-logic fixpoint of ``puzzle``) in each of its colours with line
     logic (:data:`PROBE_CLAUSES`); ``x`` the cells' colour variables.  They
-    stop at :data:`PROBE_LITERALS` literals or when ``clock`` passes."""
-    from rofl.solver.line_logic import LineSolver
-    from rofl.solver.status import LineStatus
+    stop at :data:`PROBE_LITERALS` literals or when ``clock`` passes.
 
-    solver = LineSolver(cache_mb=2.0)
-    height = start.shape[0]
+    Each probe calls the line-logic kernel itself, from a copy of ``start``
+    with the cell narrowed, on the probed cell's row and column (a 25 x 25
+    hand-over makes about 1,200 probes; ``tests/naive.py``'s
+    ``probe_clauses`` finds the same clauses with a line solver that lists
+    every placement)."""
+    from rofl import kernels
+    from rofl.kernels import structs as k
+    from rofl.solver.line_logic import LineSolver, kernel_clues
+
+    line_solver = LineSolver(cache_mb=2.0)
+    line_solver.prepare(puzzle.packed.kmax, start)
+    scratch, cache = line_solver.work()
+    clues = kernel_clues(puzzle.packed)
+    stats = np.zeros(k.N_STATS, dtype=np.int64)
+    height, width = start.shape
     root = start.reshape(-1)
+    colours = np.arange(puzzle.n_colors, dtype=np.int64)
     clauses: list[list[int]] = []
     literals = 0
+    masks = np.empty(start.shape, dtype=np.int64)  # C order: ``flat`` is a view of it
+    flat = masks.reshape(-1)
+    propagate = kernels.propagate.resolved(masks, *clues, np.zeros(2, dtype=np.int64), *scratch, *cache, stats)
     for cell in np.flatnonzero(root & (root - 1)).tolist():  # more than one colour
         if literals > PROBE_LITERALS or (clock is not None and clock.passed()):
             break
-        r, c = divmod(cell, start.shape[1])
+        r, c = divmod(cell, width)
+        lines = np.array([r, height + c], dtype=np.int64)
         for colour in range(puzzle.n_colors):
             if not (int(root[cell]) >> colour) & 1:
                 continue
-            masks = start.copy()
+            masks[...] = start
             masks[r, c] = 1 << colour
-            lines = np.array([r, height + c], dtype=np.int64)
             not_here = -int(x[cell, colour])
-            if solver.run(puzzle.packed, masks, lines).status == LineStatus.CONTRADICTION:
+            if propagate(masks, *clues, lines.copy(), *scratch, *cache, stats) == k.CONTRADICTION:
                 clauses.append([not_here])
                 literals += 1
                 continue
-            flat = masks.reshape(-1)
-            for other in np.flatnonzero(flat != root).tolist():
-                gone = int(root[other]) & ~int(flat[other])
-                for d in range(puzzle.n_colors):
-                    if other != cell and (gone >> d) & 1:
-                        clauses.append([not_here, -int(x[other, d])])
-                        literals += 2
+            flat[cell] = root[cell]  # the probed cell implies nothing of itself
+            others = np.flatnonzero(flat != root)
+            gone = root[others] & ~flat[others]
+            which, lost = np.nonzero((gone[:, None] >> colours[None, :]) & 1)  # by cell, then colour
+            clauses.extend([not_here, -v] for v in x[others[which], lost].tolist())
+            literals += 2 * len(which)
     return clauses
 
 
@@ -548,51 +562,52 @@ class Encoding:
         covers cell ``i``" (``y[g][i]`` and not ``y[g][i - length]``); a cell is
         black exactly when some group covers it.  Unit propagation on it is
         weaker than a complete line solver, but the solver learns about
-        groups' places as well as cells."""
+        groups' places as well as cells.
+
+        Every group has the line's slack of places to start at, so ``y[g][p]``
+        is a variable for ``p`` in ``earliest[g] .. earliest[g] + slack - 1``,
+        false before and true after; the clauses are written in one pass, their
+        constants left out (``tests/naive.py``'s ``order_line`` writes the same
+        clauses literal by literal)."""
         n, groups = len(black), len(lengths)
         if not groups:
             clauses.extend([-b] for b in black)
             return
-        earliest = [0] * groups
-        latest = [0] * groups
-        for g in range(1, groups):
-            earliest[g] = earliest[g - 1] + lengths[g - 1] + 1
-        latest[-1] = n - lengths[-1]
-        for g in range(groups - 2, -1, -1):
-            latest[g] = latest[g + 1] - lengths[g] - 1
-        if latest[0] < 0:  # the clue does not fit: no solution
+        slack = n - sum(lengths) - (groups - 1)
+        if slack < 0:  # the clue does not fit: no solution
             v = self._new()
             clauses.extend([[v], [-v]])
             return
-        # y(g, p): a variable, or True / False where p is outside the group's room
-        ys = [{p: self._new() for p in range(earliest[g], latest[g])} for g in range(groups)]
-
-        def y(g: int, p: int) -> int | bool:
-            return False if p < earliest[g] else True if p >= latest[g] else ys[g][p]
-
-        def clause(*lits: int | bool) -> None:
-            if any(lit is True for lit in lits):
-                return
-            clauses.append([lit for lit in lits if lit is not False])
-
-        def neg(lit: int | bool) -> int | bool:
-            return (not lit) if isinstance(lit, bool) else -lit
-
+        earliest = [0] * groups
+        for g in range(1, groups):
+            earliest[g] = earliest[g - 1] + lengths[g - 1] + 1
+        # y[g][p] = base[g] + p: each group's start variables, numbered in turn
+        base = [self.top + 1 + g * slack - earliest[g] for g in range(groups)]
+        cover = self.top + groups * slack + 1  # the next cover variable
+        self.top += groups * slack
         covering: list[list[int]] = [[] for _ in range(n)]
         for g, length in enumerate(lengths):
-            for p in range(earliest[g], latest[g] - 1):
-                clause(-ys[g][p], ys[g][p + 1])
-            if g + 1 < groups:
-                for p in range(earliest[g + 1], latest[g + 1]):
-                    clause(-ys[g + 1][p], y(g, p - length - 1))
-            for i in range(earliest[g], latest[g] + length):
-                started, not_over = y(g, i), neg(y(g, i - length))
-                v = self._new()
-                clause(-v, started)
-                clause(-v, not_over)
-                clause(v, neg(started), neg(not_over))
-                clause(-v, black[i])
+            e, y = earliest[g], base[g]
+            late = e + slack  # the first start that is always reached: y[g][p] is true from here on
+            clauses.extend([-v, v + 1] for v in range(y + e, y + late - 1))
+            if g + 1 < groups:  # group g + 1 starts at p or before: group g at p - length - 1 or before
+                y1 = base[g + 1]
+                clauses.extend([-(y1 + p), y + p - length - 1] for p in range(e + length + 1, late + length + 1))
+            for i in range(e, late + length):
+                v = cover
+                cover += 1
                 covering[i].append(v)
+                # v: started (y[g][i], true from `late` on) and not over (y[g][i - length], false before e)
+                started, over = y + i, y + i - length
+                if i < late and i - length >= e:
+                    clauses.extend(([-v, started], [-v, -over], [v, -started, over], [-v, black[i]]))
+                elif i < late:
+                    clauses.extend(([-v, started], [v, -started], [-v, black[i]]))
+                elif i - length >= e:
+                    clauses.extend(([-v, -over], [v, over], [-v, black[i]]))
+                else:
+                    clauses.extend(([v], [-v, black[i]]))
+        self.top = cover - 1
         for i in range(n):
             clauses.append([-black[i], *covering[i]])
 

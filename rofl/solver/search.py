@@ -495,21 +495,23 @@ class _Restarts:
         """The SAT solver's answer, from what probing taught and the solutions
         met; None (and no more hand-over) when the formula would be too large:
         the search goes on alone."""
-        from rofl.solver.sat import MAX_LITERALS, formula_literals, solve_sat
+        from rofl.errors import LimitError
+        from rofl.solver.sat import solve_sat
 
-        if formula_literals(self.puzzle, limit=MAX_LITERALS) > MAX_LITERALS:
-            self.handover = None
-            return None
         began = time.perf_counter()
         seconds = None if self.time_budget is None else self.time_budget - (began - self.search_start)
         cpu = None if self.cpu_end is None else self.cpu_end - time.process_time()
         if (seconds is not None and seconds <= 0) or (cpu is not None and cpu <= 0):
             return self.cut_short()
         nogoods = learned_nogoods(self.learned) if HANDOVER_NOGOODS and self.want == 1 else []
-        status, grids, _ = solve_sat(
-            self.puzzle, time_budget=seconds, cpu_budget=cpu, start=self.probed, known=self.met[: self.want],
-            want=self.want, nogoods=nogoods,
-        )  # fmt: skip
+        try:
+            status, grids, _ = solve_sat(
+                self.puzzle, time_budget=seconds, cpu_budget=cpu, start=self.probed, known=self.met[: self.want],
+                want=self.want, nogoods=nogoods,
+            )  # fmt: skip
+        except LimitError:  # the formula would pass MAX_LITERALS (counted before anything is built)
+            self.handover = None
+            return None
         return replace(self.result(status, grids), sat_seconds=time.perf_counter() - began)
 
     def run(self) -> CompleteResult:

@@ -8,11 +8,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import rofl
 from rofl.solver import sat
 from rofl.solver.index_lines import board_of
-from tests.naive import puzzle_solutions
+from tests.naive import order_line, probe_clauses, puzzle_solutions
 from tests.solver.puzzles import small_puzzles
 
 pytest.importorskip("pysat")
@@ -54,3 +55,42 @@ def test_the_root_s_clauses_keep_every_solution(puzzle):
     clauses = encoding.clauses + [[-int(v)] for v in encoding.x[ruled_out]]
     clauses += sat._probe_clauses(puzzle, start, encoding.x, None)
     assert _models(puzzle, clauses, encoding) == truth
+
+
+@st.composite
+def _order_lines(draw):
+    """A line's group lengths (mostly ones that fit, some that do not), its
+    cells' variables and the highest variable before the line's own."""
+    n = draw(st.integers(1, 30))
+    if draw(st.integers(0, 9)):
+        cells = draw(st.lists(st.booleans(), min_size=n, max_size=n))
+        lengths = [len(run) for run in "".join("x" if c else "." for c in cells).split(".") if run]
+    else:
+        lengths = draw(st.lists(st.integers(1, 8), max_size=8))
+    top = draw(st.integers(n, 500))
+    black = draw(st.lists(st.integers(1, top), min_size=n, max_size=n))
+    return lengths, black, top
+
+
+@settings(deadline=None, max_examples=400)
+@given(_order_lines())
+def test_the_order_encoding_writes_the_reference_s_clauses(line):
+    """``Encoding._order_line`` against ``tests/naive.py``'s literal-by-literal
+    ``order_line``: the same clauses in the same order, the same variables."""
+    lengths, black, top = line
+    encoding = object.__new__(sat.Encoding)
+    encoding.top = top
+    clauses: list[list[int]] = []
+    encoding._order_line(lengths, black, clauses)
+    assert (clauses, encoding.top) == order_line(lengths, black, top)
+
+
+@settings(deadline=None, max_examples=60, suppress_health_check=[HealthCheck.too_slow])
+@given(small_puzzles())
+def test_the_probe_clauses_are_the_reference_s(puzzle):
+    """``sat._probe_clauses`` (the line-logic kernel, one probe a call)
+    against ``tests/naive.py``'s ``probe_clauses`` (every line solved by
+    listing its placements): the same clauses in the same order."""
+    start = rofl.solve(puzzle).masks
+    x = sat.Encoding(puzzle).x
+    assert sat._probe_clauses(puzzle, start, x, None) == probe_clauses(puzzle, start, x)
