@@ -359,8 +359,8 @@ def report(mode: str, rows: list[dict], budget: float, out: list[str], provenanc
     theirs = [r["nonosolve"] for r in rows]
     dr = sum(decided(r, want, budget) for r in ours)
     dn = sum(decided(r, want, budget) for r in theirs)
-    say(out, f"\n### mode {mode} ({'first solution' if want == 1 else 'two solutions'}), {len(rows)} puzzles, "
-          f"budget {budget:g} CPU s")  # fmt: skip
+    say(out, f"\n**mode {mode} ({'first solution' if want == 1 else 'two solutions'}), {len(rows)} puzzles, "
+          f"budget {budget:g} CPU s**")  # fmt: skip
     say(out, f"| | rofl `solve_complete(solutions={want})` | {other} |")
     say(out, "|---|---|---|")
     say(out, f"| decided within {budget:g} CPU s | {dr} | {dn} |")
@@ -413,7 +413,7 @@ def per_set(mode: str, rows: list[dict], budget: float, out: list[str], title: s
     """One line per set, and one for them all: both sides' totals and figures, the puzzles rofl
     handed over to the SAT solver with both sides' CPU on them, and the goal's verdict."""
     want = MODES[mode]
-    say(out, f"\n#### {title}mode {mode}, per set (CPU s; budget {budget:g} s)")
+    say(out, f"\n**{title}mode {mode}, per set (CPU s; budget {budget:g} s)**")
     spread = "median / p90 / slowest"
     head = ["set", "rofl total", "nonosolve total", "ratio", "decided (rofl / nonosolve)", f"rofl {spread}",
             f"nonosolve {spread}", f"rofl over {budget:g} s", "handed to SAT: puzzles, rofl / nonosolve CPU",
@@ -503,8 +503,8 @@ def rerun(args, names: list[str] | None, modes: list[str] | None, folder: Path, 
             rest = [r for r in these if r["set"] == name and not affected(r["rofl"], want, budget, args.over_nodes)]
             spot += pick.sample(rest, min(args.spot_check, len(rest)))
         again = sorted(hit + spot, key=lambda r: (order[r["set"]], r["label"]))
-        say(out, f"\n## COMBINED rows, mode {mode}, budget {budget:g} CPU s: {len(these)} puzzles of "
-                 f"{len(order)} sets from {', '.join(map(str, args.rerun_from))}")  # fmt: skip
+        say(out, f"\n**COMBINED rows, mode {mode}, budget {budget:g} CPU s: {len(these)} puzzles of "
+                 f"{len(order)} sets from {', '.join(map(str, args.rerun_from))}**")  # fmt: skip
         partial = [f"{name} ({sum(r['set'] == name for r in these)} of {len(puzzles[name])})" for name in order
                    if sum(r["set"] == name for r in these) < len(puzzles[name])]  # fmt: skip
         if partial:

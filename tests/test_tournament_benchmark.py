@@ -285,11 +285,11 @@ def test_a_rerun_runs_rofl_again_on_the_affected_puzzles_only(bench, sets, fake,
     bench.main(args)
     out = capsys.readouterr().out
     assert [(c[0].width, c[1]) for c in calls] == [(3, 1)] * 3 and _calls(log) == 5  # nonosolve not run again
-    assert "## COMBINED rows, mode first, budget 10 CPU s: 5 puzzles of 2 sets" in out
+    assert "**COMBINED rows, mode first, budget 10 CPU s: 5 puzzles of 2 sets" in out
     assert "- re-run with rofl def5678: 3 puzzles the saved rows say are affected" in out
     assert "- reused from the saved rows, as they were: 2 puzzles (2 of abc1234)" in out
     assert "- affected, 3 puzzles:" in out and "handed to SAT 1 then 0; decided 2 then 3" in out
-    assert "#### COMBINED (3 re-run with rofl def5678, 2 saved rows reused: 2 of abc1234), mode first" in out
+    assert "**COMBINED (3 re-run with rofl def5678, 2 saved rows reused: 2 of abc1234), mode first" in out
     assert "| all 2 sets |" in out and "| 5 / 5 of 5 |" in out
     again = [json.loads(line) for line in save.read_text().splitlines()]
     assert [(r["set"], r["label"]) for r in again] == [("aaa", 1), ("bbb", 2), ("bbb", 3)]
@@ -349,7 +349,7 @@ def test_the_per_set_table_splits_the_hand_overs_from_the_rest(bench):
     out: list[str] = []
     rows = [row("a", 1.0, 2.0), row("a", 4.0, 1.5, sat=3.0), row("b", 0.5, 0.25)]
     bench.per_set("first", rows, 10.0, out, title="COMBINED (x), ")
-    assert out[0] == "\n#### COMBINED (x), mode first, per set (CPU s; budget 10 s)"
+    assert out[0] == "\n**COMBINED (x), mode first, per set (CPU s; budget 10 s)**"
     assert "the rest: rofl / nonosolve CPU" in out[1]
     assert out[3].startswith("| a | 5.0 | 3.5 | 1.43 | 2 / 2 of 2 |")
     assert "| 1, 4.0 / 1.5 | 1.0 / 2.0 | 2026-11-30 07:00, 1.0-1.0 | not met (total 1.43x) |" in out[3]
