@@ -1,7 +1,9 @@
 """The SAT engine's formula against brute force (issue 45, "An eleventh
 round"): read on the cells, its models are exactly the puzzle's solutions,
 in two colours (the order encoding) and three, and with the hand-over's
-clauses added (the root's ruled-out colours and probes)."""
+clauses added (the root's ruled-out colours and probes); and the order
+encoding and the probe clauses, clause for clause, against the
+literal-by-literal references of ``tests/naive.py`` (session 17)."""
 
 from __future__ import annotations
 
