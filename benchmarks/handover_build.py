@@ -99,7 +99,7 @@ def _worker(sets: str, name: str) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--old", type=Path, help="another checkout to measure beside this one (before)")
-    parser.add_argument("--sets", type=Path, default=REPO.parent / "shared" / "tournaments")
+    parser.add_argument("--sets", type=Path, help="the tournament sets' folder (default: tournament.py's)")
     parser.add_argument("--set", default="tcga2022")
     parser.add_argument("--labels", default=HANDOVERS)
     parser.add_argument("--rounds", type=int, default=5)
@@ -110,6 +110,14 @@ def main() -> None:
     if args.worker:
         _worker(*args.worker)
         return
+    if args.sets is None:  # here, not in the workers: tournament.py puts this checkout first on the path
+        from tournament import DEFAULT_SETS
+
+        args.sets = DEFAULT_SETS
+    if args.sets is None:
+        parser.error("no tournament sets found: pass --sets DIR")
+    if not (args.sets / f"{args.set}.txt").is_file():
+        parser.error(f"no set {args.set} in {args.sets}")
     sides = ([("before", args.old)] if args.old else []) + [("after", REPO)]
     workers = [Worker(label, tree, __file__, [str(args.sets), args.set]) for label, tree in sides]
     labels = [int(word) for word in args.labels.split(",")]
