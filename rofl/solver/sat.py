@@ -347,7 +347,7 @@ def _probe_clauses(puzzle, start: np.ndarray, x: np.ndarray, clock: Deadlines | 
             masks[...] = start
             masks[r, c] = 1 << colour
             not_here = -int(x[cell, colour])
-            if propagate(masks, *clues, lines.copy(), *scratch, *cache, stats) == k.CONTRADICTION:
+            if propagate(masks, *clues, lines, *scratch, *cache, stats) == k.CONTRADICTION:  # reads ``lines`` only
                 clauses.append([not_here])
                 literals += 1
                 continue
