@@ -799,12 +799,7 @@ def _queue_lines(queue_init, queue, queued, generation):
     queue's size, its head 0."""
     size = np.int64(0)
     for q in range(queue_init.shape[0]):
-        line = queue_init[q]
-        if not queued[line]:
-            queued[line] = True
-            generation[line] = 1
-            queue[size] = line
-            size += 1
+        size = _push(queue_init[q], np.int64(1), queue, queued, generation, np.int64(0), size)
     return size
 
 
