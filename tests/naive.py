@@ -380,3 +380,26 @@ def probe_clauses(puzzle, start, x) -> list[list[int]]:
                     if other != cell and (gone >> d) & 1:
                         clauses.append([not_here, -int(x[other, d])])
     return clauses
+
+
+def boundary_changes(final, levels, near, nb, cells) -> tuple[np.ndarray, np.ndarray]:
+    """``rofl.picture.style._boundary_changes`` by recounting: each of
+    ``cells`` set to each lightness of ``levels`` in a copy of ``final``,
+    and the boundary marks (a cell with a lighter neighbour in ``nb``) of
+    the cell and its neighbours counted before and after, near (``near``)
+    and away from the picture's edges."""
+
+    def marked(grid, x) -> int:
+        return int(any(grid[y] > grid[x] for y in nb[x] if y >= 0))
+
+    near_change = np.zeros((len(levels), len(cells)), dtype=np.int64)
+    far_change = np.zeros((len(levels), len(cells)), dtype=np.int64)
+    for j, p in enumerate(cells):
+        around = [p, *(q for q in nb[p] if q >= 0)]
+        for c, v in enumerate(levels):
+            after = final.copy()
+            after[p] = v
+            for x in around:
+                counts = near_change if near[x] else far_change
+                counts[c, j] += marked(after, x) - marked(final, x)
+    return near_change, far_change

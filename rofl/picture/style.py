@@ -869,20 +869,27 @@ def _boundary_changes(final, levels, near, nb, cells) -> tuple[np.ndarray, np.nd
     how many boundary cells (a cell with a lighter neighbour) near
     (``near``) and away from the picture's edges the grid gains when that
     cell takes that colour: two ``(len(levels), len(cells))`` int arrays.
-    The cell's own mark and each of its neighbours' can change."""
+    The cell's own mark and each of its neighbours' can change: a
+    neighbour ``q`` of cell ``p`` is marked after the change when its
+    lightest neighbour but ``p`` (its lightest, or the next lightest where
+    that is ``p``) or ``p``'s new colour is lighter than it."""
+    n = final.shape[0]
     values = np.where(nb >= 0, final[np.maximum(nb, 0)], -np.inf)  # (n, k): each neighbour's lightness
-    has, mine = nb[cells] >= 0, values[cells]
+    top = values.argmax(axis=1)
+    lightest = values[np.arange(n), top]
+    values[np.arange(n), top] = -np.inf
+    next_lightest = values.max(axis=1)
+    marked = lightest > final
     new = levels[:, None]  # (colours, 1)
-    lighter = mine.max(axis=1)
-    change = (lighter[None] > new).astype(np.int64) - (lighter > final[cells])[None]
+    change = (lightest[cells][None] > new).astype(np.int64) - marked[cells][None]
     near_change = np.where(near[cells][None], change, 0)
     far_change = change - near_change
     # each neighbour q of a cell p: marked if one of its neighbours, p with its new colour included, is lighter
-    q = np.maximum(nb[cells], 0)
-    others = np.where(nb[q] != cells[:, None, None], values[q], -np.inf).max(axis=2)  # (m, k)
-    was = values[q].max(axis=2) > final[q]
+    has = nb[cells] >= 0
+    q = np.maximum(nb[cells], 0)  # (m, k)
+    others = np.where(nb[q, top[q]] == cells[:, None], next_lightest[q], lightest[q])
     now = np.maximum(others[None], new[:, :, None]) > final[q][None]  # (colours, m, k)
-    d = np.where(has[None], now.astype(np.int64) - was[None], 0)
+    d = np.where(has[None], now.astype(np.int64) - marked[q][None], 0)
     q_near = near[q]
     near_change += np.where(q_near[None], d, 0).sum(axis=2)
     far_change += np.where(q_near[None], 0, d).sum(axis=2)

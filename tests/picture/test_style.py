@@ -13,6 +13,7 @@ from rofl.picture import crop_to_subject, fit, quantise, style_cells
 from rofl.picture.style import follow_edges
 from rofl.picture.subject import subject_box
 from rofl.solver import solve
+from tests import naive
 from tests.clirun import run, usage_error_line
 
 
@@ -688,3 +689,23 @@ def test_a_large_drawing_with_wide_ink_makes_a_unique_puzzle():
     px[(x - 600) ** 2 + (y - 600) ** 2 < 90**2] = 40
     result = rofl.make(px, width=200, style="lines")
     check_unique(result)
+
+
+@pytest.mark.parametrize("side", [None, 4])
+@pytest.mark.parametrize("n_levels", [2, 4])
+def test_boundary_changes_count_as_a_recount_does(side, n_levels):
+    from rofl.picture.measures import cell_neighbours
+    from rofl.picture.style import _boundary_changes
+
+    rng = np.random.default_rng(n_levels + (side or 0))
+    shape = (7, 9) if side is None else (3 * side * (side - 1) + 1,)
+    nb = cell_neighbours(shape, side=side)
+    levels = np.sort(rng.choice(np.arange(0.0, 100.0, 12.5), size=n_levels, replace=False))
+    for _ in range(5):
+        final = levels[rng.integers(n_levels, size=nb.shape[0])]  # ties between neighbours, as grids have
+        near = rng.random(nb.shape[0]) < 0.4
+        cells = np.sort(rng.choice(nb.shape[0], size=nb.shape[0] // 2, replace=False))
+        got = _boundary_changes(final, levels, near, nb, cells)
+        want = naive.boundary_changes(final, levels, near, nb, cells)
+        np.testing.assert_array_equal(got[0], want[0])
+        np.testing.assert_array_equal(got[1], want[1])
