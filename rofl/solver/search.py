@@ -64,9 +64,9 @@ STRATEGIES = (3, 4)
 #: puzzles they settle (most) are searched as before, and a longer search
 #: branches from its first node on the cells where the earlier attempts
 #: met trouble, as a SAT solver keeps its variables' activities over its
-#: restarts.  On nine whole tournament sets (first solution) 11% fewer
-#: hand-overs to the SAT solver (docs/benchmarks.md, "Activity kept over
-#: restarts").
+#: restarts.  On nine whole tournament sets (first solution) 11.5% fewer
+#: hand-overs to the SAT solver and 2% less CPU (docs/benchmarks.md,
+#: "Activity kept over restarts").
 KEEP_ACTIVITY_FROM = 3
 #: The quick first try of :func:`solve_complete`, in the calling thread: at
 #: most this many cells (probing the root of a 32 x 32 puzzle takes
