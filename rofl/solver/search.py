@@ -494,8 +494,9 @@ class _Restarts:
         self.handover_nodes = HANDOVER_NODES_FIRST if solutions == 1 else HANDOVER_NODES
         self.attempt = 0
         self.learned = np.zeros(s.NOGOOD_WORDS, dtype=np.int64)  # nogoods, kept from attempt to attempt
-        # the cells' activity, kept from attempt to attempt from KEEP_ACTIVITY_FROM on
-        self.activity = np.zeros(puzzle.height * puzzle.width + 1)
+        # the cells' activity (one a cell of the grid, then what a contradiction adds), kept from
+        # attempt to attempt from KEEP_ACTIVITY_FROM on
+        self.activity = np.zeros(self.probed.size + 1)
 
     def result(self, status: SearchStatus, grids: list[np.ndarray]) -> CompleteResult:
         return self.answer(status, grids, self.total, attempts=self.attempt + 1)
