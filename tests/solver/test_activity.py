@@ -1,13 +1,16 @@
-"""The cells' activity kept over the search's restarts (``search.KEEP_ACTIVITY_FROM``).
+"""The cells' activity kept over the restarts of a search for a first
+solution (``search.KEEP_ACTIVITY_FROM``).
 
 The first attempts start with no activity, as every attempt once did; from
 ``KEEP_ACTIVITY_FROM`` on an attempt starts with what the one before left,
-which changes where the search branches, never what it proves.
+which changes where the search branches, never what it proves.  A search
+for two solutions starts every attempt with none.
 """
 
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from rofl import kernels
 from rofl.puzzle import Palette, Puzzle
@@ -37,30 +40,33 @@ def _recording(monkeypatch) -> list[tuple[int, np.ndarray, np.ndarray]]:
     return calls
 
 
-def test_early_attempts_start_without_activity_and_later_ones_where_the_last_left_it(monkeypatch):
+@pytest.mark.parametrize("solutions", [1, 2])
+def test_early_attempts_start_without_activity_and_later_ones_where_the_last_left_it(monkeypatch, solutions):
     monkeypatch.setattr(search, "FIRST_ATTEMPT_NODES", 2)  # many short attempts
     calls = _recording(monkeypatch)
-    carried = 0
+    carried = late = 0
     for puzzle in _random_puzzles(3, 30):
         calls.clear()
-        solve_complete(puzzle, time_budget=None)
+        solve_complete(puzzle, time_budget=None, solutions=solutions)
         for i, (attempt, before, _) in enumerate(calls):
-            if attempt < search.KEEP_ACTIVITY_FROM:
+            if attempt < search.KEEP_ACTIVITY_FROM or solutions == 2:
                 fresh = np.zeros_like(before)
                 fresh[-1] = 1.0
                 np.testing.assert_array_equal(before, fresh)
             else:
                 np.testing.assert_array_equal(before, calls[i - 1][2])
                 carried += bool(before[:-1].any())
-    assert carried > 0  # some attempt did start with the cells' activity
+            late += attempt >= search.KEEP_ACTIVITY_FROM
+    assert late > 0  # the puzzles reach the later attempts
+    assert carried > 0 or solutions == 2  # some attempt did start with the cells' activity
 
 
 def test_keeping_the_activity_changes_no_verdict(monkeypatch):
     monkeypatch.setattr(search, "FIRST_ATTEMPT_NODES", 2)
     puzzles = _random_puzzles(5, 40)
-    kept = [solve_complete(p, time_budget=None) for p in puzzles]
+    kept = [solve_complete(p, time_budget=None, solutions=1) for p in puzzles]
     monkeypatch.setattr(search, "KEEP_ACTIVITY_FROM", 10**9)
-    fresh = [solve_complete(p, time_budget=None) for p in puzzles]
+    fresh = [solve_complete(p, time_budget=None, solutions=1) for p in puzzles]
     assert [str(r.status) for r in kept] == [str(r.status) for r in fresh]
     for puzzle, result in zip(puzzles, kept, strict=True):
         assert all(puzzle.is_solution(grid) for grid in result.solutions)
