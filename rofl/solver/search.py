@@ -496,7 +496,7 @@ class _Restarts:
         self.attempt = 0
         self.learned = np.zeros(s.NOGOOD_WORDS, dtype=np.int64)  # nogoods, kept from attempt to attempt
         # the cells' activity (one a cell of the grid, then what a contradiction adds), kept from
-        # attempt to attempt from KEEP_ACTIVITY_FROM on
+        # attempt to attempt from KEEP_ACTIVITY_FROM on in a search for a first solution
         self.activity = np.zeros(self.probed.size + 1)
 
     def result(self, status: SearchStatus, grids: list[np.ndarray]) -> CompleteResult:
