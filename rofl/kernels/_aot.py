@@ -267,7 +267,7 @@ EXPORTS = (
         "search",
         search,
         "int64",
-        *(I2, *CLUES, *SCRATCH, I2, "io", "boolean", I3, "int64", "int64", I1, "int64", "int64", I1, F1),
+        *(I2, *CLUES, *SCRATCH, I2, "io", "boolean", I3, "int64", "int64", I1, "int64", "int64", I1),
     ),
     Export("grade", grade, "int64", (*(I1,) * 8, "int64", "int64", I2, I1, I1)),
     # refinement (kernel sets REFINE and REPAIR)

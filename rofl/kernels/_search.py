@@ -26,8 +26,7 @@ is exactly the set of solutions of its masks:
   branch plus 1.85 log(1 + the imbalance); more: ties go to the most over
   all its colours), that score weighted by the cell's *activity* (how
   often and how lately its probes contradicted, beside the most active
-  cell's: up to twice the score; the caller may keep it from one
-  attempt to the next), the colour the strategy's (white or
+  cell's: up to twice the score), the colour the strategy's (white or
   black first, in turn from one attempt to the next, or random).
 * **learned nogoods**: a frame proved empty leaves the decisions on its
   path as a nogood, in a store the wrapper keeps from one attempt to the
@@ -968,7 +967,6 @@ def _search(
     strategy,
     seed,
     learned,
-    act,
 ):  # fmt: skip
     """Find up to ``max_solutions`` distinct solutions of a stalled puzzle.
 
@@ -1011,11 +1009,6 @@ def _search(
         the decisions on its path; a later node (in this attempt or
         another) where they all hold is empty, and one where all but one
         hold makes that one false.
-    act : (H * W + 1,) float64, the cells' activity (see ``_probe_region``),
-        which the search raises in place: zeros and 1 in its last entry
-        (what a contradiction adds) for a search without a history, or what
-        an earlier attempt left (the caller keeps it from one attempt to the
-        next from ``search.KEEP_ACTIVITY_FROM`` on).
 
     Returns
     -------
@@ -1054,6 +1047,10 @@ def _search(
     )
     score = np.zeros(n, dtype=np.float64)
     first = np.zeros(n, dtype=np.int64)
+    # the cells' activity (see _probe_region); the last entry: what a
+    # contradiction adds, which grows from node to node
+    act = np.zeros(n + 1, dtype=np.float64)
+    act[-1] = 1.0
     live = np.zeros(1 << 12, dtype=np.int64)  # see _live_nogoods
     parent = np.empty(n, dtype=np.int64)
     anysol = np.zeros((max_solutions, height, width), dtype=np.int64)

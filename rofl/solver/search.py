@@ -57,18 +57,6 @@ FIRST_ATTEMPT_NODES = 50
 #: and 31.7 CPU s, against 34, 65,600 and 35.1 s with random colours
 #: (docs/benchmarks.md, "rofl beside nonosolve").
 STRATEGIES = (3, 4)
-#: In a search for a first solution, the first attempt that starts with
-#: the cells' activity as the attempt before left it (``_search``'s
-#: ``act``: how often and how lately each cell's probes contradicted, which
-#: weighs its branching score); the attempts before it, 50, 100 and 200
-#: nodes, start with none, so the puzzles they settle (most) are searched
-#: as before, and a longer search branches from its first node on the cells
-#: where the earlier attempts met trouble, as a SAT solver keeps its
-#: variables' activities over its restarts.  On nine whole tournament sets
-#: 11.5% fewer hand-overs to the SAT solver and 2% less CPU; for two
-#: solutions no less CPU and a higher p90, so every attempt of those starts
-#: with none (docs/benchmarks.md, "Activity kept over restarts").
-KEEP_ACTIVITY_FROM = 3
 #: The quick first try of :func:`solve_complete`, in the calling thread: at
 #: most this many cells (probing the root of a 32 x 32 puzzle takes
 #: milliseconds) and nodes (the kernel stops after ``limit + 1``).
@@ -495,9 +483,6 @@ class _Restarts:
         self.handover_nodes = HANDOVER_NODES_FIRST if solutions == 1 else HANDOVER_NODES
         self.attempt = 0
         self.learned = np.zeros(s.NOGOOD_WORDS, dtype=np.int64)  # nogoods, kept from attempt to attempt
-        # the cells' activity (one a cell of the grid, then what a contradiction adds), kept from
-        # attempt to attempt from KEEP_ACTIVITY_FROM on in a search for a first solution
-        self.activity = np.zeros(self.probed.size + 1)
 
     def result(self, status: SearchStatus, grids: list[np.ndarray]) -> CompleteResult:
         return self.answer(status, grids, self.total, attempts=self.attempt + 1)
@@ -593,12 +578,9 @@ class _Restarts:
         s = self.s
         sols = np.zeros((self.want, self.puzzle.height, self.puzzle.width), dtype=np.int64)
         stats = np.zeros(s.N_STATS, dtype=np.int64)
-        if self.attempt < KEEP_ACTIVITY_FROM or self.want > 1:  # none yet; the last: what a contradiction adds
-            self.activity[:] = 0.0
-            self.activity[-1] = 1.0
         args = (
             self.probed, *kernel_clues(self.packed), *self.scratch, *self.cache, sols, self.want, limit, stats,
-            STRATEGIES[self.attempt % len(STRATEGIES)], self.attempt, self.learned, self.activity,
+            STRATEGIES[self.attempt % len(STRATEGIES)], self.attempt, self.learned,
         )  # fmt: skip
         # But for the quick try, in a worker thread whatever the puzzle's size
         # (a search's work does not follow it), stopped through stats[ST_STOP]
