@@ -1526,7 +1526,7 @@
     document.addEventListener("visibilitychange", function () {
       if (document.hidden) {
         stopTimer();
-        save();
+        save(true);
       } else {
         startTimer();
       }
@@ -1540,10 +1540,17 @@
     } catch (e) {
       storage = null; // disabled or blocked for file:// pages: play without saving
     }
-    var restored = false; // save() waits until the saved state is read back
+    // save() waits until the saved state is read back; and when none was found,
+    // until the player's first move: a reload whose read came before the last
+    // page's write reached the store then leaves that write alone
+    var restored = false;
+    var keep = false;
 
-    function save() {
+    /** Store the state; ``leaving``: the page is being hidden, not changed by the player. */
+    function save(leaving) {
       if (!storage || !restored) return;
+      if (!leaving) keep = true;
+      if (!keep) return;
       try {
         storage.setItem(
           key,
@@ -1565,18 +1572,18 @@
       }
     }
 
-    /** The saved state of this puzzle, or null; fields a newer or older page left out keep their defaults. */
+    /** Take back this puzzle's saved state, if any (true); fields a newer or older page left out keep their defaults. */
     function restore() {
-      if (!storage) return;
+      if (!storage) return false;
       var saved;
       try {
         saved = JSON.parse(storage.getItem(key) || "null");
       } catch (e) {
-        return;
+        return false;
       }
-      if (!saved || saved.v !== 1) return;
+      if (!saved || saved.v !== 1) return false;
       var back = decodeCells(saved.cells, N, nColours);
-      if (!back) return;
+      if (!back) return false;
       grid = back;
       if (typeof saved.time === "number" && isFinite(saved.time) && saved.time >= 0) elapsed = saved.time;
       revealed = saved.revealed === true;
@@ -1593,8 +1600,11 @@
         options.cross = saved.options.cross === true;
         if (typeof saved.options.letters === "boolean") options.letters = saved.options.letters;
       }
+      return true;
     }
-    window.addEventListener("pagehide", save);
+    window.addEventListener("pagehide", function () {
+      save(true);
+    });
 
     // --------------------------------------------------------------- status
     function say(text) {
@@ -3020,8 +3030,7 @@
     }
 
     if (window.matchMedia && window.matchMedia("(pointer: coarse)").matches) document.body.classList.add("touch");
-    restore();
-    restored = true;
+    keep = restore() === true;
     for (var sk in struck) {
       var span = board.querySelector('[data-k="' + sk + '"]');
       if (span) span.classList.add("struck");
@@ -3040,6 +3049,7 @@
     zoomLabel();
     showTime();
     say(startMessage());
+    restored = true; // from here on a change is the player's, and is saved
     // the solution for Check, worked out in slices of 8 ms once the page shows: a first Check waits only for what
     // is left (a 100x100 colour puzzle takes about half a second of line logic)
     function solveSlice() {

@@ -336,6 +336,35 @@ def test_reload_keeps_cells_tool_options_and_struck_clues(open_page):
     assert "struck" in page.locator(".cc .n").first.get_attribute("class")
 
 
+def test_a_page_that_found_nothing_saved_writes_nothing_before_the_first_move(open_page):
+    """A reload whose read of the store came before the last page's write
+    reached it finds nothing; it must not then overwrite that write with an
+    empty grid, not at start and not when it is hidden or left."""
+    page = open_page("rainbow")
+    stored = "() => Object.keys(localStorage).length"
+    assert page.evaluate(stored) == 0
+    page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+    page.evaluate("window.dispatchEvent(new Event('pagehide'))")
+    assert page.evaluate(stored) == 0
+    click(page, 2)
+    assert page.evaluate(stored) == 1
+    saved = page.evaluate("() => JSON.parse(localStorage.getItem(Object.keys(localStorage)[0]))")
+    assert saved["cells"] and saved["v"] == 1
+
+
+def test_a_page_that_found_its_state_saves_when_hidden(open_page):
+    page = open_page("rainbow")
+    click(page, 2)
+    reload_saved(page)
+    key = page.evaluate("() => Object.keys(localStorage)[0]")
+    spoil = (
+        "k => localStorage.setItem(k, JSON.stringify(Object.assign(JSON.parse(localStorage.getItem(k)), {time: -1})))"
+    )
+    page.evaluate(spoil, key)
+    page.evaluate("window.dispatchEvent(new Event('pagehide'))")  # the time it counted, written back
+    assert page.evaluate("k => JSON.parse(localStorage.getItem(k)).time", key) >= 0
+
+
 def test_cross_the_rest_of_a_finished_line(open_page):
     page = open_page("heart")
     page.click(".options summary")
