@@ -10,8 +10,8 @@ attempt's node limit in ``--nodes`` (``search.FIRST_ATTEMPT_NODES``; each
 later attempt doubles it, and the hand-over to the SAT solver still comes
 after ``search.HANDOVER_NODES_FIRST`` nodes in all), in turn, the order rotating from puzzle to
 puzzle, in this one process (as a tournament runs): ``solve_complete(puzzle,
-solutions=1, cpu_budget=--budget)``, its CPU seconds (``time.process_time``;
-python-sat runs its solvers in the process), its search nodes and whether
+solutions=1, cpu_budget=--budget)``, its CPU seconds (``rofl.solver.cpu_time``:
+Kissat's child processes included), its search nodes and whether
 it handed over to the SAT solver; every grid checked against the clues.
 
 ``--save`` keeps the rows (JSON lines; an interrupted run resumes);

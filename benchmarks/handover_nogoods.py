@@ -11,8 +11,8 @@ The puzzles: every puzzle of each ``--set`` that the saved rows of
 handed over to the SAT solver.  Each is solved twice, with
 ``search.HANDOVER_NOGOODS`` on and off, in turn, the order alternating from
 puzzle to puzzle: ``solve_complete(puzzle, solutions=1,
-cpu_budget=--budget)``, its CPU seconds (``time.process_time``; python-sat
-runs its solvers in the process), every grid checked against the clues.
+cpu_budget=--budget)``, its CPU seconds (``rofl.solver.cpu_time``: Kissat's
+child processes included), every grid checked against the clues.
 
 ``--save`` keeps the rows (JSON lines; an interrupted run resumes);
 ``--report-only`` prints the report of saved rows; ``--write-docs`` writes

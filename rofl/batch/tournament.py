@@ -39,7 +39,8 @@ class TournamentRow:
         The solution handed in (checked against the clues), None when there
         is none.
     cpu_seconds, wall_seconds : float
-        The solve's CPU time (``time.process_time``) and wall time.
+        The solve's CPU time (:func:`rofl.solver.cpu_time`: the SAT solver's
+        child processes included) and wall time.
     shape : (int, int)
         The puzzle's rows and columns.
     """
@@ -123,6 +124,7 @@ def run_tournament(path: str | os.PathLike, *, budget: float = 10.0, solutions: 
     RuntimeError
         An answer that does not satisfy its clues (a bug, never handed in).
     """
+    from rofl.solver import cpu_time
     from rofl.solver.search import check_solutions, solve_complete
 
     if not budget > 0:
@@ -130,9 +132,9 @@ def run_tournament(path: str | os.PathLike, *, budget: float = 10.0, solutions: 
         raise OptionError(msg)
     check_solutions(solutions)
     for label, puzzle in iter_tournament(path):
-        cpu, wall = time.process_time(), time.perf_counter()
+        cpu, wall = cpu_time(), time.perf_counter()
         result = solve_complete(puzzle, time_budget=budget, solutions=solutions)
-        cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+        cpu, wall = cpu_time() - cpu, time.perf_counter() - wall
         answer = result.solutions[0] if result.solutions and result.status != "budget" else None
         if answer is not None and not puzzle.is_solution(answer):
             msg = f"{Path(path).name} ${label}: the answer does not satisfy the clues"

@@ -5,6 +5,7 @@ recorded solve, estimating moves, failure certificates) are in
 :mod:`rofl.refine`, which builds on this package.
 """
 
+from rofl.solver._stop import cpu_time
 from rofl.solver.line_logic import LineSolver, SolveResult, determined, initial_masks, masks_to_grid, solve
 from rofl.solver.search import CompleteResult, solve_complete
 from rofl.solver.single_line import solve_line
@@ -16,6 +17,7 @@ __all__ = [
     "LineStatus",
     "SearchStatus",
     "SolveResult",
+    "cpu_time",
     "determined",
     "initial_masks",
     "masks_to_grid",

@@ -20,10 +20,20 @@ as line logic on a 30 x 30 puzzle.
 This is the one place that knows about the worker thread, so a caller that
 compiles or loads the kernels first (the first run's compile step) does it
 before any call arrives here.
+
+A call that can be neither stopped nor interrupted (python-sat's Kissat
+holds the interpreter and has no interrupt) runs in a child process
+instead (:func:`run_forked`): Ctrl-C or the deadline kills the child at
+once.  Its CPU time is charged to this process's clock, :func:`cpu_time`,
+which every CPU budget and CPU figure of rofl reads.
 """
 
 from __future__ import annotations
 
+import os
+import select
+import signal
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -42,10 +52,25 @@ THREAD_CELLS = 1 << 16
 POLL_SECONDS = 0.05
 
 
+#: Whether :func:`run_forked` can run a call in a child process: where
+#: ``os.fork`` is safe (Linux; macOS's system libraries are not fork-safe).
+FORKS = hasattr(os, "fork") and sys.platform.startswith("linux")
+
+#: CPU seconds of this process's finished children run by :func:`run_forked`.
+_children_cpu = [0.0]
+
+
+def cpu_time() -> float:
+    """CPU seconds of this process (``time.process_time``: every thread's)
+    and of the children :func:`run_forked` ran for it: the work one solve
+    did, whatever else the machine runs."""
+    return time.process_time() + _children_cpu[0]
+
+
 class Deadlines:
     """The ends of one solve's budget: ``wall`` (``time.monotonic()``) and
-    ``cpu`` (``time.process_time()``: the process's CPU time, every
-    thread's), each None when not limited.
+    ``cpu`` (:func:`cpu_time`: the process's CPU time, every thread's and
+    its SAT solver children's), each None when not limited.
 
     A wall-clock budget holds on an idle machine; on a loaded one a second
     of the clock holds a fraction of a second of work, so a benchmark that
@@ -57,7 +82,7 @@ class Deadlines:
 
     def __init__(self, seconds: float | None = None, cpu_seconds: float | None = None) -> None:
         self.wall = None if seconds is None else time.monotonic() + seconds
-        self.cpu = None if cpu_seconds is None else time.process_time() + cpu_seconds
+        self.cpu = None if cpu_seconds is None else cpu_time() + cpu_seconds
 
     def wall_left(self) -> float | None:
         """Seconds of the wall clock left (None: no limit)."""
@@ -65,7 +90,7 @@ class Deadlines:
 
     def cpu_left(self) -> float | None:
         """Seconds of CPU time left (None: no limit)."""
-        return None if self.cpu is None else self.cpu - time.process_time()
+        return None if self.cpu is None else self.cpu - cpu_time()
 
     def left(self) -> float | None:
         """The fewer seconds left of the two (None: no limit): the most work
@@ -112,7 +137,7 @@ def run_stoppable(
     deadline : float or None
         ``time.monotonic()`` at which to stop.
     cpu_deadline : float or None
-        ``time.process_time()`` at which to stop (the process's CPU time:
+        :func:`cpu_time` at which to stop (the process's CPU time:
         an amount of work, whatever else the machine runs), looked at as
         often as the clock.
 
@@ -160,7 +185,7 @@ def run_stoppable(
                 if left <= 0:
                     break
                 wait = min(wait, left)
-            if cpu_deadline is not None and time.process_time() >= cpu_deadline:
+            if cpu_deadline is not None and cpu_time() >= cpu_deadline:
                 break
             done.wait(wait)
     except KeyboardInterrupt:
@@ -183,4 +208,110 @@ def _wait(done: threading.Event) -> None:
             done.wait()
         except KeyboardInterrupt:
             continue
+        return
+
+
+def run_forked(call: Callable[[], bytes], *, deadline: float | None) -> bytes | None:
+    """``call()`` run in a child process (:data:`FORKS`), killed at
+    ``deadline`` (``time.monotonic()``) or on Ctrl-C.
+
+    For a call that can be neither stopped nor interrupted in this process.
+    The child works on a copy of this process's memory and hands back only
+    the bytes ``call`` returns; in it :func:`cpu_time` goes on from this
+    process's (so a CPU budget's :class:`Deadlines` hold there too), and its
+    CPU time is charged to this process's once it has ended, killed or not.
+
+    Returns
+    -------
+    What ``call`` returned, or None when the deadline killed it first.
+
+    Raises
+    ------
+    KeyboardInterrupt
+        Ctrl-C arrived while waiting (the child is killed and reaped first).
+    RuntimeError
+        ``call`` raised in the child, or the child died without an answer.
+    """
+    read, write = os.pipe()
+    pid = 0
+    chunks: list[bytes] = []
+    killed = False
+    clock = cpu_time()
+    try:
+        pid = os.fork()
+        if pid == 0:  # the child: never returns
+            _children_cpu[0] = clock - time.process_time()  # its cpu_time() goes on from this process's
+            _child(call, read, write)
+        os.close(write)
+        write = -1
+        while True:
+            wait = POLL_SECONDS
+            if deadline is not None:
+                wait = min(wait, deadline - time.monotonic())
+                if wait <= 0:
+                    os.kill(pid, signal.SIGKILL)
+                    killed = True
+                    break
+            if select.select([read], [], [], wait)[0]:
+                chunk = os.read(read, 1 << 20)
+                if not chunk:
+                    break
+                chunks.append(chunk)
+    except BaseException:  # Ctrl-C, or a failed read: the child goes
+        if pid > 0:
+            _kill(pid)
+        raise
+    finally:
+        os.close(read)
+        if write >= 0:
+            os.close(write)
+        if pid > 0:
+            _reap(pid)
+    data = b"".join(chunks)
+    if killed:
+        return None
+    if data[:1] == b"+":
+        return data[1:]
+    msg = data[1:].decode(errors="replace") if data[:1] == b"!" else "the child process died without an answer"
+    raise RuntimeError(msg)
+
+
+def _child(call: Callable[[], bytes], read: int, write: int) -> None:
+    """The child of :func:`run_forked`: ``call()``'s bytes (``+``) or its
+    error (``!``) down ``write``, then out without running the parent's exit
+    handlers or flushing its buffers.  Ctrl-C is the parent's to answer."""
+    try:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        os.close(read)
+        try:
+            data = b"+" + call()
+        except BaseException as exc:  # told to the parent  # noqa: BLE001
+            data = b"!" + f"{type(exc).__name__}: {exc}".encode()
+        view = memoryview(data)
+        while view:
+            view = view[os.write(write, view) :]
+    finally:
+        os._exit(0)
+
+
+def _kill(pid: int) -> None:
+    """Kill the child ``pid`` (it may have ended already)."""
+    try:
+        os.kill(pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+
+
+def _reap(pid: int) -> None:
+    """Wait for the child ``pid`` through any further Ctrl-C, and charge its
+    CPU time to :func:`cpu_time`."""
+    while True:
+        try:
+            _, _, usage = os.wait4(pid, 0)
+        except KeyboardInterrupt:
+            _kill(pid)
+            continue
+        except ChildProcessError:
+            return
+        _children_cpu[0] += usage.ru_utime + usage.ru_stime
         return

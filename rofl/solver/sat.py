@@ -41,7 +41,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from rofl.errors import OptionError
-from rofl.solver._stop import Deadlines
+from rofl.solver._stop import FORKS, Deadlines, cpu_time, run_forked
 from rofl.solver.index_lines import board_of, needs_lines
 from rofl.solver.status import SearchStatus
 
@@ -76,16 +76,26 @@ GUIDED = True
 #: when python-sat has it: Kissat (nonosolve's first solver too).  Kissat
 #: cannot go on from where a call stopped (no incremental solving in
 #: python-sat) nor be interrupted (python-sat holds the interpreter while a
-#: solver runs; Ctrl-C waits for the call), so each call, in a worker
-#: thread, is capped in conflicts: at :data:`KISSAT_CONFLICTS`, or with a CPU
-#: budget (:data:`KISSAT_FIT_CPU`) at what :data:`KISSAT_CPU_RATE` fits in
-#: the CPU time left, and at what :data:`KISSAT_RATE` fits in the wall
-#: clock's.  A call that runs out is followed by another on the formula
+#: solver runs), so each call runs in a child process where the platform
+#: forks (:data:`KISSAT_FORKED`), which Ctrl-C and the wall clock's deadline
+#: kill, and is capped in conflicts: at :data:`KISSAT_CONFLICTS`, or with a
+#: budget (:data:`KISSAT_FIT_CPU`) at what Kissat's pace fits in the time
+#: left.  A call that runs out is followed by another on the formula
 #: renamed (:data:`KISSAT_RESTARTS`), or by CaDiCaL's slices, from the start.
 #: ``KISSAT_CONFLICTS = 0``: CaDiCaL only.
 KISSAT = "kissat404"
 KISSAT_CONFLICTS = 100_000
-#: Whether, under a CPU budget, the first call's only cap is what the budget
+#: Whether each Kissat call runs in a child process
+#: (:func:`rofl.solver._stop.run_forked`, on Linux): Ctrl-C and the wall
+#: clock's deadline then end it at once (in this process, a worker thread's
+#: call that Ctrl-C waited for: up to 17 s on Knotty), so a wall-clock
+#: budget alone fits its calls at the pace measured, as a CPU budget does.
+#: Without it a call is this process's, and a wall-clock budget alone caps
+#: it at :data:`KISSAT_RATE`.  The child's CPU time is charged to
+#: :func:`rofl.solver._stop.cpu_time`.
+KISSAT_FORKED = FORKS
+#: Whether, under a budget (of CPU time, or of the wall clock when
+#: :data:`KISSAT_FORKED`), the first call's only cap is what the budget
 #: fits (:data:`KISSAT_CPU_RATE`) rather than :data:`KISSAT_CONFLICTS`: from
 #: the hand-over's root one call as built settled each of the 163 hand-overs of
 #: tcga2013 and taai2015 within 8.3 CPU s, where every schedule of shorter
@@ -155,7 +165,8 @@ PROBE_CLAUSES = True
 PROBE_LITERALS = 2_000_000
 #: Conflicts a second of the wall clock that Kissat is trusted to make at the
 #: least (25 x 25 tournament puzzles on a loaded machine: 15,000-35,000), to
-#: fit its call before a deadline.
+#: fit a call that cannot be killed (not :data:`KISSAT_FORKED`) before a
+#: deadline.
 KISSAT_RATE = 10_000
 
 
@@ -209,11 +220,11 @@ def _solve_until(solver, clock: Deadlines) -> bool | None:
     while True:
         if clock.passed():
             return None
-        wall, cpu = time.monotonic(), time.process_time()
+        wall, cpu = time.monotonic(), cpu_time()
         got = _slice(solver, budget)
         if got is not None:
             return got
-        wall, cpu = max(time.monotonic() - wall, 1e-6), max(time.process_time() - cpu, 1e-6)
+        wall, cpu = max(time.monotonic() - wall, 1e-6), max(cpu_time() - cpu, 1e-6)
         fits = [2 * budget, int(budget * SLICE_SECONDS / wall)]
         if (left := clock.wall_left()) is not None:
             fits.append(int(budget * left / wall))
@@ -247,29 +258,73 @@ def _named_back(model: list[int], new: np.ndarray) -> list[int]:
     return np.where(old, np.arange(1, top + 1), -np.arange(1, top + 1)).tolist()
 
 
+def _kissat_call(formula: list[list[int]], budget: int) -> tuple[bool | None, list[int] | None, float]:
+    """One call of :data:`KISSAT` on ``formula``, at most ``budget``
+    conflicts: whether it has a model (None: it ran out), the model, and
+    the call's CPU seconds."""
+    from pysat.solvers import Solver
+
+    cpu = cpu_time()
+    with Solver(name=KISSAT, bootstrap_with=formula) as solver:
+        got = _slice(solver, budget)
+        model = solver.get_model() if got else None
+    return got, model, cpu_time() - cpu
+
+
 def _kissat_first(clauses: list[list[int]], clock: Deadlines | None, top: int = 0) -> list[int] | bool | None:
     """A model of ``clauses`` (over the variables ``1..top``) from capped
-    calls of :data:`KISSAT`, False when they have none, None when the calls
-    ran out of conflicts or python-sat has no Kissat.
+    calls of :data:`KISSAT` (:func:`_kissat_calls`), False when they have
+    none, None when the calls ran out of conflicts or time, or python-sat
+    has no Kissat.
+
+    Where :data:`KISSAT_FORKED`, the calls run in one child process, killed
+    at the wall clock's deadline or on Ctrl-C; the pace they measured comes
+    back with their answer (:data:`_PACE`)."""
+    from pysat.solvers import SolverNames
+
+    if not hasattr(SolverNames, KISSAT):
+        return None
+    if not KISSAT_FORKED:
+        return _kissat_calls(clauses, clock, top)
+
+    def in_child() -> bytes:
+        got = _kissat_calls(clauses, clock, top)
+        pace = np.array([_PACE.rate or 0.0, _PACE.variables], dtype=np.float64).tobytes()
+        if got is None or got is False:
+            return pace + (b"N" if got is None else b"U")
+        return pace + b"S" + np.asarray(got, dtype=np.int32).tobytes()
+
+    data = run_forked(in_child, deadline=None if clock is None else clock.wall)
+    if data is None:  # killed at the deadline
+        return None
+    rate, variables = np.frombuffer(data[:16], dtype=np.float64)
+    if rate > 0:
+        _PACE.rate, _PACE.variables = float(rate), int(variables)
+    if data[16:] == b"N":
+        return None
+    if data[16:] == b"U":
+        return False
+    return np.frombuffer(data[17:], dtype=np.int32).tolist()
+
+
+def _kissat_calls(clauses: list[list[int]], clock: Deadlines | None, top: int) -> list[int] | bool | None:
+    """What :func:`_kissat_first` says, from calls in this process.
 
     The first call is of the formula as built, capped at
-    :data:`KISSAT_CONFLICTS` (under a CPU budget, :data:`KISSAT_FIT_CPU`:
-    at what Kissat's pace fits in the CPU time left -- :data:`KISSAT_RATE_SHARE`
+    :data:`KISSAT_CONFLICTS` (under a budget, :data:`KISSAT_FIT_CPU`: at
+    what Kissat's pace fits in the time left -- :data:`KISSAT_RATE_SHARE`
     of the pace this process measured last on a formula of about this size,
     else :data:`KISSAT_CPU_RATE`, after a short call of
-    :data:`KISSAT_PACE_CONFLICTS` that measures it) and at what
-    :data:`KISSAT_RATE` fits in the wall clock's.  Each next call
+    :data:`KISSAT_PACE_CONFLICTS` that measures it; a wall clock's seconds
+    at :data:`KISSAT_RATE` when the calls cannot be killed).  Each next call
     (:data:`KISSAT_RESTARTS`) is of the formula renamed (:func:`_renamed`),
     which Kissat runs as another formula, with :data:`KISSAT_GROWTH` times
     the last call's conflicts, fitted to the time left at the rate the last
     call measured, until the budget's end; without a budget there is no
-    next call.  A call that starts ends within its conflicts."""
-    from pysat.solvers import Solver, SolverNames
-
-    if not hasattr(SolverNames, KISSAT):
-        return None
-    cpu_limited = clock is not None and clock.cpu is not None
-    cap = None if cpu_limited and KISSAT_FIT_CPU else KISSAT_CONFLICTS  # None: what the CPU budget fits
+    next call.  A call that starts ends within its conflicts (or is killed
+    with its process at the wall clock's deadline)."""
+    budgeted = clock is not None and (clock.cpu is not None or (KISSAT_FORKED and clock.wall is not None))
+    cap = None if budgeted and KISSAT_FIT_CPU else KISSAT_CONFLICTS  # None: what the budget fits
     pace = _PACE.known(top) if cap is None else None
     # conflicts a CPU second: the pace measured, else a floor until a call measures it
     rate = KISSAT_CPU_RATE if pace is None else max(1, int(KISSAT_RATE_SHARE * pace))
@@ -279,7 +334,7 @@ def _kissat_first(clauses: list[list[int]], clock: Deadlines | None, top: int = 
         fits = [] if cap is None else [cap]
         if clock is not None:
             if (left := clock.wall_left()) is not None:
-                fits.append(int(left * KISSAT_RATE))
+                fits.append(int(left * (rate if KISSAT_FORKED else KISSAT_RATE)))
             if (left := clock.cpu_left()) is not None:
                 fits.append(int(left * rate))
         budget = min(fits)
@@ -289,16 +344,13 @@ def _kissat_first(clauses: list[list[int]], clock: Deadlines | None, top: int = 
         if short:
             budget = KISSAT_PACE_CONFLICTS
         formula, new = (clauses, None) if draw == 0 or not top else _renamed(clauses, top, draw)
-        cpu = time.process_time()
-        with Solver(name=KISSAT, bootstrap_with=formula) as solver:
-            got = _slice(solver, budget)
-            model = solver.get_model() if got else None
+        got, model, cpu = _kissat_call(formula, budget)
         if got is False:
             return False
         if got:
             return model if new is None else _named_back(model, new)
-        rate = max(1, int(KISSAT_RATE_SHARE * _PACE.measured(budget, time.process_time() - cpu, top)))
-        if short:  # the same formula again, the whole of the CPU left at the pace measured
+        rate = max(1, int(KISSAT_RATE_SHARE * _PACE.measured(budget, cpu, top)))
+        if short:  # the same formula again, the whole of the time left at the pace measured
             pacing = False
             continue
         if not (KISSAT_RESTARTS and top) or clock is None or clock.left() is None:
@@ -676,10 +728,10 @@ def solve_sat(
         Seconds for the solver (None: no limit), read between slices of
         conflicts (:func:`_solve_until`); Ctrl-C stops it within one.
     cpu_budget : float or None
-        Seconds of the process's CPU time (``time.process_time``) for the
-        solver (None: no limit), as ``time_budget`` and besides it: a
-        Kissat call is capped at what :data:`KISSAT_CPU_RATE` fits in it
-        (:data:`KISSAT_FIT_CPU`), and CaDiCaL's slices fit it.
+        Seconds of the process's CPU time (:func:`rofl.solver._stop.cpu_time`:
+        its Kissat children's included) for the solver (None: no limit), as
+        ``time_budget`` and besides it: a Kissat call is capped at what its
+        pace fits in it (:data:`KISSAT_FIT_CPU`), and CaDiCaL's slices fit it.
     start : int64 array of the shape of a solution, optional
         Colour bitmasks that every solution keeps (what line logic and
         probing proved): the colours a cell's mask leaves out become unit

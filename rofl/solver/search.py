@@ -21,6 +21,7 @@ import numpy as np
 from rofl.errors import BudgetError, OptionError
 from rofl.linepuzzle import expect_puzzle
 from rofl.puzzle import Puzzle
+from rofl.solver._stop import cpu_time
 from rofl.solver.index_lines import needs_lines, search_lines
 from rofl.solver.line_logic import (
     LineSolver,
@@ -100,7 +101,7 @@ HANDOVER_NODES = 6400
 #: (docs/benchmarks.md, "A twelfth round").  Nothing the search counts
 #: foretells which puzzles the SAT solver will be slow on (the tenth round).
 HANDOVER_NODES_FIRST = 2000
-#: CPU seconds of search (the process's, ``time.process_time``) after which
+#: CPU seconds of search (the process's, :func:`rofl.solver._stop.cpu_time`) after which
 #: the search hands over all the same: puzzles larger than the tournaments'
 #: whose nodes are slow.  CPU, not wall-clock, seconds: on a busy machine a
 #: few seconds of the clock held a fraction of that of search, and puzzles
@@ -284,8 +285,8 @@ def solve_complete(
     node_budget : int or None
         Largest number of search nodes (None: no limit).
     cpu_budget : float or None
-        Seconds of the process's CPU time (``time.process_time``: every
-        thread's) for the search and the SAT solver, besides ``time_budget``
+        Seconds of the process's CPU time (:func:`rofl.solver._stop.cpu_time`:
+        every thread's, and its SAT solver children's) for the search and the SAT solver, besides ``time_budget``
         (None: no limit): whichever runs out first ends the solve with
         ``"budget"``.  A budget that a benchmark counts in CPU time holds
         however loaded the machine is, where the wall clock's may hold many
@@ -332,7 +333,7 @@ def solve_complete(
     from rofl import kernels
 
     clock = kernels.Stopwatch()
-    cpu = time.process_time()
+    cpu = cpu_time()
     line, line_stopped = _line_logic(puzzle, line, time_budget)
     stopped = line_stopped
     settled = line.status != LineStatus.STALLED and not (engine == "sat" and search)
@@ -340,7 +341,7 @@ def solve_complete(
         time_budget -= clock.seconds()
         stopped = stopped or (time_budget <= 0 and not settled)
     if cpu_budget is not None:  # and of the CPU budget
-        cpu_budget -= time.process_time() - cpu
+        cpu_budget -= cpu_time() - cpu
         stopped = stopped or (cpu_budget <= 0 and not settled)
     answer = _Answer(puzzle, line, clock)
     if stopped:
@@ -473,7 +474,7 @@ class _Restarts:
         self.total = np.zeros(s.N_STATS, dtype=np.int64)
         self.met: list[np.ndarray] = []  # distinct solutions met by attempts cut short
         self.search_start = time.perf_counter()
-        cpu_start = time.process_time()
+        cpu_start = cpu_time()
         self.cpu_end = None if cpu_budget is None else cpu_start + cpu_budget  # the search's and the SAT solver's
         self.probed = line.masks.copy()  # each attempt leaves here what probing the root taught
         solver.prepare(self.packed.kmax, self.probed)
@@ -500,7 +501,7 @@ class _Restarts:
 
         began = time.perf_counter()
         seconds = None if self.time_budget is None else self.time_budget - (began - self.search_start)
-        cpu = None if self.cpu_end is None else self.cpu_end - time.process_time()
+        cpu = None if self.cpu_end is None else self.cpu_end - cpu_time()
         if (seconds is not None and seconds <= 0) or (cpu is not None and cpu <= 0):
             return self.cut_short()
         nogoods = learned_nogoods(self.learned) if HANDOVER_NOGOODS and self.want == 1 else []
@@ -533,9 +534,9 @@ class _Restarts:
                 if seconds <= 0:
                     return self.cut_short()
                 deadline = time.monotonic() + seconds
-            if self.cpu_end is not None and time.process_time() >= self.cpu_end:
+            if self.cpu_end is not None and cpu_time() >= self.cpu_end:
                 return self.cut_short()
-            if self.handover is not None and time.process_time() >= self.handover:
+            if self.handover is not None and cpu_time() >= self.handover:
                 done = self.hand_over()
                 if done is not None:
                     return done
@@ -554,10 +555,10 @@ class _Restarts:
                 done = self.hand_over()
                 if done is not None:
                     return done
-            if not out_of_nodes and self.cpu_end is not None and time.process_time() >= self.cpu_end:
+            if not out_of_nodes and self.cpu_end is not None and cpu_time() >= self.cpu_end:
                 return self.cut_short()  # stopped at the CPU budget's end
             # stopped at the hand-over's CPU seconds (rather than the budget's end)
-            if not out_of_nodes and self.handover is not None and time.process_time() >= self.handover:
+            if not out_of_nodes and self.handover is not None and cpu_time() >= self.handover:
                 done = self.hand_over()
                 if done is not None:
                     return done

@@ -20,7 +20,7 @@ import pytest
 
 from rofl.formats.rofl import write_bytes
 from rofl.puzzle import Puzzle
-from tests.places import REPO, SAMPLES
+from tests.places import REPO, SAMPLES, corpus_file
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a child process")
 
@@ -146,8 +146,6 @@ def test_a_run_started_with_ctrl_c_ignored_still_gets_it():
 @pytest.mark.slow  # the SAT solver on Knotty until Ctrl-C: a few seconds of CPU
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc to see the work start")
 def test_ctrl_c_in_the_sat_solver():
-    from tests.places import corpus_file
-
     proc = start("solve", "--engine", "sat", corpus_file("webpbn-survey/knotty.json"), "--budget", 600)
     try:
         # start-up and the formula take about a second of CPU; Knotty keeps CaDiCaL busy for minutes
@@ -186,3 +184,42 @@ def test_ctrl_c_inside_exec_code_ends_with_status_130(tmp_path):
     )
     assert done.returncode == 130, done.stderr
     assert done.stderr == "Error: interrupted\n"
+
+
+def children(pid: int) -> set[int]:
+    found: set[int] = set()
+    for task in os.listdir(f"/proc/{pid}/task"):
+        found.update(int(c) for c in Path(f"/proc/{pid}/task/{task}/children").read_text().split())
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs /proc to see the SAT solver's child")
+def test_ctrl_c_while_kissat_runs():
+    """Kissat cannot be interrupted inside python-sat: its calls run in a
+    child process, which Ctrl-C kills with the command (Knotty: the search
+    hands it over within a second or two, and Kissat then runs for the rest
+    of the budget)."""
+    proc = start("solve", "--first-only", corpus_file("webpbn-survey/knotty.json"), "--budget", 600)
+    try:
+        kissat: set[int] = set()
+
+        def running() -> bool:
+            kissat.update(children(proc.pid))
+            return bool(kissat)
+
+        interrupt_once(proc, running, "the search", within=120)
+        assert kissat, "Kissat never ran in a child process"
+        give_up = time.monotonic() + 30
+        while any(alive(pid) for pid in kissat) and time.monotonic() < give_up:
+            time.sleep(0.05)
+        assert not any(alive(pid) for pid in kissat), "Kissat's process outlived the command"
+    finally:
+        proc.kill()
+
+
+def alive(pid: int) -> bool:
+    """Whether ``pid`` runs (a zombie or a process gone is not running)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except (FileNotFoundError, ProcessLookupError):
+        return False

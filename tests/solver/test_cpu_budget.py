@@ -75,18 +75,24 @@ def test_cadical_s_slices_end_at_the_cpu_budget_whatever_the_load(monkeypatch, l
         assert clocks.wall < 60.0
 
 
+def _asked(monkeypatch) -> list[int]:
+    """The conflicts each Kissat call is given, as they are asked for."""
+    asked: list[int] = []
+    real = sat._kissat_call
+    monkeypatch.setattr(sat, "_kissat_call", lambda f, budget: asked.append(budget) or real(f, budget))
+    return asked
+
+
 def test_kissat_s_call_fits_the_cpu_time_left(monkeypatch):
     """Kissat cannot be interrupted: its conflicts are what
     :data:`sat.KISSAT_CPU_RATE` fits in the CPU seconds left, however much
     of the wall clock is left."""
-    asked: list[int] = []
-    real = sat._slice
-    monkeypatch.setattr(sat, "_slice", lambda solver, budget: asked.append(budget) or real(solver, budget))
+    asked = _asked(monkeypatch)
     clauses = [[1, 2], [-1, 2]]
     left = 3 * sat.FIRST_SLICE / sat.KISSAT_CPU_RATE
-    assert sat._kissat_first(clauses, Deadlines(1000.0, left)) is not None
+    assert sat._kissat_calls(clauses, Deadlines(1000.0, left), 0) is not None
     assert sat.FIRST_SLICE <= asked[-1] <= 3 * sat.FIRST_SLICE
-    assert sat._kissat_first(clauses, Deadlines(1000.0, 0.5 * sat.FIRST_SLICE / sat.KISSAT_CPU_RATE)) is None
+    assert sat._kissat_calls(clauses, Deadlines(1000.0, 0.5 * sat.FIRST_SLICE / sat.KISSAT_CPU_RATE), 0) is None
     assert len(asked) == 1  # too little CPU left: not asked
 
 
@@ -159,6 +165,7 @@ class _Kissat:
 
         monkeypatch.setattr(pysat.solvers, "Solver", Solver)
         monkeypatch.setattr(sat, "_slice", slice_)
+        monkeypatch.setattr(sat, "KISSAT_FORKED", False)  # the stand-in in this process, on the fake clocks
 
 
 @pytest.mark.parametrize("rate", [4_000, 30_000])
@@ -211,12 +218,22 @@ def test_a_short_call_that_finds_a_model_is_the_only_call(monkeypatch):
     assert sat._PACE.rate is None  # nothing ran out: nothing measured
 
 
-def test_without_a_cpu_budget_the_first_call_keeps_its_conflicts(monkeypatch):
-    asked: list[int] = []
-    real = sat._slice
-    monkeypatch.setattr(sat, "_slice", lambda solver, budget: asked.append(budget) or real(solver, budget))
-    assert sat._kissat_first([[1, 2], [-1, 2]], Deadlines(1000.0), 2) is not None
+@pytest.mark.parametrize("forked", [False, True])
+def test_without_a_budget_the_first_call_keeps_its_conflicts(monkeypatch, forked):
+    """No budget: one call of :data:`sat.KISSAT_CONFLICTS`.  A wall-clock
+    budget alone keeps that cap where the calls cannot be killed, and is
+    fitted at the pace measured where they can (:data:`sat.KISSAT_FORKED`;
+    the calls are made here, in this process, to see them)."""
+    monkeypatch.setattr(sat, "KISSAT_FORKED", forked)
+    monkeypatch.setattr(sat, "_PACE", sat._Pace())
+    asked = _asked(monkeypatch)
+    clauses = [[1, 2], [-1, 2]]
+    assert sat._kissat_calls(clauses, None, 2) is not None
     assert asked == [sat.KISSAT_CONFLICTS]
-    monkeypatch.setattr(sat, "KISSAT_FIT_CPU", False)  # the cap kept under a CPU budget too
-    assert sat._kissat_first([[1, 2], [-1, 2]], Deadlines(1000.0, 1000.0), 2) is not None
-    assert asked == [sat.KISSAT_CONFLICTS] * 2
+    asked.clear()
+    assert sat._kissat_calls(clauses, Deadlines(1000.0), 2) is not None
+    assert asked == [sat.KISSAT_PACE_CONFLICTS if forked else sat.KISSAT_CONFLICTS]  # the short call finds it
+    asked.clear()
+    monkeypatch.setattr(sat, "KISSAT_FIT_CPU", False)  # the cap kept under a budget too
+    assert sat._kissat_calls(clauses, Deadlines(1000.0, 1000.0), 2) is not None
+    assert asked == [sat.KISSAT_CONFLICTS]

@@ -99,9 +99,11 @@ def test_a_call_out_of_conflicts_hands_over_to_cadical(monkeypatch):
     assert time.process_time() - began < 10  # the formula, Kissat's 1000 conflicts, then CaDiCaL to the budget
 
 
-def test_the_call_fits_the_time_budget(monkeypatch):
-    """The conflicts Kissat gets shrink to what :data:`sat.KISSAT_RATE` fits
-    before the deadline; too few, and Kissat is not asked."""
+def test_a_call_in_this_process_fits_the_time_budget(monkeypatch):
+    """Where Kissat's calls cannot be killed (not :data:`sat.KISSAT_FORKED`),
+    the conflicts it gets shrink to what :data:`sat.KISSAT_RATE` fits before
+    the deadline; too few, and Kissat is not asked."""
+    monkeypatch.setattr(sat, "KISSAT_FORKED", False)
     asked: list[int] = []
     real = sat._slice
 
@@ -205,6 +207,7 @@ def test_kissat_s_calls_restart_on_the_formula_renamed(monkeypatch):
     """Calls of 128 conflicts, then 256, 512...: a puzzle that needs more is
     solved by a later call, on the formula renamed, and the answer is a
     solution of the puzzle itself."""
+    monkeypatch.setattr(sat, "KISSAT_FORKED", False)  # the schedule of a wall-clock budget's unkillable calls
     asked: list[int] = []
     real = sat._slice
     monkeypatch.setattr(sat, "_slice", lambda solver, budget: asked.append(budget) or real(solver, budget))
@@ -235,13 +238,29 @@ def test_restarts_end_at_the_cpu_budget(monkeypatch):
 def test_without_a_budget_a_call_that_runs_out_hands_over_to_cadical(monkeypatch):
     """No budget, no growing calls (Ctrl-C would wait for each): CaDiCaL's slices."""
     monkeypatch.setattr(sat, "KISSAT_CONFLICTS", sat.FIRST_SLICE)
+    monkeypatch.setattr(sat, "KISSAT_FORKED", False)  # its calls made in this process, to see them
     calls = _kissat_calls(monkeypatch)
-    asked: list[int] = []
+    kissat: list[int] = []
+    call = sat._kissat_call
+    monkeypatch.setattr(sat, "_kissat_call", lambda f, budget: kissat.append(budget) or call(f, budget))
+    cadical: list[int] = []
     real = sat._slice
-    monkeypatch.setattr(sat, "_slice", lambda solver, budget: asked.append(budget) or real(solver, budget))
+    monkeypatch.setattr(sat, "_slice", lambda solver, budget: cadical.append(budget) or real(solver, budget))
     from rofl.formats import read_puzzle
 
     puzzle = read_puzzle(corpus_file("taai-tournament/taai2011-0500.json"))[0]  # Kissat: over 1000 conflicts
     status, solutions, _ = solve_sat(puzzle, time_budget=None, want=1)
     assert status == SearchStatus.FOUND and puzzle.is_solution(solutions[0])
-    assert calls == [None] and asked[0] == sat.FIRST_SLICE and len(asked) >= 2  # one Kissat call, then CaDiCaL
+    assert calls == [None] and kissat == [sat.FIRST_SLICE]  # one Kissat call
+    assert cadical and cadical[0] == sat.FIRST_SLICE  # then CaDiCaL's slices
+
+
+@pytest.mark.skipif(not sat.KISSAT_FORKED, reason="Kissat's calls run in this process here")
+def test_the_pace_kissat_s_child_measured_comes_back(monkeypatch):
+    """The calls run in a child process: the pace its short call measured
+    is this process's afterwards, for the next hand-over."""
+    monkeypatch.setattr(sat, "_PACE", sat._Pace())
+    encoding = sat.Encoding(_knotty())
+    got = sat._kissat_first(encoding.clauses, Deadlines(None, 0.5), encoding.top)  # Knotty: not within 0.5 s
+    assert got is None
+    assert sat._PACE.rate is not None and sat._PACE.rate > 0 and sat._PACE.variables == encoding.top

@@ -1,0 +1,96 @@
+"""A call that cannot be stopped in this process runs in a child one
+(rofl.solver._stop.run_forked, Kissat's calls): its answer comes back, the
+deadline and Ctrl-C kill it, an error in it is one error here, and its CPU
+time is charged to rofl's clock (cpu_time)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+import time
+
+import pytest
+
+from rofl.solver import cpu_time
+from rofl.solver._stop import FORKS, run_forked
+
+pytestmark = pytest.mark.skipif(not FORKS, reason="run_forked forks (Linux)")
+
+
+def _spin(seconds: float) -> bytes:
+    """``seconds`` of CPU, then the child's pid."""
+    end = time.process_time() + seconds
+    while time.process_time() < end:
+        pass
+    return str(os.getpid()).encode()
+
+
+def _children() -> set[int]:
+    """This process's children, as the kernel lists them."""
+    pid = os.getpid()
+    found: set[int] = set()
+    for task in os.listdir(f"/proc/{pid}/task"):
+        with open(f"/proc/{pid}/task/{task}/children") as f:
+            found.update(int(c) for c in f.read().split())
+    return found
+
+
+def test_the_answer_comes_back_and_the_child_s_cpu_is_charged():
+    before, own = cpu_time(), time.process_time()
+    data = run_forked(lambda: _spin(0.3), deadline=None)
+    assert data is not None and int(data) != os.getpid()  # worked out in another process
+    assert int(data) not in _children()  # and reaped
+    assert cpu_time() - before >= 0.29  # its CPU counts
+    assert time.process_time() - own < 0.29  # though this process did not spend it
+
+
+def test_a_large_answer_comes_back_whole():
+    big = bytes(range(256)) * 40_000  # 10 MB, many times a pipe's buffer
+    assert run_forked(lambda: big, deadline=None) == big
+
+
+def test_the_deadline_kills_the_child():
+    before = set(_children())
+    assert run_forked(lambda: _spin(60.0), deadline=time.monotonic() + 0.3) is None
+    assert _children() <= before  # killed and reaped
+    assert cpu_time() >= 0  # charged all the same: nothing raised
+
+
+def test_ctrl_c_kills_the_child_and_raises():
+    if threading.current_thread() is not threading.main_thread():
+        pytest.skip("signals reach the main thread")
+    before = set(_children())
+    timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            run_forked(lambda: _spin(60.0), deadline=None)
+    finally:
+        timer.cancel()
+    assert _children() <= before
+
+
+def test_an_error_in_the_child_is_one_error_here():
+    def fails() -> bytes:
+        msg = "no room for the formula"
+        raise MemoryError(msg)
+
+    with pytest.raises(RuntimeError, match="MemoryError: no room for the formula"):
+        run_forked(fails, deadline=None)
+
+
+def test_a_child_that_dies_is_an_error_not_an_answer():
+    def dies() -> bytes:
+        os.kill(os.getpid(), signal.SIGKILL)
+        return b""
+
+    with pytest.raises(RuntimeError, match="died without an answer"):
+        run_forked(dies, deadline=None)
+
+
+def test_the_child_s_cpu_clock_goes_on_from_this_process_s():
+    """So a CPU budget's deadlines, taken here, hold in the child."""
+    before = cpu_time()
+    inside = float(run_forked(lambda: repr(cpu_time()).encode(), deadline=None))
+    assert before <= inside < before + 5
