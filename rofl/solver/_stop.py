@@ -236,12 +236,12 @@ def run_forked(call: Callable[[], bytes], *, deadline: float | None) -> bytes | 
     pid = 0
     chunks: list[bytes] = []
     killed = False
-    clock = cpu_time()
+    clock, parent = cpu_time(), os.getpid()
     try:
         pid = os.fork()
         if pid == 0:  # the child: never returns
             _children_cpu[0] = clock - time.process_time()  # its cpu_time() goes on from this process's
-            _child(call, read, write)
+            _child(call, read, write, parent)
         os.close(write)
         write = -1
         while True:
@@ -276,12 +276,14 @@ def run_forked(call: Callable[[], bytes], *, deadline: float | None) -> bytes | 
     raise RuntimeError(msg)
 
 
-def _child(call: Callable[[], bytes], read: int, write: int) -> None:
+def _child(call: Callable[[], bytes], read: int, write: int, parent: int) -> None:
     """The child of :func:`run_forked`: ``call()``'s bytes (``+``) or its
     error (``!``) down ``write``, then out without running the parent's exit
-    handlers or flushing its buffers.  Ctrl-C is the parent's to answer."""
+    handlers or flushing its buffers.  Ctrl-C is the parent's to answer, and
+    the child ends with the parent (``parent``: its pid), however that ends."""
     try:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
+        _die_with_parent(parent)
         os.close(read)
         try:
             data = b"+" + call()
@@ -292,6 +294,19 @@ def _child(call: Callable[[], bytes], read: int, write: int) -> None:
             view = view[os.write(write, view) :]
     finally:
         os._exit(0)
+
+
+def _die_with_parent(parent: int) -> None:
+    """Have the kernel kill this process when its parent ends (Linux's
+    ``PR_SET_PDEATHSIG``): a parent killed outright cannot kill its child."""
+    import ctypes
+
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+    if os.getppid() != parent:  # it ended before that took hold
+        os._exit(1)
 
 
 def _kill(pid: int) -> None:

@@ -12,7 +12,7 @@ import pytest
 import rofl
 from rofl.errors import OptionError
 from rofl.puzzle import Palette, Puzzle
-from rofl.solver import sat, search
+from rofl.solver import _stop, sat, search
 from rofl.solver._stop import Deadlines
 from tests.places import corpus_file
 
@@ -41,6 +41,7 @@ class _Clocks:
         self.cpu, self.wall, self.load = 0.0, 0.0, load
         monkeypatch.setattr(sat.time, "process_time", lambda: self.cpu)
         monkeypatch.setattr(sat.time, "monotonic", lambda: self.wall)
+        monkeypatch.setattr(_stop, "_children_cpu", [0.0])  # the CPU of earlier tests' Kissat children: none here
 
     def work(self, seconds: float) -> None:
         self.cpu += seconds

@@ -94,3 +94,43 @@ def test_the_child_s_cpu_clock_goes_on_from_this_process_s():
     before = cpu_time()
     inside = float(run_forked(lambda: repr(cpu_time()).encode(), deadline=None))
     assert before <= inside < before + 5
+
+
+def test_the_child_ends_with_its_parent(tmp_path):
+    """A parent killed outright (no Ctrl-C to answer) takes the child with it."""
+    import subprocess
+    import sys
+
+    from tests.places import REPO
+
+    pidfile = tmp_path / "child"
+    script = f"""
+import pathlib, time
+from rofl.solver._stop import run_forked
+def spin():
+    pathlib.Path({str(pidfile)!r}).write_text(str(__import__("os").getpid()))
+    while True:
+        pass
+run_forked(spin, deadline=None)
+"""
+    parent = subprocess.Popen([sys.executable, "-c", script], cwd=REPO)
+    try:
+        give_up = time.monotonic() + 60
+        while not (pidfile.exists() and pidfile.read_text()) and time.monotonic() < give_up:
+            time.sleep(0.05)
+        child = int(pidfile.read_text())
+    finally:
+        parent.kill()
+        parent.wait()
+    give_up = time.monotonic() + 30
+    while _running(child) and time.monotonic() < give_up:
+        time.sleep(0.05)
+    assert not _running(child)
+
+
+def _running(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
