@@ -244,6 +244,8 @@ def run_forked(call: Callable[[], bytes], *, deadline: float | None) -> bytes | 
             _child(call, read, write, parent)
         os.close(write)
         write = -1
+        poll = select.poll()  # not select(): a process with many files open may get a pipe past its 1024
+        poll.register(read, select.POLLIN)
         while True:
             wait = POLL_SECONDS
             if deadline is not None:
@@ -252,7 +254,7 @@ def run_forked(call: Callable[[], bytes], *, deadline: float | None) -> bytes | 
                     os.kill(pid, signal.SIGKILL)
                     killed = True
                     break
-            if select.select([read], [], [], wait)[0]:
+            if poll.poll(wait * 1000):
                 chunk = os.read(read, 1 << 20)
                 if not chunk:
                     break

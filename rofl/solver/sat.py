@@ -85,14 +85,14 @@ GUIDED = True
 #: ``KISSAT_CONFLICTS = 0``: CaDiCaL only.
 KISSAT = "kissat404"
 KISSAT_CONFLICTS = 100_000
-#: Whether each Kissat call runs in a child process
+#: Whether Kissat's calls run in a child process, one for each hand-over
 #: (:func:`rofl.solver._stop.run_forked`, on Linux): Ctrl-C and the wall
-#: clock's deadline then end it at once (in this process, a worker thread's
-#: call that Ctrl-C waited for: up to 17 s on Knotty), so a wall-clock
-#: budget alone fits its calls at the pace measured, as a CPU budget does.
-#: Without it a call is this process's, and a wall-clock budget alone caps
-#: it at :data:`KISSAT_RATE`.  The child's CPU time is charged to
-#: :func:`rofl.solver._stop.cpu_time`.
+#: clock's deadline then end them at once (in this process, a worker
+#: thread's call that Ctrl-C waited for: up to 17 s on Knotty), so a
+#: wall-clock budget alone fits them at the pace measured, as a CPU budget
+#: does.  Without it the calls are this process's, and a wall-clock budget
+#: alone caps each at :data:`KISSAT_RATE`.  The child's CPU time is charged
+#: to :func:`rofl.solver._stop.cpu_time`.
 KISSAT_FORKED = FORKS
 #: Whether, under a budget (of CPU time, or of the wall clock when
 #: :data:`KISSAT_FORKED`), the first call's only cap is what the budget
