@@ -231,6 +231,9 @@ def run_forked(call: Callable[[], bytes], *, deadline: float | None) -> bytes | 
         Ctrl-C arrived while waiting (the child is killed and reaped first).
     RuntimeError
         ``call`` raised in the child, or the child died without an answer.
+    BlockingIOError
+        No child process could be started (``os.fork``: the user's or the
+        system's limit of processes reached); nothing ran.
     """
     read, write = os.pipe()
     pid = 0

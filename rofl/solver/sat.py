@@ -285,16 +285,19 @@ def _kissat_first(clauses: list[list[int]], clock: Deadlines | None, top: int = 
     if not hasattr(SolverNames, KISSAT):
         return None
     if not KISSAT_FORKED:
-        return _kissat_calls(clauses, clock, top)
+        return _kissat_calls(clauses, clock, top, killable=False)
 
     def in_child() -> bytes:
-        got = _kissat_calls(clauses, clock, top)
+        got = _kissat_calls(clauses, clock, top, killable=True)
         pace = np.array([_PACE.rate or 0.0, _PACE.variables], dtype=np.float64).tobytes()
         if got is None or got is False:
             return pace + (b"N" if got is None else b"U")
         return pace + b"S" + np.asarray(got, dtype=np.int32).tobytes()
 
-    data = run_forked(in_child, deadline=None if clock is None else clock.wall)
+    try:
+        data = run_forked(in_child, deadline=None if clock is None else clock.wall)
+    except BlockingIOError:  # no process to be had (the user's limit reached): the calls in this one
+        return _kissat_calls(clauses, clock, top, killable=False)
     if data is None:  # killed at the deadline
         return None
     rate, variables = np.frombuffer(data[:16], dtype=np.float64)
@@ -307,8 +310,11 @@ def _kissat_first(clauses: list[list[int]], clock: Deadlines | None, top: int = 
     return np.frombuffer(data[17:], dtype=np.int32).tolist()
 
 
-def _kissat_calls(clauses: list[list[int]], clock: Deadlines | None, top: int) -> list[int] | bool | None:
-    """What :func:`_kissat_first` says, from calls in this process.
+def _kissat_calls(
+    clauses: list[list[int]], clock: Deadlines | None, top: int, *, killable: bool
+) -> list[int] | bool | None:
+    """What :func:`_kissat_first` says, from calls in this process
+    (``killable``: a process that the wall clock's deadline and Ctrl-C kill).
 
     The first call is of the formula as built, capped at
     :data:`KISSAT_CONFLICTS` (under a budget, :data:`KISSAT_FIT_CPU`: at
@@ -323,7 +329,7 @@ def _kissat_calls(clauses: list[list[int]], clock: Deadlines | None, top: int) -
     call measured, until the budget's end; without a budget there is no
     next call.  A call that starts ends within its conflicts (or is killed
     with its process at the wall clock's deadline)."""
-    budgeted = clock is not None and (clock.cpu is not None or (KISSAT_FORKED and clock.wall is not None))
+    budgeted = clock is not None and (clock.cpu is not None or (killable and clock.wall is not None))
     cap = None if budgeted and KISSAT_FIT_CPU else KISSAT_CONFLICTS  # None: what the budget fits
     pace = _PACE.known(top) if cap is None else None
     # conflicts a CPU second: the pace measured, else a floor until a call measures it
@@ -334,7 +340,7 @@ def _kissat_calls(clauses: list[list[int]], clock: Deadlines | None, top: int) -
         fits = [] if cap is None else [cap]
         if clock is not None:
             if (left := clock.wall_left()) is not None:
-                fits.append(int(left * (rate if KISSAT_FORKED else KISSAT_RATE)))
+                fits.append(int(left * (rate if killable else KISSAT_RATE)))
             if (left := clock.cpu_left()) is not None:
                 fits.append(int(left * rate))
         budget = min(fits)

@@ -91,9 +91,10 @@ def test_kissat_s_call_fits_the_cpu_time_left(monkeypatch):
     asked = _asked(monkeypatch)
     clauses = [[1, 2], [-1, 2]]
     left = 3 * sat.FIRST_SLICE / sat.KISSAT_CPU_RATE
-    assert sat._kissat_calls(clauses, Deadlines(1000.0, left), 0) is not None
+    assert sat._kissat_calls(clauses, Deadlines(1000.0, left), 0, killable=False) is not None
     assert sat.FIRST_SLICE <= asked[-1] <= 3 * sat.FIRST_SLICE
-    assert sat._kissat_calls(clauses, Deadlines(1000.0, 0.5 * sat.FIRST_SLICE / sat.KISSAT_CPU_RATE), 0) is None
+    tight = Deadlines(1000.0, 0.5 * sat.FIRST_SLICE / sat.KISSAT_CPU_RATE)
+    assert sat._kissat_calls(clauses, tight, 0, killable=False) is None
     assert len(asked) == 1  # too little CPU left: not asked
 
 
@@ -219,22 +220,21 @@ def test_a_short_call_that_finds_a_model_is_the_only_call(monkeypatch):
     assert sat._PACE.rate is None  # nothing ran out: nothing measured
 
 
-@pytest.mark.parametrize("forked", [False, True])
-def test_without_a_budget_the_first_call_keeps_its_conflicts(monkeypatch, forked):
+@pytest.mark.parametrize("killable", [False, True])
+def test_without_a_budget_the_first_call_keeps_its_conflicts(monkeypatch, killable):
     """No budget: one call of :data:`sat.KISSAT_CONFLICTS`.  A wall-clock
     budget alone keeps that cap where the calls cannot be killed, and is
-    fitted at the pace measured where they can (:data:`sat.KISSAT_FORKED`;
-    the calls are made here, in this process, to see them)."""
-    monkeypatch.setattr(sat, "KISSAT_FORKED", forked)
+    fitted at the pace measured where they can (in a child process,
+    :data:`sat.KISSAT_FORKED`; the calls are made here, to see them)."""
     monkeypatch.setattr(sat, "_PACE", sat._Pace())
     asked = _asked(monkeypatch)
     clauses = [[1, 2], [-1, 2]]
-    assert sat._kissat_calls(clauses, None, 2) is not None
+    assert sat._kissat_calls(clauses, None, 2, killable=killable) is not None
     assert asked == [sat.KISSAT_CONFLICTS]
     asked.clear()
-    assert sat._kissat_calls(clauses, Deadlines(1000.0), 2) is not None
-    assert asked == [sat.KISSAT_PACE_CONFLICTS if forked else sat.KISSAT_CONFLICTS]  # the short call finds it
+    assert sat._kissat_calls(clauses, Deadlines(1000.0), 2, killable=killable) is not None
+    assert asked == [sat.KISSAT_PACE_CONFLICTS if killable else sat.KISSAT_CONFLICTS]  # the short call finds it
     asked.clear()
     monkeypatch.setattr(sat, "KISSAT_FIT_CPU", False)  # the cap kept under a budget too
-    assert sat._kissat_calls(clauses, Deadlines(1000.0, 1000.0), 2) is not None
+    assert sat._kissat_calls(clauses, Deadlines(1000.0, 1000.0), 2, killable=killable) is not None
     assert asked == [sat.KISSAT_CONFLICTS]

@@ -264,3 +264,20 @@ def test_the_pace_kissat_s_child_measured_comes_back(monkeypatch):
     got = sat._kissat_first(encoding.clauses, Deadlines(None, 0.5), encoding.top)  # Knotty: not within 0.5 s
     assert got is None
     assert sat._PACE.rate is not None and sat._PACE.rate > 0 and sat._PACE.variables == encoding.top
+
+
+@pytest.mark.skipif(not sat.KISSAT_FORKED, reason="Kissat's calls run in this process here")
+def test_no_process_to_be_had_and_kissat_runs_in_this_one(monkeypatch):
+    """A user at their limit of processes (``os.fork`` fails) still gets
+    the first solution, from calls in this process."""
+    import os
+
+    def no_fork():
+        raise BlockingIOError(11, "Resource temporarily unavailable")
+
+    monkeypatch.setattr(os, "fork", no_fork)
+    puzzle = Puzzle.from_grid(np.eye(6, dtype=np.uint8)[::-1] | np.eye(6, dtype=np.uint8), Palette.black_white())
+    calls = _kissat_calls(monkeypatch)
+    status, solutions, _ = solve_sat(puzzle, time_budget=60.0, want=1)
+    assert status == SearchStatus.FOUND and puzzle.is_solution(solutions[0])
+    assert calls and calls[-1] not in (None, False)  # Kissat's model
