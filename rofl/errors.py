@@ -87,6 +87,10 @@ class BudgetError(NotDecodedError, UnsolvableError):
     """The complete search did not finish within its time budget: not decoded, not known to be invalid."""
 
 
+class ChildError(RoflError, RuntimeError):
+    """A child process rofl ran work in (the SAT solver Kissat's) failed, or died without an answer."""
+
+
 def _short_repr() -> reprlib.Repr:
     short = reprlib.Repr()
     short.maxstring = short.maxother = short.maxlong = 40

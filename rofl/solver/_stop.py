@@ -41,6 +41,8 @@ from typing import TypeVar
 
 import numpy as np
 
+from rofl.errors import ChildError
+
 T = TypeVar("T")
 
 #: Cells from which a call runs in a worker thread even without a deadline:
@@ -229,14 +231,15 @@ def run_forked(call: Callable[[], bytes], *, deadline: float | None) -> bytes | 
     ------
     KeyboardInterrupt
         Ctrl-C arrived while waiting (the child is killed and reaped first).
-    RuntimeError
-        ``call`` raised in the child, or the child died without an answer.
+    ChildError
+        ``call`` raised in the child, or the child died without an answer
+        (killed by the system, say for want of memory).
     BlockingIOError
         No child process could be started (``os.fork``: the user's or the
         system's limit of processes reached); nothing ran.
     """
     read, write = os.pipe()
-    pid = 0
+    pid = status = 0
     chunks: list[bytes] = []
     killed = False
     clock, parent = cpu_time(), os.getpid()
@@ -271,14 +274,18 @@ def run_forked(call: Callable[[], bytes], *, deadline: float | None) -> bytes | 
         if write >= 0:
             os.close(write)
         if pid > 0:
-            _reap(pid)
+            status = _reap(pid)
     data = b"".join(chunks)
     if killed:
         return None
     if data[:1] == b"+":
         return data[1:]
-    msg = data[1:].decode(errors="replace") if data[:1] == b"!" else "the child process died without an answer"
-    raise RuntimeError(msg)
+    if data[:1] == b"!":
+        msg = f"a child process of rofl failed: {data[1:].decode(errors='replace')}"
+    else:
+        how = f"killed by signal {os.WTERMSIG(status)}" if os.WIFSIGNALED(status) else f"status {status >> 8}"
+        msg = f"a child process of rofl died without an answer ({how})"
+    raise ChildError(msg)
 
 
 def _child(call: Callable[[], bytes], read: int, write: int, parent: int) -> None:
@@ -322,16 +329,17 @@ def _kill(pid: int) -> None:
         pass
 
 
-def _reap(pid: int) -> None:
-    """Wait for the child ``pid`` through any further Ctrl-C, and charge its
-    CPU time to :func:`cpu_time`."""
+def _reap(pid: int) -> int:
+    """Wait for the child ``pid`` through any further Ctrl-C, charge its
+    CPU time to :func:`cpu_time`, and return its wait status (0 when
+    someone else reaped it)."""
     while True:
         try:
-            _, _, usage = os.wait4(pid, 0)
+            _, status, usage = os.wait4(pid, 0)
         except KeyboardInterrupt:
             _kill(pid)
             continue
         except ChildProcessError:
-            return
+            return 0
         _children_cpu[0] += usage.ru_utime + usage.ru_stime
-        return
+        return status
