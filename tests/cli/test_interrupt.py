@@ -193,7 +193,9 @@ def children(pid: int) -> set[int]:
     return found
 
 
-@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs /proc to see the SAT solver's child")
+@pytest.mark.skipif(
+    not Path(f"/proc/self/task/{os.getpid()}/children").exists(), reason="needs /proc to see the SAT solver's child"
+)
 def test_ctrl_c_while_kissat_runs():
     """Kissat cannot be interrupted inside python-sat: its calls run in a
     child process, which Ctrl-C kills with the command (Knotty: the search

@@ -17,6 +17,9 @@ from rofl.solver import cpu_time
 from rofl.solver._stop import FORKS, run_forked
 
 pytestmark = pytest.mark.skipif(not FORKS, reason="run_forked forks (Linux)")
+#: The kernel lists a process's children (``CONFIG_PROC_CHILDREN``)
+LISTS_CHILDREN = os.path.exists(f"/proc/self/task/{os.getpid()}/children")
+needs_children = pytest.mark.skipif(not LISTS_CHILDREN, reason="needs /proc/PID/task/TID/children")
 
 
 def _spin(seconds: float) -> bytes:
@@ -37,6 +40,7 @@ def _children() -> set[int]:
     return found
 
 
+@needs_children
 def test_the_answer_comes_back_and_the_child_s_cpu_is_charged():
     before, own = cpu_time(), time.process_time()
     data = run_forked(lambda: _spin(0.3), deadline=None)
@@ -51,6 +55,7 @@ def test_a_large_answer_comes_back_whole():
     assert run_forked(lambda: big, deadline=None) == big
 
 
+@needs_children
 def test_the_deadline_kills_the_child():
     before = set(_children())
     assert run_forked(lambda: _spin(60.0), deadline=time.monotonic() + 0.3) is None
@@ -58,6 +63,7 @@ def test_the_deadline_kills_the_child():
     assert cpu_time() >= 0  # charged all the same: nothing raised
 
 
+@needs_children
 def test_ctrl_c_kills_the_child_and_raises():
     if threading.current_thread() is not threading.main_thread():
         pytest.skip("signals reach the main thread")
