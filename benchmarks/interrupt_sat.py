@@ -3,7 +3,7 @@ a wall-clock budget alone lets Kissat do (prints figures; not a test).
 
 Usage::
 
-    python benchmarks/interrupt_sat.py [--against CHECKOUT] [--at 2,5,8]
+    python benchmarks/interrupt_sat.py [--against CHECKOUT] [--at 2,5,8] [--write-docs]
 
 * Ctrl-C: ``rofl solve --first-only knotty.json --budget 60`` (the webpbn
   survey's Knotty, which the search hands to Kissat within a second or two
@@ -17,7 +17,8 @@ Usage::
 
 Each in this checkout and, with ``--against``, in another one (e.g. ``git
 worktree add /tmp/rofl-old <rev>``), as ``python -m rofl`` with
-``PYTHONPATH`` set to it.
+``PYTHONPATH`` set to it.  ``--write-docs`` writes the figures into
+section ``interrupt-sat`` of ``docs/benchmarks.md``.
 """
 
 from __future__ import annotations
@@ -72,19 +73,30 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--against", type=Path, help="another checkout, measured the same way")
     parser.add_argument("--at", default="2,5,8", help="seconds after the start to send Ctrl-C (comma-separated)")
+    parser.add_argument("--write-docs", action="store_true", help="write the figures into docs/benchmarks.md")
     args = parser.parse_args()
-    sides = [("this checkout", REPO)] + ([("against", args.against.resolve())] if args.against else [])
+    sides = [("this checkout", REPO)] + ([(str(args.against), args.against.resolve())] if args.against else [])
+    report: list[str] = []
+
+    def say(line: str) -> None:
+        print(line, flush=True)
+        report.append(f"* {line}")
+
     with tempfile.TemporaryDirectory() as tmp:
-        lines = TCGA2022.read_text().split("$")
-        block = next(b for b in lines if b.startswith("505\n"))
+        blocks = TCGA2022.read_text().split("$")
+        block = next(b for b in blocks if b.startswith("505\n"))
         puzzle_file = Path(tmp) / "tcga2022-505.taai"
         puzzle_file.write_text("$" + block)
         for name, checkout in sides:
             for at in (float(x) for x in args.at.split(",")):
                 seconds, status = ctrl_c(checkout, at)
-                print(f"{name}: Ctrl-C {at:.0f} s into Knotty's first solution: exit {status} after {seconds:.2f} s")
+                say(f"{name}: Ctrl-C {at:.0f} s into Knotty's first solution: exit {status} after {seconds:.2f} s")
             last, seconds = wall_budget(checkout, puzzle_file)
-            print(f"{name}: tcga2022 #505 at the default budget, {seconds:.1f} s of wall clock: {last}")
+            say(f'{name}: tcga2022 #505 at the default budget, {seconds:.1f} s of wall clock: "{last}"')
+    if args.write_docs:
+        from _docs import stamp, write_section
+
+        write_section("interrupt-sat", "\n".join([stamp(), "", *report]))
 
 
 if __name__ == "__main__":

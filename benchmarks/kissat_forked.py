@@ -3,7 +3,7 @@ figures; not a test).
 
 Usage::
 
-    python benchmarks/kissat_forked.py [--set tcga2022] [--labels 399,452,...] [--budget 10]
+    python benchmarks/kissat_forked.py [--set tcga2022] [--labels 399,452,...] [--budget 10] [--write-docs]
 
 For each puzzle of ``--labels`` in the tournament file ``--set`` (by
 default tcga2022's 35 puzzles that the search hands to the SAT solver),
@@ -15,7 +15,8 @@ process). Each side keeps its own measured pace (``sat._PACE``) from puzzle
 to puzzle, as a tournament process would.  CPU seconds are
 ``rofl.solver.cpu_time`` (the child's included); every grid is checked
 against the clues.  Prints each puzzle's verdicts and CPU seconds, then the
-totals.
+totals; ``--write-docs`` writes the totals into section ``kissat-forked`` of
+``docs/benchmarks.md``.
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ def main() -> None:
     parser.add_argument("--set", default="tcga2022")
     parser.add_argument("--labels", default=HANDED_OVER)
     parser.add_argument("--budget", type=float, default=10.0)
+    parser.add_argument("--write-docs", action="store_true", help="write the totals into docs/benchmarks.md")
     args = parser.parse_args()
     if not sat.FORKS:
         sys.exit("this platform does not fork: Kissat's calls always run in the process")
@@ -52,6 +54,7 @@ def main() -> None:
     solve_complete(puzzles[0][1], solutions=1, cpu_budget=args.budget, time_budget=6 * args.budget)  # warm
     paces = {True: sat._Pace(), False: sat._Pace()}
     totals = {True: 0.0, False: 0.0}
+    verdicts: dict[int, list[str]] = {}
     for i, (label, puzzle) in enumerate(puzzles):
         row = {}
         for forked in (True, False) if i % 2 == 0 else (False, True):
@@ -62,11 +65,20 @@ def main() -> None:
             if not all(puzzle.is_solution(grid) for grid in result.solutions):
                 sys.exit(f"#{label}: a grid that breaks the clues")
             totals[forked] += seconds
+            verdicts.setdefault(label, []).append(str(result.status))
             row[forked] = f"{result.status} {seconds:.2f} s"
         print(f"#{label}: child process {row[True]}, in process {row[False]}", flush=True)
-    print(f"{len(puzzles)} puzzles of {args.set}, first solution, CPU budget {args.budget:g} s:")
-    print(f"  Kissat in a child process: {totals[True]:.1f} CPU s (the child's included)")
-    print(f"  Kissat in the process:     {totals[False]:.1f} CPU s")
+    differ = sum(1 for label in verdicts if len(set(verdicts[label])) > 1)
+    report = [
+        f"* {len(puzzles)} puzzles of {args.set}, first solution, CPU budget {args.budget:g} s, both ways alternating:",
+        f"  Kissat in a child process {totals[True]:.1f} CPU s (the child's included),"
+        f" in the process {totals[False]:.1f} CPU s; verdicts that differ: {differ}",
+    ]
+    print("\n".join(report))
+    if args.write_docs:
+        from _docs import stamp, write_section
+
+        write_section("kissat-forked", "\n".join([stamp(), "", *report]))
 
 
 if __name__ == "__main__":
