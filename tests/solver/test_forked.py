@@ -35,8 +35,11 @@ def _children() -> set[int]:
     pid = os.getpid()
     found: set[int] = set()
     for task in os.listdir(f"/proc/{pid}/task"):
-        with open(f"/proc/{pid}/task/{task}/children") as f:
-            found.update(int(c) for c in f.read().split())
+        try:
+            with open(f"/proc/{pid}/task/{task}/children") as f:
+                found.update(int(c) for c in f.read().split())
+        except FileNotFoundError:  # a thread that ended meanwhile
+            pass
     return found
 
 
