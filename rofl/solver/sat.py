@@ -92,7 +92,7 @@ KISSAT_CONFLICTS = 100_000
 #: wall-clock budget alone fits them at the pace measured, as a CPU budget
 #: does.  Without it the calls are this process's, and a wall-clock budget
 #: alone caps each at :data:`KISSAT_RATE`.  The child's CPU time is charged
-#: to :func:`rofl.solver._stop.cpu_time`.
+#: to :func:`rofl.solver.cpu_time`.
 KISSAT_FORKED = FORKS
 #: Whether, under a budget (of CPU time, or of the wall clock when
 #: :data:`KISSAT_FORKED`), the first call's only cap is what the budget
@@ -734,7 +734,7 @@ def solve_sat(
         Seconds for the solver (None: no limit), read between slices of
         conflicts (:func:`_solve_until`); Ctrl-C stops it within one.
     cpu_budget : float or None
-        Seconds of the process's CPU time (:func:`rofl.solver._stop.cpu_time`:
+        Seconds of the process's CPU time (:func:`rofl.solver.cpu_time`:
         its Kissat children's included) for the solver (None: no limit), as
         ``time_budget`` and besides it: a Kissat call is capped at what its
         pace fits in it (:data:`KISSAT_FIT_CPU`), and CaDiCaL's slices fit it.

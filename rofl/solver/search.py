@@ -101,7 +101,7 @@ HANDOVER_NODES = 6400
 #: (docs/benchmarks.md, "A twelfth round").  Nothing the search counts
 #: foretells which puzzles the SAT solver will be slow on (the tenth round).
 HANDOVER_NODES_FIRST = 2000
-#: CPU seconds of search (the process's, :func:`rofl.solver._stop.cpu_time`) after which
+#: CPU seconds of search (the process's, :func:`rofl.solver.cpu_time`) after which
 #: the search hands over all the same: puzzles larger than the tournaments'
 #: whose nodes are slow.  CPU, not wall-clock, seconds: on a busy machine a
 #: few seconds of the clock held a fraction of that of search, and puzzles
@@ -285,8 +285,9 @@ def solve_complete(
     node_budget : int or None
         Largest number of search nodes (None: no limit).
     cpu_budget : float or None
-        Seconds of the process's CPU time (:func:`rofl.solver._stop.cpu_time`:
-        every thread's, and its SAT solver children's) for the search and the SAT solver, besides ``time_budget``
+        Seconds of the process's CPU time (:func:`rofl.solver.cpu_time`:
+        every thread's, and its SAT solver children's) for the search and
+        the SAT solver, besides ``time_budget``
         (None: no limit): whichever runs out first ends the solve with
         ``"budget"``.  A budget that a benchmark counts in CPU time holds
         however loaded the machine is, where the wall clock's may hold many
