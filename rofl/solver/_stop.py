@@ -36,6 +36,7 @@ import signal
 import sys
 import threading
 import time
+import warnings
 from collections.abc import Callable
 from typing import TypeVar
 
@@ -244,7 +245,11 @@ def run_forked(call: Callable[[], bytes], *, deadline: float | None) -> bytes | 
     killed = False
     clock, parent = cpu_time(), os.getpid()
     try:
-        pid = os.fork()
+        with warnings.catch_warnings():
+            # Python 3.12 on warns of fork() in a process with threads (numpy's, a test
+            # runner's timer): the child only runs ``call`` and leaves with os._exit
+            warnings.filterwarnings("ignore", r".*use of fork\(\) may lead to deadlocks", DeprecationWarning)
+            pid = os.fork()
         if pid == 0:  # the child: never returns
             _children_cpu[0] = clock - time.process_time()  # its cpu_time() goes on from this process's
             _child(call, read, write, parent)

@@ -144,3 +144,20 @@ def _running(pid: int) -> bool:
             return f.read().rsplit(")", 1)[1].split()[0] != "Z"
     except FileNotFoundError:
         return False
+
+
+def test_python_s_warning_of_fork_in_a_threaded_process_is_not_an_error(monkeypatch):
+    """Python 3.12 on warns when a process with threads forks (numpy's, the
+    test runner's timer); the child only runs its call, so the warning is
+    not raised, even where warnings are errors (as in this suite)."""
+    import warnings
+
+    real = os.fork
+
+    def warning_fork():
+        msg = f"This process (pid={os.getpid()}) is multi-threaded, use of fork() may lead to deadlocks in the child."
+        warnings.warn(msg, DeprecationWarning, stacklevel=2)
+        return real()
+
+    monkeypatch.setattr(os, "fork", warning_fork)
+    assert run_forked(lambda: b"ok", deadline=None) == b"ok"
