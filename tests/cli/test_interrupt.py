@@ -21,6 +21,7 @@ import pytest
 from rofl.formats.rofl import write_bytes
 from rofl.puzzle import Puzzle
 from tests.places import REPO, SAMPLES, corpus_file
+from tests.procs import all_gone, children, needs_children
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a child process")
 
@@ -186,20 +187,7 @@ def test_ctrl_c_inside_exec_code_ends_with_status_130(tmp_path):
     assert done.stderr == "Error: interrupted\n"
 
 
-def children(pid: int) -> set[int]:
-    """The children of process ``pid``, as the kernel lists them for each of its threads."""
-    found: set[int] = set()
-    for task in os.listdir(f"/proc/{pid}/task"):
-        try:
-            found.update(int(c) for c in Path(f"/proc/{pid}/task/{task}/children").read_text().split())
-        except (FileNotFoundError, ProcessLookupError):  # a thread that ended meanwhile (line logic's workers)
-            pass
-    return found
-
-
-@pytest.mark.skipif(
-    not Path(f"/proc/self/task/{os.getpid()}/children").exists(), reason="needs /proc to see the SAT solver's child"
-)
+@needs_children
 def test_ctrl_c_while_kissat_runs():
     """Kissat cannot be interrupted inside python-sat: its calls run in a
     child process, which Ctrl-C kills with the command (Knotty: the search
@@ -209,23 +197,12 @@ def test_ctrl_c_while_kissat_runs():
     try:
         kissat: set[int] = set()
 
-        def running() -> bool:
+        def kissat_runs() -> bool:
             kissat.update(children(proc.pid))
             return bool(kissat)
 
-        interrupt_once(proc, running, "the search", within=120)
+        interrupt_once(proc, kissat_runs, "the search", within=120)
         assert kissat, "Kissat never ran in a child process"
-        give_up = time.monotonic() + 30
-        while any(alive(pid) for pid in kissat) and time.monotonic() < give_up:
-            time.sleep(0.05)
-        assert not any(alive(pid) for pid in kissat), "Kissat's process outlived the command"
+        assert all_gone(kissat), "Kissat's process outlived the command"
     finally:
         proc.kill()
-
-
-def alive(pid: int) -> bool:
-    """Whether ``pid`` runs (a zombie or a process gone is not running)."""
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
-    except (FileNotFoundError, ProcessLookupError):
-        return False

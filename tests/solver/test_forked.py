@@ -15,11 +15,9 @@ import pytest
 from rofl.errors import ChildError
 from rofl.solver import cpu_time
 from rofl.solver._stop import FORKS, run_forked
+from tests.procs import all_gone, children, needs_children
 
 pytestmark = pytest.mark.skipif(not FORKS, reason="run_forked forks (Linux)")
-#: The kernel lists a process's children (``CONFIG_PROC_CHILDREN``)
-LISTS_CHILDREN = os.path.exists(f"/proc/self/task/{os.getpid()}/children")
-needs_children = pytest.mark.skipif(not LISTS_CHILDREN, reason="needs /proc/PID/task/TID/children")
 
 
 def _spin(seconds: float) -> bytes:
@@ -30,25 +28,12 @@ def _spin(seconds: float) -> bytes:
     return str(os.getpid()).encode()
 
 
-def _children() -> set[int]:
-    """This process's children, as the kernel lists them."""
-    pid = os.getpid()
-    found: set[int] = set()
-    for task in os.listdir(f"/proc/{pid}/task"):
-        try:
-            with open(f"/proc/{pid}/task/{task}/children") as f:
-                found.update(int(c) for c in f.read().split())
-        except FileNotFoundError:  # a thread that ended meanwhile
-            pass
-    return found
-
-
 @needs_children
 def test_the_answer_comes_back_and_the_child_s_cpu_is_charged():
     before, own = cpu_time(), time.process_time()
     data = run_forked(lambda: _spin(0.3), deadline=None)
     assert data is not None and int(data) != os.getpid()  # worked out in another process
-    assert int(data) not in _children()  # and reaped
+    assert int(data) not in children(os.getpid())  # and reaped
     assert cpu_time() - before >= 0.29  # its CPU counts
     assert time.process_time() - own < 0.29  # though this process did not spend it
 
@@ -60,9 +45,9 @@ def test_a_large_answer_comes_back_whole():
 
 @needs_children
 def test_the_deadline_kills_the_child():
-    before = set(_children())
+    before = set(children(os.getpid()))
     assert run_forked(lambda: _spin(60.0), deadline=time.monotonic() + 0.3) is None
-    assert _children() <= before  # killed and reaped
+    assert children(os.getpid()) <= before  # killed and reaped
     assert cpu_time() >= 0  # charged all the same: nothing raised
 
 
@@ -70,7 +55,7 @@ def test_the_deadline_kills_the_child():
 def test_ctrl_c_kills_the_child_and_raises():
     if threading.current_thread() is not threading.main_thread():
         pytest.skip("signals reach the main thread")
-    before = set(_children())
+    before = set(children(os.getpid()))
     timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT))
     timer.start()
     try:
@@ -78,7 +63,7 @@ def test_ctrl_c_kills_the_child_and_raises():
             run_forked(lambda: _spin(60.0), deadline=None)
     finally:
         timer.cancel()
-    assert _children() <= before
+    assert children(os.getpid()) <= before
 
 
 def test_an_error_in_the_child_is_one_error_here():
@@ -132,18 +117,7 @@ run_forked(spin, deadline=None)
     finally:
         parent.kill()
         parent.wait()
-    give_up = time.monotonic() + 30
-    while _running(child) and time.monotonic() < give_up:
-        time.sleep(0.05)
-    assert not _running(child)
-
-
-def _running(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except FileNotFoundError:
-        return False
+    assert all_gone([child])
 
 
 def test_python_s_warning_of_fork_in_a_threaded_process_is_not_an_error(monkeypatch):
