@@ -3030,7 +3030,7 @@
     }
 
     if (window.matchMedia && window.matchMedia("(pointer: coarse)").matches) document.body.classList.add("touch");
-    keep = restore() === true;
+    keep = restore();
     for (var sk in struck) {
       var span = board.querySelector('[data-k="' + sk + '"]');
       if (span) span.classList.add("struck");

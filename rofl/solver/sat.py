@@ -76,9 +76,9 @@ GUIDED = True
 #: when python-sat has it: Kissat (nonosolve's first solver too).  Kissat
 #: cannot go on from where a call stopped (no incremental solving in
 #: python-sat) nor be interrupted (python-sat holds the interpreter while a
-#: solver runs), so each call runs in a child process where the platform
+#: solver runs), so its calls run in a child process where the platform
 #: forks (:data:`KISSAT_FORKED`), which Ctrl-C and the wall clock's deadline
-#: kill, and is capped in conflicts: at :data:`KISSAT_CONFLICTS`, or with a
+#: kill, and each is capped in conflicts: at :data:`KISSAT_CONFLICTS`, or with a
 #: budget (:data:`KISSAT_FIT_CPU`) at what Kissat's pace fits in the time
 #: left.  A call that runs out is followed by another on the formula
 #: renamed (:data:`KISSAT_RESTARTS`), or by CaDiCaL's slices, from the start.
