@@ -288,7 +288,8 @@ def run_forked(call: Callable[[], bytes], *, deadline: float | None) -> bytes | 
     if data[:1] == b"!":
         msg = f"a child process of rofl failed: {data[1:].decode(errors='replace')}"
     else:
-        how = f"killed by signal {os.WTERMSIG(status)}" if os.WIFSIGNALED(status) else f"status {status >> 8}"
+        code = os.waitstatus_to_exitcode(status)
+        how = f"killed by signal {-code}" if code < 0 else f"status {code}"
         msg = f"a child process of rofl died without an answer ({how})"
     raise ChildError(msg)
 
