@@ -258,26 +258,45 @@ def all_solutions(lines, clues, n_cells: int, limit: int = 10**6) -> list[tuple[
 
     ``lines`` are cell index lists (the first ones must cover every cell
     once, as a rectangle's rows or a hexagon's rows do), ``clues`` their
-    clues (colours may be sets).  Tries every product of fillings of those
-    first lines and checks the other lines cell by cell.
+    clues (colours may be sets).  Gives those first lines every filling of
+    theirs, one line after another, and goes no deeper while some other
+    line has no filling that agrees with the cells given so far; a full
+    board is kept if every line, read cell by cell, gives its clue.
+    ``limit`` bounds the fillings tried.
     """
     covered: list[int] = []
     first = 0
     while sorted(covered) != list(range(n_cells)):
         covered += list(lines[first])
         first += 1
-    options = [list(placements_sets(len(lines[i]), clues[i])) for i in range(first)]
-    out = []
-    for count, pick in enumerate(itertools.product(*options)):
-        if count >= limit:
-            msg = "too many candidates for brute force"
-            raise ValueError(msg)
-        cells = [0] * n_cells
-        for i, filling in enumerate(pick):
-            for c, v in zip(lines[i], filling, strict=True):
+    fillings = [list(placements_sets(len(line), clue)) for line, clue in zip(lines, clues, strict=True)]
+    crossing = [[i for i in range(first, len(lines)) if set(lines[i]) & set(lines[k])] for k in range(first)]
+    cells: list[int | None] = [None] * n_cells
+    out: list[tuple[int, ...]] = []
+    tried = 0
+
+    def agrees(i: int) -> bool:  # some filling of line i has every cell given so far
+        return any(all(cells[c] in (None, v) for c, v in zip(lines[i], f, strict=True)) for f in fillings[i])
+
+    def fill(k: int) -> None:
+        nonlocal tried
+        if k == first:
+            if all(fits_clue([cells[c] for c in lines[i]], clues[i]) for i in range(len(lines))):
+                out.append(tuple(cells))
+            return
+        for filling in fillings[k]:
+            tried += 1
+            if tried > limit:
+                msg = "too many candidates for brute force"
+                raise ValueError(msg)
+            for c, v in zip(lines[k], filling, strict=True):
                 cells[c] = v
-        if all(fits_clue([cells[c] for c in lines[i]], clues[i]) for i in range(first, len(lines))):
-            out.append(tuple(cells))
+            if all(agrees(i) for i in crossing[k]):
+                fill(k + 1)
+        for c in lines[k]:
+            cells[c] = None
+
+    fill(0)
     return out
 
 

@@ -273,24 +273,26 @@ LINES_6X6 = [[r * 6 + c for c in range(6)] for r in range(6)] + [[r * 6 + c for 
 def test_random_puzzles_that_need_deep_search_against_brute_force(monkeypatch):
     # Random sparse 6x6 grids, many of which leave line logic stuck: the search
     # (probe records over a deep tree; then restarts cut short after every
-    # node) must find what brute force over the rows' fillings finds.
+    # node) must find what brute force over the rows' fillings finds.  Each
+    # puzzle goes through both, against one brute force (its costly part).
     from rofl.solver import search
     from tests.naive import all_solutions
 
     rng = np.random.default_rng(30)
-    deep = 0
+    cases = []
+    for _ in range(80):
+        puzzle = Puzzle.from_grid((rng.random((6, 6)) < 0.35).astype(np.uint8), Palette.black_white())
+        cases.append((puzzle, set(all_solutions(LINES_6X6, [*puzzle.rows, *puzzle.cols], 36))))
     for restarts in (False, True):
         if restarts:  # every attempt a single node: records never outlive an attempt
             monkeypatch.setattr(search, "FIRST_ATTEMPT_NODES", 1)
-        for _ in range(80):
-            grid = (rng.random((6, 6)) < 0.35).astype(np.uint8)
-            puzzle = Puzzle.from_grid(grid, Palette.black_white())
-            truth = all_solutions(LINES_6X6, [*puzzle.rows, *puzzle.cols], 36)
+        deep = 0
+        for puzzle, truth in cases:
             result = solve_complete(puzzle, time_budget=None)
             assert result.status == ("unique" if len(truth) == 1 else "multiple")
-            assert {tuple(g.ravel().tolist()) for g in result.solutions} <= set(truth)
+            assert {tuple(g.ravel().tolist()) for g in result.solutions} <= truth
             deep += result.max_depth >= 2
-    assert deep >= 8, deep  # the tree was deep enough for records to matter
+        assert deep >= 8, (restarts, deep)  # the tree was deep enough for records to matter
 
 
 # ----------------------------------------------------------- properties
