@@ -13,14 +13,14 @@ import pytest
 from tests.places import REPO, SAMPLES
 
 
-def _rofl(*args: str, cache: Path, jit: bool = True) -> subprocess.CompletedProcess:
+def _rofl(*args: str, cache: Path, jit: bool = True, check: bool = True) -> subprocess.CompletedProcess:
     """``rofl *args`` with its own numba cache; ``jit``: ignoring the
     kernels compiled at install (rofl.kernels._aot), as an install without
-    a C compiler would."""
+    a C compiler would; ``check``: its status must be 0."""
     env = dict(os.environ, PYTHONPATH=str(REPO), NUMBA_CACHE_DIR=str(cache))
     if jit:
         env["ROFL_NO_AOT"] = "1"
-    return subprocess.run([sys.executable, "-m", "rofl", *args], env=env, capture_output=True, text=True, check=True)
+    return subprocess.run([sys.executable, "-m", "rofl", *args], env=env, capture_output=True, text=True, check=check)
 
 
 def _folders(output: str) -> list[Path]:
@@ -49,21 +49,28 @@ def test_cache_shows_folders_and_clear_removes_only_rofls_files(tmp_path):
 @pytest.mark.slow
 # compiling every kernel is some 270 s of CPU (kernels.COMPILE_SECONDS): past pytest's 300 s on a loaded machine
 @pytest.mark.timeout(1800)
-def test_warm_compiles_everything_so_that_no_command_says_it_compiles(tmp_path):
-    warmed = _rofl("cache", "--warm", cache=tmp_path)
-    assert warmed.stderr.startswith(
-        "compiling rofl's line logic, lean line logic, line logic for hexagons and ? clues, complete search,"
-        " difficulty grader, refinement, picture repair and hexagon refinement"
-        " for this machine (once, about"
-    )
-    assert "picture repair: compiled for this machine" in warmed.stdout
-    solved = subprocess.run(
-        [sys.executable, "-m", "rofl", "solve", str(SAMPLES / "two-ways.non")],
-        env=dict(os.environ, PYTHONPATH=str(REPO), NUMBA_CACHE_DIR=str(tmp_path), ROFL_NO_AOT="1"),
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+def test_a_fresh_cache_compiles_on_first_use_and_warm_compiles_the_rest(tmp_path):
+    """End to end in one empty numba cache, each kernel compiled once: the
+    first solve says it compiles the kernels it needs and a second says
+    nothing; ``make -q`` compiles refinement silently; ``rofl cache --warm``
+    compiles everything left, after which no command says it compiles."""
+    from rofl import kernels
+
+    cache = tmp_path / "numba"
+    horse = str(SAMPLES / "horse.rofl")
+    lines = _rofl("solve", horse, cache=cache).stderr.splitlines()
+    fresh, grader = (f"{kernels.COMPILE_SECONDS[name]:.0f}" for name in ("lean line logic", "difficulty grader"))
+    assert lines[0] == f"compiling rofl's lean line logic for this machine (once, about {fresh} s)..."
+    assert lines[2] == f"compiling rofl's difficulty grader for this machine (once, about {grader} s)..."
+    assert lines[1].startswith("compiled in ") and lines[3].startswith("compiled in ") and len(lines) == 4
+    assert _rofl("solve", horse, cache=cache).stderr == ""
+    made = _rofl("make", str(SAMPLES / "horse.png"), "-q", "-o", str(tmp_path / "h.rofl"), cache=cache)
+    assert made.stderr == ""  # refinement compiled, silently under -q
+    warmed = _rofl("cache", "--warm", cache=cache)
+    left = "line logic for hexagons and ? clues, complete search and hexagon refinement"
+    assert warmed.stderr.startswith(f"compiling rofl's {left} for this machine (once, about ")
+    assert all(f"\n{s.name}: compiled for this machine\n" in warmed.stdout for s in kernels.SETS)
+    solved = _rofl("solve", str(SAMPLES / "two-ways.non"), cache=cache, check=False)
     assert solved.returncode == 3 and "compiling" not in solved.stderr
 
 

@@ -250,24 +250,6 @@ def test_commands_that_do_not_solve_import_no_numba(tmp_path):
         assert not numba, args
 
 
-@pytest.mark.slow
-def test_first_solve_in_a_fresh_cache_says_it_compiles(tmp_path):
-    """End to end, rofl's own kernels (compiles line logic: seconds)."""
-    env = dict(os.environ, PYTHONPATH=str(REPO), NUMBA_CACHE_DIR=str(tmp_path), ROFL_NO_AOT="1")
-    cmd = [sys.executable, "-m", "rofl", "solve", str(SAMPLES / "horse.rofl")]
-    first = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True)
-    lines = first.stderr.splitlines()
-    fresh, grader = (f"{_compile.COMPILE_SECONDS[name]:.0f}" for name in ("lean line logic", "difficulty grader"))
-    assert lines[0] == f"compiling rofl's lean line logic for this machine (once, about {fresh} s)..."
-    assert lines[2] == f"compiling rofl's difficulty grader for this machine (once, about {grader} s)..."
-    assert lines[1].startswith("compiled in ") and lines[3].startswith("compiled in ") and len(lines) == 4
-    again = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True)
-    assert again.stderr == ""
-    quiet = [sys.executable, "-m", "rofl", "make", str(SAMPLES / "horse.png"), "-q", "-o", str(tmp_path / "h.rofl")]
-    made = subprocess.run(quiet, env=env, capture_output=True, text=True, check=True)
-    assert made.stderr == ""  # refinement compiled, silently under -q
-
-
 def test_solve_says_it_compiles_apart_from_its_time(slow_line_compile, monkeypatch):
     from click.testing import CliRunner
 
