@@ -2,7 +2,11 @@
 
 Nothing here is clever: lines are solved by listing every filling (or
 every placement of the groups), clues are read off a row cell by cell, and
-propagation re-solves every line until nothing changes.
+propagation re-solves every line until nothing changes.  The one shortcut:
+a board's solutions (:func:`all_solutions`) are listed row by row, going no
+deeper where a crossing line has no filling left, which
+``tests/test_naive.py`` checks against the plain product of the rows'
+fillings.
 """
 
 from __future__ import annotations

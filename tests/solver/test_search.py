@@ -273,8 +273,8 @@ LINES_6X6 = [[r * 6 + c for c in range(6)] for r in range(6)] + [[r * 6 + c for 
 def test_random_puzzles_that_need_deep_search_against_brute_force(monkeypatch):
     # Random sparse 6x6 grids, many of which leave line logic stuck: the search
     # (probe records over a deep tree; then restarts cut short after every
-    # node) must find what brute force over the rows' fillings finds.  Each
-    # puzzle goes through both, against one brute force (its costly part).
+    # node) must find what brute force over the rows' fillings finds; each
+    # puzzle goes through both.
     from rofl.solver import search
     from tests.naive import all_solutions
 
