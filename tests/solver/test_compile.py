@@ -1,6 +1,8 @@
 """The compile step (rofl.kernels.ready): the notice exactly when numba's
 cache lacks the kernels, compile time kept out of solve, refinement and
-budget figures, and only the kernels a command needs."""
+budget figures, and only the kernels a command needs.  The commands' notices
+end to end, in an empty cache, are tests/cli/test_cache.py's (it compiles
+every kernel once)."""
 
 from __future__ import annotations
 
