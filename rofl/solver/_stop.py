@@ -275,6 +275,10 @@ def run_forked(call: Callable[[], bytes], *, deadline: float | None) -> bytes | 
             _kill(pid)
         raise
     finally:
+        if os.getpid() != parent:
+            # the child, raising before _child ignores Ctrl-C: a terminal's Ctrl-C goes to
+            # the whole process group, the new child too; it must not return into the caller
+            os._exit(1)
         os.close(read)
         if write >= 0:
             os.close(write)

@@ -189,8 +189,11 @@ def _slice(solver, budget: int) -> bool | None:
     import threading
 
     got: list = []
+    abandoned: list = []
 
     def run() -> None:
+        if abandoned:  # Ctrl-C reached the caller before this began: the solver is not ours
+            return
         try:
             got.append(solver.solve_limited())
         except BaseException as error:  # raised again in the caller's thread
@@ -198,11 +201,22 @@ def _slice(solver, budget: int) -> bool | None:
 
     worker = threading.Thread(target=run, name="rofl-sat", daemon=True)
     solver.conf_budget(budget)
-    worker.start()
     try:
+        worker.start()
         worker.join()
-    except KeyboardInterrupt:
-        worker.join()  # the solver is left whole, then the interrupt goes on
+    except BaseException:
+        # Ctrl-C, in join or in start (which can wait out a whole slice to hear
+        # from the thread): the interrupt goes on once no thread will touch the
+        # solver, which the caller then deletes.  The thread skips the solver if
+        # it has not begun, is waited for if it has, through any further Ctrl-C.
+        while True:
+            try:
+                abandoned.append(True)
+                if worker.is_alive():
+                    worker.join()
+                break
+            except KeyboardInterrupt:
+                pass
         raise
     if isinstance(got[0], BaseException):
         raise got[0]

@@ -135,3 +135,29 @@ def test_python_s_warning_of_fork_in_a_threaded_process_is_not_an_error(monkeypa
 
     monkeypatch.setattr(os, "fork", warning_fork)
     assert run_forked(lambda: b"ok", deadline=None) == b"ok"
+
+
+def test_a_ctrl_c_as_it_forks_never_runs_the_caller_s_code_in_the_child(monkeypatch, tmp_path):
+    """A terminal's Ctrl-C goes to the whole process group, a child just
+    forked too, which may raise KeyboardInterrupt before it ignores Ctrl-C
+    and reaches its call.  It must leave there: gone back up into its
+    caller, it would go on running the caller's code as a second copy of
+    the command (or of a test runner's worker)."""
+    me, real = os.getpid(), os.fork
+    escaped = tmp_path / "escaped"
+
+    def fork_interrupted_in_the_child():
+        pid = real()
+        if pid == 0:
+            raise KeyboardInterrupt  # Ctrl-C, reaching the child as it starts
+        return pid
+
+    monkeypatch.setattr(os, "fork", fork_interrupted_in_the_child)
+    try:
+        with pytest.raises(ChildError, match="died without an answer"):
+            run_forked(lambda: b"ok", deadline=None)
+    finally:
+        if os.getpid() != me:  # the child came back up to here: say so, and go
+            escaped.touch()
+            os._exit(3)
+    assert not escaped.exists()

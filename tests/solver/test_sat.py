@@ -3,6 +3,8 @@ corpus puzzles of at most 30x30, random hexagonal and ``?`` puzzles."""
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -300,3 +302,50 @@ def test_the_sat_engine_takes_a_swap_for_the_second_solution(monkeypatch):
     monkeypatch.setattr(sat, "SWAP", False)
     calls.clear()
     assert sat.solve_sat(puzzle, want=2)[0] == "multiple" and len(calls) == 2
+
+
+class _SlowSolver:
+    """Stands in for a python-sat solver: a slice takes 0.2 s, and using it
+    after its ``delete`` (what a ``with`` block's exit does) is recorded."""
+
+    def __init__(self):
+        self.deleted = False
+        self.used_after_delete = False
+
+    def conf_budget(self, budget):
+        pass
+
+    def solve_limited(self):
+        time.sleep(0.2)
+        self.used_after_delete |= self.deleted
+        return True
+
+    def delete(self):
+        self.deleted = True
+
+
+@pytest.mark.parametrize("launched", [True, False])
+def test_ctrl_c_as_a_slice_s_thread_starts_leaves_the_solver_to_it(monkeypatch, launched):
+    """Ctrl-C can land inside ``Thread.start``: before the thread is launched,
+    or after, while start waits to hear from it (python-sat holds the
+    interpreter through a slice, so that wait can last the slice).  Either
+    way the interrupt goes on only once no thread will touch the solver, or
+    the caller's ``with`` would delete a solver a slice still runs (the
+    process crashed in CaDiCaL)."""
+    import threading
+
+    from rofl.solver import sat
+
+    class Interrupted(threading.Thread):
+        def start(self):
+            if launched:
+                super().start()
+            raise KeyboardInterrupt
+
+    solver = _SlowSolver()
+    monkeypatch.setattr(threading, "Thread", Interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        sat._slice(solver, 1000)
+    solver.delete()
+    time.sleep(0.4)  # a slice left running would end here, after the delete
+    assert not solver.used_after_delete
