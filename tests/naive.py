@@ -304,13 +304,19 @@ def all_solutions(lines, clues, n_cells: int, limit: int = 10**6) -> list[tuple[
     return out
 
 
+def rect_lines(height: int, width: int) -> list[list[int]]:
+    """Cell indices (reading order) of every line of a rectangle: its rows
+    left to right, then its columns top to bottom."""
+    return [[r * width + c for c in range(width)] for r in range(height)] + [
+        [r * width + c for r in range(height)] for c in range(width)
+    ]
+
+
 def puzzle_solutions(puzzle) -> list[tuple[int, ...]]:
     """Every solution of a rectangular ``puzzle`` (rows, then columns), by
     brute force (:func:`all_solutions`): cell values in reading order."""
-    height, width = puzzle.height, puzzle.width
-    lines = [[r * width + c for c in range(width)] for r in range(height)]
-    lines += [[r * width + c for r in range(height)] for c in range(width)]
-    return all_solutions(lines, [*puzzle.rows, *puzzle.cols], height * width)
+    lines = rect_lines(puzzle.height, puzzle.width)
+    return all_solutions(lines, [*puzzle.rows, *puzzle.cols], puzzle.height * puzzle.width)
 
 
 def order_line(lengths: list[int], black: list[int], top: int) -> tuple[list[list[int]], int]:

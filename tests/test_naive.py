@@ -37,8 +37,7 @@ def test_pruned_brute_force_finds_what_the_plain_product_finds(height, width, k,
     clues = [naive.clue_of(r) for r in grid] + [naive.clue_of(c) for c in grid.T]
     if sets and k > 2:  # groups that may take either colour
         clues = [tuple((n, frozenset({1, 2})) for n, _ in clue) for clue in clues]
-    lines = [[r * width + c for c in range(width)] for r in range(height)]
-    lines += [[r * width + c for r in range(height)] for c in range(width)]
+    lines = naive.rect_lines(height, width)
     found = sorted(naive.all_solutions(lines, clues, height * width))
     assert found == _every_product(lines, clues, height * width, height)
 

@@ -59,8 +59,7 @@ def test_never_a_wrong_cell_and_line_logic_reaches_the_same(rows):
 def test_probing_keeps_every_solution(rows):
     """On puzzles with several pictures, no solution loses a cell."""
     puzzle = _puzzle(rows)
-    lines = [list(range(r * puzzle.width, (r + 1) * puzzle.width)) for r in range(puzzle.height)]
-    lines += [list(range(c, puzzle.width * puzzle.height, puzzle.width)) for c in range(puzzle.width)]
+    lines = naive.rect_lines(puzzle.height, puzzle.width)
     clues = [puzzle.clue(i) for i in range(puzzle.n_lines)]
     try:
         solutions = naive.all_solutions(lines, clues, puzzle.width * puzzle.height, limit=20_000)

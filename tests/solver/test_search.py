@@ -267,22 +267,19 @@ def _redden(lines):
     return [[(length, 2) for length, _ in line] for line in lines]
 
 
-LINES_6X6 = [[r * 6 + c for c in range(6)] for r in range(6)] + [[r * 6 + c for r in range(6)] for c in range(6)]
-
-
 def test_random_puzzles_that_need_deep_search_against_brute_force(monkeypatch):
     # Random sparse 6x6 grids, many of which leave line logic stuck: the search
     # (probe records over a deep tree; then restarts cut short after every
     # node) must find what brute force over the rows' fillings finds; each
     # puzzle goes through both.
     from rofl.solver import search
-    from tests.naive import all_solutions
+    from tests.naive import puzzle_solutions
 
     rng = np.random.default_rng(30)
     cases = []
     for _ in range(80):
         puzzle = Puzzle.from_grid((rng.random((6, 6)) < 0.35).astype(np.uint8), Palette.black_white())
-        cases.append((puzzle, set(all_solutions(LINES_6X6, [*puzzle.rows, *puzzle.cols], 36))))
+        cases.append((puzzle, set(puzzle_solutions(puzzle))))
     for restarts in (False, True):
         if restarts:  # every attempt a single node: records never outlive an attempt
             monkeypatch.setattr(search, "FIRST_ATTEMPT_NODES", 1)
