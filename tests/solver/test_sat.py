@@ -304,7 +304,7 @@ def test_the_sat_engine_takes_a_swap_for_the_second_solution(monkeypatch):
     assert sat.solve_sat(puzzle, want=2)[0] == "multiple" and len(calls) == 2
 
 
-class _SlowSolver:
+class _SleepingSolver:
     """Stands in for a python-sat solver: a slice takes 0.2 s, and using it
     after its ``delete`` (what a ``with`` block's exit does) is recorded."""
 
@@ -342,7 +342,7 @@ def test_ctrl_c_as_a_slice_s_thread_starts_leaves_the_solver_to_it(monkeypatch, 
                 super().start()
             raise KeyboardInterrupt
 
-    solver = _SlowSolver()
+    solver = _SleepingSolver()
     monkeypatch.setattr(threading, "Thread", Interrupted)
     with pytest.raises(KeyboardInterrupt):
         sat._slice(solver, 1000)
