@@ -5,7 +5,8 @@ Usage::
 
     git worktree add --detach /work/wt-old main    # the code before a change
     python benchmarks/search_ab.py --old /work/wt-old [--new DIR] [--mode two]
-        [--per-set 60] [--slowest 42 --from rows.json | --puzzles SET#LABEL,...] [--rounds 1] [--save rows.json]
+        [--per-set 60] [--slowest 42 --from rows.json | --puzzles SET#LABEL,...
+         | --band 201-1999 --tournament-rows rows.jsonl] [--rounds 1] [--save rows.json]
 
 Runs :func:`rofl.solve_complete` (``--mode two``: two solutions, the
 default; ``first``: one) on the tournament sample of
@@ -17,7 +18,11 @@ figure is the CPU time of its process (``time.process_time``), the best of
 ``--rounds`` runs.  ``--slowest N --from ROWS`` runs only the ``N``
 puzzles the old side took longest over in rows saved by an earlier
 ``--save`` (the puzzles around the sample's p90 and above: those that
-decide it).
+decide it).  ``--puzzles`` names puzzles of any set; ``--band LO-HI
+--tournament-rows ROWS`` takes every puzzle that rofl settled in LO to HI
+nodes in rows saved by ``benchmarks/tournament.py --save`` (a band of a
+whole set, where a node's cost shows: session 22 and 23 in
+docs/benchmarks.md).
 
 A change meant to make each node cheaper must leave the search's tree as
 it was: the report lists every puzzle whose nodes, probes or line solves
@@ -60,12 +65,24 @@ def sample(per_set: int) -> dict:
     return chosen
 
 
+class _Puzzles(dict):
+    """Puzzles by name (``SET#LABEL``): the sample's, and any other set's read when first named."""
+
+    def __missing__(self, key: str):
+        from rofl.batch.tournament import read_tournament
+
+        name, _ = key.split("#")
+        for label, puzzle in read_tournament(SETS / f"{name}.txt"):
+            self.setdefault(f"{name}#{label}", puzzle)
+        return dict.__getitem__(self, key)
+
+
 def _worker(mode: str, per_set: int) -> None:
     """Solve the puzzle named on each line of stdin; one JSON line of figures each."""
     import rofl
 
     want = 2 if mode == "two" else 1
-    puzzles = sample(per_set)
+    puzzles = _Puzzles(sample(per_set))
     rofl.solve_complete(next(iter(puzzles.values())), solutions=want)
     print(json.dumps({"ready": rofl.__file__}), flush=True)
     for line in sys.stdin:
@@ -83,6 +100,10 @@ def _worker(mode: str, per_set: int) -> None:
 def measure(args) -> list[dict]:
     if args.puzzles:
         keys = args.puzzles.split(",")
+    elif args.band:
+        low, high = args.band
+        rows = [json.loads(line) for line in args.tournament_rows.read_text().splitlines() if line.strip()]
+        keys = [f"{r['set']}#{r['label']}" for r in rows if low <= r["rofl"].get("nodes", -1) <= high]
     elif args.slowest:
         saved = json.loads(args.source.read_text())
         keys = [r["puzzle"] for r in sorted(saved, key=lambda r: -r["old"]["cpu"])[: args.slowest]]
@@ -128,6 +149,15 @@ def summary(rows: list[dict]) -> list[str]:
     ]
 
 
+def _band(text: str) -> tuple[int, int]:
+    try:
+        low, high = (int(part) for part in text.split("-"))
+    except ValueError:
+        msg = f"{text!r}: expected LO-HI, two node counts"
+        raise argparse.ArgumentTypeError(msg) from None
+    return low, high
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--old", type=Path)
@@ -137,6 +167,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--slowest", type=int, default=0, help="only the N slowest puzzles of --from (old side)")
     parser.add_argument("--from", dest="source", type=Path, help="rows saved by --save, for --slowest")
     parser.add_argument("--puzzles", help="only these puzzles, as SET#LABEL,SET#LABEL...")
+    parser.add_argument("--band", type=_band, help="LO-HI: the puzzles settled in LO to HI nodes in --tournament-rows")
+    parser.add_argument("--tournament-rows", type=Path, help="rows saved by tournament.py --save, for --band")
     parser.add_argument("--rounds", type=int, default=1, help="runs of each puzzle on each side; the best counts")
     parser.add_argument("--save", type=Path, help="write the per-puzzle rows as JSON")
     parser.add_argument("--load", type=Path, help="summarise rows saved by --save instead of measuring")
@@ -154,6 +186,8 @@ def main(argv: list[str] | None = None) -> None:
             parser.error("--old DIR (a checkout of the older commit) is needed")
         if args.slowest and args.source is None:
             parser.error("--slowest needs --from ROWS")
+        if args.band and args.tournament_rows is None:
+            parser.error("--band needs --tournament-rows ROWS")
         rows = measure(args)
         if args.save:
             args.save.write_text(json.dumps(rows, indent=1))
