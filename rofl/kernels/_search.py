@@ -401,19 +401,19 @@ def _put_words(q, m, height, lwb, rc):
     c = np.uint64(rc[q] & 63)
     cb = ONE << c
     rb = ONE << r
-    c = c + np.uint64(height)
+    column = c + np.uint64(height)  # the column's line
     if m & 1:
         lwb[r, 0] |= cb
-        lwb[c, 0] |= rb
+        lwb[column, 0] |= rb
     else:
         lwb[r, 0] &= ~cb
-        lwb[c, 0] &= ~rb
+        lwb[column, 0] &= ~rb
     if m & 2:
         lwb[r, 1] |= cb
-        lwb[c, 1] |= rb
+        lwb[column, 1] |= rb
     else:
         lwb[r, 1] &= ~cb
-        lwb[c, 1] &= ~rb
+        lwb[column, 1] &= ~rb
 
 
 @njit(**SEARCH_INNER)
