@@ -263,31 +263,30 @@ def _spread_bw(flat, width, ntr, clues, words, tw, stats):
     status = STALLED
     solves = 0
     slots = np.uint64(table.shape[1] - 1)
-    z, o = np.uint64(0), np.uint64(1)
     while size > 0:
         line, head, size = _next_line(queue, queued, head, size, n_lines, tw)
         n, base, step = _line_cells(line, height, width)
         ul = np.uint64(line)
-        w = lwb[ul, z]
-        b = lwb[ul, o]
+        w = lwb[ul, 0]
+        b = lwb[ul, 1]
         h = (w * _MIX_W) ^ (b * _MIX_B)
         at = (h ^ (h >> np.uint64(29))) & slots
-        if table[ul, at, z] == w and table[ul, at, o] == b:
-            nw, nb = table[ul, at, np.uint64(2)], table[ul, at, np.uint64(3)]
+        if table[ul, at, 0] == w and table[ul, at, 1] == b:
+            nw, nb = table[ul, at, 2], table[ul, at, 3]
         else:
             solves += 1
             ok, nw, nb = _line_bw(w, b, n, clues.lens, clues.starts[line], clues.ends[line], work)
             if not ok:  # stored as no colour anywhere
                 nw = nb = np.uint64(0)
-            table[ul, at, z], table[ul, at, o] = w, b
-            table[ul, at, np.uint64(2)], table[ul, at, np.uint64(3)] = nw, nb
+            table[ul, at, 0], table[ul, at, 1] = w, b
+            table[ul, at, 2], table[ul, at, 3] = nw, nb
         if (nw | nb) == 0:
             status = CONTRADICTION
             break
         changed = (w ^ nw) | (b ^ nb)
         if changed:
-            lwb[ul, z] = nw
-            lwb[ul, o] = nb
+            lwb[ul, 0] = nw
+            lwb[ul, 1] = nb
         # the crossing lines' words lose the colours their cell lost
         pos = np.uint64(line if line < height else line - height)
         while changed:
@@ -299,8 +298,8 @@ def _spread_bw(flat, width, ntr, clues, words, tw, stats):
             flat[q] = np.int64((nw >> bit) & ONE) | (np.int64((nb >> bit) & ONE) << 1)
             cross = height + i if line < height else i
             uc = np.uint64(cross)
-            lwb[uc, z] &= ~((((w ^ nw) >> bit) & ONE) << pos)
-            lwb[uc, o] &= ~((((b ^ nb) >> bit) & ONE) << pos)
+            lwb[uc, 0] &= ~((((w ^ nw) >> bit) & ONE) << pos)
+            lwb[uc, 1] &= ~((((b ^ nb) >> bit) & ONE) << pos)
             size = _enqueue(cross, queue, queued, head, size, n_lines)
     _empty_queue(queue, queued, head, size, n_lines)
     stats[ST_LINE_SOLVES] += solves
