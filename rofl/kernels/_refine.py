@@ -384,6 +384,15 @@ def _line_log_count(cells, n, lens, cols, g0, g1, cnt):
     ``d`` past the leftmost place for it -- with ``d`` up to the line's
     slack.  ``cnt`` is a ``(>= k + 1, >= n + 1)`` float64 work array.
     Returns ``-inf`` when nothing fits.
+
+    Row ``j`` is visited only from its first nonzero entry ``lo`` to the
+    last one reached ``top`` (entries beyond ``top`` are never read, so a
+    row is set as it is reached instead of cleared first): on a line that
+    is partly known, the band a group can still take.  Whether group ``j``
+    fits at a start comes from a window of its length slid along the line
+    (the cells in it that cannot take its colour, one added and one dropped
+    a step), so a line costs ``O(n + k * band)`` rather than
+    ``O(k * slack * length)``; the sums are the same, in the same order.
     """
     k = g1 - g0
     need = 0
@@ -392,39 +401,48 @@ def _line_log_count(cells, n, lens, cols, g0, g1, cnt):
     slack = n - need
     if slack < 0:
         return -np.inf
-    for d in range(slack + 1):
-        cnt[0, d] = 0.0
     cnt[0, 0] = 1.0
+    lo = 0  # row j's first nonzero entry
+    top = 0  # row j's last entry set
     start = 0  # leftmost cell after j groups
     for j in range(k + 1):
         length = lens[g0 + j] if j < k else 0
         bit = (np.int64(1) << np.int64(cols[g0 + j])) if j < k else np.int64(0)
         gap = 1 if (j + 1 < k and cols[g0 + j + 1] == cols[g0 + j]) else 0
+        blocked = 0  # cells of the window at start + d that cannot take the colour
         if j < k:
-            for d in range(slack + 1):
-                cnt[j + 1, d] = 0.0
-        for d in range(slack + 1):
-            v = cnt[j, d]
-            if v == 0.0:
-                continue
+            for t in range(start + lo, start + lo + length):
+                if not (cells[t] & bit):
+                    blocked += 1
+        next_lo = -1
+        d = lo
+        while d <= top:
             i = start + d
-            if d < slack and (cells[i] & 1):  # a background cell
-                cnt[j, d + 1] += v
+            v = cnt[j, d]
+            if d < slack and (cells[i] & 1) and v != 0.0:  # a background cell
+                if d < top:
+                    cnt[j, d + 1] += v
+                else:
+                    cnt[j, d + 1] = v
+                    top = d + 1
             if j < k:  # group j from cell i on
-                ok = True
-                for t in range(i, i + length):
-                    if not (cells[t] & bit):
-                        ok = False
-                        break
-                if ok and gap:
-                    ok = (cells[i + length] & 1) != 0
-                if ok:
-                    cnt[j + 1, d] += v
+                fits = v != 0.0 and blocked == 0 and (gap == 0 or (cells[i + length] & 1) != 0)
+                cnt[j + 1, d] = v if fits else 0.0
+                if fits and next_lo < 0:
+                    next_lo = d
+                if d < slack:  # slide the window one cell on
+                    if not (cells[i] & bit):
+                        blocked -= 1
+                    if not (cells[i + length] & bit):
+                        blocked += 1
+            d += 1
+        if j == k:
+            return np.log(cnt[k, slack]) if top == slack and cnt[k, slack] > 0.0 else -np.inf
+        if next_lo < 0:
+            return -np.inf
+        lo = next_lo
         start += length + gap
-    total = cnt[k, slack]
-    if total <= 0.0:
-        return -np.inf
-    return np.log(total)
+    return -np.inf  # not reached: row k returns
 
 
 @njit(**LEAF)

@@ -37,8 +37,9 @@ ZERO = np.uint64(0)
 # D_{j+1} of every group
 _W_ROW = 0
 _W_REVERSED = 1  # the same, bit-reversed over the row (for _fill_down)
-_TMP = 2  # rows 2..7
-_COL = 8
+_TMP = 2  # rows 2..5
+_W_UP = 6  # the positions that may be entered going up: _W_ROW shifted up one (for _fill_up)
+_COL = 7
 _ANS = _COL + MAX_COLOURS
 _WHITE = _ANS + MAX_COLOURS
 _SETS = _WHITE + 1
@@ -51,33 +52,41 @@ def rows(k):
 
 
 @njit(**JIT, inline="always")
-def _shr(ws, dst, src, s, nw):
-    """Row ``dst`` = row ``src`` shifted down by ``s`` bits (``dst`` may be ``src``)."""
-    q = s >> 6
-    r = np.uint64(s & 63)
-    for i in range(nw):
-        a = i + q
-        v = ZERO
-        if a < nw:
-            v = ws[src, a] >> r
-            if r and a + 1 < nw:
-                v |= ws[src, a + 1] << (np.uint64(64) - r)
-        ws[dst, i] = v
+def _down(ws, src, i, q, r, nw):
+    """Word ``i`` of row ``src`` shifted down by ``64 q + r`` bits: it reads
+    words ``i + q`` and up, so a loop over ``i`` going up may write its
+    result into ``src`` itself."""
+    a = i + q
+    v = ZERO
+    if a < nw:
+        v = ws[src, a] >> r
+        if r and a + ONE < nw:
+            v |= ws[src, a + ONE] << (np.uint64(64) - r)
+    return v
+
+
+@njit(**JIT, inline="always")
+def _up(ws, src, i, q, r, nw):
+    """Word ``i`` of row ``src`` shifted up by ``64 q + r`` bits: it reads
+    words ``i - q`` and down, so a loop over ``i`` going down may write its
+    result into ``src`` itself."""
+    v = ZERO
+    if i >= q:
+        a = i - q
+        v = ws[src, a] << r
+        if r and a > ZERO:
+            v |= ws[src, a - ONE] >> (np.uint64(64) - r)
+    return v
 
 
 @njit(**JIT, inline="always")
 def _shl(ws, dst, src, s, nw):
     """Row ``dst`` = row ``src`` shifted up by ``s`` bits (``dst`` may be ``src``)."""
-    q = s >> 6
+    q = np.uint64(s >> 6)
     r = np.uint64(s & 63)
-    for i in range(nw - 1, -1, -1):
-        a = i - q
-        v = ZERO
-        if a >= 0:
-            v = ws[src, a] << r
-            if r and a - 1 >= 0:
-                v |= ws[src, a - 1] >> (np.uint64(64) - r)
-        ws[dst, i] = v
+    for back in range(nw):
+        i = nw - ONE - back
+        ws[dst, i] = _up(ws, src, i, q, r, nw)
 
 
 @njit(**JIT, inline="always")
@@ -102,9 +111,7 @@ def _carry_fill(ws, dst, seeds, passable, nw):
 def _fill_up(ws, dst, seeds, nw):
     """dst = seeds and every position reached going up through cells that may
     be background (position ``i + 1`` from ``i`` when ``w`` has cell ``i``)."""
-    t = _TMP + 5
-    _shl(ws, t, _W_ROW, 1, nw)
-    _carry_fill(ws, dst, seeds, t, nw)
+    _carry_fill(ws, dst, seeds, _W_UP, nw)
 
 
 @njit(**JIT, inline="always")
@@ -116,37 +123,40 @@ def _fill_down(ws, dst, seeds, nw):
     ``w`` has it)."""
     t = _TMP + 3
     for i in range(nw):
-        ws[t, i] = _reverse_bits(ws[seeds, nw - 1 - i])
+        ws[t, i] = _reverse_bits(ws[seeds, nw - ONE - i])
     _carry_fill(ws, t, t, _W_REVERSED, nw)
     for i in range(nw):
-        ws[dst, i] = _reverse_bits(ws[t, nw - 1 - i])
+        ws[dst, i] = _reverse_bits(ws[t, nw - ONE - i])
 
 
 @njit(**JIT, inline="always")
 def _runs(ws, dst, src, length, nw):
-    """dst = positions s whose cells s..s+length-1 are all in src."""
-    x = _TMP + 4
+    """dst = positions s whose cells s..s+length-1 are all in src (``dst``
+    is not ``src``): ``O(log length)`` passes, each shifting and meeting in
+    place."""
     for i in range(nw):
         ws[dst, i] = ws[src, i]
     t = 1
     while t < length:
         step = min(t, length - t)
-        _shr(ws, x, dst, step, nw)
+        q = np.uint64(step >> 6)
+        r = np.uint64(step & 63)
         for i in range(nw):
-            ws[dst, i] &= ws[x, i]
+            ws[dst, i] &= _down(ws, dst, i, q, r, nw)
         t += step
 
 
 @njit(**JIT, inline="always")
 def _spread_or(ws, dst, src, length, nw):
     """dst |= the cells s..s+length-1 for every s in src (src is clobbered)."""
-    x = _TMP + 4
     t = 1
     while t < length:
         step = min(t, length - t)
-        _shl(ws, x, src, step, nw)
-        for i in range(nw):
-            ws[src, i] |= ws[x, i]
+        q = np.uint64(step >> 6)
+        r = np.uint64(step & 63)
+        for back in range(nw):
+            i = nw - ONE - back
+            ws[src, i] |= _up(ws, src, i, q, r, nw)
         t += step
     for i in range(nw):
         ws[dst, i] |= ws[src, i]
@@ -164,7 +174,10 @@ def _line_wide(cells, n, lens, cols, g0, g1, out, ws, cid, first, last, shift):
     (as :func:`rofl.kernels._line._solve_line_dp` puts them).  Returns
     False when no arrangement fits."""
     k = g1 - g0
-    nw = (n + 64) // 64  # positions 0..n
+    words = (n + 64) // 64  # positions 0..n
+    # the word loops index with an unsigned count: numba tests a signed
+    # index for a negative value (rofl.kernels._search does the same)
+    nw = np.uint64(words)
     nc = 0
     for j in range(g0, g1):
         c = cols[j]
@@ -174,10 +187,10 @@ def _line_wide(cells, n, lens, cols, g0, g1, out, ws, cid, first, last, shift):
         if s == nc:
             cid[s] = c
             nc += 1
-    for row in range(_SETS):
+    for s in range(nc):  # the answers gather with |=; every other row is set before it is read
         for i in range(nw):
-            ws[row, i] = ZERO
-    for q in range(nw):
+            ws[_ANS + s, i] = ZERO
+    for q in range(words):
         lo = 64 * q
         hi = min(n, lo + 64)
         v = ZERO
@@ -191,7 +204,8 @@ def _line_wide(cells, n, lens, cols, g0, g1, out, ws, cid, first, last, shift):
                 v = (v << ONE) | ((np.uint64(cells[i]) >> c) & ONE)
             ws[_COL + s, q] = v
     for i in range(nw):
-        ws[_W_REVERSED, i] = _reverse_bits(ws[_W_ROW, nw - 1 - i])
+        ws[_W_REVERSED, i] = _reverse_bits(ws[_W_ROW, nw - ONE - i])
+    _shl(ws, _W_UP, _W_ROW, 1, nw)
     t0, t1, t2 = _TMP, _TMP + 1, _TMP + 2
     # forward: Z_j at row _SETS + j, D_{j+1} at _SETS + k + j
     for i in range(nw):
@@ -208,10 +222,9 @@ def _line_wide(cells, n, lens, cols, g0, g1, out, ws, cid, first, last, shift):
             ws[t1, i] &= ws[z, i]
         _shl(ws, d, t1, length, nw)
         if j + 1 < k:
-            if cols[g0 + j + 1] == cols[g0 + j]:
+            if cols[g0 + j + 1] == cols[g0 + j]:  # a gap: (D & w) << 1
                 for i in range(nw):
-                    ws[t0, i] = ws[d, i] & ws[_W_ROW, i]
-                _shl(ws, t0, t0, 1, nw)
+                    ws[t0, i] = _up(ws, d, i, ZERO, ONE, nw) & ws[_W_UP, i]
             else:
                 for i in range(nw):
                     ws[t0, i] = ws[d, i]
@@ -225,25 +238,28 @@ def _line_wide(cells, n, lens, cols, g0, g1, out, ws, cid, first, last, shift):
     ws[t1, n >> 6] = ONE << np.uint64(n & 63)
     y = t0
     _fill_down(ws, y, t1, nw)
-    _shr(ws, t1, y, 1, nw)
     for i in range(nw):
-        ws[_WHITE, i] = ws[t2, i] & ws[_W_ROW, i] & ws[t1, i]
+        ws[_WHITE, i] = ws[t2, i] & ws[_W_ROW, i] & _down(ws, y, i, ZERO, ONE, nw)
     for j in range(k - 1, -1, -1):
         length = lens[g0 + j]
         s = _slot(cid, nc, cols[g0 + j])
-        # after (t1)
+        # the valid starts (t2): the ends D_{j+1} the forward pass reached
+        # that the groups after can follow, shifted back.  Only they are
+        # filled down (as rofl.kernels._bits._line_bw does): the answer reads
+        # Y_j only just after an end of group j - 1 or a position of Z_j,
+        # and the background from there up to a start makes it one of Z_j's
         if j + 1 < k and cols[g0 + j + 1] == cols[g0 + j]:
-            _shr(ws, t1, y, 1, nw)
             for i in range(nw):
-                ws[t1, i] &= ws[_W_ROW, i]
-            _shr(ws, t1, t1, length, nw)
+                ws[t2, i] = _down(ws, y, i, ZERO, ONE, nw) & ws[_W_ROW, i] & ws[_SETS + k + j, i]
         else:
-            _shr(ws, t1, y, length, nw)
-        _runs(ws, t2, _COL + s, length, nw)
-        for i in range(nw):
-            ws[t2, i] &= ws[t1, i]  # starts
-        for i in range(nw):
-            ws[t1, i] = ws[_SETS + j, i] & ws[t2, i]  # valid starts
+            for i in range(nw):
+                ws[t2, i] = ws[y, i] & ws[_SETS + k + j, i]
+        q = np.uint64(length >> 6)
+        r = np.uint64(length & 63)
+        for i in range(nw):  # shifted back, into t2 and its copy t1
+            v = _down(ws, t2, i, q, r, nw)
+            ws[t2, i] = v
+            ws[t1, i] = v
         if first.shape[0] > 0:
             lo = -1
             hi = -1
@@ -251,18 +267,17 @@ def _line_wide(cells, n, lens, cols, g0, g1, out, ws, cid, first, last, shift):
                 v = ws[t1, i]
                 if v:
                     if lo < 0:
-                        lo = 64 * i + _lowest(v)
-                    hi = 64 * i + _highest(v)
+                        lo = 64 * np.int64(i) + _lowest(v)
+                    hi = 64 * np.int64(i) + _highest(v)
             first[g0 + j] = lo + shift
             last[g0 + j] = hi + shift
         _spread_or(ws, _ANS + s, t1, length, nw)
         _fill_down(ws, y, t2, nw)
         # white |= before & w & (y >> 1)
-        _shr(ws, t1, y, 1, nw)
         for i in range(nw):
             before = ws[_SETS, i] if j == 0 else ws[_SETS + k + j - 1, i] | ws[_SETS + j, i]
-            ws[_WHITE, i] |= before & ws[_W_ROW, i] & ws[t1, i]
-    for q in range(nw):
+            ws[_WHITE, i] |= before & ws[_W_ROW, i] & _down(ws, y, i, ZERO, ONE, nw)
+    for q in range(words):
         lo = 64 * q
         hi = min(n, lo + 64)
         v = ws[_WHITE, q]
