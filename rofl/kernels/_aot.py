@@ -33,6 +33,7 @@ from __future__ import annotations
 import hashlib
 import importlib
 import os
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -449,6 +450,13 @@ def build(output_dir: str | os.PathLike, exports: tuple[Export, ...] | None = No
     release it like the JIT kernels (``nogil=True``), so that line logic in
     a worker thread (:mod:`rofl.solver._stop`) leaves the calling thread
     free to watch the deadline and Ctrl-C.
+
+    The kernels compile from their sources, never from numba's cache
+    (:func:`_uncached`): pycc takes a kernel's callees from the JIT's
+    cached code when there is some, and numba checks a cached kernel
+    against its own module's file only, so a source tree whose
+    ``__pycache__`` holds a kernel compiled before one of its callees'
+    modules changed would build the old callee into the extension.
     """
     import warnings
 
@@ -475,9 +483,32 @@ def build(output_dir: str | os.PathLike, exports: tuple[Export, ...] | None = No
     plain = compiler.Flags
     compiler.Flags = _NoGilFlags
     try:
-        with warnings.catch_warnings():
+        with warnings.catch_warnings(), _uncached():
             warnings.simplefilter("ignore")
             cc.compile()
     finally:
         compiler.Flags = plain
     return Path(cc.output_dir) / cc.output_file
+
+
+@contextmanager
+def _uncached():
+    """numba's cache off for every kernel of :data:`MODULES` while the
+    block runs: nothing loaded from it, nothing saved to it."""
+    from numba.core.caching import NullCache
+    from numba.core.registry import CPUDispatcher
+
+    dispatchers = [
+        kernel
+        for name in MODULES
+        for kernel in vars(importlib.import_module(name)).values()
+        if isinstance(kernel, CPUDispatcher)
+    ]
+    caches = [kernel._cache for kernel in dispatchers]  # noqa: SLF001 -- numba has no switch for one dispatcher
+    for kernel in dispatchers:
+        kernel._cache = NullCache()  # noqa: SLF001
+    try:
+        yield
+    finally:
+        for kernel, kept in zip(dispatchers, caches, strict=True):
+            kernel._cache = kept  # noqa: SLF001

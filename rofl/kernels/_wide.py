@@ -10,6 +10,11 @@ pictures about twice as fast as the DP with start bounds.  Shifts carry
 bits from word to word; the fill upward through background cells is one
 addition (its carry runs through each stretch of passable positions from
 the stretch's lowest seed), the fill downward the same addition on the row with its bits reversed.
+As in :func:`rofl.kernels._bits._line_bw`, the backward pass follows only
+the ends the forward pass reached, so each group's runs are found once;
+each shift is folded into the pass that reads it, and the word loops index
+with unsigned integers (numba tests a signed index for a negative value):
+together about 1.4 times as fast on 400-cell lines as the first form.
 
 :func:`rofl.kernels._line._solve_line_within` hands such lines here;
 ``tests/solver/test_bits.py`` checks the answers and the groups' start
