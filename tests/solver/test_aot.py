@@ -158,6 +158,29 @@ def test_an_extension_from_other_sources_is_not_used(monkeypatch, tmp_path):
         _aot.reset()
 
 
+def test_the_build_compiles_from_sources_not_from_numbas_cache():
+    """While the extension builds, no kernel loads or saves numba's cache
+    (pycc takes callees from it, and numba checks a cached kernel against
+    its own module only: a stale caller would carry an old callee)."""
+    from numba.core.caching import NullCache
+    from numba.core.registry import CPUDispatcher
+
+    from rofl.kernels import _line, _wide
+
+    before = _wide._line_wide._cache  # noqa: SLF001
+    with _aot._uncached():  # noqa: SLF001
+        kernels_seen = 0
+        for name in _aot.MODULES:
+            module = __import__(name, fromlist=["_"])
+            for value in vars(module).values():
+                if isinstance(value, CPUDispatcher):
+                    assert isinstance(value._cache, NullCache), (name, value.__name__)  # noqa: SLF001
+                    kernels_seen += 1
+        assert kernels_seen > 100
+        assert isinstance(_line._solve_line._cache, NullCache)  # noqa: SLF001
+    assert _wide._line_wide._cache is before  # noqa: SLF001
+
+
 def _warm_wide() -> None:
     """The kernel sets' warm-ups over more than 8 colours: the int64 line cache."""
     from rofl.refine.refinement import refine
