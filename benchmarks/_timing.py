@@ -8,6 +8,7 @@ figure to keep.
 from __future__ import annotations
 
 import sys
+import time
 import timeit
 from collections.abc import Callable
 
@@ -15,6 +16,21 @@ from collections.abc import Callable
 def best_of(fn: Callable[[], object], repeat: int = 3) -> float:
     """Seconds of the fastest of ``repeat`` calls of ``fn``."""
     return min(timeit.repeat(fn, number=1, repeat=repeat))
+
+
+def best_in_turns(
+    variants: dict[str, Callable[[], object]], repeat: int, clock: Callable[[], float] = time.perf_counter
+) -> dict[str, float]:
+    """Seconds of each variant's fastest call over ``repeat`` rounds in which
+    the variants take turns (so a load that comes and goes slows them all
+    alike), by ``clock``."""
+    best = dict.fromkeys(variants, float("inf"))
+    for _ in range(repeat):
+        for name, call in variants.items():
+            start = clock()
+            call()
+            best[name] = min(best[name], clock() - start)
+    return best
 
 
 def first_solution(puzzle, budget: float) -> dict:

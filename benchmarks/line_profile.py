@@ -36,7 +36,6 @@ import io
 import pstats
 import statistics
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -47,22 +46,14 @@ REPO = Path(__file__).resolve().parents[1]
 DEFAULT_CORPUS = next((p for p in (REPO.parent / "shared" / "corpus", Path("/work/shared/corpus")) if p.is_dir()), None)
 sys.path.insert(0, str(REPO))
 
+from _timing import best_in_turns  # noqa: E402
+
 import rofl  # noqa: E402
 from rofl.formats import read_puzzle  # noqa: E402
 from rofl.kernels import _fresh as _fast  # noqa: E402
 from rofl.kernels import _line as k  # noqa: E402
-from rofl.solver import propagate  # noqa: E402
-
-
-def _timed(variants: dict[str, Callable[[], object]], repeat: int) -> dict[str, float]:
-    """Best seconds of each variant over ``repeat`` rounds, the variants taking turns."""
-    best = dict.fromkeys(variants, float("inf"))
-    for _ in range(repeat):
-        for name, call in variants.items():
-            t = time.perf_counter()
-            call()
-            best[name] = min(best[name], time.perf_counter() - t)
-    return best
+from rofl.solver import line_logic as propagate  # noqa: E402
+from rofl.solver.index_lines import full_mask  # noqa: E402
 
 
 def _reference_stages(puzzle, solver) -> dict[str, Callable[[], object]]:
@@ -85,7 +76,7 @@ def _reference_stages(puzzle, solver) -> dict[str, Callable[[], object]]:
 
 def _levers(puzzle, solver) -> dict[str, Callable[[], object]]:
     packed = puzzle.packed
-    full = propagate.full_mask(puzzle.n_colors)
+    full = full_mask(puzzle.n_colors)
     stats = np.zeros(k.N_STATS, dtype=np.int64)
 
     def fresh(rules: int) -> Callable[[], object]:
@@ -162,13 +153,13 @@ def main() -> None:
             call()
 
     report = []
-    stages = [_timed(_reference_stages(p, solver), args.repeat) for p in puzzles]
+    stages = [best_in_turns(_reference_stages(p, solver), args.repeat) for p in puzzles]
     title = f"The reference path on the {len(puzzles)} puzzles line logic solves (best of {args.repeat} each):"
     report += _table(title, stages, "whole call (LineSolver.solve)")
     order = sorted(range(len(puzzles)), key=lambda i: stages[i]["whole call (LineSolver.solve)"])
     typical = [puzzles[i] for i in order[len(order) // 4 : 3 * len(order) // 4]]
     report += ["", *_profile(typical, solver, 40 * len(typical))]
-    levers = [_timed(_levers(p, solver), args.repeat) for p in puzzles]
+    levers = [best_in_turns(_levers(p, solver), args.repeat) for p in puzzles]
     title = f"The levers, one by one, taking turns on the same {len(puzzles)} puzzles:"
     report += ["", *_table(title, levers, "reference (LineSolver.solve)")]
     print("\n".join(report))

@@ -39,6 +39,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from _timing import best_in_turns  # noqa: E402
 from numba import njit  # noqa: E402
 from PIL import Image  # noqa: E402
 
@@ -132,12 +133,7 @@ def measure(size: int, repeat: int) -> dict[str, float]:
         call()
     if not np.array_equal(by_rows, by_dp):
         raise SystemExit(f"{size} cells: the bit rows and the DP disagree")
-    best = dict.fromkeys(variants, float("inf"))
-    for _ in range(repeat):
-        for name, call in variants.items():
-            start = time.process_time()
-            call()
-            best[name] = min(best[name], time.process_time() - start)
+    best = best_in_turns(variants, repeat, time.process_time)
     return {name: seconds / len(cells) * 1e6 for name, seconds in best.items()} | {"lines": len(cells)}
 
 
