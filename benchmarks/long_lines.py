@@ -132,7 +132,8 @@ def measure(size: int, repeat: int) -> dict[str, float]:
     for call in variants.values():  # compile
         call()
     if not np.array_equal(by_rows, by_dp):
-        raise SystemExit(f"{size} cells: the bit rows and the DP disagree")
+        msg = f"{size} cells: the bit rows and the DP disagree"
+        raise SystemExit(msg)
     best = best_in_turns(variants, repeat, time.process_time)
     return {name: seconds / len(cells) * 1e6 for name, seconds in best.items()} | {"lines": len(cells)}
 
