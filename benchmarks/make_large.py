@@ -3,7 +3,8 @@
 The cases of issue 45's "Large pictures" item, each run once in a fresh
 process (the kernels come from the numba cache, so nothing is compiled on
 the clock) and timed in processor time (``time.process_time``: on a loaded
-machine the figure that load inflates least):
+machine the figure that load inflates least), in one thread (``threads=1``:
+``benchmarks/threads.py`` measures the wall time that more threads save):
 
 * ``camera-2``, ``camera-4``, ``astronaut-2``, ``astronaut-4``: the sample
   photos at 400 cells a side, black and white and four colours, as
@@ -178,7 +179,7 @@ def run_case(case: str, out: str | None, style: str = "auto") -> dict:
     picture = np.random.default_rng(0).random((n, n, 3)) if name == "noise" else ROOT / name
     size = {"size": n} if shape == "hex" else {"width": n, "height": n, "mode": "crop"}
     c0 = time.process_time()
-    res = rofl.make(picture, colors=k, effort=effort, shape=shape, style=style, **size)
+    res = rofl.make(picture, colors=k, effort=effort, shape=shape, style=style, threads=1, **size)
     cpu = time.process_time() - c0
     ok = None
     if shape == "rect":
@@ -231,7 +232,7 @@ def _make_until(case: str, flag: str, owner, attr: str, capture, missing: str):
     setattr(owner, attr, capture(original))
     picture = np.random.default_rng(0).random((n, n, 3)) if name == "noise" else ROOT / name
     try:
-        rofl.make(picture, colors=k, effort=effort, shape=shape, width=n, height=n, mode="crop")
+        rofl.make(picture, colors=k, effort=effort, shape=shape, width=n, height=n, mode="crop", threads=1)
     except _Captured as captured:
         return captured.args[0]
     finally:

@@ -481,6 +481,7 @@ def make(
     title: str | None = None,
     solver: Any = None,
     progress: Callable[[MakeProgress], None] | None = None,
+    threads: int | None = None,
     **fields: Any,
 ) -> MakeResult:
     """Turn a picture into a nonogram that line logic solves to exactly one picture.
@@ -504,6 +505,10 @@ def make(
     progress : callable(MakeProgress), optional
         Called as the refinement works, with the stage and how far it is
         (:class:`MakeProgress`).
+    threads : int, optional
+        Threads refinement may work in (:func:`rofl.refine.refine`; by
+        default the processors this process may use, at most 4).  The
+        puzzle does not depend on it: only how soon it is ready.
     **fields
         Fields of :class:`MakeOptions` (each documented there).
 
@@ -521,7 +526,7 @@ def make(
         A keyword that is not a field of :class:`MakeOptions`.
     """
     o = replace(options or MakeOptions(), **fields)
-    return _make(image, o, title=title, solver=solver, progress=progress)
+    return _make(image, o, title=title, solver=solver, progress=progress, threads=threads)
 
 
 def _make(
@@ -533,6 +538,7 @@ def _make(
     progress: Any,
     budget: Any = None,
     smooth: bool = False,
+    threads: int | None = None,
 ) -> MakeResult:
     """:func:`make` with its options as one value: the one pipeline of both
     shapes, in named steps; what differs per shape is asked of its
@@ -568,7 +574,7 @@ def _make(
         cells.grid = picture.smooth(cells.grid)
     cells = shape.prepare(cells)
     refine_clock = kernels.Stopwatch()
-    res = _refined(cells, chosen.quantised.palette, shape, solver, progress)
+    res = _refined(cells, chosen.quantised.palette, shape, solver, progress, threads)
     refine_seconds = refine_clock.seconds()
     # easy may refine again from the same cells (after_refinement sets ``final`` on the cells it is given)
     prepared = cells.cut((slice(None), slice(None))) if o.difficulty == "easy" and o.shape == "rect" else None
@@ -578,7 +584,7 @@ def _make(
         from rofl.refine.difficulty import EASY_EFFORT
 
         longer = _PIPELINES[o.shape](replace(o, effort=EASY_EFFORT))
-        again = _refined(prepared, chosen.quantised.palette, longer, solver, progress)
+        again = _refined(prepared, chosen.quantised.palette, longer, solver, progress, threads)
         retried = shape.after_refinement(prepared, np.asarray(again.grid, dtype=np.uint8))
         if _changed_share(retried) < _changed_share(cells):
             res, cells = again, retried
@@ -596,7 +602,7 @@ def _make(
         pixels=pixels, geometry=geometry, background=bg_rgb,
     )  # fmt: skip
     if o.difficulty is not None and chosen.eligible:  # auto: photo alone may take another threshold
-        result = _other_style(result, pixels, o, chosen, solver, clock, plain, budget)
+        result = _other_style(result, pixels, o, chosen, solver, clock, plain, budget, threads)
     return result
 
 
@@ -783,14 +789,15 @@ def _shape_of(o: MakeOptions) -> _Shape:
     return shape
 
 
-def _refined(cells: _Cells, palette: Any, shape: _Shape, solver: Any, progress: Any) -> Any:
+def _refined(cells: _Cells, palette: Any, shape: _Shape, solver: Any, progress: Any, threads: int | None) -> Any:
     """The refinement of the cells (:func:`rofl.refine.refine`) with the
-    shape's options and ``progress`` as the refinement's callbacks."""
+    shape's options, ``progress`` as the refinement's callbacks, in
+    ``threads`` threads."""
     from rofl.refine import refine
 
     return refine(
         cells.grid, palette, board=shape.board(cells.grid), cost=cells.cost, solver=solver, **shape.refine_options(),
-        **_refine_callbacks(progress),
+        threads=threads, **_refine_callbacks(progress),
     )  # fmt: skip
 
 
@@ -849,6 +856,7 @@ def _other_style(
     clock,
     plain: float | None,
     budget: Any,
+    threads: int | None,
 ) -> MakeResult:
     """The picture pipeline steers too: another drawing ``auto`` would take
     (another style, or the photo style at another threshold) may reach the
@@ -865,7 +873,9 @@ def _other_style(
             cleanup=o.cleanup or cleanup,
         )  # fmt: skip
         title = result.puzzle.meta.get("title")
-        other = _make(pixels, again, title=title, solver=solver, progress=None, budget=budget, smooth=smooth)
+        other = _make(
+            pixels, again, title=title, solver=solver, progress=None, budget=budget, smooth=smooth, threads=threads
+        )
         return replace(other, stats=replace(other.stats, style_scores=chosen.scores, style_dropped=chosen.dropped))
 
     result = pick_style(result, o.difficulty, chosen.eligible, made, plain=plain, budget=budget)

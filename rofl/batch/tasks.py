@@ -100,7 +100,7 @@ def make_task(
         # a large picture is made by one worker at a time: its pixels stay in the result until it is done
         with warnings.catch_warnings(record=True) as caught, decoding(data):
             warnings.simplefilter("always", UserWarning)
-            result = make(data, options, title=PurePath(name).stem)
+            result = make(data, options, title=PurePath(name).stem, threads=1)  # the batch: a picture per core
             out = puzzle_bytes(f"out{suffix}", result.puzzle, result.grid)
             lost = caveat(f"out{suffix}", result.puzzle)  # what the format loses (colours), as rofl make warns
             s, puzzle = result.stats, result.puzzle

@@ -58,6 +58,12 @@ SINGLE_ONLY = {
     "page": "--page",
     "gif": "--gif",
     "title": "--title",
+    "threads": "--threads",
+}
+#: what a batch does instead of each of SINGLE_ONLY (by default: it writes a book)
+_BATCH_INSTEAD = {
+    "title": "a batch (-o DIR/) names each puzzle after its picture",
+    "threads": "a batch (-o DIR/) makes a picture per core (-j/--jobs)",
 }
 
 
@@ -126,8 +132,8 @@ def make_batch(params: dict[str, Any], options: Any) -> None:
 
     for name, option in SINGLE_ONLY.items():
         if params[name] is not None:
-            msg = f"{option} is for one picture; a batch (-o DIR/) names each puzzle after its picture"
-            msg += " and makes a PDF of them all with --book" if name != "title" else ""
+            instead = "a batch (-o DIR/) names each puzzle after its picture and makes a PDF of them all with --book"
+            msg = f"{option} is for one picture; {_BATCH_INSTEAD.get(name, instead)}"
             raise UsageError(msg)
     book = params["book"]
     if book is None and (params["answers"] or params["letters"] or params["book_order"] != "pictures"):

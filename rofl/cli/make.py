@@ -208,6 +208,12 @@ def _save(image, path: str) -> None:
     help="Give about this share of the groups as '?' (any ink colour), as many as line logic still solves; "
     "-o .rofl, .clues or .json.",
 )
+@click.option(
+    "--threads",
+    type=click.IntRange(1, 256),
+    help="Threads refinement of one large picture may use (default: the processors rofl may use, at most 4); "
+    "the puzzle is the same with any number. A batch makes a picture per core (-j) instead.",
+)
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar, warnings or report.")
 @batch_options
 def make(
@@ -239,6 +245,7 @@ def make(
     page: str | None,
     gif: str | None,
     unknown: float | None,
+    threads: int | None,
     quiet: bool,
     **batch: Any,
 ) -> None:
@@ -275,7 +282,9 @@ def make(
     if several:
         return make_batch(click.get_current_context().params, options)
 
-    result, puzzle = _make_one(images[0], options, title=title, unknown=unknown, page=page, quiet=quiet)
+    result, puzzle = _make_one(
+        images[0], options, title=title, unknown=unknown, page=page, quiet=quiet, threads=threads
+    )
     _write_files(result, puzzle, files, letters=letters, graded=difficulty is not None, quiet=quiet)
     if not quiet:
         _report(result, puzzle, options, files, unknown=unknown, letters=letters)
@@ -320,7 +329,7 @@ def _check_colours(options: Any, colors: int | None, target: str, several: bool)
         raise click.UsageError(msg)
 
 
-def _make_one(image: str, options: Any, *, title, unknown, page, quiet: bool):
+def _make_one(image: str, options: Any, *, title, unknown, page, quiet: bool, threads: int | None):
     """:func:`rofl.maker.make` with a progress bar and its warnings printed; the result and its puzzle
     (with '?' groups for --unknown-colours)."""
     import warnings
@@ -337,7 +346,7 @@ def _make_one(image: str, options: Any, *, title, unknown, page, quiet: bool):
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", UserWarning)
         try:
-            result = make(image, options, title=title, progress=bars.show)
+            result = make(image, options, title=title, progress=bars.show, threads=threads)
         finally:
             bars.close()
     if not quiet:

@@ -8,13 +8,16 @@ kernel (:mod:`rofl.kernels`):
   recorded solve (:class:`Trajectory`) of a similar grid;
 * :meth:`Judge.estimate_moves`: how many cells each single-cell change
   would newly determine, with a memo of arrangement counts
-  (:class:`rofl.kernels.refine_structs.CountMemo`);
+  (:class:`rofl.kernels.refine_structs.CountMemo`), a large batch of moves
+  split between threads (each with its own solver and memo: the same
+  answers, sooner);
 * :meth:`Judge.resume_certificate`: propagation from a stalled fixpoint
   of a nearby grid (a failure certificate).
 """
 
 from __future__ import annotations
 
+import threading
 from typing import NamedTuple
 
 import numpy as np
@@ -24,6 +27,38 @@ from rofl.kernels import structs as k
 from rofl.kernels.refine_structs import CountMemo
 from rofl.packed import PackedClues
 from rofl.solver.line_logic import LineSolver, SolveResult, full_mask, kernel_clues
+
+
+#: the fewest moves each thread of a split estimate takes: below this a
+#: thread's start and the copies of the grid and masks cost more than the
+#: share of the batch it takes (a 400-cell move takes about 20 µs)
+SPLIT_MOVES = 512
+#: the line cache of each helper thread's solver (the calling thread's
+#: solver keeps its own, larger one)
+HELPER_CACHE_MB = 64
+
+
+class Ahead:
+    """``fn(*args)`` run in a thread of its own from now on; :meth:`join`
+    waits for it and returns its result (or raises its exception)."""
+
+    def __init__(self, fn, *args) -> None:
+        self._out: tuple[bool, object] = (False, RuntimeError("never ran"))
+        self._thread = threading.Thread(target=self._run, args=(fn, args), name="rofl-estimate", daemon=True)
+        self._thread.start()
+
+    def _run(self, fn, args) -> None:
+        try:
+            self._out = (True, fn(*args))
+        except BaseException as error:  # noqa: BLE001 - raised again by join
+            self._out = (False, error)
+
+    def join(self):
+        self._thread.join()
+        done, value = self._out
+        if not done:
+            raise value
+        return value
 
 
 class Trajectory(NamedTuple):
@@ -113,6 +148,11 @@ class Judge:
         Lends its work buffers and line cache (its ``hits`` and ``misses``
         count this judge's too).  Like the solver, a judge belongs to one
         thread.
+    threads : int
+        Threads :meth:`estimate_moves` may split a large batch of moves
+        between (the calling one included); each other thread gets its own
+        judge and solver (a line cache of ``HELPER_CACHE_MB``).  The
+        answers do not depend on it.
 
     Attributes
     ----------
@@ -120,11 +160,13 @@ class Judge:
         Line solves spent by :meth:`estimate_moves`.
     """
 
-    def __init__(self, solver: LineSolver) -> None:
+    def __init__(self, solver: LineSolver, threads: int = 1) -> None:
         self.solver = solver
+        self.threads = max(1, int(threads))
         self.line_solves_estimated = 0
         self._memo: CountMemo | None = None
         self._memo_for: np.ndarray | None = None
+        self._helpers: list[Judge] = []  # made on the first split
 
     def _count_memo(self) -> CountMemo:
         """The memo of arrangement counts: an eighth of the line cache's
@@ -305,6 +347,46 @@ class Judge:
             Change of ``log(arrangements)`` of the changed row plus column
             (after propagation): negative when the move tightens them.
         """
+        moves = np.ascontiguousarray(moves, dtype=np.int64).reshape(-1, 3)
+        parts = min(self.threads, len(moves) // SPLIT_MOVES)
+        if parts <= 1:
+            *answers, totals = self._estimate(grid, masks, packed, moves, counts)
+        else:
+            answers, totals = self._split_estimate(grid, masks, packed, moves, counts, parts)
+        self.line_solves_estimated += int(totals[0])
+        self.solver.hits += int(totals[1])
+        self.solver.misses += int(totals[2])
+        return answers[0], answers[1], answers[2]
+
+    def _split_estimate(self, grid, masks, packed, moves, counts, parts):
+        """:meth:`estimate_moves` of ``parts`` slices of ``moves``, the first
+        in this thread, each other in a thread of its own (:class:`Ahead`)
+        with a helper judge (:meth:`helper`)."""
+        bounds = np.linspace(0, len(moves), parts + 1).astype(np.intp)
+        # the helpers' copies: the kernel changes the grid and masks while it works, and puts them back
+        others = [
+            Ahead(self.helper(i - 1)._estimate, grid.copy(), masks.copy(), packed, moves[bounds[i] : bounds[i + 1]], counts)
+            for i in range(1, parts)
+        ]  # fmt: skip
+        try:
+            mine = self._estimate(grid, masks, packed, moves[: bounds[1]], counts)
+        finally:  # the helpers' buffers are free again only once their threads end
+            theirs = [other.join() for other in others]
+        out = [mine, *theirs]
+        answers = [np.concatenate([result[j] for result in out]) for j in range(3)]
+        return answers, np.sum([result[3] for result in out], axis=0)
+
+    def helper(self, i: int) -> Judge:
+        """The ``i``-th helper judge, for work in another thread: a solver
+        of its own, with a line cache of ``HELPER_CACHE_MB`` at most."""
+        while len(self._helpers) <= i:
+            self._helpers.append(Judge(LineSolver(cache_mb=min(HELPER_CACHE_MB, self.solver.cache_mb))))
+        return self._helpers[i]
+
+    def _estimate(self, grid, masks, packed, moves, counts):
+        """One kernel call of :meth:`estimate_moves` on this judge's solver:
+        ``(newly, status, entropy, totals)``, ``totals`` the line solves,
+        cache hits and cache misses."""
         # Recolouring the middle of a group splits it in three: room for two
         # more groups per line.
         self.solver.prepare(packed.kmax + 2, masks)
@@ -313,15 +395,11 @@ class Judge:
         entropy = np.zeros(len(moves), dtype=np.float64)
         totals = np.zeros(3, dtype=np.int64)
         scratch, cache = self.solver.work()
-        moves = np.ascontiguousarray(moves, dtype=np.int64).reshape(-1, 3)
         kernels.estimate_moves(
             grid, masks, *kernel_clues(packed), moves, *scratch, *cache, *self._count_memo(),
             newly, status, entropy, totals, counts,
         )  # fmt: skip
-        self.line_solves_estimated += int(totals[0])
-        self.solver.hits += int(totals[1])
-        self.solver.misses += int(totals[2])
-        return newly, status, entropy
+        return newly, status, entropy, totals
 
 
-__all__ = ["PATCH_LINES", "WHOLE_CELLS", "Judge", "Trajectory", "grid_clues", "patched_clues"]
+__all__ = ["HELPER_CACHE_MB", "Ahead", "PATCH_LINES", "SPLIT_MOVES", "WHOLE_CELLS", "Judge", "Trajectory", "grid_clues", "patched_clues"]

@@ -36,6 +36,9 @@ class RectLines:
         Palette size.
     verify, lazy_top, refresh_every : int
         See :func:`rofl.refine.refine`.
+    threads : int
+        Threads a large batch of estimates may be split between
+        (:class:`~rofl.refine.judge.Judge`).
     """
 
     #: polishing, relocation and failure certificates need the replay kernels
@@ -57,9 +60,11 @@ class RectLines:
     skip_failed_in_runs = False
     retry_short_runs = False
 
-    def __init__(self, solver: LineSolver, shape: tuple[int, int], k: int, *, verify, lazy_top, refresh_every):
+    def __init__(
+        self, solver: LineSolver, shape: tuple[int, int], k: int, *, verify, lazy_top, refresh_every, threads: int = 1
+    ):
         self.solver = solver
-        self.lines = Judge(solver)  # replays, estimates and certificates over the solver's buffers
+        self.lines = Judge(solver, threads)  # replays, estimates and certificates over the solver's buffers
         self.grid_shape = shape
         self.n_cells = shape[0] * shape[1]
         self.n_lines = shape[0] + shape[1]

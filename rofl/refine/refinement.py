@@ -5,6 +5,7 @@ in order and reports a :class:`Refinement`."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -104,6 +105,7 @@ def refine(
     seed: int = 0, polish_progress: Callable[[int, int], None] | None = None,
     revert_progress: Callable[[int, int], None] | None = None, relocate: int = 1,
     relocate_progress: Callable[[int, int], None] | None = None, pairs: bool = False, quick: bool = False,
+    threads: int | None = None,
 ) -> Refinement:  # fmt: skip
     """Change as few, and as little visible, cells of ``grid`` as possible until
     its puzzle is uniquely line-solvable.
@@ -182,6 +184,12 @@ def refine(
         uniquely line-solvable, with more cells changed (docs/design.md,
         "Effort 0 on a large grid").  Ignored on other grids (at 400x400 it
         took longer) and on hexagons.
+    threads : int, optional
+        A rectangle's: threads the greedy pass may split a large batch of
+        move estimates between (at least ``SPLIT_MOVES`` moves each: in
+        practice grids of some 40,000 cells and more); by default
+        :func:`default_threads`.  The picture does not depend on it, only
+        the wall time (the processor time a little, the other way).
     progress, revert_progress, polish_progress, relocate_progress : callable, optional
         ``progress(undetermined)`` after every greedy round (and 0 at the
         end); the others ``(done, total)`` during each revert pass (changes
@@ -208,7 +216,11 @@ def refine(
     clock = kernels.Stopwatch()
     palette = palette if isinstance(palette, Palette) else Palette(palette)
     original, cost, user_locked = _checked(grid, len(palette), hexagon, cost, locked, polish, relocate)
-    shape = _shape(hexagon, original, len(palette), solver, verify, lazy_top, refresh_every)
+    threads = default_threads() if threads is None else threads
+    if not is_whole(threads) or threads < 1:
+        msg = f"threads must be a whole number of at least 1, not {threads!r}"
+        raise PuzzleError(msg)
+    shape = _shape(hexagon, original, len(palette), solver, verify, lazy_top, refresh_every, int(threads))
     run = _Run(shape, cost, original, quick, lean=max(polish, relocate) <= FAR_POLISH_ABOVE)
     state = run.judge(original.copy())
     # a picture line logic solves as it is needs no repair kernels: only
@@ -241,6 +253,20 @@ def refine(
         iterations=run.iterations, evaluations=run.evaluations, line_solves=run.line_solves, sweeps=result.sweeps,
         seconds=clock.seconds(), result=result, estimates=run.estimates, **counts,
     )  # fmt: skip
+
+
+#: the most threads :func:`default_threads` gives a refinement
+THREADS_MOST = 4
+
+
+def default_threads() -> int:
+    """Threads a refinement splits its estimates between when not told: the
+    processors this process may run on, at most ``THREADS_MOST``."""
+    try:
+        n = len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not on Linux
+        n = os.cpu_count() or 1
+    return max(1, min(n, THREADS_MOST))
 
 
 #: times a large grid's greedy pass reopens the changed cells it stalled on
@@ -285,7 +311,7 @@ def _checked(grid, k: int, hexagon, cost, locked, polish: float, relocate: int):
     return work, cost, user_locked
 
 
-def _shape(hexagon, work: np.ndarray, k: int, solver, verify, lazy_top: int, refresh_every: int):
+def _shape(hexagon, work: np.ndarray, k: int, solver, verify, lazy_top: int, refresh_every: int, threads: int):
     """The shape's adapter for the passes."""
     if hexagon is not None:
         from rofl.refine.hexagon import VERIFY, HexLines
@@ -302,7 +328,9 @@ def _shape(hexagon, work: np.ndarray, k: int, solver, verify, lazy_top: int, ref
         cache_mb = LARGE_CACHE_MB if work.size > LARGE_CELLS else max(1.0, CACHE_MB_PER_CELL * work.size)
         solver = LineSolver(cache_mb=cache_mb)
     verify = 12 if verify is None else verify
-    return RectLines(solver, work.shape, k, verify=verify, lazy_top=lazy_top, refresh_every=refresh_every)
+    return RectLines(
+        solver, work.shape, k, verify=verify, lazy_top=lazy_top, refresh_every=refresh_every, threads=threads
+    )
 
 
 def _greedy_and_fallback(run: _Run, state: _State, user_locked: np.ndarray, progress) -> tuple[_State, int]:

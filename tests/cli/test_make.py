@@ -76,6 +76,8 @@ def test_dither_warns(picture, tmp_path):
         (["--palette", "#fff"], ["--palette", "at least 2 colours"]),
         (["--palette", "#fff,#nothex"], ["--palette", "not a colour"]),
         (["--threshold", "nan"], ["--threshold", "not a finite number"]),
+        (["--threads", "0"], ["--threads"]),
+        (["--threads", "two"], ["--threads"]),
     ],
 )
 def test_bad_options_usage_error(picture, tmp_path, args, words):
@@ -323,3 +325,12 @@ def test_no_bar_off_a_terminal(capsys):
     bars.show(MakeProgress("refining", "cell", 40, 50))
     bars.close()
     assert capsys.readouterr().err == ""
+
+
+def test_threads_make_the_same_puzzle_and_are_for_one_picture(picture, tmp_path):
+    one, two = tmp_path / "one.json", tmp_path / "two.json"
+    assert run("make", picture, "-w", "30", "-o", one, "--threads", "1", "-q").exit_code == 0
+    assert run("make", picture, "-w", "30", "-o", two, "--threads", "2", "-q").exit_code == 0
+    assert one.read_bytes() == two.read_bytes()
+    batch = run("make", picture, picture, "-o", f"{tmp_path / 'dir'}/", "--threads", "2")
+    usage_error_line(batch, "--threads is for one picture", "-j/--jobs")
