@@ -39,9 +39,9 @@ PASSES = ("greedy", "revert")
 def run_case(case: str, threads: int) -> dict:
     """One ``make`` of ``case`` in this process: wall and processor seconds, whole and per pass, and its grid."""
     import numpy as np
+    from make_large import CASES
 
     import rofl
-    from make_large import CASES
     from rofl.refine import passes
 
     name, n, k, effort, shape = CASES[case]

@@ -521,12 +521,14 @@ def make(
     ImageError
         The picture cannot be read.
     OptionError
-        An invalid option.
+        An invalid option (``threads`` included).
     TypeError
         A keyword that is not a field of :class:`MakeOptions`.
     """
+    from rofl.refine.refinement import check_threads
+
     o = replace(options or MakeOptions(), **fields)
-    return _make(image, o, title=title, solver=solver, progress=progress, threads=threads)
+    return _make(image, o, title=title, solver=solver, progress=progress, threads=check_threads(threads))
 
 
 def _make(

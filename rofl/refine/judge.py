@@ -28,7 +28,6 @@ from rofl.kernels.refine_structs import CountMemo
 from rofl.packed import PackedClues
 from rofl.solver.line_logic import LineSolver, SolveResult, full_mask, kernel_clues
 
-
 #: the fewest moves each thread of a split estimate takes: below this a
 #: thread's start and the copies of the grid and masks cost more than the
 #: share of the batch it takes (a 400-cell move takes about 20 µs)
@@ -38,7 +37,7 @@ SPLIT_MOVES = 512
 HELPER_CACHE_MB = 64
 
 
-class Ahead:
+class InThread:
     """``fn(*args)`` run in a thread of its own from now on; :meth:`join`
     waits for it and returns its result (or raises its exception)."""
 
@@ -360,14 +359,14 @@ class Judge:
 
     def _split_estimate(self, grid, masks, packed, moves, counts, parts):
         """:meth:`estimate_moves` of ``parts`` slices of ``moves``, the first
-        in this thread, each other in a thread of its own (:class:`Ahead`)
+        in this thread, each other in a thread of its own (:class:`InThread`)
         with a helper judge (:meth:`helper`)."""
         bounds = np.linspace(0, len(moves), parts + 1).astype(np.intp)
         # the helpers' copies: the kernel changes the grid and masks while it works, and puts them back
         others = [
-            Ahead(self.helper(i - 1)._estimate, grid.copy(), masks.copy(), packed, moves[bounds[i] : bounds[i + 1]], counts)
-            for i in range(1, parts)
-        ]  # fmt: skip
+            InThread(self.helper(i - 1)._estimate, grid.copy(), masks.copy(), packed, moves[lo:hi], counts)
+            for i, (lo, hi) in enumerate(zip(bounds[1:-1], bounds[2:], strict=True), start=1)
+        ]
         try:
             mine = self._estimate(grid, masks, packed, moves[: bounds[1]], counts)
         finally:  # the helpers' buffers are free again only once their threads end
@@ -402,4 +401,14 @@ class Judge:
         return newly, status, entropy, totals
 
 
-__all__ = ["HELPER_CACHE_MB", "Ahead", "PATCH_LINES", "SPLIT_MOVES", "WHOLE_CELLS", "Judge", "Trajectory", "grid_clues", "patched_clues"]
+__all__ = [
+    "HELPER_CACHE_MB",
+    "InThread",
+    "PATCH_LINES",
+    "SPLIT_MOVES",
+    "WHOLE_CELLS",
+    "Judge",
+    "Trajectory",
+    "grid_clues",
+    "patched_clues",
+]

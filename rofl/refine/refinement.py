@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from rofl._checks import is_whole
-from rofl.errors import PuzzleError, UnsolvableError
+from rofl.errors import OptionError, PuzzleError, UnsolvableError
 from rofl.palette import Palette
 from rofl.puzzle import Puzzle, Rectangle
 from rofl.refine.passes import (
@@ -185,9 +185,10 @@ def refine(
         "Effort 0 on a large grid").  Ignored on other grids (at 400x400 it
         took longer) and on hexagons.
     threads : int, optional
-        A rectangle's: threads the greedy pass may split a large batch of
-        move estimates between (at least ``SPLIT_MOVES`` moves each: in
-        practice grids of some 40,000 cells and more); by default
+        A rectangle's: threads the greedy pass may split a batch of move
+        estimates between, at least
+        :data:`~rofl.refine.judge.SPLIT_MOVES` (512) moves each (a batch
+        that large estimates as many open cells); by default
         :func:`default_threads`.  The picture does not depend on it, only
         the wall time (the processor time a little, the other way).
     progress, revert_progress, polish_progress, relocate_progress : callable, optional
@@ -207,6 +208,8 @@ def refine(
     UnsolvableError
         Only with ``locked`` cells: when the locked cells alone keep the
         puzzle ambiguous.
+    OptionError
+        ``threads`` is not a whole number of at least 1.
     """
     from rofl import kernels
 
@@ -216,11 +219,8 @@ def refine(
     clock = kernels.Stopwatch()
     palette = palette if isinstance(palette, Palette) else Palette(palette)
     original, cost, user_locked = _checked(grid, len(palette), hexagon, cost, locked, polish, relocate)
-    threads = default_threads() if threads is None else threads
-    if not is_whole(threads) or threads < 1:
-        msg = f"threads must be a whole number of at least 1, not {threads!r}"
-        raise PuzzleError(msg)
-    shape = _shape(hexagon, original, len(palette), solver, verify, lazy_top, refresh_every, int(threads))
+    threads = check_threads(threads)
+    shape = _shape(hexagon, original, len(palette), solver, verify, lazy_top, refresh_every, threads)
     run = _Run(shape, cost, original, quick, lean=max(polish, relocate) <= FAR_POLISH_ABOVE)
     state = run.judge(original.copy())
     # a picture line logic solves as it is needs no repair kernels: only
@@ -257,6 +257,22 @@ def refine(
 
 #: the most threads :func:`default_threads` gives a refinement
 THREADS_MOST = 4
+
+
+def check_threads(threads: int | None) -> int:
+    """``threads`` as a number of threads (None: :func:`default_threads`).
+
+    Raises
+    ------
+    OptionError
+        Not a whole number of at least 1.
+    """
+    if threads is None:
+        return default_threads()
+    if not is_whole(threads) or threads < 1:
+        msg = f"threads must be a whole number of at least 1, not {threads!r}"
+        raise OptionError(msg)
+    return int(threads)
 
 
 def default_threads() -> int:

@@ -11,12 +11,12 @@ import numpy as np
 import pytest
 
 from rofl import make
-from rofl.errors import PuzzleError
+from rofl.errors import OptionError
 from rofl.puzzle import Palette
 from rofl.refine import judge as judge_module
 from rofl.refine import passes as refine_module
 from rofl.refine import refine
-from rofl.refine.judge import Ahead, Judge, grid_clues
+from rofl.refine.judge import InThread, Judge, grid_clues
 from rofl.refine.refinement import THREADS_MOST, default_threads
 from rofl.solver import LineSolver
 
@@ -68,7 +68,7 @@ def test_a_small_batch_stays_in_the_calling_thread(monkeypatch):
     masks, packed, moves = _stalled(grid)
     assert len(moves) < 2 * judge_module.SPLIT_MOVES
     started = []
-    monkeypatch.setattr(judge_module, "Ahead", lambda *args: started.append(args))
+    monkeypatch.setattr(judge_module, "InThread", lambda *args: started.append(args))
     Judge(LineSolver(), 4).estimate_moves(grid, masks, packed, moves)
     assert started == []
 
@@ -120,8 +120,10 @@ def test_make_takes_threads_and_gives_the_same_puzzle():
 
 @pytest.mark.parametrize("threads", [0, -1, 1.5, "2"])
 def test_threads_must_be_a_whole_number_of_at_least_one(threads):
-    with pytest.raises(PuzzleError, match="threads"):
+    with pytest.raises(OptionError, match="threads"):
         refine(np.ones((3, 3), dtype=np.uint8), BW, threads=threads)
+    with pytest.raises(OptionError, match="threads"):  # before any work
+        make(np.zeros((4, 4, 3), dtype=np.uint8), threads=threads)
 
 
 def test_default_threads_are_the_processors_this_process_may_use_at_most_threads_most(monkeypatch):
@@ -131,14 +133,15 @@ def test_default_threads_are_the_processors_this_process_may_use_at_most_threads
     assert default_threads() == 1
 
 
-def test_an_ahead_hands_back_its_result_or_its_exception():
-    assert Ahead(lambda a, b: a + b, 2, 3).join() == 5
+def test_in_thread_hands_back_its_result_or_its_exception():
+    assert InThread(lambda a, b: a + b, 2, 3).join() == 5
 
     def fails():
-        raise ValueError("boom")
+        msg = "boom"
+        raise ValueError(msg)
 
     with pytest.raises(ValueError, match="boom"):
-        Ahead(fails).join()
+        InThread(fails).join()
     names = []
-    Ahead(lambda: names.append(threading.current_thread().name)).join()
+    InThread(lambda: names.append(threading.current_thread().name)).join()
     assert names == ["rofl-estimate"]
