@@ -53,6 +53,7 @@ def test_split_estimates_equal_one_threads(threads, monkeypatch):
     before = (grid.copy(), masks.copy())
     one, many = Judge(LineSolver(), 1), Judge(LineSolver(), threads)
     expected = one.estimate_moves(grid, masks, packed, moves)
+    assert (expected[0] > 0).any() and (expected[2] != 0).any()  # moves that determine cells, and counts
     got = many.estimate_moves(grid, masks, packed, moves)
     for a, b in zip(expected, got, strict=True):
         np.testing.assert_array_equal(a, b)
