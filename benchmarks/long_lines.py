@@ -160,9 +160,9 @@ def main() -> None:
         )
     if args.write_docs:
         sys.path.insert(0, str(ROOT / "benchmarks"))
-        from _docs import stamp, write_section
+        from _docs import write_report
 
-        write_section("long-lines", "\n".join([stamp(), "", *table]))
+        write_report("long-lines", table)
 
 
 if __name__ == "__main__":

@@ -114,9 +114,9 @@ def main() -> None:
         same.append(f"{case}: {'the same puzzle' if grids[0] == grids[1] else 'DIFFERENT puzzles'}")
         print(f"{'':>12} {same[-1]}")
     if args.write_docs:
-        from _docs import stamp, write_section
+        from _docs import write_report
 
-        write_section("threads", "\n".join([stamp(), "", *table, "", "; ".join(same) + "."]))
+        write_report("threads", [*table, "", "; ".join(same) + "."])
 
 
 if __name__ == "__main__":

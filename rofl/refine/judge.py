@@ -17,7 +17,7 @@ kernel (:mod:`rofl.kernels`):
 
 from __future__ import annotations
 
-import threading
+from concurrent.futures import ThreadPoolExecutor
 from typing import NamedTuple
 
 import numpy as np
@@ -35,29 +35,6 @@ SPLIT_MOVES = 512
 #: the line cache of each helper thread's solver (the calling thread's
 #: solver keeps its own, larger one)
 HELPER_CACHE_MB = 64
-
-
-class InThread:
-    """``fn(*args)`` run in a thread of its own from now on; :meth:`join`
-    waits for it and returns its result (or raises its exception)."""
-
-    def __init__(self, fn, *args) -> None:
-        self._out: tuple[bool, object] = (False, RuntimeError("never ran"))
-        self._thread = threading.Thread(target=self._run, args=(fn, args), name="rofl-estimate", daemon=True)
-        self._thread.start()
-
-    def _run(self, fn, args) -> None:
-        try:
-            self._out = (True, fn(*args))
-        except BaseException as error:  # noqa: BLE001 - raised again by join
-            self._out = (False, error)
-
-    def join(self):
-        self._thread.join()
-        done, value = self._out
-        if not done:
-            raise value
-        return value
 
 
 class Trajectory(NamedTuple):
@@ -359,23 +336,22 @@ class Judge:
 
     def _split_estimate(self, grid, masks, packed, moves, counts, parts):
         """:meth:`estimate_moves` of ``parts`` slices of ``moves``, the first
-        in this thread, each other in a thread of its own (:class:`InThread`)
-        with a helper judge (:meth:`helper`)."""
+        in this thread, each other in a thread of its own with a helper
+        judge (:meth:`_helper`)."""
         bounds = np.linspace(0, len(moves), parts + 1).astype(np.intp)
-        # the helpers' copies: the kernel changes the grid and masks while it works, and puts them back
-        others = [
-            InThread(self.helper(i - 1)._estimate, grid.copy(), masks.copy(), packed, moves[lo:hi], counts)
-            for i, (lo, hi) in enumerate(zip(bounds[1:-1], bounds[2:], strict=True), start=1)
-        ]
-        try:
+        # leaving the block waits for every thread: the helpers' buffers are free again only then
+        with ThreadPoolExecutor(parts - 1, thread_name_prefix="rofl-estimate") as pool:
+            # the helpers' copies: the kernel changes the grid and masks while it works, and puts them back
+            others = [
+                pool.submit(self._helper(i - 1)._estimate, grid.copy(), masks.copy(), packed, moves[lo:hi], counts)
+                for i, (lo, hi) in enumerate(zip(bounds[1:-1], bounds[2:], strict=True), start=1)
+            ]
             mine = self._estimate(grid, masks, packed, moves[: bounds[1]], counts)
-        finally:  # the helpers' buffers are free again only once their threads end
-            theirs = [other.join() for other in others]
-        out = [mine, *theirs]
+            out = [mine, *(other.result() for other in others)]
         answers = [np.concatenate([result[j] for result in out]) for j in range(3)]
         return answers, np.sum([result[3] for result in out], axis=0)
 
-    def helper(self, i: int) -> Judge:
+    def _helper(self, i: int) -> Judge:
         """The ``i``-th helper judge, for work in another thread: a solver
         of its own, with a line cache of ``HELPER_CACHE_MB`` at most."""
         while len(self._helpers) <= i:
@@ -403,7 +379,6 @@ class Judge:
 
 __all__ = [
     "HELPER_CACHE_MB",
-    "InThread",
     "PATCH_LINES",
     "SPLIT_MOVES",
     "WHOLE_CELLS",

@@ -16,7 +16,7 @@ from rofl.puzzle import Palette
 from rofl.refine import judge as judge_module
 from rofl.refine import passes as refine_module
 from rofl.refine import refine
-from rofl.refine.judge import InThread, Judge, grid_clues
+from rofl.refine.judge import Judge, grid_clues
 from rofl.refine.refinement import THREADS_MOST, default_threads
 from rofl.solver import LineSolver
 
@@ -69,7 +69,7 @@ def test_a_small_batch_stays_in_the_calling_thread(monkeypatch):
     masks, packed, moves = _stalled(grid)
     assert len(moves) < 2 * judge_module.SPLIT_MOVES
     started = []
-    monkeypatch.setattr(judge_module, "InThread", lambda *args: started.append(args))
+    monkeypatch.setattr(judge_module, "ThreadPoolExecutor", lambda *args, **kwargs: started.append(args))
     Judge(LineSolver(), 4).estimate_moves(grid, masks, packed, moves)
     assert started == []
 
@@ -134,15 +134,27 @@ def test_default_threads_are_the_processors_this_process_may_use_at_most_threads
     assert default_threads() == 1
 
 
-def test_in_thread_hands_back_its_result_or_its_exception():
-    assert InThread(lambda a, b: a + b, 2, 3).join() == 5
-
-    def fails():
-        msg = "boom"
-        raise ValueError(msg)
-
-    with pytest.raises(ValueError, match="boom"):
-        InThread(fails).join()
+def test_a_helpers_exception_reaches_the_caller_and_helpers_run_in_named_threads(monkeypatch):
+    monkeypatch.setattr(judge_module, "SPLIT_MOVES", 8)
+    grid = _picture(48, 1)
+    masks, packed, moves = _stalled(grid)
+    plain = Judge._estimate
     names = []
-    InThread(lambda: names.append(threading.current_thread().name)).join()
-    assert names == ["rofl-estimate"]
+
+    def recording(self, *args):
+        names.append(threading.current_thread().name)
+        return plain(self, *args)
+
+    monkeypatch.setattr(Judge, "_estimate", recording)
+    Judge(LineSolver(), 2).estimate_moves(grid, masks, packed, moves)
+    assert sorted(name.split("_")[0] for name in names) == ["MainThread", "rofl-estimate"]
+
+    def failing(self, *args):
+        if threading.current_thread() is not threading.main_thread():
+            msg = "boom"
+            raise ValueError(msg)
+        return plain(self, *args)
+
+    monkeypatch.setattr(Judge, "_estimate", failing)
+    with pytest.raises(ValueError, match="boom"):
+        Judge(LineSolver(), 2).estimate_moves(grid, masks, packed, moves)
