@@ -2,11 +2,12 @@
 
 pyproject.toml holds the package's metadata; this file only adds a
 ``build_ext`` that compiles the kernels of line logic, refinement, the
-complete search and the grader with ``numba.pycc`` into the extension
-``rofl.kernels._aot_kernels`` (:func:`rofl.kernels._aot.build`; minutes of
-CPU).  If that fails (no C compiler, no numba, ``ROFL_NO_AOT=1``), the
-install goes on with a warning and rofl compiles the same kernels with
-numba's JIT on first use.  An editable install (``pip install -e .``) and
+complete search and the grader with ``numba.pycc`` into the extension's two
+parts, ``rofl.kernels._aot_kernels_0`` and ``_1``, side by side in two
+processes (:func:`rofl.kernels._aot.build`; minutes of CPU).  If that
+fails (no C compiler, no numba, ``ROFL_NO_AOT=1``), the install goes on
+with a warning and rofl compiles the same kernels with numba's JIT on first
+use.  An editable install (``pip install -e .``) and
 ``python setup.py build_ext --inplace`` build it into the source tree,
 beside the kernels' sources, where the editable install and
 ``PYTHONPATH=.`` find it (:func:`extension_folder`).
@@ -44,7 +45,7 @@ class BuildKernels(build_ext):
         try:
             from rofl.kernels._aot import build
 
-            path = build(target)
+            paths = build(target)
         except Exception as exc:  # noqa: BLE001 -- optional: any failure leaves the JIT
             reason = (str(exc).strip().splitlines() or [""])[0]
             print(
@@ -53,7 +54,7 @@ class BuildKernels(build_ext):
                 file=sys.stderr,
             )
         else:
-            print(f"rofl: kernels compiled ahead of time: {path.name}", file=sys.stderr)
+            print(f"rofl: kernels compiled ahead of time: {', '.join(p.name for p in paths)}", file=sys.stderr)
         finally:
             sys.path.remove(str(ROOT))
 

@@ -33,6 +33,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from ast import literal_eval
 from collections import defaultdict
 from pathlib import Path
 
@@ -121,11 +122,11 @@ def main() -> None:
         # it: nothing compiled above is reused (pycc compiles the kernels'
         # callees through their JIT dispatchers, which read numba's cache)
         cpu, wall = _cpu(), time.perf_counter()
-        code = f"from rofl.kernels._aot import build; print(build({_CACHE!r}))"
+        code = f"from rofl.kernels._aot import build; print([str(p) for p in build({_CACHE!r})])"
         env = {**os.environ, "NUMBA_CACHE_DIR": tempfile.mkdtemp(dir=_CACHE)}
         out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
         cpu, wall = _cpu() - cpu, time.perf_counter() - wall
-        size = Path(out.stdout.strip()).stat().st_size / 2**10
+        size = sum(Path(path).stat().st_size for path in literal_eval(out.stdout.strip())) / 2**10
         print(f"  {'all at install':20s} {cpu:6.1f} s CPU  ({wall:.1f} s wall; numba.pycc, {size:.0f} kB)")
         aot_row = f"| all of them, ahead of time at install (numba.pycc, {size:.0f} kB) "
         aot_row += f"| {cpu:.1f} s | {wall:.1f} s |"

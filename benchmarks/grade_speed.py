@@ -1,7 +1,8 @@
 """The grader's kernel, side by side: builds of the compiled extension (or the JIT) on one puzzle.
 
-Loads each extension file named (``rofl/kernels/_aot_kernels*.so`` of a
-checkout, as ``setup.py build_ext --inplace`` builds it; ``jit`` for
+Loads each extension file named (``rofl/kernels/_aot_kernels_1*.so`` of a
+checkout, the part that holds the grader, as ``setup.py build_ext
+--inplace`` builds it; ``jit`` for
 numba's JIT of this checkout's ``rofl.kernels._grade``) into this process,
 checks that all give the same answer (status, masks, log, rounds, statistics),
 then calls their ``grade`` in turn, interleaved, ``--repeat`` times each,
@@ -16,7 +17,7 @@ Usage::
 
 For example main's extension against this checkout's::
 
-    python benchmarks/grade_speed.py /work/main/rofl/kernels/_aot_kernels*.so rofl/kernels/_aot_kernels*.so
+    python benchmarks/grade_speed.py /work/main/rofl/kernels/_aot_kernels_1*.so rofl/kernels/_aot_kernels_1*.so
 
 ``--write-docs`` writes section ``grade-speed`` of ``docs/benchmarks.md``.
 """

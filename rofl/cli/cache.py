@@ -45,8 +45,8 @@ def cache(clear: bool, warm: bool) -> None:
         total += size
         say(f"{click.format_filename(folder)}: {len(files)} files, {_size(size)}")
     click.echo(f"total: {_size(total)}")
-    aot, path = kernels.aot_status()
-    where = f" ({click.format_filename(path)})" if path else ""
+    aot, paths = kernels.aot_status()
+    where = f" ({', '.join(map(click.format_filename, paths))})" if paths else ""
     click.echo(f"kernels compiled at install: {aot}{where}")
     for s in sets:
         if s.ahead_of_time():

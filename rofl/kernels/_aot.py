@@ -5,10 +5,11 @@ At install, ``setup.py`` calls :func:`build`, which compiles the entry
 points of the kernel sets marked ``aot`` -- line logic (``LINE``,
 ``FRESH``), the complete search (``SEARCH``), the difficulty grader
 (``GRADE``) and refinement (``REFINE``, ``REPAIR``; all in
-:mod:`rofl.kernels._compile`) -- with ``numba.pycc`` into an ordinary
-extension module inside this package, :data:`MODULE`
-(``rofl/kernels/_aot_kernels.*.so``; an editable install builds it into the
-source tree).  The build is optional: without a compiler or numba it is
+:mod:`rofl.kernels._compile`) -- with ``numba.pycc`` into ordinary
+extension modules inside this package: the two parts of :data:`PARTS`
+(``rofl/kernels/_aot_kernels_0.*.so`` and ``_1``; an editable install
+builds them into the source tree), each compiled in a process of its own,
+side by side where rofl may use two processors.  The build is optional: without a compiler or numba it is
 skipped with a warning, and rofl compiles the same kernels with the JIT on
 first use.  Hexagons and ``?`` clues (``INDEX``, ``HEX_REFINE``) are left
 to the JIT: few puzzles need them, and every kernel here adds to the
@@ -33,6 +34,9 @@ from __future__ import annotations
 import hashlib
 import importlib
 import os
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
@@ -40,8 +44,12 @@ from pathlib import Path
 
 import numpy as np
 
-#: The extension's module name: inside this package, beside this module.
-MODULE = "rofl.kernels._aot_kernels"
+#: The extension's modules, inside this package beside this module: part
+#: ``i`` holds the variants whose :attr:`Export.part` is ``i`` (a line
+#: cache's byte-wide variants in one, its int64 ones in the other, so that
+#: their compiles take about as long: :func:`build` runs them side by side).
+#: Both must load, built from these sources, for either to be used.
+PARTS = ("rofl.kernels._aot_kernels_0", "rofl.kernels._aot_kernels_1")
 
 #: Set to 1 to ignore the extension (and, when building, not to build it).
 ENV_OFF = "ROFL_NO_AOT"
@@ -224,12 +232,15 @@ class Export:
         numba's types of the arguments: ``int64``, ``boolean`` or C-order
         arrays such as ``int64[:, ::1]``.  The runtime uses this
         variant only for arguments of exactly these types.
+    part : int
+        The module of :data:`PARTS` that holds it.
     """
 
     name: str
     kernel: Kernel
     result: str
     args: tuple[str, ...]
+    part: int = 0
 
     @property
     def signature(self) -> str:
@@ -239,10 +250,11 @@ class Export:
 def cached_variants(name: str, kernel: Kernel, result: str, *args: str) -> tuple[Export, Export]:
     """The two variants of a kernel that takes a line cache (``LineCache``,
     and a ``CountMemo`` as wide, written ``"io"`` in ``args``): ``_u8`` for
-    the byte-wide cache of up to 8 colours, ``_i64`` for the int64 one."""
+    the byte-wide cache of up to 8 colours (in part 0), ``_i64`` for the
+    int64 one (in part 1)."""
     u8, i64 = (
-        Export(f"{name}_{suffix}", kernel, result, tuple(io if a == "io" else a for a in args))
-        for suffix, io in (("u8", U2), ("i64", I2))
+        Export(f"{name}_{suffix}", kernel, result, tuple(io if a == "io" else a for a in args), part)
+        for part, (suffix, io) in enumerate((("u8", U2), ("i64", I2)))
     )
     return u8, i64
 
@@ -270,9 +282,9 @@ EXPORTS = (
         "int64",
         *(I2, *CLUES, *SCRATCH, I2, "io", "boolean", I3, "int64", "int64", I1, "int64", "int64", I1),
     ),
-    Export("grade", grade, "int64", (*(I1,) * 8, "int64", "int64", I2, I1, I1)),
+    Export("grade", grade, "int64", (*(I1,) * 8, "int64", "int64", I2, I1, I1), part=1),
     # refinement (kernel sets REFINE and REPAIR)
-    Export("grid_clues", grid_clues, f"UniTuple({I1}, 3)", (U2,)),
+    Export("grid_clues", grid_clues, f"UniTuple({I1}, 3)", (U2,), part=1),
     *cached_variants(
         "replay",
         replay,
@@ -382,32 +394,37 @@ def _checker(kinds: tuple[str, ...]):
 class _Loaded:
     status: str  # what rofl cache says
     functions: dict  # kernel -> [(compiled function, argument check)]
-    path: str | None = None
+    paths: tuple[str, ...] = ()
 
 
 @cache
 def _load() -> _Loaded:
     if os.environ.get(ENV_OFF, "") not in ("", "0"):
         return _Loaded(f"off ({ENV_OFF} is set)", {})
-    try:
-        ext = importlib.import_module(MODULE)
-    except ImportError as exc:
-        if exc.name == MODULE:
+    parts, paths = [], []
+    for module in PARTS:
+        try:
+            ext = importlib.import_module(module)
+        except ImportError as exc:
+            if exc.name != module:
+                return _Loaded(f"not loadable ({exc})", {}, tuple(paths))
+            if paths:  # one part without the other: a build that failed half way
+                return _Loaded("not usable: built in part (reinstall rofl)", {}, tuple(paths))
             return _Loaded("not built (installed without a C compiler or numba)", {})
-        return _Loaded(f"not loadable ({exc})", {})
-    path = getattr(ext, "__file__", None)
-    try:
-        digest = ext.source_digest()
-    except AttributeError:
-        return _Loaded("not usable (no source digest)", {}, path)
-    if digest != source_digest():
-        return _Loaded("not used: built from other sources than these (reinstall rofl)", {}, path)
+        paths.append(getattr(ext, "__file__", None) or module)
+        try:
+            digest = ext.source_digest()
+        except AttributeError:
+            return _Loaded("not usable (no source digest)", {}, tuple(paths))
+        if digest != source_digest():
+            return _Loaded("not used: built from other sources than these (reinstall rofl)", {}, tuple(paths))
+        parts.append(ext)
     functions: dict = {}
     for export in EXPORTS:
-        function = getattr(ext, export.name, None)
+        function = getattr(parts[export.part], export.name, None)
         if function is not None:
             functions.setdefault(export.kernel, []).append((function, _checker(export.args)))
-    return _Loaded("in use", functions, path)
+    return _Loaded("in use", functions, tuple(paths))
 
 
 def available() -> bool:
@@ -415,11 +432,11 @@ def available() -> bool:
     return bool(_load().functions)
 
 
-def status() -> tuple[str, str | None]:
+def status() -> tuple[str, tuple[str, ...]]:
     """What becomes of the extension in this process (``"in use"``, or why
-    not) and the file it was loaded from, if any."""
+    not) and the files of its parts that were loaded."""
     loaded = _load()
-    return loaded.status, loaded.path
+    return loaded.status, loaded.paths
 
 
 def reset() -> None:
@@ -441,10 +458,47 @@ def call(kernel: Kernel, *args):
 # -------------------------------------------------------------------- build
 
 
-def build(output_dir: str | os.PathLike, exports: tuple[Export, ...] | None = None) -> Path:
-    """Compile ``exports`` (by default :data:`EXPORTS`) with ``numba.pycc`` into ``output_dir``; the
-    extension's path.  Needs numba and a C compiler (``setup.py`` runs it
-    at install; a failure there only means rofl uses the JIT).
+def build(output_dir: str | os.PathLike) -> tuple[Path, ...]:
+    """Compile :data:`EXPORTS` with ``numba.pycc`` into the parts of
+    :data:`PARTS` in ``output_dir``; their paths.  Needs numba and a C
+    compiler (``setup.py`` runs it at install; a failure there only means
+    rofl uses the JIT).
+
+    Each part compiles in a child process (:func:`_build_part`), as many at
+    once as this process may use processors (at most one per part): a
+    compile is one thread's work for minutes, and two halves side by side
+    take about 60 % of the time of one whole.  A part that fails raises
+    :class:`RuntimeError` with the last line it wrote (its exception),
+    once every child has ended; the parts already written stay, and :func:`_load` uses none
+    unless all load.
+    """
+    root = Path(__file__).resolve().parents[2]  # the tree this rofl is imported from
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(root), os.environ.get("PYTHONPATH")])))
+    code = "import sys; from rofl.kernels._aot import _build_part; print(_build_part(sys.argv[1], int(sys.argv[2])))"
+
+    def run(part: int) -> subprocess.CompletedProcess:
+        args = [sys.executable, "-c", code, str(output_dir), str(part)]
+        return subprocess.run(args, env=env, capture_output=True, text=True, check=False)
+
+    at_once = max(1, min(len(PARTS), len(os.sched_getaffinity(0))))
+    with ThreadPoolExecutor(at_once, thread_name_prefix="rofl-build") as pool:
+        done = list(pool.map(run, range(len(PARTS))))
+    failures = [f"part {part}: {_last_line(child)}" for part, child in enumerate(done) if child.returncode != 0]
+    if failures:
+        raise RuntimeError("; ".join(failures))
+    return tuple(Path(child.stdout.strip().splitlines()[-1]) for child in done)
+
+
+def _last_line(child: subprocess.CompletedProcess) -> str:
+    """What a failed child said last (a traceback's exception), or its status."""
+    lines = [line.strip() for line in child.stderr.splitlines() if line.strip()]
+    return lines[-1] if lines else f"exit status {child.returncode}"
+
+
+def _build_part(output_dir: str, part: int) -> Path:
+    """Compile the variants of :data:`EXPORTS` in part ``part`` into its
+    module of :data:`PARTS` in ``output_dir``; its path (in the child
+    process :func:`build` starts).
 
     pycc's exported wrappers keep the GIL by default; they are built to
     release it like the JIT kernels (``nogil=True``), so that line logic in
@@ -474,11 +528,12 @@ def build(output_dir: str | os.PathLike, exports: tuple[Export, ...] | None = No
     def _source_digest():
         return digest
 
-    cc = CC(MODULE.rpartition(".")[2])
+    cc = CC(PARTS[part].rpartition(".")[2])
     cc.output_dir = str(output_dir)
     cc.verbose = False
-    for export in EXPORTS if exports is None else exports:
-        cc.export(export.name, export.signature)(_jit(export.kernel).py_func)
+    for export in EXPORTS:
+        if export.part == part:
+            cc.export(export.name, export.signature)(_jit(export.kernel).py_func)
     cc.export("source_digest", "int64()")(_source_digest)
     plain = compiler.Flags
     compiler.Flags = _NoGilFlags

@@ -139,23 +139,71 @@ def test_arguments_of_other_types_go_to_the_jit(monkeypatch):
     assert used == [kernels.clue_hashes] * 9
 
 
-def test_an_extension_from_other_sources_is_not_used(monkeypatch, tmp_path):
-    """A stale extension (an older install beside newer sources) never answers."""
+def _fake_parts(monkeypatch, digests: dict[int, int | None]) -> None:
+    """Parts of the extension in ``sys.modules``, built from sources of
+    these digests (None: the part is missing); any call fails the test."""
     import sys
     import types
 
-    fake = types.ModuleType(_aot.MODULE)
-    fake.source_digest = lambda: _aot.source_digest() ^ 1
-    fake.clue_hashes = lambda *args: pytest.fail("a stale extension was called")
-    monkeypatch.setitem(sys.modules, _aot.MODULE, fake)
+    for part, module in enumerate(_aot.PARTS):
+        digest = digests.get(part)
+        if digest is None:
+            monkeypatch.setitem(sys.modules, module, None)  # import raises ImportError naming it
+            continue
+        fake = types.ModuleType(module)
+        fake.source_digest = lambda digest=digest: digest
+        for export in _aot.EXPORTS:
+            setattr(fake, export.name, lambda *args: pytest.fail("an unusable extension was called"))
+        monkeypatch.setitem(sys.modules, module, fake)
     monkeypatch.delenv(_aot.ENV_OFF, raising=False)
     _aot.reset()
+
+
+@pytest.mark.parametrize(
+    ("digests", "status"),
+    [
+        ({0: "stale", 1: "stale"}, "not used: built from other sources"),
+        ({0: "current", 1: "stale"}, "not used: built from other sources"),
+        ({0: "current", 1: None}, "not usable: built in part"),
+        ({0: None, 1: None}, "not built"),
+    ],
+)
+def test_an_extension_from_other_sources_or_in_part_is_not_used(monkeypatch, digests, status):
+    """A stale extension (an older install beside newer sources), or one
+    part without the other (a build that failed half way), never answers."""
+    value = {"current": _aot.source_digest(), "stale": _aot.source_digest() ^ 1, None: None}
+    _fake_parts(monkeypatch, {part: value[digest] for part, digest in digests.items()})
     try:
         assert not _aot.available()
-        assert _aot.status()[0].startswith("not used: built from other sources")
+        assert _aot.status()[0].startswith(status)
     finally:
         monkeypatch.undo()
         _aot.reset()
+
+
+def test_both_parts_together_answer_every_export(monkeypatch):
+    """Each variant comes from the part that holds it: both parts load, and
+    every kernel of the extension has its variants."""
+    _fake_parts(monkeypatch, dict.fromkeys(range(len(_aot.PARTS)), _aot.source_digest()))
+    try:
+        assert _aot.status()[0] == "in use" and _aot.available()
+        assert len(_aot.status()[1]) == len(_aot.PARTS)
+        functions = _aot._load().functions  # noqa: SLF001
+        assert sum(map(len, functions.values())) == len(_aot.EXPORTS)
+    finally:
+        monkeypatch.undo()
+        _aot.reset()
+
+
+def test_the_parts_share_the_work():
+    """Both parts hold variants, and each kernel that takes a line cache has
+    its byte-wide variant in one part and its int64 one in the other (the
+    two compiles then take about as long)."""
+    parts = {export.part for export in _aot.EXPORTS}
+    assert parts == set(range(len(_aot.PARTS))) == {0, 1}
+    for export in _aot.EXPORTS:
+        if export.name.endswith(("_u8", "_i64")):
+            assert export.part == (0 if export.name.endswith("_u8") else 1), export.name
 
 
 def test_the_build_compiles_from_sources_not_from_numbas_cache():
@@ -236,9 +284,9 @@ def test_the_extension_holds_the_sets_marked_ahead_of_time():
 
 def test_the_extension_lives_in_the_kernels_package():
     """Built beside the kernels' sources (an editable install finds it there)."""
-    assert _aot.MODULE == "rofl.kernels._aot_kernels"
-    _, path = _aot.status()
-    if path is not None:
+    assert all(module.startswith("rofl.kernels._aot_kernels_") for module in _aot.PARTS)
+    _, paths = _aot.status()
+    for path in paths:
         assert Path(path).parent == Path(kernels.__file__).parent
 
 
@@ -413,3 +461,16 @@ def test_the_type_check_of_every_variant_takes_exactly_its_types():
         for i, kind in enumerate(export.args):
             for bad in _wrong(kind):
                 assert not check((*args[:i], bad, *args[i + 1 :])), (export.name, i, kind, bad)
+
+
+def test_a_part_that_fails_to_build_is_named(monkeypatch, tmp_path):
+    """Each part builds in a child process; one that fails makes the build
+    raise, naming the part and what it said last, after every child ended."""
+    fails = tmp_path / "fails"
+    fails.write_text("#!/bin/sh\necho 'numba.core.errors.TypingError: no C compiler here' >&2\nexit 3\n")
+    fails.chmod(0o755)
+    monkeypatch.setattr(_aot.sys, "executable", str(fails))
+    with pytest.raises(RuntimeError) as raised:
+        _aot.build(tmp_path)
+    message = "TypingError: no C compiler here"
+    assert str(raised.value) == f"part 0: numba.core.errors.{message}; part 1: numba.core.errors.{message}"
