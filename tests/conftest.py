@@ -81,23 +81,6 @@ def corpus() -> Path:
     return CORPUS
 
 
-@pytest.fixture
-def jit_only(monkeypatch):
-    """Line logic through numba's JIT in this test, even when the extension
-    compiled at install is there (``ROFL_NO_AOT``; :mod:`rofl.kernels._aot`).
-    The kernel sets this process took as ready from the extension are
-    forgotten for the test, so that their JIT kernels are compiled (or
-    loaded) by their warm-ups, outside any timing, not inside a solve."""
-    from rofl.kernels import _aot, _compile
-
-    monkeypatch.setenv(_aot.ENV_OFF, "1")
-    monkeypatch.setattr(_compile, "_ready", {})
-    _aot.reset()
-    yield
-    monkeypatch.undo()
-    _aot.reset()
-
-
 @pytest.fixture(autouse=True)
 def _kissat_pace_unmeasured(monkeypatch):
     """Every test starts with Kissat's pace unmeasured: :mod:`rofl.solver.sat`

@@ -151,7 +151,8 @@ def _solve_line(m, n, lens, cols, g0, k, use_bits, word, first, last, dp, lo, hi
     (:func:`rofl.kernels._bits._line_colours`: most lines of most puzzles;
     ``use_bits``: the puzzle has at most its number of colours)."""
     if use_bits and n <= 63 and k <= MAX_GROUPS:
-        if not _line_colours(m, n, lens, cols, g0, g0 + k, poss, word, first, last, 0):
+        # np.int64, not the literal 0: _line_colours compiled once, as line logic's
+        if not _line_colours(m, n, lens, cols, g0, g0 + k, poss, word, first, last, np.int64(0)):
             return False
         for j in range(k):
             lo[j] = first[g0 + j]

@@ -145,9 +145,13 @@ def propagate_board(
     from rofl.solver._stop import run_stoppable, setting
 
     stats = np.zeros(k.INDEX_N_STATS, dtype=np.int64)  # the index kernels' stats, not the rectangle's
+    # read-only, as hexagon refinement's kernel passes it (a slice of the
+    # board's read-only arrays): the kernel is compiled for one type, not two
+    first = queue.view()
+    first.flags.writeable = False
     status = run_stoppable(
         lambda: kernels.propagate_lines(
-            masks, board.line_cells, board.line_offsets, board.cell_lines, board.cell_offsets, *clues, queue, stats
+            masks, board.line_cells, board.line_offsets, board.cell_lines, board.cell_offsets, *clues, first, stats
         ),
         setting(stats, k.INDEX_STOP),
         cells=cells or board.n_cells,

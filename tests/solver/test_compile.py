@@ -74,11 +74,18 @@ def test_notice_exactly_when_the_cache_lacks_the_kernels(tmp_path):
 
 
 @pytest.fixture
-def slow_line_compile(monkeypatch, jit_only):
-    """Make this process compile line logic again (by the JIT), taking at least 0.3 s."""
+def slow_line_compile(monkeypatch):
+    """Make this process get line logic ready again, taking at least 0.3 s,
+    as a compile would: its two sets are taken as not compiled at install,
+    so ready() runs their warm-ups (through the extension where it is in
+    use, which compiles nothing: the sleep stands for the compile)."""
     import time
 
     from rofl.solver import warmup as _warm
+
+    plain = _compile.KernelSet.ahead_of_time
+    again = (_compile.LINE.name, _compile.FRESH.name)
+    monkeypatch.setattr(_compile.KernelSet, "ahead_of_time", lambda s: s.name not in again and plain(s))
 
     real = _warm.warm_line
 
@@ -286,12 +293,17 @@ print(again)
 
 
 @pytest.mark.slow
-def test_every_kernel_is_compiled_once():
+# compiling every kernel is some 190 s of CPU (kernels.COMPILE_SECONDS): past pytest's 300 s on a loaded machine
+@pytest.mark.timeout(1800)
+def test_every_kernel_is_compiled_once(tmp_path):
     # A constant argument (f(x, 0)) gives its callee a literal type and a
     # compile of its own: seconds each for the big kernels (docs/design.md,
-    # "Compiling the kernels").  The warm-ups run every kernel set through
-    # the real code, so every call site is typed.
-    env = {**os.environ, "PYTHONPATH": str(REPO), _aot.ENV_OFF: "1"}
+    # "Compiling the kernels"); so does an array read-only at one call and
+    # writable at another.  The warm-ups run every kernel set through the
+    # real code, so every call site is typed.  In an empty cache of its own:
+    # kernels loaded from a cache register no signatures of their callees,
+    # and the check would pass whatever they were compiled for.
+    env = {**os.environ, "PYTHONPATH": str(REPO), _aot.ENV_OFF: "1", "NUMBA_CACHE_DIR": str(tmp_path)}
     out = subprocess.run([sys.executable, "-c", _ONCE], env=env, capture_output=True, text=True, check=True)
     assert out.stdout.strip().splitlines()[-1] == "[]", out.stdout
 
