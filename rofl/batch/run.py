@@ -59,10 +59,9 @@ class Done:
 
 def default_jobs() -> int:
     """All the cores this process may use."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
+    from rofl.kernels import processors
+
+    return processors()
 
 
 def run_tasks(

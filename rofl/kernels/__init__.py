@@ -27,6 +27,8 @@ outside it imports its private modules.  The door is small:
   which stops while :func:`ready` works, so compiling never counts as
   solve or refinement time; :func:`set_notice` chooses who hears that rofl
   compiles;
+* :func:`processors`: how many processors this process may use (threads,
+  a batch's workers and the install's compile are sized by it);
 * what ``rofl cache`` shows and does: :func:`aot_status`,
   :func:`all_cached`, :func:`is_compiled`, :func:`cache_files`,
   :func:`clear_cache`.
@@ -40,7 +42,8 @@ Inside, private: the kernels by kind (``_line``, ``_bits``, ``_wide``:
 line logic; ``_fresh``: a solve from scratch; ``_index``: index lines;
 ``_search``; ``_grade``; ``_refine``, ``_hexrefine``: refinement),
 ``_config`` (numba's flags), ``_compile`` (:func:`ready`) and ``_aot``
-(the handles and the extension ``_aot_kernels``, built by ``setup.py``).
+(the handles and the extension's two parts ``_aot_kernels_0`` and ``_1``,
+built by ``setup.py``).
 """
 
 from rofl.kernels._aot import (
@@ -52,6 +55,7 @@ from rofl.kernels._aot import (
     grade,
     grid_clues,
     hex_estimate_moves,
+    processors,
     propagate,
     propagate_lines,
     replay,
@@ -109,6 +113,7 @@ __all__ = [
     "grid_clues",
     "hex_estimate_moves",
     "is_compiled",
+    "processors",
     "propagate",
     "propagate_lines",
     "ready",

@@ -9,9 +9,9 @@ points of the kernel sets marked ``aot`` -- line logic (``LINE``,
 extension modules inside this package: the two parts of :data:`PARTS`
 (``rofl/kernels/_aot_kernels_0.*.so`` and ``_1``; an editable install
 builds them into the source tree), each compiled in a process of its own,
-side by side where rofl may use two processors.  The build is optional: without a compiler or numba it is
-skipped with a warning, and rofl compiles the same kernels with the JIT on
-first use.  Hexagons and ``?`` clues (``INDEX``, ``HEX_REFINE``) are left
+side by side where rofl may use two processors.  The build is optional:
+without a compiler or numba it is skipped with a warning, and rofl
+compiles the same kernels with the JIT on first use.  Hexagons and ``?`` clues (``INDEX``, ``HEX_REFINE``) are left
 to the JIT: few puzzles need them, and every kernel here adds to the
 install's compile.
 
@@ -466,11 +466,11 @@ def build(output_dir: str | os.PathLike) -> tuple[Path, ...]:
 
     Each part compiles in a child process (:func:`_build_part`), as many at
     once as this process may use processors (at most one per part): a
-    compile is one thread's work for minutes, and two halves side by side
-    take about 60 % of the time of one whole.  A part that fails raises
-    :class:`RuntimeError` with the last line it wrote (its exception),
-    once every child has ended; the parts already written stay, and :func:`_load` uses none
-    unless all load.
+    compile is one thread's work for minutes, and the two halves side by
+    side take about two thirds of the time of the whole in one.  A part
+    that fails raises :class:`RuntimeError` with the last line it wrote
+    (its exception), once every child has ended; the parts already written
+    stay, and :func:`_load` uses none unless all load.
     """
     root = Path(__file__).resolve().parents[2]  # the tree this rofl is imported from
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(root), os.environ.get("PYTHONPATH")])))
@@ -480,13 +480,23 @@ def build(output_dir: str | os.PathLike) -> tuple[Path, ...]:
         args = [sys.executable, "-c", code, str(output_dir), str(part)]
         return subprocess.run(args, env=env, capture_output=True, text=True, check=False)
 
-    at_once = max(1, min(len(PARTS), len(os.sched_getaffinity(0))))
+    at_once = max(1, min(len(PARTS), processors()))
     with ThreadPoolExecutor(at_once, thread_name_prefix="rofl-build") as pool:
         done = list(pool.map(run, range(len(PARTS))))
     failures = [f"part {part}: {_last_line(child)}" for part, child in enumerate(done) if child.returncode != 0]
     if failures:
         raise RuntimeError("; ".join(failures))
     return tuple(Path(child.stdout.strip().splitlines()[-1]) for child in done)
+
+
+def processors() -> int:
+    """The processors this process may run on (its affinity where the
+    system has one, else the machine's count): what rofl sizes its threads,
+    a batch's worker processes and the install's parallel compile by."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
 
 
 def _last_line(child: subprocess.CompletedProcess) -> str:

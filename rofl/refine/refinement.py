@@ -5,7 +5,6 @@ in order and reports a :class:`Refinement`."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -278,11 +277,9 @@ def check_threads(threads: int | None) -> int:
 def default_threads() -> int:
     """Threads a refinement splits its estimates between when not told: the
     processors this process may run on, at most ``THREADS_MOST``."""
-    try:
-        n = len(os.sched_getaffinity(0))
-    except AttributeError:  # pragma: no cover - not on Linux
-        n = os.cpu_count() or 1
-    return max(1, min(n, THREADS_MOST))
+    from rofl.kernels import processors
+
+    return max(1, min(processors(), THREADS_MOST))
 
 
 #: times a large grid's greedy pass reopens the changed cells it stalled on

@@ -155,19 +155,27 @@ try:
     main(sys.argv[1:])
 except SystemExit:
     pass
+from rofl.kernels import _aot
 from rofl.kernels._compile import is_compiled
-loaded = {}
-for name in ("rofl.kernels._line", "rofl.kernels._fresh", "rofl.kernels._search", "rofl.kernels._refine"):
-    module = sys.modules.get(name)
-    loaded[name] = "absent" if module is None else sorted(
-        k for k, v in vars(module).items() if hasattr(v, "signatures") and is_compiled(v))
-print("numba" in sys.modules, loaded, file=sys.stderr)
+names = ("rofl.kernels._line", "rofl.kernels._fresh", "rofl.kernels._search", "rofl.kernels._refine")
+loaded = {name: [] if name in sys.modules else "absent" for name in names}
+# the entry points Python called (their handles' dispatchers): a kernel compiled from
+# source registers its callees' signatures too, one loaded from numba's cache does not
+for handle in vars(_aot).values():
+    dispatcher = handle._dispatcher if isinstance(handle, _aot.Kernel) else None
+    if dispatcher is not None and is_compiled(dispatcher):
+        found = loaded.get(dispatcher.py_func.__module__)
+        if isinstance(found, list):
+            found.append(dispatcher.py_func.__name__)
+shown = {name: sorted(v) if isinstance(v, list) else v for name, v in loaded.items()}
+print("numba" in sys.modules, shown, file=sys.stderr)
 """
 
 
 def _compiled(*args: str, jit: bool = False) -> tuple[bool, dict]:
-    """Whether ``rofl *args`` imported numba, and the kernels it compiled or
-    loaded; ``jit``: ignoring the extension compiled at install."""
+    """Whether ``rofl *args`` imported numba, and the kernels Python called
+    that it compiled or loaded from numba's cache (the same either way);
+    ``jit``: ignoring the extension compiled at install."""
     env = dict(os.environ)
     env["PYTHONPATH"] = str(REPO)
     if jit:
@@ -351,3 +359,16 @@ def test_a_stopwatch_stops_while_rofl_compiles(monkeypatch):
     later = kernels.Stopwatch()
     kernels.ready(_OUTER, _INNER)  # ready: nothing to do, nothing spent
     assert later.seconds() == 0.0 and clock.seconds() == 1.5
+
+
+def test_processors_are_this_process_s_affinity_or_else_the_machine_s(monkeypatch):
+    """What threads, a batch's workers and the install's compile are sized by."""
+    from rofl.kernels import processors
+
+    monkeypatch.setattr("os.sched_getaffinity", lambda pid: {0, 3}, raising=False)
+    assert processors() == 2
+    monkeypatch.delattr("os.sched_getaffinity")  # not on Linux
+    monkeypatch.setattr("os.cpu_count", lambda: 6)
+    assert processors() == 6
+    monkeypatch.setattr("os.cpu_count", lambda: None)  # cannot tell
+    assert processors() == 1
