@@ -89,3 +89,11 @@ def _kissat_pace_unmeasured(monkeypatch):
     from rofl.solver import sat
 
     monkeypatch.setattr(sat, "_PACE", sat._Pace())
+
+
+def pytest_collection_modifyitems(items):
+    """The tests that compile every kernel set (minutes each) come first.
+    pytest-xdist hands each worker a run of consecutive tests and the rest as
+    they finish: last in the order, one of them ran alone at the end of the
+    run, a worker idle beside it."""
+    items.sort(key=lambda item: item.get_closest_marker("compiles_everything") is None)

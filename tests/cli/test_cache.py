@@ -47,6 +47,7 @@ def test_cache_shows_folders_and_clear_removes_only_rofls_files(tmp_path):
 
 
 @pytest.mark.slow
+@pytest.mark.compiles_everything
 # compiling every kernel is some 270 s of CPU (kernels.COMPILE_SECONDS): past pytest's 300 s on a loaded machine
 @pytest.mark.timeout(1800)
 def test_a_fresh_cache_compiles_on_first_use_and_warm_compiles_the_rest(tmp_path):

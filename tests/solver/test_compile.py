@@ -301,6 +301,7 @@ print(again)
 
 
 @pytest.mark.slow
+@pytest.mark.compiles_everything
 # compiling every kernel is some 190 s of CPU (kernels.COMPILE_SECONDS): past pytest's 300 s on a loaded machine
 @pytest.mark.timeout(1800)
 def test_every_kernel_is_compiled_once(tmp_path):
