@@ -57,13 +57,6 @@ class Done:
         self.result = result
 
 
-def default_jobs() -> int:
-    """All the cores this process may use."""
-    from rofl.kernels import processors
-
-    return processors()
-
-
 def run_tasks(
     fn: Callable[..., Any],
     count: int,
@@ -106,7 +99,9 @@ def run_tasks(
     if scheduler is not None:
         yield from _on_dask(fn, _Tasks(count, prepare), lost, scheduler)
         return
-    jobs = min(jobs or default_jobs(), count)
+    from rofl.kernels import processors  # all the cores this process may use
+
+    jobs = min(jobs or processors(), count)
     # The tasks run here (all of them with one job).  With more, the first
     # ones tell how long a task takes, and a batch that this process
     # finishes sooner than workers would start (the fork server loading the

@@ -11,9 +11,9 @@ extension modules inside this package: the two parts of :data:`PARTS`
 builds them into the source tree), each compiled in a process of its own,
 side by side where rofl may use two processors.  The build is optional:
 without a compiler or numba it is skipped with a warning, and rofl
-compiles the same kernels with the JIT on first use.  Hexagons and ``?`` clues (``INDEX``, ``HEX_REFINE``) are left
-to the JIT: few puzzles need them, and every kernel here adds to the
-install's compile.
+compiles the same kernels with the JIT on first use.  Hexagons and ``?``
+clues (``INDEX``, ``HEX_REFINE``) are left to the JIT: few puzzles need
+them, and every kernel here adds to the install's compile.
 
 Python calls a kernel through its :class:`Kernel` handle (``propagate(...)``,
 ``search(...)``): the call runs the extension when it is usable and
@@ -401,7 +401,7 @@ class _Loaded:
 def _load() -> _Loaded:
     if os.environ.get(ENV_OFF, "") not in ("", "0"):
         return _Loaded(f"off ({ENV_OFF} is set)", {})
-    parts, paths = [], []
+    parts, paths, current = [], [], source_digest()  # the sources read and hashed once, not per part
     for module in PARTS:
         try:
             ext = importlib.import_module(module)
@@ -416,7 +416,7 @@ def _load() -> _Loaded:
             digest = ext.source_digest()
         except AttributeError:
             return _Loaded("not usable (no source digest)", {}, tuple(paths))
-        if digest != source_digest():
+        if digest != current:
             return _Loaded("not used: built from other sources than these (reinstall rofl)", {}, tuple(paths))
         parts.append(ext)
     functions: dict = {}
